@@ -1,0 +1,4 @@
+package main
+
+// Register every kernel family and its external references.
+import _ "github.com/tunelab/tunelab/kernels/all"

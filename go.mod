@@ -1,0 +1,20 @@
+module github.com/tunelab/tunelab
+
+go 1.26.0
+
+require (
+	github.com/cloudflare/circl v1.6.5
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+	github.com/klauspost/cpuid/v2 v2.4.2
+	github.com/mmcloughlin/avo v0.6.0
+	golang.org/x/crypto v0.59.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+	golang.org/x/sys v0.50.0
+)
+
+require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

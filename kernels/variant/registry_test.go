@@ -1,0 +1,50 @@
+package variant
+
+import "testing"
+
+func TestMatchName(t *testing.T) {
+	name := "isa=avx512vl/rot=prol/chi=ternlog/align=64"
+	cases := []struct {
+		pattern string
+		want    bool
+	}{
+		{"", true},
+		{"*", true},
+		{name, true},
+		{"isa=avx512vl", true},
+		{"isa=avx512*", true},
+		{"isa=avx2", false},
+		{"rot=prol/align=64", true},
+		{"rot=prol/align=32", false},
+		{"chi=*", true},
+	}
+	for _, c := range cases {
+		if got := MatchName(c.pattern, name); got != c.want {
+			t.Errorf("MatchName(%q, %q) = %v, want %v", c.pattern, name, got, c.want)
+		}
+	}
+}
+
+func TestKnobs(t *testing.T) {
+	v := &Variant{Name: "isa=avx2/unroll=4"}
+	if got := v.Knob("unroll"); got != "4" {
+		t.Errorf("Knob(unroll) = %q, want 4", got)
+	}
+	if got := v.Knob("align"); got != "" {
+		t.Errorf("Knob(align) = %q, want empty", got)
+	}
+	if len(Knobs(v.Name)) != 2 {
+		t.Errorf("Knobs(%q) = %v, want 2 knobs", v.Name, Knobs(v.Name))
+	}
+}
+
+func TestRegistryRejectsDuplicates(t *testing.T) {
+	RegisterKernel(Kernel{Name: "test.dup", Family: "test", Bench: "TestDup"})
+	Register(Variant{Kernel: "test.dup", Name: GenericName})
+	defer func() {
+		if recover() == nil {
+			t.Error("registering a duplicate variant did not panic")
+		}
+	}()
+	Register(Variant{Kernel: "test.dup", Name: GenericName})
+}

@@ -1,8 +1,49 @@
 // Package dispatch identifies the CPU and selects, per kernel and size
 // class, the variant production code runs.
 //
+// # CPU identity
+//
+// Host returns the CPU this process runs on: vendor string, family, model
+// and stepping decoded from CPUID leaf 1 by the vendor's rules, brand,
+// cores, caches, a microarchitecture name, a dispatch key
+// ("AuthenticAMD/0x19/0x11") and a feature level (x86-64-v1..v4).
+//
+// # Feature names
+//
 // Feature names used throughout tunelab (variant requirements, masks,
-// reports) are lowercase: sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq,
-// sha, avx512f, avx512bw, avx512vl, avx512dq, avx512cd, avx512vbmi,
-// avx512vbmi2, avx512ifma, avx512vnni, vaes, vpclmulqdq, gfni.
+// reports) are lowercase. Kernel-relevant features: sse41, avx, avx2, bmi1,
+// bmi2, adx, aes, pclmulqdq, sha, avx512f, avx512bw, avx512vl, avx512dq,
+// avx512cd, avx512vbmi, avx512vbmi2, avx512ifma, avx512vnni, avx512bitalg,
+// avx512vpopcntdq, avx512bf16, vaes, vpclmulqdq, gfni. Features that only
+// decide the feature level: sse3, ssse3, sse42, popcnt, cx16, lahf, fma,
+// f16c, lzcnt, movbe, osxsave.
+//
+// # Masks: TUNELAB_CPU
+//
+// TUNELAB_CPU="avx512f=off,vaes=off" (or "all=off") hides features from
+// Has, from the feature level and from Plan, in the spirit of Go's
+// GODEBUG=cpu.avx512f=off. Masking a feature also masks every feature that
+// cannot be used without it, so that the masked CPU is one that could
+// exist: avx512f masks all avx512*; avx2 masks avx512f; avx masks avx2,
+// fma, f16c, vaes and vpclmulqdq; aes masks vaes; pclmulqdq masks
+// vpclmulqdq; sse3 > ssse3 > sse41 > sse42 > avx each mask the next. "all"
+// masks every named feature (leaving the x86-64-v1 baseline). Only the
+// value "off" is accepted. Invalid entries are ignored with a one-time
+// warning on stderr.
+//
+// # Overrides: TUNELAB_DISPATCH
+//
+// TUNELAB_DISPATCH="keccak.x4=isa=avx2/rot=shift,poly1305=generic" forces
+// a variant for every size of a kernel (entries split on ',', then on the
+// first '='; "generic" means isa=generic). An override naming a variant the
+// kernel does not offer, or one the (masked) CPU cannot run, is ignored with
+// a one-time warning on stderr.
+//
+// # Selection
+//
+// Plan resolves, per kernel: override, then the compiled table (ztable.go,
+// written by `tunelab export --format go`) for this CPU's vendor, family and
+// model, then the feature-level defaults, then the generic variant. A
+// variant whose features the CPU lacks is never selected. Resolve is the
+// same selection as a pure function of its inputs.
 package dispatch

@@ -60,6 +60,10 @@ type Variant struct {
 	// generated .s file, "" if none. Used by align, profile and mca.
 	Symbol    string
 	LoopLabel string
+	// LoopTrips returns how many times the hot loop at LoopLabel runs per
+	// op of the given size; nil if unknown. `tunelab mca` turns predicted
+	// cycles per loop iteration into cycles per op with it.
+	LoopTrips func(size int) float64
 	// OffsetSweep marks a loop-head offset-sweep variant (align=64+N) of a
 	// base variant, generated for `tunelab align`; default sweeps skip it.
 	OffsetSweep bool

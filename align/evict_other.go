@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package align
+
+const evictAvailable = false
+
+func evict() uint64 { return 0 }

@@ -1,0 +1,52 @@
+//go:build amd64
+
+package asmmap_test
+
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/asmmap"
+	"github.com/tunelab/tunelab/internal/looptest"
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+func TestLocateAchievesRequestedPlacement(t *testing.T) {
+	for _, c := range looptest.Cases {
+		if got := c.Run(5); got != 5*8*3 {
+			t.Fatalf("%s(5) = %d, want %d", c.Symbol, got, 5*8*3)
+		}
+		l, err := asmmap.Locate(c.Symbol, "loop")
+		if err != nil {
+			t.Fatalf("Locate(%s): %v", c.Symbol, err)
+		}
+		a, _ := asmalign.Parse(c.Align)
+		if a.Boundary != 0 {
+			if got := int(l.Head % uint64(a.Boundary)); got != a.Offset {
+				t.Errorf("%s (align=%s): head %#x is at offset %d mod %d, want %d",
+					c.Symbol, c.Align, l.Head, got, a.Boundary, a.Offset)
+			}
+		}
+		// Body: 8 x ADDQ $3 (4 bytes) + DECQ (3) + JNZ rel8 (2) = 37 bytes.
+		if l.Size() != 37 {
+			t.Errorf("%s: loop body %d bytes (head %#x, back-edge %#x, end %#x), want 37",
+				c.Symbol, l.Size(), l.Head, l.BackEdge, l.BodyEnd)
+		}
+		if l.Head < l.Entry || l.BodyEnd > l.End {
+			t.Errorf("%s: loop [%#x,%#x) outside function [%#x,%#x)", c.Symbol, l.Head, l.BodyEnd, l.Entry, l.End)
+		}
+		wantCross := int((l.Head+36)/64 - l.Head/64)
+		if l.LinesCrossed() != wantCross {
+			t.Errorf("%s: LinesCrossed = %d, want %d", c.Symbol, l.LinesCrossed(), wantCross)
+		}
+	}
+}
+
+func TestLocateErrors(t *testing.T) {
+	if _, err := asmmap.Locate("no/such.func", "loop"); err == nil {
+		t.Error("Locate of a missing function succeeded")
+	}
+	sym := looptest.Cases[0].Symbol
+	if _, err := asmmap.Locate(sym, "nolabel"); err == nil {
+		t.Errorf("Locate(%s, nolabel) succeeded", sym)
+	}
+}

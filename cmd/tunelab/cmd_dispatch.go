@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+func init() {
+	register(&command{
+		name:    "dispatch",
+		summary: "show which variant this host selects per kernel and size class, and why",
+		run:     runDispatch,
+	})
+}
+
+// dispatchState is what `tunelab dispatch` reports on.
+type dispatchState struct {
+	cpu       *dispatch.CPU
+	table     dispatch.Table
+	plans     []dispatch.KernelPlan
+	overrides map[string]string // parsed TUNELAB_DISPATCH
+}
+
+// dispatchSource returns the host's state (tests replace it).
+var dispatchSource = func() dispatchState {
+	return dispatchState{cpu: dispatch.Host(), table: dispatch.Compiled(), plans: dispatch.Plans(),
+		overrides: dispatch.Overrides()}
+}
+
+func runDispatch(e *env, args []string) error {
+	fs := newFlags(e, "dispatch", "dispatch [--json]")
+	asJSON := fs.Bool("json", false, "print the plans as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	r := newDispatchReport(dispatchSource())
+	if *asJSON {
+		return cpuWriteJSON(e.stdout, r)
+	}
+	r.print(e.stdout)
+	return nil
+}
+
+// dispatchReport is the JSON shape of `tunelab dispatch --json`.
+type dispatchReport struct {
+	DispatchKey    string           `json:"dispatch_key"`
+	Uarch          string           `json:"uarch"`
+	FeatureLevel   string           `json:"feature_level"`
+	Masked         []string         `json:"masked"`
+	TableEntries   int              `json:"table_entries"`
+	TableDefaults  int              `json:"table_defaults"`
+	EntriesForHost int              `json:"table_entries_for_host"`
+	Kernels        []dispatchKernel `json:"kernels"`
+	// UnplannedOverrides are kernels TUNELAB_DISPATCH names that no
+	// package planned (the override has no effect).
+	UnplannedOverrides []string `json:"unplanned_overrides"`
+}
+
+type dispatchKernel struct {
+	Kernel     string              `json:"kernel"`
+	Choices    []dispatchChoice    `json:"choices"`
+	Candidates []dispatchCandidate `json:"candidates"`
+	Notes      []string            `json:"notes"`
+	Warnings   []string            `json:"warnings"`
+}
+
+type dispatchChoice struct {
+	MaxSize int    `json:"max_size"`
+	Sizes   string `json:"sizes"`
+	Variant string `json:"variant"`
+	Reason  string `json:"reason"`
+	Detail  string `json:"detail"`
+}
+
+type dispatchCandidate struct {
+	Name     string   `json:"name"`
+	Features []string `json:"features"`
+	Runnable bool     `json:"runnable"`
+	Missing  []string `json:"missing"`
+}
+
+func newDispatchReport(s dispatchState) dispatchReport {
+	r := dispatchReport{
+		DispatchKey: s.cpu.Key(), Uarch: s.cpu.Uarch(), FeatureLevel: s.cpu.Level(),
+		Masked:       cpuNonNil(s.cpu.MaskedList()),
+		TableEntries: len(s.table.Entries), TableDefaults: len(s.table.Defaults),
+		Kernels: []dispatchKernel{},
+	}
+	for _, e := range s.table.Entries {
+		if dispatch.DispatchKey(e.Vendor, e.Family, e.Model) == r.DispatchKey {
+			r.EntriesForHost++
+		}
+	}
+	planned := map[string]bool{}
+	for _, kp := range s.plans {
+		r.Kernels = append(r.Kernels, newDispatchKernel(kp))
+		planned[kp.Kernel] = true
+	}
+	r.UnplannedOverrides = []string{}
+	for k := range s.overrides {
+		if !planned[k] {
+			r.UnplannedOverrides = append(r.UnplannedOverrides, k)
+		}
+	}
+	sort.Strings(r.UnplannedOverrides)
+	return r
+}
+
+func newDispatchKernel(kp dispatch.KernelPlan) dispatchKernel {
+	k := dispatchKernel{Kernel: kp.Kernel, Notes: cpuNonNil(kp.Notes), Warnings: cpuNonNil(kp.Warnings)}
+	prev := 0
+	for i, c := range kp.Choices {
+		detail := ""
+		if i < len(kp.Details) {
+			detail = kp.Details[i]
+		}
+		k.Choices = append(k.Choices, dispatchChoice{c.MaxSize, dispatchSizes(prev, c.MaxSize, len(kp.Choices)), c.Variant, c.Reason, detail})
+		prev = c.MaxSize
+	}
+	for _, c := range kp.Candidates {
+		k.Candidates = append(k.Candidates, dispatchCandidate{c.Name, cpuNonNil(c.Features), c.Runnable(), cpuNonNil(c.Missing)})
+	}
+	return k
+}
+
+// dispatchSizes labels the size class (prev, max]: "all", "<= 256",
+// "257..1024", "> 1024".
+func dispatchSizes(prev, max, n int) string {
+	switch {
+	case n == 1:
+		return "all"
+	case max == 0:
+		return fmt.Sprintf("> %d", prev)
+	case prev == 0:
+		return fmt.Sprintf("<= %d", max)
+	}
+	return fmt.Sprintf("%d..%d", prev+1, max)
+}
+
+func (r dispatchReport) print(w io.Writer) {
+	masked := "none"
+	if len(r.Masked) > 0 {
+		masked = strings.Join(r.Masked, " ")
+	}
+	fmt.Fprintf(w, "cpu     %s (%s), %s; masked: %s\n", r.DispatchKey, r.Uarch, r.FeatureLevel, masked)
+	fmt.Fprintf(w, "table   entries %d (%d for this model), defaults %d\n", r.TableEntries, r.EntriesForHost, r.TableDefaults)
+	for _, k := range r.UnplannedOverrides {
+		fmt.Fprintf(w, "warning: %s names kernel %q, which no package planned; ignored\n", dispatch.EnvDispatch, k)
+	}
+	if len(r.Kernels) == 0 {
+		fmt.Fprintln(w, "\nno kernel has planned its dispatch")
+	}
+	for _, k := range r.Kernels {
+		k.print(w)
+	}
+}
+
+func (k dispatchKernel) print(w io.Writer) {
+	runnable := 0
+	for _, c := range k.Candidates {
+		if c.Runnable {
+			runnable++
+		}
+	}
+	fmt.Fprintf(w, "\n%s  (%d candidates, %d runnable)\n", k.Kernel, len(k.Candidates), runnable)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range k.Choices {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Sizes, c.Variant, c.Detail)
+	}
+	tw.Flush()
+	for _, n := range k.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	for _, n := range k.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", n)
+	}
+}

@@ -1,0 +1,98 @@
+package dispatch
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"sync"
+)
+
+var (
+	hostOnce  sync.Once
+	hostCPU   *CPU
+	overrides map[string]string
+
+	mu     sync.Mutex
+	plans  = map[string]KernelPlan{}
+	warned = map[string]bool{}
+
+	// warnOut receives one-time warnings (a variable for tests).
+	warnOut io.Writer = os.Stderr
+)
+
+// initHost identifies the host and parses the environment once; warnings
+// about ignored entries go to stderr.
+func initHost() {
+	hostOnce.Do(func() {
+		var w1, w2 []string
+		hostCPU, w1 = Identify(os.Getenv(EnvCPU))
+		overrides, w2 = parseOverrides(os.Getenv(EnvDispatch))
+		warnOnce(append(w1, w2...))
+	})
+}
+
+// warnOnce prints each warning not printed before.
+func warnOnce(warnings []string) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, w := range warnings {
+		if !warned[w] {
+			warned[w] = true
+			fmt.Fprintf(warnOut, "dispatch: %s\n", w)
+		}
+	}
+}
+
+// Host returns a copy of the identity of the CPU this process runs on, with
+// the TUNELAB_CPU mask applied.
+func Host() *CPU {
+	initHost()
+	c := *hostCPU
+	return &c
+}
+
+// Has reports whether the host has every named feature, masks applied.
+// Unknown names are never present.
+func Has(features ...string) bool {
+	initHost()
+	return hostCPU.Has(features...)
+}
+
+// Plan returns the dispatch plan of kernel among cands (every dispatchable
+// variant, generic included) on the host: a non-empty list of choices in
+// increasing MaxSize order whose last is unbounded and whose variants are
+// all runnable here. See Resolve for the order of precedence. Call it once
+// per kernel at package init; it records the plan for Plans and prints
+// override warnings to stderr once.
+func Plan(kernel string, cands []Candidate) []Choice {
+	initHost()
+	kp := Resolve(hostCPU, Compiled(), overrides[kernel], kernel, cands)
+	warnOnce(kp.Warnings)
+	mu.Lock()
+	plans[kernel] = kp
+	mu.Unlock()
+	return slices.Clone(kp.Choices)
+}
+
+// Overrides returns the parsed TUNELAB_DISPATCH: kernel -> forced variant.
+// An override for a kernel that never calls Plan has no effect.
+func Overrides() map[string]string {
+	initHost()
+	return maps.Clone(overrides)
+}
+
+// Plans returns the plans recorded by Plan, sorted by kernel. The slices in
+// them are shared; callers must not modify them.
+func Plans() []KernelPlan {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]KernelPlan, 0, len(plans))
+	for _, kp := range plans {
+		out = append(out, kp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Kernel < out[j].Kernel })
+	return out
+}

@@ -1,0 +1,69 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Environment variables read by Host and Plan.
+const (
+	EnvCPU      = "TUNELAB_CPU"
+	EnvDispatch = "TUNELAB_DISPATCH"
+)
+
+// parseMask parses a TUNELAB_CPU value into the set of features to hide
+// (closed under maskImplies) and a warning per ignored entry.
+func parseMask(spec string) (featureSet, []string) {
+	var m featureSet
+	var warnings []string
+	for _, entry := range splitList(spec) {
+		name, value, ok := strings.Cut(entry, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		switch {
+		case !ok || value != "off":
+			warnings = append(warnings, fmt.Sprintf("%s entry %q ignored: want feature=off", EnvCPU, entry))
+		case name == "all":
+			m |= allFeatures
+		default:
+			s, known := setOf(name)
+			if !known {
+				warnings = append(warnings, fmt.Sprintf("%s entry %q ignored: unknown feature %q", EnvCPU, entry, name))
+				continue
+			}
+			m |= s
+		}
+	}
+	return maskClosure(m), warnings
+}
+
+// parseOverrides parses a TUNELAB_DISPATCH value into kernel -> variant
+// ("generic" becomes the generic variant's name; a later entry for the same
+// kernel wins) and a warning per ignored entry.
+func parseOverrides(spec string) (map[string]string, []string) {
+	out := map[string]string{}
+	var warnings []string
+	for _, entry := range splitList(spec) {
+		kernel, v, ok := strings.Cut(entry, "=")
+		kernel, v = strings.TrimSpace(kernel), strings.TrimSpace(v)
+		if !ok || kernel == "" || v == "" {
+			warnings = append(warnings, fmt.Sprintf("%s entry %q ignored: want kernel=variant", EnvDispatch, entry))
+			continue
+		}
+		if v == "generic" {
+			v = genericName
+		}
+		out[kernel] = v
+	}
+	return out, warnings
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package dispatch
+
+// An Entry is the tuned plan of one kernel on one CPU model, as exported
+// from measurements (`tunelab export --format go` writes ztable.go).
+type Entry struct {
+	// Vendor is the CPUID vendor string; Family and Model are decoded as
+	// by DecodeSignature. Together they are the dispatch key.
+	Vendor        string
+	Family, Model int
+	// Uarch is the microarchitecture name, for readers of the table.
+	Uarch string
+	// Kernel is the dispatch name of the kernel, e.g. "keccak.x4".
+	Kernel string
+	// Choices in increasing MaxSize order, the last unbounded (MaxSize 0).
+	// Reason is ignored (Plan sets it).
+	Choices []Choice
+}
+
+// A Default is the plan of one kernel for CPU models missing from the
+// table that reach feature level Level (may be "") and have Features.
+type Default struct {
+	Level    string
+	Features []string
+	Kernel   string
+	Choices  []Choice
+}
+
+// A Table is a dispatch table: per-model entries and feature-level
+// defaults.
+type Table struct {
+	Entries  []Entry
+	Defaults []Default
+}
+
+// Compiled returns the table compiled into this binary (ztable.go).
+func Compiled() Table {
+	return Table{Entries: tableEntries, Defaults: tableDefaults}
+}

@@ -1,0 +1,190 @@
+package mca
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Binaries are the llvm-mca executables tried, in order.
+var Binaries = []string{"llvm-mca-19", "llvm-mca-20", "llvm-mca-18", "llvm-mca"}
+
+// InstallHint says how to get llvm-mca with Zen 4 support on Debian.
+const InstallHint = "install LLVM 19: apt-get update && apt-get install -y llvm-19 (provides llvm-mca-19)"
+
+// Find returns the first llvm-mca on PATH.
+func Find() (string, error) {
+	for _, b := range Binaries {
+		if p, err := exec.LookPath(b); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("llvm-mca not found; %s", InstallHint)
+}
+
+// A Prediction is llvm-mca's steady-state estimate for one loop body on one
+// CPU model.
+type Prediction struct {
+	MCPU             string   `json:"mcpu"`
+	Instructions     int      `json:"instructions"` // per iteration
+	CyclesPerIter    float64  `json:"cycles_per_iter"`
+	IPC              float64  `json:"ipc"`
+	BlockRThroughput float64  `json:"block_rthroughput"`
+	Bottleneck       string   `json:"bottleneck"`
+	Unsupported      []string `json:"unsupported,omitempty"` // instructions llvm-mca did not model
+}
+
+// Iterations is how many loop iterations llvm-mca simulates.
+const Iterations = 200
+
+// Analyze runs llvm-mca on asm for mcpu. Instructions the model lacks are
+// skipped and listed in Unsupported rather than failing the analysis.
+func Analyze(ctx context.Context, bin, asm, mcpu string) (*Prediction, error) {
+	out, stderr, err := runMCA(ctx, bin, asm, mcpu, false)
+	var unsupported []string
+	if err != nil {
+		if len(unsupportedInstrs(stderr)) == 0 {
+			return nil, fmt.Errorf("llvm-mca -mcpu=%s: %v: %s", mcpu, err, firstLines(stderr, 3))
+		}
+		out, stderr, err = runMCA(ctx, bin, asm, mcpu, true)
+		if err != nil {
+			return nil, fmt.Errorf("llvm-mca -mcpu=%s: %v: %s", mcpu, err, firstLines(stderr, 3))
+		}
+		unsupported = unsupportedInstrs(stderr)
+	}
+	p, err := parseJSON(out)
+	if err != nil {
+		return nil, fmt.Errorf("llvm-mca -mcpu=%s: %w", mcpu, err)
+	}
+	p.MCPU, p.Unsupported = mcpu, unsupported
+	return p, nil
+}
+
+func runMCA(ctx context.Context, bin, asm, mcpu string, skip bool) ([]byte, string, error) {
+	args := []string{"-mtriple=x86_64-unknown-linux-gnu", "-mcpu=" + mcpu,
+		fmt.Sprintf("-iterations=%d", Iterations), "--json"}
+	if skip {
+		args = append(args, "--skip-unsupported-instructions=any")
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdin = strings.NewReader(asm)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.Bytes(), stderr.String(), err
+}
+
+var unsupportedLine = regexp.MustCompile(`(?m)^note: instruction:\s*(.+)$`)
+
+// unsupportedInstrs lists the instructions llvm-mca complained about.
+func unsupportedInstrs(stderr string) []string {
+	var out []string
+	for _, m := range unsupportedLine.FindAllStringSubmatch(stderr, -1) {
+		out = append(out, strings.Join(strings.Fields(m[1]), " "))
+	}
+	return out
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "; ")
+}
+
+// mcaJSON is the subset of llvm-mca's --json output used here.
+type mcaJSON struct {
+	CodeRegions []struct {
+		SummaryView struct {
+			BlockRThroughput float64
+			DispatchWidth    float64
+			IPC              float64
+			Instructions     int
+			Iterations       int
+			TotalCycles      float64
+			TotaluOps        float64
+		}
+		ResourcePressureView struct {
+			ResourcePressureInfo []struct {
+				InstructionIndex int
+				ResourceIndex    int
+				ResourceUsage    float64
+			}
+		}
+	}
+	TargetInfo struct {
+		CPUName   string
+		Resources []string
+	}
+}
+
+func parseJSON(out []byte) (*Prediction, error) {
+	var j mcaJSON
+	if err := json.Unmarshal(out, &j); err != nil {
+		return nil, fmt.Errorf("parsing JSON output: %w", err)
+	}
+	if len(j.CodeRegions) == 0 || j.CodeRegions[0].SummaryView.Iterations == 0 {
+		return nil, fmt.Errorf("no code region in output")
+	}
+	r := j.CodeRegions[0]
+	s := r.SummaryView
+	p := &Prediction{
+		Instructions:     s.Instructions / s.Iterations,
+		CyclesPerIter:    s.TotalCycles / float64(s.Iterations),
+		IPC:              s.IPC,
+		BlockRThroughput: s.BlockRThroughput,
+	}
+	pressure := map[int]float64{}
+	for _, u := range r.ResourcePressureView.ResourcePressureInfo {
+		pressure[u.ResourceIndex] += u.ResourceUsage
+	}
+	p.Bottleneck = bottleneck(p, pressure, j.TargetInfo.Resources, s.TotaluOps/float64(s.Iterations), s.DispatchWidth)
+	return p, nil
+}
+
+// bottleneck names what limits the loop: the most pressured resource when
+// its cycles per iteration account for the loop's, the dispatch width when
+// that does, else a dependency chain.
+func bottleneck(p *Prediction, pressure map[int]float64, names []string, uopsPerIter, width float64) string {
+	type res struct {
+		name string
+		load float64
+	}
+	var rs []res
+	for i, v := range pressure {
+		name := fmt.Sprint(i)
+		if i < len(names) {
+			name = strings.Map(printable, names[i])
+		}
+		rs = append(rs, res{name, v})
+	}
+	sort.Slice(rs, func(i, j int) bool {
+		return rs[i].load > rs[j].load || rs[i].load == rs[j].load && rs[i].name < rs[j].name
+	})
+	switch {
+	case len(rs) > 0 && rs[0].load >= 0.9*p.CyclesPerIter:
+		return fmt.Sprintf("port %s (%.1f cycles/iter)", rs[0].name, rs[0].load)
+	case width > 0 && uopsPerIter/width >= 0.9*p.CyclesPerIter:
+		return fmt.Sprintf("dispatch width (%.1f uops/iter at %g/cycle)", uopsPerIter, width)
+	default:
+		return "dependency chain (latency-bound)"
+	}
+}
+
+// printable turns the unit-index bytes llvm-mca puts in resource names
+// ("Zn4FP45.\x01") into digits.
+func printable(r rune) rune {
+	if r < 0x0a {
+		return '0' + r
+	}
+	if r < 0x20 {
+		return -1
+	}
+	return r
+}

@@ -162,24 +162,25 @@ func (l *Loop) resolve(t *table, f *gosym.Func) error {
 	return nil
 }
 
-// pcOfLine returns the first pc in f whose line is line. gosym's LineToPC
-// searches the whole binary; scanning f keeps the answer inside f.
+// pcOfLine returns the pc of the instruction on line of file, which must
+// lie inside f (a .s line holds one instruction).
 func pcOfLine(t *table, f *gosym.Func, file string, line int) (uint64, error) {
-	for pc := f.Entry; pc < f.End; {
-		fl, ln, _ := t.PCToLine(pc)
-		if fl == file && ln == line {
-			return pc, nil
-		}
-		pc = nextInstruction(t, f, pc)
+	pc, _, err := t.LineToPC(file, line)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("no instruction of line %d in %s", line, f.Name)
+	if pc < f.Entry || pc >= f.End {
+		return 0, fmt.Errorf("line %d of %s is outside %s", line, file, f.Name)
+	}
+	return pc, nil
 }
 
 // nextInstruction returns the first pc after pc that belongs to another
-// source line (each line of a .s file is one instruction), or f.End.
+// source line (each line of a .s file is one instruction; x86 instructions
+// are at most 15 bytes), or f.End.
 func nextInstruction(t *table, f *gosym.Func, pc uint64) uint64 {
 	_, line, _ := t.PCToLine(pc)
-	for next := pc + 1; next < f.End; next++ {
+	for next := pc + 1; next < f.End && next <= pc+15; next++ {
 		if _, l, _ := t.PCToLine(next); l != line {
 			return next
 		}

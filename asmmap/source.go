@@ -1,10 +1,10 @@
 package asmmap
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 )
 
 // sourceLines are the lines of interest in a generated .s file (1-based).
@@ -18,28 +18,69 @@ type sourceLines struct {
 // first instruction after it and the last jump back to it.
 func readSource(file, symbol, label string) (sourceLines, error) {
 	var s sourceLines
-	f, err := os.Open(file)
+	src, err := sourceFile(file)
 	if err != nil {
 		return s, fmt.Errorf("reading generated assembly for %s (needed to find loop %q): %w", symbol, label, err)
 	}
-	defer f.Close()
-	text := "TEXT ·" + shortName(symbol) + "(SB)"
-	in := false
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "TEXT ") {
-			in = strings.HasPrefix(line, text)
-			continue
-		}
-		if in {
-			s.scan(n, line, label)
-		}
+	block, ok := src.blocks["·"+shortName(symbol)]
+	if !ok {
+		return s, fmt.Errorf("%s: no TEXT block for %s", file, symbol)
 	}
-	if err := sc.Err(); err != nil {
-		return s, fmt.Errorf("reading %s: %w", file, err)
+	for n := block[0]; n < block[1]; n++ {
+		s.scan(n+1, src.lines[n], label)
 	}
 	return s, s.check(file, symbol, label)
+}
+
+// A source is a parsed .s file: trimmed lines and, per TEXT symbol, the
+// 0-based line range [start, end) of its block.
+type source struct {
+	lines  []string
+	blocks map[string][2]int
+}
+
+var (
+	sourcesMu sync.Mutex
+	sources   = map[string]*source{}
+)
+
+// sourceFile reads and indexes file once per process.
+func sourceFile(file string) (*source, error) {
+	sourcesMu.Lock()
+	defer sourcesMu.Unlock()
+	if src, ok := sources[file]; ok {
+		return src, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	src := &source{blocks: map[string][2]int{}}
+	cur, start := "", 0
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		src.lines = append(src.lines, line)
+		if strings.HasPrefix(line, "TEXT ") {
+			if cur != "" {
+				src.blocks[cur] = [2]int{start, i}
+			}
+			cur, start = textSymbol(line), i+1
+		}
+	}
+	if cur != "" {
+		src.blocks[cur] = [2]int{start, len(src.lines)}
+	}
+	sources[file] = src
+	return src, nil
+}
+
+// textSymbol returns "·name" from "TEXT ·name(SB), ...".
+func textSymbol(line string) string {
+	f := strings.TrimPrefix(line, "TEXT ")
+	if i := strings.Index(f, "(SB)"); i >= 0 {
+		return strings.TrimSpace(f[:i])
+	}
+	return f
 }
 
 // scan updates s with source line n.

@@ -134,7 +134,15 @@ func extractVariant(ctx context.Context, v *variant.Variant) (*Body, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Extract(ctx, l)
+	b, err := Extract(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.Instrs) != l.SourceInstrs {
+		return nil, fmt.Errorf("%s: extracted %d instructions but %s has %d from line %d to the back-edge at line %d",
+			v.Symbol, len(b.Instrs), l.File, l.SourceInstrs, l.HeadLine, l.BackLine)
+	}
+	return b, nil
 }
 
 func predictModel(ctx context.Context, bin string, v *variant.Variant, b *Body, mcpu string, trips float64) *ModelPrediction {

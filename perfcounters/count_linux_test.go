@@ -1,0 +1,150 @@
+package perfcounters
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func mustSpecs(t *testing.T, list string) []Spec {
+	t.Helper()
+	specs, err := ParseSpecs(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return specs
+}
+
+// measure counts specs over f and returns the values by name.
+func measure(t *testing.T, g *Group, f func()) map[string]Value {
+	t.Helper()
+	if err := g.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f()
+	if err := g.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	vs, err := g.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]Value{}
+	for _, v := range vs {
+		m[v.Name] = v
+	}
+	return m
+}
+
+func TestSoftwareEventsCount(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g, err := Open(mustSpecs(t, "task-clock,context-switches,cpu-clock,page-faults,cpu-migrations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, st := range g.Status() {
+		if !st.Available {
+			t.Fatalf("software event %s unavailable: %s", st.Name, st.Reason)
+		}
+	}
+	short := measure(t, g, func() { sink += spin(2000) })
+	long := measure(t, g, func() {
+		sink += spin(12000)
+		time.Sleep(2 * time.Millisecond) // forces at least one context switch
+		buf := make([]byte, 1<<20)
+		for i := 0; i < len(buf); i += 4096 {
+			buf[i] = 1 // fresh pages fault in
+		}
+	})
+	for _, name := range []string{"task-clock", "context-switches", "cpu-clock", "page-faults", "cpu-migrations"} {
+		if v, ok := long[name]; !ok || !v.Counted || v.Multiplexed {
+			t.Errorf("%s: got %+v, want a counted, unmultiplexed value", name, v)
+		}
+	}
+	ts, tl := short["task-clock"].Count, long["task-clock"].Count
+	if ts <= 0 || tl < 3*ts {
+		t.Errorf("task-clock: %.0f ns over 2000 work units, %.0f ns over 12000: want the second about 6x the first", ts, tl)
+	}
+	if cs := long["context-switches"].Count; cs < 1 {
+		t.Errorf("context-switches = %v over a sleep, want >= 1", cs)
+	}
+	// Per-thread events are enabled while the thread runs: Enabled covers
+	// the measured work since Reset, not the time before it.
+	if v := long["task-clock"]; v.Enabled < time.Duration(v.Count*0.9) || v.Enabled > time.Duration(3*v.Count)+5*time.Millisecond {
+		t.Errorf("task-clock enabled %v for a count of %.0f ns after Reset, want about the count", v.Enabled, v.Count)
+	}
+}
+
+func TestHardwareEventsDegrade(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g, err := Open(mustSpecs(t, "cycles,task-clock,instructions,L1-icache-load-misses,r00c0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	st := g.Status()
+	if st[0].Available {
+		t.Skip("host has a hardware PMU: cycles is available")
+	}
+	for _, s := range st {
+		if s.Name == "task-clock" {
+			if !s.Available {
+				t.Errorf("task-clock unavailable next to missing hardware events: %s", s.Reason)
+			}
+			continue
+		}
+		if s.Available || !strings.Contains(s.Reason, "ENOENT") || !errors.Is(s.Err, syscall.ENOENT) {
+			t.Errorf("%s: available=%v reason %q, want unavailable with ENOENT", s.Name, s.Available, s.Reason)
+		}
+	}
+	vals := measure(t, g, func() { sink += spin(300) })
+	if len(vals) != 1 || !vals["task-clock"].Counted {
+		t.Errorf("Read returned %v, want only task-clock (unavailable events must be omitted, not zero)", vals)
+	}
+}
+
+func TestGroupClose(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g, err := Open(mustSpecs(t, "task-clock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := g.Read(); err == nil {
+		t.Error("Read after Close succeeded")
+	}
+	if err := g.Start(); err == nil {
+		t.Error("Start after Close succeeded")
+	}
+}
+
+func TestDefaultEventsHaveStatus(t *testing.T) {
+	// Every default event must end up either counted or with a reason.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g, err := Open(DefaultSpecs(HostUarch()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, s := range g.Status() {
+		if !s.Available && s.Reason == "" {
+			t.Errorf("%s unavailable without a reason", s.Name)
+		}
+	}
+}

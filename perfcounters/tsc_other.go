@@ -1,0 +1,17 @@
+//go:build !amd64
+
+package perfcounters
+
+import "time"
+
+var start = time.Now()
+
+// rdtsc returns nanoseconds since process start: there is no TSC here.
+func rdtsc() uint64 { return uint64(time.Since(start)) }
+
+// rdtscp is rdtsc with an unknown CPU number.
+func rdtscp() (uint64, uint32) { return rdtsc(), 0 }
+
+const haveTSC = false
+
+func cpuidTSCHz() (float64, string, bool) { return 0, "", false }

@@ -1,0 +1,32 @@
+package main
+
+import "github.com/tunelab/tunelab/reports"
+
+func init() {
+	register(&command{
+		name:    "compare",
+		summary: "compare two result sets benchmark by benchmark (old, new, delta, p-value)",
+		run:     runCompare,
+	})
+}
+
+func runCompare(e *env, args []string) error {
+	fs := newFlags(e, "compare", "compare [--alpha A] OLD NEW")
+	alpha := fs.Float64("alpha", reports.DefaultOptions().Alpha, "significance level of Mann-Whitney U tests")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) != 2 {
+		return usagef("compare: want OLD and NEW result files, got %d arguments", len(files))
+	}
+	old, err := readResults(e, files[:1])
+	if err != nil {
+		return err
+	}
+	cur, err := readResults(e, files[1:])
+	if err != nil {
+		return err
+	}
+	return reports.WriteComparison(e.stdout, files[0], files[1], reports.CompareSets(old, cur), *alpha)
+}

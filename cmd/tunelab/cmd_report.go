@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/tunelab/tunelab/reports"
+)
+
+func init() {
+	register(&command{
+		name:    "report",
+		summary: "summarize result files: winners per CPU model, size classes, knob effects",
+		run:     runReport,
+	})
+}
+
+func runReport(e *env, args []string) error {
+	fs := newFlags(e, "report", "report [--md FILE] [--html FILE] [--alpha A] [--threshold T] FILE...")
+	md := fs.String("md", "", "also write the report as Markdown to `FILE`")
+	htmlOut := fs.String("html", "", "also write a self-contained HTML report with SVG charts to `FILE`")
+	opt := reports.DefaultOptions()
+	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of Mann-Whitney U tests")
+	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("report: no result files given")
+	}
+	rep, err := analyzeFiles(e, files, opt)
+	if err != nil {
+		return err
+	}
+	if err := writeReportFile(*md, rep.WriteMarkdown); err != nil {
+		return err
+	}
+	if err := writeReportFile(*htmlOut, rep.WriteHTML); err != nil {
+		return err
+	}
+	return rep.WriteText(e.stdout)
+}
+
+// analyzeFiles reads result files, printing warnings to stderr; unreadable
+// or empty input exits with status 2.
+func analyzeFiles(e *env, files []string, opt reports.Options) (*reports.Report, error) {
+	set, err := readResults(e, files)
+	if err != nil {
+		return nil, err
+	}
+	return reports.Analyze(set, opt), nil
+}
+
+func readResults(e *env, files []string) (*reports.Set, error) {
+	set, warnings, err := reports.Read(files)
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if err != nil {
+		return nil, &exitError{code: 2, err: err}
+	}
+	return set, nil
+}
+
+// writeReportFile renders with write and stores the output at path (if
+// path is not empty) atomically.
+func writeReportFile(path string, write func(w io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	return reports.WriteFileAtomic(path, b.Bytes())
+}
+
+// parseInterspersed parses flags that may appear before, between or after
+// positional arguments, and returns the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

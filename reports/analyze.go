@@ -1,0 +1,266 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// Options are the parameters of the winner rule.
+type Options struct {
+	// Alpha is the significance level of Mann-Whitney U tests (0.05).
+	Alpha float64
+	// Threshold is the smallest relative advantage that counts as a win
+	// (0.01 = 1%).
+	Threshold float64
+}
+
+// DefaultOptions returns alpha 0.05 and threshold 1%.
+func DefaultOptions() Options { return Options{Alpha: 0.05, Threshold: 0.01} }
+
+// A Report is the analysis of a Set.
+type Report struct {
+	Set        *Set
+	Options    Options
+	MinSamples int // samples benchmath needs for a 95% interval
+	Groups     []*Group
+	Layout     []*LayoutNoise
+	Classes    []*SizeClasses
+	Effects    []*KnobEffect
+	Matrix     []*MatrixKernel
+}
+
+// A Group holds every variant measured for one (CPU model, kernel, size).
+type Group struct {
+	Model    *Model
+	Kernel   string
+	Size     int
+	Rows     []*Row // sorted by median, fastest first
+	Base     *Row   // the generic variant, nil if not measured
+	Noise    float64
+	Decision Decision
+}
+
+// A Row is one variant's summary within a Group.
+type Row struct {
+	Point   *Point
+	Variant string
+	Stat    Stat
+	// VsBase compares with the group's generic variant (valid if HasBase).
+	VsBase  Delta
+	HasBase bool
+	// VsWinner compares with the winner (valid if the group has one).
+	VsWinner Delta
+	// LayoutNoise marks a difference to the winner smaller than the
+	// family's alignment sensitivity on this model.
+	LayoutNoise bool
+	info        variantInfo
+}
+
+// External reports whether the row is an external reference (ext=...).
+func (r *Row) External() bool { return r.info.external }
+
+// OffsetSweep reports whether the row is an align=64+N sweep member, N > 0.
+func (r *Row) OffsetSweep() bool { return r.info.offsetSweep }
+
+// DecisionKind classifies how a group's winner was decided.
+type DecisionKind int
+
+// Decision kinds.
+const (
+	NoWinner    DecisionKind = iota // too few samples or no candidate
+	Significant                     // fastest, significantly and by > threshold
+	Tie                             // not significant: the simpler variant kept
+	Only                            // a single candidate
+)
+
+// A Decision is the outcome of the winner rule for one group.
+type Decision struct {
+	Kind        DecisionKind
+	Winner      string
+	Other       string // runner-up, or the other variant of a tie
+	Delta       Delta  // Other relative to Winner
+	LayoutNoise bool   // the margin did not exceed the layout noise
+	Note        string
+}
+
+// Analyze computes the full report of a set.
+func Analyze(set *Set, opt Options) *Report {
+	r := &Report{Set: set, Options: opt, MinSamples: MinSamples()}
+	r.Groups = buildGroups(set)
+	r.Layout = layoutNoise(r.Groups)
+	for _, g := range r.Groups {
+		g.Noise = noiseFor(r.Layout, g)
+		g.Decision = decide(g, opt, r.MinSamples)
+		markRows(g)
+	}
+	r.Classes = sizeClasses(r.Groups)
+	r.Effects = knobEffects(r.Groups)
+	r.Matrix = matrix(r.Groups, opt)
+	return r
+}
+
+func buildGroups(set *Set) []*Group {
+	var groups []*Group
+	var cur *Group
+	for _, p := range set.Points {
+		if cur == nil || cur.Model != p.Model || cur.Kernel != p.Kernel || cur.Size != p.Size {
+			cur = &Group{Model: p.Model, Kernel: p.Kernel, Size: p.Size}
+			groups = append(groups, cur)
+		}
+		row := &Row{Point: p, Variant: p.Variant, Stat: Summarize(p.NS), info: infoOf(p.Kernel, p.Variant)}
+		cur.Rows = append(cur.Rows, row)
+		if p.Variant == variant.GenericName {
+			cur.Base = row
+		}
+	}
+	for _, g := range groups {
+		sort.SliceStable(g.Rows, func(i, j int) bool { return g.Rows[i].Stat.Median < g.Rows[j].Stat.Median })
+		for _, row := range g.Rows {
+			if g.Base != nil && row != g.Base {
+				row.VsBase, row.HasBase = Compare(row.Stat, g.Base.Stat), true
+			}
+		}
+	}
+	return groups
+}
+
+// candidates returns the rows that may win: not external, not an offset
+// sweep member.
+func candidates(g *Group) []*Row {
+	var out []*Row
+	for _, r := range g.Rows {
+		if !r.info.external && !r.info.offsetSweep {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// decide applies the winner rule to a group.
+func decide(g *Group, opt Options, minN int) Decision {
+	cands := candidates(g)
+	var ok []*Row
+	for _, r := range cands {
+		if r.Stat.OK {
+			ok = append(ok, r)
+		}
+	}
+	if len(ok) == 0 {
+		return Decision{Kind: NoWinner, Note: fmt.Sprintf("no winner: no variant has the %d samples a 95%% interval needs", minN)}
+	}
+	best := ok[0]
+	for _, r := range cands {
+		if !r.Stat.OK && r.Stat.Median < best.Stat.Median {
+			return Decision{Kind: NoWinner, Note: fmt.Sprintf("no winner: %s has the lowest median but only %d samples (need %d for a 95%% interval)", r.Variant, r.Stat.N, minN)}
+		}
+	}
+	if len(ok) == 1 {
+		return Decision{Kind: Only, Winner: best.Variant, Note: best.Variant + " is the only candidate with enough samples"}
+	}
+	return decideAmong(g, ok, opt)
+}
+
+// decideAmong applies the rule to candidates with enough samples, sorted
+// fastest first: the fastest wins if its advantage over every other holds
+// (beats reports this); otherwise the simplest variant that the fastest
+// does not beat is kept.
+func decideAmong(g *Group, ok []*Row, opt Options) Decision {
+	best, next := ok[0], ok[1]
+	d := Compare(next.Stat, best.Stat)
+	if win, _ := beats(g, best, next, opt); win {
+		return Decision{Kind: Significant, Winner: best.Variant, Other: next.Variant, Delta: d,
+			Note: fmt.Sprintf("%s wins; runner-up %s %s", best.Variant, next.Variant, d)}
+	}
+	kept := best
+	for _, r := range ok[1:] {
+		if win, _ := beats(g, best, r, opt); !win && simpler(r.info, kept.info, r.Variant, kept.Variant) {
+			kept = r
+		}
+	}
+	other := best
+	if kept == best {
+		other = next
+	}
+	_, layout := beats(g, best, next, opt)
+	dd := Compare(other.Stat, kept.Stat)
+	note := fmt.Sprintf("tie: kept %s; %s %s", kept.Variant, other.Variant, dd)
+	if layout {
+		note += fmt.Sprintf(" (within layout noise %.1f%%)", 100*g.Noise)
+	}
+	return Decision{Kind: Tie, Winner: kept.Variant, Other: other.Variant, Delta: dd, LayoutNoise: layout, Note: note}
+}
+
+// beats reports whether best's advantage over r is significant, above the
+// threshold, larger than the layout noise, and holds across offsets when
+// best's own offset sweep was measured (its slowest offset must still beat
+// r). layout reports that only the layout guard prevented the win.
+func beats(g *Group, best, r *Row, opt Options) (win, layout bool) {
+	d := Compare(r.Stat, best.Stat)
+	if !d.Significant(opt.Alpha, opt.Threshold) || d.Pct <= 0 {
+		return false, false
+	}
+	if g.Noise > 0 && d.Pct <= g.Noise {
+		return false, true
+	}
+	if worst := slowestOffset(g, best); worst != nil {
+		dw := Compare(r.Stat, worst.Stat)
+		if !dw.Significant(opt.Alpha, opt.Threshold) || dw.Pct <= 0 {
+			return false, true
+		}
+	}
+	return true, false
+}
+
+// slowestOffset returns the slowest measured member of best's offset sweep
+// (variants differing only in align=64+N, N >= 0), or nil if best is not
+// part of a measured sweep.
+func slowestOffset(g *Group, best *Row) *Row {
+	if sweepOffset(best.Variant) < 0 {
+		return nil
+	}
+	pattern := withKnob(best.Variant, "align", "*")
+	var worst *Row
+	n := 0
+	for _, r := range g.Rows {
+		if sweepOffset(r.Variant) >= 0 && withKnob(r.Variant, "align", "*") == pattern && r.Stat.OK {
+			n++
+			if worst == nil || r.Stat.Median > worst.Stat.Median {
+				worst = r
+			}
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	return worst
+}
+
+func markRows(g *Group) {
+	if g.Decision.Winner == "" {
+		return
+	}
+	var w *Row
+	for _, r := range g.Rows {
+		if r.Variant == g.Decision.Winner {
+			w = r
+		}
+	}
+	for _, r := range g.Rows {
+		r.VsWinner = Compare(r.Stat, w.Stat)
+		r.LayoutNoise = r != w && g.Noise > 0 && math.Abs(r.VsWinner.Pct) < g.Noise
+	}
+}
+
+// family returns the family of a kernel from the registry, else the part
+// of its name before the first '.'.
+func family(kernel string) string {
+	if k := variant.LookupKernel(kernel); k != nil && k.Family != "" {
+		return k.Family
+	}
+	f, _, _ := strings.Cut(kernel, ".")
+	return f
+}

@@ -1,0 +1,355 @@
+package reports
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// A Table is the exported dispatch table (JSON schema 1).
+type Table struct {
+	Schema        int       `json:"schema"`
+	GeneratedFrom []string  `json:"generated_from"`
+	Entries       []Entry   `json:"entries"`
+	Defaults      []Default `json:"defaults"`
+}
+
+// A CPU is a CPU model's identity in the table.
+type CPU struct {
+	Vendor string `json:"vendor"`
+	Family int    `json:"family"`
+	Model  int    `json:"model"`
+}
+
+// An Entry selects variants of one kernel on one CPU model.
+type Entry struct {
+	CPU      CPU      `json:"cpu"`
+	Uarch    string   `json:"uarch"`
+	Kernel   string   `json:"kernel"`
+	Choices  []Choice `json:"choices"`
+	Evidence Evidence `json:"evidence"`
+	features []string // the model's features, for validation
+}
+
+// A Choice selects Variant for inputs of at most MaxSize bytes; 0 means no
+// upper bound.
+type Choice struct {
+	MaxSize int    `json:"max_size"`
+	Variant string `json:"variant"`
+}
+
+// Evidence backs an entry with the decision for its unbounded (largest
+// measured size) class: the winner's sample count, median and 95% interval
+// in ns/op, its margin over the other variant of the decision (runner-up's
+// time ratio minus one; negative for a tie kept for simplicity) and the
+// Mann-Whitney U p-value of that comparison (1 when there was none).
+type Evidence struct {
+	Samples  int        `json:"samples"`
+	MedianNS float64    `json:"median_ns"`
+	CI       [2]float64 `json:"ci"`
+	Margin   float64    `json:"margin"`
+	P        float64    `json:"p"`
+}
+
+// A Default is the choice for CPU models not in the table that have every
+// feature in Features (the feature level's features plus what the chosen
+// variants need).
+type Default struct {
+	Level    string   `json:"-"`
+	Features []string `json:"features"`
+	Kernel   string   `json:"kernel"`
+	Choices  []Choice `json:"choices"`
+}
+
+// Export builds the dispatch table of a report: one entry per (CPU model,
+// kernel) with a winner at some size, and defaults per feature level.
+func (r *Report) Export() *Table {
+	t := &Table{Schema: 1, GeneratedFrom: []string{}, Entries: []Entry{}, Defaults: []Default{}}
+	for _, f := range r.Set.Files {
+		t.GeneratedFrom = append(t.GeneratedFrom, f.Digest)
+	}
+	for _, sc := range r.Classes {
+		if len(sc.Classes) == 0 {
+			continue
+		}
+		m := sc.Model
+		t.Entries = append(t.Entries, Entry{
+			CPU: CPU{m.Vendor, m.Family, m.Model}, Uarch: m.Uarch, Kernel: sc.Kernel,
+			Choices: choices(sc.Classes), Evidence: r.evidence(sc), features: m.Features,
+		})
+	}
+	t.Defaults = append(t.Defaults, r.defaults()...)
+	return t
+}
+
+func choices(cs []Class) []Choice {
+	out := make([]Choice, len(cs))
+	for i, c := range cs {
+		out[i] = Choice{MaxSize: c.MaxSize, Variant: c.Variant}
+	}
+	return out
+}
+
+// evidence describes the decision at the largest size of the last class.
+func (r *Report) evidence(sc *SizeClasses) Evidence {
+	last := sc.Classes[len(sc.Classes)-1]
+	size := last.Sizes[len(last.Sizes)-1]
+	for _, g := range r.Groups {
+		if g.Model != sc.Model || g.Kernel != sc.Kernel || g.Size != size {
+			continue
+		}
+		w := rowOf(g, g.Decision.Winner)
+		ev := Evidence{Samples: w.Stat.N, MedianNS: w.Stat.Median, CI: [2]float64{w.Stat.Lo, w.Stat.Hi}, P: 1}
+		if g.Decision.Other != "" {
+			ev.Margin, ev.P = g.Decision.Delta.Pct, g.Decision.Delta.P
+		}
+		return ev
+	}
+	return Evidence{}
+}
+
+// JSON returns the table as indented JSON.
+func (t *Table) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding dispatch table: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Validate checks that every named variant is registered (kernels/variant),
+// is not an external reference, and that its required features are a
+// subset of the entry's CPU model features (or of a default's features),
+// and that each choice list is ordered with a final unbounded choice.
+func (t *Table) Validate() error {
+	var errs []error
+	for _, e := range t.Entries {
+		where := fmt.Sprintf("entry %s/%#x/%#x (%s) %s", e.CPU.Vendor, e.CPU.Family, e.CPU.Model, e.Uarch, e.Kernel)
+		errs = append(errs, validateChoices(where, e.Kernel, e.Choices, e.features, "CPU model")...)
+	}
+	for _, d := range t.Defaults {
+		where := fmt.Sprintf("default %s %s", d.Level, d.Kernel)
+		errs = append(errs, validateChoices(where, d.Kernel, d.Choices, d.Features, "default")...)
+	}
+	return errors.Join(errs...)
+}
+
+func validateChoices(where, kernel string, cs []Choice, have []string, whose string) []error {
+	var errs []error
+	if len(cs) == 0 || cs[len(cs)-1].MaxSize != 0 {
+		errs = append(errs, fmt.Errorf("%s: choices must end with an unbounded (max_size 0) choice", where))
+	}
+	for i, c := range cs {
+		if i > 0 && c.MaxSize != 0 && c.MaxSize <= cs[i-1].MaxSize {
+			errs = append(errs, fmt.Errorf("%s: max_size %d after %d is not increasing", where, c.MaxSize, cs[i-1].MaxSize))
+		}
+		v := variant.Lookup(kernel, c.Variant)
+		switch {
+		case v == nil:
+			errs = append(errs, fmt.Errorf("%s: variant %q is not registered", where, c.Variant))
+		case v.External:
+			errs = append(errs, fmt.Errorf("%s: variant %q is an external reference, never dispatched", where, c.Variant))
+		default:
+			if miss := missing(v.Features, have); len(miss) > 0 {
+				errs = append(errs, fmt.Errorf("%s: variant %q needs %v, which the %s lacks", where, c.Variant, miss, whose))
+			}
+		}
+	}
+	return errs
+}
+
+// missing returns the features of need that have lacks.
+func missing(need, have []string) []string {
+	set := map[string]bool{}
+	for _, f := range have {
+		set[f] = true
+	}
+	var out []string
+	for _, f := range need {
+		if !set[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// levels are the x86-64 feature levels defaults are computed for, with
+// the features each needs (as in kernels/dispatch, whose FeatureLevel the
+// tests check these lists against).
+var levels = []struct {
+	name     string
+	features []string
+}{
+	{"x86-64-v2", levelV2},
+	{"x86-64-v3", levelV3},
+	{"x86-64-v4", append(append([]string(nil), levelV3...), "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")},
+}
+
+var (
+	levelV2 = []string{"cx16", "lahf", "popcnt", "sse3", "ssse3", "sse41", "sse42"}
+	levelV3 = append(append([]string(nil), levelV2...), "avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe", "osxsave")
+)
+
+// levelRank returns 2..4 for x86-64-v2..v4 and 0 for anything else.
+func levelRank(level string) int {
+	for i, l := range levels {
+		if l.name == level {
+			return i + 2
+		}
+	}
+	return 0
+}
+
+// defaults computes, per feature level and kernel, the variant with the
+// best geometric-mean relative speed across the measured models of at
+// least that level, per size, merged into classes.
+func (r *Report) defaults() []Default {
+	var out []Default
+	for li, lv := range levels {
+		models := modelsAtLevel(r.Set.Models, li)
+		for _, k := range r.kernels() {
+			if d, ok := r.levelDefault(lv.name, lv.features, models, k); ok {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func (r *Report) kernels() []string {
+	ks := map[string]bool{}
+	for _, g := range r.Groups {
+		ks[g.Kernel] = true
+	}
+	return sortedKeys(ks)
+}
+
+// modelsAtLevel returns the models that reach level li: by their
+// feature-level config, else by their feature list.
+func modelsAtLevel(models []*Model, li int) []*Model {
+	var out []*Model
+	for _, m := range models {
+		if r := levelRank(m.Level); r > 0 && r >= li+2 || r == 0 && m.Has(levels[li].features) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// levelDefault picks the default of one kernel at one level. Candidates
+// need only features of the level or features every one of the models
+// has; a candidate must be measured (with enough samples) on every model
+// that measured the size.
+func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model, kernel string) (Default, bool) {
+	allowed := commonFeatures(models, lvFeatures)
+	bySize := map[int][]*Group{}
+	for _, g := range r.Groups {
+		if g.Kernel == kernel && containsModel(models, g.Model) {
+			bySize[g.Size] = append(bySize[g.Size], g)
+		}
+	}
+	if len(bySize) == 0 {
+		return Default{}, false
+	}
+	var sizes []int
+	for s := range bySize {
+		sizes = append(sizes, s)
+	}
+	sort.Ints(sizes)
+	picks := make([]string, len(sizes))
+	for i, s := range sizes {
+		picks[i] = bestGeomean(bySize[s], allowed)
+	}
+	cs := mergeChoices(sizes, picks)
+	if len(cs) == 0 {
+		return Default{}, false
+	}
+	d := Default{Level: level, Kernel: kernel, Choices: choices(cs)}
+	d.Features = chosenFeatures(kernel, lvFeatures, d.Choices)
+	return d, true
+}
+
+// commonFeatures returns the level's features plus the features all models
+// have that no feature level defines and that are not AVX extensions (e.g.
+// aes, pclmulqdq, adx): a default may use those, and lists them in its
+// Features, but never a feature of a higher level.
+func commonFeatures(models []*Model, level []string) []string {
+	count := map[string]int{}
+	for _, m := range models {
+		for _, f := range m.Features {
+			count[f]++
+		}
+	}
+	inLevel := map[string]bool{}
+	for _, f := range levels[len(levels)-1].features {
+		inLevel[f] = true
+	}
+	out := append([]string(nil), level...)
+	for f, n := range count {
+		if n == len(models) && !inLevel[f] && !strings.HasPrefix(f, "avx") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func containsModel(ms []*Model, m *Model) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// bestGeomean returns the candidate with the highest geometric mean over
+// groups (one per model) of fastest median / its median; ties go to the
+// simpler variant.
+func bestGeomean(groups []*Group, allowed []string) string {
+	sum, n := map[string]float64{}, map[string]int{}
+	info := map[string]variantInfo{}
+	for _, g := range groups {
+		fastest := math.Inf(1)
+		for _, r := range g.Rows {
+			if r.Stat.OK {
+				fastest = math.Min(fastest, r.Stat.Median)
+			}
+		}
+		for _, r := range g.Rows {
+			if r.Stat.OK && !r.info.external && !r.info.offsetSweep && len(missing(r.info.features, allowed)) == 0 {
+				sum[r.Variant] += math.Log(fastest / r.Stat.Median)
+				n[r.Variant]++
+				info[r.Variant] = r.info
+			}
+		}
+	}
+	best := ""
+	for _, v := range sortedKeys(sum) {
+		if n[v] != len(groups) {
+			continue // not measured on every model
+		}
+		if best == "" || sum[v] > sum[best]+1e-12 || math.Abs(sum[v]-sum[best]) <= 1e-12 && simpler(info[v], info[best], v, best) {
+			best = v
+		}
+	}
+	return best
+}
+
+// chosenFeatures is the level's features plus every chosen variant's.
+func chosenFeatures(kernel string, level []string, cs []Choice) []string {
+	set := map[string]bool{}
+	for _, f := range level {
+		set[f] = true
+	}
+	for _, c := range cs {
+		for _, f := range infoOf(kernel, c.Variant).features {
+			set[f] = true
+		}
+	}
+	return sortedKeys(set)
+}

@@ -1,0 +1,103 @@
+package reports
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the plain-text report.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "tunelab report: %s\n", r.summaryLine())
+	fmt.Fprintln(bw, "Deltas are time relative to the reference (negative = faster); ± is a 95% interval.")
+	var model *Model
+	for _, g := range r.Groups {
+		if g.Model != model {
+			model = g.Model
+			fmt.Fprintf(bw, "\n== %s ==\n", modelTitle(model))
+		}
+		writeGroupText(bw, g)
+	}
+	r.writeSectionsText(bw)
+	return bw.Flush()
+}
+
+func writeGroupText(w io.Writer, g *Group) {
+	fmt.Fprintf(w, "\n%s\n", groupTitle(g))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  variant\tmedian\tCI\tn\tvs generic\t")
+	for _, row := range g.Rows {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", row.Variant, fmtNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, vsBase(row), rowMark(g, row))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  -> %s\n", g.Decision.Note)
+}
+
+func (r *Report) writeSectionsText(w io.Writer) {
+	fmt.Fprintln(w, "\nSize classes")
+	for _, sc := range r.Classes {
+		if len(sc.Classes) > 0 {
+			fmt.Fprintf(w, "  %s on %s: %s\n", sc.Kernel, sc.Model.Label(), classRanges(sc.Classes))
+		} else {
+			fmt.Fprintf(w, "  %s on %s: no winner at any size\n", sc.Kernel, sc.Model.Label())
+		}
+	}
+	if len(r.Layout) > 0 {
+		fmt.Fprintln(w, "\nLayout noise (alignment sensitivity from offset sweeps)")
+		for _, ln := range r.Layout {
+			fmt.Fprintf(w, "  %s\n", ln)
+		}
+	}
+	fmt.Fprintln(w, "\nKnob effects")
+	if len(r.Effects) == 0 {
+		fmt.Fprintln(w, "  none (no pairs of variants that differ in one knob)")
+	}
+	for _, e := range r.Effects {
+		fmt.Fprintf(w, "  %s%s\n", e, sigMark(e))
+	}
+	r.writeMatrixText(w)
+}
+
+func sigMark(e *KnobEffect) string {
+	if e.Significant() {
+		return ""
+	}
+	return " (interval includes 0)"
+}
+
+// String describes the sensitivity and where it was measured.
+func (ln *LayoutNoise) String() string {
+	where := ln.Kernel
+	if ln.Size > 0 {
+		where = fmt.Sprintf("%s size=%d", ln.Kernel, ln.Size)
+	}
+	return fmt.Sprintf("%s on %s: %.1f%% (%s %s, %d offsets, fastest align=%s, slowest align=%s)",
+		ln.Family, ln.Model.Label(), 100*ln.Sensitivity, where, ln.Sweep, ln.Offsets, ln.Fastest, ln.Slowest)
+}
+
+func (r *Report) writeMatrixText(w io.Writer) {
+	fmt.Fprintln(w, "\nCross-machine matrix (rank/of, relative speed; W = wins, L = bottom half or significantly slower)")
+	for _, mk := range r.Matrix {
+		fmt.Fprintf(w, "\n%s\n", mk.Kernel)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		labels := make([]string, len(mk.Models))
+		for i, m := range mk.Models {
+			labels[i] = m.Label()
+		}
+		fmt.Fprintf(tw, "  variant\t%s\t\n", strings.Join(labels, "\t"))
+		for vi, v := range mk.Variants {
+			cells := make([]string, len(mk.Models))
+			for mi := range mk.Models {
+				cells[mi] = matrixCell(mk.Cells[vi][mi])
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t\n", v, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+		for _, f := range mk.Flags {
+			fmt.Fprintf(w, "  ! %s\n", f)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
@@ -31,6 +32,9 @@ type Report struct {
 	Classes    []*SizeClasses
 	Effects    []*KnobEffect
 	Matrix     []*MatrixKernel
+	// Sections are extra HTML sections appended to the HTML report, e.g.
+	// llvm-mca predictions; each writes a trusted HTML fragment.
+	Sections []func(w io.Writer) error
 }
 
 // A Group holds every variant measured for one (CPU model, kernel, size).

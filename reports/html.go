@@ -37,6 +37,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	r.writeLayoutHTML(bw)
 	r.writeEffectsHTML(bw)
 	r.writeMatrixHTML(bw)
+	for _, sec := range r.Sections {
+		if err := sec(bw); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintln(bw, "</body></html>")
 	return bw.Flush()
 }

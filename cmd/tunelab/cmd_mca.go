@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -52,7 +49,7 @@ func runMCA(e *env, args []string) error {
 	}
 	mcpus := mcaSplit(f.mcpus)
 	host := mca.MCPUForUarch(mcaHostUarch())
-	rep := &mcaReport{MCPUs: mcpus, Host: host}
+	rep := &mca.Report{MCPUs: mcpus, Host: host}
 	ctx := context.Background()
 	for _, k := range mcaGroupByKernel(vs) {
 		rep.Results = append(rep.Results, mca.PredictAll(ctx, bin, k, mcpus, mcaSizeFor(k[0].Kernel, f.size))...)
@@ -69,98 +66,7 @@ func runMCA(e *env, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	rep.writeText(e.stdout)
-	return nil
-}
-
-// mcaReport is the whole output of `tunelab mca`.
-type mcaReport struct {
-	MCPUs      []string
-	Host       string `json:"host_mcpu"`
-	Results    []*mca.Result
-	Reconciled []mca.Comparison `json:",omitempty"`
-}
-
-func (r *mcaReport) writeText(w io.Writer) {
-	for _, kernel := range mcaKernelsOf(r.Results) {
-		rs := mcaResultsOf(r.Results, kernel)
-		for _, mcpu := range r.MCPUs {
-			writeRanking(w, kernel, mcpu, rs)
-		}
-		writeSkipped(w, rs)
-	}
-	if len(r.Reconciled) > 0 {
-		writeReconciled(w, r.Host, r.Reconciled)
-	}
-}
-
-func writeRanking(w io.Writer, kernel, mcpu string, rs []*mca.Result) {
-	ranked := mca.Rank(rs, mcpu)
-	if len(ranked) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n%s on %s (predicted, llvm-mca)\n", kernel, mcpu)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tvariant\tcost\tx best\tcycles/iter\tIPC\tbottleneck\tunmodelled")
-	for _, x := range ranked {
-		c, unit := mca.Cost(x.Pred)
-		fmt.Fprintf(tw, "%d\t%s\t%.1f %s\t%.2f\t%.1f\t%.2f\t%s\t%s\n", x.Rank, x.Result.Variant, c, unit,
-			x.Relative, x.Pred.CyclesPerIter, x.Pred.IPC, x.Pred.Bottleneck, strings.Join(x.Pred.Unsupported, "; "))
-	}
-	tw.Flush()
-}
-
-func writeSkipped(w io.Writer, rs []*mca.Result) {
-	for _, r := range rs {
-		if r.Skipped != "" {
-			fmt.Fprintf(w, "skipped %s %s: %s\n", r.Kernel, r.Variant, r.Skipped)
-		}
-		for _, p := range r.Predictions {
-			if p.Prediction == nil && !strings.Contains(p.Skipped, " lacks ") {
-				fmt.Fprintf(w, "skipped %s %s on %s: %s\n", r.Kernel, r.Variant, p.MCPU, p.Skipped)
-			}
-		}
-	}
-}
-
-func writeReconciled(w io.Writer, host string, cs []mca.Comparison) {
-	fmt.Fprintf(w, "\npredicted (%s) against measured on this host, per loop iteration (measured in TSC reference cycles)\n", host)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tvariant\tsize\tpredicted\tmeasured\tmeasured/predicted\tflag")
-	agree := 0
-	for _, c := range cs {
-		flag := ""
-		if c.Flagged {
-			flag = "DISAGREE >25%"
-		} else {
-			agree++
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t%.2f\t%s\n", c.Kernel, c.Variant, c.Size, c.PredictedPerIter, c.MeasuredPerIter, c.Ratio, flag)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "agreement within 25%%: %d of %d variants\n", agree, len(cs))
-}
-
-func mcaKernelsOf(rs []*mca.Result) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range rs {
-		if !seen[r.Kernel] {
-			seen[r.Kernel] = true
-			out = append(out, r.Kernel)
-		}
-	}
-	return out
-}
-
-func mcaResultsOf(rs []*mca.Result, kernel string) []*mca.Result {
-	var out []*mca.Result
-	for _, r := range rs {
-		if r.Kernel == kernel {
-			out = append(out, r)
-		}
-	}
-	return out
+	return rep.WriteText(e.stdout)
 }
 
 // mcaGroupByKernel splits variants into per-kernel lists, keeping order.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tunelab/tunelab/mca"
 	"github.com/tunelab/tunelab/reports"
 )
 
@@ -18,9 +19,10 @@ func init() {
 }
 
 func runReport(e *env, args []string) error {
-	fs := newFlags(e, "report", "report [--md FILE] [--html FILE] [--alpha A] [--threshold T] FILE...")
+	fs := newFlags(e, "report", "report [--md FILE] [--html FILE] [--mca FILE] [--alpha A] [--threshold T] FILE...")
 	md := fs.String("md", "", "also write the report as Markdown to `FILE`")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report with SVG charts to `FILE`")
+	mcaFile := fs.String("mca", "", "add the llvm-mca predictions of `FILE` (written by 'tunelab mca --json') to the HTML report")
 	opt := reports.DefaultOptions()
 	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of Mann-Whitney U tests")
 	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
@@ -34,6 +36,13 @@ func runReport(e *env, args []string) error {
 	rep, err := analyzeFiles(e, files, opt)
 	if err != nil {
 		return err
+	}
+	if *mcaFile != "" {
+		m, err := mca.ReadReport(*mcaFile)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		rep.Sections = append(rep.Sections, m.WriteHTML)
 	}
 	if err := writeReportFile(*md, rep.WriteMarkdown); err != nil {
 		return err

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/mca"
+)
+
+func TestMCAUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"mca", "--kernel", "no.such.kernel"},
+		{"mca", "extra-arg"},
+		{"mca", "--bogus-flag"},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != 2 {
+			t.Errorf("tunelab %v: exit %d, want 2 (stderr %q)", args, code, stderr)
+		}
+	}
+}
+
+func TestMCACalibChainPredictsOneCyclePerInstruction(t *testing.T) {
+	if _, err := mca.Find(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := exec.LookPath(mca.ObjdumpPath); err != nil {
+		t.Skip("GNU objdump not installed")
+	}
+	out, stderr, code := runCLI(t, "mca", "--kernel", "calib", "--variant", "eps=0", "--mcpu", "znver4", "--json")
+	if code != 0 {
+		t.Skipf("no generated calib variant on this build (exit %d: %s)", code, stderr)
+	}
+	var rep mca.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json output does not parse: %v\n%s", err, out)
+	}
+	for _, r := range rep.Results {
+		p := r.For("znver4")
+		if p == nil {
+			t.Fatalf("%s: no znver4 prediction: %+v", r.Variant, r.Predictions)
+		}
+		// The calibration loop is a dependent chain of single-cycle adds.
+		if ratio := p.CyclesPerIter / float64(p.Instructions); ratio < 0.9 || ratio > 1.1 {
+			t.Errorf("%s: %.1f cycles for %d instructions per iteration, want about 1 per instruction",
+				r.Variant, p.CyclesPerIter, p.Instructions)
+		}
+	}
+	text, _, _ := runCLI(t, "mca", "--kernel", "calib", "--variant", "eps=0", "--mcpu", "znver4")
+	if !strings.Contains(text, "calib on znver4") {
+		t.Errorf("text output lacks the ranking header:\n%s", text)
+	}
+}

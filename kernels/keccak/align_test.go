@@ -1,0 +1,43 @@
+//go:build amd64 && !purego
+
+package keccak
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/tunelab/tunelab/asmmap"
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+var allPlacements = flag.Bool("keccak.placements", false, "check the loop placement of every variant (slow: about 0.1 s each)")
+
+// TestLoopPlacement locates generated variants' round loops in the running
+// binary and checks each head lands where its align knob asks: by default
+// the keccak.x4 offset sweep and the first align=32 and align=64 variant
+// of each kernel; with -keccak.placements every variant.
+func TestLoopPlacement(t *testing.T) {
+	for _, nr := range widths {
+		seen := map[string]bool{}
+		for _, m := range impls[nr][1:] {
+			v := m.variant()
+			a, err := asmalign.Parse(v.Knob("align"))
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.Kernel, v.Name, err)
+			}
+			sample := v.OffsetSweep && nr == 4 || a.Boundary >= 32 && a.Offset == 0 && !seen[a.String()]
+			if !sample && !*allPlacements {
+				continue
+			}
+			seen[a.String()] = true
+			l, err := asmmap.Locate(v.Symbol, v.LoopLabel)
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.Kernel, v.Name, err)
+			}
+			if a.Boundary != 0 && int(l.Head%uint64(a.Boundary)) != a.Offset {
+				t.Errorf("%s %s: loop head %#x at offset %d mod %d, want %d",
+					v.Kernel, v.Name, l.Head, l.Head%uint64(a.Boundary), a.Boundary, a.Offset)
+			}
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package keccak
+
+import (
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+const childEnv = "TUNELAB_KECCAK_CHILD"
+
+// TestPublicAPI checks Permute, PermuteX2, PermuteX4 and PermuteX8 against
+// the generic code, and that every selected variant is runnable. Run in a
+// subprocess by TestMaskedDispatch, it also checks the masks took effect.
+func TestPublicAPI(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	var a1 [1][25]uint64
+	var a2 [2][25]uint64
+	var a4 [4][25]uint64
+	var a8 [8][25]uint64
+	apis := map[int]func(){
+		1: func() { Permute(&a1[0]) }, 2: func() { PermuteX2(&a2) },
+		4: func() { PermuteX4(&a4) }, 8: func() { PermuteX8(&a8) },
+	}
+	states := map[int][][25]uint64{1: a1[:], 2: a2[:], 4: a4[:], 8: a8[:]}
+	for _, nr := range widths {
+		m := byName(nr, selected[nr])
+		if m == nil || !dispatch.Has(m.features...) {
+			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selected[nr])
+		}
+		for call := 0; call < 50; call++ {
+			s := states[nr]
+			randomStates(s, r)
+			want := append([][25]uint64(nil), s...)
+			generics[nr].run(want)
+			apis[nr]()
+			if err := compare(m, "public API, random call", s, want); err != nil {
+				t.Fatalf("call %d: %v", call, err)
+			}
+		}
+	}
+	checkChildEnv(t)
+}
+
+// checkChildEnv verifies, in a subprocess, that the environment given by
+// TestMaskedDispatch was honoured.
+func checkChildEnv(t *testing.T) {
+	switch os.Getenv(childEnv) {
+	case "avx512f=off":
+		if dispatch.Has("avx512f") {
+			t.Errorf("TUNELAB_CPU=avx512f=off: dispatch.Has(avx512f) is still true")
+		}
+		for _, nr := range widths {
+			if strings.Contains(selected[nr], "avx512") {
+				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selected[nr])
+			}
+		}
+	case "all=off":
+		for _, nr := range widths {
+			if m := byName(nr, selected[nr]); len(m.features) > 0 {
+				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.name, m.features)
+			}
+		}
+	case "force":
+		for nr, want := range forcedVariants() {
+			if selected[nr] != want {
+				t.Errorf("TUNELAB_DISPATCH=%s: %s selected %s", forceEnv(), kernelName(nr), selected[nr])
+			}
+		}
+	}
+}
+
+// forced are variants TestMaskedDispatch forces through TUNELAB_DISPATCH,
+// so that TestPublicAPI runs the public functions on assembly.
+var forced = map[int]string{
+	1: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64",
+	2: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64",
+	4: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64",
+	8: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64",
+}
+
+// forcedVariants returns the forced variants this host can run.
+func forcedVariants() map[int]string {
+	out := map[int]string{}
+	for nr, name := range forced {
+		if m := byName(nr, name); m != nil && len(missing(m)) == 0 {
+			out[nr] = name
+		}
+	}
+	return out
+}
+
+func forceEnv() string {
+	var parts []string
+	for _, nr := range widths {
+		if name, ok := forcedVariants()[nr]; ok {
+			parts = append(parts, kernelName(nr)+"="+name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func byName(nr int, name string) *impl {
+	for _, m := range impls[nr] {
+		if m.name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// TestMaskedDispatch runs TestPublicAPI in subprocesses with CPU features
+// masked (TUNELAB_CPU) and with a forced variant (TUNELAB_DISPATCH).
+func TestMaskedDispatch(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		t.Skip("in child process")
+	}
+	runs := []struct{ child, env string }{
+		{"avx512f=off", "TUNELAB_CPU=avx512f=off"},
+		{"all=off", "TUNELAB_CPU=all=off"},
+	}
+	if len(forcedVariants()) > 0 {
+		runs = append(runs, struct{ child, env string }{"force", "TUNELAB_DISPATCH=" + forceEnv()})
+	}
+	for _, r := range runs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPublicAPI$", "-test.count=1")
+		cmd.Env = append(os.Environ(), childEnv+"="+r.child, r.env)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: public API test failed: %v\n%s", r.env, err, out)
+		}
+	}
+}

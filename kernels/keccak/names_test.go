@@ -1,0 +1,64 @@
+package keccak
+
+import (
+	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+var knobOrder = []string{"isa", "layout", "comp", "rot", "chi", "regs", "unroll", "xpose", "align"}
+
+// TestNames checks variant names (allowed characters, fixed knob order),
+// symbols (as runtime.FuncForPC reports them) and loop labels.
+func TestNames(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-z0-9=+/._-]+$`)
+	for _, nr := range widths {
+		for _, m := range impls[nr] {
+			v := m.variant()
+			if !valid.MatchString(v.Name) {
+				t.Errorf("%s %q: invalid characters", v.Kernel, v.Name)
+			}
+			if !inOrder(v.Name) {
+				t.Errorf("%s %q: knobs out of the order %v", v.Kernel, v.Name, knobOrder)
+			}
+			if m.name == variant.GenericName {
+				continue
+			}
+			pc := reflect.ValueOf(m.fn).Pointer()
+			if got := runtime.FuncForPC(pc).Name(); got != v.Symbol {
+				t.Errorf("%s %s: Symbol %q, runtime reports %q", v.Kernel, v.Name, v.Symbol, got)
+			}
+			if v.LoopLabel != "loop" || v.CodeBytes <= 0 || v.LoopTrips == nil {
+				t.Errorf("%s %s: LoopLabel %q, CodeBytes %d, LoopTrips set %v", v.Kernel, v.Name, v.LoopLabel, v.CodeBytes, v.LoopTrips != nil)
+			}
+			if sweep := strings.Contains(v.Name, "align=64+"); sweep != v.OffsetSweep {
+				t.Errorf("%s %s: OffsetSweep %v", v.Kernel, v.Name, v.OffsetSweep)
+			}
+		}
+	}
+}
+
+func inOrder(name string) bool {
+	pos := -1
+	for _, k := range variant.Knobs(name) {
+		i := indexOf(knobOrder, k.Key)
+		if i <= pos {
+			return false
+		}
+		pos = i
+	}
+	return true
+}
+
+func indexOf(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+// A variant is one point of the knob space. Knob order in names is fixed:
+// isa, layout, comp, rot, chi, regs, unroll, xpose, align.
+type variant struct {
+	nr     int    // states in parallel: 1, 2, 4, 8
+	isa    string // scalar, avx2, avx512vl, avx512f
+	layout string // x1 vector only: "lanes" (one lane per xmm register) | "rows" (one row per zmm register)
+	comp   string // scalar only: lane complementing "on" | "off"
+	rot    string // vector: "prol" (VPROLQ) | "shiftor" (shift, shift, or) | "prolv" (VPROLVQ, rows)
+	chi    string // vector: "ternlog" (VPTERNLOGQ for all 3-input logic) | "andnxor"
+	regs   string // vector: "all" (25 lanes in registers) | "spill" (state in a stack buffer)
+	unroll int    // rounds per loop iteration: 1, 2, 4, 24
+	xpose  string // nr >= 2: "unpack" (unpack/shuffle network) | "gather" (VPGATHERQQ in, network out)
+	align  asmalign.Align
+	sweep  bool // member of the offset sweep of the kernel's base variant
+}
+
+// kernel returns the dispatch name of the variant's kernel.
+func (v variant) kernel() string { return fmt.Sprintf("keccak.x%d", v.nr) }
+
+// name builds the knob name, e.g. "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64".
+func (v variant) name() string {
+	parts := []string{"isa=" + v.isa}
+	add := func(k, val string) {
+		if val != "" {
+			parts = append(parts, k+"="+val)
+		}
+	}
+	add("layout", v.layout)
+	add("comp", v.comp)
+	add("rot", v.rot)
+	add("chi", v.chi)
+	add("regs", v.regs)
+	add("unroll", fmt.Sprint(v.unroll))
+	add("xpose", v.xpose)
+	add("align", v.align.String())
+	return strings.Join(parts, "/")
+}
+
+// symbol is the assembly function name (without package prefix).
+func (v variant) symbol() string {
+	parts := []string{fmt.Sprintf("keccakX%d", v.nr), v.isa, v.layout, v.comp, v.rot, v.chi, v.regs,
+		fmt.Sprintf("u%d", v.unroll), v.xpose, "a" + strings.ReplaceAll(v.align.String(), "+", "p")}
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	if len(v.comp) > 0 {
+		keep[2] = "comp" + v.comp
+	}
+	return strings.Join(keep, "_")
+}
+
+// features returns the CPU features (kernels/dispatch names) the variant needs.
+func (v variant) features() []string {
+	switch v.isa {
+	case "avx2":
+		return []string{"avx2"}
+	case "avx512vl":
+		return []string{"avx512f", "avx512vl"}
+	case "avx512f":
+		return []string{"avx512f"}
+	}
+	return nil
+}
+
+// valid is the exclusion rule set; every combination it rejects is
+// impossible or deliberately pruned, for the reason given.
+func (v variant) valid() bool {
+	evex := v.isa == "avx512vl" || v.isa == "avx512f"
+	a64 := v.align == asmalign.At(0)
+	switch {
+	case v.layout == "rows":
+		return a64 || v.unroll <= 2 // one state, rows in zmm: only unroll and align vary
+	case v.nr == 8 && v.isa != "avx512f", v.nr != 8 && v.isa == "avx512f":
+		return false // 8 lanes of 64 bits need zmm; zmm is used for 8 states (or rows)
+	case v.nr == 1 && v.isa == "avx2":
+		return false // one state: scalar GPRs, or AVX-512 (32 registers hold the whole state)
+	case v.isa == "avx2" && (v.rot != "shiftor" || v.chi != "andnxor" || v.regs != "spill"):
+		return false // AVX2 has no VPROLQ/VPTERNLOGQ, and 16 registers cannot hold 25 lanes
+	case v.nr == 1 && evex && v.regs != "all":
+		return false // a spilled single state is what the scalar variants do
+	case !v.best() && (v.unroll != 2 || !a64 || v.xpose == "gather"):
+		return false // slower logic (shift-or, andn+xor) is compared at unroll=2, align=64 only
+	case v.xpose == "gather" && (v.unroll != 2 || !a64):
+		return false // the transpose runs outside the round loop: compared at unroll=2, align=64
+	case !a64 && (v.unroll > 2 || v.regs == "spill" && evex):
+		return false // alignment none/32 on iterating loops (unroll 1, 2) of the fastest layout
+	}
+	return true
+}
+
+// best reports whether the variant uses the fastest logic of its ISA
+// (VPROLQ and VPTERNLOGQ on AVX-512).
+func (v variant) best() bool {
+	return !(v.isa == "avx512vl" || v.isa == "avx512f") || v.rot == "prol" && v.chi == "ternlog"
+}
+
+var (
+	unrolls = []int{1, 2, 4, 24}
+	aligns  = []asmalign.Align{asmalign.None, {Boundary: 32}, asmalign.At(0)}
+)
+
+// space enumerates the knob space in a fixed order and keeps valid variants.
+func space() []variant {
+	var out []variant
+	for _, nr := range []int{1, 2, 4, 8} {
+		for _, v := range candidates(nr) {
+			if v.valid() {
+				out = append(out, v)
+			}
+		}
+		out = append(out, offsetSweep(baseVariant(nr))...)
+	}
+	return out
+}
+
+// candidates is the raw cross product for nr states.
+func candidates(nr int) []variant {
+	var out []variant
+	for _, isa := range []string{"scalar", "avx2", "avx512vl", "avx512f"} {
+		if isa == "scalar" {
+			if nr == 1 {
+				out = append(out, scalarCandidates()...)
+				out = append(out, rowsCandidates()...)
+			}
+			continue
+		}
+		for _, rot := range []string{"prol", "shiftor"} {
+			for _, chi := range []string{"ternlog", "andnxor"} {
+				for _, regs := range []string{"all", "spill"} {
+					for _, u := range unrolls {
+						for _, xp := range xposes(nr) {
+							for _, al := range aligns {
+								v := variant{nr: nr, isa: isa, rot: rot, chi: chi, regs: regs, unroll: u, xpose: xp, align: al}
+								if nr == 1 {
+									v.layout = "lanes"
+								}
+								out = append(out, v)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func scalarCandidates() []variant {
+	var out []variant
+	for _, comp := range []string{"off", "on"} {
+		for _, u := range unrolls {
+			for _, al := range aligns {
+				out = append(out, variant{nr: 1, isa: "scalar", comp: comp, unroll: u, align: al})
+			}
+		}
+	}
+	return out
+}
+
+// rowsCandidates are single-state AVX-512 variants with the five rows in
+// zmm registers (VPROLVQ for rho, VPERMT2Q for pi, VPERMQ for chi).
+func rowsCandidates() []variant {
+	var out []variant
+	for _, u := range unrolls {
+		for _, al := range aligns {
+			out = append(out, variant{nr: 1, isa: "avx512f", layout: "rows", rot: "prolv", chi: "ternlog", regs: "all", unroll: u, align: al})
+		}
+	}
+	return out
+}
+
+func xposes(nr int) []string {
+	if nr == 1 {
+		return []string{""}
+	}
+	return []string{"unpack", "gather"}
+}
+
+// baseVariant is the best-known variant per kernel on AVX-512 hosts; its
+// loop head is swept over 64+N offsets for `tunelab align`.
+func baseVariant(nr int) variant {
+	v := variant{nr: nr, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "all", unroll: 2, xpose: "unpack", align: asmalign.At(0)}
+	switch nr {
+	case 1:
+		v.layout, v.xpose = "lanes", ""
+	case 8:
+		v.isa = "avx512f"
+	}
+	return v
+}
+
+// offsetSweep returns the align=64+N members (N = 4, 8, ..., 60) of base.
+func offsetSweep(base variant) []variant {
+	var out []variant
+	for n := 4; n < 64; n += 4 {
+		v := base
+		v.align, v.sweep = asmalign.At(n), true
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+// Command keccak generates the Keccak-f[1600] variants of kernels/keccak
+// with avo: every valid point of the knob space (states in parallel, ISA,
+// rotation and chi instructions, register allocation, unroll depth,
+// transpose method, loop alignment) becomes one assembly function, and a
+// table (zvariants_amd64.go) registers them with their names, features,
+// symbols and loop labels.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+)
+
+var tableOut = flag.String("table", "zvariants_amd64.go", "variant table output `file`")
+
+func main() {
+	flag.Parse()
+	ConstraintExpr("!purego")
+	declareTables()
+	declareRowTables()
+	vs := space()
+	for _, v := range vs {
+		switch {
+		case v.isa == "scalar":
+			buildScalar(v)
+		case v.layout == "rows":
+			buildRows(v)
+		default:
+			buildVector(v)
+		}
+	}
+	Generate()
+	if err := writeTable(*tableOut, flag.Lookup("out").Value.String(), vs); err != nil {
+		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+var (
+	rcTables  = map[int]Mem{}
+	gatherIdx Mem
+)
+
+// rcTable returns the round constants replicated to w bytes per round.
+func rcTable(w int) Mem { return rcTables[w] }
+
+func declareTables() {
+	for _, w := range []int{8, 16, 32, 64} {
+		m := GLOBL(fmt.Sprintf("keccakRC%d", w), RODATA|NOPTR)
+		for i, c := range rc {
+			for j := 0; j < w/8; j++ {
+				DATA(i*w+8*j, U64(c))
+			}
+		}
+		rcTables[w] = m
+	}
+	gatherIdx = GLOBL("keccakGatherIdx", RODATA|NOPTR)
+	for k := 0; k < 8; k++ {
+		DATA(8*k, U64(200*k))
+	}
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// complemented is the lane complementing pattern P (Keccak implementation
+// overview, section 2.2): these lanes are kept complemented between rounds
+// so that chi needs fewer NOTs.
+var complemented = map[int]bool{1: true, 2: true, 8: true, 12: true, 17: true, 20: true}
+
+// scalarState computes a round row by row in general-purpose registers,
+// from buffer src into buffer dst (the state itself and a stack buffer):
+// D[0..4] and B[0..4] (which first hold C[0..4]) and one temporary.
+type scalarState struct {
+	v     variant
+	d, b  [5]reg.GPPhysical
+	t     reg.GPPhysical
+	rcPtr Mem // stack slot holding the round-constant pointer
+	mask  [25]bool
+}
+
+func newScalarState(v variant, rcPtr Mem) *scalarState {
+	s := &scalarState{v: v, rcPtr: rcPtr, t: reg.R14,
+		d: [5]reg.GPPhysical{reg.RAX, reg.RBX, reg.RCX, reg.RDX, reg.R8},
+		b: [5]reg.GPPhysical{reg.R9, reg.R10, reg.R11, reg.R12, reg.R13}}
+	if v.comp == "on" {
+		for i := range s.mask {
+			s.mask[i] = complemented[i]
+		}
+	}
+	return s
+}
+
+func at(buf reg.GPPhysical, i int) Mem { return Mem{Base: buf, Disp: 8 * i} }
+
+// theta: C[x] = A[x,0] ^ ... ^ A[x,4] (in B); D[x] = C[x-1] ^ (C[x+1] <<< 1).
+func (s *scalarState) theta(src reg.GPPhysical) {
+	for x := 0; x < 5; x++ {
+		MOVQ(at(src, x), s.b[x])
+		for y := 1; y < 5; y++ {
+			XORQ(at(src, lane(x, y)), s.b[x])
+		}
+	}
+	for x := 0; x < 5; x++ {
+		MOVQ(s.b[(x+1)%5], s.d[x])
+		ROLQ(U8(1), s.d[x])
+		XORQ(s.b[(x+4)%5], s.d[x])
+	}
+}
+
+// colParity reports whether column x holds an odd number of complemented
+// lanes (then C[x], as computed, is complemented).
+func (s *scalarState) colParity(x int) bool {
+	p := false
+	for y := 0; y < 5; y++ {
+		p = p != s.mask[lane(x, y)]
+	}
+	return p
+}
+
+// rhoPi loads row y of B: B[x,y] = (A[x+3y,x] ^ D[x+3y]) <<< r[x+3y,x] and
+// returns which B lanes are complemented.
+func (s *scalarState) rhoPi(src reg.GPPhysical, y int) (q [5]bool) {
+	for x := 0; x < 5; x++ {
+		i := piSource(x, y)
+		MOVQ(at(src, i), s.b[x])
+		XORQ(s.d[i%5], s.b[x])
+		if rho[i] != 0 {
+			ROLQ(U8(rho[i]), s.b[x])
+		}
+		q[x] = s.mask[i] != s.colParity((i+4)%5) != s.colParity((i+1)%5)
+	}
+	return q
+}
+
+// chi writes row y: A[x,y] = B[x,y] ^ (^B[x+1,y] & B[x+2,y]), taking
+// complemented inputs q and producing complemented outputs per mask; lane
+// (0,0) is written last so that B[3] is free for iota's table pointer.
+func (s *scalarState) chi(dst reg.GPPhysical, y int, q [5]bool, k int) {
+	for _, x := range []int{1, 2, 3, 4, 0} {
+		s.chiLane(x, q, s.mask[lane(x, y)])
+		if x == 0 && y == 0 {
+			s.iota(k)
+		}
+		MOVQ(s.t, at(dst, lane(x, y)))
+	}
+}
+
+// chiLane computes t = stored A[x,y] from stored B lanes whose complement
+// flags are q, so that t is complemented iff out. With u = stored B, ^B[x+1]
+// & B[x+2] is u1 & u2, ^(u1 | u2), u1 & ^u2 or ^u1 & u2 depending on q[x+1],
+// q[x+2]; the remaining complement is folded into a final NOT.
+func (s *scalarState) chiLane(x int, q [5]bool, out bool) {
+	b0, b1, b2 := s.b[x], s.b[(x+1)%5], s.b[(x+2)%5]
+	q0, q1, q2 := q[x], q[(x+1)%5], q[(x+2)%5]
+	flip := false // t holds the complement of ^B1 & B2
+	switch {
+	case q1 && !q2:
+		MOVQ(b1, s.t)
+		ANDQ(b2, s.t)
+	case !q1 && q2:
+		MOVQ(b1, s.t)
+		ORQ(b2, s.t)
+		flip = true
+	default:
+		// both or neither complemented: one NOT either way; choose the
+		// form whose complement cancels the output's.
+		flip = q0 != out
+		first, second := b1, b2 // ^u1 & u2 (q = 0,0) or ^(u1 & ^u2) = ^u1 | u2 (q = 1,1)
+		if q1 != flip {
+			first, second = b2, b1 // u1 & ^u2 (q = 1,1) or ^(^u1 & u2) = u1 | ^u2 (q = 0,0)
+		}
+		MOVQ(first, s.t)
+		NOTQ(s.t)
+		if flip {
+			ORQ(second, s.t)
+		} else {
+			ANDQ(second, s.t)
+		}
+	}
+	XORQ(b0, s.t)
+	if q0 != flip != out {
+		NOTQ(s.t)
+	}
+}
+
+// iota: A[0,0] ^= RC[round].
+func (s *scalarState) iota(k int) {
+	MOVQ(s.rcPtr, s.b[3])
+	XORQ(Mem{Base: s.b[3], Disp: 8 * k}, s.t)
+}
+
+func (s *scalarState) round(src, dst reg.GPPhysical, k int) {
+	s.theta(src)
+	for y := 0; y < 5; y++ {
+		s.chi(dst, y, s.rhoPi(src, y), k)
+	}
+}
+
+// complement NOTs the lanes of P in buf (on entry and exit).
+func (s *scalarState) complement(buf reg.GPPhysical) {
+	for i := 0; i < 25; i++ {
+		if s.mask[i] {
+			NOTQ(at(buf, i))
+		}
+	}
+}
+
+// buildScalar emits a single-state variant in general-purpose registers.
+func buildScalar(v variant) {
+	TEXT(v.symbol(), NOSPLIT, signature(1))
+	Doc(fmt.Sprintf("%s computes Keccak-f[1600] on one state, variant %s.", v.symbol(), v.name()))
+	bufs := [2]reg.GPPhysical{reg.RDI, reg.RSI}
+	Load(Param("a"), bufs[0])
+	local := AllocLocal(25*8 + 8)
+	LEAQ(local, bufs[1])
+	s := newScalarState(v, local.Offset(200))
+	s.complement(bufs[0])
+	LEAQ(rcTable(8), s.t)
+	MOVQ(s.t, s.rcPtr)
+	v.align.Emit()
+	Label("loop")
+	for k := 0; k < v.unroll; k++ {
+		s.round(bufs[k%2], bufs[(k+1)%2], k)
+	}
+	if v.unroll%2 == 1 {
+		XCHGQ(bufs[0], bufs[1])
+	}
+	MOVQ(s.rcPtr, s.t)
+	ADDQ(U32(8*v.unroll), s.t)
+	MOVQ(s.t, s.rcPtr)
+	LEAQ(rcTable(8).Offset(8*numRounds), s.b[0])
+	CMPQ(s.t, s.b[0])
+	JNE(LabelRef("loop"))
+	s.complement(bufs[0])
+	RET()
+}

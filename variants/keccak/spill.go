@@ -1,0 +1,105 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// spillState keeps the state in two stack buffers (lane i at i*w) and
+// computes a round row by row in 16 registers: D[0..4], B[0..4], the
+// column parities C[0..4] of the next round, accumulated as rows are
+// written, and one temporary.
+type spillState struct {
+	*vgen
+	d, b, c [5]int
+	t       int
+}
+
+func newSpillState(g *vgen) *spillState {
+	s := &spillState{vgen: g}
+	for i := 0; i < 5; i++ {
+		s.d[i], s.b[i], s.c[i] = g.p.alloc(), g.p.alloc(), g.p.alloc()
+	}
+	s.t = g.p.alloc()
+	return s
+}
+
+func (s *spillState) at(buf reg.GPPhysical, i int) Mem { return Mem{Base: buf, Disp: i * s.w} }
+
+// parity computes C[x] = A[x,0] ^ ... ^ A[x,4] from the buffer (before the loop).
+func (s *spillState) parity(buf reg.GPPhysical) {
+	for x := 0; x < 5; x++ {
+		s.load(s.c[x], s.at(buf, x))
+		for y := 1; y < 5; y++ {
+			s.xor(s.c[x], s.c[x], s.at(buf, lane(x, y)))
+		}
+	}
+}
+
+// theta: D[x] = C[x-1] ^ (C[x+1] <<< 1); A[x,y] ^= D[x] is applied as
+// lanes are loaded in rhoPi.
+func (s *spillState) theta() {
+	for x := 0; x < 5; x++ {
+		s.rolT(s.d[x], s.c[(x+1)%5], 1)
+		s.xor(s.d[x], s.d[x], s.c[(x+4)%5])
+	}
+}
+
+// rhoPi loads row y of B: B[x,y] = (A[x+3y,x] ^ D[x+3y]) <<< r[x+3y,x].
+func (s *spillState) rhoPi(src reg.GPPhysical, y int) {
+	for x := 0; x < 5; x++ {
+		i := piSource(x, y)
+		s.xor(s.b[x], s.d[i%5], s.at(src, i))
+		s.rolT(s.b[x], s.b[x], rho[i])
+	}
+}
+
+// rolT: dst = src <<< n, using the spare temporary t for shift-or.
+func (s *spillState) rolT(dst, src, n int) {
+	if n == 0 || s.v.rot == "prol" {
+		s.rol(dst, src, n)
+		return
+	}
+	VPSRLQ(U8(64-n), s.r(src), s.r(s.t))
+	VPSLLQ(U8(n), s.r(src), s.r(dst))
+	s.or(dst, dst, s.t)
+}
+
+// chi writes row y: A[x,y] = B[x,y] ^ (^B[x+1,y] & B[x+2,y]); iota is
+// applied to lane (0,0); the next round's C[x] accumulates the row.
+func (s *spillState) chi(dst reg.GPPhysical, y int, rcTable Mem, k int) {
+	for x := 0; x < 5; x++ {
+		b1, b2 := s.b[(x+1)%5], s.b[(x+2)%5]
+		if s.v.chi == "ternlog" {
+			s.mov(s.t, s.b[x])
+			s.tern(ternChi, s.t, b1, b2)
+		} else {
+			s.andn(s.t, b1, b2)
+			s.xor(s.t, s.t, s.b[x])
+		}
+		if x == 0 && y == 0 {
+			s.iota(rcTable, k)
+		}
+		s.store(s.t, s.at(dst, lane(x, y)))
+		if y == 0 {
+			s.mov(s.c[x], s.t)
+		} else {
+			s.xor(s.c[x], s.c[x], s.t)
+		}
+	}
+}
+
+// iota: A[0,0] ^= RC[round].
+func (s *spillState) iota(rcTable Mem, k int) {
+	s.xor(s.t, s.t, rcTable.Offset(k*s.w))
+}
+
+// round computes one round from buffer src into buffer dst.
+func (s *spillState) round(src, dst reg.GPPhysical, rcTable Mem, k int) {
+	s.theta()
+	for y := 0; y < 5; y++ {
+		s.rhoPi(src, y)
+		s.chi(dst, y, rcTable, k)
+	}
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// stateLane addresses lane i of state k in the state-major input a[k][i].
+func stateLane(a reg.GPPhysical, k, i int) Mem { return Mem{Base: a, Disp: 200*k + 8*i} }
+
+// unpack: dst = [a0, b0, a2, b2, ...] (lo) or [a1, b1, a3, b3, ...] (hi).
+func (g *vgen) unpack(hi bool, dst, a, b int) {
+	if hi {
+		VPUNPCKHQDQ(g.r(b), g.r(a), g.r(dst))
+	} else {
+		VPUNPCKLQDQ(g.r(b), g.r(a), g.r(dst))
+	}
+}
+
+// blocks combines 128-bit blocks: for ymm dst = [a.lo, b.lo] (hi: [a.hi, b.hi]);
+// for zmm dst = [a.b0, a.b2, b.b0, b.b2] (hi: [a.b1, a.b3, b.b1, b.b3]).
+func (g *vgen) blocks(hi bool, dst, a, b int) {
+	switch {
+	case g.w == 64:
+		VSHUFI64X2(U8(map[bool]uint8{false: 0x88, true: 0xdd}[hi]), g.r(b), g.r(a), g.r(dst))
+	case g.evex:
+		VSHUFI64X2(U8(map[bool]uint8{false: 0x0, true: 0x3}[hi]), g.r(b), g.r(a), g.r(dst))
+	default:
+		VPERM2I128(U8(map[bool]uint8{false: 0x20, true: 0x31}[hi]), g.r(b), g.r(a), g.r(dst))
+	}
+}
+
+// pair applies op to (a, b) giving lo and hi results, and releases a and b.
+func (g *vgen) pair(op func(hi bool, dst, a, b int), a, b int) (lo, hi int) {
+	lo, hi = g.p.alloc(), g.p.alloc()
+	op(false, lo, a, b)
+	op(true, hi, a, b)
+	g.p.release(a, b)
+	return lo, hi
+}
+
+// transpose transposes the NR x NR matrix of 64-bit elements whose rows are
+// in registers in (released) and returns the registers holding its rows
+// after transposition. Applied to per-state rows it yields lane vectors and
+// vice versa (a transpose is its own inverse).
+func (g *vgen) transpose(in []int) []int {
+	switch len(in) {
+	case 2:
+		o0, o1 := g.pair(g.unpack, in[0], in[1])
+		return []int{o0, o1}
+	case 4:
+		t0, t1 := g.pair(g.unpack, in[0], in[1])
+		t2, t3 := g.pair(g.unpack, in[2], in[3])
+		o0, o2 := g.pair(g.blocks, t0, t2)
+		o1, o3 := g.pair(g.blocks, t1, t3)
+		return []int{o0, o1, o2, o3}
+	}
+	var t [8]int
+	for m := 0; m < 4; m++ {
+		t[2*m], t[2*m+1] = g.pair(g.unpack, in[2*m], in[2*m+1])
+	}
+	var o [8]int
+	for odd := 0; odd < 2; odd++ {
+		v0, v1 := g.pair(g.blocks, t[odd], t[2+odd])
+		v2, v3 := g.pair(g.blocks, t[4+odd], t[6+odd])
+		o[odd], o[4+odd] = g.pair(g.blocks, v0, v2)
+		o[2+odd], o[6+odd] = g.pair(g.blocks, v1, v3)
+	}
+	return o[:]
+}
+
+// loadLanes brings the state-major input into lane vectors; put receives
+// lane i in register r (and owns r). Lanes 0..23 go through the transpose
+// network or gathers, lane 24 through scratch (8 bytes per state).
+func (g *vgen) loadLanes(a reg.GPPhysical, scratch Mem, put func(i, r int)) {
+	if g.v.xpose == "gather" {
+		g.gatherLanes(a, put)
+		return
+	}
+	nr := g.v.nr
+	for i := 0; i+nr <= 24; i += nr {
+		rows := make([]int, nr)
+		for k := range rows {
+			rows[k] = g.p.alloc()
+			g.load(rows[k], stateLane(a, k, i))
+		}
+		for j, r := range g.transpose(rows) {
+			put(i+j, r)
+		}
+	}
+	for k := 0; k < nr; k++ {
+		MOVQ(stateLane(a, k, 24), reg.R10)
+		MOVQ(reg.R10, scratch.Offset(8*k))
+	}
+	r := g.p.alloc()
+	g.load(r, scratch)
+	put(24, r)
+}
+
+// storeLanes is the inverse of loadLanes (always through the network);
+// get returns the register of lane i, which storeLanes then owns.
+func (g *vgen) storeLanes(a reg.GPPhysical, scratch Mem, get func(i int) int) {
+	nr := g.v.nr
+	for i := 0; i+nr <= 24; i += nr {
+		ls := make([]int, nr)
+		for j := range ls {
+			ls[j] = get(i + j)
+		}
+		for k, r := range g.transpose(ls) {
+			g.store(r, stateLane(a, k, i))
+			g.p.release(r)
+		}
+	}
+	r := get(24)
+	g.store(r, scratch)
+	g.p.release(r)
+	for k := 0; k < nr; k++ {
+		MOVQ(scratch.Offset(8*k), reg.R10)
+		MOVQ(reg.R10, stateLane(a, k, 24))
+	}
+}
+
+// gatherLanes loads lane i of all states with one VPGATHERQQ per lane
+// (indices 0, 200, 400, ... bytes).
+func (g *vgen) gatherLanes(a reg.GPPhysical, put func(i, r int)) {
+	idx := g.p.alloc()
+	if g.evex {
+		VMOVDQU64(gatherIdx, g.r(idx))
+	} else {
+		VMOVDQU(gatherIdx, g.r(idx))
+	}
+	for i := 0; i < 25; i++ {
+		dst := g.p.alloc()
+		m := Mem{Base: a, Index: g.r(idx), Scale: 1, Disp: 8 * i}
+		if g.evex {
+			KXNORW(reg.K1, reg.K1, reg.K1)
+			VPGATHERQQ(m, reg.K1, g.r(dst))
+		} else {
+			mask := g.p.alloc()
+			VPCMPEQQ(g.r(mask), g.r(mask), g.r(mask))
+			VPGATHERQQ(g.r(mask), m, g.r(dst))
+			g.p.release(mask)
+		}
+		put(i, dst)
+	}
+	g.p.release(idx)
+}

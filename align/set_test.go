@@ -1,0 +1,139 @@
+package align
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/tunelab/tunelab/kernels/all"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+func TestBaseName(t *testing.T) {
+	for in, want := range map[string]string{
+		"isa=avx2/align=64+8/unroll=2": "isa=avx2/unroll=2",
+		"isa=avx2/unroll=2/align=none": "isa=avx2/unroll=2",
+		"isa=generic":                  "isa=generic",
+	} {
+		if got := BaseName(in); got != want {
+			t.Errorf("BaseName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// sweepKernel returns a registered kernel with an offset sweep, or skips.
+func sweepKernel(t *testing.T) string {
+	t.Helper()
+	for _, k := range []string{"keccak.x4", "keccak.x1"} {
+		if len(sweepBases(k)) > 0 {
+			return k
+		}
+	}
+	t.Skip("no offset-sweep variants registered in this build")
+	return ""
+}
+
+func TestNewSetDefault(t *testing.T) {
+	k := sweepKernel(t)
+	s, err := NewSet(k, "", sweep16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Arms) != 17 {
+		t.Fatalf("%s: %d arms, want 16 offsets + align=none", k, len(s.Arms))
+	}
+	for i, a := range s.Arms {
+		wantOff := -1
+		if i < 16 {
+			wantOff = sweep16[i]
+		}
+		if a.Offset != wantOff || BaseName(a.Variant.Name) != s.Base || a.Variant.Knob("align") != a.Align {
+			t.Errorf("%s arm %d: offset %d align %s variant %s; want offset %d of base %s", k, i, a.Offset, a.Align, a.Variant.Name, wantOff, s.Base)
+		}
+		if !a.Matches() {
+			t.Errorf("%s %s: requested offset %d, achieved %+v", k, a.Variant.Name, a.Offset, a.Place)
+		}
+	}
+}
+
+func TestNewSetByFullNameAddsOffsetZero(t *testing.T) {
+	k := sweepKernel(t)
+	base := sweepBases(k)[0]
+	s, err := NewSet(k, base+"/align=64+8", []int{8}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Base != base || len(s.Arms) != 3 || s.Arms[0].Offset != 0 || s.Arms[1].Offset != 8 || s.Arms[2].Align != "none" {
+		t.Errorf("NewSet(%s, offsets 8) = base %s, arms %v; want align=64, 64+8, none of %s", k, s.Base, armLabels(s), base)
+	}
+}
+
+func armLabels(s *Set) []string {
+	var out []string
+	for _, a := range s.Arms {
+		out = append(out, a.Align)
+	}
+	return out
+}
+
+func TestNewSetErrors(t *testing.T) {
+	k := sweepKernel(t)
+	for _, c := range []struct {
+		kernel, name string
+		offsets      []int
+		wantIn       string
+	}{
+		{"no.such", "", []int{0}, `unknown kernel "no.such"`},
+		{k, "", []int{0, 1, 3}, "no variant for offset(s) 1,3; available offsets: 0,4,8,"},
+		{k, "isa=nothing", []int{0}, "offset-sweep bases: " + sweepBases(k)[0]},
+		{"calib", "", []int{0}, "no offset-sweep"},
+	} {
+		_, err := NewSet(c.kernel, c.name, c.offsets, 0)
+		var re *RequestError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), c.wantIn) {
+			t.Errorf("NewSet(%s, %q, %v) = %v; want a RequestError containing %q", c.kernel, c.name, c.offsets, err, c.wantIn)
+		}
+	}
+}
+
+func TestDefaultSize(t *testing.T) {
+	for _, c := range []struct {
+		sizes []int
+		want  int
+	}{
+		{nil, 0},
+		{[]int{16, 64, 256, 1024, 16384}, 1024},
+		{[]int{4096, 2048}, 2048},
+		{[]int{64, 512}, 512},
+	} {
+		if got := DefaultSize(&variant.Kernel{Sizes: c.sizes}); got != c.want {
+			t.Errorf("DefaultSize(%v) = %d, want %d", c.sizes, got, c.want)
+		}
+	}
+}
+
+func TestStaleSourcesWarns(t *testing.T) {
+	dir := t.TempDir()
+	src := dir + "/gen_amd64.s"
+	if err := os.WriteFile(src, []byte("// generated\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(src, future, future); err != nil {
+		t.Fatal(err)
+	}
+	arms := []*Arm{{Place: Placement{File: src}}, {Place: Placement{File: src}}, {Place: Placement{Err: "not located"}}}
+	w := staleSources(arms)
+	if len(w) != 1 || !strings.Contains(w[0], src) || !strings.Contains(w[0], "rebuild") {
+		t.Errorf("staleSources = %q, want one warning naming %s", w, src)
+	}
+	past := time.Unix(0, 0)
+	if err := os.Chtimes(src, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if w := staleSources(arms); len(w) != 0 {
+		t.Errorf("staleSources of an old file = %q, want none", w)
+	}
+}

@@ -153,7 +153,7 @@ func (rd *reader) readFile(path string) error {
 	f := &File{Path: path, Digest: "sha256:" + hex.EncodeToString(sum[:])}
 	r := benchfmt.NewReader(strings.NewReader(string(data)), path)
 	rd.inputs++
-	seen, dup := 0, 0
+	seen, dup, cold := 0, 0, 0
 	lastRun, segment := "", 0
 	for r.Scan() {
 		switch rec := r.Result().(type) {
@@ -167,6 +167,10 @@ func (rd *reader) readFile(path string) error {
 			}
 			if !rd.claimRun(f, run, fmt.Sprintf("%d#%d", rd.inputs, segment)) {
 				dup++
+				continue
+			}
+			if string(rec.GetConfig("align-entry")) == "cold" {
+				cold++
 				continue
 			}
 			if rd.add(rec) {
@@ -183,7 +187,10 @@ func (rd *reader) readFile(path string) error {
 	if dup > 0 {
 		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d results of already-read runs skipped (duplicate run-id)", path, dup))
 	}
-	if f.Results == 0 && dup == 0 {
+	if cold > 0 {
+		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d cold-entry results (align-entry: cold) left out: reports compare steady-state throughput; 'tunelab align --entry cold' analyses them", path, cold))
+	}
+	if f.Results == 0 && dup == 0 && cold == 0 {
 		return fmt.Errorf("reading %s: no usable benchmark results (see warnings)", path)
 	}
 	rd.set.Files = append(rd.set.Files, f)

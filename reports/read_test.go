@@ -119,3 +119,29 @@ func TestReadErrors(t *testing.T) {
 		t.Error("Read(nil) succeeded, want an error")
 	}
 }
+
+func TestReadLeavesOutColdEntryResults(t *testing.T) {
+	warm, err := os.ReadFile(filepath.Join("testdata", "zen4.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := "\nrun-id: cold-run\nalign-entry: cold\nkernel: test.fixed\nBenchmarkTestFixed/isa=generic 1 1 ns/op\n"
+	path := filepath.Join(t.TempDir(), "mixed.txt")
+	if err := os.WriteFile(path, append(warm, cold...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, warnings, err := Read([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range set.Points {
+		for _, ns := range p.NS {
+			if ns == 1 {
+				t.Errorf("%s %s: a cold-entry sample was mixed into steady-state results", p.Kernel, p.Variant)
+			}
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "cold-entry") {
+		t.Errorf("warnings = %q, want one about cold-entry results", warnings)
+	}
+}

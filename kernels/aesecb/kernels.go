@@ -1,0 +1,255 @@
+package aesecb
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// A cryptFunc crypts len(src)/16 blocks of src into dst (len(dst) >=
+// len(src); dst == src allowed) with the schedule rk.
+type cryptFunc func(rk *[240]byte, dst, src []byte)
+
+// An asmVariant is a generated block function as listed by the generator
+// in zvariants_amd64.go.
+type asmVariant struct {
+	kernel, name string
+	fn           cryptFunc
+	symbol, loop string
+	features     []string
+	codeBytes    int
+	sweep        bool
+}
+
+// A kernel is one dispatch kernel (key size and direction) with its plan:
+// fns[i] implements plan[i].
+type kernel struct {
+	name, bench string
+	bits        int
+	dec         bool
+	plan        []dispatch.Choice
+	fns         []cryptFunc
+}
+
+var kernels = [...]*kernel{
+	{name: "aes128.enc", bench: "AES128Enc", bits: 128},
+	{name: "aes128.dec", bench: "AES128Dec", bits: 128, dec: true},
+	{name: "aes192.enc", bench: "AES192Enc", bits: 192},
+	{name: "aes192.dec", bench: "AES192Dec", bits: 192, dec: true},
+	{name: "aes256.enc", bench: "AES256Enc", bits: 256},
+	{name: "aes256.dec", bench: "AES256Dec", bits: 256, dec: true},
+}
+
+// sizes are the sweep's message sizes in bytes.
+var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
+
+const pkgPath = "github.com/tunelab/tunelab/kernels/aesecb"
+
+func init() {
+	byKernel := map[string][]asmVariant{}
+	for _, a := range asmVariants {
+		byKernel[a.kernel] = append(byKernel[a.kernel], a)
+	}
+	for _, k := range kernels {
+		k.register(byKernel[k.name])
+	}
+}
+
+// kernelFor returns the kernel for a key size in bits and a direction.
+func kernelFor(bits int, dec bool) *kernel {
+	for _, k := range kernels {
+		if k.bits == bits && k.dec == dec {
+			return k
+		}
+	}
+	panic(fmt.Sprintf("aesecb: no kernel for %d-bit keys", bits))
+}
+
+func (k *kernel) rounds() int { return k.bits/32 + 6 }
+
+// generic returns the generic Go implementation of the kernel.
+func (k *kernel) generic() cryptFunc {
+	nr := k.rounds()
+	if k.dec {
+		return func(rk *[240]byte, dst, src []byte) { decryptBlocksGeneric(rk, nr, dst, src) }
+	}
+	return func(rk *[240]byte, dst, src []byte) { encryptBlocksGeneric(rk, nr, dst, src) }
+}
+
+// register records the kernel, its generic variant and the generated
+// variants, and asks dispatch for the plan among the non-sweep ones.
+func (k *kernel) register(asm []asmVariant) {
+	dir := "encryption"
+	if k.dec {
+		dir = "decryption"
+	}
+	variant.RegisterKernel(variant.Kernel{
+		Name: k.name, Family: "aes", Bench: k.bench, Sizes: sizes, SizeClasses: true,
+		Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n &^ 15) },
+		Doc: fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
+	})
+	gen := k.generic()
+	variant.Register(k.variant(variant.GenericName, nil, gen))
+	cands := []dispatch.Candidate{{Name: variant.GenericName}}
+	fns := map[string]cryptFunc{variant.GenericName: gen}
+	for _, a := range asm {
+		v := k.variant(a.name, a.features, a.fn)
+		v.Symbol, v.LoopLabel = pkgPath+"."+a.symbol, a.loop
+		v.CodeBytes, v.OffsetSweep = a.codeBytes, a.sweep
+		variant.Register(v)
+		if !a.sweep {
+			cands = append(cands, dispatch.Candidate{Name: a.name, Features: a.features})
+			fns[a.name] = a.fn
+		}
+	}
+	k.plan = dispatch.Plan(k.name, cands)
+	k.fns = make([]cryptFunc, len(k.plan))
+	for i, c := range k.plan {
+		k.fns[i] = fns[c.Variant]
+		if k.fns[i] == nil {
+			panic(fmt.Sprintf("aesecb: dispatch chose unknown variant %q for %s", c.Variant, k.name))
+		}
+	}
+}
+
+// variant describes one implementation of k for kernels/variant.
+func (k *kernel) variant(name string, features []string, fn cryptFunc) variant.Variant {
+	return variant.Variant{
+		Kernel: k.name, Name: name, Features: features,
+		New: func(size int, seed uint64) variant.Instance {
+			return k.newInstance(name, fn, size, seed)
+		},
+		Verify: func(size int, seed uint64) error {
+			return k.verify(name, features, fn, size, seed)
+		},
+	}
+}
+
+// An instance is a random key and message of a fixed size.
+type instance struct {
+	k        *kernel
+	name     string
+	fn       cryptFunc
+	rng      *rand.Rand
+	rk       *[240]byte
+	src, dst []byte
+}
+
+func (k *kernel) newInstance(name string, fn cryptFunc, size int, seed uint64) *instance {
+	in := &instance{k: k, name: name, fn: fn, rng: rand.New(rand.NewPCG(seed, 0xae5))}
+	in.src = make([]byte, size&^15)
+	in.dst = make([]byte, len(in.src))
+	in.refill()
+	return in
+}
+
+// refill draws a fresh key and message.
+func (in *instance) refill() {
+	key := make([]byte, in.k.bits/8)
+	fill(in.rng, key)
+	fill(in.rng, in.src)
+	in.rk = in.k.schedule(key)
+}
+
+// Run crypts the message n times.
+func (in *instance) Run(n int) {
+	for i := 0; i < n; i++ {
+		in.fn(in.rk, in.dst, in.src)
+	}
+}
+
+// Check crypts a fresh key and message and compares with the reference.
+func (in *instance) Check() error {
+	in.refill()
+	return in.k.compare(in.name, in.fn, in.rk, in.src, "check input")
+}
+
+// schedule expands key for the kernel's direction.
+func (k *kernel) schedule(key []byte) *[240]byte {
+	s, err := newSchedule(key)
+	if err != nil {
+		panic(err)
+	}
+	if k.dec {
+		return &s.dec
+	}
+	return &s.enc
+}
+
+// verify compares the variant with the generic reference on random,
+// all-zero and all-one keys and messages of size bytes (rounded down to
+// whole blocks) and on a random message one block shorter.
+func (k *kernel) verify(name string, features []string, fn cryptFunc, size int, seed uint64) error {
+	for _, f := range features {
+		if !dispatch.Has(f) {
+			return fmt.Errorf("%s %s: host lacks CPU feature %s", k.name, name, f)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xae5))
+	n := size &^ 15
+	cases := []struct {
+		input string
+		fill  func([]byte)
+		n     int
+	}{
+		{fmt.Sprintf("random key and message, seed %#x", seed), func(b []byte) { fill(rng, b) }, n},
+		{"all-zero key and message", func(b []byte) { clear(b) }, n},
+		{"all-ones key and message", func(b []byte) { setAll(b, 0xff) }, n},
+		{fmt.Sprintf("random, one block short, seed %#x", seed), func(b []byte) { fill(rng, b) }, max(n-16, 0)},
+	}
+	for _, c := range cases {
+		key, src := make([]byte, k.bits/8), make([]byte, c.n)
+		c.fill(key)
+		c.fill(src)
+		if err := k.compare(name, fn, k.schedule(key), src, fmt.Sprintf("%s (%d bytes)", c.input, c.n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refWindow bounds the bytes the slow generic reference checks at each
+// end of a long message; ECB blocks are independent and every code path
+// of a variant (main loop, single-register loop, tail) runs within the
+// first and last 4 KiB.
+const refWindow = 4096
+
+// compare runs fn on src and checks its output against the generic
+// reference: every block of messages up to 2·refWindow bytes, else the
+// first and last refWindow bytes.
+func (k *kernel) compare(name string, fn cryptFunc, rk *[240]byte, src []byte, input string) error {
+	got := make([]byte, len(src))
+	fn(rk, got, src)
+	want := make([]byte, len(src))
+	gen := k.generic()
+	if len(src) <= 2*refWindow {
+		gen(rk, want, src)
+	} else {
+		gen(rk, want[:refWindow], src[:refWindow])
+		tail := len(src) - refWindow
+		gen(rk, want[tail:], src[tail:])
+		copy(want[refWindow:tail], got[refWindow:tail])
+	}
+	for i := 0; i < len(src); i += 16 {
+		if string(got[i:i+16]) != string(want[i:i+16]) {
+			return &variant.Mismatch{Kernel: k.name, Variant: name, Input: input, Index: i,
+				Got: hex.EncodeToString(got[i : i+16]), Want: hex.EncodeToString(want[i : i+16])}
+		}
+	}
+	return nil
+}
+
+func fill(rng *rand.Rand, b []byte) {
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+}
+
+func setAll(b []byte, v byte) {
+	for i := range b {
+		b[i] = v
+	}
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+// An isa is one instruction-set choice: legacy AES-NI on xmm registers, or
+// VAES on ymm (2 blocks per register) or zmm (4 blocks per register).
+type isa struct {
+	name     string
+	width    int      // 16-byte blocks per register
+	regs     int      // vector registers the variant may use
+	features []string // required CPU features (kernels/dispatch names)
+}
+
+var (
+	aesni   = isa{"aesni", 1, 16, []string{"aes"}}
+	vaes256 = isa{"vaes256", 2, 16, []string{"aes", "avx", "avx2", "vaes"}}
+	vaes512 = isa{"vaes512", 4, 32, []string{"aes", "avx", "avx2", "avx512f", "avx512vl", "vaes"}}
+)
+
+// A config is one point of the knob space: one generated function.
+type config struct {
+	bits     int  // key size: 128, 192 or 256
+	dec      bool // decryption (AESDEC with the equivalent inverse schedule)
+	isa      isa
+	inflight int    // registers in flight per loop iteration
+	keys     string // "regs": round keys held in registers; "mem": reloaded each round
+	whiten   string // "xor": load, then XOR round key 0; "fold": XOR with the block as memory operand
+	tail     string // "narrow": narrower registers for the rest; "mask": AVX-512 masked loads/stores
+	align    asmalign.Align
+	sweep    bool // offset-sweep member
+}
+
+// rounds returns Nr of FIPS 197 for the key size.
+func (c config) rounds() int { return c.bits/32 + 6 }
+
+// group is the number of blocks one main-loop iteration processes.
+func (c config) group() int { return c.inflight * c.isa.width }
+
+// kernel is the dispatch kernel name, e.g. "aes128.enc".
+func (c config) kernel() string {
+	if c.dec {
+		return fmt.Sprintf("aes%d.dec", c.bits)
+	}
+	return fmt.Sprintf("aes%d.enc", c.bits)
+}
+
+// name is the variant name: knobs in the fixed order isa, inflight, keys,
+// whiten, tail, align (whiten and tail only where they apply).
+func (c config) name() string {
+	parts := []string{"isa=" + c.isa.name, fmt.Sprintf("inflight=%d", c.inflight), "keys=" + c.keys}
+	if c.isa.width > 1 {
+		parts = append(parts, "whiten="+c.whiten, "tail="+c.tail)
+	}
+	return strings.Join(append(parts, "align="+c.align.String()), "/")
+}
+
+// symbol is the assembly function's name within the package.
+func (c config) symbol() string {
+	dir := "enc"
+	if c.dec {
+		dir = "dec"
+	}
+	s := fmt.Sprintf("aes%d%s_%s_i%d_k%s", c.bits, dir, c.isa.name, c.inflight, c.keys)
+	if c.isa.width > 1 {
+		s += "_w" + c.whiten + "_t" + c.tail
+	}
+	return s + "_a" + strings.ReplaceAll(c.align.String(), "+", "p")
+}
+
+// features lists the CPU features the variant requires, sorted.
+func (c config) features() []string {
+	fs := append([]string(nil), c.isa.features...)
+	if c.tail == "mask" && c.isa.name == vaes256.name {
+		fs = append(fs, "avx512f", "avx512vl")
+	}
+	sort.Strings(fs)
+	return fs
+}
+
+// feasible reports whether the variant's registers fit the register file:
+// inflight state registers plus either every round key or one key temporary.
+func (c config) feasible() bool {
+	keyRegs := 1
+	if c.keys == "regs" {
+		keyRegs = c.rounds() + 1
+	}
+	return c.inflight+keyRegs <= c.isa.regs
+}
+
+// codeBytes is a rough code-size estimate: instruction count times a
+// typical encoding length for the ISA.
+func (c config) codeBytes() int {
+	nr := c.rounds()
+	per := nr + 3 // whitening, rounds, load, store per register
+	n := c.inflight*per + 6
+	if c.keys == "mem" {
+		n += nr + 1
+	} else {
+		n += nr + 1 // key loads at entry
+	}
+	if c.inflight > 1 {
+		n += per + 6
+	}
+	if c.isa.width > 1 {
+		n += 2*per + 8
+	}
+	bytesPer := map[int]int{1: 4, 2: 5, 4: 7}[c.isa.width]
+	return n * bytesPer
+}
+
+// defaultKnobs fills keys, whiten and tail with the family's defaults for
+// an ISA: round keys in registers where they fit, plain XOR whitening and
+// narrow tails (on Zen 4 a masked load whose masked-off lanes overlap a
+// recent masked store, e.g. the previous call's output, waits ~12 ns).
+func defaultKnobs(c config) config {
+	c.keys = "regs"
+	if !c.feasible() {
+		c.keys = "mem"
+	}
+	if c.isa.width > 1 {
+		c.whiten = "xor"
+		c.tail = "narrow"
+	}
+	return c
+}
+
+// space enumerates every generated variant of one kernel (key size and
+// direction): the full knob product at align=64, align none and 32 for the
+// default knobs at 4 and 8 in flight, and the loop-head offset sweep
+// 64+4..64+60 of the base variant (vaes512, 4 in flight, default knobs),
+// the best-known variant on Zen 4.
+func space(bits int, dec bool) []config {
+	var out []config
+	a64 := asmalign.At(0)
+	for _, is := range []isa{aesni, vaes256, vaes512} {
+		whitens, tails := []string{""}, []string{""}
+		if is.width > 1 {
+			whitens, tails = []string{"xor", "fold"}, []string{"narrow", "mask"}
+		}
+		for _, n := range []int{1, 2, 4, 8} {
+			for _, keys := range []string{"regs", "mem"} {
+				for _, w := range whitens {
+					for _, t := range tails {
+						c := config{bits: bits, dec: dec, isa: is, inflight: n, keys: keys, whiten: w, tail: t, align: a64}
+						if c.feasible() {
+							out = append(out, c)
+						}
+					}
+				}
+			}
+		}
+		for _, n := range []int{4, 8} {
+			for _, a := range []asmalign.Align{asmalign.None, {Boundary: 32}} {
+				out = append(out, defaultKnobs(config{bits: bits, dec: dec, isa: is, inflight: n, align: a}))
+			}
+		}
+	}
+	for off := 4; off < 64; off += 4 {
+		c := defaultKnobs(config{bits: bits, dec: dec, isa: vaes512, inflight: 4, align: asmalign.At(off)})
+		c.sweep = true
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var nameChars = regexp.MustCompile(`^[a-z0-9=+/._-]+$`)
+
+// TestSpace checks the knob space: unique, well-formed names and symbols,
+// register budgets, and the offset sweep of an existing base variant.
+func TestSpace(t *testing.T) {
+	symbols := map[string]bool{}
+	for _, bits := range []int{128, 192, 256} {
+		for _, dec := range []bool{false, true} {
+			names := map[string]bool{}
+			sweep := 0
+			for _, c := range space(bits, dec) {
+				n := c.name()
+				if names[n] || symbols[c.symbol()] {
+					t.Errorf("%s: duplicate variant %s (%s)", c.kernel(), n, c.symbol())
+				}
+				names[n], symbols[c.symbol()] = true, true
+				if !nameChars.MatchString(n) || !strings.HasPrefix(n, "isa=") || !strings.Contains(n, "/align=") {
+					t.Errorf("%s: malformed name %q", c.kernel(), n)
+				}
+				if !c.feasible() {
+					t.Errorf("%s %s: %d state + key registers exceed %d", c.kernel(), n, c.inflight, c.isa.regs)
+				}
+				if c.sweep {
+					sweep++
+					if c.align.Boundary != 64 || c.align.Offset == 0 || c.align.Offset%4 != 0 {
+						t.Errorf("%s %s: sweep member not at 64+4k", c.kernel(), n)
+					}
+				}
+			}
+			if sweep != 15 {
+				t.Errorf("aes%d dec=%v: %d offset-sweep variants, want 15 (64+4..64+60)", bits, dec, sweep)
+			}
+			base := defaultKnobs(config{bits: bits, dec: dec, isa: vaes512, inflight: 4})
+			base.align.Boundary = 64
+			if !names[base.name()] {
+				t.Errorf("aes%d dec=%v: sweep base %s is not generated at align=64", bits, dec, base.name())
+			}
+		}
+	}
+}
+
+// TestFeatures checks the declared features of each ISA and tail.
+func TestFeatures(t *testing.T) {
+	c := config{bits: 128, isa: vaes256, inflight: 2, keys: "regs", whiten: "xor", tail: "mask"}
+	if got := strings.Join(c.features(), ","); got != "aes,avx,avx2,avx512f,avx512vl,vaes" {
+		t.Errorf("vaes256 tail=mask features %s", got)
+	}
+	c.tail = "narrow"
+	if got := strings.Join(c.features(), ","); got != "aes,avx,avx2,vaes" {
+		t.Errorf("vaes256 tail=narrow features %s", got)
+	}
+	if got := strings.Join((config{isa: aesni}).features(), ","); got != "aes" {
+		t.Errorf("aesni features %s", got)
+	}
+}

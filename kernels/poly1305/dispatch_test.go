@@ -1,0 +1,138 @@
+package poly1305
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/poly1305"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+const childEnv = "TUNELAB_POLY1305_CHILD"
+
+// TestPublicAPIUnderMasks reruns TestPublicAPIChild in a subprocess under
+// CPU masks and dispatch overrides: the plan must only select runnable,
+// unmasked variants and the public API must still match x/crypto.
+func TestPublicAPIUnderMasks(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		t.Skip("in the child process")
+	}
+	ifma := "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64"
+	cases := [][]string{
+		{"TUNELAB_CPU=avx512f=off"},
+		{"TUNELAB_CPU=all=off"},
+		{"TUNELAB_CPU=avx512f=off", "TUNELAB_DISPATCH=poly1305=" + ifma},
+		{"TUNELAB_DISPATCH=poly1305=" + ifma},
+		{"TUNELAB_DISPATCH=poly1305=generic"},
+	}
+	for _, env := range cases {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPublicAPIChild$", "-test.v", "-test.count=1")
+		cmd.Env = append(append(os.Environ(), childEnv+"=1"), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestPublicAPIChild")) {
+			t.Errorf("%v: child failed (%v):\n%s", env, err, out)
+		}
+	}
+}
+
+// TestPublicAPIChild is the subprocess side of TestPublicAPIUnderMasks.
+func TestPublicAPIChild(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		t.Skip("run by TestPublicAPIUnderMasks")
+	}
+	mask := os.Getenv("TUNELAB_CPU")
+	for i, im := range selected {
+		if !dispatch.Has(im.features...) {
+			t.Errorf("plan[%d] = %s needs %v, not all present", i, im.name, im.features)
+		}
+		for _, f := range im.features {
+			if masked(mask, f) {
+				t.Errorf("plan[%d] = %s needs %s, masked by TUNELAB_CPU=%s", i, im.name, f, mask)
+			}
+		}
+	}
+	if strings.Contains(mask, "avx512f=off") && dispatch.Has("avx512f") {
+		t.Errorf("TUNELAB_CPU=%s but dispatch.Has(avx512f) is true", mask)
+	}
+	if o := os.Getenv("TUNELAB_DISPATCH"); o != "" && mask == "" {
+		want := strings.TrimPrefix(o, "poly1305=")
+		if want == "generic" {
+			want = generic.name
+		}
+		if im := lookup(want); im.name == want && dispatch.Has(im.features...) && selected[0].name != want {
+			t.Errorf("TUNELAB_DISPATCH=%s: plan selects %s", o, selected[0].name)
+		}
+	}
+	t.Logf("plan: %v", plan)
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{0, 1, 16, 64, 100, 256, 1000, 1024, 4096 + 5, 16384} {
+		m := make([]byte, n)
+		fill(rng, m)
+		key := randKey(rng)
+		var got, want [16]byte
+		Sum(&got, m, key)
+		poly1305.Sum(&want, m, key)
+		if got != want || !Verify(&want, m, key) {
+			t.Errorf("%d bytes: Sum %x, want %x", n, got, want)
+		}
+		mac := New(key)
+		mac.Write(m[:n/3])
+		mac.Write(m[n/3:])
+		if !mac.Verify(want[:]) {
+			t.Errorf("%d bytes: MAC (two writes) rejected x/crypto's tag", n)
+		}
+	}
+}
+
+// masked reports whether a TUNELAB_CPU value hides feature f (masking
+// avx512f hides every avx512* feature).
+func masked(mask, f string) bool {
+	for _, m := range strings.Split(mask, ",") {
+		name, _, _ := strings.Cut(m, "=")
+		if name == "all" || name == f || (name == "avx512f" && strings.HasPrefix(f, "avx512")) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSizeClassPlan installs a three-class plan (as an exported dispatch
+// table would) and checks Sum, Verify and the streaming MAC across the
+// class boundaries against x/crypto.
+func TestSizeClassPlan(t *testing.T) {
+	ims := runnable(t)
+	if len(ims) < 3 {
+		t.Skip("fewer than three runnable implementations")
+	}
+	small, mid, large := ims[1], ims[len(ims)/2], ims[len(ims)-1]
+	oldPlan, oldSel := plan, selected
+	defer func() { plan, selected = oldPlan, oldSel }()
+	plan = []dispatch.Choice{{MaxSize: 64, Variant: small.name}, {MaxSize: 1024, Variant: mid.name}, {Variant: large.name}}
+	selected = []*impl{small, mid, large}
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, n := range []int{0, 15, 16, 63, 64, 65, 1023, 1024, 1025, 4096, 20000} {
+		m := make([]byte, n)
+		fill(rng, m)
+		key := randKey(rng)
+		var got, want [16]byte
+		Sum(&got, m, key)
+		poly1305.Sum(&want, m, key)
+		if got != want {
+			t.Errorf("%d bytes (class %s): Sum %x, want %x", n, selected[pick(n)].name, got, want)
+		}
+		mac := New(key)
+		for rest := m; len(rest) > 0; {
+			k := min(len(rest), 1+rng.IntN(1500))
+			mac.Write(rest[:k])
+			rest = rest[k:]
+		}
+		if !mac.Verify(want[:]) {
+			t.Errorf("%d bytes: streaming MAC over the plan rejected x/crypto's tag", n)
+		}
+	}
+}

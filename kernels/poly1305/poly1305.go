@@ -1,0 +1,95 @@
+package poly1305
+
+import "crypto/subtle"
+
+// TagSize is the size in bytes of a Poly1305 authenticator.
+const TagSize = 16
+
+// Sum writes to out the authenticator of m under the one-time key, using
+// the variant dispatch selects for len(m) bytes.
+func Sum(out *[TagSize]byte, m []byte, key *[32]byte) {
+	selected[pick(len(m))].sum(out, m, key)
+}
+
+// Verify reports whether mac is the authenticator of m under key, in
+// constant time with respect to mac and the computed tag.
+func Verify(mac *[TagSize]byte, m []byte, key *[32]byte) bool {
+	var tag [TagSize]byte
+	Sum(&tag, m, key)
+	return subtle.ConstantTimeCompare(tag[:], mac[:]) == 1
+}
+
+// A MAC computes a Poly1305 authenticator incrementally. Writes may split
+// the message anywhere; each write's full blocks go to the variant
+// dispatch selects for their length. A MAC must be used for one message
+// only.
+type MAC struct {
+	st     state
+	buf    [16]byte
+	nbuf   int
+	pow    powCache
+	pick   func(n int) *impl // nil: dispatch
+	summed bool
+}
+
+// New returns a MAC computing an authenticator under the one-time key.
+func New(key *[32]byte) *MAC {
+	h := &MAC{}
+	h.st.init(key)
+	return h
+}
+
+// Size returns TagSize.
+func (h *MAC) Size() int { return TagSize }
+
+// Write adds p to the message. It never returns an error; it panics when
+// called after Sum or Verify, like x/crypto's MAC.
+func (h *MAC) Write(p []byte) (int, error) {
+	if h.summed {
+		panic("poly1305: write to MAC after Sum or Verify")
+	}
+	n := len(p)
+	if h.nbuf > 0 {
+		k := copy(h.buf[h.nbuf:], p)
+		h.nbuf += k
+		p = p[k:]
+		if h.nbuf < 16 {
+			return n, nil
+		}
+		blocksGeneric(&h.st.h, &h.st.r, h.buf[:], 1)
+		h.nbuf = 0
+	}
+	if full := len(p) &^ 15; full > 0 {
+		h.impl(full).blocks(&h.st, p[:full], &h.pow)
+		p = p[full:]
+	}
+	h.nbuf = copy(h.buf[:], p)
+	return n, nil
+}
+
+func (h *MAC) impl(n int) *impl {
+	if h.pick != nil {
+		return h.pick(n)
+	}
+	return selected[pick(n)]
+}
+
+// Sum appends the authenticator of the message written so far to b.
+// The MAC must not be written to afterwards.
+func (h *MAC) Sum(b []byte) []byte {
+	var tag [TagSize]byte
+	st := h.st
+	st.finish(&tag, h.buf[:h.nbuf])
+	h.summed = true
+	return append(b, tag[:]...)
+}
+
+// Verify reports whether expected is the authenticator of the message
+// written so far, in constant time.
+func (h *MAC) Verify(expected []byte) bool {
+	var tag [TagSize]byte
+	st := h.st
+	st.finish(&tag, h.buf[:h.nbuf])
+	h.summed = true
+	return subtle.ConstantTimeCompare(tag[:], expected) == 1
+}

@@ -1,0 +1,210 @@
+package poly1305
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// Kernel is the dispatch name of Poly1305.
+const kernel = "poly1305"
+
+// sizes are the default sweep sizes in bytes.
+var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
+
+// An impl is one implementation: the generic Go code (id -1) or the
+// generated variant asmVariants[id].
+type impl struct {
+	id        int
+	name      string
+	features  []string
+	sweep     bool
+	symbol    string
+	loop      string
+	codeBytes int
+}
+
+// blocks adds the full blocks of m (len(m) a multiple of 16) to st.h; pc,
+// when non-nil, caches key powers across calls of one MAC.
+func (im *impl) blocks(st *state, m []byte, pc *powCache) {
+	if im.id < 0 {
+		blocksGeneric(&st.h, &st.r, m, 1)
+		return
+	}
+	asmBlocks(im.id, st, m, pc)
+}
+
+// sum computes the whole MAC: in one assembly call where the variant has
+// one (scalar variants, and vector variants for messages shorter than one
+// iteration), else with im's blocks and the shared finish.
+func (im *impl) sum(out *[16]byte, m []byte, key *[32]byte) {
+	if im.id >= 0 && asmSum(im.id, out, m, key) {
+		return
+	}
+	var st state
+	st.init(key)
+	full := len(m) &^ 15
+	if full > 0 {
+		im.blocks(&st, m[:full], nil)
+	}
+	st.finish(out, m[full:])
+}
+
+var generic = &impl{id: -1, name: variant.GenericName}
+
+// impls lists every implementation, generic first.
+var impls = append([]*impl{generic}, platformImpls()...)
+
+// plan is the dispatch plan and selected[i] the implementation of plan[i].
+var (
+	plan     []dispatch.Choice
+	selected []*impl
+)
+
+func init() {
+	variant.RegisterKernel(variant.Kernel{Name: kernel, Family: "poly1305", Bench: "Poly1305",
+		Sizes: sizes, SizeClasses: true, Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n) },
+		Doc: "Poly1305 one-time MAC (RFC 8439) of an n-byte message"})
+	var cands []dispatch.Candidate
+	for _, im := range impls {
+		variant.Register(im.variant())
+		if !im.sweep {
+			cands = append(cands, dispatch.Candidate{Name: im.name, Features: im.features})
+		}
+	}
+	plan = dispatch.Plan(kernel, cands)
+	selected = make([]*impl, len(plan))
+	for i, c := range plan {
+		selected[i] = lookup(c.Variant)
+	}
+}
+
+// lookup returns the implementation named name, generic if none is.
+func lookup(name string) *impl {
+	for _, im := range impls {
+		if im.name == name {
+			return im
+		}
+	}
+	return generic
+}
+
+// pick returns the index in selected of the implementation for n bytes.
+func pick(n int) int { return dispatch.ForSize(plan, n) }
+
+func (im *impl) variant() variant.Variant {
+	return variant.Variant{Kernel: kernel, Name: im.name, Features: im.features, Symbol: im.symbol,
+		LoopLabel: im.loop, CodeBytes: im.codeBytes, OffsetSweep: im.sweep,
+		New:    func(size int, seed uint64) variant.Instance { return newInstance(im, size, seed) },
+		Verify: im.verify}
+}
+
+// An instance is a prepared key and message.
+type instance struct {
+	im  *impl
+	key [32]byte
+	msg []byte
+	tag [16]byte
+}
+
+func newInstance(im *impl, size int, seed uint64) *instance {
+	in := &instance{im: im, msg: make([]byte, size)}
+	rng := rand.New(rand.NewPCG(seed, 0x9013))
+	fill(rng, in.key[:])
+	fill(rng, in.msg)
+	return in
+}
+
+func fill(rng *rand.Rand, b []byte) {
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+}
+
+// Run computes the MAC n times.
+func (in *instance) Run(n int) {
+	for i := 0; i < n; i++ {
+		in.im.sum(&in.tag, in.msg, &in.key)
+	}
+}
+
+// Check recomputes the MAC and compares it with the reference.
+func (in *instance) Check() error {
+	return in.im.compare(fmt.Sprintf("instance (%d bytes)", len(in.msg)), in.msg, &in.key)
+}
+
+// compare checks im against the reference on one input: the generic code
+// for generated variants, a math/big computation for the generic code.
+func (im *impl) compare(input string, m []byte, key *[32]byte) error {
+	var got, want [16]byte
+	im.sum(&got, m, key)
+	if im == generic {
+		sumBig(&want, m, key)
+	} else {
+		sumGeneric(&want, m, key)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return &variant.Mismatch{Kernel: kernel, Variant: im.name, Input: input, Index: i,
+				Got: fmt.Sprintf("%x", got), Want: fmt.Sprintf("%x", want)}
+		}
+	}
+	return nil
+}
+
+// verify checks im on random inputs of size bytes and on edge cases: keys
+// with r = 0, s = 0 or all bits set, all-ones messages.
+func (im *impl) verify(size int, seed uint64) error {
+	if im == generic {
+		size = min(size, 1<<16) // the math/big reference is slow
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x1305))
+	m := make([]byte, size)
+	for _, c := range edgeCases(rng) {
+		c.fillMsg(rng, m)
+		input := fmt.Sprintf("%s, %d bytes (seed %#x)", c.name, size, seed)
+		if err := im.compare(input, m, &c.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// An edgeCase is a key and a message pattern.
+type edgeCase struct {
+	name string
+	key  [32]byte
+	ones bool // message of 0xff bytes, else random
+}
+
+func (c edgeCase) fillMsg(rng *rand.Rand, m []byte) {
+	for i := range m {
+		if c.ones {
+			m[i] = 0xff
+		} else {
+			m[i] = byte(rng.Uint32())
+		}
+	}
+}
+
+func edgeCases(rng *rand.Rand) []edgeCase {
+	var cs []edgeCase
+	for i := 0; i < 3; i++ {
+		c := edgeCase{name: fmt.Sprintf("random #%d", i)}
+		fill(rng, c.key[:])
+		cs = append(cs, c)
+	}
+	ones := edgeCase{name: "all-ones key and message", ones: true}
+	for i := range ones.key {
+		ones.key[i] = 0xff
+	}
+	rZero := edgeCase{name: "r = 0, all-ones message", ones: true}
+	fill(rng, rZero.key[16:])
+	sZero := edgeCase{name: "s = 0, all-ones message", ones: true}
+	fill(rng, sZero.key[:16])
+	binary.LittleEndian.PutUint64(sZero.key[0:], 0xFFFFFFFFFFFFFFFF)
+	return append(cs, ones, rZero, sZero)
+}

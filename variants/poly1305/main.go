@@ -1,0 +1,58 @@
+// Command poly1305 generates the Poly1305 variants of kernels/poly1305:
+//
+//   - scalar radix 2^64 (isa=scalar), multiplying with MULQ or with MULXQ
+//     and two carry chains (ADCXQ/ADOXQ), 1 or 4 blocks per loop iteration;
+//     each has a block function and a one-shot MAC function (clamp, blocks,
+//     final partial block, constant-time reduction, + s) for short inputs;
+//   - AVX2 (4 lanes) and AVX-512F (8 lanes) radix 2^26 with VPMULUDQ, and
+//     AVX-512 IFMA radix 2^44 with VPMADD52LUQ/HUQ (4 lanes in ymm or 8 in
+//     zmm), over blocks per iteration, powers of r in memory or registers
+//     (pow), carry placement (carry=seq or the two-chain ilv of radix 2^26)
+//     and the short-message path: tail=scalar sends the blocks a vector
+//     variant leaves, and messages shorter than one iteration, to the
+//     scalar code; tail=vector (IFMA, pow=reg) covers any block count with
+//     a first iteration front-padded by masked loads;
+//   - loop alignment none or 64, and the offset sweep 64+4..64+60 of the
+//     base variant isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg.
+//
+// Besides the assembly and stubs (through avo) it writes, with -table, a Go
+// file listing the variants (name, features, symbol, loop label, code
+// size, table shape), switch functions that call them directly (calls
+// through func values would move their pointer arguments to the heap) and
+// one straight-line power-table fill function per table shape.
+//
+// Every block function honours one contract: it adds len(m)/16 full 16-byte
+// blocks (each with the 2^128 pad bit) to the canonical accumulator h, a
+// value h[0] + h[1]·2^64 + h[2]·2^128 with h[2] < 8 on entry and exit,
+// multiplying by r after each block, modulo p = 2^130 - 5 (partially
+// reduced). Vector variants convert h to their radix and back in each call.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mmcloughlin/avo/build"
+)
+
+const pkgPath = "github.com/tunelab/tunelab/kernels/poly1305"
+
+func main() {
+	table := flag.String("table", "", "write the variant table Go file to `file`")
+	flag.Parse()
+	build.ConstraintExpr("!purego")
+	var specs []spec
+	specs = append(specs, scalarSpecs()...)
+	specs = append(specs, vectorSpecs()...)
+	for i := range specs {
+		specs[i].generate()
+	}
+	build.Generate()
+	if *table != "" {
+		if err := writeTable(*table, specs); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}

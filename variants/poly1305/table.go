@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"os"
+	"strings"
+
+	"github.com/mmcloughlin/avo/printer"
+)
+
+// writeTable writes the Go table of generated variants that
+// kernels/poly1305 registers, with code sizes estimated from the
+// instruction count of each function in the written assembly.
+func writeTable(path string, specs []spec) error {
+	counts, err := countInstructions(flag.Lookup("out").Value.String())
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	cfg := printer.NewGoRunConfig()
+	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage %s\n\n", cfg.GeneratedWarning(), pkgName())
+	b.WriteString("// asmVariants lists the generated variants in generation order; the\n")
+	b.WriteString("// index of each is its id for callScalar and callVector.\n")
+	b.WriteString("var asmVariants = []asmVariant{\n")
+	shs := shapes(specs)
+	for i := range specs {
+		s := &specs[i]
+		// The symbol is the function a sweep measures: Sum runs a scalar
+		// variant's one-shot function, a vector variant's block function.
+		sym := s.fn()
+		if s.isa == "scalar" {
+			sym = s.sumFn()
+		}
+		fmt.Fprintf(&b, "{name: %q, symbol: %q, loop: \"loop\", codeBytes: %d,\n",
+			s.name(), pkgPath+"."+sym, 5*counts[sym])
+		fmt.Fprintf(&b, "features: %#v, sweep: %v,\n", s.features, s.sweep)
+		if s.isa == "scalar" {
+			b.WriteString("vector: false},\n")
+			continue
+		}
+		fmt.Fprintf(&b, "vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v},\n",
+			s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector")
+	}
+	b.WriteString("}\n\n")
+	scalar := func(s *spec) bool { return s.isa == "scalar" }
+	plain := func(s *spec) bool { return s.isa != "scalar" && s.tail != "vector" }
+	masked := func(s *spec) bool { return s.tail == "vector" }
+	blocksFn := func(s *spec) string { return s.fn() }
+	writeSwitch(&b, specs, "callScalar", "h *[3]uint64, r *[2]uint64, m []byte, hibit uint64", "h, r, m, hibit", scalar, blocksFn)
+	writeSwitch(&b, specs, "callVector", "h *[3]uint64, pw *uint64, m []byte", "h, pw, m", plain, blocksFn)
+	writeSwitch(&b, specs, "callVectorMasked", "h *[3]uint64, pw *uint64, m []byte, pad int, fm *[8]uint16",
+		"h, pw, m, pad, fm", masked, blocksFn)
+	writeSwitch(&b, specs, "callSum", "out *[16]byte, m []byte, key *[32]byte", "out, m, key", scalar,
+		func(s *spec) string { return s.sumFn() })
+	writeFills(&b, shs)
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return fmt.Errorf("formatting variant table: %w", err)
+	}
+	return os.WriteFile(path, src, 0o644)
+}
+
+// writeSwitch writes a function calling the function fn(spec) of every
+// variant that keep accepts, by id: calls through func values would make
+// their pointer arguments escape to the heap.
+func writeSwitch(b *bytes.Buffer, specs []spec, name, params, args string, keep func(*spec) bool, fn func(*spec) string) {
+	fmt.Fprintf(b, "// %s calls the generated function of variant id.\n", name)
+	fmt.Fprintf(b, "func %s(id int, %s) {\nswitch id {\n", name, params)
+	for i := range specs {
+		if keep(&specs[i]) {
+			fmt.Fprintf(b, "case %d:\n%s(%s)\n", i, fn(&specs[i]), args)
+		}
+	}
+	b.WriteString("default:\npanic(\"poly1305: bad variant id\")\n}\n}\n\n")
+}
+
+func shapeIndex(shs []shape, sh shape) int {
+	for i := range shs {
+		if shs[i] == sh {
+			return i
+		}
+	}
+	panic("unknown shape")
+}
+
+func pkgName() string {
+	if f := flag.Lookup("pkg"); f != nil && f.Value.String() != "" {
+		return f.Value.String()
+	}
+	return "poly1305"
+}
+
+// countInstructions returns the number of instructions per TEXT block of
+// the assembly file at path.
+func countInstructions(path string) (map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("counting instructions: %w", err)
+	}
+	defer f.Close()
+	counts := map[string]int{}
+	cur := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if name, ok := strings.CutPrefix(line, "TEXT ·"); ok {
+			cur, _, _ = strings.Cut(name, "(")
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if cur == "" || !strings.HasPrefix(line, "\t") || t == "" || strings.HasPrefix(t, "//") {
+			continue
+		}
+		counts[cur]++
+	}
+	return counts, sc.Err()
+}

@@ -140,9 +140,13 @@ func parseJSON(out []byte) (*Prediction, error) {
 		IPC:              s.IPC,
 		BlockRThroughput: s.BlockRThroughput,
 	}
+	// Entries per instruction, then one totals row with InstructionIndex
+	// equal to the instruction count; sum the former only.
 	pressure := map[int]float64{}
 	for _, u := range r.ResourcePressureView.ResourcePressureInfo {
-		pressure[u.ResourceIndex] += u.ResourceUsage
+		if u.InstructionIndex < p.Instructions {
+			pressure[u.ResourceIndex] += u.ResourceUsage
+		}
 	}
 	p.Bottleneck = bottleneck(p, pressure, j.TargetInfo.Resources, s.TotaluOps/float64(s.Iterations), s.DispatchWidth)
 	return p, nil

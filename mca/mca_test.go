@@ -145,3 +145,24 @@ BenchmarkOther/isa=y/size=64 1000 12 ns/op 500 tsc-cycles/op
 		t.Errorf("other: measured %.2f/iter flagged=%v, want 125 flagged", cs[1].MeasuredPerIter, cs[1].Flagged)
 	}
 }
+
+func TestParseJSONSkipsTotalsRow(t *testing.T) {
+	// llvm-mca-19 --json for "vpaddq zmm; decq; jne" on znver4, trimmed.
+	const out = `{"CodeRegions":[{"SummaryView":{"BlockRThroughput":1,"DispatchWidth":6,"IPC":2.9,"Instructions":300,"Iterations":100,"TotalCycles":103,"TotaluOps":300},
+"ResourcePressureView":{"ResourcePressureInfo":[
+{"InstructionIndex":0,"ResourceIndex":8,"ResourceUsage":0.5},{"InstructionIndex":0,"ResourceIndex":9,"ResourceUsage":0.5},
+{"InstructionIndex":1,"ResourceIndex":4,"ResourceUsage":0.33},{"InstructionIndex":2,"ResourceIndex":3,"ResourceUsage":0.5},
+{"InstructionIndex":3,"ResourceIndex":8,"ResourceUsage":0.5},{"InstructionIndex":3,"ResourceIndex":9,"ResourceUsage":0.5}]}}],
+"TargetInfo":{"CPUName":"znver4","Resources":["A0","A1","A2","ALU0","ALU1","ALU2","ALU3","BRU","FP0","FP1"]}}`
+	p, err := parseJSON([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Instructions != 3 || p.CyclesPerIter != 1.03 {
+		t.Errorf("parsed %d instructions, %.2f cycles/iter; want 3 and 1.03", p.Instructions, p.CyclesPerIter)
+	}
+	// FP0 carries 0.5 per iteration; counting the totals row would double it.
+	if want := "dependency chain (latency-bound)"; p.Bottleneck != want {
+		t.Errorf("bottleneck %q, want %q (resource pressure double-counted?)", p.Bottleneck, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -99,6 +100,7 @@ func (k *kernel) register(asm []asmVariant) {
 		v := k.variant(a.name, a.features, a.fn)
 		v.Symbol, v.LoopLabel = pkgPath+"."+a.symbol, a.loop
 		v.CodeBytes, v.OffsetSweep = a.codeBytes, a.sweep
+		v.LoopTrips = loopTrips(&v)
 		variant.Register(v)
 		if !a.sweep {
 			cands = append(cands, dispatch.Candidate{Name: a.name, Features: a.features})
@@ -252,4 +254,17 @@ func setAll(b []byte, v byte) {
 	for i := range b {
 		b[i] = v
 	}
+}
+
+// loopTrips returns how often v's main loop runs for a message of size
+// bytes: each iteration handles inflight registers of 1 (xmm), 2 (ymm) or 4
+// (zmm) blocks; the remainder goes to the tail path.
+func loopTrips(v *variant.Variant) func(size int) float64 {
+	perReg := map[string]int{"aesni": 1, "vaes256": 2, "vaes512": 4}[v.Knob("isa")]
+	inflight, _ := strconv.Atoi(v.Knob("inflight"))
+	bytes := 16 * perReg * inflight
+	if bytes == 0 {
+		return nil
+	}
+	return func(size int) float64 { return float64(size / bytes) }
 }

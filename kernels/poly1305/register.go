@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -96,10 +97,22 @@ func lookup(name string) *impl {
 func pick(n int) int { return dispatch.ForSize(plan, n) }
 
 func (im *impl) variant() variant.Variant {
-	return variant.Variant{Kernel: kernel, Name: im.name, Features: im.features, Symbol: im.symbol,
+	v := variant.Variant{Kernel: kernel, Name: im.name, Features: im.features, Symbol: im.symbol,
 		LoopLabel: im.loop, CodeBytes: im.codeBytes, OffsetSweep: im.sweep,
 		New:    func(size int, seed uint64) variant.Instance { return newInstance(im, size, seed) },
 		Verify: im.verify}
+	v.LoopTrips = loopTrips(&v)
+	return v
+}
+
+// loopTrips returns how often v's loop runs for a message of size bytes:
+// each iteration absorbs the "blocks" knob's number of 16-byte blocks.
+func loopTrips(v *variant.Variant) func(size int) float64 {
+	blocks, err := strconv.Atoi(v.Knob("blocks"))
+	if err != nil || blocks == 0 || v.LoopLabel == "" {
+		return nil
+	}
+	return func(size int) float64 { return float64(size / (16 * blocks)) }
 }
 
 // An instance is a prepared key and message.

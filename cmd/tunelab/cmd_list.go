@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+func init() {
+	register(&command{
+		name:    "list",
+		summary: "list kernels and variants with knobs, required features and whether they run here",
+		run:     runList,
+	})
+}
+
+// listKernel is the JSON form of one kernel in `tunelab list --json`.
+type listKernel struct {
+	Name     string        `json:"name"`
+	Family   string        `json:"family"`
+	Bench    string        `json:"bench"`
+	Unit     string        `json:"unit"`
+	Sizes    []int         `json:"sizes"`
+	Doc      string        `json:"doc"`
+	Variants []listVariant `json:"variants"`
+}
+
+// listVariant is the JSON form of one variant.
+type listVariant struct {
+	Name        string     `json:"name"`
+	Knobs       [][]string `json:"knobs"` // [key, value] pairs in name order
+	Features    []string   `json:"features"`
+	Runnable    bool       `json:"runnable"`
+	Missing     []string   `json:"missing,omitempty"`
+	External    bool       `json:"external,omitempty"`
+	OffsetSweep bool       `json:"offset_sweep,omitempty"`
+}
+
+func runList(e *env, args []string) error {
+	fs := newFlags(e, "list", "list [--kernel K,...] [--json]")
+	kernels := fs.String("kernel", "", "comma-separated kernels to list (default all)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	ks, err := lookupKernels(*kernels)
+	if err != nil {
+		return err
+	}
+	out := make([]listKernel, 0, len(ks))
+	for _, k := range ks {
+		out = append(out, describeKernel(k))
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printList(e, out)
+	return nil
+}
+
+// lookupKernels resolves a comma-separated kernel list ("" = all).
+func lookupKernels(list string) ([]*variant.Kernel, error) {
+	if list == "" {
+		return variant.Kernels(), nil
+	}
+	var ks []*variant.Kernel
+	for _, n := range splitList(list) {
+		k := variant.LookupKernel(n)
+		if k == nil {
+			return nil, usagef("unknown kernel %q (run 'tunelab list')", n)
+		}
+		ks = append(ks, k)
+	}
+	return ks, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func describeKernel(k *variant.Kernel) listKernel {
+	lk := listKernel{Name: k.Name, Family: k.Family, Bench: k.Bench, Unit: k.Unit, Sizes: k.Sizes, Doc: k.Doc}
+	for _, v := range variant.Variants(k.Name) {
+		lv := listVariant{Name: v.Name, Features: v.Features, External: v.External, OffsetSweep: v.OffsetSweep}
+		for _, kn := range variant.Knobs(v.Name) {
+			lv.Knobs = append(lv.Knobs, []string{kn.Key, kn.Value})
+		}
+		lv.Missing = harness.MissingFeatures(v)
+		lv.Runnable = len(lv.Missing) == 0
+		if lv.Features == nil {
+			lv.Features = []string{}
+		}
+		lk.Variants = append(lk.Variants, lv)
+	}
+	return lk
+}
+
+func printList(e *env, ks []listKernel) {
+	for i, k := range ks {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		sizes := "fixed"
+		if len(k.Sizes) > 0 {
+			sizes = strings.Trim(fmt.Sprint(k.Sizes), "[]")
+		}
+		fmt.Fprintf(e.stdout, "%s (family %s, Benchmark%s, unit %s, sizes %s): %s\n", k.Name, k.Family, k.Bench, k.Unit, sizes, k.Doc)
+		tw := tabwriter.NewWriter(e.stdout, 2, 8, 2, ' ', 0)
+		for _, v := range k.Variants {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", v.Name, featureList(v.Features), variantState(v))
+		}
+		tw.Flush()
+	}
+}
+
+func featureList(fs []string) string {
+	if len(fs) == 0 {
+		return "-"
+	}
+	return strings.Join(fs, ",")
+}
+
+func variantState(v listVariant) string {
+	var s []string
+	if v.Runnable {
+		s = append(s, "runnable")
+	} else {
+		s = append(s, "not runnable (missing "+strings.Join(v.Missing, ",")+")")
+	}
+	if v.External {
+		s = append(s, "external")
+	}
+	if v.OffsetSweep {
+		s = append(s, "offset-sweep")
+	}
+	return strings.Join(s, ", ")
+}

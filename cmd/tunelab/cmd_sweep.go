@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tunelab/tunelab/harness"
+)
+
+func init() {
+	register(&command{
+		name:    "sweep",
+		summary: "verify, then measure variants interleaved and racing; write a benchfmt result file",
+		run:     runSweep,
+	})
+}
+
+// defaultBudget bounds a default sweep's wall time (see harness.Config).
+const defaultBudget = 10 * time.Minute
+
+// measureFlags are the flags sweep and selftest share.
+type measureFlags struct {
+	cpu        *int
+	sampleTime *time.Duration
+	events     *string
+	threshold  *float64
+	minSamples *int
+	maxSamples *int
+	seed       *uint64
+}
+
+func addMeasureFlags(fs interface {
+	Int(string, int, string) *int
+	Duration(string, time.Duration, string) *time.Duration
+	String(string, string, string) *string
+	Float64(string, float64, string) *float64
+	Uint64(string, uint64, string) *uint64
+}) *measureFlags {
+	p := harness.DefaultRaceParams
+	return &measureFlags{
+		cpu:        fs.Int("cpu", runtime.NumCPU()-1, "CPU to pin the measuring thread to (-1: no pinning)"),
+		sampleTime: fs.Duration("sample-time", 2*time.Millisecond, "target duration of one sample"),
+		events:     fs.String("events", "", "comma-separated perf counters to record per op (e.g. cycles,instructions)"),
+		threshold:  fs.Float64("threshold", 100*p.Threshold, "eliminate variants significantly slower than the best by more than this many percent"),
+		minSamples: fs.Int("min-samples", p.MinSamples, "samples per variant before any elimination (raised to what benchmath needs)"),
+		maxSamples: fs.Int("max-samples", p.MaxSamples, "stop a race when every remaining variant has this many samples"),
+		seed:       fs.Uint64("seed", 0, "seed for inputs and interleaving order (0: random)"),
+	}
+}
+
+// config turns the flags into a harness configuration.
+func (m *measureFlags) config() (*harness.Config, error) {
+	if *m.cpu >= runtime.NumCPU() || *m.cpu < -1 {
+		return nil, usagef("--cpu %d: this host has CPUs 0..%d", *m.cpu, runtime.NumCPU()-1)
+	}
+	if *m.sampleTime < 100*time.Microsecond || *m.sampleTime > time.Second {
+		return nil, usagef("--sample-time %v: want 100µs..1s", *m.sampleTime)
+	}
+	if *m.threshold < 0 || *m.minSamples < 1 || *m.maxSamples < *m.minSamples {
+		return nil, usagef("bad racing flags: --threshold %v --min-samples %d --max-samples %d", *m.threshold, *m.minSamples, *m.maxSamples)
+	}
+	seed := *m.seed
+	if seed == 0 {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	p := harness.DefaultRaceParams
+	p.Threshold, p.MinSamples, p.MaxSamples = *m.threshold/100, *m.minSamples, *m.maxSamples
+	p.MinSamples = max(p.MinSamples, harness.MinSamplesFor(p.Alpha))
+	return &harness.Config{Race: p, CPU: *m.cpu, SampleTime: *m.sampleTime, Events: *m.events,
+		Seed: seed, Start: harness.ExecRunner("worker")}, nil
+}
+
+func runSweep(e *env, args []string) error {
+	fs := newFlags(e, "sweep", "sweep [--kernel K,...] [--variant GLOB] [--size N,...] [-o FILE | --resume FILE] [flags]")
+	kernels := fs.String("kernel", "", "comma-separated kernels (default every kernel except calib)")
+	glob := fs.String("variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
+	sizes := fs.String("size", "", "comma-separated sizes (default each kernel's sizes)")
+	offsets := fs.Bool("offset-sweep", false, "include offset-sweep (align=64+N) variants")
+	budget := fs.Duration("budget", defaultBudget, "wall-time budget of the whole sweep, shared among kernel/size groups")
+	out := fs.String("o", "", "result file (default results/<date>-<host>.txt)")
+	resume := fs.String("resume", "", "continue the interrupted sweep in this result file")
+	mf := addMeasureFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	cfg, err := mf.config()
+	if err != nil {
+		return err
+	}
+	cfg.Budget = *budget
+	sel, err := selection(*kernels, *glob, *sizes, false)
+	if err != nil {
+		return err
+	}
+	sel.OffsetSweep = *offsets
+	groups, skips, err := harness.Select(sel)
+	if err != nil {
+		return err
+	}
+	printSkips(e, skips)
+	return sweep(e, cfg, groups, *out, *resume)
+}
+
+// sweep opens the result file, runs the sweep with Ctrl-C handling and
+// prints the summary.
+func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string) error {
+	f, path, err := openResults(cfg, out, resume)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cfg.Results, cfg.Log = f, e.stderr
+	if isTerminal(e.stderr) {
+		cfg.Progress = progressBar(e.stderr)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fmt.Fprintf(e.stderr, "sweeping %d kernel/size groups, budget %v, results in %s\n", len(groups), cfg.Budget, path)
+	if l, ok := loadAverage(); ok && l >= float64(runtime.NumCPU()) {
+		fmt.Fprintf(e.stderr, "warning: load average %.1f on %d CPUs: samples will be disturbed and verdicts weaker\n", l, runtime.NumCPU())
+	}
+	rep, err := harness.Sweep(ctx, cfg, groups)
+	if cfg.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if rep != nil {
+		harness.WriteSummary(e.stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("closing result file: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "results: %s\n", path)
+	if rep.Interrupted {
+		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: tunelab sweep --resume %s", path)}
+	}
+	return nil
+}
+
+// openResults opens the result file: a new one, or the resumed one for
+// appending (keeping its run identity).
+func openResults(cfg *harness.Config, out, resume string) (*os.File, string, error) {
+	if resume != "" {
+		if out != "" && out != resume {
+			return nil, "", usagef("-o and --resume name different files")
+		}
+		r, err := harness.ReadResume(resume)
+		if err != nil {
+			return nil, "", err
+		}
+		cfg.Resume, cfg.Run = r, r.Run
+		if r.Run.RunID == "" { // interrupted before its first sample
+			cfg.Run = harness.NewRunInfo(cfg.Seed)
+		}
+		f, err := os.OpenFile(resume, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return nil, "", fmt.Errorf("opening resume file: %w", err)
+		}
+		return f, resume, nil
+	}
+	cfg.Run = harness.NewRunInfo(cfg.Seed)
+	if out == "" {
+		host, _ := os.Hostname()
+		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T150405")+"-"+sanitize(host)+".txt")
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, "", fmt.Errorf("creating result directory: %w", err)
+	}
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, "", fmt.Errorf("result file %s exists: use --resume to continue it or -o for a new file", out)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("creating result file: %w", err)
+	}
+	return f, out, nil
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// progressBar renders sweep progress on one terminal line, at most ten
+// times a second.
+func progressBar(w io.Writer) func(harness.Progress) {
+	var last time.Time
+	return func(p harness.Progress) {
+		if time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		const width = 20
+		done := width * p.GroupIndex / max(p.Groups, 1)
+		bar := strings.Repeat("=", done) + strings.Repeat(" ", width-done)
+		fmt.Fprintf(w, "\r\033[K[%s] %d/%d %s %s n=%d live=%d %v (budget left %v)",
+			bar, p.GroupIndex+1, p.Groups, p.Group, p.Label, p.Samples, p.LiveArms,
+			p.Elapsed.Round(time.Second), max(p.BudgetLeft, 0).Round(time.Second))
+	}
+}
+
+// loadAverage returns the 1-minute load average from /proc/loadavg.
+func loadAverage() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	var l float64
+	_, err = fmt.Sscan(string(b), &l)
+	return l, err == nil
+}

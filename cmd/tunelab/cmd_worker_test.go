@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// Environment hooks that let tests run this test binary as a subprocess:
+// as the harness's measurement worker, or as tunelab itself (for Ctrl-C
+// and exit-status tests), optionally with a kernel that fails verification.
+const (
+	testRunEnv       = "TUNELAB_TEST_RUN"        // tab-separated tunelab arguments
+	testBadKernelEnv = "TUNELAB_TEST_BAD_KERNEL" // register kernel clitest.bad
+)
+
+func init() {
+	if os.Getenv(testBadKernelEnv) == "1" {
+		registerBadKernel()
+	}
+	if os.Getenv(harness.WorkerEnv) == "1" {
+		if err := harness.ServeWorker(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "worker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if args := os.Getenv(testRunEnv); args != "" {
+		os.Exit(exitCode(os.Stderr, run(os.Stdout, os.Stderr, strings.Split(args, "\t"))))
+	}
+}
+
+// registerBadKernel registers kernel clitest.bad whose variant
+// "mode=wrong" disagrees with the reference at index 3 of input "random #1".
+func registerBadKernel() {
+	variant.RegisterKernel(variant.Kernel{Name: "clitest.bad", Family: "clitest", Bench: "CLITestBad", Unit: "op",
+		UnitsPerOp: func(int) float64 { return 1 }, Doc: "verify exit-status test kernel"})
+	ok := func(int, uint64) error { return nil }
+	bad := func(int, uint64) error {
+		return &variant.Mismatch{Kernel: "clitest.bad", Variant: "mode=wrong", Input: "random #1", Index: 3, Got: "0x0", Want: "0x1"}
+	}
+	newInst := func(int, uint64) variant.Instance { return nopInstance{} }
+	variant.Register(variant.Variant{Kernel: "clitest.bad", Name: variant.GenericName, New: newInst, Verify: ok},
+		variant.Variant{Kernel: "clitest.bad", Name: "mode=wrong", New: newInst, Verify: bad})
+}
+
+// nopInstance is an instance that does nothing.
+type nopInstance struct{}
+
+func (nopInstance) Run(int)      {}
+func (nopInstance) Check() error { return nil }

@@ -1,0 +1,79 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// WorkerEnv is the environment variable that makes a process started by
+// the harness serve the worker protocol; binaries that embed the harness
+// (tests) check it before doing anything else.
+const WorkerEnv = "TUNELAB_WORKER"
+
+// Request operations of the worker protocol.
+const (
+	opSetup   = "setup"
+	opVerify  = "verify"
+	opPrepare = "prepare"
+	opSample  = "sample"
+	opCheck   = "check"
+)
+
+// A Request is one line the parent sends to a worker.
+type Request struct {
+	Op string `json:"op"`
+	// Setup fields.
+	Kernel     string   `json:"kernel,omitempty"`
+	Size       int      `json:"size,omitempty"`
+	Contenders []string `json:"contenders,omitempty"` // variant names, indexed by ID
+	CPU        int      `json:"cpu"`                  // -1: do not pin
+	SampleNs   int64    `json:"sample_ns,omitempty"`
+	Events     string   `json:"events,omitempty"`
+	Seed       uint64   `json:"seed,omitempty"`
+	// ID selects the contender for verify, prepare, sample and check.
+	ID int `json:"id"`
+}
+
+// A Response is the worker's one-line answer to a Request.
+type Response struct {
+	// Error is non-empty when the operation failed; Mismatch marks a
+	// correctness failure (*variant.Mismatch) as opposed to a setup error.
+	Error    string `json:"error,omitempty"`
+	Mismatch bool   `json:"mismatch,omitempty"`
+	// Events answers setup: the status of each requested counter.
+	Events []EventStatus `json:"events,omitempty"`
+	// Iters answers prepare: iterations per sample.
+	Iters int `json:"iters,omitempty"`
+	// Sample answers sample.
+	Sample *Sample `json:"sample,omitempty"`
+}
+
+// An EventStatus says whether a requested counter is counted on this host.
+type EventStatus struct {
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// A Sample is one timed run of Iters iterations of a contender.
+type Sample struct {
+	Iters    int     `json:"iters"`
+	NsPerOp  float64 `json:"ns_op"`
+	TSCPerOp float64 `json:"tsc_op"` // 0 if the host has no TSC
+	// Events holds per-op counts of the available events, in the order of
+	// the setup response's available events.
+	Events []float64 `json:"events,omitempty"`
+	// Discarded counts attempts thrown away because a context switch or
+	// migration disturbed them; Disturbed is set when every attempt was.
+	Discarded int  `json:"discarded,omitempty"`
+	Disturbed bool `json:"disturbed,omitempty"`
+	// WallNs is the wall time the sample took, retries included.
+	WallNs int64 `json:"wall_ns"`
+}
+
+func decodeLine(line []byte, v any) error {
+	if err := json.Unmarshal(line, v); err != nil {
+		return fmt.Errorf("decoding worker protocol line %.80q: %w", line, err)
+	}
+	return nil
+}

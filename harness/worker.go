@@ -1,0 +1,137 @@
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// ServeWorker serves the worker protocol (see the package comment) on in
+// and out until in is closed. It locks the calling goroutine to its OS
+// thread, which setup pins to the requested CPU. SIGINT is ignored: the
+// parent decides when to stop, so Ctrl-C on a terminal never cuts a
+// sample short.
+func ServeWorker(in io.Reader, out io.Writer) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	signal.Ignore(os.Interrupt)
+	w := &worker{}
+	defer w.close()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	enc := json.NewEncoder(out)
+	for sc.Scan() {
+		var req Request
+		if err := decodeLine(sc.Bytes(), &req); err != nil {
+			return err
+		}
+		if err := enc.Encode(w.handle(&req)); err != nil {
+			return fmt.Errorf("worker writing response: %w", err)
+		}
+	}
+	return sc.Err()
+}
+
+// A worker holds one group's contenders and the measurement state.
+type worker struct {
+	kernel    *variant.Kernel
+	size      int
+	seed      uint64
+	target    time.Duration
+	variants  []*variant.Variant
+	instances []variant.Instance
+	iters     []int
+	meter     meter
+}
+
+func (w *worker) close() {
+	if w.meter != nil {
+		w.meter.close()
+	}
+}
+
+func (w *worker) handle(req *Request) *Response {
+	if req.Op == opSetup {
+		return w.setup(req)
+	}
+	if w.kernel == nil {
+		return &Response{Error: "worker: " + req.Op + " before setup"}
+	}
+	if req.ID < 0 || req.ID >= len(w.variants) {
+		return &Response{Error: fmt.Sprintf("worker: contender id %d out of range", req.ID)}
+	}
+	switch req.Op {
+	case opVerify:
+		return errResponse(w.variants[req.ID].Verify(w.size, w.seed))
+	case opPrepare:
+		return w.prepare(req.ID)
+	case opSample:
+		return w.sample(req.ID)
+	case opCheck:
+		if w.instances[req.ID] == nil {
+			return &Response{Error: "worker: check before prepare"}
+		}
+		return errResponse(w.instances[req.ID].Check())
+	}
+	return &Response{Error: "worker: unknown op " + req.Op}
+}
+
+func errResponse(err error) *Response {
+	if err == nil {
+		return &Response{}
+	}
+	var m *variant.Mismatch
+	return &Response{Error: err.Error(), Mismatch: errors.As(err, &m)}
+}
+
+func (w *worker) setup(req *Request) *Response {
+	k := variant.LookupKernel(req.Kernel)
+	if k == nil {
+		return &Response{Error: "worker: unknown kernel " + req.Kernel}
+	}
+	vs := make([]*variant.Variant, len(req.Contenders))
+	for i, name := range req.Contenders {
+		if vs[i] = variant.Lookup(req.Kernel, name); vs[i] == nil {
+			return &Response{Error: fmt.Sprintf("worker: unknown variant %s of %s", name, req.Kernel)}
+		}
+	}
+	if req.CPU >= 0 {
+		if err := pinThread(req.CPU); err != nil {
+			return &Response{Error: err.Error()}
+		}
+	}
+	m, status, err := newMeter(req.Events)
+	if err != nil {
+		return &Response{Error: err.Error()}
+	}
+	w.close()
+	*w = worker{kernel: k, size: req.Size, seed: req.Seed, target: time.Duration(req.SampleNs),
+		variants: vs, instances: make([]variant.Instance, len(vs)), iters: make([]int, len(vs)), meter: m}
+	// Kernels do not allocate in Run; a collection mid-sample is noise.
+	debug.SetGCPercent(-1)
+	return &Response{Events: status}
+}
+
+func (w *worker) prepare(id int) *Response {
+	in := w.variants[id].New(w.size, w.seed+uint64(id))
+	w.instances[id] = in
+	w.iters[id] = calibrate(in, w.target)
+	return &Response{Iters: w.iters[id]}
+}
+
+func (w *worker) sample(id int) *Response {
+	if w.instances[id] == nil {
+		return &Response{Error: "worker: sample before prepare"}
+	}
+	s := measure(w.instances[id], w.iters[id], w.meter)
+	return &Response{Sample: &s}
+}

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package calib
+
+// registerAsm does nothing: without assembly only the generic variant is
+// registered.
+func registerAsm() {}

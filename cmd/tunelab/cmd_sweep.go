@@ -93,6 +93,8 @@ func runSweep(e *env, args []string) error {
 	budget := fs.Duration("budget", defaultBudget, "wall-time budget of the whole sweep, shared among kernel/size groups")
 	out := fs.String("o", "", "result file (default results/<date>-<host>.txt)")
 	resume := fs.String("resume", "", "continue the interrupted sweep in this result file")
+	prune := fs.Float64("prune-mca", 0, "measure only variants llvm-mca predicts within this many percent of the best on this host's model (0: off)")
+	pruneCheck := fs.String("prune-check", "", "with --prune-mca: a full sweep's result `FILE` of this host, to report whether its winners were kept")
 	mf := addMeasureFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -115,12 +117,24 @@ func runSweep(e *env, args []string) error {
 		return err
 	}
 	printSkips(e, skips)
-	return sweep(e, cfg, groups, *out, *resume)
+	if *prune <= 0 {
+		return sweep(e, cfg, groups, *out, *resume, nil)
+	}
+	groups, pr, err := pruneMCA(groups, *prune)
+	if err != nil {
+		return err
+	}
+	if *pruneCheck != "" {
+		if err := pr.loadCheck(e, *pruneCheck); err != nil {
+			return err
+		}
+	}
+	return sweep(e, cfg, groups, *out, *resume, pr)
 }
 
 // sweep opens the result file, runs the sweep with Ctrl-C handling and
 // prints the summary.
-func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string) error {
+func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string, pr *pruning) error {
 	f, path, err := openResults(cfg, out, resume)
 	if err != nil {
 		return err
@@ -142,6 +156,9 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 	}
 	if rep != nil {
 		harness.WriteSummary(e.stdout, rep)
+		if pr != nil {
+			pr.write(e.stdout, rep)
+		}
 	}
 	if err != nil {
 		return err

@@ -6,7 +6,9 @@
 // which survives `go run` and stripped builds (unlike the ELF symbol table
 // and DWARF), and maps the generated .s file's lines to program counters.
 // The loop head is the first instruction after the loop label in the .s
-// source; the back-edge is the last jump to that label. So the .s file must
+// source; the back-edge is the last jump to that label. A label with no
+// jump back marks a straight-line block (fully unrolled code), which ends
+// at the function's last instruction. So the .s file must
 // be readable at the path recorded in the binary (true for binaries built
 // from this source tree); otherwise Locate says so.
 package asmmap
@@ -36,6 +38,10 @@ type Loop struct {
 	// SourceInstrs is the number of instruction lines in the .s source
 	// from the head through the back-edge.
 	SourceInstrs int
+	// Straight marks a label without a jump back to it: a straight-line
+	// block, located from the label to the function's last instruction
+	// (BackEdge is then that instruction, e.g. RET).
+	Straight bool
 }
 
 // Offset returns the loop head's offset within its 64-byte line.
@@ -140,7 +146,7 @@ func Locate(symbol, label string) (*Loop, error) {
 		return nil, err
 	}
 	l.LabelLine, l.HeadLine, l.BackLine = src.labelLine, src.headLine, src.backLine
-	l.SourceInstrs = src.instrs
+	l.SourceInstrs, l.Straight = src.instrs, src.straight
 	if err := l.resolve(t, f); err != nil {
 		return nil, err
 	}

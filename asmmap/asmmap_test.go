@@ -50,3 +50,24 @@ func TestLocateErrors(t *testing.T) {
 		t.Errorf("Locate(%s, nolabel) succeeded", sym)
 	}
 }
+
+func TestLocateStraightLineBlock(t *testing.T) {
+	c := looptest.Straight
+	if got := c.Run(1); got != 1+8*3 {
+		t.Fatalf("%s(1) = %d, want %d", c.Symbol, got, 1+8*3)
+	}
+	l, err := asmmap.Locate(c.Symbol, "body")
+	if err != nil {
+		t.Fatalf("Locate(%s, body): %v", c.Symbol, err)
+	}
+	if !l.Straight {
+		t.Errorf("%s: block without a jump back not marked Straight", c.Symbol)
+	}
+	if l.Offset() != 12 {
+		t.Errorf("%s: head %#x at offset %d, want 12", c.Symbol, l.Head, l.Offset())
+	}
+	// 8 ADDQ + MOVQ to the result + RET.
+	if l.SourceInstrs != 10 || l.BodyEnd > l.End {
+		t.Errorf("%s: %d instructions to %#x (function ends %#x), want 10 through RET", c.Symbol, l.SourceInstrs, l.BodyEnd, l.End)
+	}
+}

@@ -257,3 +257,35 @@ loop:
 	JNZ  loop
 	MOVQ CX, ret+8(FP)
 	RET
+
+// func block_64_12(n uint64) uint64
+TEXT ·block_64_12(SB), NOSPLIT, $0-16
+	MOVQ n+0(FP), AX
+	JMP  body
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+body:
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	ADDQ $0x03, AX
+	MOVQ AX, ret+8(FP)
+	RET

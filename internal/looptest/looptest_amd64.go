@@ -22,3 +22,6 @@ var Cases = []Case{
 	{"64+36", pkg + "loop_64_36", loop_64_36},
 	{"64+60", pkg + "loop_64_60", loop_64_60},
 }
+
+// Straight is a straight-line block labelled "body" at align=64+12.
+var Straight = Case{"64+12", pkg + "block_64_12", block_64_12}

@@ -24,3 +24,6 @@ func loop_64_36(n uint64) uint64
 
 // loop_64_60 runs a loop whose head is placed at align=64+60.
 func loop_64_60(n uint64) uint64
+
+// block_64_12 runs a straight-line block placed at align=64+12.
+func block_64_12(n uint64) uint64

@@ -20,6 +20,7 @@ func main() {
 	for _, p := range placements {
 		loop(p)
 	}
+	straight("64+12")
 	Generate()
 }
 
@@ -48,5 +49,27 @@ func loop(p string) {
 	DECQ(n)
 	JNZ(LabelRef("loop"))
 	Store(acc, ReturnIndex(0))
+	RET()
+}
+
+// straight emits func(n uint64) uint64 returning n+8·3 from a straight-line
+// block labelled "body" (no loop), placed at p and entered by a jump over
+// the padding, as fully unrolled kernels are.
+func straight(p string) {
+	a, err := asmalign.Parse(p)
+	if err != nil {
+		panic(err)
+	}
+	name := "block_" + strings.NewReplacer("+", "_").Replace(p)
+	TEXT(name, NOSPLIT, "func(n uint64) uint64")
+	Doc(fmt.Sprintf("%s runs a straight-line block placed at align=%s.", name, p))
+	n := Load(Param("n"), GP64())
+	JMP(LabelRef("body"))
+	a.Emit()
+	Label("body")
+	for i := 0; i < 8; i++ {
+		ADDQ(Imm(3), n)
+	}
+	Store(n, ReturnIndex(0))
 	RET()
 }

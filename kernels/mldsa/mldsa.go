@@ -1,0 +1,28 @@
+// Package mldsa implements the number-theoretic transform kernels of ML-DSA
+// (FIPS 204) over Z_q[X]/(X^256+1), q = 8380417: NTT (Algorithm 41),
+// InvNTT (Algorithm 42) and MulNTT (Algorithm 45).
+//
+// Every implementation, the generic Go reference and each generated
+// assembly variant alike, takes canonical coefficients in [0, q) and
+// returns canonical coefficients in [0, q) in exactly the coefficient order
+// FIPS 204 defines, bit for bit equal to the specification. The package
+// registers the kernels "mldsa.ntt", "mldsa.invntt" and "mldsa.mulntt" with
+// kernels/variant and calls the variant kernels/dispatch selects.
+package mldsa
+
+// Q is the ML-DSA modulus.
+const Q = 8380417
+
+// NTT replaces w by its NTT representation (FIPS 204 Algorithm 41). The
+// coefficients of w must be in [0, Q); the result is in [0, Q).
+func NTT(w *[256]int32) { nttImpl(w) }
+
+// InvNTT replaces w by its inverse NTT (FIPS 204 Algorithm 42), including
+// the final multiplication by 256⁻¹ = 8347681. Coefficients in and out are
+// in [0, Q).
+func InvNTT(w *[256]int32) { invNTTImpl(w) }
+
+// MulNTT sets c to the coefficient-wise product of a and b in the NTT
+// domain (FIPS 204 Algorithm 45). Coefficients in and out are in [0, Q).
+// c may alias a or b.
+func MulNTT(c, a, b *[256]int32) { mulNTTImpl(c, a, b) }

@@ -1,0 +1,122 @@
+package mlkem
+
+import "testing"
+
+// The assembly variants compute with signed 16-bit lanes: Montgomery
+// products by constants, a Barrett-style reduction, and (red=lazy) no
+// reduction unless a lane could overflow. These tests prove the bounds the
+// generator (variants/ntt) relies on, exhaustively over every int16 input.
+
+const (
+	qinv    = -3327 // q⁻¹ mod 2^16, signed
+	barrett = 20159 // round(2^26/q)
+)
+
+func center(x int32) int32 {
+	x %= Q
+	if x < 0 {
+		x += Q
+	}
+	if x > Q/2 {
+		x -= Q
+	}
+	return x
+}
+
+// montMul is the lane arithmetic of a Montgomery product by w:
+// hi(a·w) - hi(q·lo(a·w·q⁻¹)) (VPMULHW, VPMULLW, VPMULHW, VPSUBW).
+func montMul(a, w int16) int16 {
+	wq := int16(int32(w) * qinv)
+	lo := int16(int32(a) * int32(wq))
+	return int16(int32(a)*int32(w)>>16 - int32(lo)*Q>>16)
+}
+
+// reduce is the lane arithmetic of the Barrett reduction.
+func reduce(x int16) int16 {
+	t := int16((int32(x) * barrett >> 16) >> 10)
+	return x - t*Q
+}
+
+// TestMontgomeryBound: for every int16 a and every zeta multiplier
+// (centered Montgomery form), the product is a·zeta mod q and lies in
+// (-q, q), which is what lets red=lazy skip reductions after products.
+func TestMontgomeryBound(t *testing.T) {
+	if q := int32(Q); int16(q*qinv) != 1 {
+		t.Fatalf("qinv %d is not q⁻¹ mod 2^16", qinv)
+	}
+	for _, z := range zetas {
+		w := int16(center(z << 16 % Q))
+		for a := int32(-32768); a <= 32767; a++ {
+			r := int32(montMul(int16(a), w))
+			if r <= -Q || r >= Q {
+				t.Fatalf("montMul(%d, zeta %d) = %d outside (-q, q)", a, z, r)
+			}
+			if ((r-a*z)%Q+Q)%Q != 0 {
+				t.Fatalf("montMul(%d, zeta %d) = %d, not a·zeta mod q", a, z, r)
+			}
+		}
+	}
+}
+
+// TestBarrettBound: the reduction maps every int16 to [0, q] congruently.
+func TestBarrettBound(t *testing.T) {
+	for x := int32(-32768); x <= 32767; x++ {
+		r := int32(reduce(int16(x)))
+		if r < 0 || r > Q || (r-x)%Q != 0 {
+			t.Fatalf("reduce(%d) = %d, want in [0, q] and congruent", x, r)
+		}
+	}
+}
+
+// TestLazyGrowth propagates coefficient intervals through the butterfly
+// structure of Algorithms 9 and 10 with the lazy rule (reduce an operand
+// only if a sum or difference could leave int16) and checks that no
+// intermediate value leaves int16 and that NTT needs no reduction at all.
+func TestLazyGrowth(t *testing.T) {
+	const lim = 32767
+	type iv struct{ lo, hi int32 }
+	mont := iv{-(Q - 1), Q - 1}
+	fits := func(a iv) bool { return a.lo >= -lim-1 && a.hi <= lim }
+	var b [256]iv
+	for i := range b {
+		b[i] = iv{0, Q - 1}
+	}
+	for n := 128; n >= 2; n /= 2 {
+		for j := range 256 {
+			if j&n != 0 {
+				continue
+			}
+			x := b[j]
+			sum, dif := iv{x.lo + mont.lo, x.hi + mont.hi}, iv{x.lo - mont.hi, x.hi - mont.lo}
+			if !fits(sum) || !fits(dif) {
+				t.Fatalf("NTT stride %d: coefficient %d would overflow: %v", n, j, sum)
+			}
+			b[j], b[j+n] = sum, dif
+		}
+	}
+	reductions := 0
+	for i := range b {
+		b[i] = iv{0, Q - 1}
+	}
+	for n := 2; n <= 128; n *= 2 {
+		for j := range 256 {
+			if j&n != 0 {
+				continue
+			}
+			x, y := b[j], b[j+n]
+			for !fits(iv{x.lo + y.lo, x.hi + y.hi}) || !fits(iv{y.lo - x.hi, y.hi - x.lo}) {
+				reductions++
+				if max(-x.lo, x.hi) >= max(-y.lo, y.hi) {
+					x = iv{0, Q}
+				} else {
+					y = iv{0, Q}
+				}
+			}
+			b[j], b[j+n] = iv{x.lo + y.lo, x.hi + y.hi}, mont
+		}
+	}
+	if reductions == 0 || reductions > 256 {
+		t.Errorf("InvNTT: %d lazy reductions, want some and at most one per coefficient", reductions)
+	}
+	t.Logf("InvNTT with lazy reduction: %d coefficient reductions (eager: %d)", reductions, 7*128)
+}

@@ -1,0 +1,28 @@
+// Package mlkem implements the number-theoretic transform kernels of ML-KEM
+// (FIPS 203) over Z_q[X]/(X^256+1), q = 3329: NTT (Algorithm 9), InvNTT
+// (Algorithm 10) and MulNTT (Algorithm 11).
+//
+// Every implementation, the generic Go reference and each generated
+// assembly variant alike, takes canonical coefficients in [0, q) and
+// returns canonical coefficients in [0, q) in exactly the coefficient order
+// FIPS 203 defines, bit for bit equal to the specification. The package
+// registers the kernels "mlkem.ntt", "mlkem.invntt" and "mlkem.mulntt" with
+// kernels/variant and calls the variant kernels/dispatch selects.
+package mlkem
+
+// Q is the ML-KEM modulus.
+const Q = 3329
+
+// NTT replaces f by its NTT representation (FIPS 203 Algorithm 9). The
+// coefficients of f must be in [0, Q); the result is in [0, Q).
+func NTT(f *[256]int16) { nttImpl(f) }
+
+// InvNTT replaces f by its inverse NTT (FIPS 203 Algorithm 10), including
+// the final multiplication by 128⁻¹ = 3303. Coefficients in and out are in
+// [0, Q).
+func InvNTT(f *[256]int16) { invNTTImpl(f) }
+
+// MulNTT sets h to the product of f and g in the NTT domain (FIPS 203
+// Algorithm 11, base-case multiplication of Algorithm 12). Coefficients in
+// and out are in [0, Q). h may alias f or g.
+func MulNTT(h, f, g *[256]int16) { mulNTTImpl(h, f, g) }

@@ -1,0 +1,69 @@
+package main
+
+import "testing"
+
+func TestFieldConstants(t *testing.T) {
+	for _, f := range []*field{&kem, &dsa} {
+		if got := f.signed(f.q * f.qinv()); got != 1 {
+			t.Errorf("%s: q·qinv = %d mod 2^%d, want 1", f.name, got, f.ebits)
+		}
+		if f.invN*int64(256/f.minLen)%f.q != 1 {
+			t.Errorf("%s: invN = %d is not (256/minLen)⁻¹ mod q", f.name, f.invN)
+		}
+	}
+	if z := kem.zetaFwd(128, 0); z != 1729 {
+		t.Errorf("kem first zeta = %d, want 1729 (FIPS 203 zetas[1])", z)
+	}
+	if z := dsa.zetaFwd(128, 0); z != 4808194 {
+		t.Errorf("dsa first zeta = %d, want 4808194 (FIPS 204 zetas[1])", z)
+	}
+	if z := dsa.zetaInv(1, 0); z != dsa.zeta(255) {
+		t.Errorf("dsa first inverse zeta = %d, want zetas[255] = %d", z, dsa.zeta(255))
+	}
+}
+
+// TestShufflePlans checks that every shuffle kind of every strategy is a
+// bit permutation of the layout and that plans reach every layer's goal
+// and return to the standard order.
+func TestShufflePlans(t *testing.T) {
+	for _, f := range []*field{&kem, &dsa} {
+		for _, s := range []*isa{avx2, avx512} {
+			for _, strat := range []string{"unpack", "blend", "permt2"} {
+				g := newGen(f, s, newConsts("t"))
+				kinds := g.shuffleKinds(strat)
+				if kinds == nil {
+					continue
+				}
+				var plain []*shuffle
+				for _, k := range kinds {
+					plain = append(plain, &k.shuffle)
+				}
+				regs := []int{0, 1, 2}
+				start := identity(g.laneBits)
+				for b := 0; b < g.laneBits; b++ {
+					steps, l := plan(start, plain, regs, func(l layout) bool { _, ok := l.inRegister(b); return ok })
+					if _, ok := l.inRegister(b); !ok || len(steps) == 0 {
+						t.Errorf("%s %s %s: bit %d not moved into a register", f.name, s.name, strat, b)
+					}
+					if back, l2 := plan(l, plain, regs, func(l layout) bool { return l == start }); !l2.isIdentity() {
+						t.Errorf("%s %s %s: no way back after bit %d (%d steps)", f.name, s.name, strat, b, len(back))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestIntervals(t *testing.T) {
+	b := kem.reduceBound(interval{-32768, 32767})
+	if b.lo < 0 || b.hi > kem.q {
+		t.Errorf("kem Barrett bound %v, want within [0, q]", b)
+	}
+	m := kem.montBound(interval{-32768, 32767}, kem.q/2)
+	if m.abs() >= kem.q {
+		t.Errorf("kem Montgomery bound %v, want inside (-q, q)", m)
+	}
+	if m := dsa.montBound(interval{-1 << 31, 1<<31 - 1}, dsa.q/2); m.abs() >= dsa.q {
+		t.Errorf("dsa Montgomery bound %v, want inside (-q, q)", m)
+	}
+}

@@ -1,0 +1,247 @@
+// Command ntt generates the ML-KEM and ML-DSA NTT kernels (NTT, InvNTT,
+// MulNTT) for one field from one description (modulus, lane width, root of
+// unity, Montgomery constants), over a space of knobs: vector width
+// (AVX2 ymm, AVX-512 zmm), register allocation (whole polynomial in
+// registers, or passes of 8-register groups through memory), the shuffle
+// strategy of the layers whose stride is below a vector (unpack chains,
+// shift+blend pairs, two-source VPERMI2W/D permutes), whether the shuffled
+// order is undone once per pass or after every layer, reduction placement
+// (lazy: only where a lane could overflow, decided from per-coefficient
+// interval bounds; eager: every layer) and alignment of the code.
+//
+// It writes the assembly and stubs (through avo) and a Go table of the
+// variants for kernels/variant registration:
+//
+//	go run ../../variants/ntt -field kem -out mlkem_amd64.s -stubs zstubs_amd64.go -pkg mlkem -table zvariants_amd64.go
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+var (
+	fieldName = flag.String("field", "kem", "field: kem (ML-KEM) or dsa (ML-DSA)")
+	tableOut  = flag.String("table", "", "write the Go variant table to this file")
+)
+
+// A fn is one generated function.
+type fn struct {
+	kernel, name, sym, loop string
+	features                []string
+	sweep                   bool
+	binary                  bool
+}
+
+func main() {
+	flag.Parse()
+	f := &kem
+	if *fieldName == "dsa" {
+		f = &dsa
+	} else if *fieldName != "kem" {
+		log.Fatalf("ntt: unknown field %q", *fieldName)
+	}
+	ConstraintExpr("!purego")
+	c := newConsts("nttconst")
+	var fns []fn
+	for _, inverse := range []bool{false, true} {
+		for _, k := range nttVariants(f, inverse) {
+			fns = append(fns, emitNTT(f, c, k))
+		}
+	}
+	for _, k := range mulVariants(f) {
+		fns = append(fns, emitMul(f, c, k))
+	}
+	c.emit()
+	Generate()
+	if *tableOut != "" {
+		if err := writeTable(*tableOut, f, fns); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+func mustAlign(s string) asmalign.Align {
+	a, err := asmalign.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// nttVariants enumerates the NTT (or InvNTT) knob space, excluding
+// invalid combinations: AVX2 cannot hold a polynomial in its 16 registers
+// with temporaries (regs=all needs AVX-512), regs=mem is only distinct when
+// the polynomial has more than 8 vectors, and permt2 needs AVX-512.
+func nttVariants(f *field, inverse bool) []nttKnobs {
+	var out []nttKnobs
+	for _, s := range []*isa{avx2, avx512} {
+		g := newGen(f, s, nil)
+		for _, regs := range []string{"all", "mem"} {
+			if regs == "all" && !s.zmm() || regs == "mem" && g.slots <= 8 {
+				continue
+			}
+			for _, shuf := range []string{"unpack", "blend", "permt2"} {
+				if shuf == "permt2" && !s.zmm() {
+					continue
+				}
+				for _, reorder := range []string{"undo", "avoid"} {
+					for _, red := range []string{"lazy", "eager"} {
+						out = append(out, nttKnobs{inverse: inverse, isa: s, regs: regs, shuf: shuf,
+							reorder: reorder, red: red, align: asmalign.None})
+					}
+				}
+			}
+		}
+	}
+	base := nttBase(f, inverse)
+	for _, a := range alignSweep() {
+		k := base
+		k.align = a
+		out = append(out, k)
+	}
+	return out
+}
+
+// nttBase is the best-known NTT variant per field, the base of the
+// alignment and offset-sweep variants.
+// (measured on Zen 4: shift+blend shuffles for ML-KEM, VPERMI2D for ML-DSA).
+func nttBase(f *field, inverse bool) nttKnobs {
+	shuf := "permt2"
+	if f.ebits == 16 {
+		shuf = "blend"
+	}
+	return nttKnobs{inverse: inverse, isa: avx512, regs: "all", shuf: shuf, reorder: "undo",
+		red: "lazy", align: asmalign.None}
+}
+
+// alignSweep lists 32, 64 and the offset sweep 64+4 .. 64+60.
+func alignSweep() []asmalign.Align {
+	out := []asmalign.Align{mustAlign("32"), mustAlign("64")}
+	for n := 4; n < 64; n += 4 {
+		out = append(out, asmalign.At(n))
+	}
+	return out
+}
+
+// mulVariants enumerates the MulNTT knob space; the IFMA product exists
+// for ML-DSA on AVX-512 only.
+func mulVariants(f *field) []mulKnobs {
+	var out []mulKnobs
+	for _, s := range []*isa{avx2, avx512} {
+		for _, ifma := range []bool{false, true} {
+			if ifma && (f.ebits == 16 || !s.zmm()) {
+				continue
+			}
+			for _, u := range []int{1, 2, 4} {
+				out = append(out, mulKnobs{isa: s, ifma: ifma, unroll: u, align: asmalign.None})
+			}
+		}
+	}
+	for _, a := range alignSweep() {
+		out = append(out, mulKnobs{isa: avx512, ifma: f.ebits == 32, unroll: 2, align: a})
+	}
+	return out
+}
+
+// symbol turns a kernel and variant name into an assembly function name.
+func symbol(prefix, name string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, kv := range strings.Split(name, "/") {
+		_, v, _ := strings.Cut(kv, "=")
+		v = strings.NewReplacer("+", "p").Replace(v)
+		b.WriteString("_" + v)
+	}
+	return b.String()
+}
+
+func emitNTT(f *field, c *consts, k nttKnobs) fn {
+	kernel, prefix := f.pkg+".ntt", "ntt"
+	if k.inverse {
+		kernel, prefix = f.pkg+".invntt", "invntt"
+	}
+	sym := symbol(prefix, k.name())
+	buildNTT(newGen(f, k.isa, c), sym, k)
+	loop := ""
+	if k.align != asmalign.None {
+		loop = "body"
+	}
+	return fn{kernel: kernel, name: k.name(), sym: sym, loop: loop, features: k.isa.features(f),
+		sweep: k.align.Offset != 0}
+}
+
+func emitMul(f *field, c *consts, k mulKnobs) fn {
+	sym := symbol("mulntt", k.name(f))
+	buildMul(newGen(f, k.isa, c), sym, k)
+	feat := k.isa.features(f)
+	if k.ifma {
+		feat = append(feat, "avx512ifma")
+	}
+	return fn{kernel: f.pkg + ".mulntt", name: k.name(f), sym: sym, loop: "loop", features: feat,
+		sweep: k.align.Offset != 0, binary: true}
+}
+
+// writeTable writes the Go table registering every function.
+func writeTable(path string, f *field, fns []fn) error {
+	sizes, err := codeSizes(flagValue("out"))
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "// Code generated by command: go run ../../variants/ntt %s. DO NOT EDIT.\n\n", strings.Join(os.Args[1:], " "))
+	fmt.Fprintf(&b, "//go:build !purego\n\npackage %s\n\n", f.pkg)
+	fmt.Fprintf(&b, "import \"github.com/tunelab/tunelab/kernels/internal/nttfield\"\n")
+	elem := fmt.Sprintf("int%d", f.ebits)
+	for _, grp := range []struct{ v, kernel, typ string }{
+		{"asmNTT", f.pkg + ".ntt", "Unary"}, {"asmInvNTT", f.pkg + ".invntt", "Unary"}, {"asmMulNTT", f.pkg + ".mulntt", "Binary"},
+	} {
+		fmt.Fprintf(&b, "\nvar %s = []nttfield.Impl[nttfield.%s[%s]]{\n", grp.v, grp.typ, elem)
+		for _, x := range fns {
+			if x.kernel != grp.kernel {
+				continue
+			}
+			fmt.Fprintf(&b, "\t{Name: %q, Features: %#v, Symbol: %q, LoopLabel: %q, CodeBytes: %d, OffsetSweep: %v, Fn: %s},\n",
+				x.name, x.features, "github.com/tunelab/tunelab/kernels/"+f.pkg+"."+x.sym, x.loop, sizes[x.sym], x.sweep, x.sym)
+		}
+		b.WriteString("}\n")
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func flagValue(name string) string {
+	if fl := flag.Lookup(name); fl != nil {
+		return fl.Value.String()
+	}
+	return ""
+}
+
+// codeSizes estimates each function's code size from the generated
+// assembly: four bytes per instruction line (VEX/EVEX average 5-7; only
+// used to break ties between variants).
+func codeSizes(asm string) (map[string]int, error) {
+	data, err := os.ReadFile(asm)
+	if err != nil {
+		return nil, fmt.Errorf("reading generated assembly for code sizes: %w", err)
+	}
+	sizes := map[string]int{}
+	cur := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "TEXT ·"):
+			cur = strings.TrimPrefix(strings.Fields(t)[1], "·")
+			cur, _, _ = strings.Cut(cur, "(")
+		case cur == "" || t == "" || strings.HasPrefix(t, "//") || strings.HasSuffix(t, ":"):
+		default:
+			sizes[cur] += 4
+		}
+	}
+	return sizes, nil
+}

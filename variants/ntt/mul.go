@@ -1,0 +1,238 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+// mulKnobs are the knobs of a MulNTT variant.
+type mulKnobs struct {
+	isa    *isa
+	ifma   bool // ML-DSA: Barrett reduction of the 46-bit product with VPMADD52HUQ
+	unroll int  // vectors per loop iteration
+	align  asmalign.Align
+}
+
+// name builds the variant name; ML-DSA names carry the mul knob
+// (mont: two Montgomery products; ifma: Barrett with IFMA).
+func (k mulKnobs) name(f *field) string {
+	if f.ebits == 16 {
+		return fmt.Sprintf("isa=%s/unroll=%d/align=%s", k.isa.name, k.unroll, k.align)
+	}
+	mul := "mont"
+	if k.ifma {
+		mul = "ifma"
+	}
+	return fmt.Sprintf("isa=%s/mul=%s/unroll=%d/align=%s", k.isa.name, mul, k.unroll, k.align)
+}
+
+// buildMul emits one MulNTT function: h = f∘g, a loop over vectors.
+func buildMul(g *gen, sym string, k mulKnobs) {
+	TEXT(sym, 0, fmt.Sprintf("func(h, a, b *[256]int%d)", g.f.ebits))
+	Pragma("noescape")
+	hp, fp, gp := Load(Param("h"), GP64()), Load(Param("a"), GP64()), Load(Param("b"), GP64())
+	g.setup()
+	m := &mulState{g: g, ifma: k.ifma}
+	m.prepare()
+	n := GP64()
+	MOVQ(operand.U64(uint64(g.slots/k.unroll)), n)
+	tp := GP64()
+	if g.f.ebits == 16 {
+		LEAQ(m.gamma.w, tp)
+	}
+	k.align.Emit()
+	Label("loop")
+	for u := range k.unroll {
+		off := u * g.isa.bytes
+		f := g.load(operand.Mem{Base: fp, Disp: off})
+		gv := g.load(operand.Mem{Base: gp, Disp: off})
+		h := m.product(f, gv, tp, off)
+		g.store(h, operand.Mem{Base: hp, Disp: off})
+	}
+	step := operand.U32(uint64(k.unroll * g.isa.bytes))
+	ADDQ(step, hp)
+	ADDQ(step, fp)
+	ADDQ(step, gp)
+	if g.f.ebits == 16 {
+		ADDQ(step, tp)
+	}
+	DECQ(n)
+	JNZ(operand.LabelRef("loop"))
+	VZEROUPPER()
+	RET()
+}
+
+// mulState holds the loop-invariant constants of a MulNTT function.
+type mulState struct {
+	g     *gen
+	r2    mulConst       // R² mod q: montMul by it multiplies by R
+	gamma mulConst       // ML-KEM: per pair (R, gamma·R), one vector per slot
+	qinv  reg.VecVirtual // ML-DSA: q⁻¹ in every lane
+	swap  reg.VecVirtual // ML-KEM ymm: VPSHUFB pattern swapping pair halves
+	gqOff int            // distance from the gamma table to its wq table
+	ifma  bool
+}
+
+func (m *mulState) prepare() {
+	g, f := m.g, m.g.f
+	m.r2 = g.mulConstOf(splatVals(g.lanes, f.center(f.rmod()*f.rmod())))
+	if f.ebits == 32 {
+		m.qinv = g.load(g.splat(f.qinv()))
+		g.kmask(0x5555, 32)
+		return
+	}
+	if g.isa.zmm() {
+		g.kmask(0xAAAAAAAA, 16)
+	} else {
+		m.swap = g.load(g.byteShuffle())
+	}
+	// The gamma table: one vector per slot, lanes (R, gamma_i·R) per pair,
+	// stored contiguously (w vectors, then the wq vectors) so one pointer
+	// walks it.
+	var ws, wqs [][]int64
+	for sl := 0; sl < g.slots; sl++ {
+		w := make([]int64, g.lanes)
+		for l := range w {
+			i := (sl*g.lanes + l) / 2
+			if l%2 == 0 {
+				w[l] = f.center(f.rmod())
+			} else {
+				w[l] = f.mont(modexp(f.root, 2*brv7(i)+1, f.q))
+			}
+		}
+		ws = append(ws, w)
+	}
+	for _, w := range ws {
+		wq := make([]int64, len(w))
+		for i, x := range w {
+			wq[i] = f.signed(x * f.qinv())
+		}
+		wqs = append(wqs, wq)
+	}
+	m.gamma.w = g.consts.block(append(ws, wqs...), f.ebits, g.isa.bytes)
+	m.gqOff = g.slots * g.isa.bytes
+	m.gamma.max = f.q / 2
+}
+
+func brv7(i int) int64 {
+	r := 0
+	for b := 0; b < 7; b++ {
+		r |= (i >> b & 1) << (6 - b)
+	}
+	return int64(r)
+}
+
+// product returns f∘g for one vector; tp points at this iteration's gamma
+// vectors (ML-KEM).
+func (m *mulState) product(f, gv reg.VecVirtual, tp reg.Register, off int) reg.VecVirtual {
+	if m.g.f.ebits == 16 {
+		return m.baseCase(f, gv, tp, off)
+	}
+	if m.ifma {
+		return m.pointwiseIFMA(f, gv)
+	}
+	return m.pointwise(f, gv)
+}
+
+// baseCase is FIPS 203 Algorithm 12 on 2-coefficient pairs:
+// h0 = f0·g0 + f1·g1·gamma, h1 = f0·g1 + f1·g0. With fR = f·R,
+// G1 = (g0, g1·gamma) and G2 = (g1, g0), VPMADDWD forms R·h0 and R·h1 as
+// 32-bit sums, and a Montgomery reduction of each 32-bit lane yields h.
+func (m *mulState) baseCase(f, gv reg.VecVirtual, tp reg.Register, off int) reg.VecVirtual {
+	g := m.g
+	fr := g.montMul(f, m.r2)
+	gc := mulConst{w: operand.Mem{Base: tp, Disp: off}, wq: operand.Mem{Base: tp, Disp: off + m.gqOff}}
+	g1 := g.montMul(gv, gc)
+	g2 := g.vec()
+	if g.isa.zmm() {
+		VPROLD(operand.Imm(16), gv, g2)
+	} else {
+		VPSHUFB(m.swap, gv, g2)
+	}
+	e, o := g.vec(), g.vec()
+	VPMADDWD(g1, fr, e)
+	VPMADDWD(g2, fr, o)
+	return m.montReduce32Pair(e, o)
+}
+
+// montReduce32Pair returns, in the even 16-bit lanes, the Montgomery
+// reduction (x - m·q)/2^16 of each 32-bit lane x of e and, in the odd
+// lanes, that of o: the low halves (L) and high halves (H) of e and o are
+// interleaved first, so one VPMULLW/VPMULHW pair serves both:
+// h = H - hi(q·lo(L·q⁻¹)).
+func (m *mulState) montReduce32Pair(e, o reg.VecVirtual) reg.VecVirtual {
+	g := m.g
+	lo, hi := g.vec(), g.vec()
+	VPSLLD(operand.Imm(16), o, lo)
+	g.blendOdd(lo, e, lo, 16)
+	VPSRLD(operand.Imm(16), e, hi)
+	g.blendOdd(o, hi, hi, 16)
+	VPMULLW(g.splat(g.f.qinv()), lo, lo)
+	VPMULHW(g.q, lo, lo)
+	VPSUBW(lo, hi, hi)
+	g.condAddQ(hi)
+	return hi
+}
+
+// pointwise is FIPS 204 Algorithm 45 on one vector: r = a·b·R⁻¹ by a
+// variable Montgomery product, then r·R²·R⁻¹ = a·b.
+func (m *mulState) pointwise(a, b reg.VecVirtual) reg.VecVirtual {
+	g := m.g
+	ao, bo := g.vec(), g.vec()
+	VPSRLQ(operand.Imm(32), a, ao)
+	VPSRLQ(operand.Imm(32), b, bo)
+	VPMULDQ(b, a, a)
+	VPMULDQ(bo, ao, ao)
+	me, mo := g.vec(), g.vec()
+	VPMULDQ(m.qinv, a, me)
+	VPMULDQ(m.qinv, ao, mo)
+	r := g.montFinish32(me, mo, a, ao)
+	r = g.montMul(r, m.r2)
+	g.condAddQ(r)
+	return r
+}
+
+// byteShuffle is the VPSHUFB pattern swapping the two 16-bit halves of
+// every 32-bit lane.
+func (g *gen) byteShuffle() operand.Mem {
+	v := make([]int64, g.lanes)
+	for l := range v {
+		b := (l ^ 1) * 2 % 16
+		v[l] = int64(b | (b+1)<<8)
+	}
+	return g.consts.vector(v, 16, g.isa.bytes)
+}
+
+// pointwiseIFMA is FIPS 204 Algorithm 45 by Barrett reduction of the exact
+// 46-bit products p = a·b (VPMULUDQ, even and odd lanes): t = floor(p·mu /
+// 2^52) with mu = floor(2^52/q) (VPMADD52HUQ) is floor(p/q) or one less,
+// so r = p - t·q lies in [0, 2q) and one conditional subtraction
+// (VPMINUD(r, r-q)) makes it canonical.
+func (m *mulState) pointwiseIFMA(a, b reg.VecVirtual) reg.VecVirtual {
+	g := m.g
+	mu := g.splat64(int64(1<<52) / g.f.q)
+	ao, bo := g.vec(), g.vec()
+	VPSRLQ(operand.Imm(32), a, ao)
+	VPSRLQ(operand.Imm(32), b, bo)
+	VPMULUDQ(b, a, a)
+	VPMULUDQ(bo, ao, ao)
+	var r [2]reg.VecVirtual
+	for i, p := range []reg.VecVirtual{a, ao} {
+		t := g.vec()
+		VPXORQ(t, t, t)
+		VPMADD52HUQ(mu, p, t)
+		VPMULUDQ(g.q, t, t)
+		VPSUBQ(t, p, p)
+		r[i] = p
+	}
+	VPSLLQ(operand.Imm(32), r[1], r[1])
+	g.blendOdd(r[1], r[0], r[0], 32)
+	t := g.vec()
+	VPSUBD(g.q, r[0], t)
+	VPMINUD(t, r[0], r[0])
+	return r[0]
+}

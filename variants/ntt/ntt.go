@@ -1,0 +1,460 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/asmalign"
+)
+
+// nttKnobs are the knobs of an NTT or InvNTT variant.
+type nttKnobs struct {
+	inverse bool
+	isa     *isa
+	regs    string // "all": whole polynomial in registers; "mem": passes through memory
+	shuf    string // "unpack", "blend", "permt2"
+	reorder string // "undo": restore the order once per pass; "avoid": after every layer
+	red     string // "lazy": reduce only where a lane would overflow; "eager": every layer
+	align   asmalign.Align
+}
+
+func (k nttKnobs) name() string {
+	return fmt.Sprintf("isa=%s/regs=%s/shuf=%s/reorder=%s/red=%s/align=%s",
+		k.isa.name, k.regs, k.shuf, k.reorder, k.red, k.align)
+}
+
+// A pass processes a set of layers on groups of slots loaded together.
+type pass struct {
+	layers  []int // index bits, in order
+	regBits []int // register bits varying within a group
+}
+
+// nttState is the generator's model of the polynomial while emitting: the
+// layout and per-coefficient bounds, which decide reductions and zetas.
+type nttState struct {
+	g      *gen
+	k      nttKnobs
+	lay    layout
+	bound  [256]interval
+	poly   reg.Register
+	reduce int // reductions emitted (for the report)
+	// scaled marks coefficients already multiplied by the final InvNTT
+	// factor: the last layer's zetas carry it for the differences.
+	scaled [256]bool
+}
+
+// buildNTT emits one NTT or InvNTT function.
+func buildNTT(g *gen, sym string, k nttKnobs) {
+	TEXT(sym, 0, fmt.Sprintf("func(f *[256]int%d)", g.f.ebits))
+	Pragma("noescape")
+	s := &nttState{g: g, k: k, lay: identity(g.laneBits)}
+	for i := range s.bound {
+		s.bound[i] = interval{0, g.f.q - 1}
+	}
+	s.poly = Load(Param("f"), GP64())
+	g.setup()
+	passes := s.passes()
+	if g.isa.zmm() {
+		g.idxBudget = g.isa.regs - 10 - 1<<len(passes[0].regBits)
+	}
+	// The transform is straight-line code: the align knob places its
+	// entry block ("body"), reached by a jump over the padding.
+	if k.align != asmalign.None {
+		JMP(operand.LabelRef("body"))
+		k.align.Emit()
+		Label("body")
+	}
+	for pi, p := range passes {
+		for _, grp := range s.groups(p) {
+			s.runGroup(p, grp, pi == len(passes)-1)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// layers lists the index bits of the butterfly layers in execution order.
+func (s *nttState) layers() []int {
+	var ls []int
+	for b := 7; b >= 0 && 1<<b >= s.g.f.minLen; b-- {
+		ls = append(ls, b)
+	}
+	if s.k.inverse {
+		for i, j := 0, len(ls)-1; i < j; i, j = i+1, j-1 {
+			ls[i], ls[j] = ls[j], ls[i]
+		}
+	}
+	return ls
+}
+
+// passes splits the layers: one pass for regs=all; for regs=mem the three
+// top layers (groups of 8 registers) and the rest (groups of 8 registers
+// made of the remaining register bits plus batching bits).
+func (s *nttState) passes() []pass {
+	g := s.g
+	all := make([]int, 0, 8-g.laneBits)
+	for b := g.laneBits; b < 8; b++ {
+		all = append(all, b-g.laneBits)
+	}
+	ls := s.layers()
+	if s.k.regs == "all" {
+		return []pass{{layers: ls, regBits: all}}
+	}
+	top := map[int]bool{7: true, 6: true, 5: true}
+	var hi, lo []int
+	for _, b := range ls {
+		if top[b] {
+			hi = append(hi, b)
+		} else {
+			lo = append(lo, b)
+		}
+	}
+	hiPass := pass{layers: hi, regBits: []int{7 - g.laneBits, 6 - g.laneBits, 5 - g.laneBits}}
+	var loBits []int
+	for b := g.laneBits; b < 5; b++ {
+		loBits = append(loBits, b-g.laneBits)
+	}
+	for b := 7; len(loBits) < 3; b-- {
+		loBits = append(loBits, b-g.laneBits)
+	}
+	loPass := pass{layers: lo, regBits: loBits}
+	if s.k.inverse {
+		return []pass{loPass, hiPass}
+	}
+	return []pass{hiPass, loPass}
+}
+
+// groups lists, per group, the slots of pass p in order of their group
+// position.
+func (s *nttState) groups(p pass) [][]int {
+	in := map[int]bool{}
+	for _, r := range p.regBits {
+		in[r] = true
+	}
+	var fixed []int
+	for r := 0; r < 8-s.g.laneBits; r++ {
+		if !in[r] {
+			fixed = append(fixed, r)
+		}
+	}
+	var out [][]int
+	for fv := 0; fv < 1<<len(fixed); fv++ {
+		var grp []int
+		for v := 0; v < 1<<len(p.regBits); v++ {
+			slot := 0
+			for i, r := range fixed {
+				slot |= (fv >> i & 1) << r
+			}
+			for i, r := range p.regBits {
+				slot |= (v >> i & 1) << r
+			}
+			grp = append(grp, slot)
+		}
+		out = append(out, grp)
+	}
+	return out
+}
+
+// runGroup loads a group, runs the pass's layers with the shuffles they
+// need, restores the standard order, finishes (last pass) and stores.
+func (s *nttState) runGroup(p pass, grp []int, last bool) {
+	g := s.g
+	regs := map[int]reg.VecVirtual{}
+	for _, sl := range grp {
+		regs[sl] = g.load(s.slotMem(sl))
+	}
+	start := s.lay
+	for _, b := range p.layers {
+		s.shuffleTo(regs, grp, p.regBits, goal{bit: b})
+		s.layer(regs, grp, b)
+		if s.k.reorder == "avoid" {
+			s.shuffleTo(regs, grp, p.regBits, goal{bit: -1, target: start})
+		}
+	}
+	s.shuffleTo(regs, grp, p.regBits, goal{bit: -1, target: start})
+	for _, sl := range grp {
+		if last {
+			regs[sl] = s.finish(regs[sl], sl)
+		}
+		g.store(regs[sl], s.slotMem(sl))
+	}
+	// Every group runs the same shuffles; the layout model is per group.
+	s.lay = start
+}
+
+func (s *nttState) slotMem(sl int) operand.Mem {
+	return operand.Mem{Base: s.poly, Disp: sl * s.g.isa.bytes}
+}
+
+// A goal is what a shuffle sequence must reach: index bit bit in a
+// register (bit >= 0), or the layout target.
+type goal struct {
+	bit    int
+	target layout
+}
+
+func (gl goal) reached(l layout) bool {
+	if gl.bit >= 0 {
+		_, ok := l.inRegister(gl.bit)
+		return ok
+	}
+	return l == gl.target
+}
+
+type planKey struct {
+	from    layout
+	gl      goal
+	regBits string
+	shuf    string
+	isa     string
+	ebits   int
+}
+
+var plans = map[planKey][]step{}
+
+// shuffleTo emits the cheapest shuffle sequence reaching gl.
+func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl goal) {
+	if gl.bit < 0 && s.k.shuf == "permt2" && s.restorePair(regs, grp, regBits, gl.target) {
+		return
+	}
+	kinds := s.g.shuffleKinds(s.k.shuf)
+	byShuffle := map[string]*shuf{}
+	plain := make([]*shuffle, len(kinds))
+	for i, k := range kinds {
+		plain[i] = &k.shuffle
+		byShuffle[k.name] = k
+	}
+	key := planKey{s.lay, gl, fmt.Sprint(regBits), s.k.shuf, s.g.isa.name, s.g.f.ebits}
+	steps, ok := plans[key]
+	if !ok {
+		steps, _ = plan(s.lay, plain, regBits, gl.reached)
+		plans[key] = steps
+	}
+	for _, st := range steps {
+		k := byShuffle[st.s.name]
+		for _, sl := range grp {
+			if sl>>st.r&1 == 0 {
+				regs[sl], regs[sl|1<<st.r] = k.emit(regs[sl], regs[sl|1<<st.r])
+			}
+		}
+		s.lay = s.lay.step(&k.shuffle, st.r)
+	}
+}
+
+// restorePair reaches target with one pair of two-source permutes when the
+// layout differs from it only in lane bits and one register bit.
+func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, target layout) bool {
+	g := s.g
+	r := -1
+	for b := range s.lay.pos {
+		p, q := s.lay.pos[b], target.pos[b]
+		for _, x := range []int{p, q} {
+			if x >= g.laneBits && p != q {
+				if r >= 0 && r != x-g.laneBits {
+					return false
+				}
+				r = x - g.laneBits
+			}
+		}
+	}
+	if r < 0 {
+		return s.lay == target
+	}
+	for _, sl := range grp {
+		if sl>>r&1 == 1 {
+			continue
+		}
+		var idx [2][]int64
+		for h, dst := range []int{sl, sl | 1<<r} {
+			idx[h] = make([]int64, g.lanes)
+			for l := range idx[h] {
+				src, lane := s.find(target.index(dst, l), sl, sl|1<<r)
+				idx[h][l] = int64(src*g.lanes + lane)
+			}
+		}
+		regs[sl], regs[sl|1<<r] = g.permPair(regs[sl], regs[sl|1<<r], idx[0], idx[1])
+	}
+	s.lay = target
+	return true
+}
+
+// find returns which of slots a (0) or b (1) holds coefficient i, and where.
+func (s *nttState) find(i, a, b int) (int, int) {
+	for h, sl := range []int{a, b} {
+		for l := 0; l < s.g.lanes; l++ {
+			if s.lay.index(sl, l) == i {
+				return h, l
+			}
+		}
+	}
+	panic("coefficient not in the pair")
+}
+
+// slotBound is the union of the bounds of the coefficients in slot sl.
+func (s *nttState) slotBound(sl int) interval {
+	b := s.bound[s.lay.index(sl, 0)]
+	for l := 1; l < s.g.lanes; l++ {
+		b = b.union(s.bound[s.lay.index(sl, l)])
+	}
+	return b
+}
+
+// reduceSlot emits a reduction of slot sl and updates its bounds.
+func (s *nttState) reduceSlot(regs map[int]reg.VecVirtual, sl int) {
+	s.g.reduce(regs[sl])
+	s.reduce++
+	for l := 0; l < s.g.lanes; l++ {
+		i := s.lay.index(sl, l)
+		s.bound[i] = s.g.f.reduceBound(s.bound[i])
+	}
+}
+
+// layer emits the butterflies of the layer on index bit b for one group.
+func (s *nttState) layer(regs map[int]reg.VecVirtual, grp []int, b int) {
+	r, _ := s.lay.inRegister(b)
+	for _, x := range grp {
+		if x>>r&1 == 1 {
+			continue
+		}
+		y := x | 1<<r
+		z := s.zetas(x, b)
+		if s.k.inverse {
+			s.gsButterfly(regs, x, y, z, b)
+			if b == 7 {
+				for l := 0; l < s.g.lanes; l++ {
+					s.scaled[s.lay.index(y, l)] = true
+				}
+			}
+		} else {
+			s.ctButterfly(regs, x, y, z, b)
+		}
+	}
+}
+
+// zetas returns the multiplier vector of the butterflies between slot x
+// and its partner on index bit b: zeta·R mod q per lane, so that the
+// Montgomery product by it is the product by zeta.
+func (s *nttState) zetas(x, b int) mulConst {
+	g := s.g
+	w := make([]int64, g.lanes)
+	for l := range w {
+		j := s.lay.index(x, l)
+		if j>>b&1 != 0 || s.lay.index(x|1<<(s.lay.pos[b]-g.laneBits), l) != j|1<<b {
+			panic("butterfly partners misplaced")
+		}
+		var z int64
+		if s.k.inverse {
+			z = g.f.zetaInv(1<<b, j)
+			if b == 7 {
+				// fold InvNTT's final scaling into the last zetas
+				z = z * g.f.invN % g.f.q
+			}
+		} else {
+			z = g.f.zetaFwd(1<<b, j)
+		}
+		w[l] = g.f.mont(z)
+	}
+	return g.mulConstOf(w)
+}
+
+// ctButterfly is the Cooley-Tukey butterfly of Algorithms 9 and 41:
+// t = zeta·y; y = x - t; x = x + t.
+func (s *nttState) ctButterfly(regs map[int]reg.VecVirtual, x, y int, z mulConst, b int) {
+	g, f := s.g, s.g.f
+	t := f.montBound(s.slotBound(y), z.max)
+	if !f.fits(s.slotBound(x).add(t)) || !f.fits(s.slotBound(x).sub(t)) {
+		s.reduceSlot(regs, x)
+	}
+	prod := g.montMul(regs[y], z)
+	nx := g.vec()
+	g.add(regs[x], prod, nx)
+	g.sub(regs[x], prod, prod)
+	regs[x], regs[y] = nx, prod
+	s.updateBounds(x, y, func(bx, by interval) (interval, interval) {
+		tb := f.montBound(by, z.max)
+		return bx.add(tb), bx.sub(tb)
+	})
+	s.eager(regs, x, y)
+}
+
+// gsButterfly is the Gentleman-Sande butterfly of Algorithms 10 and 42:
+// t = x; x = t + y; y = zeta·(y - t).
+func (s *nttState) gsButterfly(regs map[int]reg.VecVirtual, x, y int, z mulConst, b int) {
+	g, f := s.g, s.g.f
+	for !f.fits(s.slotBound(x).add(s.slotBound(y))) || !f.fits(s.slotBound(y).sub(s.slotBound(x))) {
+		if s.slotBound(x).abs() >= s.slotBound(y).abs() {
+			s.reduceSlot(regs, x)
+		} else {
+			s.reduceSlot(regs, y)
+		}
+	}
+	d := g.vec()
+	g.sub(regs[y], regs[x], d)
+	g.add(regs[x], regs[y], regs[x])
+	regs[y] = g.montMul(d, z)
+	s.updateBounds(x, y, func(bx, by interval) (interval, interval) {
+		return bx.add(by), f.montBound(by.sub(bx), z.max)
+	})
+	s.eager(regs, x, y)
+}
+
+// eager reduces, for red=eager, every output of a butterfly that may lie
+// outside (-q, q).
+func (s *nttState) eager(regs map[int]reg.VecVirtual, x, y int) {
+	if s.k.red != "eager" {
+		return
+	}
+	for _, sl := range []int{x, y} {
+		if s.slotBound(sl).abs() >= s.g.f.q {
+			s.reduceSlot(regs, sl)
+		}
+	}
+}
+
+func (s *nttState) updateBounds(x, y int, fn func(bx, by interval) (interval, interval)) {
+	for l := 0; l < s.g.lanes; l++ {
+		i, j := s.lay.index(x, l), s.lay.index(y, l)
+		s.bound[i], s.bound[j] = fn(s.bound[i], s.bound[j])
+		if !s.g.f.fits(s.bound[i]) || !s.g.f.fits(s.bound[j]) {
+			panic(fmt.Sprintf("%s: coefficient bound overflows: %v %v", s.k.name(), s.bound[i], s.bound[j]))
+		}
+	}
+}
+
+// finish applies the final scaling (InvNTT) and brings slot sl into [0, q).
+func (s *nttState) finish(x reg.VecVirtual, sl int) reg.VecVirtual {
+	g := s.g
+	b := s.slotBound(sl)
+	if s.k.inverse && !s.slotScaled(sl) {
+		c := g.mulConstOf(splatVals(g.lanes, g.f.mont(g.f.invN)))
+		x = g.montMul(x, c)
+		b = g.f.montBound(b, c.max)
+	}
+	g.canonical(x, b)
+	return x
+}
+
+// slotScaled reports whether slot sl's coefficients all carry the final
+// InvNTT factor already; a slot mixing both is a generator bug.
+func (s *nttState) slotScaled(sl int) bool {
+	n := 0
+	for l := 0; l < s.g.lanes; l++ {
+		if s.scaled[s.lay.index(sl, l)] {
+			n++
+		}
+	}
+	if n != 0 && n != s.g.lanes {
+		panic(fmt.Sprintf("%s: slot %d mixes scaled and unscaled coefficients", s.k.name(), sl))
+	}
+	return n != 0
+}
+
+func splatVals(n int, v int64) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestListCalib(t *testing.T) {
+	needCalibAsm(t)
 	out, stderr, code := runCLI(t, "list", "--kernel", "calib")
 	if code != 0 {
 		t.Fatalf("list: exit %d: %s", code, stderr)
@@ -14,6 +15,7 @@ func TestListCalib(t *testing.T) {
 }
 
 func TestListJSON(t *testing.T) {
+	needCalibAsm(t)
 	out, _, code := runCLI(t, "list", "--kernel", "calib", "--json")
 	if code != 0 {
 		t.Fatalf("list --json: exit %d", code)

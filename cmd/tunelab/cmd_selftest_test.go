@@ -6,6 +6,7 @@ import (
 )
 
 func TestSelftestSmall(t *testing.T) {
+	needCalibAsm(t)
 	out, stderr, code := runCLI(t, "selftest", "--reps", "2", "--budget", "300ms", "--sample-time", "500us", "--seed", "9")
 	if code != 0 {
 		t.Fatalf("selftest: exit %d:\n%s%s", code, out, stderr)

@@ -64,6 +64,7 @@ func countResults(t *testing.T, path string) (map[string]int, string) {
 // TestSweepInterruptAndResume sends SIGINT to a running sweep, checks it
 // exits 130 with a readable file, then resumes it to the end.
 func TestSweepInterruptAndResume(t *testing.T) {
+	needCalibAsm(t)
 	path := filepath.Join(t.TempDir(), "r.txt")
 	args := []string{"sweep", "--kernel", "calib", "--min-samples", "12", "--max-samples", "12", "--sample-time", "500us", "--seed", "5"}
 	cmd, out := tunelabProc(t, nil, append(args, "-o", path)...)
@@ -122,6 +123,7 @@ func TestSweepUsageErrors(t *testing.T) {
 }
 
 func TestSweepCalib(t *testing.T) {
+	needCalibAsm(t)
 	path := filepath.Join(t.TempDir(), "sub", "r.txt")
 	stdout, stderr, code := runCLI(t, "sweep", "--kernel", "calib", "--max-samples", "12", "--sample-time", "500us", "-o", path)
 	if code != 0 {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestVerifyCalib(t *testing.T) {
+	needCalibAsm(t)
 	out, stderr, code := runCLI(t, "verify", "--kernel", "calib")
 	if code != 0 {
 		t.Fatalf("verify --kernel calib: exit %d:\n%s%s", code, out, stderr)

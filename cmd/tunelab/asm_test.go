@@ -1,0 +1,16 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// needCalibAsm skips tests that expect the generated calibration variants:
+// under -tags purego (or off amd64) only the generic variant is registered.
+func needCalibAsm(t *testing.T) {
+	t.Helper()
+	if variant.Lookup("calib", "isa=amd64/eps=0/align=64") == nil {
+		t.Skip("generated calib variants not built (purego or not amd64)")
+	}
+}

@@ -2,6 +2,327 @@
 
 package dispatch
 
-var tableEntries = []Entry{}
+// Generated from:
+//	sha256:59f1d77b053dc1b90653fa1330dbaecd1a7d6fbf30c367bd5340866f0e9cd19b
 
-var tableDefaults = []Default{}
+var tableEntries = []Entry{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x1", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x8", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/mul=ifma/unroll=2/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=blend/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=unpack/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Choices: []Choice{
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none"},
+	}},
+}
+
+var tableDefaults = []Default{
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=64"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=4/keys=regs/align=none"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=2/keys=regs/align=64"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=4/keys=regs/align=none"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=2/keys=regs/align=64"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+	}},
+	{Level: "x86-64-v4", Kernel: "keccak.x1", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "keccak.x1", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=2/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "keccak.x1", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=2/align=none"},
+	}},
+	{Level: "x86-64-v4", Kernel: "keccak.x2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "keccak.x2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=32"},
+	}},
+	{Level: "x86-64-v2", Kernel: "keccak.x2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "keccak.x4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "keccak.x4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=4/xpose=unpack/align=64"},
+	}},
+	{Level: "x86-64-v2", Kernel: "keccak.x4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "keccak.x8", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64"},
+	}},
+	{Level: "x86-64-v3", Kernel: "keccak.x8", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v2", Kernel: "keccak.x8", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=1/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=4/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=32"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.mulntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=unpack/reorder=undo/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "poly1305", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64"},
+	}},
+	{Level: "x86-64-v3", Kernel: "poly1305", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=64"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
+	}},
+	{Level: "x86-64-v2", Kernel: "poly1305", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+	}},
+}

@@ -100,12 +100,15 @@ type faultInstance struct {
 	hang  bool
 	after time.Duration
 	spent time.Duration
+	s     sumInstance
 }
 
 func (f *faultInstance) Run(n int) {
 	start := time.Now()
-	var s sumInstance
-	s.buf = make([]byte, 64)
+	s := &f.s
+	if s.buf == nil {
+		s.buf = make([]byte, 16)
+	}
 	s.Run(n)
 	f.spent += time.Since(start)
 	if f.spent < f.after {

@@ -27,8 +27,11 @@ func TestCrashIsolation(t *testing.T) {
 	defer func(d time.Duration) { sampleTimeout = d }(sampleTimeout)
 	sampleTimeout = 2 * time.Second
 	var out, log bytes.Buffer
+	// No elimination and no early stop before 40 samples: the late arms
+	// fault after 3 ms of Run time, about 13 samples of 200µs in, so they
+	// always crash during sampling whatever the host's noise.
 	p := DefaultRaceParams
-	p.MaxSamples = 10
+	p.MinSamples, p.MaxSamples = 40, 40
 	cfg := &Config{Race: p, CPU: runtime.NumCPU() - 1, SampleTime: 200 * time.Microsecond, Budget: time.Minute, Seed: 3,
 		Start: ExecRunner(), Results: &out, Log: &log, Run: RunInfo{RunID: "1", Date: "d"}}
 	rep, err := Sweep(context.Background(), cfg, groups)

@@ -3,48 +3,12 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
 )
 
-// benchKernel benchmarks every runnable, non-sweep variant of kernel.
-func benchKernel(b *testing.B, kernel string) {
-	for _, v := range variant.Variants(kernel) {
-		if v.OffsetSweep || !dispatch.Has(v.Features...) {
-			continue
-		}
-		b.Run(v.Name, func(b *testing.B) {
-			in := v.New(0, 1)
-			b.ResetTimer()
-			in.Run(b.N)
-			b.StopTimer()
-			if err := in.Check(); err != nil {
-				b.Fatal(err)
-			}
-		})
-	}
-}
-
-func BenchmarkMLDSANTT(b *testing.B)    { benchKernel(b, "mldsa.ntt") }
-func BenchmarkMLDSAInvNTT(b *testing.B) { benchKernel(b, "mldsa.invntt") }
-func BenchmarkMLDSAMulNTT(b *testing.B) { benchKernel(b, "mldsa.mulntt") }
+func BenchmarkMLDSANTT(b *testing.B)    { nttfieldtest.BenchKernel(b, "mldsa.ntt") }
+func BenchmarkMLDSAInvNTT(b *testing.B) { nttfieldtest.BenchKernel(b, "mldsa.invntt") }
+func BenchmarkMLDSAMulNTT(b *testing.B) { nttfieldtest.BenchKernel(b, "mldsa.mulntt") }
 
 // BenchmarkAPI measures the public functions (the dispatched variant).
-func BenchmarkAPI(b *testing.B) {
-	var f, g, h [256]int32
-	b.Run("NTT", func(b *testing.B) {
-		for range b.N {
-			NTT(&f)
-		}
-	})
-	b.Run("InvNTT", func(b *testing.B) {
-		for range b.N {
-			InvNTT(&f)
-		}
-	})
-	b.Run("MulNTT", func(b *testing.B) {
-		for range b.N {
-			MulNTT(&h, &f, &g)
-		}
-	})
-}
+func BenchmarkAPI(b *testing.B) { nttfieldtest.BenchAPI(b, field) }

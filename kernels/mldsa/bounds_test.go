@@ -1,6 +1,10 @@
 package mldsa
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+)
 
 // The assembly variants compute with signed 32-bit lanes: Montgomery
 // products by constants (VPMULLD/VPMULDQ), reduce32 and, for red=lazy, no
@@ -9,16 +13,7 @@ import "testing"
 
 const qinv = 58728449 // q⁻¹ mod 2^32
 
-func center(x int64) int64 {
-	x %= Q
-	if x < 0 {
-		x += Q
-	}
-	if x > Q/2 {
-		x -= Q
-	}
-	return x
-}
+func center(x int64) int64 { return nttfieldtest.Center(x, Q) }
 
 // montMul is the lane arithmetic: (a·w - m·q)/2^32, m = lo32(a·w·q⁻¹).
 func montMul(a int32, w int64) int64 {

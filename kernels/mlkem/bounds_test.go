@@ -1,6 +1,10 @@
 package mlkem
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+)
 
 // The assembly variants compute with signed 16-bit lanes: Montgomery
 // products by constants, a Barrett-style reduction, and (red=lazy) no
@@ -12,16 +16,7 @@ const (
 	barrett = 20159 // round(2^26/q)
 )
 
-func center(x int32) int32 {
-	x %= Q
-	if x < 0 {
-		x += Q
-	}
-	if x > Q/2 {
-		x -= Q
-	}
-	return x
-}
+func center(x int32) int32 { return nttfieldtest.Center(x, Q) }
 
 // montMul is the lane arithmetic of a Montgomery product by w:
 // hi(a·w) - hi(q·lo(a·w·q⁻¹)) (VPMULHW, VPMULLW, VPMULHW, VPSUBW).

@@ -1,0 +1,104 @@
+package nttfieldtest
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// ChildEnv is set in the subprocesses APIUnderMasks starts.
+const ChildEnv = "TUNELAB_NTT_API_CHILD"
+
+// API checks the public functions (whatever variant dispatch chose) against
+// the generic code on 200 random inputs, and that every dispatch choice of
+// fd's kernels is a variant runnable on this host. It is the body of each
+// family's TestAPI.
+func API[E nttfield.Elem](t *testing.T, fd Field[E]) {
+	rng := nttfield.NewRand(99)
+	for i := range 200 {
+		var f, g, got, want nttfield.Poly[E]
+		nttfield.Fill(rng, fd.Q, &f)
+		nttfield.Fill(rng, fd.Q, &g)
+		got, want = f, f
+		fd.APINTT(&got)
+		fd.NTT(&want)
+		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
+			t.Fatalf("NTT, random #%d: coefficient %d = %d, want %d", i, j, got[j], want[j])
+		}
+		got, want = f, f
+		fd.APIInvNTT(&got)
+		fd.InvNTT(&want)
+		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
+			t.Fatalf("InvNTT, random #%d: coefficient %d = %d, want %d", i, j, got[j], want[j])
+		}
+		fd.APIMulNTT(&got, &f, &g)
+		fd.MulNTT(&want, &f, &g)
+		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
+			t.Fatalf("MulNTT, random #%d: coefficient %d = %d, want %d", i, j, got[j], want[j])
+		}
+	}
+	for _, kp := range dispatch.Plans() {
+		if !strings.HasPrefix(kp.Kernel, fd.Prefix+".") {
+			continue
+		}
+		for _, c := range kp.Choices {
+			t.Logf("%s: dispatching to %s (%s)", kp.Kernel, c.Variant, c.Reason)
+			v := variant.Lookup(kp.Kernel, c.Variant)
+			if v == nil || !dispatch.Has(v.Features...) {
+				t.Errorf("%s: dispatch chose %q, which is not a runnable variant here", kp.Kernel, c.Variant)
+			}
+		}
+	}
+}
+
+// APIUnderMasks reruns the calling package's TestAPI in subprocesses with
+// CPU features masked (TUNELAB_CPU) and with variants forced
+// (TUNELAB_DISPATCH), so that every dispatch path of the public API is
+// exercised on this host. It is the body of each family's TestAPIUnderMasks.
+func APIUnderMasks[E nttfield.Elem](t *testing.T, fd Field[E]) {
+	if os.Getenv(ChildEnv) != "" {
+		t.Skip("in child")
+	}
+	envs := [][]string{{"TUNELAB_CPU=avx512f=off"}, {"TUNELAB_CPU=all=off"}}
+	refused := ""
+	if len(fd.AsmNTT) > 0 {
+		// The last dispatchable variants are AVX-512 ones: forcing them
+		// with AVX-512 masked must be refused with a warning, not obeyed.
+		envs = append(envs,
+			[]string{"TUNELAB_DISPATCH=" + fd.forced(fd.AsmNTT[0].Name, fd.AsmInvNTT[0].Name, fd.AsmMulNTT[0].Name)},
+			[]string{"TUNELAB_CPU=avx512f=off", "TUNELAB_DISPATCH=" + fd.forced(last(fd.AsmNTT), last(fd.AsmInvNTT), last(fd.AsmMulNTT))})
+		refused = "missing or masked on this CPU"
+	}
+	for i, env := range envs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAPI$", "-test.count=1", "-test.v")
+		cmd.Env = append(append(os.Environ(), ChildEnv+"=1"), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestAPI") {
+			t.Errorf("public API under %v: %v\n%s", env, err, out)
+		}
+		if i == 3 && !strings.Contains(string(out), refused) {
+			t.Errorf("public API under %v: forcing AVX-512 variants with AVX-512 masked was not refused:\n%s", env, out)
+		}
+	}
+}
+
+// forced is a TUNELAB_DISPATCH value forcing the given variants.
+func (fd Field[E]) forced(ntt, inv, mul string) string {
+	return fd.Kernel("ntt") + "=" + ntt + "," + fd.Kernel("invntt") + "=" + inv + "," + fd.Kernel("mulntt") + "=" + mul
+}
+
+// last returns the name of the last dispatchable (non offset-sweep)
+// variant of impls, or the generic variant's if there is none.
+func last[F any](impls []nttfield.Impl[F]) string {
+	for i := len(impls) - 1; i >= 0; i-- {
+		if !impls[i].OffsetSweep {
+			return impls[i].Name
+		}
+	}
+	return variant.GenericName
+}

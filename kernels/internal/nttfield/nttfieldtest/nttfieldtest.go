@@ -1,0 +1,82 @@
+// Package nttfieldtest holds the tests the NTT kernel families
+// (kernels/mlkem and kernels/mldsa) share: every function here is the body
+// of one test, fuzz target or benchmark, generic over the coefficient type,
+// and each family's *_test.go files call it with their Field.
+//
+// A family's test files keep what is specific to its field (the zeta
+// tables against math/big, the lane bounds of its Montgomery and Barrett
+// arithmetic) and keep the test names: APIUnderMasks reruns the calling
+// package's TestAPI in subprocesses, and FuzzVariants must be called from a
+// fuzz target of the calling package.
+package nttfieldtest
+
+import (
+	"math/big"
+
+	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+)
+
+// A Field describes one family's kernels to the shared tests.
+type Field[E nttfield.Elem] struct {
+	// Prefix names the kernels: "mlkem" stands for "mlkem.ntt",
+	// "mlkem.invntt" and "mlkem.mulntt".
+	Prefix string
+	// Q is the modulus.
+	Q E
+
+	// NTT, InvNTT and MulNTT are the generic references.
+	NTT, InvNTT nttfield.Unary[E]
+	MulNTT      nttfield.Binary[E]
+
+	// AsmNTT, AsmInvNTT and AsmMulNTT are the assembly variant tables
+	// (empty without assembly).
+	AsmNTT, AsmInvNTT []nttfield.Impl[nttfield.Unary[E]]
+	AsmMulNTT         []nttfield.Impl[nttfield.Binary[E]]
+
+	// APINTT, APIInvNTT and APIMulNTT are the public functions, which call
+	// the variant dispatch chose.
+	APINTT, APIInvNTT nttfield.Unary[E]
+	APIMulNTT         nttfield.Binary[E]
+}
+
+// Kernel returns the registered name of the kernel op ("ntt", "invntt" or
+// "mulntt").
+func (fd Field[E]) Kernel(op string) string { return fd.Prefix + "." + op }
+
+// Spec returns the spec nttfield.VerifyUnary and VerifyBinary need for the
+// kernel op.
+func (fd Field[E]) Spec(op string) nttfield.Spec[E] {
+	return nttfield.Spec[E]{Kernel: fd.Kernel(op), Q: fd.Q}
+}
+
+// unaryKernel is one in-place transform of a Field.
+type unaryKernel[E nttfield.Elem] struct {
+	op       string
+	ref, api nttfield.Unary[E]
+	impls    []nttfield.Impl[nttfield.Unary[E]]
+}
+
+// unaries returns NTT and InvNTT.
+func (fd Field[E]) unaries() []unaryKernel[E] {
+	return []unaryKernel[E]{
+		{"ntt", fd.NTT, fd.APINTT, fd.AsmNTT},
+		{"invntt", fd.InvNTT, fd.APIInvNTT, fd.AsmInvNTT},
+	}
+}
+
+// Center returns the representative of x mod q in [-q/2, q/2].
+func Center[T ~int32 | ~int64](x, q T) T {
+	x %= q
+	if x < 0 {
+		x += q
+	}
+	if x > q/2 {
+		x -= q
+	}
+	return x
+}
+
+// PowMod returns b^e mod q, computed with math/big.
+func PowMod(b, e, q int64) int64 {
+	return new(big.Int).Exp(big.NewInt(b), big.NewInt(e), big.NewInt(q)).Int64()
+}

@@ -1,0 +1,13 @@
+package mlkem
+
+import "github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+
+// field describes this package's kernels to the tests shared with the
+// other NTT family (kernels/internal/nttfield/nttfieldtest).
+var field = nttfieldtest.Field[int16]{
+	Prefix: "mlkem",
+	Q:      Q,
+	NTT:    nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
+	AsmNTT: asmNTT, AsmInvNTT: asmInvNTT, AsmMulNTT: asmMulNTT,
+	APINTT: NTT, APIInvNTT: InvNTT, APIMulNTT: MulNTT,
+}

@@ -5,33 +5,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/harness"
 )
 
 // commentPrefix starts tunelab's own lines in a result file, as in the
 // sweep's files; benchfmt readers ignore them.
 const commentPrefix = "# tunelab: "
 
-// HostConfig returns the file config lines of a sweep result file for this
-// host and run (goos ... tsc-hz), in the sweep's order.
-func HostConfig(run harness.RunInfo) [][2]string {
-	id := harness.HostIdentity()
-	return [][2]string{
-		{"goos", runtime.GOOS}, {"goarch", runtime.GOARCH}, {"pkg", ""},
-		{"cpu", id.CPU}, {"cpu-vendor", id.Vendor},
-		{"cpu-family", fmt.Sprintf("%#x", id.Family)}, {"cpu-model", fmt.Sprintf("%#x", id.Model)},
-		{"cpu-stepping", strconv.Itoa(id.Stepping)}, {"uarch", id.Uarch}, {"dispatch-key", id.DispatchKey},
-		{"features", strings.Join(id.Features, ",")}, {"feature-level", id.FeatureLevel},
-		{"go", runtime.Version()}, {"tunelab", harness.Version()}, {"run-id", run.RunID}, {"date", run.Date},
-		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)},
-	}
-}
 
 // WriteResults writes every sample of m in the Go benchmark format: the
 // host config lines (pkg filled in), kernel, events and align-entry, then

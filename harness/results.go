@@ -39,9 +39,12 @@ func NewRunInfo(seed uint64) RunInfo {
 	return RunInfo{RunID: fmt.Sprintf("%016x", seed), Date: time.Now().UTC().Format(time.RFC3339), TSCHz: TSCHz()}
 }
 
-func newResultWriter(w io.Writer, run RunInfo) *resultWriter {
+// HostConfig returns the file-level config lines (key, value) that make a
+// result file self-describing: host identity, Go and tunelab versions, and
+// the run's identity. Every tool writing results (sweep, align) uses it.
+func HostConfig(run RunInfo) [][2]string {
 	id := HostIdentity()
-	kv := [][2]string{
+	return [][2]string{
 		{"goos", runtime.GOOS}, {"goarch", runtime.GOARCH}, {"pkg", ""},
 		{"cpu", id.CPU}, {"cpu-vendor", id.Vendor},
 		{"cpu-family", fmt.Sprintf("%#x", id.Family)}, {"cpu-model", fmt.Sprintf("%#x", id.Model)},
@@ -50,8 +53,11 @@ func newResultWriter(w io.Writer, run RunInfo) *resultWriter {
 		{"go", runtime.Version()}, {"tunelab", Version()}, {"run-id", run.RunID}, {"date", run.Date},
 		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)},
 	}
+}
+
+func newResultWriter(w io.Writer, run RunInfo) *resultWriter {
 	rw := &resultWriter{w: w, bw: benchfmt.NewWriter(w), units: map[string]bool{}}
-	for _, p := range kv {
+	for _, p := range HostConfig(run) {
 		rw.header = append(rw.header, benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true})
 	}
 	return rw

@@ -4,7 +4,10 @@ package mca
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -110,7 +113,12 @@ func TestRewriteJump(t *testing.T) {
 }
 
 func TestReadMeasuredAndReconcile(t *testing.T) {
-	const file = `cpu: test
+	const file = `cpu-vendor: GenuineIntel
+cpu-family: 0x6
+cpu-model: 0xcf
+uarch: Emerald Rapids
+dispatch-key: GenuineIntel/0x06/0xcf
+features: avx2
 kernel: calib
 BenchmarkCalib/isa=x/len=8 1000 10 ns/op 80 tsc-cycles/op
 BenchmarkCalib/isa=x/len=8 1000 11 ns/op 84 tsc-cycles/op
@@ -118,12 +126,20 @@ BenchmarkCalib/isa=x/len=8 1000 12 ns/op 88 tsc-cycles/op
 kernel: other
 BenchmarkOther/isa=y/size=64 1000 12 ns/op 500 tsc-cycles/op
 `
-	ms, err := readMeasured(strings.NewReader(file), "fixture")
+	path := filepath.Join(t.TempDir(), "r.txt")
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadMeasured(path, "AuthenticAMD/0x19/0x11"); err == nil {
+		t.Error("ReadMeasured found results of a CPU model the file does not have")
+	}
+	ms, err := ReadMeasured(path, "GenuineIntel/0x06/0xcf")
 	if err != nil {
 		t.Fatal(err)
 	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Kernel < ms[j].Kernel })
 	if len(ms) != 2 || ms[0].Kernel != "calib" || ms[0].Variant != "isa=x/len=8" || ms[0].CyclesPerOp != 84 || ms[0].Samples != 3 {
-		t.Fatalf("readMeasured = %+v", ms)
+		t.Fatalf("ReadMeasured = %+v", ms)
 	}
 	if ms[1].Size != 64 || ms[1].Variant != "isa=y" {
 		t.Fatalf("size not split from name: %+v", ms[1])

@@ -1,15 +1,10 @@
 package mca
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
-	"strconv"
-	"strings"
 
-	"golang.org/x/perf/benchfmt"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // Measured is the median TSC cycles per op of one variant at one size, as
@@ -22,78 +17,33 @@ type Measured struct {
 }
 
 // ReadMeasured reads the median tsc-cycles/op per (kernel, variant, size)
-// from a benchfmt result file written by `tunelab sweep`.
-func ReadMeasured(path string) ([]Measured, error) {
-	f, err := os.Open(path)
+// of the CPU model with dispatch key host (all models when host is "")
+// from benchfmt result files written by `tunelab sweep`.
+func ReadMeasured(path, host string) ([]Measured, error) {
+	set, _, err := reports.Read([]string{path})
 	if err != nil {
-		return nil, fmt.Errorf("reading results: %w", err)
-	}
-	defer f.Close()
-	return readMeasured(f, path)
-}
-
-type measuredKey struct {
-	kernel, variant string
-	size            int
-}
-
-func readMeasured(r io.Reader, name string) ([]Measured, error) {
-	samples := map[measuredKey][]float64{}
-	br := benchfmt.NewReader(r, name)
-	for br.Scan() {
-		res, ok := br.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		v, ok := res.Value("tsc-cycles/op")
-		if !ok {
-			continue
-		}
-		k := keyOf(res)
-		samples[k] = append(samples[k], v)
-	}
-	if err := br.Err(); err != nil {
 		return nil, err
 	}
-	if len(samples) == 0 {
-		return nil, errors.New(name + ": no tsc-cycles/op results")
-	}
-	return medians(samples), nil
-}
-
-// keyOf parses "KeccakX4/isa=avx2/.../size=64" with the kernel: config line.
-func keyOf(res *benchfmt.Result) measuredKey {
-	k := measuredKey{kernel: string(res.GetConfig("kernel"))}
-	_, rest, _ := strings.Cut(string(res.Name), "/")
-	if i := strings.LastIndex(rest, "/size="); i >= 0 {
-		k.size, _ = strconv.Atoi(rest[i+len("/size="):])
-		rest = rest[:i]
-	}
-	k.variant = rest
-	return k
-}
-
-func medians(samples map[measuredKey][]float64) []Measured {
 	var out []Measured
-	for k, xs := range samples {
-		sort.Float64s(xs)
-		m := xs[len(xs)/2]
-		if len(xs)%2 == 0 {
-			m = (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+	for _, p := range set.Points {
+		if len(p.TSC) == 0 || host != "" && p.Model.Key != host {
+			continue
 		}
-		out = append(out, Measured{k.kernel, k.variant, k.size, m, len(xs)})
+		out = append(out, Measured{p.Kernel, p.Variant, p.Size, median(p.TSC), len(p.TSC)})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Kernel != b.Kernel {
-			return a.Kernel < b.Kernel
-		}
-		if a.Variant != b.Variant {
-			return a.Variant < b.Variant
-		}
-		return a.Size < b.Size
-	})
-	return out
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no tsc-cycles/op results of this CPU model (%s)", path, host)
+	}
+	return out, nil
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 // Disagreement is the threshold beyond which prediction and measurement are

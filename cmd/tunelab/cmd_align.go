@@ -136,7 +136,7 @@ func (f *alignFlags) writeFiles(e *env, m *align.Measurement, a *align.Analysis)
 		out = filepath.Join("results", fmt.Sprintf("align-%s-%s-%s.txt", f.kernel, f.entry,
 			time.Now().UTC().Format("2006-01-02T150405")))
 	}
-	host := align.HostConfig(run)
+	host := harness.HostConfig(run)
 	if err := align.WriteFileAtomic(out, func(w io.Writer) error { return align.WriteResults(w, host, m) }); err != nil {
 		return err
 	}

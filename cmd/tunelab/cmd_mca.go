@@ -55,7 +55,7 @@ func runMCA(e *env, args []string) error {
 		rep.Results = append(rep.Results, mca.PredictAll(ctx, bin, k, mcpus, mcaSizeFor(k[0].Kernel, f.size))...)
 	}
 	if f.results != "" {
-		ms, err := mca.ReadMeasured(f.results)
+		ms, err := mca.ReadMeasured(f.results, dispatch.Host().Key())
 		if err != nil {
 			return usagef("%v", err)
 		}

@@ -9,13 +9,11 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
-
 )
 
 // commentPrefix starts tunelab's own lines in a result file, as in the
 // sweep's files; benchfmt readers ignore them.
 const commentPrefix = "# tunelab: "
-
 
 // WriteResults writes every sample of m in the Go benchmark format: the
 // host config lines (pkg filled in), kernel, events and align-entry, then

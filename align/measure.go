@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/perfcounters"
@@ -160,7 +161,7 @@ func (m *Measurement) prepare(o Options) []armState {
 		}
 		st[i] = armState{in: v.New(o.Size, o.Seed), iters: 1}
 		if o.Entry == Warm {
-			st[i].iters = calibrate(st[i].in, o.SampleTime)
+			st[i].iters = harness.Calibrate(st[i].in, o.SampleTime)
 		}
 		m.Samples[i] = newSamples(o.MaxSamples)
 	}
@@ -170,28 +171,6 @@ func (m *Measurement) prepare(o Options) []armState {
 func newSamples(n int) Samples {
 	return Samples{Iters: make([]int, 0, n), Ns: make([]float64, 0, n), TSC: make([]float64, 0, n),
 		Events: make([][]float64, 0, n)}
-}
-
-// calibrate warms in up and returns the iterations for one sample of
-// about target: it grows n until a run takes target/8, then scales by the
-// fastest of three runs.
-func calibrate(in variant.Instance, target time.Duration) int {
-	in.Run(1)
-	n := 1
-	for timeRun(in, n) < target/8 && n < 1<<30 {
-		n *= 4
-	}
-	best := timeRun(in, n)
-	for range 2 {
-		best = min(best, timeRun(in, n))
-	}
-	return max(int(float64(n)*float64(target)/float64(max(best, 1))), 1)
-}
-
-func timeRun(in variant.Instance, n int) time.Duration {
-	t0 := time.Now()
-	in.Run(n)
-	return time.Since(t0)
 }
 
 // rounds runs interleaved rounds until the budget or the sample limit.

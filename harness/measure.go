@@ -22,10 +22,10 @@ func pinThread(cpu int) error {
 	return nil
 }
 
-// calibrate warms in up and returns the iteration count for which one
+// Calibrate warms in up and returns the iteration count for which one
 // sample lasts about target: it grows n until a run takes target/8, then
 // takes the fastest of five runs so a disturbed run cannot skew it.
-func calibrate(in variant.Instance, target time.Duration) int {
+func Calibrate(in variant.Instance, target time.Duration) int {
 	in.Run(1)
 	n := 1
 	for timeRun(in, n) < target/8 && n < 1<<30 {

@@ -124,7 +124,7 @@ func (w *worker) setup(req *Request) *Response {
 func (w *worker) prepare(id int) *Response {
 	in := w.variants[id].New(w.size, w.seed+uint64(id))
 	w.instances[id] = in
-	w.iters[id] = calibrate(in, w.target)
+	w.iters[id] = Calibrate(in, w.target)
 	return &Response{Iters: w.iters[id]}
 }
 

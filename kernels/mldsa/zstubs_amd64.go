@@ -375,3 +375,33 @@ func mulntt_avx512_ifma_2_64p56(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma_2_64p60(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma_2_none(h *[256]int32, a *[256]int32, b *[256]int32)

@@ -38754,6 +38754,8476 @@ loop:
 	VZEROUPPER
 	RET
 
+// func ntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPMULLW     nttconst<>+64(SB), Y9, Y17
+	VPMULHW     nttconst<>+32(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y1, Y17
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst<>+64(SB), Y10, Y1
+	VPMULHW     nttconst<>+32(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPADDW      Y10, Y2, Y1
+	VPSUBW      Y10, Y2, Y10
+	VPMULLW     nttconst<>+64(SB), Y11, Y2
+	VPMULHW     nttconst<>+32(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VPADDW      Y11, Y3, Y2
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst<>+64(SB), Y12, Y3
+	VPMULHW     nttconst<>+32(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y4, Y3
+	VPSUBW      Y12, Y4, Y12
+	VPMULLW     nttconst<>+64(SB), Y13, Y4
+	VPMULHW     nttconst<>+32(SB), Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y13, Y13
+	VPADDW      Y13, Y5, Y4
+	VPSUBW      Y13, Y5, Y13
+	VPMULLW     nttconst<>+64(SB), Y14, Y5
+	VPMULHW     nttconst<>+32(SB), Y14, Y14
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y14, Y14
+	VPADDW      Y14, Y6, Y5
+	VPSUBW      Y14, Y6, Y14
+	VPMULLW     nttconst<>+64(SB), Y15, Y6
+	VPMULHW     nttconst<>+32(SB), Y15, Y15
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y15, Y15
+	VPADDW      Y15, Y7, Y6
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+64(SB), Y16, Y7
+	VPMULHW     nttconst<>+32(SB), Y16, Y16
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y16, Y16
+	VPADDW      Y16, Y8, Y7
+	VPSUBW      Y16, Y8, Y16
+	VPMULLW     nttconst<>+128(SB), Y4, Y8
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y4, Y4
+	VPADDW      Y4, Y17, Y8
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y17
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y1, Y17
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y1
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y6, Y2, Y1
+	VPSUBW      Y6, Y2, Y6
+	VPMULLW     nttconst<>+128(SB), Y7, Y2
+	VPMULHW     nttconst<>+96(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y3, Y2
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst<>+192(SB), Y13, Y3
+	VPMULHW     nttconst<>+160(SB), Y13, Y13
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y13, Y13
+	VPADDW      Y13, Y9, Y3
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+192(SB), Y14, Y9
+	VPMULHW     nttconst<>+160(SB), Y14, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y14, Y14
+	VPADDW      Y14, Y10, Y9
+	VPSUBW      Y14, Y10, Y14
+	VPMULLW     nttconst<>+192(SB), Y15, Y10
+	VPMULHW     nttconst<>+160(SB), Y15, Y15
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPADDW      Y15, Y11, Y10
+	VPSUBW      Y15, Y11, Y15
+	VPMULLW     nttconst<>+192(SB), Y16, Y11
+	VPMULHW     nttconst<>+160(SB), Y16, Y16
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y16, Y16
+	VPADDW      Y16, Y12, Y11
+	VPSUBW      Y16, Y12, Y16
+	VPMULLW     nttconst<>+256(SB), Y1, Y12
+	VPMULHW     nttconst<>+224(SB), Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y1, Y1
+	VPADDW      Y1, Y8, Y12
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+256(SB), Y2, Y8
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y17, Y8
+	VPSUBW      Y2, Y17, Y2
+	VPMULLW     nttconst<>+384(SB), Y6, Y17
+	VPMULHW     nttconst<>+352(SB), Y6, Y6
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y6, Y6
+	VPADDW      Y6, Y4, Y17
+	VPSUBW      Y6, Y4, Y6
+	VPMULLW     nttconst<>+384(SB), Y7, Y4
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y5, Y4
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+320(SB), Y10, Y5
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y10, Y10
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+320(SB), Y11, Y3
+	VPMULHW     nttconst<>+288(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VPADDW      Y11, Y9, Y3
+	VPSUBW      Y11, Y9, Y11
+	VPMULLW     nttconst<>+448(SB), Y15, Y9
+	VPMULHW     nttconst<>+416(SB), Y15, Y15
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y15, Y15
+	VPADDW      Y15, Y13, Y9
+	VPSUBW      Y15, Y13, Y15
+	VPMULLW     nttconst<>+448(SB), Y16, Y13
+	VPMULHW     nttconst<>+416(SB), Y16, Y16
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y16, Y16
+	VPADDW      Y16, Y14, Y13
+	VPSUBW      Y16, Y14, Y16
+	VPMULLW     nttconst<>+512(SB), Y8, Y14
+	VPMULHW     nttconst<>+480(SB), Y8, Y8
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y8, Y8
+	VPADDW      Y8, Y12, Y14
+	VPSUBW      Y8, Y12, Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y12
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y2, Y2
+	VPADDW      Y2, Y1, Y12
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+640(SB), Y4, Y1
+	VPMULHW     nttconst<>+608(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y17, Y1
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+1760(SB), Y7, Y17
+	VPMULHW     nttconst<>+1728(SB), Y7, Y7
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y7, Y7
+	VPADDW      Y7, Y6, Y17
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst<>+576(SB), Y3, Y6
+	VPMULHW     nttconst<>+544(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y5, Y6
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1696(SB), Y11, Y5
+	VPMULHW     nttconst<>+1664(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y10, Y5
+	VPSUBW      Y11, Y10, Y11
+	VPMULLW     nttconst<>+704(SB), Y13, Y10
+	VPMULHW     nttconst<>+672(SB), Y13, Y13
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPADDW      Y13, Y9, Y10
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+1824(SB), Y16, Y9
+	VPMULHW     nttconst<>+1792(SB), Y16, Y16
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y16, Y16
+	VPADDW      Y16, Y15, Y9
+	VPSUBW      Y16, Y15, Y16
+	VSHUFI64X2  $0x00, Y8, Y14, Y15
+	VSHUFI64X2  $0x03, Y8, Y14, Y8
+	VSHUFI64X2  $0x00, Y2, Y12, Y14
+	VSHUFI64X2  $0x03, Y2, Y12, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y12
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y7, Y17, Y4
+	VSHUFI64X2  $0x03, Y7, Y17, Y7
+	VSHUFI64X2  $0x00, Y3, Y6, Y17
+	VSHUFI64X2  $0x03, Y3, Y6, Y3
+	VSHUFI64X2  $0x00, Y11, Y5, Y6
+	VSHUFI64X2  $0x03, Y11, Y5, Y5
+	VSHUFI64X2  $0x00, Y13, Y10, Y11
+	VSHUFI64X2  $0x03, Y13, Y10, Y10
+	VSHUFI64X2  $0x00, Y16, Y9, Y13
+	VSHUFI64X2  $0x03, Y16, Y9, Y9
+	VPMULLW     nttconst<>+768(SB), Y8, Y16
+	VPMULHW     nttconst<>+736(SB), Y8, Y8
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y8, Y8
+	VPADDW      Y8, Y15, Y16
+	VPSUBW      Y8, Y15, Y8
+	VPMULLW     nttconst<>+1888(SB), Y2, Y15
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPADDW      Y2, Y14, Y15
+	VPSUBW      Y2, Y14, Y2
+	VPMULLW     nttconst<>+896(SB), Y1, Y14
+	VPMULHW     nttconst<>+864(SB), Y1, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPADDW      Y1, Y12, Y14
+	VPSUBW      Y1, Y12, Y1
+	VPMULLW     nttconst<>+2016(SB), Y7, Y12
+	VPMULHW     nttconst<>+1984(SB), Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y7, Y7
+	VPADDW      Y7, Y4, Y12
+	VPSUBW      Y7, Y4, Y7
+	VPMULLW     nttconst<>+832(SB), Y3, Y4
+	VPMULHW     nttconst<>+800(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPADDW      Y3, Y17, Y4
+	VPSUBW      Y3, Y17, Y3
+	VPMULLW     nttconst<>+1952(SB), Y5, Y17
+	VPMULHW     nttconst<>+1920(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y6, Y17
+	VPSUBW      Y5, Y6, Y5
+	VPMULLW     nttconst<>+960(SB), Y10, Y6
+	VPMULHW     nttconst<>+928(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y11, Y6
+	VPSUBW      Y10, Y11, Y10
+	VPMULLW     nttconst<>+2080(SB), Y9, Y11
+	VPMULHW     nttconst<>+2048(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y13, Y11
+	VPSUBW      Y9, Y13, Y9
+	VPUNPCKLQDQ Y8, Y16, Y13
+	VPUNPCKHQDQ Y8, Y16, Y8
+	VPUNPCKLQDQ Y2, Y15, Y16
+	VPUNPCKHQDQ Y2, Y15, Y2
+	VPUNPCKLQDQ Y1, Y14, Y15
+	VPUNPCKHQDQ Y1, Y14, Y1
+	VPUNPCKLQDQ Y7, Y12, Y14
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPUNPCKLQDQ Y3, Y4, Y12
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y17, Y4
+	VPUNPCKHQDQ Y5, Y17, Y5
+	VPUNPCKLQDQ Y10, Y6, Y17
+	VPUNPCKHQDQ Y10, Y6, Y6
+	VPUNPCKLQDQ Y9, Y11, Y10
+	VPUNPCKHQDQ Y9, Y11, Y9
+	VPMULLW     nttconst<>+1024(SB), Y8, Y11
+	VPMULHW     nttconst<>+992(SB), Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y8, Y8
+	VPADDW      Y8, Y13, Y11
+	VPSUBW      Y8, Y13, Y8
+	VPMULLW     nttconst<>+2144(SB), Y2, Y13
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y2, Y16, Y13
+	VPSUBW      Y2, Y16, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y16
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y1, Y1
+	VPADDW      Y1, Y15, Y16
+	VPSUBW      Y1, Y15, Y1
+	VPMULLW     nttconst<>+2272(SB), Y7, Y15
+	VPMULHW     nttconst<>+2240(SB), Y7, Y7
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y7, Y7
+	VPADDW      Y7, Y14, Y15
+	VPSUBW      Y7, Y14, Y7
+	VPMULLW     nttconst<>+1088(SB), Y3, Y14
+	VPMULHW     nttconst<>+1056(SB), Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y3, Y3
+	VPADDW      Y3, Y12, Y14
+	VPSUBW      Y3, Y12, Y3
+	VPMULLW     nttconst<>+2208(SB), Y5, Y12
+	VPMULHW     nttconst<>+2176(SB), Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y5, Y5
+	VPADDW      Y5, Y4, Y12
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst<>+1216(SB), Y6, Y4
+	VPMULHW     nttconst<>+1184(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPADDW      Y6, Y17, Y4
+	VPSUBW      Y6, Y17, Y6
+	VPMULLW     nttconst<>+2336(SB), Y9, Y17
+	VPMULHW     nttconst<>+2304(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y10, Y17
+	VPSUBW      Y9, Y10, Y9
+	VPUNPCKLDQ  Y8, Y11, Y10
+	VPUNPCKHDQ  Y8, Y11, Y8
+	VPUNPCKLDQ  Y2, Y13, Y11
+	VPUNPCKHDQ  Y2, Y13, Y2
+	VPUNPCKLDQ  Y1, Y16, Y13
+	VPUNPCKHDQ  Y1, Y16, Y1
+	VPUNPCKLDQ  Y7, Y15, Y16
+	VPUNPCKHDQ  Y7, Y15, Y7
+	VPUNPCKLDQ  Y3, Y14, Y15
+	VPUNPCKHDQ  Y3, Y14, Y3
+	VPUNPCKLDQ  Y5, Y12, Y14
+	VPUNPCKHDQ  Y5, Y12, Y5
+	VPUNPCKLDQ  Y6, Y4, Y12
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VPUNPCKLDQ  Y9, Y17, Y6
+	VPUNPCKHDQ  Y9, Y17, Y9
+	VPUNPCKLQDQ Y8, Y10, Y17
+	VPUNPCKHQDQ Y8, Y10, Y8
+	VPUNPCKLQDQ Y2, Y11, Y10
+	VPUNPCKHQDQ Y2, Y11, Y2
+	VPUNPCKLQDQ Y1, Y13, Y11
+	VPUNPCKHQDQ Y1, Y13, Y1
+	VPUNPCKLQDQ Y7, Y16, Y13
+	VPUNPCKHQDQ Y7, Y16, Y7
+	VPUNPCKLQDQ Y3, Y15, Y16
+	VPUNPCKHQDQ Y3, Y15, Y3
+	VPUNPCKLQDQ Y5, Y14, Y15
+	VPUNPCKHQDQ Y5, Y14, Y5
+	VPUNPCKLQDQ Y4, Y12, Y14
+	VPUNPCKHQDQ Y4, Y12, Y4
+	VPUNPCKLQDQ Y9, Y6, Y12
+	VPUNPCKHQDQ Y9, Y6, Y6
+	VPMULLW     nttconst<>+1280(SB), Y8, Y9
+	VPMULHW     nttconst<>+1248(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y17, Y9
+	VPSUBW      Y8, Y17, Y8
+	VPMULLW     nttconst<>+2400(SB), Y2, Y17
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y2, Y2
+	VPADDW      Y2, Y10, Y17
+	VPSUBW      Y2, Y10, Y2
+	VPMULLW     nttconst<>+1408(SB), Y1, Y10
+	VPMULHW     nttconst<>+1376(SB), Y1, Y1
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y1, Y1
+	VPADDW      Y1, Y11, Y10
+	VPSUBW      Y1, Y11, Y1
+	VPMULLW     nttconst<>+2528(SB), Y7, Y11
+	VPMULHW     nttconst<>+2496(SB), Y7, Y7
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y7, Y7
+	VPADDW      Y7, Y13, Y11
+	VPSUBW      Y7, Y13, Y7
+	VPMULLW     nttconst<>+1344(SB), Y3, Y13
+	VPMULHW     nttconst<>+1312(SB), Y3, Y3
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y3, Y3
+	VPADDW      Y3, Y16, Y13
+	VPSUBW      Y3, Y16, Y3
+	VPMULLW     nttconst<>+2464(SB), Y5, Y16
+	VPMULHW     nttconst<>+2432(SB), Y5, Y5
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y5, Y5
+	VPADDW      Y5, Y15, Y16
+	VPSUBW      Y5, Y15, Y5
+	VPMULLW     nttconst<>+1472(SB), Y4, Y15
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y4, Y4
+	VPADDW      Y4, Y14, Y15
+	VPSUBW      Y4, Y14, Y4
+	VPMULLW     nttconst<>+2592(SB), Y6, Y14
+	VPMULHW     nttconst<>+2560(SB), Y6, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y6, Y6
+	VPADDW      Y6, Y12, Y0
+	VPSUBW      Y6, Y12, Y6
+	VPUNPCKLDQ  Y8, Y9, Y12
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y17, Y9
+	VPUNPCKHDQ  Y2, Y17, Y2
+	VPUNPCKLDQ  Y1, Y10, Y14
+	VPUNPCKHDQ  Y1, Y10, Y1
+	VPUNPCKLDQ  Y7, Y11, Y10
+	VPUNPCKHDQ  Y7, Y11, Y7
+	VPUNPCKLDQ  Y3, Y13, Y11
+	VPUNPCKHDQ  Y3, Y13, Y3
+	VPUNPCKLDQ  Y5, Y16, Y13
+	VPUNPCKHDQ  Y5, Y16, Y5
+	VPUNPCKLDQ  Y4, Y15, Y16
+	VPUNPCKHDQ  Y4, Y15, Y4
+	VPUNPCKLDQ  Y6, Y0, Y15
+	VPUNPCKHDQ  Y6, Y0, Y0
+	VSHUFI64X2  $0x00, Y8, Y12, Y6
+	VSHUFI64X2  $0x03, Y8, Y12, Y8
+	VSHUFI64X2  $0x00, Y2, Y9, Y12
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VSHUFI64X2  $0x00, Y1, Y14, Y9
+	VSHUFI64X2  $0x03, Y1, Y14, Y1
+	VSHUFI64X2  $0x00, Y7, Y10, Y14
+	VSHUFI64X2  $0x03, Y7, Y10, Y7
+	VSHUFI64X2  $0x00, Y3, Y11, Y10
+	VSHUFI64X2  $0x03, Y3, Y11, Y3
+	VSHUFI64X2  $0x00, Y5, Y13, Y11
+	VSHUFI64X2  $0x03, Y5, Y13, Y5
+	VSHUFI64X2  $0x00, Y4, Y16, Y13
+	VSHUFI64X2  $0x03, Y4, Y16, Y4
+	VSHUFI64X2  $0x00, Y0, Y15, Y16
+	VSHUFI64X2  $0x03, Y0, Y15, Y0
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y15
+	VPMINUW     Y15, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y15
+	VPMINUW     Y15, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y15
+	VPMINUW     Y15, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y15
+	VPMINUW     Y15, Y6, Y6
+	VMOVDQU64   Y6, (AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y6
+	VPMINUW     Y6, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y6
+	VPMINUW     Y6, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y6
+	VPMINUW     Y6, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y6
+	VPMINUW     Y6, Y8, Y8
+	VMOVDQU64   Y8, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y12, Y12
+	VPSUBW      nttconst<>+1536(SB), Y12, Y6
+	VPMINUW     Y6, Y12, Y12
+	VPSUBW      nttconst<>+1504(SB), Y12, Y6
+	VPMINUW     Y6, Y12, Y12
+	VPSUBW      nttconst<>+1568(SB), Y12, Y6
+	VPMINUW     Y6, Y12, Y12
+	VPSUBW      nttconst<>+0(SB), Y12, Y6
+	VPMINUW     Y6, Y12, Y12
+	VMOVDQU64   Y12, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VMOVDQU64   Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y9, Y9
+	VPSUBW      nttconst<>+1536(SB), Y9, Y2
+	VPMINUW     Y2, Y9, Y9
+	VPSUBW      nttconst<>+1504(SB), Y9, Y2
+	VPMINUW     Y2, Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y2
+	VPMINUW     Y2, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y2
+	VPMINUW     Y2, Y9, Y9
+	VMOVDQU64   Y9, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU64   Y1, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y14, Y14
+	VPSUBW      nttconst<>+1536(SB), Y14, Y1
+	VPMINUW     Y1, Y14, Y14
+	VPSUBW      nttconst<>+1504(SB), Y14, Y1
+	VPMINUW     Y1, Y14, Y14
+	VPSUBW      nttconst<>+1568(SB), Y14, Y1
+	VPMINUW     Y1, Y14, Y14
+	VPSUBW      nttconst<>+0(SB), Y14, Y1
+	VPMINUW     Y1, Y14, Y14
+	VMOVDQU64   Y14, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU64   Y7, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y10, Y10
+	VPSUBW      nttconst<>+1536(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      nttconst<>+1504(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      nttconst<>+1568(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      nttconst<>+0(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VMOVDQU64   Y10, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU64   Y3, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y11, Y11
+	VPSUBW      nttconst<>+1536(SB), Y11, Y1
+	VPMINUW     Y1, Y11, Y11
+	VPSUBW      nttconst<>+1504(SB), Y11, Y1
+	VPMINUW     Y1, Y11, Y11
+	VPSUBW      nttconst<>+1568(SB), Y11, Y1
+	VPMINUW     Y1, Y11, Y11
+	VPSUBW      nttconst<>+0(SB), Y11, Y1
+	VPMINUW     Y1, Y11, Y11
+	VMOVDQU64   Y11, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU64   Y5, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y13, Y13
+	VPSUBW      nttconst<>+1536(SB), Y13, Y1
+	VPMINUW     Y1, Y13, Y13
+	VPSUBW      nttconst<>+1504(SB), Y13, Y1
+	VPMINUW     Y1, Y13, Y13
+	VPSUBW      nttconst<>+1568(SB), Y13, Y1
+	VPMINUW     Y1, Y13, Y13
+	VPSUBW      nttconst<>+0(SB), Y13, Y1
+	VPMINUW     Y1, Y13, Y13
+	VMOVDQU64   Y13, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU64   Y4, 416(AX)
+	VPADDW      nttconst<>+1504(SB), Y16, Y16
+	VPSUBW      nttconst<>+1536(SB), Y16, Y1
+	VPMINUW     Y1, Y16, Y16
+	VPSUBW      nttconst<>+1504(SB), Y16, Y1
+	VPMINUW     Y1, Y16, Y16
+	VPSUBW      nttconst<>+1568(SB), Y16, Y1
+	VPMINUW     Y1, Y16, Y16
+	VPSUBW      nttconst<>+0(SB), Y16, Y1
+	VPMINUW     Y1, Y16, Y16
+	VMOVDQU64   Y16, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU64   Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPMULLW     nttconst<>+64(SB), Y9, Y17
+	VPMULHW     nttconst<>+32(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y1, Y17
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst<>+64(SB), Y10, Y1
+	VPMULHW     nttconst<>+32(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPADDW      Y10, Y2, Y1
+	VPSUBW      Y10, Y2, Y10
+	VPMULLW     nttconst<>+64(SB), Y11, Y2
+	VPMULHW     nttconst<>+32(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VPADDW      Y11, Y3, Y2
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst<>+64(SB), Y12, Y3
+	VPMULHW     nttconst<>+32(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y4, Y3
+	VPSUBW      Y12, Y4, Y12
+	VPMULLW     nttconst<>+64(SB), Y13, Y4
+	VPMULHW     nttconst<>+32(SB), Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y13, Y13
+	VPADDW      Y13, Y5, Y4
+	VPSUBW      Y13, Y5, Y13
+	VPMULLW     nttconst<>+64(SB), Y14, Y5
+	VPMULHW     nttconst<>+32(SB), Y14, Y14
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y14, Y14
+	VPADDW      Y14, Y6, Y5
+	VPSUBW      Y14, Y6, Y14
+	VPMULLW     nttconst<>+64(SB), Y15, Y6
+	VPMULHW     nttconst<>+32(SB), Y15, Y15
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y15, Y15
+	VPADDW      Y15, Y7, Y6
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+64(SB), Y16, Y7
+	VPMULHW     nttconst<>+32(SB), Y16, Y16
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y16, Y16
+	VPADDW      Y16, Y8, Y7
+	VPSUBW      Y16, Y8, Y16
+	VPMULLW     nttconst<>+128(SB), Y4, Y8
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y4, Y4
+	VPADDW      Y4, Y17, Y8
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y17
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y1, Y17
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y1
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y6, Y2, Y1
+	VPSUBW      Y6, Y2, Y6
+	VPMULLW     nttconst<>+128(SB), Y7, Y2
+	VPMULHW     nttconst<>+96(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y3, Y2
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst<>+192(SB), Y13, Y3
+	VPMULHW     nttconst<>+160(SB), Y13, Y13
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y13, Y13
+	VPADDW      Y13, Y9, Y3
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+192(SB), Y14, Y9
+	VPMULHW     nttconst<>+160(SB), Y14, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y14, Y14
+	VPADDW      Y14, Y10, Y9
+	VPSUBW      Y14, Y10, Y14
+	VPMULLW     nttconst<>+192(SB), Y15, Y10
+	VPMULHW     nttconst<>+160(SB), Y15, Y15
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPADDW      Y15, Y11, Y10
+	VPSUBW      Y15, Y11, Y15
+	VPMULLW     nttconst<>+192(SB), Y16, Y11
+	VPMULHW     nttconst<>+160(SB), Y16, Y16
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y16, Y16
+	VPADDW      Y16, Y12, Y11
+	VPSUBW      Y16, Y12, Y16
+	VPMULLW     nttconst<>+256(SB), Y1, Y12
+	VPMULHW     nttconst<>+224(SB), Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y1, Y1
+	VPADDW      Y1, Y8, Y12
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+256(SB), Y2, Y8
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y17, Y8
+	VPSUBW      Y2, Y17, Y2
+	VPMULLW     nttconst<>+384(SB), Y6, Y17
+	VPMULHW     nttconst<>+352(SB), Y6, Y6
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y6, Y6
+	VPADDW      Y6, Y4, Y17
+	VPSUBW      Y6, Y4, Y6
+	VPMULLW     nttconst<>+384(SB), Y7, Y4
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y5, Y4
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+320(SB), Y10, Y5
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y10, Y10
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+320(SB), Y11, Y3
+	VPMULHW     nttconst<>+288(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VPADDW      Y11, Y9, Y3
+	VPSUBW      Y11, Y9, Y11
+	VPMULLW     nttconst<>+448(SB), Y15, Y9
+	VPMULHW     nttconst<>+416(SB), Y15, Y15
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y15, Y15
+	VPADDW      Y15, Y13, Y9
+	VPSUBW      Y15, Y13, Y15
+	VPMULLW     nttconst<>+448(SB), Y16, Y13
+	VPMULHW     nttconst<>+416(SB), Y16, Y16
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y16, Y16
+	VPADDW      Y16, Y14, Y13
+	VPSUBW      Y16, Y14, Y16
+	VPMULLW     nttconst<>+512(SB), Y8, Y14
+	VPMULHW     nttconst<>+480(SB), Y8, Y8
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y8, Y8
+	VPADDW      Y8, Y12, Y14
+	VPSUBW      Y8, Y12, Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y12
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y2, Y2
+	VPADDW      Y2, Y1, Y12
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+640(SB), Y4, Y1
+	VPMULHW     nttconst<>+608(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y17, Y1
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+1760(SB), Y7, Y17
+	VPMULHW     nttconst<>+1728(SB), Y7, Y7
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y7, Y7
+	VPADDW      Y7, Y6, Y17
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst<>+576(SB), Y3, Y6
+	VPMULHW     nttconst<>+544(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y5, Y6
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1696(SB), Y11, Y5
+	VPMULHW     nttconst<>+1664(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y10, Y5
+	VPSUBW      Y11, Y10, Y11
+	VPMULLW     nttconst<>+704(SB), Y13, Y10
+	VPMULHW     nttconst<>+672(SB), Y13, Y13
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPADDW      Y13, Y9, Y10
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+1824(SB), Y16, Y9
+	VPMULHW     nttconst<>+1792(SB), Y16, Y16
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y16, Y16
+	VPADDW      Y16, Y15, Y9
+	VPSUBW      Y16, Y15, Y16
+	VSHUFI64X2  $0x00, Y8, Y14, Y15
+	VSHUFI64X2  $0x03, Y8, Y14, Y8
+	VSHUFI64X2  $0x00, Y2, Y12, Y14
+	VSHUFI64X2  $0x03, Y2, Y12, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y12
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y7, Y17, Y4
+	VSHUFI64X2  $0x03, Y7, Y17, Y7
+	VSHUFI64X2  $0x00, Y3, Y6, Y17
+	VSHUFI64X2  $0x03, Y3, Y6, Y3
+	VSHUFI64X2  $0x00, Y11, Y5, Y6
+	VSHUFI64X2  $0x03, Y11, Y5, Y5
+	VSHUFI64X2  $0x00, Y13, Y10, Y11
+	VSHUFI64X2  $0x03, Y13, Y10, Y10
+	VSHUFI64X2  $0x00, Y16, Y9, Y13
+	VSHUFI64X2  $0x03, Y16, Y9, Y9
+	VPMULLW     nttconst<>+768(SB), Y8, Y16
+	VPMULHW     nttconst<>+736(SB), Y8, Y8
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y8, Y8
+	VPADDW      Y8, Y15, Y16
+	VPSUBW      Y8, Y15, Y8
+	VPMULLW     nttconst<>+1888(SB), Y2, Y15
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPADDW      Y2, Y14, Y15
+	VPSUBW      Y2, Y14, Y2
+	VPMULLW     nttconst<>+896(SB), Y1, Y14
+	VPMULHW     nttconst<>+864(SB), Y1, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPADDW      Y1, Y12, Y14
+	VPSUBW      Y1, Y12, Y1
+	VPMULLW     nttconst<>+2016(SB), Y7, Y12
+	VPMULHW     nttconst<>+1984(SB), Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y7, Y7
+	VPADDW      Y7, Y4, Y12
+	VPSUBW      Y7, Y4, Y7
+	VPMULLW     nttconst<>+832(SB), Y3, Y4
+	VPMULHW     nttconst<>+800(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPADDW      Y3, Y17, Y4
+	VPSUBW      Y3, Y17, Y3
+	VPMULLW     nttconst<>+1952(SB), Y5, Y17
+	VPMULHW     nttconst<>+1920(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y6, Y17
+	VPSUBW      Y5, Y6, Y5
+	VPMULLW     nttconst<>+960(SB), Y10, Y6
+	VPMULHW     nttconst<>+928(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y11, Y6
+	VPSUBW      Y10, Y11, Y10
+	VPMULLW     nttconst<>+2080(SB), Y9, Y11
+	VPMULHW     nttconst<>+2048(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y13, Y11
+	VPSUBW      Y9, Y13, Y9
+	VPUNPCKLQDQ Y8, Y16, Y13
+	VPUNPCKHQDQ Y8, Y16, Y8
+	VPUNPCKLQDQ Y2, Y15, Y16
+	VPUNPCKHQDQ Y2, Y15, Y2
+	VPUNPCKLQDQ Y1, Y14, Y15
+	VPUNPCKHQDQ Y1, Y14, Y1
+	VPUNPCKLQDQ Y7, Y12, Y14
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPUNPCKLQDQ Y3, Y4, Y12
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y17, Y4
+	VPUNPCKHQDQ Y5, Y17, Y5
+	VPUNPCKLQDQ Y10, Y6, Y17
+	VPUNPCKHQDQ Y10, Y6, Y6
+	VPUNPCKLQDQ Y9, Y11, Y10
+	VPUNPCKHQDQ Y9, Y11, Y9
+	VPMULLW     nttconst<>+1024(SB), Y8, Y11
+	VPMULHW     nttconst<>+992(SB), Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y8, Y8
+	VPADDW      Y8, Y13, Y11
+	VPSUBW      Y8, Y13, Y8
+	VPMULLW     nttconst<>+2144(SB), Y2, Y13
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y2, Y16, Y13
+	VPSUBW      Y2, Y16, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y16
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y1, Y1
+	VPADDW      Y1, Y15, Y16
+	VPSUBW      Y1, Y15, Y1
+	VPMULLW     nttconst<>+2272(SB), Y7, Y15
+	VPMULHW     nttconst<>+2240(SB), Y7, Y7
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y7, Y7
+	VPADDW      Y7, Y14, Y15
+	VPSUBW      Y7, Y14, Y7
+	VPMULLW     nttconst<>+1088(SB), Y3, Y14
+	VPMULHW     nttconst<>+1056(SB), Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y3, Y3
+	VPADDW      Y3, Y12, Y14
+	VPSUBW      Y3, Y12, Y3
+	VPMULLW     nttconst<>+2208(SB), Y5, Y12
+	VPMULHW     nttconst<>+2176(SB), Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y5, Y5
+	VPADDW      Y5, Y4, Y12
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst<>+1216(SB), Y6, Y4
+	VPMULHW     nttconst<>+1184(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPADDW      Y6, Y17, Y4
+	VPSUBW      Y6, Y17, Y6
+	VPMULLW     nttconst<>+2336(SB), Y9, Y17
+	VPMULHW     nttconst<>+2304(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y10, Y17
+	VPSUBW      Y9, Y10, Y9
+	VPSLLQ      $0x20, Y8, Y10
+	VPSRLQ      $0x20, Y11, Y18
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y10, Y11, K1, Y10
+	VPBLENDMD   Y8, Y18, K1, Y18
+	VPSLLQ      $0x20, Y2, Y8
+	VPSRLQ      $0x20, Y13, Y11
+	VPBLENDMD   Y8, Y13, K1, Y8
+	VPBLENDMD   Y2, Y11, K1, Y11
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y16, Y13
+	VPBLENDMD   Y2, Y16, K1, Y2
+	VPBLENDMD   Y1, Y13, K1, Y13
+	VPSLLQ      $0x20, Y7, Y1
+	VPSRLQ      $0x20, Y15, Y16
+	VPBLENDMD   Y1, Y15, K1, Y1
+	VPBLENDMD   Y7, Y16, K1, Y16
+	VPSLLQ      $0x20, Y3, Y7
+	VPSRLQ      $0x20, Y14, Y15
+	VPBLENDMD   Y7, Y14, K1, Y7
+	VPBLENDMD   Y3, Y15, K1, Y15
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y12, Y14
+	VPBLENDMD   Y3, Y12, K1, Y3
+	VPBLENDMD   Y5, Y14, K1, Y14
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y4, Y12
+	VPBLENDMD   Y5, Y4, K1, Y5
+	VPBLENDMD   Y6, Y12, K1, Y12
+	VPSLLQ      $0x20, Y9, Y4
+	VPSRLQ      $0x20, Y17, Y6
+	VPBLENDMD   Y4, Y17, K1, Y4
+	VPBLENDMD   Y9, Y6, K1, Y6
+	VPMULLW     nttconst<>+1280(SB), Y18, Y9
+	VPMULHW     nttconst<>+1248(SB), Y18, Y17
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y17, Y17
+	VPADDW      Y17, Y10, Y9
+	VPSUBW      Y17, Y10, Y17
+	VPMULLW     nttconst<>+2400(SB), Y11, Y10
+	VPMULHW     nttconst<>+2368(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VPADDW      Y11, Y8, Y10
+	VPSUBW      Y11, Y8, Y11
+	VPMULLW     nttconst<>+1408(SB), Y13, Y8
+	VPMULHW     nttconst<>+1376(SB), Y13, Y13
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y13, Y13
+	VPADDW      Y13, Y2, Y8
+	VPSUBW      Y13, Y2, Y13
+	VPMULLW     nttconst<>+2528(SB), Y16, Y2
+	VPMULHW     nttconst<>+2496(SB), Y16, Y16
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y16, Y16
+	VPADDW      Y16, Y1, Y2
+	VPSUBW      Y16, Y1, Y16
+	VPMULLW     nttconst<>+1344(SB), Y15, Y1
+	VPMULHW     nttconst<>+1312(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPADDW      Y15, Y7, Y1
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+2464(SB), Y14, Y7
+	VPMULHW     nttconst<>+2432(SB), Y14, Y14
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y14, Y14
+	VPADDW      Y14, Y3, Y7
+	VPSUBW      Y14, Y3, Y14
+	VPMULLW     nttconst<>+1472(SB), Y12, Y3
+	VPMULHW     nttconst<>+1440(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y5, Y3
+	VPSUBW      Y12, Y5, Y12
+	VPMULLW     nttconst<>+2592(SB), Y6, Y5
+	VPMULHW     nttconst<>+2560(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPADDW      Y6, Y4, Y0
+	VPSUBW      Y6, Y4, Y6
+	VPSLLQ      $0x20, Y17, Y4
+	VPSRLQ      $0x20, Y9, Y5
+	VPBLENDMD   Y4, Y9, K1, Y4
+	VPBLENDMD   Y17, Y5, K1, Y5
+	VPSLLQ      $0x20, Y11, Y9
+	VPSRLQ      $0x20, Y10, Y17
+	VPBLENDMD   Y9, Y10, K1, Y9
+	VPBLENDMD   Y11, Y17, K1, Y17
+	VPSLLQ      $0x20, Y13, Y10
+	VPSRLQ      $0x20, Y8, Y11
+	VPBLENDMD   Y10, Y8, K1, Y10
+	VPBLENDMD   Y13, Y11, K1, Y11
+	VPSLLQ      $0x20, Y16, Y8
+	VPSRLQ      $0x20, Y2, Y13
+	VPBLENDMD   Y8, Y2, K1, Y8
+	VPBLENDMD   Y16, Y13, K1, Y13
+	VPSLLQ      $0x20, Y15, Y2
+	VPSRLQ      $0x20, Y1, Y16
+	VPBLENDMD   Y2, Y1, K1, Y2
+	VPBLENDMD   Y15, Y16, K1, Y16
+	VPSLLQ      $0x20, Y14, Y1
+	VPSRLQ      $0x20, Y7, Y15
+	VPBLENDMD   Y1, Y7, K1, Y1
+	VPBLENDMD   Y14, Y15, K1, Y15
+	VPSLLQ      $0x20, Y12, Y7
+	VPSRLQ      $0x20, Y3, Y14
+	VPBLENDMD   Y7, Y3, K1, Y7
+	VPBLENDMD   Y12, Y14, K1, Y14
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y0, Y12
+	VPBLENDMD   Y3, Y0, K1, Y3
+	VPBLENDMD   Y6, Y12, K1, Y12
+	VPUNPCKLQDQ Y5, Y4, Y0
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y17, Y9, Y5
+	VPUNPCKHQDQ Y17, Y9, Y6
+	VPUNPCKLQDQ Y11, Y10, Y9
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y13, Y8, Y11
+	VPUNPCKHQDQ Y13, Y8, Y8
+	VPUNPCKLQDQ Y16, Y2, Y13
+	VPUNPCKHQDQ Y16, Y2, Y2
+	VPUNPCKLQDQ Y15, Y1, Y16
+	VPUNPCKHQDQ Y15, Y1, Y1
+	VPUNPCKLQDQ Y14, Y7, Y15
+	VPUNPCKHQDQ Y14, Y7, Y7
+	VPUNPCKLQDQ Y12, Y3, Y14
+	VPUNPCKHQDQ Y12, Y3, Y3
+	VSHUFI64X2  $0x00, Y4, Y0, Y12
+	VSHUFI64X2  $0x03, Y4, Y0, Y0
+	VSHUFI64X2  $0x00, Y6, Y5, Y4
+	VSHUFI64X2  $0x03, Y6, Y5, Y5
+	VSHUFI64X2  $0x00, Y10, Y9, Y6
+	VSHUFI64X2  $0x03, Y10, Y9, Y9
+	VSHUFI64X2  $0x00, Y8, Y11, Y10
+	VSHUFI64X2  $0x03, Y8, Y11, Y8
+	VSHUFI64X2  $0x00, Y2, Y13, Y11
+	VSHUFI64X2  $0x03, Y2, Y13, Y2
+	VSHUFI64X2  $0x00, Y1, Y16, Y13
+	VSHUFI64X2  $0x03, Y1, Y16, Y1
+	VSHUFI64X2  $0x00, Y7, Y15, Y16
+	VSHUFI64X2  $0x03, Y7, Y15, Y7
+	VSHUFI64X2  $0x00, Y3, Y14, Y15
+	VSHUFI64X2  $0x03, Y3, Y14, Y3
+	VPADDW      nttconst<>+1504(SB), Y12, Y12
+	VPSUBW      nttconst<>+1536(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VPSUBW      nttconst<>+1504(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VPSUBW      nttconst<>+1568(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VPSUBW      nttconst<>+0(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VMOVDQU64   Y12, (AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VMOVDQU64   Y0, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU64   Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU64   Y5, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VMOVDQU64   Y6, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y9, Y9
+	VPSUBW      nttconst<>+1536(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+1504(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VMOVDQU64   Y9, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y10, Y10
+	VPSUBW      nttconst<>+1536(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VPSUBW      nttconst<>+1504(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VPSUBW      nttconst<>+1568(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VPSUBW      nttconst<>+0(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VMOVDQU64   Y10, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VMOVDQU64   Y8, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y11, Y11
+	VPSUBW      nttconst<>+1536(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VPSUBW      nttconst<>+1504(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VPSUBW      nttconst<>+1568(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VPSUBW      nttconst<>+0(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VMOVDQU64   Y11, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VMOVDQU64   Y2, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y13, Y13
+	VPSUBW      nttconst<>+1536(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VPSUBW      nttconst<>+1504(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VPSUBW      nttconst<>+1568(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VPSUBW      nttconst<>+0(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VMOVDQU64   Y13, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y16, Y16
+	VPSUBW      nttconst<>+1536(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VPSUBW      nttconst<>+1504(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VPSUBW      nttconst<>+1568(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VPSUBW      nttconst<>+0(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VMOVDQU64   Y16, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU64   Y7, 416(AX)
+	VPADDW      nttconst<>+1504(SB), Y15, Y15
+	VPSUBW      nttconst<>+1536(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VPSUBW      nttconst<>+1504(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VPSUBW      nttconst<>+1568(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VPSUBW      nttconst<>+0(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VMOVDQU64   Y15, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU64   Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_permt2_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 32(AX), Y2
+	VMOVDQU64 64(AX), Y3
+	VMOVDQU64 96(AX), Y4
+	VMOVDQU64 128(AX), Y5
+	VMOVDQU64 160(AX), Y6
+	VMOVDQU64 192(AX), Y7
+	VMOVDQU64 224(AX), Y8
+	VMOVDQU64 256(AX), Y9
+	VMOVDQU64 288(AX), Y10
+	VMOVDQU64 320(AX), Y11
+	VMOVDQU64 352(AX), Y12
+	VMOVDQU64 384(AX), Y13
+	VMOVDQU64 416(AX), Y14
+	VMOVDQU64 448(AX), Y15
+	VMOVDQU64 480(AX), Y16
+	VPMULLW   nttconst<>+64(SB), Y9, Y17
+	VPMULHW   nttconst<>+32(SB), Y9, Y9
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y9, Y9
+	VPADDW    Y9, Y1, Y17
+	VPSUBW    Y9, Y1, Y9
+	VPMULLW   nttconst<>+64(SB), Y10, Y1
+	VPMULHW   nttconst<>+32(SB), Y10, Y10
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y10, Y10
+	VPADDW    Y10, Y2, Y1
+	VPSUBW    Y10, Y2, Y10
+	VPMULLW   nttconst<>+64(SB), Y11, Y2
+	VPMULHW   nttconst<>+32(SB), Y11, Y11
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y11, Y11
+	VPADDW    Y11, Y3, Y2
+	VPSUBW    Y11, Y3, Y11
+	VPMULLW   nttconst<>+64(SB), Y12, Y3
+	VPMULHW   nttconst<>+32(SB), Y12, Y12
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y12, Y12
+	VPADDW    Y12, Y4, Y3
+	VPSUBW    Y12, Y4, Y12
+	VPMULLW   nttconst<>+64(SB), Y13, Y4
+	VPMULHW   nttconst<>+32(SB), Y13, Y13
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y13, Y13
+	VPADDW    Y13, Y5, Y4
+	VPSUBW    Y13, Y5, Y13
+	VPMULLW   nttconst<>+64(SB), Y14, Y5
+	VPMULHW   nttconst<>+32(SB), Y14, Y14
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y14, Y14
+	VPADDW    Y14, Y6, Y5
+	VPSUBW    Y14, Y6, Y14
+	VPMULLW   nttconst<>+64(SB), Y15, Y6
+	VPMULHW   nttconst<>+32(SB), Y15, Y15
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y15, Y15
+	VPADDW    Y15, Y7, Y6
+	VPSUBW    Y15, Y7, Y15
+	VPMULLW   nttconst<>+64(SB), Y16, Y7
+	VPMULHW   nttconst<>+32(SB), Y16, Y16
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y16, Y16
+	VPADDW    Y16, Y8, Y7
+	VPSUBW    Y16, Y8, Y16
+	VPMULLW   nttconst<>+128(SB), Y4, Y8
+	VPMULHW   nttconst<>+96(SB), Y4, Y4
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y4, Y4
+	VPADDW    Y4, Y17, Y8
+	VPSUBW    Y4, Y17, Y4
+	VPMULLW   nttconst<>+128(SB), Y5, Y17
+	VPMULHW   nttconst<>+96(SB), Y5, Y5
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y5, Y5
+	VPADDW    Y5, Y1, Y17
+	VPSUBW    Y5, Y1, Y5
+	VPMULLW   nttconst<>+128(SB), Y6, Y1
+	VPMULHW   nttconst<>+96(SB), Y6, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPADDW    Y6, Y2, Y1
+	VPSUBW    Y6, Y2, Y6
+	VPMULLW   nttconst<>+128(SB), Y7, Y2
+	VPMULHW   nttconst<>+96(SB), Y7, Y7
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y7, Y7
+	VPADDW    Y7, Y3, Y2
+	VPSUBW    Y7, Y3, Y7
+	VPMULLW   nttconst<>+192(SB), Y13, Y3
+	VPMULHW   nttconst<>+160(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPADDW    Y13, Y9, Y3
+	VPSUBW    Y13, Y9, Y13
+	VPMULLW   nttconst<>+192(SB), Y14, Y9
+	VPMULHW   nttconst<>+160(SB), Y14, Y14
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y14, Y14
+	VPADDW    Y14, Y10, Y9
+	VPSUBW    Y14, Y10, Y14
+	VPMULLW   nttconst<>+192(SB), Y15, Y10
+	VPMULHW   nttconst<>+160(SB), Y15, Y15
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y15, Y15
+	VPADDW    Y15, Y11, Y10
+	VPSUBW    Y15, Y11, Y15
+	VPMULLW   nttconst<>+192(SB), Y16, Y11
+	VPMULHW   nttconst<>+160(SB), Y16, Y16
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y16, Y16
+	VPADDW    Y16, Y12, Y11
+	VPSUBW    Y16, Y12, Y16
+	VPMULLW   nttconst<>+256(SB), Y1, Y12
+	VPMULHW   nttconst<>+224(SB), Y1, Y1
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y1, Y1
+	VPADDW    Y1, Y8, Y12
+	VPSUBW    Y1, Y8, Y1
+	VPMULLW   nttconst<>+256(SB), Y2, Y8
+	VPMULHW   nttconst<>+224(SB), Y2, Y2
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y2, Y2
+	VPADDW    Y2, Y17, Y8
+	VPSUBW    Y2, Y17, Y2
+	VPMULLW   nttconst<>+384(SB), Y6, Y17
+	VPMULHW   nttconst<>+352(SB), Y6, Y6
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y6, Y6
+	VPADDW    Y6, Y4, Y17
+	VPSUBW    Y6, Y4, Y6
+	VPMULLW   nttconst<>+384(SB), Y7, Y4
+	VPMULHW   nttconst<>+352(SB), Y7, Y7
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y7, Y7
+	VPADDW    Y7, Y5, Y4
+	VPSUBW    Y7, Y5, Y7
+	VPMULLW   nttconst<>+320(SB), Y10, Y5
+	VPMULHW   nttconst<>+288(SB), Y10, Y10
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y10, Y10
+	VPADDW    Y10, Y3, Y5
+	VPSUBW    Y10, Y3, Y10
+	VPMULLW   nttconst<>+320(SB), Y11, Y3
+	VPMULHW   nttconst<>+288(SB), Y11, Y11
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y11, Y11
+	VPADDW    Y11, Y9, Y3
+	VPSUBW    Y11, Y9, Y11
+	VPMULLW   nttconst<>+448(SB), Y15, Y9
+	VPMULHW   nttconst<>+416(SB), Y15, Y15
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y15, Y15
+	VPADDW    Y15, Y13, Y9
+	VPSUBW    Y15, Y13, Y15
+	VPMULLW   nttconst<>+448(SB), Y16, Y13
+	VPMULHW   nttconst<>+416(SB), Y16, Y16
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y16, Y16
+	VPADDW    Y16, Y14, Y13
+	VPSUBW    Y16, Y14, Y16
+	VPMULLW   nttconst<>+512(SB), Y8, Y14
+	VPMULHW   nttconst<>+480(SB), Y8, Y8
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y8, Y8
+	VPADDW    Y8, Y12, Y14
+	VPSUBW    Y8, Y12, Y8
+	VPMULLW   nttconst<>+1632(SB), Y2, Y12
+	VPMULHW   nttconst<>+1600(SB), Y2, Y2
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y2, Y2
+	VPADDW    Y2, Y1, Y12
+	VPSUBW    Y2, Y1, Y2
+	VPMULLW   nttconst<>+640(SB), Y4, Y1
+	VPMULHW   nttconst<>+608(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPADDW    Y4, Y17, Y1
+	VPSUBW    Y4, Y17, Y4
+	VPMULLW   nttconst<>+1760(SB), Y7, Y17
+	VPMULHW   nttconst<>+1728(SB), Y7, Y7
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y7, Y7
+	VPADDW    Y7, Y6, Y17
+	VPSUBW    Y7, Y6, Y7
+	VPMULLW   nttconst<>+576(SB), Y3, Y6
+	VPMULHW   nttconst<>+544(SB), Y3, Y3
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y3, Y3
+	VPADDW    Y3, Y5, Y6
+	VPSUBW    Y3, Y5, Y3
+	VPMULLW   nttconst<>+1696(SB), Y11, Y5
+	VPMULHW   nttconst<>+1664(SB), Y11, Y11
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y11, Y11
+	VPADDW    Y11, Y10, Y5
+	VPSUBW    Y11, Y10, Y11
+	VPMULLW   nttconst<>+704(SB), Y13, Y10
+	VPMULHW   nttconst<>+672(SB), Y13, Y13
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y13, Y13
+	VPADDW    Y13, Y9, Y10
+	VPSUBW    Y13, Y9, Y13
+	VPMULLW   nttconst<>+1824(SB), Y16, Y9
+	VPMULHW   nttconst<>+1792(SB), Y16, Y16
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y16, Y16
+	VPADDW    Y16, Y15, Y9
+	VPSUBW    Y16, Y15, Y16
+	VMOVDQU64 nttconst<>+41536(SB), Y18
+	VMOVDQA64 Y18, Y15
+	VPERMI2W  Y8, Y14, Y15
+	VMOVDQU64 nttconst<>+41568(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2W  Y8, Y14, Y19
+	VMOVDQA64 Y18, Y8
+	VPERMI2W  Y2, Y12, Y8
+	VMOVDQA64 Y20, Y14
+	VPERMI2W  Y2, Y12, Y14
+	VMOVDQA64 Y18, Y2
+	VPERMI2W  Y4, Y1, Y2
+	VMOVDQA64 Y20, Y12
+	VPERMI2W  Y4, Y1, Y12
+	VMOVDQA64 Y18, Y1
+	VPERMI2W  Y7, Y17, Y1
+	VMOVDQA64 Y20, Y4
+	VPERMI2W  Y7, Y17, Y4
+	VMOVDQA64 Y18, Y7
+	VPERMI2W  Y3, Y6, Y7
+	VMOVDQA64 Y20, Y17
+	VPERMI2W  Y3, Y6, Y17
+	VMOVDQA64 Y18, Y3
+	VPERMI2W  Y11, Y5, Y3
+	VMOVDQA64 Y20, Y6
+	VPERMI2W  Y11, Y5, Y6
+	VMOVDQA64 Y18, Y5
+	VPERMI2W  Y13, Y10, Y5
+	VMOVDQA64 Y20, Y11
+	VPERMI2W  Y13, Y10, Y11
+	VMOVDQA64 Y18, Y10
+	VPERMI2W  Y16, Y9, Y10
+	VMOVDQA64 Y20, Y13
+	VPERMI2W  Y16, Y9, Y13
+	VPMULLW   nttconst<>+768(SB), Y19, Y9
+	VPMULHW   nttconst<>+736(SB), Y19, Y16
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y16, Y16
+	VPADDW    Y16, Y15, Y9
+	VPSUBW    Y16, Y15, Y16
+	VPMULLW   nttconst<>+1888(SB), Y14, Y15
+	VPMULHW   nttconst<>+1856(SB), Y14, Y14
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y14, Y14
+	VPADDW    Y14, Y8, Y15
+	VPSUBW    Y14, Y8, Y14
+	VPMULLW   nttconst<>+896(SB), Y12, Y8
+	VPMULHW   nttconst<>+864(SB), Y12, Y12
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y12, Y12
+	VPADDW    Y12, Y2, Y8
+	VPSUBW    Y12, Y2, Y12
+	VPMULLW   nttconst<>+2016(SB), Y4, Y2
+	VPMULHW   nttconst<>+1984(SB), Y4, Y4
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y4, Y4
+	VPADDW    Y4, Y1, Y2
+	VPSUBW    Y4, Y1, Y4
+	VPMULLW   nttconst<>+832(SB), Y17, Y1
+	VPMULHW   nttconst<>+800(SB), Y17, Y17
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y17, Y17
+	VPADDW    Y17, Y7, Y1
+	VPSUBW    Y17, Y7, Y17
+	VPMULLW   nttconst<>+1952(SB), Y6, Y7
+	VPMULHW   nttconst<>+1920(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPADDW    Y6, Y3, Y7
+	VPSUBW    Y6, Y3, Y6
+	VPMULLW   nttconst<>+960(SB), Y11, Y3
+	VPMULHW   nttconst<>+928(SB), Y11, Y11
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y11, Y11
+	VPADDW    Y11, Y5, Y3
+	VPSUBW    Y11, Y5, Y11
+	VPMULLW   nttconst<>+2080(SB), Y13, Y5
+	VPMULHW   nttconst<>+2048(SB), Y13, Y13
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y13, Y13
+	VPADDW    Y13, Y10, Y5
+	VPSUBW    Y13, Y10, Y13
+	VMOVDQU64 nttconst<>+41600(SB), Y18
+	VMOVDQA64 Y18, Y10
+	VPERMI2W  Y16, Y9, Y10
+	VMOVDQU64 nttconst<>+41632(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2W  Y16, Y9, Y19
+	VMOVDQA64 Y18, Y9
+	VPERMI2W  Y14, Y15, Y9
+	VMOVDQA64 Y20, Y16
+	VPERMI2W  Y14, Y15, Y16
+	VMOVDQA64 Y18, Y14
+	VPERMI2W  Y12, Y8, Y14
+	VMOVDQA64 Y20, Y15
+	VPERMI2W  Y12, Y8, Y15
+	VMOVDQA64 Y18, Y8
+	VPERMI2W  Y4, Y2, Y8
+	VMOVDQA64 Y20, Y12
+	VPERMI2W  Y4, Y2, Y12
+	VMOVDQA64 Y18, Y2
+	VPERMI2W  Y17, Y1, Y2
+	VMOVDQA64 Y20, Y4
+	VPERMI2W  Y17, Y1, Y4
+	VMOVDQA64 Y18, Y1
+	VPERMI2W  Y6, Y7, Y1
+	VMOVDQA64 Y20, Y17
+	VPERMI2W  Y6, Y7, Y17
+	VMOVDQA64 Y18, Y6
+	VPERMI2W  Y11, Y3, Y6
+	VMOVDQA64 Y20, Y7
+	VPERMI2W  Y11, Y3, Y7
+	VMOVDQA64 Y18, Y3
+	VPERMI2W  Y13, Y5, Y3
+	VMOVDQA64 Y20, Y11
+	VPERMI2W  Y13, Y5, Y11
+	VPMULLW   nttconst<>+1024(SB), Y19, Y5
+	VPMULHW   nttconst<>+992(SB), Y19, Y13
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y13, Y13
+	VPADDW    Y13, Y10, Y5
+	VPSUBW    Y13, Y10, Y13
+	VPMULLW   nttconst<>+2144(SB), Y16, Y10
+	VPMULHW   nttconst<>+2112(SB), Y16, Y16
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y16, Y16
+	VPADDW    Y16, Y9, Y10
+	VPSUBW    Y16, Y9, Y16
+	VPMULLW   nttconst<>+1152(SB), Y15, Y9
+	VPMULHW   nttconst<>+1120(SB), Y15, Y15
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y15, Y15
+	VPADDW    Y15, Y14, Y9
+	VPSUBW    Y15, Y14, Y15
+	VPMULLW   nttconst<>+2272(SB), Y12, Y14
+	VPMULHW   nttconst<>+2240(SB), Y12, Y12
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y12, Y12
+	VPADDW    Y12, Y8, Y14
+	VPSUBW    Y12, Y8, Y12
+	VPMULLW   nttconst<>+1088(SB), Y4, Y8
+	VPMULHW   nttconst<>+1056(SB), Y4, Y4
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y4, Y4
+	VPADDW    Y4, Y2, Y8
+	VPSUBW    Y4, Y2, Y4
+	VPMULLW   nttconst<>+2208(SB), Y17, Y2
+	VPMULHW   nttconst<>+2176(SB), Y17, Y17
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y17, Y17
+	VPADDW    Y17, Y1, Y2
+	VPSUBW    Y17, Y1, Y17
+	VPMULLW   nttconst<>+1216(SB), Y7, Y1
+	VPMULHW   nttconst<>+1184(SB), Y7, Y7
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y7, Y7
+	VPADDW    Y7, Y6, Y1
+	VPSUBW    Y7, Y6, Y7
+	VPMULLW   nttconst<>+2336(SB), Y11, Y6
+	VPMULHW   nttconst<>+2304(SB), Y11, Y11
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y11, Y11
+	VPADDW    Y11, Y3, Y6
+	VPSUBW    Y11, Y3, Y11
+	VMOVDQU64 nttconst<>+41664(SB), Y18
+	VMOVDQA64 Y18, Y3
+	VPERMI2W  Y13, Y5, Y3
+	VMOVDQU64 nttconst<>+41696(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2W  Y13, Y5, Y19
+	VMOVDQA64 Y18, Y5
+	VPERMI2W  Y16, Y10, Y5
+	VMOVDQA64 Y20, Y13
+	VPERMI2W  Y16, Y10, Y13
+	VMOVDQA64 Y18, Y10
+	VPERMI2W  Y15, Y9, Y10
+	VMOVDQA64 Y20, Y16
+	VPERMI2W  Y15, Y9, Y16
+	VMOVDQA64 Y18, Y9
+	VPERMI2W  Y12, Y14, Y9
+	VMOVDQA64 Y20, Y15
+	VPERMI2W  Y12, Y14, Y15
+	VMOVDQA64 Y18, Y12
+	VPERMI2W  Y4, Y8, Y12
+	VMOVDQA64 Y20, Y14
+	VPERMI2W  Y4, Y8, Y14
+	VMOVDQA64 Y18, Y4
+	VPERMI2W  Y17, Y2, Y4
+	VMOVDQA64 Y20, Y8
+	VPERMI2W  Y17, Y2, Y8
+	VMOVDQA64 Y18, Y2
+	VPERMI2W  Y7, Y1, Y2
+	VMOVDQA64 Y20, Y17
+	VPERMI2W  Y7, Y1, Y17
+	VMOVDQA64 Y18, Y1
+	VPERMI2W  Y11, Y6, Y1
+	VMOVDQA64 Y20, Y7
+	VPERMI2W  Y11, Y6, Y7
+	VPMULLW   nttconst<>+1280(SB), Y19, Y6
+	VPMULHW   nttconst<>+1248(SB), Y19, Y11
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y11, Y11
+	VPADDW    Y11, Y3, Y6
+	VPSUBW    Y11, Y3, Y11
+	VPMULLW   nttconst<>+2400(SB), Y13, Y3
+	VPMULHW   nttconst<>+2368(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPADDW    Y13, Y5, Y3
+	VPSUBW    Y13, Y5, Y13
+	VPMULLW   nttconst<>+1408(SB), Y16, Y5
+	VPMULHW   nttconst<>+1376(SB), Y16, Y16
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y16, Y16
+	VPADDW    Y16, Y10, Y5
+	VPSUBW    Y16, Y10, Y16
+	VPMULLW   nttconst<>+2528(SB), Y15, Y10
+	VPMULHW   nttconst<>+2496(SB), Y15, Y15
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y15, Y15
+	VPADDW    Y15, Y9, Y10
+	VPSUBW    Y15, Y9, Y15
+	VPMULLW   nttconst<>+1344(SB), Y14, Y9
+	VPMULHW   nttconst<>+1312(SB), Y14, Y14
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y14, Y14
+	VPADDW    Y14, Y12, Y9
+	VPSUBW    Y14, Y12, Y14
+	VPMULLW   nttconst<>+2464(SB), Y8, Y12
+	VPMULHW   nttconst<>+2432(SB), Y8, Y8
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y8, Y8
+	VPADDW    Y8, Y4, Y12
+	VPSUBW    Y8, Y4, Y8
+	VPMULLW   nttconst<>+1472(SB), Y17, Y4
+	VPMULHW   nttconst<>+1440(SB), Y17, Y17
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y17, Y17
+	VPADDW    Y17, Y2, Y4
+	VPSUBW    Y17, Y2, Y17
+	VPMULLW   nttconst<>+2592(SB), Y7, Y2
+	VPMULHW   nttconst<>+2560(SB), Y7, Y7
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y7, Y7
+	VPADDW    Y7, Y1, Y0
+	VPSUBW    Y7, Y1, Y7
+	VMOVDQU64 nttconst<>+41728(SB), Y1
+	VPERMI2W  Y11, Y6, Y1
+	VMOVDQU64 nttconst<>+41760(SB), Y2
+	VPERMI2W  Y11, Y6, Y2
+	VMOVDQU64 nttconst<>+41728(SB), Y6
+	VPERMI2W  Y13, Y3, Y6
+	VMOVDQU64 nttconst<>+41760(SB), Y11
+	VPERMI2W  Y13, Y3, Y11
+	VMOVDQU64 nttconst<>+41728(SB), Y3
+	VPERMI2W  Y16, Y5, Y3
+	VMOVDQU64 nttconst<>+41760(SB), Y13
+	VPERMI2W  Y16, Y5, Y13
+	VMOVDQU64 nttconst<>+41728(SB), Y5
+	VPERMI2W  Y15, Y10, Y5
+	VMOVDQU64 nttconst<>+41760(SB), Y16
+	VPERMI2W  Y15, Y10, Y16
+	VMOVDQU64 nttconst<>+41728(SB), Y10
+	VPERMI2W  Y14, Y9, Y10
+	VMOVDQU64 nttconst<>+41760(SB), Y15
+	VPERMI2W  Y14, Y9, Y15
+	VMOVDQU64 nttconst<>+41728(SB), Y9
+	VPERMI2W  Y8, Y12, Y9
+	VMOVDQU64 nttconst<>+41760(SB), Y14
+	VPERMI2W  Y8, Y12, Y14
+	VMOVDQU64 nttconst<>+41728(SB), Y8
+	VPERMI2W  Y17, Y4, Y8
+	VMOVDQU64 nttconst<>+41760(SB), Y12
+	VPERMI2W  Y17, Y4, Y12
+	VMOVDQU64 nttconst<>+41728(SB), Y4
+	VPERMI2W  Y7, Y0, Y4
+	VMOVDQU64 nttconst<>+41760(SB), Y17
+	VPERMI2W  Y7, Y0, Y17
+	VPADDW    nttconst<>+1504(SB), Y1, Y1
+	VPSUBW    nttconst<>+1536(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+1504(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+1568(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+0(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VMOVDQU64 Y1, (AX)
+	VPADDW    nttconst<>+1504(SB), Y2, Y2
+	VPSUBW    nttconst<>+1536(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+1504(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+1568(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+0(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VMOVDQU64 Y2, 32(AX)
+	VPADDW    nttconst<>+1504(SB), Y6, Y6
+	VPSUBW    nttconst<>+1536(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+1504(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+1568(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+0(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VMOVDQU64 Y6, 64(AX)
+	VPADDW    nttconst<>+1504(SB), Y11, Y11
+	VPSUBW    nttconst<>+1536(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VPSUBW    nttconst<>+1504(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VPSUBW    nttconst<>+1568(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VPSUBW    nttconst<>+0(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VMOVDQU64 Y11, 96(AX)
+	VPADDW    nttconst<>+1504(SB), Y3, Y3
+	VPSUBW    nttconst<>+1536(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+1504(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+1568(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+0(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VMOVDQU64 Y3, 128(AX)
+	VPADDW    nttconst<>+1504(SB), Y13, Y13
+	VPSUBW    nttconst<>+1536(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VPSUBW    nttconst<>+1504(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VPSUBW    nttconst<>+1568(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VPSUBW    nttconst<>+0(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VMOVDQU64 Y13, 160(AX)
+	VPADDW    nttconst<>+1504(SB), Y5, Y5
+	VPSUBW    nttconst<>+1536(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+1504(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+1568(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+0(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VMOVDQU64 Y5, 192(AX)
+	VPADDW    nttconst<>+1504(SB), Y16, Y16
+	VPSUBW    nttconst<>+1536(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VPSUBW    nttconst<>+1504(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VPSUBW    nttconst<>+1568(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VPSUBW    nttconst<>+0(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VMOVDQU64 Y16, 224(AX)
+	VPADDW    nttconst<>+1504(SB), Y10, Y10
+	VPSUBW    nttconst<>+1536(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VPSUBW    nttconst<>+1504(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VPSUBW    nttconst<>+1568(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VPSUBW    nttconst<>+0(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VMOVDQU64 Y10, 256(AX)
+	VPADDW    nttconst<>+1504(SB), Y15, Y15
+	VPSUBW    nttconst<>+1536(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VPSUBW    nttconst<>+1504(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VPSUBW    nttconst<>+1568(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VPSUBW    nttconst<>+0(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VMOVDQU64 Y15, 288(AX)
+	VPADDW    nttconst<>+1504(SB), Y9, Y9
+	VPSUBW    nttconst<>+1536(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VPSUBW    nttconst<>+1504(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VPSUBW    nttconst<>+1568(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VPSUBW    nttconst<>+0(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VMOVDQU64 Y9, 320(AX)
+	VPADDW    nttconst<>+1504(SB), Y14, Y14
+	VPSUBW    nttconst<>+1536(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VPSUBW    nttconst<>+1504(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VPSUBW    nttconst<>+1568(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VPSUBW    nttconst<>+0(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VMOVDQU64 Y14, 352(AX)
+	VPADDW    nttconst<>+1504(SB), Y8, Y8
+	VPSUBW    nttconst<>+1536(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+1504(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+1568(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+0(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VMOVDQU64 Y8, 384(AX)
+	VPADDW    nttconst<>+1504(SB), Y12, Y12
+	VPSUBW    nttconst<>+1536(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VPSUBW    nttconst<>+1504(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VPSUBW    nttconst<>+1568(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VPSUBW    nttconst<>+0(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VMOVDQU64 Y12, 416(AX)
+	VPADDW    nttconst<>+1504(SB), Y4, Y4
+	VPSUBW    nttconst<>+1536(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+1504(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+1568(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+0(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VMOVDQU64 Y4, 448(AX)
+	VPADDW    nttconst<>+1504(SB), Y17, Y17
+	VPSUBW    nttconst<>+1536(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VPSUBW    nttconst<>+1504(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VPSUBW    nttconst<>+1568(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VPSUBW    nttconst<>+0(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VMOVDQU64 Y17, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_mem_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   256(AX), Y2
+	VMOVDQU64   128(AX), Y3
+	VMOVDQU64   384(AX), Y4
+	VMOVDQU64   64(AX), Y5
+	VMOVDQU64   320(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU64   Y6, (AX)
+	VMOVDQU64   Y7, 256(AX)
+	VMOVDQU64   Y9, 128(AX)
+	VMOVDQU64   Y1, 384(AX)
+	VMOVDQU64   Y2, 64(AX)
+	VMOVDQU64   Y3, 320(AX)
+	VMOVDQU64   Y5, 192(AX)
+	VMOVDQU64   Y8, 448(AX)
+	VMOVDQU64   32(AX), Y1
+	VMOVDQU64   288(AX), Y2
+	VMOVDQU64   160(AX), Y3
+	VMOVDQU64   416(AX), Y4
+	VMOVDQU64   96(AX), Y5
+	VMOVDQU64   352(AX), Y6
+	VMOVDQU64   224(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU64   Y6, 32(AX)
+	VMOVDQU64   Y7, 288(AX)
+	VMOVDQU64   Y9, 160(AX)
+	VMOVDQU64   Y1, 416(AX)
+	VMOVDQU64   Y2, 96(AX)
+	VMOVDQU64   Y3, 352(AX)
+	VMOVDQU64   Y5, 224(AX)
+	VMOVDQU64   Y8, 480(AX)
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   256(AX), Y3
+	VMOVDQU64   288(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   384(AX), Y7
+	VMOVDQU64   416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VSHUFI64X2  $0x00, Y2, Y9, Y7
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y9
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y6, Y3, Y4
+	VSHUFI64X2  $0x03, Y6, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y5, Y6
+	VSHUFI64X2  $0x03, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y2, Y6, Y5
+	VSHUFI64X2  $0x03, Y2, Y6, Y2
+	VSHUFI64X2  $0x00, Y1, Y8, Y6
+	VSHUFI64X2  $0x03, Y1, Y8, Y1
+	VSHUFI64X2  $0x00, Y3, Y7, Y8
+	VSHUFI64X2  $0x03, Y3, Y7, Y3
+	VSHUFI64X2  $0x00, Y4, Y9, Y7
+	VSHUFI64X2  $0x03, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU64   Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU64   Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU64   Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU64   Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU64   Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU64   Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU64   Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU64   Y4, 416(AX)
+	VMOVDQU64   64(AX), Y1
+	VMOVDQU64   96(AX), Y2
+	VMOVDQU64   320(AX), Y3
+	VMOVDQU64   352(AX), Y4
+	VMOVDQU64   192(AX), Y5
+	VMOVDQU64   224(AX), Y6
+	VMOVDQU64   448(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VSHUFI64X2  $0x00, Y2, Y9, Y7
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y9
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y6, Y3, Y4
+	VSHUFI64X2  $0x03, Y6, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y5, Y6
+	VSHUFI64X2  $0x03, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VSHUFI64X2  $0x00, Y2, Y5, Y4
+	VSHUFI64X2  $0x03, Y2, Y5, Y2
+	VSHUFI64X2  $0x00, Y1, Y6, Y5
+	VSHUFI64X2  $0x03, Y1, Y6, Y1
+	VSHUFI64X2  $0x00, Y3, Y7, Y6
+	VSHUFI64X2  $0x03, Y3, Y7, Y3
+	VSHUFI64X2  $0x00, Y0, Y8, Y7
+	VSHUFI64X2  $0x03, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU64   Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU64   Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU64   Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU64   Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU64   Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU64   Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU64   Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_mem_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   256(AX), Y2
+	VMOVDQU64   128(AX), Y3
+	VMOVDQU64   384(AX), Y4
+	VMOVDQU64   64(AX), Y5
+	VMOVDQU64   320(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU64   Y6, (AX)
+	VMOVDQU64   Y7, 256(AX)
+	VMOVDQU64   Y9, 128(AX)
+	VMOVDQU64   Y1, 384(AX)
+	VMOVDQU64   Y2, 64(AX)
+	VMOVDQU64   Y3, 320(AX)
+	VMOVDQU64   Y5, 192(AX)
+	VMOVDQU64   Y8, 448(AX)
+	VMOVDQU64   32(AX), Y1
+	VMOVDQU64   288(AX), Y2
+	VMOVDQU64   160(AX), Y3
+	VMOVDQU64   416(AX), Y4
+	VMOVDQU64   96(AX), Y5
+	VMOVDQU64   352(AX), Y6
+	VMOVDQU64   224(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU64   Y6, 32(AX)
+	VMOVDQU64   Y7, 288(AX)
+	VMOVDQU64   Y9, 160(AX)
+	VMOVDQU64   Y1, 416(AX)
+	VMOVDQU64   Y2, 96(AX)
+	VMOVDQU64   Y3, 352(AX)
+	VMOVDQU64   Y5, 224(AX)
+	VMOVDQU64   Y8, 480(AX)
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   256(AX), Y3
+	VMOVDQU64   288(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   384(AX), Y7
+	VMOVDQU64   416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VSHUFI64X2  $0x00, Y2, Y9, Y7
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y9
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y6, Y3, Y4
+	VSHUFI64X2  $0x03, Y6, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y5, Y6
+	VSHUFI64X2  $0x03, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y5, Y10
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y9, Y5, K1, Y9
+	VPBLENDMD   Y2, Y10, K1, Y10
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y6, Y5
+	VPBLENDMD   Y2, Y6, K1, Y2
+	VPBLENDMD   Y1, Y5, K1, Y5
+	VPSLLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y8, Y6
+	VPBLENDMD   Y1, Y8, K1, Y1
+	VPBLENDMD   Y3, Y6, K1, Y6
+	VPSLLQ      $0x20, Y4, Y3
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDMD   Y3, Y7, K1, Y3
+	VPBLENDMD   Y4, Y8, K1, Y8
+	VPMULLW     nttconst<>+1280(SB), Y10, Y4
+	VPMULHW     nttconst<>+1248(SB), Y10, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y9, Y4
+	VPSUBW      Y7, Y9, Y7
+	VPMULLW     nttconst<>+1344(SB), Y5, Y9
+	VPMULHW     nttconst<>+1312(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y2, Y9
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst<>+1408(SB), Y6, Y2
+	VPMULHW     nttconst<>+1376(SB), Y6, Y6
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VPADDW      Y6, Y1, Y2
+	VPSUBW      Y6, Y1, Y6
+	VPMULLW     nttconst<>+1472(SB), Y8, Y1
+	VPMULHW     nttconst<>+1440(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y3, Y1
+	VPSUBW      Y8, Y3, Y8
+	VPSLLQ      $0x20, Y7, Y3
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDMD   Y3, Y4, K1, Y3
+	VPBLENDMD   Y7, Y10, K1, Y10
+	VPSLLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDMD   Y4, Y9, K1, Y4
+	VPBLENDMD   Y5, Y7, K1, Y7
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y2, Y9
+	VPBLENDMD   Y5, Y2, K1, Y5
+	VPBLENDMD   Y6, Y9, K1, Y9
+	VPSLLQ      $0x20, Y8, Y2
+	VPSRLQ      $0x20, Y1, Y6
+	VPBLENDMD   Y2, Y1, K1, Y2
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPUNPCKLQDQ Y10, Y3, Y1
+	VPUNPCKHQDQ Y10, Y3, Y3
+	VPUNPCKLQDQ Y7, Y4, Y8
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPUNPCKLQDQ Y9, Y5, Y7
+	VPUNPCKHQDQ Y9, Y5, Y5
+	VPUNPCKLQDQ Y6, Y2, Y9
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VSHUFI64X2  $0x00, Y3, Y1, Y6
+	VSHUFI64X2  $0x03, Y3, Y1, Y1
+	VSHUFI64X2  $0x00, Y4, Y8, Y3
+	VSHUFI64X2  $0x03, Y4, Y8, Y4
+	VSHUFI64X2  $0x00, Y5, Y7, Y8
+	VSHUFI64X2  $0x03, Y5, Y7, Y5
+	VSHUFI64X2  $0x00, Y2, Y9, Y7
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y9
+	VPMINUW     Y9, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y9
+	VPMINUW     Y9, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y9
+	VPMINUW     Y9, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y9
+	VPMINUW     Y9, Y6, Y6
+	VMOVDQU64   Y6, (AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU64   Y1, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU64   Y3, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU64   Y4, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU64   Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU64   Y5, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU64   Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU64   Y2, 416(AX)
+	VMOVDQU64   64(AX), Y1
+	VMOVDQU64   96(AX), Y2
+	VMOVDQU64   320(AX), Y3
+	VMOVDQU64   352(AX), Y4
+	VMOVDQU64   192(AX), Y5
+	VMOVDQU64   224(AX), Y6
+	VMOVDQU64   448(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VSHUFI64X2  $0x00, Y2, Y9, Y7
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y9
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y6, Y3, Y4
+	VSHUFI64X2  $0x03, Y6, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y5, Y6
+	VSHUFI64X2  $0x03, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y5, Y10
+	VPBLENDMD   Y9, Y5, K1, Y9
+	VPBLENDMD   Y2, Y10, K1, Y10
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y6, Y5
+	VPBLENDMD   Y2, Y6, K1, Y2
+	VPBLENDMD   Y1, Y5, K1, Y5
+	VPSLLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y8, Y6
+	VPBLENDMD   Y1, Y8, K1, Y1
+	VPBLENDMD   Y3, Y6, K1, Y6
+	VPSLLQ      $0x20, Y4, Y3
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDMD   Y3, Y7, K1, Y3
+	VPBLENDMD   Y4, Y8, K1, Y8
+	VPMULLW     nttconst<>+2400(SB), Y10, Y4
+	VPMULHW     nttconst<>+2368(SB), Y10, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y9, Y4
+	VPSUBW      Y7, Y9, Y7
+	VPMULLW     nttconst<>+2464(SB), Y5, Y9
+	VPMULHW     nttconst<>+2432(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y2, Y9
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst<>+2528(SB), Y6, Y2
+	VPMULHW     nttconst<>+2496(SB), Y6, Y6
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VPADDW      Y6, Y1, Y2
+	VPSUBW      Y6, Y1, Y6
+	VPMULLW     nttconst<>+2592(SB), Y8, Y1
+	VPMULHW     nttconst<>+2560(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y3, Y0
+	VPSUBW      Y8, Y3, Y8
+	VPSLLQ      $0x20, Y7, Y1
+	VPSRLQ      $0x20, Y4, Y3
+	VPBLENDMD   Y1, Y4, K1, Y1
+	VPBLENDMD   Y7, Y3, K1, Y3
+	VPSLLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDMD   Y4, Y9, K1, Y4
+	VPBLENDMD   Y5, Y7, K1, Y7
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y2, Y9
+	VPBLENDMD   Y5, Y2, K1, Y5
+	VPBLENDMD   Y6, Y9, K1, Y9
+	VPSLLQ      $0x20, Y8, Y2
+	VPSRLQ      $0x20, Y0, Y6
+	VPBLENDMD   Y2, Y0, K1, Y2
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPUNPCKLQDQ Y3, Y1, Y0
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y7, Y4, Y3
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPUNPCKLQDQ Y9, Y5, Y7
+	VPUNPCKHQDQ Y9, Y5, Y5
+	VPUNPCKLQDQ Y6, Y2, Y8
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VSHUFI64X2  $0x00, Y1, Y0, Y6
+	VSHUFI64X2  $0x03, Y1, Y0, Y0
+	VSHUFI64X2  $0x00, Y4, Y3, Y1
+	VSHUFI64X2  $0x03, Y4, Y3, Y3
+	VSHUFI64X2  $0x00, Y5, Y7, Y4
+	VSHUFI64X2  $0x03, Y5, Y7, Y5
+	VSHUFI64X2  $0x00, Y2, Y8, Y7
+	VSHUFI64X2  $0x03, Y2, Y8, Y2
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y8
+	VPMINUW     Y8, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y8
+	VPMINUW     Y8, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y8
+	VPMINUW     Y8, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y8
+	VPMINUW     Y8, Y6, Y6
+	VMOVDQU64   Y6, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y6
+	VPMINUW     Y6, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y6
+	VPMINUW     Y6, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y6
+	VPMINUW     Y6, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y6
+	VPMINUW     Y6, Y0, Y0
+	VMOVDQU64   Y0, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU64   Y1, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU64   Y3, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU64   Y4, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU64   Y5, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU64   Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VMOVDQU64   Y2, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_mem_permt2_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 256(AX), Y2
+	VMOVDQU64 128(AX), Y3
+	VMOVDQU64 384(AX), Y4
+	VMOVDQU64 64(AX), Y5
+	VMOVDQU64 320(AX), Y6
+	VMOVDQU64 192(AX), Y7
+	VMOVDQU64 448(AX), Y8
+	VPMULLW   nttconst<>+64(SB), Y2, Y9
+	VPMULHW   nttconst<>+32(SB), Y2, Y2
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y2, Y2
+	VPADDW    Y2, Y1, Y9
+	VPSUBW    Y2, Y1, Y2
+	VPMULLW   nttconst<>+64(SB), Y4, Y1
+	VPMULHW   nttconst<>+32(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPADDW    Y4, Y3, Y1
+	VPSUBW    Y4, Y3, Y4
+	VPMULLW   nttconst<>+64(SB), Y6, Y3
+	VPMULHW   nttconst<>+32(SB), Y6, Y6
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y6, Y6
+	VPADDW    Y6, Y5, Y3
+	VPSUBW    Y6, Y5, Y6
+	VPMULLW   nttconst<>+64(SB), Y8, Y5
+	VPMULHW   nttconst<>+32(SB), Y8, Y8
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPADDW    Y8, Y7, Y5
+	VPSUBW    Y8, Y7, Y8
+	VPMULLW   nttconst<>+128(SB), Y1, Y7
+	VPMULHW   nttconst<>+96(SB), Y1, Y1
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y1, Y1
+	VPADDW    Y1, Y9, Y7
+	VPSUBW    Y1, Y9, Y1
+	VPMULLW   nttconst<>+192(SB), Y4, Y9
+	VPMULHW   nttconst<>+160(SB), Y4, Y4
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y4, Y4
+	VPADDW    Y4, Y2, Y9
+	VPSUBW    Y4, Y2, Y4
+	VPMULLW   nttconst<>+128(SB), Y5, Y2
+	VPMULHW   nttconst<>+96(SB), Y5, Y5
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y5, Y5
+	VPADDW    Y5, Y3, Y2
+	VPSUBW    Y5, Y3, Y5
+	VPMULLW   nttconst<>+192(SB), Y8, Y3
+	VPMULHW   nttconst<>+160(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VPADDW    Y8, Y6, Y3
+	VPSUBW    Y8, Y6, Y8
+	VPMULLW   nttconst<>+256(SB), Y2, Y6
+	VPMULHW   nttconst<>+224(SB), Y2, Y2
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y2, Y2
+	VPADDW    Y2, Y7, Y6
+	VPSUBW    Y2, Y7, Y2
+	VPMULLW   nttconst<>+320(SB), Y3, Y7
+	VPMULHW   nttconst<>+288(SB), Y3, Y3
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y3, Y3
+	VPADDW    Y3, Y9, Y7
+	VPSUBW    Y3, Y9, Y3
+	VPMULLW   nttconst<>+384(SB), Y5, Y9
+	VPMULHW   nttconst<>+352(SB), Y5, Y5
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPADDW    Y5, Y1, Y9
+	VPSUBW    Y5, Y1, Y5
+	VPMULLW   nttconst<>+448(SB), Y8, Y1
+	VPMULHW   nttconst<>+416(SB), Y8, Y8
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y8, Y8
+	VPADDW    Y8, Y4, Y1
+	VPSUBW    Y8, Y4, Y8
+	VMOVDQU64 Y6, (AX)
+	VMOVDQU64 Y7, 256(AX)
+	VMOVDQU64 Y9, 128(AX)
+	VMOVDQU64 Y1, 384(AX)
+	VMOVDQU64 Y2, 64(AX)
+	VMOVDQU64 Y3, 320(AX)
+	VMOVDQU64 Y5, 192(AX)
+	VMOVDQU64 Y8, 448(AX)
+	VMOVDQU64 32(AX), Y1
+	VMOVDQU64 288(AX), Y2
+	VMOVDQU64 160(AX), Y3
+	VMOVDQU64 416(AX), Y4
+	VMOVDQU64 96(AX), Y5
+	VMOVDQU64 352(AX), Y6
+	VMOVDQU64 224(AX), Y7
+	VMOVDQU64 480(AX), Y8
+	VPMULLW   nttconst<>+64(SB), Y2, Y9
+	VPMULHW   nttconst<>+32(SB), Y2, Y2
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y2, Y2
+	VPADDW    Y2, Y1, Y9
+	VPSUBW    Y2, Y1, Y2
+	VPMULLW   nttconst<>+64(SB), Y4, Y1
+	VPMULHW   nttconst<>+32(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPADDW    Y4, Y3, Y1
+	VPSUBW    Y4, Y3, Y4
+	VPMULLW   nttconst<>+64(SB), Y6, Y3
+	VPMULHW   nttconst<>+32(SB), Y6, Y6
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y6, Y6
+	VPADDW    Y6, Y5, Y3
+	VPSUBW    Y6, Y5, Y6
+	VPMULLW   nttconst<>+64(SB), Y8, Y5
+	VPMULHW   nttconst<>+32(SB), Y8, Y8
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPADDW    Y8, Y7, Y5
+	VPSUBW    Y8, Y7, Y8
+	VPMULLW   nttconst<>+128(SB), Y1, Y7
+	VPMULHW   nttconst<>+96(SB), Y1, Y1
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y1, Y1
+	VPADDW    Y1, Y9, Y7
+	VPSUBW    Y1, Y9, Y1
+	VPMULLW   nttconst<>+192(SB), Y4, Y9
+	VPMULHW   nttconst<>+160(SB), Y4, Y4
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y4, Y4
+	VPADDW    Y4, Y2, Y9
+	VPSUBW    Y4, Y2, Y4
+	VPMULLW   nttconst<>+128(SB), Y5, Y2
+	VPMULHW   nttconst<>+96(SB), Y5, Y5
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y5, Y5
+	VPADDW    Y5, Y3, Y2
+	VPSUBW    Y5, Y3, Y5
+	VPMULLW   nttconst<>+192(SB), Y8, Y3
+	VPMULHW   nttconst<>+160(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VPADDW    Y8, Y6, Y3
+	VPSUBW    Y8, Y6, Y8
+	VPMULLW   nttconst<>+256(SB), Y2, Y6
+	VPMULHW   nttconst<>+224(SB), Y2, Y2
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y2, Y2
+	VPADDW    Y2, Y7, Y6
+	VPSUBW    Y2, Y7, Y2
+	VPMULLW   nttconst<>+320(SB), Y3, Y7
+	VPMULHW   nttconst<>+288(SB), Y3, Y3
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y3, Y3
+	VPADDW    Y3, Y9, Y7
+	VPSUBW    Y3, Y9, Y3
+	VPMULLW   nttconst<>+384(SB), Y5, Y9
+	VPMULHW   nttconst<>+352(SB), Y5, Y5
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPADDW    Y5, Y1, Y9
+	VPSUBW    Y5, Y1, Y5
+	VPMULLW   nttconst<>+448(SB), Y8, Y1
+	VPMULHW   nttconst<>+416(SB), Y8, Y8
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y8, Y8
+	VPADDW    Y8, Y4, Y1
+	VPSUBW    Y8, Y4, Y8
+	VMOVDQU64 Y6, 32(AX)
+	VMOVDQU64 Y7, 288(AX)
+	VMOVDQU64 Y9, 160(AX)
+	VMOVDQU64 Y1, 416(AX)
+	VMOVDQU64 Y2, 96(AX)
+	VMOVDQU64 Y3, 352(AX)
+	VMOVDQU64 Y5, 224(AX)
+	VMOVDQU64 Y8, 480(AX)
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 32(AX), Y2
+	VMOVDQU64 256(AX), Y3
+	VMOVDQU64 288(AX), Y4
+	VMOVDQU64 128(AX), Y5
+	VMOVDQU64 160(AX), Y6
+	VMOVDQU64 384(AX), Y7
+	VMOVDQU64 416(AX), Y8
+	VPMULLW   nttconst<>+512(SB), Y2, Y9
+	VPMULHW   nttconst<>+480(SB), Y2, Y2
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y2, Y2
+	VPADDW    Y2, Y1, Y9
+	VPSUBW    Y2, Y1, Y2
+	VPMULLW   nttconst<>+576(SB), Y4, Y1
+	VPMULHW   nttconst<>+544(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPADDW    Y4, Y3, Y1
+	VPSUBW    Y4, Y3, Y4
+	VPMULLW   nttconst<>+640(SB), Y6, Y3
+	VPMULHW   nttconst<>+608(SB), Y6, Y6
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y6, Y6
+	VPADDW    Y6, Y5, Y3
+	VPSUBW    Y6, Y5, Y6
+	VPMULLW   nttconst<>+704(SB), Y8, Y5
+	VPMULHW   nttconst<>+672(SB), Y8, Y8
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPADDW    Y8, Y7, Y5
+	VPSUBW    Y8, Y7, Y8
+	VMOVDQU64 nttconst<>+41536(SB), Y10
+	VMOVDQA64 Y10, Y7
+	VPERMI2W  Y2, Y9, Y7
+	VMOVDQU64 nttconst<>+41568(SB), Y12
+	VMOVDQA64 Y12, Y11
+	VPERMI2W  Y2, Y9, Y11
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y4, Y1, Y2
+	VMOVDQA64 Y12, Y9
+	VPERMI2W  Y4, Y1, Y9
+	VMOVDQA64 Y10, Y1
+	VPERMI2W  Y6, Y3, Y1
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y6, Y3, Y4
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y12, Y6
+	VPERMI2W  Y8, Y5, Y6
+	VPMULLW   nttconst<>+768(SB), Y11, Y5
+	VPMULHW   nttconst<>+736(SB), Y11, Y8
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPADDW    Y8, Y7, Y5
+	VPSUBW    Y8, Y7, Y8
+	VPMULLW   nttconst<>+832(SB), Y9, Y7
+	VPMULHW   nttconst<>+800(SB), Y9, Y9
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y9, Y9
+	VPADDW    Y9, Y2, Y7
+	VPSUBW    Y9, Y2, Y9
+	VPMULLW   nttconst<>+896(SB), Y4, Y2
+	VPMULHW   nttconst<>+864(SB), Y4, Y4
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y4, Y4
+	VPADDW    Y4, Y1, Y2
+	VPSUBW    Y4, Y1, Y4
+	VPMULLW   nttconst<>+960(SB), Y6, Y1
+	VPMULHW   nttconst<>+928(SB), Y6, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPADDW    Y6, Y3, Y1
+	VPSUBW    Y6, Y3, Y6
+	VMOVDQU64 nttconst<>+41600(SB), Y11
+	VMOVDQA64 Y11, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQU64 nttconst<>+41632(SB), Y14
+	VMOVDQA64 Y14, Y13
+	VPERMI2W  Y8, Y5, Y13
+	VMOVDQA64 Y11, Y5
+	VPERMI2W  Y9, Y7, Y5
+	VMOVDQA64 Y14, Y8
+	VPERMI2W  Y9, Y7, Y8
+	VMOVDQA64 Y11, Y7
+	VPERMI2W  Y4, Y2, Y7
+	VMOVDQA64 Y14, Y9
+	VPERMI2W  Y4, Y2, Y9
+	VMOVDQA64 Y11, Y2
+	VPERMI2W  Y6, Y1, Y2
+	VMOVDQA64 Y14, Y4
+	VPERMI2W  Y6, Y1, Y4
+	VPMULLW   nttconst<>+1024(SB), Y13, Y1
+	VPMULHW   nttconst<>+992(SB), Y13, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPADDW    Y6, Y3, Y1
+	VPSUBW    Y6, Y3, Y6
+	VPMULLW   nttconst<>+1088(SB), Y8, Y3
+	VPMULHW   nttconst<>+1056(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VPADDW    Y8, Y5, Y3
+	VPSUBW    Y8, Y5, Y8
+	VPMULLW   nttconst<>+1152(SB), Y9, Y5
+	VPMULHW   nttconst<>+1120(SB), Y9, Y9
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y9, Y9
+	VPADDW    Y9, Y7, Y5
+	VPSUBW    Y9, Y7, Y9
+	VPMULLW   nttconst<>+1216(SB), Y4, Y7
+	VPMULHW   nttconst<>+1184(SB), Y4, Y4
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y4, Y4
+	VPADDW    Y4, Y2, Y7
+	VPSUBW    Y4, Y2, Y4
+	VMOVDQU64 nttconst<>+41664(SB), Y13
+	VMOVDQA64 Y13, Y2
+	VPERMI2W  Y6, Y1, Y2
+	VMOVDQU64 nttconst<>+41696(SB), Y16
+	VMOVDQA64 Y16, Y15
+	VPERMI2W  Y6, Y1, Y15
+	VMOVDQA64 Y13, Y1
+	VPERMI2W  Y8, Y3, Y1
+	VMOVDQA64 Y16, Y6
+	VPERMI2W  Y8, Y3, Y6
+	VMOVDQA64 Y13, Y3
+	VPERMI2W  Y9, Y5, Y3
+	VMOVDQA64 Y16, Y8
+	VPERMI2W  Y9, Y5, Y8
+	VMOVDQA64 Y13, Y5
+	VPERMI2W  Y4, Y7, Y5
+	VMOVDQA64 Y16, Y9
+	VPERMI2W  Y4, Y7, Y9
+	VPMULLW   nttconst<>+1280(SB), Y15, Y4
+	VPMULHW   nttconst<>+1248(SB), Y15, Y7
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y7, Y7
+	VPADDW    Y7, Y2, Y4
+	VPSUBW    Y7, Y2, Y7
+	VPMULLW   nttconst<>+1344(SB), Y6, Y2
+	VPMULHW   nttconst<>+1312(SB), Y6, Y6
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y6, Y6
+	VPADDW    Y6, Y1, Y2
+	VPSUBW    Y6, Y1, Y6
+	VPMULLW   nttconst<>+1408(SB), Y8, Y1
+	VPMULHW   nttconst<>+1376(SB), Y8, Y8
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y8, Y8
+	VPADDW    Y8, Y3, Y1
+	VPSUBW    Y8, Y3, Y8
+	VPMULLW   nttconst<>+1472(SB), Y9, Y3
+	VPMULHW   nttconst<>+1440(SB), Y9, Y9
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y9, Y9
+	VPADDW    Y9, Y5, Y3
+	VPSUBW    Y9, Y5, Y9
+	VMOVDQU64 nttconst<>+41728(SB), Y15
+	VMOVDQA64 Y15, Y5
+	VPERMI2W  Y7, Y4, Y5
+	VMOVDQU64 nttconst<>+41760(SB), Y18
+	VMOVDQA64 Y18, Y17
+	VPERMI2W  Y7, Y4, Y17
+	VMOVDQA64 Y15, Y4
+	VPERMI2W  Y6, Y2, Y4
+	VMOVDQA64 Y18, Y7
+	VPERMI2W  Y6, Y2, Y7
+	VMOVDQA64 Y15, Y2
+	VPERMI2W  Y8, Y1, Y2
+	VMOVDQA64 Y18, Y6
+	VPERMI2W  Y8, Y1, Y6
+	VMOVDQA64 Y15, Y1
+	VPERMI2W  Y9, Y3, Y1
+	VMOVDQA64 Y18, Y8
+	VPERMI2W  Y9, Y3, Y8
+	VPADDW    nttconst<>+1504(SB), Y5, Y5
+	VPSUBW    nttconst<>+1536(SB), Y5, Y3
+	VPMINUW   Y3, Y5, Y5
+	VPSUBW    nttconst<>+1504(SB), Y5, Y3
+	VPMINUW   Y3, Y5, Y5
+	VPSUBW    nttconst<>+1568(SB), Y5, Y3
+	VPMINUW   Y3, Y5, Y5
+	VPSUBW    nttconst<>+0(SB), Y5, Y3
+	VPMINUW   Y3, Y5, Y5
+	VMOVDQU64 Y5, (AX)
+	VPADDW    nttconst<>+1504(SB), Y17, Y17
+	VPSUBW    nttconst<>+1536(SB), Y17, Y3
+	VPMINUW   Y3, Y17, Y17
+	VPSUBW    nttconst<>+1504(SB), Y17, Y3
+	VPMINUW   Y3, Y17, Y17
+	VPSUBW    nttconst<>+1568(SB), Y17, Y3
+	VPMINUW   Y3, Y17, Y17
+	VPSUBW    nttconst<>+0(SB), Y17, Y3
+	VPMINUW   Y3, Y17, Y17
+	VMOVDQU64 Y17, 32(AX)
+	VPADDW    nttconst<>+1504(SB), Y4, Y4
+	VPSUBW    nttconst<>+1536(SB), Y4, Y3
+	VPMINUW   Y3, Y4, Y4
+	VPSUBW    nttconst<>+1504(SB), Y4, Y3
+	VPMINUW   Y3, Y4, Y4
+	VPSUBW    nttconst<>+1568(SB), Y4, Y3
+	VPMINUW   Y3, Y4, Y4
+	VPSUBW    nttconst<>+0(SB), Y4, Y3
+	VPMINUW   Y3, Y4, Y4
+	VMOVDQU64 Y4, 256(AX)
+	VPADDW    nttconst<>+1504(SB), Y7, Y7
+	VPSUBW    nttconst<>+1536(SB), Y7, Y3
+	VPMINUW   Y3, Y7, Y7
+	VPSUBW    nttconst<>+1504(SB), Y7, Y3
+	VPMINUW   Y3, Y7, Y7
+	VPSUBW    nttconst<>+1568(SB), Y7, Y3
+	VPMINUW   Y3, Y7, Y7
+	VPSUBW    nttconst<>+0(SB), Y7, Y3
+	VPMINUW   Y3, Y7, Y7
+	VMOVDQU64 Y7, 288(AX)
+	VPADDW    nttconst<>+1504(SB), Y2, Y2
+	VPSUBW    nttconst<>+1536(SB), Y2, Y3
+	VPMINUW   Y3, Y2, Y2
+	VPSUBW    nttconst<>+1504(SB), Y2, Y3
+	VPMINUW   Y3, Y2, Y2
+	VPSUBW    nttconst<>+1568(SB), Y2, Y3
+	VPMINUW   Y3, Y2, Y2
+	VPSUBW    nttconst<>+0(SB), Y2, Y3
+	VPMINUW   Y3, Y2, Y2
+	VMOVDQU64 Y2, 128(AX)
+	VPADDW    nttconst<>+1504(SB), Y6, Y6
+	VPSUBW    nttconst<>+1536(SB), Y6, Y2
+	VPMINUW   Y2, Y6, Y6
+	VPSUBW    nttconst<>+1504(SB), Y6, Y2
+	VPMINUW   Y2, Y6, Y6
+	VPSUBW    nttconst<>+1568(SB), Y6, Y2
+	VPMINUW   Y2, Y6, Y6
+	VPSUBW    nttconst<>+0(SB), Y6, Y2
+	VPMINUW   Y2, Y6, Y6
+	VMOVDQU64 Y6, 160(AX)
+	VPADDW    nttconst<>+1504(SB), Y1, Y1
+	VPSUBW    nttconst<>+1536(SB), Y1, Y2
+	VPMINUW   Y2, Y1, Y1
+	VPSUBW    nttconst<>+1504(SB), Y1, Y2
+	VPMINUW   Y2, Y1, Y1
+	VPSUBW    nttconst<>+1568(SB), Y1, Y2
+	VPMINUW   Y2, Y1, Y1
+	VPSUBW    nttconst<>+0(SB), Y1, Y2
+	VPMINUW   Y2, Y1, Y1
+	VMOVDQU64 Y1, 384(AX)
+	VPADDW    nttconst<>+1504(SB), Y8, Y8
+	VPSUBW    nttconst<>+1536(SB), Y8, Y1
+	VPMINUW   Y1, Y8, Y8
+	VPSUBW    nttconst<>+1504(SB), Y8, Y1
+	VPMINUW   Y1, Y8, Y8
+	VPSUBW    nttconst<>+1568(SB), Y8, Y1
+	VPMINUW   Y1, Y8, Y8
+	VPSUBW    nttconst<>+0(SB), Y8, Y1
+	VPMINUW   Y1, Y8, Y8
+	VMOVDQU64 Y8, 416(AX)
+	VMOVDQU64 64(AX), Y1
+	VMOVDQU64 96(AX), Y2
+	VMOVDQU64 320(AX), Y3
+	VMOVDQU64 352(AX), Y4
+	VMOVDQU64 192(AX), Y5
+	VMOVDQU64 224(AX), Y6
+	VMOVDQU64 448(AX), Y7
+	VMOVDQU64 480(AX), Y8
+	VPMULLW   nttconst<>+1632(SB), Y2, Y9
+	VPMULHW   nttconst<>+1600(SB), Y2, Y2
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y2, Y2
+	VPADDW    Y2, Y1, Y9
+	VPSUBW    Y2, Y1, Y2
+	VPMULLW   nttconst<>+1696(SB), Y4, Y1
+	VPMULHW   nttconst<>+1664(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPADDW    Y4, Y3, Y1
+	VPSUBW    Y4, Y3, Y4
+	VPMULLW   nttconst<>+1760(SB), Y6, Y3
+	VPMULHW   nttconst<>+1728(SB), Y6, Y6
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y6, Y6
+	VPADDW    Y6, Y5, Y3
+	VPSUBW    Y6, Y5, Y6
+	VPMULLW   nttconst<>+1824(SB), Y8, Y5
+	VPMULHW   nttconst<>+1792(SB), Y8, Y8
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPADDW    Y8, Y7, Y5
+	VPSUBW    Y8, Y7, Y8
+	VMOVDQA64 Y10, Y7
+	VPERMI2W  Y2, Y9, Y7
+	VMOVDQA64 Y12, Y17
+	VPERMI2W  Y2, Y9, Y17
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y4, Y1, Y2
+	VMOVDQA64 Y12, Y9
+	VPERMI2W  Y4, Y1, Y9
+	VMOVDQA64 Y10, Y1
+	VPERMI2W  Y6, Y3, Y1
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y6, Y3, Y4
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y12, Y6
+	VPERMI2W  Y8, Y5, Y6
+	VPMULLW   nttconst<>+1888(SB), Y17, Y5
+	VPMULHW   nttconst<>+1856(SB), Y17, Y8
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPADDW    Y8, Y7, Y5
+	VPSUBW    Y8, Y7, Y8
+	VPMULLW   nttconst<>+1952(SB), Y9, Y7
+	VPMULHW   nttconst<>+1920(SB), Y9, Y9
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y9, Y9
+	VPADDW    Y9, Y2, Y7
+	VPSUBW    Y9, Y2, Y9
+	VPMULLW   nttconst<>+2016(SB), Y4, Y2
+	VPMULHW   nttconst<>+1984(SB), Y4, Y4
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y4, Y4
+	VPADDW    Y4, Y1, Y2
+	VPSUBW    Y4, Y1, Y4
+	VPMULLW   nttconst<>+2080(SB), Y6, Y1
+	VPMULHW   nttconst<>+2048(SB), Y6, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPADDW    Y6, Y3, Y1
+	VPSUBW    Y6, Y3, Y6
+	VMOVDQA64 Y11, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y14, Y10
+	VPERMI2W  Y8, Y5, Y10
+	VMOVDQA64 Y11, Y5
+	VPERMI2W  Y9, Y7, Y5
+	VMOVDQA64 Y14, Y8
+	VPERMI2W  Y9, Y7, Y8
+	VMOVDQA64 Y11, Y7
+	VPERMI2W  Y4, Y2, Y7
+	VMOVDQA64 Y14, Y9
+	VPERMI2W  Y4, Y2, Y9
+	VMOVDQA64 Y11, Y2
+	VPERMI2W  Y6, Y1, Y2
+	VMOVDQA64 Y14, Y4
+	VPERMI2W  Y6, Y1, Y4
+	VPMULLW   nttconst<>+2144(SB), Y10, Y1
+	VPMULHW   nttconst<>+2112(SB), Y10, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPADDW    Y6, Y3, Y1
+	VPSUBW    Y6, Y3, Y6
+	VPMULLW   nttconst<>+2208(SB), Y8, Y3
+	VPMULHW   nttconst<>+2176(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VPADDW    Y8, Y5, Y3
+	VPSUBW    Y8, Y5, Y8
+	VPMULLW   nttconst<>+2272(SB), Y9, Y5
+	VPMULHW   nttconst<>+2240(SB), Y9, Y9
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y9, Y9
+	VPADDW    Y9, Y7, Y5
+	VPSUBW    Y9, Y7, Y9
+	VPMULLW   nttconst<>+2336(SB), Y4, Y7
+	VPMULHW   nttconst<>+2304(SB), Y4, Y4
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y4, Y4
+	VPADDW    Y4, Y2, Y7
+	VPSUBW    Y4, Y2, Y4
+	VMOVDQA64 Y13, Y2
+	VPERMI2W  Y6, Y1, Y2
+	VMOVDQA64 Y16, Y10
+	VPERMI2W  Y6, Y1, Y10
+	VMOVDQA64 Y13, Y1
+	VPERMI2W  Y8, Y3, Y1
+	VMOVDQA64 Y16, Y6
+	VPERMI2W  Y8, Y3, Y6
+	VMOVDQA64 Y13, Y3
+	VPERMI2W  Y9, Y5, Y3
+	VMOVDQA64 Y16, Y8
+	VPERMI2W  Y9, Y5, Y8
+	VMOVDQA64 Y13, Y5
+	VPERMI2W  Y4, Y7, Y5
+	VMOVDQA64 Y16, Y9
+	VPERMI2W  Y4, Y7, Y9
+	VPMULLW   nttconst<>+2400(SB), Y10, Y4
+	VPMULHW   nttconst<>+2368(SB), Y10, Y7
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y7, Y7
+	VPADDW    Y7, Y2, Y4
+	VPSUBW    Y7, Y2, Y7
+	VPMULLW   nttconst<>+2464(SB), Y6, Y2
+	VPMULHW   nttconst<>+2432(SB), Y6, Y6
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y6, Y6
+	VPADDW    Y6, Y1, Y2
+	VPSUBW    Y6, Y1, Y6
+	VPMULLW   nttconst<>+2528(SB), Y8, Y1
+	VPMULHW   nttconst<>+2496(SB), Y8, Y8
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y8, Y8
+	VPADDW    Y8, Y3, Y1
+	VPSUBW    Y8, Y3, Y8
+	VPMULLW   nttconst<>+2592(SB), Y9, Y3
+	VPMULHW   nttconst<>+2560(SB), Y9, Y9
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y9, Y9
+	VPADDW    Y9, Y5, Y0
+	VPSUBW    Y9, Y5, Y9
+	VMOVDQA64 Y15, Y3
+	VPERMI2W  Y7, Y4, Y3
+	VMOVDQA64 Y18, Y5
+	VPERMI2W  Y7, Y4, Y5
+	VMOVDQA64 Y15, Y4
+	VPERMI2W  Y6, Y2, Y4
+	VMOVDQA64 Y18, Y7
+	VPERMI2W  Y6, Y2, Y7
+	VMOVDQA64 Y15, Y2
+	VPERMI2W  Y8, Y1, Y2
+	VMOVDQA64 Y18, Y6
+	VPERMI2W  Y8, Y1, Y6
+	VMOVDQA64 Y15, Y1
+	VPERMI2W  Y9, Y0, Y1
+	VMOVDQA64 Y18, Y8
+	VPERMI2W  Y9, Y0, Y8
+	VPADDW    nttconst<>+1504(SB), Y3, Y3
+	VPSUBW    nttconst<>+1536(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+1504(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+1568(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+0(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VMOVDQU64 Y3, 64(AX)
+	VPADDW    nttconst<>+1504(SB), Y5, Y5
+	VPSUBW    nttconst<>+1536(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+1504(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+1568(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+0(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VMOVDQU64 Y5, 96(AX)
+	VPADDW    nttconst<>+1504(SB), Y4, Y4
+	VPSUBW    nttconst<>+1536(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+1504(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+1568(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+0(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VMOVDQU64 Y4, 320(AX)
+	VPADDW    nttconst<>+1504(SB), Y7, Y7
+	VPSUBW    nttconst<>+1536(SB), Y7, Y0
+	VPMINUW   Y0, Y7, Y7
+	VPSUBW    nttconst<>+1504(SB), Y7, Y0
+	VPMINUW   Y0, Y7, Y7
+	VPSUBW    nttconst<>+1568(SB), Y7, Y0
+	VPMINUW   Y0, Y7, Y7
+	VPSUBW    nttconst<>+0(SB), Y7, Y0
+	VPMINUW   Y0, Y7, Y7
+	VMOVDQU64 Y7, 352(AX)
+	VPADDW    nttconst<>+1504(SB), Y2, Y2
+	VPSUBW    nttconst<>+1536(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+1504(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+1568(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+0(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VMOVDQU64 Y2, 192(AX)
+	VPADDW    nttconst<>+1504(SB), Y6, Y6
+	VPSUBW    nttconst<>+1536(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+1504(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+1568(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+0(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VMOVDQU64 Y6, 224(AX)
+	VPADDW    nttconst<>+1504(SB), Y1, Y1
+	VPSUBW    nttconst<>+1536(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+1504(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+1568(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+0(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VMOVDQU64 Y1, 448(AX)
+	VPADDW    nttconst<>+1504(SB), Y8, Y8
+	VPSUBW    nttconst<>+1536(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+1504(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+1568(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+0(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VMOVDQU64 Y8, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_all_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPUNPCKLDQ  Y2, Y1, Y17
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLDQ  Y10, Y9, Y8
+	VPUNPCKHDQ  Y10, Y9, Y9
+	VPUNPCKLDQ  Y12, Y11, Y10
+	VPUNPCKHDQ  Y12, Y11, Y11
+	VPUNPCKLDQ  Y14, Y13, Y12
+	VPUNPCKHDQ  Y14, Y13, Y13
+	VPUNPCKLDQ  Y16, Y15, Y14
+	VPUNPCKHDQ  Y16, Y15, Y15
+	VPUNPCKLQDQ Y1, Y17, Y16
+	VPUNPCKHQDQ Y1, Y17, Y1
+	VPUNPCKLQDQ Y3, Y2, Y17
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y9, Y8, Y7
+	VPUNPCKHQDQ Y9, Y8, Y8
+	VPUNPCKLQDQ Y11, Y10, Y9
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y13, Y12, Y11
+	VPUNPCKHQDQ Y13, Y12, Y12
+	VPUNPCKLQDQ Y15, Y14, Y13
+	VPUNPCKHQDQ Y15, Y14, Y14
+	VPSUBW      Y16, Y1, Y15
+	VPADDW      Y1, Y16, Y16
+	VPMULLW     nttconst<>+10208(SB), Y15, Y1
+	VPMULHW     nttconst<>+10176(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPSUBW      Y17, Y2, Y1
+	VPADDW      Y2, Y17, Y17
+	VPMULLW     nttconst<>+10976(SB), Y1, Y2
+	VPMULHW     nttconst<>+10944(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11104(SB), Y4, Y6
+	VPMULHW     nttconst<>+11072(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+10272(SB), Y6, Y8
+	VPMULHW     nttconst<>+10240(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y8, Y10
+	VPMULHW     nttconst<>+11008(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPSUBW      Y11, Y12, Y10
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+10400(SB), Y10, Y12
+	VPMULHW     nttconst<>+10368(SB), Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y10, Y10
+	VPSUBW      Y13, Y14, Y12
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     nttconst<>+11168(SB), Y12, Y14
+	VPMULHW     nttconst<>+11136(SB), Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y12, Y12
+	VPUNPCKLQDQ Y15, Y16, Y14
+	VPUNPCKHQDQ Y15, Y16, Y15
+	VPUNPCKLQDQ Y1, Y17, Y16
+	VPUNPCKHQDQ Y1, Y17, Y1
+	VPUNPCKLQDQ Y2, Y3, Y17
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPUNPCKLQDQ Y6, Y7, Y5
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPUNPCKLQDQ Y8, Y9, Y7
+	VPUNPCKHQDQ Y8, Y9, Y8
+	VPUNPCKLQDQ Y10, Y11, Y9
+	VPUNPCKHQDQ Y10, Y11, Y10
+	VPUNPCKLQDQ Y12, Y13, Y11
+	VPUNPCKHQDQ Y12, Y13, Y12
+	VPSUBW      Y14, Y15, Y13
+	VPADDW      Y15, Y14, Y14
+	VPMULLW     nttconst<>+10464(SB), Y13, Y15
+	VPMULHW     nttconst<>+10432(SB), Y13, Y13
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y13, Y13
+	VPSUBW      Y16, Y1, Y15
+	VPADDW      Y1, Y16, Y16
+	VPMULLW     nttconst<>+11232(SB), Y15, Y1
+	VPMULHW     nttconst<>+11200(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPSUBW      Y17, Y2, Y1
+	VPADDW      Y2, Y17, Y17
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11360(SB), Y2, Y4
+	VPMULHW     nttconst<>+11328(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10528(SB), Y4, Y6
+	VPMULHW     nttconst<>+10496(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+11296(SB), Y6, Y8
+	VPMULHW     nttconst<>+11264(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+10656(SB), Y8, Y10
+	VPMULHW     nttconst<>+10624(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPSUBW      Y11, Y12, Y10
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+11424(SB), Y10, Y12
+	VPMULHW     nttconst<>+11392(SB), Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y10, Y10
+	VSHUFI64X2  $0x00, Y13, Y14, Y12
+	VSHUFI64X2  $0x03, Y13, Y14, Y13
+	VSHUFI64X2  $0x00, Y15, Y16, Y14
+	VSHUFI64X2  $0x03, Y15, Y16, Y15
+	VSHUFI64X2  $0x00, Y1, Y17, Y16
+	VSHUFI64X2  $0x03, Y1, Y17, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y17
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VSHUFI64X2  $0x00, Y4, Y5, Y3
+	VSHUFI64X2  $0x03, Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y6, Y7, Y5
+	VSHUFI64X2  $0x03, Y6, Y7, Y6
+	VSHUFI64X2  $0x00, Y8, Y9, Y7
+	VSHUFI64X2  $0x03, Y8, Y9, Y8
+	VSHUFI64X2  $0x00, Y10, Y11, Y9
+	VSHUFI64X2  $0x03, Y10, Y11, Y10
+	VPSUBW      Y12, Y13, Y11
+	VPADDW      Y13, Y12, Y12
+	VPMULLW     nttconst<>+10720(SB), Y11, Y13
+	VPMULHW     nttconst<>+10688(SB), Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y11, Y11
+	VPSUBW      Y14, Y15, Y13
+	VPADDW      Y15, Y14, Y14
+	VPMULLW     nttconst<>+11488(SB), Y13, Y15
+	VPMULHW     nttconst<>+11456(SB), Y13, Y13
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y13, Y13
+	VPSUBW      Y16, Y1, Y15
+	VPADDW      Y1, Y16, Y16
+	VPMULLW     nttconst<>+10848(SB), Y15, Y1
+	VPMULHW     nttconst<>+10816(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPSUBW      Y17, Y2, Y1
+	VPADDW      Y2, Y17, Y17
+	VPMULLW     nttconst<>+11616(SB), Y1, Y2
+	VPMULHW     nttconst<>+11584(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10784(SB), Y2, Y4
+	VPMULHW     nttconst<>+10752(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11552(SB), Y4, Y6
+	VPMULHW     nttconst<>+11520(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+10912(SB), Y6, Y8
+	VPMULHW     nttconst<>+10880(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y8, Y10
+	VPMULHW     nttconst<>+11648(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPUNPCKLDQ  Y11, Y12, Y10
+	VPUNPCKHDQ  Y11, Y12, Y11
+	VPUNPCKLDQ  Y13, Y14, Y12
+	VPUNPCKHDQ  Y13, Y14, Y13
+	VPUNPCKLDQ  Y15, Y16, Y14
+	VPUNPCKHDQ  Y15, Y16, Y15
+	VPUNPCKLDQ  Y1, Y17, Y16
+	VPUNPCKHDQ  Y1, Y17, Y1
+	VPUNPCKLDQ  Y2, Y3, Y17
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y9, Y7
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLQDQ Y11, Y10, Y9
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y13, Y12, Y11
+	VPUNPCKHQDQ Y13, Y12, Y12
+	VPUNPCKLQDQ Y15, Y14, Y13
+	VPUNPCKHQDQ Y15, Y14, Y14
+	VPUNPCKLQDQ Y1, Y16, Y15
+	VPUNPCKHQDQ Y1, Y16, Y1
+	VPUNPCKLQDQ Y2, Y17, Y16
+	VPUNPCKHQDQ Y2, Y17, Y2
+	VPUNPCKLQDQ Y4, Y3, Y17
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y8, Y7, Y6
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y10
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y11, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VPSUBW      Y11, Y12, Y10
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+704(SB), Y10, Y12
+	VPMULHW     nttconst<>+672(SB), Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y10, Y10
+	VPMULHW     nttconst<>+2624(SB), Y13, Y12
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y12, Y12
+	VPSUBW      Y12, Y13, Y13
+	VPSUBW      Y13, Y14, Y12
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     nttconst<>+1696(SB), Y12, Y14
+	VPMULHW     nttconst<>+1664(SB), Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y12, Y12
+	VPMULHW     nttconst<>+2624(SB), Y15, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y15, Y15
+	VPSUBW      Y15, Y1, Y14
+	VPADDW      Y1, Y15, Y15
+	VPMULLW     nttconst<>+576(SB), Y14, Y1
+	VPMULHW     nttconst<>+544(SB), Y14, Y14
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y14, Y14
+	VPMULHW     nttconst<>+2624(SB), Y16, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y16, Y16
+	VPSUBW      Y16, Y2, Y1
+	VPADDW      Y2, Y16, Y16
+	VPMULLW     nttconst<>+1760(SB), Y1, Y2
+	VPMULHW     nttconst<>+1728(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y17, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y17, Y17
+	VPSUBW      Y17, Y3, Y2
+	VPADDW      Y3, Y17, Y17
+	VPMULLW     nttconst<>+640(SB), Y2, Y3
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y4, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+1632(SB), Y3, Y5
+	VPMULHW     nttconst<>+1600(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+512(SB), Y5, Y7
+	VPMULHW     nttconst<>+480(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y9, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y11, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y11, Y11
+	VPSUBW      Y9, Y11, Y7
+	VPADDW      Y11, Y9, Y9
+	VPMULLW     nttconst<>+448(SB), Y7, Y11
+	VPMULHW     nttconst<>+416(SB), Y7, Y7
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y7, Y7
+	VPSUBW      Y8, Y10, Y11
+	VPADDW      Y10, Y8, Y8
+	VPMULLW     nttconst<>+448(SB), Y11, Y10
+	VPMULHW     nttconst<>+416(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VPMULHW     nttconst<>+2624(SB), Y13, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPMULHW     nttconst<>+2624(SB), Y15, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPSUBW      Y13, Y15, Y10
+	VPADDW      Y15, Y13, Y13
+	VPMULLW     nttconst<>+320(SB), Y10, Y15
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y10, Y10
+	VPSUBW      Y12, Y14, Y15
+	VPADDW      Y14, Y12, Y12
+	VPMULLW     nttconst<>+320(SB), Y15, Y14
+	VPMULHW     nttconst<>+288(SB), Y15, Y15
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y15, Y15
+	VPMULHW     nttconst<>+2624(SB), Y16, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y16, Y16
+	VPMULHW     nttconst<>+2624(SB), Y17, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y17, Y17
+	VPSUBW      Y16, Y17, Y14
+	VPADDW      Y17, Y16, Y16
+	VPMULLW     nttconst<>+384(SB), Y14, Y17
+	VPMULHW     nttconst<>+352(SB), Y14, Y14
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y14, Y14
+	VPSUBW      Y1, Y2, Y17
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+384(SB), Y17, Y2
+	VPMULHW     nttconst<>+352(SB), Y17, Y17
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y17, Y17
+	VPMULHW     nttconst<>+2624(SB), Y4, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y6, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VPSUBW      Y4, Y6, Y2
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y3, Y5, Y6
+	VPADDW      Y5, Y3, Y3
+	VPMULLW     nttconst<>+256(SB), Y6, Y5
+	VPMULHW     nttconst<>+224(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y9, Y13, Y5
+	VPADDW      Y13, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y5, Y13
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y8, Y12, Y13
+	VPADDW      Y12, Y8, Y8
+	VPMULLW     nttconst<>+192(SB), Y13, Y12
+	VPMULHW     nttconst<>+160(SB), Y13, Y13
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y13, Y13
+	VPSUBW      Y7, Y10, Y12
+	VPADDW      Y10, Y7, Y7
+	VPMULLW     nttconst<>+192(SB), Y12, Y10
+	VPMULHW     nttconst<>+160(SB), Y12, Y12
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y12, Y12
+	VPSUBW      Y11, Y15, Y10
+	VPADDW      Y15, Y11, Y11
+	VPMULLW     nttconst<>+192(SB), Y10, Y15
+	VPMULHW     nttconst<>+160(SB), Y10, Y10
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y10, Y10
+	VPSUBW      Y16, Y4, Y15
+	VPADDW      Y4, Y16, Y16
+	VPMULLW     nttconst<>+128(SB), Y15, Y4
+	VPMULHW     nttconst<>+96(SB), Y15, Y15
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y15, Y15
+	VPSUBW      Y1, Y3, Y4
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+128(SB), Y4, Y3
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y14, Y2, Y3
+	VPADDW      Y2, Y14, Y14
+	VPMULLW     nttconst<>+128(SB), Y3, Y2
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y17, Y6, Y2
+	VPADDW      Y6, Y17, Y17
+	VPMULLW     nttconst<>+128(SB), Y2, Y6
+	VPMULHW     nttconst<>+96(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y9, Y16, Y6
+	VPADDW      Y16, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y6, Y16
+	VPMULHW     nttconst<>+11712(SB), Y6, Y6
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y6, Y6
+	VPSUBW      Y8, Y1, Y16
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y16, Y1
+	VPMULHW     nttconst<>+11712(SB), Y16, Y16
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y16, Y16
+	VPSUBW      Y7, Y14, Y1
+	VPADDW      Y14, Y7, Y7
+	VPMULLW     nttconst<>+11744(SB), Y1, Y14
+	VPMULHW     nttconst<>+11712(SB), Y1, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPSUBW      Y11, Y17, Y14
+	VPADDW      Y17, Y11, Y11
+	VPMULLW     nttconst<>+11744(SB), Y14, Y17
+	VPMULHW     nttconst<>+11712(SB), Y14, Y14
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y14, Y14
+	VPSUBW      Y5, Y15, Y17
+	VPADDW      Y15, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y17, Y15
+	VPMULHW     nttconst<>+11712(SB), Y17, Y17
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y17, Y17
+	VPSUBW      Y13, Y4, Y15
+	VPADDW      Y4, Y13, Y13
+	VPMULLW     nttconst<>+11744(SB), Y15, Y4
+	VPMULHW     nttconst<>+11712(SB), Y15, Y15
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y15, Y15
+	VPSUBW      Y12, Y3, Y4
+	VPADDW      Y3, Y12, Y12
+	VPMULLW     nttconst<>+11744(SB), Y4, Y3
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y10, Y2, Y3
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     nttconst<>+11744(SB), Y3, Y2
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPUNPCKLDQ  Y8, Y9, Y2
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y11, Y7, Y9
+	VPUNPCKHDQ  Y11, Y7, Y7
+	VPUNPCKLDQ  Y13, Y5, Y11
+	VPUNPCKHDQ  Y13, Y5, Y5
+	VPUNPCKLDQ  Y10, Y12, Y13
+	VPUNPCKHDQ  Y10, Y12, Y10
+	VPUNPCKLDQ  Y16, Y6, Y12
+	VPUNPCKHDQ  Y16, Y6, Y6
+	VPUNPCKLDQ  Y14, Y1, Y16
+	VPUNPCKHDQ  Y14, Y1, Y1
+	VPUNPCKLDQ  Y15, Y17, Y14
+	VPUNPCKHDQ  Y15, Y17, Y15
+	VPUNPCKLDQ  Y3, Y4, Y17
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y8, Y2, Y4
+	VPUNPCKHDQ  Y8, Y2, Y2
+	VPUNPCKLDQ  Y7, Y9, Y8
+	VPUNPCKHDQ  Y7, Y9, Y7
+	VPUNPCKLDQ  Y5, Y11, Y9
+	VPUNPCKHDQ  Y5, Y11, Y5
+	VPUNPCKLDQ  Y10, Y13, Y11
+	VPUNPCKHDQ  Y10, Y13, Y10
+	VPUNPCKLDQ  Y6, Y12, Y13
+	VPUNPCKHDQ  Y6, Y12, Y6
+	VPUNPCKLDQ  Y1, Y16, Y12
+	VPUNPCKHDQ  Y1, Y16, Y1
+	VPUNPCKLDQ  Y15, Y14, Y16
+	VPUNPCKHDQ  Y15, Y14, Y14
+	VPUNPCKLDQ  Y3, Y17, Y15
+	VPUNPCKHDQ  Y3, Y17, Y3
+	VSHUFI64X2  $0x00, Y2, Y4, Y17
+	VSHUFI64X2  $0x03, Y2, Y4, Y2
+	VSHUFI64X2  $0x00, Y7, Y8, Y4
+	VSHUFI64X2  $0x03, Y7, Y8, Y7
+	VSHUFI64X2  $0x00, Y5, Y9, Y8
+	VSHUFI64X2  $0x03, Y5, Y9, Y5
+	VSHUFI64X2  $0x00, Y10, Y11, Y9
+	VSHUFI64X2  $0x03, Y10, Y11, Y10
+	VSHUFI64X2  $0x00, Y6, Y13, Y11
+	VSHUFI64X2  $0x03, Y6, Y13, Y6
+	VSHUFI64X2  $0x00, Y1, Y12, Y13
+	VSHUFI64X2  $0x03, Y1, Y12, Y1
+	VSHUFI64X2  $0x00, Y14, Y16, Y12
+	VSHUFI64X2  $0x03, Y14, Y16, Y14
+	VSHUFI64X2  $0x00, Y3, Y15, Y16
+	VSHUFI64X2  $0x03, Y3, Y15, Y3
+	VPUNPCKLQDQ Y2, Y17, Y15
+	VPUNPCKHQDQ Y2, Y17, Y2
+	VPUNPCKLQDQ Y7, Y4, Y17
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPUNPCKLQDQ Y5, Y8, Y7
+	VPUNPCKHQDQ Y5, Y8, Y5
+	VPUNPCKLQDQ Y10, Y9, Y8
+	VPUNPCKHQDQ Y10, Y9, Y9
+	VPUNPCKLQDQ Y6, Y11, Y10
+	VPUNPCKHQDQ Y6, Y11, Y6
+	VPUNPCKLQDQ Y1, Y13, Y11
+	VPUNPCKHQDQ Y1, Y13, Y1
+	VPUNPCKLQDQ Y14, Y12, Y13
+	VPUNPCKHQDQ Y14, Y12, Y12
+	VPUNPCKLQDQ Y3, Y16, Y14
+	VPUNPCKHQDQ Y3, Y16, Y3
+	VPMULLW     nttconst<>+11776(SB), Y15, Y16
+	VPMULHW     nttconst<>+11776(SB), Y15, Y15
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y15, Y15
+	VPSRAW      $0x0f, Y15, Y16
+	VPANDD      Y0, Y16, Y16
+	VPADDW      Y16, Y15, Y15
+	VMOVDQU64   Y15, (AX)
+	VPMULLW     nttconst<>+11776(SB), Y2, Y15
+	VPMULHW     nttconst<>+11776(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y15
+	VPANDD      Y0, Y15, Y15
+	VPADDW      Y15, Y2, Y2
+	VMOVDQU64   Y2, 32(AX)
+	VPMULLW     nttconst<>+11776(SB), Y17, Y2
+	VPMULHW     nttconst<>+11776(SB), Y17, Y15
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y15, Y15
+	VPSRAW      $0x0f, Y15, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y15, Y15
+	VMOVDQU64   Y15, 64(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     nttconst<>+11776(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y4, Y4
+	VMOVDQU64   Y4, 96(AX)
+	VPMULLW     nttconst<>+11776(SB), Y7, Y2
+	VPMULHW     nttconst<>+11776(SB), Y7, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y4, Y4
+	VMOVDQU64   Y4, 128(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y2
+	VPMULHW     nttconst<>+11776(SB), Y5, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y4, Y4
+	VMOVDQU64   Y4, 160(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y2
+	VPMULHW     nttconst<>+11776(SB), Y8, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y4, Y4
+	VMOVDQU64   Y4, 192(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     nttconst<>+11776(SB), Y9, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y4, Y4
+	VMOVDQU64   Y4, 224(AX)
+	VPSRAW      $0x0f, Y10, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y10, Y10
+	VMOVDQU64   Y10, 256(AX)
+	VPSRAW      $0x0f, Y6, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y6, Y6
+	VMOVDQU64   Y6, 288(AX)
+	VPSRAW      $0x0f, Y11, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y11, Y11
+	VMOVDQU64   Y11, 320(AX)
+	VPSRAW      $0x0f, Y1, Y2
+	VPANDD      Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VPSRAW      $0x0f, Y13, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y13, Y13
+	VMOVDQU64   Y13, 384(AX)
+	VPSRAW      $0x0f, Y12, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y12, Y12
+	VMOVDQU64   Y12, 416(AX)
+	VPSRAW      $0x0f, Y14, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y14, Y14
+	VMOVDQU64   Y14, 448(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_all_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPSLLQ      $0x20, Y2, Y17
+	VPSRLQ      $0x20, Y1, Y18
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y17, Y1, K1, Y17
+	VPBLENDMD   Y2, Y18, K1, Y18
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDMD   Y1, Y3, K1, Y1
+	VPBLENDMD   Y4, Y2, K1, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDMD   Y3, Y5, K1, Y3
+	VPBLENDMD   Y6, Y4, K1, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDMD   Y5, Y7, K1, Y5
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPSLLQ      $0x20, Y10, Y7
+	VPSRLQ      $0x20, Y9, Y8
+	VPBLENDMD   Y7, Y9, K1, Y7
+	VPBLENDMD   Y10, Y8, K1, Y8
+	VPSLLQ      $0x20, Y12, Y9
+	VPSRLQ      $0x20, Y11, Y10
+	VPBLENDMD   Y9, Y11, K1, Y9
+	VPBLENDMD   Y12, Y10, K1, Y10
+	VPSLLQ      $0x20, Y14, Y11
+	VPSRLQ      $0x20, Y13, Y12
+	VPBLENDMD   Y11, Y13, K1, Y11
+	VPBLENDMD   Y14, Y12, K1, Y12
+	VPSLLQ      $0x20, Y16, Y13
+	VPSRLQ      $0x20, Y15, Y14
+	VPBLENDMD   Y13, Y15, K1, Y13
+	VPBLENDMD   Y16, Y14, K1, Y14
+	VPSUBW      Y17, Y18, Y15
+	VPADDW      Y18, Y17, Y17
+	VPMULLW     nttconst<>+10208(SB), Y15, Y16
+	VPMULHW     nttconst<>+10176(SB), Y15, Y15
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y15, Y15
+	VPSUBW      Y1, Y2, Y16
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+10976(SB), Y16, Y2
+	VPMULHW     nttconst<>+10944(SB), Y16, Y16
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y16, Y16
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11104(SB), Y4, Y6
+	VPMULHW     nttconst<>+11072(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+10272(SB), Y6, Y8
+	VPMULHW     nttconst<>+10240(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y8, Y10
+	VPMULHW     nttconst<>+11008(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPSUBW      Y11, Y12, Y10
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+10400(SB), Y10, Y12
+	VPMULHW     nttconst<>+10368(SB), Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y10, Y10
+	VPSUBW      Y13, Y14, Y12
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     nttconst<>+11168(SB), Y12, Y14
+	VPMULHW     nttconst<>+11136(SB), Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y12, Y12
+	VPUNPCKLQDQ Y15, Y17, Y14
+	VPUNPCKHQDQ Y15, Y17, Y15
+	VPUNPCKLQDQ Y16, Y1, Y17
+	VPUNPCKHQDQ Y16, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y16
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPUNPCKLQDQ Y6, Y7, Y5
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPUNPCKLQDQ Y8, Y9, Y7
+	VPUNPCKHQDQ Y8, Y9, Y8
+	VPUNPCKLQDQ Y10, Y11, Y9
+	VPUNPCKHQDQ Y10, Y11, Y10
+	VPUNPCKLQDQ Y12, Y13, Y11
+	VPUNPCKHQDQ Y12, Y13, Y12
+	VPSUBW      Y14, Y15, Y13
+	VPADDW      Y15, Y14, Y14
+	VPMULLW     nttconst<>+10464(SB), Y13, Y15
+	VPMULHW     nttconst<>+10432(SB), Y13, Y13
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y13, Y13
+	VPSUBW      Y17, Y1, Y15
+	VPADDW      Y1, Y17, Y17
+	VPMULLW     nttconst<>+11232(SB), Y15, Y1
+	VPMULHW     nttconst<>+11200(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPSUBW      Y16, Y2, Y1
+	VPADDW      Y2, Y16, Y16
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11360(SB), Y2, Y4
+	VPMULHW     nttconst<>+11328(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10528(SB), Y4, Y6
+	VPMULHW     nttconst<>+10496(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+11296(SB), Y6, Y8
+	VPMULHW     nttconst<>+11264(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+10656(SB), Y8, Y10
+	VPMULHW     nttconst<>+10624(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPSUBW      Y11, Y12, Y10
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+11424(SB), Y10, Y12
+	VPMULHW     nttconst<>+11392(SB), Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y10, Y10
+	VSHUFI64X2  $0x00, Y13, Y14, Y12
+	VSHUFI64X2  $0x03, Y13, Y14, Y13
+	VSHUFI64X2  $0x00, Y15, Y17, Y14
+	VSHUFI64X2  $0x03, Y15, Y17, Y15
+	VSHUFI64X2  $0x00, Y1, Y16, Y17
+	VSHUFI64X2  $0x03, Y1, Y16, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y16
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VSHUFI64X2  $0x00, Y4, Y5, Y3
+	VSHUFI64X2  $0x03, Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y6, Y7, Y5
+	VSHUFI64X2  $0x03, Y6, Y7, Y6
+	VSHUFI64X2  $0x00, Y8, Y9, Y7
+	VSHUFI64X2  $0x03, Y8, Y9, Y8
+	VSHUFI64X2  $0x00, Y10, Y11, Y9
+	VSHUFI64X2  $0x03, Y10, Y11, Y10
+	VPSUBW      Y12, Y13, Y11
+	VPADDW      Y13, Y12, Y12
+	VPMULLW     nttconst<>+10720(SB), Y11, Y13
+	VPMULHW     nttconst<>+10688(SB), Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y11, Y11
+	VPSUBW      Y14, Y15, Y13
+	VPADDW      Y15, Y14, Y14
+	VPMULLW     nttconst<>+11488(SB), Y13, Y15
+	VPMULHW     nttconst<>+11456(SB), Y13, Y13
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y13, Y13
+	VPSUBW      Y17, Y1, Y15
+	VPADDW      Y1, Y17, Y17
+	VPMULLW     nttconst<>+10848(SB), Y15, Y1
+	VPMULHW     nttconst<>+10816(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPSUBW      Y16, Y2, Y1
+	VPADDW      Y2, Y16, Y16
+	VPMULLW     nttconst<>+11616(SB), Y1, Y2
+	VPMULHW     nttconst<>+11584(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10784(SB), Y2, Y4
+	VPMULHW     nttconst<>+10752(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11552(SB), Y4, Y6
+	VPMULHW     nttconst<>+11520(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+10912(SB), Y6, Y8
+	VPMULHW     nttconst<>+10880(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y8
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y8, Y10
+	VPMULHW     nttconst<>+11648(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPSLLQ      $0x20, Y11, Y10
+	VPSRLQ      $0x20, Y12, Y18
+	VPBLENDMD   Y10, Y12, K1, Y10
+	VPBLENDMD   Y11, Y18, K1, Y18
+	VPSLLQ      $0x20, Y13, Y11
+	VPSRLQ      $0x20, Y14, Y12
+	VPBLENDMD   Y11, Y14, K1, Y11
+	VPBLENDMD   Y13, Y12, K1, Y12
+	VPSLLQ      $0x20, Y15, Y13
+	VPSRLQ      $0x20, Y17, Y14
+	VPBLENDMD   Y13, Y17, K1, Y13
+	VPBLENDMD   Y15, Y14, K1, Y14
+	VPSLLQ      $0x20, Y1, Y15
+	VPSRLQ      $0x20, Y16, Y17
+	VPBLENDMD   Y15, Y16, K1, Y15
+	VPBLENDMD   Y1, Y17, K1, Y17
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y3, Y16
+	VPBLENDMD   Y1, Y3, K1, Y1
+	VPBLENDMD   Y2, Y16, K1, Y16
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y5, Y3
+	VPBLENDMD   Y2, Y5, K1, Y2
+	VPBLENDMD   Y4, Y3, K1, Y3
+	VPSLLQ      $0x20, Y6, Y4
+	VPSRLQ      $0x20, Y7, Y5
+	VPBLENDMD   Y4, Y7, K1, Y4
+	VPBLENDMD   Y6, Y5, K1, Y5
+	VPSLLQ      $0x20, Y8, Y6
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDMD   Y6, Y9, K1, Y6
+	VPBLENDMD   Y8, Y7, K1, Y7
+	VPMULHW     nttconst<>+2624(SB), Y10, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPSUBW      Y10, Y18, Y8
+	VPADDW      Y18, Y10, Y10
+	VPMULLW     nttconst<>+1824(SB), Y8, Y9
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y11, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y11, Y11
+	VPSUBW      Y11, Y12, Y9
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+704(SB), Y9, Y12
+	VPMULHW     nttconst<>+672(SB), Y9, Y9
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y13, Y12
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y12, Y12
+	VPSUBW      Y12, Y13, Y13
+	VPSUBW      Y13, Y14, Y12
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     nttconst<>+1696(SB), Y12, Y14
+	VPMULHW     nttconst<>+1664(SB), Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y12, Y12
+	VPMULHW     nttconst<>+2624(SB), Y15, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y15, Y15
+	VPSUBW      Y15, Y17, Y14
+	VPADDW      Y17, Y15, Y15
+	VPMULLW     nttconst<>+576(SB), Y14, Y17
+	VPMULHW     nttconst<>+544(SB), Y14, Y14
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y14, Y14
+	VPMULHW     nttconst<>+2624(SB), Y1, Y17
+	VPSRAW      $0x0a, Y17, Y17
+	VPMULLW     Y0, Y17, Y17
+	VPSUBW      Y17, Y1, Y1
+	VPSUBW      Y1, Y16, Y17
+	VPADDW      Y16, Y1, Y1
+	VPMULLW     nttconst<>+1760(SB), Y17, Y16
+	VPMULHW     nttconst<>+1728(SB), Y17, Y17
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y17, Y17
+	VPMULHW     nttconst<>+2624(SB), Y2, Y16
+	VPSRAW      $0x0a, Y16, Y16
+	VPMULLW     Y0, Y16, Y16
+	VPSUBW      Y16, Y2, Y2
+	VPSUBW      Y2, Y3, Y16
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+640(SB), Y16, Y3
+	VPMULHW     nttconst<>+608(SB), Y16, Y16
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y16, Y16
+	VPMULHW     nttconst<>+2624(SB), Y4, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+1632(SB), Y3, Y5
+	VPMULHW     nttconst<>+1600(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+512(SB), Y5, Y7
+	VPMULHW     nttconst<>+480(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y10, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VPMULHW     nttconst<>+2624(SB), Y11, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y11, Y11
+	VPSUBW      Y10, Y11, Y7
+	VPADDW      Y11, Y10, Y10
+	VPMULLW     nttconst<>+448(SB), Y7, Y11
+	VPMULHW     nttconst<>+416(SB), Y7, Y7
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y7, Y7
+	VPSUBW      Y8, Y9, Y11
+	VPADDW      Y9, Y8, Y8
+	VPMULLW     nttconst<>+448(SB), Y11, Y9
+	VPMULHW     nttconst<>+416(SB), Y11, Y11
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y11, Y11
+	VPMULHW     nttconst<>+2624(SB), Y13, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y13, Y13
+	VPMULHW     nttconst<>+2624(SB), Y15, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y15, Y15
+	VPSUBW      Y13, Y15, Y9
+	VPADDW      Y15, Y13, Y13
+	VPMULLW     nttconst<>+320(SB), Y9, Y15
+	VPMULHW     nttconst<>+288(SB), Y9, Y9
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y9, Y9
+	VPSUBW      Y12, Y14, Y15
+	VPADDW      Y14, Y12, Y12
+	VPMULLW     nttconst<>+320(SB), Y15, Y14
+	VPMULHW     nttconst<>+288(SB), Y15, Y15
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y15, Y15
+	VPMULHW     nttconst<>+2624(SB), Y1, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y2, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y2, Y2
+	VPSUBW      Y1, Y2, Y14
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+384(SB), Y14, Y2
+	VPMULHW     nttconst<>+352(SB), Y14, Y14
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y14, Y14
+	VPSUBW      Y17, Y16, Y2
+	VPADDW      Y16, Y17, Y17
+	VPMULLW     nttconst<>+384(SB), Y2, Y16
+	VPMULHW     nttconst<>+352(SB), Y2, Y2
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y4, Y16
+	VPSRAW      $0x0a, Y16, Y16
+	VPMULLW     Y0, Y16, Y16
+	VPSUBW      Y16, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y6, Y16
+	VPSRAW      $0x0a, Y16, Y16
+	VPMULLW     Y0, Y16, Y16
+	VPSUBW      Y16, Y6, Y6
+	VPSUBW      Y4, Y6, Y16
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y16, Y6
+	VPMULHW     nttconst<>+224(SB), Y16, Y16
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y16, Y16
+	VPSUBW      Y3, Y5, Y6
+	VPADDW      Y5, Y3, Y3
+	VPMULLW     nttconst<>+256(SB), Y6, Y5
+	VPMULHW     nttconst<>+224(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y10, Y13, Y5
+	VPADDW      Y13, Y10, Y10
+	VPMULLW     nttconst<>+192(SB), Y5, Y13
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y8, Y12, Y13
+	VPADDW      Y12, Y8, Y8
+	VPMULLW     nttconst<>+192(SB), Y13, Y12
+	VPMULHW     nttconst<>+160(SB), Y13, Y13
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y13, Y13
+	VPSUBW      Y7, Y9, Y12
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst<>+192(SB), Y12, Y9
+	VPMULHW     nttconst<>+160(SB), Y12, Y12
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y12, Y12
+	VPSUBW      Y11, Y15, Y9
+	VPADDW      Y15, Y11, Y11
+	VPMULLW     nttconst<>+192(SB), Y9, Y15
+	VPMULHW     nttconst<>+160(SB), Y9, Y9
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y9, Y9
+	VPSUBW      Y1, Y4, Y15
+	VPADDW      Y4, Y1, Y1
+	VPMULLW     nttconst<>+128(SB), Y15, Y4
+	VPMULHW     nttconst<>+96(SB), Y15, Y15
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y15, Y15
+	VPSUBW      Y17, Y3, Y4
+	VPADDW      Y3, Y17, Y17
+	VPMULLW     nttconst<>+128(SB), Y4, Y3
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y14, Y16, Y3
+	VPADDW      Y16, Y14, Y14
+	VPMULLW     nttconst<>+128(SB), Y3, Y16
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y3, Y3
+	VPSUBW      Y2, Y6, Y16
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y16, Y6
+	VPMULHW     nttconst<>+96(SB), Y16, Y16
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y16, Y16
+	VPSUBW      Y10, Y1, Y6
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst<>+11744(SB), Y6, Y1
+	VPMULHW     nttconst<>+11712(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSUBW      Y8, Y17, Y1
+	VPADDW      Y17, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y1, Y17
+	VPMULHW     nttconst<>+11712(SB), Y1, Y1
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y1, Y1
+	VPSUBW      Y7, Y14, Y17
+	VPADDW      Y14, Y7, Y7
+	VPMULLW     nttconst<>+11744(SB), Y17, Y14
+	VPMULHW     nttconst<>+11712(SB), Y17, Y17
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y17, Y17
+	VPSUBW      Y11, Y2, Y14
+	VPADDW      Y2, Y11, Y11
+	VPMULLW     nttconst<>+11744(SB), Y14, Y2
+	VPMULHW     nttconst<>+11712(SB), Y14, Y14
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y14, Y14
+	VPSUBW      Y5, Y15, Y2
+	VPADDW      Y15, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y15
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPSUBW      Y13, Y4, Y15
+	VPADDW      Y4, Y13, Y13
+	VPMULLW     nttconst<>+11744(SB), Y15, Y4
+	VPMULHW     nttconst<>+11712(SB), Y15, Y15
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y15, Y15
+	VPSUBW      Y12, Y3, Y4
+	VPADDW      Y3, Y12, Y12
+	VPMULLW     nttconst<>+11744(SB), Y4, Y3
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y9, Y16, Y3
+	VPADDW      Y16, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y16
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y10, Y16
+	VSHUFI64X2  $0x03, Y8, Y10, Y8
+	VSHUFI64X2  $0x00, Y11, Y7, Y10
+	VSHUFI64X2  $0x03, Y11, Y7, Y7
+	VSHUFI64X2  $0x00, Y13, Y5, Y11
+	VSHUFI64X2  $0x03, Y13, Y5, Y5
+	VSHUFI64X2  $0x00, Y9, Y12, Y13
+	VSHUFI64X2  $0x03, Y9, Y12, Y9
+	VSHUFI64X2  $0x00, Y1, Y6, Y12
+	VSHUFI64X2  $0x03, Y1, Y6, Y1
+	VSHUFI64X2  $0x00, Y14, Y17, Y6
+	VSHUFI64X2  $0x03, Y14, Y17, Y14
+	VSHUFI64X2  $0x00, Y15, Y2, Y17
+	VSHUFI64X2  $0x03, Y15, Y2, Y2
+	VSHUFI64X2  $0x00, Y3, Y4, Y15
+	VSHUFI64X2  $0x03, Y3, Y4, Y3
+	VPUNPCKLQDQ Y8, Y16, Y4
+	VPUNPCKHQDQ Y8, Y16, Y8
+	VPUNPCKLQDQ Y7, Y10, Y16
+	VPUNPCKHQDQ Y7, Y10, Y7
+	VPUNPCKLQDQ Y5, Y11, Y10
+	VPUNPCKHQDQ Y5, Y11, Y5
+	VPUNPCKLQDQ Y9, Y13, Y11
+	VPUNPCKHQDQ Y9, Y13, Y9
+	VPUNPCKLQDQ Y1, Y12, Y13
+	VPUNPCKHQDQ Y1, Y12, Y1
+	VPUNPCKLQDQ Y14, Y6, Y12
+	VPUNPCKHQDQ Y14, Y6, Y6
+	VPUNPCKLQDQ Y2, Y17, Y14
+	VPUNPCKHQDQ Y2, Y17, Y2
+	VPUNPCKLQDQ Y3, Y15, Y17
+	VPUNPCKHQDQ Y3, Y15, Y3
+	VPSLLQ      $0x20, Y8, Y15
+	VPSRLQ      $0x20, Y4, Y18
+	VPBLENDMD   Y15, Y4, K1, Y15
+	VPBLENDMD   Y8, Y18, K1, Y18
+	VPSLLQ      $0x20, Y7, Y4
+	VPSRLQ      $0x20, Y16, Y8
+	VPBLENDMD   Y4, Y16, K1, Y4
+	VPBLENDMD   Y7, Y8, K1, Y8
+	VPSLLQ      $0x20, Y5, Y7
+	VPSRLQ      $0x20, Y10, Y16
+	VPBLENDMD   Y7, Y10, K1, Y7
+	VPBLENDMD   Y5, Y16, K1, Y16
+	VPSLLQ      $0x20, Y9, Y5
+	VPSRLQ      $0x20, Y11, Y10
+	VPBLENDMD   Y5, Y11, K1, Y5
+	VPBLENDMD   Y9, Y10, K1, Y10
+	VPSLLQ      $0x20, Y1, Y9
+	VPSRLQ      $0x20, Y13, Y11
+	VPBLENDMD   Y9, Y13, K1, Y9
+	VPBLENDMD   Y1, Y11, K1, Y11
+	VPSLLQ      $0x20, Y6, Y1
+	VPSRLQ      $0x20, Y12, Y13
+	VPBLENDMD   Y1, Y12, K1, Y1
+	VPBLENDMD   Y6, Y13, K1, Y13
+	VPSLLQ      $0x20, Y2, Y6
+	VPSRLQ      $0x20, Y14, Y12
+	VPBLENDMD   Y6, Y14, K1, Y6
+	VPBLENDMD   Y2, Y12, K1, Y12
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y17, Y14
+	VPBLENDMD   Y2, Y17, K1, Y2
+	VPBLENDMD   Y3, Y14, K1, Y14
+	VSHUFI64X2  $0x00, Y18, Y15, Y3
+	VSHUFI64X2  $0x03, Y18, Y15, Y15
+	VSHUFI64X2  $0x00, Y8, Y4, Y17
+	VSHUFI64X2  $0x03, Y8, Y4, Y4
+	VSHUFI64X2  $0x00, Y16, Y7, Y8
+	VSHUFI64X2  $0x03, Y16, Y7, Y7
+	VSHUFI64X2  $0x00, Y10, Y5, Y16
+	VSHUFI64X2  $0x03, Y10, Y5, Y5
+	VSHUFI64X2  $0x00, Y11, Y9, Y10
+	VSHUFI64X2  $0x03, Y11, Y9, Y9
+	VSHUFI64X2  $0x00, Y13, Y1, Y11
+	VSHUFI64X2  $0x03, Y13, Y1, Y1
+	VSHUFI64X2  $0x00, Y12, Y6, Y13
+	VSHUFI64X2  $0x03, Y12, Y6, Y6
+	VSHUFI64X2  $0x00, Y14, Y2, Y12
+	VSHUFI64X2  $0x03, Y14, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y3, Y14
+	VPMULHW     nttconst<>+11776(SB), Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y14
+	VPANDD      Y0, Y14, Y14
+	VPADDW      Y14, Y3, Y3
+	VMOVDQU64   Y3, (AX)
+	VPMULLW     nttconst<>+11776(SB), Y15, Y3
+	VPMULHW     nttconst<>+11776(SB), Y15, Y14
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y14, Y14
+	VPSRAW      $0x0f, Y14, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y14, Y14
+	VMOVDQU64   Y14, 32(AX)
+	VPMULLW     nttconst<>+11776(SB), Y17, Y3
+	VPMULHW     nttconst<>+11776(SB), Y17, Y14
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y14, Y14
+	VPSRAW      $0x0f, Y14, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y14, Y14
+	VMOVDQU64   Y14, 64(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y3
+	VPMULHW     nttconst<>+11776(SB), Y4, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y4, Y4
+	VMOVDQU64   Y4, 96(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y3
+	VPMULHW     nttconst<>+11776(SB), Y8, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y4, Y4
+	VMOVDQU64   Y4, 128(AX)
+	VPMULLW     nttconst<>+11776(SB), Y7, Y3
+	VPMULHW     nttconst<>+11776(SB), Y7, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y4, Y4
+	VMOVDQU64   Y4, 160(AX)
+	VPMULLW     nttconst<>+11776(SB), Y16, Y3
+	VPMULHW     nttconst<>+11776(SB), Y16, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y4, Y4
+	VMOVDQU64   Y4, 192(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     nttconst<>+11776(SB), Y5, Y4
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSRAW      $0x0f, Y4, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y4, Y4
+	VMOVDQU64   Y4, 224(AX)
+	VPSRAW      $0x0f, Y10, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y10, Y10
+	VMOVDQU64   Y10, 256(AX)
+	VPSRAW      $0x0f, Y9, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y9, Y9
+	VMOVDQU64   Y9, 288(AX)
+	VPSRAW      $0x0f, Y11, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y11, Y11
+	VMOVDQU64   Y11, 320(AX)
+	VPSRAW      $0x0f, Y1, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VPSRAW      $0x0f, Y13, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y13, Y13
+	VMOVDQU64   Y13, 384(AX)
+	VPSRAW      $0x0f, Y6, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU64   Y6, 416(AX)
+	VPSRAW      $0x0f, Y12, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y12, Y12
+	VMOVDQU64   Y12, 448(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_all_permt2_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 32(AX), Y2
+	VMOVDQU64 64(AX), Y3
+	VMOVDQU64 96(AX), Y4
+	VMOVDQU64 128(AX), Y5
+	VMOVDQU64 160(AX), Y6
+	VMOVDQU64 192(AX), Y7
+	VMOVDQU64 224(AX), Y8
+	VMOVDQU64 256(AX), Y9
+	VMOVDQU64 288(AX), Y10
+	VMOVDQU64 320(AX), Y11
+	VMOVDQU64 352(AX), Y12
+	VMOVDQU64 384(AX), Y13
+	VMOVDQU64 416(AX), Y14
+	VMOVDQU64 448(AX), Y15
+	VMOVDQU64 480(AX), Y16
+	VMOVDQU64 nttconst<>+41664(SB), Y18
+	VMOVDQA64 Y18, Y17
+	VPERMI2W  Y2, Y1, Y17
+	VMOVDQU64 nttconst<>+41696(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2W  Y2, Y1, Y19
+	VMOVDQA64 Y18, Y1
+	VPERMI2W  Y4, Y3, Y1
+	VMOVDQA64 Y20, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y18, Y3
+	VPERMI2W  Y6, Y5, Y3
+	VMOVDQA64 Y20, Y4
+	VPERMI2W  Y6, Y5, Y4
+	VMOVDQA64 Y18, Y5
+	VPERMI2W  Y8, Y7, Y5
+	VMOVDQA64 Y20, Y6
+	VPERMI2W  Y8, Y7, Y6
+	VMOVDQA64 Y18, Y7
+	VPERMI2W  Y10, Y9, Y7
+	VMOVDQA64 Y20, Y8
+	VPERMI2W  Y10, Y9, Y8
+	VMOVDQA64 Y18, Y9
+	VPERMI2W  Y12, Y11, Y9
+	VMOVDQA64 Y20, Y10
+	VPERMI2W  Y12, Y11, Y10
+	VMOVDQA64 Y18, Y11
+	VPERMI2W  Y14, Y13, Y11
+	VMOVDQA64 Y20, Y12
+	VPERMI2W  Y14, Y13, Y12
+	VMOVDQA64 Y18, Y13
+	VPERMI2W  Y16, Y15, Y13
+	VMOVDQA64 Y20, Y14
+	VPERMI2W  Y16, Y15, Y14
+	VPSUBW    Y17, Y19, Y15
+	VPADDW    Y19, Y17, Y17
+	VPMULLW   nttconst<>+10208(SB), Y15, Y16
+	VPMULHW   nttconst<>+10176(SB), Y15, Y15
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y15, Y15
+	VPSUBW    Y1, Y2, Y16
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+10976(SB), Y16, Y2
+	VPMULHW   nttconst<>+10944(SB), Y16, Y16
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y16, Y16
+	VPSUBW    Y3, Y4, Y2
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+10336(SB), Y2, Y4
+	VPMULHW   nttconst<>+10304(SB), Y2, Y2
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y2, Y2
+	VPSUBW    Y5, Y6, Y4
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+11104(SB), Y4, Y6
+	VPMULHW   nttconst<>+11072(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VPSUBW    Y7, Y8, Y6
+	VPADDW    Y8, Y7, Y7
+	VPMULLW   nttconst<>+10272(SB), Y6, Y8
+	VPMULHW   nttconst<>+10240(SB), Y6, Y6
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y6, Y6
+	VPSUBW    Y9, Y10, Y8
+	VPADDW    Y10, Y9, Y9
+	VPMULLW   nttconst<>+11040(SB), Y8, Y10
+	VPMULHW   nttconst<>+11008(SB), Y8, Y8
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y8, Y8
+	VPSUBW    Y11, Y12, Y10
+	VPADDW    Y12, Y11, Y11
+	VPMULLW   nttconst<>+10400(SB), Y10, Y12
+	VPMULHW   nttconst<>+10368(SB), Y10, Y10
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y10, Y10
+	VPSUBW    Y13, Y14, Y12
+	VPADDW    Y14, Y13, Y13
+	VPMULLW   nttconst<>+11168(SB), Y12, Y14
+	VPMULHW   nttconst<>+11136(SB), Y12, Y12
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y12, Y12
+	VMOVDQU64 nttconst<>+41600(SB), Y19
+	VMOVDQA64 Y19, Y14
+	VPERMI2W  Y15, Y17, Y14
+	VMOVDQU64 nttconst<>+41632(SB), Y22
+	VMOVDQA64 Y22, Y21
+	VPERMI2W  Y15, Y17, Y21
+	VMOVDQA64 Y19, Y15
+	VPERMI2W  Y16, Y1, Y15
+	VMOVDQA64 Y22, Y17
+	VPERMI2W  Y16, Y1, Y17
+	VMOVDQA64 Y19, Y1
+	VPERMI2W  Y2, Y3, Y1
+	VMOVDQA64 Y22, Y16
+	VPERMI2W  Y2, Y3, Y16
+	VMOVDQA64 Y19, Y2
+	VPERMI2W  Y4, Y5, Y2
+	VMOVDQA64 Y22, Y3
+	VPERMI2W  Y4, Y5, Y3
+	VMOVDQA64 Y19, Y4
+	VPERMI2W  Y6, Y7, Y4
+	VMOVDQA64 Y22, Y5
+	VPERMI2W  Y6, Y7, Y5
+	VMOVDQA64 Y19, Y6
+	VPERMI2W  Y8, Y9, Y6
+	VMOVDQA64 Y22, Y7
+	VPERMI2W  Y8, Y9, Y7
+	VMOVDQA64 Y19, Y8
+	VPERMI2W  Y10, Y11, Y8
+	VMOVDQA64 Y22, Y9
+	VPERMI2W  Y10, Y11, Y9
+	VMOVDQA64 Y19, Y10
+	VPERMI2W  Y12, Y13, Y10
+	VMOVDQA64 Y22, Y11
+	VPERMI2W  Y12, Y13, Y11
+	VPSUBW    Y14, Y21, Y12
+	VPADDW    Y21, Y14, Y14
+	VPMULLW   nttconst<>+10464(SB), Y12, Y13
+	VPMULHW   nttconst<>+10432(SB), Y12, Y12
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y12, Y12
+	VPSUBW    Y15, Y17, Y13
+	VPADDW    Y17, Y15, Y15
+	VPMULLW   nttconst<>+11232(SB), Y13, Y17
+	VPMULHW   nttconst<>+11200(SB), Y13, Y13
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y13, Y13
+	VPSUBW    Y1, Y16, Y17
+	VPADDW    Y16, Y1, Y1
+	VPMULLW   nttconst<>+10592(SB), Y17, Y16
+	VPMULHW   nttconst<>+10560(SB), Y17, Y17
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y17, Y17
+	VPSUBW    Y2, Y3, Y16
+	VPADDW    Y3, Y2, Y2
+	VPMULLW   nttconst<>+11360(SB), Y16, Y3
+	VPMULHW   nttconst<>+11328(SB), Y16, Y16
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y16, Y16
+	VPSUBW    Y4, Y5, Y3
+	VPADDW    Y5, Y4, Y4
+	VPMULLW   nttconst<>+10528(SB), Y3, Y5
+	VPMULHW   nttconst<>+10496(SB), Y3, Y3
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y3, Y3
+	VPSUBW    Y6, Y7, Y5
+	VPADDW    Y7, Y6, Y6
+	VPMULLW   nttconst<>+11296(SB), Y5, Y7
+	VPMULHW   nttconst<>+11264(SB), Y5, Y5
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y5, Y5
+	VPSUBW    Y8, Y9, Y7
+	VPADDW    Y9, Y8, Y8
+	VPMULLW   nttconst<>+10656(SB), Y7, Y9
+	VPMULHW   nttconst<>+10624(SB), Y7, Y7
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y7, Y7
+	VPSUBW    Y10, Y11, Y9
+	VPADDW    Y11, Y10, Y10
+	VPMULLW   nttconst<>+11424(SB), Y9, Y11
+	VPMULHW   nttconst<>+11392(SB), Y9, Y9
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y9, Y9
+	VMOVDQU64 nttconst<>+41536(SB), Y21
+	VMOVDQA64 Y21, Y11
+	VPERMI2W  Y12, Y14, Y11
+	VMOVDQU64 nttconst<>+41568(SB), Y24
+	VMOVDQA64 Y24, Y23
+	VPERMI2W  Y12, Y14, Y23
+	VMOVDQA64 Y21, Y12
+	VPERMI2W  Y13, Y15, Y12
+	VMOVDQA64 Y24, Y14
+	VPERMI2W  Y13, Y15, Y14
+	VMOVDQA64 Y21, Y13
+	VPERMI2W  Y17, Y1, Y13
+	VMOVDQA64 Y24, Y15
+	VPERMI2W  Y17, Y1, Y15
+	VMOVDQA64 Y21, Y1
+	VPERMI2W  Y16, Y2, Y1
+	VMOVDQA64 Y24, Y17
+	VPERMI2W  Y16, Y2, Y17
+	VMOVDQA64 Y21, Y2
+	VPERMI2W  Y3, Y4, Y2
+	VMOVDQA64 Y24, Y16
+	VPERMI2W  Y3, Y4, Y16
+	VMOVDQA64 Y21, Y3
+	VPERMI2W  Y5, Y6, Y3
+	VMOVDQA64 Y24, Y4
+	VPERMI2W  Y5, Y6, Y4
+	VMOVDQA64 Y21, Y5
+	VPERMI2W  Y7, Y8, Y5
+	VMOVDQA64 Y24, Y6
+	VPERMI2W  Y7, Y8, Y6
+	VMOVDQA64 Y21, Y7
+	VPERMI2W  Y9, Y10, Y7
+	VMOVDQA64 Y24, Y8
+	VPERMI2W  Y9, Y10, Y8
+	VPSUBW    Y11, Y23, Y9
+	VPADDW    Y23, Y11, Y11
+	VPMULLW   nttconst<>+10720(SB), Y9, Y10
+	VPMULHW   nttconst<>+10688(SB), Y9, Y9
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y9, Y9
+	VPSUBW    Y12, Y14, Y10
+	VPADDW    Y14, Y12, Y12
+	VPMULLW   nttconst<>+11488(SB), Y10, Y14
+	VPMULHW   nttconst<>+11456(SB), Y10, Y10
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y10, Y10
+	VPSUBW    Y13, Y15, Y14
+	VPADDW    Y15, Y13, Y13
+	VPMULLW   nttconst<>+10848(SB), Y14, Y15
+	VPMULHW   nttconst<>+10816(SB), Y14, Y14
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y14, Y14
+	VPSUBW    Y1, Y17, Y15
+	VPADDW    Y17, Y1, Y1
+	VPMULLW   nttconst<>+11616(SB), Y15, Y17
+	VPMULHW   nttconst<>+11584(SB), Y15, Y15
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y15, Y15
+	VPSUBW    Y2, Y16, Y17
+	VPADDW    Y16, Y2, Y2
+	VPMULLW   nttconst<>+10784(SB), Y17, Y16
+	VPMULHW   nttconst<>+10752(SB), Y17, Y17
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y17, Y17
+	VPSUBW    Y3, Y4, Y16
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+11552(SB), Y16, Y4
+	VPMULHW   nttconst<>+11520(SB), Y16, Y16
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y16, Y16
+	VPSUBW    Y5, Y6, Y4
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+10912(SB), Y4, Y6
+	VPMULHW   nttconst<>+10880(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VPSUBW    Y7, Y8, Y6
+	VPADDW    Y8, Y7, Y7
+	VPMULLW   nttconst<>+11680(SB), Y6, Y8
+	VPMULHW   nttconst<>+11648(SB), Y6, Y6
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y6, Y6
+	VMOVDQA64 Y18, Y8
+	VPERMI2W  Y9, Y11, Y8
+	VMOVDQA64 Y20, Y23
+	VPERMI2W  Y9, Y11, Y23
+	VMOVDQA64 Y18, Y9
+	VPERMI2W  Y10, Y12, Y9
+	VMOVDQA64 Y20, Y11
+	VPERMI2W  Y10, Y12, Y11
+	VMOVDQA64 Y18, Y10
+	VPERMI2W  Y14, Y13, Y10
+	VMOVDQA64 Y20, Y12
+	VPERMI2W  Y14, Y13, Y12
+	VMOVDQA64 Y18, Y13
+	VPERMI2W  Y15, Y1, Y13
+	VMOVDQA64 Y20, Y14
+	VPERMI2W  Y15, Y1, Y14
+	VMOVDQA64 Y18, Y1
+	VPERMI2W  Y17, Y2, Y1
+	VMOVDQA64 Y20, Y15
+	VPERMI2W  Y17, Y2, Y15
+	VMOVDQA64 Y18, Y2
+	VPERMI2W  Y16, Y3, Y2
+	VMOVDQA64 Y20, Y17
+	VPERMI2W  Y16, Y3, Y17
+	VMOVDQA64 Y18, Y3
+	VPERMI2W  Y4, Y5, Y3
+	VMOVDQA64 Y20, Y16
+	VPERMI2W  Y4, Y5, Y16
+	VMOVDQA64 Y18, Y4
+	VPERMI2W  Y6, Y7, Y4
+	VMOVDQA64 Y20, Y5
+	VPERMI2W  Y6, Y7, Y5
+	VPMULHW   nttconst<>+2624(SB), Y8, Y6
+	VPSRAW    $0x0a, Y6, Y6
+	VPMULLW   Y0, Y6, Y6
+	VPSUBW    Y6, Y8, Y8
+	VPSUBW    Y8, Y23, Y6
+	VPADDW    Y23, Y8, Y8
+	VPMULLW   nttconst<>+1824(SB), Y6, Y7
+	VPMULHW   nttconst<>+1792(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPMULHW   nttconst<>+2624(SB), Y9, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y9, Y9
+	VPSUBW    Y9, Y11, Y7
+	VPADDW    Y11, Y9, Y9
+	VPMULLW   nttconst<>+704(SB), Y7, Y11
+	VPMULHW   nttconst<>+672(SB), Y7, Y7
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y7, Y7
+	VPMULHW   nttconst<>+2624(SB), Y10, Y11
+	VPSRAW    $0x0a, Y11, Y11
+	VPMULLW   Y0, Y11, Y11
+	VPSUBW    Y11, Y10, Y10
+	VPSUBW    Y10, Y12, Y11
+	VPADDW    Y12, Y10, Y10
+	VPMULLW   nttconst<>+1696(SB), Y11, Y12
+	VPMULHW   nttconst<>+1664(SB), Y11, Y11
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y11, Y11
+	VPMULHW   nttconst<>+2624(SB), Y13, Y12
+	VPSRAW    $0x0a, Y12, Y12
+	VPMULLW   Y0, Y12, Y12
+	VPSUBW    Y12, Y13, Y13
+	VPSUBW    Y13, Y14, Y12
+	VPADDW    Y14, Y13, Y13
+	VPMULLW   nttconst<>+576(SB), Y12, Y14
+	VPMULHW   nttconst<>+544(SB), Y12, Y12
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y12, Y12
+	VPMULHW   nttconst<>+2624(SB), Y1, Y14
+	VPSRAW    $0x0a, Y14, Y14
+	VPMULLW   Y0, Y14, Y14
+	VPSUBW    Y14, Y1, Y1
+	VPSUBW    Y1, Y15, Y14
+	VPADDW    Y15, Y1, Y1
+	VPMULLW   nttconst<>+1760(SB), Y14, Y15
+	VPMULHW   nttconst<>+1728(SB), Y14, Y14
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y14, Y14
+	VPMULHW   nttconst<>+2624(SB), Y2, Y15
+	VPSRAW    $0x0a, Y15, Y15
+	VPMULLW   Y0, Y15, Y15
+	VPSUBW    Y15, Y2, Y2
+	VPSUBW    Y2, Y17, Y15
+	VPADDW    Y17, Y2, Y2
+	VPMULLW   nttconst<>+640(SB), Y15, Y17
+	VPMULHW   nttconst<>+608(SB), Y15, Y15
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y15, Y15
+	VPMULHW   nttconst<>+2624(SB), Y3, Y17
+	VPSRAW    $0x0a, Y17, Y17
+	VPMULLW   Y0, Y17, Y17
+	VPSUBW    Y17, Y3, Y3
+	VPSUBW    Y3, Y16, Y17
+	VPADDW    Y16, Y3, Y3
+	VPMULLW   nttconst<>+1632(SB), Y17, Y16
+	VPMULHW   nttconst<>+1600(SB), Y17, Y17
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y17, Y17
+	VPMULHW   nttconst<>+2624(SB), Y4, Y16
+	VPSRAW    $0x0a, Y16, Y16
+	VPMULLW   Y0, Y16, Y16
+	VPSUBW    Y16, Y4, Y4
+	VPSUBW    Y4, Y5, Y16
+	VPADDW    Y5, Y4, Y4
+	VPMULLW   nttconst<>+512(SB), Y16, Y5
+	VPMULHW   nttconst<>+480(SB), Y16, Y16
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y16, Y16
+	VPMULHW   nttconst<>+2624(SB), Y8, Y5
+	VPSRAW    $0x0a, Y5, Y5
+	VPMULLW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPMULHW   nttconst<>+2624(SB), Y9, Y5
+	VPSRAW    $0x0a, Y5, Y5
+	VPMULLW   Y0, Y5, Y5
+	VPSUBW    Y5, Y9, Y9
+	VPSUBW    Y8, Y9, Y5
+	VPADDW    Y9, Y8, Y8
+	VPMULLW   nttconst<>+448(SB), Y5, Y9
+	VPMULHW   nttconst<>+416(SB), Y5, Y5
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPSUBW    Y6, Y7, Y9
+	VPADDW    Y7, Y6, Y6
+	VPMULLW   nttconst<>+448(SB), Y9, Y7
+	VPMULHW   nttconst<>+416(SB), Y9, Y9
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y9, Y9
+	VPMULHW   nttconst<>+2624(SB), Y10, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y10, Y10
+	VPMULHW   nttconst<>+2624(SB), Y13, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y13, Y13
+	VPSUBW    Y10, Y13, Y7
+	VPADDW    Y13, Y10, Y10
+	VPMULLW   nttconst<>+320(SB), Y7, Y13
+	VPMULHW   nttconst<>+288(SB), Y7, Y7
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y7, Y7
+	VPSUBW    Y11, Y12, Y13
+	VPADDW    Y12, Y11, Y11
+	VPMULLW   nttconst<>+320(SB), Y13, Y12
+	VPMULHW   nttconst<>+288(SB), Y13, Y13
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y13, Y13
+	VPMULHW   nttconst<>+2624(SB), Y1, Y12
+	VPSRAW    $0x0a, Y12, Y12
+	VPMULLW   Y0, Y12, Y12
+	VPSUBW    Y12, Y1, Y1
+	VPMULHW   nttconst<>+2624(SB), Y2, Y12
+	VPSRAW    $0x0a, Y12, Y12
+	VPMULLW   Y0, Y12, Y12
+	VPSUBW    Y12, Y2, Y2
+	VPSUBW    Y1, Y2, Y12
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+384(SB), Y12, Y2
+	VPMULHW   nttconst<>+352(SB), Y12, Y12
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y12, Y12
+	VPSUBW    Y14, Y15, Y2
+	VPADDW    Y15, Y14, Y14
+	VPMULLW   nttconst<>+384(SB), Y2, Y15
+	VPMULHW   nttconst<>+352(SB), Y2, Y2
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y2, Y2
+	VPMULHW   nttconst<>+2624(SB), Y3, Y15
+	VPSRAW    $0x0a, Y15, Y15
+	VPMULLW   Y0, Y15, Y15
+	VPSUBW    Y15, Y3, Y3
+	VPMULHW   nttconst<>+2624(SB), Y4, Y15
+	VPSRAW    $0x0a, Y15, Y15
+	VPMULLW   Y0, Y15, Y15
+	VPSUBW    Y15, Y4, Y4
+	VPSUBW    Y3, Y4, Y15
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+256(SB), Y15, Y4
+	VPMULHW   nttconst<>+224(SB), Y15, Y15
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y15, Y15
+	VPSUBW    Y17, Y16, Y4
+	VPADDW    Y16, Y17, Y17
+	VPMULLW   nttconst<>+256(SB), Y4, Y16
+	VPMULHW   nttconst<>+224(SB), Y4, Y4
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y4, Y4
+	VPSUBW    Y8, Y10, Y16
+	VPADDW    Y10, Y8, Y8
+	VPMULLW   nttconst<>+192(SB), Y16, Y10
+	VPMULHW   nttconst<>+160(SB), Y16, Y16
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y16, Y16
+	VPSUBW    Y6, Y11, Y10
+	VPADDW    Y11, Y6, Y6
+	VPMULLW   nttconst<>+192(SB), Y10, Y11
+	VPMULHW   nttconst<>+160(SB), Y10, Y10
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y10, Y10
+	VPSUBW    Y5, Y7, Y11
+	VPADDW    Y7, Y5, Y5
+	VPMULLW   nttconst<>+192(SB), Y11, Y7
+	VPMULHW   nttconst<>+160(SB), Y11, Y11
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y11, Y11
+	VPSUBW    Y9, Y13, Y7
+	VPADDW    Y13, Y9, Y9
+	VPMULLW   nttconst<>+192(SB), Y7, Y13
+	VPMULHW   nttconst<>+160(SB), Y7, Y7
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y7, Y7
+	VPSUBW    Y1, Y3, Y13
+	VPADDW    Y3, Y1, Y1
+	VPMULLW   nttconst<>+128(SB), Y13, Y3
+	VPMULHW   nttconst<>+96(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPSUBW    Y14, Y17, Y3
+	VPADDW    Y17, Y14, Y14
+	VPMULLW   nttconst<>+128(SB), Y3, Y17
+	VPMULHW   nttconst<>+96(SB), Y3, Y3
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y3, Y3
+	VPSUBW    Y12, Y15, Y17
+	VPADDW    Y15, Y12, Y12
+	VPMULLW   nttconst<>+128(SB), Y17, Y15
+	VPMULHW   nttconst<>+96(SB), Y17, Y17
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y17, Y17
+	VPSUBW    Y2, Y4, Y15
+	VPADDW    Y4, Y2, Y2
+	VPMULLW   nttconst<>+128(SB), Y15, Y4
+	VPMULHW   nttconst<>+96(SB), Y15, Y15
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y15, Y15
+	VPSUBW    Y8, Y1, Y4
+	VPADDW    Y1, Y8, Y8
+	VPMULLW   nttconst<>+11744(SB), Y4, Y1
+	VPMULHW   nttconst<>+11712(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPSUBW    Y6, Y14, Y1
+	VPADDW    Y14, Y6, Y6
+	VPMULLW   nttconst<>+11744(SB), Y1, Y14
+	VPMULHW   nttconst<>+11712(SB), Y1, Y1
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y1, Y1
+	VPSUBW    Y5, Y12, Y14
+	VPADDW    Y12, Y5, Y5
+	VPMULLW   nttconst<>+11744(SB), Y14, Y12
+	VPMULHW   nttconst<>+11712(SB), Y14, Y14
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y14, Y14
+	VPSUBW    Y9, Y2, Y12
+	VPADDW    Y2, Y9, Y9
+	VPMULLW   nttconst<>+11744(SB), Y12, Y2
+	VPMULHW   nttconst<>+11712(SB), Y12, Y12
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y12, Y12
+	VPSUBW    Y16, Y13, Y2
+	VPADDW    Y13, Y16, Y16
+	VPMULLW   nttconst<>+11744(SB), Y2, Y13
+	VPMULHW   nttconst<>+11712(SB), Y2, Y2
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y2, Y2
+	VPSUBW    Y10, Y3, Y13
+	VPADDW    Y3, Y10, Y10
+	VPMULLW   nttconst<>+11744(SB), Y13, Y3
+	VPMULHW   nttconst<>+11712(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPSUBW    Y11, Y17, Y3
+	VPADDW    Y17, Y11, Y11
+	VPMULLW   nttconst<>+11744(SB), Y3, Y17
+	VPMULHW   nttconst<>+11712(SB), Y3, Y3
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y3, Y3
+	VPSUBW    Y7, Y15, Y17
+	VPADDW    Y15, Y7, Y7
+	VPMULLW   nttconst<>+11744(SB), Y17, Y15
+	VPMULHW   nttconst<>+11712(SB), Y17, Y17
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y17, Y17
+	VMOVDQA64 Y18, Y15
+	VPERMI2W  Y6, Y8, Y15
+	VMOVDQA64 Y20, Y23
+	VPERMI2W  Y6, Y8, Y23
+	VMOVDQA64 Y18, Y6
+	VPERMI2W  Y9, Y5, Y6
+	VMOVDQA64 Y20, Y8
+	VPERMI2W  Y9, Y5, Y8
+	VMOVDQA64 Y18, Y5
+	VPERMI2W  Y10, Y16, Y5
+	VMOVDQA64 Y20, Y9
+	VPERMI2W  Y10, Y16, Y9
+	VMOVDQA64 Y18, Y10
+	VPERMI2W  Y7, Y11, Y10
+	VMOVDQA64 Y20, Y16
+	VPERMI2W  Y7, Y11, Y16
+	VMOVDQA64 Y18, Y7
+	VPERMI2W  Y1, Y4, Y7
+	VMOVDQA64 Y20, Y11
+	VPERMI2W  Y1, Y4, Y11
+	VMOVDQA64 Y18, Y1
+	VPERMI2W  Y12, Y14, Y1
+	VMOVDQA64 Y20, Y4
+	VPERMI2W  Y12, Y14, Y4
+	VMOVDQA64 Y18, Y12
+	VPERMI2W  Y13, Y2, Y12
+	VMOVDQA64 Y20, Y14
+	VPERMI2W  Y13, Y2, Y14
+	VMOVDQA64 Y18, Y2
+	VPERMI2W  Y17, Y3, Y2
+	VMOVDQA64 Y20, Y13
+	VPERMI2W  Y17, Y3, Y13
+	VMOVDQA64 Y21, Y3
+	VPERMI2W  Y23, Y15, Y3
+	VMOVDQA64 Y24, Y17
+	VPERMI2W  Y23, Y15, Y17
+	VMOVDQA64 Y21, Y15
+	VPERMI2W  Y8, Y6, Y15
+	VMOVDQA64 Y24, Y23
+	VPERMI2W  Y8, Y6, Y23
+	VMOVDQA64 Y21, Y6
+	VPERMI2W  Y9, Y5, Y6
+	VMOVDQA64 Y24, Y8
+	VPERMI2W  Y9, Y5, Y8
+	VMOVDQA64 Y21, Y5
+	VPERMI2W  Y16, Y10, Y5
+	VMOVDQA64 Y24, Y9
+	VPERMI2W  Y16, Y10, Y9
+	VMOVDQA64 Y21, Y10
+	VPERMI2W  Y11, Y7, Y10
+	VMOVDQA64 Y24, Y16
+	VPERMI2W  Y11, Y7, Y16
+	VMOVDQA64 Y21, Y7
+	VPERMI2W  Y4, Y1, Y7
+	VMOVDQA64 Y24, Y11
+	VPERMI2W  Y4, Y1, Y11
+	VMOVDQA64 Y21, Y1
+	VPERMI2W  Y14, Y12, Y1
+	VMOVDQA64 Y24, Y4
+	VPERMI2W  Y14, Y12, Y4
+	VMOVDQA64 Y21, Y12
+	VPERMI2W  Y13, Y2, Y12
+	VMOVDQA64 Y24, Y14
+	VPERMI2W  Y13, Y2, Y14
+	VMOVDQA64 Y19, Y2
+	VPERMI2W  Y17, Y3, Y2
+	VMOVDQA64 Y22, Y13
+	VPERMI2W  Y17, Y3, Y13
+	VMOVDQA64 Y19, Y3
+	VPERMI2W  Y23, Y15, Y3
+	VMOVDQA64 Y22, Y17
+	VPERMI2W  Y23, Y15, Y17
+	VMOVDQA64 Y19, Y15
+	VPERMI2W  Y8, Y6, Y15
+	VMOVDQA64 Y22, Y21
+	VPERMI2W  Y8, Y6, Y21
+	VMOVDQA64 Y19, Y6
+	VPERMI2W  Y9, Y5, Y6
+	VMOVDQA64 Y22, Y8
+	VPERMI2W  Y9, Y5, Y8
+	VMOVDQA64 Y19, Y5
+	VPERMI2W  Y16, Y10, Y5
+	VMOVDQA64 Y22, Y9
+	VPERMI2W  Y16, Y10, Y9
+	VMOVDQA64 Y19, Y10
+	VPERMI2W  Y11, Y7, Y10
+	VMOVDQA64 Y22, Y16
+	VPERMI2W  Y11, Y7, Y16
+	VMOVDQA64 Y19, Y7
+	VPERMI2W  Y4, Y1, Y7
+	VMOVDQA64 Y22, Y11
+	VPERMI2W  Y4, Y1, Y11
+	VMOVDQA64 Y19, Y1
+	VPERMI2W  Y14, Y12, Y1
+	VMOVDQA64 Y22, Y4
+	VPERMI2W  Y14, Y12, Y4
+	VMOVDQA64 Y18, Y12
+	VPERMI2W  Y13, Y2, Y12
+	VMOVDQA64 Y20, Y14
+	VPERMI2W  Y13, Y2, Y14
+	VMOVDQA64 Y18, Y2
+	VPERMI2W  Y17, Y3, Y2
+	VMOVDQA64 Y20, Y13
+	VPERMI2W  Y17, Y3, Y13
+	VMOVDQA64 Y18, Y3
+	VPERMI2W  Y21, Y15, Y3
+	VMOVDQA64 Y20, Y17
+	VPERMI2W  Y21, Y15, Y17
+	VMOVDQA64 Y18, Y15
+	VPERMI2W  Y8, Y6, Y15
+	VMOVDQA64 Y20, Y19
+	VPERMI2W  Y8, Y6, Y19
+	VMOVDQA64 Y18, Y6
+	VPERMI2W  Y9, Y5, Y6
+	VMOVDQA64 Y20, Y8
+	VPERMI2W  Y9, Y5, Y8
+	VMOVDQA64 Y18, Y5
+	VPERMI2W  Y16, Y10, Y5
+	VMOVDQA64 Y20, Y9
+	VPERMI2W  Y16, Y10, Y9
+	VMOVDQA64 Y18, Y10
+	VPERMI2W  Y11, Y7, Y10
+	VMOVDQA64 Y20, Y16
+	VPERMI2W  Y11, Y7, Y16
+	VMOVDQA64 Y18, Y7
+	VPERMI2W  Y4, Y1, Y7
+	VMOVDQA64 Y20, Y11
+	VPERMI2W  Y4, Y1, Y11
+	VPMULLW   nttconst<>+11776(SB), Y12, Y1
+	VPMULHW   nttconst<>+11776(SB), Y12, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPSRAW    $0x0f, Y4, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y4, Y4
+	VMOVDQU64 Y4, (AX)
+	VPMULLW   nttconst<>+11776(SB), Y14, Y1
+	VPMULHW   nttconst<>+11776(SB), Y14, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPSRAW    $0x0f, Y4, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y4, Y4
+	VMOVDQU64 Y4, 32(AX)
+	VPMULLW   nttconst<>+11776(SB), Y2, Y1
+	VPMULHW   nttconst<>+11776(SB), Y2, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 64(AX)
+	VPMULLW   nttconst<>+11776(SB), Y13, Y1
+	VPMULHW   nttconst<>+11776(SB), Y13, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 96(AX)
+	VPMULLW   nttconst<>+11776(SB), Y3, Y1
+	VPMULHW   nttconst<>+11776(SB), Y3, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 128(AX)
+	VPMULLW   nttconst<>+11776(SB), Y17, Y1
+	VPMULHW   nttconst<>+11776(SB), Y17, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 160(AX)
+	VPMULLW   nttconst<>+11776(SB), Y15, Y1
+	VPMULHW   nttconst<>+11776(SB), Y15, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 192(AX)
+	VPMULLW   nttconst<>+11776(SB), Y19, Y1
+	VPMULHW   nttconst<>+11776(SB), Y19, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 224(AX)
+	VPSRAW    $0x0f, Y6, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y6, Y6
+	VMOVDQU64 Y6, 256(AX)
+	VPSRAW    $0x0f, Y8, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y8, Y8
+	VMOVDQU64 Y8, 288(AX)
+	VPSRAW    $0x0f, Y5, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y5, Y5
+	VMOVDQU64 Y5, 320(AX)
+	VPSRAW    $0x0f, Y9, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y9, Y9
+	VMOVDQU64 Y9, 352(AX)
+	VPSRAW    $0x0f, Y10, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y10, Y10
+	VMOVDQU64 Y10, 384(AX)
+	VPSRAW    $0x0f, Y16, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y16, Y16
+	VMOVDQU64 Y16, 416(AX)
+	VPSRAW    $0x0f, Y7, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y7, Y7
+	VMOVDQU64 Y7, 448(AX)
+	VPSRAW    $0x0f, Y11, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y11, Y11
+	VMOVDQU64 Y11, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_mem_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   256(AX), Y3
+	VMOVDQU64   288(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   384(AX), Y7
+	VMOVDQU64   416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VSHUFI64X2  $0x00, Y5, Y6, Y4
+	VSHUFI64X2  $0x03, Y5, Y6, Y5
+	VSHUFI64X2  $0x00, Y7, Y8, Y6
+	VSHUFI64X2  $0x03, Y7, Y8, Y7
+	VSHUFI64X2  $0x00, Y1, Y9, Y8
+	VSHUFI64X2  $0x03, Y1, Y9, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y9
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VSHUFI64X2  $0x00, Y1, Y7, Y6
+	VSHUFI64X2  $0x03, Y1, Y7, Y1
+	VSHUFI64X2  $0x00, Y2, Y8, Y7
+	VSHUFI64X2  $0x03, Y2, Y8, Y2
+	VSHUFI64X2  $0x00, Y3, Y9, Y8
+	VSHUFI64X2  $0x03, Y3, Y9, Y3
+	VSHUFI64X2  $0x00, Y5, Y4, Y9
+	VSHUFI64X2  $0x03, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU64   Y5, (AX)
+	VMOVDQU64   Y1, 32(AX)
+	VMOVDQU64   Y6, 256(AX)
+	VMOVDQU64   Y2, 288(AX)
+	VMOVDQU64   Y7, 128(AX)
+	VMOVDQU64   Y3, 160(AX)
+	VMOVDQU64   Y8, 384(AX)
+	VMOVDQU64   Y4, 416(AX)
+	VMOVDQU64   64(AX), Y1
+	VMOVDQU64   96(AX), Y2
+	VMOVDQU64   320(AX), Y3
+	VMOVDQU64   352(AX), Y4
+	VMOVDQU64   192(AX), Y5
+	VMOVDQU64   224(AX), Y6
+	VMOVDQU64   448(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VSHUFI64X2  $0x00, Y5, Y6, Y4
+	VSHUFI64X2  $0x03, Y5, Y6, Y5
+	VSHUFI64X2  $0x00, Y7, Y8, Y6
+	VSHUFI64X2  $0x03, Y7, Y8, Y7
+	VSHUFI64X2  $0x00, Y1, Y9, Y8
+	VSHUFI64X2  $0x03, Y1, Y9, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y9
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VSHUFI64X2  $0x00, Y1, Y7, Y6
+	VSHUFI64X2  $0x03, Y1, Y7, Y1
+	VSHUFI64X2  $0x00, Y2, Y8, Y7
+	VSHUFI64X2  $0x03, Y2, Y8, Y2
+	VSHUFI64X2  $0x00, Y3, Y9, Y8
+	VSHUFI64X2  $0x03, Y3, Y9, Y3
+	VSHUFI64X2  $0x00, Y5, Y4, Y9
+	VSHUFI64X2  $0x03, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU64   Y5, 64(AX)
+	VMOVDQU64   Y1, 96(AX)
+	VMOVDQU64   Y6, 320(AX)
+	VMOVDQU64   Y2, 352(AX)
+	VMOVDQU64   Y7, 192(AX)
+	VMOVDQU64   Y3, 224(AX)
+	VMOVDQU64   Y8, 448(AX)
+	VMOVDQU64   Y4, 480(AX)
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   256(AX), Y2
+	VMOVDQU64   128(AX), Y3
+	VMOVDQU64   384(AX), Y4
+	VMOVDQU64   64(AX), Y5
+	VMOVDQU64   320(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPANDD      Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU64   Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU64   Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU64   Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU64   Y5, 448(AX)
+	VMOVDQU64   32(AX), Y1
+	VMOVDQU64   288(AX), Y2
+	VMOVDQU64   160(AX), Y3
+	VMOVDQU64   416(AX), Y4
+	VMOVDQU64   96(AX), Y5
+	VMOVDQU64   352(AX), Y6
+	VMOVDQU64   224(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPANDD      Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU64   Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU64   Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU64   Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU64   Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_mem_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   256(AX), Y3
+	VMOVDQU64   288(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   384(AX), Y7
+	VMOVDQU64   416(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y9, Y1, K1, Y9
+	VPBLENDMD   Y2, Y10, K1, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDMD   Y1, Y3, K1, Y1
+	VPBLENDMD   Y4, Y2, K1, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDMD   Y3, Y5, K1, Y3
+	VPBLENDMD   Y6, Y4, K1, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDMD   Y5, Y7, K1, Y5
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+10208(SB), Y7, Y8
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+10272(SB), Y8, Y2
+	VPMULHW     nttconst<>+10240(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y8
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VSHUFI64X2  $0x00, Y5, Y6, Y4
+	VSHUFI64X2  $0x03, Y5, Y6, Y5
+	VSHUFI64X2  $0x00, Y7, Y9, Y6
+	VSHUFI64X2  $0x03, Y7, Y9, Y7
+	VSHUFI64X2  $0x00, Y1, Y8, Y9
+	VSHUFI64X2  $0x03, Y1, Y8, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y8
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDMD   Y2, Y4, K1, Y2
+	VPBLENDMD   Y3, Y10, K1, Y10
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y6, Y4
+	VPBLENDMD   Y3, Y6, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VPSLLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y9, Y6
+	VPBLENDMD   Y5, Y9, K1, Y5
+	VPBLENDMD   Y7, Y6, K1, Y6
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y9
+	VPBLENDMD   Y7, Y8, K1, Y7
+	VPBLENDMD   Y1, Y9, K1, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSUBW      Y2, Y10, Y1
+	VPADDW      Y10, Y2, Y2
+	VPMULLW     nttconst<>+1824(SB), Y1, Y8
+	VPMULHW     nttconst<>+1792(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y4, Y8
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y8, Y4
+	VPMULHW     nttconst<>+1728(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y9, Y6
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y9
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VSHUFI64X2  $0x00, Y1, Y2, Y9
+	VSHUFI64X2  $0x03, Y1, Y2, Y1
+	VSHUFI64X2  $0x00, Y8, Y3, Y2
+	VSHUFI64X2  $0x03, Y8, Y3, Y3
+	VSHUFI64X2  $0x00, Y4, Y5, Y8
+	VSHUFI64X2  $0x03, Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y6, Y7, Y5
+	VSHUFI64X2  $0x03, Y6, Y7, Y6
+	VPUNPCKLQDQ Y1, Y9, Y7
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y4, Y8, Y3
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPUNPCKLQDQ Y6, Y5, Y8
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPSLLQ      $0x20, Y1, Y6
+	VPSRLQ      $0x20, Y7, Y10
+	VPBLENDMD   Y6, Y7, K1, Y6
+	VPBLENDMD   Y1, Y10, K1, Y10
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDMD   Y1, Y9, K1, Y1
+	VPBLENDMD   Y2, Y7, K1, Y7
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y9
+	VPBLENDMD   Y2, Y3, K1, Y2
+	VPBLENDMD   Y4, Y9, K1, Y9
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y8, Y4
+	VPBLENDMD   Y3, Y8, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VSHUFI64X2  $0x00, Y10, Y6, Y5
+	VSHUFI64X2  $0x03, Y10, Y6, Y6
+	VSHUFI64X2  $0x00, Y7, Y1, Y8
+	VSHUFI64X2  $0x03, Y7, Y1, Y1
+	VSHUFI64X2  $0x00, Y9, Y2, Y7
+	VSHUFI64X2  $0x03, Y9, Y2, Y2
+	VSHUFI64X2  $0x00, Y4, Y3, Y9
+	VSHUFI64X2  $0x03, Y4, Y3, Y3
+	VMOVDQU64   Y5, (AX)
+	VMOVDQU64   Y6, 32(AX)
+	VMOVDQU64   Y8, 256(AX)
+	VMOVDQU64   Y1, 288(AX)
+	VMOVDQU64   Y7, 128(AX)
+	VMOVDQU64   Y2, 160(AX)
+	VMOVDQU64   Y9, 384(AX)
+	VMOVDQU64   Y3, 416(AX)
+	VMOVDQU64   64(AX), Y1
+	VMOVDQU64   96(AX), Y2
+	VMOVDQU64   320(AX), Y3
+	VMOVDQU64   352(AX), Y4
+	VMOVDQU64   192(AX), Y5
+	VMOVDQU64   224(AX), Y6
+	VMOVDQU64   448(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDMD   Y9, Y1, K1, Y9
+	VPBLENDMD   Y2, Y10, K1, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDMD   Y1, Y3, K1, Y1
+	VPBLENDMD   Y4, Y2, K1, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDMD   Y3, Y5, K1, Y3
+	VPBLENDMD   Y6, Y4, K1, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDMD   Y5, Y7, K1, Y5
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+10976(SB), Y7, Y8
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11040(SB), Y8, Y2
+	VPMULHW     nttconst<>+11008(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y8
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VSHUFI64X2  $0x00, Y5, Y6, Y4
+	VSHUFI64X2  $0x03, Y5, Y6, Y5
+	VSHUFI64X2  $0x00, Y7, Y9, Y6
+	VSHUFI64X2  $0x03, Y7, Y9, Y7
+	VSHUFI64X2  $0x00, Y1, Y8, Y9
+	VSHUFI64X2  $0x03, Y1, Y8, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y8
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDMD   Y2, Y4, K1, Y2
+	VPBLENDMD   Y3, Y10, K1, Y10
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y6, Y4
+	VPBLENDMD   Y3, Y6, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VPSLLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y9, Y6
+	VPBLENDMD   Y5, Y9, K1, Y5
+	VPBLENDMD   Y7, Y6, K1, Y6
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y9
+	VPBLENDMD   Y7, Y8, K1, Y7
+	VPBLENDMD   Y1, Y9, K1, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSUBW      Y2, Y10, Y1
+	VPADDW      Y10, Y2, Y2
+	VPMULLW     nttconst<>+704(SB), Y1, Y8
+	VPMULHW     nttconst<>+672(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y4, Y8
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y8, Y4
+	VPMULHW     nttconst<>+608(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y9, Y6
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y9
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VSHUFI64X2  $0x00, Y1, Y2, Y9
+	VSHUFI64X2  $0x03, Y1, Y2, Y1
+	VSHUFI64X2  $0x00, Y8, Y3, Y2
+	VSHUFI64X2  $0x03, Y8, Y3, Y3
+	VSHUFI64X2  $0x00, Y4, Y5, Y8
+	VSHUFI64X2  $0x03, Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y6, Y7, Y5
+	VSHUFI64X2  $0x03, Y6, Y7, Y6
+	VPUNPCKLQDQ Y1, Y9, Y7
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y4, Y8, Y3
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPUNPCKLQDQ Y6, Y5, Y8
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPSLLQ      $0x20, Y1, Y6
+	VPSRLQ      $0x20, Y7, Y10
+	VPBLENDMD   Y6, Y7, K1, Y6
+	VPBLENDMD   Y1, Y10, K1, Y10
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDMD   Y1, Y9, K1, Y1
+	VPBLENDMD   Y2, Y7, K1, Y7
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y9
+	VPBLENDMD   Y2, Y3, K1, Y2
+	VPBLENDMD   Y4, Y9, K1, Y9
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y8, Y4
+	VPBLENDMD   Y3, Y8, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VSHUFI64X2  $0x00, Y10, Y6, Y5
+	VSHUFI64X2  $0x03, Y10, Y6, Y6
+	VSHUFI64X2  $0x00, Y7, Y1, Y8
+	VSHUFI64X2  $0x03, Y7, Y1, Y1
+	VSHUFI64X2  $0x00, Y9, Y2, Y7
+	VSHUFI64X2  $0x03, Y9, Y2, Y2
+	VSHUFI64X2  $0x00, Y4, Y3, Y9
+	VSHUFI64X2  $0x03, Y4, Y3, Y3
+	VMOVDQU64   Y5, 64(AX)
+	VMOVDQU64   Y6, 96(AX)
+	VMOVDQU64   Y8, 320(AX)
+	VMOVDQU64   Y1, 352(AX)
+	VMOVDQU64   Y7, 192(AX)
+	VMOVDQU64   Y2, 224(AX)
+	VMOVDQU64   Y9, 448(AX)
+	VMOVDQU64   Y3, 480(AX)
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   256(AX), Y2
+	VMOVDQU64   128(AX), Y3
+	VMOVDQU64   384(AX), Y4
+	VMOVDQU64   64(AX), Y5
+	VMOVDQU64   320(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPANDD      Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU64   Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU64   Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU64   Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU64   Y5, 448(AX)
+	VMOVDQU64   32(AX), Y1
+	VMOVDQU64   288(AX), Y2
+	VMOVDQU64   160(AX), Y3
+	VMOVDQU64   416(AX), Y4
+	VMOVDQU64   96(AX), Y5
+	VMOVDQU64   352(AX), Y6
+	VMOVDQU64   224(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPANDD      Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU64   Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU64   Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU64   Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU64   Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_mem_permt2_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 32(AX), Y2
+	VMOVDQU64 256(AX), Y3
+	VMOVDQU64 288(AX), Y4
+	VMOVDQU64 128(AX), Y5
+	VMOVDQU64 160(AX), Y6
+	VMOVDQU64 384(AX), Y7
+	VMOVDQU64 416(AX), Y8
+	VMOVDQU64 nttconst<>+41664(SB), Y10
+	VMOVDQA64 Y10, Y9
+	VPERMI2W  Y2, Y1, Y9
+	VMOVDQU64 nttconst<>+41696(SB), Y12
+	VMOVDQA64 Y12, Y11
+	VPERMI2W  Y2, Y1, Y11
+	VMOVDQA64 Y10, Y1
+	VPERMI2W  Y4, Y3, Y1
+	VMOVDQA64 Y12, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y6, Y5, Y3
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y6, Y5, Y4
+	VMOVDQA64 Y10, Y5
+	VPERMI2W  Y8, Y7, Y5
+	VMOVDQA64 Y12, Y6
+	VPERMI2W  Y8, Y7, Y6
+	VPSUBW    Y9, Y11, Y7
+	VPADDW    Y11, Y9, Y9
+	VPMULLW   nttconst<>+10208(SB), Y7, Y8
+	VPMULHW   nttconst<>+10176(SB), Y7, Y7
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y7, Y7
+	VPSUBW    Y1, Y2, Y8
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+10272(SB), Y8, Y2
+	VPMULHW   nttconst<>+10240(SB), Y8, Y8
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y8, Y8
+	VPSUBW    Y3, Y4, Y2
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+10336(SB), Y2, Y4
+	VPMULHW   nttconst<>+10304(SB), Y2, Y2
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y2, Y2
+	VPSUBW    Y5, Y6, Y4
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+10400(SB), Y4, Y6
+	VPMULHW   nttconst<>+10368(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VMOVDQU64 nttconst<>+41600(SB), Y11
+	VMOVDQA64 Y11, Y6
+	VPERMI2W  Y7, Y9, Y6
+	VMOVDQU64 nttconst<>+41632(SB), Y14
+	VMOVDQA64 Y14, Y13
+	VPERMI2W  Y7, Y9, Y13
+	VMOVDQA64 Y11, Y7
+	VPERMI2W  Y8, Y1, Y7
+	VMOVDQA64 Y14, Y9
+	VPERMI2W  Y8, Y1, Y9
+	VMOVDQA64 Y11, Y1
+	VPERMI2W  Y2, Y3, Y1
+	VMOVDQA64 Y14, Y8
+	VPERMI2W  Y2, Y3, Y8
+	VMOVDQA64 Y11, Y2
+	VPERMI2W  Y4, Y5, Y2
+	VMOVDQA64 Y14, Y3
+	VPERMI2W  Y4, Y5, Y3
+	VPSUBW    Y6, Y13, Y4
+	VPADDW    Y13, Y6, Y6
+	VPMULLW   nttconst<>+10464(SB), Y4, Y5
+	VPMULHW   nttconst<>+10432(SB), Y4, Y4
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y4, Y4
+	VPSUBW    Y7, Y9, Y5
+	VPADDW    Y9, Y7, Y7
+	VPMULLW   nttconst<>+10528(SB), Y5, Y9
+	VPMULHW   nttconst<>+10496(SB), Y5, Y5
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPSUBW    Y1, Y8, Y9
+	VPADDW    Y8, Y1, Y1
+	VPMULLW   nttconst<>+10592(SB), Y9, Y8
+	VPMULHW   nttconst<>+10560(SB), Y9, Y9
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y9, Y9
+	VPSUBW    Y2, Y3, Y8
+	VPADDW    Y3, Y2, Y2
+	VPMULLW   nttconst<>+10656(SB), Y8, Y3
+	VPMULHW   nttconst<>+10624(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VMOVDQU64 nttconst<>+41536(SB), Y13
+	VMOVDQA64 Y13, Y3
+	VPERMI2W  Y4, Y6, Y3
+	VMOVDQU64 nttconst<>+41568(SB), Y16
+	VMOVDQA64 Y16, Y15
+	VPERMI2W  Y4, Y6, Y15
+	VMOVDQA64 Y13, Y4
+	VPERMI2W  Y5, Y7, Y4
+	VMOVDQA64 Y16, Y6
+	VPERMI2W  Y5, Y7, Y6
+	VMOVDQA64 Y13, Y5
+	VPERMI2W  Y9, Y1, Y5
+	VMOVDQA64 Y16, Y7
+	VPERMI2W  Y9, Y1, Y7
+	VMOVDQA64 Y13, Y1
+	VPERMI2W  Y8, Y2, Y1
+	VMOVDQA64 Y16, Y9
+	VPERMI2W  Y8, Y2, Y9
+	VPSUBW    Y3, Y15, Y2
+	VPADDW    Y15, Y3, Y3
+	VPMULLW   nttconst<>+10720(SB), Y2, Y8
+	VPMULHW   nttconst<>+10688(SB), Y2, Y2
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y2, Y2
+	VPSUBW    Y4, Y6, Y8
+	VPADDW    Y6, Y4, Y4
+	VPMULLW   nttconst<>+10784(SB), Y8, Y6
+	VPMULHW   nttconst<>+10752(SB), Y8, Y8
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y8, Y8
+	VPSUBW    Y5, Y7, Y6
+	VPADDW    Y7, Y5, Y5
+	VPMULLW   nttconst<>+10848(SB), Y6, Y7
+	VPMULHW   nttconst<>+10816(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPSUBW    Y1, Y9, Y7
+	VPADDW    Y9, Y1, Y1
+	VPMULLW   nttconst<>+10912(SB), Y7, Y9
+	VPMULHW   nttconst<>+10880(SB), Y7, Y7
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y7, Y7
+	VMOVDQA64 Y10, Y9
+	VPERMI2W  Y2, Y3, Y9
+	VMOVDQA64 Y12, Y15
+	VPERMI2W  Y2, Y3, Y15
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y8, Y4, Y2
+	VMOVDQA64 Y12, Y3
+	VPERMI2W  Y8, Y4, Y3
+	VMOVDQA64 Y10, Y4
+	VPERMI2W  Y6, Y5, Y4
+	VMOVDQA64 Y12, Y8
+	VPERMI2W  Y6, Y5, Y8
+	VMOVDQA64 Y10, Y5
+	VPERMI2W  Y7, Y1, Y5
+	VMOVDQA64 Y12, Y6
+	VPERMI2W  Y7, Y1, Y6
+	VPMULHW   nttconst<>+2624(SB), Y9, Y1
+	VPSRAW    $0x0a, Y1, Y1
+	VPMULLW   Y0, Y1, Y1
+	VPSUBW    Y1, Y9, Y9
+	VPSUBW    Y9, Y15, Y1
+	VPADDW    Y15, Y9, Y9
+	VPMULLW   nttconst<>+1824(SB), Y1, Y7
+	VPMULHW   nttconst<>+1792(SB), Y1, Y1
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y1, Y1
+	VPMULHW   nttconst<>+2624(SB), Y2, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y2, Y2
+	VPSUBW    Y2, Y3, Y7
+	VPADDW    Y3, Y2, Y2
+	VPMULLW   nttconst<>+1760(SB), Y7, Y3
+	VPMULHW   nttconst<>+1728(SB), Y7, Y7
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y7, Y7
+	VPMULHW   nttconst<>+2624(SB), Y4, Y3
+	VPSRAW    $0x0a, Y3, Y3
+	VPMULLW   Y0, Y3, Y3
+	VPSUBW    Y3, Y4, Y4
+	VPSUBW    Y4, Y8, Y3
+	VPADDW    Y8, Y4, Y4
+	VPMULLW   nttconst<>+1696(SB), Y3, Y8
+	VPMULHW   nttconst<>+1664(SB), Y3, Y3
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y3, Y3
+	VPMULHW   nttconst<>+2624(SB), Y5, Y8
+	VPSRAW    $0x0a, Y8, Y8
+	VPMULLW   Y0, Y8, Y8
+	VPSUBW    Y8, Y5, Y5
+	VPSUBW    Y5, Y6, Y8
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+1632(SB), Y8, Y6
+	VPMULHW   nttconst<>+1600(SB), Y8, Y8
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y8, Y8
+	VMOVDQA64 Y10, Y6
+	VPERMI2W  Y1, Y9, Y6
+	VMOVDQA64 Y12, Y15
+	VPERMI2W  Y1, Y9, Y15
+	VMOVDQA64 Y10, Y1
+	VPERMI2W  Y7, Y2, Y1
+	VMOVDQA64 Y12, Y9
+	VPERMI2W  Y7, Y2, Y9
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y3, Y4, Y2
+	VMOVDQA64 Y12, Y7
+	VPERMI2W  Y3, Y4, Y7
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y8, Y5, Y4
+	VMOVDQA64 Y13, Y5
+	VPERMI2W  Y15, Y6, Y5
+	VMOVDQA64 Y16, Y8
+	VPERMI2W  Y15, Y6, Y8
+	VMOVDQA64 Y13, Y6
+	VPERMI2W  Y9, Y1, Y6
+	VMOVDQA64 Y16, Y15
+	VPERMI2W  Y9, Y1, Y15
+	VMOVDQA64 Y13, Y1
+	VPERMI2W  Y7, Y2, Y1
+	VMOVDQA64 Y16, Y9
+	VPERMI2W  Y7, Y2, Y9
+	VMOVDQA64 Y13, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y16, Y7
+	VPERMI2W  Y4, Y3, Y7
+	VMOVDQA64 Y11, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y14, Y4
+	VPERMI2W  Y8, Y5, Y4
+	VMOVDQA64 Y11, Y5
+	VPERMI2W  Y15, Y6, Y5
+	VMOVDQA64 Y14, Y8
+	VPERMI2W  Y15, Y6, Y8
+	VMOVDQA64 Y11, Y6
+	VPERMI2W  Y9, Y1, Y6
+	VMOVDQA64 Y14, Y15
+	VPERMI2W  Y9, Y1, Y15
+	VMOVDQA64 Y11, Y1
+	VPERMI2W  Y7, Y2, Y1
+	VMOVDQA64 Y14, Y9
+	VPERMI2W  Y7, Y2, Y9
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y12, Y7
+	VPERMI2W  Y4, Y3, Y7
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y8, Y5, Y4
+	VMOVDQA64 Y10, Y5
+	VPERMI2W  Y15, Y6, Y5
+	VMOVDQA64 Y12, Y8
+	VPERMI2W  Y15, Y6, Y8
+	VMOVDQA64 Y10, Y6
+	VPERMI2W  Y9, Y1, Y6
+	VMOVDQA64 Y12, Y15
+	VPERMI2W  Y9, Y1, Y15
+	VMOVDQU64 Y2, (AX)
+	VMOVDQU64 Y7, 32(AX)
+	VMOVDQU64 Y3, 256(AX)
+	VMOVDQU64 Y4, 288(AX)
+	VMOVDQU64 Y5, 128(AX)
+	VMOVDQU64 Y8, 160(AX)
+	VMOVDQU64 Y6, 384(AX)
+	VMOVDQU64 Y15, 416(AX)
+	VMOVDQU64 64(AX), Y1
+	VMOVDQU64 96(AX), Y2
+	VMOVDQU64 320(AX), Y3
+	VMOVDQU64 352(AX), Y4
+	VMOVDQU64 192(AX), Y5
+	VMOVDQU64 224(AX), Y6
+	VMOVDQU64 448(AX), Y7
+	VMOVDQU64 480(AX), Y8
+	VMOVDQA64 Y10, Y9
+	VPERMI2W  Y2, Y1, Y9
+	VMOVDQA64 Y12, Y15
+	VPERMI2W  Y2, Y1, Y15
+	VMOVDQA64 Y10, Y1
+	VPERMI2W  Y4, Y3, Y1
+	VMOVDQA64 Y12, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y6, Y5, Y3
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y6, Y5, Y4
+	VMOVDQA64 Y10, Y5
+	VPERMI2W  Y8, Y7, Y5
+	VMOVDQA64 Y12, Y6
+	VPERMI2W  Y8, Y7, Y6
+	VPSUBW    Y9, Y15, Y7
+	VPADDW    Y15, Y9, Y9
+	VPMULLW   nttconst<>+10976(SB), Y7, Y8
+	VPMULHW   nttconst<>+10944(SB), Y7, Y7
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y7, Y7
+	VPSUBW    Y1, Y2, Y8
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+11040(SB), Y8, Y2
+	VPMULHW   nttconst<>+11008(SB), Y8, Y8
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y8, Y8
+	VPSUBW    Y3, Y4, Y2
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+11104(SB), Y2, Y4
+	VPMULHW   nttconst<>+11072(SB), Y2, Y2
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y2, Y2
+	VPSUBW    Y5, Y6, Y4
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+11168(SB), Y4, Y6
+	VPMULHW   nttconst<>+11136(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VMOVDQA64 Y11, Y6
+	VPERMI2W  Y7, Y9, Y6
+	VMOVDQA64 Y14, Y15
+	VPERMI2W  Y7, Y9, Y15
+	VMOVDQA64 Y11, Y7
+	VPERMI2W  Y8, Y1, Y7
+	VMOVDQA64 Y14, Y9
+	VPERMI2W  Y8, Y1, Y9
+	VMOVDQA64 Y11, Y1
+	VPERMI2W  Y2, Y3, Y1
+	VMOVDQA64 Y14, Y8
+	VPERMI2W  Y2, Y3, Y8
+	VMOVDQA64 Y11, Y2
+	VPERMI2W  Y4, Y5, Y2
+	VMOVDQA64 Y14, Y3
+	VPERMI2W  Y4, Y5, Y3
+	VPSUBW    Y6, Y15, Y4
+	VPADDW    Y15, Y6, Y6
+	VPMULLW   nttconst<>+11232(SB), Y4, Y5
+	VPMULHW   nttconst<>+11200(SB), Y4, Y4
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y4, Y4
+	VPSUBW    Y7, Y9, Y5
+	VPADDW    Y9, Y7, Y7
+	VPMULLW   nttconst<>+11296(SB), Y5, Y9
+	VPMULHW   nttconst<>+11264(SB), Y5, Y5
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPSUBW    Y1, Y8, Y9
+	VPADDW    Y8, Y1, Y1
+	VPMULLW   nttconst<>+11360(SB), Y9, Y8
+	VPMULHW   nttconst<>+11328(SB), Y9, Y9
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y9, Y9
+	VPSUBW    Y2, Y3, Y8
+	VPADDW    Y3, Y2, Y2
+	VPMULLW   nttconst<>+11424(SB), Y8, Y3
+	VPMULHW   nttconst<>+11392(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VMOVDQA64 Y13, Y3
+	VPERMI2W  Y4, Y6, Y3
+	VMOVDQA64 Y16, Y15
+	VPERMI2W  Y4, Y6, Y15
+	VMOVDQA64 Y13, Y4
+	VPERMI2W  Y5, Y7, Y4
+	VMOVDQA64 Y16, Y6
+	VPERMI2W  Y5, Y7, Y6
+	VMOVDQA64 Y13, Y5
+	VPERMI2W  Y9, Y1, Y5
+	VMOVDQA64 Y16, Y7
+	VPERMI2W  Y9, Y1, Y7
+	VMOVDQA64 Y13, Y1
+	VPERMI2W  Y8, Y2, Y1
+	VMOVDQA64 Y16, Y9
+	VPERMI2W  Y8, Y2, Y9
+	VPSUBW    Y3, Y15, Y2
+	VPADDW    Y15, Y3, Y3
+	VPMULLW   nttconst<>+11488(SB), Y2, Y8
+	VPMULHW   nttconst<>+11456(SB), Y2, Y2
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y2, Y2
+	VPSUBW    Y4, Y6, Y8
+	VPADDW    Y6, Y4, Y4
+	VPMULLW   nttconst<>+11552(SB), Y8, Y6
+	VPMULHW   nttconst<>+11520(SB), Y8, Y8
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y8, Y8
+	VPSUBW    Y5, Y7, Y6
+	VPADDW    Y7, Y5, Y5
+	VPMULLW   nttconst<>+11616(SB), Y6, Y7
+	VPMULHW   nttconst<>+11584(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPSUBW    Y1, Y9, Y7
+	VPADDW    Y9, Y1, Y1
+	VPMULLW   nttconst<>+11680(SB), Y7, Y9
+	VPMULHW   nttconst<>+11648(SB), Y7, Y7
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y7, Y7
+	VMOVDQA64 Y10, Y9
+	VPERMI2W  Y2, Y3, Y9
+	VMOVDQA64 Y12, Y15
+	VPERMI2W  Y2, Y3, Y15
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y8, Y4, Y2
+	VMOVDQA64 Y12, Y3
+	VPERMI2W  Y8, Y4, Y3
+	VMOVDQA64 Y10, Y4
+	VPERMI2W  Y6, Y5, Y4
+	VMOVDQA64 Y12, Y8
+	VPERMI2W  Y6, Y5, Y8
+	VMOVDQA64 Y10, Y5
+	VPERMI2W  Y7, Y1, Y5
+	VMOVDQA64 Y12, Y6
+	VPERMI2W  Y7, Y1, Y6
+	VPMULHW   nttconst<>+2624(SB), Y9, Y1
+	VPSRAW    $0x0a, Y1, Y1
+	VPMULLW   Y0, Y1, Y1
+	VPSUBW    Y1, Y9, Y9
+	VPSUBW    Y9, Y15, Y1
+	VPADDW    Y15, Y9, Y9
+	VPMULLW   nttconst<>+704(SB), Y1, Y7
+	VPMULHW   nttconst<>+672(SB), Y1, Y1
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y1, Y1
+	VPMULHW   nttconst<>+2624(SB), Y2, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y2, Y2
+	VPSUBW    Y2, Y3, Y7
+	VPADDW    Y3, Y2, Y2
+	VPMULLW   nttconst<>+640(SB), Y7, Y3
+	VPMULHW   nttconst<>+608(SB), Y7, Y7
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y7, Y7
+	VPMULHW   nttconst<>+2624(SB), Y4, Y3
+	VPSRAW    $0x0a, Y3, Y3
+	VPMULLW   Y0, Y3, Y3
+	VPSUBW    Y3, Y4, Y4
+	VPSUBW    Y4, Y8, Y3
+	VPADDW    Y8, Y4, Y4
+	VPMULLW   nttconst<>+576(SB), Y3, Y8
+	VPMULHW   nttconst<>+544(SB), Y3, Y3
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y3, Y3
+	VPMULHW   nttconst<>+2624(SB), Y5, Y8
+	VPSRAW    $0x0a, Y8, Y8
+	VPMULLW   Y0, Y8, Y8
+	VPSUBW    Y8, Y5, Y5
+	VPSUBW    Y5, Y6, Y8
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+512(SB), Y8, Y6
+	VPMULHW   nttconst<>+480(SB), Y8, Y8
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y8, Y8
+	VMOVDQA64 Y10, Y6
+	VPERMI2W  Y1, Y9, Y6
+	VMOVDQA64 Y12, Y15
+	VPERMI2W  Y1, Y9, Y15
+	VMOVDQA64 Y10, Y1
+	VPERMI2W  Y7, Y2, Y1
+	VMOVDQA64 Y12, Y9
+	VPERMI2W  Y7, Y2, Y9
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y3, Y4, Y2
+	VMOVDQA64 Y12, Y7
+	VPERMI2W  Y3, Y4, Y7
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y8, Y5, Y4
+	VMOVDQA64 Y13, Y5
+	VPERMI2W  Y15, Y6, Y5
+	VMOVDQA64 Y16, Y8
+	VPERMI2W  Y15, Y6, Y8
+	VMOVDQA64 Y13, Y6
+	VPERMI2W  Y9, Y1, Y6
+	VMOVDQA64 Y16, Y15
+	VPERMI2W  Y9, Y1, Y15
+	VMOVDQA64 Y13, Y1
+	VPERMI2W  Y7, Y2, Y1
+	VMOVDQA64 Y16, Y9
+	VPERMI2W  Y7, Y2, Y9
+	VMOVDQA64 Y13, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y16, Y7
+	VPERMI2W  Y4, Y3, Y7
+	VMOVDQA64 Y11, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y14, Y4
+	VPERMI2W  Y8, Y5, Y4
+	VMOVDQA64 Y11, Y5
+	VPERMI2W  Y15, Y6, Y5
+	VMOVDQA64 Y14, Y8
+	VPERMI2W  Y15, Y6, Y8
+	VMOVDQA64 Y11, Y6
+	VPERMI2W  Y9, Y1, Y6
+	VMOVDQA64 Y14, Y13
+	VPERMI2W  Y9, Y1, Y13
+	VMOVDQA64 Y11, Y1
+	VPERMI2W  Y7, Y2, Y1
+	VMOVDQA64 Y14, Y9
+	VPERMI2W  Y7, Y2, Y9
+	VMOVDQA64 Y10, Y2
+	VPERMI2W  Y4, Y3, Y2
+	VMOVDQA64 Y12, Y7
+	VPERMI2W  Y4, Y3, Y7
+	VMOVDQA64 Y10, Y3
+	VPERMI2W  Y8, Y5, Y3
+	VMOVDQA64 Y12, Y4
+	VPERMI2W  Y8, Y5, Y4
+	VMOVDQA64 Y10, Y5
+	VPERMI2W  Y13, Y6, Y5
+	VMOVDQA64 Y12, Y8
+	VPERMI2W  Y13, Y6, Y8
+	VMOVDQA64 Y10, Y6
+	VPERMI2W  Y9, Y1, Y6
+	VMOVDQA64 Y12, Y10
+	VPERMI2W  Y9, Y1, Y10
+	VMOVDQU64 Y2, 64(AX)
+	VMOVDQU64 Y7, 96(AX)
+	VMOVDQU64 Y3, 320(AX)
+	VMOVDQU64 Y4, 352(AX)
+	VMOVDQU64 Y5, 192(AX)
+	VMOVDQU64 Y8, 224(AX)
+	VMOVDQU64 Y6, 448(AX)
+	VMOVDQU64 Y10, 480(AX)
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 256(AX), Y2
+	VMOVDQU64 128(AX), Y3
+	VMOVDQU64 384(AX), Y4
+	VMOVDQU64 64(AX), Y5
+	VMOVDQU64 320(AX), Y6
+	VMOVDQU64 192(AX), Y7
+	VMOVDQU64 448(AX), Y8
+	VPMULHW   nttconst<>+2624(SB), Y1, Y9
+	VPSRAW    $0x0a, Y9, Y9
+	VPMULLW   Y0, Y9, Y9
+	VPSUBW    Y9, Y1, Y1
+	VPMULHW   nttconst<>+2624(SB), Y5, Y9
+	VPSRAW    $0x0a, Y9, Y9
+	VPMULLW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPSUBW    Y1, Y5, Y9
+	VPADDW    Y5, Y1, Y1
+	VPMULLW   nttconst<>+448(SB), Y9, Y5
+	VPMULHW   nttconst<>+416(SB), Y9, Y9
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y9, Y9
+	VPMULHW   nttconst<>+2624(SB), Y2, Y5
+	VPSRAW    $0x0a, Y5, Y5
+	VPMULLW   Y0, Y5, Y5
+	VPSUBW    Y5, Y2, Y2
+	VPMULHW   nttconst<>+2624(SB), Y6, Y5
+	VPSRAW    $0x0a, Y5, Y5
+	VPMULLW   Y0, Y5, Y5
+	VPSUBW    Y5, Y6, Y6
+	VPSUBW    Y2, Y6, Y5
+	VPADDW    Y6, Y2, Y2
+	VPMULLW   nttconst<>+384(SB), Y5, Y6
+	VPMULHW   nttconst<>+352(SB), Y5, Y5
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y5, Y5
+	VPMULHW   nttconst<>+2624(SB), Y3, Y6
+	VPSRAW    $0x0a, Y6, Y6
+	VPMULLW   Y0, Y6, Y6
+	VPSUBW    Y6, Y3, Y3
+	VPMULHW   nttconst<>+2624(SB), Y7, Y6
+	VPSRAW    $0x0a, Y6, Y6
+	VPMULLW   Y0, Y6, Y6
+	VPSUBW    Y6, Y7, Y7
+	VPSUBW    Y3, Y7, Y6
+	VPADDW    Y7, Y3, Y3
+	VPMULLW   nttconst<>+320(SB), Y6, Y7
+	VPMULHW   nttconst<>+288(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPMULHW   nttconst<>+2624(SB), Y4, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y4, Y4
+	VPMULHW   nttconst<>+2624(SB), Y8, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y8, Y8
+	VPSUBW    Y4, Y8, Y7
+	VPADDW    Y8, Y4, Y4
+	VPMULLW   nttconst<>+256(SB), Y7, Y8
+	VPMULHW   nttconst<>+224(SB), Y7, Y7
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y7, Y7
+	VPSUBW    Y1, Y3, Y8
+	VPADDW    Y3, Y1, Y1
+	VPMULLW   nttconst<>+192(SB), Y8, Y3
+	VPMULHW   nttconst<>+160(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VPSUBW    Y2, Y4, Y3
+	VPADDW    Y4, Y2, Y2
+	VPMULLW   nttconst<>+128(SB), Y3, Y4
+	VPMULHW   nttconst<>+96(SB), Y3, Y3
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y3, Y3
+	VPSUBW    Y9, Y6, Y4
+	VPADDW    Y6, Y9, Y9
+	VPMULLW   nttconst<>+192(SB), Y4, Y6
+	VPMULHW   nttconst<>+160(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VPSUBW    Y5, Y7, Y6
+	VPADDW    Y7, Y5, Y5
+	VPMULLW   nttconst<>+128(SB), Y6, Y7
+	VPMULHW   nttconst<>+96(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPSUBW    Y1, Y2, Y7
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+11744(SB), Y7, Y2
+	VPMULHW   nttconst<>+11712(SB), Y7, Y7
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y7, Y7
+	VPSUBW    Y8, Y3, Y2
+	VPADDW    Y3, Y8, Y8
+	VPMULLW   nttconst<>+11744(SB), Y2, Y3
+	VPMULHW   nttconst<>+11712(SB), Y2, Y2
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y2, Y2
+	VPSUBW    Y9, Y5, Y3
+	VPADDW    Y5, Y9, Y9
+	VPMULLW   nttconst<>+11744(SB), Y3, Y5
+	VPMULHW   nttconst<>+11712(SB), Y3, Y3
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y3, Y3
+	VPSUBW    Y4, Y6, Y5
+	VPADDW    Y6, Y4, Y4
+	VPMULLW   nttconst<>+11744(SB), Y5, Y6
+	VPMULHW   nttconst<>+11712(SB), Y5, Y5
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+11776(SB), Y1, Y6
+	VPMULHW   nttconst<>+11776(SB), Y1, Y1
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y1, Y1
+	VPSRAW    $0x0f, Y1, Y6
+	VPANDD    Y0, Y6, Y6
+	VPADDW    Y6, Y1, Y1
+	VMOVDQU64 Y1, (AX)
+	VPSRAW    $0x0f, Y7, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y7, Y7
+	VMOVDQU64 Y7, 256(AX)
+	VPMULLW   nttconst<>+11776(SB), Y8, Y1
+	VPMULHW   nttconst<>+11776(SB), Y8, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y6, Y6
+	VMOVDQU64 Y6, 128(AX)
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 384(AX)
+	VPMULLW   nttconst<>+11776(SB), Y9, Y1
+	VPMULHW   nttconst<>+11776(SB), Y9, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 64(AX)
+	VPSRAW    $0x0f, Y3, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y3, Y3
+	VMOVDQU64 Y3, 320(AX)
+	VPMULLW   nttconst<>+11776(SB), Y4, Y1
+	VPMULHW   nttconst<>+11776(SB), Y4, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 192(AX)
+	VPSRAW    $0x0f, Y5, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y5, Y5
+	VMOVDQU64 Y5, 448(AX)
+	VMOVDQU64 32(AX), Y1
+	VMOVDQU64 288(AX), Y2
+	VMOVDQU64 160(AX), Y3
+	VMOVDQU64 416(AX), Y4
+	VMOVDQU64 96(AX), Y5
+	VMOVDQU64 352(AX), Y6
+	VMOVDQU64 224(AX), Y7
+	VMOVDQU64 480(AX), Y8
+	VPSUBW    Y1, Y5, Y9
+	VPADDW    Y5, Y1, Y1
+	VPMULLW   nttconst<>+448(SB), Y9, Y5
+	VPMULHW   nttconst<>+416(SB), Y9, Y9
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y9, Y9
+	VPSUBW    Y2, Y6, Y5
+	VPADDW    Y6, Y2, Y2
+	VPMULLW   nttconst<>+384(SB), Y5, Y6
+	VPMULHW   nttconst<>+352(SB), Y5, Y5
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y5, Y5
+	VPSUBW    Y3, Y7, Y6
+	VPADDW    Y7, Y3, Y3
+	VPMULLW   nttconst<>+320(SB), Y6, Y7
+	VPMULHW   nttconst<>+288(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPSUBW    Y4, Y8, Y7
+	VPADDW    Y8, Y4, Y4
+	VPMULLW   nttconst<>+256(SB), Y7, Y8
+	VPMULHW   nttconst<>+224(SB), Y7, Y7
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y7, Y7
+	VPSUBW    Y1, Y3, Y8
+	VPADDW    Y3, Y1, Y1
+	VPMULLW   nttconst<>+192(SB), Y8, Y3
+	VPMULHW   nttconst<>+160(SB), Y8, Y8
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y8, Y8
+	VPSUBW    Y2, Y4, Y3
+	VPADDW    Y4, Y2, Y2
+	VPMULLW   nttconst<>+128(SB), Y3, Y4
+	VPMULHW   nttconst<>+96(SB), Y3, Y3
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y3, Y3
+	VPSUBW    Y9, Y6, Y4
+	VPADDW    Y6, Y9, Y9
+	VPMULLW   nttconst<>+192(SB), Y4, Y6
+	VPMULHW   nttconst<>+160(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VPSUBW    Y5, Y7, Y6
+	VPADDW    Y7, Y5, Y5
+	VPMULLW   nttconst<>+128(SB), Y6, Y7
+	VPMULHW   nttconst<>+96(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPSUBW    Y1, Y2, Y7
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+11744(SB), Y7, Y2
+	VPMULHW   nttconst<>+11712(SB), Y7, Y7
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y7, Y7
+	VPSUBW    Y8, Y3, Y2
+	VPADDW    Y3, Y8, Y8
+	VPMULLW   nttconst<>+11744(SB), Y2, Y3
+	VPMULHW   nttconst<>+11712(SB), Y2, Y2
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y2, Y2
+	VPSUBW    Y9, Y5, Y3
+	VPADDW    Y5, Y9, Y9
+	VPMULLW   nttconst<>+11744(SB), Y3, Y5
+	VPMULHW   nttconst<>+11712(SB), Y3, Y3
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y3, Y3
+	VPSUBW    Y4, Y6, Y5
+	VPADDW    Y6, Y4, Y4
+	VPMULLW   nttconst<>+11744(SB), Y5, Y6
+	VPMULHW   nttconst<>+11712(SB), Y5, Y5
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+11776(SB), Y1, Y6
+	VPMULHW   nttconst<>+11776(SB), Y1, Y1
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y1, Y1
+	VPSRAW    $0x0f, Y1, Y6
+	VPANDD    Y0, Y6, Y6
+	VPADDW    Y6, Y1, Y1
+	VMOVDQU64 Y1, 32(AX)
+	VPSRAW    $0x0f, Y7, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y7, Y7
+	VMOVDQU64 Y7, 288(AX)
+	VPMULLW   nttconst<>+11776(SB), Y8, Y1
+	VPMULHW   nttconst<>+11776(SB), Y8, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y6, Y6
+	VMOVDQU64 Y6, 160(AX)
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 416(AX)
+	VPMULLW   nttconst<>+11776(SB), Y9, Y1
+	VPMULHW   nttconst<>+11776(SB), Y9, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 96(AX)
+	VPSRAW    $0x0f, Y3, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y3, Y3
+	VMOVDQU64 Y3, 352(AX)
+	VPMULLW   nttconst<>+11776(SB), Y4, Y1
+	VPMULHW   nttconst<>+11776(SB), Y4, Y2
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y2, Y2
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 224(AX)
+	VPSRAW    $0x0f, Y5, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y5, Y5
+	VMOVDQU64 Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·mulntt_avx512vl_1_none(SB), $0-24
+	MOVQ      h+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      b+16(FP), DX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
+	MOVQ      $0x0000000000000010, BX
+	LEAQ      nttconst<>+41792(SB), SI
+
+loop:
+	VMOVDQU64 (CX), Y1
+	VMOVDQU64 (DX), Y2
+	VPMULLW   nttconst<>+17696(SB), Y1, Y3
+	VPMULHW   nttconst<>+17664(SB), Y1, Y1
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y1, Y1
+	VPMULLW   512(SI), Y2, Y3
+	VPMULHW   (SI), Y2, Y4
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y4, Y4
+	VPROLD    $0x10, Y2, Y2
+	VPMADDWD  Y4, Y1, Y3
+	VPMADDWD  Y2, Y1, Y1
+	VPSLLD    $0x10, Y1, Y2
+	VPBLENDMW Y2, Y3, K1, Y2
+	VPSRLD    $0x10, Y3, Y3
+	VPBLENDMW Y1, Y3, K1, Y3
+	VPMULLW   nttconst<>+18784(SB), Y2, Y2
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y3, Y3
+	VPSRAW    $0x0f, Y3, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y3, Y3
+	VMOVDQU64 Y3, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, SI
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·mulntt_avx512vl_2_none(SB), $0-24
+	MOVQ      h+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      b+16(FP), DX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
+	MOVQ      $0x0000000000000008, BX
+	LEAQ      nttconst<>+42816(SB), SI
+
+loop:
+	VMOVDQU64 (CX), Y1
+	VMOVDQU64 (DX), Y2
+	VPMULLW   nttconst<>+17696(SB), Y1, Y3
+	VPMULHW   nttconst<>+17664(SB), Y1, Y1
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y1, Y1
+	VPMULLW   512(SI), Y2, Y3
+	VPMULHW   (SI), Y2, Y4
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y4, Y4
+	VPROLD    $0x10, Y2, Y2
+	VPMADDWD  Y4, Y1, Y3
+	VPMADDWD  Y2, Y1, Y1
+	VPSLLD    $0x10, Y1, Y2
+	VPBLENDMW Y2, Y3, K1, Y2
+	VPSRLD    $0x10, Y3, Y3
+	VPBLENDMW Y1, Y3, K1, Y3
+	VPMULLW   nttconst<>+18784(SB), Y2, Y2
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y3, Y3
+	VPSRAW    $0x0f, Y3, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y3, Y3
+	VMOVDQU64 Y3, (AX)
+	VMOVDQU64 32(CX), Y1
+	VMOVDQU64 32(DX), Y2
+	VPMULLW   nttconst<>+17696(SB), Y1, Y3
+	VPMULHW   nttconst<>+17664(SB), Y1, Y1
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y1, Y1
+	VPMULLW   544(SI), Y2, Y3
+	VPMULHW   32(SI), Y2, Y4
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y4, Y4
+	VPROLD    $0x10, Y2, Y2
+	VPMADDWD  Y4, Y1, Y3
+	VPMADDWD  Y2, Y1, Y1
+	VPSLLD    $0x10, Y1, Y2
+	VPBLENDMW Y2, Y3, K1, Y2
+	VPSRLD    $0x10, Y3, Y3
+	VPBLENDMW Y1, Y3, K1, Y3
+	VPMULLW   nttconst<>+18784(SB), Y2, Y2
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y3, Y3
+	VPSRAW    $0x0f, Y3, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y3, Y3
+	VMOVDQU64 Y3, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, SI
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 DATA nttconst<>+0(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+8(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+16(SB)/8, $0x0d010d010d010d01
@@ -43946,4 +52416,292 @@ DATA nttconst<>+41504(SB)/8, $0xa242ffec5dbeffec
 DATA nttconst<>+41512(SB)/8, $0xe1b4ffec1e4cffec
 DATA nttconst<>+41520(SB)/8, $0x440effecbbf2ffec
 DATA nttconst<>+41528(SB)/8, $0xa5a4ffec5a5cffec
-GLOBL nttconst<>(SB), RODATA|NOPTR, $41536
+DATA nttconst<>+41536(SB)/8, $0x0003000200010000
+DATA nttconst<>+41544(SB)/8, $0x0007000600050004
+DATA nttconst<>+41552(SB)/8, $0x0013001200110010
+DATA nttconst<>+41560(SB)/8, $0x0017001600150014
+DATA nttconst<>+41568(SB)/8, $0x000b000a00090008
+DATA nttconst<>+41576(SB)/8, $0x000f000e000d000c
+DATA nttconst<>+41584(SB)/8, $0x001b001a00190018
+DATA nttconst<>+41592(SB)/8, $0x001f001e001d001c
+DATA nttconst<>+41600(SB)/8, $0x0003000200010000
+DATA nttconst<>+41608(SB)/8, $0x0013001200110010
+DATA nttconst<>+41616(SB)/8, $0x000b000a00090008
+DATA nttconst<>+41624(SB)/8, $0x001b001a00190018
+DATA nttconst<>+41632(SB)/8, $0x0007000600050004
+DATA nttconst<>+41640(SB)/8, $0x0017001600150014
+DATA nttconst<>+41648(SB)/8, $0x000f000e000d000c
+DATA nttconst<>+41656(SB)/8, $0x001f001e001d001c
+DATA nttconst<>+41664(SB)/8, $0x0011001000010000
+DATA nttconst<>+41672(SB)/8, $0x0015001400050004
+DATA nttconst<>+41680(SB)/8, $0x0019001800090008
+DATA nttconst<>+41688(SB)/8, $0x001d001c000d000c
+DATA nttconst<>+41696(SB)/8, $0x0013001200030002
+DATA nttconst<>+41704(SB)/8, $0x0017001600070006
+DATA nttconst<>+41712(SB)/8, $0x001b001a000b000a
+DATA nttconst<>+41720(SB)/8, $0x001f001e000f000e
+DATA nttconst<>+41728(SB)/8, $0x0011001000010000
+DATA nttconst<>+41736(SB)/8, $0x0013001200030002
+DATA nttconst<>+41744(SB)/8, $0x0015001400050004
+DATA nttconst<>+41752(SB)/8, $0x0017001600070006
+DATA nttconst<>+41760(SB)/8, $0x0019001800090008
+DATA nttconst<>+41768(SB)/8, $0x001b001a000b000a
+DATA nttconst<>+41776(SB)/8, $0x001d001c000d000c
+DATA nttconst<>+41784(SB)/8, $0x001f001e000f000e
+DATA nttconst<>+41792(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+41800(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+41808(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+41816(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+41824(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+41832(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+41840(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+41848(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+41856(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+41864(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+41872(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+41880(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+41888(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+41896(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+41904(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+41912(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+41920(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+41928(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+41936(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+41944(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+41952(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+41960(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+41968(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+41976(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+41984(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+41992(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+42000(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+42008(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+42016(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+42024(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+42032(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+42040(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+42048(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+42056(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+42064(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+42072(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+42080(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+42088(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+42096(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+42104(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+42112(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+42120(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+42128(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+42136(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+42144(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+42152(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+42160(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+42168(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+42176(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+42184(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+42192(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+42200(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+42208(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+42216(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+42224(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+42232(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+42240(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+42248(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+42256(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+42264(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+42272(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+42280(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+42288(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+42296(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+42304(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+42312(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+42320(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+42328(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+42336(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+42344(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+42352(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+42360(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+42368(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+42376(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+42384(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+42392(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+42400(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+42408(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+42416(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+42424(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+42432(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+42440(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+42448(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+42456(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+42464(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+42472(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+42480(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+42488(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+42496(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+42504(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+42512(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+42520(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+42528(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+42536(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+42544(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+42552(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+42560(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+42568(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+42576(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+42584(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+42592(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+42600(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+42608(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+42616(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+42624(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+42632(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+42640(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+42648(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+42656(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+42664(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+42672(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+42680(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+42688(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+42696(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+42704(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+42712(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+42720(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+42728(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+42736(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+42744(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+42752(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+42760(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+42768(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+42776(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+42784(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+42792(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+42800(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+42808(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+42816(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+42824(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+42832(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+42840(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+42848(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+42856(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+42864(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+42872(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+42880(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+42888(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+42896(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+42904(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+42912(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+42920(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+42928(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+42936(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+42944(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+42952(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+42960(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+42968(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+42976(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+42984(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+42992(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+43000(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+43008(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+43016(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+43024(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+43032(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+43040(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+43048(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+43056(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+43064(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+43072(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+43080(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+43088(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+43096(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+43104(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+43112(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+43120(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+43128(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+43136(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+43144(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+43152(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+43160(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+43168(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+43176(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+43184(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+43192(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+43200(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+43208(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+43216(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+43224(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+43232(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+43240(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+43248(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+43256(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+43264(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+43272(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+43280(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+43288(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+43296(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+43304(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+43312(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+43320(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+43328(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+43336(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+43344(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+43352(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+43360(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+43368(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+43376(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+43384(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+43392(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+43400(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+43408(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+43416(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+43424(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+43432(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+43440(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+43448(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+43456(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+43464(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+43472(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+43480(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+43488(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+43496(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+43504(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+43512(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+43520(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+43528(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+43536(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+43544(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+43552(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+43560(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+43568(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+43576(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+43584(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+43592(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+43600(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+43608(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+43616(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+43624(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+43632(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+43640(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+43648(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+43656(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+43664(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+43672(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+43680(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+43688(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+43696(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+43704(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+43712(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+43720(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+43728(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+43736(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+43744(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+43752(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+43760(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+43768(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+43776(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+43784(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+43792(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+43800(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+43808(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+43816(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+43824(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+43832(SB)/8, $0xa5a4ffec5a5cffec
+GLOBL nttconst<>(SB), RODATA|NOPTR, $43840

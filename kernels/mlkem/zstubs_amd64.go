@@ -294,3 +294,45 @@ func mulntt_avx512_2_64p56(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512_2_64p60(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)

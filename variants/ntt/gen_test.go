@@ -27,7 +27,7 @@ func TestFieldConstants(t *testing.T) {
 // and return to the standard order.
 func TestShufflePlans(t *testing.T) {
 	for _, f := range []*field{&kem, &dsa} {
-		for _, s := range []*isa{avx2, avx512} {
+		for _, s := range []*isa{avx2, avx512vl, avx512} {
 			for _, strat := range []string{"unpack", "blend", "permt2"} {
 				g := newGen(f, s, newConsts("t"))
 				kinds := g.shuffleKinds(strat)

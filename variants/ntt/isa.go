@@ -10,24 +10,33 @@ import (
 
 // An isa is a vector width and instruction set.
 type isa struct {
-	name  string // knob value: "avx2" (ymm) or "avx512" (zmm)
+	name  string // knob value: "avx2" (ymm), "avx512vl" (ymm, EVEX) or "avx512" (zmm)
 	bytes int    // vector size in bytes
 	regs  int    // architectural vector registers
+	evex  bool   // AVX-512 encodings: opmasks, VPERMI2*, VPBLENDM*, Y16-Y31/Z0-Z31
 }
 
 var (
-	avx2   = &isa{name: "avx2", bytes: 32, regs: 16}
-	avx512 = &isa{name: "avx512", bytes: 64, regs: 32}
+	avx2     = &isa{name: "avx2", bytes: 32, regs: 16}
+	avx512vl = &isa{name: "avx512vl", bytes: 32, regs: 32, evex: true}
+	avx512   = &isa{name: "avx512", bytes: 64, regs: 32, evex: true}
 )
 
+// zmm reports whether vectors are 512 bits wide.
 func (s *isa) zmm() bool { return s.bytes == 64 }
 
-// features lists the CPU features a variant for field f needs.
+// features lists the CPU features a variant for field f needs. The
+// avx512vl (ymm) variants use EVEX forms of 256-bit instructions, which
+// need AVX512VL besides the base feature of each instruction (AVX512F, or
+// AVX512BW for 16-bit lanes, opmask words and VPERMI2W); avx2 is listed
+// for the VEX forms the assembler may still pick for Y0-Y15.
 func (s *isa) features(f *field) []string {
-	if !s.zmm() {
+	switch {
+	case !s.evex:
 		return []string{"avx2"}
-	}
-	if f.ebits == 16 {
+	case !s.zmm():
+		return []string{"avx2", "avx512f", "avx512vl", "avx512bw"}
+	case f.ebits == 16:
 		return []string{"avx512f", "avx512bw"}
 	}
 	return []string{"avx512f"}
@@ -67,7 +76,7 @@ func (g *gen) vec() reg.VecVirtual {
 // load returns a fresh register holding m.
 func (g *gen) load(m operand.Mem) reg.VecVirtual {
 	r := g.vec()
-	if g.isa.zmm() {
+	if g.isa.evex {
 		VMOVDQU64(m, r)
 	} else {
 		VMOVDQU(m, r)
@@ -76,7 +85,7 @@ func (g *gen) load(m operand.Mem) reg.VecVirtual {
 }
 
 func (g *gen) store(r reg.VecVirtual, m operand.Mem) {
-	if g.isa.zmm() {
+	if g.isa.evex {
 		VMOVDQU64(r, m)
 	} else {
 		VMOVDQU(r, m)
@@ -218,7 +227,7 @@ func (g *gen) montFinish32(me, mo, he, ho reg.VecVirtual) reg.VecVirtual {
 	VPMULDQ(g.q, mo, mo)
 	VPSUBQ(me, he, he)
 	VPSUBQ(mo, ho, ho)
-	if g.isa.zmm() {
+	if g.isa.evex {
 		VMOVSHDUP(he, g.kmask(0x5555, 32), ho)
 		return ho
 	}
@@ -248,7 +257,7 @@ func (g *gen) reduce(x reg.VecVirtual) {
 func (g *gen) condAddQ(x reg.VecVirtual) {
 	t := g.vec()
 	g.sra(uint64(g.f.ebits-1), x, t)
-	if g.isa.zmm() {
+	if g.isa.evex {
 		VPANDD(g.q, t, t)
 	} else {
 		VPAND(g.q, t, t)

@@ -1,8 +1,9 @@
 // Command ntt generates the ML-KEM and ML-DSA NTT kernels (NTT, InvNTT,
 // MulNTT) for one field from one description (modulus, lane width, root of
 // unity, Montgomery constants), over a space of knobs: vector width
-// (AVX2 ymm, AVX-512 zmm), register allocation (whole polynomial in
-// registers, or passes of 8-register groups through memory), the shuffle
+// (AVX2 ymm, AVX-512VL ymm with 32 registers, AVX-512 zmm), register
+// allocation (whole polynomial in registers, or passes of 8-register
+// groups through memory), the shuffle
 // strategy of the layers whose stride is below a vector (unpack chains,
 // shift+blend pairs, two-source VPERMI2W/D permutes), whether the shuffled
 // order is undone once per pass or after every layer, reduction placement
@@ -50,13 +51,21 @@ func main() {
 	ConstraintExpr("!purego")
 	c := newConsts("nttconst")
 	var fns []fn
-	for _, inverse := range []bool{false, true} {
-		for _, k := range nttVariants(f, inverse) {
-			fns = append(fns, emitNTT(f, c, k))
+	// The avx512vl functions come last, so that their constants are
+	// appended to the shared table and the other functions keep their code.
+	for _, late := range []bool{false, true} {
+		for _, inverse := range []bool{false, true} {
+			for _, k := range nttVariants(f, inverse) {
+				if (k.isa == avx512vl) == late {
+					fns = append(fns, emitNTT(f, c, k))
+				}
+			}
 		}
-	}
-	for _, k := range mulVariants(f) {
-		fns = append(fns, emitMul(f, c, k))
+		for _, k := range mulVariants(f) {
+			if (k.isa == avx512vl) == late {
+				fns = append(fns, emitMul(f, c, k))
+			}
+		}
 	}
 	c.emit()
 	Generate()
@@ -76,23 +85,34 @@ func mustAlign(s string) asmalign.Align {
 }
 
 // nttVariants enumerates the NTT (or InvNTT) knob space, excluding
-// invalid combinations: AVX2 cannot hold a polynomial in its 16 registers
-// with temporaries (regs=all needs AVX-512), regs=mem is only distinct when
-// the polynomial has more than 8 vectors, and permt2 needs AVX-512.
+// invalid combinations by rule:
+//   - regs=all needs the polynomial plus temporaries in registers: at
+//     most half of the architectural registers may hold it (AVX2's 16 ymm
+//     cannot; AVX-512VL's 32 ymm can for ML-KEM's 16 vectors but not for
+//     ML-DSA's 32; AVX-512's 32 zmm can for both);
+//   - regs=mem is only distinct when the polynomial has more than 8
+//     vectors;
+//   - permt2 needs the EVEX two-source permutes (VPERMI2W needs AVX512BW,
+//     on ymm also AVX512VL), so not avx2;
+//   - avx512vl (ymm with 32 registers) only sweeps the shape knobs
+//     (regs, shuf) at the base's reorder and red (undo, lazy).
 func nttVariants(f *field, inverse bool) []nttKnobs {
 	var out []nttKnobs
-	for _, s := range []*isa{avx2, avx512} {
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
 		g := newGen(f, s, nil)
 		for _, regs := range []string{"all", "mem"} {
-			if regs == "all" && !s.zmm() || regs == "mem" && g.slots <= 8 {
+			if regs == "all" && 2*g.slots > s.regs || regs == "mem" && g.slots <= 8 {
 				continue
 			}
 			for _, shuf := range []string{"unpack", "blend", "permt2"} {
-				if shuf == "permt2" && !s.zmm() {
+				if shuf == "permt2" && !s.evex {
 					continue
 				}
 				for _, reorder := range []string{"undo", "avoid"} {
 					for _, red := range []string{"lazy", "eager"} {
+						if s == avx512vl && (reorder != "undo" || red != "lazy") {
+							continue
+						}
 						out = append(out, nttKnobs{inverse: inverse, isa: s, regs: regs, shuf: shuf,
 							reorder: reorder, red: red, align: asmalign.None})
 					}
@@ -131,15 +151,19 @@ func alignSweep() []asmalign.Align {
 }
 
 // mulVariants enumerates the MulNTT knob space; the IFMA product exists
-// for ML-DSA on AVX-512 only.
+// for ML-DSA with EVEX only (VPMADD52HUQ, on ymm with AVX512VL), and
+// avx512vl sweeps unroll 1 and 2 only.
 func mulVariants(f *field) []mulKnobs {
 	var out []mulKnobs
-	for _, s := range []*isa{avx2, avx512} {
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
 		for _, ifma := range []bool{false, true} {
-			if ifma && (f.ebits == 16 || !s.zmm()) {
+			if ifma && (f.ebits == 16 || !s.evex) {
 				continue
 			}
 			for _, u := range []int{1, 2, 4} {
+				if s == avx512vl && u > 2 {
+					continue
+				}
 				out = append(out, mulKnobs{isa: s, ifma: ifma, unroll: u, align: asmalign.None})
 			}
 		}

@@ -72,7 +72,7 @@ type mulState struct {
 	r2    mulConst       // R² mod q: montMul by it multiplies by R
 	gamma mulConst       // ML-KEM: per pair (R, gamma·R), one vector per slot
 	qinv  reg.VecVirtual // ML-DSA: q⁻¹ in every lane
-	swap  reg.VecVirtual // ML-KEM ymm: VPSHUFB pattern swapping pair halves
+	swap  reg.VecVirtual // ML-KEM avx2: VPSHUFB pattern swapping pair halves
 	gqOff int            // distance from the gamma table to its wq table
 	ifma  bool
 }
@@ -85,7 +85,7 @@ func (m *mulState) prepare() {
 		g.kmask(0x5555, 32)
 		return
 	}
-	if g.isa.zmm() {
+	if g.isa.evex {
 		g.kmask(0xAAAAAAAA, 16)
 	} else {
 		m.swap = g.load(g.byteShuffle())
@@ -148,7 +148,7 @@ func (m *mulState) baseCase(f, gv reg.VecVirtual, tp reg.Register, off int) reg.
 	gc := mulConst{w: operand.Mem{Base: tp, Disp: off}, wq: operand.Mem{Base: tp, Disp: off + m.gqOff}}
 	g1 := g.montMul(gv, gc)
 	g2 := g.vec()
-	if g.isa.zmm() {
+	if g.isa.evex {
 		VPROLD(operand.Imm(16), gv, g2)
 	} else {
 		VPSHUFB(m.swap, gv, g2)

@@ -56,7 +56,7 @@ func buildNTT(g *gen, sym string, k nttKnobs) {
 	s.poly = Load(Param("f"), GP64())
 	g.setup()
 	passes := s.passes()
-	if g.isa.zmm() {
+	if g.isa.evex {
 		g.idxBudget = g.isa.regs - 10 - 1<<len(passes[0].regBits)
 	}
 	// The transform is straight-line code: the align knob places its

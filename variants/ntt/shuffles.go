@@ -31,7 +31,7 @@ func (g *gen) shuffleKinds(name string) []*shuf {
 			ks = append(ks, g.blendKind(16))
 		}
 	case "permt2":
-		if !g.isa.zmm() {
+		if !g.isa.evex {
 			return nil
 		}
 		for p := 0; p < g.laneBits; p++ {
@@ -70,8 +70,9 @@ func (g *gen) unpackKind(name string, unit int) *shuf {
 	return s
 }
 
-// laneKinds move 128-bit lanes between registers: VPERM2I128 (ymm) or
-// VSHUFI64X2 (zmm, two patterns).
+// laneKinds move 128-bit lanes between registers: VPERM2I128 (avx2),
+// VSHUFI64X2 (avx512vl: its EVEX form reaches Y16-Y31, which VPERM2I128
+// cannot) or VSHUFI64X2 (zmm, two patterns).
 func (g *gen) laneKinds() []*shuf {
 	l128 := g.lane128()
 	mk := func(name string, loSel, hiSel [][2]int, emit func(a, b, lo, hi reg.VecVirtual)) *shuf {
@@ -85,6 +86,15 @@ func (g *gen) laneKinds() []*shuf {
 				return lo, hi
 			},
 		}
+	}
+	lo2, hi2 := [][2]int{{0, 0}, {1, 0}}, [][2]int{{0, 1}, {1, 1}}
+	if g.isa.evex && !g.isa.zmm() {
+		// ymm VSHUFI64X2: imm bit 0 picks a's lane, bit 1 b's lane.
+		return []*shuf{mk("shufi128", lo2, hi2,
+			func(a, b, lo, hi reg.VecVirtual) {
+				VSHUFI64X2(operand.Imm(0x0), b, a, lo)
+				VSHUFI64X2(operand.Imm(0x3), b, a, hi)
+			})}
 	}
 	if !g.isa.zmm() {
 		return []*shuf{mk("perm2i128", [][2]int{{0, 0}, {1, 0}}, [][2]int{{0, 1}, {1, 1}},
@@ -109,7 +119,7 @@ func (g *gen) laneKinds() []*shuf {
 
 // blendKind swaps the lane bit of bits-wide units with the register bit by
 // a shift and a blend per output (VPBLENDD/VPBLENDW, or masked VPBLENDM*
-// on zmm): lo = blend(a, b << bits), hi = blend(a >> bits, b).
+// with EVEX): lo = blend(a, b << bits), hi = blend(a >> bits, b).
 func (g *gen) blendKind(bits int) *shuf {
 	p := trailing(bits / g.f.ebits)
 	s := &shuf{shuffle: shuffle{name: fmt.Sprintf("blend%d", bits), cost: 4,
@@ -133,9 +143,9 @@ func (g *gen) blendKind(bits int) *shuf {
 // blendOdd sets dst to x's odd units and y's even units (units of bits).
 func (g *gen) blendOdd(x, y, dst reg.VecVirtual, bits int) {
 	switch {
-	case g.isa.zmm() && bits == 32:
+	case g.isa.evex && bits == 32:
 		VPBLENDMD(x, y, g.kmask(0xAAAA, 32), dst)
-	case g.isa.zmm():
+	case g.isa.evex:
 		VPBLENDMW(x, y, g.kmask(0xAAAAAAAA, 16), dst)
 	case bits == 32:
 		VPBLENDD(operand.Imm(0xAA), x, y, dst)
@@ -173,7 +183,7 @@ func (g *gen) permPair(a, b reg.VecVirtual, lo, hi []int64) (reg.VecVirtual, reg
 		out[i] = g.vec()
 		m := g.consts.vector(idx, g.f.ebits, g.isa.bytes)
 		if r, ok := g.idxReg(m); ok {
-			if g.isa.zmm() {
+			if g.isa.evex {
 				VMOVDQA64(r, out[i])
 			} else {
 				VMOVDQA(r, out[i])

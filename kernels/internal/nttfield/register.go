@@ -113,7 +113,7 @@ func baseVariant[F any](kernel string, im Impl[F]) variant.Variant {
 
 // loopTrips returns the runs of v's hot code per call: a fully unrolled
 // NTT's straight-line body runs once; a MulNTT loop covers unroll vectors
-// of 256-bit (avx2) or 512-bit (avx512) coefficients per iteration.
+// of 256-bit (avx2, avx512vl) or 512-bit (avx512) coefficients per iteration.
 func loopTrips(v *variant.Variant) func(int) float64 {
 	switch {
 	case v.LoopLabel == "body":
@@ -122,7 +122,7 @@ func loopTrips(v *variant.Variant) func(int) float64 {
 		return nil
 	}
 	unroll, err := strconv.Atoi(v.Knob("unroll"))
-	bits := map[string]int{"avx2": 256, "avx512": 512}[v.Knob("isa")]
+	bits := map[string]int{"avx2": 256, "avx512vl": 256, "avx512": 512}[v.Knob("isa")]
 	elem := 32
 	if strings.HasPrefix(v.Kernel, "mlkem.") {
 		elem = 16

@@ -405,3 +405,33 @@ func mulntt_avx512vl_ifma_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512vl_ifma_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)

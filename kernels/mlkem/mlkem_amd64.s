@@ -47224,6 +47224,5313 @@ loop:
 	VZEROUPPER
 	RET
 
+// func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULLW    nttconst<>+64(SB), Y2, Y9
+	VPMULHW    nttconst<>+32(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+64(SB), Y4, Y1
+	VPMULHW    nttconst<>+32(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+64(SB), Y6, Y3
+	VPMULHW    nttconst<>+32(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+64(SB), Y8, Y5
+	VPMULHW    nttconst<>+32(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst<>+128(SB), Y1, Y7
+	VPMULHW    nttconst<>+96(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+192(SB), Y4, Y9
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y2
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst<>+256(SB), Y2, Y6
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+320(SB), Y3, Y7
+	VPMULHW    nttconst<>+288(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst<>+384(SB), Y5, Y9
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+448(SB), Y8, Y1
+	VPMULHW    nttconst<>+416(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, (AX)
+	VMOVDQU    Y7, 256(AX)
+	VMOVDQU    Y9, 128(AX)
+	VMOVDQU    Y1, 384(AX)
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    Y3, 320(AX)
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y8, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst<>+64(SB), Y2, Y9
+	VPMULHW    nttconst<>+32(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+64(SB), Y4, Y1
+	VPMULHW    nttconst<>+32(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+64(SB), Y6, Y3
+	VPMULHW    nttconst<>+32(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+64(SB), Y8, Y5
+	VPMULHW    nttconst<>+32(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst<>+128(SB), Y1, Y7
+	VPMULHW    nttconst<>+96(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+192(SB), Y4, Y9
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y2
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst<>+256(SB), Y2, Y6
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+320(SB), Y3, Y7
+	VPMULHW    nttconst<>+288(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst<>+384(SB), Y5, Y9
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+448(SB), Y8, Y1
+	VPMULHW    nttconst<>+416(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, 32(AX)
+	VMOVDQU    Y7, 288(AX)
+	VMOVDQU    Y9, 160(AX)
+	VMOVDQU    Y1, 416(AX)
+	VMOVDQU    Y2, 96(AX)
+	VMOVDQU    Y3, 352(AX)
+	VMOVDQU    Y5, 224(AX)
+	VMOVDQU    Y8, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VPMULLW    nttconst<>+512(SB), Y2, Y9
+	VPMULHW    nttconst<>+480(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+576(SB), Y4, Y1
+	VPMULHW    nttconst<>+544(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+640(SB), Y6, Y3
+	VPMULHW    nttconst<>+608(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+704(SB), Y8, Y5
+	VPMULHW    nttconst<>+672(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst<>+768(SB), Y2, Y8
+	VPMULHW    nttconst<>+736(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+832(SB), Y1, Y7
+	VPMULHW    nttconst<>+800(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+896(SB), Y3, Y9
+	VPMULHW    nttconst<>+864(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst<>+960(SB), Y5, Y4
+	VPMULHW    nttconst<>+928(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst<>+1024(SB), Y2, Y5
+	VPMULHW    nttconst<>+992(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst<>+1088(SB), Y1, Y6
+	VPMULHW    nttconst<>+1056(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+1152(SB), Y3, Y8
+	VPMULHW    nttconst<>+1120(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst<>+1216(SB), Y4, Y7
+	VPMULHW    nttconst<>+1184(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst<>+43872(SB), Y2, Y7
+	VPMULHW    nttconst<>+43840(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst<>+43936(SB), Y1, Y9
+	VPMULHW    nttconst<>+43904(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst<>+44000(SB), Y3, Y5
+	VPMULHW    nttconst<>+43968(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst<>+44064(SB), Y4, Y6
+	VPMULHW    nttconst<>+44032(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y6
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y7, Y10
+	VPBLENDD   $0xaa, Y8, Y7, Y8
+	VPBLENDD   $0xaa, Y2, Y10, Y10
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y6, Y5
+	VPBLENDD   $0xaa, Y3, Y6, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y10, Y8, Y4
+	VPERM2I128 $0x31, Y10, Y8, Y6
+	VPERM2I128 $0x20, Y7, Y2, Y8
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y9
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPADDW     nttconst<>+1504(SB), Y4, Y4
+	VPSUBW     nttconst<>+1536(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VPSUBW     nttconst<>+1504(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	VPADDW     nttconst<>+1504(SB), Y6, Y6
+	VPSUBW     nttconst<>+1536(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VPSUBW     nttconst<>+1504(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	VPADDW     nttconst<>+1504(SB), Y8, Y8
+	VPSUBW     nttconst<>+1536(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VPSUBW     nttconst<>+1504(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VMOVDQU    Y8, 256(AX)
+	VPADDW     nttconst<>+1504(SB), Y2, Y2
+	VPSUBW     nttconst<>+1536(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VPSUBW     nttconst<>+1504(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VMOVDQU    Y2, 288(AX)
+	VPADDW     nttconst<>+1504(SB), Y7, Y7
+	VPSUBW     nttconst<>+1536(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VPSUBW     nttconst<>+1504(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VMOVDQU    Y7, 128(AX)
+	VPADDW     nttconst<>+1504(SB), Y1, Y1
+	VPSUBW     nttconst<>+1536(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VPSUBW     nttconst<>+1504(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VMOVDQU    Y1, 160(AX)
+	VPADDW     nttconst<>+1504(SB), Y9, Y9
+	VPSUBW     nttconst<>+1536(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VPSUBW     nttconst<>+1504(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VPSUBW     nttconst<>+1568(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VPSUBW     nttconst<>+0(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VMOVDQU    Y9, 384(AX)
+	VPADDW     nttconst<>+1504(SB), Y3, Y3
+	VPSUBW     nttconst<>+1536(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VPSUBW     nttconst<>+1504(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VMOVDQU    Y3, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst<>+1632(SB), Y2, Y9
+	VPMULHW    nttconst<>+1600(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+1696(SB), Y4, Y1
+	VPMULHW    nttconst<>+1664(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+1760(SB), Y6, Y3
+	VPMULHW    nttconst<>+1728(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+1824(SB), Y8, Y5
+	VPMULHW    nttconst<>+1792(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst<>+1888(SB), Y2, Y8
+	VPMULHW    nttconst<>+1856(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+1952(SB), Y1, Y7
+	VPMULHW    nttconst<>+1920(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+2016(SB), Y3, Y9
+	VPMULHW    nttconst<>+1984(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst<>+2080(SB), Y5, Y4
+	VPMULHW    nttconst<>+2048(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst<>+2144(SB), Y2, Y5
+	VPMULHW    nttconst<>+2112(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst<>+2208(SB), Y1, Y6
+	VPMULHW    nttconst<>+2176(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+2272(SB), Y3, Y8
+	VPMULHW    nttconst<>+2240(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst<>+2336(SB), Y4, Y7
+	VPMULHW    nttconst<>+2304(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst<>+44128(SB), Y2, Y7
+	VPMULHW    nttconst<>+44096(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst<>+44192(SB), Y1, Y9
+	VPMULHW    nttconst<>+44160(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst<>+44256(SB), Y3, Y5
+	VPMULHW    nttconst<>+44224(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst<>+44320(SB), Y4, Y6
+	VPMULHW    nttconst<>+44288(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y0
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y6
+	VMOVSHDUP  Y7, Y8
+	VPBLENDD   $0xaa, Y6, Y7, Y6
+	VPBLENDD   $0xaa, Y2, Y8, Y8
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y0, Y5
+	VPBLENDD   $0xaa, Y3, Y0, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y6, Y0
+	VPERM2I128 $0x31, Y8, Y6, Y4
+	VPERM2I128 $0x20, Y7, Y2, Y6
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y8
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPADDW     nttconst<>+1504(SB), Y0, Y0
+	VPSUBW     nttconst<>+1536(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VPSUBW     nttconst<>+1504(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VPSUBW     nttconst<>+1568(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VPSUBW     nttconst<>+0(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VMOVDQU    Y0, 64(AX)
+	VPADDW     nttconst<>+1504(SB), Y4, Y4
+	VPSUBW     nttconst<>+1536(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+1504(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VMOVDQU    Y4, 96(AX)
+	VPADDW     nttconst<>+1504(SB), Y6, Y6
+	VPSUBW     nttconst<>+1536(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+1504(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VMOVDQU    Y6, 320(AX)
+	VPADDW     nttconst<>+1504(SB), Y2, Y2
+	VPSUBW     nttconst<>+1536(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+1504(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU    Y2, 352(AX)
+	VPADDW     nttconst<>+1504(SB), Y7, Y7
+	VPSUBW     nttconst<>+1536(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+1504(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VMOVDQU    Y7, 192(AX)
+	VPADDW     nttconst<>+1504(SB), Y1, Y1
+	VPSUBW     nttconst<>+1536(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+1504(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VMOVDQU    Y1, 224(AX)
+	VPADDW     nttconst<>+1504(SB), Y8, Y8
+	VPSUBW     nttconst<>+1536(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+1504(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VMOVDQU    Y8, 448(AX)
+	VPADDW     nttconst<>+1504(SB), Y3, Y3
+	VPSUBW     nttconst<>+1536(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+1504(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VMOVDQU    Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·ntt_avx512_all_vbmi_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+3712(SB), Z0
+	VMOVDQU64 (AX), Z1
+	VMOVDQU64 64(AX), Z2
+	VMOVDQU64 128(AX), Z3
+	VMOVDQU64 192(AX), Z4
+	VMOVDQU64 256(AX), Z5
+	VMOVDQU64 320(AX), Z6
+	VMOVDQU64 384(AX), Z7
+	VMOVDQU64 448(AX), Z8
+	VPMULLW   nttconst<>+3840(SB), Z5, Z9
+	VPMULHW   nttconst<>+3776(SB), Z5, Z5
+	VPMULHW   Z0, Z9, Z9
+	VPSUBW    Z9, Z5, Z5
+	VPADDW    Z5, Z1, Z9
+	VPSUBW    Z5, Z1, Z5
+	VPMULLW   nttconst<>+3840(SB), Z6, Z1
+	VPMULHW   nttconst<>+3776(SB), Z6, Z6
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z6, Z6
+	VPADDW    Z6, Z2, Z1
+	VPSUBW    Z6, Z2, Z6
+	VPMULLW   nttconst<>+3840(SB), Z7, Z2
+	VPMULHW   nttconst<>+3776(SB), Z7, Z7
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z7, Z7
+	VPADDW    Z7, Z3, Z2
+	VPSUBW    Z7, Z3, Z7
+	VPMULLW   nttconst<>+3840(SB), Z8, Z3
+	VPMULHW   nttconst<>+3776(SB), Z8, Z8
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z8, Z8
+	VPADDW    Z8, Z4, Z3
+	VPSUBW    Z8, Z4, Z8
+	VPMULLW   nttconst<>+3968(SB), Z2, Z4
+	VPMULHW   nttconst<>+3904(SB), Z2, Z2
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z2, Z2
+	VPADDW    Z2, Z9, Z4
+	VPSUBW    Z2, Z9, Z2
+	VPMULLW   nttconst<>+3968(SB), Z3, Z9
+	VPMULHW   nttconst<>+3904(SB), Z3, Z3
+	VPMULHW   Z0, Z9, Z9
+	VPSUBW    Z9, Z3, Z3
+	VPADDW    Z3, Z1, Z9
+	VPSUBW    Z3, Z1, Z3
+	VPMULLW   nttconst<>+4096(SB), Z7, Z1
+	VPMULHW   nttconst<>+4032(SB), Z7, Z7
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z7, Z7
+	VPADDW    Z7, Z5, Z1
+	VPSUBW    Z7, Z5, Z7
+	VPMULLW   nttconst<>+4096(SB), Z8, Z5
+	VPMULHW   nttconst<>+4032(SB), Z8, Z8
+	VPMULHW   Z0, Z5, Z5
+	VPSUBW    Z5, Z8, Z8
+	VPADDW    Z8, Z6, Z5
+	VPSUBW    Z8, Z6, Z8
+	VPMULLW   nttconst<>+4224(SB), Z9, Z6
+	VPMULHW   nttconst<>+4160(SB), Z9, Z9
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z9, Z9
+	VPADDW    Z9, Z4, Z6
+	VPSUBW    Z9, Z4, Z9
+	VPMULLW   nttconst<>+4352(SB), Z3, Z4
+	VPMULHW   nttconst<>+4288(SB), Z3, Z3
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z3, Z3
+	VPADDW    Z3, Z2, Z4
+	VPSUBW    Z3, Z2, Z3
+	VPMULLW   nttconst<>+4480(SB), Z5, Z2
+	VPMULHW   nttconst<>+4416(SB), Z5, Z5
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z5, Z5
+	VPADDW    Z5, Z1, Z2
+	VPSUBW    Z5, Z1, Z5
+	VPMULLW   nttconst<>+4608(SB), Z8, Z1
+	VPMULHW   nttconst<>+4544(SB), Z8, Z8
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z8, Z8
+	VPADDW    Z8, Z7, Z1
+	VPSUBW    Z8, Z7, Z8
+	VMOVDQU64 nttconst<>+44352(SB), Z10
+	VMOVDQA64 Z10, Z7
+	VPERMI2B  Z9, Z6, Z7
+	VMOVDQU64 nttconst<>+44416(SB), Z12
+	VMOVDQA64 Z12, Z11
+	VPERMI2B  Z9, Z6, Z11
+	VMOVDQA64 Z10, Z6
+	VPERMI2B  Z3, Z4, Z6
+	VMOVDQA64 Z12, Z9
+	VPERMI2B  Z3, Z4, Z9
+	VMOVDQA64 Z10, Z3
+	VPERMI2B  Z5, Z2, Z3
+	VMOVDQA64 Z12, Z4
+	VPERMI2B  Z5, Z2, Z4
+	VMOVDQA64 Z10, Z2
+	VPERMI2B  Z8, Z1, Z2
+	VMOVDQA64 Z12, Z5
+	VPERMI2B  Z8, Z1, Z5
+	VPMULLW   nttconst<>+4736(SB), Z11, Z1
+	VPMULHW   nttconst<>+4672(SB), Z11, Z8
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z8, Z8
+	VPADDW    Z8, Z7, Z1
+	VPSUBW    Z8, Z7, Z8
+	VPMULLW   nttconst<>+4864(SB), Z9, Z7
+	VPMULHW   nttconst<>+4800(SB), Z9, Z9
+	VPMULHW   Z0, Z7, Z7
+	VPSUBW    Z7, Z9, Z9
+	VPADDW    Z9, Z6, Z7
+	VPSUBW    Z9, Z6, Z9
+	VPMULLW   nttconst<>+4992(SB), Z4, Z6
+	VPMULHW   nttconst<>+4928(SB), Z4, Z4
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z4, Z4
+	VPADDW    Z4, Z3, Z6
+	VPSUBW    Z4, Z3, Z4
+	VPMULLW   nttconst<>+5120(SB), Z5, Z3
+	VPMULHW   nttconst<>+5056(SB), Z5, Z5
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z5, Z5
+	VPADDW    Z5, Z2, Z3
+	VPSUBW    Z5, Z2, Z5
+	VMOVDQU64 nttconst<>+44480(SB), Z10
+	VMOVDQA64 Z10, Z2
+	VPERMI2B  Z8, Z1, Z2
+	VMOVDQU64 nttconst<>+44544(SB), Z12
+	VMOVDQA64 Z12, Z11
+	VPERMI2B  Z8, Z1, Z11
+	VMOVDQA64 Z10, Z1
+	VPERMI2B  Z9, Z7, Z1
+	VMOVDQA64 Z12, Z8
+	VPERMI2B  Z9, Z7, Z8
+	VMOVDQA64 Z10, Z7
+	VPERMI2B  Z4, Z6, Z7
+	VMOVDQA64 Z12, Z9
+	VPERMI2B  Z4, Z6, Z9
+	VMOVDQA64 Z10, Z4
+	VPERMI2B  Z5, Z3, Z4
+	VMOVDQA64 Z12, Z6
+	VPERMI2B  Z5, Z3, Z6
+	VPMULLW   nttconst<>+7040(SB), Z11, Z3
+	VPMULHW   nttconst<>+6976(SB), Z11, Z5
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z5, Z5
+	VPADDW    Z5, Z2, Z3
+	VPSUBW    Z5, Z2, Z5
+	VPMULLW   nttconst<>+7168(SB), Z8, Z2
+	VPMULHW   nttconst<>+7104(SB), Z8, Z8
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z8, Z8
+	VPADDW    Z8, Z1, Z2
+	VPSUBW    Z8, Z1, Z8
+	VPMULLW   nttconst<>+7296(SB), Z9, Z1
+	VPMULHW   nttconst<>+7232(SB), Z9, Z9
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z9, Z9
+	VPADDW    Z9, Z7, Z1
+	VPSUBW    Z9, Z7, Z9
+	VPMULLW   nttconst<>+7424(SB), Z6, Z7
+	VPMULHW   nttconst<>+7360(SB), Z6, Z6
+	VPMULHW   Z0, Z7, Z7
+	VPSUBW    Z7, Z6, Z6
+	VPADDW    Z6, Z4, Z7
+	VPSUBW    Z6, Z4, Z6
+	VMOVDQU64 nttconst<>+44608(SB), Z10
+	VMOVDQA64 Z10, Z4
+	VPERMI2B  Z5, Z3, Z4
+	VMOVDQU64 nttconst<>+44672(SB), Z12
+	VMOVDQA64 Z12, Z11
+	VPERMI2B  Z5, Z3, Z11
+	VMOVDQA64 Z10, Z3
+	VPERMI2B  Z8, Z2, Z3
+	VMOVDQA64 Z12, Z5
+	VPERMI2B  Z8, Z2, Z5
+	VMOVDQA64 Z10, Z2
+	VPERMI2B  Z9, Z1, Z2
+	VMOVDQA64 Z12, Z8
+	VPERMI2B  Z9, Z1, Z8
+	VMOVDQA64 Z10, Z1
+	VPERMI2B  Z6, Z7, Z1
+	VMOVDQA64 Z12, Z9
+	VPERMI2B  Z6, Z7, Z9
+	VPMULLW   nttconst<>+8960(SB), Z11, Z6
+	VPMULHW   nttconst<>+8896(SB), Z11, Z7
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z7, Z7
+	VPADDW    Z7, Z4, Z6
+	VPSUBW    Z7, Z4, Z7
+	VPMULLW   nttconst<>+9088(SB), Z5, Z4
+	VPMULHW   nttconst<>+9024(SB), Z5, Z5
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z5, Z5
+	VPADDW    Z5, Z3, Z4
+	VPSUBW    Z5, Z3, Z5
+	VPMULLW   nttconst<>+9216(SB), Z8, Z3
+	VPMULHW   nttconst<>+9152(SB), Z8, Z8
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z8, Z8
+	VPADDW    Z8, Z2, Z3
+	VPSUBW    Z8, Z2, Z8
+	VPMULLW   nttconst<>+9344(SB), Z9, Z2
+	VPMULHW   nttconst<>+9280(SB), Z9, Z9
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z9, Z9
+	VPADDW    Z9, Z1, Z2
+	VPSUBW    Z9, Z1, Z9
+	VMOVDQU64 nttconst<>+44736(SB), Z10
+	VMOVDQA64 Z10, Z1
+	VPERMI2B  Z7, Z6, Z1
+	VMOVDQU64 nttconst<>+44800(SB), Z12
+	VMOVDQA64 Z12, Z11
+	VPERMI2B  Z7, Z6, Z11
+	VMOVDQA64 Z10, Z6
+	VPERMI2B  Z5, Z4, Z6
+	VMOVDQA64 Z12, Z7
+	VPERMI2B  Z5, Z4, Z7
+	VMOVDQA64 Z10, Z4
+	VPERMI2B  Z8, Z3, Z4
+	VMOVDQA64 Z12, Z5
+	VPERMI2B  Z8, Z3, Z5
+	VMOVDQA64 Z10, Z3
+	VPERMI2B  Z9, Z2, Z3
+	VMOVDQA64 Z12, Z8
+	VPERMI2B  Z9, Z2, Z8
+	VPMULLW   nttconst<>+9600(SB), Z11, Z2
+	VPMULHW   nttconst<>+9536(SB), Z11, Z9
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z9, Z9
+	VPADDW    Z9, Z1, Z2
+	VPSUBW    Z9, Z1, Z9
+	VPMULLW   nttconst<>+9728(SB), Z7, Z1
+	VPMULHW   nttconst<>+9664(SB), Z7, Z7
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z7, Z7
+	VPADDW    Z7, Z6, Z1
+	VPSUBW    Z7, Z6, Z7
+	VPMULLW   nttconst<>+9856(SB), Z5, Z6
+	VPMULHW   nttconst<>+9792(SB), Z5, Z5
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPADDW    Z5, Z4, Z6
+	VPSUBW    Z5, Z4, Z5
+	VPMULLW   nttconst<>+9984(SB), Z8, Z4
+	VPMULHW   nttconst<>+9920(SB), Z8, Z8
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z8, Z8
+	VPADDW    Z8, Z3, Z0
+	VPSUBW    Z8, Z3, Z8
+	VMOVDQU64 nttconst<>+44864(SB), Z4
+	VMOVDQA64 Z4, Z3
+	VPERMI2B  Z9, Z2, Z3
+	VMOVDQU64 nttconst<>+44928(SB), Z11
+	VMOVDQA64 Z11, Z10
+	VPERMI2B  Z9, Z2, Z10
+	VMOVDQA64 Z4, Z2
+	VPERMI2B  Z7, Z1, Z2
+	VMOVDQA64 Z11, Z9
+	VPERMI2B  Z7, Z1, Z9
+	VMOVDQA64 Z4, Z1
+	VPERMI2B  Z5, Z6, Z1
+	VMOVDQA64 Z11, Z7
+	VPERMI2B  Z5, Z6, Z7
+	VMOVDQA64 Z4, Z4
+	VPERMI2B  Z8, Z0, Z4
+	VMOVDQA64 Z11, Z5
+	VPERMI2B  Z8, Z0, Z5
+	VPADDW    nttconst<>+6720(SB), Z3, Z3
+	VPSUBW    nttconst<>+6784(SB), Z3, Z0
+	VPMINUW   Z0, Z3, Z3
+	VPSUBW    nttconst<>+6720(SB), Z3, Z0
+	VPMINUW   Z0, Z3, Z3
+	VPSUBW    nttconst<>+6848(SB), Z3, Z0
+	VPMINUW   Z0, Z3, Z3
+	VPSUBW    nttconst<>+3712(SB), Z3, Z0
+	VPMINUW   Z0, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	VPADDW    nttconst<>+6720(SB), Z10, Z10
+	VPSUBW    nttconst<>+6784(SB), Z10, Z0
+	VPMINUW   Z0, Z10, Z10
+	VPSUBW    nttconst<>+6720(SB), Z10, Z0
+	VPMINUW   Z0, Z10, Z10
+	VPSUBW    nttconst<>+6848(SB), Z10, Z0
+	VPMINUW   Z0, Z10, Z10
+	VPSUBW    nttconst<>+3712(SB), Z10, Z0
+	VPMINUW   Z0, Z10, Z10
+	VMOVDQU64 Z10, 64(AX)
+	VPADDW    nttconst<>+6720(SB), Z2, Z2
+	VPSUBW    nttconst<>+6784(SB), Z2, Z0
+	VPMINUW   Z0, Z2, Z2
+	VPSUBW    nttconst<>+6720(SB), Z2, Z0
+	VPMINUW   Z0, Z2, Z2
+	VPSUBW    nttconst<>+6848(SB), Z2, Z0
+	VPMINUW   Z0, Z2, Z2
+	VPSUBW    nttconst<>+3712(SB), Z2, Z0
+	VPMINUW   Z0, Z2, Z2
+	VMOVDQU64 Z2, 128(AX)
+	VPADDW    nttconst<>+6720(SB), Z9, Z9
+	VPSUBW    nttconst<>+6784(SB), Z9, Z0
+	VPMINUW   Z0, Z9, Z9
+	VPSUBW    nttconst<>+6720(SB), Z9, Z0
+	VPMINUW   Z0, Z9, Z9
+	VPSUBW    nttconst<>+6848(SB), Z9, Z0
+	VPMINUW   Z0, Z9, Z9
+	VPSUBW    nttconst<>+3712(SB), Z9, Z0
+	VPMINUW   Z0, Z9, Z9
+	VMOVDQU64 Z9, 192(AX)
+	VPADDW    nttconst<>+6720(SB), Z1, Z1
+	VPSUBW    nttconst<>+6784(SB), Z1, Z0
+	VPMINUW   Z0, Z1, Z1
+	VPSUBW    nttconst<>+6720(SB), Z1, Z0
+	VPMINUW   Z0, Z1, Z1
+	VPSUBW    nttconst<>+6848(SB), Z1, Z0
+	VPMINUW   Z0, Z1, Z1
+	VPSUBW    nttconst<>+3712(SB), Z1, Z0
+	VPMINUW   Z0, Z1, Z1
+	VMOVDQU64 Z1, 256(AX)
+	VPADDW    nttconst<>+6720(SB), Z7, Z7
+	VPSUBW    nttconst<>+6784(SB), Z7, Z0
+	VPMINUW   Z0, Z7, Z7
+	VPSUBW    nttconst<>+6720(SB), Z7, Z0
+	VPMINUW   Z0, Z7, Z7
+	VPSUBW    nttconst<>+6848(SB), Z7, Z0
+	VPMINUW   Z0, Z7, Z7
+	VPSUBW    nttconst<>+3712(SB), Z7, Z0
+	VPMINUW   Z0, Z7, Z7
+	VMOVDQU64 Z7, 320(AX)
+	VPADDW    nttconst<>+6720(SB), Z4, Z4
+	VPSUBW    nttconst<>+6784(SB), Z4, Z0
+	VPMINUW   Z0, Z4, Z4
+	VPSUBW    nttconst<>+6720(SB), Z4, Z0
+	VPMINUW   Z0, Z4, Z4
+	VPSUBW    nttconst<>+6848(SB), Z4, Z0
+	VPMINUW   Z0, Z4, Z4
+	VPSUBW    nttconst<>+3712(SB), Z4, Z0
+	VPMINUW   Z0, Z4, Z4
+	VMOVDQU64 Z4, 384(AX)
+	VPADDW    nttconst<>+6720(SB), Z5, Z5
+	VPSUBW    nttconst<>+6784(SB), Z5, Z0
+	VPMINUW   Z0, Z5, Z5
+	VPSUBW    nttconst<>+6720(SB), Z5, Z0
+	VPMINUW   Z0, Z5, Z5
+	VPSUBW    nttconst<>+6848(SB), Z5, Z0
+	VPMINUW   Z0, Z5, Z5
+	VPSUBW    nttconst<>+3712(SB), Z5, Z0
+	VPMINUW   Z0, Z5, Z5
+	VMOVDQU64 Z5, 448(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ntt_avx512_all_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+3712(SB), Z0
+	VMOVDQU64  (AX), Z1
+	VMOVDQU64  64(AX), Z2
+	VMOVDQU64  128(AX), Z3
+	VMOVDQU64  192(AX), Z4
+	VMOVDQU64  256(AX), Z5
+	VMOVDQU64  320(AX), Z6
+	VMOVDQU64  384(AX), Z7
+	VMOVDQU64  448(AX), Z8
+	VPMULLW    nttconst<>+3840(SB), Z5, Z9
+	VPMULHW    nttconst<>+3776(SB), Z5, Z5
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z5, Z5
+	VPADDW     Z5, Z1, Z9
+	VPSUBW     Z5, Z1, Z5
+	VPMULLW    nttconst<>+3840(SB), Z6, Z1
+	VPMULHW    nttconst<>+3776(SB), Z6, Z6
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z6, Z6
+	VPADDW     Z6, Z2, Z1
+	VPSUBW     Z6, Z2, Z6
+	VPMULLW    nttconst<>+3840(SB), Z7, Z2
+	VPMULHW    nttconst<>+3776(SB), Z7, Z7
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z7, Z7
+	VPADDW     Z7, Z3, Z2
+	VPSUBW     Z7, Z3, Z7
+	VPMULLW    nttconst<>+3840(SB), Z8, Z3
+	VPMULHW    nttconst<>+3776(SB), Z8, Z8
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z8, Z8
+	VPADDW     Z8, Z4, Z3
+	VPSUBW     Z8, Z4, Z8
+	VPMULLW    nttconst<>+3968(SB), Z2, Z4
+	VPMULHW    nttconst<>+3904(SB), Z2, Z2
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z2, Z2
+	VPADDW     Z2, Z9, Z4
+	VPSUBW     Z2, Z9, Z2
+	VPMULLW    nttconst<>+3968(SB), Z3, Z9
+	VPMULHW    nttconst<>+3904(SB), Z3, Z3
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPADDW     Z3, Z1, Z9
+	VPSUBW     Z3, Z1, Z3
+	VPMULLW    nttconst<>+4096(SB), Z7, Z1
+	VPMULHW    nttconst<>+4032(SB), Z7, Z7
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z7, Z7
+	VPADDW     Z7, Z5, Z1
+	VPSUBW     Z7, Z5, Z7
+	VPMULLW    nttconst<>+4096(SB), Z8, Z5
+	VPMULHW    nttconst<>+4032(SB), Z8, Z8
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z8, Z8
+	VPADDW     Z8, Z6, Z5
+	VPSUBW     Z8, Z6, Z8
+	VPMULLW    nttconst<>+4224(SB), Z9, Z6
+	VPMULHW    nttconst<>+4160(SB), Z9, Z9
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z9, Z9
+	VPADDW     Z9, Z4, Z6
+	VPSUBW     Z9, Z4, Z9
+	VPMULLW    nttconst<>+4352(SB), Z3, Z4
+	VPMULHW    nttconst<>+4288(SB), Z3, Z3
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z3, Z3
+	VPADDW     Z3, Z2, Z4
+	VPSUBW     Z3, Z2, Z3
+	VPMULLW    nttconst<>+4480(SB), Z5, Z2
+	VPMULHW    nttconst<>+4416(SB), Z5, Z5
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z5, Z5
+	VPADDW     Z5, Z1, Z2
+	VPSUBW     Z5, Z1, Z5
+	VPMULLW    nttconst<>+4608(SB), Z8, Z1
+	VPMULHW    nttconst<>+4544(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VPADDW     Z8, Z7, Z1
+	VPSUBW     Z8, Z7, Z8
+	VSHUFI64X2 $0x44, Z9, Z6, Z7
+	VSHUFI64X2 $0xee, Z9, Z6, Z6
+	VSHUFI64X2 $0x44, Z3, Z4, Z9
+	VSHUFI64X2 $0xee, Z3, Z4, Z3
+	VSHUFI64X2 $0x44, Z5, Z2, Z4
+	VSHUFI64X2 $0xee, Z5, Z2, Z2
+	VSHUFI64X2 $0x44, Z8, Z1, Z5
+	VSHUFI64X2 $0xee, Z8, Z1, Z1
+	VPMULLW    nttconst<>+4736(SB), Z6, Z8
+	VPMULHW    nttconst<>+4672(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPADDW     Z6, Z7, Z8
+	VPSUBW     Z6, Z7, Z6
+	VPMULLW    nttconst<>+4864(SB), Z3, Z7
+	VPMULHW    nttconst<>+4800(SB), Z3, Z3
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z3, Z3
+	VPADDW     Z3, Z9, Z7
+	VPSUBW     Z3, Z9, Z3
+	VPMULLW    nttconst<>+4992(SB), Z2, Z9
+	VPMULHW    nttconst<>+4928(SB), Z2, Z2
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z2, Z2
+	VPADDW     Z2, Z4, Z9
+	VPSUBW     Z2, Z4, Z2
+	VPMULLW    nttconst<>+5120(SB), Z1, Z4
+	VPMULHW    nttconst<>+5056(SB), Z1, Z1
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z1, Z1
+	VPADDW     Z1, Z5, Z4
+	VPSUBW     Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z6, Z8, Z5
+	VSHUFI64X2 $0xdd, Z6, Z8, Z6
+	VSHUFI64X2 $0x88, Z3, Z7, Z8
+	VSHUFI64X2 $0xdd, Z3, Z7, Z3
+	VSHUFI64X2 $0x88, Z2, Z9, Z7
+	VSHUFI64X2 $0xdd, Z2, Z9, Z2
+	VSHUFI64X2 $0x88, Z1, Z4, Z9
+	VSHUFI64X2 $0xdd, Z1, Z4, Z1
+	VPMULLW    nttconst<>+5248(SB), Z6, Z4
+	VPMULHW    nttconst<>+5184(SB), Z6, Z6
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z6, Z6
+	VPADDW     Z6, Z5, Z4
+	VPSUBW     Z6, Z5, Z6
+	VPMULLW    nttconst<>+5376(SB), Z3, Z5
+	VPMULHW    nttconst<>+5312(SB), Z3, Z3
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z3, Z3
+	VPADDW     Z3, Z8, Z5
+	VPSUBW     Z3, Z8, Z3
+	VPMULLW    nttconst<>+5504(SB), Z2, Z8
+	VPMULHW    nttconst<>+5440(SB), Z2, Z2
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z2, Z2
+	VPADDW     Z2, Z7, Z8
+	VPSUBW     Z2, Z7, Z2
+	VPMULLW    nttconst<>+5632(SB), Z1, Z7
+	VPMULHW    nttconst<>+5568(SB), Z1, Z1
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z1, Z1
+	VPADDW     Z1, Z9, Z7
+	VPSUBW     Z1, Z9, Z1
+	VSHUFPS    $0x44, Z6, Z4, Z9
+	VSHUFPS    $0xee, Z6, Z4, Z4
+	VSHUFPS    $0x44, Z3, Z5, Z6
+	VSHUFPS    $0xee, Z3, Z5, Z3
+	VSHUFPS    $0x44, Z2, Z8, Z5
+	VSHUFPS    $0xee, Z2, Z8, Z2
+	VSHUFPS    $0x44, Z1, Z7, Z8
+	VSHUFPS    $0xee, Z1, Z7, Z1
+	VPMULLW    nttconst<>+5760(SB), Z4, Z7
+	VPMULHW    nttconst<>+5696(SB), Z4, Z4
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z4, Z4
+	VPADDW     Z4, Z9, Z7
+	VPSUBW     Z4, Z9, Z4
+	VPMULLW    nttconst<>+5888(SB), Z3, Z9
+	VPMULHW    nttconst<>+5824(SB), Z3, Z3
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPADDW     Z3, Z6, Z9
+	VPSUBW     Z3, Z6, Z3
+	VPMULLW    nttconst<>+6016(SB), Z2, Z6
+	VPMULHW    nttconst<>+5952(SB), Z2, Z2
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z2, Z2
+	VPADDW     Z2, Z5, Z6
+	VPSUBW     Z2, Z5, Z2
+	VPMULLW    nttconst<>+6144(SB), Z1, Z5
+	VPMULHW    nttconst<>+6080(SB), Z1, Z1
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z1, Z1
+	VPADDW     Z1, Z8, Z5
+	VPSUBW     Z1, Z8, Z1
+	VSHUFPS    $0x88, Z4, Z7, Z8
+	VSHUFPS    $0xdd, Z4, Z7, Z4
+	VSHUFPS    $0x88, Z3, Z9, Z7
+	VSHUFPS    $0xdd, Z3, Z9, Z3
+	VSHUFPS    $0x88, Z2, Z6, Z9
+	VSHUFPS    $0xdd, Z2, Z6, Z2
+	VSHUFPS    $0x88, Z1, Z5, Z6
+	VSHUFPS    $0xdd, Z1, Z5, Z1
+	VPMULLW    nttconst<>+45056(SB), Z4, Z5
+	VPMULHW    nttconst<>+44992(SB), Z4, Z4
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z4, Z4
+	VPADDW     Z4, Z8, Z5
+	VPSUBW     Z4, Z8, Z4
+	VPMULLW    nttconst<>+45184(SB), Z3, Z8
+	VPMULHW    nttconst<>+45120(SB), Z3, Z3
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z3, Z3
+	VPADDW     Z3, Z7, Z8
+	VPSUBW     Z3, Z7, Z3
+	VPMULLW    nttconst<>+45312(SB), Z2, Z7
+	VPMULHW    nttconst<>+45248(SB), Z2, Z2
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z2, Z2
+	VPADDW     Z2, Z9, Z7
+	VPSUBW     Z2, Z9, Z2
+	VPMULLW    nttconst<>+45440(SB), Z1, Z9
+	VPMULHW    nttconst<>+45376(SB), Z1, Z1
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z1, Z1
+	VPADDW     Z1, Z6, Z0
+	VPSUBW     Z1, Z6, Z1
+	VMOVSLDUP  Z4, Z6
+	VMOVSHDUP  Z5, Z9
+	MOVL       $0x0000aaaa, CX
+	KMOVW      CX, K1
+	VPBLENDMD  Z6, Z5, K1, Z6
+	VPBLENDMD  Z4, Z9, K1, Z9
+	VMOVSLDUP  Z3, Z4
+	VMOVSHDUP  Z8, Z5
+	VPBLENDMD  Z4, Z8, K1, Z4
+	VPBLENDMD  Z3, Z5, K1, Z5
+	VMOVSLDUP  Z2, Z3
+	VMOVSHDUP  Z7, Z8
+	VPBLENDMD  Z3, Z7, K1, Z3
+	VPBLENDMD  Z2, Z8, K1, Z8
+	VMOVSLDUP  Z1, Z2
+	VMOVSHDUP  Z0, Z7
+	VPBLENDMD  Z2, Z0, K1, Z2
+	VPBLENDMD  Z1, Z7, K1, Z7
+	VSHUFI64X2 $0x44, Z9, Z6, Z0
+	VSHUFI64X2 $0xee, Z9, Z6, Z1
+	VSHUFI64X2 $0x44, Z5, Z4, Z6
+	VSHUFI64X2 $0xee, Z5, Z4, Z4
+	VSHUFI64X2 $0x44, Z8, Z3, Z5
+	VSHUFI64X2 $0xee, Z8, Z3, Z3
+	VSHUFI64X2 $0x44, Z7, Z2, Z8
+	VSHUFI64X2 $0xee, Z7, Z2, Z2
+	VSHUFI64X2 $0x88, Z1, Z0, Z7
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0
+	VSHUFI64X2 $0x88, Z4, Z6, Z1
+	VSHUFI64X2 $0xdd, Z4, Z6, Z4
+	VSHUFI64X2 $0x88, Z3, Z5, Z6
+	VSHUFI64X2 $0xdd, Z3, Z5, Z3
+	VSHUFI64X2 $0x88, Z2, Z8, Z5
+	VSHUFI64X2 $0xdd, Z2, Z8, Z2
+	VPADDW     nttconst<>+6720(SB), Z7, Z7
+	VPSUBW     nttconst<>+6784(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VPSUBW     nttconst<>+6720(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VPSUBW     nttconst<>+6848(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VPSUBW     nttconst<>+3712(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VMOVDQU64  Z7, (AX)
+	VPADDW     nttconst<>+6720(SB), Z0, Z0
+	VPSUBW     nttconst<>+6784(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VPSUBW     nttconst<>+6720(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VPSUBW     nttconst<>+6848(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VPSUBW     nttconst<>+3712(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VPADDW     nttconst<>+6720(SB), Z1, Z1
+	VPSUBW     nttconst<>+6784(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VPSUBW     nttconst<>+6720(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VPSUBW     nttconst<>+6848(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VPSUBW     nttconst<>+3712(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VPADDW     nttconst<>+6720(SB), Z4, Z4
+	VPSUBW     nttconst<>+6784(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VPSUBW     nttconst<>+6720(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VPSUBW     nttconst<>+6848(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VPSUBW     nttconst<>+3712(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VMOVDQU64  Z4, 192(AX)
+	VPADDW     nttconst<>+6720(SB), Z6, Z6
+	VPSUBW     nttconst<>+6784(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VPSUBW     nttconst<>+6720(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VPSUBW     nttconst<>+6848(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VPSUBW     nttconst<>+3712(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VMOVDQU64  Z6, 256(AX)
+	VPADDW     nttconst<>+6720(SB), Z3, Z3
+	VPSUBW     nttconst<>+6784(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VPSUBW     nttconst<>+6720(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VPSUBW     nttconst<>+6848(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VPSUBW     nttconst<>+3712(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VMOVDQU64  Z3, 320(AX)
+	VPADDW     nttconst<>+6720(SB), Z5, Z5
+	VPSUBW     nttconst<>+6784(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VPSUBW     nttconst<>+6720(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VPSUBW     nttconst<>+6848(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VPSUBW     nttconst<>+3712(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VMOVDQU64  Z5, 384(AX)
+	VPADDW     nttconst<>+6720(SB), Z2, Z2
+	VPSUBW     nttconst<>+6784(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VPSUBW     nttconst<>+6720(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VPSUBW     nttconst<>+6848(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VPSUBW     nttconst<>+3712(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VMOVDQU64  Z2, 448(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·ntt_avx512vl_all_vbmi_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 32(AX), Y2
+	VMOVDQU64 64(AX), Y3
+	VMOVDQU64 96(AX), Y4
+	VMOVDQU64 128(AX), Y5
+	VMOVDQU64 160(AX), Y6
+	VMOVDQU64 192(AX), Y7
+	VMOVDQU64 224(AX), Y8
+	VMOVDQU64 256(AX), Y9
+	VMOVDQU64 288(AX), Y10
+	VMOVDQU64 320(AX), Y11
+	VMOVDQU64 352(AX), Y12
+	VMOVDQU64 384(AX), Y13
+	VMOVDQU64 416(AX), Y14
+	VMOVDQU64 448(AX), Y15
+	VMOVDQU64 480(AX), Y16
+	VPMULLW   nttconst<>+64(SB), Y9, Y17
+	VPMULHW   nttconst<>+32(SB), Y9, Y9
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y9, Y9
+	VPADDW    Y9, Y1, Y17
+	VPSUBW    Y9, Y1, Y9
+	VPMULLW   nttconst<>+64(SB), Y10, Y1
+	VPMULHW   nttconst<>+32(SB), Y10, Y10
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y10, Y10
+	VPADDW    Y10, Y2, Y1
+	VPSUBW    Y10, Y2, Y10
+	VPMULLW   nttconst<>+64(SB), Y11, Y2
+	VPMULHW   nttconst<>+32(SB), Y11, Y11
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y11, Y11
+	VPADDW    Y11, Y3, Y2
+	VPSUBW    Y11, Y3, Y11
+	VPMULLW   nttconst<>+64(SB), Y12, Y3
+	VPMULHW   nttconst<>+32(SB), Y12, Y12
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y12, Y12
+	VPADDW    Y12, Y4, Y3
+	VPSUBW    Y12, Y4, Y12
+	VPMULLW   nttconst<>+64(SB), Y13, Y4
+	VPMULHW   nttconst<>+32(SB), Y13, Y13
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y13, Y13
+	VPADDW    Y13, Y5, Y4
+	VPSUBW    Y13, Y5, Y13
+	VPMULLW   nttconst<>+64(SB), Y14, Y5
+	VPMULHW   nttconst<>+32(SB), Y14, Y14
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y14, Y14
+	VPADDW    Y14, Y6, Y5
+	VPSUBW    Y14, Y6, Y14
+	VPMULLW   nttconst<>+64(SB), Y15, Y6
+	VPMULHW   nttconst<>+32(SB), Y15, Y15
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y15, Y15
+	VPADDW    Y15, Y7, Y6
+	VPSUBW    Y15, Y7, Y15
+	VPMULLW   nttconst<>+64(SB), Y16, Y7
+	VPMULHW   nttconst<>+32(SB), Y16, Y16
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y16, Y16
+	VPADDW    Y16, Y8, Y7
+	VPSUBW    Y16, Y8, Y16
+	VPMULLW   nttconst<>+128(SB), Y4, Y8
+	VPMULHW   nttconst<>+96(SB), Y4, Y4
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y4, Y4
+	VPADDW    Y4, Y17, Y8
+	VPSUBW    Y4, Y17, Y4
+	VPMULLW   nttconst<>+128(SB), Y5, Y17
+	VPMULHW   nttconst<>+96(SB), Y5, Y5
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y5, Y5
+	VPADDW    Y5, Y1, Y17
+	VPSUBW    Y5, Y1, Y5
+	VPMULLW   nttconst<>+128(SB), Y6, Y1
+	VPMULHW   nttconst<>+96(SB), Y6, Y6
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y6, Y6
+	VPADDW    Y6, Y2, Y1
+	VPSUBW    Y6, Y2, Y6
+	VPMULLW   nttconst<>+128(SB), Y7, Y2
+	VPMULHW   nttconst<>+96(SB), Y7, Y7
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y7, Y7
+	VPADDW    Y7, Y3, Y2
+	VPSUBW    Y7, Y3, Y7
+	VPMULLW   nttconst<>+192(SB), Y13, Y3
+	VPMULHW   nttconst<>+160(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPADDW    Y13, Y9, Y3
+	VPSUBW    Y13, Y9, Y13
+	VPMULLW   nttconst<>+192(SB), Y14, Y9
+	VPMULHW   nttconst<>+160(SB), Y14, Y14
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y14, Y14
+	VPADDW    Y14, Y10, Y9
+	VPSUBW    Y14, Y10, Y14
+	VPMULLW   nttconst<>+192(SB), Y15, Y10
+	VPMULHW   nttconst<>+160(SB), Y15, Y15
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y15, Y15
+	VPADDW    Y15, Y11, Y10
+	VPSUBW    Y15, Y11, Y15
+	VPMULLW   nttconst<>+192(SB), Y16, Y11
+	VPMULHW   nttconst<>+160(SB), Y16, Y16
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y16, Y16
+	VPADDW    Y16, Y12, Y11
+	VPSUBW    Y16, Y12, Y16
+	VPMULLW   nttconst<>+256(SB), Y1, Y12
+	VPMULHW   nttconst<>+224(SB), Y1, Y1
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y1, Y1
+	VPADDW    Y1, Y8, Y12
+	VPSUBW    Y1, Y8, Y1
+	VPMULLW   nttconst<>+256(SB), Y2, Y8
+	VPMULHW   nttconst<>+224(SB), Y2, Y2
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y2, Y2
+	VPADDW    Y2, Y17, Y8
+	VPSUBW    Y2, Y17, Y2
+	VPMULLW   nttconst<>+384(SB), Y6, Y17
+	VPMULHW   nttconst<>+352(SB), Y6, Y6
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y6, Y6
+	VPADDW    Y6, Y4, Y17
+	VPSUBW    Y6, Y4, Y6
+	VPMULLW   nttconst<>+384(SB), Y7, Y4
+	VPMULHW   nttconst<>+352(SB), Y7, Y7
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y7, Y7
+	VPADDW    Y7, Y5, Y4
+	VPSUBW    Y7, Y5, Y7
+	VPMULLW   nttconst<>+320(SB), Y10, Y5
+	VPMULHW   nttconst<>+288(SB), Y10, Y10
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y10, Y10
+	VPADDW    Y10, Y3, Y5
+	VPSUBW    Y10, Y3, Y10
+	VPMULLW   nttconst<>+320(SB), Y11, Y3
+	VPMULHW   nttconst<>+288(SB), Y11, Y11
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y11, Y11
+	VPADDW    Y11, Y9, Y3
+	VPSUBW    Y11, Y9, Y11
+	VPMULLW   nttconst<>+448(SB), Y15, Y9
+	VPMULHW   nttconst<>+416(SB), Y15, Y15
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y15, Y15
+	VPADDW    Y15, Y13, Y9
+	VPSUBW    Y15, Y13, Y15
+	VPMULLW   nttconst<>+448(SB), Y16, Y13
+	VPMULHW   nttconst<>+416(SB), Y16, Y16
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y16, Y16
+	VPADDW    Y16, Y14, Y13
+	VPSUBW    Y16, Y14, Y16
+	VPMULLW   nttconst<>+512(SB), Y8, Y14
+	VPMULHW   nttconst<>+480(SB), Y8, Y8
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y8, Y8
+	VPADDW    Y8, Y12, Y14
+	VPSUBW    Y8, Y12, Y8
+	VPMULLW   nttconst<>+1632(SB), Y2, Y12
+	VPMULHW   nttconst<>+1600(SB), Y2, Y2
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y2, Y2
+	VPADDW    Y2, Y1, Y12
+	VPSUBW    Y2, Y1, Y2
+	VPMULLW   nttconst<>+640(SB), Y4, Y1
+	VPMULHW   nttconst<>+608(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPADDW    Y4, Y17, Y1
+	VPSUBW    Y4, Y17, Y4
+	VPMULLW   nttconst<>+1760(SB), Y7, Y17
+	VPMULHW   nttconst<>+1728(SB), Y7, Y7
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y7, Y7
+	VPADDW    Y7, Y6, Y17
+	VPSUBW    Y7, Y6, Y7
+	VPMULLW   nttconst<>+576(SB), Y3, Y6
+	VPMULHW   nttconst<>+544(SB), Y3, Y3
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y3, Y3
+	VPADDW    Y3, Y5, Y6
+	VPSUBW    Y3, Y5, Y3
+	VPMULLW   nttconst<>+1696(SB), Y11, Y5
+	VPMULHW   nttconst<>+1664(SB), Y11, Y11
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y11, Y11
+	VPADDW    Y11, Y10, Y5
+	VPSUBW    Y11, Y10, Y11
+	VPMULLW   nttconst<>+704(SB), Y13, Y10
+	VPMULHW   nttconst<>+672(SB), Y13, Y13
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y13, Y13
+	VPADDW    Y13, Y9, Y10
+	VPSUBW    Y13, Y9, Y13
+	VPMULLW   nttconst<>+1824(SB), Y16, Y9
+	VPMULHW   nttconst<>+1792(SB), Y16, Y16
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y16, Y16
+	VPADDW    Y16, Y15, Y9
+	VPSUBW    Y16, Y15, Y16
+	VMOVDQU64 nttconst<>+45504(SB), Y18
+	VMOVDQA64 Y18, Y15
+	VPERMI2B  Y8, Y14, Y15
+	VMOVDQU64 nttconst<>+45536(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2B  Y8, Y14, Y19
+	VMOVDQA64 Y18, Y8
+	VPERMI2B  Y2, Y12, Y8
+	VMOVDQA64 Y20, Y14
+	VPERMI2B  Y2, Y12, Y14
+	VMOVDQA64 Y18, Y2
+	VPERMI2B  Y4, Y1, Y2
+	VMOVDQA64 Y20, Y12
+	VPERMI2B  Y4, Y1, Y12
+	VMOVDQA64 Y18, Y1
+	VPERMI2B  Y7, Y17, Y1
+	VMOVDQA64 Y20, Y4
+	VPERMI2B  Y7, Y17, Y4
+	VMOVDQA64 Y18, Y7
+	VPERMI2B  Y3, Y6, Y7
+	VMOVDQA64 Y20, Y17
+	VPERMI2B  Y3, Y6, Y17
+	VMOVDQA64 Y18, Y3
+	VPERMI2B  Y11, Y5, Y3
+	VMOVDQA64 Y20, Y6
+	VPERMI2B  Y11, Y5, Y6
+	VMOVDQA64 Y18, Y5
+	VPERMI2B  Y13, Y10, Y5
+	VMOVDQA64 Y20, Y11
+	VPERMI2B  Y13, Y10, Y11
+	VMOVDQA64 Y18, Y10
+	VPERMI2B  Y16, Y9, Y10
+	VMOVDQA64 Y20, Y13
+	VPERMI2B  Y16, Y9, Y13
+	VPMULLW   nttconst<>+768(SB), Y19, Y9
+	VPMULHW   nttconst<>+736(SB), Y19, Y16
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y16, Y16
+	VPADDW    Y16, Y15, Y9
+	VPSUBW    Y16, Y15, Y16
+	VPMULLW   nttconst<>+1888(SB), Y14, Y15
+	VPMULHW   nttconst<>+1856(SB), Y14, Y14
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y14, Y14
+	VPADDW    Y14, Y8, Y15
+	VPSUBW    Y14, Y8, Y14
+	VPMULLW   nttconst<>+896(SB), Y12, Y8
+	VPMULHW   nttconst<>+864(SB), Y12, Y12
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y12, Y12
+	VPADDW    Y12, Y2, Y8
+	VPSUBW    Y12, Y2, Y12
+	VPMULLW   nttconst<>+2016(SB), Y4, Y2
+	VPMULHW   nttconst<>+1984(SB), Y4, Y4
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y4, Y4
+	VPADDW    Y4, Y1, Y2
+	VPSUBW    Y4, Y1, Y4
+	VPMULLW   nttconst<>+832(SB), Y17, Y1
+	VPMULHW   nttconst<>+800(SB), Y17, Y17
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y17, Y17
+	VPADDW    Y17, Y7, Y1
+	VPSUBW    Y17, Y7, Y17
+	VPMULLW   nttconst<>+1952(SB), Y6, Y7
+	VPMULHW   nttconst<>+1920(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPADDW    Y6, Y3, Y7
+	VPSUBW    Y6, Y3, Y6
+	VPMULLW   nttconst<>+960(SB), Y11, Y3
+	VPMULHW   nttconst<>+928(SB), Y11, Y11
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y11, Y11
+	VPADDW    Y11, Y5, Y3
+	VPSUBW    Y11, Y5, Y11
+	VPMULLW   nttconst<>+2080(SB), Y13, Y5
+	VPMULHW   nttconst<>+2048(SB), Y13, Y13
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y13, Y13
+	VPADDW    Y13, Y10, Y5
+	VPSUBW    Y13, Y10, Y13
+	VMOVDQU64 nttconst<>+45568(SB), Y18
+	VMOVDQA64 Y18, Y10
+	VPERMI2B  Y16, Y9, Y10
+	VMOVDQU64 nttconst<>+45600(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2B  Y16, Y9, Y19
+	VMOVDQA64 Y18, Y9
+	VPERMI2B  Y14, Y15, Y9
+	VMOVDQA64 Y20, Y16
+	VPERMI2B  Y14, Y15, Y16
+	VMOVDQA64 Y18, Y14
+	VPERMI2B  Y12, Y8, Y14
+	VMOVDQA64 Y20, Y15
+	VPERMI2B  Y12, Y8, Y15
+	VMOVDQA64 Y18, Y8
+	VPERMI2B  Y4, Y2, Y8
+	VMOVDQA64 Y20, Y12
+	VPERMI2B  Y4, Y2, Y12
+	VMOVDQA64 Y18, Y2
+	VPERMI2B  Y17, Y1, Y2
+	VMOVDQA64 Y20, Y4
+	VPERMI2B  Y17, Y1, Y4
+	VMOVDQA64 Y18, Y1
+	VPERMI2B  Y6, Y7, Y1
+	VMOVDQA64 Y20, Y17
+	VPERMI2B  Y6, Y7, Y17
+	VMOVDQA64 Y18, Y6
+	VPERMI2B  Y11, Y3, Y6
+	VMOVDQA64 Y20, Y7
+	VPERMI2B  Y11, Y3, Y7
+	VMOVDQA64 Y18, Y3
+	VPERMI2B  Y13, Y5, Y3
+	VMOVDQA64 Y20, Y11
+	VPERMI2B  Y13, Y5, Y11
+	VPMULLW   nttconst<>+1024(SB), Y19, Y5
+	VPMULHW   nttconst<>+992(SB), Y19, Y13
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y13, Y13
+	VPADDW    Y13, Y10, Y5
+	VPSUBW    Y13, Y10, Y13
+	VPMULLW   nttconst<>+2144(SB), Y16, Y10
+	VPMULHW   nttconst<>+2112(SB), Y16, Y16
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y16, Y16
+	VPADDW    Y16, Y9, Y10
+	VPSUBW    Y16, Y9, Y16
+	VPMULLW   nttconst<>+1152(SB), Y15, Y9
+	VPMULHW   nttconst<>+1120(SB), Y15, Y15
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y15, Y15
+	VPADDW    Y15, Y14, Y9
+	VPSUBW    Y15, Y14, Y15
+	VPMULLW   nttconst<>+2272(SB), Y12, Y14
+	VPMULHW   nttconst<>+2240(SB), Y12, Y12
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y12, Y12
+	VPADDW    Y12, Y8, Y14
+	VPSUBW    Y12, Y8, Y12
+	VPMULLW   nttconst<>+1088(SB), Y4, Y8
+	VPMULHW   nttconst<>+1056(SB), Y4, Y4
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y4, Y4
+	VPADDW    Y4, Y2, Y8
+	VPSUBW    Y4, Y2, Y4
+	VPMULLW   nttconst<>+2208(SB), Y17, Y2
+	VPMULHW   nttconst<>+2176(SB), Y17, Y17
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y17, Y17
+	VPADDW    Y17, Y1, Y2
+	VPSUBW    Y17, Y1, Y17
+	VPMULLW   nttconst<>+1216(SB), Y7, Y1
+	VPMULHW   nttconst<>+1184(SB), Y7, Y7
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y7, Y7
+	VPADDW    Y7, Y6, Y1
+	VPSUBW    Y7, Y6, Y7
+	VPMULLW   nttconst<>+2336(SB), Y11, Y6
+	VPMULHW   nttconst<>+2304(SB), Y11, Y11
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y11, Y11
+	VPADDW    Y11, Y3, Y6
+	VPSUBW    Y11, Y3, Y11
+	VMOVDQU64 nttconst<>+45632(SB), Y18
+	VMOVDQA64 Y18, Y3
+	VPERMI2B  Y13, Y5, Y3
+	VMOVDQU64 nttconst<>+45664(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2B  Y13, Y5, Y19
+	VMOVDQA64 Y18, Y5
+	VPERMI2B  Y16, Y10, Y5
+	VMOVDQA64 Y20, Y13
+	VPERMI2B  Y16, Y10, Y13
+	VMOVDQA64 Y18, Y10
+	VPERMI2B  Y15, Y9, Y10
+	VMOVDQA64 Y20, Y16
+	VPERMI2B  Y15, Y9, Y16
+	VMOVDQA64 Y18, Y9
+	VPERMI2B  Y12, Y14, Y9
+	VMOVDQA64 Y20, Y15
+	VPERMI2B  Y12, Y14, Y15
+	VMOVDQA64 Y18, Y12
+	VPERMI2B  Y4, Y8, Y12
+	VMOVDQA64 Y20, Y14
+	VPERMI2B  Y4, Y8, Y14
+	VMOVDQA64 Y18, Y4
+	VPERMI2B  Y17, Y2, Y4
+	VMOVDQA64 Y20, Y8
+	VPERMI2B  Y17, Y2, Y8
+	VMOVDQA64 Y18, Y2
+	VPERMI2B  Y7, Y1, Y2
+	VMOVDQA64 Y20, Y17
+	VPERMI2B  Y7, Y1, Y17
+	VMOVDQA64 Y18, Y1
+	VPERMI2B  Y11, Y6, Y1
+	VMOVDQA64 Y20, Y7
+	VPERMI2B  Y11, Y6, Y7
+	VPMULLW   nttconst<>+1280(SB), Y19, Y6
+	VPMULHW   nttconst<>+1248(SB), Y19, Y11
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y11, Y11
+	VPADDW    Y11, Y3, Y6
+	VPSUBW    Y11, Y3, Y11
+	VPMULLW   nttconst<>+2400(SB), Y13, Y3
+	VPMULHW   nttconst<>+2368(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPADDW    Y13, Y5, Y3
+	VPSUBW    Y13, Y5, Y13
+	VPMULLW   nttconst<>+1408(SB), Y16, Y5
+	VPMULHW   nttconst<>+1376(SB), Y16, Y16
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y16, Y16
+	VPADDW    Y16, Y10, Y5
+	VPSUBW    Y16, Y10, Y16
+	VPMULLW   nttconst<>+2528(SB), Y15, Y10
+	VPMULHW   nttconst<>+2496(SB), Y15, Y15
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y15, Y15
+	VPADDW    Y15, Y9, Y10
+	VPSUBW    Y15, Y9, Y15
+	VPMULLW   nttconst<>+1344(SB), Y14, Y9
+	VPMULHW   nttconst<>+1312(SB), Y14, Y14
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y14, Y14
+	VPADDW    Y14, Y12, Y9
+	VPSUBW    Y14, Y12, Y14
+	VPMULLW   nttconst<>+2464(SB), Y8, Y12
+	VPMULHW   nttconst<>+2432(SB), Y8, Y8
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y8, Y8
+	VPADDW    Y8, Y4, Y12
+	VPSUBW    Y8, Y4, Y8
+	VPMULLW   nttconst<>+1472(SB), Y17, Y4
+	VPMULHW   nttconst<>+1440(SB), Y17, Y17
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y17, Y17
+	VPADDW    Y17, Y2, Y4
+	VPSUBW    Y17, Y2, Y17
+	VPMULLW   nttconst<>+2592(SB), Y7, Y2
+	VPMULHW   nttconst<>+2560(SB), Y7, Y7
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y7, Y7
+	VPADDW    Y7, Y1, Y0
+	VPSUBW    Y7, Y1, Y7
+	VMOVDQU64 nttconst<>+45696(SB), Y1
+	VPERMI2B  Y11, Y6, Y1
+	VMOVDQU64 nttconst<>+45728(SB), Y2
+	VPERMI2B  Y11, Y6, Y2
+	VMOVDQU64 nttconst<>+45696(SB), Y6
+	VPERMI2B  Y13, Y3, Y6
+	VMOVDQU64 nttconst<>+45728(SB), Y11
+	VPERMI2B  Y13, Y3, Y11
+	VMOVDQU64 nttconst<>+45696(SB), Y3
+	VPERMI2B  Y16, Y5, Y3
+	VMOVDQU64 nttconst<>+45728(SB), Y13
+	VPERMI2B  Y16, Y5, Y13
+	VMOVDQU64 nttconst<>+45696(SB), Y5
+	VPERMI2B  Y15, Y10, Y5
+	VMOVDQU64 nttconst<>+45728(SB), Y16
+	VPERMI2B  Y15, Y10, Y16
+	VMOVDQU64 nttconst<>+45696(SB), Y10
+	VPERMI2B  Y14, Y9, Y10
+	VMOVDQU64 nttconst<>+45728(SB), Y15
+	VPERMI2B  Y14, Y9, Y15
+	VMOVDQU64 nttconst<>+45696(SB), Y9
+	VPERMI2B  Y8, Y12, Y9
+	VMOVDQU64 nttconst<>+45728(SB), Y14
+	VPERMI2B  Y8, Y12, Y14
+	VMOVDQU64 nttconst<>+45696(SB), Y8
+	VPERMI2B  Y17, Y4, Y8
+	VMOVDQU64 nttconst<>+45728(SB), Y12
+	VPERMI2B  Y17, Y4, Y12
+	VMOVDQU64 nttconst<>+45696(SB), Y4
+	VPERMI2B  Y7, Y0, Y4
+	VMOVDQU64 nttconst<>+45728(SB), Y17
+	VPERMI2B  Y7, Y0, Y17
+	VPADDW    nttconst<>+1504(SB), Y1, Y1
+	VPSUBW    nttconst<>+1536(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+1504(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+1568(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VPSUBW    nttconst<>+0(SB), Y1, Y0
+	VPMINUW   Y0, Y1, Y1
+	VMOVDQU64 Y1, (AX)
+	VPADDW    nttconst<>+1504(SB), Y2, Y2
+	VPSUBW    nttconst<>+1536(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+1504(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+1568(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VPSUBW    nttconst<>+0(SB), Y2, Y0
+	VPMINUW   Y0, Y2, Y2
+	VMOVDQU64 Y2, 32(AX)
+	VPADDW    nttconst<>+1504(SB), Y6, Y6
+	VPSUBW    nttconst<>+1536(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+1504(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+1568(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VPSUBW    nttconst<>+0(SB), Y6, Y0
+	VPMINUW   Y0, Y6, Y6
+	VMOVDQU64 Y6, 64(AX)
+	VPADDW    nttconst<>+1504(SB), Y11, Y11
+	VPSUBW    nttconst<>+1536(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VPSUBW    nttconst<>+1504(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VPSUBW    nttconst<>+1568(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VPSUBW    nttconst<>+0(SB), Y11, Y0
+	VPMINUW   Y0, Y11, Y11
+	VMOVDQU64 Y11, 96(AX)
+	VPADDW    nttconst<>+1504(SB), Y3, Y3
+	VPSUBW    nttconst<>+1536(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+1504(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+1568(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VPSUBW    nttconst<>+0(SB), Y3, Y0
+	VPMINUW   Y0, Y3, Y3
+	VMOVDQU64 Y3, 128(AX)
+	VPADDW    nttconst<>+1504(SB), Y13, Y13
+	VPSUBW    nttconst<>+1536(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VPSUBW    nttconst<>+1504(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VPSUBW    nttconst<>+1568(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VPSUBW    nttconst<>+0(SB), Y13, Y0
+	VPMINUW   Y0, Y13, Y13
+	VMOVDQU64 Y13, 160(AX)
+	VPADDW    nttconst<>+1504(SB), Y5, Y5
+	VPSUBW    nttconst<>+1536(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+1504(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+1568(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VPSUBW    nttconst<>+0(SB), Y5, Y0
+	VPMINUW   Y0, Y5, Y5
+	VMOVDQU64 Y5, 192(AX)
+	VPADDW    nttconst<>+1504(SB), Y16, Y16
+	VPSUBW    nttconst<>+1536(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VPSUBW    nttconst<>+1504(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VPSUBW    nttconst<>+1568(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VPSUBW    nttconst<>+0(SB), Y16, Y0
+	VPMINUW   Y0, Y16, Y16
+	VMOVDQU64 Y16, 224(AX)
+	VPADDW    nttconst<>+1504(SB), Y10, Y10
+	VPSUBW    nttconst<>+1536(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VPSUBW    nttconst<>+1504(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VPSUBW    nttconst<>+1568(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VPSUBW    nttconst<>+0(SB), Y10, Y0
+	VPMINUW   Y0, Y10, Y10
+	VMOVDQU64 Y10, 256(AX)
+	VPADDW    nttconst<>+1504(SB), Y15, Y15
+	VPSUBW    nttconst<>+1536(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VPSUBW    nttconst<>+1504(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VPSUBW    nttconst<>+1568(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VPSUBW    nttconst<>+0(SB), Y15, Y0
+	VPMINUW   Y0, Y15, Y15
+	VMOVDQU64 Y15, 288(AX)
+	VPADDW    nttconst<>+1504(SB), Y9, Y9
+	VPSUBW    nttconst<>+1536(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VPSUBW    nttconst<>+1504(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VPSUBW    nttconst<>+1568(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VPSUBW    nttconst<>+0(SB), Y9, Y0
+	VPMINUW   Y0, Y9, Y9
+	VMOVDQU64 Y9, 320(AX)
+	VPADDW    nttconst<>+1504(SB), Y14, Y14
+	VPSUBW    nttconst<>+1536(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VPSUBW    nttconst<>+1504(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VPSUBW    nttconst<>+1568(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VPSUBW    nttconst<>+0(SB), Y14, Y0
+	VPMINUW   Y0, Y14, Y14
+	VMOVDQU64 Y14, 352(AX)
+	VPADDW    nttconst<>+1504(SB), Y8, Y8
+	VPSUBW    nttconst<>+1536(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+1504(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+1568(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VPSUBW    nttconst<>+0(SB), Y8, Y0
+	VPMINUW   Y0, Y8, Y8
+	VMOVDQU64 Y8, 384(AX)
+	VPADDW    nttconst<>+1504(SB), Y12, Y12
+	VPSUBW    nttconst<>+1536(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VPSUBW    nttconst<>+1504(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VPSUBW    nttconst<>+1568(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VPSUBW    nttconst<>+0(SB), Y12, Y0
+	VPMINUW   Y0, Y12, Y12
+	VMOVDQU64 Y12, 416(AX)
+	VPADDW    nttconst<>+1504(SB), Y4, Y4
+	VPSUBW    nttconst<>+1536(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+1504(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+1568(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VPSUBW    nttconst<>+0(SB), Y4, Y0
+	VPMINUW   Y0, Y4, Y4
+	VMOVDQU64 Y4, 448(AX)
+	VPADDW    nttconst<>+1504(SB), Y17, Y17
+	VPSUBW    nttconst<>+1536(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VPSUBW    nttconst<>+1504(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VPSUBW    nttconst<>+1568(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VPSUBW    nttconst<>+0(SB), Y17, Y0
+	VPMINUW   Y0, Y17, Y17
+	VMOVDQU64 Y17, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+0(SB), Y0
+	VMOVDQU64  (AX), Y1
+	VMOVDQU64  32(AX), Y2
+	VMOVDQU64  64(AX), Y3
+	VMOVDQU64  96(AX), Y4
+	VMOVDQU64  128(AX), Y5
+	VMOVDQU64  160(AX), Y6
+	VMOVDQU64  192(AX), Y7
+	VMOVDQU64  224(AX), Y8
+	VMOVDQU64  256(AX), Y9
+	VMOVDQU64  288(AX), Y10
+	VMOVDQU64  320(AX), Y11
+	VMOVDQU64  352(AX), Y12
+	VMOVDQU64  384(AX), Y13
+	VMOVDQU64  416(AX), Y14
+	VMOVDQU64  448(AX), Y15
+	VMOVDQU64  480(AX), Y16
+	VPMULLW    nttconst<>+64(SB), Y9, Y17
+	VPMULHW    nttconst<>+32(SB), Y9, Y9
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y9, Y9
+	VPADDW     Y9, Y1, Y17
+	VPSUBW     Y9, Y1, Y9
+	VPMULLW    nttconst<>+64(SB), Y10, Y1
+	VPMULHW    nttconst<>+32(SB), Y10, Y10
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y10, Y10
+	VPADDW     Y10, Y2, Y1
+	VPSUBW     Y10, Y2, Y10
+	VPMULLW    nttconst<>+64(SB), Y11, Y2
+	VPMULHW    nttconst<>+32(SB), Y11, Y11
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y11, Y11
+	VPADDW     Y11, Y3, Y2
+	VPSUBW     Y11, Y3, Y11
+	VPMULLW    nttconst<>+64(SB), Y12, Y3
+	VPMULHW    nttconst<>+32(SB), Y12, Y12
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y12, Y12
+	VPADDW     Y12, Y4, Y3
+	VPSUBW     Y12, Y4, Y12
+	VPMULLW    nttconst<>+64(SB), Y13, Y4
+	VPMULHW    nttconst<>+32(SB), Y13, Y13
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y13, Y13
+	VPADDW     Y13, Y5, Y4
+	VPSUBW     Y13, Y5, Y13
+	VPMULLW    nttconst<>+64(SB), Y14, Y5
+	VPMULHW    nttconst<>+32(SB), Y14, Y14
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y14, Y14
+	VPADDW     Y14, Y6, Y5
+	VPSUBW     Y14, Y6, Y14
+	VPMULLW    nttconst<>+64(SB), Y15, Y6
+	VPMULHW    nttconst<>+32(SB), Y15, Y15
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y15, Y15
+	VPADDW     Y15, Y7, Y6
+	VPSUBW     Y15, Y7, Y15
+	VPMULLW    nttconst<>+64(SB), Y16, Y7
+	VPMULHW    nttconst<>+32(SB), Y16, Y16
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y16, Y16
+	VPADDW     Y16, Y8, Y7
+	VPSUBW     Y16, Y8, Y16
+	VPMULLW    nttconst<>+128(SB), Y4, Y8
+	VPMULHW    nttconst<>+96(SB), Y4, Y4
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y4, Y4
+	VPADDW     Y4, Y17, Y8
+	VPSUBW     Y4, Y17, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y17
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y5, Y5
+	VPADDW     Y5, Y1, Y17
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+128(SB), Y6, Y1
+	VPMULHW    nttconst<>+96(SB), Y6, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPADDW     Y6, Y2, Y1
+	VPSUBW     Y6, Y2, Y6
+	VPMULLW    nttconst<>+128(SB), Y7, Y2
+	VPMULHW    nttconst<>+96(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPADDW     Y7, Y3, Y2
+	VPSUBW     Y7, Y3, Y7
+	VPMULLW    nttconst<>+192(SB), Y13, Y3
+	VPMULHW    nttconst<>+160(SB), Y13, Y13
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y13, Y13
+	VPADDW     Y13, Y9, Y3
+	VPSUBW     Y13, Y9, Y13
+	VPMULLW    nttconst<>+192(SB), Y14, Y9
+	VPMULHW    nttconst<>+160(SB), Y14, Y14
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y14, Y14
+	VPADDW     Y14, Y10, Y9
+	VPSUBW     Y14, Y10, Y14
+	VPMULLW    nttconst<>+192(SB), Y15, Y10
+	VPMULHW    nttconst<>+160(SB), Y15, Y15
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y15, Y15
+	VPADDW     Y15, Y11, Y10
+	VPSUBW     Y15, Y11, Y15
+	VPMULLW    nttconst<>+192(SB), Y16, Y11
+	VPMULHW    nttconst<>+160(SB), Y16, Y16
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y16, Y16
+	VPADDW     Y16, Y12, Y11
+	VPSUBW     Y16, Y12, Y16
+	VPMULLW    nttconst<>+256(SB), Y1, Y12
+	VPMULHW    nttconst<>+224(SB), Y1, Y1
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y1, Y1
+	VPADDW     Y1, Y8, Y12
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+256(SB), Y2, Y8
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y17, Y8
+	VPSUBW     Y2, Y17, Y2
+	VPMULLW    nttconst<>+384(SB), Y6, Y17
+	VPMULHW    nttconst<>+352(SB), Y6, Y6
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y6, Y6
+	VPADDW     Y6, Y4, Y17
+	VPSUBW     Y6, Y4, Y6
+	VPMULLW    nttconst<>+384(SB), Y7, Y4
+	VPMULHW    nttconst<>+352(SB), Y7, Y7
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y7, Y7
+	VPADDW     Y7, Y5, Y4
+	VPSUBW     Y7, Y5, Y7
+	VPMULLW    nttconst<>+320(SB), Y10, Y5
+	VPMULHW    nttconst<>+288(SB), Y10, Y10
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y10, Y10
+	VPADDW     Y10, Y3, Y5
+	VPSUBW     Y10, Y3, Y10
+	VPMULLW    nttconst<>+320(SB), Y11, Y3
+	VPMULHW    nttconst<>+288(SB), Y11, Y11
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y11, Y11
+	VPADDW     Y11, Y9, Y3
+	VPSUBW     Y11, Y9, Y11
+	VPMULLW    nttconst<>+448(SB), Y15, Y9
+	VPMULHW    nttconst<>+416(SB), Y15, Y15
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y15, Y15
+	VPADDW     Y15, Y13, Y9
+	VPSUBW     Y15, Y13, Y15
+	VPMULLW    nttconst<>+448(SB), Y16, Y13
+	VPMULHW    nttconst<>+416(SB), Y16, Y16
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y16, Y16
+	VPADDW     Y16, Y14, Y13
+	VPSUBW     Y16, Y14, Y16
+	VPMULLW    nttconst<>+512(SB), Y8, Y14
+	VPMULHW    nttconst<>+480(SB), Y8, Y8
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y8, Y8
+	VPADDW     Y8, Y12, Y14
+	VPSUBW     Y8, Y12, Y8
+	VPMULLW    nttconst<>+1632(SB), Y2, Y12
+	VPMULHW    nttconst<>+1600(SB), Y2, Y2
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y2, Y2
+	VPADDW     Y2, Y1, Y12
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+640(SB), Y4, Y1
+	VPMULHW    nttconst<>+608(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y17, Y1
+	VPSUBW     Y4, Y17, Y4
+	VPMULLW    nttconst<>+1760(SB), Y7, Y17
+	VPMULHW    nttconst<>+1728(SB), Y7, Y7
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y7, Y7
+	VPADDW     Y7, Y6, Y17
+	VPSUBW     Y7, Y6, Y7
+	VPMULLW    nttconst<>+576(SB), Y3, Y6
+	VPMULHW    nttconst<>+544(SB), Y3, Y3
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPADDW     Y3, Y5, Y6
+	VPSUBW     Y3, Y5, Y3
+	VPMULLW    nttconst<>+1696(SB), Y11, Y5
+	VPMULHW    nttconst<>+1664(SB), Y11, Y11
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y11, Y11
+	VPADDW     Y11, Y10, Y5
+	VPSUBW     Y11, Y10, Y11
+	VPMULLW    nttconst<>+704(SB), Y13, Y10
+	VPMULHW    nttconst<>+672(SB), Y13, Y13
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y13, Y13
+	VPADDW     Y13, Y9, Y10
+	VPSUBW     Y13, Y9, Y13
+	VPMULLW    nttconst<>+1824(SB), Y16, Y9
+	VPMULHW    nttconst<>+1792(SB), Y16, Y16
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y16, Y16
+	VPADDW     Y16, Y15, Y9
+	VPSUBW     Y16, Y15, Y16
+	VSHUFI64X2 $0x00, Y8, Y14, Y15
+	VSHUFI64X2 $0x03, Y8, Y14, Y8
+	VSHUFI64X2 $0x00, Y2, Y12, Y14
+	VSHUFI64X2 $0x03, Y2, Y12, Y2
+	VSHUFI64X2 $0x00, Y4, Y1, Y12
+	VSHUFI64X2 $0x03, Y4, Y1, Y1
+	VSHUFI64X2 $0x00, Y7, Y17, Y4
+	VSHUFI64X2 $0x03, Y7, Y17, Y7
+	VSHUFI64X2 $0x00, Y3, Y6, Y17
+	VSHUFI64X2 $0x03, Y3, Y6, Y3
+	VSHUFI64X2 $0x00, Y11, Y5, Y6
+	VSHUFI64X2 $0x03, Y11, Y5, Y5
+	VSHUFI64X2 $0x00, Y13, Y10, Y11
+	VSHUFI64X2 $0x03, Y13, Y10, Y10
+	VSHUFI64X2 $0x00, Y16, Y9, Y13
+	VSHUFI64X2 $0x03, Y16, Y9, Y9
+	VPMULLW    nttconst<>+768(SB), Y8, Y16
+	VPMULHW    nttconst<>+736(SB), Y8, Y8
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y8, Y8
+	VPADDW     Y8, Y15, Y16
+	VPSUBW     Y8, Y15, Y8
+	VPMULLW    nttconst<>+1888(SB), Y2, Y15
+	VPMULHW    nttconst<>+1856(SB), Y2, Y2
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y2, Y2
+	VPADDW     Y2, Y14, Y15
+	VPSUBW     Y2, Y14, Y2
+	VPMULLW    nttconst<>+896(SB), Y1, Y14
+	VPMULHW    nttconst<>+864(SB), Y1, Y1
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y1, Y1
+	VPADDW     Y1, Y12, Y14
+	VPSUBW     Y1, Y12, Y1
+	VPMULLW    nttconst<>+2016(SB), Y7, Y12
+	VPMULHW    nttconst<>+1984(SB), Y7, Y7
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y7, Y7
+	VPADDW     Y7, Y4, Y12
+	VPSUBW     Y7, Y4, Y7
+	VPMULLW    nttconst<>+832(SB), Y3, Y4
+	VPMULHW    nttconst<>+800(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPADDW     Y3, Y17, Y4
+	VPSUBW     Y3, Y17, Y3
+	VPMULLW    nttconst<>+1952(SB), Y5, Y17
+	VPMULHW    nttconst<>+1920(SB), Y5, Y5
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y5, Y5
+	VPADDW     Y5, Y6, Y17
+	VPSUBW     Y5, Y6, Y5
+	VPMULLW    nttconst<>+960(SB), Y10, Y6
+	VPMULHW    nttconst<>+928(SB), Y10, Y10
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y10, Y10
+	VPADDW     Y10, Y11, Y6
+	VPSUBW     Y10, Y11, Y10
+	VPMULLW    nttconst<>+2080(SB), Y9, Y11
+	VPMULHW    nttconst<>+2048(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPADDW     Y9, Y13, Y11
+	VPSUBW     Y9, Y13, Y9
+	VSHUFPS    $0x44, Y8, Y16, Y13
+	VSHUFPS    $0xee, Y8, Y16, Y8
+	VSHUFPS    $0x44, Y2, Y15, Y16
+	VSHUFPS    $0xee, Y2, Y15, Y2
+	VSHUFPS    $0x44, Y1, Y14, Y15
+	VSHUFPS    $0xee, Y1, Y14, Y1
+	VSHUFPS    $0x44, Y7, Y12, Y14
+	VSHUFPS    $0xee, Y7, Y12, Y7
+	VSHUFPS    $0x44, Y3, Y4, Y12
+	VSHUFPS    $0xee, Y3, Y4, Y3
+	VSHUFPS    $0x44, Y5, Y17, Y4
+	VSHUFPS    $0xee, Y5, Y17, Y5
+	VSHUFPS    $0x44, Y10, Y6, Y17
+	VSHUFPS    $0xee, Y10, Y6, Y6
+	VSHUFPS    $0x44, Y9, Y11, Y10
+	VSHUFPS    $0xee, Y9, Y11, Y9
+	VPMULLW    nttconst<>+1024(SB), Y8, Y11
+	VPMULHW    nttconst<>+992(SB), Y8, Y8
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y8, Y8
+	VPADDW     Y8, Y13, Y11
+	VPSUBW     Y8, Y13, Y8
+	VPMULLW    nttconst<>+2144(SB), Y2, Y13
+	VPMULHW    nttconst<>+2112(SB), Y2, Y2
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y2, Y2
+	VPADDW     Y2, Y16, Y13
+	VPSUBW     Y2, Y16, Y2
+	VPMULLW    nttconst<>+1152(SB), Y1, Y16
+	VPMULHW    nttconst<>+1120(SB), Y1, Y1
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y1, Y1
+	VPADDW     Y1, Y15, Y16
+	VPSUBW     Y1, Y15, Y1
+	VPMULLW    nttconst<>+2272(SB), Y7, Y15
+	VPMULHW    nttconst<>+2240(SB), Y7, Y7
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y7, Y7
+	VPADDW     Y7, Y14, Y15
+	VPSUBW     Y7, Y14, Y7
+	VPMULLW    nttconst<>+1088(SB), Y3, Y14
+	VPMULHW    nttconst<>+1056(SB), Y3, Y3
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y3, Y3
+	VPADDW     Y3, Y12, Y14
+	VPSUBW     Y3, Y12, Y3
+	VPMULLW    nttconst<>+2208(SB), Y5, Y12
+	VPMULHW    nttconst<>+2176(SB), Y5, Y5
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y5, Y5
+	VPADDW     Y5, Y4, Y12
+	VPSUBW     Y5, Y4, Y5
+	VPMULLW    nttconst<>+1216(SB), Y6, Y4
+	VPMULHW    nttconst<>+1184(SB), Y6, Y6
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y6, Y6
+	VPADDW     Y6, Y17, Y4
+	VPSUBW     Y6, Y17, Y6
+	VPMULLW    nttconst<>+2336(SB), Y9, Y17
+	VPMULHW    nttconst<>+2304(SB), Y9, Y9
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y9, Y9
+	VPADDW     Y9, Y10, Y17
+	VPSUBW     Y9, Y10, Y9
+	VSHUFPS    $0x88, Y8, Y11, Y10
+	VSHUFPS    $0xdd, Y8, Y11, Y8
+	VSHUFPS    $0x88, Y2, Y13, Y11
+	VSHUFPS    $0xdd, Y2, Y13, Y2
+	VSHUFPS    $0x88, Y1, Y16, Y13
+	VSHUFPS    $0xdd, Y1, Y16, Y1
+	VSHUFPS    $0x88, Y7, Y15, Y16
+	VSHUFPS    $0xdd, Y7, Y15, Y7
+	VSHUFPS    $0x88, Y3, Y14, Y15
+	VSHUFPS    $0xdd, Y3, Y14, Y3
+	VSHUFPS    $0x88, Y5, Y12, Y14
+	VSHUFPS    $0xdd, Y5, Y12, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y12
+	VSHUFPS    $0xdd, Y6, Y4, Y4
+	VSHUFPS    $0x88, Y9, Y17, Y6
+	VSHUFPS    $0xdd, Y9, Y17, Y9
+	VPMULLW    nttconst<>+43872(SB), Y8, Y17
+	VPMULHW    nttconst<>+43840(SB), Y8, Y8
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y8, Y8
+	VPADDW     Y8, Y10, Y17
+	VPSUBW     Y8, Y10, Y8
+	VPMULLW    nttconst<>+44128(SB), Y2, Y10
+	VPMULHW    nttconst<>+44096(SB), Y2, Y2
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y2, Y2
+	VPADDW     Y2, Y11, Y10
+	VPSUBW     Y2, Y11, Y2
+	VPMULLW    nttconst<>+44000(SB), Y1, Y11
+	VPMULHW    nttconst<>+43968(SB), Y1, Y1
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y1, Y1
+	VPADDW     Y1, Y13, Y11
+	VPSUBW     Y1, Y13, Y1
+	VPMULLW    nttconst<>+44256(SB), Y7, Y13
+	VPMULHW    nttconst<>+44224(SB), Y7, Y7
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y7, Y7
+	VPADDW     Y7, Y16, Y13
+	VPSUBW     Y7, Y16, Y7
+	VPMULLW    nttconst<>+43936(SB), Y3, Y16
+	VPMULHW    nttconst<>+43904(SB), Y3, Y3
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y3, Y3
+	VPADDW     Y3, Y15, Y16
+	VPSUBW     Y3, Y15, Y3
+	VPMULLW    nttconst<>+44192(SB), Y5, Y15
+	VPMULHW    nttconst<>+44160(SB), Y5, Y5
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y5, Y5
+	VPADDW     Y5, Y14, Y15
+	VPSUBW     Y5, Y14, Y5
+	VPMULLW    nttconst<>+44064(SB), Y4, Y14
+	VPMULHW    nttconst<>+44032(SB), Y4, Y4
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y4, Y4
+	VPADDW     Y4, Y12, Y14
+	VPSUBW     Y4, Y12, Y4
+	VPMULLW    nttconst<>+44320(SB), Y9, Y12
+	VPMULHW    nttconst<>+44288(SB), Y9, Y9
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y9, Y9
+	VPADDW     Y9, Y6, Y0
+	VPSUBW     Y9, Y6, Y9
+	VMOVSLDUP  Y8, Y6
+	VMOVSHDUP  Y17, Y12
+	MOVL       $0x0000aaaa, CX
+	KMOVW      CX, K1
+	VPBLENDMD  Y6, Y17, K1, Y6
+	VPBLENDMD  Y8, Y12, K1, Y12
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y10, Y17
+	VPBLENDMD  Y8, Y10, K1, Y8
+	VPBLENDMD  Y2, Y17, K1, Y17
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y11, Y10
+	VPBLENDMD  Y2, Y11, K1, Y2
+	VPBLENDMD  Y1, Y10, K1, Y10
+	VMOVSLDUP  Y7, Y1
+	VMOVSHDUP  Y13, Y11
+	VPBLENDMD  Y1, Y13, K1, Y1
+	VPBLENDMD  Y7, Y11, K1, Y11
+	VMOVSLDUP  Y3, Y7
+	VMOVSHDUP  Y16, Y13
+	VPBLENDMD  Y7, Y16, K1, Y7
+	VPBLENDMD  Y3, Y13, K1, Y13
+	VMOVSLDUP  Y5, Y3
+	VMOVSHDUP  Y15, Y16
+	VPBLENDMD  Y3, Y15, K1, Y3
+	VPBLENDMD  Y5, Y16, K1, Y16
+	VMOVSLDUP  Y4, Y5
+	VMOVSHDUP  Y14, Y15
+	VPBLENDMD  Y5, Y14, K1, Y5
+	VPBLENDMD  Y4, Y15, K1, Y15
+	VMOVSLDUP  Y9, Y4
+	VMOVSHDUP  Y0, Y14
+	VPBLENDMD  Y4, Y0, K1, Y4
+	VPBLENDMD  Y9, Y14, K1, Y14
+	VSHUFI64X2 $0x00, Y12, Y6, Y0
+	VSHUFI64X2 $0x03, Y12, Y6, Y6
+	VSHUFI64X2 $0x00, Y17, Y8, Y9
+	VSHUFI64X2 $0x03, Y17, Y8, Y8
+	VSHUFI64X2 $0x00, Y10, Y2, Y12
+	VSHUFI64X2 $0x03, Y10, Y2, Y2
+	VSHUFI64X2 $0x00, Y11, Y1, Y10
+	VSHUFI64X2 $0x03, Y11, Y1, Y1
+	VSHUFI64X2 $0x00, Y13, Y7, Y11
+	VSHUFI64X2 $0x03, Y13, Y7, Y7
+	VSHUFI64X2 $0x00, Y16, Y3, Y13
+	VSHUFI64X2 $0x03, Y16, Y3, Y3
+	VSHUFI64X2 $0x00, Y15, Y5, Y16
+	VSHUFI64X2 $0x03, Y15, Y5, Y5
+	VSHUFI64X2 $0x00, Y14, Y4, Y15
+	VSHUFI64X2 $0x03, Y14, Y4, Y4
+	VPADDW     nttconst<>+1504(SB), Y0, Y0
+	VPSUBW     nttconst<>+1536(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VPSUBW     nttconst<>+1504(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VPSUBW     nttconst<>+1568(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VPSUBW     nttconst<>+0(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VMOVDQU64  Y0, (AX)
+	VPADDW     nttconst<>+1504(SB), Y6, Y6
+	VPSUBW     nttconst<>+1536(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+1504(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VMOVDQU64  Y6, 32(AX)
+	VPADDW     nttconst<>+1504(SB), Y9, Y9
+	VPSUBW     nttconst<>+1536(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VPSUBW     nttconst<>+1504(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VPSUBW     nttconst<>+1568(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VPSUBW     nttconst<>+0(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VMOVDQU64  Y9, 64(AX)
+	VPADDW     nttconst<>+1504(SB), Y8, Y8
+	VPSUBW     nttconst<>+1536(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+1504(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VMOVDQU64  Y8, 96(AX)
+	VPADDW     nttconst<>+1504(SB), Y12, Y12
+	VPSUBW     nttconst<>+1536(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VPSUBW     nttconst<>+1504(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VPSUBW     nttconst<>+1568(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VPSUBW     nttconst<>+0(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VMOVDQU64  Y12, 128(AX)
+	VPADDW     nttconst<>+1504(SB), Y2, Y2
+	VPSUBW     nttconst<>+1536(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+1504(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU64  Y2, 160(AX)
+	VPADDW     nttconst<>+1504(SB), Y10, Y10
+	VPSUBW     nttconst<>+1536(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPSUBW     nttconst<>+1504(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPSUBW     nttconst<>+1568(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPSUBW     nttconst<>+0(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VMOVDQU64  Y10, 192(AX)
+	VPADDW     nttconst<>+1504(SB), Y1, Y1
+	VPSUBW     nttconst<>+1536(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+1504(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VMOVDQU64  Y1, 224(AX)
+	VPADDW     nttconst<>+1504(SB), Y11, Y11
+	VPSUBW     nttconst<>+1536(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VPSUBW     nttconst<>+1504(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VPSUBW     nttconst<>+1568(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VPSUBW     nttconst<>+0(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VMOVDQU64  Y11, 256(AX)
+	VPADDW     nttconst<>+1504(SB), Y7, Y7
+	VPSUBW     nttconst<>+1536(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+1504(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VMOVDQU64  Y7, 288(AX)
+	VPADDW     nttconst<>+1504(SB), Y13, Y13
+	VPSUBW     nttconst<>+1536(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VPSUBW     nttconst<>+1504(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VPSUBW     nttconst<>+1568(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VPSUBW     nttconst<>+0(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VMOVDQU64  Y13, 320(AX)
+	VPADDW     nttconst<>+1504(SB), Y3, Y3
+	VPSUBW     nttconst<>+1536(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+1504(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VMOVDQU64  Y3, 352(AX)
+	VPADDW     nttconst<>+1504(SB), Y16, Y16
+	VPSUBW     nttconst<>+1536(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VPSUBW     nttconst<>+1504(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VPSUBW     nttconst<>+1568(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VPSUBW     nttconst<>+0(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VMOVDQU64  Y16, 384(AX)
+	VPADDW     nttconst<>+1504(SB), Y5, Y5
+	VPSUBW     nttconst<>+1536(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VPSUBW     nttconst<>+1504(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VPSUBW     nttconst<>+1568(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VPSUBW     nttconst<>+0(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VMOVDQU64  Y5, 416(AX)
+	VPADDW     nttconst<>+1504(SB), Y15, Y15
+	VPSUBW     nttconst<>+1536(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VPSUBW     nttconst<>+1504(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VPSUBW     nttconst<>+1568(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VPSUBW     nttconst<>+0(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VMOVDQU64  Y15, 448(AX)
+	VPADDW     nttconst<>+1504(SB), Y4, Y4
+	VPSUBW     nttconst<>+1536(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+1504(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VMOVDQU64  Y4, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+45792(SB), Y8, Y1
+	VPMULHW    nttconst<>+45760(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+45856(SB), Y1, Y3
+	VPMULHW    nttconst<>+45824(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+45920(SB), Y3, Y5
+	VPMULHW    nttconst<>+45888(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst<>+45984(SB), Y5, Y7
+	VPMULHW    nttconst<>+45952(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst<>+10464(SB), Y6, Y8
+	VPMULHW    nttconst<>+10432(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+10528(SB), Y8, Y1
+	VPMULHW    nttconst<>+10496(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+10592(SB), Y1, Y3
+	VPMULHW    nttconst<>+10560(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+10656(SB), Y3, Y5
+	VPMULHW    nttconst<>+10624(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst<>+10720(SB), Y4, Y6
+	VPMULHW    nttconst<>+10688(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst<>+10784(SB), Y6, Y8
+	VPMULHW    nttconst<>+10752(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+10848(SB), Y8, Y1
+	VPMULHW    nttconst<>+10816(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+10912(SB), Y1, Y3
+	VPMULHW    nttconst<>+10880(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst<>+2624(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst<>+1824(SB), Y2, Y4
+	VPMULHW    nttconst<>+1792(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst<>+1760(SB), Y4, Y6
+	VPMULHW    nttconst<>+1728(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst<>+1696(SB), Y6, Y8
+	VPMULHW    nttconst<>+1664(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+1632(SB), Y8, Y1
+	VPMULHW    nttconst<>+1600(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, (AX)
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    Y9, 256(AX)
+	VMOVDQU    Y2, 288(AX)
+	VMOVDQU    Y3, 128(AX)
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    Y5, 384(AX)
+	VMOVDQU    Y6, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+46048(SB), Y8, Y1
+	VPMULHW    nttconst<>+46016(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+46112(SB), Y1, Y3
+	VPMULHW    nttconst<>+46080(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+46176(SB), Y3, Y5
+	VPMULHW    nttconst<>+46144(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst<>+46240(SB), Y5, Y7
+	VPMULHW    nttconst<>+46208(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst<>+11232(SB), Y6, Y8
+	VPMULHW    nttconst<>+11200(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+11296(SB), Y8, Y1
+	VPMULHW    nttconst<>+11264(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+11360(SB), Y1, Y3
+	VPMULHW    nttconst<>+11328(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+11424(SB), Y3, Y5
+	VPMULHW    nttconst<>+11392(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst<>+11488(SB), Y4, Y6
+	VPMULHW    nttconst<>+11456(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst<>+11552(SB), Y6, Y8
+	VPMULHW    nttconst<>+11520(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+11616(SB), Y8, Y1
+	VPMULHW    nttconst<>+11584(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+11680(SB), Y1, Y3
+	VPMULHW    nttconst<>+11648(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst<>+2624(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst<>+704(SB), Y2, Y4
+	VPMULHW    nttconst<>+672(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst<>+640(SB), Y4, Y6
+	VPMULHW    nttconst<>+608(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst<>+576(SB), Y6, Y8
+	VPMULHW    nttconst<>+544(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst<>+512(SB), Y8, Y1
+	VPMULHW    nttconst<>+480(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, 64(AX)
+	VMOVDQU    Y1, 96(AX)
+	VMOVDQU    Y9, 320(AX)
+	VMOVDQU    Y2, 352(AX)
+	VMOVDQU    Y3, 192(AX)
+	VMOVDQU    Y4, 224(AX)
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    Y6, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULHW    nttconst<>+2624(SB), Y1, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y5, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst<>+448(SB), Y9, Y5
+	VPMULHW    nttconst<>+416(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPMULHW    nttconst<>+2624(SB), Y2, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y6, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst<>+384(SB), Y5, Y6
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULHW    nttconst<>+2624(SB), Y3, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst<>+320(SB), Y6, Y7
+	VPMULHW    nttconst<>+288(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y4, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y8, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst<>+256(SB), Y7, Y8
+	VPMULHW    nttconst<>+224(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst<>+128(SB), Y3, Y4
+	VPMULHW    nttconst<>+96(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst<>+192(SB), Y4, Y6
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst<>+128(SB), Y6, Y7
+	VPMULHW    nttconst<>+96(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst<>+11744(SB), Y7, Y2
+	VPMULHW    nttconst<>+11712(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst<>+11744(SB), Y2, Y3
+	VPMULHW    nttconst<>+11712(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst<>+11744(SB), Y3, Y5
+	VPMULHW    nttconst<>+11712(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst<>+11744(SB), Y5, Y6
+	VPMULHW    nttconst<>+11712(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst<>+11776(SB), Y1, Y6
+	VPMULHW    nttconst<>+11776(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y6
+	VPAND      Y0, Y6, Y6
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPSRAW     $0x0f, Y7, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y7, Y7
+	VMOVDQU    Y7, 256(AX)
+	VPMULLW    nttconst<>+11776(SB), Y8, Y1
+	VPMULHW    nttconst<>+11776(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y6, Y6
+	VMOVDQU    Y6, 128(AX)
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 384(AX)
+	VPMULLW    nttconst<>+11776(SB), Y9, Y1
+	VPMULHW    nttconst<>+11776(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPSRAW     $0x0f, Y3, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y3, Y3
+	VMOVDQU    Y3, 320(AX)
+	VPMULLW    nttconst<>+11776(SB), Y4, Y1
+	VPMULHW    nttconst<>+11776(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 192(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst<>+448(SB), Y9, Y5
+	VPMULHW    nttconst<>+416(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst<>+384(SB), Y5, Y6
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst<>+320(SB), Y6, Y7
+	VPMULHW    nttconst<>+288(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst<>+256(SB), Y7, Y8
+	VPMULHW    nttconst<>+224(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst<>+128(SB), Y3, Y4
+	VPMULHW    nttconst<>+96(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst<>+192(SB), Y4, Y6
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst<>+128(SB), Y6, Y7
+	VPMULHW    nttconst<>+96(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst<>+11744(SB), Y7, Y2
+	VPMULHW    nttconst<>+11712(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst<>+11744(SB), Y2, Y3
+	VPMULHW    nttconst<>+11712(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst<>+11744(SB), Y3, Y5
+	VPMULHW    nttconst<>+11712(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst<>+11744(SB), Y5, Y6
+	VPMULHW    nttconst<>+11712(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst<>+11776(SB), Y1, Y6
+	VPMULHW    nttconst<>+11776(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y6
+	VPAND      Y0, Y6, Y6
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPSRAW     $0x0f, Y7, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y7, Y7
+	VMOVDQU    Y7, 288(AX)
+	VPMULLW    nttconst<>+11776(SB), Y8, Y1
+	VPMULHW    nttconst<>+11776(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y6, Y6
+	VMOVDQU    Y6, 160(AX)
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 416(AX)
+	VPMULLW    nttconst<>+11776(SB), Y9, Y1
+	VPMULHW    nttconst<>+11776(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	VPSRAW     $0x0f, Y3, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y3, Y3
+	VMOVDQU    Y3, 352(AX)
+	VPMULLW    nttconst<>+11776(SB), Y4, Y1
+	VPMULHW    nttconst<>+11776(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 224(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU    Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·invntt_avx512_all_vbmi_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+3712(SB), Z0
+	VMOVDQU64 (AX), Z1
+	VMOVDQU64 64(AX), Z2
+	VMOVDQU64 128(AX), Z3
+	VMOVDQU64 192(AX), Z4
+	VMOVDQU64 256(AX), Z5
+	VMOVDQU64 320(AX), Z6
+	VMOVDQU64 384(AX), Z7
+	VMOVDQU64 448(AX), Z8
+	VMOVDQU64 nttconst<>+44736(SB), Z10
+	VMOVDQA64 Z10, Z9
+	VPERMI2B  Z2, Z1, Z9
+	VMOVDQU64 nttconst<>+44800(SB), Z12
+	VMOVDQA64 Z12, Z11
+	VPERMI2B  Z2, Z1, Z11
+	VMOVDQA64 Z10, Z1
+	VPERMI2B  Z4, Z3, Z1
+	VMOVDQA64 Z12, Z2
+	VPERMI2B  Z4, Z3, Z2
+	VMOVDQA64 Z10, Z3
+	VPERMI2B  Z6, Z5, Z3
+	VMOVDQA64 Z12, Z4
+	VPERMI2B  Z6, Z5, Z4
+	VMOVDQA64 Z10, Z5
+	VPERMI2B  Z8, Z7, Z5
+	VMOVDQA64 Z12, Z6
+	VPERMI2B  Z8, Z7, Z6
+	VPSUBW    Z9, Z11, Z7
+	VPADDW    Z11, Z9, Z9
+	VPMULLW   nttconst<>+12928(SB), Z7, Z8
+	VPMULHW   nttconst<>+12864(SB), Z7, Z7
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z7, Z7
+	VPSUBW    Z1, Z2, Z8
+	VPADDW    Z2, Z1, Z1
+	VPMULLW   nttconst<>+13056(SB), Z8, Z2
+	VPMULHW   nttconst<>+12992(SB), Z8, Z8
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z8, Z8
+	VPSUBW    Z3, Z4, Z2
+	VPADDW    Z4, Z3, Z3
+	VPMULLW   nttconst<>+13184(SB), Z2, Z4
+	VPMULHW   nttconst<>+13120(SB), Z2, Z2
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z2, Z2
+	VPSUBW    Z5, Z6, Z4
+	VPADDW    Z6, Z5, Z5
+	VPMULLW   nttconst<>+13312(SB), Z4, Z6
+	VPMULHW   nttconst<>+13248(SB), Z4, Z4
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z4, Z4
+	VMOVDQU64 nttconst<>+44608(SB), Z11
+	VMOVDQA64 Z11, Z6
+	VPERMI2B  Z7, Z9, Z6
+	VMOVDQU64 nttconst<>+44672(SB), Z14
+	VMOVDQA64 Z14, Z13
+	VPERMI2B  Z7, Z9, Z13
+	VMOVDQA64 Z11, Z7
+	VPERMI2B  Z8, Z1, Z7
+	VMOVDQA64 Z14, Z9
+	VPERMI2B  Z8, Z1, Z9
+	VMOVDQA64 Z11, Z1
+	VPERMI2B  Z2, Z3, Z1
+	VMOVDQA64 Z14, Z8
+	VPERMI2B  Z2, Z3, Z8
+	VMOVDQA64 Z11, Z2
+	VPERMI2B  Z4, Z5, Z2
+	VMOVDQA64 Z14, Z3
+	VPERMI2B  Z4, Z5, Z3
+	VPSUBW    Z6, Z13, Z4
+	VPADDW    Z13, Z6, Z6
+	VPMULLW   nttconst<>+13440(SB), Z4, Z5
+	VPMULHW   nttconst<>+13376(SB), Z4, Z4
+	VPMULHW   Z0, Z5, Z5
+	VPSUBW    Z5, Z4, Z4
+	VPSUBW    Z7, Z9, Z5
+	VPADDW    Z9, Z7, Z7
+	VPMULLW   nttconst<>+13568(SB), Z5, Z9
+	VPMULHW   nttconst<>+13504(SB), Z5, Z5
+	VPMULHW   Z0, Z9, Z9
+	VPSUBW    Z9, Z5, Z5
+	VPSUBW    Z1, Z8, Z9
+	VPADDW    Z8, Z1, Z1
+	VPMULLW   nttconst<>+13696(SB), Z9, Z8
+	VPMULHW   nttconst<>+13632(SB), Z9, Z9
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z9, Z9
+	VPSUBW    Z2, Z3, Z8
+	VPADDW    Z3, Z2, Z2
+	VPMULLW   nttconst<>+13824(SB), Z8, Z3
+	VPMULHW   nttconst<>+13760(SB), Z8, Z8
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z8, Z8
+	VMOVDQU64 nttconst<>+44480(SB), Z11
+	VMOVDQA64 Z11, Z3
+	VPERMI2B  Z4, Z6, Z3
+	VMOVDQU64 nttconst<>+44544(SB), Z14
+	VMOVDQA64 Z14, Z13
+	VPERMI2B  Z4, Z6, Z13
+	VMOVDQA64 Z11, Z4
+	VPERMI2B  Z5, Z7, Z4
+	VMOVDQA64 Z14, Z6
+	VPERMI2B  Z5, Z7, Z6
+	VMOVDQA64 Z11, Z5
+	VPERMI2B  Z9, Z1, Z5
+	VMOVDQA64 Z14, Z7
+	VPERMI2B  Z9, Z1, Z7
+	VMOVDQA64 Z11, Z1
+	VPERMI2B  Z8, Z2, Z1
+	VMOVDQA64 Z14, Z9
+	VPERMI2B  Z8, Z2, Z9
+	VPSUBW    Z3, Z13, Z2
+	VPADDW    Z13, Z3, Z3
+	VPMULLW   nttconst<>+16704(SB), Z2, Z8
+	VPMULHW   nttconst<>+16640(SB), Z2, Z2
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z2, Z2
+	VPSUBW    Z4, Z6, Z8
+	VPADDW    Z6, Z4, Z4
+	VPMULLW   nttconst<>+16832(SB), Z8, Z6
+	VPMULHW   nttconst<>+16768(SB), Z8, Z8
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z8, Z8
+	VPSUBW    Z5, Z7, Z6
+	VPADDW    Z7, Z5, Z5
+	VPMULLW   nttconst<>+16960(SB), Z6, Z7
+	VPMULHW   nttconst<>+16896(SB), Z6, Z6
+	VPMULHW   Z0, Z7, Z7
+	VPSUBW    Z7, Z6, Z6
+	VPSUBW    Z1, Z9, Z7
+	VPADDW    Z9, Z1, Z1
+	VPMULLW   nttconst<>+17088(SB), Z7, Z9
+	VPMULHW   nttconst<>+17024(SB), Z7, Z7
+	VPMULHW   Z0, Z9, Z9
+	VPSUBW    Z9, Z7, Z7
+	VMOVDQU64 nttconst<>+44352(SB), Z11
+	VMOVDQA64 Z11, Z9
+	VPERMI2B  Z2, Z3, Z9
+	VMOVDQU64 nttconst<>+44416(SB), Z14
+	VMOVDQA64 Z14, Z13
+	VPERMI2B  Z2, Z3, Z13
+	VMOVDQA64 Z11, Z2
+	VPERMI2B  Z8, Z4, Z2
+	VMOVDQA64 Z14, Z3
+	VPERMI2B  Z8, Z4, Z3
+	VMOVDQA64 Z11, Z4
+	VPERMI2B  Z6, Z5, Z4
+	VMOVDQA64 Z14, Z8
+	VPERMI2B  Z6, Z5, Z8
+	VMOVDQA64 Z11, Z5
+	VPERMI2B  Z7, Z1, Z5
+	VMOVDQA64 Z14, Z6
+	VPERMI2B  Z7, Z1, Z6
+	VPMULHW   nttconst<>+6912(SB), Z9, Z1
+	VPSRAW    $0x0a, Z1, Z1
+	VPMULLW   Z0, Z1, Z1
+	VPSUBW    Z1, Z9, Z9
+	VPSUBW    Z9, Z13, Z1
+	VPADDW    Z13, Z9, Z9
+	VPMULLW   nttconst<>+14464(SB), Z1, Z7
+	VPMULHW   nttconst<>+14400(SB), Z1, Z1
+	VPMULHW   Z0, Z7, Z7
+	VPSUBW    Z7, Z1, Z1
+	VPMULHW   nttconst<>+6912(SB), Z2, Z7
+	VPSRAW    $0x0a, Z7, Z7
+	VPMULLW   Z0, Z7, Z7
+	VPSUBW    Z7, Z2, Z2
+	VPSUBW    Z2, Z3, Z7
+	VPADDW    Z3, Z2, Z2
+	VPMULLW   nttconst<>+14592(SB), Z7, Z3
+	VPMULHW   nttconst<>+14528(SB), Z7, Z7
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z7, Z7
+	VPMULHW   nttconst<>+6912(SB), Z4, Z3
+	VPSRAW    $0x0a, Z3, Z3
+	VPMULLW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPSUBW    Z4, Z8, Z3
+	VPADDW    Z8, Z4, Z4
+	VPMULLW   nttconst<>+14720(SB), Z3, Z8
+	VPMULHW   nttconst<>+14656(SB), Z3, Z3
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z3, Z3
+	VPMULHW   nttconst<>+6912(SB), Z5, Z8
+	VPSRAW    $0x0a, Z8, Z8
+	VPMULLW   Z0, Z8, Z8
+	VPSUBW    Z8, Z5, Z5
+	VPSUBW    Z5, Z6, Z8
+	VPADDW    Z6, Z5, Z5
+	VPMULLW   nttconst<>+14848(SB), Z8, Z6
+	VPMULHW   nttconst<>+14784(SB), Z8, Z8
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z8, Z8
+	VMOVDQA64 Z10, Z6
+	VPERMI2B  Z1, Z9, Z6
+	VMOVDQA64 Z12, Z11
+	VPERMI2B  Z1, Z9, Z11
+	VMOVDQA64 Z10, Z1
+	VPERMI2B  Z7, Z2, Z1
+	VMOVDQA64 Z12, Z9
+	VPERMI2B  Z7, Z2, Z9
+	VMOVDQA64 Z10, Z2
+	VPERMI2B  Z3, Z4, Z2
+	VMOVDQA64 Z12, Z7
+	VPERMI2B  Z3, Z4, Z7
+	VMOVDQA64 Z10, Z3
+	VPERMI2B  Z8, Z5, Z3
+	VMOVDQA64 Z12, Z4
+	VPERMI2B  Z8, Z5, Z4
+	VPMULHW   nttconst<>+6912(SB), Z6, Z5
+	VPSRAW    $0x0a, Z5, Z5
+	VPMULLW   Z0, Z5, Z5
+	VPSUBW    Z5, Z6, Z6
+	VPMULHW   nttconst<>+6912(SB), Z11, Z5
+	VPSRAW    $0x0a, Z5, Z5
+	VPMULLW   Z0, Z5, Z5
+	VPSUBW    Z5, Z11, Z11
+	VPSUBW    Z6, Z11, Z5
+	VPADDW    Z11, Z6, Z6
+	VPMULLW   nttconst<>+4608(SB), Z5, Z8
+	VPMULHW   nttconst<>+4544(SB), Z5, Z5
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z5, Z5
+	VPMULHW   nttconst<>+6912(SB), Z1, Z8
+	VPSRAW    $0x0a, Z8, Z8
+	VPMULLW   Z0, Z8, Z8
+	VPSUBW    Z8, Z1, Z1
+	VPMULHW   nttconst<>+6912(SB), Z9, Z8
+	VPSRAW    $0x0a, Z8, Z8
+	VPMULLW   Z0, Z8, Z8
+	VPSUBW    Z8, Z9, Z9
+	VPSUBW    Z1, Z9, Z8
+	VPADDW    Z9, Z1, Z1
+	VPMULLW   nttconst<>+4480(SB), Z8, Z9
+	VPMULHW   nttconst<>+4416(SB), Z8, Z8
+	VPMULHW   Z0, Z9, Z9
+	VPSUBW    Z9, Z8, Z8
+	VPMULHW   nttconst<>+6912(SB), Z2, Z9
+	VPSRAW    $0x0a, Z9, Z9
+	VPMULLW   Z0, Z9, Z9
+	VPSUBW    Z9, Z2, Z2
+	VPMULHW   nttconst<>+6912(SB), Z7, Z9
+	VPSRAW    $0x0a, Z9, Z9
+	VPMULLW   Z0, Z9, Z9
+	VPSUBW    Z9, Z7, Z7
+	VPSUBW    Z2, Z7, Z9
+	VPADDW    Z7, Z2, Z2
+	VPMULLW   nttconst<>+4352(SB), Z9, Z7
+	VPMULHW   nttconst<>+4288(SB), Z9, Z9
+	VPMULHW   Z0, Z7, Z7
+	VPSUBW    Z7, Z9, Z9
+	VPMULHW   nttconst<>+6912(SB), Z3, Z7
+	VPSRAW    $0x0a, Z7, Z7
+	VPMULLW   Z0, Z7, Z7
+	VPSUBW    Z7, Z3, Z3
+	VPMULHW   nttconst<>+6912(SB), Z4, Z7
+	VPSRAW    $0x0a, Z7, Z7
+	VPMULLW   Z0, Z7, Z7
+	VPSUBW    Z7, Z4, Z4
+	VPSUBW    Z3, Z4, Z7
+	VPADDW    Z4, Z3, Z3
+	VPMULLW   nttconst<>+4224(SB), Z7, Z4
+	VPMULHW   nttconst<>+4160(SB), Z7, Z7
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z7, Z7
+	VPSUBW    Z6, Z1, Z4
+	VPADDW    Z1, Z6, Z6
+	VPMULLW   nttconst<>+4096(SB), Z4, Z1
+	VPMULHW   nttconst<>+4032(SB), Z4, Z4
+	VPMULHW   Z0, Z1, Z1
+	VPSUBW    Z1, Z4, Z4
+	VPSUBW    Z5, Z8, Z1
+	VPADDW    Z8, Z5, Z5
+	VPMULLW   nttconst<>+4096(SB), Z1, Z8
+	VPMULHW   nttconst<>+4032(SB), Z1, Z1
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z1, Z1
+	VPSUBW    Z2, Z3, Z8
+	VPADDW    Z3, Z2, Z2
+	VPMULLW   nttconst<>+3968(SB), Z8, Z3
+	VPMULHW   nttconst<>+3904(SB), Z8, Z8
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z8, Z8
+	VPSUBW    Z9, Z7, Z3
+	VPADDW    Z7, Z9, Z9
+	VPMULLW   nttconst<>+3968(SB), Z3, Z7
+	VPMULHW   nttconst<>+3904(SB), Z3, Z3
+	VPMULHW   Z0, Z7, Z7
+	VPSUBW    Z7, Z3, Z3
+	VPSUBW    Z6, Z2, Z7
+	VPADDW    Z2, Z6, Z6
+	VPMULLW   nttconst<>+14976(SB), Z7, Z2
+	VPMULHW   nttconst<>+14912(SB), Z7, Z7
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z7, Z7
+	VPSUBW    Z5, Z9, Z2
+	VPADDW    Z9, Z5, Z5
+	VPMULLW   nttconst<>+14976(SB), Z2, Z9
+	VPMULHW   nttconst<>+14912(SB), Z2, Z2
+	VPMULHW   Z0, Z9, Z9
+	VPSUBW    Z9, Z2, Z2
+	VPSUBW    Z4, Z8, Z9
+	VPADDW    Z8, Z4, Z4
+	VPMULLW   nttconst<>+14976(SB), Z9, Z8
+	VPMULHW   nttconst<>+14912(SB), Z9, Z9
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z9, Z9
+	VPSUBW    Z1, Z3, Z8
+	VPADDW    Z3, Z1, Z1
+	VPMULLW   nttconst<>+14976(SB), Z8, Z3
+	VPMULHW   nttconst<>+14912(SB), Z8, Z8
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z8, Z8
+	VMOVDQU64 nttconst<>+46272(SB), Z3
+	VPERMB    Z6, Z3, Z6
+	VPERMB    Z5, Z3, Z5
+	VPERMB    Z4, Z3, Z4
+	VPERMB    Z1, Z3, Z1
+	VPERMB    Z7, Z3, Z7
+	VPERMB    Z2, Z3, Z2
+	VPERMB    Z9, Z3, Z9
+	VPERMB    Z8, Z3, Z3
+	VPMULLW   nttconst<>+15040(SB), Z6, Z8
+	VPMULHW   nttconst<>+15040(SB), Z6, Z6
+	VPMULHW   Z0, Z8, Z8
+	VPSUBW    Z8, Z6, Z6
+	VPSRAW    $0x0f, Z6, Z8
+	VPANDD    Z0, Z8, Z8
+	VPADDW    Z8, Z6, Z6
+	VMOVDQU64 Z6, (AX)
+	VPMULLW   nttconst<>+15040(SB), Z5, Z6
+	VPMULHW   nttconst<>+15040(SB), Z5, Z5
+	VPMULHW   Z0, Z6, Z6
+	VPSUBW    Z6, Z5, Z5
+	VPSRAW    $0x0f, Z5, Z6
+	VPANDD    Z0, Z6, Z6
+	VPADDW    Z6, Z5, Z5
+	VMOVDQU64 Z5, 64(AX)
+	VPMULLW   nttconst<>+15040(SB), Z4, Z5
+	VPMULHW   nttconst<>+15040(SB), Z4, Z4
+	VPMULHW   Z0, Z5, Z5
+	VPSUBW    Z5, Z4, Z4
+	VPSRAW    $0x0f, Z4, Z5
+	VPANDD    Z0, Z5, Z5
+	VPADDW    Z5, Z4, Z4
+	VMOVDQU64 Z4, 128(AX)
+	VPMULLW   nttconst<>+15040(SB), Z1, Z4
+	VPMULHW   nttconst<>+15040(SB), Z1, Z1
+	VPMULHW   Z0, Z4, Z4
+	VPSUBW    Z4, Z1, Z1
+	VPSRAW    $0x0f, Z1, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDW    Z4, Z1, Z1
+	VMOVDQU64 Z1, 192(AX)
+	VPSRAW    $0x0f, Z7, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z7, Z7
+	VMOVDQU64 Z7, 256(AX)
+	VPSRAW    $0x0f, Z2, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z2, Z2
+	VMOVDQU64 Z2, 320(AX)
+	VPSRAW    $0x0f, Z9, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z9, Z9
+	VMOVDQU64 Z9, 384(AX)
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, 448(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·invntt_avx512_all_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+3712(SB), Z0
+	VMOVDQU64  (AX), Z1
+	VMOVDQU64  64(AX), Z2
+	VMOVDQU64  128(AX), Z3
+	VMOVDQU64  192(AX), Z4
+	VMOVDQU64  256(AX), Z5
+	VMOVDQU64  320(AX), Z6
+	VMOVDQU64  384(AX), Z7
+	VMOVDQU64  448(AX), Z8
+	VSHUFPS    $0x88, Z2, Z1, Z9
+	VSHUFPS    $0xdd, Z2, Z1, Z1
+	VSHUFPS    $0x88, Z4, Z3, Z2
+	VSHUFPS    $0xdd, Z4, Z3, Z3
+	VSHUFPS    $0x88, Z6, Z5, Z4
+	VSHUFPS    $0xdd, Z6, Z5, Z5
+	VSHUFPS    $0x88, Z8, Z7, Z6
+	VSHUFPS    $0xdd, Z8, Z7, Z7
+	VPSUBW     Z9, Z1, Z8
+	VPADDW     Z1, Z9, Z9
+	VPMULLW    nttconst<>+46400(SB), Z8, Z1
+	VPMULHW    nttconst<>+46336(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VPSUBW     Z2, Z3, Z1
+	VPADDW     Z3, Z2, Z2
+	VPMULLW    nttconst<>+46528(SB), Z1, Z3
+	VPMULHW    nttconst<>+46464(SB), Z1, Z1
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z1, Z1
+	VPSUBW     Z4, Z5, Z3
+	VPADDW     Z5, Z4, Z4
+	VPMULLW    nttconst<>+46656(SB), Z3, Z5
+	VPMULHW    nttconst<>+46592(SB), Z3, Z3
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z3, Z3
+	VPSUBW     Z6, Z7, Z5
+	VPADDW     Z7, Z6, Z6
+	VPMULLW    nttconst<>+46784(SB), Z5, Z7
+	VPMULHW    nttconst<>+46720(SB), Z5, Z5
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z5, Z5
+	VSHUFPS    $0x88, Z8, Z9, Z7
+	VSHUFPS    $0xdd, Z8, Z9, Z8
+	VSHUFPS    $0x88, Z1, Z2, Z9
+	VSHUFPS    $0xdd, Z1, Z2, Z1
+	VSHUFPS    $0x88, Z3, Z4, Z2
+	VSHUFPS    $0xdd, Z3, Z4, Z3
+	VSHUFPS    $0x88, Z5, Z6, Z4
+	VSHUFPS    $0xdd, Z5, Z6, Z5
+	VPSUBW     Z7, Z8, Z6
+	VPADDW     Z8, Z7, Z7
+	VPMULLW    nttconst<>+13440(SB), Z6, Z8
+	VPMULHW    nttconst<>+13376(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPSUBW     Z9, Z1, Z8
+	VPADDW     Z1, Z9, Z9
+	VPMULLW    nttconst<>+13568(SB), Z8, Z1
+	VPMULHW    nttconst<>+13504(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VPSUBW     Z2, Z3, Z1
+	VPADDW     Z3, Z2, Z2
+	VPMULLW    nttconst<>+13696(SB), Z1, Z3
+	VPMULHW    nttconst<>+13632(SB), Z1, Z1
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z1, Z1
+	VPSUBW     Z4, Z5, Z3
+	VPADDW     Z5, Z4, Z4
+	VPMULLW    nttconst<>+13824(SB), Z3, Z5
+	VPMULHW    nttconst<>+13760(SB), Z3, Z3
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z3, Z3
+	VSHUFI64X2 $0x88, Z6, Z7, Z5
+	VSHUFI64X2 $0xdd, Z6, Z7, Z6
+	VSHUFI64X2 $0x88, Z8, Z9, Z7
+	VSHUFI64X2 $0xdd, Z8, Z9, Z8
+	VSHUFI64X2 $0x88, Z1, Z2, Z9
+	VSHUFI64X2 $0xdd, Z1, Z2, Z1
+	VSHUFI64X2 $0x88, Z3, Z4, Z2
+	VSHUFI64X2 $0xdd, Z3, Z4, Z3
+	VPSUBW     Z5, Z6, Z4
+	VPADDW     Z6, Z5, Z5
+	VPMULLW    nttconst<>+13952(SB), Z4, Z6
+	VPMULHW    nttconst<>+13888(SB), Z4, Z4
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z4, Z4
+	VPSUBW     Z7, Z8, Z6
+	VPADDW     Z8, Z7, Z7
+	VPMULLW    nttconst<>+14080(SB), Z6, Z8
+	VPMULHW    nttconst<>+14016(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPSUBW     Z9, Z1, Z8
+	VPADDW     Z1, Z9, Z9
+	VPMULLW    nttconst<>+14208(SB), Z8, Z1
+	VPMULHW    nttconst<>+14144(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VPSUBW     Z2, Z3, Z1
+	VPADDW     Z3, Z2, Z2
+	VPMULLW    nttconst<>+14336(SB), Z1, Z3
+	VPMULHW    nttconst<>+14272(SB), Z1, Z1
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z1, Z1
+	VSHUFI64X2 $0x88, Z4, Z5, Z3
+	VSHUFI64X2 $0xdd, Z4, Z5, Z4
+	VSHUFI64X2 $0x88, Z6, Z7, Z5
+	VSHUFI64X2 $0xdd, Z6, Z7, Z6
+	VSHUFI64X2 $0x88, Z8, Z9, Z7
+	VSHUFI64X2 $0xdd, Z8, Z9, Z8
+	VSHUFI64X2 $0x88, Z1, Z2, Z9
+	VSHUFI64X2 $0xdd, Z1, Z2, Z1
+	VPMULHW    nttconst<>+6912(SB), Z3, Z2
+	VPSRAW     $0x0a, Z2, Z2
+	VPMULLW    Z0, Z2, Z2
+	VPSUBW     Z2, Z3, Z3
+	VPSUBW     Z3, Z4, Z2
+	VPADDW     Z4, Z3, Z3
+	VPMULLW    nttconst<>+14464(SB), Z2, Z4
+	VPMULHW    nttconst<>+14400(SB), Z2, Z2
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z2, Z2
+	VPMULHW    nttconst<>+6912(SB), Z5, Z4
+	VPSRAW     $0x0a, Z4, Z4
+	VPMULLW    Z0, Z4, Z4
+	VPSUBW     Z4, Z5, Z5
+	VPSUBW     Z5, Z6, Z4
+	VPADDW     Z6, Z5, Z5
+	VPMULLW    nttconst<>+14592(SB), Z4, Z6
+	VPMULHW    nttconst<>+14528(SB), Z4, Z4
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z4, Z4
+	VPMULHW    nttconst<>+6912(SB), Z7, Z6
+	VPSRAW     $0x0a, Z6, Z6
+	VPMULLW    Z0, Z6, Z6
+	VPSUBW     Z6, Z7, Z7
+	VPSUBW     Z7, Z8, Z6
+	VPADDW     Z8, Z7, Z7
+	VPMULLW    nttconst<>+14720(SB), Z6, Z8
+	VPMULHW    nttconst<>+14656(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPMULHW    nttconst<>+6912(SB), Z9, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z9, Z9
+	VPSUBW     Z9, Z1, Z8
+	VPADDW     Z1, Z9, Z9
+	VPMULLW    nttconst<>+14848(SB), Z8, Z1
+	VPMULHW    nttconst<>+14784(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VSHUFPS    $0x88, Z2, Z3, Z1
+	VSHUFPS    $0xdd, Z2, Z3, Z2
+	VSHUFPS    $0x88, Z4, Z5, Z3
+	VSHUFPS    $0xdd, Z4, Z5, Z4
+	VSHUFPS    $0x88, Z6, Z7, Z5
+	VSHUFPS    $0xdd, Z6, Z7, Z6
+	VSHUFPS    $0x88, Z8, Z9, Z7
+	VSHUFPS    $0xdd, Z8, Z9, Z8
+	VPMULHW    nttconst<>+6912(SB), Z1, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z1, Z1
+	VPMULHW    nttconst<>+6912(SB), Z2, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z2, Z2
+	VPSUBW     Z1, Z2, Z9
+	VPADDW     Z2, Z1, Z1
+	VPMULLW    nttconst<>+4608(SB), Z9, Z2
+	VPMULHW    nttconst<>+4544(SB), Z9, Z9
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z9, Z9
+	VPMULHW    nttconst<>+6912(SB), Z3, Z2
+	VPSRAW     $0x0a, Z2, Z2
+	VPMULLW    Z0, Z2, Z2
+	VPSUBW     Z2, Z3, Z3
+	VPMULHW    nttconst<>+6912(SB), Z4, Z2
+	VPSRAW     $0x0a, Z2, Z2
+	VPMULLW    Z0, Z2, Z2
+	VPSUBW     Z2, Z4, Z4
+	VPSUBW     Z3, Z4, Z2
+	VPADDW     Z4, Z3, Z3
+	VPMULLW    nttconst<>+4480(SB), Z2, Z4
+	VPMULHW    nttconst<>+4416(SB), Z2, Z2
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z2, Z2
+	VPMULHW    nttconst<>+6912(SB), Z5, Z4
+	VPSRAW     $0x0a, Z4, Z4
+	VPMULLW    Z0, Z4, Z4
+	VPSUBW     Z4, Z5, Z5
+	VPMULHW    nttconst<>+6912(SB), Z6, Z4
+	VPSRAW     $0x0a, Z4, Z4
+	VPMULLW    Z0, Z4, Z4
+	VPSUBW     Z4, Z6, Z6
+	VPSUBW     Z5, Z6, Z4
+	VPADDW     Z6, Z5, Z5
+	VPMULLW    nttconst<>+4352(SB), Z4, Z6
+	VPMULHW    nttconst<>+4288(SB), Z4, Z4
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z4, Z4
+	VPMULHW    nttconst<>+6912(SB), Z7, Z6
+	VPSRAW     $0x0a, Z6, Z6
+	VPMULLW    Z0, Z6, Z6
+	VPSUBW     Z6, Z7, Z7
+	VPMULHW    nttconst<>+6912(SB), Z8, Z6
+	VPSRAW     $0x0a, Z6, Z6
+	VPMULLW    Z0, Z6, Z6
+	VPSUBW     Z6, Z8, Z8
+	VPSUBW     Z7, Z8, Z6
+	VPADDW     Z8, Z7, Z7
+	VPMULLW    nttconst<>+4224(SB), Z6, Z8
+	VPMULHW    nttconst<>+4160(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPSUBW     Z1, Z3, Z8
+	VPADDW     Z3, Z1, Z1
+	VPMULLW    nttconst<>+4096(SB), Z8, Z3
+	VPMULHW    nttconst<>+4032(SB), Z8, Z8
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z8, Z8
+	VPSUBW     Z9, Z2, Z3
+	VPADDW     Z2, Z9, Z9
+	VPMULLW    nttconst<>+4096(SB), Z3, Z2
+	VPMULHW    nttconst<>+4032(SB), Z3, Z3
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z3, Z3
+	VPSUBW     Z5, Z7, Z2
+	VPADDW     Z7, Z5, Z5
+	VPMULLW    nttconst<>+3968(SB), Z2, Z7
+	VPMULHW    nttconst<>+3904(SB), Z2, Z2
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z2, Z2
+	VPSUBW     Z4, Z6, Z7
+	VPADDW     Z6, Z4, Z4
+	VPMULLW    nttconst<>+3968(SB), Z7, Z6
+	VPMULHW    nttconst<>+3904(SB), Z7, Z7
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z7, Z7
+	VPSUBW     Z1, Z5, Z6
+	VPADDW     Z5, Z1, Z1
+	VPMULLW    nttconst<>+14976(SB), Z6, Z5
+	VPMULHW    nttconst<>+14912(SB), Z6, Z6
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z6, Z6
+	VPSUBW     Z9, Z4, Z5
+	VPADDW     Z4, Z9, Z9
+	VPMULLW    nttconst<>+14976(SB), Z5, Z4
+	VPMULHW    nttconst<>+14912(SB), Z5, Z5
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z5, Z5
+	VPSUBW     Z8, Z2, Z4
+	VPADDW     Z2, Z8, Z8
+	VPMULLW    nttconst<>+14976(SB), Z4, Z2
+	VPMULHW    nttconst<>+14912(SB), Z4, Z4
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z4, Z4
+	VPSUBW     Z3, Z7, Z2
+	VPADDW     Z7, Z3, Z3
+	VPMULLW    nttconst<>+14976(SB), Z2, Z7
+	VPMULHW    nttconst<>+14912(SB), Z2, Z2
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z2, Z2
+	VSHUFPS    $0x44, Z9, Z1, Z7
+	VSHUFPS    $0xee, Z9, Z1, Z1
+	VSHUFPS    $0x44, Z3, Z8, Z9
+	VSHUFPS    $0xee, Z3, Z8, Z3
+	VSHUFPS    $0x44, Z5, Z6, Z8
+	VSHUFPS    $0xee, Z5, Z6, Z5
+	VSHUFPS    $0x44, Z2, Z4, Z6
+	VSHUFPS    $0xee, Z2, Z4, Z2
+	VSHUFI64X2 $0x88, Z1, Z7, Z4
+	VSHUFI64X2 $0xdd, Z1, Z7, Z1
+	VSHUFI64X2 $0x88, Z3, Z9, Z7
+	VSHUFI64X2 $0xdd, Z3, Z9, Z3
+	VSHUFI64X2 $0x88, Z5, Z8, Z9
+	VSHUFI64X2 $0xdd, Z5, Z8, Z5
+	VSHUFI64X2 $0x88, Z2, Z6, Z8
+	VSHUFI64X2 $0xdd, Z2, Z6, Z2
+	VSHUFPS    $0x44, Z1, Z4, Z6
+	VSHUFPS    $0xee, Z1, Z4, Z1
+	VSHUFPS    $0x44, Z3, Z7, Z4
+	VSHUFPS    $0xee, Z3, Z7, Z3
+	VSHUFPS    $0x44, Z5, Z9, Z7
+	VSHUFPS    $0xee, Z5, Z9, Z5
+	VSHUFPS    $0x44, Z2, Z8, Z9
+	VSHUFPS    $0xee, Z2, Z8, Z2
+	VPMULLW    nttconst<>+15040(SB), Z6, Z8
+	VPMULHW    nttconst<>+15040(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPSRAW     $0x0f, Z6, Z8
+	VPANDD     Z0, Z8, Z8
+	VPADDW     Z8, Z6, Z6
+	VMOVDQU64  Z6, (AX)
+	VPMULLW    nttconst<>+15040(SB), Z1, Z6
+	VPMULHW    nttconst<>+15040(SB), Z1, Z1
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z1, Z1
+	VPSRAW     $0x0f, Z1, Z6
+	VPANDD     Z0, Z6, Z6
+	VPADDW     Z6, Z1, Z1
+	VMOVDQU64  Z1, 64(AX)
+	VPMULLW    nttconst<>+15040(SB), Z4, Z1
+	VPMULHW    nttconst<>+15040(SB), Z4, Z4
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z4, Z4
+	VPSRAW     $0x0f, Z4, Z1
+	VPANDD     Z0, Z1, Z1
+	VPADDW     Z1, Z4, Z4
+	VMOVDQU64  Z4, 128(AX)
+	VPMULLW    nttconst<>+15040(SB), Z3, Z1
+	VPMULHW    nttconst<>+15040(SB), Z3, Z3
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z3, Z3
+	VPSRAW     $0x0f, Z3, Z1
+	VPANDD     Z0, Z1, Z1
+	VPADDW     Z1, Z3, Z3
+	VMOVDQU64  Z3, 192(AX)
+	VPSRAW     $0x0f, Z7, Z1
+	VPANDD     Z0, Z1, Z1
+	VPADDW     Z1, Z7, Z7
+	VMOVDQU64  Z7, 256(AX)
+	VPSRAW     $0x0f, Z5, Z1
+	VPANDD     Z0, Z1, Z1
+	VPADDW     Z1, Z5, Z5
+	VMOVDQU64  Z5, 320(AX)
+	VPSRAW     $0x0f, Z9, Z1
+	VPANDD     Z0, Z1, Z1
+	VPADDW     Z1, Z9, Z9
+	VMOVDQU64  Z9, 384(AX)
+	VPSRAW     $0x0f, Z2, Z1
+	VPANDD     Z0, Z1, Z1
+	VPADDW     Z1, Z2, Z2
+	VMOVDQU64  Z2, 448(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·invntt_avx512vl_all_vbmi_undo_lazy_none(SB), $0-8
+	MOVQ      f+0(FP), AX
+	VMOVDQU64 nttconst<>+0(SB), Y0
+	VMOVDQU64 (AX), Y1
+	VMOVDQU64 32(AX), Y2
+	VMOVDQU64 64(AX), Y3
+	VMOVDQU64 96(AX), Y4
+	VMOVDQU64 128(AX), Y5
+	VMOVDQU64 160(AX), Y6
+	VMOVDQU64 192(AX), Y7
+	VMOVDQU64 224(AX), Y8
+	VMOVDQU64 256(AX), Y9
+	VMOVDQU64 288(AX), Y10
+	VMOVDQU64 320(AX), Y11
+	VMOVDQU64 352(AX), Y12
+	VMOVDQU64 384(AX), Y13
+	VMOVDQU64 416(AX), Y14
+	VMOVDQU64 448(AX), Y15
+	VMOVDQU64 480(AX), Y16
+	VMOVDQU64 nttconst<>+45632(SB), Y18
+	VMOVDQA64 Y18, Y17
+	VPERMI2B  Y2, Y1, Y17
+	VMOVDQU64 nttconst<>+45664(SB), Y20
+	VMOVDQA64 Y20, Y19
+	VPERMI2B  Y2, Y1, Y19
+	VMOVDQA64 Y18, Y1
+	VPERMI2B  Y4, Y3, Y1
+	VMOVDQA64 Y20, Y2
+	VPERMI2B  Y4, Y3, Y2
+	VMOVDQA64 Y18, Y3
+	VPERMI2B  Y6, Y5, Y3
+	VMOVDQA64 Y20, Y4
+	VPERMI2B  Y6, Y5, Y4
+	VMOVDQA64 Y18, Y5
+	VPERMI2B  Y8, Y7, Y5
+	VMOVDQA64 Y20, Y6
+	VPERMI2B  Y8, Y7, Y6
+	VMOVDQA64 Y18, Y7
+	VPERMI2B  Y10, Y9, Y7
+	VMOVDQA64 Y20, Y8
+	VPERMI2B  Y10, Y9, Y8
+	VMOVDQA64 Y18, Y9
+	VPERMI2B  Y12, Y11, Y9
+	VMOVDQA64 Y20, Y10
+	VPERMI2B  Y12, Y11, Y10
+	VMOVDQA64 Y18, Y11
+	VPERMI2B  Y14, Y13, Y11
+	VMOVDQA64 Y20, Y12
+	VPERMI2B  Y14, Y13, Y12
+	VMOVDQA64 Y18, Y13
+	VPERMI2B  Y16, Y15, Y13
+	VMOVDQA64 Y20, Y14
+	VPERMI2B  Y16, Y15, Y14
+	VPSUBW    Y17, Y19, Y15
+	VPADDW    Y19, Y17, Y17
+	VPMULLW   nttconst<>+10208(SB), Y15, Y16
+	VPMULHW   nttconst<>+10176(SB), Y15, Y15
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y15, Y15
+	VPSUBW    Y1, Y2, Y16
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+10976(SB), Y16, Y2
+	VPMULHW   nttconst<>+10944(SB), Y16, Y16
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y16, Y16
+	VPSUBW    Y3, Y4, Y2
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+10336(SB), Y2, Y4
+	VPMULHW   nttconst<>+10304(SB), Y2, Y2
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y2, Y2
+	VPSUBW    Y5, Y6, Y4
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+11104(SB), Y4, Y6
+	VPMULHW   nttconst<>+11072(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VPSUBW    Y7, Y8, Y6
+	VPADDW    Y8, Y7, Y7
+	VPMULLW   nttconst<>+10272(SB), Y6, Y8
+	VPMULHW   nttconst<>+10240(SB), Y6, Y6
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y6, Y6
+	VPSUBW    Y9, Y10, Y8
+	VPADDW    Y10, Y9, Y9
+	VPMULLW   nttconst<>+11040(SB), Y8, Y10
+	VPMULHW   nttconst<>+11008(SB), Y8, Y8
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y8, Y8
+	VPSUBW    Y11, Y12, Y10
+	VPADDW    Y12, Y11, Y11
+	VPMULLW   nttconst<>+10400(SB), Y10, Y12
+	VPMULHW   nttconst<>+10368(SB), Y10, Y10
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y10, Y10
+	VPSUBW    Y13, Y14, Y12
+	VPADDW    Y14, Y13, Y13
+	VPMULLW   nttconst<>+11168(SB), Y12, Y14
+	VPMULHW   nttconst<>+11136(SB), Y12, Y12
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y12, Y12
+	VMOVDQU64 nttconst<>+45568(SB), Y19
+	VMOVDQA64 Y19, Y14
+	VPERMI2B  Y15, Y17, Y14
+	VMOVDQU64 nttconst<>+45600(SB), Y22
+	VMOVDQA64 Y22, Y21
+	VPERMI2B  Y15, Y17, Y21
+	VMOVDQA64 Y19, Y15
+	VPERMI2B  Y16, Y1, Y15
+	VMOVDQA64 Y22, Y17
+	VPERMI2B  Y16, Y1, Y17
+	VMOVDQA64 Y19, Y1
+	VPERMI2B  Y2, Y3, Y1
+	VMOVDQA64 Y22, Y16
+	VPERMI2B  Y2, Y3, Y16
+	VMOVDQA64 Y19, Y2
+	VPERMI2B  Y4, Y5, Y2
+	VMOVDQA64 Y22, Y3
+	VPERMI2B  Y4, Y5, Y3
+	VMOVDQA64 Y19, Y4
+	VPERMI2B  Y6, Y7, Y4
+	VMOVDQA64 Y22, Y5
+	VPERMI2B  Y6, Y7, Y5
+	VMOVDQA64 Y19, Y6
+	VPERMI2B  Y8, Y9, Y6
+	VMOVDQA64 Y22, Y7
+	VPERMI2B  Y8, Y9, Y7
+	VMOVDQA64 Y19, Y8
+	VPERMI2B  Y10, Y11, Y8
+	VMOVDQA64 Y22, Y9
+	VPERMI2B  Y10, Y11, Y9
+	VMOVDQA64 Y19, Y10
+	VPERMI2B  Y12, Y13, Y10
+	VMOVDQA64 Y22, Y11
+	VPERMI2B  Y12, Y13, Y11
+	VPSUBW    Y14, Y21, Y12
+	VPADDW    Y21, Y14, Y14
+	VPMULLW   nttconst<>+10464(SB), Y12, Y13
+	VPMULHW   nttconst<>+10432(SB), Y12, Y12
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y12, Y12
+	VPSUBW    Y15, Y17, Y13
+	VPADDW    Y17, Y15, Y15
+	VPMULLW   nttconst<>+11232(SB), Y13, Y17
+	VPMULHW   nttconst<>+11200(SB), Y13, Y13
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y13, Y13
+	VPSUBW    Y1, Y16, Y17
+	VPADDW    Y16, Y1, Y1
+	VPMULLW   nttconst<>+10592(SB), Y17, Y16
+	VPMULHW   nttconst<>+10560(SB), Y17, Y17
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y17, Y17
+	VPSUBW    Y2, Y3, Y16
+	VPADDW    Y3, Y2, Y2
+	VPMULLW   nttconst<>+11360(SB), Y16, Y3
+	VPMULHW   nttconst<>+11328(SB), Y16, Y16
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y16, Y16
+	VPSUBW    Y4, Y5, Y3
+	VPADDW    Y5, Y4, Y4
+	VPMULLW   nttconst<>+10528(SB), Y3, Y5
+	VPMULHW   nttconst<>+10496(SB), Y3, Y3
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y3, Y3
+	VPSUBW    Y6, Y7, Y5
+	VPADDW    Y7, Y6, Y6
+	VPMULLW   nttconst<>+11296(SB), Y5, Y7
+	VPMULHW   nttconst<>+11264(SB), Y5, Y5
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y5, Y5
+	VPSUBW    Y8, Y9, Y7
+	VPADDW    Y9, Y8, Y8
+	VPMULLW   nttconst<>+10656(SB), Y7, Y9
+	VPMULHW   nttconst<>+10624(SB), Y7, Y7
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y7, Y7
+	VPSUBW    Y10, Y11, Y9
+	VPADDW    Y11, Y10, Y10
+	VPMULLW   nttconst<>+11424(SB), Y9, Y11
+	VPMULHW   nttconst<>+11392(SB), Y9, Y9
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y9, Y9
+	VMOVDQU64 nttconst<>+45504(SB), Y19
+	VMOVDQA64 Y19, Y11
+	VPERMI2B  Y12, Y14, Y11
+	VMOVDQU64 nttconst<>+45536(SB), Y22
+	VMOVDQA64 Y22, Y21
+	VPERMI2B  Y12, Y14, Y21
+	VMOVDQA64 Y19, Y12
+	VPERMI2B  Y13, Y15, Y12
+	VMOVDQA64 Y22, Y14
+	VPERMI2B  Y13, Y15, Y14
+	VMOVDQA64 Y19, Y13
+	VPERMI2B  Y17, Y1, Y13
+	VMOVDQA64 Y22, Y15
+	VPERMI2B  Y17, Y1, Y15
+	VMOVDQA64 Y19, Y1
+	VPERMI2B  Y16, Y2, Y1
+	VMOVDQA64 Y22, Y17
+	VPERMI2B  Y16, Y2, Y17
+	VMOVDQA64 Y19, Y2
+	VPERMI2B  Y3, Y4, Y2
+	VMOVDQA64 Y22, Y16
+	VPERMI2B  Y3, Y4, Y16
+	VMOVDQA64 Y19, Y3
+	VPERMI2B  Y5, Y6, Y3
+	VMOVDQA64 Y22, Y4
+	VPERMI2B  Y5, Y6, Y4
+	VMOVDQA64 Y19, Y5
+	VPERMI2B  Y7, Y8, Y5
+	VMOVDQA64 Y22, Y6
+	VPERMI2B  Y7, Y8, Y6
+	VMOVDQA64 Y19, Y7
+	VPERMI2B  Y9, Y10, Y7
+	VMOVDQA64 Y22, Y8
+	VPERMI2B  Y9, Y10, Y8
+	VPSUBW    Y11, Y21, Y9
+	VPADDW    Y21, Y11, Y11
+	VPMULLW   nttconst<>+10720(SB), Y9, Y10
+	VPMULHW   nttconst<>+10688(SB), Y9, Y9
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y9, Y9
+	VPSUBW    Y12, Y14, Y10
+	VPADDW    Y14, Y12, Y12
+	VPMULLW   nttconst<>+11488(SB), Y10, Y14
+	VPMULHW   nttconst<>+11456(SB), Y10, Y10
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y10, Y10
+	VPSUBW    Y13, Y15, Y14
+	VPADDW    Y15, Y13, Y13
+	VPMULLW   nttconst<>+10848(SB), Y14, Y15
+	VPMULHW   nttconst<>+10816(SB), Y14, Y14
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y14, Y14
+	VPSUBW    Y1, Y17, Y15
+	VPADDW    Y17, Y1, Y1
+	VPMULLW   nttconst<>+11616(SB), Y15, Y17
+	VPMULHW   nttconst<>+11584(SB), Y15, Y15
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y15, Y15
+	VPSUBW    Y2, Y16, Y17
+	VPADDW    Y16, Y2, Y2
+	VPMULLW   nttconst<>+10784(SB), Y17, Y16
+	VPMULHW   nttconst<>+10752(SB), Y17, Y17
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y17, Y17
+	VPSUBW    Y3, Y4, Y16
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+11552(SB), Y16, Y4
+	VPMULHW   nttconst<>+11520(SB), Y16, Y16
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y16, Y16
+	VPSUBW    Y5, Y6, Y4
+	VPADDW    Y6, Y5, Y5
+	VPMULLW   nttconst<>+10912(SB), Y4, Y6
+	VPMULHW   nttconst<>+10880(SB), Y4, Y4
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y4, Y4
+	VPSUBW    Y7, Y8, Y6
+	VPADDW    Y8, Y7, Y7
+	VPMULLW   nttconst<>+11680(SB), Y6, Y8
+	VPMULHW   nttconst<>+11648(SB), Y6, Y6
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y6, Y6
+	VMOVDQA64 Y18, Y8
+	VPERMI2B  Y9, Y11, Y8
+	VMOVDQA64 Y20, Y19
+	VPERMI2B  Y9, Y11, Y19
+	VMOVDQA64 Y18, Y9
+	VPERMI2B  Y10, Y12, Y9
+	VMOVDQA64 Y20, Y11
+	VPERMI2B  Y10, Y12, Y11
+	VMOVDQA64 Y18, Y10
+	VPERMI2B  Y14, Y13, Y10
+	VMOVDQA64 Y20, Y12
+	VPERMI2B  Y14, Y13, Y12
+	VMOVDQA64 Y18, Y13
+	VPERMI2B  Y15, Y1, Y13
+	VMOVDQA64 Y20, Y14
+	VPERMI2B  Y15, Y1, Y14
+	VMOVDQA64 Y18, Y1
+	VPERMI2B  Y17, Y2, Y1
+	VMOVDQA64 Y20, Y15
+	VPERMI2B  Y17, Y2, Y15
+	VMOVDQA64 Y18, Y2
+	VPERMI2B  Y16, Y3, Y2
+	VMOVDQA64 Y20, Y17
+	VPERMI2B  Y16, Y3, Y17
+	VMOVDQA64 Y18, Y3
+	VPERMI2B  Y4, Y5, Y3
+	VMOVDQA64 Y20, Y16
+	VPERMI2B  Y4, Y5, Y16
+	VMOVDQA64 Y18, Y4
+	VPERMI2B  Y6, Y7, Y4
+	VMOVDQA64 Y20, Y5
+	VPERMI2B  Y6, Y7, Y5
+	VPMULHW   nttconst<>+2624(SB), Y8, Y6
+	VPSRAW    $0x0a, Y6, Y6
+	VPMULLW   Y0, Y6, Y6
+	VPSUBW    Y6, Y8, Y8
+	VPSUBW    Y8, Y19, Y6
+	VPADDW    Y19, Y8, Y8
+	VPMULLW   nttconst<>+1824(SB), Y6, Y7
+	VPMULHW   nttconst<>+1792(SB), Y6, Y6
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y6, Y6
+	VPMULHW   nttconst<>+2624(SB), Y9, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y9, Y9
+	VPSUBW    Y9, Y11, Y7
+	VPADDW    Y11, Y9, Y9
+	VPMULLW   nttconst<>+704(SB), Y7, Y11
+	VPMULHW   nttconst<>+672(SB), Y7, Y7
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y7, Y7
+	VPMULHW   nttconst<>+2624(SB), Y10, Y11
+	VPSRAW    $0x0a, Y11, Y11
+	VPMULLW   Y0, Y11, Y11
+	VPSUBW    Y11, Y10, Y10
+	VPSUBW    Y10, Y12, Y11
+	VPADDW    Y12, Y10, Y10
+	VPMULLW   nttconst<>+1696(SB), Y11, Y12
+	VPMULHW   nttconst<>+1664(SB), Y11, Y11
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y11, Y11
+	VPMULHW   nttconst<>+2624(SB), Y13, Y12
+	VPSRAW    $0x0a, Y12, Y12
+	VPMULLW   Y0, Y12, Y12
+	VPSUBW    Y12, Y13, Y13
+	VPSUBW    Y13, Y14, Y12
+	VPADDW    Y14, Y13, Y13
+	VPMULLW   nttconst<>+576(SB), Y12, Y14
+	VPMULHW   nttconst<>+544(SB), Y12, Y12
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y12, Y12
+	VPMULHW   nttconst<>+2624(SB), Y1, Y14
+	VPSRAW    $0x0a, Y14, Y14
+	VPMULLW   Y0, Y14, Y14
+	VPSUBW    Y14, Y1, Y1
+	VPSUBW    Y1, Y15, Y14
+	VPADDW    Y15, Y1, Y1
+	VPMULLW   nttconst<>+1760(SB), Y14, Y15
+	VPMULHW   nttconst<>+1728(SB), Y14, Y14
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y14, Y14
+	VPMULHW   nttconst<>+2624(SB), Y2, Y15
+	VPSRAW    $0x0a, Y15, Y15
+	VPMULLW   Y0, Y15, Y15
+	VPSUBW    Y15, Y2, Y2
+	VPSUBW    Y2, Y17, Y15
+	VPADDW    Y17, Y2, Y2
+	VPMULLW   nttconst<>+640(SB), Y15, Y17
+	VPMULHW   nttconst<>+608(SB), Y15, Y15
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y15, Y15
+	VPMULHW   nttconst<>+2624(SB), Y3, Y17
+	VPSRAW    $0x0a, Y17, Y17
+	VPMULLW   Y0, Y17, Y17
+	VPSUBW    Y17, Y3, Y3
+	VPSUBW    Y3, Y16, Y17
+	VPADDW    Y16, Y3, Y3
+	VPMULLW   nttconst<>+1632(SB), Y17, Y16
+	VPMULHW   nttconst<>+1600(SB), Y17, Y17
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y17, Y17
+	VPMULHW   nttconst<>+2624(SB), Y4, Y16
+	VPSRAW    $0x0a, Y16, Y16
+	VPMULLW   Y0, Y16, Y16
+	VPSUBW    Y16, Y4, Y4
+	VPSUBW    Y4, Y5, Y16
+	VPADDW    Y5, Y4, Y4
+	VPMULLW   nttconst<>+512(SB), Y16, Y5
+	VPMULHW   nttconst<>+480(SB), Y16, Y16
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y16, Y16
+	VPMULHW   nttconst<>+2624(SB), Y8, Y5
+	VPSRAW    $0x0a, Y5, Y5
+	VPMULLW   Y0, Y5, Y5
+	VPSUBW    Y5, Y8, Y8
+	VPMULHW   nttconst<>+2624(SB), Y9, Y5
+	VPSRAW    $0x0a, Y5, Y5
+	VPMULLW   Y0, Y5, Y5
+	VPSUBW    Y5, Y9, Y9
+	VPSUBW    Y8, Y9, Y5
+	VPADDW    Y9, Y8, Y8
+	VPMULLW   nttconst<>+448(SB), Y5, Y9
+	VPMULHW   nttconst<>+416(SB), Y5, Y5
+	VPMULHW   Y0, Y9, Y9
+	VPSUBW    Y9, Y5, Y5
+	VPSUBW    Y6, Y7, Y9
+	VPADDW    Y7, Y6, Y6
+	VPMULLW   nttconst<>+448(SB), Y9, Y7
+	VPMULHW   nttconst<>+416(SB), Y9, Y9
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y9, Y9
+	VPMULHW   nttconst<>+2624(SB), Y10, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y10, Y10
+	VPMULHW   nttconst<>+2624(SB), Y13, Y7
+	VPSRAW    $0x0a, Y7, Y7
+	VPMULLW   Y0, Y7, Y7
+	VPSUBW    Y7, Y13, Y13
+	VPSUBW    Y10, Y13, Y7
+	VPADDW    Y13, Y10, Y10
+	VPMULLW   nttconst<>+320(SB), Y7, Y13
+	VPMULHW   nttconst<>+288(SB), Y7, Y7
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y7, Y7
+	VPSUBW    Y11, Y12, Y13
+	VPADDW    Y12, Y11, Y11
+	VPMULLW   nttconst<>+320(SB), Y13, Y12
+	VPMULHW   nttconst<>+288(SB), Y13, Y13
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y13, Y13
+	VPMULHW   nttconst<>+2624(SB), Y1, Y12
+	VPSRAW    $0x0a, Y12, Y12
+	VPMULLW   Y0, Y12, Y12
+	VPSUBW    Y12, Y1, Y1
+	VPMULHW   nttconst<>+2624(SB), Y2, Y12
+	VPSRAW    $0x0a, Y12, Y12
+	VPMULLW   Y0, Y12, Y12
+	VPSUBW    Y12, Y2, Y2
+	VPSUBW    Y1, Y2, Y12
+	VPADDW    Y2, Y1, Y1
+	VPMULLW   nttconst<>+384(SB), Y12, Y2
+	VPMULHW   nttconst<>+352(SB), Y12, Y12
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y12, Y12
+	VPSUBW    Y14, Y15, Y2
+	VPADDW    Y15, Y14, Y14
+	VPMULLW   nttconst<>+384(SB), Y2, Y15
+	VPMULHW   nttconst<>+352(SB), Y2, Y2
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y2, Y2
+	VPMULHW   nttconst<>+2624(SB), Y3, Y15
+	VPSRAW    $0x0a, Y15, Y15
+	VPMULLW   Y0, Y15, Y15
+	VPSUBW    Y15, Y3, Y3
+	VPMULHW   nttconst<>+2624(SB), Y4, Y15
+	VPSRAW    $0x0a, Y15, Y15
+	VPMULLW   Y0, Y15, Y15
+	VPSUBW    Y15, Y4, Y4
+	VPSUBW    Y3, Y4, Y15
+	VPADDW    Y4, Y3, Y3
+	VPMULLW   nttconst<>+256(SB), Y15, Y4
+	VPMULHW   nttconst<>+224(SB), Y15, Y15
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y15, Y15
+	VPSUBW    Y17, Y16, Y4
+	VPADDW    Y16, Y17, Y17
+	VPMULLW   nttconst<>+256(SB), Y4, Y16
+	VPMULHW   nttconst<>+224(SB), Y4, Y4
+	VPMULHW   Y0, Y16, Y16
+	VPSUBW    Y16, Y4, Y4
+	VPSUBW    Y8, Y10, Y16
+	VPADDW    Y10, Y8, Y8
+	VPMULLW   nttconst<>+192(SB), Y16, Y10
+	VPMULHW   nttconst<>+160(SB), Y16, Y16
+	VPMULHW   Y0, Y10, Y10
+	VPSUBW    Y10, Y16, Y16
+	VPSUBW    Y6, Y11, Y10
+	VPADDW    Y11, Y6, Y6
+	VPMULLW   nttconst<>+192(SB), Y10, Y11
+	VPMULHW   nttconst<>+160(SB), Y10, Y10
+	VPMULHW   Y0, Y11, Y11
+	VPSUBW    Y11, Y10, Y10
+	VPSUBW    Y5, Y7, Y11
+	VPADDW    Y7, Y5, Y5
+	VPMULLW   nttconst<>+192(SB), Y11, Y7
+	VPMULHW   nttconst<>+160(SB), Y11, Y11
+	VPMULHW   Y0, Y7, Y7
+	VPSUBW    Y7, Y11, Y11
+	VPSUBW    Y9, Y13, Y7
+	VPADDW    Y13, Y9, Y9
+	VPMULLW   nttconst<>+192(SB), Y7, Y13
+	VPMULHW   nttconst<>+160(SB), Y7, Y7
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y7, Y7
+	VPSUBW    Y1, Y3, Y13
+	VPADDW    Y3, Y1, Y1
+	VPMULLW   nttconst<>+128(SB), Y13, Y3
+	VPMULHW   nttconst<>+96(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPSUBW    Y14, Y17, Y3
+	VPADDW    Y17, Y14, Y14
+	VPMULLW   nttconst<>+128(SB), Y3, Y17
+	VPMULHW   nttconst<>+96(SB), Y3, Y3
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y3, Y3
+	VPSUBW    Y12, Y15, Y17
+	VPADDW    Y15, Y12, Y12
+	VPMULLW   nttconst<>+128(SB), Y17, Y15
+	VPMULHW   nttconst<>+96(SB), Y17, Y17
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y17, Y17
+	VPSUBW    Y2, Y4, Y15
+	VPADDW    Y4, Y2, Y2
+	VPMULLW   nttconst<>+128(SB), Y15, Y4
+	VPMULHW   nttconst<>+96(SB), Y15, Y15
+	VPMULHW   Y0, Y4, Y4
+	VPSUBW    Y4, Y15, Y15
+	VPSUBW    Y8, Y1, Y4
+	VPADDW    Y1, Y8, Y8
+	VPMULLW   nttconst<>+11744(SB), Y4, Y1
+	VPMULHW   nttconst<>+11712(SB), Y4, Y4
+	VPMULHW   Y0, Y1, Y1
+	VPSUBW    Y1, Y4, Y4
+	VPSUBW    Y6, Y14, Y1
+	VPADDW    Y14, Y6, Y6
+	VPMULLW   nttconst<>+11744(SB), Y1, Y14
+	VPMULHW   nttconst<>+11712(SB), Y1, Y1
+	VPMULHW   Y0, Y14, Y14
+	VPSUBW    Y14, Y1, Y1
+	VPSUBW    Y5, Y12, Y14
+	VPADDW    Y12, Y5, Y5
+	VPMULLW   nttconst<>+11744(SB), Y14, Y12
+	VPMULHW   nttconst<>+11712(SB), Y14, Y14
+	VPMULHW   Y0, Y12, Y12
+	VPSUBW    Y12, Y14, Y14
+	VPSUBW    Y9, Y2, Y12
+	VPADDW    Y2, Y9, Y9
+	VPMULLW   nttconst<>+11744(SB), Y12, Y2
+	VPMULHW   nttconst<>+11712(SB), Y12, Y12
+	VPMULHW   Y0, Y2, Y2
+	VPSUBW    Y2, Y12, Y12
+	VPSUBW    Y16, Y13, Y2
+	VPADDW    Y13, Y16, Y16
+	VPMULLW   nttconst<>+11744(SB), Y2, Y13
+	VPMULHW   nttconst<>+11712(SB), Y2, Y2
+	VPMULHW   Y0, Y13, Y13
+	VPSUBW    Y13, Y2, Y2
+	VPSUBW    Y10, Y3, Y13
+	VPADDW    Y3, Y10, Y10
+	VPMULLW   nttconst<>+11744(SB), Y13, Y3
+	VPMULHW   nttconst<>+11712(SB), Y13, Y13
+	VPMULHW   Y0, Y3, Y3
+	VPSUBW    Y3, Y13, Y13
+	VPSUBW    Y11, Y17, Y3
+	VPADDW    Y17, Y11, Y11
+	VPMULLW   nttconst<>+11744(SB), Y3, Y17
+	VPMULHW   nttconst<>+11712(SB), Y3, Y3
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y3, Y3
+	VPSUBW    Y7, Y15, Y17
+	VPADDW    Y15, Y7, Y7
+	VPMULLW   nttconst<>+11744(SB), Y17, Y15
+	VPMULHW   nttconst<>+11712(SB), Y17, Y17
+	VPMULHW   Y0, Y15, Y15
+	VPSUBW    Y15, Y17, Y17
+	VMOVDQU64 nttconst<>+46848(SB), Y15
+	VPERMB    Y8, Y15, Y8
+	VMOVDQU64 nttconst<>+46848(SB), Y15
+	VPERMB    Y6, Y15, Y6
+	VMOVDQU64 nttconst<>+46848(SB), Y15
+	VPERMB    Y5, Y15, Y5
+	VMOVDQU64 nttconst<>+46848(SB), Y15
+	VPERMB    Y9, Y15, Y9
+	VMOVDQU64 nttconst<>+46848(SB), Y15
+	VPERMB    Y16, Y15, Y15
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y10, Y16, Y10
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y11, Y16, Y11
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y7, Y16, Y7
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y4, Y16, Y4
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y1, Y16, Y1
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y14, Y16, Y14
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y12, Y16, Y12
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y2, Y16, Y2
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y13, Y16, Y13
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y3, Y16, Y3
+	VMOVDQU64 nttconst<>+46848(SB), Y16
+	VPERMB    Y17, Y16, Y16
+	VPMULLW   nttconst<>+11776(SB), Y8, Y17
+	VPMULHW   nttconst<>+11776(SB), Y8, Y8
+	VPMULHW   Y0, Y17, Y17
+	VPSUBW    Y17, Y8, Y8
+	VPSRAW    $0x0f, Y8, Y17
+	VPANDD    Y0, Y17, Y17
+	VPADDW    Y17, Y8, Y8
+	VMOVDQU64 Y8, (AX)
+	VPMULLW   nttconst<>+11776(SB), Y6, Y8
+	VPMULHW   nttconst<>+11776(SB), Y6, Y6
+	VPMULHW   Y0, Y8, Y8
+	VPSUBW    Y8, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y8
+	VPANDD    Y0, Y8, Y8
+	VPADDW    Y8, Y6, Y6
+	VMOVDQU64 Y6, 32(AX)
+	VPMULLW   nttconst<>+11776(SB), Y5, Y6
+	VPMULHW   nttconst<>+11776(SB), Y5, Y5
+	VPMULHW   Y0, Y6, Y6
+	VPSUBW    Y6, Y5, Y5
+	VPSRAW    $0x0f, Y5, Y6
+	VPANDD    Y0, Y6, Y6
+	VPADDW    Y6, Y5, Y5
+	VMOVDQU64 Y5, 64(AX)
+	VPMULLW   nttconst<>+11776(SB), Y9, Y5
+	VPMULHW   nttconst<>+11776(SB), Y9, Y6
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y5
+	VPANDD    Y0, Y5, Y5
+	VPADDW    Y5, Y6, Y6
+	VMOVDQU64 Y6, 96(AX)
+	VPMULLW   nttconst<>+11776(SB), Y15, Y5
+	VPMULHW   nttconst<>+11776(SB), Y15, Y6
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y5
+	VPANDD    Y0, Y5, Y5
+	VPADDW    Y5, Y6, Y6
+	VMOVDQU64 Y6, 128(AX)
+	VPMULLW   nttconst<>+11776(SB), Y10, Y5
+	VPMULHW   nttconst<>+11776(SB), Y10, Y6
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y5
+	VPANDD    Y0, Y5, Y5
+	VPADDW    Y5, Y6, Y6
+	VMOVDQU64 Y6, 160(AX)
+	VPMULLW   nttconst<>+11776(SB), Y11, Y5
+	VPMULHW   nttconst<>+11776(SB), Y11, Y6
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y5
+	VPANDD    Y0, Y5, Y5
+	VPADDW    Y5, Y6, Y6
+	VMOVDQU64 Y6, 192(AX)
+	VPMULLW   nttconst<>+11776(SB), Y7, Y5
+	VPMULHW   nttconst<>+11776(SB), Y7, Y6
+	VPMULHW   Y0, Y5, Y5
+	VPSUBW    Y5, Y6, Y6
+	VPSRAW    $0x0f, Y6, Y5
+	VPANDD    Y0, Y5, Y5
+	VPADDW    Y5, Y6, Y6
+	VMOVDQU64 Y6, 224(AX)
+	VPSRAW    $0x0f, Y4, Y5
+	VPANDD    Y0, Y5, Y5
+	VPADDW    Y5, Y4, Y4
+	VMOVDQU64 Y4, 256(AX)
+	VPSRAW    $0x0f, Y1, Y4
+	VPANDD    Y0, Y4, Y4
+	VPADDW    Y4, Y1, Y1
+	VMOVDQU64 Y1, 288(AX)
+	VPSRAW    $0x0f, Y14, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y14, Y14
+	VMOVDQU64 Y14, 320(AX)
+	VPSRAW    $0x0f, Y12, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y12, Y12
+	VMOVDQU64 Y12, 352(AX)
+	VPSRAW    $0x0f, Y2, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y2, Y2
+	VMOVDQU64 Y2, 384(AX)
+	VPSRAW    $0x0f, Y13, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y13, Y13
+	VMOVDQU64 Y13, 416(AX)
+	VPSRAW    $0x0f, Y3, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y3, Y3
+	VMOVDQU64 Y3, 448(AX)
+	VPSRAW    $0x0f, Y16, Y1
+	VPANDD    Y0, Y1, Y1
+	VPADDW    Y1, Y16, Y16
+	VMOVDQU64 Y16, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_all_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+0(SB), Y0
+	VMOVDQU64  (AX), Y1
+	VMOVDQU64  32(AX), Y2
+	VMOVDQU64  64(AX), Y3
+	VMOVDQU64  96(AX), Y4
+	VMOVDQU64  128(AX), Y5
+	VMOVDQU64  160(AX), Y6
+	VMOVDQU64  192(AX), Y7
+	VMOVDQU64  224(AX), Y8
+	VMOVDQU64  256(AX), Y9
+	VMOVDQU64  288(AX), Y10
+	VMOVDQU64  320(AX), Y11
+	VMOVDQU64  352(AX), Y12
+	VMOVDQU64  384(AX), Y13
+	VMOVDQU64  416(AX), Y14
+	VMOVDQU64  448(AX), Y15
+	VMOVDQU64  480(AX), Y16
+	VSHUFPS    $0x88, Y2, Y1, Y17
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VSHUFPS    $0x88, Y10, Y9, Y8
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VSHUFPS    $0x88, Y12, Y11, Y10
+	VSHUFPS    $0xdd, Y12, Y11, Y11
+	VSHUFPS    $0x88, Y14, Y13, Y12
+	VSHUFPS    $0xdd, Y14, Y13, Y13
+	VSHUFPS    $0x88, Y16, Y15, Y14
+	VSHUFPS    $0xdd, Y16, Y15, Y15
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst<>+45792(SB), Y16, Y1
+	VPMULHW    nttconst<>+45760(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+46048(SB), Y1, Y3
+	VPMULHW    nttconst<>+46016(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+45920(SB), Y3, Y5
+	VPMULHW    nttconst<>+45888(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst<>+46176(SB), Y5, Y7
+	VPMULHW    nttconst<>+46144(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst<>+45856(SB), Y7, Y9
+	VPMULHW    nttconst<>+45824(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPSUBW     Y10, Y11, Y9
+	VPADDW     Y11, Y10, Y10
+	VPMULLW    nttconst<>+46112(SB), Y9, Y11
+	VPMULHW    nttconst<>+46080(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPSUBW     Y12, Y13, Y11
+	VPADDW     Y13, Y12, Y12
+	VPMULLW    nttconst<>+45984(SB), Y11, Y13
+	VPMULHW    nttconst<>+45952(SB), Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y11, Y11
+	VPSUBW     Y14, Y15, Y13
+	VPADDW     Y15, Y14, Y14
+	VPMULLW    nttconst<>+46240(SB), Y13, Y15
+	VPMULHW    nttconst<>+46208(SB), Y13, Y13
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y13, Y13
+	VSHUFPS    $0x88, Y16, Y17, Y15
+	VSHUFPS    $0xdd, Y16, Y17, Y16
+	VSHUFPS    $0x88, Y1, Y2, Y17
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VSHUFPS    $0x88, Y7, Y8, Y6
+	VSHUFPS    $0xdd, Y7, Y8, Y7
+	VSHUFPS    $0x88, Y9, Y10, Y8
+	VSHUFPS    $0xdd, Y9, Y10, Y9
+	VSHUFPS    $0x88, Y11, Y12, Y10
+	VSHUFPS    $0xdd, Y11, Y12, Y11
+	VSHUFPS    $0x88, Y13, Y14, Y12
+	VSHUFPS    $0xdd, Y13, Y14, Y13
+	VPSUBW     Y15, Y16, Y14
+	VPADDW     Y16, Y15, Y15
+	VPMULLW    nttconst<>+10464(SB), Y14, Y16
+	VPMULHW    nttconst<>+10432(SB), Y14, Y14
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y14, Y14
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst<>+11232(SB), Y16, Y1
+	VPMULHW    nttconst<>+11200(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+10592(SB), Y1, Y3
+	VPMULHW    nttconst<>+10560(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+11360(SB), Y3, Y5
+	VPMULHW    nttconst<>+11328(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst<>+10528(SB), Y5, Y7
+	VPMULHW    nttconst<>+10496(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst<>+11296(SB), Y7, Y9
+	VPMULHW    nttconst<>+11264(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPSUBW     Y10, Y11, Y9
+	VPADDW     Y11, Y10, Y10
+	VPMULLW    nttconst<>+10656(SB), Y9, Y11
+	VPMULHW    nttconst<>+10624(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPSUBW     Y12, Y13, Y11
+	VPADDW     Y13, Y12, Y12
+	VPMULLW    nttconst<>+11424(SB), Y11, Y13
+	VPMULHW    nttconst<>+11392(SB), Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y11, Y11
+	VSHUFI64X2 $0x00, Y14, Y15, Y13
+	VSHUFI64X2 $0x03, Y14, Y15, Y14
+	VSHUFI64X2 $0x00, Y16, Y17, Y15
+	VSHUFI64X2 $0x03, Y16, Y17, Y16
+	VSHUFI64X2 $0x00, Y1, Y2, Y17
+	VSHUFI64X2 $0x03, Y1, Y2, Y1
+	VSHUFI64X2 $0x00, Y3, Y4, Y2
+	VSHUFI64X2 $0x03, Y3, Y4, Y3
+	VSHUFI64X2 $0x00, Y5, Y6, Y4
+	VSHUFI64X2 $0x03, Y5, Y6, Y5
+	VSHUFI64X2 $0x00, Y7, Y8, Y6
+	VSHUFI64X2 $0x03, Y7, Y8, Y7
+	VSHUFI64X2 $0x00, Y9, Y10, Y8
+	VSHUFI64X2 $0x03, Y9, Y10, Y9
+	VSHUFI64X2 $0x00, Y11, Y12, Y10
+	VSHUFI64X2 $0x03, Y11, Y12, Y11
+	VPSUBW     Y13, Y14, Y12
+	VPADDW     Y14, Y13, Y13
+	VPMULLW    nttconst<>+10720(SB), Y12, Y14
+	VPMULHW    nttconst<>+10688(SB), Y12, Y12
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y12, Y12
+	VPSUBW     Y15, Y16, Y14
+	VPADDW     Y16, Y15, Y15
+	VPMULLW    nttconst<>+11488(SB), Y14, Y16
+	VPMULHW    nttconst<>+11456(SB), Y14, Y14
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y14, Y14
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst<>+10848(SB), Y16, Y1
+	VPMULHW    nttconst<>+10816(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+11616(SB), Y1, Y3
+	VPMULHW    nttconst<>+11584(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+10784(SB), Y3, Y5
+	VPMULHW    nttconst<>+10752(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst<>+11552(SB), Y5, Y7
+	VPMULHW    nttconst<>+11520(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst<>+10912(SB), Y7, Y9
+	VPMULHW    nttconst<>+10880(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPSUBW     Y10, Y11, Y9
+	VPADDW     Y11, Y10, Y10
+	VPMULLW    nttconst<>+11680(SB), Y9, Y11
+	VPMULHW    nttconst<>+11648(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VSHUFPS    $0x88, Y12, Y13, Y11
+	VSHUFPS    $0xdd, Y12, Y13, Y12
+	VSHUFPS    $0x88, Y14, Y15, Y13
+	VSHUFPS    $0xdd, Y14, Y15, Y14
+	VSHUFPS    $0x88, Y16, Y17, Y15
+	VSHUFPS    $0xdd, Y16, Y17, Y16
+	VSHUFPS    $0x88, Y1, Y2, Y17
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VSHUFPS    $0x88, Y7, Y8, Y6
+	VSHUFPS    $0xdd, Y7, Y8, Y7
+	VSHUFPS    $0x88, Y9, Y10, Y8
+	VSHUFPS    $0xdd, Y9, Y10, Y9
+	VPMULHW    nttconst<>+2624(SB), Y11, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y11, Y11
+	VPSUBW     Y11, Y12, Y10
+	VPADDW     Y12, Y11, Y11
+	VPMULLW    nttconst<>+1824(SB), Y10, Y12
+	VPMULHW    nttconst<>+1792(SB), Y10, Y10
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y10, Y10
+	VPMULHW    nttconst<>+2624(SB), Y13, Y12
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y12, Y13, Y13
+	VPSUBW     Y13, Y14, Y12
+	VPADDW     Y14, Y13, Y13
+	VPMULLW    nttconst<>+704(SB), Y12, Y14
+	VPMULHW    nttconst<>+672(SB), Y12, Y12
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y12, Y12
+	VPMULHW    nttconst<>+2624(SB), Y15, Y14
+	VPSRAW     $0x0a, Y14, Y14
+	VPMULLW    Y0, Y14, Y14
+	VPSUBW     Y14, Y15, Y15
+	VPSUBW     Y15, Y16, Y14
+	VPADDW     Y16, Y15, Y15
+	VPMULLW    nttconst<>+1696(SB), Y14, Y16
+	VPMULHW    nttconst<>+1664(SB), Y14, Y14
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y14, Y14
+	VPMULHW    nttconst<>+2624(SB), Y17, Y16
+	VPSRAW     $0x0a, Y16, Y16
+	VPMULLW    Y0, Y16, Y16
+	VPSUBW     Y16, Y17, Y17
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst<>+576(SB), Y16, Y1
+	VPMULHW    nttconst<>+544(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPMULHW    nttconst<>+2624(SB), Y2, Y1
+	VPSRAW     $0x0a, Y1, Y1
+	VPMULLW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst<>+1760(SB), Y1, Y3
+	VPMULHW    nttconst<>+1728(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y4, Y3
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULLW    Y0, Y3, Y3
+	VPSUBW     Y3, Y4, Y4
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst<>+640(SB), Y3, Y5
+	VPMULHW    nttconst<>+608(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y6, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst<>+1632(SB), Y5, Y7
+	VPMULHW    nttconst<>+1600(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPMULHW    nttconst<>+2624(SB), Y8, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst<>+512(SB), Y7, Y9
+	VPMULHW    nttconst<>+480(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y11, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y11, Y11
+	VPMULHW    nttconst<>+2624(SB), Y13, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y13, Y13
+	VPSUBW     Y11, Y13, Y9
+	VPADDW     Y13, Y11, Y11
+	VPMULLW    nttconst<>+448(SB), Y9, Y13
+	VPMULHW    nttconst<>+416(SB), Y9, Y9
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y9, Y9
+	VPSUBW     Y10, Y12, Y13
+	VPADDW     Y12, Y10, Y10
+	VPMULLW    nttconst<>+448(SB), Y13, Y12
+	VPMULHW    nttconst<>+416(SB), Y13, Y13
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y13, Y13
+	VPMULHW    nttconst<>+2624(SB), Y15, Y12
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y12, Y15, Y15
+	VPMULHW    nttconst<>+2624(SB), Y17, Y12
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y12, Y17, Y17
+	VPSUBW     Y15, Y17, Y12
+	VPADDW     Y17, Y15, Y15
+	VPMULLW    nttconst<>+320(SB), Y12, Y17
+	VPMULHW    nttconst<>+288(SB), Y12, Y12
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y12, Y12
+	VPSUBW     Y14, Y16, Y17
+	VPADDW     Y16, Y14, Y14
+	VPMULLW    nttconst<>+320(SB), Y17, Y16
+	VPMULHW    nttconst<>+288(SB), Y17, Y17
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y17, Y17
+	VPMULHW    nttconst<>+2624(SB), Y2, Y16
+	VPSRAW     $0x0a, Y16, Y16
+	VPMULLW    Y0, Y16, Y16
+	VPSUBW     Y16, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y4, Y16
+	VPSRAW     $0x0a, Y16, Y16
+	VPMULLW    Y0, Y16, Y16
+	VPSUBW     Y16, Y4, Y4
+	VPSUBW     Y2, Y4, Y16
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst<>+384(SB), Y16, Y4
+	VPMULHW    nttconst<>+352(SB), Y16, Y16
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y16, Y16
+	VPSUBW     Y1, Y3, Y4
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst<>+384(SB), Y4, Y3
+	VPMULHW    nttconst<>+352(SB), Y4, Y4
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y6, Y3
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULLW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y8, Y3
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULLW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y6, Y8, Y3
+	VPADDW     Y8, Y6, Y6
+	VPMULLW    nttconst<>+256(SB), Y3, Y8
+	VPMULHW    nttconst<>+224(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPSUBW     Y5, Y7, Y8
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst<>+256(SB), Y8, Y7
+	VPMULHW    nttconst<>+224(SB), Y8, Y8
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y11, Y15, Y7
+	VPADDW     Y15, Y11, Y11
+	VPMULLW    nttconst<>+192(SB), Y7, Y15
+	VPMULHW    nttconst<>+160(SB), Y7, Y7
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y7, Y7
+	VPSUBW     Y10, Y14, Y15
+	VPADDW     Y14, Y10, Y10
+	VPMULLW    nttconst<>+192(SB), Y15, Y14
+	VPMULHW    nttconst<>+160(SB), Y15, Y15
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y15, Y15
+	VPSUBW     Y9, Y12, Y14
+	VPADDW     Y12, Y9, Y9
+	VPMULLW    nttconst<>+192(SB), Y14, Y12
+	VPMULHW    nttconst<>+160(SB), Y14, Y14
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y14, Y14
+	VPSUBW     Y13, Y17, Y12
+	VPADDW     Y17, Y13, Y13
+	VPMULLW    nttconst<>+192(SB), Y12, Y17
+	VPMULHW    nttconst<>+160(SB), Y12, Y12
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y12, Y12
+	VPSUBW     Y2, Y6, Y17
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst<>+128(SB), Y17, Y6
+	VPMULHW    nttconst<>+96(SB), Y17, Y17
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y17, Y17
+	VPSUBW     Y1, Y5, Y6
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst<>+128(SB), Y6, Y5
+	VPMULHW    nttconst<>+96(SB), Y6, Y6
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y16, Y3, Y5
+	VPADDW     Y3, Y16, Y16
+	VPMULLW    nttconst<>+128(SB), Y5, Y3
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y5, Y5
+	VPSUBW     Y4, Y8, Y3
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst<>+128(SB), Y3, Y8
+	VPMULHW    nttconst<>+96(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPSUBW     Y11, Y2, Y8
+	VPADDW     Y2, Y11, Y11
+	VPMULLW    nttconst<>+11744(SB), Y8, Y2
+	VPMULHW    nttconst<>+11712(SB), Y8, Y8
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y8, Y8
+	VPSUBW     Y10, Y1, Y2
+	VPADDW     Y1, Y10, Y10
+	VPMULLW    nttconst<>+11744(SB), Y2, Y1
+	VPMULHW    nttconst<>+11712(SB), Y2, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSUBW     Y9, Y16, Y1
+	VPADDW     Y16, Y9, Y9
+	VPMULLW    nttconst<>+11744(SB), Y1, Y16
+	VPMULHW    nttconst<>+11712(SB), Y1, Y1
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y1, Y1
+	VPSUBW     Y13, Y4, Y16
+	VPADDW     Y4, Y13, Y13
+	VPMULLW    nttconst<>+11744(SB), Y16, Y4
+	VPMULHW    nttconst<>+11712(SB), Y16, Y16
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y16, Y16
+	VPSUBW     Y7, Y17, Y4
+	VPADDW     Y17, Y7, Y7
+	VPMULLW    nttconst<>+11744(SB), Y4, Y17
+	VPMULHW    nttconst<>+11712(SB), Y4, Y4
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y4, Y4
+	VPSUBW     Y15, Y6, Y17
+	VPADDW     Y6, Y15, Y15
+	VPMULLW    nttconst<>+11744(SB), Y17, Y6
+	VPMULHW    nttconst<>+11712(SB), Y17, Y17
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y17, Y17
+	VPSUBW     Y14, Y5, Y6
+	VPADDW     Y5, Y14, Y14
+	VPMULLW    nttconst<>+11744(SB), Y6, Y5
+	VPMULHW    nttconst<>+11712(SB), Y6, Y6
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y12, Y3, Y5
+	VPADDW     Y3, Y12, Y12
+	VPMULLW    nttconst<>+11744(SB), Y5, Y3
+	VPMULHW    nttconst<>+11712(SB), Y5, Y5
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y5, Y5
+	VSHUFPS    $0x44, Y10, Y11, Y3
+	VSHUFPS    $0xee, Y10, Y11, Y10
+	VSHUFPS    $0x44, Y13, Y9, Y11
+	VSHUFPS    $0xee, Y13, Y9, Y9
+	VSHUFPS    $0x44, Y15, Y7, Y13
+	VSHUFPS    $0xee, Y15, Y7, Y7
+	VSHUFPS    $0x44, Y12, Y14, Y15
+	VSHUFPS    $0xee, Y12, Y14, Y12
+	VSHUFPS    $0x44, Y2, Y8, Y14
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y16, Y1, Y8
+	VSHUFPS    $0xee, Y16, Y1, Y1
+	VSHUFPS    $0x44, Y17, Y4, Y16
+	VSHUFPS    $0xee, Y17, Y4, Y4
+	VSHUFPS    $0x44, Y5, Y6, Y17
+	VSHUFPS    $0xee, Y5, Y6, Y5
+	VSHUFI64X2 $0x00, Y10, Y3, Y6
+	VSHUFI64X2 $0x03, Y10, Y3, Y3
+	VSHUFI64X2 $0x00, Y9, Y11, Y10
+	VSHUFI64X2 $0x03, Y9, Y11, Y9
+	VSHUFI64X2 $0x00, Y7, Y13, Y11
+	VSHUFI64X2 $0x03, Y7, Y13, Y7
+	VSHUFI64X2 $0x00, Y12, Y15, Y13
+	VSHUFI64X2 $0x03, Y12, Y15, Y12
+	VSHUFI64X2 $0x00, Y2, Y14, Y15
+	VSHUFI64X2 $0x03, Y2, Y14, Y2
+	VSHUFI64X2 $0x00, Y1, Y8, Y14
+	VSHUFI64X2 $0x03, Y1, Y8, Y1
+	VSHUFI64X2 $0x00, Y4, Y16, Y8
+	VSHUFI64X2 $0x03, Y4, Y16, Y4
+	VSHUFI64X2 $0x00, Y5, Y17, Y16
+	VSHUFI64X2 $0x03, Y5, Y17, Y5
+	VSHUFPS    $0x44, Y3, Y6, Y17
+	VSHUFPS    $0xee, Y3, Y6, Y3
+	VSHUFPS    $0x44, Y9, Y10, Y6
+	VSHUFPS    $0xee, Y9, Y10, Y9
+	VSHUFPS    $0x44, Y7, Y11, Y10
+	VSHUFPS    $0xee, Y7, Y11, Y7
+	VSHUFPS    $0x44, Y12, Y13, Y11
+	VSHUFPS    $0xee, Y12, Y13, Y12
+	VSHUFPS    $0x44, Y2, Y15, Y13
+	VSHUFPS    $0xee, Y2, Y15, Y2
+	VSHUFPS    $0x44, Y1, Y14, Y15
+	VSHUFPS    $0xee, Y1, Y14, Y1
+	VSHUFPS    $0x44, Y4, Y8, Y14
+	VSHUFPS    $0xee, Y4, Y8, Y4
+	VSHUFPS    $0x44, Y5, Y16, Y8
+	VSHUFPS    $0xee, Y5, Y16, Y5
+	VPMULLW    nttconst<>+11776(SB), Y17, Y16
+	VPMULHW    nttconst<>+11776(SB), Y17, Y17
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y17, Y17
+	VPSRAW     $0x0f, Y17, Y16
+	VPANDD     Y0, Y16, Y16
+	VPADDW     Y16, Y17, Y17
+	VMOVDQU64  Y17, (AX)
+	VPMULLW    nttconst<>+11776(SB), Y3, Y16
+	VPMULHW    nttconst<>+11776(SB), Y3, Y3
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y3, Y3
+	VPSRAW     $0x0f, Y3, Y16
+	VPANDD     Y0, Y16, Y16
+	VPADDW     Y16, Y3, Y3
+	VMOVDQU64  Y3, 32(AX)
+	VPMULLW    nttconst<>+11776(SB), Y6, Y3
+	VPMULHW    nttconst<>+11776(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 64(AX)
+	VPMULLW    nttconst<>+11776(SB), Y9, Y3
+	VPMULHW    nttconst<>+11776(SB), Y9, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 96(AX)
+	VPMULLW    nttconst<>+11776(SB), Y10, Y3
+	VPMULHW    nttconst<>+11776(SB), Y10, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 128(AX)
+	VPMULLW    nttconst<>+11776(SB), Y7, Y3
+	VPMULHW    nttconst<>+11776(SB), Y7, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 160(AX)
+	VPMULLW    nttconst<>+11776(SB), Y11, Y3
+	VPMULHW    nttconst<>+11776(SB), Y11, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 192(AX)
+	VPMULLW    nttconst<>+11776(SB), Y12, Y3
+	VPMULHW    nttconst<>+11776(SB), Y12, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 224(AX)
+	VPSRAW     $0x0f, Y13, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y13, Y13
+	VMOVDQU64  Y13, 256(AX)
+	VPSRAW     $0x0f, Y2, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y2, Y2
+	VMOVDQU64  Y2, 288(AX)
+	VPSRAW     $0x0f, Y15, Y2
+	VPANDD     Y0, Y2, Y2
+	VPADDW     Y2, Y15, Y15
+	VMOVDQU64  Y15, 320(AX)
+	VPSRAW     $0x0f, Y1, Y2
+	VPANDD     Y0, Y2, Y2
+	VPADDW     Y2, Y1, Y1
+	VMOVDQU64  Y1, 352(AX)
+	VPSRAW     $0x0f, Y14, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y14, Y14
+	VMOVDQU64  Y14, 384(AX)
+	VPSRAW     $0x0f, Y4, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y4, Y4
+	VMOVDQU64  Y4, 416(AX)
+	VPSRAW     $0x0f, Y8, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y8, Y8
+	VMOVDQU64  Y8, 448(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU64  Y5, 480(AX)
+	VZEROUPPER
+	RET
+
 DATA nttconst<>+0(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+8(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+16(SB)/8, $0x0d010d010d010d01
@@ -52704,4 +58011,388 @@ DATA nttconst<>+43808(SB)/8, $0xa242ffec5dbeffec
 DATA nttconst<>+43816(SB)/8, $0xe1b4ffec1e4cffec
 DATA nttconst<>+43824(SB)/8, $0x440effecbbf2ffec
 DATA nttconst<>+43832(SB)/8, $0xa5a4ffec5a5cffec
-GLOBL nttconst<>(SB), RODATA|NOPTR, $43840
+DATA nttconst<>+43840(SB)/8, $0x022b022bfbb1fbb1
+DATA nttconst<>+43848(SB)/8, $0x034b034b01ae01ae
+DATA nttconst<>+43856(SB)/8, $0x060e060efb1dfb1d
+DATA nttconst<>+43864(SB)/8, $0x0069006903670367
+DATA nttconst<>+43872(SB)/8, $0xd32bd32bfeb1feb1
+DATA nttconst<>+43880(SB)/8, $0x344b344b2bae2bae
+DATA nttconst<>+43888(SB)/8, $0x500e500e821d821d
+DATA nttconst<>+43896(SB)/8, $0xab69ab69c867c867
+DATA nttconst<>+43904(SB)/8, $0x025b025b03310331
+DATA nttconst<>+43912(SB)/8, $0x0262026204490449
+DATA nttconst<>+43920(SB)/8, $0xfa47fa47052a052a
+DATA nttconst<>+43928(SB)/8, $0x01800180fafbfafb
+DATA nttconst<>+43936(SB)/8, $0x635b635b86318631
+DATA nttconst<>+43944(SB)/8, $0x086208624f494f49
+DATA nttconst<>+43952(SB)/8, $0x5f475f47e32ae32a
+DATA nttconst<>+43960(SB)/8, $0x818081803bfb3bfb
+DATA nttconst<>+43968(SB)/8, $0x04870487ff0aff0a
+DATA nttconst<>+43976(SB)/8, $0xff6dff6d030a030a
+DATA nttconst<>+43984(SB)/8, $0xfda6fda6fcf7fcf7
+DATA nttconst<>+43992(SB)/8, $0x045f045f05cb05cb
+DATA nttconst<>+44000(SB)/8, $0x298729877d0a7d0a
+DATA nttconst<>+44008(SB)/8, $0x766d766d810a810a
+DATA nttconst<>+44016(SB)/8, $0x8fa68fa671f771f7
+DATA nttconst<>+44024(SB)/8, $0x315f315fb6cbb6cb
+DATA nttconst<>+44032(SB)/8, $0xfb02fb02fb5ffb5f
+DATA nttconst<>+44040(SB)/8, $0x031a031afa06fa06
+DATA nttconst<>+44048(SB)/8, $0xfc9afc9afa1afa1a
+DATA nttconst<>+44056(SB)/8, $0x01de01defcaafcaa
+DATA nttconst<>+44064(SB)/8, $0xe102e102285f285f
+DATA nttconst<>+44072(SB)/8, $0xb11ab11aac06ac06
+DATA nttconst<>+44080(SB)/8, $0x2a9a2a9aa81aa81a
+DATA nttconst<>+44088(SB)/8, $0xbbdebbde5aaa5aaa
+DATA nttconst<>+44096(SB)/8, $0x00b100b101a601a6
+DATA nttconst<>+44104(SB)/8, $0xff15ff15024b024b
+DATA nttconst<>+44112(SB)/8, $0x06260626feddfedd
+DATA nttconst<>+44120(SB)/8, $0x06750675fe34fe34
+DATA nttconst<>+44128(SB)/8, $0x03b103b193a693a6
+DATA nttconst<>+44136(SB)/8, $0xee15ee15334b334b
+DATA nttconst<>+44144(SB)/8, $0x18261826c5ddc5dd
+DATA nttconst<>+44152(SB)/8, $0x157515755a345a34
+DATA nttconst<>+44160(SB)/8, $0x04c204c2fb41fb41
+DATA nttconst<>+44168(SB)/8, $0xfac9fac9ff78ff78
+DATA nttconst<>+44176(SB)/8, $0xfb5dfb5dfc96fc96
+DATA nttconst<>+44184(SB)/8, $0xf985f98500dc00dc
+DATA nttconst<>+44192(SB)/8, $0x2ac22ac2ae41ae41
+DATA nttconst<>+44200(SB)/8, $0xc5c9c5c9e778e778
+DATA nttconst<>+44208(SB)/8, $0x425d425d5e965e96
+DATA nttconst<>+44216(SB)/8, $0x38853885d4dcd4dc
+DATA nttconst<>+44224(SB)/8, $0xfc98fc98f9caf9ca
+DATA nttconst<>+44232(SB)/8, $0x015d015d02840284
+DATA nttconst<>+44240(SB)/8, $0xff64ff6401a201a2
+DATA nttconst<>+44248(SB)/8, $0xffb5ffb501490149
+DATA nttconst<>+44256(SB)/8, $0x44984498b7cab7ca
+DATA nttconst<>+44264(SB)/8, $0x485d485d4e844e84
+DATA nttconst<>+44272(SB)/8, $0xeb64eb64c7a2c7a2
+DATA nttconst<>+44280(SB)/8, $0xceb5ceb54c494c49
+DATA nttconst<>+44288(SB)/8, $0x03e403e4ff94ff94
+DATA nttconst<>+44296(SB)/8, $0x03df03dffeccfecc
+DATA nttconst<>+44304(SB)/8, $0x05f205f203be03be
+DATA nttconst<>+44312(SB)/8, $0x065c065cfa4cfa4c
+DATA nttconst<>+44320(SB)/8, $0x6fe46fe47b947b94
+DATA nttconst<>+44328(SB)/8, $0xb0dfb0dfa2cca2cc
+DATA nttconst<>+44336(SB)/8, $0xbbf2bbf25dbe5dbe
+DATA nttconst<>+44344(SB)/8, $0x5a5c5a5c1e4c1e4c
+DATA nttconst<>+44352(SB)/8, $0x0706050403020100
+DATA nttconst<>+44360(SB)/8, $0x0f0e0d0c0b0a0908
+DATA nttconst<>+44368(SB)/8, $0x1716151413121110
+DATA nttconst<>+44376(SB)/8, $0x1f1e1d1c1b1a1918
+DATA nttconst<>+44384(SB)/8, $0x4746454443424140
+DATA nttconst<>+44392(SB)/8, $0x4f4e4d4c4b4a4948
+DATA nttconst<>+44400(SB)/8, $0x5756555453525150
+DATA nttconst<>+44408(SB)/8, $0x5f5e5d5c5b5a5958
+DATA nttconst<>+44416(SB)/8, $0x2726252423222120
+DATA nttconst<>+44424(SB)/8, $0x2f2e2d2c2b2a2928
+DATA nttconst<>+44432(SB)/8, $0x3736353433323130
+DATA nttconst<>+44440(SB)/8, $0x3f3e3d3c3b3a3938
+DATA nttconst<>+44448(SB)/8, $0x6766656463626160
+DATA nttconst<>+44456(SB)/8, $0x6f6e6d6c6b6a6968
+DATA nttconst<>+44464(SB)/8, $0x7776757473727170
+DATA nttconst<>+44472(SB)/8, $0x7f7e7d7c7b7a7978
+DATA nttconst<>+44480(SB)/8, $0x0706050403020100
+DATA nttconst<>+44488(SB)/8, $0x0f0e0d0c0b0a0908
+DATA nttconst<>+44496(SB)/8, $0x4746454443424140
+DATA nttconst<>+44504(SB)/8, $0x4f4e4d4c4b4a4948
+DATA nttconst<>+44512(SB)/8, $0x2726252423222120
+DATA nttconst<>+44520(SB)/8, $0x2f2e2d2c2b2a2928
+DATA nttconst<>+44528(SB)/8, $0x6766656463626160
+DATA nttconst<>+44536(SB)/8, $0x6f6e6d6c6b6a6968
+DATA nttconst<>+44544(SB)/8, $0x1716151413121110
+DATA nttconst<>+44552(SB)/8, $0x1f1e1d1c1b1a1918
+DATA nttconst<>+44560(SB)/8, $0x5756555453525150
+DATA nttconst<>+44568(SB)/8, $0x5f5e5d5c5b5a5958
+DATA nttconst<>+44576(SB)/8, $0x3736353433323130
+DATA nttconst<>+44584(SB)/8, $0x3f3e3d3c3b3a3938
+DATA nttconst<>+44592(SB)/8, $0x7776757473727170
+DATA nttconst<>+44600(SB)/8, $0x7f7e7d7c7b7a7978
+DATA nttconst<>+44608(SB)/8, $0x0706050403020100
+DATA nttconst<>+44616(SB)/8, $0x4746454443424140
+DATA nttconst<>+44624(SB)/8, $0x1716151413121110
+DATA nttconst<>+44632(SB)/8, $0x5756555453525150
+DATA nttconst<>+44640(SB)/8, $0x2726252423222120
+DATA nttconst<>+44648(SB)/8, $0x6766656463626160
+DATA nttconst<>+44656(SB)/8, $0x3736353433323130
+DATA nttconst<>+44664(SB)/8, $0x7776757473727170
+DATA nttconst<>+44672(SB)/8, $0x0f0e0d0c0b0a0908
+DATA nttconst<>+44680(SB)/8, $0x4f4e4d4c4b4a4948
+DATA nttconst<>+44688(SB)/8, $0x1f1e1d1c1b1a1918
+DATA nttconst<>+44696(SB)/8, $0x5f5e5d5c5b5a5958
+DATA nttconst<>+44704(SB)/8, $0x2f2e2d2c2b2a2928
+DATA nttconst<>+44712(SB)/8, $0x6f6e6d6c6b6a6968
+DATA nttconst<>+44720(SB)/8, $0x3f3e3d3c3b3a3938
+DATA nttconst<>+44728(SB)/8, $0x7f7e7d7c7b7a7978
+DATA nttconst<>+44736(SB)/8, $0x4342414003020100
+DATA nttconst<>+44744(SB)/8, $0x4b4a49480b0a0908
+DATA nttconst<>+44752(SB)/8, $0x5352515013121110
+DATA nttconst<>+44760(SB)/8, $0x5b5a59581b1a1918
+DATA nttconst<>+44768(SB)/8, $0x6362616023222120
+DATA nttconst<>+44776(SB)/8, $0x6b6a69682b2a2928
+DATA nttconst<>+44784(SB)/8, $0x7372717033323130
+DATA nttconst<>+44792(SB)/8, $0x7b7a79783b3a3938
+DATA nttconst<>+44800(SB)/8, $0x4746454407060504
+DATA nttconst<>+44808(SB)/8, $0x4f4e4d4c0f0e0d0c
+DATA nttconst<>+44816(SB)/8, $0x5756555417161514
+DATA nttconst<>+44824(SB)/8, $0x5f5e5d5c1f1e1d1c
+DATA nttconst<>+44832(SB)/8, $0x6766656427262524
+DATA nttconst<>+44840(SB)/8, $0x6f6e6d6c2f2e2d2c
+DATA nttconst<>+44848(SB)/8, $0x7776757437363534
+DATA nttconst<>+44856(SB)/8, $0x7f7e7d7c3f3e3d3c
+DATA nttconst<>+44864(SB)/8, $0x4342414003020100
+DATA nttconst<>+44872(SB)/8, $0x4746454407060504
+DATA nttconst<>+44880(SB)/8, $0x4b4a49480b0a0908
+DATA nttconst<>+44888(SB)/8, $0x4f4e4d4c0f0e0d0c
+DATA nttconst<>+44896(SB)/8, $0x5352515013121110
+DATA nttconst<>+44904(SB)/8, $0x5756555417161514
+DATA nttconst<>+44912(SB)/8, $0x5b5a59581b1a1918
+DATA nttconst<>+44920(SB)/8, $0x5f5e5d5c1f1e1d1c
+DATA nttconst<>+44928(SB)/8, $0x6362616023222120
+DATA nttconst<>+44936(SB)/8, $0x6766656427262524
+DATA nttconst<>+44944(SB)/8, $0x6b6a69682b2a2928
+DATA nttconst<>+44952(SB)/8, $0x6f6e6d6c2f2e2d2c
+DATA nttconst<>+44960(SB)/8, $0x7372717033323130
+DATA nttconst<>+44968(SB)/8, $0x7776757437363534
+DATA nttconst<>+44976(SB)/8, $0x7b7a79783b3a3938
+DATA nttconst<>+44984(SB)/8, $0x7f7e7d7c3f3e3d3c
+DATA nttconst<>+44992(SB)/8, $0x022b022bfbb1fbb1
+DATA nttconst<>+45000(SB)/8, $0x034b034b01ae01ae
+DATA nttconst<>+45008(SB)/8, $0x00b100b101a601a6
+DATA nttconst<>+45016(SB)/8, $0xff15ff15024b024b
+DATA nttconst<>+45024(SB)/8, $0x060e060efb1dfb1d
+DATA nttconst<>+45032(SB)/8, $0x0069006903670367
+DATA nttconst<>+45040(SB)/8, $0x06260626feddfedd
+DATA nttconst<>+45048(SB)/8, $0x06750675fe34fe34
+DATA nttconst<>+45056(SB)/8, $0xd32bd32bfeb1feb1
+DATA nttconst<>+45064(SB)/8, $0x344b344b2bae2bae
+DATA nttconst<>+45072(SB)/8, $0x03b103b193a693a6
+DATA nttconst<>+45080(SB)/8, $0xee15ee15334b334b
+DATA nttconst<>+45088(SB)/8, $0x500e500e821d821d
+DATA nttconst<>+45096(SB)/8, $0xab69ab69c867c867
+DATA nttconst<>+45104(SB)/8, $0x18261826c5ddc5dd
+DATA nttconst<>+45112(SB)/8, $0x157515755a345a34
+DATA nttconst<>+45120(SB)/8, $0x04870487ff0aff0a
+DATA nttconst<>+45128(SB)/8, $0xff6dff6d030a030a
+DATA nttconst<>+45136(SB)/8, $0xfc98fc98f9caf9ca
+DATA nttconst<>+45144(SB)/8, $0x015d015d02840284
+DATA nttconst<>+45152(SB)/8, $0xfda6fda6fcf7fcf7
+DATA nttconst<>+45160(SB)/8, $0x045f045f05cb05cb
+DATA nttconst<>+45168(SB)/8, $0xff64ff6401a201a2
+DATA nttconst<>+45176(SB)/8, $0xffb5ffb501490149
+DATA nttconst<>+45184(SB)/8, $0x298729877d0a7d0a
+DATA nttconst<>+45192(SB)/8, $0x766d766d810a810a
+DATA nttconst<>+45200(SB)/8, $0x44984498b7cab7ca
+DATA nttconst<>+45208(SB)/8, $0x485d485d4e844e84
+DATA nttconst<>+45216(SB)/8, $0x8fa68fa671f771f7
+DATA nttconst<>+45224(SB)/8, $0x315f315fb6cbb6cb
+DATA nttconst<>+45232(SB)/8, $0xeb64eb64c7a2c7a2
+DATA nttconst<>+45240(SB)/8, $0xceb5ceb54c494c49
+DATA nttconst<>+45248(SB)/8, $0x025b025b03310331
+DATA nttconst<>+45256(SB)/8, $0x0262026204490449
+DATA nttconst<>+45264(SB)/8, $0x04c204c2fb41fb41
+DATA nttconst<>+45272(SB)/8, $0xfac9fac9ff78ff78
+DATA nttconst<>+45280(SB)/8, $0xfa47fa47052a052a
+DATA nttconst<>+45288(SB)/8, $0x01800180fafbfafb
+DATA nttconst<>+45296(SB)/8, $0xfb5dfb5dfc96fc96
+DATA nttconst<>+45304(SB)/8, $0xf985f98500dc00dc
+DATA nttconst<>+45312(SB)/8, $0x635b635b86318631
+DATA nttconst<>+45320(SB)/8, $0x086208624f494f49
+DATA nttconst<>+45328(SB)/8, $0x2ac22ac2ae41ae41
+DATA nttconst<>+45336(SB)/8, $0xc5c9c5c9e778e778
+DATA nttconst<>+45344(SB)/8, $0x5f475f47e32ae32a
+DATA nttconst<>+45352(SB)/8, $0x818081803bfb3bfb
+DATA nttconst<>+45360(SB)/8, $0x425d425d5e965e96
+DATA nttconst<>+45368(SB)/8, $0x38853885d4dcd4dc
+DATA nttconst<>+45376(SB)/8, $0xfb02fb02fb5ffb5f
+DATA nttconst<>+45384(SB)/8, $0x031a031afa06fa06
+DATA nttconst<>+45392(SB)/8, $0x03e403e4ff94ff94
+DATA nttconst<>+45400(SB)/8, $0x03df03dffeccfecc
+DATA nttconst<>+45408(SB)/8, $0xfc9afc9afa1afa1a
+DATA nttconst<>+45416(SB)/8, $0x01de01defcaafcaa
+DATA nttconst<>+45424(SB)/8, $0x05f205f203be03be
+DATA nttconst<>+45432(SB)/8, $0x065c065cfa4cfa4c
+DATA nttconst<>+45440(SB)/8, $0xe102e102285f285f
+DATA nttconst<>+45448(SB)/8, $0xb11ab11aac06ac06
+DATA nttconst<>+45456(SB)/8, $0x6fe46fe47b947b94
+DATA nttconst<>+45464(SB)/8, $0xb0dfb0dfa2cca2cc
+DATA nttconst<>+45472(SB)/8, $0x2a9a2a9aa81aa81a
+DATA nttconst<>+45480(SB)/8, $0xbbdebbde5aaa5aaa
+DATA nttconst<>+45488(SB)/8, $0xbbf2bbf25dbe5dbe
+DATA nttconst<>+45496(SB)/8, $0x5a5c5a5c1e4c1e4c
+DATA nttconst<>+45504(SB)/8, $0x0706050403020100
+DATA nttconst<>+45512(SB)/8, $0x0f0e0d0c0b0a0908
+DATA nttconst<>+45520(SB)/8, $0x2726252423222120
+DATA nttconst<>+45528(SB)/8, $0x2f2e2d2c2b2a2928
+DATA nttconst<>+45536(SB)/8, $0x1716151413121110
+DATA nttconst<>+45544(SB)/8, $0x1f1e1d1c1b1a1918
+DATA nttconst<>+45552(SB)/8, $0x3736353433323130
+DATA nttconst<>+45560(SB)/8, $0x3f3e3d3c3b3a3938
+DATA nttconst<>+45568(SB)/8, $0x0706050403020100
+DATA nttconst<>+45576(SB)/8, $0x2726252423222120
+DATA nttconst<>+45584(SB)/8, $0x1716151413121110
+DATA nttconst<>+45592(SB)/8, $0x3736353433323130
+DATA nttconst<>+45600(SB)/8, $0x0f0e0d0c0b0a0908
+DATA nttconst<>+45608(SB)/8, $0x2f2e2d2c2b2a2928
+DATA nttconst<>+45616(SB)/8, $0x1f1e1d1c1b1a1918
+DATA nttconst<>+45624(SB)/8, $0x3f3e3d3c3b3a3938
+DATA nttconst<>+45632(SB)/8, $0x2322212003020100
+DATA nttconst<>+45640(SB)/8, $0x2b2a29280b0a0908
+DATA nttconst<>+45648(SB)/8, $0x3332313013121110
+DATA nttconst<>+45656(SB)/8, $0x3b3a39381b1a1918
+DATA nttconst<>+45664(SB)/8, $0x2726252407060504
+DATA nttconst<>+45672(SB)/8, $0x2f2e2d2c0f0e0d0c
+DATA nttconst<>+45680(SB)/8, $0x3736353417161514
+DATA nttconst<>+45688(SB)/8, $0x3f3e3d3c1f1e1d1c
+DATA nttconst<>+45696(SB)/8, $0x2322212003020100
+DATA nttconst<>+45704(SB)/8, $0x2726252407060504
+DATA nttconst<>+45712(SB)/8, $0x2b2a29280b0a0908
+DATA nttconst<>+45720(SB)/8, $0x2f2e2d2c0f0e0d0c
+DATA nttconst<>+45728(SB)/8, $0x3332313013121110
+DATA nttconst<>+45736(SB)/8, $0x3736353417161514
+DATA nttconst<>+45744(SB)/8, $0x3b3a39381b1a1918
+DATA nttconst<>+45752(SB)/8, $0x3f3e3d3c1f1e1d1c
+DATA nttconst<>+45760(SB)/8, $0x05f205f2065c065c
+DATA nttconst<>+45768(SB)/8, $0x03e403e403df03df
+DATA nttconst<>+45776(SB)/8, $0x03be03befa4cfa4c
+DATA nttconst<>+45784(SB)/8, $0xff94ff94feccfecc
+DATA nttconst<>+45792(SB)/8, $0xbbf2bbf25a5c5a5c
+DATA nttconst<>+45800(SB)/8, $0x6fe46fe4b0dfb0df
+DATA nttconst<>+45808(SB)/8, $0x5dbe5dbe1e4c1e4c
+DATA nttconst<>+45816(SB)/8, $0x7b947b94a2cca2cc
+DATA nttconst<>+45824(SB)/8, $0xff64ff64ffb5ffb5
+DATA nttconst<>+45832(SB)/8, $0xfc98fc98015d015d
+DATA nttconst<>+45840(SB)/8, $0x01a201a201490149
+DATA nttconst<>+45848(SB)/8, $0xf9caf9ca02840284
+DATA nttconst<>+45856(SB)/8, $0xeb64eb64ceb5ceb5
+DATA nttconst<>+45864(SB)/8, $0x44984498485d485d
+DATA nttconst<>+45872(SB)/8, $0xc7a2c7a24c494c49
+DATA nttconst<>+45880(SB)/8, $0xb7cab7ca4e844e84
+DATA nttconst<>+45888(SB)/8, $0xfb5dfb5df985f985
+DATA nttconst<>+45896(SB)/8, $0x04c204c2fac9fac9
+DATA nttconst<>+45904(SB)/8, $0xfc96fc9600dc00dc
+DATA nttconst<>+45912(SB)/8, $0xfb41fb41ff78ff78
+DATA nttconst<>+45920(SB)/8, $0x425d425d38853885
+DATA nttconst<>+45928(SB)/8, $0x2ac22ac2c5c9c5c9
+DATA nttconst<>+45936(SB)/8, $0x5e965e96d4dcd4dc
+DATA nttconst<>+45944(SB)/8, $0xae41ae41e778e778
+DATA nttconst<>+45952(SB)/8, $0x0626062606750675
+DATA nttconst<>+45960(SB)/8, $0x00b100b1ff15ff15
+DATA nttconst<>+45968(SB)/8, $0xfeddfeddfe34fe34
+DATA nttconst<>+45976(SB)/8, $0x01a601a6024b024b
+DATA nttconst<>+45984(SB)/8, $0x1826182615751575
+DATA nttconst<>+45992(SB)/8, $0x03b103b1ee15ee15
+DATA nttconst<>+46000(SB)/8, $0xc5ddc5dd5a345a34
+DATA nttconst<>+46008(SB)/8, $0x93a693a6334b334b
+DATA nttconst<>+46016(SB)/8, $0xfc9afc9a01de01de
+DATA nttconst<>+46024(SB)/8, $0xfb02fb02031a031a
+DATA nttconst<>+46032(SB)/8, $0xfa1afa1afcaafcaa
+DATA nttconst<>+46040(SB)/8, $0xfb5ffb5ffa06fa06
+DATA nttconst<>+46048(SB)/8, $0x2a9a2a9abbdebbde
+DATA nttconst<>+46056(SB)/8, $0xe102e102b11ab11a
+DATA nttconst<>+46064(SB)/8, $0xa81aa81a5aaa5aaa
+DATA nttconst<>+46072(SB)/8, $0x285f285fac06ac06
+DATA nttconst<>+46080(SB)/8, $0xfda6fda6045f045f
+DATA nttconst<>+46088(SB)/8, $0x04870487ff6dff6d
+DATA nttconst<>+46096(SB)/8, $0xfcf7fcf705cb05cb
+DATA nttconst<>+46104(SB)/8, $0xff0aff0a030a030a
+DATA nttconst<>+46112(SB)/8, $0x8fa68fa6315f315f
+DATA nttconst<>+46120(SB)/8, $0x29872987766d766d
+DATA nttconst<>+46128(SB)/8, $0x71f771f7b6cbb6cb
+DATA nttconst<>+46136(SB)/8, $0x7d0a7d0a810a810a
+DATA nttconst<>+46144(SB)/8, $0xfa47fa4701800180
+DATA nttconst<>+46152(SB)/8, $0x025b025b02620262
+DATA nttconst<>+46160(SB)/8, $0x052a052afafbfafb
+DATA nttconst<>+46168(SB)/8, $0x0331033104490449
+DATA nttconst<>+46176(SB)/8, $0x5f475f4781808180
+DATA nttconst<>+46184(SB)/8, $0x635b635b08620862
+DATA nttconst<>+46192(SB)/8, $0xe32ae32a3bfb3bfb
+DATA nttconst<>+46200(SB)/8, $0x863186314f494f49
+DATA nttconst<>+46208(SB)/8, $0x060e060e00690069
+DATA nttconst<>+46216(SB)/8, $0x022b022b034b034b
+DATA nttconst<>+46224(SB)/8, $0xfb1dfb1d03670367
+DATA nttconst<>+46232(SB)/8, $0xfbb1fbb101ae01ae
+DATA nttconst<>+46240(SB)/8, $0x500e500eab69ab69
+DATA nttconst<>+46248(SB)/8, $0xd32bd32b344b344b
+DATA nttconst<>+46256(SB)/8, $0x821d821dc867c867
+DATA nttconst<>+46264(SB)/8, $0xfeb1feb12bae2bae
+DATA nttconst<>+46272(SB)/8, $0x0b0a090803020100
+DATA nttconst<>+46280(SB)/8, $0x1b1a191813121110
+DATA nttconst<>+46288(SB)/8, $0x2b2a292823222120
+DATA nttconst<>+46296(SB)/8, $0x3b3a393833323130
+DATA nttconst<>+46304(SB)/8, $0x0f0e0d0c07060504
+DATA nttconst<>+46312(SB)/8, $0x1f1e1d1c17161514
+DATA nttconst<>+46320(SB)/8, $0x2f2e2d2c27262524
+DATA nttconst<>+46328(SB)/8, $0x3f3e3d3c37363534
+DATA nttconst<>+46336(SB)/8, $0x05f205f2065c065c
+DATA nttconst<>+46344(SB)/8, $0xfc9afc9a01de01de
+DATA nttconst<>+46352(SB)/8, $0x03be03befa4cfa4c
+DATA nttconst<>+46360(SB)/8, $0xfa1afa1afcaafcaa
+DATA nttconst<>+46368(SB)/8, $0x03e403e403df03df
+DATA nttconst<>+46376(SB)/8, $0xfb02fb02031a031a
+DATA nttconst<>+46384(SB)/8, $0xff94ff94feccfecc
+DATA nttconst<>+46392(SB)/8, $0xfb5ffb5ffa06fa06
+DATA nttconst<>+46400(SB)/8, $0xbbf2bbf25a5c5a5c
+DATA nttconst<>+46408(SB)/8, $0x2a9a2a9abbdebbde
+DATA nttconst<>+46416(SB)/8, $0x5dbe5dbe1e4c1e4c
+DATA nttconst<>+46424(SB)/8, $0xa81aa81a5aaa5aaa
+DATA nttconst<>+46432(SB)/8, $0x6fe46fe4b0dfb0df
+DATA nttconst<>+46440(SB)/8, $0xe102e102b11ab11a
+DATA nttconst<>+46448(SB)/8, $0x7b947b94a2cca2cc
+DATA nttconst<>+46456(SB)/8, $0x285f285fac06ac06
+DATA nttconst<>+46464(SB)/8, $0xfb5dfb5df985f985
+DATA nttconst<>+46472(SB)/8, $0xfa47fa4701800180
+DATA nttconst<>+46480(SB)/8, $0xfc96fc9600dc00dc
+DATA nttconst<>+46488(SB)/8, $0x052a052afafbfafb
+DATA nttconst<>+46496(SB)/8, $0x04c204c2fac9fac9
+DATA nttconst<>+46504(SB)/8, $0x025b025b02620262
+DATA nttconst<>+46512(SB)/8, $0xfb41fb41ff78ff78
+DATA nttconst<>+46520(SB)/8, $0x0331033104490449
+DATA nttconst<>+46528(SB)/8, $0x425d425d38853885
+DATA nttconst<>+46536(SB)/8, $0x5f475f4781808180
+DATA nttconst<>+46544(SB)/8, $0x5e965e96d4dcd4dc
+DATA nttconst<>+46552(SB)/8, $0xe32ae32a3bfb3bfb
+DATA nttconst<>+46560(SB)/8, $0x2ac22ac2c5c9c5c9
+DATA nttconst<>+46568(SB)/8, $0x635b635b08620862
+DATA nttconst<>+46576(SB)/8, $0xae41ae41e778e778
+DATA nttconst<>+46584(SB)/8, $0x863186314f494f49
+DATA nttconst<>+46592(SB)/8, $0xff64ff64ffb5ffb5
+DATA nttconst<>+46600(SB)/8, $0xfda6fda6045f045f
+DATA nttconst<>+46608(SB)/8, $0x01a201a201490149
+DATA nttconst<>+46616(SB)/8, $0xfcf7fcf705cb05cb
+DATA nttconst<>+46624(SB)/8, $0xfc98fc98015d015d
+DATA nttconst<>+46632(SB)/8, $0x04870487ff6dff6d
+DATA nttconst<>+46640(SB)/8, $0xf9caf9ca02840284
+DATA nttconst<>+46648(SB)/8, $0xff0aff0a030a030a
+DATA nttconst<>+46656(SB)/8, $0xeb64eb64ceb5ceb5
+DATA nttconst<>+46664(SB)/8, $0x8fa68fa6315f315f
+DATA nttconst<>+46672(SB)/8, $0xc7a2c7a24c494c49
+DATA nttconst<>+46680(SB)/8, $0x71f771f7b6cbb6cb
+DATA nttconst<>+46688(SB)/8, $0x44984498485d485d
+DATA nttconst<>+46696(SB)/8, $0x29872987766d766d
+DATA nttconst<>+46704(SB)/8, $0xb7cab7ca4e844e84
+DATA nttconst<>+46712(SB)/8, $0x7d0a7d0a810a810a
+DATA nttconst<>+46720(SB)/8, $0x0626062606750675
+DATA nttconst<>+46728(SB)/8, $0x060e060e00690069
+DATA nttconst<>+46736(SB)/8, $0xfeddfeddfe34fe34
+DATA nttconst<>+46744(SB)/8, $0xfb1dfb1d03670367
+DATA nttconst<>+46752(SB)/8, $0x00b100b1ff15ff15
+DATA nttconst<>+46760(SB)/8, $0x022b022b034b034b
+DATA nttconst<>+46768(SB)/8, $0x01a601a6024b024b
+DATA nttconst<>+46776(SB)/8, $0xfbb1fbb101ae01ae
+DATA nttconst<>+46784(SB)/8, $0x1826182615751575
+DATA nttconst<>+46792(SB)/8, $0x500e500eab69ab69
+DATA nttconst<>+46800(SB)/8, $0xc5ddc5dd5a345a34
+DATA nttconst<>+46808(SB)/8, $0x821d821dc867c867
+DATA nttconst<>+46816(SB)/8, $0x03b103b1ee15ee15
+DATA nttconst<>+46824(SB)/8, $0xd32bd32b344b344b
+DATA nttconst<>+46832(SB)/8, $0x93a693a6334b334b
+DATA nttconst<>+46840(SB)/8, $0xfeb1feb12bae2bae
+DATA nttconst<>+46848(SB)/8, $0x0b0a090803020100
+DATA nttconst<>+46856(SB)/8, $0x1b1a191813121110
+DATA nttconst<>+46864(SB)/8, $0x0f0e0d0c07060504
+DATA nttconst<>+46872(SB)/8, $0x1f1e1d1c17161514
+DATA nttconst<>+46880(SB)/8, $0x0000000000000000
+DATA nttconst<>+46888(SB)/8, $0x0000000000000000
+DATA nttconst<>+46896(SB)/8, $0x0000000000000000
+DATA nttconst<>+46904(SB)/8, $0x0000000000000000
+GLOBL nttconst<>(SB), RODATA|NOPTR, $46912

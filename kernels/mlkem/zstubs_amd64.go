@@ -336,3 +336,33 @@ func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)

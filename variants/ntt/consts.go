@@ -21,12 +21,14 @@ type consts struct {
 
 func newConsts(name string) *consts { return &consts{name: name, index: map[string]int{}} }
 
-// vector stores v as lanes of ebits bits in a vector of size bytes,
+// vector stores v as lanes of ebits (8, 16 or 32) bits in a vector of size bytes,
 // aligned to its size, and returns its address.
 func (c *consts) vector(v []int64, ebits, size int) operand.Mem {
 	b := make([]byte, 0, size)
 	for _, x := range v {
-		if ebits == 16 {
+		if ebits == 8 {
+			b = append(b, byte(x))
+		} else if ebits == 16 {
 			b = binary.LittleEndian.AppendUint16(b, uint16(x))
 		} else {
 			b = binary.LittleEndian.AppendUint32(b, uint32(x))

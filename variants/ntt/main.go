@@ -5,7 +5,8 @@
 // allocation (whole polynomial in registers, or passes of 8-register
 // groups through memory), the shuffle
 // strategy of the layers whose stride is below a vector (unpack chains,
-// shift+blend pairs, two-source VPERMI2W/D permutes), whether the shuffled
+// shift+blend pairs, two-source VPERMI2W/D permutes, VBMI byte permutes
+// VPERMI2B/VPERMB, VSHUFPS/VPBLENDD pairs), whether the shuffled
 // order is undone once per pass or after every layer, reduction placement
 // (lazy: only where a lane could overflow, decided from per-coefficient
 // interval bounds; eager: every layer) and alignment of the code.
@@ -21,6 +22,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -65,6 +67,13 @@ func main() {
 			if (k.isa == avx512vl) == late {
 				fns = append(fns, emitMul(f, c, k))
 			}
+		}
+	}
+	// The VBMI and VSHUFPS shuffle variants come after all others, for the
+	// same reason.
+	for _, inverse := range []bool{false, true} {
+		for _, k := range shufVariants(f, inverse) {
+			fns = append(fns, emitNTT(f, c, k))
 		}
 	}
 	c.emit()
@@ -125,6 +134,37 @@ func nttVariants(f *field, inverse bool) []nttKnobs {
 		k := base
 		k.align = a
 		out = append(out, k)
+	}
+	return out
+}
+
+// shufVariants enumerates the shuffle strategies beyond unpack, blend and
+// permt2 at the base knobs (regs=all where the polynomial fits in half the
+// registers, else mem; reorder=undo, red=lazy, align=none), per isa:
+//   - vbmi (VPERMI2B two-source byte permutes for the small-stride layers
+//     and the final restore, VPERMB where only lanes move) needs the EVEX
+//     encodings with AVX512_VBMI, so avx512 and avx512vl, not avx2;
+//   - shufps (VSHUFPS pairs plus VMOVSLDUP/VMOVSHDUP with VPBLENDD, or
+//     VPBLENDMD with EVEX) is AVX2-encodable and runs on every isa. Its
+//     exchanges are 32-bit granular, which suffices for both fields: ML-DSA
+//     has 32-bit lanes, and ML-KEM's only sub-dword index bit (bit 0, the
+//     word within a dword) is never a butterfly bit (minLen = 2), so no
+//     ML-KEM shufps variant needs excluding.
+func shufVariants(f *field, inverse bool) []nttKnobs {
+	var out []nttKnobs
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
+		g := newGen(f, s, nil)
+		regs := "all"
+		if 2*g.slots > s.regs {
+			regs = "mem"
+		}
+		for _, shuf := range []string{"vbmi", "shufps"} {
+			if shuf == "vbmi" && !s.evex {
+				continue
+			}
+			out = append(out, nttKnobs{inverse: inverse, isa: s, regs: regs, shuf: shuf,
+				reorder: "undo", red: "lazy", align: asmalign.None})
+		}
 	}
 	return out
 }
@@ -197,7 +237,16 @@ func emitNTT(f *field, c *consts, k nttKnobs) fn {
 	if k.align != asmalign.None {
 		loop = "body"
 	}
-	return fn{kernel: kernel, name: k.name(), sym: sym, loop: loop, features: k.isa.features(f),
+	feat := k.isa.features(f)
+	if k.shuf == "vbmi" {
+		// VPERMI2B/VPERMB: AVX512_VBMI (byte-granular, listed with
+		// AVX512BW, which every VBMI processor has).
+		if !slices.Contains(feat, "avx512bw") {
+			feat = append(feat, "avx512bw")
+		}
+		feat = append(feat, "avx512vbmi")
+	}
+	return fn{kernel: kernel, name: k.name(), sym: sym, loop: loop, features: feat,
 		sweep: k.align.Offset != 0}
 }
 
@@ -262,6 +311,9 @@ func codeSizes(asm string) (map[string]int, error) {
 		case strings.HasPrefix(t, "TEXT ·"):
 			cur = strings.TrimPrefix(strings.Fields(t)[1], "·")
 			cur, _, _ = strings.Cut(cur, "(")
+		case strings.HasPrefix(t, "DATA ") || strings.HasPrefix(t, "GLOBL "):
+			// the constant table follows the last function
+			cur = ""
 		case cur == "" || t == "" || strings.HasPrefix(t, "//") || strings.HasSuffix(t, ":"):
 		default:
 			sizes[cur] += 4

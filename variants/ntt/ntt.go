@@ -14,7 +14,7 @@ type nttKnobs struct {
 	inverse bool
 	isa     *isa
 	regs    string // "all": whole polynomial in registers; "mem": passes through memory
-	shuf    string // "unpack", "blend", "permt2"
+	shuf    string // "unpack", "blend", "permt2", "vbmi", "shufps"
 	reorder string // "undo": restore the order once per pass; "avoid": after every layer
 	red     string // "lazy": reduce only where a lane would overflow; "eager": every layer
 	align   asmalign.Align
@@ -216,7 +216,7 @@ var plans = map[planKey][]step{}
 
 // shuffleTo emits the cheapest shuffle sequence reaching gl.
 func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl goal) {
-	if gl.bit < 0 && s.k.shuf == "permt2" && s.restorePair(regs, grp, regBits, gl.target) {
+	if gl.bit < 0 && (s.k.shuf == "permt2" || s.k.shuf == "vbmi") && s.restorePair(regs, grp, regBits, gl.target) {
 		return
 	}
 	kinds := s.g.shuffleKinds(s.k.shuf)
@@ -244,9 +244,12 @@ func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl
 }
 
 // restorePair reaches target with one pair of two-source permutes when the
-// layout differs from it only in lane bits and one register bit.
+// layout differs from it only in lane bits and one register bit (VPERMI2B
+// for shuf=vbmi, else VPERMI2W/D), or, for shuf=vbmi, with one VPERMB per
+// slot when it differs only in lane bits.
 func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, target layout) bool {
 	g := s.g
+	vbmi := s.k.shuf == "vbmi"
 	r := -1
 	for b := range s.lay.pos {
 		p, q := s.lay.pos[b], target.pos[b]
@@ -258,6 +261,18 @@ func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, 
 				r = x - g.laneBits
 			}
 		}
+	}
+	if r < 0 && vbmi && s.lay != target {
+		for _, sl := range grp {
+			idx := make([]int64, g.lanes)
+			for l := range idx {
+				_, lane := s.find(target.index(sl, l), sl, sl)
+				idx[l] = int64(lane)
+			}
+			regs[sl] = g.permOne(regs[sl], idx)
+		}
+		s.lay = target
+		return true
 	}
 	if r < 0 {
 		return s.lay == target
@@ -274,7 +289,7 @@ func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, 
 				idx[h][l] = int64(src*g.lanes + lane)
 			}
 		}
-		regs[sl], regs[sl|1<<r] = g.permPair(regs[sl], regs[sl|1<<r], idx[0], idx[1])
+		regs[sl], regs[sl|1<<r] = g.permPairOp(regs[sl], regs[sl|1<<r], idx[0], idx[1], vbmi)
 	}
 	s.lay = target
 	return true

@@ -15,7 +15,8 @@ type shuf struct {
 }
 
 // shuffleKinds returns the shuffles of strategy name ("unpack", "blend",
-// "permt2") for g's isa and field, or nil if the strategy does not apply.
+// "permt2", "vbmi", "shufps") for g's isa and field, or nil if the strategy
+// does not apply.
 func (g *gen) shuffleKinds(name string) []*shuf {
 	e := g.f.ebits
 	var ks []*shuf
@@ -38,6 +39,19 @@ func (g *gen) shuffleKinds(name string) []*shuf {
 			ks = append(ks, g.permKind(p))
 		}
 		return ks
+	case "vbmi":
+		if !g.isa.evex {
+			return nil
+		}
+		for p := 0; p < g.laneBits; p++ {
+			ks = append(ks, g.vbmiKind(p))
+		}
+		return ks
+	case "shufps":
+		// 32-bit granular only: the word bit of 16-bit lanes (ML-KEM index
+		// bit 0, never a butterfly bit since minLen = 2) stays in place.
+		ks = append(ks, g.shufpsKind("shufps64", 0x44, 0xEE), g.shufpsKind("shufps32", 0x88, 0xDD),
+			g.dupBlendKind())
 	default:
 		panic("unknown shuffle strategy " + name)
 	}
@@ -178,10 +192,35 @@ func (g *gen) permKind(p int) *shuf {
 // index vectors lo and hi (index < lanes: from a, else from b). Index
 // vectors stay in registers when the isa has room (see idxReg).
 func (g *gen) permPair(a, b reg.VecVirtual, lo, hi []int64) (reg.VecVirtual, reg.VecVirtual) {
+	return g.permPairOp(a, b, lo, hi, false)
+}
+
+// byteIdx turns a lane permutation index vector into the byte index vector
+// of VPERMB/VPERMI2B doing the same permutation: lane l taking lane s
+// becomes bytes l·w+e taking s·w+e (w bytes per lane); two-source indices
+// stay two-source, since s·w+e < vector bytes exactly when s < lanes.
+func (g *gen) byteIdx(idx []int64) []int64 {
+	w := g.f.ebits / 8
+	out := make([]int64, 0, len(idx)*w)
+	for _, s := range idx {
+		for e := range w {
+			out = append(out, s*int64(w)+int64(e))
+		}
+	}
+	return out
+}
+
+// permPairOp is permPair with VPERMI2B byte permutes when vbmi is set.
+func (g *gen) permPairOp(a, b reg.VecVirtual, lo, hi []int64, vbmi bool) (reg.VecVirtual, reg.VecVirtual) {
 	out := [2]reg.VecVirtual{}
 	for i, idx := range [][]int64{lo, hi} {
 		out[i] = g.vec()
-		m := g.consts.vector(idx, g.f.ebits, g.isa.bytes)
+		var m operand.Mem
+		if vbmi {
+			m = g.consts.vector(g.byteIdx(idx), 8, g.isa.bytes)
+		} else {
+			m = g.consts.vector(idx, g.f.ebits, g.isa.bytes)
+		}
 		if r, ok := g.idxReg(m); ok {
 			if g.isa.evex {
 				VMOVDQA64(r, out[i])
@@ -191,13 +230,105 @@ func (g *gen) permPair(a, b reg.VecVirtual, lo, hi []int64) (reg.VecVirtual, reg
 		} else {
 			out[i] = g.load(m)
 		}
-		if g.f.ebits == 16 {
+		switch {
+		case vbmi:
+			VPERMI2B(b, a, out[i])
+		case g.f.ebits == 16:
 			VPERMI2W(b, a, out[i])
-		} else {
+		default:
 			VPERMI2D(b, a, out[i])
 		}
 	}
 	return out[0], out[1]
+}
+
+// permOne permutes the lanes of a by idx (lane l takes lane idx[l]) with
+// one single-source VPERMB.
+func (g *gen) permOne(a reg.VecVirtual, idx []int64) reg.VecVirtual {
+	m := g.consts.vector(g.byteIdx(idx), 8, g.isa.bytes)
+	r, ok := g.idxReg(m)
+	if !ok {
+		r = g.load(m)
+	}
+	out := g.vec()
+	VPERMB(a, r, out)
+	return out
+}
+
+// vbmiKind swaps lane bit p with the register bit by two-source byte
+// permutes (VPERMI2B, AVX512_VBMI) whose byte index vectors are derived
+// from the word/dword permutation of permKind.
+func (g *gen) vbmiKind(p int) *shuf {
+	L := g.lanes
+	loIdx, hiIdx := make([]int64, L), make([]int64, L)
+	for l := range L {
+		if l>>p&1 == 0 {
+			loIdx[l], hiIdx[l] = int64(l), int64(l|1<<p)
+		} else {
+			loIdx[l], hiIdx[l] = int64(L+l&^(1<<p)), int64(L+l)
+		}
+	}
+	s := &shuf{shuffle: shuffle{name: fmt.Sprintf("vpermi2bbit%d", p), cost: 2,
+		sim: func(a, b []int) ([]int, []int) { return swapBit(a, b, p) }}}
+	s.emit = func(a, b reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) {
+		return g.permPairOp(a, b, loIdx, hiIdx, true)
+	}
+	return s
+}
+
+// shufpsKind is a VSHUFPS pair on 32-bit units: per 128-bit lane, lo takes
+// a's units loImm[1:0], loImm[3:2] and b's units loImm[5:4], loImm[7:6];
+// hi likewise by hiImm. 0x44/0xEE exchange 64-bit halves (the lane bit of
+// the qword with the register bit); 0x88/0xDD gather even and odd dwords
+// (a 3-cycle: dword bit 0 to the register bit, the register bit to qword
+// bit, the qword bit to dword bit 0).
+func (g *gen) shufpsKind(name string, loImm, hiImm uint8) *shuf {
+	unit, l128 := 32/g.f.ebits, g.lane128()
+	s := &shuf{shuffle: shuffle{name: name, cost: 2, sim: func(a, b []int) ([]int, []int) {
+		return shufps(a, b, loImm, unit, l128), shufps(a, b, hiImm, unit, l128)
+	}}}
+	s.emit = func(a, b reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) {
+		lo, hi := g.vec(), g.vec()
+		VSHUFPS(operand.U8(loImm), b, a, lo)
+		VSHUFPS(operand.U8(hiImm), b, a, hi)
+		return lo, hi
+	}
+	return s
+}
+
+// shufps simulates VSHUFPS on lane arrays with unit elements per dword.
+func shufps(a, b []int, imm uint8, unit, lane128 int) []int {
+	out := make([]int, len(a))
+	for base := 0; base < len(a); base += lane128 {
+		for i := range 4 {
+			src := a
+			if i >= 2 {
+				src = b
+			}
+			sel := int(imm >> (2 * i) & 3)
+			copy(out[base+i*unit:base+(i+1)*unit], src[base+sel*unit:base+(sel+1)*unit])
+		}
+	}
+	return out
+}
+
+// dupBlendKind swaps dword bit 0 with the register bit by a dword
+// duplicate (VMOVSLDUP/VMOVSHDUP) and a VPBLENDD (masked VPBLENDMD with
+// EVEX, which reaches all 32 registers) per output:
+// lo = blend(a, sldup(b)), hi = blend(shdup(a), b).
+func (g *gen) dupBlendKind() *shuf {
+	p := trailing(32 / g.f.ebits)
+	s := &shuf{shuffle: shuffle{name: "dupblend32", cost: 4,
+		sim: func(a, b []int) ([]int, []int) { return swapBit(a, b, p) }}}
+	s.emit = func(a, b reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) {
+		lo, hi := g.vec(), g.vec()
+		VMOVSLDUP(b, lo)
+		VMOVSHDUP(a, hi)
+		g.blendOdd(lo, a, lo, 32)
+		g.blendOdd(b, hi, hi, 32)
+		return lo, hi
+	}
+	return s
 }
 
 // idxReg returns a register holding the permute index vector at m, loaded

@@ -435,3 +435,27 @@ func invntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)

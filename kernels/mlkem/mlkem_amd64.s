@@ -52531,6 +52531,2778 @@ TEXT ·invntt_avx512vl_all_shufps_undo_lazy_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func ntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_2_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU     Y3, (AX)
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     Y4, 384(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     448(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU     Y3, 64(AX)
+	VMOVDQU     Y5, 320(AX)
+	VMOVDQU     Y1, 192(AX)
+	VMOVDQU     Y4, 448(AX)
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     352(AX), Y2
+	VMOVDQU     224(AX), Y3
+	VMOVDQU     480(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU     Y3, 96(AX)
+	VMOVDQU     Y5, 352(AX)
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     64(AX), Y3
+	VMOVDQU     96(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     288(AX), Y6
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst<>+256(SB), Y3, Y9
+	VPMULHW     nttconst<>+224(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y1, Y9
+	VPSUBW      Y3, Y1, Y3
+	VPMULLW     nttconst<>+256(SB), Y4, Y1
+	VPMULHW     nttconst<>+224(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y2, Y1
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+320(SB), Y7, Y2
+	VPMULHW     nttconst<>+288(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y5, Y2
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+320(SB), Y8, Y5
+	VPMULHW     nttconst<>+288(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y6, Y5
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+512(SB), Y1, Y6
+	VPMULHW     nttconst<>+480(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y9, Y6
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1632(SB), Y4, Y9
+	VPMULHW     nttconst<>+1600(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+576(SB), Y5, Y3
+	VPMULHW     nttconst<>+544(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y2, Y3
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst<>+1696(SB), Y8, Y2
+	VPMULHW     nttconst<>+1664(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPADDW      Y8, Y7, Y2
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y1, Y6, Y7
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y4, Y9, Y6
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPERM2I128  $0x20, Y5, Y3, Y9
+	VPERM2I128  $0x31, Y5, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y2, Y5
+	VPERM2I128  $0x31, Y8, Y2, Y2
+	VPMULLW     nttconst<>+768(SB), Y1, Y8
+	VPMULHW     nttconst<>+736(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst<>+1888(SB), Y4, Y7
+	VPMULHW     nttconst<>+1856(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y6, Y7
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+832(SB), Y3, Y6
+	VPMULHW     nttconst<>+800(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+1952(SB), Y2, Y9
+	VPMULHW     nttconst<>+1920(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y5, Y9
+	VPSUBW      Y2, Y5, Y2
+	VPUNPCKLQDQ Y1, Y8, Y5
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y4, Y7, Y8
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y3, Y6, Y7
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y2, Y9, Y6
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULLW     nttconst<>+1024(SB), Y1, Y9
+	VPMULHW     nttconst<>+992(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y5, Y9
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+2144(SB), Y4, Y5
+	VPMULHW     nttconst<>+2112(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y8, Y5
+	VPSUBW      Y4, Y8, Y4
+	VPMULLW     nttconst<>+1088(SB), Y3, Y8
+	VPMULHW     nttconst<>+1056(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2208(SB), Y2, Y7
+	VPMULHW     nttconst<>+2176(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y6, Y7
+	VPSUBW      Y2, Y6, Y2
+	VPUNPCKLDQ  Y1, Y9, Y6
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y3, Y8, Y5
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y2, Y7, Y8
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VPUNPCKLQDQ Y1, Y6, Y7
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y4, Y9, Y6
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y3, Y5, Y9
+	VPUNPCKHQDQ Y3, Y5, Y3
+	VPUNPCKLQDQ Y2, Y8, Y5
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPMULLW     nttconst<>+1280(SB), Y1, Y8
+	VPMULHW     nttconst<>+1248(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst<>+2400(SB), Y4, Y7
+	VPMULHW     nttconst<>+2368(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y6, Y7
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+1344(SB), Y3, Y6
+	VPMULHW     nttconst<>+1312(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+2464(SB), Y2, Y9
+	VPMULHW     nttconst<>+2432(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y5, Y9
+	VPSUBW      Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y8, Y5
+	VPUNPCKHDQ  Y1, Y8, Y1
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLDQ  Y3, Y6, Y7
+	VPUNPCKHDQ  Y3, Y6, Y3
+	VPUNPCKLDQ  Y2, Y9, Y6
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPERM2I128  $0x20, Y1, Y5, Y9
+	VPERM2I128  $0x31, Y1, Y5, Y1
+	VPERM2I128  $0x20, Y4, Y8, Y5
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y2, Y6, Y7
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPADDW      nttconst<>+1504(SB), Y9, Y9
+	VPSUBW      nttconst<>+1536(SB), Y9, Y6
+	VPMINUW     Y6, Y9, Y9
+	VPSUBW      nttconst<>+1504(SB), Y9, Y6
+	VPMINUW     Y6, Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y6
+	VPMINUW     Y6, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y6
+	VPMINUW     Y6, Y9, Y9
+	VMOVDQU     Y9, (AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     160(AX), Y2
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     224(AX), Y4
+	VMOVDQU     384(AX), Y5
+	VMOVDQU     416(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+384(SB), Y3, Y9
+	VPMULHW     nttconst<>+352(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y1, Y9
+	VPSUBW      Y3, Y1, Y3
+	VPMULLW     nttconst<>+384(SB), Y4, Y1
+	VPMULHW     nttconst<>+352(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y2, Y1
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+448(SB), Y7, Y2
+	VPMULHW     nttconst<>+416(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y5, Y2
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+448(SB), Y8, Y5
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y6, Y5
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+640(SB), Y1, Y6
+	VPMULHW     nttconst<>+608(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y9, Y6
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1760(SB), Y4, Y9
+	VPMULHW     nttconst<>+1728(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+704(SB), Y5, Y3
+	VPMULHW     nttconst<>+672(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y2, Y3
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPADDW      Y8, Y7, Y2
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y1, Y6, Y7
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y4, Y9, Y6
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPERM2I128  $0x20, Y5, Y3, Y9
+	VPERM2I128  $0x31, Y5, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y2, Y5
+	VPERM2I128  $0x31, Y8, Y2, Y2
+	VPMULLW     nttconst<>+896(SB), Y1, Y8
+	VPMULHW     nttconst<>+864(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst<>+2016(SB), Y4, Y7
+	VPMULHW     nttconst<>+1984(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y6, Y7
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+960(SB), Y3, Y6
+	VPMULHW     nttconst<>+928(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+2080(SB), Y2, Y9
+	VPMULHW     nttconst<>+2048(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y5, Y9
+	VPSUBW      Y2, Y5, Y2
+	VPUNPCKLQDQ Y1, Y8, Y5
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y4, Y7, Y8
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y3, Y6, Y7
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y2, Y9, Y6
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y9
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y5, Y9
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+2272(SB), Y4, Y5
+	VPMULHW     nttconst<>+2240(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y8, Y5
+	VPSUBW      Y4, Y8, Y4
+	VPMULLW     nttconst<>+1216(SB), Y3, Y8
+	VPMULHW     nttconst<>+1184(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y2, Y7
+	VPMULHW     nttconst<>+2304(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y6, Y7
+	VPSUBW      Y2, Y6, Y2
+	VPUNPCKLDQ  Y1, Y9, Y6
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y3, Y8, Y5
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y2, Y7, Y8
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VPUNPCKLQDQ Y1, Y6, Y7
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y4, Y9, Y6
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y3, Y5, Y9
+	VPUNPCKHQDQ Y3, Y5, Y3
+	VPUNPCKLQDQ Y2, Y8, Y5
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPMULLW     nttconst<>+1408(SB), Y1, Y8
+	VPMULHW     nttconst<>+1376(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst<>+2528(SB), Y4, Y7
+	VPMULHW     nttconst<>+2496(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y6, Y7
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+1472(SB), Y3, Y6
+	VPMULHW     nttconst<>+1440(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+2592(SB), Y2, Y9
+	VPMULHW     nttconst<>+2560(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y5, Y0
+	VPSUBW      Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y8, Y5
+	VPUNPCKHDQ  Y1, Y8, Y1
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLDQ  Y3, Y6, Y7
+	VPUNPCKHDQ  Y3, Y6, Y3
+	VPUNPCKLDQ  Y2, Y0, Y6
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPERM2I128  $0x20, Y1, Y5, Y2
+	VPERM2I128  $0x31, Y1, Y5, Y1
+	VPERM2I128  $0x20, Y4, Y8, Y5
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y6, Y7
+	VPERM2I128  $0x31, Y0, Y6, Y0
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y6
+	VPMINUW     Y6, Y2, Y2
+	VMOVDQU     Y2, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 416(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_mem_2_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   256(AX), Y2
+	VMOVDQU64   128(AX), Y3
+	VMOVDQU64   384(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU64   Y3, (AX)
+	VMOVDQU64   Y5, 256(AX)
+	VMOVDQU64   Y1, 128(AX)
+	VMOVDQU64   Y4, 384(AX)
+	VMOVDQU64   32(AX), Y1
+	VMOVDQU64   288(AX), Y2
+	VMOVDQU64   160(AX), Y3
+	VMOVDQU64   416(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU64   Y3, 32(AX)
+	VMOVDQU64   Y5, 288(AX)
+	VMOVDQU64   Y1, 160(AX)
+	VMOVDQU64   Y4, 416(AX)
+	VMOVDQU64   64(AX), Y1
+	VMOVDQU64   320(AX), Y2
+	VMOVDQU64   192(AX), Y3
+	VMOVDQU64   448(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU64   Y3, 64(AX)
+	VMOVDQU64   Y5, 320(AX)
+	VMOVDQU64   Y1, 192(AX)
+	VMOVDQU64   Y4, 448(AX)
+	VMOVDQU64   96(AX), Y1
+	VMOVDQU64   352(AX), Y2
+	VMOVDQU64   224(AX), Y3
+	VMOVDQU64   480(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y2, Y5
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y1, Y5
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+128(SB), Y1, Y3
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y5
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y2, Y5
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU64   Y3, 96(AX)
+	VMOVDQU64   Y5, 352(AX)
+	VMOVDQU64   Y1, 224(AX)
+	VMOVDQU64   Y4, 480(AX)
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   256(AX), Y5
+	VMOVDQU64   288(AX), Y6
+	VMOVDQU64   320(AX), Y7
+	VMOVDQU64   352(AX), Y8
+	VPMULLW     nttconst<>+256(SB), Y3, Y9
+	VPMULHW     nttconst<>+224(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y1, Y9
+	VPSUBW      Y3, Y1, Y3
+	VPMULLW     nttconst<>+256(SB), Y4, Y1
+	VPMULHW     nttconst<>+224(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y2, Y1
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+320(SB), Y7, Y2
+	VPMULHW     nttconst<>+288(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y5, Y2
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+320(SB), Y8, Y5
+	VPMULHW     nttconst<>+288(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y6, Y5
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+512(SB), Y1, Y6
+	VPMULHW     nttconst<>+480(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y9, Y6
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1632(SB), Y4, Y9
+	VPMULHW     nttconst<>+1600(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+576(SB), Y5, Y3
+	VPMULHW     nttconst<>+544(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y2, Y3
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst<>+1696(SB), Y8, Y2
+	VPMULHW     nttconst<>+1664(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPADDW      Y8, Y7, Y2
+	VPSUBW      Y8, Y7, Y8
+	VSHUFI64X2  $0x00, Y1, Y6, Y7
+	VSHUFI64X2  $0x03, Y1, Y6, Y1
+	VSHUFI64X2  $0x00, Y4, Y9, Y6
+	VSHUFI64X2  $0x03, Y4, Y9, Y4
+	VSHUFI64X2  $0x00, Y5, Y3, Y9
+	VSHUFI64X2  $0x03, Y5, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y2, Y5
+	VSHUFI64X2  $0x03, Y8, Y2, Y2
+	VPMULLW     nttconst<>+768(SB), Y1, Y8
+	VPMULHW     nttconst<>+736(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst<>+1888(SB), Y4, Y7
+	VPMULHW     nttconst<>+1856(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y6, Y7
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+832(SB), Y3, Y6
+	VPMULHW     nttconst<>+800(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+1952(SB), Y2, Y9
+	VPMULHW     nttconst<>+1920(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y5, Y9
+	VPSUBW      Y2, Y5, Y2
+	VPUNPCKLQDQ Y1, Y8, Y5
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y4, Y7, Y8
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y3, Y6, Y7
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y2, Y9, Y6
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULLW     nttconst<>+1024(SB), Y1, Y9
+	VPMULHW     nttconst<>+992(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y5, Y9
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+2144(SB), Y4, Y5
+	VPMULHW     nttconst<>+2112(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y8, Y5
+	VPSUBW      Y4, Y8, Y4
+	VPMULLW     nttconst<>+1088(SB), Y3, Y8
+	VPMULHW     nttconst<>+1056(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2208(SB), Y2, Y7
+	VPMULHW     nttconst<>+2176(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y6, Y7
+	VPSUBW      Y2, Y6, Y2
+	VPSLLQ      $0x20, Y1, Y6
+	VPSRLQ      $0x20, Y9, Y10
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y6, Y9, K1, Y6
+	VPBLENDMD   Y1, Y10, K1, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y5, Y9
+	VPBLENDMD   Y1, Y5, K1, Y1
+	VPBLENDMD   Y4, Y9, K1, Y9
+	VPSLLQ      $0x20, Y3, Y4
+	VPSRLQ      $0x20, Y8, Y5
+	VPBLENDMD   Y4, Y8, K1, Y4
+	VPBLENDMD   Y3, Y5, K1, Y5
+	VPSLLQ      $0x20, Y2, Y3
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDMD   Y3, Y7, K1, Y3
+	VPBLENDMD   Y2, Y8, K1, Y8
+	VPMULLW     nttconst<>+1280(SB), Y10, Y2
+	VPMULHW     nttconst<>+1248(SB), Y10, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y6, Y2
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst<>+2400(SB), Y9, Y6
+	VPMULHW     nttconst<>+2368(SB), Y9, Y9
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y9, Y9
+	VPADDW      Y9, Y1, Y6
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst<>+1344(SB), Y5, Y1
+	VPMULHW     nttconst<>+1312(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPADDW      Y5, Y4, Y1
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst<>+2464(SB), Y8, Y4
+	VPMULHW     nttconst<>+2432(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPADDW      Y8, Y3, Y4
+	VPSUBW      Y8, Y3, Y8
+	VPSLLQ      $0x20, Y7, Y3
+	VPSRLQ      $0x20, Y2, Y10
+	VPBLENDMD   Y3, Y2, K1, Y3
+	VPBLENDMD   Y7, Y10, K1, Y10
+	VPSLLQ      $0x20, Y9, Y2
+	VPSRLQ      $0x20, Y6, Y7
+	VPBLENDMD   Y2, Y6, K1, Y2
+	VPBLENDMD   Y9, Y7, K1, Y7
+	VPSLLQ      $0x20, Y5, Y6
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDMD   Y6, Y1, K1, Y6
+	VPBLENDMD   Y5, Y9, K1, Y9
+	VPSLLQ      $0x20, Y8, Y1
+	VPSRLQ      $0x20, Y4, Y5
+	VPBLENDMD   Y1, Y4, K1, Y1
+	VPBLENDMD   Y8, Y5, K1, Y5
+	VPUNPCKLQDQ Y10, Y3, Y4
+	VPUNPCKHQDQ Y10, Y3, Y3
+	VPUNPCKLQDQ Y7, Y2, Y8
+	VPUNPCKHQDQ Y7, Y2, Y2
+	VPUNPCKLQDQ Y9, Y6, Y7
+	VPUNPCKHQDQ Y9, Y6, Y6
+	VPUNPCKLQDQ Y5, Y1, Y9
+	VPUNPCKHQDQ Y5, Y1, Y1
+	VSHUFI64X2  $0x00, Y3, Y4, Y5
+	VSHUFI64X2  $0x03, Y3, Y4, Y3
+	VSHUFI64X2  $0x00, Y2, Y8, Y4
+	VSHUFI64X2  $0x03, Y2, Y8, Y2
+	VSHUFI64X2  $0x00, Y6, Y7, Y8
+	VSHUFI64X2  $0x03, Y6, Y7, Y6
+	VSHUFI64X2  $0x00, Y1, Y9, Y7
+	VSHUFI64X2  $0x03, Y1, Y9, Y1
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU64   Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y5
+	VPMINUW     Y5, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y5
+	VPMINUW     Y5, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y5
+	VPMINUW     Y5, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y5
+	VPMINUW     Y5, Y3, Y3
+	VMOVDQU64   Y3, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y3
+	VPMINUW     Y3, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y3
+	VPMINUW     Y3, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y3
+	VPMINUW     Y3, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y3
+	VPMINUW     Y3, Y4, Y4
+	VMOVDQU64   Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y3
+	VPMINUW     Y3, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y3
+	VPMINUW     Y3, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y3
+	VPMINUW     Y3, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y3
+	VPMINUW     Y3, Y2, Y2
+	VMOVDQU64   Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y2
+	VPMINUW     Y2, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y2
+	VPMINUW     Y2, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y2
+	VPMINUW     Y2, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y2
+	VPMINUW     Y2, Y8, Y8
+	VMOVDQU64   Y8, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU64   Y6, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y2
+	VPMINUW     Y2, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y2
+	VPMINUW     Y2, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y2
+	VPMINUW     Y2, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y2
+	VPMINUW     Y2, Y7, Y7
+	VMOVDQU64   Y7, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VMOVDQU64   128(AX), Y1
+	VMOVDQU64   160(AX), Y2
+	VMOVDQU64   192(AX), Y3
+	VMOVDQU64   224(AX), Y4
+	VMOVDQU64   384(AX), Y5
+	VMOVDQU64   416(AX), Y6
+	VMOVDQU64   448(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPMULLW     nttconst<>+384(SB), Y3, Y9
+	VPMULHW     nttconst<>+352(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y1, Y9
+	VPSUBW      Y3, Y1, Y3
+	VPMULLW     nttconst<>+384(SB), Y4, Y1
+	VPMULHW     nttconst<>+352(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y2, Y1
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+448(SB), Y7, Y2
+	VPMULHW     nttconst<>+416(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y5, Y2
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+448(SB), Y8, Y5
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y6, Y5
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+640(SB), Y1, Y6
+	VPMULHW     nttconst<>+608(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y9, Y6
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1760(SB), Y4, Y9
+	VPMULHW     nttconst<>+1728(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+704(SB), Y5, Y3
+	VPMULHW     nttconst<>+672(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y2, Y3
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPADDW      Y8, Y7, Y2
+	VPSUBW      Y8, Y7, Y8
+	VSHUFI64X2  $0x00, Y1, Y6, Y7
+	VSHUFI64X2  $0x03, Y1, Y6, Y1
+	VSHUFI64X2  $0x00, Y4, Y9, Y6
+	VSHUFI64X2  $0x03, Y4, Y9, Y4
+	VSHUFI64X2  $0x00, Y5, Y3, Y9
+	VSHUFI64X2  $0x03, Y5, Y3, Y3
+	VSHUFI64X2  $0x00, Y8, Y2, Y5
+	VSHUFI64X2  $0x03, Y8, Y2, Y2
+	VPMULLW     nttconst<>+896(SB), Y1, Y8
+	VPMULHW     nttconst<>+864(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst<>+2016(SB), Y4, Y7
+	VPMULHW     nttconst<>+1984(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y6, Y7
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+960(SB), Y3, Y6
+	VPMULHW     nttconst<>+928(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+2080(SB), Y2, Y9
+	VPMULHW     nttconst<>+2048(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y5, Y9
+	VPSUBW      Y2, Y5, Y2
+	VPUNPCKLQDQ Y1, Y8, Y5
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y4, Y7, Y8
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y3, Y6, Y7
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y2, Y9, Y6
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y9
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y5, Y9
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst<>+2272(SB), Y4, Y5
+	VPMULHW     nttconst<>+2240(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y8, Y5
+	VPSUBW      Y4, Y8, Y4
+	VPMULLW     nttconst<>+1216(SB), Y3, Y8
+	VPMULHW     nttconst<>+1184(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y2, Y7
+	VPMULHW     nttconst<>+2304(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y6, Y7
+	VPSUBW      Y2, Y6, Y2
+	VPSLLQ      $0x20, Y1, Y6
+	VPSRLQ      $0x20, Y9, Y10
+	VPBLENDMD   Y6, Y9, K1, Y6
+	VPBLENDMD   Y1, Y10, K1, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y5, Y9
+	VPBLENDMD   Y1, Y5, K1, Y1
+	VPBLENDMD   Y4, Y9, K1, Y9
+	VPSLLQ      $0x20, Y3, Y4
+	VPSRLQ      $0x20, Y8, Y5
+	VPBLENDMD   Y4, Y8, K1, Y4
+	VPBLENDMD   Y3, Y5, K1, Y5
+	VPSLLQ      $0x20, Y2, Y3
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDMD   Y3, Y7, K1, Y3
+	VPBLENDMD   Y2, Y8, K1, Y8
+	VPMULLW     nttconst<>+1408(SB), Y10, Y2
+	VPMULHW     nttconst<>+1376(SB), Y10, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y6, Y2
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst<>+2528(SB), Y9, Y6
+	VPMULHW     nttconst<>+2496(SB), Y9, Y9
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y9, Y9
+	VPADDW      Y9, Y1, Y6
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst<>+1472(SB), Y5, Y1
+	VPMULHW     nttconst<>+1440(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPADDW      Y5, Y4, Y1
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst<>+2592(SB), Y8, Y4
+	VPMULHW     nttconst<>+2560(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPADDW      Y8, Y3, Y0
+	VPSUBW      Y8, Y3, Y8
+	VPSLLQ      $0x20, Y7, Y3
+	VPSRLQ      $0x20, Y2, Y4
+	VPBLENDMD   Y3, Y2, K1, Y3
+	VPBLENDMD   Y7, Y4, K1, Y4
+	VPSLLQ      $0x20, Y9, Y2
+	VPSRLQ      $0x20, Y6, Y7
+	VPBLENDMD   Y2, Y6, K1, Y2
+	VPBLENDMD   Y9, Y7, K1, Y7
+	VPSLLQ      $0x20, Y5, Y6
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDMD   Y6, Y1, K1, Y6
+	VPBLENDMD   Y5, Y9, K1, Y9
+	VPSLLQ      $0x20, Y8, Y1
+	VPSRLQ      $0x20, Y0, Y5
+	VPBLENDMD   Y1, Y0, K1, Y1
+	VPBLENDMD   Y8, Y5, K1, Y5
+	VPUNPCKLQDQ Y4, Y3, Y0
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPUNPCKLQDQ Y7, Y2, Y4
+	VPUNPCKHQDQ Y7, Y2, Y2
+	VPUNPCKLQDQ Y9, Y6, Y7
+	VPUNPCKHQDQ Y9, Y6, Y6
+	VPUNPCKLQDQ Y5, Y1, Y8
+	VPUNPCKHQDQ Y5, Y1, Y1
+	VSHUFI64X2  $0x00, Y3, Y0, Y5
+	VSHUFI64X2  $0x03, Y3, Y0, Y0
+	VSHUFI64X2  $0x00, Y2, Y4, Y3
+	VSHUFI64X2  $0x03, Y2, Y4, Y2
+	VSHUFI64X2  $0x00, Y6, Y7, Y4
+	VSHUFI64X2  $0x03, Y6, Y7, Y6
+	VSHUFI64X2  $0x00, Y1, Y8, Y7
+	VSHUFI64X2  $0x03, Y1, Y8, Y1
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y8
+	VPMINUW     Y8, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y8
+	VPMINUW     Y8, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y8
+	VPMINUW     Y8, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y8
+	VPMINUW     Y8, Y5, Y5
+	VMOVDQU64   Y5, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y5
+	VPMINUW     Y5, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y5
+	VPMINUW     Y5, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y5
+	VPMINUW     Y5, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y5
+	VPMINUW     Y5, Y0, Y0
+	VMOVDQU64   Y0, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU64   Y3, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VMOVDQU64   Y2, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU64   Y4, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VMOVDQU64   Y6, 416(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU64   Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU64   Y1, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_2_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     64(AX), Y3
+	VMOVDQU     96(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     288(AX), Y6
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     352(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10976(SB), Y1, Y2
+	VPMULHW     nttconst<>+10944(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10272(SB), Y2, Y4
+	VPMULHW     nttconst<>+10240(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11040(SB), Y4, Y6
+	VPMULHW     nttconst<>+11008(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11232(SB), Y7, Y1
+	VPMULHW     nttconst<>+11200(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10528(SB), Y1, Y2
+	VPMULHW     nttconst<>+10496(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11296(SB), Y2, Y4
+	VPMULHW     nttconst<>+11264(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11488(SB), Y5, Y7
+	VPMULHW     nttconst<>+11456(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10784(SB), Y7, Y1
+	VPMULHW     nttconst<>+10752(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11552(SB), Y1, Y2
+	VPMULHW     nttconst<>+11520(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+704(SB), Y2, Y4
+	VPMULHW     nttconst<>+672(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1760(SB), Y4, Y6
+	VPMULHW     nttconst<>+1728(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+640(SB), Y6, Y1
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y9, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y3, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSUBW      Y9, Y3, Y1
+	VPADDW      Y3, Y9, Y9
+	VPMULLW     nttconst<>+448(SB), Y1, Y3
+	VPMULHW     nttconst<>+416(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSUBW      Y8, Y2, Y3
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+448(SB), Y3, Y2
+	VPMULHW     nttconst<>+416(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y5, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y7, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y5, Y7, Y2
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+384(SB), Y2, Y7
+	VPMULHW     nttconst<>+352(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPSUBW      Y4, Y6, Y7
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+384(SB), Y7, Y6
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPUNPCKLDQ  Y8, Y9, Y6
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y3, Y1, Y9
+	VPUNPCKHDQ  Y3, Y1, Y1
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y7, Y2, Y5
+	VPUNPCKHDQ  Y7, Y2, Y2
+	VPUNPCKLDQ  Y8, Y6, Y7
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y2, Y5, Y4
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPERM2I128  $0x20, Y1, Y8, Y7
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y2, Y4, Y9
+	VPERM2I128  $0x31, Y2, Y4, Y2
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VMOVDQU     Y4, (AX)
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y3, 288(AX)
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     160(AX), Y2
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     224(AX), Y4
+	VMOVDQU     384(AX), Y5
+	VMOVDQU     416(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10336(SB), Y7, Y1
+	VPMULHW     nttconst<>+10304(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11104(SB), Y1, Y2
+	VPMULHW     nttconst<>+11072(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10400(SB), Y2, Y4
+	VPMULHW     nttconst<>+10368(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10592(SB), Y5, Y7
+	VPMULHW     nttconst<>+10560(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11360(SB), Y7, Y1
+	VPMULHW     nttconst<>+11328(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10656(SB), Y1, Y2
+	VPMULHW     nttconst<>+10624(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10848(SB), Y3, Y5
+	VPMULHW     nttconst<>+10816(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11616(SB), Y5, Y7
+	VPMULHW     nttconst<>+11584(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10912(SB), Y7, Y1
+	VPMULHW     nttconst<>+10880(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1696(SB), Y8, Y2
+	VPMULHW     nttconst<>+1664(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+576(SB), Y2, Y4
+	VPMULHW     nttconst<>+544(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1632(SB), Y4, Y6
+	VPMULHW     nttconst<>+1600(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y9, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y3, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSUBW      Y9, Y3, Y1
+	VPADDW      Y3, Y9, Y9
+	VPMULLW     nttconst<>+320(SB), Y1, Y3
+	VPMULHW     nttconst<>+288(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSUBW      Y8, Y2, Y3
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+320(SB), Y3, Y2
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y5, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y7, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y5, Y7, Y2
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+256(SB), Y2, Y7
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPSUBW      Y4, Y6, Y7
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y6
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPUNPCKLDQ  Y8, Y9, Y6
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y3, Y1, Y9
+	VPUNPCKHDQ  Y3, Y1, Y1
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y7, Y2, Y5
+	VPUNPCKHDQ  Y7, Y2, Y2
+	VPUNPCKLDQ  Y8, Y6, Y7
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y2, Y5, Y4
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPERM2I128  $0x20, Y1, Y8, Y7
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y2, Y4, Y9
+	VPERM2I128  $0x31, Y2, Y4, Y2
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     Y5, 160(AX)
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     Y7, 384(AX)
+	VMOVDQU     Y3, 416(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU     Y4, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU     Y4, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     448(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU     Y1, 64(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU     Y4, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 192(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 448(AX)
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     352(AX), Y2
+	VMOVDQU     224(AX), Y3
+	VMOVDQU     480(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU     Y4, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_mem_2_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   256(AX), Y5
+	VMOVDQU64   288(AX), Y6
+	VMOVDQU64   320(AX), Y7
+	VMOVDQU64   352(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y9, Y1, K1, Y9
+	VPBLENDMD   Y2, Y10, K1, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDMD   Y1, Y3, K1, Y1
+	VPBLENDMD   Y4, Y2, K1, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDMD   Y3, Y5, K1, Y3
+	VPBLENDMD   Y6, Y4, K1, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDMD   Y5, Y7, K1, Y5
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+10208(SB), Y7, Y8
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+10976(SB), Y8, Y2
+	VPMULHW     nttconst<>+10944(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10272(SB), Y2, Y4
+	VPMULHW     nttconst<>+10240(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11040(SB), Y4, Y6
+	VPMULHW     nttconst<>+11008(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y8
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+11232(SB), Y7, Y1
+	VPMULHW     nttconst<>+11200(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y1, Y2
+	VPMULHW     nttconst<>+10496(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11296(SB), Y2, Y4
+	VPMULHW     nttconst<>+11264(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VSHUFI64X2  $0x00, Y5, Y6, Y4
+	VSHUFI64X2  $0x03, Y5, Y6, Y5
+	VSHUFI64X2  $0x00, Y7, Y9, Y6
+	VSHUFI64X2  $0x03, Y7, Y9, Y7
+	VSHUFI64X2  $0x00, Y1, Y8, Y9
+	VSHUFI64X2  $0x03, Y1, Y8, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y8
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11488(SB), Y5, Y7
+	VPMULHW     nttconst<>+11456(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+10784(SB), Y7, Y1
+	VPMULHW     nttconst<>+10752(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+11552(SB), Y1, Y2
+	VPMULHW     nttconst<>+11520(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDMD   Y2, Y4, K1, Y2
+	VPBLENDMD   Y3, Y10, K1, Y10
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y6, Y4
+	VPBLENDMD   Y3, Y6, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VPSLLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y9, Y6
+	VPBLENDMD   Y5, Y9, K1, Y5
+	VPBLENDMD   Y7, Y6, K1, Y6
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y9
+	VPBLENDMD   Y7, Y8, K1, Y7
+	VPBLENDMD   Y1, Y9, K1, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSUBW      Y2, Y10, Y1
+	VPADDW      Y10, Y2, Y2
+	VPMULLW     nttconst<>+1824(SB), Y1, Y8
+	VPMULHW     nttconst<>+1792(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y4, Y8
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+704(SB), Y8, Y4
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1760(SB), Y4, Y6
+	VPMULHW     nttconst<>+1728(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y9, Y6
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst<>+640(SB), Y6, Y9
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y2, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y3, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPSUBW      Y2, Y3, Y9
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+448(SB), Y9, Y3
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VPSUBW      Y1, Y8, Y3
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y3, Y8
+	VPMULHW     nttconst<>+416(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y5, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y7, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y5, Y7, Y8
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+384(SB), Y8, Y7
+	VPMULHW     nttconst<>+352(SB), Y8, Y8
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y6, Y7
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+384(SB), Y7, Y6
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VSHUFI64X2  $0x00, Y1, Y2, Y6
+	VSHUFI64X2  $0x03, Y1, Y2, Y1
+	VSHUFI64X2  $0x00, Y3, Y9, Y2
+	VSHUFI64X2  $0x03, Y3, Y9, Y3
+	VSHUFI64X2  $0x00, Y4, Y5, Y9
+	VSHUFI64X2  $0x03, Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y7, Y8, Y5
+	VSHUFI64X2  $0x03, Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y6, Y8
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y3, Y2, Y6
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y4, Y9, Y3
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y7, Y5, Y9
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y10
+	VPBLENDMD   Y7, Y8, K1, Y7
+	VPBLENDMD   Y1, Y10, K1, Y10
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y6, Y8
+	VPBLENDMD   Y1, Y6, K1, Y1
+	VPBLENDMD   Y2, Y8, K1, Y8
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y6
+	VPBLENDMD   Y2, Y3, K1, Y2
+	VPBLENDMD   Y4, Y6, K1, Y6
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y9, Y4
+	VPBLENDMD   Y3, Y9, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VSHUFI64X2  $0x00, Y10, Y7, Y5
+	VSHUFI64X2  $0x03, Y10, Y7, Y7
+	VSHUFI64X2  $0x00, Y8, Y1, Y9
+	VSHUFI64X2  $0x03, Y8, Y1, Y1
+	VSHUFI64X2  $0x00, Y6, Y2, Y8
+	VSHUFI64X2  $0x03, Y6, Y2, Y2
+	VSHUFI64X2  $0x00, Y4, Y3, Y6
+	VSHUFI64X2  $0x03, Y4, Y3, Y3
+	VMOVDQU64   Y5, (AX)
+	VMOVDQU64   Y7, 32(AX)
+	VMOVDQU64   Y9, 64(AX)
+	VMOVDQU64   Y1, 96(AX)
+	VMOVDQU64   Y8, 256(AX)
+	VMOVDQU64   Y2, 288(AX)
+	VMOVDQU64   Y6, 320(AX)
+	VMOVDQU64   Y3, 352(AX)
+	VMOVDQU64   128(AX), Y1
+	VMOVDQU64   160(AX), Y2
+	VMOVDQU64   192(AX), Y3
+	VMOVDQU64   224(AX), Y4
+	VMOVDQU64   384(AX), Y5
+	VMOVDQU64   416(AX), Y6
+	VMOVDQU64   448(AX), Y7
+	VMOVDQU64   480(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDMD   Y9, Y1, K1, Y9
+	VPBLENDMD   Y2, Y10, K1, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDMD   Y1, Y3, K1, Y1
+	VPBLENDMD   Y4, Y2, K1, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDMD   Y3, Y5, K1, Y3
+	VPBLENDMD   Y6, Y4, K1, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDMD   Y5, Y7, K1, Y5
+	VPBLENDMD   Y8, Y6, K1, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+10336(SB), Y7, Y8
+	VPMULHW     nttconst<>+10304(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11104(SB), Y8, Y2
+	VPMULHW     nttconst<>+11072(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10400(SB), Y2, Y4
+	VPMULHW     nttconst<>+10368(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y8
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10592(SB), Y5, Y7
+	VPMULHW     nttconst<>+10560(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y7, Y1
+	VPMULHW     nttconst<>+11328(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+10656(SB), Y1, Y2
+	VPMULHW     nttconst<>+10624(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VSHUFI64X2  $0x00, Y5, Y6, Y4
+	VSHUFI64X2  $0x03, Y5, Y6, Y5
+	VSHUFI64X2  $0x00, Y7, Y9, Y6
+	VSHUFI64X2  $0x03, Y7, Y9, Y7
+	VSHUFI64X2  $0x00, Y1, Y8, Y9
+	VSHUFI64X2  $0x03, Y1, Y8, Y1
+	VSHUFI64X2  $0x00, Y2, Y3, Y8
+	VSHUFI64X2  $0x03, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10848(SB), Y3, Y5
+	VPMULHW     nttconst<>+10816(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11616(SB), Y5, Y7
+	VPMULHW     nttconst<>+11584(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y7, Y1
+	VPMULHW     nttconst<>+10880(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDMD   Y2, Y4, K1, Y2
+	VPBLENDMD   Y3, Y10, K1, Y10
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y6, Y4
+	VPBLENDMD   Y3, Y6, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VPSLLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y9, Y6
+	VPBLENDMD   Y5, Y9, K1, Y5
+	VPBLENDMD   Y7, Y6, K1, Y6
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y9
+	VPBLENDMD   Y7, Y8, K1, Y7
+	VPBLENDMD   Y1, Y9, K1, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSUBW      Y2, Y10, Y1
+	VPADDW      Y10, Y2, Y2
+	VPMULLW     nttconst<>+1696(SB), Y1, Y8
+	VPMULHW     nttconst<>+1664(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y4, Y8
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+576(SB), Y8, Y4
+	VPMULHW     nttconst<>+544(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1632(SB), Y4, Y6
+	VPMULHW     nttconst<>+1600(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y9, Y6
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y9
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y2, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y3, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPSUBW      Y2, Y3, Y9
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+320(SB), Y9, Y3
+	VPMULHW     nttconst<>+288(SB), Y9, Y9
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VPSUBW      Y1, Y8, Y3
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst<>+320(SB), Y3, Y8
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y5, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y7, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y5, Y7, Y8
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+256(SB), Y8, Y7
+	VPMULHW     nttconst<>+224(SB), Y8, Y8
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y6, Y7
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y6
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VSHUFI64X2  $0x00, Y1, Y2, Y6
+	VSHUFI64X2  $0x03, Y1, Y2, Y1
+	VSHUFI64X2  $0x00, Y3, Y9, Y2
+	VSHUFI64X2  $0x03, Y3, Y9, Y3
+	VSHUFI64X2  $0x00, Y4, Y5, Y9
+	VSHUFI64X2  $0x03, Y4, Y5, Y4
+	VSHUFI64X2  $0x00, Y7, Y8, Y5
+	VSHUFI64X2  $0x03, Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y6, Y8
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y3, Y2, Y6
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y4, Y9, Y3
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y7, Y5, Y9
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y10
+	VPBLENDMD   Y7, Y8, K1, Y7
+	VPBLENDMD   Y1, Y10, K1, Y10
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y6, Y8
+	VPBLENDMD   Y1, Y6, K1, Y1
+	VPBLENDMD   Y2, Y8, K1, Y8
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y6
+	VPBLENDMD   Y2, Y3, K1, Y2
+	VPBLENDMD   Y4, Y6, K1, Y6
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y9, Y4
+	VPBLENDMD   Y3, Y9, K1, Y3
+	VPBLENDMD   Y5, Y4, K1, Y4
+	VSHUFI64X2  $0x00, Y10, Y7, Y5
+	VSHUFI64X2  $0x03, Y10, Y7, Y7
+	VSHUFI64X2  $0x00, Y8, Y1, Y9
+	VSHUFI64X2  $0x03, Y8, Y1, Y1
+	VSHUFI64X2  $0x00, Y6, Y2, Y8
+	VSHUFI64X2  $0x03, Y6, Y2, Y2
+	VSHUFI64X2  $0x00, Y4, Y3, Y6
+	VSHUFI64X2  $0x03, Y4, Y3, Y3
+	VMOVDQU64   Y5, 128(AX)
+	VMOVDQU64   Y7, 160(AX)
+	VMOVDQU64   Y9, 192(AX)
+	VMOVDQU64   Y1, 224(AX)
+	VMOVDQU64   Y8, 384(AX)
+	VMOVDQU64   Y2, 416(AX)
+	VMOVDQU64   Y6, 448(AX)
+	VMOVDQU64   Y3, 480(AX)
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   256(AX), Y2
+	VMOVDQU64   128(AX), Y3
+	VMOVDQU64   384(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU64   Y1, (AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU64   Y4, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 384(AX)
+	VMOVDQU64   32(AX), Y1
+	VMOVDQU64   288(AX), Y2
+	VMOVDQU64   160(AX), Y3
+	VMOVDQU64   416(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU64   Y1, 32(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU64   Y4, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 416(AX)
+	VMOVDQU64   64(AX), Y1
+	VMOVDQU64   320(AX), Y2
+	VMOVDQU64   192(AX), Y3
+	VMOVDQU64   448(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU64   Y1, 64(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU64   Y4, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 192(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 448(AX)
+	VMOVDQU64   96(AX), Y1
+	VMOVDQU64   352(AX), Y2
+	VMOVDQU64   224(AX), Y3
+	VMOVDQU64   480(AX), Y4
+	VPSUBW      Y1, Y3, Y5
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y5, Y3
+	VPMULHW     nttconst<>+160(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y1, Y2, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y4, Y2
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y3, Y2
+	VPADDW      Y3, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y1, Y3
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y3
+	VPANDD      Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU64   Y1, 96(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU64   Y4, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y1
+	VPMULHW     nttconst<>+11776(SB), Y5, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU64   Y3, 224(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPANDD      Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU64   Y2, 480(AX)
+	VZEROUPPER
+	RET
+
 DATA nttconst<>+0(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+8(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+16(SB)/8, $0x0d010d010d010d01

@@ -366,3 +366,15 @@ func invntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)

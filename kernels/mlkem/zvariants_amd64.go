@@ -55,6 +55,8 @@ var asmNTT = []nttfield.Impl[nttfield.Unary[int16]]{
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx512f", "avx512bw"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 1304, OffsetSweep: false, Fn: ntt_avx512_all_shufps_undo_lazy_none},
 	{Name: "isa=avx512vl/regs=all/shuf=vbmi/reorder=undo/red=lazy/align=none", Features: []string{"avx2", "avx512f", "avx512vl", "avx512bw", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512vl_all_vbmi_undo_lazy_none", LoopLabel: "", CodeBytes: 2600, OffsetSweep: false, Fn: ntt_avx512vl_all_vbmi_undo_lazy_none},
 	{Name: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx2", "avx512f", "avx512vl", "avx512bw"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512vl_all_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 2456, OffsetSweep: false, Fn: ntt_avx512vl_all_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=mem/merge=2/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_2_unpack_undo_lazy_none", LoopLabel: "", CodeBytes: 2576, OffsetSweep: false, Fn: ntt_avx2_mem_2_unpack_undo_lazy_none},
+	{Name: "isa=avx512vl/regs=mem/merge=2/shuf=blend/reorder=undo/red=lazy/align=none", Features: []string{"avx2", "avx512f", "avx512vl", "avx512bw"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512vl_mem_2_blend_undo_lazy_none", LoopLabel: "", CodeBytes: 2712, OffsetSweep: false, Fn: ntt_avx512vl_mem_2_blend_undo_lazy_none},
 }
 
 var asmInvNTT = []nttfield.Impl[nttfield.Unary[int16]]{
@@ -106,6 +108,8 @@ var asmInvNTT = []nttfield.Impl[nttfield.Unary[int16]]{
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx512f", "avx512bw"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 1360, OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
 	{Name: "isa=avx512vl/regs=all/shuf=vbmi/reorder=undo/red=lazy/align=none", Features: []string{"avx2", "avx512f", "avx512vl", "avx512bw", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512vl_all_vbmi_undo_lazy_none", LoopLabel: "", CodeBytes: 2728, OffsetSweep: false, Fn: invntt_avx512vl_all_vbmi_undo_lazy_none},
 	{Name: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx2", "avx512f", "avx512vl", "avx512bw"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512vl_all_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 2512, OffsetSweep: false, Fn: invntt_avx512vl_all_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=mem/merge=2/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_2_unpack_undo_lazy_none", LoopLabel: "", CodeBytes: 2832, OffsetSweep: false, Fn: invntt_avx2_mem_2_unpack_undo_lazy_none},
+	{Name: "isa=avx512vl/regs=mem/merge=2/shuf=blend/reorder=undo/red=lazy/align=none", Features: []string{"avx2", "avx512f", "avx512vl", "avx512bw"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512vl_mem_2_blend_undo_lazy_none", LoopLabel: "", CodeBytes: 2904, OffsetSweep: false, Fn: invntt_avx512vl_mem_2_blend_undo_lazy_none},
 }
 
 var asmMulNTT = []nttfield.Impl[nttfield.Binary[int16]]{

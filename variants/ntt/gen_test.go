@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestFieldConstants(t *testing.T) {
 	for _, f := range []*field{&kem, &dsa} {
@@ -70,5 +73,57 @@ func TestIntervals(t *testing.T) {
 	}
 	if m := dsa.montBound(interval{-1 << 31, 1<<31 - 1}, dsa.q/2); m.abs() >= dsa.q {
 		t.Errorf("dsa Montgomery bound %v, want inside (-q, q)", m)
+	}
+}
+
+// TestMergePasses checks the regs=mem pass split: every layer in exactly
+// one pass, in execution order, each pass's layers on its register bits or
+// in lanes, groups within half the registers, and merge=3 the original
+// split (top three layers, then the rest in 8-register groups).
+func TestMergePasses(t *testing.T) {
+	for _, f := range []*field{&kem, &dsa} {
+		for _, inverse := range []bool{false, true} {
+			ks := nttVariants(f, inverse)
+			ks = append(ks, mergeVariants(f, inverse)...)
+			for _, k := range ks {
+				if k.regs != "mem" {
+					continue
+				}
+				s := &nttState{g: newGen(f, k.isa, nil), k: k}
+				ps := s.passes()
+				var got []int
+				for _, p := range ps {
+					if 2<<len(p.regBits) > k.isa.regs {
+						t.Errorf("%s: group of %d registers", k.name(), 1<<len(p.regBits))
+					}
+					in := map[int]bool{}
+					for _, r := range p.regBits {
+						in[r+s.g.laneBits] = true
+					}
+					for _, b := range p.layers {
+						if b >= s.g.laneBits && !in[b] {
+							t.Errorf("%s: layer %d not on a register bit of its pass %v", k.name(), b, p.regBits)
+						}
+					}
+					got = append(got, p.layers...)
+				}
+				if want := s.layers(); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s: layers %v, want %v", k.name(), got, want)
+				}
+				m := k.mergeLayers()
+				if n := (8 - s.g.laneBits + m - 1) / m; len(ps) != n {
+					t.Errorf("%s: %d passes, want %d", k.name(), len(ps), n)
+				}
+				if k.merge == 0 {
+					top := ps[0]
+					if inverse {
+						top = ps[len(ps)-1]
+					}
+					if len(ps) != 2 || fmt.Sprint(top.regBits) != fmt.Sprint([]int{7 - s.g.laneBits, 6 - s.g.laneBits, 5 - s.g.laneBits}) {
+						t.Errorf("%s: original split changed: %v", k.name(), ps)
+					}
+				}
+			}
+		}
 	}
 }

@@ -3,7 +3,8 @@
 // unity, Montgomery constants), over a space of knobs: vector width
 // (AVX2 ymm, AVX-512VL ymm with 32 registers, AVX-512 zmm), register
 // allocation (whole polynomial in registers, or passes of 8-register
-// groups through memory), the shuffle
+// groups through memory, with 2, 3 or 4 large-stride layers merged per
+// pass), the shuffle
 // strategy of the layers whose stride is below a vector (unpack chains,
 // shift+blend pairs, two-source VPERMI2W/D permutes, VBMI byte permutes
 // VPERMI2B/VPERMB, VSHUFPS/VPBLENDD pairs), whether the shuffled
@@ -73,6 +74,12 @@ func main() {
 	// same reason.
 	for _, inverse := range []bool{false, true} {
 		for _, k := range shufVariants(f, inverse) {
+			fns = append(fns, emitNTT(f, c, k))
+		}
+	}
+	// The merge variants come after all others, for the same reason.
+	for _, inverse := range []bool{false, true} {
+		for _, k := range mergeVariants(f, inverse) {
 			fns = append(fns, emitNTT(f, c, k))
 		}
 	}
@@ -163,6 +170,38 @@ func shufVariants(f *field, inverse bool) []nttKnobs {
 				continue
 			}
 			out = append(out, nttKnobs{inverse: inverse, isa: s, regs: regs, shuf: shuf,
+				reorder: "undo", red: "lazy", align: asmalign.None})
+		}
+	}
+	return out
+}
+
+// mergeVariants enumerates the merge knob (large-stride layers per pass
+// over memory, see passes) beyond the original 3, for regs=mem at the base
+// knobs (reorder=undo, red=lazy, align=none) with each isa's best shuffle
+// (unpack on avx2; the field's nttBase shuffle with EVEX: blend for
+// ML-KEM, permt2 for ML-DSA), excluding by rule:
+//   - regs=mem only where it exists (more than 8 vectors);
+//   - a group of 2^merge vectors plus temporaries must fit: at most half
+//     of the architectural registers (merge=4 needs 32, so not avx2);
+//   - merge below the register bits of the polynomial (log2 of its
+//     vectors): otherwise it is one pass, the same code as regs=all.
+func mergeVariants(f *field, inverse bool) []nttKnobs {
+	var out []nttKnobs
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
+		g := newGen(f, s, nil)
+		if g.slots <= 8 {
+			continue
+		}
+		shuf := "unpack"
+		if s.evex {
+			shuf = nttBase(f, inverse).shuf
+		}
+		for _, m := range []int{2, 4} {
+			if 2<<m > s.regs || m >= 8-g.laneBits {
+				continue
+			}
+			out = append(out, nttKnobs{inverse: inverse, isa: s, regs: "mem", merge: m, shuf: shuf,
 				reorder: "undo", red: "lazy", align: asmalign.None})
 		}
 	}

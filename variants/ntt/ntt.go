@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
@@ -14,6 +15,10 @@ type nttKnobs struct {
 	inverse bool
 	isa     *isa
 	regs    string // "all": whole polynomial in registers; "mem": passes through memory
+	// merge is, for regs=mem, the number of large-stride layers (index bits
+	// at or above the lane bits) per pass over memory; 0 means the original
+	// split, 3, which the name leaves out so existing names stay.
+	merge   int
 	shuf    string // "unpack", "blend", "permt2", "vbmi", "shufps"
 	reorder string // "undo": restore the order once per pass; "avoid": after every layer
 	red     string // "lazy": reduce only where a lane would overflow; "eager": every layer
@@ -21,8 +26,20 @@ type nttKnobs struct {
 }
 
 func (k nttKnobs) name() string {
-	return fmt.Sprintf("isa=%s/regs=%s/shuf=%s/reorder=%s/red=%s/align=%s",
-		k.isa.name, k.regs, k.shuf, k.reorder, k.red, k.align)
+	merge := ""
+	if k.merge != 0 {
+		merge = fmt.Sprintf("/merge=%d", k.merge)
+	}
+	return fmt.Sprintf("isa=%s/regs=%s%s/shuf=%s/reorder=%s/red=%s/align=%s",
+		k.isa.name, k.regs, merge, k.shuf, k.reorder, k.red, k.align)
+}
+
+// mergeLayers is the number of large-stride layers per pass for regs=mem.
+func (k nttKnobs) mergeLayers() int {
+	if k.merge == 0 {
+		return 3
+	}
+	return k.merge
 }
 
 // A pass processes a set of layers on groups of slots loaded together.
@@ -57,7 +74,12 @@ func buildNTT(g *gen, sym string, k nttKnobs) {
 	g.setup()
 	passes := s.passes()
 	if g.isa.evex {
-		g.idxBudget = g.isa.regs - 10 - 1<<len(passes[0].regBits)
+		// the largest group of any pass (all 8 registers but for merge=4)
+		grp := 0
+		for _, p := range passes {
+			grp = max(grp, 1<<len(p.regBits))
+		}
+		g.idxBudget = g.isa.regs - 10 - grp
 	}
 	// The transform is straight-line code: the align knob places its
 	// entry block ("body"), reached by a jump over the padding.
@@ -89,9 +111,13 @@ func (s *nttState) layers() []int {
 	return ls
 }
 
-// passes splits the layers: one pass for regs=all; for regs=mem the three
-// top layers (groups of 8 registers) and the rest (groups of 8 registers
-// made of the remaining register bits plus batching bits).
+// passes splits the layers: one pass for regs=all; for regs=mem the
+// register bits (large strides) are cut from the top into chunks of merge
+// layers (3 unless the merge knob says otherwise), one pass each, whose
+// groups are the chunk's registers; the last chunk (the remaining register
+// bits, at most merge) shares the final pass with the in-register layers,
+// its groups padded with top register bits (batching) to at least 8
+// registers.
 func (s *nttState) passes() []pass {
 	g := s.g
 	all := make([]int, 0, 8-g.laneBits)
@@ -102,28 +128,47 @@ func (s *nttState) passes() []pass {
 	if s.k.regs == "all" {
 		return []pass{{layers: ls, regBits: all}}
 	}
-	top := map[int]bool{7: true, 6: true, 5: true}
-	var hi, lo []int
-	for _, b := range ls {
-		if top[b] {
-			hi = append(hi, b)
+	m := s.k.mergeLayers()
+	// chunk[b] is the pass of index bit b, counted from the top; the
+	// in-register bits go with the last chunk.
+	nreg := 8 - g.laneBits
+	last := (nreg - 1) / m
+	chunk := map[int]int{}
+	for b := 0; b < 8; b++ {
+		if b < g.laneBits {
+			chunk[b] = last
 		} else {
-			lo = append(lo, b)
+			chunk[b] = (7 - b) / m
 		}
 	}
-	hiPass := pass{layers: hi, regBits: []int{7 - g.laneBits, 6 - g.laneBits, 5 - g.laneBits}}
+	out := make([]pass, last+1)
+	for _, b := range ls {
+		out[chunk[b]].layers = append(out[chunk[b]].layers, b)
+	}
+	for c := 0; c < last; c++ {
+		for b := 7; b >= g.laneBits; b-- {
+			if chunk[b] == c {
+				out[c].regBits = append(out[c].regBits, b-g.laneBits)
+			}
+		}
+	}
 	var loBits []int
-	for b := g.laneBits; b < 5; b++ {
-		loBits = append(loBits, b-g.laneBits)
+	for b := g.laneBits; b < 8; b++ {
+		if chunk[b] == last {
+			loBits = append(loBits, b-g.laneBits)
+		}
 	}
 	for b := 7; len(loBits) < 3; b-- {
+		if chunk[b] == last {
+			panic(fmt.Sprintf("%s: padding the final pass with its own bit %d", s.k.name(), b))
+		}
 		loBits = append(loBits, b-g.laneBits)
 	}
-	loPass := pass{layers: lo, regBits: loBits}
+	out[last].regBits = loBits
 	if s.k.inverse {
-		return []pass{loPass, hiPass}
+		slices.Reverse(out)
 	}
-	return []pass{hiPass, loPass}
+	return out
 }
 
 // groups lists, per group, the slots of pass p in order of their group

@@ -120,7 +120,7 @@ func runSweep(e *env, args []string) error {
 	if *prune <= 0 {
 		return sweep(e, cfg, groups, *out, *resume, nil)
 	}
-	groups, pr, err := pruneMCA(groups, *prune)
+	pr, err := pruneMCA(groups, *prune)
 	if err != nil {
 		return err
 	}

@@ -26,24 +26,25 @@ type groupPruning struct {
 	predictedBest string
 }
 
-// pruneMCA keeps, in every group, the variants llvm-mca predicts within
+// pruneMCA removes from every group (in place) the contenders outside
+// the prediction window: it keeps, in every group, the variants llvm-mca predicts within
 // pct percent of the group's best on this host's model, plus every variant
 // it cannot predict (generic Go code, external references).
-func pruneMCA(groups []*harness.Group, pct float64) ([]*harness.Group, *pruning, error) {
+func pruneMCA(groups []*harness.Group, pct float64) (*pruning, error) {
 	bin, err := mca.Find()
 	if err != nil {
-		return nil, nil, usagef("sweep --prune-mca: %v", err)
+		return nil, usagef("sweep --prune-mca: %v", err)
 	}
 	mcpu := mca.MCPUForUarch(dispatch.Host().Uarch())
 	if mcpu == "" {
-		return nil, nil, usagef("sweep --prune-mca: llvm-mca has no model for this host (%s)", dispatch.Host().Uarch())
+		return nil, usagef("sweep --prune-mca: llvm-mca has no model for this host (%s)", dispatch.Host().Uarch())
 	}
 	pr := &pruning{pct: pct, mcpu: mcpu, groups: map[string]*groupPruning{}}
 	perIter := predictOnce(bin, mcpu, groups)
 	for _, g := range groups {
 		pr.groups[g.Key()] = pr.pruneGroup(g, perIter)
 	}
-	return groups, pr, nil
+	return pr, nil
 }
 
 // predictOnce returns each distinct variant's predicted cycles per loop

@@ -1,19 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"go/format"
 	"os"
 	"strings"
+
+	"github.com/tunelab/tunelab/variants/asmstat"
 )
 
 // writeTable writes the Go table registering every generated variant;
 // code sizes are estimated as 4 bytes per instruction of the generated
 // assembly file asm.
 func writeTable(out, asm string, vs []variant) error {
-	sizes, err := instructionCounts(asm)
+	sizes, err := asmstat.InstructionCounts(asm)
 	if err != nil {
 		return err
 	}
@@ -37,27 +38,4 @@ func writeTable(out, asm string, vs []variant) error {
 // fnField is the variant's function value.
 func fnField(v variant) string {
 	return v.symbol()
-}
-
-// instructionCounts counts instruction lines per TEXT block of the asm file.
-func instructionCounts(asm string) (map[string]int, error) {
-	f, err := os.Open(asm)
-	if err != nil {
-		return nil, fmt.Errorf("reading generated assembly: %w", err)
-	}
-	defer f.Close()
-	counts := map[string]int{}
-	cur := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "TEXT ·"):
-			cur = strings.TrimPrefix(strings.Fields(line)[1], "·")
-			cur, _, _ = strings.Cut(cur, "(")
-		case cur != "" && strings.HasPrefix(line, "\t") && !strings.HasPrefix(line, "\t//"):
-			counts[cur]++
-		}
-	}
-	return counts, sc.Err()
 }

@@ -168,11 +168,12 @@ func (g *gen) blendOdd(x, y, dst reg.VecVirtual, bits int) {
 	}
 }
 
-// permKind swaps lane bit p with the register bit by two-source permutes
-// (VPERMI2W / VPERMI2D) whose index vectors come from the constant table.
-func (g *gen) permKind(p int) *shuf {
-	L := g.lanes
-	loIdx, hiIdx := make([]int64, L), make([]int64, L)
+// swapBitIndexes returns the two-source permute index vectors (over L
+// lanes; indexes L.. select the second source) that exchange lane bit p
+// with the register bit: lo gathers the pairs' bit-p-clear lanes, hi the
+// set ones.
+func swapBitIndexes(L, p int) (loIdx, hiIdx []int64) {
+	loIdx, hiIdx = make([]int64, L), make([]int64, L)
 	for l := range L {
 		if l>>p&1 == 0 {
 			loIdx[l], hiIdx[l] = int64(l), int64(l|1<<p)
@@ -180,6 +181,13 @@ func (g *gen) permKind(p int) *shuf {
 			loIdx[l], hiIdx[l] = int64(L+l&^(1<<p)), int64(L+l)
 		}
 	}
+	return loIdx, hiIdx
+}
+
+// permKind swaps lane bit p with the register bit by two-source permutes
+// (VPERMI2W / VPERMI2D) whose index vectors come from the constant table.
+func (g *gen) permKind(p int) *shuf {
+	loIdx, hiIdx := swapBitIndexes(g.lanes, p)
 	s := &shuf{shuffle: shuffle{name: fmt.Sprintf("permt2bit%d", p), cost: 2,
 		sim: func(a, b []int) ([]int, []int) { return swapBit(a, b, p) }}}
 	s.emit = func(a, b reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) {
@@ -259,15 +267,7 @@ func (g *gen) permOne(a reg.VecVirtual, idx []int64) reg.VecVirtual {
 // permutes (VPERMI2B, AVX512_VBMI) whose byte index vectors are derived
 // from the word/dword permutation of permKind.
 func (g *gen) vbmiKind(p int) *shuf {
-	L := g.lanes
-	loIdx, hiIdx := make([]int64, L), make([]int64, L)
-	for l := range L {
-		if l>>p&1 == 0 {
-			loIdx[l], hiIdx[l] = int64(l), int64(l|1<<p)
-		} else {
-			loIdx[l], hiIdx[l] = int64(L+l&^(1<<p)), int64(L+l)
-		}
-	}
+	loIdx, hiIdx := swapBitIndexes(g.lanes, p)
 	s := &shuf{shuffle: shuffle{name: fmt.Sprintf("vpermi2bbit%d", p), cost: 2,
 		sim: func(a, b []int) ([]int, []int) { return swapBit(a, b, p) }}}
 	s.emit = func(a, b reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) {

@@ -1,22 +1,22 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
 	"go/format"
 	"os"
-	"strings"
 
 	"github.com/mmcloughlin/avo/printer"
+
+	"github.com/tunelab/tunelab/variants/asmstat"
 )
 
 // writeTable writes the Go table of generated variants that
 // kernels/poly1305 registers, with code sizes estimated from the
 // instruction count of each function in the written assembly.
 func writeTable(path string, specs []spec) error {
-	counts, err := countInstructions(flag.Lookup("out").Value.String())
+	counts, err := asmstat.InstructionCounts(flag.Lookup("out").Value.String())
 	if err != nil {
 		return err
 	}
@@ -92,30 +92,4 @@ func pkgName() string {
 		return f.Value.String()
 	}
 	return "poly1305"
-}
-
-// countInstructions returns the number of instructions per TEXT block of
-// the assembly file at path.
-func countInstructions(path string) (map[string]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("counting instructions: %w", err)
-	}
-	defer f.Close()
-	counts := map[string]int{}
-	cur := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if name, ok := strings.CutPrefix(line, "TEXT ·"); ok {
-			cur, _, _ = strings.Cut(name, "(")
-			continue
-		}
-		t := strings.TrimSpace(line)
-		if cur == "" || !strings.HasPrefix(line, "\t") || t == "" || strings.HasPrefix(t, "//") {
-			continue
-		}
-		counts[cur]++
-	}
-	return counts, sc.Err()
 }

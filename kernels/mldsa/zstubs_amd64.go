@@ -459,3 +459,33 @@ func invntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_load_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_shuf_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_load_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_shuf_4_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_load_4_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma2_load_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma2_shuf_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma2_load_2_none(h *[256]int32, a *[256]int32, b *[256]int32)

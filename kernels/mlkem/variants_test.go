@@ -17,3 +17,10 @@ func TestRegistered(t *testing.T) { nttfieldtest.Registered(t, field) }
 // TestVerifyDetectsMismatch makes sure the comparison used above fails,
 // naming the variant, input and coefficient, when one coefficient is off.
 func TestVerifyDetectsMismatch(t *testing.T) { nttfieldtest.VerifyDetectsMismatch(t, field) }
+
+// TestMulAliasing checks MulNTT variants with the output aliasing an input.
+func TestMulAliasing(t *testing.T) { nttfieldtest.MulAliasing(t, field) }
+
+// TestGuardPages runs every variant on polynomials next to inaccessible
+// pages.
+func TestGuardPages(t *testing.T) { nttfieldtest.GuardPages(t, field) }

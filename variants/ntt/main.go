@@ -83,6 +83,10 @@ func main() {
 			fns = append(fns, emitNTT(f, c, k))
 		}
 	}
+	// The ifma2 products come after all others, for the same reason.
+	for _, k := range mulIFMA2Variants(f) {
+		fns = append(fns, emitMul(f, c, k))
+	}
 	c.emit()
 	Generate()
 	if *tableOut != "" {
@@ -235,20 +239,48 @@ func alignSweep() []asmalign.Align {
 func mulVariants(f *field) []mulKnobs {
 	var out []mulKnobs
 	for _, s := range []*isa{avx2, avx512, avx512vl} {
-		for _, ifma := range []bool{false, true} {
-			if ifma && (f.ebits == 16 || !s.evex) {
+		for _, mul := range []string{"mont", "ifma"} {
+			if mul == "ifma" && (f.ebits == 16 || !s.evex) {
 				continue
+			}
+			if f.ebits == 16 {
+				mul = ""
 			}
 			for _, u := range []int{1, 2, 4} {
 				if s == avx512vl && u > 2 {
 					continue
 				}
-				out = append(out, mulKnobs{isa: s, ifma: ifma, unroll: u, align: asmalign.None})
+				out = append(out, mulKnobs{isa: s, mul: mul, unroll: u, align: asmalign.None})
 			}
 		}
 	}
+	base := ""
+	if f.ebits == 32 {
+		base = "ifma"
+	}
 	for _, a := range alignSweep() {
-		out = append(out, mulKnobs{isa: avx512, ifma: f.ebits == 32, unroll: 2, align: a})
+		out = append(out, mulKnobs{isa: avx512, mul: base, unroll: 2, align: a})
+	}
+	return out
+}
+
+// mulIFMA2Variants enumerates the ML-DSA MulNTT products with both
+// Barrett halves by IFMA (mul=ifma2), on the EVEX isas, unroll 1, 2, 4
+// (avx512vl: 1, 2), odd lanes by shuffle or load; none for ML-KEM.
+func mulIFMA2Variants(f *field) []mulKnobs {
+	var out []mulKnobs
+	if f.ebits == 16 {
+		return nil
+	}
+	for _, s := range []*isa{avx512, avx512vl} {
+		for _, u := range []int{1, 2, 4} {
+			if s == avx512vl && u > 2 {
+				continue
+			}
+			for _, odd := range []string{"shuf", "load"} {
+				out = append(out, mulKnobs{isa: s, mul: "ifma2", odd: odd, unroll: u, align: asmalign.None})
+			}
+		}
 	}
 	return out
 }
@@ -293,7 +325,7 @@ func emitMul(f *field, c *consts, k mulKnobs) fn {
 	sym := symbol("mulntt", k.name(f))
 	buildMul(newGen(f, k.isa, c), sym, k)
 	feat := k.isa.features(f)
-	if k.ifma {
+	if k.ifma() {
 		feat = append(feat, "avx512ifma")
 	}
 	return fn{kernel: f.pkg + ".mulntt", name: k.name(f), sym: sym, loop: "loop", features: feat,

@@ -11,23 +11,34 @@ import (
 
 // mulKnobs are the knobs of a MulNTT variant.
 type mulKnobs struct {
-	isa    *isa
-	ifma   bool // ML-DSA: Barrett reduction of the 46-bit product with VPMADD52HUQ
-	unroll int  // vectors per loop iteration
+	isa *isa
+	// mul is the ML-DSA product: "mont" (two Montgomery products), "ifma"
+	// (Barrett: quotient by VPMADD52HUQ, remainder by VPMULUDQ/VPSUBQ,
+	// lane moves by shifts and blends) or "ifma2" (Barrett with both
+	// halves by IFMA: quotient VPMADD52HUQ, remainder VPMADD52LUQ, lane
+	// moves by VPSHUFD on the shuffle port); empty for ML-KEM.
+	mul string
+	// odd is how mul=ifma2 brings the odd lanes to the low dwords:
+	// "shuf" (VPSHUFD) or "load" (a load from 4 bytes further on);
+	// empty otherwise.
+	odd    string
+	unroll int // vectors per loop iteration
 	align  asmalign.Align
 }
 
+func (k mulKnobs) ifma() bool { return k.mul == "ifma" || k.mul == "ifma2" }
+
 // name builds the variant name; ML-DSA names carry the mul knob
-// (mont: two Montgomery products; ifma: Barrett with IFMA).
+// (see mulKnobs.mul).
 func (k mulKnobs) name(f *field) string {
 	if f.ebits == 16 {
 		return fmt.Sprintf("isa=%s/unroll=%d/align=%s", k.isa.name, k.unroll, k.align)
 	}
-	mul := "mont"
-	if k.ifma {
-		mul = "ifma"
+	odd := ""
+	if k.odd != "" {
+		odd = "/odd=" + k.odd
 	}
-	return fmt.Sprintf("isa=%s/mul=%s/unroll=%d/align=%s", k.isa.name, mul, k.unroll, k.align)
+	return fmt.Sprintf("isa=%s/mul=%s%s/unroll=%d/align=%s", k.isa.name, k.mul, odd, k.unroll, k.align)
 }
 
 // buildMul emits one MulNTT function: h = f∘g, a loop over vectors.
@@ -36,8 +47,12 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 	Pragma("noescape")
 	hp, fp, gp := Load(Param("h"), GP64()), Load(Param("a"), GP64()), Load(Param("b"), GP64())
 	g.setup()
-	m := &mulState{g: g, ifma: k.ifma}
+	m := &mulState{g: g, mul: k.mul}
 	m.prepare()
+	if k.mul == "ifma2" {
+		m.loopIFMA2(hp, fp, gp, k)
+		return
+	}
 	n := GP64()
 	MOVQ(operand.U64(uint64(g.slots/k.unroll)), n)
 	tp := GP64()
@@ -66,6 +81,40 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 	RET()
 }
 
+// loopIFMA2 emits the mul=ifma2 loop; for odd=load it runs over all
+// vectors but the last unroll, then those as an epilogue, whose last
+// vector must not read past the arrays (see pointwiseIFMA2).
+func (m *mulState) loopIFMA2(hp, fp, gp reg.Register, k mulKnobs) {
+	g := m.g
+	body := func(epilogue bool) {
+		for u := range k.unroll {
+			off := u * g.isa.bytes
+			h := m.pointwiseIFMA2(fp, gp, off, k.odd == "shuf" || epilogue && u == k.unroll-1)
+			g.store(h, operand.Mem{Base: hp, Disp: off})
+		}
+	}
+	trips := g.slots / k.unroll
+	if k.odd == "load" {
+		trips--
+	}
+	n := GP64()
+	MOVQ(operand.U64(uint64(trips)), n)
+	k.align.Emit()
+	Label("loop")
+	body(false)
+	step := operand.U32(uint64(k.unroll * g.isa.bytes))
+	ADDQ(step, hp)
+	ADDQ(step, fp)
+	ADDQ(step, gp)
+	DECQ(n)
+	JNZ(operand.LabelRef("loop"))
+	if k.odd == "load" {
+		body(true)
+	}
+	VZEROUPPER()
+	RET()
+}
+
 // mulState holds the loop-invariant constants of a MulNTT function.
 type mulState struct {
 	g     *gen
@@ -74,13 +123,23 @@ type mulState struct {
 	qinv  reg.VecVirtual // ML-DSA: q⁻¹ in every lane
 	swap  reg.VecVirtual // ML-KEM avx2: VPSHUFB pattern swapping pair halves
 	gqOff int            // distance from the gamma table to its wq table
-	ifma  bool
+	mul   string         // mulKnobs.mul
+	// mu = floor(2^52/q) and 2^52 - q per qword (mul=ifma2)
+	mu, negq reg.VecVirtual
 }
 
 func (m *mulState) prepare() {
 	g, f := m.g, m.g.f
 	m.r2 = g.mulConstOf(splatVals(g.lanes, f.center(f.rmod()*f.rmod())))
 	if f.ebits == 32 {
+		if m.mul == "ifma2" {
+			// the odd-lane mask of the merging VPSHUFD, the Barrett
+			// constants in registers
+			g.kmask(0xAAAA, 32)
+			m.mu = g.load(g.splat64(int64(1<<52) / f.q))
+			m.negq = g.load(g.splat64(int64(1<<52) - f.q))
+			return
+		}
 		m.qinv = g.load(g.splat(f.qinv()))
 		g.kmask(0x5555, 32)
 		return
@@ -132,7 +191,7 @@ func (m *mulState) product(f, gv reg.VecVirtual, tp reg.Register, off int) reg.V
 	if m.g.f.ebits == 16 {
 		return m.baseCase(f, gv, tp, off)
 	}
-	if m.ifma {
+	if m.mul == "ifma" {
 		return m.pointwiseIFMA(f, gv)
 	}
 	return m.pointwise(f, gv)
@@ -236,3 +295,43 @@ func (m *mulState) pointwiseIFMA(a, b reg.VecVirtual) reg.VecVirtual {
 	VPMINUD(t, r[0], r[0])
 	return r[0]
 }
+
+// pointwiseIFMA2 is pointwiseIFMA with fewer instructions on the
+// multiply port: the odd lanes reach the low dwords by VPSHUFD (odd=shuf)
+// or by a load from 4 bytes further on (odd=load: VPMULUDQ reads only the
+// low dword of each qword; the last vector, whose load would run 4 bytes
+// past the array, uses VPSHUFD), the remainder is one VPMADD52LUQ by
+// 2^52 - q (p + lo52(t·(2^52 - q)) = p - t·q + 2^52, whose low dword is
+// r), and the odd remainders merge back by one masked VPSHUFD. Per vector:
+// 6 multiplies, 3 shuffles (odd=load: 1), 2 ALU operations
+// (pointwiseIFMA: 14, 9 of them on the multiply port), with mu and
+// 2^52 - q in registers.
+func (m *mulState) pointwiseIFMA2(fp, gp reg.Register, off int, shuffle bool) reg.VecVirtual {
+	g := m.g
+	a, ao, p, po := g.vec(), g.vec(), g.vec(), g.vec()
+	g.load64(operand.Mem{Base: fp, Disp: off}, a)
+	if shuffle {
+		bo := g.vec()
+		VPSHUFD(operand.Imm(0xF5), a, ao)
+		VPSHUFD(operand.Imm(0xF5), operand.Mem{Base: gp, Disp: off}, bo)
+		VPMULUDQ(bo, ao, po)
+	} else {
+		g.load64(operand.Mem{Base: fp, Disp: off + 4}, ao)
+		VPMULUDQ(operand.Mem{Base: gp, Disp: off + 4}, ao, po)
+	}
+	VPMULUDQ(operand.Mem{Base: gp, Disp: off}, a, p)
+	for _, x := range []reg.VecVirtual{p, po} {
+		t := g.vec()
+		VPXORQ(t, t, t)
+		VPMADD52HUQ(m.mu, x, t)
+		VPMADD52LUQ(m.negq, t, x)
+	}
+	VPSHUFD(operand.Imm(0xA0), po, g.kmask(0xAAAA, 32), p)
+	t := g.vec()
+	VPSUBD(g.q, p, t)
+	VPMINUD(t, p, p)
+	return p
+}
+
+// load64 loads m into r (EVEX only).
+func (g *gen) load64(m operand.Mem, r reg.VecVirtual) { VMOVDQU64(m, r) }

@@ -461,6 +461,54 @@ func invntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
 func invntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape

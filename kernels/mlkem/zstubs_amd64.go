@@ -378,3 +378,54 @@ func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_unpack_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_blend_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_unpack_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_blend_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_shufps_undo_lazy_barrett_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)

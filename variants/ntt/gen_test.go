@@ -127,3 +127,45 @@ func TestMergePasses(t *testing.T) {
 		}
 	}
 }
+
+// TestResidencyVictim checks the spill policies: LRU spills the slot used
+// longest ago, MRU the one used last, neither one the caller needs.
+func TestResidencyVictim(t *testing.T) {
+	for _, c := range []struct {
+		policy string
+		keep   []int
+		want   int
+	}{
+		{"lru", nil, 1}, {"lru", []int{1}, 3}, {"mru", nil, 2}, {"mru", []int{2}, 3},
+	} {
+		r := newResidency(c.policy, 3)
+		r.used = map[int]int{1: 1, 2: 5, 3: 3}
+		if got := r.victim(c.keep); got != c.want {
+			t.Errorf("%s, keeping %v: victim %d, want %d", c.policy, c.keep, got, c.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("unknown spill policy accepted")
+		}
+	}()
+	newResidency("fifo", 3)
+}
+
+// TestSpillVariants checks that regs=spill exists exactly where the
+// polynomial does not fit in half the registers, as one pass over every
+// layer.
+func TestSpillVariants(t *testing.T) {
+	for _, f := range []*field{&kem, &dsa} {
+		for _, k := range spillVariants(f, false) {
+			g := newGen(f, k.isa, nil)
+			if 2*g.slots <= k.isa.regs {
+				t.Errorf("%s %s: the polynomial fits, regs=spill is regs=all", f.pkg, k.name())
+			}
+			s := &nttState{g: g, k: k}
+			if ps := s.passes(); len(ps) != 1 || len(ps[0].layers) != len(s.layers()) {
+				t.Errorf("%s %s: passes %v, want one with every layer", f.pkg, k.name(), ps)
+			}
+		}
+	}
+}

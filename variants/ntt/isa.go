@@ -300,8 +300,14 @@ func (g *gen) q16(c int64) operand.Mem { return g.splat(g.f.signed(c)) }
 
 // canonical brings x with bounds b into [0, q) with as few steps as the
 // bounds allow.
-func (g *gen) canonical(x reg.VecVirtual, b interval) {
+func (g *gen) canonical(x reg.VecVirtual, b interval, barrett bool) {
 	q := g.f.q
+	if barrett && g.f.ebits == 16 && (b.lo < 0 || b.hi >= 2*q) {
+		// one Barrett reduction to [0, q], then the subtraction chain
+		// finishes with one unsigned minimum
+		g.reduce(x)
+		b = g.f.reduceBound(b)
+	}
 	for {
 		switch {
 		case b.lo >= 0 && b.hi < q:
@@ -309,7 +315,7 @@ func (g *gen) canonical(x reg.VecVirtual, b interval) {
 		case b.lo > -q && b.hi < q:
 			g.condAddQ(x)
 			return
-		case b.lo >= 0 && b.hi < 2*q:
+		case b.lo >= 0 && b.hi < 2*q && !barrett:
 			g.sub(x, g.q, x)
 			g.condAddQ(x)
 			return

@@ -83,6 +83,16 @@ func main() {
 			fns = append(fns, emitNTT(f, c, k))
 		}
 	}
+	// The canon variants come after all others, for the same reason.
+	for _, k := range canonVariants(f) {
+		fns = append(fns, emitNTT(f, c, k))
+	}
+	// The spill variants come after all others, for the same reason.
+	for _, inverse := range []bool{false, true} {
+		for _, k := range spillVariants(f, inverse) {
+			fns = append(fns, emitNTT(f, c, k))
+		}
+	}
 	// The ifma2 products come after all others, for the same reason.
 	for _, k := range mulIFMA2Variants(f) {
 		fns = append(fns, emitMul(f, c, k))
@@ -207,6 +217,55 @@ func mergeVariants(f *field, inverse bool) []nttKnobs {
 			}
 			out = append(out, nttKnobs{inverse: inverse, isa: s, regs: "mem", merge: m, shuf: shuf,
 				reorder: "undo", red: "lazy", align: asmalign.None})
+		}
+	}
+	return out
+}
+
+// canonVariants enumerates canon=barrett for the ML-KEM NTT (whose last
+// lanes span about ±8q, so the default chain is four conditional
+// subtractions; InvNTT's last lanes come from Montgomery products in
+// (-q, q), and ML-DSA's 32-bit lanes always use Barrett), per isa at its
+// base knobs (avx2: regs=mem; EVEX: regs=all) with the unpack, blend and
+// shufps shuffles (those the sweeps on the development host chose); none
+// for ML-DSA.
+func canonVariants(f *field) []nttKnobs {
+	if f.ebits != 16 {
+		return nil
+	}
+	var out []nttKnobs
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
+		g := newGen(f, s, nil)
+		regs := "all"
+		if 2*g.slots > s.regs {
+			regs = "mem"
+		}
+		for _, shuf := range []string{"unpack", "blend", "shufps"} {
+			out = append(out, nttKnobs{isa: s, regs: regs, shuf: shuf, reorder: "undo", red: "lazy",
+				canon: "barrett", align: asmalign.None})
+		}
+	}
+	return out
+}
+
+// spillVariants enumerates regs=spill (the whole transform in one pass
+// with more vectors than registers, a spill policy choosing which vector
+// goes back to memory) where the polynomial does not fit: avx2 for both
+// fields (ML-KEM's 16 and ML-DSA's 32 ymm against 16 registers, of which
+// spillTemps stay free), at reorder=undo, red=lazy, with the unpack and
+// blend shuffles.
+func spillVariants(f *field, inverse bool) []nttKnobs {
+	var out []nttKnobs
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
+		g := newGen(f, s, nil)
+		if 2*g.slots <= s.regs {
+			continue
+		}
+		for _, shuf := range []string{"unpack", "blend"} {
+			for _, policy := range []string{"lru", "mru"} {
+				out = append(out, nttKnobs{inverse: inverse, isa: s, regs: "spill", spill: policy, shuf: shuf,
+					reorder: "undo", red: "lazy", align: asmalign.None})
+			}
 		}
 	}
 	return out

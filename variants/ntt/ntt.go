@@ -14,7 +14,15 @@ import (
 type nttKnobs struct {
 	inverse bool
 	isa     *isa
-	regs    string // "all": whole polynomial in registers; "mem": passes through memory
+	// regs is "all" (whole polynomial in registers), "mem" (passes of
+	// register groups through memory) or "spill" (one pass over the whole
+	// polynomial, more vectors than registers: spill decides which
+	// resident vector goes back to memory when another must come in)
+	regs string
+	// spill is the eviction policy of regs=spill: "lru" (least recently
+	// used) or "mru" (most recently used, which keeps a stable subset
+	// resident across the layer sweeps that defeat LRU)
+	spill string
 	// merge is, for regs=mem, the number of large-stride layers (index bits
 	// at or above the lane bits) per pass over memory; 0 means the original
 	// split, 3, which the name leaves out so existing names stay.
@@ -22,7 +30,12 @@ type nttKnobs struct {
 	shuf    string // "unpack", "blend", "permt2", "vbmi", "shufps"
 	reorder string // "undo": restore the order once per pass; "avoid": after every layer
 	red     string // "lazy": reduce only where a lane would overflow; "eager": every layer
-	align   asmalign.Align
+	// canon is how the last pass brings 16-bit lanes into [0, q): ""
+	// (the chain of conditional subtractions, left out of the name so
+	// existing names stay) or "barrett" (one Barrett reduction, then one
+	// conditional subtraction).
+	canon string
+	align asmalign.Align
 }
 
 func (k nttKnobs) name() string {
@@ -30,8 +43,15 @@ func (k nttKnobs) name() string {
 	if k.merge != 0 {
 		merge = fmt.Sprintf("/merge=%d", k.merge)
 	}
-	return fmt.Sprintf("isa=%s/regs=%s%s/shuf=%s/reorder=%s/red=%s/align=%s",
-		k.isa.name, k.regs, merge, k.shuf, k.reorder, k.red, k.align)
+	if k.spill != "" {
+		merge += "/spill=" + k.spill
+	}
+	canon := ""
+	if k.canon != "" {
+		canon = "/canon=" + k.canon
+	}
+	return fmt.Sprintf("isa=%s/regs=%s%s/shuf=%s/reorder=%s/red=%s%s/align=%s",
+		k.isa.name, k.regs, merge, k.shuf, k.reorder, k.red, canon, k.align)
 }
 
 // mergeLayers is the number of large-stride layers per pass for regs=mem.
@@ -60,6 +80,8 @@ type nttState struct {
 	// scaled marks coefficients already multiplied by the final InvNTT
 	// factor: the last layer's zetas carry it for the differences.
 	scaled [256]bool
+	res    *residency // regs=spill: which slots are in registers
+	spills int        // regs=spill: loads of slots (for the report)
 }
 
 // buildNTT emits one NTT or InvNTT function.
@@ -125,7 +147,7 @@ func (s *nttState) passes() []pass {
 		all = append(all, b-g.laneBits)
 	}
 	ls := s.layers()
-	if s.k.regs == "all" {
+	if s.k.regs == "all" || s.k.regs == "spill" {
 		return []pass{{layers: ls, regBits: all}}
 	}
 	m := s.k.mergeLayers()
@@ -207,8 +229,12 @@ func (s *nttState) groups(p pass) [][]int {
 func (s *nttState) runGroup(p pass, grp []int, last bool) {
 	g := s.g
 	regs := map[int]reg.VecVirtual{}
-	for _, sl := range grp {
-		regs[sl] = g.load(s.slotMem(sl))
+	if s.k.regs == "spill" {
+		s.res = newResidency(s.k.spill, g.isa.regs-spillTemps)
+	} else {
+		for _, sl := range grp {
+			regs[sl] = g.load(s.slotMem(sl))
+		}
 	}
 	start := s.lay
 	for _, b := range p.layers {
@@ -219,11 +245,20 @@ func (s *nttState) runGroup(p pass, grp []int, last bool) {
 		}
 	}
 	s.shuffleTo(regs, grp, p.regBits, goal{bit: -1, target: start})
-	for _, sl := range grp {
+	// resident slots first (regs=spill), in slot order
+	order := slices.Clone(grp)
+	slices.SortStableFunc(order, func(a, b int) int {
+		_, ra := regs[a]
+		_, rb := regs[b]
+		return cmpBool(rb, ra)
+	})
+	for _, sl := range order {
+		s.need(regs, sl)
 		if last {
 			regs[sl] = s.finish(regs[sl], sl)
 		}
 		g.store(regs[sl], s.slotMem(sl))
+		s.release(regs, sl)
 	}
 	// Every group runs the same shuffles; the layout model is per group.
 	s.lay = start
@@ -281,6 +316,7 @@ func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl
 		k := byShuffle[st.s.name]
 		for _, sl := range grp {
 			if sl>>st.r&1 == 0 {
+				s.need(regs, sl, sl|1<<st.r)
 				regs[sl], regs[sl|1<<st.r] = k.emit(regs[sl], regs[sl|1<<st.r])
 			}
 		}
@@ -309,6 +345,7 @@ func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, 
 	}
 	if r < 0 && vbmi && s.lay != target {
 		for _, sl := range grp {
+			s.need(regs, sl)
 			idx := make([]int64, g.lanes)
 			for l := range idx {
 				_, lane := s.find(target.index(sl, l), sl, sl)
@@ -326,6 +363,7 @@ func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, 
 		if sl>>r&1 == 1 {
 			continue
 		}
+		s.need(regs, sl, sl|1<<r)
 		var idx [2][]int64
 		for h, dst := range []int{sl, sl | 1<<r} {
 			idx[h] = make([]int64, g.lanes)
@@ -379,6 +417,7 @@ func (s *nttState) layer(regs map[int]reg.VecVirtual, grp []int, b int) {
 			continue
 		}
 		y := x | 1<<r
+		s.need(regs, x, y)
 		z := s.zetas(x, b)
 		if s.k.inverse {
 			s.gsButterfly(regs, x, y, z, b)
@@ -492,7 +531,7 @@ func (s *nttState) finish(x reg.VecVirtual, sl int) reg.VecVirtual {
 		x = g.montMul(x, c)
 		b = g.f.montBound(b, c.max)
 	}
-	g.canonical(x, b)
+	g.canonical(x, b, s.k.canon == "barrett")
 	return x
 }
 

@@ -467,10 +467,16 @@ func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
 func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func ntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
@@ -479,10 +485,16 @@ func ntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
 func ntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx512vl_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func ntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func ntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
@@ -491,10 +503,16 @@ func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
 func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
 
 //go:noescape
+func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
@@ -503,10 +521,16 @@ func invntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
 func invntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
 
 //go:noescape
+func invntt_avx512vl_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)

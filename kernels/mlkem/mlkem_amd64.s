@@ -61601,6 +61601,790 @@ TEXT ·ntt_avx2_spill_mru_unpack_undo_lazy_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_spill_opt_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VPMULLW     nttconst<>+64(SB), Y2, Y3
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y1, Y3
+	VPSUBW      Y2, Y1, Y2
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y4, Y5
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y1, Y5
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     320(AX), Y6
+	VPMULLW     nttconst<>+64(SB), Y6, Y7
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPADDW      Y6, Y1, Y7
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y8, Y9
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y1, Y9
+	VPSUBW      Y8, Y1, Y8
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     384(AX), Y10
+	VPMULLW     nttconst<>+64(SB), Y10, Y11
+	VPMULHW     nttconst<>+32(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     160(AX), Y1
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     416(AX), Y6
+	VPMULLW     nttconst<>+64(SB), Y6, Y8
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPADDW      Y6, Y1, Y8
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     448(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y4, Y6
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPADDW      Y4, Y1, Y6
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     Y4, 448(AX)
+	VMOVDQU     224(AX), Y1
+	VMOVDQU     Y2, 256(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst<>+64(SB), Y2, Y4
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPADDW      Y2, Y1, Y4
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+128(SB), Y11, Y1
+	VPMULHW     nttconst<>+96(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPADDW      Y11, Y3, Y1
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst<>+128(SB), Y8, Y3
+	VPMULHW     nttconst<>+96(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y5, Y3
+	VPSUBW      Y8, Y5, Y8
+	VPMULLW     nttconst<>+128(SB), Y6, Y5
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPADDW      Y6, Y7, Y5
+	VPSUBW      Y6, Y7, Y6
+	VPMULLW     nttconst<>+128(SB), Y4, Y7
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VMOVDQU     Y8, 160(AX)
+	VMOVDQU     256(AX), Y8
+	VPMULLW     nttconst<>+192(SB), Y10, Y9
+	VPMULHW     nttconst<>+160(SB), Y10, Y10
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y10, Y10
+	VPADDW      Y10, Y8, Y9
+	VPSUBW      Y10, Y8, Y10
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     288(AX), Y8
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     416(AX), Y9
+	VPMULLW     nttconst<>+192(SB), Y9, Y10
+	VPMULHW     nttconst<>+160(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y8, Y10
+	VPSUBW      Y9, Y8, Y9
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     320(AX), Y8
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     448(AX), Y9
+	VPMULLW     nttconst<>+192(SB), Y9, Y10
+	VPMULHW     nttconst<>+160(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y8, Y10
+	VPSUBW      Y9, Y8, Y9
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst<>+192(SB), Y2, Y9
+	VPMULHW     nttconst<>+160(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y8, Y9
+	VPSUBW      Y2, Y8, Y2
+	VPMULLW     nttconst<>+256(SB), Y5, Y8
+	VPMULHW     nttconst<>+224(SB), Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y5, Y1, Y8
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+256(SB), Y7, Y1
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPADDW      Y7, Y3, Y1
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst<>+384(SB), Y6, Y3
+	VPMULHW     nttconst<>+352(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y11, Y3
+	VPSUBW      Y6, Y11, Y6
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     160(AX), Y6
+	VPMULLW     nttconst<>+384(SB), Y4, Y11
+	VPMULHW     nttconst<>+352(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y6, Y11
+	VPSUBW      Y4, Y6, Y4
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     256(AX), Y4
+	VPMULLW     nttconst<>+320(SB), Y10, Y6
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y4, Y6
+	VPSUBW      Y10, Y4, Y10
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst<>+320(SB), Y9, Y10
+	VPMULHW     nttconst<>+288(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y4, Y10
+	VPSUBW      Y9, Y4, Y9
+	VMOVDQU     Y9, 352(AX)
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     448(AX), Y6
+	VPMULLW     nttconst<>+448(SB), Y6, Y9
+	VPMULHW     nttconst<>+416(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPADDW      Y6, Y4, Y9
+	VPSUBW      Y6, Y4, Y6
+	VMOVDQU     Y6, 448(AX)
+	VMOVDQU     416(AX), Y4
+	VPMULLW     nttconst<>+448(SB), Y2, Y6
+	VPMULHW     nttconst<>+416(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y4, Y6
+	VPSUBW      Y2, Y4, Y2
+	VPMULLW     nttconst<>+512(SB), Y1, Y4
+	VPMULHW     nttconst<>+480(SB), Y1, Y1
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y1, Y1
+	VPADDW      Y1, Y8, Y4
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1632(SB), Y7, Y8
+	VPMULHW     nttconst<>+1600(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPADDW      Y7, Y5, Y8
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+640(SB), Y11, Y5
+	VPMULHW     nttconst<>+608(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y3, Y5
+	VPSUBW      Y11, Y3, Y11
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y11, 160(AX)
+	VMOVDQU     224(AX), Y5
+	VPMULLW     nttconst<>+1760(SB), Y5, Y11
+	VPMULHW     nttconst<>+1728(SB), Y5, Y5
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y5, Y5
+	VPADDW      Y5, Y3, Y11
+	VPSUBW      Y5, Y3, Y5
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y3
+	VPMULLW     nttconst<>+576(SB), Y10, Y11
+	VPMULHW     nttconst<>+544(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y3, Y11
+	VPSUBW      Y10, Y3, Y10
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     352(AX), Y10
+	VPMULLW     nttconst<>+1696(SB), Y10, Y11
+	VPMULHW     nttconst<>+1664(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y3, Y11
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+704(SB), Y6, Y3
+	VPMULHW     nttconst<>+672(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y9, Y3
+	VPSUBW      Y6, Y9, Y6
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     448(AX), Y3
+	VPMULLW     nttconst<>+1824(SB), Y2, Y9
+	VPMULHW     nttconst<>+1792(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y3, Y9
+	VPSUBW      Y2, Y3, Y2
+	VPERM2I128  $0x20, Y1, Y4, Y3
+	VPERM2I128  $0x31, Y1, Y4, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y4
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VMOVDQU     Y4, 64(AX)
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     160(AX), Y7
+	VPERM2I128  $0x20, Y7, Y4, Y8
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VMOVDQU     Y8, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     288(AX), Y5
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VPERM2I128  $0x20, Y10, Y11, Y7
+	VPERM2I128  $0x31, Y10, Y11, Y10
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VPERM2I128  $0x20, Y6, Y7, Y11
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPMULLW     nttconst<>+768(SB), Y1, Y9
+	VPMULHW     nttconst<>+736(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y3, Y9
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y3
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst<>+1888(SB), Y1, Y9
+	VPMULHW     nttconst<>+1856(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y3, Y9
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     128(AX), Y3
+	VPMULLW     nttconst<>+896(SB), Y4, Y9
+	VPMULHW     nttconst<>+864(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     224(AX), Y4
+	VPMULLW     nttconst<>+2016(SB), Y4, Y9
+	VPMULHW     nttconst<>+1984(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+832(SB), Y5, Y3
+	VPMULHW     nttconst<>+800(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y8, Y3
+	VPSUBW      Y5, Y8, Y5
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     320(AX), Y3
+	VPMULLW     nttconst<>+1952(SB), Y10, Y8
+	VPMULHW     nttconst<>+1920(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPADDW      Y10, Y3, Y8
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+960(SB), Y6, Y3
+	VPMULHW     nttconst<>+928(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y11, Y3
+	VPSUBW      Y6, Y11, Y6
+	VPMULLW     nttconst<>+2080(SB), Y2, Y11
+	VPMULHW     nttconst<>+2048(SB), Y2, Y2
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPADDW      Y2, Y7, Y11
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLQDQ Y2, Y7, Y11
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VMOVDQU     Y11, (AX)
+	VMOVDQU     64(AX), Y7
+	VPUNPCKLQDQ Y1, Y7, Y11
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPUNPCKLQDQ Y1, Y7, Y11
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y4, Y9, Y7
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VPUNPCKLQDQ Y5, Y7, Y9
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VPUNPCKLQDQ Y10, Y8, Y7
+	VPUNPCKHQDQ Y10, Y8, Y8
+	VPUNPCKLQDQ Y6, Y3, Y10
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y6
+	VMOVDQU     Y3, 416(AX)
+	VMOVDQU     480(AX), Y3
+	VPUNPCKLQDQ Y3, Y6, Y10
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     (AX), Y6
+	VPMULLW     nttconst<>+1024(SB), Y2, Y10
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y6, Y10
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     Y10, (AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPMULLW     nttconst<>+2144(SB), Y2, Y10
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y6, Y10
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y6
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y11, Y6
+	VPSUBW      Y1, Y11, Y1
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     192(AX), Y6
+	VPMULLW     nttconst<>+2272(SB), Y4, Y11
+	VPMULHW     nttconst<>+2240(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y6, Y11
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+1088(SB), Y5, Y6
+	VPMULHW     nttconst<>+1056(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPADDW      Y5, Y9, Y6
+	VPSUBW      Y5, Y9, Y5
+	VPMULLW     nttconst<>+2208(SB), Y8, Y9
+	VPMULHW     nttconst<>+2176(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y7, Y9
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+1216(SB), Y8, Y9
+	VPMULHW     nttconst<>+1184(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y7, Y9
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     448(AX), Y7
+	VPMULLW     nttconst<>+2336(SB), Y3, Y9
+	VPMULHW     nttconst<>+2304(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y7, Y9
+	VPSUBW      Y3, Y7, Y3
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     32(AX), Y3
+	VPUNPCKLDQ  Y3, Y7, Y9
+	VPUNPCKHDQ  Y3, Y7, Y3
+	VPUNPCKLDQ  Y2, Y10, Y7
+	VPUNPCKHDQ  Y2, Y10, Y2
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VPUNPCKLDQ  Y1, Y7, Y10
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y4, Y11, Y7
+	VPUNPCKHDQ  Y4, Y11, Y4
+	VPUNPCKLDQ  Y5, Y6, Y11
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     352(AX), Y5
+	VPUNPCKLDQ  Y5, Y6, Y11
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VPUNPCKLDQ  Y8, Y6, Y11
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     448(AX), Y8
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     480(AX), Y6
+	VPUNPCKLDQ  Y6, Y8, Y11
+	VPUNPCKHDQ  Y6, Y8, Y6
+	VPUNPCKLQDQ Y3, Y9, Y8
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     64(AX), Y8
+	VPUNPCKLQDQ Y2, Y8, Y9
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y10, Y8
+	VPUNPCKHQDQ Y1, Y10, Y1
+	VPUNPCKLQDQ Y4, Y7, Y10
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPUNPCKLQDQ Y4, Y7, Y10
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VMOVDQU     Y10, 256(AX)
+	VMOVDQU     320(AX), Y7
+	VPUNPCKLQDQ Y5, Y7, Y10
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y5, 352(AX)
+	VMOVDQU     416(AX), Y5
+	VPUNPCKLQDQ Y5, Y7, Y10
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VPUNPCKLQDQ Y6, Y11, Y7
+	VPUNPCKHQDQ Y6, Y11, Y6
+	VMOVDQU     Y7, 448(AX)
+	VMOVDQU     (AX), Y7
+	VPMULLW     nttconst<>+1280(SB), Y3, Y11
+	VPMULHW     nttconst<>+1248(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y3, Y3
+	VPADDW      Y3, Y7, Y11
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2400(SB), Y2, Y7
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y9, Y7
+	VPSUBW      Y2, Y9, Y2
+	VPMULLW     nttconst<>+1408(SB), Y1, Y9
+	VPMULHW     nttconst<>+1376(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y8, Y9
+	VPSUBW      Y1, Y8, Y1
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     192(AX), Y8
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPMULLW     nttconst<>+2528(SB), Y1, Y9
+	VPMULHW     nttconst<>+2496(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y8, Y9
+	VPSUBW      Y1, Y8, Y1
+	VMOVDQU     Y9, 192(AX)
+	VMOVDQU     256(AX), Y8
+	VPMULLW     nttconst<>+1344(SB), Y4, Y9
+	VPMULHW     nttconst<>+1312(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y8, Y9
+	VPSUBW      Y4, Y8, Y4
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y8
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPMULLW     nttconst<>+2464(SB), Y4, Y9
+	VPMULHW     nttconst<>+2432(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y8, Y9
+	VPSUBW      Y4, Y8, Y4
+	VPMULLW     nttconst<>+1472(SB), Y5, Y8
+	VPMULHW     nttconst<>+1440(SB), Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y5, Y10, Y8
+	VPSUBW      Y5, Y10, Y5
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+2592(SB), Y6, Y10
+	VPMULHW     nttconst<>+2560(SB), Y6, Y6
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y6, Y6
+	VPADDW      Y6, Y8, Y0
+	VPSUBW      Y6, Y8, Y6
+	VPUNPCKLDQ  Y3, Y11, Y8
+	VPUNPCKHDQ  Y3, Y11, Y3
+	VPUNPCKLDQ  Y2, Y7, Y10
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VMOVDQU     Y10, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     160(AX), Y2
+	VPUNPCKLDQ  Y2, Y7, Y10
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VPUNPCKLDQ  Y1, Y7, Y10
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLDQ  Y1, Y7, Y10
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y4, Y9, Y7
+	VPUNPCKHDQ  Y4, Y9, Y4
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VPUNPCKLDQ  Y5, Y7, Y9
+	VPUNPCKHDQ  Y5, Y7, Y5
+	VPUNPCKLDQ  Y6, Y0, Y7
+	VPUNPCKHDQ  Y6, Y0, Y0
+	VPERM2I128  $0x20, Y3, Y8, Y6
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     96(AX), Y3
+	VPERM2I128  $0x20, Y3, Y6, Y8
+	VPERM2I128  $0x31, Y3, Y6, Y3
+	VMOVDQU     Y8, 64(AX)
+	VMOVDQU     128(AX), Y6
+	VPERM2I128  $0x20, Y2, Y6, Y8
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VMOVDQU     Y3, 96(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     224(AX), Y6
+	VPERM2I128  $0x20, Y6, Y3, Y8
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y1, Y10, Y6
+	VPERM2I128  $0x31, Y1, Y10, Y1
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     320(AX), Y2
+	VPERM2I128  $0x20, Y4, Y2, Y10
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y0, Y7, Y9
+	VPERM2I128  $0x31, Y0, Y7, Y0
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y7
+	VPMINUW     Y7, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y7
+	VPMINUW     Y7, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y7
+	VPMINUW     Y7, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y7
+	VPMINUW     Y7, Y8, Y8
+	VMOVDQU     Y8, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y7
+	VPMINUW     Y7, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y7
+	VPMINUW     Y7, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y7
+	VPMINUW     Y7, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y7
+	VPMINUW     Y7, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y3
+	VPMINUW     Y3, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y3
+	VPMINUW     Y3, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y3
+	VPMINUW     Y3, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y3
+	VPMINUW     Y3, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y3
+	VPMINUW     Y3, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y3
+	VPMINUW     Y3, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y3
+	VPMINUW     Y3, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y3
+	VPMINUW     Y3, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y10, Y10
+	VPSUBW      nttconst<>+1536(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      nttconst<>+1504(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      nttconst<>+1568(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      nttconst<>+0(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VMOVDQU     Y10, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 416(AX)
+	VPADDW      nttconst<>+1504(SB), Y9, Y9
+	VPSUBW      nttconst<>+1536(SB), Y9, Y1
+	VPMINUW     Y1, Y9, Y9
+	VPSUBW      nttconst<>+1504(SB), Y9, Y1
+	VPMINUW     Y1, Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y1
+	VPMINUW     Y1, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y1
+	VPMINUW     Y1, Y9, Y9
+	VMOVDQU     Y9, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VMOVDQU     (AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)
+	VMOVDQU     32(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 32(AX)
+	VMOVDQU     64(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 64(AX)
+	VMOVDQU     96(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 96(AX)
+	VMOVDQU     128(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 128(AX)
+	VMOVDQU     160(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 160(AX)
+	VZEROUPPER
+	RET
+
 // func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·ntt_avx2_spill_lru_blend_undo_lazy_none(SB), $0-8
@@ -63456,6 +64240,822 @@ TEXT ·ntt_avx2_spill_mru_blend_undo_lazy_none(SB), $0-8
 	VPSUBW      nttconst<>+0(SB), Y0, Y1
 	VPMINUW     Y1, Y0, Y0
 	VMOVDQU     Y0, 416(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_spill_opt_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VPMULLW     nttconst<>+64(SB), Y2, Y3
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y1, Y3
+	VPSUBW      Y2, Y1, Y2
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y4, Y5
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y1, Y5
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     320(AX), Y6
+	VPMULLW     nttconst<>+64(SB), Y6, Y7
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPADDW      Y6, Y1, Y7
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y8, Y9
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y1, Y9
+	VPSUBW      Y8, Y1, Y8
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     384(AX), Y10
+	VPMULLW     nttconst<>+64(SB), Y10, Y11
+	VPMULHW     nttconst<>+32(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     160(AX), Y1
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     416(AX), Y6
+	VPMULLW     nttconst<>+64(SB), Y6, Y8
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPADDW      Y6, Y1, Y8
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     448(AX), Y4
+	VPMULLW     nttconst<>+64(SB), Y4, Y6
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPADDW      Y4, Y1, Y6
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     Y4, 448(AX)
+	VMOVDQU     224(AX), Y1
+	VMOVDQU     Y2, 256(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst<>+64(SB), Y2, Y4
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPADDW      Y2, Y1, Y4
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+128(SB), Y11, Y1
+	VPMULHW     nttconst<>+96(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPADDW      Y11, Y3, Y1
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst<>+128(SB), Y8, Y3
+	VPMULHW     nttconst<>+96(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y5, Y3
+	VPSUBW      Y8, Y5, Y8
+	VPMULLW     nttconst<>+128(SB), Y6, Y5
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPADDW      Y6, Y7, Y5
+	VPSUBW      Y6, Y7, Y6
+	VPMULLW     nttconst<>+128(SB), Y4, Y7
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VMOVDQU     Y8, 160(AX)
+	VMOVDQU     256(AX), Y8
+	VPMULLW     nttconst<>+192(SB), Y10, Y9
+	VPMULHW     nttconst<>+160(SB), Y10, Y10
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y10, Y10
+	VPADDW      Y10, Y8, Y9
+	VPSUBW      Y10, Y8, Y10
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     288(AX), Y8
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     416(AX), Y9
+	VPMULLW     nttconst<>+192(SB), Y9, Y10
+	VPMULHW     nttconst<>+160(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y8, Y10
+	VPSUBW      Y9, Y8, Y9
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     320(AX), Y8
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     448(AX), Y9
+	VPMULLW     nttconst<>+192(SB), Y9, Y10
+	VPMULHW     nttconst<>+160(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y8, Y10
+	VPSUBW      Y9, Y8, Y9
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst<>+192(SB), Y2, Y9
+	VPMULHW     nttconst<>+160(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y8, Y9
+	VPSUBW      Y2, Y8, Y2
+	VPMULLW     nttconst<>+256(SB), Y5, Y8
+	VPMULHW     nttconst<>+224(SB), Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y5, Y1, Y8
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+256(SB), Y7, Y1
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPADDW      Y7, Y3, Y1
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst<>+384(SB), Y6, Y3
+	VPMULHW     nttconst<>+352(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y11, Y3
+	VPSUBW      Y6, Y11, Y6
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     160(AX), Y6
+	VPMULLW     nttconst<>+384(SB), Y4, Y11
+	VPMULHW     nttconst<>+352(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y6, Y11
+	VPSUBW      Y4, Y6, Y4
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     256(AX), Y4
+	VPMULLW     nttconst<>+320(SB), Y10, Y6
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y4, Y6
+	VPSUBW      Y10, Y4, Y10
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst<>+320(SB), Y9, Y10
+	VPMULHW     nttconst<>+288(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y4, Y10
+	VPSUBW      Y9, Y4, Y9
+	VMOVDQU     Y9, 352(AX)
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     448(AX), Y6
+	VPMULLW     nttconst<>+448(SB), Y6, Y9
+	VPMULHW     nttconst<>+416(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPADDW      Y6, Y4, Y9
+	VPSUBW      Y6, Y4, Y6
+	VMOVDQU     Y6, 448(AX)
+	VMOVDQU     416(AX), Y4
+	VPMULLW     nttconst<>+448(SB), Y2, Y6
+	VPMULHW     nttconst<>+416(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y4, Y6
+	VPSUBW      Y2, Y4, Y2
+	VPMULLW     nttconst<>+512(SB), Y1, Y4
+	VPMULHW     nttconst<>+480(SB), Y1, Y1
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y1, Y1
+	VPADDW      Y1, Y8, Y4
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1632(SB), Y7, Y8
+	VPMULHW     nttconst<>+1600(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPADDW      Y7, Y5, Y8
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+640(SB), Y11, Y5
+	VPMULHW     nttconst<>+608(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y3, Y5
+	VPSUBW      Y11, Y3, Y11
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y11, 160(AX)
+	VMOVDQU     224(AX), Y5
+	VPMULLW     nttconst<>+1760(SB), Y5, Y11
+	VPMULHW     nttconst<>+1728(SB), Y5, Y5
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y5, Y5
+	VPADDW      Y5, Y3, Y11
+	VPSUBW      Y5, Y3, Y5
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y3
+	VPMULLW     nttconst<>+576(SB), Y10, Y11
+	VPMULHW     nttconst<>+544(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y3, Y11
+	VPSUBW      Y10, Y3, Y10
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     352(AX), Y10
+	VPMULLW     nttconst<>+1696(SB), Y10, Y11
+	VPMULHW     nttconst<>+1664(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y3, Y11
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+704(SB), Y6, Y3
+	VPMULHW     nttconst<>+672(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y9, Y3
+	VPSUBW      Y6, Y9, Y6
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     448(AX), Y3
+	VPMULLW     nttconst<>+1824(SB), Y2, Y9
+	VPMULHW     nttconst<>+1792(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y3, Y9
+	VPSUBW      Y2, Y3, Y2
+	VPERM2I128  $0x20, Y1, Y4, Y3
+	VPERM2I128  $0x31, Y1, Y4, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y4
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VMOVDQU     Y4, 64(AX)
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     160(AX), Y7
+	VPERM2I128  $0x20, Y7, Y4, Y8
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VMOVDQU     Y8, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     288(AX), Y5
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VPERM2I128  $0x20, Y10, Y11, Y7
+	VPERM2I128  $0x31, Y10, Y11, Y10
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VPERM2I128  $0x20, Y6, Y7, Y11
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPMULLW     nttconst<>+768(SB), Y1, Y9
+	VPMULHW     nttconst<>+736(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y3, Y9
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y3
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst<>+1888(SB), Y1, Y9
+	VPMULHW     nttconst<>+1856(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y3, Y9
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     128(AX), Y3
+	VPMULLW     nttconst<>+896(SB), Y4, Y9
+	VPMULHW     nttconst<>+864(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     224(AX), Y4
+	VPMULLW     nttconst<>+2016(SB), Y4, Y9
+	VPMULHW     nttconst<>+1984(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+832(SB), Y5, Y3
+	VPMULHW     nttconst<>+800(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y8, Y3
+	VPSUBW      Y5, Y8, Y5
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     320(AX), Y3
+	VPMULLW     nttconst<>+1952(SB), Y10, Y8
+	VPMULHW     nttconst<>+1920(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPADDW      Y10, Y3, Y8
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+960(SB), Y6, Y3
+	VPMULHW     nttconst<>+928(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y11, Y3
+	VPSUBW      Y6, Y11, Y6
+	VPMULLW     nttconst<>+2080(SB), Y2, Y11
+	VPMULHW     nttconst<>+2048(SB), Y2, Y2
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPADDW      Y2, Y7, Y11
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLQDQ Y2, Y7, Y11
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VMOVDQU     Y11, (AX)
+	VMOVDQU     64(AX), Y7
+	VPUNPCKLQDQ Y1, Y7, Y11
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPUNPCKLQDQ Y1, Y7, Y11
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y4, Y9, Y7
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VPUNPCKLQDQ Y5, Y7, Y9
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VPUNPCKLQDQ Y10, Y8, Y7
+	VPUNPCKHQDQ Y10, Y8, Y8
+	VPUNPCKLQDQ Y6, Y3, Y10
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y6
+	VMOVDQU     Y3, 416(AX)
+	VMOVDQU     480(AX), Y3
+	VPUNPCKLQDQ Y3, Y6, Y10
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     (AX), Y6
+	VPMULLW     nttconst<>+1024(SB), Y2, Y10
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y6, Y10
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     Y10, (AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPMULLW     nttconst<>+2144(SB), Y2, Y10
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y6, Y10
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y6
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y11, Y6
+	VPSUBW      Y1, Y11, Y1
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     192(AX), Y6
+	VPMULLW     nttconst<>+2272(SB), Y4, Y11
+	VPMULHW     nttconst<>+2240(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y6, Y11
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst<>+1088(SB), Y5, Y6
+	VPMULHW     nttconst<>+1056(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPADDW      Y5, Y9, Y6
+	VPSUBW      Y5, Y9, Y5
+	VPMULLW     nttconst<>+2208(SB), Y8, Y9
+	VPMULHW     nttconst<>+2176(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y7, Y9
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+1216(SB), Y8, Y9
+	VPMULHW     nttconst<>+1184(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y7, Y9
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     448(AX), Y7
+	VPMULLW     nttconst<>+2336(SB), Y3, Y9
+	VPMULHW     nttconst<>+2304(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y7, Y9
+	VPSUBW      Y3, Y7, Y3
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     32(AX), Y3
+	VPSLLQ      $0x20, Y3, Y9
+	VPSRLQ      $0x20, Y7, Y12
+	VPBLENDD    $0xaa, Y9, Y7, Y9
+	VPBLENDD    $0xaa, Y3, Y12, Y12
+	VPSLLQ      $0x20, Y2, Y3
+	VPSRLQ      $0x20, Y10, Y7
+	VPBLENDD    $0xaa, Y3, Y10, Y3
+	VPBLENDD    $0xaa, Y2, Y7, Y7
+	VMOVDQU     Y3, 64(AX)
+	VMOVDQU     128(AX), Y2
+	VPSLLQ      $0x20, Y1, Y3
+	VPSRLQ      $0x20, Y2, Y10
+	VPBLENDD    $0xaa, Y3, Y2, Y3
+	VPBLENDD    $0xaa, Y1, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y11, Y2
+	VPBLENDD    $0xaa, Y1, Y11, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y6, Y11
+	VPBLENDD    $0xaa, Y4, Y6, Y4
+	VPBLENDD    $0xaa, Y5, Y11, Y11
+	VMOVDQU     Y4, 256(AX)
+	VMOVDQU     320(AX), Y4
+	VMOVDQU     Y11, 288(AX)
+	VMOVDQU     352(AX), Y5
+	VPSLLQ      $0x20, Y5, Y6
+	VPSRLQ      $0x20, Y4, Y11
+	VPBLENDD    $0xaa, Y6, Y4, Y6
+	VPBLENDD    $0xaa, Y5, Y11, Y11
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     384(AX), Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y4, Y6
+	VPBLENDD    $0xaa, Y5, Y4, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VMOVDQU     Y5, 384(AX)
+	VMOVDQU     448(AX), Y4
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     480(AX), Y5
+	VPSLLQ      $0x20, Y5, Y6
+	VPSRLQ      $0x20, Y4, Y8
+	VPBLENDD    $0xaa, Y6, Y4, Y6
+	VPBLENDD    $0xaa, Y5, Y8, Y8
+	VPMULLW     nttconst<>+1280(SB), Y12, Y4
+	VPMULHW     nttconst<>+1248(SB), Y12, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y9, Y4
+	VPSUBW      Y5, Y9, Y5
+	VMOVDQU     Y4, (AX)
+	VMOVDQU     64(AX), Y4
+	VPMULLW     nttconst<>+2400(SB), Y7, Y9
+	VPMULHW     nttconst<>+2368(SB), Y7, Y7
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y7, Y7
+	VPADDW      Y7, Y4, Y9
+	VPSUBW      Y7, Y4, Y7
+	VPMULLW     nttconst<>+1408(SB), Y10, Y4
+	VPMULHW     nttconst<>+1376(SB), Y10, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y10, Y10
+	VPADDW      Y10, Y3, Y4
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+2528(SB), Y2, Y3
+	VPMULHW     nttconst<>+2496(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y1, Y3
+	VPSUBW      Y2, Y1, Y2
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     256(AX), Y1
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPMULLW     nttconst<>+1344(SB), Y2, Y3
+	VPMULHW     nttconst<>+1312(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y1, Y3
+	VPSUBW      Y2, Y1, Y2
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     320(AX), Y1
+	VPMULLW     nttconst<>+2464(SB), Y11, Y3
+	VPMULHW     nttconst<>+2432(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VPADDW      Y11, Y1, Y3
+	VPSUBW      Y11, Y1, Y11
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y11, 352(AX)
+	VMOVDQU     416(AX), Y3
+	VPMULLW     nttconst<>+1472(SB), Y3, Y11
+	VPMULHW     nttconst<>+1440(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y3, Y3
+	VPADDW      Y3, Y1, Y11
+	VPSUBW      Y3, Y1, Y3
+	VPMULLW     nttconst<>+2592(SB), Y8, Y1
+	VPMULHW     nttconst<>+2560(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y6, Y0
+	VPSUBW      Y8, Y6, Y8
+	VMOVDQU     Y0, 448(AX)
+	VMOVDQU     (AX), Y0
+	VPSLLQ      $0x20, Y5, Y1
+	VPSRLQ      $0x20, Y0, Y6
+	VPBLENDD    $0xaa, Y1, Y0, Y1
+	VPBLENDD    $0xaa, Y5, Y6, Y6
+	VPSLLQ      $0x20, Y7, Y0
+	VPSRLQ      $0x20, Y9, Y5
+	VPBLENDD    $0xaa, Y0, Y9, Y0
+	VPBLENDD    $0xaa, Y7, Y5, Y5
+	VPSLLQ      $0x20, Y10, Y7
+	VPSRLQ      $0x20, Y4, Y9
+	VPBLENDD    $0xaa, Y7, Y4, Y7
+	VPBLENDD    $0xaa, Y10, Y9, Y9
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     224(AX), Y7
+	VPSLLQ      $0x20, Y7, Y9
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y9, Y4, Y9
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VMOVDQU     Y9, 192(AX)
+	VMOVDQU     256(AX), Y4
+	VPSLLQ      $0x20, Y2, Y7
+	VPSRLQ      $0x20, Y4, Y9
+	VPBLENDD    $0xaa, Y7, Y4, Y7
+	VPBLENDD    $0xaa, Y2, Y9, Y9
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y9, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPSLLQ      $0x20, Y4, Y7
+	VPSRLQ      $0x20, Y2, Y9
+	VPBLENDD    $0xaa, Y7, Y2, Y7
+	VPBLENDD    $0xaa, Y4, Y9, Y9
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y11, Y4
+	VPBLENDD    $0xaa, Y2, Y11, Y2
+	VPBLENDD    $0xaa, Y3, Y4, Y4
+	VMOVDQU     Y2, 384(AX)
+	VMOVDQU     448(AX), Y2
+	VPSLLQ      $0x20, Y8, Y3
+	VPSRLQ      $0x20, Y2, Y11
+	VPBLENDD    $0xaa, Y3, Y2, Y3
+	VPBLENDD    $0xaa, Y8, Y11, Y11
+	VPUNPCKLQDQ Y6, Y1, Y2
+	VPUNPCKHQDQ Y6, Y1, Y1
+	VPUNPCKLQDQ Y5, Y0, Y6
+	VPUNPCKHQDQ Y5, Y0, Y0
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     Y0, 96(AX)
+	VMOVDQU     160(AX), Y0
+	VPUNPCKLQDQ Y0, Y5, Y6
+	VPUNPCKHQDQ Y0, Y5, Y0
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     192(AX), Y5
+	VPUNPCKLQDQ Y10, Y5, Y6
+	VPUNPCKHQDQ Y10, Y5, Y5
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     256(AX), Y6
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     288(AX), Y5
+	VPUNPCKLQDQ Y5, Y6, Y8
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y9, Y7, Y6
+	VPUNPCKHQDQ Y9, Y7, Y7
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VPUNPCKLQDQ Y4, Y6, Y9
+	VPUNPCKHQDQ Y4, Y6, Y4
+	VPUNPCKLQDQ Y11, Y3, Y6
+	VPUNPCKHQDQ Y11, Y3, Y3
+	VPERM2I128  $0x20, Y1, Y2, Y10
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y10, (AX)
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPERM2I128  $0x20, Y1, Y2, Y10
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y10, 64(AX)
+	VMOVDQU     128(AX), Y2
+	VPERM2I128  $0x20, Y0, Y2, Y10
+	VPERM2I128  $0x31, Y0, Y2, Y0
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     224(AX), Y2
+	VPERM2I128  $0x20, Y2, Y1, Y10
+	VPERM2I128  $0x31, Y2, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y2
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VMOVDQU     Y0, 160(AX)
+	VMOVDQU     320(AX), Y0
+	VPERM2I128  $0x20, Y7, Y0, Y8
+	VPERM2I128  $0x31, Y7, Y0, Y0
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPERM2I128  $0x20, Y3, Y6, Y9
+	VPERM2I128  $0x31, Y3, Y6, Y3
+	VPADDW      nttconst<>+1504(SB), Y10, Y10
+	VPSUBW      nttconst<>+1536(SB), Y10, Y6
+	VPMINUW     Y6, Y10, Y10
+	VPSUBW      nttconst<>+1504(SB), Y10, Y6
+	VPMINUW     Y6, Y10, Y10
+	VPSUBW      nttconst<>+1568(SB), Y10, Y6
+	VPMINUW     Y6, Y10, Y10
+	VPSUBW      nttconst<>+0(SB), Y10, Y6
+	VPMINUW     Y6, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VPADDW      nttconst<>+1504(SB), Y9, Y9
+	VPSUBW      nttconst<>+1536(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+1504(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VMOVDQU     Y9, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     (AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)
+	VMOVDQU     32(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 32(AX)
+	VMOVDQU     64(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 64(AX)
+	VMOVDQU     96(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 96(AX)
+	VMOVDQU     128(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 128(AX)
+	VMOVDQU     160(AX), Y0
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 160(AX)
 	VZEROUPPER
 	RET
 
@@ -65551,6 +67151,902 @@ TEXT ·invntt_avx2_spill_mru_unpack_undo_lazy_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_spill_opt_unpack_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLDQ  Y2, Y1, Y3
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     96(AX), Y4
+	VPUNPCKLDQ  Y4, Y2, Y5
+	VPUNPCKHDQ  Y4, Y2, Y2
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     160(AX), Y6
+	VPUNPCKLDQ  Y6, Y4, Y7
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VMOVDQU     192(AX), Y6
+	VMOVDQU     224(AX), Y8
+	VPUNPCKLDQ  Y8, Y6, Y9
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     288(AX), Y10
+	VPUNPCKLDQ  Y10, Y8, Y11
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y10
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     352(AX), Y8
+	VPUNPCKLDQ  Y8, Y10, Y11
+	VPUNPCKHDQ  Y8, Y10, Y8
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y10
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y8, Y10, Y11
+	VPUNPCKHDQ  Y8, Y10, Y8
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     448(AX), Y10
+	VMOVDQU     Y8, 416(AX)
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y8, Y10, Y11
+	VPUNPCKHDQ  Y8, Y10, Y8
+	VPUNPCKLQDQ Y1, Y3, Y10
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VPUNPCKLQDQ Y2, Y5, Y3
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VPUNPCKLQDQ Y4, Y7, Y5
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y6, Y9, Y7
+	VPUNPCKHQDQ Y6, Y9, Y6
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     288(AX), Y6
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     Y6, 288(AX)
+	VMOVDQU     352(AX), Y6
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     416(AX), Y6
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPUNPCKLQDQ Y8, Y11, Y7
+	VPUNPCKHQDQ Y8, Y11, Y8
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst<>+10208(SB), Y11, Y1
+	VPMULHW     nttconst<>+10176(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+10976(SB), Y1, Y2
+	VPMULHW     nttconst<>+10944(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y4, Y2
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPSUBW      Y4, Y2, Y5
+	VPADDW      Y2, Y4, Y4
+	VPMULLW     nttconst<>+11104(SB), Y5, Y2
+	VPMULHW     nttconst<>+11072(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     Y4, 192(AX)
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPSUBW      Y2, Y4, Y5
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+10272(SB), Y5, Y4
+	VPMULHW     nttconst<>+10240(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y2, 256(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPSUBW      Y2, Y4, Y5
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+11040(SB), Y5, Y4
+	VPMULHW     nttconst<>+11008(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+11168(SB), Y6, Y8
+	VPMULHW     nttconst<>+11136(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPUNPCKLQDQ Y11, Y10, Y8
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VPUNPCKLQDQ Y5, Y2, Y3
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y4, Y9, Y5
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPSUBW      Y8, Y10, Y7
+	VPADDW      Y10, Y8, Y8
+	VPMULLW     nttconst<>+10464(SB), Y7, Y10
+	VPMULHW     nttconst<>+10432(SB), Y7, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     64(AX), Y8
+	VMOVDQU     Y7, 32(AX)
+	VMOVDQU     96(AX), Y7
+	VPSUBW      Y8, Y7, Y10
+	VPADDW      Y7, Y8, Y8
+	VPMULLW     nttconst<>+11232(SB), Y10, Y7
+	VPMULHW     nttconst<>+11200(SB), Y10, Y10
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VMOVDQU     Y8, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y10, 96(AX)
+	VMOVDQU     160(AX), Y8
+	VPSUBW      Y7, Y8, Y10
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+10592(SB), Y10, Y8
+	VPMULHW     nttconst<>+10560(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     Y10, 160(AX)
+	VMOVDQU     224(AX), Y8
+	VPSUBW      Y7, Y8, Y10
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+11360(SB), Y10, Y8
+	VPMULHW     nttconst<>+11328(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPSUBW      Y11, Y1, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULLW     nttconst<>+10528(SB), Y8, Y1
+	VPMULHW     nttconst<>+10496(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+11296(SB), Y1, Y2
+	VPMULHW     nttconst<>+11264(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y4, Y2
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+11424(SB), Y4, Y6
+	VPMULHW     nttconst<>+11392(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     (AX), Y6
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     32(AX), Y4
+	VPERM2I128  $0x20, Y4, Y6, Y9
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     96(AX), Y4
+	VPERM2I128  $0x20, Y4, Y6, Y9
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     128(AX), Y6
+	VMOVDQU     Y4, 96(AX)
+	VMOVDQU     160(AX), Y4
+	VPERM2I128  $0x20, Y4, Y6, Y9
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VPERM2I128  $0x20, Y10, Y7, Y6
+	VPERM2I128  $0x31, Y10, Y7, Y7
+	VPERM2I128  $0x20, Y8, Y11, Y10
+	VPERM2I128  $0x31, Y8, Y11, Y8
+	VPERM2I128  $0x20, Y1, Y3, Y11
+	VPERM2I128  $0x31, Y1, Y3, Y1
+	VPERM2I128  $0x20, Y2, Y5, Y3
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     448(AX), Y3
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPERM2I128  $0x20, Y2, Y3, Y5
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     (AX), Y3
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPSUBW      Y3, Y2, Y5
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+10720(SB), Y5, Y2
+	VPMULHW     nttconst<>+10688(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     Y3, (AX)
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     96(AX), Y3
+	VPSUBW      Y2, Y3, Y5
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11488(SB), Y5, Y3
+	VPMULHW     nttconst<>+11456(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y9, Y4, Y3
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst<>+10848(SB), Y3, Y4
+	VPMULHW     nttconst<>+10816(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y6, Y7, Y4
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11616(SB), Y4, Y7
+	VPMULHW     nttconst<>+11584(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPSUBW      Y10, Y8, Y7
+	VPADDW      Y8, Y10, Y10
+	VPMULLW     nttconst<>+10784(SB), Y7, Y8
+	VPMULHW     nttconst<>+10752(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y11, Y1, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULLW     nttconst<>+11552(SB), Y8, Y1
+	VPMULHW     nttconst<>+11520(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPSUBW      Y1, Y8, Y11
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst<>+10912(SB), Y11, Y8
+	VPMULHW     nttconst<>+10880(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     448(AX), Y1
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y8, Y11
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst<>+11680(SB), Y11, Y8
+	VPMULHW     nttconst<>+11648(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VMOVDQU     Y1, 448(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     Y11, 480(AX)
+	VMOVDQU     32(AX), Y8
+	VPUNPCKLDQ  Y8, Y1, Y11
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y5, Y2, Y8
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y3, Y9, Y5
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y6, Y9
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VPUNPCKLDQ  Y7, Y10, Y6
+	VPUNPCKHDQ  Y7, Y10, Y7
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     352(AX), Y7
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     416(AX), Y6
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     480(AX), Y6
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLQDQ Y1, Y11, Y7
+	VPUNPCKHQDQ Y1, Y11, Y1
+	VPUNPCKLQDQ Y2, Y8, Y11
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y3, Y5, Y8
+	VPUNPCKHQDQ Y3, Y5, Y3
+	VPUNPCKLQDQ Y4, Y9, Y5
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y9
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y5
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y9
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y5
+	VMOVDQU     Y4, 352(AX)
+	VMOVDQU     416(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y9
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPUNPCKLQDQ Y6, Y10, Y5
+	VPUNPCKHQDQ Y6, Y10, Y6
+	VPMULHW     nttconst<>+2624(SB), Y7, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VPSUBW      Y7, Y1, Y10
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1824(SB), Y10, Y1
+	VPMULHW     nttconst<>+1792(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPMULHW     nttconst<>+2624(SB), Y11, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y11, Y2, Y1
+	VPADDW      Y2, Y11, Y11
+	VPMULLW     nttconst<>+704(SB), Y1, Y2
+	VPMULHW     nttconst<>+672(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y8, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+1696(SB), Y2, Y3
+	VPMULHW     nttconst<>+1664(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VPMULHW     nttconst<>+2624(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y2, Y3, Y8
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+576(SB), Y8, Y3
+	VPMULHW     nttconst<>+544(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     Y8, 224(AX)
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     Y2, 192(AX)
+	VMOVDQU     288(AX), Y2
+	VPMULHW     nttconst<>+2624(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y2, Y8
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y8, Y2
+	VPMULHW     nttconst<>+1728(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     352(AX), Y3
+	VPMULHW     nttconst<>+2624(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y2, Y3, Y8
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+640(SB), Y8, Y3
+	VPMULHW     nttconst<>+608(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y9, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VPSUBW      Y9, Y4, Y3
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst<>+1632(SB), Y3, Y4
+	VPMULHW     nttconst<>+1600(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+512(SB), Y4, Y6
+	VPMULHW     nttconst<>+480(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPMULHW     nttconst<>+2624(SB), Y11, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VPSUBW      Y7, Y11, Y6
+	VPADDW      Y11, Y7, Y7
+	VPMULLW     nttconst<>+448(SB), Y6, Y11
+	VPMULHW     nttconst<>+416(SB), Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst<>+448(SB), Y11, Y1
+	VPMULHW     nttconst<>+416(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     192(AX), Y6
+	VPMULHW     nttconst<>+2624(SB), Y1, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y6, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y1, Y6, Y11
+	VPADDW      Y6, Y1, Y1
+	VPMULLW     nttconst<>+320(SB), Y11, Y6
+	VPMULHW     nttconst<>+288(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     Y10, 32(AX)
+	VMOVDQU     224(AX), Y10
+	VPSUBW      Y6, Y10, Y11
+	VPADDW      Y10, Y6, Y6
+	VPMULLW     nttconst<>+320(SB), Y11, Y10
+	VPMULHW     nttconst<>+288(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VMOVDQU     Y11, 224(AX)
+	VMOVDQU     256(AX), Y10
+	VPMULHW     nttconst<>+2624(SB), Y10, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPMULHW     nttconst<>+2624(SB), Y2, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPSUBW      Y10, Y2, Y11
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     nttconst<>+384(SB), Y11, Y2
+	VPMULHW     nttconst<>+352(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     288(AX), Y2
+	VPSUBW      Y2, Y8, Y11
+	VPADDW      Y8, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y11, Y8
+	VPMULHW     nttconst<>+352(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y5, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPSUBW      Y9, Y5, Y8
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+256(SB), Y8, Y5
+	VPMULHW     nttconst<>+224(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSUBW      Y3, Y4, Y5
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+256(SB), Y5, Y4
+	VPMULHW     nttconst<>+224(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y7, Y1, Y4
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+192(SB), Y4, Y1
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     32(AX), Y1
+	VPSUBW      Y1, Y6, Y4
+	VPADDW      Y6, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     64(AX), Y4
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     192(AX), Y1
+	VPSUBW      Y4, Y1, Y6
+	VPADDW      Y1, Y4, Y4
+	VPMULLW     nttconst<>+192(SB), Y6, Y1
+	VPMULHW     nttconst<>+160(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     Y4, 64(AX)
+	VMOVDQU     224(AX), Y4
+	VPSUBW      Y1, Y4, Y6
+	VPADDW      Y4, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y6, Y4
+	VPMULHW     nttconst<>+160(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPSUBW      Y10, Y9, Y4
+	VPADDW      Y9, Y10, Y10
+	VPMULLW     nttconst<>+128(SB), Y4, Y9
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPSUBW      Y2, Y3, Y9
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y9, Y3
+	VPMULHW     nttconst<>+96(SB), Y9, Y9
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     320(AX), Y3
+	VPSUBW      Y3, Y8, Y6
+	VPADDW      Y8, Y3, Y3
+	VPMULLW     nttconst<>+128(SB), Y6, Y8
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y11, Y5, Y8
+	VPADDW      Y5, Y11, Y11
+	VPMULLW     nttconst<>+128(SB), Y8, Y5
+	VPMULHW     nttconst<>+96(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSUBW      Y7, Y10, Y5
+	VPADDW      Y10, Y7, Y7
+	VPMULLW     nttconst<>+11744(SB), Y5, Y10
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y5, Y5
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     32(AX), Y5
+	VPSUBW      Y5, Y2, Y10
+	VPADDW      Y2, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y10, Y2
+	VPMULHW     nttconst<>+11712(SB), Y10, Y10
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y10, Y10
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     64(AX), Y2
+	VPSUBW      Y2, Y3, Y10
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst<>+11744(SB), Y10, Y3
+	VPMULHW     nttconst<>+11712(SB), Y10, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y10, Y10
+	VPSUBW      Y1, Y11, Y3
+	VPADDW      Y11, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y3, Y11
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     128(AX), Y10
+	VPSUBW      Y10, Y4, Y11
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst<>+11744(SB), Y11, Y4
+	VPMULHW     nttconst<>+11712(SB), Y11, Y11
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y11, Y11
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     160(AX), Y4
+	VPSUBW      Y4, Y9, Y11
+	VPADDW      Y9, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y11, Y9
+	VPMULHW     nttconst<>+11712(SB), Y11, Y11
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y11, Y11
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     192(AX), Y9
+	VPSUBW      Y9, Y6, Y11
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y11, Y6
+	VPMULHW     nttconst<>+11712(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     224(AX), Y6
+	VPSUBW      Y6, Y8, Y11
+	VPADDW      Y8, Y6, Y6
+	VPMULLW     nttconst<>+11744(SB), Y11, Y8
+	VPMULHW     nttconst<>+11712(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VPUNPCKLDQ  Y5, Y7, Y8
+	VPUNPCKHDQ  Y5, Y7, Y5
+	VPUNPCKLDQ  Y1, Y2, Y7
+	VPUNPCKHDQ  Y1, Y2, Y1
+	VPUNPCKLDQ  Y4, Y10, Y2
+	VPUNPCKHDQ  Y4, Y10, Y4
+	VPUNPCKLDQ  Y6, Y9, Y10
+	VPUNPCKHDQ  Y6, Y9, Y6
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     256(AX), Y9
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     288(AX), Y6
+	VPUNPCKLDQ  Y6, Y9, Y10
+	VPUNPCKHDQ  Y6, Y9, Y6
+	VMOVDQU     Y10, 256(AX)
+	VMOVDQU     320(AX), Y9
+	VPUNPCKLDQ  Y3, Y9, Y10
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     384(AX), Y9
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     416(AX), Y3
+	VPUNPCKLDQ  Y3, Y9, Y10
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y9
+	VPUNPCKLDQ  Y11, Y9, Y10
+	VPUNPCKHDQ  Y11, Y9, Y9
+	VPUNPCKLDQ  Y5, Y8, Y11
+	VPUNPCKHDQ  Y5, Y8, Y5
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y4, Y2, Y7
+	VPUNPCKHDQ  Y4, Y2, Y2
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPUNPCKLDQ  Y2, Y4, Y7
+	VPUNPCKHDQ  Y2, Y4, Y2
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y4
+	VPUNPCKLDQ  Y6, Y4, Y7
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPUNPCKLDQ  Y4, Y6, Y7
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VPUNPCKLDQ  Y3, Y6, Y7
+	VPUNPCKHDQ  Y3, Y6, Y3
+	VPUNPCKLDQ  Y9, Y10, Y6
+	VPUNPCKHDQ  Y9, Y10, Y9
+	VPERM2I128  $0x20, Y5, Y11, Y10
+	VPERM2I128  $0x31, Y5, Y11, Y5
+	VPERM2I128  $0x20, Y1, Y8, Y11
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y8
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPERM2I128  $0x20, Y1, Y8, Y11
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     192(AX), Y8
+	VPERM2I128  $0x20, Y2, Y8, Y11
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPERM2I128  $0x20, Y2, Y8, Y11
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y8
+	VPERM2I128  $0x20, Y4, Y8, Y11
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y9, Y6, Y7
+	VPERM2I128  $0x31, Y9, Y6, Y6
+	VPUNPCKLQDQ Y5, Y10, Y9
+	VPUNPCKHQDQ Y5, Y10, Y5
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y9
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     96(AX), Y5
+	VPUNPCKLQDQ Y5, Y9, Y10
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VMOVDQU     Y10, 64(AX)
+	VMOVDQU     128(AX), Y9
+	VPUNPCKLQDQ Y1, Y9, Y10
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VMOVDQU     Y5, 96(AX)
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     224(AX), Y9
+	VPUNPCKLQDQ Y9, Y5, Y10
+	VPUNPCKHQDQ Y9, Y5, Y5
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     256(AX), Y1
+	VPUNPCKLQDQ Y2, Y1, Y9
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y11, Y2
+	VPUNPCKHQDQ Y4, Y11, Y4
+	VPUNPCKLQDQ Y3, Y8, Y11
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y6, Y7, Y8
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPMULLW     nttconst<>+11776(SB), Y10, Y7
+	VPMULHW     nttconst<>+11776(SB), Y10, Y10
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VPSRAW      $0x0f, Y10, Y7
+	VPAND       Y0, Y7, Y7
+	VPADDW      Y7, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VPMULLW     nttconst<>+11776(SB), Y5, Y7
+	VPMULHW     nttconst<>+11776(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSRAW      $0x0f, Y5, Y7
+	VPAND       Y0, Y7, Y7
+	VPADDW      Y7, Y5, Y5
+	VMOVDQU     Y5, 224(AX)
+	VPSRAW      $0x0f, Y9, Y5
+	VPAND       Y0, Y5, Y5
+	VPADDW      Y5, Y9, Y9
+	VMOVDQU     Y9, 256(AX)
+	VPSRAW      $0x0f, Y1, Y5
+	VPAND       Y0, Y5, Y5
+	VPADDW      Y5, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 320(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU     Y4, 352(AX)
+	VPSRAW      $0x0f, Y11, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y11, Y11
+	VMOVDQU     Y11, 384(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 416(AX)
+	VPSRAW      $0x0f, Y8, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y8, Y8
+	VMOVDQU     Y8, 448(AX)
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 480(AX)
+	VMOVDQU     (AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     64(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VZEROUPPER
+	RET
+
 // func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·invntt_avx2_spill_lru_blend_undo_lazy_none(SB), $0-8
@@ -67580,6 +70076,894 @@ TEXT ·invntt_avx2_spill_mru_blend_undo_lazy_none(SB), $0-8
 	VPAND       Y0, Y2, Y2
 	VPADDW      Y2, Y1, Y1
 	VMOVDQU     Y1, 352(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_spill_opt_blend_undo_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VPSLLQ      $0x20, Y2, Y3
+	VPSRLQ      $0x20, Y1, Y4
+	VPBLENDD    $0xaa, Y3, Y1, Y3
+	VPBLENDD    $0xaa, Y2, Y4, Y4
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VPSLLQ      $0x20, Y2, Y5
+	VPSRLQ      $0x20, Y1, Y6
+	VPBLENDD    $0xaa, Y5, Y1, Y5
+	VPBLENDD    $0xaa, Y2, Y6, Y6
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     160(AX), Y2
+	VPSLLQ      $0x20, Y2, Y7
+	VPSRLQ      $0x20, Y1, Y8
+	VPBLENDD    $0xaa, Y7, Y1, Y7
+	VPBLENDD    $0xaa, Y2, Y8, Y8
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     224(AX), Y2
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VMOVDQU     256(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VPSLLQ      $0x20, Y2, Y11
+	VPSRLQ      $0x20, Y1, Y12
+	VPBLENDD    $0xaa, Y11, Y1, Y11
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y1
+	VMOVDQU     Y12, 288(AX)
+	VMOVDQU     352(AX), Y2
+	VPSLLQ      $0x20, Y2, Y11
+	VPSRLQ      $0x20, Y1, Y12
+	VPBLENDD    $0xaa, Y11, Y1, Y11
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y12, 352(AX)
+	VMOVDQU     416(AX), Y2
+	VPSLLQ      $0x20, Y2, Y11
+	VPSRLQ      $0x20, Y1, Y12
+	VPBLENDD    $0xaa, Y11, Y1, Y11
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     448(AX), Y1
+	VMOVDQU     Y12, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPSLLQ      $0x20, Y2, Y11
+	VPSRLQ      $0x20, Y1, Y12
+	VPBLENDD    $0xaa, Y11, Y1, Y11
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VPSUBW      Y3, Y4, Y1
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10208(SB), Y1, Y2
+	VPMULHW     nttconst<>+10176(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y6, Y2
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10976(SB), Y2, Y4
+	VPMULHW     nttconst<>+10944(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y7, Y8, Y4
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst<>+10336(SB), Y4, Y6
+	VPMULHW     nttconst<>+10304(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y9, Y10, Y6
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst<>+11104(SB), Y6, Y8
+	VPMULHW     nttconst<>+11072(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VMOVDQU     Y9, 192(AX)
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     288(AX), Y6
+	VPSUBW      Y8, Y6, Y9
+	VPADDW      Y6, Y8, Y8
+	VPMULLW     nttconst<>+10272(SB), Y9, Y6
+	VPMULHW     nttconst<>+10240(SB), Y9, Y9
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y9, Y9
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y9, 288(AX)
+	VMOVDQU     352(AX), Y8
+	VPSUBW      Y6, Y8, Y9
+	VPADDW      Y8, Y6, Y6
+	VPMULLW     nttconst<>+11040(SB), Y9, Y8
+	VPMULHW     nttconst<>+11008(SB), Y9, Y9
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VMOVDQU     Y9, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPSUBW      Y6, Y8, Y9
+	VPADDW      Y8, Y6, Y6
+	VPMULLW     nttconst<>+10400(SB), Y9, Y8
+	VPMULHW     nttconst<>+10368(SB), Y9, Y9
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y11, Y12, Y8
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst<>+11168(SB), Y8, Y10
+	VPMULHW     nttconst<>+11136(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPUNPCKLQDQ Y1, Y3, Y10
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VPUNPCKLQDQ Y2, Y5, Y3
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VPUNPCKLQDQ Y4, Y7, Y5
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     224(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y7
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y7
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     320(AX), Y5
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y7
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPUNPCKLQDQ Y9, Y6, Y5
+	VPUNPCKHQDQ Y9, Y6, Y6
+	VPUNPCKLQDQ Y8, Y11, Y9
+	VPUNPCKHQDQ Y8, Y11, Y8
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst<>+10464(SB), Y11, Y1
+	VPMULHW     nttconst<>+10432(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+11232(SB), Y1, Y2
+	VPMULHW     nttconst<>+11200(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y3, 64(AX)
+	VMOVDQU     128(AX), Y2
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPSUBW      Y2, Y1, Y3
+	VPADDW      Y1, Y2, Y2
+	VPMULLW     nttconst<>+10592(SB), Y3, Y1
+	VPMULHW     nttconst<>+10560(SB), Y3, Y3
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     Y2, 128(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPSUBW      Y1, Y2, Y3
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11360(SB), Y3, Y2
+	VPMULHW     nttconst<>+11328(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     Y1, 192(AX)
+	VMOVDQU     256(AX), Y1
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPSUBW      Y1, Y2, Y3
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+10528(SB), Y3, Y2
+	VPMULHW     nttconst<>+10496(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y7, Y4, Y2
+	VPADDW      Y4, Y7, Y7
+	VPMULLW     nttconst<>+11296(SB), Y2, Y4
+	VPMULHW     nttconst<>+11264(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10656(SB), Y4, Y6
+	VPMULHW     nttconst<>+10624(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y9, Y8, Y6
+	VPADDW      Y8, Y9, Y9
+	VPMULLW     nttconst<>+11424(SB), Y6, Y8
+	VPMULHW     nttconst<>+11392(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPERM2I128  $0x20, Y11, Y10, Y8
+	VPERM2I128  $0x31, Y11, Y10, Y10
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     64(AX), Y8
+	VMOVDQU     Y10, 32(AX)
+	VMOVDQU     96(AX), Y10
+	VPERM2I128  $0x20, Y10, Y8, Y11
+	VPERM2I128  $0x31, Y10, Y8, Y8
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y10
+	VMOVDQU     Y8, 96(AX)
+	VMOVDQU     160(AX), Y8
+	VPERM2I128  $0x20, Y8, Y10, Y11
+	VPERM2I128  $0x31, Y8, Y10, Y8
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     192(AX), Y10
+	VMOVDQU     Y8, 160(AX)
+	VMOVDQU     224(AX), Y8
+	VPERM2I128  $0x20, Y8, Y10, Y11
+	VPERM2I128  $0x31, Y8, Y10, Y8
+	VPERM2I128  $0x20, Y3, Y1, Y10
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y2, Y7, Y3
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y4, Y5, Y7
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y9, Y5
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     (AX), Y5
+	VMOVDQU     Y6, 480(AX)
+	VMOVDQU     32(AX), Y6
+	VPSUBW      Y5, Y6, Y9
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10720(SB), Y9, Y6
+	VPMULHW     nttconst<>+10688(SB), Y9, Y9
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y9, Y9
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     Y9, 32(AX)
+	VMOVDQU     96(AX), Y6
+	VPSUBW      Y5, Y6, Y9
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11488(SB), Y9, Y6
+	VPMULHW     nttconst<>+11456(SB), Y9, Y9
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y9, Y9
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     Y9, 96(AX)
+	VMOVDQU     160(AX), Y6
+	VPSUBW      Y5, Y6, Y9
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10848(SB), Y9, Y6
+	VPMULHW     nttconst<>+10816(SB), Y9, Y9
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y9, Y9
+	VPSUBW      Y11, Y8, Y6
+	VPADDW      Y8, Y11, Y11
+	VPMULLW     nttconst<>+11616(SB), Y6, Y8
+	VPMULHW     nttconst<>+11584(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y10, Y1, Y8
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst<>+10784(SB), Y8, Y1
+	VPMULHW     nttconst<>+10752(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+11552(SB), Y1, Y2
+	VPMULHW     nttconst<>+11520(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y7, Y4, Y2
+	VPADDW      Y4, Y7, Y7
+	VPMULLW     nttconst<>+10912(SB), Y2, Y4
+	VPMULHW     nttconst<>+10880(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VMOVDQU     Y7, 384(AX)
+	VMOVDQU     448(AX), Y4
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPSUBW      Y4, Y2, Y7
+	VPADDW      Y2, Y4, Y4
+	VPMULLW     nttconst<>+11680(SB), Y7, Y2
+	VPMULHW     nttconst<>+11648(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VMOVDQU     Y4, 448(AX)
+	VMOVDQU     (AX), Y2
+	VMOVDQU     Y7, 480(AX)
+	VMOVDQU     32(AX), Y4
+	VPSLLQ      $0x20, Y4, Y7
+	VPSRLQ      $0x20, Y2, Y12
+	VPBLENDD    $0xaa, Y7, Y2, Y7
+	VPBLENDD    $0xaa, Y4, Y12, Y12
+	VMOVDQU     Y7, (AX)
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     Y12, 32(AX)
+	VMOVDQU     96(AX), Y4
+	VPSLLQ      $0x20, Y4, Y7
+	VPSRLQ      $0x20, Y2, Y12
+	VPBLENDD    $0xaa, Y7, Y2, Y7
+	VPBLENDD    $0xaa, Y4, Y12, Y12
+	VPSLLQ      $0x20, Y9, Y2
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y2, Y5, Y2
+	VPBLENDD    $0xaa, Y9, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y11, Y9
+	VPBLENDD    $0xaa, Y5, Y11, Y5
+	VPBLENDD    $0xaa, Y6, Y9, Y9
+	VPSLLQ      $0x20, Y8, Y6
+	VPSRLQ      $0x20, Y10, Y11
+	VPBLENDD    $0xaa, Y6, Y10, Y6
+	VPBLENDD    $0xaa, Y8, Y11, Y11
+	VPSLLQ      $0x20, Y1, Y8
+	VPSRLQ      $0x20, Y3, Y10
+	VPBLENDD    $0xaa, Y8, Y3, Y8
+	VPBLENDD    $0xaa, Y1, Y10, Y10
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y10, 352(AX)
+	VMOVDQU     416(AX), Y3
+	VPSLLQ      $0x20, Y3, Y8
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y8, Y1, Y8
+	VPBLENDD    $0xaa, Y3, Y10, Y10
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     448(AX), Y1
+	VMOVDQU     Y10, 416(AX)
+	VMOVDQU     480(AX), Y3
+	VPSLLQ      $0x20, Y3, Y8
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y8, Y1, Y8
+	VPBLENDD    $0xaa, Y3, Y10, Y10
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     Y10, 480(AX)
+	VMOVDQU     32(AX), Y3
+	VPMULHW     nttconst<>+2624(SB), Y1, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+1824(SB), Y8, Y3
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y7, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPSUBW      Y7, Y12, Y3
+	VPADDW      Y12, Y7, Y7
+	VPMULLW     nttconst<>+704(SB), Y3, Y10
+	VPMULHW     nttconst<>+672(SB), Y3, Y3
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y2, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y2, Y4, Y10
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+1696(SB), Y10, Y4
+	VPMULHW     nttconst<>+1664(SB), Y10, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y10, Y10
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y9, Y4
+	VPADDW      Y9, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y9
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y6, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPSUBW      Y6, Y11, Y9
+	VPADDW      Y11, Y6, Y6
+	VPMULLW     nttconst<>+1760(SB), Y9, Y11
+	VPMULHW     nttconst<>+1728(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VMOVDQU     Y9, 288(AX)
+	VMOVDQU     320(AX), Y9
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     352(AX), Y6
+	VPMULHW     nttconst<>+2624(SB), Y9, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPSUBW      Y9, Y6, Y11
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+640(SB), Y11, Y6
+	VPMULHW     nttconst<>+608(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     Y11, 352(AX)
+	VMOVDQU     384(AX), Y6
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     416(AX), Y9
+	VPMULHW     nttconst<>+2624(SB), Y6, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y6, Y9, Y11
+	VPADDW      Y9, Y6, Y6
+	VPMULLW     nttconst<>+1632(SB), Y11, Y9
+	VPMULHW     nttconst<>+1600(SB), Y11, Y11
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y11, Y11
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     448(AX), Y9
+	VMOVDQU     Y6, 384(AX)
+	VMOVDQU     480(AX), Y6
+	VPMULHW     nttconst<>+2624(SB), Y9, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPSUBW      Y9, Y6, Y11
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+512(SB), Y11, Y6
+	VPMULHW     nttconst<>+480(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VPMULHW     nttconst<>+2624(SB), Y1, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y1, Y7, Y6
+	VPADDW      Y7, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y6, Y7
+	VPMULHW     nttconst<>+416(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+448(SB), Y7, Y3
+	VPMULHW     nttconst<>+416(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPMULHW     nttconst<>+2624(SB), Y2, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y2, Y5, Y3
+	VPADDW      Y5, Y2, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y5
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y10, Y4, Y5
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst<>+320(SB), Y5, Y4
+	VPMULHW     nttconst<>+288(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     256(AX), Y4
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     320(AX), Y5
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y5, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y4, Y5, Y7
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+384(SB), Y7, Y5
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     288(AX), Y5
+	VMOVDQU     Y4, 256(AX)
+	VMOVDQU     352(AX), Y4
+	VPSUBW      Y5, Y4, Y7
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst<>+384(SB), Y7, Y4
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VMOVDQU     Y7, 352(AX)
+	VMOVDQU     384(AX), Y4
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y9, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y9, Y9
+	VPSUBW      Y4, Y9, Y7
+	VPADDW      Y9, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y9
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VMOVDQU     416(AX), Y7
+	VPSUBW      Y7, Y11, Y9
+	VPADDW      Y11, Y7, Y7
+	VPMULLW     nttconst<>+256(SB), Y9, Y11
+	VPMULHW     nttconst<>+224(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPSUBW      Y1, Y2, Y11
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y11, Y2
+	VPMULHW     nttconst<>+160(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VPSUBW      Y8, Y10, Y2
+	VPADDW      Y10, Y8, Y8
+	VPMULLW     nttconst<>+192(SB), Y2, Y10
+	VPMULHW     nttconst<>+160(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y6, Y3, Y10
+	VPADDW      Y3, Y6, Y6
+	VPMULLW     nttconst<>+192(SB), Y10, Y3
+	VPMULHW     nttconst<>+160(SB), Y10, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     96(AX), Y3
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPSUBW      Y3, Y2, Y10
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst<>+192(SB), Y10, Y2
+	VPMULHW     nttconst<>+160(SB), Y10, Y10
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y10, Y10
+	VMOVDQU     Y10, 224(AX)
+	VMOVDQU     256(AX), Y2
+	VPSUBW      Y2, Y4, Y10
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y10, Y4
+	VPMULHW     nttconst<>+96(SB), Y10, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y10, Y10
+	VPSUBW      Y5, Y7, Y4
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y4, Y7
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     320(AX), Y4
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     448(AX), Y7
+	VPSUBW      Y4, Y7, Y11
+	VPADDW      Y7, Y4, Y4
+	VPMULLW     nttconst<>+128(SB), Y11, Y7
+	VPMULHW     nttconst<>+96(SB), Y11, Y11
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y11, Y11
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     352(AX), Y7
+	VPSUBW      Y7, Y9, Y11
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst<>+128(SB), Y11, Y9
+	VPMULHW     nttconst<>+96(SB), Y11, Y11
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y11, Y11
+	VPSUBW      Y1, Y2, Y9
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y9, Y2
+	VPMULHW     nttconst<>+11712(SB), Y9, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      Y8, Y5, Y2
+	VPADDW      Y5, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y5
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPSUBW      Y6, Y4, Y5
+	VPADDW      Y4, Y6, Y6
+	VPMULLW     nttconst<>+11744(SB), Y5, Y4
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y3, Y7, Y4
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+11744(SB), Y4, Y7
+	VPMULHW     nttconst<>+11712(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VMOVDQU     Y5, 320(AX)
+	VMOVDQU     128(AX), Y5
+	VPSUBW      Y5, Y10, Y7
+	VPADDW      Y10, Y5, Y5
+	VPMULLW     nttconst<>+11744(SB), Y7, Y10
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VMOVDQU     160(AX), Y7
+	VMOVDQU     Y4, 352(AX)
+	VMOVDQU     416(AX), Y4
+	VPSUBW      Y7, Y4, Y10
+	VPADDW      Y4, Y7, Y7
+	VPMULLW     nttconst<>+11744(SB), Y10, Y4
+	VPMULHW     nttconst<>+11712(SB), Y10, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y10, Y10
+	VMOVDQU     Y10, 416(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     448(AX), Y9
+	VPSUBW      Y4, Y9, Y10
+	VPADDW      Y9, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y10, Y9
+	VPMULHW     nttconst<>+11712(SB), Y10, Y10
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y10, Y10
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     224(AX), Y9
+	VPSUBW      Y9, Y11, Y10
+	VPADDW      Y11, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y10, Y11
+	VPMULHW     nttconst<>+11712(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPERM2I128  $0x20, Y8, Y1, Y11
+	VPERM2I128  $0x31, Y8, Y1, Y1
+	VPERM2I128  $0x20, Y3, Y6, Y8
+	VPERM2I128  $0x31, Y3, Y6, Y3
+	VPERM2I128  $0x20, Y7, Y5, Y6
+	VPERM2I128  $0x31, Y7, Y5, Y5
+	VPERM2I128  $0x20, Y9, Y4, Y7
+	VPERM2I128  $0x31, Y9, Y4, Y4
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VPERM2I128  $0x20, Y2, Y7, Y9
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     352(AX), Y2
+	VPERM2I128  $0x20, Y2, Y7, Y9
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     416(AX), Y2
+	VPERM2I128  $0x20, Y2, Y7, Y9
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     448(AX), Y7
+	VPERM2I128  $0x20, Y10, Y7, Y9
+	VPERM2I128  $0x31, Y10, Y7, Y7
+	VPUNPCKLQDQ Y1, Y11, Y10
+	VPUNPCKHQDQ Y1, Y11, Y1
+	VPUNPCKLQDQ Y3, Y8, Y11
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y5, Y6, Y8
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     192(AX), Y6
+	VPUNPCKLQDQ Y4, Y6, Y8
+	VPUNPCKHQDQ Y4, Y6, Y4
+	VMOVDQU     Y8, 192(AX)
+	VMOVDQU     256(AX), Y6
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPUNPCKLQDQ Y4, Y6, Y8
+	VPUNPCKHQDQ Y4, Y6, Y4
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPUNPCKLQDQ Y4, Y6, Y8
+	VPUNPCKHQDQ Y4, Y6, Y4
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VPUNPCKLQDQ Y2, Y6, Y8
+	VPUNPCKHQDQ Y2, Y6, Y2
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPSLLQ      $0x20, Y1, Y9
+	VPSRLQ      $0x20, Y10, Y12
+	VPBLENDD    $0xaa, Y9, Y10, Y9
+	VPBLENDD    $0xaa, Y1, Y12, Y12
+	VPSLLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y11, Y10
+	VPBLENDD    $0xaa, Y1, Y11, Y1
+	VPBLENDD    $0xaa, Y3, Y10, Y10
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     128(AX), Y1
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y1, Y11
+	VPBLENDD    $0xaa, Y3, Y1, Y3
+	VPBLENDD    $0xaa, Y5, Y11, Y11
+	VMOVDQU     Y3, 128(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y11, 160(AX)
+	VMOVDQU     224(AX), Y3
+	VPSLLQ      $0x20, Y3, Y5
+	VPSRLQ      $0x20, Y1, Y11
+	VPBLENDD    $0xaa, Y5, Y1, Y5
+	VPBLENDD    $0xaa, Y3, Y11, Y11
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     256(AX), Y1
+	VMOVDQU     Y11, 224(AX)
+	VMOVDQU     288(AX), Y3
+	VPSLLQ      $0x20, Y3, Y5
+	VPSRLQ      $0x20, Y1, Y11
+	VPBLENDD    $0xaa, Y5, Y1, Y5
+	VPBLENDD    $0xaa, Y3, Y11, Y11
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     320(AX), Y1
+	VPSLLQ      $0x20, Y4, Y3
+	VPSRLQ      $0x20, Y1, Y5
+	VPBLENDD    $0xaa, Y3, Y1, Y3
+	VPBLENDD    $0xaa, Y4, Y5, Y5
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y8, Y4
+	VPBLENDD    $0xaa, Y1, Y8, Y1
+	VPBLENDD    $0xaa, Y2, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPBLENDD    $0xaa, Y2, Y6, Y2
+	VPBLENDD    $0xaa, Y7, Y8, Y8
+	VPERM2I128  $0x20, Y12, Y9, Y6
+	VPERM2I128  $0x31, Y12, Y9, Y7
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     64(AX), Y6
+	VPERM2I128  $0x20, Y10, Y6, Y9
+	VPERM2I128  $0x31, Y10, Y6, Y6
+	VMOVDQU     Y7, 32(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     160(AX), Y9
+	VPERM2I128  $0x20, Y9, Y7, Y10
+	VPERM2I128  $0x31, Y9, Y7, Y7
+	VMOVDQU     Y6, 96(AX)
+	VMOVDQU     192(AX), Y6
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     224(AX), Y9
+	VPERM2I128  $0x20, Y9, Y6, Y10
+	VPERM2I128  $0x31, Y9, Y6, Y6
+	VMOVDQU     Y7, 160(AX)
+	VMOVDQU     256(AX), Y7
+	VPERM2I128  $0x20, Y11, Y7, Y9
+	VPERM2I128  $0x31, Y11, Y7, Y7
+	VPERM2I128  $0x20, Y5, Y3, Y11
+	VPERM2I128  $0x31, Y5, Y3, Y3
+	VPERM2I128  $0x20, Y4, Y1, Y5
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y8, Y2, Y4
+	VPERM2I128  $0x31, Y8, Y2, Y2
+	VPMULLW     nttconst<>+11776(SB), Y10, Y8
+	VPMULHW     nttconst<>+11776(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPSRAW      $0x0f, Y10, Y8
+	VPAND       Y0, Y8, Y8
+	VPADDW      Y8, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VPMULLW     nttconst<>+11776(SB), Y6, Y8
+	VPMULHW     nttconst<>+11776(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y8
+	VPAND       Y0, Y8, Y8
+	VPADDW      Y8, Y6, Y6
+	VMOVDQU     Y6, 224(AX)
+	VPSRAW      $0x0f, Y9, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y9, Y9
+	VMOVDQU     Y9, 256(AX)
+	VPSRAW      $0x0f, Y7, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPSRAW      $0x0f, Y11, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y11, Y11
+	VMOVDQU     Y11, 320(AX)
+	VPSRAW      $0x0f, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPSRAW      $0x0f, Y5, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDW      Y3, Y5, Y5
+	VMOVDQU     Y5, 384(AX)
+	VPSRAW      $0x0f, Y1, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDW      Y3, Y1, Y1
+	VMOVDQU     Y1, 416(AX)
+	VPSRAW      $0x0f, Y4, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y4, Y4
+	VMOVDQU     Y4, 448(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     (AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     64(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst<>+11776(SB), Y1, Y2
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y2
+	VPAND       Y0, Y2, Y2
+	VPADDW      Y2, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
 	VZEROUPPER
 	RET
 

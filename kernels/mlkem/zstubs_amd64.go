@@ -413,10 +413,16 @@ func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
 func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
 
 //go:noescape
+func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
 func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
@@ -425,7 +431,13 @@ func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
 func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)

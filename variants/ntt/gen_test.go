@@ -137,9 +137,12 @@ func TestResidencyVictim(t *testing.T) {
 		want   int
 	}{
 		{"lru", nil, 1}, {"lru", []int{1}, 3}, {"mru", nil, 2}, {"mru", []int{2}, 3},
+		// next requests: 1 at 4, 2 never, 3 at 2
+		{"opt", nil, 2}, {"opt", []int{2}, 1},
 	} {
 		r := newResidency(c.policy, 3)
 		r.used = map[int]int{1: 1, 2: 5, 3: 3}
+		r.trace = [][]int{{4, 5}, {5, 6}, {3, 5}, {6}, {1, 4}}
 		if got := r.victim(c.keep); got != c.want {
 			t.Errorf("%s, keeping %v: victim %d, want %d", c.policy, c.keep, got, c.want)
 		}

@@ -252,8 +252,9 @@ func canonVariants(f *field) []nttKnobs {
 // with more vectors than registers, a spill policy choosing which vector
 // goes back to memory) where the polynomial does not fit: avx2 for both
 // fields (ML-KEM's 16 and ML-DSA's 32 ymm against 16 registers, of which
-// spillTemps stay free), at reorder=undo, red=lazy, with the unpack and
-// blend shuffles.
+// spillTemps stay free; avx512vl for ML-DSA's 32 ymm against 32), with
+// the LRU, MRU and Belady (opt) policies, at reorder=undo, red=lazy, with
+// the unpack and blend shuffles.
 func spillVariants(f *field, inverse bool) []nttKnobs {
 	var out []nttKnobs
 	for _, s := range []*isa{avx2, avx512, avx512vl} {
@@ -262,7 +263,7 @@ func spillVariants(f *field, inverse bool) []nttKnobs {
 			continue
 		}
 		for _, shuf := range []string{"unpack", "blend"} {
-			for _, policy := range []string{"lru", "mru"} {
+			for _, policy := range []string{"lru", "mru", "opt"} {
 				out = append(out, nttKnobs{inverse: inverse, isa: s, regs: "spill", spill: policy, shuf: shuf,
 					reorder: "undo", red: "lazy", align: asmalign.None})
 			}

@@ -20,8 +20,10 @@ type nttKnobs struct {
 	// resident vector goes back to memory when another must come in)
 	regs string
 	// spill is the eviction policy of regs=spill: "lru" (least recently
-	// used) or "mru" (most recently used, which keeps a stable subset
-	// resident across the layer sweeps that defeat LRU)
+	// used), "mru" (most recently used, which keeps a stable subset
+	// resident across the layer sweeps that defeat LRU) or "opt"
+	// (Belady's: the vector needed again last, from the pass's known
+	// request sequence)
 	spill string
 	// merge is, for regs=mem, the number of large-stride layers (index bits
 	// at or above the lane bits) per pass over memory; 0 means the original
@@ -231,6 +233,7 @@ func (s *nttState) runGroup(p pass, grp []int, last bool) {
 	regs := map[int]reg.VecVirtual{}
 	if s.k.regs == "spill" {
 		s.res = newResidency(s.k.spill, g.isa.regs-spillTemps)
+		s.res.trace = s.spillTrace(p, grp)
 	} else {
 		for _, sl := range grp {
 			regs[sl] = g.load(s.slotMem(sl))
@@ -299,6 +302,22 @@ func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl
 	if gl.bit < 0 && (s.k.shuf == "permt2" || s.k.shuf == "vbmi") && s.restorePair(regs, grp, regBits, gl.target) {
 		return
 	}
+	steps, byShuffle := s.shufflePlan(regBits, gl)
+	for _, st := range steps {
+		k := byShuffle[st.s.name]
+		for _, sl := range grp {
+			if sl>>st.r&1 == 0 {
+				s.need(regs, sl, sl|1<<st.r)
+				regs[sl], regs[sl|1<<st.r] = k.emit(regs[sl], regs[sl|1<<st.r])
+			}
+		}
+		s.lay = s.lay.step(&k.shuffle, st.r)
+	}
+}
+
+// shufflePlan returns the cheapest shuffle sequence from the current
+// layout reaching gl, and the shuffles by name.
+func (s *nttState) shufflePlan(regBits []int, gl goal) ([]step, map[string]*shuf) {
 	kinds := s.g.shuffleKinds(s.k.shuf)
 	byShuffle := map[string]*shuf{}
 	plain := make([]*shuffle, len(kinds))
@@ -312,16 +331,7 @@ func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl
 		steps, _ = plan(s.lay, plain, regBits, gl.reached)
 		plans[key] = steps
 	}
-	for _, st := range steps {
-		k := byShuffle[st.s.name]
-		for _, sl := range grp {
-			if sl>>st.r&1 == 0 {
-				s.need(regs, sl, sl|1<<st.r)
-				regs[sl], regs[sl|1<<st.r] = k.emit(regs[sl], regs[sl|1<<st.r])
-			}
-		}
-		s.lay = s.lay.step(&k.shuffle, st.r)
-	}
+	return steps, byShuffle
 }
 
 // restorePair reaches target with one pair of two-source permutes when the

@@ -17,14 +17,19 @@ const spillTemps = 6
 // when another must be loaded. A spilled slot lives in its own place in
 // the polynomial, which is also where the pass ends up storing it.
 type residency struct {
-	policy   string // "lru" or "mru"
+	policy   string // "lru", "mru" or "opt"
 	capacity int
 	clock    int
 	used     map[int]int // resident slot -> last use
+	// trace is the sequence of slot requests of the pass (spillTrace),
+	// pos the index of the request being served; "opt" (Belady's
+	// policy) spills the slot whose next request is furthest away.
+	trace [][]int
+	pos   int
 }
 
 func newResidency(policy string, capacity int) *residency {
-	if policy != "lru" && policy != "mru" {
+	if policy != "lru" && policy != "mru" && policy != "opt" {
 		panic(fmt.Sprintf("unknown spill policy %q", policy))
 	}
 	return &residency{policy: policy, capacity: capacity, used: map[int]int{}}
@@ -37,9 +42,12 @@ func (r *residency) victim(keep []int) int {
 		if slices.Contains(keep, sl) {
 			continue
 		}
+		if r.policy == "opt" {
+			use = r.nextUse(sl)
+		}
 		better := use < bestUse // lru: oldest use
-		if r.policy == "mru" {
-			better = use > bestUse
+		if r.policy != "lru" {
+			better = use > bestUse // mru: newest use; opt: furthest next use
 		}
 		if best < 0 || better || use == bestUse && sl < best {
 			best, bestUse = sl, use
@@ -49,6 +57,54 @@ func (r *residency) victim(keep []int) int {
 		panic("regs=spill: nothing to spill")
 	}
 	return best
+}
+
+// nextUse returns the index of the next request of slot sl after the one
+// being served (past the end if none).
+func (r *residency) nextUse(sl int) int {
+	for i := r.pos + 1; i < len(r.trace); i++ {
+		if slices.Contains(r.trace[i], sl) {
+			return i
+		}
+	}
+	return len(r.trace)
+}
+
+// spillTrace returns the slot requests runGroup makes for pass p on group
+// grp, in order, up to the final stores (which need no spilling), by
+// running its shuffle plans and butterfly loops without emitting code.
+func (s *nttState) spillTrace(p pass, grp []int) [][]int {
+	if s.k.shuf == "permt2" || s.k.shuf == "vbmi" {
+		panic("regs=spill supports the unpack, blend and shufps shuffles only")
+	}
+	start := s.lay
+	defer func() { s.lay = start }()
+	var tr [][]int
+	shuffles := func(gl goal) {
+		steps, byShuffle := s.shufflePlan(p.regBits, gl)
+		for _, st := range steps {
+			for _, sl := range grp {
+				if sl>>st.r&1 == 0 {
+					tr = append(tr, []int{sl, sl | 1<<st.r})
+				}
+			}
+			s.lay = s.lay.step(&byShuffle[st.s.name].shuffle, st.r)
+		}
+	}
+	for _, b := range p.layers {
+		shuffles(goal{bit: b})
+		r, _ := s.lay.inRegister(b)
+		for _, x := range grp {
+			if x>>r&1 == 0 {
+				tr = append(tr, []int{x, x | 1<<r})
+			}
+		}
+		if s.k.reorder == "avoid" {
+			shuffles(goal{bit: -1, target: start})
+		}
+	}
+	shuffles(goal{bit: -1, target: start})
+	return tr
 }
 
 // need makes the slots resident (regs=spill; otherwise they are), loading
@@ -70,6 +126,18 @@ func (s *nttState) need(regs map[int]reg.VecVirtual, slots ...int) {
 		}
 		r.clock++
 		r.used[sl] = r.clock
+	}
+	r.advance(slots)
+}
+
+// advance moves past the request being served, checking it is the one
+// spillTrace predicted (the final stores come after the trace).
+func (r *residency) advance(slots []int) {
+	if r.pos < len(r.trace) {
+		if !slices.Equal(r.trace[r.pos], slots) {
+			panic(fmt.Sprintf("regs=spill: request %d is %v, the trace says %v", r.pos, slots, r.trace[r.pos]))
+		}
+		r.pos++
 	}
 }
 

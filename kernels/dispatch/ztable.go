@@ -3,7 +3,7 @@
 package dispatch
 
 // Generated from:
-//	sha256:59f1d77b053dc1b90653fa1330dbaecd1a7d6fbf30c367bd5340866f0e9cd19b
+//	sha256:9acabfac38a1e0655dfac9809d4c6bb6bc3c3f98f5e7421b42f1426438432c60
 
 var tableEntries = []Entry{
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.dec", Choices: []Choice{
@@ -58,22 +58,22 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/mul=ifma/unroll=2/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/mul=ifma2/odd=load/unroll=2/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=blend/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=unpack/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Choices: []Choice{
 		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
@@ -257,13 +257,13 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=spill/spill=opt/shuf=blend/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=1/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=2/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=4/align=none"},
@@ -275,22 +275,22 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=spill/spill=mru/shuf=unpack/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=32"},
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=spill/spill=opt/shuf=unpack/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=1/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=4/align=none"},
@@ -299,10 +299,10 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=unpack/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=spill/spill=opt/shuf=blend/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},

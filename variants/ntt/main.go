@@ -174,11 +174,7 @@ func nttVariants(f *field, inverse bool) []nttKnobs {
 func shufVariants(f *field, inverse bool) []nttKnobs {
 	var out []nttKnobs
 	for _, s := range []*isa{avx2, avx512, avx512vl} {
-		g := newGen(f, s, nil)
-		regs := "all"
-		if 2*g.slots > s.regs {
-			regs = "mem"
-		}
+		regs := baseRegs(f, s)
 		for _, shuf := range []string{"vbmi", "shufps"} {
 			if shuf == "vbmi" && !s.evex {
 				continue
@@ -235,11 +231,7 @@ func canonVariants(f *field) []nttKnobs {
 	}
 	var out []nttKnobs
 	for _, s := range []*isa{avx2, avx512, avx512vl} {
-		g := newGen(f, s, nil)
-		regs := "all"
-		if 2*g.slots > s.regs {
-			regs = "mem"
-		}
+		regs := baseRegs(f, s)
 		for _, shuf := range []string{"unpack", "blend", "shufps"} {
 			out = append(out, nttKnobs{isa: s, regs: regs, shuf: shuf, reorder: "undo", red: "lazy",
 				canon: "barrett", align: asmalign.None})
@@ -258,8 +250,7 @@ func canonVariants(f *field) []nttKnobs {
 func spillVariants(f *field, inverse bool) []nttKnobs {
 	var out []nttKnobs
 	for _, s := range []*isa{avx2, avx512, avx512vl} {
-		g := newGen(f, s, nil)
-		if 2*g.slots <= s.regs {
+		if baseRegs(f, s) == "all" {
 			continue
 		}
 		for _, shuf := range []string{"unpack", "blend"} {
@@ -270,6 +261,15 @@ func spillVariants(f *field, inverse bool) []nttKnobs {
 		}
 	}
 	return out
+}
+
+// baseRegs is the register allocation of the base knobs on isa s: "all"
+// where the polynomial fits in half the registers, else "mem".
+func baseRegs(f *field, s *isa) string {
+	if 2*newGen(f, s, nil).slots > s.regs {
+		return "mem"
+	}
+	return "all"
 }
 
 // nttBase is the best-known NTT variant per field, the base of the

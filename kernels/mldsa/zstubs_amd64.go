@@ -561,3 +561,15 @@ func mulntt_avx512vl_ifma2_shuf_2_none(h *[256]int32, a *[256]int32, b *[256]int
 
 //go:noescape
 func mulntt_avx512vl_ifma2_load_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_shuf_8_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_load_8_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_shuf_16_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512_ifma2_load_16_none(h *[256]int32, a *[256]int32, b *[256]int32)

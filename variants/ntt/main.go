@@ -326,7 +326,8 @@ func mulVariants(f *field) []mulKnobs {
 
 // mulIFMA2Variants enumerates the ML-DSA MulNTT products with both
 // Barrett halves by IFMA (mul=ifma2), on the EVEX isas, unroll 1, 2, 4
-// (avx512vl: 1, 2), odd lanes by shuffle or load; none for ML-KEM.
+// (avx512vl: 1, 2; avx512 also 8 and 16), odd lanes by shuffle or load;
+// none for ML-KEM.
 func mulIFMA2Variants(f *field) []mulKnobs {
 	var out []mulKnobs
 	if f.ebits == 16 {
@@ -340,6 +341,13 @@ func mulIFMA2Variants(f *field) []mulKnobs {
 			for _, odd := range []string{"shuf", "load"} {
 				out = append(out, mulKnobs{isa: s, mul: "ifma2", odd: odd, unroll: u, align: asmalign.None})
 			}
+		}
+	}
+	// Longer loops for zmm come after, for the same reason as in main:
+	// 8 and 16 (the whole polynomial, a loop that runs once).
+	for _, u := range []int{8, 16} {
+		for _, odd := range []string{"shuf", "load"} {
+			out = append(out, mulKnobs{isa: avx512, mul: "ifma2", odd: odd, unroll: u, align: asmalign.None})
 		}
 	}
 	return out

@@ -83,7 +83,8 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 
 // loopIFMA2 emits the mul=ifma2 loop; for odd=load it runs over all
 // vectors but the last unroll, then those as an epilogue, whose last
-// vector must not read past the arrays (see pointwiseIFMA2).
+// vector must not read past the arrays (see pointwiseIFMA2); a loop that
+// runs once (unroll=16 on zmm) holds that last vector itself.
 func (m *mulState) loopIFMA2(hp, fp, gp reg.Register, k mulKnobs) {
 	g := m.g
 	body := func(epilogue bool) {
@@ -94,21 +95,23 @@ func (m *mulState) loopIFMA2(hp, fp, gp reg.Register, k mulKnobs) {
 		}
 	}
 	trips := g.slots / k.unroll
-	if k.odd == "load" {
+	// odd=load peels the last iteration, unless the loop runs once
+	peel := k.odd == "load" && trips > 1
+	if peel {
 		trips--
 	}
 	n := GP64()
 	MOVQ(operand.U64(uint64(trips)), n)
 	k.align.Emit()
 	Label("loop")
-	body(false)
+	body(k.odd == "load" && !peel)
 	step := operand.U32(uint64(k.unroll * g.isa.bytes))
 	ADDQ(step, hp)
 	ADDQ(step, fp)
 	ADDQ(step, gp)
 	DECQ(n)
 	JNZ(operand.LabelRef("loop"))
-	if k.odd == "load" {
+	if peel {
 		body(true)
 	}
 	VZEROUPPER()
@@ -321,8 +324,10 @@ func (m *mulState) pointwiseIFMA2(fp, gp reg.Register, off int, shuffle bool) re
 	}
 	VPMULUDQ(operand.Mem{Base: gp, Disp: off}, a, p)
 	for _, x := range []reg.VecVirtual{p, po} {
+		// zero t by a zero idiom with a live source (the same register as
+		// both sources), which the register allocator sees as a pure write
 		t := g.vec()
-		VPXORQ(t, t, t)
+		VPXORQ(m.mu, m.mu, t)
 		VPMADD52HUQ(m.mu, x, t)
 		VPMADD52LUQ(m.negq, t, x)
 	}

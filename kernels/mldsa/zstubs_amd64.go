@@ -533,6 +533,36 @@ func invntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
 func invntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_permt2_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_permt2_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_shufps_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_shufps_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_pre2_none(f *[256]int32)
+
+//go:noescape
 func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape

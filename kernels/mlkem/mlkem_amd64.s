@@ -70967,6 +70967,5318 @@ TEXT ·invntt_avx2_spill_opt_blend_undo_lazy_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_pre1_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULLW    nttconst<>+64(SB), Y2, Y9
+	VPMULHW    nttconst<>+32(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+64(SB), Y4, Y1
+	VPMULHW    nttconst<>+32(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+64(SB), Y6, Y3
+	VPMULHW    nttconst<>+32(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+64(SB), Y8, Y5
+	VPMULHW    nttconst<>+32(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst<>+128(SB), Y1, Y7
+	VPMULHW    nttconst<>+96(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+192(SB), Y4, Y9
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y2
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst<>+256(SB), Y2, Y6
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+320(SB), Y3, Y7
+	VPMULHW    nttconst<>+288(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst<>+384(SB), Y5, Y9
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+448(SB), Y8, Y1
+	VPMULHW    nttconst<>+416(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, (AX)
+	VMOVDQU    Y7, 256(AX)
+	VMOVDQU    Y9, 128(AX)
+	VMOVDQU    Y1, 384(AX)
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    Y3, 320(AX)
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y8, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst<>+64(SB), Y2, Y9
+	VPMULHW    nttconst<>+32(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+64(SB), Y4, Y1
+	VPMULHW    nttconst<>+32(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+64(SB), Y6, Y3
+	VPMULHW    nttconst<>+32(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+64(SB), Y8, Y5
+	VPMULHW    nttconst<>+32(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst<>+128(SB), Y1, Y7
+	VPMULHW    nttconst<>+96(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+192(SB), Y4, Y9
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y2
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst<>+256(SB), Y2, Y6
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+320(SB), Y3, Y7
+	VPMULHW    nttconst<>+288(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst<>+384(SB), Y5, Y9
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+448(SB), Y8, Y1
+	VPMULHW    nttconst<>+416(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, 32(AX)
+	VMOVDQU    Y7, 288(AX)
+	VMOVDQU    Y9, 160(AX)
+	VMOVDQU    Y1, 416(AX)
+	VMOVDQU    Y2, 96(AX)
+	VMOVDQU    Y3, 352(AX)
+	VMOVDQU    Y5, 224(AX)
+	VMOVDQU    Y8, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VPMULLW    nttconst<>+512(SB), Y2, Y9
+	VPMULHW    nttconst<>+480(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+576(SB), Y4, Y1
+	VPMULHW    nttconst<>+544(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+640(SB), Y6, Y3
+	VPMULHW    nttconst<>+608(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+704(SB), Y8, Y5
+	VPMULHW    nttconst<>+672(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst<>+768(SB), Y2, Y8
+	VPMULHW    nttconst<>+736(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+832(SB), Y1, Y7
+	VPMULHW    nttconst<>+800(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+896(SB), Y3, Y9
+	VPMULHW    nttconst<>+864(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst<>+960(SB), Y5, Y4
+	VPMULHW    nttconst<>+928(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst<>+1024(SB), Y2, Y5
+	VPMULHW    nttconst<>+992(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst<>+1088(SB), Y1, Y6
+	VPMULHW    nttconst<>+1056(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+1152(SB), Y3, Y8
+	VPMULHW    nttconst<>+1120(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst<>+1216(SB), Y4, Y7
+	VPMULHW    nttconst<>+1184(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VPMULHW    nttconst<>+2624(SB), Y5, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPMULHW    nttconst<>+2624(SB), Y2, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y6, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y1, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y8, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y8, Y8
+	VPMULHW    nttconst<>+2624(SB), Y3, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y7, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y4, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst<>+43872(SB), Y2, Y7
+	VPMULHW    nttconst<>+43840(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst<>+43936(SB), Y1, Y9
+	VPMULHW    nttconst<>+43904(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst<>+44000(SB), Y3, Y5
+	VPMULHW    nttconst<>+43968(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst<>+44064(SB), Y4, Y6
+	VPMULHW    nttconst<>+44032(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y6
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y7, Y10
+	VPBLENDD   $0xaa, Y8, Y7, Y8
+	VPBLENDD   $0xaa, Y2, Y10, Y10
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y6, Y5
+	VPBLENDD   $0xaa, Y3, Y6, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y10, Y8, Y4
+	VPERM2I128 $0x31, Y10, Y8, Y6
+	VPERM2I128 $0x20, Y7, Y2, Y8
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y9
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPADDW     nttconst<>+0(SB), Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	VPADDW     nttconst<>+0(SB), Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	VPADDW     nttconst<>+0(SB), Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VMOVDQU    Y8, 256(AX)
+	VPADDW     nttconst<>+0(SB), Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VMOVDQU    Y2, 288(AX)
+	VPADDW     nttconst<>+0(SB), Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VMOVDQU    Y7, 128(AX)
+	VPADDW     nttconst<>+0(SB), Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VMOVDQU    Y1, 160(AX)
+	VPADDW     nttconst<>+0(SB), Y9, Y9
+	VPSUBW     nttconst<>+1568(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VPSUBW     nttconst<>+0(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VMOVDQU    Y9, 384(AX)
+	VPADDW     nttconst<>+0(SB), Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VMOVDQU    Y3, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst<>+1632(SB), Y2, Y9
+	VPMULHW    nttconst<>+1600(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+1696(SB), Y4, Y1
+	VPMULHW    nttconst<>+1664(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+1760(SB), Y6, Y3
+	VPMULHW    nttconst<>+1728(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+1824(SB), Y8, Y5
+	VPMULHW    nttconst<>+1792(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst<>+1888(SB), Y2, Y8
+	VPMULHW    nttconst<>+1856(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+1952(SB), Y1, Y7
+	VPMULHW    nttconst<>+1920(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+2016(SB), Y3, Y9
+	VPMULHW    nttconst<>+1984(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst<>+2080(SB), Y5, Y4
+	VPMULHW    nttconst<>+2048(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst<>+2144(SB), Y2, Y5
+	VPMULHW    nttconst<>+2112(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst<>+2208(SB), Y1, Y6
+	VPMULHW    nttconst<>+2176(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+2272(SB), Y3, Y8
+	VPMULHW    nttconst<>+2240(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst<>+2336(SB), Y4, Y7
+	VPMULHW    nttconst<>+2304(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VPMULHW    nttconst<>+2624(SB), Y5, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPMULHW    nttconst<>+2624(SB), Y2, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y6, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y1, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y8, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y8, Y8
+	VPMULHW    nttconst<>+2624(SB), Y3, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y7, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y4, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst<>+44128(SB), Y2, Y7
+	VPMULHW    nttconst<>+44096(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst<>+44192(SB), Y1, Y9
+	VPMULHW    nttconst<>+44160(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst<>+44256(SB), Y3, Y5
+	VPMULHW    nttconst<>+44224(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst<>+44320(SB), Y4, Y6
+	VPMULHW    nttconst<>+44288(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y0
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y6
+	VMOVSHDUP  Y7, Y8
+	VPBLENDD   $0xaa, Y6, Y7, Y6
+	VPBLENDD   $0xaa, Y2, Y8, Y8
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y0, Y5
+	VPBLENDD   $0xaa, Y3, Y0, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y6, Y0
+	VPERM2I128 $0x31, Y8, Y6, Y4
+	VPERM2I128 $0x20, Y7, Y2, Y6
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y8
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPADDW     nttconst<>+0(SB), Y0, Y0
+	VPSUBW     nttconst<>+1568(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VPSUBW     nttconst<>+0(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VMOVDQU    Y0, 64(AX)
+	VPADDW     nttconst<>+0(SB), Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VMOVDQU    Y4, 96(AX)
+	VPADDW     nttconst<>+0(SB), Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VMOVDQU    Y6, 320(AX)
+	VPADDW     nttconst<>+0(SB), Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU    Y2, 352(AX)
+	VPADDW     nttconst<>+0(SB), Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VMOVDQU    Y7, 192(AX)
+	VPADDW     nttconst<>+0(SB), Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VMOVDQU    Y1, 224(AX)
+	VPADDW     nttconst<>+0(SB), Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VMOVDQU    Y8, 448(AX)
+	VPADDW     nttconst<>+0(SB), Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VMOVDQU    Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_shufps_undo_pre2_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_pre2_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULLW    nttconst<>+64(SB), Y2, Y9
+	VPMULHW    nttconst<>+32(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+64(SB), Y4, Y1
+	VPMULHW    nttconst<>+32(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+64(SB), Y6, Y3
+	VPMULHW    nttconst<>+32(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+64(SB), Y8, Y5
+	VPMULHW    nttconst<>+32(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst<>+128(SB), Y1, Y7
+	VPMULHW    nttconst<>+96(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+192(SB), Y4, Y9
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y2
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst<>+256(SB), Y2, Y6
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+320(SB), Y3, Y7
+	VPMULHW    nttconst<>+288(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst<>+384(SB), Y5, Y9
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+448(SB), Y8, Y1
+	VPMULHW    nttconst<>+416(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, (AX)
+	VMOVDQU    Y7, 256(AX)
+	VMOVDQU    Y9, 128(AX)
+	VMOVDQU    Y1, 384(AX)
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    Y3, 320(AX)
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y8, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst<>+64(SB), Y2, Y9
+	VPMULHW    nttconst<>+32(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+64(SB), Y4, Y1
+	VPMULHW    nttconst<>+32(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+64(SB), Y6, Y3
+	VPMULHW    nttconst<>+32(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+64(SB), Y8, Y5
+	VPMULHW    nttconst<>+32(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst<>+128(SB), Y1, Y7
+	VPMULHW    nttconst<>+96(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+192(SB), Y4, Y9
+	VPMULHW    nttconst<>+160(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y2
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst<>+192(SB), Y8, Y3
+	VPMULHW    nttconst<>+160(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst<>+256(SB), Y2, Y6
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+320(SB), Y3, Y7
+	VPMULHW    nttconst<>+288(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst<>+384(SB), Y5, Y9
+	VPMULHW    nttconst<>+352(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+448(SB), Y8, Y1
+	VPMULHW    nttconst<>+416(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, 32(AX)
+	VMOVDQU    Y7, 288(AX)
+	VMOVDQU    Y9, 160(AX)
+	VMOVDQU    Y1, 416(AX)
+	VMOVDQU    Y2, 96(AX)
+	VMOVDQU    Y3, 352(AX)
+	VMOVDQU    Y5, 224(AX)
+	VMOVDQU    Y8, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VPMULLW    nttconst<>+512(SB), Y2, Y9
+	VPMULHW    nttconst<>+480(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+576(SB), Y4, Y1
+	VPMULHW    nttconst<>+544(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+640(SB), Y6, Y3
+	VPMULHW    nttconst<>+608(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+704(SB), Y8, Y5
+	VPMULHW    nttconst<>+672(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst<>+768(SB), Y2, Y8
+	VPMULHW    nttconst<>+736(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+832(SB), Y1, Y7
+	VPMULHW    nttconst<>+800(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+896(SB), Y3, Y9
+	VPMULHW    nttconst<>+864(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst<>+960(SB), Y5, Y4
+	VPMULHW    nttconst<>+928(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VPMULHW    nttconst<>+2624(SB), Y8, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y8, Y8
+	VPMULHW    nttconst<>+2624(SB), Y2, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y1, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y9, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y9, Y9
+	VPMULHW    nttconst<>+2624(SB), Y3, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y4, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y5, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst<>+1024(SB), Y2, Y5
+	VPMULHW    nttconst<>+992(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst<>+1088(SB), Y1, Y6
+	VPMULHW    nttconst<>+1056(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+1152(SB), Y3, Y8
+	VPMULHW    nttconst<>+1120(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst<>+1216(SB), Y4, Y7
+	VPMULHW    nttconst<>+1184(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst<>+43872(SB), Y2, Y7
+	VPMULHW    nttconst<>+43840(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst<>+43936(SB), Y1, Y9
+	VPMULHW    nttconst<>+43904(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst<>+44000(SB), Y3, Y5
+	VPMULHW    nttconst<>+43968(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst<>+44064(SB), Y4, Y6
+	VPMULHW    nttconst<>+44032(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y6
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y7, Y10
+	VPBLENDD   $0xaa, Y8, Y7, Y8
+	VPBLENDD   $0xaa, Y2, Y10, Y10
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y6, Y5
+	VPBLENDD   $0xaa, Y3, Y6, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y10, Y8, Y4
+	VPERM2I128 $0x31, Y10, Y8, Y6
+	VPERM2I128 $0x20, Y7, Y2, Y8
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y9
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPADDW     nttconst<>+1568(SB), Y4, Y4
+	VPSUBW     nttconst<>+1504(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y5
+	VPMINUW    Y5, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	VPADDW     nttconst<>+1568(SB), Y6, Y6
+	VPSUBW     nttconst<>+1504(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y4
+	VPMINUW    Y4, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	VPADDW     nttconst<>+1568(SB), Y8, Y8
+	VPSUBW     nttconst<>+1504(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y4
+	VPMINUW    Y4, Y8, Y8
+	VMOVDQU    Y8, 256(AX)
+	VPADDW     nttconst<>+1568(SB), Y2, Y2
+	VPSUBW     nttconst<>+1504(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y4
+	VPMINUW    Y4, Y2, Y2
+	VMOVDQU    Y2, 288(AX)
+	VPADDW     nttconst<>+1568(SB), Y7, Y7
+	VPSUBW     nttconst<>+1504(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y2
+	VPMINUW    Y2, Y7, Y7
+	VMOVDQU    Y7, 128(AX)
+	VPADDW     nttconst<>+1568(SB), Y1, Y1
+	VPSUBW     nttconst<>+1504(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y2
+	VPMINUW    Y2, Y1, Y1
+	VMOVDQU    Y1, 160(AX)
+	VPADDW     nttconst<>+1568(SB), Y9, Y9
+	VPSUBW     nttconst<>+1504(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VPSUBW     nttconst<>+1568(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VPSUBW     nttconst<>+0(SB), Y9, Y1
+	VPMINUW    Y1, Y9, Y9
+	VMOVDQU    Y9, 384(AX)
+	VPADDW     nttconst<>+1568(SB), Y3, Y3
+	VPSUBW     nttconst<>+1504(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VMOVDQU    Y3, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst<>+1632(SB), Y2, Y9
+	VPMULHW    nttconst<>+1600(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+1696(SB), Y4, Y1
+	VPMULHW    nttconst<>+1664(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst<>+1760(SB), Y6, Y3
+	VPMULHW    nttconst<>+1728(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst<>+1824(SB), Y8, Y5
+	VPMULHW    nttconst<>+1792(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst<>+1888(SB), Y2, Y8
+	VPMULHW    nttconst<>+1856(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst<>+1952(SB), Y1, Y7
+	VPMULHW    nttconst<>+1920(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst<>+2016(SB), Y3, Y9
+	VPMULHW    nttconst<>+1984(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst<>+2080(SB), Y5, Y4
+	VPMULHW    nttconst<>+2048(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VPMULHW    nttconst<>+2624(SB), Y8, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y8, Y8
+	VPMULHW    nttconst<>+2624(SB), Y2, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y1, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y9, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y9, Y9
+	VPMULHW    nttconst<>+2624(SB), Y3, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y4, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y5, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst<>+2144(SB), Y2, Y5
+	VPMULHW    nttconst<>+2112(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst<>+2208(SB), Y1, Y6
+	VPMULHW    nttconst<>+2176(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+2272(SB), Y3, Y8
+	VPMULHW    nttconst<>+2240(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst<>+2336(SB), Y4, Y7
+	VPMULHW    nttconst<>+2304(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst<>+44128(SB), Y2, Y7
+	VPMULHW    nttconst<>+44096(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst<>+44192(SB), Y1, Y9
+	VPMULHW    nttconst<>+44160(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst<>+44256(SB), Y3, Y5
+	VPMULHW    nttconst<>+44224(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst<>+44320(SB), Y4, Y6
+	VPMULHW    nttconst<>+44288(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y0
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y6
+	VMOVSHDUP  Y7, Y8
+	VPBLENDD   $0xaa, Y6, Y7, Y6
+	VPBLENDD   $0xaa, Y2, Y8, Y8
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y0, Y5
+	VPBLENDD   $0xaa, Y3, Y0, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y6, Y0
+	VPERM2I128 $0x31, Y8, Y6, Y4
+	VPERM2I128 $0x20, Y7, Y2, Y6
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y8
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPADDW     nttconst<>+1568(SB), Y0, Y0
+	VPSUBW     nttconst<>+1504(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VPSUBW     nttconst<>+1568(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VPSUBW     nttconst<>+0(SB), Y0, Y5
+	VPMINUW    Y5, Y0, Y0
+	VMOVDQU    Y0, 64(AX)
+	VPADDW     nttconst<>+1568(SB), Y4, Y4
+	VPSUBW     nttconst<>+1504(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VMOVDQU    Y4, 96(AX)
+	VPADDW     nttconst<>+1568(SB), Y6, Y6
+	VPSUBW     nttconst<>+1504(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VMOVDQU    Y6, 320(AX)
+	VPADDW     nttconst<>+1568(SB), Y2, Y2
+	VPSUBW     nttconst<>+1504(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU    Y2, 352(AX)
+	VPADDW     nttconst<>+1568(SB), Y7, Y7
+	VPSUBW     nttconst<>+1504(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VMOVDQU    Y7, 192(AX)
+	VPADDW     nttconst<>+1568(SB), Y1, Y1
+	VPSUBW     nttconst<>+1504(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VMOVDQU    Y1, 224(AX)
+	VPADDW     nttconst<>+1568(SB), Y8, Y8
+	VPSUBW     nttconst<>+1504(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VMOVDQU    Y8, 448(AX)
+	VPADDW     nttconst<>+1568(SB), Y3, Y3
+	VPSUBW     nttconst<>+1504(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VMOVDQU    Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512_all_shufps_undo_pre1_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ntt_avx512_all_shufps_undo_pre1_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+3712(SB), Z0
+	VMOVDQU64  (AX), Z1
+	VMOVDQU64  64(AX), Z2
+	VMOVDQU64  128(AX), Z3
+	VMOVDQU64  192(AX), Z4
+	VMOVDQU64  256(AX), Z5
+	VMOVDQU64  320(AX), Z6
+	VMOVDQU64  384(AX), Z7
+	VMOVDQU64  448(AX), Z8
+	VPMULLW    nttconst<>+3840(SB), Z5, Z9
+	VPMULHW    nttconst<>+3776(SB), Z5, Z5
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z5, Z5
+	VPADDW     Z5, Z1, Z9
+	VPSUBW     Z5, Z1, Z5
+	VPMULLW    nttconst<>+3840(SB), Z6, Z1
+	VPMULHW    nttconst<>+3776(SB), Z6, Z6
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z6, Z6
+	VPADDW     Z6, Z2, Z1
+	VPSUBW     Z6, Z2, Z6
+	VPMULLW    nttconst<>+3840(SB), Z7, Z2
+	VPMULHW    nttconst<>+3776(SB), Z7, Z7
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z7, Z7
+	VPADDW     Z7, Z3, Z2
+	VPSUBW     Z7, Z3, Z7
+	VPMULLW    nttconst<>+3840(SB), Z8, Z3
+	VPMULHW    nttconst<>+3776(SB), Z8, Z8
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z8, Z8
+	VPADDW     Z8, Z4, Z3
+	VPSUBW     Z8, Z4, Z8
+	VPMULLW    nttconst<>+3968(SB), Z2, Z4
+	VPMULHW    nttconst<>+3904(SB), Z2, Z2
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z2, Z2
+	VPADDW     Z2, Z9, Z4
+	VPSUBW     Z2, Z9, Z2
+	VPMULLW    nttconst<>+3968(SB), Z3, Z9
+	VPMULHW    nttconst<>+3904(SB), Z3, Z3
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPADDW     Z3, Z1, Z9
+	VPSUBW     Z3, Z1, Z3
+	VPMULLW    nttconst<>+4096(SB), Z7, Z1
+	VPMULHW    nttconst<>+4032(SB), Z7, Z7
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z7, Z7
+	VPADDW     Z7, Z5, Z1
+	VPSUBW     Z7, Z5, Z7
+	VPMULLW    nttconst<>+4096(SB), Z8, Z5
+	VPMULHW    nttconst<>+4032(SB), Z8, Z8
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z8, Z8
+	VPADDW     Z8, Z6, Z5
+	VPSUBW     Z8, Z6, Z8
+	VPMULLW    nttconst<>+4224(SB), Z9, Z6
+	VPMULHW    nttconst<>+4160(SB), Z9, Z9
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z9, Z9
+	VPADDW     Z9, Z4, Z6
+	VPSUBW     Z9, Z4, Z9
+	VPMULLW    nttconst<>+4352(SB), Z3, Z4
+	VPMULHW    nttconst<>+4288(SB), Z3, Z3
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z3, Z3
+	VPADDW     Z3, Z2, Z4
+	VPSUBW     Z3, Z2, Z3
+	VPMULLW    nttconst<>+4480(SB), Z5, Z2
+	VPMULHW    nttconst<>+4416(SB), Z5, Z5
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z5, Z5
+	VPADDW     Z5, Z1, Z2
+	VPSUBW     Z5, Z1, Z5
+	VPMULLW    nttconst<>+4608(SB), Z8, Z1
+	VPMULHW    nttconst<>+4544(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VPADDW     Z8, Z7, Z1
+	VPSUBW     Z8, Z7, Z8
+	VSHUFI64X2 $0x44, Z9, Z6, Z7
+	VSHUFI64X2 $0xee, Z9, Z6, Z6
+	VSHUFI64X2 $0x44, Z3, Z4, Z9
+	VSHUFI64X2 $0xee, Z3, Z4, Z3
+	VSHUFI64X2 $0x44, Z5, Z2, Z4
+	VSHUFI64X2 $0xee, Z5, Z2, Z2
+	VSHUFI64X2 $0x44, Z8, Z1, Z5
+	VSHUFI64X2 $0xee, Z8, Z1, Z1
+	VPMULLW    nttconst<>+4736(SB), Z6, Z8
+	VPMULHW    nttconst<>+4672(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPADDW     Z6, Z7, Z8
+	VPSUBW     Z6, Z7, Z6
+	VPMULLW    nttconst<>+4864(SB), Z3, Z7
+	VPMULHW    nttconst<>+4800(SB), Z3, Z3
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z3, Z3
+	VPADDW     Z3, Z9, Z7
+	VPSUBW     Z3, Z9, Z3
+	VPMULLW    nttconst<>+4992(SB), Z2, Z9
+	VPMULHW    nttconst<>+4928(SB), Z2, Z2
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z2, Z2
+	VPADDW     Z2, Z4, Z9
+	VPSUBW     Z2, Z4, Z2
+	VPMULLW    nttconst<>+5120(SB), Z1, Z4
+	VPMULHW    nttconst<>+5056(SB), Z1, Z1
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z1, Z1
+	VPADDW     Z1, Z5, Z4
+	VPSUBW     Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z6, Z8, Z5
+	VSHUFI64X2 $0xdd, Z6, Z8, Z6
+	VSHUFI64X2 $0x88, Z3, Z7, Z8
+	VSHUFI64X2 $0xdd, Z3, Z7, Z3
+	VSHUFI64X2 $0x88, Z2, Z9, Z7
+	VSHUFI64X2 $0xdd, Z2, Z9, Z2
+	VSHUFI64X2 $0x88, Z1, Z4, Z9
+	VSHUFI64X2 $0xdd, Z1, Z4, Z1
+	VPMULLW    nttconst<>+5248(SB), Z6, Z4
+	VPMULHW    nttconst<>+5184(SB), Z6, Z6
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z6, Z6
+	VPADDW     Z6, Z5, Z4
+	VPSUBW     Z6, Z5, Z6
+	VPMULLW    nttconst<>+5376(SB), Z3, Z5
+	VPMULHW    nttconst<>+5312(SB), Z3, Z3
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z3, Z3
+	VPADDW     Z3, Z8, Z5
+	VPSUBW     Z3, Z8, Z3
+	VPMULLW    nttconst<>+5504(SB), Z2, Z8
+	VPMULHW    nttconst<>+5440(SB), Z2, Z2
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z2, Z2
+	VPADDW     Z2, Z7, Z8
+	VPSUBW     Z2, Z7, Z2
+	VPMULLW    nttconst<>+5632(SB), Z1, Z7
+	VPMULHW    nttconst<>+5568(SB), Z1, Z1
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z1, Z1
+	VPADDW     Z1, Z9, Z7
+	VPSUBW     Z1, Z9, Z1
+	VSHUFPS    $0x44, Z6, Z4, Z9
+	VSHUFPS    $0xee, Z6, Z4, Z4
+	VSHUFPS    $0x44, Z3, Z5, Z6
+	VSHUFPS    $0xee, Z3, Z5, Z3
+	VSHUFPS    $0x44, Z2, Z8, Z5
+	VSHUFPS    $0xee, Z2, Z8, Z2
+	VSHUFPS    $0x44, Z1, Z7, Z8
+	VSHUFPS    $0xee, Z1, Z7, Z1
+	VPMULLW    nttconst<>+5760(SB), Z4, Z7
+	VPMULHW    nttconst<>+5696(SB), Z4, Z4
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z4, Z4
+	VPADDW     Z4, Z9, Z7
+	VPSUBW     Z4, Z9, Z4
+	VPMULLW    nttconst<>+5888(SB), Z3, Z9
+	VPMULHW    nttconst<>+5824(SB), Z3, Z3
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPADDW     Z3, Z6, Z9
+	VPSUBW     Z3, Z6, Z3
+	VPMULLW    nttconst<>+6016(SB), Z2, Z6
+	VPMULHW    nttconst<>+5952(SB), Z2, Z2
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z2, Z2
+	VPADDW     Z2, Z5, Z6
+	VPSUBW     Z2, Z5, Z2
+	VPMULLW    nttconst<>+6144(SB), Z1, Z5
+	VPMULHW    nttconst<>+6080(SB), Z1, Z1
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z1, Z1
+	VPADDW     Z1, Z8, Z5
+	VPSUBW     Z1, Z8, Z1
+	VPMULHW    nttconst<>+6912(SB), Z7, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z7, Z7
+	VPMULHW    nttconst<>+6912(SB), Z4, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z4, Z4
+	VPMULHW    nttconst<>+6912(SB), Z9, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z9, Z9
+	VPMULHW    nttconst<>+6912(SB), Z3, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z3, Z3
+	VPMULHW    nttconst<>+6912(SB), Z6, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPMULHW    nttconst<>+6912(SB), Z2, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z2, Z2
+	VPMULHW    nttconst<>+6912(SB), Z5, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z5, Z5
+	VPMULHW    nttconst<>+6912(SB), Z1, Z8
+	VPSRAW     $0x0a, Z8, Z8
+	VPMULLW    Z0, Z8, Z8
+	VPSUBW     Z8, Z1, Z1
+	VSHUFPS    $0x88, Z4, Z7, Z8
+	VSHUFPS    $0xdd, Z4, Z7, Z4
+	VSHUFPS    $0x88, Z3, Z9, Z7
+	VSHUFPS    $0xdd, Z3, Z9, Z3
+	VSHUFPS    $0x88, Z2, Z6, Z9
+	VSHUFPS    $0xdd, Z2, Z6, Z2
+	VSHUFPS    $0x88, Z1, Z5, Z6
+	VSHUFPS    $0xdd, Z1, Z5, Z1
+	VPMULLW    nttconst<>+45056(SB), Z4, Z5
+	VPMULHW    nttconst<>+44992(SB), Z4, Z4
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z4, Z4
+	VPADDW     Z4, Z8, Z5
+	VPSUBW     Z4, Z8, Z4
+	VPMULLW    nttconst<>+45184(SB), Z3, Z8
+	VPMULHW    nttconst<>+45120(SB), Z3, Z3
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z3, Z3
+	VPADDW     Z3, Z7, Z8
+	VPSUBW     Z3, Z7, Z3
+	VPMULLW    nttconst<>+45312(SB), Z2, Z7
+	VPMULHW    nttconst<>+45248(SB), Z2, Z2
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z2, Z2
+	VPADDW     Z2, Z9, Z7
+	VPSUBW     Z2, Z9, Z2
+	VPMULLW    nttconst<>+45440(SB), Z1, Z9
+	VPMULHW    nttconst<>+45376(SB), Z1, Z1
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z1, Z1
+	VPADDW     Z1, Z6, Z0
+	VPSUBW     Z1, Z6, Z1
+	VMOVSLDUP  Z4, Z6
+	VMOVSHDUP  Z5, Z9
+	MOVL       $0x0000aaaa, CX
+	KMOVW      CX, K1
+	VPBLENDMD  Z6, Z5, K1, Z6
+	VPBLENDMD  Z4, Z9, K1, Z9
+	VMOVSLDUP  Z3, Z4
+	VMOVSHDUP  Z8, Z5
+	VPBLENDMD  Z4, Z8, K1, Z4
+	VPBLENDMD  Z3, Z5, K1, Z5
+	VMOVSLDUP  Z2, Z3
+	VMOVSHDUP  Z7, Z8
+	VPBLENDMD  Z3, Z7, K1, Z3
+	VPBLENDMD  Z2, Z8, K1, Z8
+	VMOVSLDUP  Z1, Z2
+	VMOVSHDUP  Z0, Z7
+	VPBLENDMD  Z2, Z0, K1, Z2
+	VPBLENDMD  Z1, Z7, K1, Z7
+	VSHUFI64X2 $0x44, Z9, Z6, Z0
+	VSHUFI64X2 $0xee, Z9, Z6, Z1
+	VSHUFI64X2 $0x44, Z5, Z4, Z6
+	VSHUFI64X2 $0xee, Z5, Z4, Z4
+	VSHUFI64X2 $0x44, Z8, Z3, Z5
+	VSHUFI64X2 $0xee, Z8, Z3, Z3
+	VSHUFI64X2 $0x44, Z7, Z2, Z8
+	VSHUFI64X2 $0xee, Z7, Z2, Z2
+	VSHUFI64X2 $0x88, Z1, Z0, Z7
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0
+	VSHUFI64X2 $0x88, Z4, Z6, Z1
+	VSHUFI64X2 $0xdd, Z4, Z6, Z4
+	VSHUFI64X2 $0x88, Z3, Z5, Z6
+	VSHUFI64X2 $0xdd, Z3, Z5, Z3
+	VSHUFI64X2 $0x88, Z2, Z8, Z5
+	VSHUFI64X2 $0xdd, Z2, Z8, Z2
+	VPADDW     nttconst<>+3712(SB), Z7, Z7
+	VPSUBW     nttconst<>+6848(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VPSUBW     nttconst<>+3712(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VMOVDQU64  Z7, (AX)
+	VPADDW     nttconst<>+3712(SB), Z0, Z0
+	VPSUBW     nttconst<>+6848(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VPSUBW     nttconst<>+3712(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VPADDW     nttconst<>+3712(SB), Z1, Z1
+	VPSUBW     nttconst<>+6848(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VPSUBW     nttconst<>+3712(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VPADDW     nttconst<>+3712(SB), Z4, Z4
+	VPSUBW     nttconst<>+6848(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VPSUBW     nttconst<>+3712(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VMOVDQU64  Z4, 192(AX)
+	VPADDW     nttconst<>+3712(SB), Z6, Z6
+	VPSUBW     nttconst<>+6848(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VPSUBW     nttconst<>+3712(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VMOVDQU64  Z6, 256(AX)
+	VPADDW     nttconst<>+3712(SB), Z3, Z3
+	VPSUBW     nttconst<>+6848(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VPSUBW     nttconst<>+3712(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VMOVDQU64  Z3, 320(AX)
+	VPADDW     nttconst<>+3712(SB), Z5, Z5
+	VPSUBW     nttconst<>+6848(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VPSUBW     nttconst<>+3712(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VMOVDQU64  Z5, 384(AX)
+	VPADDW     nttconst<>+3712(SB), Z2, Z2
+	VPSUBW     nttconst<>+6848(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VPSUBW     nttconst<>+3712(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VMOVDQU64  Z2, 448(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512_all_shufps_undo_pre2_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ntt_avx512_all_shufps_undo_pre2_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+3712(SB), Z0
+	VMOVDQU64  (AX), Z1
+	VMOVDQU64  64(AX), Z2
+	VMOVDQU64  128(AX), Z3
+	VMOVDQU64  192(AX), Z4
+	VMOVDQU64  256(AX), Z5
+	VMOVDQU64  320(AX), Z6
+	VMOVDQU64  384(AX), Z7
+	VMOVDQU64  448(AX), Z8
+	VPMULLW    nttconst<>+3840(SB), Z5, Z9
+	VPMULHW    nttconst<>+3776(SB), Z5, Z5
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z5, Z5
+	VPADDW     Z5, Z1, Z9
+	VPSUBW     Z5, Z1, Z5
+	VPMULLW    nttconst<>+3840(SB), Z6, Z1
+	VPMULHW    nttconst<>+3776(SB), Z6, Z6
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z6, Z6
+	VPADDW     Z6, Z2, Z1
+	VPSUBW     Z6, Z2, Z6
+	VPMULLW    nttconst<>+3840(SB), Z7, Z2
+	VPMULHW    nttconst<>+3776(SB), Z7, Z7
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z7, Z7
+	VPADDW     Z7, Z3, Z2
+	VPSUBW     Z7, Z3, Z7
+	VPMULLW    nttconst<>+3840(SB), Z8, Z3
+	VPMULHW    nttconst<>+3776(SB), Z8, Z8
+	VPMULHW    Z0, Z3, Z3
+	VPSUBW     Z3, Z8, Z8
+	VPADDW     Z8, Z4, Z3
+	VPSUBW     Z8, Z4, Z8
+	VPMULLW    nttconst<>+3968(SB), Z2, Z4
+	VPMULHW    nttconst<>+3904(SB), Z2, Z2
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z2, Z2
+	VPADDW     Z2, Z9, Z4
+	VPSUBW     Z2, Z9, Z2
+	VPMULLW    nttconst<>+3968(SB), Z3, Z9
+	VPMULHW    nttconst<>+3904(SB), Z3, Z3
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPADDW     Z3, Z1, Z9
+	VPSUBW     Z3, Z1, Z3
+	VPMULLW    nttconst<>+4096(SB), Z7, Z1
+	VPMULHW    nttconst<>+4032(SB), Z7, Z7
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z7, Z7
+	VPADDW     Z7, Z5, Z1
+	VPSUBW     Z7, Z5, Z7
+	VPMULLW    nttconst<>+4096(SB), Z8, Z5
+	VPMULHW    nttconst<>+4032(SB), Z8, Z8
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z8, Z8
+	VPADDW     Z8, Z6, Z5
+	VPSUBW     Z8, Z6, Z8
+	VPMULLW    nttconst<>+4224(SB), Z9, Z6
+	VPMULHW    nttconst<>+4160(SB), Z9, Z9
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z9, Z9
+	VPADDW     Z9, Z4, Z6
+	VPSUBW     Z9, Z4, Z9
+	VPMULLW    nttconst<>+4352(SB), Z3, Z4
+	VPMULHW    nttconst<>+4288(SB), Z3, Z3
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z3, Z3
+	VPADDW     Z3, Z2, Z4
+	VPSUBW     Z3, Z2, Z3
+	VPMULLW    nttconst<>+4480(SB), Z5, Z2
+	VPMULHW    nttconst<>+4416(SB), Z5, Z5
+	VPMULHW    Z0, Z2, Z2
+	VPSUBW     Z2, Z5, Z5
+	VPADDW     Z5, Z1, Z2
+	VPSUBW     Z5, Z1, Z5
+	VPMULLW    nttconst<>+4608(SB), Z8, Z1
+	VPMULHW    nttconst<>+4544(SB), Z8, Z8
+	VPMULHW    Z0, Z1, Z1
+	VPSUBW     Z1, Z8, Z8
+	VPADDW     Z8, Z7, Z1
+	VPSUBW     Z8, Z7, Z8
+	VSHUFI64X2 $0x44, Z9, Z6, Z7
+	VSHUFI64X2 $0xee, Z9, Z6, Z6
+	VSHUFI64X2 $0x44, Z3, Z4, Z9
+	VSHUFI64X2 $0xee, Z3, Z4, Z3
+	VSHUFI64X2 $0x44, Z5, Z2, Z4
+	VSHUFI64X2 $0xee, Z5, Z2, Z2
+	VSHUFI64X2 $0x44, Z8, Z1, Z5
+	VSHUFI64X2 $0xee, Z8, Z1, Z1
+	VPMULLW    nttconst<>+4736(SB), Z6, Z8
+	VPMULHW    nttconst<>+4672(SB), Z6, Z6
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z6, Z6
+	VPADDW     Z6, Z7, Z8
+	VPSUBW     Z6, Z7, Z6
+	VPMULLW    nttconst<>+4864(SB), Z3, Z7
+	VPMULHW    nttconst<>+4800(SB), Z3, Z3
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z3, Z3
+	VPADDW     Z3, Z9, Z7
+	VPSUBW     Z3, Z9, Z3
+	VPMULLW    nttconst<>+4992(SB), Z2, Z9
+	VPMULHW    nttconst<>+4928(SB), Z2, Z2
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z2, Z2
+	VPADDW     Z2, Z4, Z9
+	VPSUBW     Z2, Z4, Z2
+	VPMULLW    nttconst<>+5120(SB), Z1, Z4
+	VPMULHW    nttconst<>+5056(SB), Z1, Z1
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z1, Z1
+	VPADDW     Z1, Z5, Z4
+	VPSUBW     Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z6, Z8, Z5
+	VSHUFI64X2 $0xdd, Z6, Z8, Z6
+	VSHUFI64X2 $0x88, Z3, Z7, Z8
+	VSHUFI64X2 $0xdd, Z3, Z7, Z3
+	VSHUFI64X2 $0x88, Z2, Z9, Z7
+	VSHUFI64X2 $0xdd, Z2, Z9, Z2
+	VSHUFI64X2 $0x88, Z1, Z4, Z9
+	VSHUFI64X2 $0xdd, Z1, Z4, Z1
+	VPMULLW    nttconst<>+5248(SB), Z6, Z4
+	VPMULHW    nttconst<>+5184(SB), Z6, Z6
+	VPMULHW    Z0, Z4, Z4
+	VPSUBW     Z4, Z6, Z6
+	VPADDW     Z6, Z5, Z4
+	VPSUBW     Z6, Z5, Z6
+	VPMULLW    nttconst<>+5376(SB), Z3, Z5
+	VPMULHW    nttconst<>+5312(SB), Z3, Z3
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z3, Z3
+	VPADDW     Z3, Z8, Z5
+	VPSUBW     Z3, Z8, Z3
+	VPMULLW    nttconst<>+5504(SB), Z2, Z8
+	VPMULHW    nttconst<>+5440(SB), Z2, Z2
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z2, Z2
+	VPADDW     Z2, Z7, Z8
+	VPSUBW     Z2, Z7, Z2
+	VPMULLW    nttconst<>+5632(SB), Z1, Z7
+	VPMULHW    nttconst<>+5568(SB), Z1, Z1
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z1, Z1
+	VPADDW     Z1, Z9, Z7
+	VPSUBW     Z1, Z9, Z1
+	VPMULHW    nttconst<>+6912(SB), Z4, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z4, Z4
+	VPMULHW    nttconst<>+6912(SB), Z6, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z6, Z6
+	VPMULHW    nttconst<>+6912(SB), Z5, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z5, Z5
+	VPMULHW    nttconst<>+6912(SB), Z3, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPMULHW    nttconst<>+6912(SB), Z8, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z8, Z8
+	VPMULHW    nttconst<>+6912(SB), Z2, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z2, Z2
+	VPMULHW    nttconst<>+6912(SB), Z7, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z7, Z7
+	VPMULHW    nttconst<>+6912(SB), Z1, Z9
+	VPSRAW     $0x0a, Z9, Z9
+	VPMULLW    Z0, Z9, Z9
+	VPSUBW     Z9, Z1, Z1
+	VSHUFPS    $0x44, Z6, Z4, Z9
+	VSHUFPS    $0xee, Z6, Z4, Z4
+	VSHUFPS    $0x44, Z3, Z5, Z6
+	VSHUFPS    $0xee, Z3, Z5, Z3
+	VSHUFPS    $0x44, Z2, Z8, Z5
+	VSHUFPS    $0xee, Z2, Z8, Z2
+	VSHUFPS    $0x44, Z1, Z7, Z8
+	VSHUFPS    $0xee, Z1, Z7, Z1
+	VPMULLW    nttconst<>+5760(SB), Z4, Z7
+	VPMULHW    nttconst<>+5696(SB), Z4, Z4
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z4, Z4
+	VPADDW     Z4, Z9, Z7
+	VPSUBW     Z4, Z9, Z4
+	VPMULLW    nttconst<>+5888(SB), Z3, Z9
+	VPMULHW    nttconst<>+5824(SB), Z3, Z3
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z3, Z3
+	VPADDW     Z3, Z6, Z9
+	VPSUBW     Z3, Z6, Z3
+	VPMULLW    nttconst<>+6016(SB), Z2, Z6
+	VPMULHW    nttconst<>+5952(SB), Z2, Z2
+	VPMULHW    Z0, Z6, Z6
+	VPSUBW     Z6, Z2, Z2
+	VPADDW     Z2, Z5, Z6
+	VPSUBW     Z2, Z5, Z2
+	VPMULLW    nttconst<>+6144(SB), Z1, Z5
+	VPMULHW    nttconst<>+6080(SB), Z1, Z1
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z1, Z1
+	VPADDW     Z1, Z8, Z5
+	VPSUBW     Z1, Z8, Z1
+	VSHUFPS    $0x88, Z4, Z7, Z8
+	VSHUFPS    $0xdd, Z4, Z7, Z4
+	VSHUFPS    $0x88, Z3, Z9, Z7
+	VSHUFPS    $0xdd, Z3, Z9, Z3
+	VSHUFPS    $0x88, Z2, Z6, Z9
+	VSHUFPS    $0xdd, Z2, Z6, Z2
+	VSHUFPS    $0x88, Z1, Z5, Z6
+	VSHUFPS    $0xdd, Z1, Z5, Z1
+	VPMULLW    nttconst<>+45056(SB), Z4, Z5
+	VPMULHW    nttconst<>+44992(SB), Z4, Z4
+	VPMULHW    Z0, Z5, Z5
+	VPSUBW     Z5, Z4, Z4
+	VPADDW     Z4, Z8, Z5
+	VPSUBW     Z4, Z8, Z4
+	VPMULLW    nttconst<>+45184(SB), Z3, Z8
+	VPMULHW    nttconst<>+45120(SB), Z3, Z3
+	VPMULHW    Z0, Z8, Z8
+	VPSUBW     Z8, Z3, Z3
+	VPADDW     Z3, Z7, Z8
+	VPSUBW     Z3, Z7, Z3
+	VPMULLW    nttconst<>+45312(SB), Z2, Z7
+	VPMULHW    nttconst<>+45248(SB), Z2, Z2
+	VPMULHW    Z0, Z7, Z7
+	VPSUBW     Z7, Z2, Z2
+	VPADDW     Z2, Z9, Z7
+	VPSUBW     Z2, Z9, Z2
+	VPMULLW    nttconst<>+45440(SB), Z1, Z9
+	VPMULHW    nttconst<>+45376(SB), Z1, Z1
+	VPMULHW    Z0, Z9, Z9
+	VPSUBW     Z9, Z1, Z1
+	VPADDW     Z1, Z6, Z0
+	VPSUBW     Z1, Z6, Z1
+	VMOVSLDUP  Z4, Z6
+	VMOVSHDUP  Z5, Z9
+	MOVL       $0x0000aaaa, CX
+	KMOVW      CX, K1
+	VPBLENDMD  Z6, Z5, K1, Z6
+	VPBLENDMD  Z4, Z9, K1, Z9
+	VMOVSLDUP  Z3, Z4
+	VMOVSHDUP  Z8, Z5
+	VPBLENDMD  Z4, Z8, K1, Z4
+	VPBLENDMD  Z3, Z5, K1, Z5
+	VMOVSLDUP  Z2, Z3
+	VMOVSHDUP  Z7, Z8
+	VPBLENDMD  Z3, Z7, K1, Z3
+	VPBLENDMD  Z2, Z8, K1, Z8
+	VMOVSLDUP  Z1, Z2
+	VMOVSHDUP  Z0, Z7
+	VPBLENDMD  Z2, Z0, K1, Z2
+	VPBLENDMD  Z1, Z7, K1, Z7
+	VSHUFI64X2 $0x44, Z9, Z6, Z0
+	VSHUFI64X2 $0xee, Z9, Z6, Z1
+	VSHUFI64X2 $0x44, Z5, Z4, Z6
+	VSHUFI64X2 $0xee, Z5, Z4, Z4
+	VSHUFI64X2 $0x44, Z8, Z3, Z5
+	VSHUFI64X2 $0xee, Z8, Z3, Z3
+	VSHUFI64X2 $0x44, Z7, Z2, Z8
+	VSHUFI64X2 $0xee, Z7, Z2, Z2
+	VSHUFI64X2 $0x88, Z1, Z0, Z7
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0
+	VSHUFI64X2 $0x88, Z4, Z6, Z1
+	VSHUFI64X2 $0xdd, Z4, Z6, Z4
+	VSHUFI64X2 $0x88, Z3, Z5, Z6
+	VSHUFI64X2 $0xdd, Z3, Z5, Z3
+	VSHUFI64X2 $0x88, Z2, Z8, Z5
+	VSHUFI64X2 $0xdd, Z2, Z8, Z2
+	VPADDW     nttconst<>+6848(SB), Z7, Z7
+	VPSUBW     nttconst<>+6720(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VPSUBW     nttconst<>+6848(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VPSUBW     nttconst<>+3712(SB), Z7, Z8
+	VPMINUW    Z8, Z7, Z7
+	VMOVDQU64  Z7, (AX)
+	VPADDW     nttconst<>+6848(SB), Z0, Z0
+	VPSUBW     nttconst<>+6720(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VPSUBW     nttconst<>+6848(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VPSUBW     nttconst<>+3712(SB), Z0, Z7
+	VPMINUW    Z7, Z0, Z0
+	VMOVDQU64  Z0, 64(AX)
+	VPADDW     nttconst<>+6848(SB), Z1, Z1
+	VPSUBW     nttconst<>+6720(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VPSUBW     nttconst<>+6848(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VPSUBW     nttconst<>+3712(SB), Z1, Z0
+	VPMINUW    Z0, Z1, Z1
+	VMOVDQU64  Z1, 128(AX)
+	VPADDW     nttconst<>+6848(SB), Z4, Z4
+	VPSUBW     nttconst<>+6720(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VPSUBW     nttconst<>+6848(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VPSUBW     nttconst<>+3712(SB), Z4, Z0
+	VPMINUW    Z0, Z4, Z4
+	VMOVDQU64  Z4, 192(AX)
+	VPADDW     nttconst<>+6848(SB), Z6, Z6
+	VPSUBW     nttconst<>+6720(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VPSUBW     nttconst<>+6848(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VPSUBW     nttconst<>+3712(SB), Z6, Z0
+	VPMINUW    Z0, Z6, Z6
+	VMOVDQU64  Z6, 256(AX)
+	VPADDW     nttconst<>+6848(SB), Z3, Z3
+	VPSUBW     nttconst<>+6720(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VPSUBW     nttconst<>+6848(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VPSUBW     nttconst<>+3712(SB), Z3, Z0
+	VPMINUW    Z0, Z3, Z3
+	VMOVDQU64  Z3, 320(AX)
+	VPADDW     nttconst<>+6848(SB), Z5, Z5
+	VPSUBW     nttconst<>+6720(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VPSUBW     nttconst<>+6848(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VPSUBW     nttconst<>+3712(SB), Z5, Z0
+	VPMINUW    Z0, Z5, Z5
+	VMOVDQU64  Z5, 384(AX)
+	VPADDW     nttconst<>+6848(SB), Z2, Z2
+	VPSUBW     nttconst<>+6720(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VPSUBW     nttconst<>+6848(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VPSUBW     nttconst<>+3712(SB), Z2, Z0
+	VPMINUW    Z0, Z2, Z2
+	VMOVDQU64  Z2, 448(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512_all_blend_undo_pre1_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ntt_avx512_all_blend_undo_pre1_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+3712(SB), Z0
+	VMOVDQU64   (AX), Z1
+	VMOVDQU64   64(AX), Z2
+	VMOVDQU64   128(AX), Z3
+	VMOVDQU64   192(AX), Z4
+	VMOVDQU64   256(AX), Z5
+	VMOVDQU64   320(AX), Z6
+	VMOVDQU64   384(AX), Z7
+	VMOVDQU64   448(AX), Z8
+	VPMULLW     nttconst<>+3840(SB), Z5, Z9
+	VPMULHW     nttconst<>+3776(SB), Z5, Z5
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z5, Z5
+	VPADDW      Z5, Z1, Z9
+	VPSUBW      Z5, Z1, Z5
+	VPMULLW     nttconst<>+3840(SB), Z6, Z1
+	VPMULHW     nttconst<>+3776(SB), Z6, Z6
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z6, Z6
+	VPADDW      Z6, Z2, Z1
+	VPSUBW      Z6, Z2, Z6
+	VPMULLW     nttconst<>+3840(SB), Z7, Z2
+	VPMULHW     nttconst<>+3776(SB), Z7, Z7
+	VPMULHW     Z0, Z2, Z2
+	VPSUBW      Z2, Z7, Z7
+	VPADDW      Z7, Z3, Z2
+	VPSUBW      Z7, Z3, Z7
+	VPMULLW     nttconst<>+3840(SB), Z8, Z3
+	VPMULHW     nttconst<>+3776(SB), Z8, Z8
+	VPMULHW     Z0, Z3, Z3
+	VPSUBW      Z3, Z8, Z8
+	VPADDW      Z8, Z4, Z3
+	VPSUBW      Z8, Z4, Z8
+	VPMULLW     nttconst<>+3968(SB), Z2, Z4
+	VPMULHW     nttconst<>+3904(SB), Z2, Z2
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z2, Z2
+	VPADDW      Z2, Z9, Z4
+	VPSUBW      Z2, Z9, Z2
+	VPMULLW     nttconst<>+3968(SB), Z3, Z9
+	VPMULHW     nttconst<>+3904(SB), Z3, Z3
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z3, Z3
+	VPADDW      Z3, Z1, Z9
+	VPSUBW      Z3, Z1, Z3
+	VPMULLW     nttconst<>+4096(SB), Z7, Z1
+	VPMULHW     nttconst<>+4032(SB), Z7, Z7
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z7, Z7
+	VPADDW      Z7, Z5, Z1
+	VPSUBW      Z7, Z5, Z7
+	VPMULLW     nttconst<>+4096(SB), Z8, Z5
+	VPMULHW     nttconst<>+4032(SB), Z8, Z8
+	VPMULHW     Z0, Z5, Z5
+	VPSUBW      Z5, Z8, Z8
+	VPADDW      Z8, Z6, Z5
+	VPSUBW      Z8, Z6, Z8
+	VPMULLW     nttconst<>+4224(SB), Z9, Z6
+	VPMULHW     nttconst<>+4160(SB), Z9, Z9
+	VPMULHW     Z0, Z6, Z6
+	VPSUBW      Z6, Z9, Z9
+	VPADDW      Z9, Z4, Z6
+	VPSUBW      Z9, Z4, Z9
+	VPMULLW     nttconst<>+4352(SB), Z3, Z4
+	VPMULHW     nttconst<>+4288(SB), Z3, Z3
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z3, Z3
+	VPADDW      Z3, Z2, Z4
+	VPSUBW      Z3, Z2, Z3
+	VPMULLW     nttconst<>+4480(SB), Z5, Z2
+	VPMULHW     nttconst<>+4416(SB), Z5, Z5
+	VPMULHW     Z0, Z2, Z2
+	VPSUBW      Z2, Z5, Z5
+	VPADDW      Z5, Z1, Z2
+	VPSUBW      Z5, Z1, Z5
+	VPMULLW     nttconst<>+4608(SB), Z8, Z1
+	VPMULHW     nttconst<>+4544(SB), Z8, Z8
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z8, Z8
+	VPADDW      Z8, Z7, Z1
+	VPSUBW      Z8, Z7, Z8
+	VSHUFI64X2  $0x44, Z9, Z6, Z7
+	VSHUFI64X2  $0xee, Z9, Z6, Z6
+	VSHUFI64X2  $0x44, Z3, Z4, Z9
+	VSHUFI64X2  $0xee, Z3, Z4, Z3
+	VSHUFI64X2  $0x44, Z5, Z2, Z4
+	VSHUFI64X2  $0xee, Z5, Z2, Z2
+	VSHUFI64X2  $0x44, Z8, Z1, Z5
+	VSHUFI64X2  $0xee, Z8, Z1, Z1
+	VPMULLW     nttconst<>+4736(SB), Z6, Z8
+	VPMULHW     nttconst<>+4672(SB), Z6, Z6
+	VPMULHW     Z0, Z8, Z8
+	VPSUBW      Z8, Z6, Z6
+	VPADDW      Z6, Z7, Z8
+	VPSUBW      Z6, Z7, Z6
+	VPMULLW     nttconst<>+4864(SB), Z3, Z7
+	VPMULHW     nttconst<>+4800(SB), Z3, Z3
+	VPMULHW     Z0, Z7, Z7
+	VPSUBW      Z7, Z3, Z3
+	VPADDW      Z3, Z9, Z7
+	VPSUBW      Z3, Z9, Z3
+	VPMULLW     nttconst<>+4992(SB), Z2, Z9
+	VPMULHW     nttconst<>+4928(SB), Z2, Z2
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z2, Z2
+	VPADDW      Z2, Z4, Z9
+	VPSUBW      Z2, Z4, Z2
+	VPMULLW     nttconst<>+5120(SB), Z1, Z4
+	VPMULHW     nttconst<>+5056(SB), Z1, Z1
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z1, Z1
+	VPADDW      Z1, Z5, Z4
+	VPSUBW      Z1, Z5, Z1
+	VSHUFI64X2  $0x88, Z6, Z8, Z5
+	VSHUFI64X2  $0xdd, Z6, Z8, Z6
+	VSHUFI64X2  $0x88, Z3, Z7, Z8
+	VSHUFI64X2  $0xdd, Z3, Z7, Z3
+	VSHUFI64X2  $0x88, Z2, Z9, Z7
+	VSHUFI64X2  $0xdd, Z2, Z9, Z2
+	VSHUFI64X2  $0x88, Z1, Z4, Z9
+	VSHUFI64X2  $0xdd, Z1, Z4, Z1
+	VPMULLW     nttconst<>+5248(SB), Z6, Z4
+	VPMULHW     nttconst<>+5184(SB), Z6, Z6
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z6, Z6
+	VPADDW      Z6, Z5, Z4
+	VPSUBW      Z6, Z5, Z6
+	VPMULLW     nttconst<>+5376(SB), Z3, Z5
+	VPMULHW     nttconst<>+5312(SB), Z3, Z3
+	VPMULHW     Z0, Z5, Z5
+	VPSUBW      Z5, Z3, Z3
+	VPADDW      Z3, Z8, Z5
+	VPSUBW      Z3, Z8, Z3
+	VPMULLW     nttconst<>+5504(SB), Z2, Z8
+	VPMULHW     nttconst<>+5440(SB), Z2, Z2
+	VPMULHW     Z0, Z8, Z8
+	VPSUBW      Z8, Z2, Z2
+	VPADDW      Z2, Z7, Z8
+	VPSUBW      Z2, Z7, Z2
+	VPMULLW     nttconst<>+5632(SB), Z1, Z7
+	VPMULHW     nttconst<>+5568(SB), Z1, Z1
+	VPMULHW     Z0, Z7, Z7
+	VPSUBW      Z7, Z1, Z1
+	VPADDW      Z1, Z9, Z7
+	VPSUBW      Z1, Z9, Z1
+	VPUNPCKLQDQ Z6, Z4, Z9
+	VPUNPCKHQDQ Z6, Z4, Z4
+	VPUNPCKLQDQ Z3, Z5, Z6
+	VPUNPCKHQDQ Z3, Z5, Z3
+	VPUNPCKLQDQ Z2, Z8, Z5
+	VPUNPCKHQDQ Z2, Z8, Z2
+	VPUNPCKLQDQ Z1, Z7, Z8
+	VPUNPCKHQDQ Z1, Z7, Z1
+	VPMULLW     nttconst<>+5760(SB), Z4, Z7
+	VPMULHW     nttconst<>+5696(SB), Z4, Z4
+	VPMULHW     Z0, Z7, Z7
+	VPSUBW      Z7, Z4, Z4
+	VPADDW      Z4, Z9, Z7
+	VPSUBW      Z4, Z9, Z4
+	VPMULLW     nttconst<>+5888(SB), Z3, Z9
+	VPMULHW     nttconst<>+5824(SB), Z3, Z3
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z3, Z3
+	VPADDW      Z3, Z6, Z9
+	VPSUBW      Z3, Z6, Z3
+	VPMULLW     nttconst<>+6016(SB), Z2, Z6
+	VPMULHW     nttconst<>+5952(SB), Z2, Z2
+	VPMULHW     Z0, Z6, Z6
+	VPSUBW      Z6, Z2, Z2
+	VPADDW      Z2, Z5, Z6
+	VPSUBW      Z2, Z5, Z2
+	VPMULLW     nttconst<>+6144(SB), Z1, Z5
+	VPMULHW     nttconst<>+6080(SB), Z1, Z1
+	VPMULHW     Z0, Z5, Z5
+	VPSUBW      Z5, Z1, Z1
+	VPADDW      Z1, Z8, Z5
+	VPSUBW      Z1, Z8, Z1
+	VPMULHW     nttconst<>+6912(SB), Z7, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z7, Z7
+	VPMULHW     nttconst<>+6912(SB), Z4, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z4, Z4
+	VPMULHW     nttconst<>+6912(SB), Z9, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z9, Z9
+	VPMULHW     nttconst<>+6912(SB), Z3, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z3, Z3
+	VPMULHW     nttconst<>+6912(SB), Z6, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z6, Z6
+	VPMULHW     nttconst<>+6912(SB), Z2, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z2, Z2
+	VPMULHW     nttconst<>+6912(SB), Z5, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z5, Z5
+	VPMULHW     nttconst<>+6912(SB), Z1, Z8
+	VPSRAW      $0x0a, Z8, Z8
+	VPMULLW     Z0, Z8, Z8
+	VPSUBW      Z8, Z1, Z1
+	VPSLLQ      $0x20, Z4, Z8
+	VPSRLQ      $0x20, Z7, Z10
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Z8, Z7, K1, Z8
+	VPBLENDMD   Z4, Z10, K1, Z10
+	VPSLLQ      $0x20, Z3, Z4
+	VPSRLQ      $0x20, Z9, Z7
+	VPBLENDMD   Z4, Z9, K1, Z4
+	VPBLENDMD   Z3, Z7, K1, Z7
+	VPSLLQ      $0x20, Z2, Z3
+	VPSRLQ      $0x20, Z6, Z9
+	VPBLENDMD   Z3, Z6, K1, Z3
+	VPBLENDMD   Z2, Z9, K1, Z9
+	VPSLLQ      $0x20, Z1, Z2
+	VPSRLQ      $0x20, Z5, Z6
+	VPBLENDMD   Z2, Z5, K1, Z2
+	VPBLENDMD   Z1, Z6, K1, Z6
+	VPMULLW     nttconst<>+6272(SB), Z10, Z1
+	VPMULHW     nttconst<>+6208(SB), Z10, Z5
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z5, Z5
+	VPADDW      Z5, Z8, Z1
+	VPSUBW      Z5, Z8, Z5
+	VPMULLW     nttconst<>+6400(SB), Z7, Z8
+	VPMULHW     nttconst<>+6336(SB), Z7, Z7
+	VPMULHW     Z0, Z8, Z8
+	VPSUBW      Z8, Z7, Z7
+	VPADDW      Z7, Z4, Z8
+	VPSUBW      Z7, Z4, Z7
+	VPMULLW     nttconst<>+6528(SB), Z9, Z4
+	VPMULHW     nttconst<>+6464(SB), Z9, Z9
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z9, Z9
+	VPADDW      Z9, Z3, Z4
+	VPSUBW      Z9, Z3, Z9
+	VPMULLW     nttconst<>+6656(SB), Z6, Z3
+	VPMULHW     nttconst<>+6592(SB), Z6, Z6
+	VPMULHW     Z0, Z3, Z3
+	VPSUBW      Z3, Z6, Z6
+	VPADDW      Z6, Z2, Z0
+	VPSUBW      Z6, Z2, Z6
+	VPSLLQ      $0x20, Z5, Z2
+	VPSRLQ      $0x20, Z1, Z3
+	VPBLENDMD   Z2, Z1, K1, Z2
+	VPBLENDMD   Z5, Z3, K1, Z3
+	VPSLLQ      $0x20, Z7, Z1
+	VPSRLQ      $0x20, Z8, Z5
+	VPBLENDMD   Z1, Z8, K1, Z1
+	VPBLENDMD   Z7, Z5, K1, Z5
+	VPSLLQ      $0x20, Z9, Z7
+	VPSRLQ      $0x20, Z4, Z8
+	VPBLENDMD   Z7, Z4, K1, Z7
+	VPBLENDMD   Z9, Z8, K1, Z8
+	VPSLLQ      $0x20, Z6, Z4
+	VPSRLQ      $0x20, Z0, Z9
+	VPBLENDMD   Z4, Z0, K1, Z4
+	VPBLENDMD   Z6, Z9, K1, Z9
+	VPUNPCKLQDQ Z3, Z2, Z0
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z1, Z3
+	VPUNPCKHQDQ Z5, Z1, Z1
+	VPUNPCKLQDQ Z8, Z7, Z5
+	VPUNPCKHQDQ Z8, Z7, Z6
+	VPUNPCKLQDQ Z9, Z4, Z7
+	VPUNPCKHQDQ Z9, Z4, Z4
+	VSHUFI64X2  $0x44, Z2, Z0, Z8
+	VSHUFI64X2  $0xee, Z2, Z0, Z0
+	VSHUFI64X2  $0x44, Z1, Z3, Z2
+	VSHUFI64X2  $0xee, Z1, Z3, Z1
+	VSHUFI64X2  $0x44, Z6, Z5, Z3
+	VSHUFI64X2  $0xee, Z6, Z5, Z5
+	VSHUFI64X2  $0x44, Z4, Z7, Z6
+	VSHUFI64X2  $0xee, Z4, Z7, Z4
+	VSHUFI64X2  $0x88, Z0, Z8, Z7
+	VSHUFI64X2  $0xdd, Z0, Z8, Z0
+	VSHUFI64X2  $0x88, Z1, Z2, Z8
+	VSHUFI64X2  $0xdd, Z1, Z2, Z1
+	VSHUFI64X2  $0x88, Z5, Z3, Z2
+	VSHUFI64X2  $0xdd, Z5, Z3, Z3
+	VSHUFI64X2  $0x88, Z4, Z6, Z5
+	VSHUFI64X2  $0xdd, Z4, Z6, Z4
+	VPADDW      nttconst<>+3712(SB), Z7, Z7
+	VPSUBW      nttconst<>+6848(SB), Z7, Z6
+	VPMINUW     Z6, Z7, Z7
+	VPSUBW      nttconst<>+3712(SB), Z7, Z6
+	VPMINUW     Z6, Z7, Z7
+	VMOVDQU64   Z7, (AX)
+	VPADDW      nttconst<>+3712(SB), Z0, Z0
+	VPSUBW      nttconst<>+6848(SB), Z0, Z6
+	VPMINUW     Z6, Z0, Z0
+	VPSUBW      nttconst<>+3712(SB), Z0, Z6
+	VPMINUW     Z6, Z0, Z0
+	VMOVDQU64   Z0, 64(AX)
+	VPADDW      nttconst<>+3712(SB), Z8, Z8
+	VPSUBW      nttconst<>+6848(SB), Z8, Z0
+	VPMINUW     Z0, Z8, Z8
+	VPSUBW      nttconst<>+3712(SB), Z8, Z0
+	VPMINUW     Z0, Z8, Z8
+	VMOVDQU64   Z8, 128(AX)
+	VPADDW      nttconst<>+3712(SB), Z1, Z1
+	VPSUBW      nttconst<>+6848(SB), Z1, Z0
+	VPMINUW     Z0, Z1, Z1
+	VPSUBW      nttconst<>+3712(SB), Z1, Z0
+	VPMINUW     Z0, Z1, Z1
+	VMOVDQU64   Z1, 192(AX)
+	VPADDW      nttconst<>+3712(SB), Z2, Z2
+	VPSUBW      nttconst<>+6848(SB), Z2, Z0
+	VPMINUW     Z0, Z2, Z2
+	VPSUBW      nttconst<>+3712(SB), Z2, Z0
+	VPMINUW     Z0, Z2, Z2
+	VMOVDQU64   Z2, 256(AX)
+	VPADDW      nttconst<>+3712(SB), Z3, Z3
+	VPSUBW      nttconst<>+6848(SB), Z3, Z0
+	VPMINUW     Z0, Z3, Z3
+	VPSUBW      nttconst<>+3712(SB), Z3, Z0
+	VPMINUW     Z0, Z3, Z3
+	VMOVDQU64   Z3, 320(AX)
+	VPADDW      nttconst<>+3712(SB), Z5, Z5
+	VPSUBW      nttconst<>+6848(SB), Z5, Z0
+	VPMINUW     Z0, Z5, Z5
+	VPSUBW      nttconst<>+3712(SB), Z5, Z0
+	VPMINUW     Z0, Z5, Z5
+	VMOVDQU64   Z5, 384(AX)
+	VPADDW      nttconst<>+3712(SB), Z4, Z4
+	VPSUBW      nttconst<>+6848(SB), Z4, Z0
+	VPMINUW     Z0, Z4, Z4
+	VPSUBW      nttconst<>+3712(SB), Z4, Z0
+	VPMINUW     Z0, Z4, Z4
+	VMOVDQU64   Z4, 448(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512_all_blend_undo_pre2_none(f *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·ntt_avx512_all_blend_undo_pre2_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+3712(SB), Z0
+	VMOVDQU64   (AX), Z1
+	VMOVDQU64   64(AX), Z2
+	VMOVDQU64   128(AX), Z3
+	VMOVDQU64   192(AX), Z4
+	VMOVDQU64   256(AX), Z5
+	VMOVDQU64   320(AX), Z6
+	VMOVDQU64   384(AX), Z7
+	VMOVDQU64   448(AX), Z8
+	VPMULLW     nttconst<>+3840(SB), Z5, Z9
+	VPMULHW     nttconst<>+3776(SB), Z5, Z5
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z5, Z5
+	VPADDW      Z5, Z1, Z9
+	VPSUBW      Z5, Z1, Z5
+	VPMULLW     nttconst<>+3840(SB), Z6, Z1
+	VPMULHW     nttconst<>+3776(SB), Z6, Z6
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z6, Z6
+	VPADDW      Z6, Z2, Z1
+	VPSUBW      Z6, Z2, Z6
+	VPMULLW     nttconst<>+3840(SB), Z7, Z2
+	VPMULHW     nttconst<>+3776(SB), Z7, Z7
+	VPMULHW     Z0, Z2, Z2
+	VPSUBW      Z2, Z7, Z7
+	VPADDW      Z7, Z3, Z2
+	VPSUBW      Z7, Z3, Z7
+	VPMULLW     nttconst<>+3840(SB), Z8, Z3
+	VPMULHW     nttconst<>+3776(SB), Z8, Z8
+	VPMULHW     Z0, Z3, Z3
+	VPSUBW      Z3, Z8, Z8
+	VPADDW      Z8, Z4, Z3
+	VPSUBW      Z8, Z4, Z8
+	VPMULLW     nttconst<>+3968(SB), Z2, Z4
+	VPMULHW     nttconst<>+3904(SB), Z2, Z2
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z2, Z2
+	VPADDW      Z2, Z9, Z4
+	VPSUBW      Z2, Z9, Z2
+	VPMULLW     nttconst<>+3968(SB), Z3, Z9
+	VPMULHW     nttconst<>+3904(SB), Z3, Z3
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z3, Z3
+	VPADDW      Z3, Z1, Z9
+	VPSUBW      Z3, Z1, Z3
+	VPMULLW     nttconst<>+4096(SB), Z7, Z1
+	VPMULHW     nttconst<>+4032(SB), Z7, Z7
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z7, Z7
+	VPADDW      Z7, Z5, Z1
+	VPSUBW      Z7, Z5, Z7
+	VPMULLW     nttconst<>+4096(SB), Z8, Z5
+	VPMULHW     nttconst<>+4032(SB), Z8, Z8
+	VPMULHW     Z0, Z5, Z5
+	VPSUBW      Z5, Z8, Z8
+	VPADDW      Z8, Z6, Z5
+	VPSUBW      Z8, Z6, Z8
+	VPMULLW     nttconst<>+4224(SB), Z9, Z6
+	VPMULHW     nttconst<>+4160(SB), Z9, Z9
+	VPMULHW     Z0, Z6, Z6
+	VPSUBW      Z6, Z9, Z9
+	VPADDW      Z9, Z4, Z6
+	VPSUBW      Z9, Z4, Z9
+	VPMULLW     nttconst<>+4352(SB), Z3, Z4
+	VPMULHW     nttconst<>+4288(SB), Z3, Z3
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z3, Z3
+	VPADDW      Z3, Z2, Z4
+	VPSUBW      Z3, Z2, Z3
+	VPMULLW     nttconst<>+4480(SB), Z5, Z2
+	VPMULHW     nttconst<>+4416(SB), Z5, Z5
+	VPMULHW     Z0, Z2, Z2
+	VPSUBW      Z2, Z5, Z5
+	VPADDW      Z5, Z1, Z2
+	VPSUBW      Z5, Z1, Z5
+	VPMULLW     nttconst<>+4608(SB), Z8, Z1
+	VPMULHW     nttconst<>+4544(SB), Z8, Z8
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z8, Z8
+	VPADDW      Z8, Z7, Z1
+	VPSUBW      Z8, Z7, Z8
+	VSHUFI64X2  $0x44, Z9, Z6, Z7
+	VSHUFI64X2  $0xee, Z9, Z6, Z6
+	VSHUFI64X2  $0x44, Z3, Z4, Z9
+	VSHUFI64X2  $0xee, Z3, Z4, Z3
+	VSHUFI64X2  $0x44, Z5, Z2, Z4
+	VSHUFI64X2  $0xee, Z5, Z2, Z2
+	VSHUFI64X2  $0x44, Z8, Z1, Z5
+	VSHUFI64X2  $0xee, Z8, Z1, Z1
+	VPMULLW     nttconst<>+4736(SB), Z6, Z8
+	VPMULHW     nttconst<>+4672(SB), Z6, Z6
+	VPMULHW     Z0, Z8, Z8
+	VPSUBW      Z8, Z6, Z6
+	VPADDW      Z6, Z7, Z8
+	VPSUBW      Z6, Z7, Z6
+	VPMULLW     nttconst<>+4864(SB), Z3, Z7
+	VPMULHW     nttconst<>+4800(SB), Z3, Z3
+	VPMULHW     Z0, Z7, Z7
+	VPSUBW      Z7, Z3, Z3
+	VPADDW      Z3, Z9, Z7
+	VPSUBW      Z3, Z9, Z3
+	VPMULLW     nttconst<>+4992(SB), Z2, Z9
+	VPMULHW     nttconst<>+4928(SB), Z2, Z2
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z2, Z2
+	VPADDW      Z2, Z4, Z9
+	VPSUBW      Z2, Z4, Z2
+	VPMULLW     nttconst<>+5120(SB), Z1, Z4
+	VPMULHW     nttconst<>+5056(SB), Z1, Z1
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z1, Z1
+	VPADDW      Z1, Z5, Z4
+	VPSUBW      Z1, Z5, Z1
+	VSHUFI64X2  $0x88, Z6, Z8, Z5
+	VSHUFI64X2  $0xdd, Z6, Z8, Z6
+	VSHUFI64X2  $0x88, Z3, Z7, Z8
+	VSHUFI64X2  $0xdd, Z3, Z7, Z3
+	VSHUFI64X2  $0x88, Z2, Z9, Z7
+	VSHUFI64X2  $0xdd, Z2, Z9, Z2
+	VSHUFI64X2  $0x88, Z1, Z4, Z9
+	VSHUFI64X2  $0xdd, Z1, Z4, Z1
+	VPMULLW     nttconst<>+5248(SB), Z6, Z4
+	VPMULHW     nttconst<>+5184(SB), Z6, Z6
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z6, Z6
+	VPADDW      Z6, Z5, Z4
+	VPSUBW      Z6, Z5, Z6
+	VPMULLW     nttconst<>+5376(SB), Z3, Z5
+	VPMULHW     nttconst<>+5312(SB), Z3, Z3
+	VPMULHW     Z0, Z5, Z5
+	VPSUBW      Z5, Z3, Z3
+	VPADDW      Z3, Z8, Z5
+	VPSUBW      Z3, Z8, Z3
+	VPMULLW     nttconst<>+5504(SB), Z2, Z8
+	VPMULHW     nttconst<>+5440(SB), Z2, Z2
+	VPMULHW     Z0, Z8, Z8
+	VPSUBW      Z8, Z2, Z2
+	VPADDW      Z2, Z7, Z8
+	VPSUBW      Z2, Z7, Z2
+	VPMULLW     nttconst<>+5632(SB), Z1, Z7
+	VPMULHW     nttconst<>+5568(SB), Z1, Z1
+	VPMULHW     Z0, Z7, Z7
+	VPSUBW      Z7, Z1, Z1
+	VPADDW      Z1, Z9, Z7
+	VPSUBW      Z1, Z9, Z1
+	VPMULHW     nttconst<>+6912(SB), Z4, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z4, Z4
+	VPMULHW     nttconst<>+6912(SB), Z6, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z6, Z6
+	VPMULHW     nttconst<>+6912(SB), Z5, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z5, Z5
+	VPMULHW     nttconst<>+6912(SB), Z3, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z3, Z3
+	VPMULHW     nttconst<>+6912(SB), Z8, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z8, Z8
+	VPMULHW     nttconst<>+6912(SB), Z2, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z2, Z2
+	VPMULHW     nttconst<>+6912(SB), Z7, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z7, Z7
+	VPMULHW     nttconst<>+6912(SB), Z1, Z9
+	VPSRAW      $0x0a, Z9, Z9
+	VPMULLW     Z0, Z9, Z9
+	VPSUBW      Z9, Z1, Z1
+	VPUNPCKLQDQ Z6, Z4, Z9
+	VPUNPCKHQDQ Z6, Z4, Z4
+	VPUNPCKLQDQ Z3, Z5, Z6
+	VPUNPCKHQDQ Z3, Z5, Z3
+	VPUNPCKLQDQ Z2, Z8, Z5
+	VPUNPCKHQDQ Z2, Z8, Z2
+	VPUNPCKLQDQ Z1, Z7, Z8
+	VPUNPCKHQDQ Z1, Z7, Z1
+	VPMULLW     nttconst<>+5760(SB), Z4, Z7
+	VPMULHW     nttconst<>+5696(SB), Z4, Z4
+	VPMULHW     Z0, Z7, Z7
+	VPSUBW      Z7, Z4, Z4
+	VPADDW      Z4, Z9, Z7
+	VPSUBW      Z4, Z9, Z4
+	VPMULLW     nttconst<>+5888(SB), Z3, Z9
+	VPMULHW     nttconst<>+5824(SB), Z3, Z3
+	VPMULHW     Z0, Z9, Z9
+	VPSUBW      Z9, Z3, Z3
+	VPADDW      Z3, Z6, Z9
+	VPSUBW      Z3, Z6, Z3
+	VPMULLW     nttconst<>+6016(SB), Z2, Z6
+	VPMULHW     nttconst<>+5952(SB), Z2, Z2
+	VPMULHW     Z0, Z6, Z6
+	VPSUBW      Z6, Z2, Z2
+	VPADDW      Z2, Z5, Z6
+	VPSUBW      Z2, Z5, Z2
+	VPMULLW     nttconst<>+6144(SB), Z1, Z5
+	VPMULHW     nttconst<>+6080(SB), Z1, Z1
+	VPMULHW     Z0, Z5, Z5
+	VPSUBW      Z5, Z1, Z1
+	VPADDW      Z1, Z8, Z5
+	VPSUBW      Z1, Z8, Z1
+	VPSLLQ      $0x20, Z4, Z8
+	VPSRLQ      $0x20, Z7, Z10
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Z8, Z7, K1, Z8
+	VPBLENDMD   Z4, Z10, K1, Z10
+	VPSLLQ      $0x20, Z3, Z4
+	VPSRLQ      $0x20, Z9, Z7
+	VPBLENDMD   Z4, Z9, K1, Z4
+	VPBLENDMD   Z3, Z7, K1, Z7
+	VPSLLQ      $0x20, Z2, Z3
+	VPSRLQ      $0x20, Z6, Z9
+	VPBLENDMD   Z3, Z6, K1, Z3
+	VPBLENDMD   Z2, Z9, K1, Z9
+	VPSLLQ      $0x20, Z1, Z2
+	VPSRLQ      $0x20, Z5, Z6
+	VPBLENDMD   Z2, Z5, K1, Z2
+	VPBLENDMD   Z1, Z6, K1, Z6
+	VPMULLW     nttconst<>+6272(SB), Z10, Z1
+	VPMULHW     nttconst<>+6208(SB), Z10, Z5
+	VPMULHW     Z0, Z1, Z1
+	VPSUBW      Z1, Z5, Z5
+	VPADDW      Z5, Z8, Z1
+	VPSUBW      Z5, Z8, Z5
+	VPMULLW     nttconst<>+6400(SB), Z7, Z8
+	VPMULHW     nttconst<>+6336(SB), Z7, Z7
+	VPMULHW     Z0, Z8, Z8
+	VPSUBW      Z8, Z7, Z7
+	VPADDW      Z7, Z4, Z8
+	VPSUBW      Z7, Z4, Z7
+	VPMULLW     nttconst<>+6528(SB), Z9, Z4
+	VPMULHW     nttconst<>+6464(SB), Z9, Z9
+	VPMULHW     Z0, Z4, Z4
+	VPSUBW      Z4, Z9, Z9
+	VPADDW      Z9, Z3, Z4
+	VPSUBW      Z9, Z3, Z9
+	VPMULLW     nttconst<>+6656(SB), Z6, Z3
+	VPMULHW     nttconst<>+6592(SB), Z6, Z6
+	VPMULHW     Z0, Z3, Z3
+	VPSUBW      Z3, Z6, Z6
+	VPADDW      Z6, Z2, Z0
+	VPSUBW      Z6, Z2, Z6
+	VPSLLQ      $0x20, Z5, Z2
+	VPSRLQ      $0x20, Z1, Z3
+	VPBLENDMD   Z2, Z1, K1, Z2
+	VPBLENDMD   Z5, Z3, K1, Z3
+	VPSLLQ      $0x20, Z7, Z1
+	VPSRLQ      $0x20, Z8, Z5
+	VPBLENDMD   Z1, Z8, K1, Z1
+	VPBLENDMD   Z7, Z5, K1, Z5
+	VPSLLQ      $0x20, Z9, Z7
+	VPSRLQ      $0x20, Z4, Z8
+	VPBLENDMD   Z7, Z4, K1, Z7
+	VPBLENDMD   Z9, Z8, K1, Z8
+	VPSLLQ      $0x20, Z6, Z4
+	VPSRLQ      $0x20, Z0, Z9
+	VPBLENDMD   Z4, Z0, K1, Z4
+	VPBLENDMD   Z6, Z9, K1, Z9
+	VPUNPCKLQDQ Z3, Z2, Z0
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z1, Z3
+	VPUNPCKHQDQ Z5, Z1, Z1
+	VPUNPCKLQDQ Z8, Z7, Z5
+	VPUNPCKHQDQ Z8, Z7, Z6
+	VPUNPCKLQDQ Z9, Z4, Z7
+	VPUNPCKHQDQ Z9, Z4, Z4
+	VSHUFI64X2  $0x44, Z2, Z0, Z8
+	VSHUFI64X2  $0xee, Z2, Z0, Z0
+	VSHUFI64X2  $0x44, Z1, Z3, Z2
+	VSHUFI64X2  $0xee, Z1, Z3, Z1
+	VSHUFI64X2  $0x44, Z6, Z5, Z3
+	VSHUFI64X2  $0xee, Z6, Z5, Z5
+	VSHUFI64X2  $0x44, Z4, Z7, Z6
+	VSHUFI64X2  $0xee, Z4, Z7, Z4
+	VSHUFI64X2  $0x88, Z0, Z8, Z7
+	VSHUFI64X2  $0xdd, Z0, Z8, Z0
+	VSHUFI64X2  $0x88, Z1, Z2, Z8
+	VSHUFI64X2  $0xdd, Z1, Z2, Z1
+	VSHUFI64X2  $0x88, Z5, Z3, Z2
+	VSHUFI64X2  $0xdd, Z5, Z3, Z3
+	VSHUFI64X2  $0x88, Z4, Z6, Z5
+	VSHUFI64X2  $0xdd, Z4, Z6, Z4
+	VPADDW      nttconst<>+6848(SB), Z7, Z7
+	VPSUBW      nttconst<>+6720(SB), Z7, Z6
+	VPMINUW     Z6, Z7, Z7
+	VPSUBW      nttconst<>+6848(SB), Z7, Z6
+	VPMINUW     Z6, Z7, Z7
+	VPSUBW      nttconst<>+3712(SB), Z7, Z6
+	VPMINUW     Z6, Z7, Z7
+	VMOVDQU64   Z7, (AX)
+	VPADDW      nttconst<>+6848(SB), Z0, Z0
+	VPSUBW      nttconst<>+6720(SB), Z0, Z6
+	VPMINUW     Z6, Z0, Z0
+	VPSUBW      nttconst<>+6848(SB), Z0, Z6
+	VPMINUW     Z6, Z0, Z0
+	VPSUBW      nttconst<>+3712(SB), Z0, Z6
+	VPMINUW     Z6, Z0, Z0
+	VMOVDQU64   Z0, 64(AX)
+	VPADDW      nttconst<>+6848(SB), Z8, Z8
+	VPSUBW      nttconst<>+6720(SB), Z8, Z0
+	VPMINUW     Z0, Z8, Z8
+	VPSUBW      nttconst<>+6848(SB), Z8, Z0
+	VPMINUW     Z0, Z8, Z8
+	VPSUBW      nttconst<>+3712(SB), Z8, Z0
+	VPMINUW     Z0, Z8, Z8
+	VMOVDQU64   Z8, 128(AX)
+	VPADDW      nttconst<>+6848(SB), Z1, Z1
+	VPSUBW      nttconst<>+6720(SB), Z1, Z0
+	VPMINUW     Z0, Z1, Z1
+	VPSUBW      nttconst<>+6848(SB), Z1, Z0
+	VPMINUW     Z0, Z1, Z1
+	VPSUBW      nttconst<>+3712(SB), Z1, Z0
+	VPMINUW     Z0, Z1, Z1
+	VMOVDQU64   Z1, 192(AX)
+	VPADDW      nttconst<>+6848(SB), Z2, Z2
+	VPSUBW      nttconst<>+6720(SB), Z2, Z0
+	VPMINUW     Z0, Z2, Z2
+	VPSUBW      nttconst<>+6848(SB), Z2, Z0
+	VPMINUW     Z0, Z2, Z2
+	VPSUBW      nttconst<>+3712(SB), Z2, Z0
+	VPMINUW     Z0, Z2, Z2
+	VMOVDQU64   Z2, 256(AX)
+	VPADDW      nttconst<>+6848(SB), Z3, Z3
+	VPSUBW      nttconst<>+6720(SB), Z3, Z0
+	VPMINUW     Z0, Z3, Z3
+	VPSUBW      nttconst<>+6848(SB), Z3, Z0
+	VPMINUW     Z0, Z3, Z3
+	VPSUBW      nttconst<>+3712(SB), Z3, Z0
+	VPMINUW     Z0, Z3, Z3
+	VMOVDQU64   Z3, 320(AX)
+	VPADDW      nttconst<>+6848(SB), Z5, Z5
+	VPSUBW      nttconst<>+6720(SB), Z5, Z0
+	VPMINUW     Z0, Z5, Z5
+	VPSUBW      nttconst<>+6848(SB), Z5, Z0
+	VPMINUW     Z0, Z5, Z5
+	VPSUBW      nttconst<>+3712(SB), Z5, Z0
+	VPMINUW     Z0, Z5, Z5
+	VMOVDQU64   Z5, 384(AX)
+	VPADDW      nttconst<>+6848(SB), Z4, Z4
+	VPSUBW      nttconst<>+6720(SB), Z4, Z0
+	VPMINUW     Z0, Z4, Z4
+	VPSUBW      nttconst<>+6848(SB), Z4, Z0
+	VPMINUW     Z0, Z4, Z4
+	VPSUBW      nttconst<>+3712(SB), Z4, Z0
+	VPMINUW     Z0, Z4, Z4
+	VMOVDQU64   Z4, 448(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_shufps_undo_pre1_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_shufps_undo_pre1_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+0(SB), Y0
+	VMOVDQU64  (AX), Y1
+	VMOVDQU64  32(AX), Y2
+	VMOVDQU64  64(AX), Y3
+	VMOVDQU64  96(AX), Y4
+	VMOVDQU64  128(AX), Y5
+	VMOVDQU64  160(AX), Y6
+	VMOVDQU64  192(AX), Y7
+	VMOVDQU64  224(AX), Y8
+	VMOVDQU64  256(AX), Y9
+	VMOVDQU64  288(AX), Y10
+	VMOVDQU64  320(AX), Y11
+	VMOVDQU64  352(AX), Y12
+	VMOVDQU64  384(AX), Y13
+	VMOVDQU64  416(AX), Y14
+	VMOVDQU64  448(AX), Y15
+	VMOVDQU64  480(AX), Y16
+	VPMULLW    nttconst<>+64(SB), Y9, Y17
+	VPMULHW    nttconst<>+32(SB), Y9, Y9
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y9, Y9
+	VPADDW     Y9, Y1, Y17
+	VPSUBW     Y9, Y1, Y9
+	VPMULLW    nttconst<>+64(SB), Y10, Y1
+	VPMULHW    nttconst<>+32(SB), Y10, Y10
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y10, Y10
+	VPADDW     Y10, Y2, Y1
+	VPSUBW     Y10, Y2, Y10
+	VPMULLW    nttconst<>+64(SB), Y11, Y2
+	VPMULHW    nttconst<>+32(SB), Y11, Y11
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y11, Y11
+	VPADDW     Y11, Y3, Y2
+	VPSUBW     Y11, Y3, Y11
+	VPMULLW    nttconst<>+64(SB), Y12, Y3
+	VPMULHW    nttconst<>+32(SB), Y12, Y12
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y12, Y12
+	VPADDW     Y12, Y4, Y3
+	VPSUBW     Y12, Y4, Y12
+	VPMULLW    nttconst<>+64(SB), Y13, Y4
+	VPMULHW    nttconst<>+32(SB), Y13, Y13
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y13, Y13
+	VPADDW     Y13, Y5, Y4
+	VPSUBW     Y13, Y5, Y13
+	VPMULLW    nttconst<>+64(SB), Y14, Y5
+	VPMULHW    nttconst<>+32(SB), Y14, Y14
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y14, Y14
+	VPADDW     Y14, Y6, Y5
+	VPSUBW     Y14, Y6, Y14
+	VPMULLW    nttconst<>+64(SB), Y15, Y6
+	VPMULHW    nttconst<>+32(SB), Y15, Y15
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y15, Y15
+	VPADDW     Y15, Y7, Y6
+	VPSUBW     Y15, Y7, Y15
+	VPMULLW    nttconst<>+64(SB), Y16, Y7
+	VPMULHW    nttconst<>+32(SB), Y16, Y16
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y16, Y16
+	VPADDW     Y16, Y8, Y7
+	VPSUBW     Y16, Y8, Y16
+	VPMULLW    nttconst<>+128(SB), Y4, Y8
+	VPMULHW    nttconst<>+96(SB), Y4, Y4
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y4, Y4
+	VPADDW     Y4, Y17, Y8
+	VPSUBW     Y4, Y17, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y17
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y5, Y5
+	VPADDW     Y5, Y1, Y17
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+128(SB), Y6, Y1
+	VPMULHW    nttconst<>+96(SB), Y6, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPADDW     Y6, Y2, Y1
+	VPSUBW     Y6, Y2, Y6
+	VPMULLW    nttconst<>+128(SB), Y7, Y2
+	VPMULHW    nttconst<>+96(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPADDW     Y7, Y3, Y2
+	VPSUBW     Y7, Y3, Y7
+	VPMULLW    nttconst<>+192(SB), Y13, Y3
+	VPMULHW    nttconst<>+160(SB), Y13, Y13
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y13, Y13
+	VPADDW     Y13, Y9, Y3
+	VPSUBW     Y13, Y9, Y13
+	VPMULLW    nttconst<>+192(SB), Y14, Y9
+	VPMULHW    nttconst<>+160(SB), Y14, Y14
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y14, Y14
+	VPADDW     Y14, Y10, Y9
+	VPSUBW     Y14, Y10, Y14
+	VPMULLW    nttconst<>+192(SB), Y15, Y10
+	VPMULHW    nttconst<>+160(SB), Y15, Y15
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y15, Y15
+	VPADDW     Y15, Y11, Y10
+	VPSUBW     Y15, Y11, Y15
+	VPMULLW    nttconst<>+192(SB), Y16, Y11
+	VPMULHW    nttconst<>+160(SB), Y16, Y16
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y16, Y16
+	VPADDW     Y16, Y12, Y11
+	VPSUBW     Y16, Y12, Y16
+	VPMULLW    nttconst<>+256(SB), Y1, Y12
+	VPMULHW    nttconst<>+224(SB), Y1, Y1
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y1, Y1
+	VPADDW     Y1, Y8, Y12
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+256(SB), Y2, Y8
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y17, Y8
+	VPSUBW     Y2, Y17, Y2
+	VPMULLW    nttconst<>+384(SB), Y6, Y17
+	VPMULHW    nttconst<>+352(SB), Y6, Y6
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y6, Y6
+	VPADDW     Y6, Y4, Y17
+	VPSUBW     Y6, Y4, Y6
+	VPMULLW    nttconst<>+384(SB), Y7, Y4
+	VPMULHW    nttconst<>+352(SB), Y7, Y7
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y7, Y7
+	VPADDW     Y7, Y5, Y4
+	VPSUBW     Y7, Y5, Y7
+	VPMULLW    nttconst<>+320(SB), Y10, Y5
+	VPMULHW    nttconst<>+288(SB), Y10, Y10
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y10, Y10
+	VPADDW     Y10, Y3, Y5
+	VPSUBW     Y10, Y3, Y10
+	VPMULLW    nttconst<>+320(SB), Y11, Y3
+	VPMULHW    nttconst<>+288(SB), Y11, Y11
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y11, Y11
+	VPADDW     Y11, Y9, Y3
+	VPSUBW     Y11, Y9, Y11
+	VPMULLW    nttconst<>+448(SB), Y15, Y9
+	VPMULHW    nttconst<>+416(SB), Y15, Y15
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y15, Y15
+	VPADDW     Y15, Y13, Y9
+	VPSUBW     Y15, Y13, Y15
+	VPMULLW    nttconst<>+448(SB), Y16, Y13
+	VPMULHW    nttconst<>+416(SB), Y16, Y16
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y16, Y16
+	VPADDW     Y16, Y14, Y13
+	VPSUBW     Y16, Y14, Y16
+	VPMULLW    nttconst<>+512(SB), Y8, Y14
+	VPMULHW    nttconst<>+480(SB), Y8, Y8
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y8, Y8
+	VPADDW     Y8, Y12, Y14
+	VPSUBW     Y8, Y12, Y8
+	VPMULLW    nttconst<>+1632(SB), Y2, Y12
+	VPMULHW    nttconst<>+1600(SB), Y2, Y2
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y2, Y2
+	VPADDW     Y2, Y1, Y12
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+640(SB), Y4, Y1
+	VPMULHW    nttconst<>+608(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y17, Y1
+	VPSUBW     Y4, Y17, Y4
+	VPMULLW    nttconst<>+1760(SB), Y7, Y17
+	VPMULHW    nttconst<>+1728(SB), Y7, Y7
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y7, Y7
+	VPADDW     Y7, Y6, Y17
+	VPSUBW     Y7, Y6, Y7
+	VPMULLW    nttconst<>+576(SB), Y3, Y6
+	VPMULHW    nttconst<>+544(SB), Y3, Y3
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPADDW     Y3, Y5, Y6
+	VPSUBW     Y3, Y5, Y3
+	VPMULLW    nttconst<>+1696(SB), Y11, Y5
+	VPMULHW    nttconst<>+1664(SB), Y11, Y11
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y11, Y11
+	VPADDW     Y11, Y10, Y5
+	VPSUBW     Y11, Y10, Y11
+	VPMULLW    nttconst<>+704(SB), Y13, Y10
+	VPMULHW    nttconst<>+672(SB), Y13, Y13
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y13, Y13
+	VPADDW     Y13, Y9, Y10
+	VPSUBW     Y13, Y9, Y13
+	VPMULLW    nttconst<>+1824(SB), Y16, Y9
+	VPMULHW    nttconst<>+1792(SB), Y16, Y16
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y16, Y16
+	VPADDW     Y16, Y15, Y9
+	VPSUBW     Y16, Y15, Y16
+	VSHUFI64X2 $0x00, Y8, Y14, Y15
+	VSHUFI64X2 $0x03, Y8, Y14, Y8
+	VSHUFI64X2 $0x00, Y2, Y12, Y14
+	VSHUFI64X2 $0x03, Y2, Y12, Y2
+	VSHUFI64X2 $0x00, Y4, Y1, Y12
+	VSHUFI64X2 $0x03, Y4, Y1, Y1
+	VSHUFI64X2 $0x00, Y7, Y17, Y4
+	VSHUFI64X2 $0x03, Y7, Y17, Y7
+	VSHUFI64X2 $0x00, Y3, Y6, Y17
+	VSHUFI64X2 $0x03, Y3, Y6, Y3
+	VSHUFI64X2 $0x00, Y11, Y5, Y6
+	VSHUFI64X2 $0x03, Y11, Y5, Y5
+	VSHUFI64X2 $0x00, Y13, Y10, Y11
+	VSHUFI64X2 $0x03, Y13, Y10, Y10
+	VSHUFI64X2 $0x00, Y16, Y9, Y13
+	VSHUFI64X2 $0x03, Y16, Y9, Y9
+	VPMULLW    nttconst<>+768(SB), Y8, Y16
+	VPMULHW    nttconst<>+736(SB), Y8, Y8
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y8, Y8
+	VPADDW     Y8, Y15, Y16
+	VPSUBW     Y8, Y15, Y8
+	VPMULLW    nttconst<>+1888(SB), Y2, Y15
+	VPMULHW    nttconst<>+1856(SB), Y2, Y2
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y2, Y2
+	VPADDW     Y2, Y14, Y15
+	VPSUBW     Y2, Y14, Y2
+	VPMULLW    nttconst<>+896(SB), Y1, Y14
+	VPMULHW    nttconst<>+864(SB), Y1, Y1
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y1, Y1
+	VPADDW     Y1, Y12, Y14
+	VPSUBW     Y1, Y12, Y1
+	VPMULLW    nttconst<>+2016(SB), Y7, Y12
+	VPMULHW    nttconst<>+1984(SB), Y7, Y7
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y7, Y7
+	VPADDW     Y7, Y4, Y12
+	VPSUBW     Y7, Y4, Y7
+	VPMULLW    nttconst<>+832(SB), Y3, Y4
+	VPMULHW    nttconst<>+800(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPADDW     Y3, Y17, Y4
+	VPSUBW     Y3, Y17, Y3
+	VPMULLW    nttconst<>+1952(SB), Y5, Y17
+	VPMULHW    nttconst<>+1920(SB), Y5, Y5
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y5, Y5
+	VPADDW     Y5, Y6, Y17
+	VPSUBW     Y5, Y6, Y5
+	VPMULLW    nttconst<>+960(SB), Y10, Y6
+	VPMULHW    nttconst<>+928(SB), Y10, Y10
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y10, Y10
+	VPADDW     Y10, Y11, Y6
+	VPSUBW     Y10, Y11, Y10
+	VPMULLW    nttconst<>+2080(SB), Y9, Y11
+	VPMULHW    nttconst<>+2048(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPADDW     Y9, Y13, Y11
+	VPSUBW     Y9, Y13, Y9
+	VSHUFPS    $0x44, Y8, Y16, Y13
+	VSHUFPS    $0xee, Y8, Y16, Y8
+	VSHUFPS    $0x44, Y2, Y15, Y16
+	VSHUFPS    $0xee, Y2, Y15, Y2
+	VSHUFPS    $0x44, Y1, Y14, Y15
+	VSHUFPS    $0xee, Y1, Y14, Y1
+	VSHUFPS    $0x44, Y7, Y12, Y14
+	VSHUFPS    $0xee, Y7, Y12, Y7
+	VSHUFPS    $0x44, Y3, Y4, Y12
+	VSHUFPS    $0xee, Y3, Y4, Y3
+	VSHUFPS    $0x44, Y5, Y17, Y4
+	VSHUFPS    $0xee, Y5, Y17, Y5
+	VSHUFPS    $0x44, Y10, Y6, Y17
+	VSHUFPS    $0xee, Y10, Y6, Y6
+	VSHUFPS    $0x44, Y9, Y11, Y10
+	VSHUFPS    $0xee, Y9, Y11, Y9
+	VPMULLW    nttconst<>+1024(SB), Y8, Y11
+	VPMULHW    nttconst<>+992(SB), Y8, Y8
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y8, Y8
+	VPADDW     Y8, Y13, Y11
+	VPSUBW     Y8, Y13, Y8
+	VPMULLW    nttconst<>+2144(SB), Y2, Y13
+	VPMULHW    nttconst<>+2112(SB), Y2, Y2
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y2, Y2
+	VPADDW     Y2, Y16, Y13
+	VPSUBW     Y2, Y16, Y2
+	VPMULLW    nttconst<>+1152(SB), Y1, Y16
+	VPMULHW    nttconst<>+1120(SB), Y1, Y1
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y1, Y1
+	VPADDW     Y1, Y15, Y16
+	VPSUBW     Y1, Y15, Y1
+	VPMULLW    nttconst<>+2272(SB), Y7, Y15
+	VPMULHW    nttconst<>+2240(SB), Y7, Y7
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y7, Y7
+	VPADDW     Y7, Y14, Y15
+	VPSUBW     Y7, Y14, Y7
+	VPMULLW    nttconst<>+1088(SB), Y3, Y14
+	VPMULHW    nttconst<>+1056(SB), Y3, Y3
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y3, Y3
+	VPADDW     Y3, Y12, Y14
+	VPSUBW     Y3, Y12, Y3
+	VPMULLW    nttconst<>+2208(SB), Y5, Y12
+	VPMULHW    nttconst<>+2176(SB), Y5, Y5
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y5, Y5
+	VPADDW     Y5, Y4, Y12
+	VPSUBW     Y5, Y4, Y5
+	VPMULLW    nttconst<>+1216(SB), Y6, Y4
+	VPMULHW    nttconst<>+1184(SB), Y6, Y6
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y6, Y6
+	VPADDW     Y6, Y17, Y4
+	VPSUBW     Y6, Y17, Y6
+	VPMULLW    nttconst<>+2336(SB), Y9, Y17
+	VPMULHW    nttconst<>+2304(SB), Y9, Y9
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y9, Y9
+	VPADDW     Y9, Y10, Y17
+	VPSUBW     Y9, Y10, Y9
+	VPMULHW    nttconst<>+2624(SB), Y11, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y11, Y11
+	VPMULHW    nttconst<>+2624(SB), Y8, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y8, Y8
+	VPMULHW    nttconst<>+2624(SB), Y13, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y13, Y13
+	VPMULHW    nttconst<>+2624(SB), Y2, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y16, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y16, Y16
+	VPMULHW    nttconst<>+2624(SB), Y1, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y15, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y15, Y15
+	VPMULHW    nttconst<>+2624(SB), Y7, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y14, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y14, Y14
+	VPMULHW    nttconst<>+2624(SB), Y3, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y12, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y12, Y12
+	VPMULHW    nttconst<>+2624(SB), Y5, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y5, Y5
+	VPMULHW    nttconst<>+2624(SB), Y4, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y6, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y17, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y17, Y17
+	VPMULHW    nttconst<>+2624(SB), Y9, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y9, Y9
+	VSHUFPS    $0x88, Y8, Y11, Y10
+	VSHUFPS    $0xdd, Y8, Y11, Y8
+	VSHUFPS    $0x88, Y2, Y13, Y11
+	VSHUFPS    $0xdd, Y2, Y13, Y2
+	VSHUFPS    $0x88, Y1, Y16, Y13
+	VSHUFPS    $0xdd, Y1, Y16, Y1
+	VSHUFPS    $0x88, Y7, Y15, Y16
+	VSHUFPS    $0xdd, Y7, Y15, Y7
+	VSHUFPS    $0x88, Y3, Y14, Y15
+	VSHUFPS    $0xdd, Y3, Y14, Y3
+	VSHUFPS    $0x88, Y5, Y12, Y14
+	VSHUFPS    $0xdd, Y5, Y12, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y12
+	VSHUFPS    $0xdd, Y6, Y4, Y4
+	VSHUFPS    $0x88, Y9, Y17, Y6
+	VSHUFPS    $0xdd, Y9, Y17, Y9
+	VPMULLW    nttconst<>+43872(SB), Y8, Y17
+	VPMULHW    nttconst<>+43840(SB), Y8, Y8
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y8, Y8
+	VPADDW     Y8, Y10, Y17
+	VPSUBW     Y8, Y10, Y8
+	VPMULLW    nttconst<>+44128(SB), Y2, Y10
+	VPMULHW    nttconst<>+44096(SB), Y2, Y2
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y2, Y2
+	VPADDW     Y2, Y11, Y10
+	VPSUBW     Y2, Y11, Y2
+	VPMULLW    nttconst<>+44000(SB), Y1, Y11
+	VPMULHW    nttconst<>+43968(SB), Y1, Y1
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y1, Y1
+	VPADDW     Y1, Y13, Y11
+	VPSUBW     Y1, Y13, Y1
+	VPMULLW    nttconst<>+44256(SB), Y7, Y13
+	VPMULHW    nttconst<>+44224(SB), Y7, Y7
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y7, Y7
+	VPADDW     Y7, Y16, Y13
+	VPSUBW     Y7, Y16, Y7
+	VPMULLW    nttconst<>+43936(SB), Y3, Y16
+	VPMULHW    nttconst<>+43904(SB), Y3, Y3
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y3, Y3
+	VPADDW     Y3, Y15, Y16
+	VPSUBW     Y3, Y15, Y3
+	VPMULLW    nttconst<>+44192(SB), Y5, Y15
+	VPMULHW    nttconst<>+44160(SB), Y5, Y5
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y5, Y5
+	VPADDW     Y5, Y14, Y15
+	VPSUBW     Y5, Y14, Y5
+	VPMULLW    nttconst<>+44064(SB), Y4, Y14
+	VPMULHW    nttconst<>+44032(SB), Y4, Y4
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y4, Y4
+	VPADDW     Y4, Y12, Y14
+	VPSUBW     Y4, Y12, Y4
+	VPMULLW    nttconst<>+44320(SB), Y9, Y12
+	VPMULHW    nttconst<>+44288(SB), Y9, Y9
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y9, Y9
+	VPADDW     Y9, Y6, Y0
+	VPSUBW     Y9, Y6, Y9
+	VMOVSLDUP  Y8, Y6
+	VMOVSHDUP  Y17, Y12
+	MOVL       $0x0000aaaa, CX
+	KMOVW      CX, K1
+	VPBLENDMD  Y6, Y17, K1, Y6
+	VPBLENDMD  Y8, Y12, K1, Y12
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y10, Y17
+	VPBLENDMD  Y8, Y10, K1, Y8
+	VPBLENDMD  Y2, Y17, K1, Y17
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y11, Y10
+	VPBLENDMD  Y2, Y11, K1, Y2
+	VPBLENDMD  Y1, Y10, K1, Y10
+	VMOVSLDUP  Y7, Y1
+	VMOVSHDUP  Y13, Y11
+	VPBLENDMD  Y1, Y13, K1, Y1
+	VPBLENDMD  Y7, Y11, K1, Y11
+	VMOVSLDUP  Y3, Y7
+	VMOVSHDUP  Y16, Y13
+	VPBLENDMD  Y7, Y16, K1, Y7
+	VPBLENDMD  Y3, Y13, K1, Y13
+	VMOVSLDUP  Y5, Y3
+	VMOVSHDUP  Y15, Y16
+	VPBLENDMD  Y3, Y15, K1, Y3
+	VPBLENDMD  Y5, Y16, K1, Y16
+	VMOVSLDUP  Y4, Y5
+	VMOVSHDUP  Y14, Y15
+	VPBLENDMD  Y5, Y14, K1, Y5
+	VPBLENDMD  Y4, Y15, K1, Y15
+	VMOVSLDUP  Y9, Y4
+	VMOVSHDUP  Y0, Y14
+	VPBLENDMD  Y4, Y0, K1, Y4
+	VPBLENDMD  Y9, Y14, K1, Y14
+	VSHUFI64X2 $0x00, Y12, Y6, Y0
+	VSHUFI64X2 $0x03, Y12, Y6, Y6
+	VSHUFI64X2 $0x00, Y17, Y8, Y9
+	VSHUFI64X2 $0x03, Y17, Y8, Y8
+	VSHUFI64X2 $0x00, Y10, Y2, Y12
+	VSHUFI64X2 $0x03, Y10, Y2, Y2
+	VSHUFI64X2 $0x00, Y11, Y1, Y10
+	VSHUFI64X2 $0x03, Y11, Y1, Y1
+	VSHUFI64X2 $0x00, Y13, Y7, Y11
+	VSHUFI64X2 $0x03, Y13, Y7, Y7
+	VSHUFI64X2 $0x00, Y16, Y3, Y13
+	VSHUFI64X2 $0x03, Y16, Y3, Y3
+	VSHUFI64X2 $0x00, Y15, Y5, Y16
+	VSHUFI64X2 $0x03, Y15, Y5, Y5
+	VSHUFI64X2 $0x00, Y14, Y4, Y15
+	VSHUFI64X2 $0x03, Y14, Y4, Y4
+	VPADDW     nttconst<>+0(SB), Y0, Y0
+	VPSUBW     nttconst<>+1568(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VPSUBW     nttconst<>+0(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VMOVDQU64  Y0, (AX)
+	VPADDW     nttconst<>+0(SB), Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VMOVDQU64  Y6, 32(AX)
+	VPADDW     nttconst<>+0(SB), Y9, Y9
+	VPSUBW     nttconst<>+1568(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VPSUBW     nttconst<>+0(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VMOVDQU64  Y9, 64(AX)
+	VPADDW     nttconst<>+0(SB), Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VMOVDQU64  Y8, 96(AX)
+	VPADDW     nttconst<>+0(SB), Y12, Y12
+	VPSUBW     nttconst<>+1568(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VPSUBW     nttconst<>+0(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VMOVDQU64  Y12, 128(AX)
+	VPADDW     nttconst<>+0(SB), Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU64  Y2, 160(AX)
+	VPADDW     nttconst<>+0(SB), Y10, Y10
+	VPSUBW     nttconst<>+1568(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPSUBW     nttconst<>+0(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VMOVDQU64  Y10, 192(AX)
+	VPADDW     nttconst<>+0(SB), Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VMOVDQU64  Y1, 224(AX)
+	VPADDW     nttconst<>+0(SB), Y11, Y11
+	VPSUBW     nttconst<>+1568(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VPSUBW     nttconst<>+0(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VMOVDQU64  Y11, 256(AX)
+	VPADDW     nttconst<>+0(SB), Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VMOVDQU64  Y7, 288(AX)
+	VPADDW     nttconst<>+0(SB), Y13, Y13
+	VPSUBW     nttconst<>+1568(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VPSUBW     nttconst<>+0(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VMOVDQU64  Y13, 320(AX)
+	VPADDW     nttconst<>+0(SB), Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VMOVDQU64  Y3, 352(AX)
+	VPADDW     nttconst<>+0(SB), Y16, Y16
+	VPSUBW     nttconst<>+1568(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VPSUBW     nttconst<>+0(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VMOVDQU64  Y16, 384(AX)
+	VPADDW     nttconst<>+0(SB), Y5, Y5
+	VPSUBW     nttconst<>+1568(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VPSUBW     nttconst<>+0(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VMOVDQU64  Y5, 416(AX)
+	VPADDW     nttconst<>+0(SB), Y15, Y15
+	VPSUBW     nttconst<>+1568(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VPSUBW     nttconst<>+0(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VMOVDQU64  Y15, 448(AX)
+	VPADDW     nttconst<>+0(SB), Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VMOVDQU64  Y4, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_shufps_undo_pre2_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_shufps_undo_pre2_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst<>+0(SB), Y0
+	VMOVDQU64  (AX), Y1
+	VMOVDQU64  32(AX), Y2
+	VMOVDQU64  64(AX), Y3
+	VMOVDQU64  96(AX), Y4
+	VMOVDQU64  128(AX), Y5
+	VMOVDQU64  160(AX), Y6
+	VMOVDQU64  192(AX), Y7
+	VMOVDQU64  224(AX), Y8
+	VMOVDQU64  256(AX), Y9
+	VMOVDQU64  288(AX), Y10
+	VMOVDQU64  320(AX), Y11
+	VMOVDQU64  352(AX), Y12
+	VMOVDQU64  384(AX), Y13
+	VMOVDQU64  416(AX), Y14
+	VMOVDQU64  448(AX), Y15
+	VMOVDQU64  480(AX), Y16
+	VPMULLW    nttconst<>+64(SB), Y9, Y17
+	VPMULHW    nttconst<>+32(SB), Y9, Y9
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y9, Y9
+	VPADDW     Y9, Y1, Y17
+	VPSUBW     Y9, Y1, Y9
+	VPMULLW    nttconst<>+64(SB), Y10, Y1
+	VPMULHW    nttconst<>+32(SB), Y10, Y10
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y10, Y10
+	VPADDW     Y10, Y2, Y1
+	VPSUBW     Y10, Y2, Y10
+	VPMULLW    nttconst<>+64(SB), Y11, Y2
+	VPMULHW    nttconst<>+32(SB), Y11, Y11
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y11, Y11
+	VPADDW     Y11, Y3, Y2
+	VPSUBW     Y11, Y3, Y11
+	VPMULLW    nttconst<>+64(SB), Y12, Y3
+	VPMULHW    nttconst<>+32(SB), Y12, Y12
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y12, Y12
+	VPADDW     Y12, Y4, Y3
+	VPSUBW     Y12, Y4, Y12
+	VPMULLW    nttconst<>+64(SB), Y13, Y4
+	VPMULHW    nttconst<>+32(SB), Y13, Y13
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y13, Y13
+	VPADDW     Y13, Y5, Y4
+	VPSUBW     Y13, Y5, Y13
+	VPMULLW    nttconst<>+64(SB), Y14, Y5
+	VPMULHW    nttconst<>+32(SB), Y14, Y14
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y14, Y14
+	VPADDW     Y14, Y6, Y5
+	VPSUBW     Y14, Y6, Y14
+	VPMULLW    nttconst<>+64(SB), Y15, Y6
+	VPMULHW    nttconst<>+32(SB), Y15, Y15
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y15, Y15
+	VPADDW     Y15, Y7, Y6
+	VPSUBW     Y15, Y7, Y15
+	VPMULLW    nttconst<>+64(SB), Y16, Y7
+	VPMULHW    nttconst<>+32(SB), Y16, Y16
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y16, Y16
+	VPADDW     Y16, Y8, Y7
+	VPSUBW     Y16, Y8, Y16
+	VPMULLW    nttconst<>+128(SB), Y4, Y8
+	VPMULHW    nttconst<>+96(SB), Y4, Y4
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y4, Y4
+	VPADDW     Y4, Y17, Y8
+	VPSUBW     Y4, Y17, Y4
+	VPMULLW    nttconst<>+128(SB), Y5, Y17
+	VPMULHW    nttconst<>+96(SB), Y5, Y5
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y5, Y5
+	VPADDW     Y5, Y1, Y17
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst<>+128(SB), Y6, Y1
+	VPMULHW    nttconst<>+96(SB), Y6, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPADDW     Y6, Y2, Y1
+	VPSUBW     Y6, Y2, Y6
+	VPMULLW    nttconst<>+128(SB), Y7, Y2
+	VPMULHW    nttconst<>+96(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPADDW     Y7, Y3, Y2
+	VPSUBW     Y7, Y3, Y7
+	VPMULLW    nttconst<>+192(SB), Y13, Y3
+	VPMULHW    nttconst<>+160(SB), Y13, Y13
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y13, Y13
+	VPADDW     Y13, Y9, Y3
+	VPSUBW     Y13, Y9, Y13
+	VPMULLW    nttconst<>+192(SB), Y14, Y9
+	VPMULHW    nttconst<>+160(SB), Y14, Y14
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y14, Y14
+	VPADDW     Y14, Y10, Y9
+	VPSUBW     Y14, Y10, Y14
+	VPMULLW    nttconst<>+192(SB), Y15, Y10
+	VPMULHW    nttconst<>+160(SB), Y15, Y15
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y15, Y15
+	VPADDW     Y15, Y11, Y10
+	VPSUBW     Y15, Y11, Y15
+	VPMULLW    nttconst<>+192(SB), Y16, Y11
+	VPMULHW    nttconst<>+160(SB), Y16, Y16
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y16, Y16
+	VPADDW     Y16, Y12, Y11
+	VPSUBW     Y16, Y12, Y16
+	VPMULLW    nttconst<>+256(SB), Y1, Y12
+	VPMULHW    nttconst<>+224(SB), Y1, Y1
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y1, Y1
+	VPADDW     Y1, Y8, Y12
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst<>+256(SB), Y2, Y8
+	VPMULHW    nttconst<>+224(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y17, Y8
+	VPSUBW     Y2, Y17, Y2
+	VPMULLW    nttconst<>+384(SB), Y6, Y17
+	VPMULHW    nttconst<>+352(SB), Y6, Y6
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y6, Y6
+	VPADDW     Y6, Y4, Y17
+	VPSUBW     Y6, Y4, Y6
+	VPMULLW    nttconst<>+384(SB), Y7, Y4
+	VPMULHW    nttconst<>+352(SB), Y7, Y7
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y7, Y7
+	VPADDW     Y7, Y5, Y4
+	VPSUBW     Y7, Y5, Y7
+	VPMULLW    nttconst<>+320(SB), Y10, Y5
+	VPMULHW    nttconst<>+288(SB), Y10, Y10
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y10, Y10
+	VPADDW     Y10, Y3, Y5
+	VPSUBW     Y10, Y3, Y10
+	VPMULLW    nttconst<>+320(SB), Y11, Y3
+	VPMULHW    nttconst<>+288(SB), Y11, Y11
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y11, Y11
+	VPADDW     Y11, Y9, Y3
+	VPSUBW     Y11, Y9, Y11
+	VPMULLW    nttconst<>+448(SB), Y15, Y9
+	VPMULHW    nttconst<>+416(SB), Y15, Y15
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y15, Y15
+	VPADDW     Y15, Y13, Y9
+	VPSUBW     Y15, Y13, Y15
+	VPMULLW    nttconst<>+448(SB), Y16, Y13
+	VPMULHW    nttconst<>+416(SB), Y16, Y16
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y16, Y16
+	VPADDW     Y16, Y14, Y13
+	VPSUBW     Y16, Y14, Y16
+	VPMULLW    nttconst<>+512(SB), Y8, Y14
+	VPMULHW    nttconst<>+480(SB), Y8, Y8
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y8, Y8
+	VPADDW     Y8, Y12, Y14
+	VPSUBW     Y8, Y12, Y8
+	VPMULLW    nttconst<>+1632(SB), Y2, Y12
+	VPMULHW    nttconst<>+1600(SB), Y2, Y2
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y2, Y2
+	VPADDW     Y2, Y1, Y12
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst<>+640(SB), Y4, Y1
+	VPMULHW    nttconst<>+608(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y17, Y1
+	VPSUBW     Y4, Y17, Y4
+	VPMULLW    nttconst<>+1760(SB), Y7, Y17
+	VPMULHW    nttconst<>+1728(SB), Y7, Y7
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y7, Y7
+	VPADDW     Y7, Y6, Y17
+	VPSUBW     Y7, Y6, Y7
+	VPMULLW    nttconst<>+576(SB), Y3, Y6
+	VPMULHW    nttconst<>+544(SB), Y3, Y3
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPADDW     Y3, Y5, Y6
+	VPSUBW     Y3, Y5, Y3
+	VPMULLW    nttconst<>+1696(SB), Y11, Y5
+	VPMULHW    nttconst<>+1664(SB), Y11, Y11
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y11, Y11
+	VPADDW     Y11, Y10, Y5
+	VPSUBW     Y11, Y10, Y11
+	VPMULLW    nttconst<>+704(SB), Y13, Y10
+	VPMULHW    nttconst<>+672(SB), Y13, Y13
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y13, Y13
+	VPADDW     Y13, Y9, Y10
+	VPSUBW     Y13, Y9, Y13
+	VPMULLW    nttconst<>+1824(SB), Y16, Y9
+	VPMULHW    nttconst<>+1792(SB), Y16, Y16
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y16, Y16
+	VPADDW     Y16, Y15, Y9
+	VPSUBW     Y16, Y15, Y16
+	VSHUFI64X2 $0x00, Y8, Y14, Y15
+	VSHUFI64X2 $0x03, Y8, Y14, Y8
+	VSHUFI64X2 $0x00, Y2, Y12, Y14
+	VSHUFI64X2 $0x03, Y2, Y12, Y2
+	VSHUFI64X2 $0x00, Y4, Y1, Y12
+	VSHUFI64X2 $0x03, Y4, Y1, Y1
+	VSHUFI64X2 $0x00, Y7, Y17, Y4
+	VSHUFI64X2 $0x03, Y7, Y17, Y7
+	VSHUFI64X2 $0x00, Y3, Y6, Y17
+	VSHUFI64X2 $0x03, Y3, Y6, Y3
+	VSHUFI64X2 $0x00, Y11, Y5, Y6
+	VSHUFI64X2 $0x03, Y11, Y5, Y5
+	VSHUFI64X2 $0x00, Y13, Y10, Y11
+	VSHUFI64X2 $0x03, Y13, Y10, Y10
+	VSHUFI64X2 $0x00, Y16, Y9, Y13
+	VSHUFI64X2 $0x03, Y16, Y9, Y9
+	VPMULLW    nttconst<>+768(SB), Y8, Y16
+	VPMULHW    nttconst<>+736(SB), Y8, Y8
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y8, Y8
+	VPADDW     Y8, Y15, Y16
+	VPSUBW     Y8, Y15, Y8
+	VPMULLW    nttconst<>+1888(SB), Y2, Y15
+	VPMULHW    nttconst<>+1856(SB), Y2, Y2
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y2, Y2
+	VPADDW     Y2, Y14, Y15
+	VPSUBW     Y2, Y14, Y2
+	VPMULLW    nttconst<>+896(SB), Y1, Y14
+	VPMULHW    nttconst<>+864(SB), Y1, Y1
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y1, Y1
+	VPADDW     Y1, Y12, Y14
+	VPSUBW     Y1, Y12, Y1
+	VPMULLW    nttconst<>+2016(SB), Y7, Y12
+	VPMULHW    nttconst<>+1984(SB), Y7, Y7
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y7, Y7
+	VPADDW     Y7, Y4, Y12
+	VPSUBW     Y7, Y4, Y7
+	VPMULLW    nttconst<>+832(SB), Y3, Y4
+	VPMULHW    nttconst<>+800(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPADDW     Y3, Y17, Y4
+	VPSUBW     Y3, Y17, Y3
+	VPMULLW    nttconst<>+1952(SB), Y5, Y17
+	VPMULHW    nttconst<>+1920(SB), Y5, Y5
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y5, Y5
+	VPADDW     Y5, Y6, Y17
+	VPSUBW     Y5, Y6, Y5
+	VPMULLW    nttconst<>+960(SB), Y10, Y6
+	VPMULHW    nttconst<>+928(SB), Y10, Y10
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y10, Y10
+	VPADDW     Y10, Y11, Y6
+	VPSUBW     Y10, Y11, Y10
+	VPMULLW    nttconst<>+2080(SB), Y9, Y11
+	VPMULHW    nttconst<>+2048(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPADDW     Y9, Y13, Y11
+	VPSUBW     Y9, Y13, Y9
+	VPMULHW    nttconst<>+2624(SB), Y16, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y16, Y16
+	VPMULHW    nttconst<>+2624(SB), Y8, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y8, Y8
+	VPMULHW    nttconst<>+2624(SB), Y15, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y15, Y15
+	VPMULHW    nttconst<>+2624(SB), Y2, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y2, Y2
+	VPMULHW    nttconst<>+2624(SB), Y14, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y14, Y14
+	VPMULHW    nttconst<>+2624(SB), Y1, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y1, Y1
+	VPMULHW    nttconst<>+2624(SB), Y12, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y12, Y12
+	VPMULHW    nttconst<>+2624(SB), Y7, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y7, Y7
+	VPMULHW    nttconst<>+2624(SB), Y4, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y4, Y4
+	VPMULHW    nttconst<>+2624(SB), Y3, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y3, Y3
+	VPMULHW    nttconst<>+2624(SB), Y17, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y17, Y17
+	VPMULHW    nttconst<>+2624(SB), Y5, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y5, Y5
+	VPMULHW    nttconst<>+2624(SB), Y6, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y6, Y6
+	VPMULHW    nttconst<>+2624(SB), Y10, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y10, Y10
+	VPMULHW    nttconst<>+2624(SB), Y11, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y11, Y11
+	VPMULHW    nttconst<>+2624(SB), Y9, Y13
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y13, Y9, Y9
+	VSHUFPS    $0x44, Y8, Y16, Y13
+	VSHUFPS    $0xee, Y8, Y16, Y8
+	VSHUFPS    $0x44, Y2, Y15, Y16
+	VSHUFPS    $0xee, Y2, Y15, Y2
+	VSHUFPS    $0x44, Y1, Y14, Y15
+	VSHUFPS    $0xee, Y1, Y14, Y1
+	VSHUFPS    $0x44, Y7, Y12, Y14
+	VSHUFPS    $0xee, Y7, Y12, Y7
+	VSHUFPS    $0x44, Y3, Y4, Y12
+	VSHUFPS    $0xee, Y3, Y4, Y3
+	VSHUFPS    $0x44, Y5, Y17, Y4
+	VSHUFPS    $0xee, Y5, Y17, Y5
+	VSHUFPS    $0x44, Y10, Y6, Y17
+	VSHUFPS    $0xee, Y10, Y6, Y6
+	VSHUFPS    $0x44, Y9, Y11, Y10
+	VSHUFPS    $0xee, Y9, Y11, Y9
+	VPMULLW    nttconst<>+1024(SB), Y8, Y11
+	VPMULHW    nttconst<>+992(SB), Y8, Y8
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y8, Y8
+	VPADDW     Y8, Y13, Y11
+	VPSUBW     Y8, Y13, Y8
+	VPMULLW    nttconst<>+2144(SB), Y2, Y13
+	VPMULHW    nttconst<>+2112(SB), Y2, Y2
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y2, Y2
+	VPADDW     Y2, Y16, Y13
+	VPSUBW     Y2, Y16, Y2
+	VPMULLW    nttconst<>+1152(SB), Y1, Y16
+	VPMULHW    nttconst<>+1120(SB), Y1, Y1
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y1, Y1
+	VPADDW     Y1, Y15, Y16
+	VPSUBW     Y1, Y15, Y1
+	VPMULLW    nttconst<>+2272(SB), Y7, Y15
+	VPMULHW    nttconst<>+2240(SB), Y7, Y7
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y7, Y7
+	VPADDW     Y7, Y14, Y15
+	VPSUBW     Y7, Y14, Y7
+	VPMULLW    nttconst<>+1088(SB), Y3, Y14
+	VPMULHW    nttconst<>+1056(SB), Y3, Y3
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y3, Y3
+	VPADDW     Y3, Y12, Y14
+	VPSUBW     Y3, Y12, Y3
+	VPMULLW    nttconst<>+2208(SB), Y5, Y12
+	VPMULHW    nttconst<>+2176(SB), Y5, Y5
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y5, Y5
+	VPADDW     Y5, Y4, Y12
+	VPSUBW     Y5, Y4, Y5
+	VPMULLW    nttconst<>+1216(SB), Y6, Y4
+	VPMULHW    nttconst<>+1184(SB), Y6, Y6
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y6, Y6
+	VPADDW     Y6, Y17, Y4
+	VPSUBW     Y6, Y17, Y6
+	VPMULLW    nttconst<>+2336(SB), Y9, Y17
+	VPMULHW    nttconst<>+2304(SB), Y9, Y9
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y9, Y9
+	VPADDW     Y9, Y10, Y17
+	VPSUBW     Y9, Y10, Y9
+	VSHUFPS    $0x88, Y8, Y11, Y10
+	VSHUFPS    $0xdd, Y8, Y11, Y8
+	VSHUFPS    $0x88, Y2, Y13, Y11
+	VSHUFPS    $0xdd, Y2, Y13, Y2
+	VSHUFPS    $0x88, Y1, Y16, Y13
+	VSHUFPS    $0xdd, Y1, Y16, Y1
+	VSHUFPS    $0x88, Y7, Y15, Y16
+	VSHUFPS    $0xdd, Y7, Y15, Y7
+	VSHUFPS    $0x88, Y3, Y14, Y15
+	VSHUFPS    $0xdd, Y3, Y14, Y3
+	VSHUFPS    $0x88, Y5, Y12, Y14
+	VSHUFPS    $0xdd, Y5, Y12, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y12
+	VSHUFPS    $0xdd, Y6, Y4, Y4
+	VSHUFPS    $0x88, Y9, Y17, Y6
+	VSHUFPS    $0xdd, Y9, Y17, Y9
+	VPMULLW    nttconst<>+43872(SB), Y8, Y17
+	VPMULHW    nttconst<>+43840(SB), Y8, Y8
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y8, Y8
+	VPADDW     Y8, Y10, Y17
+	VPSUBW     Y8, Y10, Y8
+	VPMULLW    nttconst<>+44128(SB), Y2, Y10
+	VPMULHW    nttconst<>+44096(SB), Y2, Y2
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y10, Y2, Y2
+	VPADDW     Y2, Y11, Y10
+	VPSUBW     Y2, Y11, Y2
+	VPMULLW    nttconst<>+44000(SB), Y1, Y11
+	VPMULHW    nttconst<>+43968(SB), Y1, Y1
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y1, Y1
+	VPADDW     Y1, Y13, Y11
+	VPSUBW     Y1, Y13, Y1
+	VPMULLW    nttconst<>+44256(SB), Y7, Y13
+	VPMULHW    nttconst<>+44224(SB), Y7, Y7
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y7, Y7
+	VPADDW     Y7, Y16, Y13
+	VPSUBW     Y7, Y16, Y7
+	VPMULLW    nttconst<>+43936(SB), Y3, Y16
+	VPMULHW    nttconst<>+43904(SB), Y3, Y3
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y3, Y3
+	VPADDW     Y3, Y15, Y16
+	VPSUBW     Y3, Y15, Y3
+	VPMULLW    nttconst<>+44192(SB), Y5, Y15
+	VPMULHW    nttconst<>+44160(SB), Y5, Y5
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y5, Y5
+	VPADDW     Y5, Y14, Y15
+	VPSUBW     Y5, Y14, Y5
+	VPMULLW    nttconst<>+44064(SB), Y4, Y14
+	VPMULHW    nttconst<>+44032(SB), Y4, Y4
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y4, Y4
+	VPADDW     Y4, Y12, Y14
+	VPSUBW     Y4, Y12, Y4
+	VPMULLW    nttconst<>+44320(SB), Y9, Y12
+	VPMULHW    nttconst<>+44288(SB), Y9, Y9
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y9, Y9
+	VPADDW     Y9, Y6, Y0
+	VPSUBW     Y9, Y6, Y9
+	VMOVSLDUP  Y8, Y6
+	VMOVSHDUP  Y17, Y12
+	MOVL       $0x0000aaaa, CX
+	KMOVW      CX, K1
+	VPBLENDMD  Y6, Y17, K1, Y6
+	VPBLENDMD  Y8, Y12, K1, Y12
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y10, Y17
+	VPBLENDMD  Y8, Y10, K1, Y8
+	VPBLENDMD  Y2, Y17, K1, Y17
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y11, Y10
+	VPBLENDMD  Y2, Y11, K1, Y2
+	VPBLENDMD  Y1, Y10, K1, Y10
+	VMOVSLDUP  Y7, Y1
+	VMOVSHDUP  Y13, Y11
+	VPBLENDMD  Y1, Y13, K1, Y1
+	VPBLENDMD  Y7, Y11, K1, Y11
+	VMOVSLDUP  Y3, Y7
+	VMOVSHDUP  Y16, Y13
+	VPBLENDMD  Y7, Y16, K1, Y7
+	VPBLENDMD  Y3, Y13, K1, Y13
+	VMOVSLDUP  Y5, Y3
+	VMOVSHDUP  Y15, Y16
+	VPBLENDMD  Y3, Y15, K1, Y3
+	VPBLENDMD  Y5, Y16, K1, Y16
+	VMOVSLDUP  Y4, Y5
+	VMOVSHDUP  Y14, Y15
+	VPBLENDMD  Y5, Y14, K1, Y5
+	VPBLENDMD  Y4, Y15, K1, Y15
+	VMOVSLDUP  Y9, Y4
+	VMOVSHDUP  Y0, Y14
+	VPBLENDMD  Y4, Y0, K1, Y4
+	VPBLENDMD  Y9, Y14, K1, Y14
+	VSHUFI64X2 $0x00, Y12, Y6, Y0
+	VSHUFI64X2 $0x03, Y12, Y6, Y6
+	VSHUFI64X2 $0x00, Y17, Y8, Y9
+	VSHUFI64X2 $0x03, Y17, Y8, Y8
+	VSHUFI64X2 $0x00, Y10, Y2, Y12
+	VSHUFI64X2 $0x03, Y10, Y2, Y2
+	VSHUFI64X2 $0x00, Y11, Y1, Y10
+	VSHUFI64X2 $0x03, Y11, Y1, Y1
+	VSHUFI64X2 $0x00, Y13, Y7, Y11
+	VSHUFI64X2 $0x03, Y13, Y7, Y7
+	VSHUFI64X2 $0x00, Y16, Y3, Y13
+	VSHUFI64X2 $0x03, Y16, Y3, Y3
+	VSHUFI64X2 $0x00, Y15, Y5, Y16
+	VSHUFI64X2 $0x03, Y15, Y5, Y5
+	VSHUFI64X2 $0x00, Y14, Y4, Y15
+	VSHUFI64X2 $0x03, Y14, Y4, Y4
+	VPADDW     nttconst<>+1568(SB), Y0, Y0
+	VPSUBW     nttconst<>+1504(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VPSUBW     nttconst<>+1568(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VPSUBW     nttconst<>+0(SB), Y0, Y14
+	VPMINUW    Y14, Y0, Y0
+	VMOVDQU64  Y0, (AX)
+	VPADDW     nttconst<>+1568(SB), Y6, Y6
+	VPSUBW     nttconst<>+1504(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+1568(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VPSUBW     nttconst<>+0(SB), Y6, Y0
+	VPMINUW    Y0, Y6, Y6
+	VMOVDQU64  Y6, 32(AX)
+	VPADDW     nttconst<>+1568(SB), Y9, Y9
+	VPSUBW     nttconst<>+1504(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VPSUBW     nttconst<>+1568(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VPSUBW     nttconst<>+0(SB), Y9, Y0
+	VPMINUW    Y0, Y9, Y9
+	VMOVDQU64  Y9, 64(AX)
+	VPADDW     nttconst<>+1568(SB), Y8, Y8
+	VPSUBW     nttconst<>+1504(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+1568(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VPSUBW     nttconst<>+0(SB), Y8, Y0
+	VPMINUW    Y0, Y8, Y8
+	VMOVDQU64  Y8, 96(AX)
+	VPADDW     nttconst<>+1568(SB), Y12, Y12
+	VPSUBW     nttconst<>+1504(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VPSUBW     nttconst<>+1568(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VPSUBW     nttconst<>+0(SB), Y12, Y0
+	VPMINUW    Y0, Y12, Y12
+	VMOVDQU64  Y12, 128(AX)
+	VPADDW     nttconst<>+1568(SB), Y2, Y2
+	VPSUBW     nttconst<>+1504(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+1568(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VPSUBW     nttconst<>+0(SB), Y2, Y0
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU64  Y2, 160(AX)
+	VPADDW     nttconst<>+1568(SB), Y10, Y10
+	VPSUBW     nttconst<>+1504(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPSUBW     nttconst<>+1568(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPSUBW     nttconst<>+0(SB), Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VMOVDQU64  Y10, 192(AX)
+	VPADDW     nttconst<>+1568(SB), Y1, Y1
+	VPSUBW     nttconst<>+1504(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+1568(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VPSUBW     nttconst<>+0(SB), Y1, Y0
+	VPMINUW    Y0, Y1, Y1
+	VMOVDQU64  Y1, 224(AX)
+	VPADDW     nttconst<>+1568(SB), Y11, Y11
+	VPSUBW     nttconst<>+1504(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VPSUBW     nttconst<>+1568(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VPSUBW     nttconst<>+0(SB), Y11, Y0
+	VPMINUW    Y0, Y11, Y11
+	VMOVDQU64  Y11, 256(AX)
+	VPADDW     nttconst<>+1568(SB), Y7, Y7
+	VPSUBW     nttconst<>+1504(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+1568(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VPSUBW     nttconst<>+0(SB), Y7, Y0
+	VPMINUW    Y0, Y7, Y7
+	VMOVDQU64  Y7, 288(AX)
+	VPADDW     nttconst<>+1568(SB), Y13, Y13
+	VPSUBW     nttconst<>+1504(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VPSUBW     nttconst<>+1568(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VPSUBW     nttconst<>+0(SB), Y13, Y0
+	VPMINUW    Y0, Y13, Y13
+	VMOVDQU64  Y13, 320(AX)
+	VPADDW     nttconst<>+1568(SB), Y3, Y3
+	VPSUBW     nttconst<>+1504(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+1568(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VPSUBW     nttconst<>+0(SB), Y3, Y0
+	VPMINUW    Y0, Y3, Y3
+	VMOVDQU64  Y3, 352(AX)
+	VPADDW     nttconst<>+1568(SB), Y16, Y16
+	VPSUBW     nttconst<>+1504(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VPSUBW     nttconst<>+1568(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VPSUBW     nttconst<>+0(SB), Y16, Y0
+	VPMINUW    Y0, Y16, Y16
+	VMOVDQU64  Y16, 384(AX)
+	VPADDW     nttconst<>+1568(SB), Y5, Y5
+	VPSUBW     nttconst<>+1504(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VPSUBW     nttconst<>+1568(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VPSUBW     nttconst<>+0(SB), Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VMOVDQU64  Y5, 416(AX)
+	VPADDW     nttconst<>+1568(SB), Y15, Y15
+	VPSUBW     nttconst<>+1504(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VPSUBW     nttconst<>+1568(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VPSUBW     nttconst<>+0(SB), Y15, Y0
+	VPMINUW    Y0, Y15, Y15
+	VMOVDQU64  Y15, 448(AX)
+	VPADDW     nttconst<>+1568(SB), Y4, Y4
+	VPSUBW     nttconst<>+1504(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+1568(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VPSUBW     nttconst<>+0(SB), Y4, Y0
+	VPMINUW    Y0, Y4, Y4
+	VMOVDQU64  Y4, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_blend_undo_pre1_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_blend_undo_pre1_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPMULLW     nttconst<>+64(SB), Y9, Y17
+	VPMULHW     nttconst<>+32(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y1, Y17
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst<>+64(SB), Y10, Y1
+	VPMULHW     nttconst<>+32(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPADDW      Y10, Y2, Y1
+	VPSUBW      Y10, Y2, Y10
+	VPMULLW     nttconst<>+64(SB), Y11, Y2
+	VPMULHW     nttconst<>+32(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VPADDW      Y11, Y3, Y2
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst<>+64(SB), Y12, Y3
+	VPMULHW     nttconst<>+32(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y4, Y3
+	VPSUBW      Y12, Y4, Y12
+	VPMULLW     nttconst<>+64(SB), Y13, Y4
+	VPMULHW     nttconst<>+32(SB), Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y13, Y13
+	VPADDW      Y13, Y5, Y4
+	VPSUBW      Y13, Y5, Y13
+	VPMULLW     nttconst<>+64(SB), Y14, Y5
+	VPMULHW     nttconst<>+32(SB), Y14, Y14
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y14, Y14
+	VPADDW      Y14, Y6, Y5
+	VPSUBW      Y14, Y6, Y14
+	VPMULLW     nttconst<>+64(SB), Y15, Y6
+	VPMULHW     nttconst<>+32(SB), Y15, Y15
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y15, Y15
+	VPADDW      Y15, Y7, Y6
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+64(SB), Y16, Y7
+	VPMULHW     nttconst<>+32(SB), Y16, Y16
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y16, Y16
+	VPADDW      Y16, Y8, Y7
+	VPSUBW      Y16, Y8, Y16
+	VPMULLW     nttconst<>+128(SB), Y4, Y8
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y4, Y4
+	VPADDW      Y4, Y17, Y8
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y17
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y1, Y17
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y1
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y6, Y2, Y1
+	VPSUBW      Y6, Y2, Y6
+	VPMULLW     nttconst<>+128(SB), Y7, Y2
+	VPMULHW     nttconst<>+96(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y3, Y2
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst<>+192(SB), Y13, Y3
+	VPMULHW     nttconst<>+160(SB), Y13, Y13
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y13, Y13
+	VPADDW      Y13, Y9, Y3
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+192(SB), Y14, Y9
+	VPMULHW     nttconst<>+160(SB), Y14, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y14, Y14
+	VPADDW      Y14, Y10, Y9
+	VPSUBW      Y14, Y10, Y14
+	VPMULLW     nttconst<>+192(SB), Y15, Y10
+	VPMULHW     nttconst<>+160(SB), Y15, Y15
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPADDW      Y15, Y11, Y10
+	VPSUBW      Y15, Y11, Y15
+	VPMULLW     nttconst<>+192(SB), Y16, Y11
+	VPMULHW     nttconst<>+160(SB), Y16, Y16
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y16, Y16
+	VPADDW      Y16, Y12, Y11
+	VPSUBW      Y16, Y12, Y16
+	VPMULLW     nttconst<>+256(SB), Y1, Y12
+	VPMULHW     nttconst<>+224(SB), Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y1, Y1
+	VPADDW      Y1, Y8, Y12
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+256(SB), Y2, Y8
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y17, Y8
+	VPSUBW      Y2, Y17, Y2
+	VPMULLW     nttconst<>+384(SB), Y6, Y17
+	VPMULHW     nttconst<>+352(SB), Y6, Y6
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y6, Y6
+	VPADDW      Y6, Y4, Y17
+	VPSUBW      Y6, Y4, Y6
+	VPMULLW     nttconst<>+384(SB), Y7, Y4
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y5, Y4
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+320(SB), Y10, Y5
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y10, Y10
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+320(SB), Y11, Y3
+	VPMULHW     nttconst<>+288(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VPADDW      Y11, Y9, Y3
+	VPSUBW      Y11, Y9, Y11
+	VPMULLW     nttconst<>+448(SB), Y15, Y9
+	VPMULHW     nttconst<>+416(SB), Y15, Y15
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y15, Y15
+	VPADDW      Y15, Y13, Y9
+	VPSUBW      Y15, Y13, Y15
+	VPMULLW     nttconst<>+448(SB), Y16, Y13
+	VPMULHW     nttconst<>+416(SB), Y16, Y16
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y16, Y16
+	VPADDW      Y16, Y14, Y13
+	VPSUBW      Y16, Y14, Y16
+	VPMULLW     nttconst<>+512(SB), Y8, Y14
+	VPMULHW     nttconst<>+480(SB), Y8, Y8
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y8, Y8
+	VPADDW      Y8, Y12, Y14
+	VPSUBW      Y8, Y12, Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y12
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y2, Y2
+	VPADDW      Y2, Y1, Y12
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+640(SB), Y4, Y1
+	VPMULHW     nttconst<>+608(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y17, Y1
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+1760(SB), Y7, Y17
+	VPMULHW     nttconst<>+1728(SB), Y7, Y7
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y7, Y7
+	VPADDW      Y7, Y6, Y17
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst<>+576(SB), Y3, Y6
+	VPMULHW     nttconst<>+544(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y5, Y6
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1696(SB), Y11, Y5
+	VPMULHW     nttconst<>+1664(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y10, Y5
+	VPSUBW      Y11, Y10, Y11
+	VPMULLW     nttconst<>+704(SB), Y13, Y10
+	VPMULHW     nttconst<>+672(SB), Y13, Y13
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPADDW      Y13, Y9, Y10
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+1824(SB), Y16, Y9
+	VPMULHW     nttconst<>+1792(SB), Y16, Y16
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y16, Y16
+	VPADDW      Y16, Y15, Y9
+	VPSUBW      Y16, Y15, Y16
+	VSHUFI64X2  $0x00, Y8, Y14, Y15
+	VSHUFI64X2  $0x03, Y8, Y14, Y8
+	VSHUFI64X2  $0x00, Y2, Y12, Y14
+	VSHUFI64X2  $0x03, Y2, Y12, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y12
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y7, Y17, Y4
+	VSHUFI64X2  $0x03, Y7, Y17, Y7
+	VSHUFI64X2  $0x00, Y3, Y6, Y17
+	VSHUFI64X2  $0x03, Y3, Y6, Y3
+	VSHUFI64X2  $0x00, Y11, Y5, Y6
+	VSHUFI64X2  $0x03, Y11, Y5, Y5
+	VSHUFI64X2  $0x00, Y13, Y10, Y11
+	VSHUFI64X2  $0x03, Y13, Y10, Y10
+	VSHUFI64X2  $0x00, Y16, Y9, Y13
+	VSHUFI64X2  $0x03, Y16, Y9, Y9
+	VPMULLW     nttconst<>+768(SB), Y8, Y16
+	VPMULHW     nttconst<>+736(SB), Y8, Y8
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y8, Y8
+	VPADDW      Y8, Y15, Y16
+	VPSUBW      Y8, Y15, Y8
+	VPMULLW     nttconst<>+1888(SB), Y2, Y15
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPADDW      Y2, Y14, Y15
+	VPSUBW      Y2, Y14, Y2
+	VPMULLW     nttconst<>+896(SB), Y1, Y14
+	VPMULHW     nttconst<>+864(SB), Y1, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPADDW      Y1, Y12, Y14
+	VPSUBW      Y1, Y12, Y1
+	VPMULLW     nttconst<>+2016(SB), Y7, Y12
+	VPMULHW     nttconst<>+1984(SB), Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y7, Y7
+	VPADDW      Y7, Y4, Y12
+	VPSUBW      Y7, Y4, Y7
+	VPMULLW     nttconst<>+832(SB), Y3, Y4
+	VPMULHW     nttconst<>+800(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPADDW      Y3, Y17, Y4
+	VPSUBW      Y3, Y17, Y3
+	VPMULLW     nttconst<>+1952(SB), Y5, Y17
+	VPMULHW     nttconst<>+1920(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y6, Y17
+	VPSUBW      Y5, Y6, Y5
+	VPMULLW     nttconst<>+960(SB), Y10, Y6
+	VPMULHW     nttconst<>+928(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y11, Y6
+	VPSUBW      Y10, Y11, Y10
+	VPMULLW     nttconst<>+2080(SB), Y9, Y11
+	VPMULHW     nttconst<>+2048(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y13, Y11
+	VPSUBW      Y9, Y13, Y9
+	VPUNPCKLQDQ Y8, Y16, Y13
+	VPUNPCKHQDQ Y8, Y16, Y8
+	VPUNPCKLQDQ Y2, Y15, Y16
+	VPUNPCKHQDQ Y2, Y15, Y2
+	VPUNPCKLQDQ Y1, Y14, Y15
+	VPUNPCKHQDQ Y1, Y14, Y1
+	VPUNPCKLQDQ Y7, Y12, Y14
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPUNPCKLQDQ Y3, Y4, Y12
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y17, Y4
+	VPUNPCKHQDQ Y5, Y17, Y5
+	VPUNPCKLQDQ Y10, Y6, Y17
+	VPUNPCKHQDQ Y10, Y6, Y6
+	VPUNPCKLQDQ Y9, Y11, Y10
+	VPUNPCKHQDQ Y9, Y11, Y9
+	VPMULLW     nttconst<>+1024(SB), Y8, Y11
+	VPMULHW     nttconst<>+992(SB), Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y8, Y8
+	VPADDW      Y8, Y13, Y11
+	VPSUBW      Y8, Y13, Y8
+	VPMULLW     nttconst<>+2144(SB), Y2, Y13
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y2, Y16, Y13
+	VPSUBW      Y2, Y16, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y16
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y1, Y1
+	VPADDW      Y1, Y15, Y16
+	VPSUBW      Y1, Y15, Y1
+	VPMULLW     nttconst<>+2272(SB), Y7, Y15
+	VPMULHW     nttconst<>+2240(SB), Y7, Y7
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y7, Y7
+	VPADDW      Y7, Y14, Y15
+	VPSUBW      Y7, Y14, Y7
+	VPMULLW     nttconst<>+1088(SB), Y3, Y14
+	VPMULHW     nttconst<>+1056(SB), Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y3, Y3
+	VPADDW      Y3, Y12, Y14
+	VPSUBW      Y3, Y12, Y3
+	VPMULLW     nttconst<>+2208(SB), Y5, Y12
+	VPMULHW     nttconst<>+2176(SB), Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y5, Y5
+	VPADDW      Y5, Y4, Y12
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst<>+1216(SB), Y6, Y4
+	VPMULHW     nttconst<>+1184(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPADDW      Y6, Y17, Y4
+	VPSUBW      Y6, Y17, Y6
+	VPMULLW     nttconst<>+2336(SB), Y9, Y17
+	VPMULHW     nttconst<>+2304(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y10, Y17
+	VPSUBW      Y9, Y10, Y9
+	VPMULHW     nttconst<>+2624(SB), Y11, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VPMULHW     nttconst<>+2624(SB), Y8, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y13, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPMULHW     nttconst<>+2624(SB), Y2, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y16, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y16, Y16
+	VPMULHW     nttconst<>+2624(SB), Y1, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y15, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPMULHW     nttconst<>+2624(SB), Y7, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VPMULHW     nttconst<>+2624(SB), Y14, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y14, Y14
+	VPMULHW     nttconst<>+2624(SB), Y3, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y12, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y12, Y12
+	VPMULHW     nttconst<>+2624(SB), Y5, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y4, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y6, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y17, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y17, Y17
+	VPMULHW     nttconst<>+2624(SB), Y9, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPSLLQ      $0x20, Y8, Y10
+	VPSRLQ      $0x20, Y11, Y18
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y10, Y11, K1, Y10
+	VPBLENDMD   Y8, Y18, K1, Y18
+	VPSLLQ      $0x20, Y2, Y8
+	VPSRLQ      $0x20, Y13, Y11
+	VPBLENDMD   Y8, Y13, K1, Y8
+	VPBLENDMD   Y2, Y11, K1, Y11
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y16, Y13
+	VPBLENDMD   Y2, Y16, K1, Y2
+	VPBLENDMD   Y1, Y13, K1, Y13
+	VPSLLQ      $0x20, Y7, Y1
+	VPSRLQ      $0x20, Y15, Y16
+	VPBLENDMD   Y1, Y15, K1, Y1
+	VPBLENDMD   Y7, Y16, K1, Y16
+	VPSLLQ      $0x20, Y3, Y7
+	VPSRLQ      $0x20, Y14, Y15
+	VPBLENDMD   Y7, Y14, K1, Y7
+	VPBLENDMD   Y3, Y15, K1, Y15
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y12, Y14
+	VPBLENDMD   Y3, Y12, K1, Y3
+	VPBLENDMD   Y5, Y14, K1, Y14
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y4, Y12
+	VPBLENDMD   Y5, Y4, K1, Y5
+	VPBLENDMD   Y6, Y12, K1, Y12
+	VPSLLQ      $0x20, Y9, Y4
+	VPSRLQ      $0x20, Y17, Y6
+	VPBLENDMD   Y4, Y17, K1, Y4
+	VPBLENDMD   Y9, Y6, K1, Y6
+	VPMULLW     nttconst<>+1280(SB), Y18, Y9
+	VPMULHW     nttconst<>+1248(SB), Y18, Y17
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y17, Y17
+	VPADDW      Y17, Y10, Y9
+	VPSUBW      Y17, Y10, Y17
+	VPMULLW     nttconst<>+2400(SB), Y11, Y10
+	VPMULHW     nttconst<>+2368(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VPADDW      Y11, Y8, Y10
+	VPSUBW      Y11, Y8, Y11
+	VPMULLW     nttconst<>+1408(SB), Y13, Y8
+	VPMULHW     nttconst<>+1376(SB), Y13, Y13
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y13, Y13
+	VPADDW      Y13, Y2, Y8
+	VPSUBW      Y13, Y2, Y13
+	VPMULLW     nttconst<>+2528(SB), Y16, Y2
+	VPMULHW     nttconst<>+2496(SB), Y16, Y16
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y16, Y16
+	VPADDW      Y16, Y1, Y2
+	VPSUBW      Y16, Y1, Y16
+	VPMULLW     nttconst<>+1344(SB), Y15, Y1
+	VPMULHW     nttconst<>+1312(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPADDW      Y15, Y7, Y1
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+2464(SB), Y14, Y7
+	VPMULHW     nttconst<>+2432(SB), Y14, Y14
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y14, Y14
+	VPADDW      Y14, Y3, Y7
+	VPSUBW      Y14, Y3, Y14
+	VPMULLW     nttconst<>+1472(SB), Y12, Y3
+	VPMULHW     nttconst<>+1440(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y5, Y3
+	VPSUBW      Y12, Y5, Y12
+	VPMULLW     nttconst<>+2592(SB), Y6, Y5
+	VPMULHW     nttconst<>+2560(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPADDW      Y6, Y4, Y0
+	VPSUBW      Y6, Y4, Y6
+	VPSLLQ      $0x20, Y17, Y4
+	VPSRLQ      $0x20, Y9, Y5
+	VPBLENDMD   Y4, Y9, K1, Y4
+	VPBLENDMD   Y17, Y5, K1, Y5
+	VPSLLQ      $0x20, Y11, Y9
+	VPSRLQ      $0x20, Y10, Y17
+	VPBLENDMD   Y9, Y10, K1, Y9
+	VPBLENDMD   Y11, Y17, K1, Y17
+	VPSLLQ      $0x20, Y13, Y10
+	VPSRLQ      $0x20, Y8, Y11
+	VPBLENDMD   Y10, Y8, K1, Y10
+	VPBLENDMD   Y13, Y11, K1, Y11
+	VPSLLQ      $0x20, Y16, Y8
+	VPSRLQ      $0x20, Y2, Y13
+	VPBLENDMD   Y8, Y2, K1, Y8
+	VPBLENDMD   Y16, Y13, K1, Y13
+	VPSLLQ      $0x20, Y15, Y2
+	VPSRLQ      $0x20, Y1, Y16
+	VPBLENDMD   Y2, Y1, K1, Y2
+	VPBLENDMD   Y15, Y16, K1, Y16
+	VPSLLQ      $0x20, Y14, Y1
+	VPSRLQ      $0x20, Y7, Y15
+	VPBLENDMD   Y1, Y7, K1, Y1
+	VPBLENDMD   Y14, Y15, K1, Y15
+	VPSLLQ      $0x20, Y12, Y7
+	VPSRLQ      $0x20, Y3, Y14
+	VPBLENDMD   Y7, Y3, K1, Y7
+	VPBLENDMD   Y12, Y14, K1, Y14
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y0, Y12
+	VPBLENDMD   Y3, Y0, K1, Y3
+	VPBLENDMD   Y6, Y12, K1, Y12
+	VPUNPCKLQDQ Y5, Y4, Y0
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y17, Y9, Y5
+	VPUNPCKHQDQ Y17, Y9, Y6
+	VPUNPCKLQDQ Y11, Y10, Y9
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y13, Y8, Y11
+	VPUNPCKHQDQ Y13, Y8, Y8
+	VPUNPCKLQDQ Y16, Y2, Y13
+	VPUNPCKHQDQ Y16, Y2, Y2
+	VPUNPCKLQDQ Y15, Y1, Y16
+	VPUNPCKHQDQ Y15, Y1, Y1
+	VPUNPCKLQDQ Y14, Y7, Y15
+	VPUNPCKHQDQ Y14, Y7, Y7
+	VPUNPCKLQDQ Y12, Y3, Y14
+	VPUNPCKHQDQ Y12, Y3, Y3
+	VSHUFI64X2  $0x00, Y4, Y0, Y12
+	VSHUFI64X2  $0x03, Y4, Y0, Y0
+	VSHUFI64X2  $0x00, Y6, Y5, Y4
+	VSHUFI64X2  $0x03, Y6, Y5, Y5
+	VSHUFI64X2  $0x00, Y10, Y9, Y6
+	VSHUFI64X2  $0x03, Y10, Y9, Y9
+	VSHUFI64X2  $0x00, Y8, Y11, Y10
+	VSHUFI64X2  $0x03, Y8, Y11, Y8
+	VSHUFI64X2  $0x00, Y2, Y13, Y11
+	VSHUFI64X2  $0x03, Y2, Y13, Y2
+	VSHUFI64X2  $0x00, Y1, Y16, Y13
+	VSHUFI64X2  $0x03, Y1, Y16, Y1
+	VSHUFI64X2  $0x00, Y7, Y15, Y16
+	VSHUFI64X2  $0x03, Y7, Y15, Y7
+	VSHUFI64X2  $0x00, Y3, Y14, Y15
+	VSHUFI64X2  $0x03, Y3, Y14, Y3
+	VPADDW      nttconst<>+0(SB), Y12, Y12
+	VPSUBW      nttconst<>+1568(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VPSUBW      nttconst<>+0(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VMOVDQU64   Y12, (AX)
+	VPADDW      nttconst<>+0(SB), Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VMOVDQU64   Y0, 32(AX)
+	VPADDW      nttconst<>+0(SB), Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU64   Y4, 64(AX)
+	VPADDW      nttconst<>+0(SB), Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU64   Y5, 96(AX)
+	VPADDW      nttconst<>+0(SB), Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VMOVDQU64   Y6, 128(AX)
+	VPADDW      nttconst<>+0(SB), Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VMOVDQU64   Y9, 160(AX)
+	VPADDW      nttconst<>+0(SB), Y10, Y10
+	VPSUBW      nttconst<>+1568(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VPSUBW      nttconst<>+0(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VMOVDQU64   Y10, 192(AX)
+	VPADDW      nttconst<>+0(SB), Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VMOVDQU64   Y8, 224(AX)
+	VPADDW      nttconst<>+0(SB), Y11, Y11
+	VPSUBW      nttconst<>+1568(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VPSUBW      nttconst<>+0(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VMOVDQU64   Y11, 256(AX)
+	VPADDW      nttconst<>+0(SB), Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VMOVDQU64   Y2, 288(AX)
+	VPADDW      nttconst<>+0(SB), Y13, Y13
+	VPSUBW      nttconst<>+1568(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VPSUBW      nttconst<>+0(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VMOVDQU64   Y13, 320(AX)
+	VPADDW      nttconst<>+0(SB), Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VPADDW      nttconst<>+0(SB), Y16, Y16
+	VPSUBW      nttconst<>+1568(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VPSUBW      nttconst<>+0(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VMOVDQU64   Y16, 384(AX)
+	VPADDW      nttconst<>+0(SB), Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU64   Y7, 416(AX)
+	VPADDW      nttconst<>+0(SB), Y15, Y15
+	VPSUBW      nttconst<>+1568(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VPSUBW      nttconst<>+0(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VMOVDQU64   Y15, 448(AX)
+	VPADDW      nttconst<>+0(SB), Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU64   Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx512vl_all_blend_undo_pre2_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_blend_undo_pre2_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPMULLW     nttconst<>+64(SB), Y9, Y17
+	VPMULHW     nttconst<>+32(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y1, Y17
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst<>+64(SB), Y10, Y1
+	VPMULHW     nttconst<>+32(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPADDW      Y10, Y2, Y1
+	VPSUBW      Y10, Y2, Y10
+	VPMULLW     nttconst<>+64(SB), Y11, Y2
+	VPMULHW     nttconst<>+32(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VPADDW      Y11, Y3, Y2
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst<>+64(SB), Y12, Y3
+	VPMULHW     nttconst<>+32(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y4, Y3
+	VPSUBW      Y12, Y4, Y12
+	VPMULLW     nttconst<>+64(SB), Y13, Y4
+	VPMULHW     nttconst<>+32(SB), Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y13, Y13
+	VPADDW      Y13, Y5, Y4
+	VPSUBW      Y13, Y5, Y13
+	VPMULLW     nttconst<>+64(SB), Y14, Y5
+	VPMULHW     nttconst<>+32(SB), Y14, Y14
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y14, Y14
+	VPADDW      Y14, Y6, Y5
+	VPSUBW      Y14, Y6, Y14
+	VPMULLW     nttconst<>+64(SB), Y15, Y6
+	VPMULHW     nttconst<>+32(SB), Y15, Y15
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y15, Y15
+	VPADDW      Y15, Y7, Y6
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+64(SB), Y16, Y7
+	VPMULHW     nttconst<>+32(SB), Y16, Y16
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y16, Y16
+	VPADDW      Y16, Y8, Y7
+	VPSUBW      Y16, Y8, Y16
+	VPMULLW     nttconst<>+128(SB), Y4, Y8
+	VPMULHW     nttconst<>+96(SB), Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y4, Y4
+	VPADDW      Y4, Y17, Y8
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y17
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y1, Y17
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y1
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y6, Y2, Y1
+	VPSUBW      Y6, Y2, Y6
+	VPMULLW     nttconst<>+128(SB), Y7, Y2
+	VPMULHW     nttconst<>+96(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y3, Y2
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst<>+192(SB), Y13, Y3
+	VPMULHW     nttconst<>+160(SB), Y13, Y13
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y13, Y13
+	VPADDW      Y13, Y9, Y3
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+192(SB), Y14, Y9
+	VPMULHW     nttconst<>+160(SB), Y14, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y14, Y14
+	VPADDW      Y14, Y10, Y9
+	VPSUBW      Y14, Y10, Y14
+	VPMULLW     nttconst<>+192(SB), Y15, Y10
+	VPMULHW     nttconst<>+160(SB), Y15, Y15
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPADDW      Y15, Y11, Y10
+	VPSUBW      Y15, Y11, Y15
+	VPMULLW     nttconst<>+192(SB), Y16, Y11
+	VPMULHW     nttconst<>+160(SB), Y16, Y16
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y16, Y16
+	VPADDW      Y16, Y12, Y11
+	VPSUBW      Y16, Y12, Y16
+	VPMULLW     nttconst<>+256(SB), Y1, Y12
+	VPMULHW     nttconst<>+224(SB), Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y1, Y1
+	VPADDW      Y1, Y8, Y12
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+256(SB), Y2, Y8
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y17, Y8
+	VPSUBW      Y2, Y17, Y2
+	VPMULLW     nttconst<>+384(SB), Y6, Y17
+	VPMULHW     nttconst<>+352(SB), Y6, Y6
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y6, Y6
+	VPADDW      Y6, Y4, Y17
+	VPSUBW      Y6, Y4, Y6
+	VPMULLW     nttconst<>+384(SB), Y7, Y4
+	VPMULHW     nttconst<>+352(SB), Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y5, Y4
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst<>+320(SB), Y10, Y5
+	VPMULHW     nttconst<>+288(SB), Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y10, Y10
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst<>+320(SB), Y11, Y3
+	VPMULHW     nttconst<>+288(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VPADDW      Y11, Y9, Y3
+	VPSUBW      Y11, Y9, Y11
+	VPMULLW     nttconst<>+448(SB), Y15, Y9
+	VPMULHW     nttconst<>+416(SB), Y15, Y15
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y15, Y15
+	VPADDW      Y15, Y13, Y9
+	VPSUBW      Y15, Y13, Y15
+	VPMULLW     nttconst<>+448(SB), Y16, Y13
+	VPMULHW     nttconst<>+416(SB), Y16, Y16
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y16, Y16
+	VPADDW      Y16, Y14, Y13
+	VPSUBW      Y16, Y14, Y16
+	VPMULLW     nttconst<>+512(SB), Y8, Y14
+	VPMULHW     nttconst<>+480(SB), Y8, Y8
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y8, Y8
+	VPADDW      Y8, Y12, Y14
+	VPSUBW      Y8, Y12, Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y12
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y2, Y2
+	VPADDW      Y2, Y1, Y12
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+640(SB), Y4, Y1
+	VPMULHW     nttconst<>+608(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y17, Y1
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst<>+1760(SB), Y7, Y17
+	VPMULHW     nttconst<>+1728(SB), Y7, Y7
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y7, Y7
+	VPADDW      Y7, Y6, Y17
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst<>+576(SB), Y3, Y6
+	VPMULHW     nttconst<>+544(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y5, Y6
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1696(SB), Y11, Y5
+	VPMULHW     nttconst<>+1664(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y10, Y5
+	VPSUBW      Y11, Y10, Y11
+	VPMULLW     nttconst<>+704(SB), Y13, Y10
+	VPMULHW     nttconst<>+672(SB), Y13, Y13
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPADDW      Y13, Y9, Y10
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst<>+1824(SB), Y16, Y9
+	VPMULHW     nttconst<>+1792(SB), Y16, Y16
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y16, Y16
+	VPADDW      Y16, Y15, Y9
+	VPSUBW      Y16, Y15, Y16
+	VSHUFI64X2  $0x00, Y8, Y14, Y15
+	VSHUFI64X2  $0x03, Y8, Y14, Y8
+	VSHUFI64X2  $0x00, Y2, Y12, Y14
+	VSHUFI64X2  $0x03, Y2, Y12, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y12
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y7, Y17, Y4
+	VSHUFI64X2  $0x03, Y7, Y17, Y7
+	VSHUFI64X2  $0x00, Y3, Y6, Y17
+	VSHUFI64X2  $0x03, Y3, Y6, Y3
+	VSHUFI64X2  $0x00, Y11, Y5, Y6
+	VSHUFI64X2  $0x03, Y11, Y5, Y5
+	VSHUFI64X2  $0x00, Y13, Y10, Y11
+	VSHUFI64X2  $0x03, Y13, Y10, Y10
+	VSHUFI64X2  $0x00, Y16, Y9, Y13
+	VSHUFI64X2  $0x03, Y16, Y9, Y9
+	VPMULLW     nttconst<>+768(SB), Y8, Y16
+	VPMULHW     nttconst<>+736(SB), Y8, Y8
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y8, Y8
+	VPADDW      Y8, Y15, Y16
+	VPSUBW      Y8, Y15, Y8
+	VPMULLW     nttconst<>+1888(SB), Y2, Y15
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPADDW      Y2, Y14, Y15
+	VPSUBW      Y2, Y14, Y2
+	VPMULLW     nttconst<>+896(SB), Y1, Y14
+	VPMULHW     nttconst<>+864(SB), Y1, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPADDW      Y1, Y12, Y14
+	VPSUBW      Y1, Y12, Y1
+	VPMULLW     nttconst<>+2016(SB), Y7, Y12
+	VPMULHW     nttconst<>+1984(SB), Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y7, Y7
+	VPADDW      Y7, Y4, Y12
+	VPSUBW      Y7, Y4, Y7
+	VPMULLW     nttconst<>+832(SB), Y3, Y4
+	VPMULHW     nttconst<>+800(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPADDW      Y3, Y17, Y4
+	VPSUBW      Y3, Y17, Y3
+	VPMULLW     nttconst<>+1952(SB), Y5, Y17
+	VPMULHW     nttconst<>+1920(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y6, Y17
+	VPSUBW      Y5, Y6, Y5
+	VPMULLW     nttconst<>+960(SB), Y10, Y6
+	VPMULHW     nttconst<>+928(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y11, Y6
+	VPSUBW      Y10, Y11, Y10
+	VPMULLW     nttconst<>+2080(SB), Y9, Y11
+	VPMULHW     nttconst<>+2048(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y13, Y11
+	VPSUBW      Y9, Y13, Y9
+	VPMULHW     nttconst<>+2624(SB), Y16, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y16, Y16
+	VPMULHW     nttconst<>+2624(SB), Y8, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y15, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y15, Y15
+	VPMULHW     nttconst<>+2624(SB), Y2, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y14, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y14, Y14
+	VPMULHW     nttconst<>+2624(SB), Y1, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y12, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y12, Y12
+	VPMULHW     nttconst<>+2624(SB), Y7, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y7, Y7
+	VPMULHW     nttconst<>+2624(SB), Y4, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y3, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y17, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y17, Y17
+	VPMULHW     nttconst<>+2624(SB), Y5, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y6, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y10, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y10, Y10
+	VPMULHW     nttconst<>+2624(SB), Y11, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y11, Y11
+	VPMULHW     nttconst<>+2624(SB), Y9, Y13
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y13, Y9, Y9
+	VPUNPCKLQDQ Y8, Y16, Y13
+	VPUNPCKHQDQ Y8, Y16, Y8
+	VPUNPCKLQDQ Y2, Y15, Y16
+	VPUNPCKHQDQ Y2, Y15, Y2
+	VPUNPCKLQDQ Y1, Y14, Y15
+	VPUNPCKHQDQ Y1, Y14, Y1
+	VPUNPCKLQDQ Y7, Y12, Y14
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPUNPCKLQDQ Y3, Y4, Y12
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y17, Y4
+	VPUNPCKHQDQ Y5, Y17, Y5
+	VPUNPCKLQDQ Y10, Y6, Y17
+	VPUNPCKHQDQ Y10, Y6, Y6
+	VPUNPCKLQDQ Y9, Y11, Y10
+	VPUNPCKHQDQ Y9, Y11, Y9
+	VPMULLW     nttconst<>+1024(SB), Y8, Y11
+	VPMULHW     nttconst<>+992(SB), Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y8, Y8
+	VPADDW      Y8, Y13, Y11
+	VPSUBW      Y8, Y13, Y8
+	VPMULLW     nttconst<>+2144(SB), Y2, Y13
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y2, Y16, Y13
+	VPSUBW      Y2, Y16, Y2
+	VPMULLW     nttconst<>+1152(SB), Y1, Y16
+	VPMULHW     nttconst<>+1120(SB), Y1, Y1
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y1, Y1
+	VPADDW      Y1, Y15, Y16
+	VPSUBW      Y1, Y15, Y1
+	VPMULLW     nttconst<>+2272(SB), Y7, Y15
+	VPMULHW     nttconst<>+2240(SB), Y7, Y7
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y7, Y7
+	VPADDW      Y7, Y14, Y15
+	VPSUBW      Y7, Y14, Y7
+	VPMULLW     nttconst<>+1088(SB), Y3, Y14
+	VPMULHW     nttconst<>+1056(SB), Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y3, Y3
+	VPADDW      Y3, Y12, Y14
+	VPSUBW      Y3, Y12, Y3
+	VPMULLW     nttconst<>+2208(SB), Y5, Y12
+	VPMULHW     nttconst<>+2176(SB), Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y5, Y5
+	VPADDW      Y5, Y4, Y12
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst<>+1216(SB), Y6, Y4
+	VPMULHW     nttconst<>+1184(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPADDW      Y6, Y17, Y4
+	VPSUBW      Y6, Y17, Y6
+	VPMULLW     nttconst<>+2336(SB), Y9, Y17
+	VPMULHW     nttconst<>+2304(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y10, Y17
+	VPSUBW      Y9, Y10, Y9
+	VPSLLQ      $0x20, Y8, Y10
+	VPSRLQ      $0x20, Y11, Y18
+	MOVL        $0x0000aaaa, CX
+	KMOVW       CX, K1
+	VPBLENDMD   Y10, Y11, K1, Y10
+	VPBLENDMD   Y8, Y18, K1, Y18
+	VPSLLQ      $0x20, Y2, Y8
+	VPSRLQ      $0x20, Y13, Y11
+	VPBLENDMD   Y8, Y13, K1, Y8
+	VPBLENDMD   Y2, Y11, K1, Y11
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y16, Y13
+	VPBLENDMD   Y2, Y16, K1, Y2
+	VPBLENDMD   Y1, Y13, K1, Y13
+	VPSLLQ      $0x20, Y7, Y1
+	VPSRLQ      $0x20, Y15, Y16
+	VPBLENDMD   Y1, Y15, K1, Y1
+	VPBLENDMD   Y7, Y16, K1, Y16
+	VPSLLQ      $0x20, Y3, Y7
+	VPSRLQ      $0x20, Y14, Y15
+	VPBLENDMD   Y7, Y14, K1, Y7
+	VPBLENDMD   Y3, Y15, K1, Y15
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y12, Y14
+	VPBLENDMD   Y3, Y12, K1, Y3
+	VPBLENDMD   Y5, Y14, K1, Y14
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y4, Y12
+	VPBLENDMD   Y5, Y4, K1, Y5
+	VPBLENDMD   Y6, Y12, K1, Y12
+	VPSLLQ      $0x20, Y9, Y4
+	VPSRLQ      $0x20, Y17, Y6
+	VPBLENDMD   Y4, Y17, K1, Y4
+	VPBLENDMD   Y9, Y6, K1, Y6
+	VPMULLW     nttconst<>+1280(SB), Y18, Y9
+	VPMULHW     nttconst<>+1248(SB), Y18, Y17
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y17, Y17
+	VPADDW      Y17, Y10, Y9
+	VPSUBW      Y17, Y10, Y17
+	VPMULLW     nttconst<>+2400(SB), Y11, Y10
+	VPMULHW     nttconst<>+2368(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VPADDW      Y11, Y8, Y10
+	VPSUBW      Y11, Y8, Y11
+	VPMULLW     nttconst<>+1408(SB), Y13, Y8
+	VPMULHW     nttconst<>+1376(SB), Y13, Y13
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y13, Y13
+	VPADDW      Y13, Y2, Y8
+	VPSUBW      Y13, Y2, Y13
+	VPMULLW     nttconst<>+2528(SB), Y16, Y2
+	VPMULHW     nttconst<>+2496(SB), Y16, Y16
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y16, Y16
+	VPADDW      Y16, Y1, Y2
+	VPSUBW      Y16, Y1, Y16
+	VPMULLW     nttconst<>+1344(SB), Y15, Y1
+	VPMULHW     nttconst<>+1312(SB), Y15, Y15
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y15, Y15
+	VPADDW      Y15, Y7, Y1
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst<>+2464(SB), Y14, Y7
+	VPMULHW     nttconst<>+2432(SB), Y14, Y14
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y14, Y14
+	VPADDW      Y14, Y3, Y7
+	VPSUBW      Y14, Y3, Y14
+	VPMULLW     nttconst<>+1472(SB), Y12, Y3
+	VPMULHW     nttconst<>+1440(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y5, Y3
+	VPSUBW      Y12, Y5, Y12
+	VPMULLW     nttconst<>+2592(SB), Y6, Y5
+	VPMULHW     nttconst<>+2560(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPADDW      Y6, Y4, Y0
+	VPSUBW      Y6, Y4, Y6
+	VPSLLQ      $0x20, Y17, Y4
+	VPSRLQ      $0x20, Y9, Y5
+	VPBLENDMD   Y4, Y9, K1, Y4
+	VPBLENDMD   Y17, Y5, K1, Y5
+	VPSLLQ      $0x20, Y11, Y9
+	VPSRLQ      $0x20, Y10, Y17
+	VPBLENDMD   Y9, Y10, K1, Y9
+	VPBLENDMD   Y11, Y17, K1, Y17
+	VPSLLQ      $0x20, Y13, Y10
+	VPSRLQ      $0x20, Y8, Y11
+	VPBLENDMD   Y10, Y8, K1, Y10
+	VPBLENDMD   Y13, Y11, K1, Y11
+	VPSLLQ      $0x20, Y16, Y8
+	VPSRLQ      $0x20, Y2, Y13
+	VPBLENDMD   Y8, Y2, K1, Y8
+	VPBLENDMD   Y16, Y13, K1, Y13
+	VPSLLQ      $0x20, Y15, Y2
+	VPSRLQ      $0x20, Y1, Y16
+	VPBLENDMD   Y2, Y1, K1, Y2
+	VPBLENDMD   Y15, Y16, K1, Y16
+	VPSLLQ      $0x20, Y14, Y1
+	VPSRLQ      $0x20, Y7, Y15
+	VPBLENDMD   Y1, Y7, K1, Y1
+	VPBLENDMD   Y14, Y15, K1, Y15
+	VPSLLQ      $0x20, Y12, Y7
+	VPSRLQ      $0x20, Y3, Y14
+	VPBLENDMD   Y7, Y3, K1, Y7
+	VPBLENDMD   Y12, Y14, K1, Y14
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y0, Y12
+	VPBLENDMD   Y3, Y0, K1, Y3
+	VPBLENDMD   Y6, Y12, K1, Y12
+	VPUNPCKLQDQ Y5, Y4, Y0
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y17, Y9, Y5
+	VPUNPCKHQDQ Y17, Y9, Y6
+	VPUNPCKLQDQ Y11, Y10, Y9
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y13, Y8, Y11
+	VPUNPCKHQDQ Y13, Y8, Y8
+	VPUNPCKLQDQ Y16, Y2, Y13
+	VPUNPCKHQDQ Y16, Y2, Y2
+	VPUNPCKLQDQ Y15, Y1, Y16
+	VPUNPCKHQDQ Y15, Y1, Y1
+	VPUNPCKLQDQ Y14, Y7, Y15
+	VPUNPCKHQDQ Y14, Y7, Y7
+	VPUNPCKLQDQ Y12, Y3, Y14
+	VPUNPCKHQDQ Y12, Y3, Y3
+	VSHUFI64X2  $0x00, Y4, Y0, Y12
+	VSHUFI64X2  $0x03, Y4, Y0, Y0
+	VSHUFI64X2  $0x00, Y6, Y5, Y4
+	VSHUFI64X2  $0x03, Y6, Y5, Y5
+	VSHUFI64X2  $0x00, Y10, Y9, Y6
+	VSHUFI64X2  $0x03, Y10, Y9, Y9
+	VSHUFI64X2  $0x00, Y8, Y11, Y10
+	VSHUFI64X2  $0x03, Y8, Y11, Y8
+	VSHUFI64X2  $0x00, Y2, Y13, Y11
+	VSHUFI64X2  $0x03, Y2, Y13, Y2
+	VSHUFI64X2  $0x00, Y1, Y16, Y13
+	VSHUFI64X2  $0x03, Y1, Y16, Y1
+	VSHUFI64X2  $0x00, Y7, Y15, Y16
+	VSHUFI64X2  $0x03, Y7, Y15, Y7
+	VSHUFI64X2  $0x00, Y3, Y14, Y15
+	VSHUFI64X2  $0x03, Y3, Y14, Y3
+	VPADDW      nttconst<>+1568(SB), Y12, Y12
+	VPSUBW      nttconst<>+1504(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VPSUBW      nttconst<>+1568(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VPSUBW      nttconst<>+0(SB), Y12, Y14
+	VPMINUW     Y14, Y12, Y12
+	VMOVDQU64   Y12, (AX)
+	VPADDW      nttconst<>+1568(SB), Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y12
+	VPMINUW     Y12, Y0, Y0
+	VMOVDQU64   Y0, 32(AX)
+	VPADDW      nttconst<>+1568(SB), Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y0
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU64   Y4, 64(AX)
+	VPADDW      nttconst<>+1568(SB), Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU64   Y5, 96(AX)
+	VPADDW      nttconst<>+1568(SB), Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VMOVDQU64   Y6, 128(AX)
+	VPADDW      nttconst<>+1568(SB), Y9, Y9
+	VPSUBW      nttconst<>+1504(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+1568(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VPSUBW      nttconst<>+0(SB), Y9, Y0
+	VPMINUW     Y0, Y9, Y9
+	VMOVDQU64   Y9, 160(AX)
+	VPADDW      nttconst<>+1568(SB), Y10, Y10
+	VPSUBW      nttconst<>+1504(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VPSUBW      nttconst<>+1568(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VPSUBW      nttconst<>+0(SB), Y10, Y0
+	VPMINUW     Y0, Y10, Y10
+	VMOVDQU64   Y10, 192(AX)
+	VPADDW      nttconst<>+1568(SB), Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y0
+	VPMINUW     Y0, Y8, Y8
+	VMOVDQU64   Y8, 224(AX)
+	VPADDW      nttconst<>+1568(SB), Y11, Y11
+	VPSUBW      nttconst<>+1504(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VPSUBW      nttconst<>+1568(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VPSUBW      nttconst<>+0(SB), Y11, Y0
+	VPMINUW     Y0, Y11, Y11
+	VMOVDQU64   Y11, 256(AX)
+	VPADDW      nttconst<>+1568(SB), Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VMOVDQU64   Y2, 288(AX)
+	VPADDW      nttconst<>+1568(SB), Y13, Y13
+	VPSUBW      nttconst<>+1504(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VPSUBW      nttconst<>+1568(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VPSUBW      nttconst<>+0(SB), Y13, Y0
+	VPMINUW     Y0, Y13, Y13
+	VMOVDQU64   Y13, 320(AX)
+	VPADDW      nttconst<>+1568(SB), Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU64   Y1, 352(AX)
+	VPADDW      nttconst<>+1568(SB), Y16, Y16
+	VPSUBW      nttconst<>+1504(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VPSUBW      nttconst<>+1568(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VPSUBW      nttconst<>+0(SB), Y16, Y0
+	VPMINUW     Y0, Y16, Y16
+	VMOVDQU64   Y16, 384(AX)
+	VPADDW      nttconst<>+1568(SB), Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y0
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU64   Y7, 416(AX)
+	VPADDW      nttconst<>+1568(SB), Y15, Y15
+	VPSUBW      nttconst<>+1504(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VPSUBW      nttconst<>+1568(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VPSUBW      nttconst<>+0(SB), Y15, Y0
+	VPMINUW     Y0, Y15, Y15
+	VMOVDQU64   Y15, 448(AX)
+	VPADDW      nttconst<>+1568(SB), Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU64   Y3, 480(AX)
+	VZEROUPPER
+	RET
+
 DATA nttconst<>+0(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+8(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+16(SB)/8, $0x0d010d010d010d01

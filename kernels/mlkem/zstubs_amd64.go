@@ -441,3 +441,33 @@ func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_pre2_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_pre1_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_pre2_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_blend_undo_pre1_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512_all_blend_undo_pre2_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_shufps_undo_pre1_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_shufps_undo_pre2_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_blend_undo_pre1_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_blend_undo_pre2_none(f *[256]int16)

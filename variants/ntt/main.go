@@ -93,6 +93,10 @@ func main() {
 			fns = append(fns, emitNTT(f, c, k))
 		}
 	}
+	// The pre-reduction variants come after all others, for the same reason.
+	for _, k := range preVariants(f) {
+		fns = append(fns, emitNTT(f, c, k))
+	}
 	// The ifma2 products come after all others, for the same reason.
 	for _, k := range mulIFMA2Variants(f) {
 		fns = append(fns, emitMul(f, c, k))
@@ -257,6 +261,28 @@ func spillVariants(f *field, inverse bool) []nttKnobs {
 			for _, policy := range []string{"lru", "mru", "opt"} {
 				out = append(out, nttKnobs{inverse: inverse, isa: s, regs: "spill", spill: policy, shuf: shuf,
 					reorder: "undo", red: "lazy", align: asmalign.None})
+			}
+		}
+	}
+	return out
+}
+
+// preVariants enumerates red=pre1 and pre2 for the forward NTT of both
+// fields (InvNTT's last products are Montgomery-bounded already) on every
+// isa at its base register allocation, with the shufps shuffles (the
+// default sweep's choice for ML-KEM) and, with EVEX, the field's nttBase
+// shuffle.
+func preVariants(f *field) []nttKnobs {
+	var out []nttKnobs
+	for _, s := range []*isa{avx2, avx512, avx512vl} {
+		shufs := []string{"shufps"}
+		if b := nttBase(f, false).shuf; s.evex && b != "shufps" {
+			shufs = append(shufs, b)
+		}
+		for _, shuf := range shufs {
+			for _, red := range []string{"pre1", "pre2"} {
+				out = append(out, nttKnobs{isa: s, regs: baseRegs(f, s), shuf: shuf, reorder: "undo", red: red,
+					align: asmalign.None})
 			}
 		}
 	}

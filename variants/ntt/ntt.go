@@ -31,7 +31,12 @@ type nttKnobs struct {
 	merge   int
 	shuf    string // "unpack", "blend", "permt2", "vbmi", "shufps"
 	reorder string // "undo": restore the order once per pass; "avoid": after every layer
-	red     string // "lazy": reduce only where a lane would overflow; "eager": every layer
+	// red is "lazy" (reduce only where a lane would overflow), "eager"
+	// (every layer) or "pre1"/"pre2" (lazy, plus one reduction of every
+	// vector beyond (-q, q) before the last one or two layers, which
+	// moves work from the final reduction, where nothing overlaps it, into
+	// the transform and shortens the final subtraction chain)
+	red string
 	// canon is how the last pass brings 16-bit lanes into [0, q): ""
 	// (the chain of conditional subtractions, left out of the name so
 	// existing names stay) or "barrett" (one Barrett reduction, then one
@@ -241,6 +246,7 @@ func (s *nttState) runGroup(p pass, grp []int, last bool) {
 	}
 	start := s.lay
 	for _, b := range p.layers {
+		s.preReduce(regs, grp, b)
 		s.shuffleTo(regs, grp, p.regBits, goal{bit: b})
 		s.layer(regs, grp, b)
 		if s.k.reorder == "avoid" {
@@ -507,6 +513,22 @@ func (s *nttState) gsButterfly(regs map[int]reg.VecVirtual, x, y int, z mulConst
 		return bx.add(by), f.montBound(by.sub(bx), z.max)
 	})
 	s.eager(regs, x, y)
+}
+
+// preReduce reduces, for red=pre1 and pre2, every vector of the group
+// that may lie outside (-q, q) before the last one or two layers.
+func (s *nttState) preReduce(regs map[int]reg.VecVirtual, grp []int, b int) {
+	n := map[string]int{"pre1": 1, "pre2": 2}[s.k.red]
+	ls := s.layers()
+	if n == 0 || len(ls) < n || b != ls[len(ls)-n] {
+		return
+	}
+	for _, sl := range grp {
+		if s.slotBound(sl).abs() >= s.g.f.q {
+			s.need(regs, sl)
+			s.reduceSlot(regs, sl)
+		}
+	}
 }
 
 // eager reduces, for red=eager, every output of a butterfly that may lie

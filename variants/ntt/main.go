@@ -2,15 +2,19 @@
 // MulNTT) for one field from one description (modulus, lane width, root of
 // unity, Montgomery constants), over a space of knobs: vector width
 // (AVX2 ymm, AVX-512VL ymm with 32 registers, AVX-512 zmm), register
-// allocation (whole polynomial in registers, or passes of 8-register
-// groups through memory, with 2, 3 or 4 large-stride layers merged per
-// pass), the shuffle
-// strategy of the layers whose stride is below a vector (unpack chains,
-// shift+blend pairs, two-source VPERMI2W/D permutes, VBMI byte permutes
-// VPERMI2B/VPERMB, VSHUFPS/VPBLENDD pairs), whether the shuffled
+// allocation (whole polynomial in registers; passes of 8-register groups
+// through memory, with 2, 3 or 4 large-stride layers merged per pass; or
+// one pass that spills, under an LRU, MRU or Belady spill policy), the
+// shuffle strategy of the layers whose stride is below a vector (unpack
+// chains, shift+blend pairs, two-source VPERMI2W/D permutes, VBMI byte
+// permutes VPERMI2B/VPERMB, VSHUFPS/VPBLENDD pairs), whether the shuffled
 // order is undone once per pass or after every layer, reduction placement
 // (lazy: only where a lane could overflow, decided from per-coefficient
-// interval bounds; eager: every layer) and alignment of the code.
+// interval bounds; eager: every layer; pre1/pre2: lazy plus one reduction
+// of everything before the last one or two layers), the final reduction
+// (subtraction chain or Barrett), the MulNTT product (Montgomery, IFMA
+// Barrett, or IFMA quotient and remainder with the odd lanes by shuffle or
+// offset load, unrolled 1 to 16) and alignment of the code.
 //
 // It writes the assembly and stubs (through avo) and a Go table of the
 // variants for kernels/variant registration:

@@ -315,7 +315,8 @@ func (g *gen) canonical(x reg.VecVirtual, b interval, barrett bool) {
 		case b.lo > -q && b.hi < q:
 			g.condAddQ(x)
 			return
-		case b.lo >= 0 && b.hi < 2*q && !barrett:
+		case b.lo >= 0 && b.hi < 2*q && g.f.ebits != 16:
+			// (16-bit lanes take subtractChain's one unsigned minimum)
 			g.sub(x, g.q, x)
 			g.condAddQ(x)
 			return

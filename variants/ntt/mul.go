@@ -16,7 +16,7 @@ type mulKnobs struct {
 	// (Barrett: quotient by VPMADD52HUQ, remainder by VPMULUDQ/VPSUBQ,
 	// lane moves by shifts and blends) or "ifma2" (Barrett with both
 	// halves by IFMA: quotient VPMADD52HUQ, remainder VPMADD52LUQ, lane
-	// moves by VPSHUFD on the shuffle port); empty for ML-KEM.
+	// moves by VPSHUFD or loads); empty for ML-KEM.
 	mul string
 	// odd is how mul=ifma2 brings the odd lanes to the low dwords:
 	// "shuf" (VPSHUFD) or "load" (a load from 4 bytes further on);
@@ -42,32 +42,37 @@ func (k mulKnobs) name(f *field) string {
 }
 
 // buildMul emits one MulNTT function: h = f∘g, a loop over vectors.
+// odd=load peels the last iteration, whose last vector must not read past
+// the arrays (see pointwiseIFMA2), unless the loop runs once (unroll=16 on
+// zmm), in which case the loop body holds that vector itself.
 func buildMul(g *gen, sym string, k mulKnobs) {
 	TEXT(sym, 0, fmt.Sprintf("func(h, a, b *[256]int%d)", g.f.ebits))
 	Pragma("noescape")
 	hp, fp, gp := Load(Param("h"), GP64()), Load(Param("a"), GP64()), Load(Param("b"), GP64())
 	g.setup()
-	m := &mulState{g: g, mul: k.mul}
+	m := &mulState{g: g, mul: k.mul, odd: k.odd}
 	m.prepare()
-	if k.mul == "ifma2" {
-		m.loopIFMA2(hp, fp, gp, k)
-		return
+	trips := g.slots / k.unroll
+	peel := k.odd == "load" && trips > 1
+	if peel {
+		trips--
 	}
 	n := GP64()
-	MOVQ(operand.U64(uint64(g.slots/k.unroll)), n)
+	MOVQ(operand.U64(uint64(trips)), n)
 	tp := GP64()
 	if g.f.ebits == 16 {
 		LEAQ(m.gamma.w, tp)
 	}
+	body := func(last bool) {
+		for u := range k.unroll {
+			off := u * g.isa.bytes
+			h := m.vector(fp, gp, tp, off, last && u == k.unroll-1)
+			g.store(h, operand.Mem{Base: hp, Disp: off})
+		}
+	}
 	k.align.Emit()
 	Label("loop")
-	for u := range k.unroll {
-		off := u * g.isa.bytes
-		f := g.load(operand.Mem{Base: fp, Disp: off})
-		gv := g.load(operand.Mem{Base: gp, Disp: off})
-		h := m.product(f, gv, tp, off)
-		g.store(h, operand.Mem{Base: hp, Disp: off})
-	}
+	body(k.odd == "load" && !peel)
 	step := operand.U32(uint64(k.unroll * g.isa.bytes))
 	ADDQ(step, hp)
 	ADDQ(step, fp)
@@ -77,45 +82,24 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 	}
 	DECQ(n)
 	JNZ(operand.LabelRef("loop"))
-	VZEROUPPER()
-	RET()
-}
-
-// loopIFMA2 emits the mul=ifma2 loop; for odd=load it runs over all
-// vectors but the last unroll, then those as an epilogue, whose last
-// vector must not read past the arrays (see pointwiseIFMA2); a loop that
-// runs once (unroll=16 on zmm) holds that last vector itself.
-func (m *mulState) loopIFMA2(hp, fp, gp reg.Register, k mulKnobs) {
-	g := m.g
-	body := func(epilogue bool) {
-		for u := range k.unroll {
-			off := u * g.isa.bytes
-			h := m.pointwiseIFMA2(fp, gp, off, k.odd == "shuf" || epilogue && u == k.unroll-1)
-			g.store(h, operand.Mem{Base: hp, Disp: off})
-		}
-	}
-	trips := g.slots / k.unroll
-	// odd=load peels the last iteration, unless the loop runs once
-	peel := k.odd == "load" && trips > 1
-	if peel {
-		trips--
-	}
-	n := GP64()
-	MOVQ(operand.U64(uint64(trips)), n)
-	k.align.Emit()
-	Label("loop")
-	body(k.odd == "load" && !peel)
-	step := operand.U32(uint64(k.unroll * g.isa.bytes))
-	ADDQ(step, hp)
-	ADDQ(step, fp)
-	ADDQ(step, gp)
-	DECQ(n)
-	JNZ(operand.LabelRef("loop"))
 	if peel {
 		body(true)
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// vector returns h's vector at byte offset off of the arrays; last marks
+// the polynomial's last vector; tp points at this iteration's gamma
+// vectors (ML-KEM).
+func (m *mulState) vector(fp, gp, tp reg.Register, off int, last bool) reg.VecVirtual {
+	if m.mul == "ifma2" {
+		return m.pointwiseIFMA2(fp, gp, off, m.odd == "shuf" || last)
+	}
+	g := m.g
+	f := g.load(operand.Mem{Base: fp, Disp: off})
+	gv := g.load(operand.Mem{Base: gp, Disp: off})
+	return m.product(f, gv, tp, off)
 }
 
 // mulState holds the loop-invariant constants of a MulNTT function.
@@ -127,6 +111,7 @@ type mulState struct {
 	swap  reg.VecVirtual // ML-KEM avx2: VPSHUFB pattern swapping pair halves
 	gqOff int            // distance from the gamma table to its wq table
 	mul   string         // mulKnobs.mul
+	odd   string         // mulKnobs.odd
 	// mu = floor(2^52/q) and 2^52 - q per qword (mul=ifma2)
 	mu, negq reg.VecVirtual
 }
@@ -299,27 +284,26 @@ func (m *mulState) pointwiseIFMA(a, b reg.VecVirtual) reg.VecVirtual {
 	return r[0]
 }
 
-// pointwiseIFMA2 is pointwiseIFMA with fewer instructions on the
-// multiply port: the odd lanes reach the low dwords by VPSHUFD (odd=shuf)
-// or by a load from 4 bytes further on (odd=load: VPMULUDQ reads only the
-// low dword of each qword; the last vector, whose load would run 4 bytes
-// past the array, uses VPSHUFD), the remainder is one VPMADD52LUQ by
-// 2^52 - q (p + lo52(t·(2^52 - q)) = p - t·q + 2^52, whose low dword is
-// r), and the odd remainders merge back by one masked VPSHUFD. Per vector:
-// 6 multiplies, 3 shuffles (odd=load: 1), 2 ALU operations
-// (pointwiseIFMA: 14, 9 of them on the multiply port), with mu and
-// 2^52 - q in registers.
+// pointwiseIFMA2 is pointwiseIFMA in fewer vector instructions: the odd
+// lanes reach the low dwords by VPSHUFD (shuffle) or by a load from 4
+// bytes further on (VPMULUDQ reads only the low dword of each qword; the
+// caller shuffles for the last vector, whose load would run 4 bytes past
+// the array), the remainder is one VPMADD52LUQ by 2^52 - q
+// (p + lo52(t·(2^52 - q)) = p - t·q + 2^52, whose low dword is r), and
+// the odd remainders merge back by one masked VPSHUFD. Per vector: 6
+// multiplies, 3 shuffles (loads: 1) and 2 ALU operations (pointwiseIFMA:
+// 14 vector instructions), with mu and 2^52 - q in registers.
 func (m *mulState) pointwiseIFMA2(fp, gp reg.Register, off int, shuffle bool) reg.VecVirtual {
 	g := m.g
-	a, ao, p, po := g.vec(), g.vec(), g.vec(), g.vec()
-	g.load64(operand.Mem{Base: fp, Disp: off}, a)
+	a := g.load(operand.Mem{Base: fp, Disp: off})
+	ao, p, po := g.vec(), g.vec(), g.vec()
 	if shuffle {
 		bo := g.vec()
 		VPSHUFD(operand.Imm(0xF5), a, ao)
 		VPSHUFD(operand.Imm(0xF5), operand.Mem{Base: gp, Disp: off}, bo)
 		VPMULUDQ(bo, ao, po)
 	} else {
-		g.load64(operand.Mem{Base: fp, Disp: off + 4}, ao)
+		VMOVDQU64(operand.Mem{Base: fp, Disp: off + 4}, ao)
 		VPMULUDQ(operand.Mem{Base: gp, Disp: off + 4}, ao, po)
 	}
 	VPMULUDQ(operand.Mem{Base: gp, Disp: off}, a, p)
@@ -337,6 +321,3 @@ func (m *mulState) pointwiseIFMA2(fp, gp reg.Register, off int, shuffle bool) re
 	VPMINUD(t, p, p)
 	return p
 }
-
-// load64 loads m into r (EVEX only).
-func (g *gen) load64(m operand.Mem, r reg.VecVirtual) { VMOVDQU64(m, r) }

@@ -46,19 +46,19 @@ type nttKnobs struct {
 }
 
 func (k nttKnobs) name() string {
-	merge := ""
+	// knobs added later appear only when set, so existing names stay
+	alloc, canon := "", ""
 	if k.merge != 0 {
-		merge = fmt.Sprintf("/merge=%d", k.merge)
+		alloc = fmt.Sprintf("/merge=%d", k.merge)
 	}
 	if k.spill != "" {
-		merge += "/spill=" + k.spill
+		alloc += "/spill=" + k.spill
 	}
-	canon := ""
 	if k.canon != "" {
 		canon = "/canon=" + k.canon
 	}
 	return fmt.Sprintf("isa=%s/regs=%s%s/shuf=%s/reorder=%s/red=%s%s/align=%s",
-		k.isa.name, k.regs, merge, k.shuf, k.reorder, k.red, canon, k.align)
+		k.isa.name, k.regs, alloc, k.shuf, k.reorder, k.red, canon, k.align)
 }
 
 // mergeLayers is the number of large-stride layers per pass for regs=mem.
@@ -88,7 +88,6 @@ type nttState struct {
 	// factor: the last layer's zetas carry it for the differences.
 	scaled [256]bool
 	res    *residency // regs=spill: which slots are in registers
-	spills int        // regs=spill: loads of slots (for the report)
 }
 
 // buildNTT emits one NTT or InvNTT function.

@@ -122,7 +122,6 @@ func (s *nttState) need(regs map[int]reg.VecVirtual, slots ...int) {
 				s.release(regs, v)
 			}
 			regs[sl] = s.g.load(s.slotMem(sl))
-			s.spills++
 		}
 		r.clock++
 		r.used[sl] = r.clock

@@ -62,19 +62,21 @@ func GuardPages[E nttfield.Elem](t *testing.T, fd Field[E]) {
 	// three polynomials after the first guard page, three before the second
 	for _, offs := range [][3]int{{page, page + size, page + 2*size}, {2*page - 3*size, 2*page - 2*size, 2*page - size}} {
 		h, f, g := at(offs[0]), at(offs[1]), at(offs[2])
-		guardedUnaries(t, fd, h, f, g)
+		guardedUnaries(t, fd, h, g)
 		guardedProducts(t, fd, h, f, g)
 	}
 }
 
-func guardedUnaries[E nttfield.Elem](t *testing.T, fd Field[E], h, f, g *nttfield.Poly[E]) {
+// guardedUnaries runs every NTT and InvNTT variant in place on the first
+// and the last polynomial of a group.
+func guardedUnaries[E nttfield.Elem](t *testing.T, fd Field[E], first, last *nttfield.Poly[E]) {
 	rng := nttfield.NewRand(78)
 	for _, k := range fd.unaries() {
 		for _, v := range k.impls {
 			if !runnable(t, v.Name, v.Features) {
 				continue
 			}
-			for _, p := range []*nttfield.Poly[E]{h, g} {
+			for _, p := range []*nttfield.Poly[E]{first, last} {
 				nttfield.Fill(rng, fd.Q, p)
 				want := *p
 				k.ref(&want)
@@ -85,6 +87,8 @@ func guardedUnaries[E nttfield.Elem](t *testing.T, fd Field[E], h, f, g *nttfiel
 	}
 }
 
+// guardedProducts runs every MulNTT variant on the group h, f, g and,
+// swapped, writing the last polynomial from the first two.
 func guardedProducts[E nttfield.Elem](t *testing.T, fd Field[E], h, f, g *nttfield.Poly[E]) {
 	rng := nttfield.NewRand(79)
 	for _, v := range fd.AsmMulNTT {

@@ -13291,6 +13291,4551 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p4(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p8(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p12(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p16(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p20(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p24(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p28(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p32(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p36(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p40(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p44(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p48(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p52(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p56(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p60(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y5, Y2, Y2
+	VAESENC     Y5, Y3, Y3
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y6, Y2, Y2
+	VAESENC     Y6, Y3, Y3
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y7, Y2, Y2
+	VAESENC     Y7, Y3, Y3
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y8, Y2, Y2
+	VAESENC     Y8, Y3, Y3
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y9, Y2, Y2
+	VAESENC     Y9, Y3, Y3
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y10, Y2, Y2
+	VAESENC     Y10, Y3, Y3
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENC     Y11, Y2, Y2
+	VAESENC     Y11, Y3, Y3
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y12, Y1, Y1
+	VAESENC     Y12, Y2, Y2
+	VAESENC     Y12, Y3, Y3
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y13, Y1, Y1
+	VAESENC     Y13, Y2, Y2
+	VAESENC     Y13, Y3, Y3
+	VAESENCLAST Y14, Y0, Y0
+	VAESENCLAST Y14, Y1, Y1
+	VAESENCLAST Y14, Y2, Y2
+	VAESENCLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p4(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p8(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p12(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p16(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p20(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p24(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p28(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p32(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p36(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p40(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p44(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p48(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p52(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p56(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_a64p60(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
 // func aes128dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes128dec_aesni_i1_kregs_a64(SB), NOSPLIT, $0-56
@@ -26576,6 +31121,4551 @@ narrow2_done:
 
 narrow1_done:
 	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p4(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p8(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p12(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p16(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p20(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p24(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p28(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p32(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p36(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p40(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p44(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p48(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p52(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p56(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p60(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p4(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p8(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p12(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p16(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p20(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p24(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p28(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p32(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p36(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p40(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p44(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p48(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p52(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p56(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128dec_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128dec_aesni_i4_kregs_a64p60(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
+	AESDEC     X8, X0
+	AESDEC     X8, X1
+	AESDEC     X8, X2
+	AESDEC     X8, X3
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
+	AESDEC     X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
 	RET
 
 // func aes192enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
@@ -40699,6 +49789,5526 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192enc_aesni_i4_kmem_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
 // func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes192dec_aesni_i1_kregs_a64(SB), NOSPLIT, $0-56
@@ -54818,6 +69428,5526 @@ narrow2_done:
 
 narrow1_done:
 	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i4_kmem_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
 	RET
 
 // func aes256enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
@@ -69739,6 +89869,6006 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
 // func aes256dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes256dec_aesni_i1_kregs_a64(SB), NOSPLIT, $0-56
@@ -84656,6 +110786,6006 @@ narrow2_done:
 
 narrow1_done:
 	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VAESDEC        Y4, Y1, Y1
+	VAESDEC        Y4, Y2, Y2
+	VAESDEC        Y4, Y3, Y3
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VAESDECLAST    Y4, Y1, Y1
+	VAESDECLAST    Y4, Y2, Y2
+	VAESDECLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 208(AX), Y4
+	VAESDEC        Y4, Y0, Y0
+	VBROADCASTI128 224(AX), Y4
+	VAESDECLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     208(AX), X4
+	VAESDEC     X4, X0, X0
+	VMOVDQU     224(AX), X4
+	VAESDECLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p4(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p8(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p12(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p16(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p20(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p24(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p28(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p32(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p36(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p40(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p44(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p48(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p52(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p56(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256dec_aesni_i4_kmem_a64p60(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	AESDEC     X4, X1
+	AESDEC     X4, X2
+	AESDEC     X4, X3
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	AESDECLAST X4, X1
+	AESDECLAST X4, X2
+	AESDECLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESDEC     X4, X0
+	MOVOU      32(AX), X4
+	AESDEC     X4, X0
+	MOVOU      48(AX), X4
+	AESDEC     X4, X0
+	MOVOU      64(AX), X4
+	AESDEC     X4, X0
+	MOVOU      80(AX), X4
+	AESDEC     X4, X0
+	MOVOU      96(AX), X4
+	AESDEC     X4, X0
+	MOVOU      112(AX), X4
+	AESDEC     X4, X0
+	MOVOU      128(AX), X4
+	AESDEC     X4, X0
+	MOVOU      144(AX), X4
+	AESDEC     X4, X0
+	MOVOU      160(AX), X4
+	AESDEC     X4, X0
+	MOVOU      176(AX), X4
+	AESDEC     X4, X0
+	MOVOU      192(AX), X4
+	AESDEC     X4, X0
+	MOVOU      208(AX), X4
+	AESDEC     X4, X0
+	MOVOU      224(AX), X4
+	AESDECLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
 	RET
 
 // func expandKeyAESNI128(key *byte, enc *[240]byte, dec *[240]byte)

@@ -286,6 +286,96 @@ func aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, s
 // aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
 func aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+4).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p8 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+8).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p12 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+12).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p16 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+16).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p20 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+20).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p24 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+24).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p28 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+28).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+32).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p36 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+36).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p40 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+40).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p44 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+44).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p48 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+48).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p52 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+52).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p56 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+56).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p4 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+4).
+func aes128enc_aesni_i4_kregs_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p8 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+8).
+func aes128enc_aesni_i4_kregs_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p12 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+12).
+func aes128enc_aesni_i4_kregs_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p16 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+16).
+func aes128enc_aesni_i4_kregs_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p20 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+20).
+func aes128enc_aesni_i4_kregs_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p24 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+24).
+func aes128enc_aesni_i4_kregs_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p28 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+28).
+func aes128enc_aesni_i4_kregs_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+32).
+func aes128enc_aesni_i4_kregs_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p36 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+36).
+func aes128enc_aesni_i4_kregs_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p40 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+40).
+func aes128enc_aesni_i4_kregs_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p44 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+44).
+func aes128enc_aesni_i4_kregs_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p48 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+48).
+func aes128enc_aesni_i4_kregs_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p52 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+52).
+func aes128enc_aesni_i4_kregs_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p56 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+56).
+func aes128enc_aesni_i4_kregs_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_a64p60 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64+60).
+func aes128enc_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes128dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -568,6 +658,96 @@ func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, s
 // aes128dec_vaes512_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
 func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+4).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p8 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+8).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p12 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+12).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p16 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+16).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p20 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+20).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p24 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+24).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p28 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+28).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+32).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p36 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+36).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p40 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+40).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p44 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+44).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p48 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+48).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p52 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+52).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p56 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+56).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p4 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+4).
+func aes128dec_aesni_i4_kregs_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p8 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+8).
+func aes128dec_aesni_i4_kregs_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p12 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+12).
+func aes128dec_aesni_i4_kregs_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p16 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+16).
+func aes128dec_aesni_i4_kregs_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p20 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+20).
+func aes128dec_aesni_i4_kregs_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p24 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+24).
+func aes128dec_aesni_i4_kregs_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p28 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+28).
+func aes128dec_aesni_i4_kregs_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+32).
+func aes128dec_aesni_i4_kregs_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p36 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+36).
+func aes128dec_aesni_i4_kregs_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p40 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+40).
+func aes128dec_aesni_i4_kregs_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p44 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+44).
+func aes128dec_aesni_i4_kregs_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p48 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+48).
+func aes128dec_aesni_i4_kregs_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p52 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+52).
+func aes128dec_aesni_i4_kregs_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p56 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+56).
+func aes128dec_aesni_i4_kregs_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a64p60 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+60).
+func aes128dec_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=regs/align=64).
 func aes192enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -834,6 +1014,96 @@ func aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, s
 
 // aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
 func aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+4).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p8 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+8).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p12 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+12).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p16 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+16).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p20 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+20).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p24 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+24).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p28 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+28).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+32).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p36 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+36).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p40 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+40).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p44 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+44).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p48 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+48).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p52 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+52).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p56 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+56).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+60).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p4 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+4).
+func aes192enc_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p8 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+8).
+func aes192enc_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p12 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+12).
+func aes192enc_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p16 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+16).
+func aes192enc_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p20 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+20).
+func aes192enc_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p24 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+24).
+func aes192enc_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p28 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+28).
+func aes192enc_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+32).
+func aes192enc_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p36 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+36).
+func aes192enc_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p40 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+40).
+func aes192enc_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p44 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+44).
+func aes192enc_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p48 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+48).
+func aes192enc_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p52 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+52).
+func aes192enc_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p56 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+56).
+func aes192enc_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_a64p60 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+60).
+func aes192enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1102,6 +1372,96 @@ func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, s
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+4).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p8 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+8).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p12 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+12).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p16 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+16).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p20 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+20).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p24 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+24).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p28 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+28).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+32).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p36 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+36).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p40 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+40).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p44 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+44).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p48 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+48).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p52 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+52).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p56 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+56).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+60).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p4 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+4).
+func aes192dec_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p8 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+8).
+func aes192dec_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p12 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+12).
+func aes192dec_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p16 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+16).
+func aes192dec_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p20 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+20).
+func aes192dec_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p24 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+24).
+func aes192dec_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p28 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+28).
+func aes192dec_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+32).
+func aes192dec_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p36 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+36).
+func aes192dec_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p40 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+40).
+func aes192dec_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p44 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+44).
+func aes192dec_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p48 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+48).
+func aes192dec_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p52 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+52).
+func aes192dec_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p56 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+56).
+func aes192dec_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64p60 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64+60).
+func aes192dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=regs/align=64).
 func aes256enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1354,6 +1714,96 @@ func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, s
 // aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
 func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+4).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p8 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+8).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p12 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+12).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p16 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+16).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p20 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+20).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p24 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+24).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p28 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+28).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+32).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p36 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+36).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p40 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+40).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p44 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+44).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p48 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+48).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p52 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+52).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p56 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+56).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+60).
+func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p4 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+4).
+func aes256enc_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p8 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+8).
+func aes256enc_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p12 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+12).
+func aes256enc_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p16 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+16).
+func aes256enc_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p20 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+20).
+func aes256enc_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p24 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+24).
+func aes256enc_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p28 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+28).
+func aes256enc_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+32).
+func aes256enc_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p36 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+36).
+func aes256enc_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p40 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+40).
+func aes256enc_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p44 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+44).
+func aes256enc_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p48 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+48).
+func aes256enc_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p52 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+52).
+func aes256enc_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p56 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+56).
+func aes256enc_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64p60 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64+60).
+func aes256enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes256dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1605,6 +2055,96 @@ func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, s
 
 // aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+60).
 func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+4).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p8 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+8).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p12 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+12).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p16 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+16).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p20 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+20).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p24 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+24).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p28 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+28).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+32).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p36 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+36).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p40 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+40).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p44 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+44).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p48 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+48).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p52 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+52).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p56 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+56).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p60 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64+60).
+func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a64p60(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p4 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+4).
+func aes256dec_aesni_i4_kmem_a64p4(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p8 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+8).
+func aes256dec_aesni_i4_kmem_a64p8(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p12 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+12).
+func aes256dec_aesni_i4_kmem_a64p12(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p16 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+16).
+func aes256dec_aesni_i4_kmem_a64p16(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p20 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+20).
+func aes256dec_aesni_i4_kmem_a64p20(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p24 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+24).
+func aes256dec_aesni_i4_kmem_a64p24(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p28 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+28).
+func aes256dec_aesni_i4_kmem_a64p28(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+32).
+func aes256dec_aesni_i4_kmem_a64p32(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p36 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+36).
+func aes256dec_aesni_i4_kmem_a64p36(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p40 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+40).
+func aes256dec_aesni_i4_kmem_a64p40(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p44 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+44).
+func aes256dec_aesni_i4_kmem_a64p44(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p48 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+48).
+func aes256dec_aesni_i4_kmem_a64p48(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p52 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+52).
+func aes256dec_aesni_i4_kmem_a64p52(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p56 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+56).
+func aes256dec_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64p60 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64+60).
+func aes256dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 
 // expandKeyAESNI128 expands a 128-bit key into the encryption and decryption schedules.
 func expandKeyAESNI128(key *byte, enc *[240]byte, dec *[240]byte)

@@ -12,13 +12,15 @@ type asmChain struct {
 	length    int
 	fn        chainFunc
 	symbol    string
+	features  []string
 	codeBytes int
 }
 
 // registerAsm registers the generated chains (after the kernel).
 func registerAsm() {
 	for _, c := range asmChains {
-		variant.Register(newVariant(c.name, c.length, c.fn,
-			"github.com/tunelab/tunelab/kernels/calib."+c.symbol, c.codeBytes))
+		v := newVariant(c.name, c.length, c.fn, "github.com/tunelab/tunelab/kernels/calib."+c.symbol, c.codeBytes)
+		v.Features = c.features
+		variant.Register(v)
 	}
 }

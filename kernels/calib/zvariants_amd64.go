@@ -6,8 +6,8 @@ package calib
 
 // asmChains lists the generated chains.
 var asmChains = []asmChain{
-	{name: "isa=amd64/eps=0/align=64", length: 1000, fn: chainE0, symbol: "chainE0", codeBytes: 3016},
-	{name: "isa=amd64/eps=1/align=64", length: 1010, fn: chainE1, symbol: "chainE1", codeBytes: 3046},
-	{name: "isa=amd64/eps=2/align=64", length: 1020, fn: chainE2, symbol: "chainE2", codeBytes: 3076},
-	{name: "isa=amd64/eps=5/align=64", length: 1050, fn: chainE5, symbol: "chainE5", codeBytes: 3166},
+	{name: "isa=amd64/eps=0/align=64", length: 1000, fn: chainE0, symbol: "chainE0", features: []string(nil), codeBytes: 3016},
+	{name: "isa=amd64/eps=1/align=64", length: 1010, fn: chainE1, symbol: "chainE1", features: []string(nil), codeBytes: 3046},
+	{name: "isa=amd64/eps=2/align=64", length: 1020, fn: chainE2, symbol: "chainE2", features: []string(nil), codeBytes: 3076},
+	{name: "isa=amd64/eps=5/align=64", length: 1050, fn: chainE5, symbol: "chainE5", features: []string(nil), codeBytes: 3166},
 }

@@ -76279,6 +76279,25994 @@ TEXT ·ntt_avx512vl_all_blend_undo_pre2_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_32(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 32·k+0
+	PCALIGN $0x20
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p4(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p8(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p12(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p16(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p20(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p24(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p28(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p32(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p36(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p40(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p44(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p48(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p52(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p56(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_64p60(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+64(SB), Y2, Y9
+	VPMULHW     nttconst<>+32(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+64(SB), Y4, Y1
+	VPMULHW     nttconst<>+32(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+64(SB), Y6, Y3
+	VPMULHW     nttconst<>+32(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+64(SB), Y8, Y5
+	VPMULHW     nttconst<>+32(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst<>+128(SB), Y1, Y7
+	VPMULHW     nttconst<>+96(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+192(SB), Y4, Y9
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst<>+128(SB), Y5, Y2
+	VPMULHW     nttconst<>+96(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst<>+256(SB), Y2, Y6
+	VPMULHW     nttconst<>+224(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+320(SB), Y3, Y7
+	VPMULHW     nttconst<>+288(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst<>+384(SB), Y5, Y9
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst<>+448(SB), Y8, Y1
+	VPMULHW     nttconst<>+416(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst<>+512(SB), Y2, Y9
+	VPMULHW     nttconst<>+480(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+576(SB), Y4, Y1
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+640(SB), Y6, Y3
+	VPMULHW     nttconst<>+608(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+704(SB), Y8, Y5
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+768(SB), Y2, Y8
+	VPMULHW     nttconst<>+736(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+832(SB), Y1, Y7
+	VPMULHW     nttconst<>+800(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+896(SB), Y3, Y9
+	VPMULHW     nttconst<>+864(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+960(SB), Y5, Y4
+	VPMULHW     nttconst<>+928(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+1024(SB), Y2, Y5
+	VPMULHW     nttconst<>+992(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+1088(SB), Y1, Y6
+	VPMULHW     nttconst<>+1056(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+1152(SB), Y3, Y8
+	VPMULHW     nttconst<>+1120(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+1216(SB), Y4, Y7
+	VPMULHW     nttconst<>+1184(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+1280(SB), Y2, Y8
+	VPMULHW     nttconst<>+1248(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1344(SB), Y1, Y7
+	VPMULHW     nttconst<>+1312(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+1408(SB), Y3, Y9
+	VPMULHW     nttconst<>+1376(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+1472(SB), Y4, Y5
+	VPMULHW     nttconst<>+1440(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y9
+	VPMINUW     Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y2
+	VPMINUW     Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      nttconst<>+1504(SB), Y8, Y8
+	VPSUBW      nttconst<>+1536(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1504(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+1568(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VPSUBW      nttconst<>+0(SB), Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst<>+1632(SB), Y2, Y9
+	VPMULHW     nttconst<>+1600(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst<>+1696(SB), Y4, Y1
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst<>+1760(SB), Y6, Y3
+	VPMULHW     nttconst<>+1728(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst<>+1824(SB), Y8, Y5
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst<>+1888(SB), Y2, Y8
+	VPMULHW     nttconst<>+1856(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+1952(SB), Y1, Y7
+	VPMULHW     nttconst<>+1920(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2016(SB), Y3, Y9
+	VPMULHW     nttconst<>+1984(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst<>+2080(SB), Y5, Y4
+	VPMULHW     nttconst<>+2048(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst<>+2144(SB), Y2, Y5
+	VPMULHW     nttconst<>+2112(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst<>+2208(SB), Y1, Y6
+	VPMULHW     nttconst<>+2176(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst<>+2272(SB), Y3, Y8
+	VPMULHW     nttconst<>+2240(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst<>+2336(SB), Y4, Y7
+	VPMULHW     nttconst<>+2304(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst<>+2400(SB), Y2, Y8
+	VPMULHW     nttconst<>+2368(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst<>+2464(SB), Y1, Y7
+	VPMULHW     nttconst<>+2432(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst<>+2528(SB), Y3, Y9
+	VPMULHW     nttconst<>+2496(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst<>+2592(SB), Y4, Y5
+	VPMULHW     nttconst<>+2560(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y0
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y6
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y0, Y8
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y6, Y5
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y6
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y0, Y8, Y7
+	VPERM2I128  $0x31, Y0, Y8, Y0
+	VPADDW      nttconst<>+1504(SB), Y4, Y4
+	VPSUBW      nttconst<>+1536(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1504(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+1568(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VPSUBW      nttconst<>+0(SB), Y4, Y8
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      nttconst<>+1504(SB), Y2, Y2
+	VPSUBW      nttconst<>+1536(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1504(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+1568(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPSUBW      nttconst<>+0(SB), Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      nttconst<>+1504(SB), Y5, Y5
+	VPSUBW      nttconst<>+1536(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1504(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+1568(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      nttconst<>+0(SB), Y5, Y2
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     Y5, 320(AX)
+	VPADDW      nttconst<>+1504(SB), Y1, Y1
+	VPSUBW      nttconst<>+1536(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1504(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+1568(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VPSUBW      nttconst<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPADDW      nttconst<>+1504(SB), Y6, Y6
+	VPSUBW      nttconst<>+1536(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1504(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+1568(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VPSUBW      nttconst<>+0(SB), Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPADDW      nttconst<>+1504(SB), Y3, Y3
+	VPSUBW      nttconst<>+1536(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1504(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+1568(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPSUBW      nttconst<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      nttconst<>+1504(SB), Y7, Y7
+	VPSUBW      nttconst<>+1536(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1504(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+1568(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPSUBW      nttconst<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      nttconst<>+1504(SB), Y0, Y0
+	VPSUBW      nttconst<>+1536(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1504(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+1568(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VPSUBW      nttconst<>+0(SB), Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_32(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 32·k+0
+	PCALIGN $0x20
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p4(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p8(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p12(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p16(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p20(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p24(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p28(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p32(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p36(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p40(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p44(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p48(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p52(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p56(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_64p60(SB), $0-8
+	MOVQ    f+0(FP), AX
+	VMOVDQU nttconst<>+0(SB), Y0
+	JMP     body
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+body:
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10208(SB), Y7, Y1
+	VPMULHW     nttconst<>+10176(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10272(SB), Y1, Y2
+	VPMULHW     nttconst<>+10240(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10336(SB), Y2, Y4
+	VPMULHW     nttconst<>+10304(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+10400(SB), Y4, Y6
+	VPMULHW     nttconst<>+10368(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10464(SB), Y5, Y7
+	VPMULHW     nttconst<>+10432(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10528(SB), Y7, Y1
+	VPMULHW     nttconst<>+10496(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10592(SB), Y1, Y2
+	VPMULHW     nttconst<>+10560(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+10656(SB), Y2, Y4
+	VPMULHW     nttconst<>+10624(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+10720(SB), Y3, Y5
+	VPMULHW     nttconst<>+10688(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+10784(SB), Y5, Y7
+	VPMULHW     nttconst<>+10752(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10848(SB), Y7, Y1
+	VPMULHW     nttconst<>+10816(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+10912(SB), Y1, Y2
+	VPMULHW     nttconst<>+10880(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+1824(SB), Y8, Y2
+	VPMULHW     nttconst<>+1792(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+1760(SB), Y2, Y4
+	VPMULHW     nttconst<>+1728(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+1696(SB), Y4, Y6
+	VPMULHW     nttconst<>+1664(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+1632(SB), Y6, Y1
+	VPMULHW     nttconst<>+1600(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+10976(SB), Y7, Y1
+	VPMULHW     nttconst<>+10944(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11040(SB), Y1, Y2
+	VPMULHW     nttconst<>+11008(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11104(SB), Y2, Y4
+	VPMULHW     nttconst<>+11072(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11168(SB), Y4, Y6
+	VPMULHW     nttconst<>+11136(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11232(SB), Y5, Y7
+	VPMULHW     nttconst<>+11200(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11296(SB), Y7, Y1
+	VPMULHW     nttconst<>+11264(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11360(SB), Y1, Y2
+	VPMULHW     nttconst<>+11328(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+11424(SB), Y2, Y4
+	VPMULHW     nttconst<>+11392(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst<>+11488(SB), Y3, Y5
+	VPMULHW     nttconst<>+11456(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst<>+11552(SB), Y5, Y7
+	VPMULHW     nttconst<>+11520(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst<>+11616(SB), Y7, Y1
+	VPMULHW     nttconst<>+11584(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+11680(SB), Y1, Y2
+	VPMULHW     nttconst<>+11648(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst<>+2624(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst<>+704(SB), Y8, Y2
+	VPMULHW     nttconst<>+672(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst<>+2624(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst<>+640(SB), Y2, Y4
+	VPMULHW     nttconst<>+608(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+576(SB), Y4, Y6
+	VPMULHW     nttconst<>+544(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst<>+512(SB), Y6, Y1
+	VPMULHW     nttconst<>+480(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst<>+2624(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst<>+2624(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst<>+2624(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst<>+2624(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst<>+2624(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst<>+2624(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst<>+2624(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst<>+2624(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst<>+448(SB), Y9, Y5
+	VPMULHW     nttconst<>+416(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst<>+384(SB), Y5, Y6
+	VPMULHW     nttconst<>+352(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst<>+320(SB), Y6, Y7
+	VPMULHW     nttconst<>+288(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst<>+256(SB), Y7, Y8
+	VPMULHW     nttconst<>+224(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst<>+192(SB), Y8, Y3
+	VPMULHW     nttconst<>+160(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst<>+128(SB), Y3, Y4
+	VPMULHW     nttconst<>+96(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst<>+192(SB), Y4, Y6
+	VPMULHW     nttconst<>+160(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst<>+128(SB), Y6, Y7
+	VPMULHW     nttconst<>+96(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst<>+11744(SB), Y7, Y2
+	VPMULHW     nttconst<>+11712(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst<>+11744(SB), Y2, Y3
+	VPMULHW     nttconst<>+11712(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst<>+11744(SB), Y3, Y5
+	VPMULHW     nttconst<>+11712(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst<>+11744(SB), Y5, Y6
+	VPMULHW     nttconst<>+11712(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst<>+11776(SB), Y1, Y6
+	VPMULHW     nttconst<>+11776(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst<>+11776(SB), Y8, Y1
+	VPMULHW     nttconst<>+11776(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst<>+11776(SB), Y9, Y1
+	VPMULHW     nttconst<>+11776(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst<>+11776(SB), Y4, Y1
+	VPMULHW     nttconst<>+11776(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_32(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+46880(SB), SI
+
+	// loop head placed at 32·k+0
+	PCALIGN $0x20
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+47904(SB), SI
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p4(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+48928(SB), SI
+
+	// loop head placed at 64·k+4
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p8(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p8(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+49952(SB), SI
+
+	// loop head placed at 64·k+8
+	PCALIGN $0x40
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p12(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p12(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+50976(SB), SI
+
+	// loop head placed at 64·k+12
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p16(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p16(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+52000(SB), SI
+
+	// loop head placed at 64·k+16
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p20(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p20(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+53024(SB), SI
+
+	// loop head placed at 64·k+20
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p24(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p24(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+54048(SB), SI
+
+	// loop head placed at 64·k+24
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p28(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p28(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+55072(SB), SI
+
+	// loop head placed at 64·k+28
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x90
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p32(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p32(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+56096(SB), SI
+
+	// loop head placed at 64·k+32
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p36(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p36(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+57120(SB), SI
+
+	// loop head placed at 64·k+36
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p40(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p40(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+58144(SB), SI
+
+	// loop head placed at 64·k+40
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x40
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p44(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p44(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+59168(SB), SI
+
+	// loop head placed at 64·k+44
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p48(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p48(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+60192(SB), SI
+
+	// loop head placed at 64·k+48
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p52(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p52(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+61216(SB), SI
+
+	// loop head placed at 64·k+52
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x80
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p56(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p56(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+62240(SB), SI
+
+	// loop head placed at 64·k+56
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x90
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx2_2_64p60(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_2_64p60(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst<>+0(SB), Y0
+	VMOVDQU nttconst<>+17728(SB), Y1
+	MOVQ    $0x0000000000000008, BX
+	LEAQ    nttconst<>+63264(SB), SI
+
+	// loop head placed at 64·k+60
+	PCALIGN $0x40
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x84
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x00
+	BYTE    $0x66
+	BYTE    $0x0f
+	BYTE    $0x1f
+	BYTE    $0x44
+	BYTE    $0x00
+	BYTE    $0x00
+
+loop:
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst<>+17696(SB), Y2, Y4
+	VPMULHW  nttconst<>+17664(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst<>+18784(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	ADDQ     $0x00000040, AX
+	ADDQ     $0x00000040, CX
+	ADDQ     $0x00000040, DX
+	ADDQ     $0x00000040, SI
+	DECQ     BX
+	JNZ      loop
+	VZEROUPPER
+	RET
+
 DATA nttconst<>+0(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+8(SB)/8, $0x0d010d010d010d01
 DATA nttconst<>+16(SB)/8, $0x0d010d010d010d01
@@ -82139,8 +108127,2184 @@ DATA nttconst<>+46848(SB)/8, $0x0b0a090803020100
 DATA nttconst<>+46856(SB)/8, $0x1b1a191813121110
 DATA nttconst<>+46864(SB)/8, $0x0f0e0d0c07060504
 DATA nttconst<>+46872(SB)/8, $0x1f1e1d1c17161514
-DATA nttconst<>+46880(SB)/8, $0x0000000000000000
-DATA nttconst<>+46888(SB)/8, $0x0000000000000000
-DATA nttconst<>+46896(SB)/8, $0x0000000000000000
-DATA nttconst<>+46904(SB)/8, $0x0000000000000000
-GLOBL nttconst<>(SB), RODATA|NOPTR, $46912
+DATA nttconst<>+46880(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+46888(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+46896(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+46904(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+46912(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+46920(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+46928(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+46936(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+46944(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+46952(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+46960(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+46968(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+46976(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+46984(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+46992(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+47000(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+47008(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+47016(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+47024(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+47032(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+47040(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+47048(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+47056(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+47064(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+47072(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+47080(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+47088(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+47096(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+47104(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+47112(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+47120(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+47128(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+47136(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+47144(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+47152(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+47160(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+47168(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+47176(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+47184(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+47192(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+47200(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+47208(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+47216(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+47224(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+47232(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+47240(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+47248(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+47256(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+47264(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+47272(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+47280(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+47288(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+47296(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+47304(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+47312(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+47320(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+47328(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+47336(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+47344(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+47352(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+47360(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+47368(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+47376(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+47384(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+47392(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+47400(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+47408(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+47416(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+47424(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+47432(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+47440(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+47448(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+47456(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+47464(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+47472(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+47480(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+47488(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+47496(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+47504(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+47512(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+47520(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+47528(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+47536(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+47544(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+47552(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+47560(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+47568(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+47576(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+47584(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+47592(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+47600(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+47608(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+47616(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+47624(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+47632(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+47640(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+47648(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+47656(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+47664(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+47672(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+47680(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+47688(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+47696(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+47704(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+47712(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+47720(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+47728(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+47736(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+47744(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+47752(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+47760(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+47768(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+47776(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+47784(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+47792(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+47800(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+47808(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+47816(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+47824(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+47832(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+47840(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+47848(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+47856(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+47864(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+47872(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+47880(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+47888(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+47896(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+47904(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+47912(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+47920(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+47928(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+47936(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+47944(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+47952(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+47960(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+47968(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+47976(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+47984(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+47992(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+48000(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+48008(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+48016(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+48024(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+48032(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+48040(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+48048(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+48056(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+48064(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+48072(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+48080(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+48088(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+48096(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+48104(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+48112(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+48120(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+48128(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+48136(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+48144(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+48152(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+48160(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+48168(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+48176(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+48184(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+48192(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+48200(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+48208(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+48216(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+48224(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+48232(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+48240(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+48248(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+48256(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+48264(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+48272(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+48280(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+48288(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+48296(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+48304(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+48312(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+48320(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+48328(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+48336(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+48344(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+48352(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+48360(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+48368(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+48376(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+48384(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+48392(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+48400(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+48408(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+48416(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+48424(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+48432(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+48440(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+48448(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+48456(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+48464(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+48472(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+48480(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+48488(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+48496(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+48504(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+48512(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+48520(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+48528(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+48536(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+48544(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+48552(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+48560(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+48568(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+48576(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+48584(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+48592(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+48600(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+48608(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+48616(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+48624(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+48632(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+48640(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+48648(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+48656(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+48664(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+48672(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+48680(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+48688(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+48696(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+48704(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+48712(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+48720(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+48728(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+48736(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+48744(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+48752(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+48760(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+48768(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+48776(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+48784(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+48792(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+48800(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+48808(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+48816(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+48824(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+48832(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+48840(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+48848(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+48856(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+48864(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+48872(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+48880(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+48888(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+48896(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+48904(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+48912(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+48920(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+48928(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+48936(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+48944(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+48952(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+48960(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+48968(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+48976(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+48984(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+48992(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+49000(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+49008(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+49016(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+49024(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+49032(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+49040(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+49048(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+49056(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+49064(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+49072(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+49080(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+49088(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+49096(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+49104(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+49112(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+49120(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+49128(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+49136(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+49144(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+49152(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+49160(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+49168(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+49176(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+49184(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+49192(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+49200(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+49208(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+49216(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+49224(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+49232(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+49240(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+49248(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+49256(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+49264(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+49272(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+49280(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+49288(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+49296(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+49304(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+49312(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+49320(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+49328(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+49336(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+49344(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+49352(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+49360(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+49368(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+49376(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+49384(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+49392(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+49400(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+49408(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+49416(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+49424(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+49432(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+49440(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+49448(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+49456(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+49464(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+49472(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+49480(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+49488(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+49496(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+49504(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+49512(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+49520(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+49528(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+49536(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+49544(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+49552(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+49560(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+49568(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+49576(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+49584(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+49592(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+49600(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+49608(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+49616(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+49624(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+49632(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+49640(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+49648(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+49656(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+49664(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+49672(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+49680(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+49688(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+49696(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+49704(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+49712(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+49720(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+49728(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+49736(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+49744(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+49752(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+49760(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+49768(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+49776(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+49784(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+49792(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+49800(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+49808(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+49816(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+49824(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+49832(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+49840(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+49848(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+49856(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+49864(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+49872(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+49880(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+49888(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+49896(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+49904(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+49912(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+49920(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+49928(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+49936(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+49944(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+49952(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+49960(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+49968(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+49976(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+49984(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+49992(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+50000(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+50008(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+50016(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+50024(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+50032(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+50040(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+50048(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+50056(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+50064(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+50072(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+50080(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+50088(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+50096(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+50104(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+50112(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+50120(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+50128(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+50136(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+50144(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+50152(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+50160(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+50168(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+50176(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+50184(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+50192(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+50200(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+50208(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+50216(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+50224(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+50232(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+50240(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+50248(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+50256(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+50264(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+50272(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+50280(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+50288(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+50296(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+50304(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+50312(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+50320(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+50328(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+50336(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+50344(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+50352(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+50360(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+50368(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+50376(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+50384(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+50392(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+50400(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+50408(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+50416(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+50424(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+50432(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+50440(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+50448(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+50456(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+50464(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+50472(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+50480(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+50488(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+50496(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+50504(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+50512(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+50520(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+50528(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+50536(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+50544(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+50552(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+50560(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+50568(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+50576(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+50584(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+50592(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+50600(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+50608(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+50616(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+50624(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+50632(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+50640(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+50648(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+50656(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+50664(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+50672(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+50680(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+50688(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+50696(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+50704(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+50712(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+50720(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+50728(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+50736(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+50744(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+50752(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+50760(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+50768(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+50776(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+50784(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+50792(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+50800(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+50808(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+50816(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+50824(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+50832(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+50840(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+50848(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+50856(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+50864(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+50872(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+50880(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+50888(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+50896(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+50904(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+50912(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+50920(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+50928(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+50936(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+50944(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+50952(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+50960(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+50968(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+50976(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+50984(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+50992(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+51000(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+51008(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+51016(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+51024(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+51032(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+51040(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+51048(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+51056(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+51064(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+51072(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+51080(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+51088(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+51096(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+51104(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+51112(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+51120(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+51128(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+51136(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+51144(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+51152(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+51160(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+51168(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+51176(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+51184(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+51192(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+51200(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+51208(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+51216(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+51224(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+51232(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+51240(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+51248(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+51256(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+51264(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+51272(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+51280(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+51288(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+51296(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+51304(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+51312(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+51320(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+51328(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+51336(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+51344(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+51352(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+51360(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+51368(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+51376(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+51384(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+51392(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+51400(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+51408(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+51416(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+51424(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+51432(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+51440(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+51448(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+51456(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+51464(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+51472(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+51480(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+51488(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+51496(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+51504(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+51512(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+51520(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+51528(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+51536(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+51544(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+51552(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+51560(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+51568(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+51576(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+51584(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+51592(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+51600(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+51608(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+51616(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+51624(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+51632(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+51640(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+51648(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+51656(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+51664(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+51672(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+51680(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+51688(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+51696(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+51704(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+51712(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+51720(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+51728(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+51736(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+51744(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+51752(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+51760(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+51768(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+51776(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+51784(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+51792(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+51800(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+51808(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+51816(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+51824(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+51832(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+51840(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+51848(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+51856(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+51864(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+51872(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+51880(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+51888(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+51896(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+51904(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+51912(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+51920(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+51928(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+51936(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+51944(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+51952(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+51960(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+51968(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+51976(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+51984(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+51992(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+52000(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+52008(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+52016(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+52024(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+52032(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+52040(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+52048(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+52056(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+52064(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+52072(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+52080(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+52088(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+52096(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+52104(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+52112(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+52120(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+52128(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+52136(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+52144(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+52152(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+52160(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+52168(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+52176(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+52184(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+52192(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+52200(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+52208(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+52216(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+52224(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+52232(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+52240(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+52248(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+52256(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+52264(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+52272(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+52280(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+52288(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+52296(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+52304(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+52312(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+52320(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+52328(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+52336(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+52344(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+52352(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+52360(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+52368(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+52376(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+52384(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+52392(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+52400(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+52408(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+52416(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+52424(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+52432(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+52440(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+52448(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+52456(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+52464(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+52472(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+52480(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+52488(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+52496(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+52504(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+52512(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+52520(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+52528(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+52536(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+52544(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+52552(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+52560(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+52568(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+52576(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+52584(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+52592(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+52600(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+52608(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+52616(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+52624(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+52632(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+52640(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+52648(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+52656(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+52664(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+52672(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+52680(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+52688(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+52696(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+52704(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+52712(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+52720(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+52728(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+52736(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+52744(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+52752(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+52760(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+52768(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+52776(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+52784(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+52792(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+52800(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+52808(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+52816(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+52824(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+52832(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+52840(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+52848(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+52856(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+52864(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+52872(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+52880(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+52888(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+52896(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+52904(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+52912(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+52920(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+52928(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+52936(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+52944(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+52952(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+52960(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+52968(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+52976(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+52984(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+52992(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+53000(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+53008(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+53016(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+53024(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+53032(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+53040(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+53048(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+53056(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+53064(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+53072(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+53080(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+53088(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+53096(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+53104(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+53112(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+53120(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+53128(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+53136(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+53144(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+53152(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+53160(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+53168(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+53176(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+53184(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+53192(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+53200(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+53208(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+53216(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+53224(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+53232(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+53240(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+53248(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+53256(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+53264(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+53272(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+53280(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+53288(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+53296(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+53304(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+53312(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+53320(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+53328(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+53336(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+53344(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+53352(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+53360(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+53368(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+53376(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+53384(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+53392(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+53400(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+53408(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+53416(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+53424(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+53432(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+53440(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+53448(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+53456(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+53464(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+53472(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+53480(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+53488(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+53496(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+53504(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+53512(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+53520(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+53528(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+53536(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+53544(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+53552(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+53560(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+53568(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+53576(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+53584(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+53592(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+53600(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+53608(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+53616(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+53624(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+53632(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+53640(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+53648(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+53656(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+53664(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+53672(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+53680(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+53688(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+53696(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+53704(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+53712(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+53720(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+53728(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+53736(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+53744(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+53752(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+53760(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+53768(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+53776(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+53784(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+53792(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+53800(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+53808(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+53816(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+53824(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+53832(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+53840(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+53848(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+53856(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+53864(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+53872(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+53880(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+53888(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+53896(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+53904(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+53912(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+53920(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+53928(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+53936(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+53944(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+53952(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+53960(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+53968(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+53976(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+53984(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+53992(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+54000(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+54008(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+54016(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+54024(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+54032(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+54040(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+54048(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+54056(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+54064(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+54072(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+54080(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+54088(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+54096(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+54104(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+54112(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+54120(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+54128(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+54136(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+54144(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+54152(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+54160(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+54168(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+54176(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+54184(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+54192(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+54200(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+54208(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+54216(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+54224(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+54232(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+54240(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+54248(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+54256(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+54264(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+54272(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+54280(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+54288(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+54296(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+54304(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+54312(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+54320(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+54328(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+54336(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+54344(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+54352(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+54360(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+54368(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+54376(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+54384(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+54392(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+54400(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+54408(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+54416(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+54424(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+54432(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+54440(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+54448(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+54456(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+54464(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+54472(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+54480(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+54488(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+54496(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+54504(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+54512(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+54520(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+54528(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+54536(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+54544(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+54552(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+54560(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+54568(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+54576(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+54584(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+54592(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+54600(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+54608(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+54616(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+54624(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+54632(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+54640(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+54648(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+54656(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+54664(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+54672(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+54680(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+54688(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+54696(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+54704(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+54712(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+54720(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+54728(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+54736(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+54744(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+54752(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+54760(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+54768(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+54776(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+54784(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+54792(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+54800(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+54808(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+54816(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+54824(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+54832(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+54840(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+54848(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+54856(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+54864(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+54872(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+54880(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+54888(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+54896(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+54904(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+54912(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+54920(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+54928(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+54936(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+54944(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+54952(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+54960(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+54968(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+54976(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+54984(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+54992(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+55000(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+55008(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+55016(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+55024(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+55032(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+55040(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+55048(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+55056(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+55064(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+55072(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+55080(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+55088(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+55096(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+55104(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+55112(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+55120(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+55128(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+55136(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+55144(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+55152(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+55160(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+55168(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+55176(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+55184(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+55192(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+55200(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+55208(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+55216(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+55224(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+55232(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+55240(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+55248(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+55256(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+55264(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+55272(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+55280(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+55288(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+55296(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+55304(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+55312(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+55320(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+55328(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+55336(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+55344(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+55352(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+55360(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+55368(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+55376(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+55384(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+55392(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+55400(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+55408(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+55416(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+55424(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+55432(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+55440(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+55448(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+55456(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+55464(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+55472(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+55480(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+55488(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+55496(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+55504(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+55512(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+55520(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+55528(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+55536(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+55544(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+55552(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+55560(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+55568(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+55576(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+55584(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+55592(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+55600(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+55608(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+55616(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+55624(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+55632(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+55640(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+55648(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+55656(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+55664(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+55672(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+55680(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+55688(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+55696(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+55704(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+55712(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+55720(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+55728(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+55736(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+55744(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+55752(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+55760(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+55768(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+55776(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+55784(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+55792(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+55800(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+55808(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+55816(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+55824(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+55832(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+55840(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+55848(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+55856(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+55864(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+55872(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+55880(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+55888(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+55896(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+55904(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+55912(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+55920(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+55928(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+55936(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+55944(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+55952(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+55960(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+55968(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+55976(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+55984(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+55992(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+56000(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+56008(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+56016(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+56024(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+56032(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+56040(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+56048(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+56056(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+56064(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+56072(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+56080(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+56088(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+56096(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+56104(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+56112(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+56120(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+56128(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+56136(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+56144(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+56152(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+56160(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+56168(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+56176(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+56184(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+56192(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+56200(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+56208(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+56216(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+56224(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+56232(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+56240(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+56248(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+56256(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+56264(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+56272(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+56280(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+56288(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+56296(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+56304(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+56312(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+56320(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+56328(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+56336(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+56344(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+56352(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+56360(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+56368(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+56376(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+56384(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+56392(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+56400(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+56408(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+56416(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+56424(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+56432(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+56440(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+56448(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+56456(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+56464(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+56472(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+56480(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+56488(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+56496(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+56504(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+56512(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+56520(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+56528(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+56536(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+56544(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+56552(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+56560(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+56568(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+56576(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+56584(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+56592(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+56600(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+56608(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+56616(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+56624(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+56632(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+56640(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+56648(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+56656(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+56664(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+56672(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+56680(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+56688(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+56696(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+56704(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+56712(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+56720(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+56728(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+56736(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+56744(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+56752(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+56760(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+56768(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+56776(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+56784(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+56792(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+56800(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+56808(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+56816(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+56824(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+56832(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+56840(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+56848(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+56856(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+56864(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+56872(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+56880(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+56888(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+56896(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+56904(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+56912(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+56920(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+56928(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+56936(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+56944(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+56952(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+56960(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+56968(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+56976(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+56984(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+56992(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+57000(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+57008(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+57016(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+57024(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+57032(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+57040(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+57048(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+57056(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+57064(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+57072(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+57080(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+57088(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+57096(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+57104(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+57112(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+57120(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+57128(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+57136(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+57144(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+57152(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+57160(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+57168(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+57176(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+57184(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+57192(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+57200(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+57208(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+57216(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+57224(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+57232(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+57240(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+57248(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+57256(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+57264(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+57272(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+57280(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+57288(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+57296(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+57304(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+57312(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+57320(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+57328(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+57336(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+57344(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+57352(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+57360(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+57368(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+57376(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+57384(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+57392(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+57400(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+57408(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+57416(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+57424(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+57432(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+57440(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+57448(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+57456(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+57464(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+57472(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+57480(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+57488(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+57496(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+57504(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+57512(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+57520(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+57528(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+57536(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+57544(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+57552(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+57560(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+57568(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+57576(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+57584(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+57592(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+57600(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+57608(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+57616(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+57624(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+57632(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+57640(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+57648(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+57656(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+57664(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+57672(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+57680(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+57688(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+57696(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+57704(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+57712(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+57720(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+57728(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+57736(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+57744(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+57752(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+57760(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+57768(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+57776(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+57784(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+57792(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+57800(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+57808(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+57816(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+57824(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+57832(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+57840(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+57848(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+57856(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+57864(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+57872(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+57880(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+57888(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+57896(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+57904(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+57912(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+57920(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+57928(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+57936(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+57944(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+57952(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+57960(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+57968(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+57976(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+57984(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+57992(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+58000(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+58008(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+58016(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+58024(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+58032(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+58040(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+58048(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+58056(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+58064(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+58072(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+58080(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+58088(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+58096(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+58104(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+58112(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+58120(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+58128(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+58136(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+58144(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+58152(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+58160(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+58168(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+58176(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+58184(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+58192(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+58200(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+58208(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+58216(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+58224(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+58232(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+58240(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+58248(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+58256(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+58264(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+58272(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+58280(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+58288(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+58296(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+58304(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+58312(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+58320(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+58328(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+58336(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+58344(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+58352(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+58360(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+58368(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+58376(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+58384(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+58392(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+58400(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+58408(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+58416(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+58424(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+58432(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+58440(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+58448(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+58456(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+58464(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+58472(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+58480(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+58488(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+58496(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+58504(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+58512(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+58520(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+58528(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+58536(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+58544(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+58552(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+58560(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+58568(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+58576(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+58584(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+58592(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+58600(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+58608(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+58616(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+58624(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+58632(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+58640(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+58648(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+58656(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+58664(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+58672(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+58680(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+58688(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+58696(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+58704(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+58712(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+58720(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+58728(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+58736(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+58744(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+58752(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+58760(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+58768(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+58776(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+58784(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+58792(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+58800(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+58808(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+58816(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+58824(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+58832(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+58840(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+58848(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+58856(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+58864(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+58872(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+58880(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+58888(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+58896(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+58904(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+58912(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+58920(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+58928(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+58936(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+58944(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+58952(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+58960(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+58968(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+58976(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+58984(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+58992(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+59000(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+59008(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+59016(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+59024(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+59032(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+59040(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+59048(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+59056(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+59064(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+59072(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+59080(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+59088(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+59096(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+59104(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+59112(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+59120(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+59128(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+59136(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+59144(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+59152(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+59160(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+59168(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+59176(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+59184(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+59192(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+59200(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+59208(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+59216(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+59224(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+59232(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+59240(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+59248(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+59256(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+59264(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+59272(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+59280(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+59288(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+59296(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+59304(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+59312(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+59320(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+59328(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+59336(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+59344(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+59352(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+59360(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+59368(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+59376(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+59384(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+59392(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+59400(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+59408(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+59416(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+59424(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+59432(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+59440(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+59448(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+59456(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+59464(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+59472(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+59480(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+59488(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+59496(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+59504(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+59512(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+59520(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+59528(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+59536(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+59544(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+59552(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+59560(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+59568(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+59576(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+59584(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+59592(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+59600(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+59608(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+59616(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+59624(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+59632(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+59640(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+59648(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+59656(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+59664(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+59672(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+59680(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+59688(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+59696(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+59704(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+59712(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+59720(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+59728(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+59736(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+59744(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+59752(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+59760(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+59768(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+59776(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+59784(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+59792(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+59800(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+59808(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+59816(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+59824(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+59832(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+59840(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+59848(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+59856(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+59864(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+59872(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+59880(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+59888(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+59896(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+59904(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+59912(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+59920(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+59928(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+59936(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+59944(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+59952(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+59960(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+59968(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+59976(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+59984(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+59992(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+60000(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+60008(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+60016(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+60024(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+60032(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+60040(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+60048(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+60056(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+60064(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+60072(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+60080(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+60088(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+60096(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+60104(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+60112(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+60120(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+60128(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+60136(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+60144(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+60152(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+60160(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+60168(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+60176(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+60184(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+60192(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+60200(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+60208(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+60216(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+60224(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+60232(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+60240(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+60248(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+60256(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+60264(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+60272(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+60280(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+60288(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+60296(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+60304(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+60312(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+60320(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+60328(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+60336(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+60344(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+60352(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+60360(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+60368(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+60376(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+60384(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+60392(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+60400(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+60408(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+60416(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+60424(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+60432(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+60440(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+60448(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+60456(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+60464(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+60472(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+60480(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+60488(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+60496(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+60504(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+60512(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+60520(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+60528(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+60536(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+60544(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+60552(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+60560(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+60568(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+60576(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+60584(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+60592(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+60600(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+60608(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+60616(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+60624(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+60632(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+60640(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+60648(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+60656(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+60664(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+60672(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+60680(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+60688(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+60696(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+60704(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+60712(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+60720(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+60728(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+60736(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+60744(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+60752(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+60760(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+60768(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+60776(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+60784(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+60792(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+60800(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+60808(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+60816(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+60824(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+60832(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+60840(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+60848(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+60856(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+60864(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+60872(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+60880(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+60888(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+60896(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+60904(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+60912(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+60920(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+60928(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+60936(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+60944(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+60952(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+60960(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+60968(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+60976(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+60984(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+60992(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+61000(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+61008(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+61016(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+61024(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+61032(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+61040(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+61048(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+61056(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+61064(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+61072(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+61080(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+61088(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+61096(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+61104(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+61112(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+61120(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+61128(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+61136(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+61144(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+61152(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+61160(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+61168(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+61176(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+61184(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+61192(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+61200(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+61208(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+61216(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+61224(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+61232(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+61240(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+61248(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+61256(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+61264(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+61272(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+61280(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+61288(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+61296(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+61304(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+61312(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+61320(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+61328(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+61336(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+61344(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+61352(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+61360(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+61368(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+61376(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+61384(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+61392(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+61400(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+61408(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+61416(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+61424(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+61432(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+61440(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+61448(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+61456(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+61464(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+61472(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+61480(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+61488(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+61496(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+61504(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+61512(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+61520(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+61528(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+61536(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+61544(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+61552(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+61560(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+61568(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+61576(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+61584(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+61592(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+61600(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+61608(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+61616(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+61624(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+61632(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+61640(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+61648(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+61656(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+61664(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+61672(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+61680(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+61688(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+61696(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+61704(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+61712(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+61720(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+61728(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+61736(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+61744(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+61752(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+61760(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+61768(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+61776(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+61784(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+61792(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+61800(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+61808(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+61816(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+61824(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+61832(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+61840(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+61848(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+61856(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+61864(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+61872(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+61880(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+61888(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+61896(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+61904(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+61912(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+61920(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+61928(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+61936(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+61944(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+61952(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+61960(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+61968(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+61976(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+61984(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+61992(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+62000(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+62008(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+62016(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+62024(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+62032(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+62040(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+62048(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+62056(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+62064(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+62072(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+62080(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+62088(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+62096(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+62104(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+62112(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+62120(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+62128(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+62136(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+62144(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+62152(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+62160(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+62168(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+62176(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+62184(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+62192(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+62200(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+62208(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+62216(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+62224(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+62232(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+62240(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+62248(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+62256(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+62264(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+62272(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+62280(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+62288(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+62296(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+62304(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+62312(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+62320(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+62328(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+62336(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+62344(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+62352(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+62360(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+62368(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+62376(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+62384(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+62392(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+62400(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+62408(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+62416(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+62424(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+62432(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+62440(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+62448(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+62456(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+62464(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+62472(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+62480(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+62488(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+62496(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+62504(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+62512(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+62520(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+62528(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+62536(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+62544(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+62552(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+62560(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+62568(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+62576(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+62584(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+62592(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+62600(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+62608(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+62616(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+62624(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+62632(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+62640(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+62648(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+62656(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+62664(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+62672(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+62680(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+62688(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+62696(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+62704(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+62712(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+62720(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+62728(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+62736(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+62744(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+62752(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+62760(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+62768(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+62776(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+62784(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+62792(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+62800(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+62808(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+62816(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+62824(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+62832(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+62840(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+62848(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+62856(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+62864(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+62872(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+62880(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+62888(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+62896(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+62904(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+62912(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+62920(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+62928(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+62936(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+62944(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+62952(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+62960(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+62968(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+62976(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+62984(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+62992(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+63000(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+63008(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+63016(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+63024(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+63032(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+63040(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+63048(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+63056(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+63064(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+63072(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+63080(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+63088(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+63096(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+63104(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+63112(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+63120(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+63128(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+63136(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+63144(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+63152(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+63160(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+63168(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+63176(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+63184(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+63192(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+63200(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+63208(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+63216(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+63224(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+63232(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+63240(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+63248(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+63256(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+63264(SB)/8, $0x044ffbecfbb1fbec
+DATA nttconst<>+63272(SB)/8, $0xfe52fbec01aefbec
+DATA nttconst<>+63280(SB)/8, $0xfdd5fbec022bfbec
+DATA nttconst<>+63288(SB)/8, $0xfcb5fbec034bfbec
+DATA nttconst<>+63296(SB)/8, $0x04e3fbecfb1dfbec
+DATA nttconst<>+63304(SB)/8, $0xfc99fbec0367fbec
+DATA nttconst<>+63312(SB)/8, $0xf9f2fbec060efbec
+DATA nttconst<>+63320(SB)/8, $0xff97fbec0069fbec
+DATA nttconst<>+63328(SB)/8, $0xfe5afbec01a6fbec
+DATA nttconst<>+63336(SB)/8, $0xfdb5fbec024bfbec
+DATA nttconst<>+63344(SB)/8, $0xff4ffbec00b1fbec
+DATA nttconst<>+63352(SB)/8, $0x00ebfbecff15fbec
+DATA nttconst<>+63360(SB)/8, $0x0123fbecfeddfbec
+DATA nttconst<>+63368(SB)/8, $0x01ccfbecfe34fbec
+DATA nttconst<>+63376(SB)/8, $0xf9dafbec0626fbec
+DATA nttconst<>+63384(SB)/8, $0xf98bfbec0675fbec
+DATA nttconst<>+63392(SB)/8, $0x00f6fbecff0afbec
+DATA nttconst<>+63400(SB)/8, $0xfcf6fbec030afbec
+DATA nttconst<>+63408(SB)/8, $0xfb79fbec0487fbec
+DATA nttconst<>+63416(SB)/8, $0x0093fbecff6dfbec
+DATA nttconst<>+63424(SB)/8, $0x0309fbecfcf7fbec
+DATA nttconst<>+63432(SB)/8, $0xfa35fbec05cbfbec
+DATA nttconst<>+63440(SB)/8, $0x025afbecfda6fbec
+DATA nttconst<>+63448(SB)/8, $0xfba1fbec045ffbec
+DATA nttconst<>+63456(SB)/8, $0x0636fbecf9cafbec
+DATA nttconst<>+63464(SB)/8, $0xfd7cfbec0284fbec
+DATA nttconst<>+63472(SB)/8, $0x0368fbecfc98fbec
+DATA nttconst<>+63480(SB)/8, $0xfea3fbec015dfbec
+DATA nttconst<>+63488(SB)/8, $0xfe5efbec01a2fbec
+DATA nttconst<>+63496(SB)/8, $0xfeb7fbec0149fbec
+DATA nttconst<>+63504(SB)/8, $0x009cfbecff64fbec
+DATA nttconst<>+63512(SB)/8, $0x004bfbecffb5fbec
+DATA nttconst<>+63520(SB)/8, $0xfccffbec0331fbec
+DATA nttconst<>+63528(SB)/8, $0xfbb7fbec0449fbec
+DATA nttconst<>+63536(SB)/8, $0xfda5fbec025bfbec
+DATA nttconst<>+63544(SB)/8, $0xfd9efbec0262fbec
+DATA nttconst<>+63552(SB)/8, $0xfad6fbec052afbec
+DATA nttconst<>+63560(SB)/8, $0x0505fbecfafbfbec
+DATA nttconst<>+63568(SB)/8, $0x05b9fbecfa47fbec
+DATA nttconst<>+63576(SB)/8, $0xfe80fbec0180fbec
+DATA nttconst<>+63584(SB)/8, $0x04bffbecfb41fbec
+DATA nttconst<>+63592(SB)/8, $0x0088fbecff78fbec
+DATA nttconst<>+63600(SB)/8, $0xfb3efbec04c2fbec
+DATA nttconst<>+63608(SB)/8, $0x0537fbecfac9fbec
+DATA nttconst<>+63616(SB)/8, $0x036afbecfc96fbec
+DATA nttconst<>+63624(SB)/8, $0xff24fbec00dcfbec
+DATA nttconst<>+63632(SB)/8, $0x04a3fbecfb5dfbec
+DATA nttconst<>+63640(SB)/8, $0x067bfbecf985fbec
+DATA nttconst<>+63648(SB)/8, $0x04a1fbecfb5ffbec
+DATA nttconst<>+63656(SB)/8, $0x05fafbecfa06fbec
+DATA nttconst<>+63664(SB)/8, $0x04fefbecfb02fbec
+DATA nttconst<>+63672(SB)/8, $0xfce6fbec031afbec
+DATA nttconst<>+63680(SB)/8, $0x05e6fbecfa1afbec
+DATA nttconst<>+63688(SB)/8, $0x0356fbecfcaafbec
+DATA nttconst<>+63696(SB)/8, $0x0366fbecfc9afbec
+DATA nttconst<>+63704(SB)/8, $0xfe22fbec01defbec
+DATA nttconst<>+63712(SB)/8, $0x006cfbecff94fbec
+DATA nttconst<>+63720(SB)/8, $0x0134fbecfeccfbec
+DATA nttconst<>+63728(SB)/8, $0xfc1cfbec03e4fbec
+DATA nttconst<>+63736(SB)/8, $0xfc21fbec03dffbec
+DATA nttconst<>+63744(SB)/8, $0xfc42fbec03befbec
+DATA nttconst<>+63752(SB)/8, $0x05b4fbecfa4cfbec
+DATA nttconst<>+63760(SB)/8, $0xfa0efbec05f2fbec
+DATA nttconst<>+63768(SB)/8, $0xf9a4fbec065cfbec
+DATA nttconst<>+63776(SB)/8, $0x014fffecfeb1ffec
+DATA nttconst<>+63784(SB)/8, $0xd452ffec2baeffec
+DATA nttconst<>+63792(SB)/8, $0x2cd5ffecd32bffec
+DATA nttconst<>+63800(SB)/8, $0xcbb5ffec344bffec
+DATA nttconst<>+63808(SB)/8, $0x7de3ffec821dffec
+DATA nttconst<>+63816(SB)/8, $0x3799ffecc867ffec
+DATA nttconst<>+63824(SB)/8, $0xaff2ffec500effec
+DATA nttconst<>+63832(SB)/8, $0x5497ffecab69ffec
+DATA nttconst<>+63840(SB)/8, $0x6c5affec93a6ffec
+DATA nttconst<>+63848(SB)/8, $0xccb5ffec334bffec
+DATA nttconst<>+63856(SB)/8, $0xfc4fffec03b1ffec
+DATA nttconst<>+63864(SB)/8, $0x11ebffecee15ffec
+DATA nttconst<>+63872(SB)/8, $0x3a23ffecc5ddffec
+DATA nttconst<>+63880(SB)/8, $0xa5ccffec5a34ffec
+DATA nttconst<>+63888(SB)/8, $0xe7daffec1826ffec
+DATA nttconst<>+63896(SB)/8, $0xea8bffec1575ffec
+DATA nttconst<>+63904(SB)/8, $0x82f6ffec7d0affec
+DATA nttconst<>+63912(SB)/8, $0x7ef6ffec810affec
+DATA nttconst<>+63920(SB)/8, $0xd679ffec2987ffec
+DATA nttconst<>+63928(SB)/8, $0x8993ffec766dffec
+DATA nttconst<>+63936(SB)/8, $0x8e09ffec71f7ffec
+DATA nttconst<>+63944(SB)/8, $0x4935ffecb6cbffec
+DATA nttconst<>+63952(SB)/8, $0x705affec8fa6ffec
+DATA nttconst<>+63960(SB)/8, $0xcea1ffec315fffec
+DATA nttconst<>+63968(SB)/8, $0x4836ffecb7caffec
+DATA nttconst<>+63976(SB)/8, $0xb17cffec4e84ffec
+DATA nttconst<>+63984(SB)/8, $0xbb68ffec4498ffec
+DATA nttconst<>+63992(SB)/8, $0xb7a3ffec485dffec
+DATA nttconst<>+64000(SB)/8, $0x385effecc7a2ffec
+DATA nttconst<>+64008(SB)/8, $0xb3b7ffec4c49ffec
+DATA nttconst<>+64016(SB)/8, $0x149cffeceb64ffec
+DATA nttconst<>+64024(SB)/8, $0x314bffecceb5ffec
+DATA nttconst<>+64032(SB)/8, $0x79cfffec8631ffec
+DATA nttconst<>+64040(SB)/8, $0xb0b7ffec4f49ffec
+DATA nttconst<>+64048(SB)/8, $0x9ca5ffec635bffec
+DATA nttconst<>+64056(SB)/8, $0xf79effec0862ffec
+DATA nttconst<>+64064(SB)/8, $0x1cd6ffece32affec
+DATA nttconst<>+64072(SB)/8, $0xc405ffec3bfbffec
+DATA nttconst<>+64080(SB)/8, $0xa0b9ffec5f47ffec
+DATA nttconst<>+64088(SB)/8, $0x7e80ffec8180ffec
+DATA nttconst<>+64096(SB)/8, $0x51bfffecae41ffec
+DATA nttconst<>+64104(SB)/8, $0x1888ffece778ffec
+DATA nttconst<>+64112(SB)/8, $0xd53effec2ac2ffec
+DATA nttconst<>+64120(SB)/8, $0x3a37ffecc5c9ffec
+DATA nttconst<>+64128(SB)/8, $0xa16affec5e96ffec
+DATA nttconst<>+64136(SB)/8, $0x2b24ffecd4dcffec
+DATA nttconst<>+64144(SB)/8, $0xbda3ffec425dffec
+DATA nttconst<>+64152(SB)/8, $0xc77bffec3885ffec
+DATA nttconst<>+64160(SB)/8, $0xd7a1ffec285fffec
+DATA nttconst<>+64168(SB)/8, $0x53faffecac06ffec
+DATA nttconst<>+64176(SB)/8, $0x1efeffece102ffec
+DATA nttconst<>+64184(SB)/8, $0x4ee6ffecb11affec
+DATA nttconst<>+64192(SB)/8, $0x57e6ffeca81affec
+DATA nttconst<>+64200(SB)/8, $0xa556ffec5aaaffec
+DATA nttconst<>+64208(SB)/8, $0xd566ffec2a9affec
+DATA nttconst<>+64216(SB)/8, $0x4422ffecbbdeffec
+DATA nttconst<>+64224(SB)/8, $0x846cffec7b94ffec
+DATA nttconst<>+64232(SB)/8, $0x5d34ffeca2ccffec
+DATA nttconst<>+64240(SB)/8, $0x901cffec6fe4ffec
+DATA nttconst<>+64248(SB)/8, $0x4f21ffecb0dfffec
+DATA nttconst<>+64256(SB)/8, $0xa242ffec5dbeffec
+DATA nttconst<>+64264(SB)/8, $0xe1b4ffec1e4cffec
+DATA nttconst<>+64272(SB)/8, $0x440effecbbf2ffec
+DATA nttconst<>+64280(SB)/8, $0xa5a4ffec5a5cffec
+DATA nttconst<>+64288(SB)/8, $0x0000000000000000
+DATA nttconst<>+64296(SB)/8, $0x0000000000000000
+DATA nttconst<>+64304(SB)/8, $0x0000000000000000
+DATA nttconst<>+64312(SB)/8, $0x0000000000000000
+GLOBL nttconst<>(SB), RODATA|NOPTR, $64320

@@ -471,3 +471,156 @@ func ntt_avx512vl_all_blend_undo_pre1_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx512vl_all_blend_undo_pre2_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p8(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p12(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p16(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p20(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p24(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p28(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p32(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p36(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p40(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p44(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p48(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p52(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p56(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_64p60(h *[256]int16, a *[256]int16, b *[256]int16)

@@ -394,3 +394,78 @@ func blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p56(h *[3]uint64, pw *uint
 //
 //go:noescape
 func blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p60(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+4; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p4(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+8; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p8(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+12; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p12(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+16; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p16(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+20; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p20(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+24; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p24(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+28; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p28(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+32; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p32(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+36; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p36(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+40; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p40(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+44; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p44(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+48; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p48(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+52; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p52(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+56; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p56(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+60; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p60(h *[3]uint64, pw *uint64, m []byte)

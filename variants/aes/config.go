@@ -2,25 +2,24 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
 // An isa is one instruction-set choice: legacy AES-NI on xmm registers, or
 // VAES on ymm (2 blocks per register) or zmm (4 blocks per register).
 type isa struct {
-	name     string
-	width    int      // 16-byte blocks per register
-	regs     int      // vector registers the variant may use
-	features []string // required CPU features (kernels/dispatch names)
+	name  string
+	width int // 16-byte blocks per register
+	regs  int // vector registers the variant may use
 }
 
 var (
-	aesni   = isa{"aesni", 1, 16, []string{"aes"}}
-	vaes256 = isa{"vaes256", 2, 16, []string{"aes", "avx", "avx2", "vaes"}}
-	vaes512 = isa{"vaes512", 4, 32, []string{"aes", "avx", "avx2", "avx512f", "avx512vl", "vaes"}}
+	aesni   = isa{"aesni", 1, 16}
+	vaes256 = isa{"vaes256", 2, 16}
+	vaes512 = isa{"vaes512", 4, 32}
 )
 
 // A config is one point of the knob space: one generated function.
@@ -73,14 +72,14 @@ func (c config) symbol() string {
 	return s + "_a" + strings.ReplaceAll(c.align.String(), "+", "p")
 }
 
-// features lists the CPU features the variant requires, sorted.
-func (c config) features() []string {
-	fs := append([]string(nil), c.isa.features...)
-	if c.tail == "mask" && c.isa.name == vaes256.name {
-		fs = append(fs, "avx512f", "avx512vl")
+// ceiling is what the variant's knobs allow it to require: its isa's
+// tier, and AVX-512 for masked tails (AVX-512VL masked loads and stores on
+// ymm registers).
+func (c config) ceiling() isafeat.Ceiling {
+	if c.tail == "mask" {
+		return isafeat.Allowed(vaes512.name)
 	}
-	sort.Strings(fs)
-	return fs
+	return isafeat.Allowed(c.isa.name)
 }
 
 // feasible reports whether the variant's registers fit the register file:
@@ -132,9 +131,8 @@ func defaultKnobs(c config) config {
 
 // space enumerates every generated variant of one kernel (key size and
 // direction): the full knob product at align=64, align none and 32 for the
-// default knobs at 4 and 8 in flight, and the loop-head offset sweep
-// 64+4..64+60 of the base variant (vaes512, 4 in flight, default knobs),
-// the best-known variant on Zen 4.
+// default knobs at 4 and 8 in flight, and the loop-head offset sweeps
+// 64+4..64+60 of one base variant per tier (sweepISAs).
 func space(bits int, dec bool) []config {
 	var out []config
 	a64 := asmalign.At(0)
@@ -161,10 +159,17 @@ func space(bits int, dec bool) []config {
 			}
 		}
 	}
-	for off := 4; off < 64; off += 4 {
-		c := defaultKnobs(config{bits: bits, dec: dec, isa: vaes512, inflight: 4, align: asmalign.At(off)})
-		c.sweep = true
-		out = append(out, c)
+	for _, is := range sweepISAs {
+		for off := 4; off < 64; off += 4 {
+			c := defaultKnobs(config{bits: bits, dec: dec, isa: is, inflight: 4, align: asmalign.At(off)})
+			c.sweep = true
+			out = append(out, c)
+		}
 	}
 	return out
 }
+
+// sweepISAs are the ISAs of the offset-sweep bases (default knobs, 4 in
+// flight), one per tier: VAES zmm (AVX-512), VAES ymm (AVX2 with VAES),
+// AES-NI xmm (every AES-NI CPU).
+var sweepISAs = []isa{vaes512, vaes256, aesni}

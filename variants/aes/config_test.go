@@ -35,29 +35,16 @@ func TestSpace(t *testing.T) {
 					}
 				}
 			}
-			if sweep != 15 {
-				t.Errorf("aes%d dec=%v: %d offset-sweep variants, want 15 (64+4..64+60)", bits, dec, sweep)
+			if want := 15 * len(sweepISAs); sweep != want {
+				t.Errorf("aes%d dec=%v: %d offset-sweep variants, want %d (64+4..64+60 per base)", bits, dec, sweep, want)
 			}
-			base := defaultKnobs(config{bits: bits, dec: dec, isa: vaes512, inflight: 4})
-			base.align.Boundary = 64
-			if !names[base.name()] {
-				t.Errorf("aes%d dec=%v: sweep base %s is not generated at align=64", bits, dec, base.name())
+			for _, is := range sweepISAs {
+				base := defaultKnobs(config{bits: bits, dec: dec, isa: is, inflight: 4})
+				base.align.Boundary = 64
+				if !names[base.name()] {
+					t.Errorf("aes%d dec=%v: sweep base %s is not generated at align=64", bits, dec, base.name())
+				}
 			}
 		}
-	}
-}
-
-// TestFeatures checks the declared features of each ISA and tail.
-func TestFeatures(t *testing.T) {
-	c := config{bits: 128, isa: vaes256, inflight: 2, keys: "regs", whiten: "xor", tail: "mask"}
-	if got := strings.Join(c.features(), ","); got != "aes,avx,avx2,avx512f,avx512vl,vaes" {
-		t.Errorf("vaes256 tail=mask features %s", got)
-	}
-	c.tail = "narrow"
-	if got := strings.Join(c.features(), ","); got != "aes,avx,avx2,vaes" {
-		t.Errorf("vaes256 tail=narrow features %s", got)
-	}
-	if got := strings.Join((config{isa: aesni}).features(), ","); got != "aes" {
-		t.Errorf("aesni features %s", got)
 	}
 }

@@ -32,10 +32,10 @@ func main() {
 	for _, bits := range []int{128, 192, 256} {
 		expandKey(bits)
 	}
+	Generate()
 	if *tableOut != "" {
 		if err := writeTable(*tableOut, all); err != nil {
 			log.Fatal(err)
 		}
 	}
-	Generate()
 }

@@ -25,23 +25,6 @@ var (
 // zmm reports whether vectors are 512 bits wide.
 func (s *isa) zmm() bool { return s.bytes == 64 }
 
-// features lists the CPU features a variant for field f needs. The
-// avx512vl (ymm) variants use EVEX forms of 256-bit instructions, which
-// need AVX512VL besides the base feature of each instruction (AVX512F, or
-// AVX512BW for 16-bit lanes, opmask words and VPERMI2W); avx2 is listed
-// for the VEX forms the assembler may still pick for Y0-Y15.
-func (s *isa) features(f *field) []string {
-	switch {
-	case !s.evex:
-		return []string{"avx2"}
-	case !s.zmm():
-		return []string{"avx2", "avx512f", "avx512vl", "avx512bw"}
-	case f.ebits == 16:
-		return []string{"avx512f", "avx512bw"}
-	}
-	return []string{"avx512f"}
-}
-
 // A gen emits code for one field and isa into the current avo function.
 type gen struct {
 	f        *field

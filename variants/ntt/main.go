@@ -27,11 +27,11 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"slices"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
 var (
@@ -42,7 +42,7 @@ var (
 // A fn is one generated function.
 type fn struct {
 	kernel, name, sym, loop string
-	features                []string
+	isa                     string // the isa knob value, the features' ceiling
 	sweep                   bool
 	binary                  bool
 }
@@ -103,6 +103,16 @@ func main() {
 	}
 	// The ifma2 products come after all others, for the same reason.
 	for _, k := range mulIFMA2Variants(f) {
+		fns = append(fns, emitMul(f, c, k))
+	}
+	// The AVX2 alignment and offset-sweep bases come after all others, for
+	// the same reason.
+	for _, inverse := range []bool{false, true} {
+		for _, k := range avx2AlignVariants(inverse) {
+			fns = append(fns, emitNTT(f, c, k))
+		}
+	}
+	for _, k := range avx2MulAlignVariants(f) {
 		fns = append(fns, emitMul(f, c, k))
 	}
 	c.emit()
@@ -314,6 +324,32 @@ func nttBase(f *field, inverse bool) nttKnobs {
 		red: "lazy", align: asmalign.None}
 }
 
+// avx2AlignVariants is the AVX2 base of the alignment and offset-sweep
+// variants (regs=mem, unpack, undo, lazy), so that hosts without AVX-512
+// have a base to sweep.
+func avx2AlignVariants(inverse bool) []nttKnobs {
+	var out []nttKnobs
+	for _, a := range alignSweep() {
+		out = append(out, nttKnobs{inverse: inverse, isa: avx2, regs: "mem", shuf: "unpack", reorder: "undo",
+			red: "lazy", align: a})
+	}
+	return out
+}
+
+// avx2MulAlignVariants is the AVX2 MulNTT base of the alignment and
+// offset-sweep variants (Montgomery, unroll 2).
+func avx2MulAlignVariants(f *field) []mulKnobs {
+	mul := ""
+	if f.ebits == 32 {
+		mul = "mont"
+	}
+	var out []mulKnobs
+	for _, a := range alignSweep() {
+		out = append(out, mulKnobs{isa: avx2, mul: mul, unroll: 2, align: a})
+	}
+	return out
+}
+
 // alignSweep lists 32, 64 and the offset sweep 64+4 .. 64+60.
 func alignSweep() []asmalign.Align {
 	out := []asmalign.Align{mustAlign("32"), mustAlign("64")}
@@ -406,33 +442,25 @@ func emitNTT(f *field, c *consts, k nttKnobs) fn {
 	if k.align != asmalign.None {
 		loop = "body"
 	}
-	feat := k.isa.features(f)
-	if k.shuf == "vbmi" {
-		// VPERMI2B/VPERMB: AVX512_VBMI (byte-granular, listed with
-		// AVX512BW, which every VBMI processor has).
-		if !slices.Contains(feat, "avx512bw") {
-			feat = append(feat, "avx512bw")
-		}
-		feat = append(feat, "avx512vbmi")
-	}
-	return fn{kernel: kernel, name: k.name(), sym: sym, loop: loop, features: feat,
+	return fn{kernel: kernel, name: k.name(), sym: sym, loop: loop, isa: k.isa.name,
 		sweep: k.align.Offset != 0}
 }
 
 func emitMul(f *field, c *consts, k mulKnobs) fn {
 	sym := symbol("mulntt", k.name(f))
 	buildMul(newGen(f, k.isa, c), sym, k)
-	feat := k.isa.features(f)
-	if k.ifma() {
-		feat = append(feat, "avx512ifma")
-	}
-	return fn{kernel: f.pkg + ".mulntt", name: k.name(f), sym: sym, loop: "loop", features: feat,
+	return fn{kernel: f.pkg + ".mulntt", name: k.name(f), sym: sym, loop: "loop", isa: k.isa.name,
 		sweep: k.align.Offset != 0, binary: true}
 }
 
-// writeTable writes the Go table registering every function.
+// writeTable writes the Go table registering every function, with the
+// CPU features avo derived from each function's instructions.
 func writeTable(path string, f *field, fns []fn) error {
 	sizes, err := codeSizes(flagValue("out"))
+	if err != nil {
+		return err
+	}
+	derived, err := isafeat.Derive()
 	if err != nil {
 		return err
 	}
@@ -449,8 +477,12 @@ func writeTable(path string, f *field, fns []fn) error {
 			if x.kernel != grp.kernel {
 				continue
 			}
+			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
+			if err != nil {
+				return fmt.Errorf("%s: %w", x.kernel, err)
+			}
 			fmt.Fprintf(&b, "\t{Name: %q, Features: %#v, Symbol: %q, LoopLabel: %q, CodeBytes: %d, OffsetSweep: %v, Fn: %s},\n",
-				x.name, x.features, "github.com/tunelab/tunelab/kernels/"+f.pkg+"."+x.sym, x.loop, sizes[x.sym], x.sweep, x.sym)
+				x.name, feats, "github.com/tunelab/tunelab/kernels/"+f.pkg+"."+x.sym, x.loop, sizes[x.sym], x.sweep, x.sym)
 		}
 		b.WriteString("}\n")
 	}

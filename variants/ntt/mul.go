@@ -129,7 +129,10 @@ func (m *mulState) prepare() {
 			return
 		}
 		m.qinv = g.load(g.splat(f.qinv()))
-		g.kmask(0x5555, 32)
+		if g.isa.evex {
+			// the even-lane mask of montFinish32's merge
+			g.kmask(0x5555, 32)
+		}
 		return
 	}
 	if g.isa.evex {

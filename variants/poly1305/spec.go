@@ -20,9 +20,8 @@ type spec struct {
 	align  asmalign.Align
 	sweep  bool // offset-sweep member (align=64+N)
 
-	features []string
-	lanes    int   // vector lanes (blocks per vector)
-	order    []int // vector lane q holds block order[q] of a vector's blocks
+	lanes int   // vector lanes (blocks per vector)
+	order []int // vector lane q holds block order[q] of a vector's blocks
 }
 
 // name is the variant name: knobs in the fixed order isa, radix, mul,
@@ -73,37 +72,30 @@ func scalarSpecs() []spec {
 	for _, mul := range []string{"mulq", "mulx"} {
 		for _, b := range []int{1, 4} {
 			for _, a := range aligns {
-				s := spec{isa: "scalar", radix: 64, mul: mul, blocks: b, align: a}
-				if mul == "mulx" {
-					s.features = []string{"bmi2", "adx"}
-				}
-				out = append(out, s)
+				out = append(out, spec{isa: "scalar", radix: 64, mul: mul, blocks: b, align: a})
 			}
 		}
 	}
 	return out
 }
 
-// vectorSpecs lists the vector variants plus the offset sweep of the base
-// variant isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq.
+// vectorSpecs lists the vector variants plus the offset sweeps of one base
+// variant per ISA tier.
 func vectorSpecs() []spec {
 	var out []spec
 	type isaSpec struct {
-		isa      string
-		radix    int
-		lanes    int
-		blocks   []int
-		pows     []string
-		carries  []string
-		features []string
+		isa     string
+		radix   int
+		lanes   int
+		blocks  []int
+		pows    []string
+		carries []string
 	}
-	avx512 := []string{"avx2", "avx512f", "avx512vl"}
-	ifma := append(avx512[:3:3], "avx512ifma")
 	isas := []isaSpec{
-		{"avx2", 26, 4, []int{4, 8, 16}, []string{"mem"}, []string{"seq", "ilv"}, []string{"avx2"}},
-		{"avx512f", 26, 8, []int{8, 16}, []string{"mem"}, []string{"seq", "ilv"}, avx512},
-		{"avx512ifma", 44, 4, []int{4, 8}, []string{"mem", "reg"}, []string{"seq"}, ifma},
-		{"avx512ifma", 44, 8, []int{8, 16}, []string{"mem", "reg"}, []string{"seq"}, ifma},
+		{"avx2", 26, 4, []int{4, 8, 16}, []string{"mem"}, []string{"seq", "ilv"}},
+		{"avx512f", 26, 8, []int{8, 16}, []string{"mem"}, []string{"seq", "ilv"}},
+		{"avx512ifma", 44, 4, []int{4, 8}, []string{"mem", "reg"}, []string{"seq"}},
+		{"avx512ifma", 44, 8, []int{8, 16}, []string{"mem", "reg"}, []string{"seq"}},
 	}
 	for _, is := range isas {
 		for _, b := range is.blocks {
@@ -111,7 +103,7 @@ func vectorSpecs() []spec {
 				for _, c := range is.carries {
 					for _, a := range aligns {
 						out = append(out, spec{isa: is.isa, radix: is.radix, blocks: b, pow: pw, carry: c,
-							tail: "scalar", align: a, features: is.features, lanes: is.lanes, order: laneOrder(is.lanes)})
+							tail: "scalar", align: a, lanes: is.lanes, order: laneOrder(is.lanes)})
 					}
 				}
 			}
@@ -121,13 +113,22 @@ func vectorSpecs() []spec {
 		for _, b := range []int{2 * l, l} {
 			for _, a := range aligns {
 				out = append(out, spec{isa: "avx512ifma", radix: 44, blocks: b, pow: "reg", carry: "seq",
-					tail: "vector", align: a, features: ifma, lanes: l, order: laneOrder(l)})
+					tail: "vector", align: a, lanes: l, order: laneOrder(l)})
 			}
 		}
 	}
-	for off := 4; off < 64; off += 4 {
-		out = append(out, spec{isa: "avx512ifma", radix: 44, blocks: 16, pow: "reg", carry: "seq", tail: "scalar",
-			align: asmalign.At(off), sweep: true, features: ifma, lanes: 8, order: laneOrder(8)})
+	// One offset-sweep base per tier: IFMA for AVX-512 hosts, radix 2^26
+	// AVX2 (the Zen 4 AVX2 sweep's fastest at 16 KiB) for the others.
+	bases := []spec{
+		{isa: "avx512ifma", radix: 44, blocks: 16, pow: "reg", carry: "seq", tail: "scalar", lanes: 8},
+		{isa: "avx2", radix: 26, blocks: 16, pow: "mem", carry: "ilv", tail: "scalar", lanes: 4},
+	}
+	for _, b := range bases {
+		for off := 4; off < 64; off += 4 {
+			s := b
+			s.align, s.sweep, s.order = asmalign.At(off), true, laneOrder(b.lanes)
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mmcloughlin/avo/printer"
 
 	"github.com/tunelab/tunelab/variants/asmstat"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
 // writeTable writes the Go table of generated variants that
@@ -17,6 +18,10 @@ import (
 // instruction count of each function in the written assembly.
 func writeTable(path string, specs []spec) error {
 	counts, err := asmstat.InstructionCounts(flag.Lookup("out").Value.String())
+	if err != nil {
+		return err
+	}
+	derived, err := isafeat.Derive()
 	if err != nil {
 		return err
 	}
@@ -37,7 +42,11 @@ func writeTable(path string, specs []spec) error {
 		}
 		fmt.Fprintf(&b, "{name: %q, symbol: %q, loop: \"loop\", codeBytes: %d,\n",
 			s.name(), pkgPath+"."+sym, 5*counts[sym])
-		fmt.Fprintf(&b, "features: %#v, sweep: %v,\n", s.features, s.sweep)
+		feats, err := derived.Features(s.name(), isafeat.Allowed(s.isa), executed(specs, s)...)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "features: %#v, sweep: %v,\n", feats, s.sweep)
 		if s.isa == "scalar" {
 			b.WriteString("vector: false},\n")
 			continue
@@ -62,6 +71,17 @@ func writeTable(path string, specs []spec) error {
 		return fmt.Errorf("formatting variant table: %w", err)
 	}
 	return os.WriteFile(path, src, 0o644)
+}
+
+// executed lists the generated functions variant s runs: a scalar
+// variant's block and one-shot functions; a vector variant's block
+// function and the scalar blocks of variant 0, which finish what is left
+// after the last full vector iteration.
+func executed(specs []spec, s *spec) []string {
+	if s.isa == "scalar" {
+		return []string{s.fn(), s.sumFn()}
+	}
+	return []string{s.fn(), specs[0].fn()}
 }
 
 // writeSwitch writes a function calling the function fn(spec) of every

@@ -3,6 +3,7 @@ package nttfieldtest
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,11 +68,11 @@ func APIUnderMasks[E nttfield.Elem](t *testing.T, fd Field[E]) {
 	envs := [][]string{{"TUNELAB_CPU=avx512f=off"}, {"TUNELAB_CPU=all=off"}}
 	refused := ""
 	if len(fd.AsmNTT) > 0 {
-		// The last dispatchable variants are AVX-512 ones: forcing them
-		// with AVX-512 masked must be refused with a warning, not obeyed.
+		// Forcing AVX-512 variants with AVX-512 masked must be refused
+		// with a warning, not obeyed.
 		envs = append(envs,
 			[]string{"TUNELAB_DISPATCH=" + fd.forced(fd.AsmNTT[0].Name, fd.AsmInvNTT[0].Name, fd.AsmMulNTT[0].Name)},
-			[]string{"TUNELAB_CPU=avx512f=off", "TUNELAB_DISPATCH=" + fd.forced(last(fd.AsmNTT), last(fd.AsmInvNTT), last(fd.AsmMulNTT))})
+			[]string{"TUNELAB_CPU=avx512f=off", "TUNELAB_DISPATCH=" + fd.forced(lastAVX512(fd.AsmNTT), lastAVX512(fd.AsmInvNTT), lastAVX512(fd.AsmMulNTT))})
 		refused = "missing or masked on this CPU"
 	}
 	for i, env := range envs {
@@ -92,11 +93,12 @@ func (fd Field[E]) forced(ntt, inv, mul string) string {
 	return fd.Kernel("ntt") + "=" + ntt + "," + fd.Kernel("invntt") + "=" + inv + "," + fd.Kernel("mulntt") + "=" + mul
 }
 
-// last returns the name of the last dispatchable (non offset-sweep)
-// variant of impls, or the generic variant's if there is none.
-func last[F any](impls []nttfield.Impl[F]) string {
+// lastAVX512 returns the name of the last dispatchable (non offset-sweep)
+// variant of impls that needs AVX-512F, or the generic variant's if there
+// is none.
+func lastAVX512[F any](impls []nttfield.Impl[F]) string {
 	for i := len(impls) - 1; i >= 0; i-- {
-		if !impls[i].OffsetSweep {
+		if !impls[i].OffsetSweep && slices.Contains(impls[i].Features, "avx512f") {
 			return impls[i].Name
 		}
 	}

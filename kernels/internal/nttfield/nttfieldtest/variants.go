@@ -1,6 +1,7 @@
 package nttfieldtest
 
 import (
+	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"strings"
 	"testing"
 
@@ -83,11 +84,23 @@ func Registered[E nttfield.Elem](t *testing.T, fd Field[E]) {
 			t.Errorf("%s: no generic variant", k)
 		}
 		for _, v := range vs {
-			if err := v.Verify(0, 7); err != nil && dispatch.Has(v.Features...) {
+			if !runnable(t, k+" "+v.Name, v.Features) {
+				continue
+			}
+			if err := v.Verify(0, 7); err != nil {
 				t.Errorf("%s %s: Verify: %v", k, v.Name, err)
 			}
 		}
 	}
+}
+
+// GeneratedFeatures checks that every assembly variant of the field's
+// kernels declares exactly the features avo derived for its function in
+// the generated file asm. It is the body of each family's
+// TestGeneratedFeatures.
+func GeneratedFeatures[E nttfield.Elem](t *testing.T, fd Field[E], asm string) {
+	kernels := []string{fd.Kernel("ntt"), fd.Kernel("invntt"), fd.Kernel("mulntt")}
+	asmtest.CheckFeatures(t, asm, kernels, asmtest.OwnSymbol)
 }
 
 // VerifyDetectsMismatch makes sure the comparisons VariantsBitExact uses

@@ -1,0 +1,130 @@
+// Package asmtest checks registered variants against the generated
+// assembly they run, for the tests of every kernel family: the CPU
+// features a variant declares must be exactly those avo derived from the
+// instructions of every function it executes (the "// Requires:" lines of
+// the generated file), so a hand-written or stale feature list fails a
+// test on any host, not with SIGILL on a CPU that lacks the feature.
+package asmtest
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/internal/avoisa"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// Requires returns, per TEXT symbol of the Go assembly file at path (name
+// without the leading "·"), the dispatch features of its "// Requires:"
+// line; a function without one requires nothing beyond the baseline.
+func Requires(path string) (map[string][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading requirements: %w", err)
+	}
+	defer f.Close()
+	out := map[string][]string{}
+	var pending []string
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if req, ok := strings.CutPrefix(line, "// Requires: "); ok {
+			if pending, err = avoisa.ParseRequires(req); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			}
+			continue
+		}
+		if name, ok := strings.CutPrefix(line, "TEXT ·"); ok {
+			name, _, _ = strings.Cut(name, "(")
+			out[name], pending = pending, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading requirements from %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// LocalName returns the function name within its package of a linker
+// symbol ("github.com/x/kernels/mldsa.ntt_avx2" -> "ntt_avx2").
+func LocalName(symbol string) string {
+	if i := strings.LastIndex(symbol, "/"); i >= 0 {
+		symbol = symbol[i+1:]
+	}
+	if _, name, ok := strings.Cut(symbol, "."); ok {
+		return name
+	}
+	return symbol
+}
+
+// Executes lists the functions (local names) a variant runs.
+type Executes func(v *variant.Variant) []string
+
+// OwnSymbol is the Executes of variants that run only their Symbol.
+func OwnSymbol(v *variant.Variant) []string { return []string{LocalName(v.Symbol)} }
+
+// CheckFeatures checks every registered assembly variant of the kernels:
+// each function it executes is in the assembly file asm, and its Features
+// are exactly the union of their requirements. It fails if no variant was
+// checked.
+func CheckFeatures(t *testing.T, asm string, kernels []string, executes Executes) {
+	t.Helper()
+	req, err := Requires(asm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, k := range kernels {
+		for _, v := range variant.Variants(k) {
+			if v.Symbol == "" || v.External {
+				continue
+			}
+			checked++
+			want, err := union(req, executes(v))
+			if err != nil {
+				t.Errorf("%s %s: %v", k, v.Name, err)
+				continue
+			}
+			got := slices.Sorted(slices.Values(v.Features))
+			if !slices.Equal(got, want) {
+				t.Errorf("%s %s: declares features %v, its instructions require %v (avo, %s)", k, v.Name, got, want, asm)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no assembly variant of %v checked", kernels)
+	}
+}
+
+// Family returns the names of the registered kernels of a family.
+func Family(name string) []string {
+	var out []string
+	for _, k := range variant.Kernels() {
+		if k.Family == name {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// union returns the sorted union of the requirements of fns.
+func union(req map[string][]string, fns []string) ([]string, error) {
+	var out []string
+	for _, fn := range fns {
+		r, ok := req[fn]
+		if !ok {
+			return nil, fmt.Errorf("executes %s, which the assembly file lacks", fn)
+		}
+		for _, f := range r {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

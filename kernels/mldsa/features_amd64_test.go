@@ -1,0 +1,13 @@
+//go:build !purego
+
+package mldsa
+
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+)
+
+// TestGeneratedFeatures checks every variant's declared CPU features
+// against avo's requirements for its function in the generated assembly.
+func TestGeneratedFeatures(t *testing.T) { nttfieldtest.GeneratedFeatures(t, field, "mldsa_amd64.s") }

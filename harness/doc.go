@@ -51,4 +51,10 @@
 // that contender, which is excluded; the parent starts a
 // fresh worker, repeats setup and prepare for the remaining contenders, and
 // carries on. Samples already received are kept.
+//
+// `tunelab verify` uses the same workers without groups: it sends one
+// "verify-one" request per variant and size (kernel, variant and size
+// named in the request, no setup), batching many variants per worker, and
+// after a crash or hang reports that variant with its cause and goes on in
+// a fresh worker (see Verify).
 package harness

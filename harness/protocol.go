@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // WorkerEnv is the environment variable that makes a process started by
@@ -17,6 +18,10 @@ const (
 	opPrepare = "prepare"
 	opSample  = "sample"
 	opCheck   = "check"
+	// opVerifyOne verifies the variant named by Kernel and Variant at
+	// Size with Seed. It needs no setup and leaves the worker's state
+	// alone, so one worker verifies any number of variants in turn.
+	opVerifyOne = "verify-one"
 )
 
 // A Request is one line the parent sends to a worker.
@@ -32,6 +37,12 @@ type Request struct {
 	Seed       uint64   `json:"seed,omitempty"`
 	// ID selects the contender for verify, prepare, sample and check.
 	ID int `json:"id"`
+	// Variant names the variant for verify-one.
+	Variant string `json:"variant,omitempty"`
+	// Timeout, if positive, is how long the parent waits for the answer
+	// before it kills the worker as hung, instead of the default for the
+	// operation. It stays on the parent's side.
+	Timeout time.Duration `json:"-"`
 }
 
 // A Response is the worker's one-line answer to a Request.

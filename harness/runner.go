@@ -70,6 +70,9 @@ var (
 // timeout returns how long the worker may take to answer req before it
 // counts as hung.
 func (p *procRunner) timeout(req *Request) time.Duration {
+	if req.Timeout > 0 {
+		return req.Timeout
+	}
 	if req.Op == opSample {
 		return sampleTimeout + 4*maxAttempts*p.sample
 	}

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -60,8 +61,11 @@ func (w *worker) close() {
 }
 
 func (w *worker) handle(req *Request) *Response {
-	if req.Op == opSetup {
+	switch req.Op {
+	case opSetup:
 		return w.setup(req)
+	case opVerifyOne:
+		return verifyOne(req)
 	}
 	if w.kernel == nil {
 		return &Response{Error: "worker: " + req.Op + " before setup"}
@@ -91,6 +95,21 @@ func errResponse(err error) *Response {
 	}
 	var m *variant.Mismatch
 	return &Response{Error: err.Error(), Mismatch: errors.As(err, &m)}
+}
+
+// verifyOne verifies one named variant against the generic reference. It
+// refuses a variant whose CPU features the host lacks rather than let it
+// fault: the parent should not have asked.
+func verifyOne(req *Request) *Response {
+	v := variant.Lookup(req.Kernel, req.Variant)
+	if v == nil || v.Verify == nil {
+		return &Response{Error: fmt.Sprintf("worker: no verifiable variant %s of %s", req.Variant, req.Kernel)}
+	}
+	if missing := MissingFeatures(v); len(missing) > 0 {
+		return &Response{Error: fmt.Sprintf("worker: variant %s of %s needs missing CPU feature %s",
+			req.Variant, req.Kernel, strings.Join(missing, ","))}
+	}
+	return errResponse(v.Verify(req.Size, req.Seed))
 }
 
 func (w *worker) setup(req *Request) *Response {

@@ -1,7 +1,13 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
@@ -11,50 +17,156 @@ import (
 func init() {
 	register(&command{
 		name:    "verify",
-		summary: "check every runnable variant against the generic reference (exit 1 on mismatch)",
+		summary: "verify every variant against the generic reference in crash-isolated workers (exit 1 on mismatch or crash)",
 		run:     runVerify,
 	})
 }
 
+// verifyFlags are the flags of tunelab verify.
+type verifyFlags struct {
+	kernels, glob, sizes *string
+	seed                 *uint64
+	jobs                 *int
+	timeout              *time.Duration
+}
+
+func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
+	return &verifyFlags{
+		kernels: fs.String("kernel", "", "comma-separated kernels (default all, calib included)"),
+		glob:    fs.String("variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'"),
+		sizes:   fs.String("size", "", "comma-separated sizes (default each kernel's sizes)"),
+		seed:    fs.Uint64("seed", 1, "seed of the random inputs"),
+		jobs:    fs.Int("jobs", runtime.NumCPU(), "worker processes verifying in parallel"),
+		timeout: fs.Duration("timeout", harness.DefaultVerifyTimeout, "time one variant may take at one size before it counts as hung"),
+	}
+}
+
+// runVerify verifies every selected variant, offset-sweep variants
+// included, in worker subprocesses: a variant that crashes or hangs is
+// reported and the rest are verified regardless.
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,...]")
-	kernels := fs.String("kernel", "", "comma-separated kernels (default all, calib included)")
-	glob := fs.String("variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
-	sizes := fs.String("size", "", "comma-separated sizes (default each kernel's sizes)")
-	seed := fs.Uint64("seed", 1, "seed of the random inputs")
+	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,...] [--jobs N] [--timeout D]")
+	vf := addVerifyFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	sel, err := selection(*kernels, *glob, *sizes, true)
+	tasks, err := vf.tasks()
 	if err != nil {
 		return err
 	}
-	groups, skips, err := harness.Select(sel)
-	if err != nil {
-		return &exitError{1, err}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	t := newVerifyTally()
+	cfg := &harness.VerifyConfig{Seed: *vf.seed, Start: harness.ExecRunner("worker"), Jobs: *vf.jobs, Timeout: *vf.timeout,
+		Done: func(r *harness.VerifyResult) { printVerifyResult(e.stdout, r); t.add(r) }}
+	start := time.Now()
+	_, err = harness.Verify(ctx, cfg, tasks)
+	t.write(e.stdout, time.Since(start))
+	return verifyStatus(t, len(tasks), ctx.Err() != nil, err)
+}
+
+// tasks checks the flags and resolves them to verify tasks. A selection
+// matching no variant is a usage error; one whose variants the host
+// cannot run is not (they are reported as skipped).
+func (vf *verifyFlags) tasks() ([]harness.VerifyTask, error) {
+	if *vf.jobs < 1 || *vf.timeout <= 0 {
+		return nil, usagef("verify: --jobs %d --timeout %v: want at least one job and a positive timeout", *vf.jobs, *vf.timeout)
 	}
-	printSkips(e, skips)
-	failed, checked := 0, 0
-	for _, g := range groups {
-		for _, c := range g.Contenders {
-			checked++
-			start := time.Now()
-			if err := c.Variant.Verify(g.Size, *seed); err != nil {
-				failed++
-				fmt.Fprintf(e.stdout, "FAIL %s %s: %v\n", g.Key(), c.Label, err)
-				continue
-			}
-			fmt.Fprintf(e.stdout, "ok   %s %s (%v)\n", g.Key(), c.Label, roundDur(time.Since(start)))
+	sel, err := selection(*vf.kernels, *vf.glob, *vf.sizes, true)
+	if err != nil {
+		return nil, err
+	}
+	sel.OffsetSweep = true
+	groups, skips, err := harness.Select(sel)
+	if err != nil && len(skips) == 0 {
+		return nil, usagef("verify: %v", err)
+	}
+	return harness.VerifyTasks(groups, skips), nil
+}
+
+// verifyStatus maps the run's outcome to the command's error: exit 1 on
+// a mismatch, a crash or a worker that would not start, 130 when
+// interrupted.
+func verifyStatus(t *verifyTally, tasks int, interrupted bool, err error) error {
+	total := t.total.Total()
+	switch {
+	case err != nil:
+		return fmt.Errorf("verify: %w", err)
+	case interrupted:
+		return &exitError{130, fmt.Errorf("verify interrupted after %d of %d variants", total, tasks)}
+	case t.total.Failed() > 0:
+		return &exitError{1, fmt.Errorf("verify: %d mismatched and %d crashed of %d variants",
+			t.total[harness.Mismatched], t.total[harness.Crashed], total)}
+	}
+	return nil
+}
+
+// printVerifyResult prints one variant's verdict: an ok or skip line, or
+// a FAIL or CRASH line per size at which it failed.
+func printVerifyResult(w io.Writer, r *harness.VerifyResult) {
+	switch r.Outcome {
+	case harness.Verified:
+		sizes := ""
+		if r.Passed > 1 {
+			sizes = fmt.Sprintf("%d sizes, ", r.Passed)
+		}
+		fmt.Fprintf(w, "ok    %s %s (%s%v)\n", r.Kernel, r.Variant, sizes, roundDur(r.Elapsed))
+	case harness.Skipped:
+		fmt.Fprintf(w, "skip  %s %s: %s\n", r.Kernel, r.Variant, r.Reason)
+	}
+	for _, f := range r.Failures {
+		tag := "FAIL "
+		if f.Outcome == harness.Crashed {
+			tag = "CRASH"
+		}
+		fmt.Fprintf(w, "%s %s %s: %s\n", tag, f.Group, r.Variant, f.Err)
+	}
+}
+
+// A verifyTally counts outcomes per kernel and in total.
+type verifyTally struct {
+	kernels []string
+	counts  map[string]*harness.VerifyCounts
+	total   harness.VerifyCounts
+	pairs   int // variant/size pairs run
+}
+
+func newVerifyTally() *verifyTally {
+	return &verifyTally{counts: map[string]*harness.VerifyCounts{}}
+}
+
+func (t *verifyTally) add(r *harness.VerifyResult) {
+	c := t.counts[r.Kernel]
+	if c == nil {
+		c = &harness.VerifyCounts{}
+		t.counts[r.Kernel] = c
+		t.kernels = append(t.kernels, r.Kernel)
+	}
+	c.Add(r)
+	t.total.Add(r)
+	t.pairs += r.Passed + len(r.Failures)
+}
+
+// write prints a per-kernel table (when there is more than one kernel)
+// and the summary line.
+func (t *verifyTally) write(w io.Writer, elapsed time.Duration) {
+	if len(t.kernels) > 1 {
+		width := 0
+		for _, k := range t.kernels {
+			width = max(width, len(k))
+		}
+		fmt.Fprintf(w, "%-*s  verified  mismatched  crashed  skipped\n", width, "kernel")
+		for _, k := range t.kernels {
+			c := t.counts[k]
+			fmt.Fprintf(w, "%-*s  %8d  %10d  %7d  %7d\n", width, k, c[harness.Verified], c[harness.Mismatched], c[harness.Crashed], c[harness.Skipped])
 		}
 	}
-	if failed > 0 {
-		return &exitError{1, fmt.Errorf("verify: %d of %d variant/size pairs mismatch the generic reference", failed, checked)}
-	}
-	fmt.Fprintf(e.stdout, "%d variant/size pairs match the generic reference\n", checked)
-	return nil
+	c := &t.total
+	fmt.Fprintf(w, "verify: %d variants: %d verified, %d mismatched, %d crashed, %d skipped (%d variant/size pairs run in %v)\n",
+		c.Total(), c[harness.Verified], c[harness.Mismatched], c[harness.Crashed], c[harness.Skipped], t.pairs, roundDur(elapsed))
 }
 
 func roundDur(d time.Duration) time.Duration {

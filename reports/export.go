@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -26,14 +28,30 @@ type CPU struct {
 	Model  int    `json:"model"`
 }
 
-// An Entry selects variants of one kernel on one CPU model.
+// An Entry selects variants of one kernel on one CPU model measured with
+// one feature set.
 type Entry struct {
-	CPU      CPU      `json:"cpu"`
-	Uarch    string   `json:"uarch"`
-	Kernel   string   `json:"kernel"`
+	CPU    CPU    `json:"cpu"`
+	Uarch  string `json:"uarch"`
+	Kernel string `json:"kernel"`
+	// Features are the features the sweep ran with (the result file's
+	// features config) as dispatch names in canonical order; names
+	// kernels/dispatch does not know are left out, as no variant it can
+	// run needs them. Empty for a legacy entry of an earlier table.
+	Features []string `json:"features"`
 	Choices  []Choice `json:"choices"`
 	Evidence Evidence `json:"evidence"`
-	features []string // the model's features, for validation
+	// legacy marks an entry read from a table without its features; its
+	// choices are not checked against them.
+	legacy bool
+}
+
+// Key returns the dispatch key of the entry's CPU model.
+func (e *Entry) Key() string { return dispatch.DispatchKey(e.CPU.Vendor, e.CPU.Family, e.CPU.Model) }
+
+// id identifies an entry within a table: model, kernel and feature set.
+func (e *Entry) id() string {
+	return e.Key() + " " + e.Kernel + " [" + strings.Join(e.Features, ",") + "]"
 }
 
 // A Choice selects Variant for inputs of at most MaxSize bytes; 0 means no
@@ -67,7 +85,9 @@ type Default struct {
 }
 
 // Export builds the dispatch table of a report: one entry per (CPU model,
-// kernel) with a winner at some size, and defaults per feature level.
+// kernel) with a winner at some size, with the model's features, and
+// defaults per feature level. Entries are sorted by dispatch key, kernel
+// and feature set. (ExportFiles keeps one model's feature sets apart.)
 func (r *Report) Export() *Table {
 	t := &Table{Schema: 1, GeneratedFrom: []string{}, Entries: []Entry{}, Defaults: []Default{}}
 	for _, f := range r.Set.Files {
@@ -78,13 +98,27 @@ func (r *Report) Export() *Table {
 			continue
 		}
 		m := sc.Model
+		features, _ := dispatch.CanonicalFeatures(m.Features)
 		t.Entries = append(t.Entries, Entry{
 			CPU: CPU{m.Vendor, m.Family, m.Model}, Uarch: m.Uarch, Kernel: sc.Kernel,
-			Choices: choices(sc.Classes), Evidence: r.evidence(sc), features: m.Features,
+			Features: features, Choices: choices(sc.Classes), Evidence: r.evidence(sc),
 		})
 	}
+	t.sortEntries()
 	t.Defaults = append(t.Defaults, r.defaults()...)
 	return t
+}
+
+// sortEntries sorts entries by dispatch key, kernel and feature set, the
+// larger set first.
+func (t *Table) sortEntries() {
+	sort.SliceStable(t.Entries, func(i, j int) bool {
+		a, b := &t.Entries[i], &t.Entries[j]
+		return cmp.Or(cmp.Compare(a.CPU.Vendor, b.CPU.Vendor), cmp.Compare(a.CPU.Family, b.CPU.Family),
+			cmp.Compare(a.CPU.Model, b.CPU.Model), cmp.Compare(a.Kernel, b.Kernel),
+			-cmp.Compare(len(a.Features), len(b.Features)),
+			cmp.Compare(strings.Join(a.Features, ","), strings.Join(b.Features, ","))) < 0
+	})
 }
 
 func choices(cs []Class) []Choice {
@@ -124,13 +158,20 @@ func (t *Table) JSON() ([]byte, error) {
 
 // Validate checks that every named variant is registered (kernels/variant),
 // is not an external reference, and that its required features are a
-// subset of the entry's CPU model features (or of a default's features),
-// and that each choice list is ordered with a final unbounded choice.
+// subset of the entry's features (of a default's features; legacy entries
+// are not checked), that each choice list is ordered with a final
+// unbounded choice, that entry features are known to kernels/dispatch and
+// that no two entries share model, kernel and feature set.
 func (t *Table) Validate() error {
 	var errs []error
+	seen := map[string]bool{}
 	for _, e := range t.Entries {
 		where := fmt.Sprintf("entry %s/%#x/%#x (%s) %s", e.CPU.Vendor, e.CPU.Family, e.CPU.Model, e.Uarch, e.Kernel)
-		errs = append(errs, validateChoices(where, e.Kernel, e.Choices, e.features, "CPU model")...)
+		errs = append(errs, validateEntry(&e, where)...)
+		if seen[e.id()] {
+			errs = append(errs, fmt.Errorf("%s: duplicate entry for features [%s]", where, strings.Join(e.Features, ",")))
+		}
+		seen[e.id()] = true
 	}
 	for _, d := range t.Defaults {
 		where := fmt.Sprintf("default %s %s", d.Level, d.Kernel)
@@ -139,6 +180,19 @@ func (t *Table) Validate() error {
 	return errors.Join(errs...)
 }
 
+func validateEntry(e *Entry, where string) []error {
+	var errs []error
+	if _, unknown := dispatch.CanonicalFeatures(e.Features); len(unknown) > 0 {
+		errs = append(errs, fmt.Errorf("%s: features %v unknown to kernels/dispatch", where, unknown))
+	}
+	if e.legacy {
+		return append(errs, validateChoices(where, e.Kernel, e.Choices, nil, "")...)
+	}
+	return append(errs, validateChoices(where, e.Kernel, e.Choices, e.Features, "CPU model")...)
+}
+
+// validateChoices checks a choice list; its variants' features must be
+// in have unless whose is "" (not checked).
 func validateChoices(where, kernel string, cs []Choice, have []string, whose string) []error {
 	var errs []error
 	if len(cs) == 0 || cs[len(cs)-1].MaxSize != 0 {
@@ -154,7 +208,7 @@ func validateChoices(where, kernel string, cs []Choice, have []string, whose str
 			errs = append(errs, fmt.Errorf("%s: variant %q is not registered", where, c.Variant))
 		case v.External:
 			errs = append(errs, fmt.Errorf("%s: variant %q is an external reference, never dispatched", where, c.Variant))
-		default:
+		case whose != "":
 			if miss := missing(v.Features, have); len(miss) > 0 {
 				errs = append(errs, fmt.Errorf("%s: variant %q needs %v, which the %s lacks", where, c.Variant, miss, whose))
 			}

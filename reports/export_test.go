@@ -53,7 +53,7 @@ func TestExportJSON(t *testing.T) {
 	}
 	checkKeys(t, "top level", doc, "schema", "generated_from", "entries", "defaults")
 	entry := doc["entries"].([]any)[0].(map[string]any)
-	checkKeys(t, "entry", entry, "cpu", "uarch", "kernel", "choices", "evidence")
+	checkKeys(t, "entry", entry, "cpu", "uarch", "kernel", "features", "choices", "evidence")
 	checkKeys(t, "entry.cpu", entry["cpu"].(map[string]any), "vendor", "family", "model")
 	checkKeys(t, "entry.evidence", entry["evidence"].(map[string]any), "samples", "median_ns", "ci", "margin", "p")
 	checkKeys(t, "entry.choices[0]", entry["choices"].([]any)[0].(map[string]any), "max_size", "variant")
@@ -78,7 +78,7 @@ func checkKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 
 func TestExportGo(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt")
-	src, err := r.Export().Go()
+	src, err := r.Export().GoSource()
 	if err != nil {
 		t.Fatal(err)
 	}

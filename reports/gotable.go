@@ -8,27 +8,6 @@ import (
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
-// Go returns the table as the Go source of kernels/dispatch/ztable.go,
-// formatted by dispatch.FormatTable. A default's Features there are only
-// the features beyond its level.
-func (t *Table) Go() ([]byte, error) {
-	var entries []dispatch.Entry
-	for _, e := range t.Entries {
-		entries = append(entries, dispatch.Entry{Vendor: e.CPU.Vendor, Family: e.CPU.Family, Model: e.CPU.Model,
-			Uarch: e.Uarch, Kernel: e.Kernel, Choices: dispatchChoices(e.Choices)})
-	}
-	var defaults []dispatch.Default
-	for _, d := range t.Defaults {
-		defaults = append(defaults, dispatch.Default{Level: d.Level, Features: beyondLevel(d.Level, d.Features),
-			Kernel: d.Kernel, Choices: dispatchChoices(d.Choices)})
-	}
-	src, err := dispatch.FormatTable(entries, defaults, t.GeneratedFrom)
-	if err != nil {
-		return nil, fmt.Errorf("generating dispatch table: %w", err)
-	}
-	return src, nil
-}
-
 func dispatchChoices(cs []Choice) []dispatch.Choice {
 	out := make([]dispatch.Choice, len(cs))
 	for i, c := range cs {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -65,11 +66,27 @@ type dispatchReport struct {
 }
 
 type dispatchKernel struct {
-	Kernel     string              `json:"kernel"`
+	Kernel string `json:"kernel"`
+	// Table says which table entry was used and why, or why none of the
+	// model's entries was ("" when the table has none for the model).
+	Table      string              `json:"table"`
+	Entries    []dispatchEntry     `json:"entries"`
 	Choices    []dispatchChoice    `json:"choices"`
 	Candidates []dispatchCandidate `json:"candidates"`
 	Notes      []string            `json:"notes"`
 	Warnings   []string            `json:"warnings"`
+}
+
+// dispatchEntry is a table entry for the host's model and the kernel.
+type dispatchEntry struct {
+	Uarch    string   `json:"uarch"`
+	Features []string `json:"features"`
+	// Match is exact, subset or legacy; "" when unusable on this host.
+	Match   string   `json:"match"`
+	Missing []string `json:"missing"`
+	Extra   []string `json:"extra"`
+	Used    bool     `json:"used"`
+	Why     string   `json:"why"`
 }
 
 type dispatchChoice struct {
@@ -115,7 +132,12 @@ func newDispatchReport(s dispatchState) dispatchReport {
 }
 
 func newDispatchKernel(kp dispatch.KernelPlan) dispatchKernel {
-	k := dispatchKernel{Kernel: kp.Kernel, Notes: cpuNonNil(kp.Notes), Warnings: cpuNonNil(kp.Warnings)}
+	k := dispatchKernel{Kernel: kp.Kernel, Table: kp.Table, Entries: []dispatchEntry{},
+		Notes: cpuNonNil(kp.Notes), Warnings: cpuNonNil(kp.Warnings)}
+	for _, s := range kp.Entries {
+		k.Entries = append(k.Entries, dispatchEntry{s.Uarch, cpuNonNil(s.Features), s.Match,
+			cpuNonNil(s.Missing), cpuNonNil(s.Extra), s.Used, s.Why})
+	}
 	prev := 0
 	for i, c := range kp.Choices {
 		detail := ""
@@ -171,6 +193,7 @@ func (k dispatchKernel) print(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "\n%s  (%d candidates, %d runnable)\n", k.Kernel, len(k.Candidates), runnable)
+	k.printEntries(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, c := range k.Choices {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Sizes, c.Variant, c.Detail)
@@ -181,5 +204,20 @@ func (k dispatchKernel) print(w io.Writer) {
 	}
 	for _, n := range k.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", n)
+	}
+}
+
+// printEntries says which table entry was used and why, then why each
+// other entry for the model was not.
+func (k dispatchKernel) printEntries(w io.Writer) {
+	if k.Table == "" {
+		return
+	}
+	fmt.Fprintf(w, "  source: %s\n", k.Table)
+	used := slices.ContainsFunc(k.Entries, func(e dispatchEntry) bool { return e.Used })
+	for _, e := range k.Entries {
+		if used && !e.Used {
+			fmt.Fprintf(w, "  other:  %s\n", e.Why)
+		}
 	}
 }

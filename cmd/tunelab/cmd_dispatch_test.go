@@ -8,16 +8,29 @@ import (
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
-// syntheticDispatch resolves plans for three made-up kernels on the
-// synthetic Zen 4 with a synthetic table: one from the table (with a size
-// class naming an unknown variant), one from the defaults, one overridden
-// and one whose override names a variant the CPU cannot run.
+// syntheticDispatch resolves plans for made-up kernels on the synthetic
+// Zen 4 (avx512ifma masked) with a synthetic table: one from the entry
+// measured with the host's exact features (with a size class naming an
+// unknown variant; an entry measured without AVX-512 ranks below it, one
+// measured with avx512ifma is skipped), one from the defaults (its entry
+// needs avx512ifma), one from a legacy entry, one overridden and one whose
+// override names a variant the CPU cannot run.
 func syntheticDispatch(t *testing.T) dispatchState {
 	cpu := syntheticCPU(t, "avx512ifma=off")
+	full := syntheticCPU(t, "").FeatureList()
+	noAVX512 := syntheticCPU(t, "avx512f=off").FeatureList()
 	ch := func(max int, v string) dispatch.Choice { return dispatch.Choice{MaxSize: max, Variant: v} }
+	entry := func(kernel string, features []string, choices ...dispatch.Choice) dispatch.Entry {
+		return dispatch.Entry{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kernel, Features: features, Choices: choices}
+	}
 	table := dispatch.Table{
-		Entries: []dispatch.Entry{{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mac.x",
-			Choices: []dispatch.Choice{ch(64, "isa=generic"), ch(1024, "isa=avx2/unroll=4"), ch(4096, "isa=nope"), ch(0, "isa=avx512/unroll=8")}}},
+		Entries: []dispatch.Entry{
+			entry("mac.x", noAVX512, ch(0, "isa=avx2/unroll=4")),
+			entry("mac.x", cpu.FeatureList(), ch(64, "isa=generic"), ch(1024, "isa=avx2/unroll=4"), ch(4096, "isa=nope"), ch(0, "isa=avx512/unroll=8")),
+			entry("mac.x", full, ch(0, "isa=ifma")),
+			entry("perm.x4", full, ch(0, "isa=avx512vl/rot=prol")),
+			entry("mac.z", nil, ch(0, "isa=avx2/unroll=4")),
+		},
 		Defaults: []dispatch.Default{
 			{Level: dispatch.LevelV3, Features: []string{"avx2"}, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
 			{Level: dispatch.LevelV4, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx512vl/rot=prol")}},
@@ -30,6 +43,7 @@ func syntheticDispatch(t *testing.T) dispatchState {
 	return dispatchState{cpu: cpu, table: table, plans: []dispatch.KernelPlan{
 		dispatch.Resolve(cpu, table, "", "mac.x", macCands),
 		dispatch.Resolve(cpu, table, "", "perm.x4", permCands),
+		dispatch.Resolve(cpu, table, "", "mac.z", macCands),
 		dispatch.Resolve(cpu, table, "generic", "perm.x8", permCands),
 		dispatch.Resolve(cpu, table, "isa=ifma", "mac.y", macCands),
 	}, overrides: map[string]string{"perm.x8": "isa=generic", "mac.y": "isa=ifma", "no.such": "isa=generic"}}
@@ -64,10 +78,24 @@ func TestDispatchJSONGolden(t *testing.T) {
 	for _, k := range r.Kernels {
 		reasons[k.Kernel] = k.Choices[len(k.Choices)-1].Reason
 	}
-	want := map[string]string{"mac.x": "table", "perm.x4": "default", "perm.x8": "override", "mac.y": "generic"}
+	want := map[string]string{"mac.x": "table", "perm.x4": "default", "mac.z": "table", "perm.x8": "override", "mac.y": "generic"}
 	for k, w := range want {
 		if reasons[k] != w {
 			t.Errorf("kernel %s: last choice reason %q, want %q", k, reasons[k], w)
+		}
+	}
+	tables := map[string]string{}
+	for _, k := range r.Kernels {
+		tables[k.Kernel] = k.Table
+	}
+	for k, w := range map[string]string{
+		"mac.x":   "table AuthenticAMD/0x19/0x11 (Zen 4) [features exact]",
+		"perm.x4": "entry for this model skipped: measured with avx512ifma, which this host lacks; using default x86-64-v4",
+		"mac.z":   "table AuthenticAMD/0x19/0x11 (Zen 4) [features not recorded]: legacy entry",
+		"perm.x8": "",
+	} {
+		if !strings.HasPrefix(tables[k], w) || (w == "") != (tables[k] == "") {
+			t.Errorf("kernel %s: table %q, want %q", k, tables[k], w)
 		}
 	}
 	golden(t, "dispatch_json.golden", out)
@@ -109,5 +137,52 @@ func TestDispatchSizes(t *testing.T) {
 		if got := dispatchSizes(tt.prev, tt.max, tt.n); got != tt.want {
 			t.Errorf("dispatchSizes(%d, %d, %d) = %q, want %q", tt.prev, tt.max, tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestCompiledTableZen4VM resolves every planned kernel with a compiled
+// Zen 4 entry on a Zen 4 whose hypervisor hides AVX-512 (the feature set
+// of the sweep behind those entries): each uses its entry exactly. The
+// same Zen 4 with AVX-512 masked (gfni still present) uses them as the
+// closest subset.
+func TestCompiledTableZen4VM(t *testing.T) {
+	zen4 := map[string]bool{}
+	for _, e := range dispatch.Compiled().Entries {
+		if dispatch.DispatchKey(e.Vendor, e.Family, e.Model) == "AuthenticAMD/0x19/0x11" {
+			zen4[e.Kernel] = true
+		}
+	}
+	if len(zen4) == 0 {
+		t.Fatal("the compiled table has no Zen 4 entries")
+	}
+	vmFeatures := strings.Split("sse3,ssse3,sse41,sse42,popcnt,cx16,lahf,avx,avx2,fma,f16c,lzcnt,movbe,osxsave,bmi1,bmi2,adx,aes,pclmulqdq,sha,vaes,vpclmulqdq", ",")
+	vm := syntheticCPU(t, "")
+	if err := vm.SetFeatures(vmFeatures...); err != nil {
+		t.Fatal(err)
+	}
+	masked := syntheticCPU(t, "avx512f=off")
+	for _, kp := range dispatch.Plans() {
+		if !zen4[kp.Kernel] {
+			continue
+		}
+		delete(zen4, kp.Kernel)
+		var cands []dispatch.Candidate
+		for _, c := range kp.Candidates {
+			cands = append(cands, c.Candidate)
+		}
+		for cpu, want := range map[*dispatch.CPU]string{vm: "[features exact]", masked: "[features subset]: measured without gfni"} {
+			got := dispatch.Resolve(cpu, dispatch.Compiled(), "", kp.Kernel, cands)
+			if !strings.Contains(got.Table, "table AuthenticAMD/0x19/0x11 (Zen 4) "+want) {
+				t.Errorf("%s on %v: table %q, want the Zen 4 entry %s", kp.Kernel, cpu.FeatureList(), got.Table, want)
+			}
+			for _, c := range got.Choices {
+				if c.Reason != dispatch.ReasonTable {
+					t.Errorf("%s: choice %s from %s, want the table", kp.Kernel, c.Variant, c.Reason)
+				}
+			}
+		}
+	}
+	if len(zen4) > 0 {
+		t.Errorf("kernels with Zen 4 entries that no package planned: %v", zen4)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tunelab/tunelab/reports"
 )
@@ -17,10 +18,28 @@ func init() {
 	})
 }
 
+// exportFlags are the flags of `tunelab export` beyond the analysis
+// options.
+type exportFlags struct {
+	format, out, base string
+	assume            []assumption
+}
+
+// An assumption is one --assume-features value: the features to record
+// for the base table's legacy entries of one CPU model.
+type assumption struct {
+	key      string
+	features []string
+}
+
 func runExport(e *env, args []string) error {
-	fs := newFlags(e, "export", "export FILE... --format json|go [-o OUT]")
-	format := fs.String("format", "json", "output format: json or go")
-	out := fs.String("o", "", "output `file` (json: stdout if empty; go: "+defaultGoTable+")")
+	fs := newFlags(e, "export", "export [FILE...] [--base TABLE [--assume-features KEY=FEATURES]...] --format json|go [-o OUT]")
+	var f exportFlags
+	fs.StringVar(&f.format, "format", "json", "output format: json or go")
+	fs.StringVar(&f.out, "o", "", "output `file` (json: stdout if empty; go: "+defaultGoTable+")")
+	fs.StringVar(&f.base, "base", "", "merge the results into this earlier `table`: a ztable.go, or JSON as --format json writes it")
+	fs.Func("assume-features", "record `KEY=f1,f2,...` (e.g. GenuineIntel/0x06/0xcf=sse3,avx2) as the features of the base table's legacy entries of that model; repeatable",
+		func(s string) error { return f.addAssumption(s) })
 	opt := reports.DefaultOptions()
 	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of Mann-Whitney U tests")
 	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
@@ -28,37 +47,89 @@ func runExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return usagef("export: no result files given")
+	if err := f.check(files); err != nil {
+		return err
 	}
-	if *format != "json" && *format != "go" {
-		return usagef("export: --format must be json or go, not %q", *format)
-	}
-	rep, err := analyzeFiles(e, files, opt)
+	table, err := exportTable(e, files, opt, f)
 	if err != nil {
 		return err
 	}
-	table := rep.Export()
 	if err := table.Validate(); err != nil {
 		return fmt.Errorf("export: refusing to write an invalid dispatch table:\n%w", err)
 	}
-	data, err := encodeTable(table, *format)
+	return writeTable(e, table, f)
+}
+
+func (f *exportFlags) addAssumption(s string) error {
+	key, list, ok := strings.Cut(s, "=")
+	if !ok || key == "" || list == "" {
+		return fmt.Errorf("want KEY=f1,f2,..., got %q", s)
+	}
+	f.assume = append(f.assume, assumption{key, strings.Split(list, ",")})
+	return nil
+}
+
+// check rejects flag combinations that make no table.
+func (f *exportFlags) check(files []string) error {
+	switch {
+	case len(files) == 0 && f.base == "":
+		return usagef("export: no result files or --base table given")
+	case len(f.assume) > 0 && f.base == "":
+		return usagef("export: --assume-features applies to a --base table; none given")
+	case f.format != "json" && f.format != "go":
+		return usagef("export: --format must be json or go, not %q", f.format)
+	}
+	return nil
+}
+
+// exportTable exports the result files (one entry per model, kernel and
+// feature set) and merges in the base table, if any.
+func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*reports.Table, error) {
+	table, warnings, err := reports.ExportFiles(files, opt)
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if err != nil {
+		return nil, &exitError{code: 2, err: err}
+	}
+	if f.base == "" {
+		return table, nil
+	}
+	base, err := reports.ReadTable(f.base)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	for _, a := range f.assume {
+		if err := base.AssumeFeatures(a.key, a.features); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
+	for _, n := range table.Merge(base) {
+		fmt.Fprintln(e.stderr, "warning:", n)
+	}
+	return table, nil
+}
+
+// writeTable encodes the table and writes it to -o, stdout (JSON) or
+// defaultGoTable (Go).
+func writeTable(e *env, t *reports.Table, f exportFlags) error {
+	data, err := encodeTable(t, f.format)
 	if err != nil {
 		return err
 	}
-	if *out == "" && *format == "go" {
-		*out = defaultGoTable
+	if f.out == "" && f.format == "go" {
+		f.out = defaultGoTable
 	}
-	if *out == "" {
+	if f.out == "" {
 		_, err := e.stdout.Write(data)
 		return err
 	}
-	return reports.WriteFileAtomic(*out, data)
+	return reports.WriteFileAtomic(f.out, data)
 }
 
 func encodeTable(t *reports.Table, format string) ([]byte, error) {
 	if format == "go" {
-		return t.Go()
+		return t.GoSource()
 	}
 	return t.JSON()
 }

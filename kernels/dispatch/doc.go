@@ -46,4 +46,22 @@
 // model, then the feature-level defaults, then the generic variant. A
 // variant whose features the CPU lacks is never selected. Resolve is the
 // same selection as a pure function of its inputs.
+//
+// # Entries and feature sets
+//
+// A table entry records the features its sweep ran with, and one model may
+// have an entry per feature set (a Zen 4 whose hypervisor hides AVX-512
+// measures differently from one that does not). Of the entries for the
+// CPU's model and a kernel, an entry is usable only if the CPU has every
+// one of its features, masks applied (a TUNELAB_CPU mask counts as the
+// CPU's feature set). Among the usable entries Resolve takes the one
+// measured with exactly the CPU's feature set, else the closest subset
+// (the one measured without the fewest of the CPU's features), else a
+// legacy entry; the first listed among equals. A legacy entry is one with
+// no recorded features (a table exported before they were recorded): it
+// ranks below every feature-matched entry and is used choice by choice,
+// each choice naming a variant the CPU cannot run skipped and its sizes
+// left to the defaults, as for any entry. When no entry is usable the
+// defaults decide. KernelPlan.Entries and KernelPlan.Table say which entry
+// was used and why.
 package dispatch

@@ -145,3 +145,15 @@ func hostFeatures() featureSet {
 	}
 	return s
 }
+
+// CanonicalFeatures returns the known names among features in canonical
+// order without duplicates, and the unknown names in the order given.
+func CanonicalFeatures(features []string) (known, unknown []string) {
+	s, _ := setOf(features...)
+	for _, f := range features {
+		if _, ok := featureIndex[f]; !ok {
+			unknown = append(unknown, f)
+		}
+	}
+	return s.names(), unknown
+}

@@ -2,21 +2,24 @@ package dispatch
 
 import (
 	"bytes"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
 
+// sampleEntries has, in FormatTable's order: a legacy entry, two of one
+// model and kernel with different feature sets (the larger set first),
+// and one of another vendor.
 var sampleEntries = []Entry{
-	{Vendor: VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305",
+	{Vendor: VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Features: zen4Canonical(),
 		Choices: []Choice{ch(256, "isa=scalar"), ch(0, "isa=avx512/radix=44")}},
 	{Vendor: VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4",
 		Choices: []Choice{ch(0, `isa=avx512vl/rot=prol/"quoted"`)}},
+	{Vendor: VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: mustSet(haswellAll...).names(),
+		Choices: []Choice{ch(0, "isa=avx2")}},
+	{Vendor: VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: zen4Canonical(),
+		Choices: []Choice{ch(0, "isa=avx512/radix=44")}},
 }
 
 var sampleDefaults = []Default{
@@ -33,19 +36,50 @@ func TestFormatTableRoundTrip(t *testing.T) {
 	if !bytes.HasPrefix(src, []byte(TableHeader+"\n")) {
 		t.Errorf("output does not start with %q:\n%s", TableHeader, src)
 	}
-	entries, defaults := decodeTable(t, src)
-	wantEntries := []Entry{sampleEntries[1], sampleEntries[0]} // sorted by key
+	tab, sources := parseTable(t, src)
+	wantEntries := []Entry{sampleEntries[1], sampleEntries[3], sampleEntries[2], sampleEntries[0]} // sorted by key, kernel, features
 	wantDefaults := []Default{sampleDefaults[2], sampleDefaults[0], sampleDefaults[1]}
-	if !reflect.DeepEqual(entries, wantEntries) {
-		t.Errorf("entries round trip:\n got %+v\nwant %+v\nsource:\n%s", entries, wantEntries, src)
+	if !reflect.DeepEqual(tab.Entries, wantEntries) {
+		t.Errorf("entries round trip:\n got %+v\nwant %+v\nsource:\n%s", tab.Entries, wantEntries, src)
 	}
-	if !reflect.DeepEqual(defaults, wantDefaults) {
-		t.Errorf("defaults round trip:\n got %+v\nwant %+v\nsource:\n%s", defaults, wantDefaults, src)
+	if !reflect.DeepEqual(tab.Defaults, wantDefaults) {
+		t.Errorf("defaults round trip:\n got %+v\nwant %+v\nsource:\n%s", tab.Defaults, wantDefaults, src)
+	}
+	if want := []string{"sha256:abcd results/zen4.txt"}; !reflect.DeepEqual(sources, want) {
+		t.Errorf("sources round trip: got %q, want %q", sources, want)
+	}
+	if n := strings.Count(string(src), "\nvar entryFeatures"); n != 2 {
+		t.Errorf("%d feature set variables, want 2 (one per distinct set):\n%s", n, src)
 	}
 	again, _ := FormatTable(wantEntries, wantDefaults, []string{"sha256:abcd results/zen4.txt"})
 	if !bytes.Equal(src, again) {
 		t.Error("output depends on input order")
 	}
+}
+
+// TestFormatTableCanonicalFeatures checks that entry features are written
+// in canonical order, whatever order they are given in.
+func TestFormatTableCanonicalFeatures(t *testing.T) {
+	e := sampleEntries[2]
+	e.Features = []string{"avx2", "aes", "sse3", "avx"}
+	src, err := FormatTable([]Entry{e}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := parseTable(t, src)
+	if got, want := tab.Entries[0].Features, []string{"sse3", "avx", "avx2", "aes"}; !equalStrings(got, want) {
+		t.Errorf("features written as %q, want %q", got, want)
+	}
+}
+
+// parseTable is ParseTable failing the test on error.
+func parseTable(t *testing.T, src []byte) (Table, []string) {
+	t.Helper()
+	tab, sources, err := ParseTable(src)
+	if err != nil {
+		t.Fatalf("generated table does not parse: %v\n%s", err, src)
+	}
+	return tab, sources
 }
 
 func TestFormatTableEmptyMatchesShape(t *testing.T) {
@@ -60,17 +94,16 @@ func TestFormatTableEmptyMatchesShape(t *testing.T) {
 }
 
 // TestCompiledTableIsExporterOutput checks that ztable.go is what
-// FormatTable writes for its own contents.
+// FormatTable writes for its own contents, and that ParseTable reads the
+// compiled table back from it.
 func TestCompiledTableIsExporterOutput(t *testing.T) {
 	file, err := os.ReadFile("ztable.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sources []string
-	for _, line := range strings.Split(string(file), "\n") {
-		if s, ok := strings.CutPrefix(line, "//\t"); ok {
-			sources = append(sources, s)
-		}
+	tab, sources := parseTable(t, file)
+	if !reflect.DeepEqual(tab, Compiled()) {
+		t.Errorf("ParseTable(ztable.go) differs from the compiled table")
 	}
 	src, err := FormatTable(tableEntries, tableDefaults, sources)
 	if err != nil {
@@ -104,6 +137,9 @@ func TestFormatTableRejects(t *testing.T) {
 		{"unsorted", with(func(e *Entry) { e.Choices = []Choice{ch(512, "a"), ch(256, "b"), ch(0, "c")} }), nil, nil, "not above"},
 		{"negative", with(func(e *Entry) { e.Choices[0].MaxSize = -1 }), nil, nil, "negative max size"},
 		{"duplicate entry", []Entry{good, good}, nil, nil, "duplicate entry"},
+		{"duplicate entry, features reordered", append(with(func(*Entry) {}), with(func(e *Entry) { e.Features = append(zen4Canonical()[1:], "sse3") })...), nil, nil, "duplicate entry"},
+		{"unknown entry feature", with(func(e *Entry) { e.Features = []string{"avx2", "avx10"} }), nil, nil, `unknown feature "avx10"`},
+		{"entry feature twice", with(func(e *Entry) { e.Features = []string{"avx2", "avx2"} }), nil, nil, `feature "avx2" listed twice`},
 		{"bad level", nil, []Default{{Level: "v3", Kernel: "k", Choices: []Choice{ch(0, "a")}}}, nil, `unknown level "v3"`},
 		{"bad feature", nil, []Default{{Features: []string{"avx-512"}, Kernel: "k", Choices: []Choice{ch(0, "a")}}}, nil, `unknown feature "avx-512"`},
 		{"duplicate default", nil, []Default{sampleDefaults[0], sampleDefaults[0]}, nil, "duplicate default"},
@@ -117,68 +153,22 @@ func TestFormatTableRejects(t *testing.T) {
 	}
 }
 
-// decodeTable parses generated source and evaluates its two composite
-// literals into values.
-func decodeTable(t *testing.T, src []byte) ([]Entry, []Default) {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "ztable.go", src, 0)
-	if err != nil {
-		t.Fatalf("generated table does not parse: %v\n%s", err, src)
+func TestParseTableRejects(t *testing.T) {
+	head := TableHeader + "\n\npackage dispatch\n\n"
+	tests := []struct{ name, src, want string }{
+		{"no header", "package dispatch\n", "does not start with"},
+		{"syntax", head + "var tableEntries = []Entry{\n", "parsing dispatch table"},
+		{"func", head + "func init() {}\n", "unexpected declaration"},
+		{"other variable", head + "var x = 1\n", "x: unexpected variable"},
+		{"unknown field", head + "var tableEntries = []Entry{{Vendor: \"v\", Bogus: 1}}\n", "unexpected field"},
+		{"wrong literal", head + "var tableEntries = []Entry{{Family: \"six\"}}\n", "unexpected STRING literal"},
+		{"unknown identifier", head + "var tableEntries = []Entry{{Features: allFeatures}}\n", "unexpected identifier allFeatures"},
+		{"call", head + "var tableEntries = []Entry{{Vendor: string(\"x\")}}\n", "unexpected expression"},
 	}
-	var entries []Entry
-	var defaults []Default
-	for _, d := range f.Decls {
-		vs := d.(*ast.GenDecl).Specs[0].(*ast.ValueSpec)
-		switch vs.Names[0].Name {
-		case "tableEntries":
-			decodeExpr(t, vs.Values[0], reflect.ValueOf(&entries).Elem())
-		case "tableDefaults":
-			decodeExpr(t, vs.Values[0], reflect.ValueOf(&defaults).Elem())
+	for _, tt := range tests {
+		_, _, err := ParseTable([]byte(tt.src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want one containing %q", tt.name, err, tt.want)
 		}
-	}
-	return entries, defaults
-}
-
-// decodeExpr evaluates a literal of strings, ints, slices and structs.
-func decodeExpr(t *testing.T, e ast.Expr, v reflect.Value) {
-	t.Helper()
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		if e.Kind == token.STRING {
-			s, err := strconv.Unquote(e.Value)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v.SetString(s)
-			return
-		}
-		n, err := strconv.ParseInt(e.Value, 0, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v.SetInt(n)
-	case *ast.CompositeLit:
-		decodeComposite(t, e, v)
-	default:
-		t.Fatalf("unexpected expression %T in generated table", e)
-	}
-}
-
-func decodeComposite(t *testing.T, e *ast.CompositeLit, v reflect.Value) {
-	t.Helper()
-	if v.Kind() == reflect.Slice {
-		v.Set(reflect.MakeSlice(v.Type(), len(e.Elts), len(e.Elts)))
-		for i, el := range e.Elts {
-			decodeExpr(t, el, v.Index(i))
-		}
-		return
-	}
-	for _, el := range e.Elts {
-		kv := el.(*ast.KeyValueExpr)
-		field := v.FieldByName(kv.Key.(*ast.Ident).Name)
-		if !field.IsValid() {
-			t.Fatalf("generated table sets unknown field %s of %s", kv.Key, v.Type())
-		}
-		decodeExpr(t, kv.Value, field)
 	}
 }

@@ -30,6 +30,13 @@ type KernelPlan struct {
 	Details []string
 	// Candidates are the variants the kernel offered.
 	Candidates []CandidateStatus
+	// Entries are the table entries for the CPU's dispatch key and the
+	// kernel, in table order, with what Resolve made of each; Table says
+	// in one line which was used and why, or why none was and what was
+	// used instead ("" when the table has no entry for the model or an
+	// override decided).
+	Entries []EntryStatus
+	Table   string
 	// Notes say what the table or defaults named that was skipped or
 	// normalized; Warnings are problems with the override (printed to
 	// stderr once by Plan).
@@ -57,11 +64,14 @@ type resolver struct {
 	cpu    *CPU
 	byName map[string]CandidateStatus
 	plan   *KernelPlan
+	// entryWhere is the detail of the used table entry's choices.
+	entryWhere string
 }
 
 // Resolve selects the plan of kernel among cands on cpu: the override
 // variant if it is a runnable candidate, else the table entry for cpu's
-// dispatch key, else the applicable defaults (highest level first, then
+// dispatch key that best matches cpu's features (masks applied; see the
+// package comment), else the applicable defaults (highest level first, then
 // table order), else the generic variant. Choices naming unknown or
 // unrunnable variants or negative sizes are skipped; unsorted choices are
 // sorted; of two with the same bound the first listed wins. Sizes a tier
@@ -78,6 +88,7 @@ func Resolve(cpu *CPU, table Table, override, kernel string, cands []Candidate) 
 	tiers := r.tableTiers(table)
 	tiers = append(tiers, []pick{{Choice{0, genericName, ReasonGeneric}, "generic: no table entry or default covers these sizes"}})
 	kp.set(fold(tiers))
+	r.summarize()
 	return kp
 }
 
@@ -133,16 +144,11 @@ func (r *resolver) warn(format string, a ...any) {
 	r.plan.Warnings = append(r.plan.Warnings, fmt.Sprintf(format, a...))
 }
 
-// tableTiers returns the table entry's choices (if any), then each
-// applicable default's, each normalized.
+// tableTiers returns the choices of the table entry picked for the CPU
+// (if any), then each applicable default's, each normalized.
 func (r *resolver) tableTiers(t Table) [][]pick {
 	var tiers [][]pick
-	if e, ok := r.entry(t.Entries); ok {
-		uarch := e.Uarch
-		if uarch == "" {
-			uarch = r.cpu.Uarch()
-		}
-		where := fmt.Sprintf("table %s (%s)", r.cpu.Key(), uarch)
+	if e, where, ok := r.entry(t.Entries); ok {
 		tiers = append(tiers, r.normalize(e.Choices, ReasonTable, where))
 	}
 	for _, d := range r.defaults(t.Defaults) {
@@ -156,26 +162,6 @@ func (r *resolver) tableTiers(t Table) [][]pick {
 		tiers = append(tiers, r.normalize(d.Choices, ReasonDefault, where))
 	}
 	return tiers
-}
-
-// entry returns the first entry for the CPU's key and the kernel.
-func (r *resolver) entry(entries []Entry) (Entry, bool) {
-	var found *Entry
-	for i := range entries {
-		e := &entries[i]
-		if e.Vendor != r.cpu.Vendor || e.Family != r.cpu.Family || e.Model != r.cpu.Model || e.Kernel != r.plan.Kernel {
-			continue
-		}
-		if found != nil {
-			r.note("table: duplicate entry for %s %s ignored", r.cpu.Key(), e.Kernel)
-			continue
-		}
-		found = e
-	}
-	if found == nil {
-		return Entry{}, false
-	}
-	return *found, true
 }
 
 // defaults returns the kernel's defaults that apply to the CPU, highest

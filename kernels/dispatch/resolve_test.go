@@ -155,7 +155,8 @@ func featuresOf(v string) []string {
 }
 
 // TestResolveRandomHostileTables checks the plan invariants on random
-// tables full of unknown, unrunnable, unsorted and duplicate choices.
+// tables full of unknown, unrunnable, unsorted and duplicate choices, and
+// of entries with legacy, foreign, unknown and repeated feature sets.
 func TestResolveRandomHostileTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	names := []string{genericName, "isa=avx2", "isa=avx512", "isa=ifma", "isa=future", "isa=nope", ""}
@@ -167,12 +168,14 @@ func TestResolveRandomHostileTables(t *testing.T) {
 		}
 		return out
 	}
-	cpus := []*CPU{zen4(t), synth(t, VendorAMD, 0x19, 0x11, haswellAll), synth(t, VendorAMD, 0x19, 0x11, nil)}
+	cpus := []*CPU{zen4(t), synth(t, VendorAMD, 0x19, 0x11, haswellAll), synth(t, VendorAMD, 0x19, 0x11, nil),
+		synth(t, VendorAMD, 0x19, 0x11, zen4VMFeatures)}
+	featureSets := [][]string{nil, zen4Canonical(), zen4VMFeatures, haswellAll, {"avx2", "avx10"}, {"avx2", "avx2"}, {}}
 	for i := 0; i < 3000; i++ {
 		cpu := cpus[rng.IntN(len(cpus))]
 		var tab Table
-		for range rng.IntN(3) {
-			tab.Entries = append(tab.Entries, zen4Entry(randChoices()...))
+		for range rng.IntN(4) {
+			tab.Entries = append(tab.Entries, withFeatures(zen4Entry(randChoices()...), featureSets[rng.IntN(len(featureSets))]))
 		}
 		levelNames := []string{"", LevelV2, LevelV3, LevelV4, "bogus"}
 		for range rng.IntN(3) {
@@ -180,6 +183,7 @@ func TestResolveRandomHostileTables(t *testing.T) {
 		}
 		kp := Resolve(cpu, tab, names[rng.IntN(len(names))], kern, testCands)
 		checkPlan(t, cpu, kp)
+		checkEntries(t, cpu, kp)
 		if t.Failed() {
 			t.Fatalf("iteration %d: table %+v", i, tab)
 		}
@@ -199,5 +203,128 @@ func TestForSize(t *testing.T) {
 		if got := ForSize(plan, n); got != want {
 			t.Errorf("ForSize(%s, %d) = %d, want %d", planString(plan), n, got, want)
 		}
+	}
+}
+
+// zen4VMFeatures is a Zen 4 whose hypervisor hides AVX-512.
+var zen4VMFeatures = (mustSet(zen4All...) &^ maskClosure(mustSet("avx512f"))).names()
+
+func withFeatures(e Entry, features []string) Entry {
+	e.Features = features
+	return e
+}
+
+func without(features []string, drop string) []string {
+	var out []string
+	for _, f := range features {
+		if f != drop {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestResolveFeatureSets checks which of a model's entries the resolver
+// uses: exact feature set first, then the closest subset of the host's
+// feature level, then legacy entries, never one needing a feature the
+// (masked) host lacks nor one of a lower feature level.
+func TestResolveFeatureSets(t *testing.T) {
+	full := withFeatures(zen4Entry(ch(0, "isa=avx512")), zen4Canonical())
+	vm := withFeatures(zen4Entry(ch(0, "isa=avx2")), zen4VMFeatures)
+	noGFNI := withFeatures(zen4Entry(ch(0, "isa=ifma")), without(zen4Canonical(), "gfni"))
+	legacy := zen4Entry(ch(256, "isa=avx2"), ch(0, "isa=avx512"))
+	unknown := withFeatures(zen4Entry(ch(0, genericName)), []string{"avx2", "avx10"})
+	noAVX512 := func(t *testing.T) *CPU { c := zen4(t); c.Mask("avx512f=off"); return c }
+	tests := []struct {
+		name    string
+		cpu     func(t *testing.T) *CPU
+		entries []Entry
+		want    string // plan
+		matches string // Match of each entry status, "-" for unusable, * marks the used one
+		table   string // substring of KernelPlan.Table
+		notes   int
+	}{
+		{"exact over another feature set", zen4, []Entry{vm, full}, "0:isa=avx512:table", "- exact*",
+			"table AuthenticAMD/0x19/0x11 (Zen 4) [features exact]", 0},
+		{"masked host matches the VM entry exactly", noAVX512, []Entry{full, vm}, "0:isa=avx2:table", "- exact*",
+			"[features exact]", 0},
+		{"entry needing masked features skipped", noAVX512, []Entry{full}, "0:isa=avx2:default", "-",
+			"entry for this model skipped: measured with avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi,avx512vbmi2,avx512ifma,avx512vnni,avx512bitalg,avx512vpopcntdq,avx512bf16, which this host lacks; using default x86-64-v3", 0},
+		{"closest subset", zen4, []Entry{vm, noGFNI}, "0:isa=ifma:table", "- subset*",
+			"[features subset]: measured without gfni, which this host has", 0},
+		{"lower feature level left to the defaults", zen4, []Entry{vm}, "0:isa=avx512:default", "-",
+			"entry for this model skipped: measured at x86-64-v3, below this host's x86-64-v4; using default x86-64-v4", 0},
+		{"legacy below a subset", zen4, []Entry{legacy, noGFNI}, "0:isa=ifma:table", "legacy subset*", "[features subset]", 0},
+		{"legacy below exact", zen4, []Entry{legacy, full}, "0:isa=avx512:table", "legacy exact*", "[features exact]", 0},
+		{"legacy used choice by choice when nothing matches", noAVX512, []Entry{full, legacy}, "256:isa=avx2:table,0:isa=avx2:default", "- legacy*",
+			"[features not recorded]: legacy entry", 1},
+		{"duplicate feature set first wins", zen4, []Entry{full, withFeatures(zen4Entry(ch(0, "isa=avx2")), zen4Canonical())}, "0:isa=avx512:table",
+			"exact* exact", "[features exact]", 1},
+		{"unknown feature never matches", zen4, []Entry{unknown}, "0:isa=avx512:default", "-",
+			"measured with avx10, which this host lacks; using default x86-64-v4", 0},
+		{"used entry with no runnable choice", noAVX512, []Entry{withFeatures(zen4Entry(ch(0, "isa=avx512")), zen4VMFeatures)}, "0:isa=avx2:default", "exact*",
+			"[features exact]; none of its choices runs here, using default x86-64-v3", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cpu := tt.cpu(t)
+			kp := Resolve(cpu, Table{Entries: tt.entries, Defaults: []Default{defV4, defV3}}, "", kern, testCands)
+			if got := planString(kp.Choices); got != tt.want {
+				t.Errorf("plan %s, want %s (entries %+v)", got, tt.want, kp.Entries)
+			}
+			if got := matchString(kp.Entries); got != tt.matches {
+				t.Errorf("entry matches %q, want %q (entries %+v)", got, tt.matches, kp.Entries)
+			}
+			if !strings.Contains(kp.Table, tt.table) {
+				t.Errorf("table summary %q, want it to contain %q", kp.Table, tt.table)
+			}
+			if len(kp.Notes) != tt.notes {
+				t.Errorf("notes %q, want %d", kp.Notes, tt.notes)
+			}
+			checkPlan(t, cpu, kp)
+			checkEntries(t, cpu, kp)
+		})
+	}
+}
+
+// matchString renders entry statuses as their matches, "-" for unusable
+// and * after the used one.
+func matchString(st []EntryStatus) string {
+	var parts []string
+	for _, s := range st {
+		m := s.Match
+		if m == "" {
+			m = "-"
+		}
+		if s.Used {
+			m += "*"
+		}
+		parts = append(parts, m)
+	}
+	return strings.Join(parts, " ")
+}
+
+// checkEntries checks that at most one entry is used, that it needs no
+// feature the CPU lacks, and that every status is explained.
+func checkEntries(t *testing.T, cpu *CPU, kp KernelPlan) {
+	t.Helper()
+	used := 0
+	for i, s := range kp.Entries {
+		if s.Why == "" {
+			t.Errorf("entry status %d %+v has no explanation", i, s)
+		}
+		if !s.Used {
+			continue
+		}
+		used++
+		if !cpu.Has(s.Features...) || s.Match == "" {
+			t.Errorf("used entry %d measured with %q needs features the CPU lacks (%q)", i, s.Features, cpu.Missing(s.Features...))
+		}
+	}
+	if used > 1 || (used == 1) != strings.HasPrefix(kp.Table, "table ") {
+		t.Errorf("%d used entries, table summary %q", used, kp.Table)
+	}
+	if len(kp.Entries) > 0 && kp.Table == "" {
+		t.Errorf("%d entries for the model but no table summary", len(kp.Entries))
 	}
 }

@@ -11,10 +11,18 @@ type Entry struct {
 	Uarch string
 	// Kernel is the dispatch name of the kernel, e.g. "keccak.x4".
 	Kernel string
+	// Features are the features the entry's sweep ran with (the result
+	// file's features config, masks applied), in canonical order. One
+	// model may have an entry per feature set (a VM may hide AVX-512).
+	// Empty marks a legacy entry, exported before features were recorded.
+	Features []string
 	// Choices in increasing MaxSize order, the last unbounded (MaxSize 0).
 	// Reason is ignored (Plan sets it).
 	Choices []Choice
 }
+
+// Legacy reports whether the entry has no recorded features.
+func (e Entry) Legacy() bool { return len(e.Features) == 0 }
 
 // A Default is the plan of one kernel for CPU models missing from the
 // table that reach feature level Level (may be "") and have Features.
@@ -32,7 +40,8 @@ type Table struct {
 	Defaults []Default
 }
 
-// Compiled returns the table compiled into this binary (ztable.go).
+// Compiled returns the table compiled into this binary (ztable.go). The
+// slices are shared; callers must not modify them.
 func Compiled() Table {
 	return Table{Entries: tableEntries, Defaults: tableDefaults}
 }

@@ -4,78 +4,173 @@ package dispatch
 
 // Generated from:
 //	sha256:9acabfac38a1e0655dfac9809d4c6bb6bc3c3f98f5e7421b42f1426438432c60
+//	sha256:574aaa75d1ad9431373e63aaa6ef47c08e42bb146df939747aef5c3a6d0d973f
+
+// entryFeatures134dd7ed: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq
+// measured on AuthenticAMD/0x19/0x11 (Zen 4).
+var entryFeatures134dd7ed = []string{
+	"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx",
+	"avx2", "fma", "f16c", "lzcnt", "movbe", "osxsave", "bmi1", "bmi2",
+	"adx", "aes", "pclmulqdq", "sha", "vaes", "vpclmulqdq",
+}
+
+// entryFeaturesc410db71: x86-64-v4 + adx aes pclmulqdq sha avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 vaes vpclmulqdq gfni
+// measured on GenuineIntel/0x06/0xcf (Emerald Rapids).
+var entryFeaturesc410db71 = []string{
+	"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx",
+	"avx2", "fma", "f16c", "lzcnt", "movbe", "osxsave", "bmi1", "bmi2",
+	"adx", "aes", "pclmulqdq", "sha", "avx512f", "avx512bw", "avx512vl", "avx512dq",
+	"avx512cd", "avx512vbmi", "avx512vbmi2", "avx512ifma", "avx512vnni", "avx512bitalg", "avx512vpopcntdq", "avx512bf16",
+	"vaes", "vpclmulqdq", "gfni",
+}
 
 var tableEntries = []Entry{
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.dec", Choices: []Choice{
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x8", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.dec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.enc", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.enc", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes192.dec", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes192.dec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes192.enc", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes192.enc", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes256.dec", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes256.dec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes256.enc", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes256.enc", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x1", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x1", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x2", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x2", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x4", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x4", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x8", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "keccak.x8", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.invntt", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.mulntt", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/mul=ifma2/odd=load/unroll=2/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.ntt", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mldsa.ntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.invntt", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.mulntt", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.ntt", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mlkem.ntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
-	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Choices: []Choice{
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
 		{MaxSize: 256, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none"},
 		{MaxSize: 1024, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none"},

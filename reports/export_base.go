@@ -1,0 +1,165 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+// ReadTable reads an earlier dispatch table to merge new measurements
+// into: the Go source of a ztable.go (a path ending in .go) or the JSON
+// that Table.JSON writes. Its entries without features are legacy
+// entries.
+func ReadTable(path string) (*Table, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading dispatch table: %w", err)
+	}
+	var t *Table
+	if strings.HasSuffix(path, ".go") {
+		t, err = tableFromGo(data)
+	} else {
+		t, err = tableFromJSON(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading dispatch table %s: %w", path, err)
+	}
+	return t, nil
+}
+
+func tableFromGo(src []byte) (*Table, error) {
+	dt, sources, err := dispatch.ParseTable(src)
+	if err != nil {
+		return nil, err
+	}
+	return FromDispatch(dt, sources), nil
+}
+
+// tableFromJSON decodes a schema 1 table. JSON does not carry a default's
+// level; it is the level its features reach (as Export computed them).
+func tableFromJSON(data []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("decoding JSON: %w", err)
+	}
+	if t.Schema != 1 {
+		return nil, fmt.Errorf("schema %d, want 1", t.Schema)
+	}
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		features, unknown := dispatch.CanonicalFeatures(e.Features)
+		if len(unknown) > 0 {
+			return nil, fmt.Errorf("entry %s %s: features %v unknown to kernels/dispatch", e.Key(), e.Kernel, unknown)
+		}
+		e.Features, e.legacy = features, len(features) == 0
+	}
+	for i := range t.Defaults {
+		t.Defaults[i].Level, _ = dispatch.FeatureLevel(t.Defaults[i].Features)
+	}
+	t.GeneratedFrom = nonNil(t.GeneratedFrom)
+	t.Entries, t.Defaults = nonNil(t.Entries), nonNil(t.Defaults)
+	return &t, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// AssumeFeatures records features as the feature set of the legacy entries
+// of the CPU model with dispatch key key (e.g. "GenuineIntel/0x06/0xcf"),
+// for tables exported before features were recorded. It is an error if
+// a feature is unknown or no legacy entry has that key.
+func (t *Table) AssumeFeatures(key string, features []string) error {
+	known, unknown := dispatch.CanonicalFeatures(features)
+	if len(unknown) > 0 || len(known) == 0 {
+		return fmt.Errorf("assuming features for %s: want known features, got unknown %v", key, unknown)
+	}
+	n := 0
+	for i := range t.Entries {
+		if e := &t.Entries[i]; e.legacy && e.Key() == key {
+			e.Features, e.legacy = known, false
+			n++
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("assuming features for %s: no legacy entry has that dispatch key (legacy: %s)", key, t.legacyKeys())
+	}
+	return nil
+}
+
+// legacyKeys lists the dispatch keys of legacy entries, or "none".
+func (t *Table) legacyKeys() string {
+	var keys []string
+	for _, e := range t.Entries {
+		if e.legacy && !slices.Contains(keys, e.Key()) {
+			keys = append(keys, e.Key())
+		}
+	}
+	if len(keys) == 0 {
+		return "none"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// Merge merges base, an earlier table, into t, exported from result
+// files. t's entries replace base's entries of the same CPU model, kernel
+// and feature set; base's other entries are kept. A default aggregates
+// every model measured, which base's measurements are not here to redo:
+// a kernel's defaults come from base when base has any, else from t.
+// GeneratedFrom lists base's sources, then t's. Merge returns a note per
+// model whose legacy entries were kept and one on the defaults dropped.
+func (t *Table) Merge(base *Table) []string {
+	fresh := map[string]bool{}
+	for _, e := range t.Entries {
+		fresh[e.id()] = true
+	}
+	for _, e := range base.Entries {
+		if !fresh[e.id()] {
+			t.Entries = append(t.Entries, e)
+		}
+	}
+	t.sortEntries()
+	from := slices.Clone(base.GeneratedFrom)
+	for _, s := range t.GeneratedFrom {
+		if !slices.Contains(from, s) {
+			from = append(from, s)
+		}
+	}
+	t.GeneratedFrom = nonNil(from)
+	notes := t.mergeDefaults(base.Defaults)
+	if keys := t.legacyKeys(); keys != "none" {
+		notes = append(notes, "entries of "+keys+" have no recorded features; kept as legacy entries")
+	}
+	return notes
+}
+
+// mergeDefaults replaces t's defaults of every kernel base has defaults
+// for with base's; it returns a note naming those kernels, if any.
+func (t *Table) mergeDefaults(base []Default) []string {
+	inBase := map[string]bool{}
+	for _, d := range base {
+		inBase[d.Kernel] = true
+	}
+	dropped := map[string]bool{}
+	out := slices.Clone(base)
+	for _, d := range t.Defaults {
+		if inBase[d.Kernel] {
+			dropped[d.Kernel] = true
+			continue
+		}
+		out = append(out, d)
+	}
+	t.Defaults = nonNil(out)
+	if len(dropped) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("defaults of %d kernels kept from the base table, the result files' dropped: %s",
+		len(dropped), strings.Join(sortedKeys(dropped), ", "))}
+}

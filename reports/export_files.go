@@ -1,0 +1,114 @@
+package reports
+
+import (
+	"slices"
+	"strings"
+)
+
+// ExportFiles reads result files and exports their dispatch table (see
+// Export), keeping feature sets apart: results of one CPU model measured
+// with different feature sets (a VM hiding AVX-512, a TUNELAB_CPU mask)
+// give an entry each instead of merged measurements. The files are read
+// in groups in which every model has one feature set, and each group is
+// analyzed on its own; defaults are computed over the models of every
+// group. A file is taken to hold one feature set per model. ExportFiles
+// returns the reader's warnings; with no files, the table is empty.
+func ExportFiles(paths []string, opt Options) (*Table, []string, error) {
+	if len(paths) == 0 {
+		return (&Report{Set: &Set{}}).Export(), nil, nil
+	}
+	groups, err := featureGroups(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	var reps []*Report
+	var warnings []string
+	for _, g := range groups {
+		set, w, err := Read(g)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, warnings, err
+		}
+		reps = append(reps, Analyze(set, opt))
+	}
+	return joinReports(reps, paths).Export(), warnings, nil
+}
+
+// A fileGroup is files in which every CPU model (by ID) has one feature
+// set.
+type fileGroup struct {
+	paths    []string
+	features map[string]string // model ID -> joined features
+}
+
+// featureGroups splits paths, in order, into groups in which every model
+// has one feature set: each file joins the first group it agrees with.
+func featureGroups(paths []string) ([][]string, error) {
+	if len(paths) < 2 {
+		return [][]string{paths}, nil
+	}
+	var groups []*fileGroup
+	for _, p := range paths {
+		fs, err := fileFeatures(p)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(groups, func(g *fileGroup) bool { return g.agrees(fs) })
+		if i < 0 {
+			i = len(groups)
+			groups = append(groups, &fileGroup{features: map[string]string{}})
+		}
+		groups[i].paths = append(groups[i].paths, p)
+		for id, f := range fs {
+			groups[i].features[id] = f
+		}
+	}
+	out := make([][]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.paths
+	}
+	return out, nil
+}
+
+func (g *fileGroup) agrees(fs map[string]string) bool {
+	for id, f := range fs {
+		if have, ok := g.features[id]; ok && have != f {
+			return false
+		}
+	}
+	return true
+}
+
+// fileFeatures returns the feature set of each model in one result file.
+func fileFeatures(path string) (map[string]string, error) {
+	set, _, err := Read([]string{path})
+	if err != nil {
+		return nil, err
+	}
+	fs := map[string]string{}
+	for _, m := range set.Models {
+		fs[m.ID()] = strings.Join(m.Features, ",")
+	}
+	return fs, nil
+}
+
+// joinReports joins the reports of file groups into one over all their
+// files (in the order of paths), models, groups and size classes, as
+// Export needs it.
+func joinReports(reps []*Report, paths []string) *Report {
+	if len(reps) == 1 {
+		return reps[0]
+	}
+	j := &Report{Set: &Set{}, Options: reps[0].Options, MinSamples: reps[0].MinSamples}
+	for _, r := range reps {
+		j.Set.Files = append(j.Set.Files, r.Set.Files...)
+		j.Set.Models = append(j.Set.Models, r.Set.Models...)
+		j.Set.Points = append(j.Set.Points, r.Set.Points...)
+		j.Groups = append(j.Groups, r.Groups...)
+		j.Classes = append(j.Classes, r.Classes...)
+	}
+	slices.SortStableFunc(j.Set.Files, func(a, b *File) int {
+		return slices.Index(paths, a.Path) - slices.Index(paths, b.Path)
+	})
+	return j
+}

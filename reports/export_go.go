@@ -1,0 +1,81 @@
+package reports
+
+import (
+	"fmt"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+// GoSource returns the table as the Go source of
+// kernels/dispatch/ztable.go, formatted by dispatch.FormatTable: entries
+// with the features they were measured with (legacy entries without), and
+// defaults whose Features are only the features beyond their level.
+func (t *Table) GoSource() ([]byte, error) {
+	entries, defaults := t.dispatchTable()
+	src, err := dispatch.FormatTable(entries, defaults, t.GeneratedFrom)
+	if err != nil {
+		return nil, fmt.Errorf("generating dispatch table: %w", err)
+	}
+	return src, nil
+}
+
+// dispatchTable converts the table to kernels/dispatch's types.
+func (t *Table) dispatchTable() ([]dispatch.Entry, []dispatch.Default) {
+	var entries []dispatch.Entry
+	for _, e := range t.Entries {
+		de := dispatch.Entry{Vendor: e.CPU.Vendor, Family: e.CPU.Family, Model: e.CPU.Model,
+			Uarch: e.Uarch, Kernel: e.Kernel, Choices: dispatchChoices(e.Choices)}
+		if !e.legacy && len(e.Features) > 0 {
+			de.Features = e.Features
+		}
+		entries = append(entries, de)
+	}
+	var defaults []dispatch.Default
+	for _, d := range t.Defaults {
+		defaults = append(defaults, dispatch.Default{Level: d.Level, Features: beyondLevel(d.Level, d.Features),
+			Kernel: d.Kernel, Choices: dispatchChoices(d.Choices)})
+	}
+	return entries, defaults
+}
+
+// FromDispatch converts a kernels/dispatch table (as dispatch.ParseTable
+// reads it from a ztable.go) generated from sources: entries without
+// features are legacy entries, and defaults list their level's features
+// along with the ones beyond it. There is no evidence.
+func FromDispatch(dt dispatch.Table, sources []string) *Table {
+	t := &Table{Schema: 1, GeneratedFrom: append([]string{}, sources...), Entries: []Entry{}, Defaults: []Default{}}
+	for _, e := range dt.Entries {
+		t.Entries = append(t.Entries, Entry{CPU: CPU{e.Vendor, e.Family, e.Model}, Uarch: e.Uarch, Kernel: e.Kernel,
+			Features: append([]string{}, e.Features...), Choices: fromDispatchChoices(e.Choices), legacy: e.Legacy()})
+	}
+	for _, d := range dt.Defaults {
+		t.Defaults = append(t.Defaults, Default{Level: d.Level, Features: withLevel(d.Level, d.Features),
+			Kernel: d.Kernel, Choices: fromDispatchChoices(d.Choices)})
+	}
+	return t
+}
+
+func fromDispatchChoices(cs []dispatch.Choice) []Choice {
+	out := make([]Choice, len(cs))
+	for i, c := range cs {
+		out[i] = Choice{MaxSize: c.MaxSize, Variant: c.Variant}
+	}
+	return out
+}
+
+// withLevel returns fs plus the features level needs, sorted: beyondLevel's
+// inverse.
+func withLevel(level string, fs []string) []string {
+	set := map[string]bool{}
+	for _, f := range fs {
+		set[f] = true
+	}
+	for _, l := range levels {
+		if l.name == level {
+			for _, f := range l.features {
+				set[f] = true
+			}
+		}
+	}
+	return sortedKeys(set)
+}

@@ -6,6 +6,11 @@
 // in the align knob (align=64 is offset 0, align=64+N offset N, plus
 // align=none for the aligned-versus-unaligned comparison), each with the
 // loop's achieved placement located in the running binary by asmmap.
+// Bases lists a kernel's offset-sweep bases (typically one per ISA tier);
+// DefaultBase picks one the host runs (TUNELAB_CPU masks applied),
+// preferring dispatch's choice, then its ISA width, then the widest, and a
+// base the host cannot run is an *UnrunnableError naming the missing
+// features and a runnable base.
 // Measure verifies every arm, then samples the arms interleaved in a fresh
 // random order every round on a pinned thread: warm samples time many
 // back-to-back calls, cold samples call Evict and time one call with

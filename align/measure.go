@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/perfcounters"
 )
@@ -151,7 +150,7 @@ func (m *Measurement) prepare(o Options) []armState {
 	st := make([]armState, len(m.Set.Arms))
 	for i, a := range m.Set.Arms {
 		v := a.Variant
-		if !dispatch.Has(v.Features...) {
+		if !hostCPU().Has(v.Features...) {
 			m.Excluded[i] = fmt.Sprintf("host lacks features of %s (needs %v)", v.Name, v.Features)
 			continue
 		}

@@ -1,11 +1,11 @@
 package align
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -13,16 +13,16 @@ import (
 // offset-sweep base, or skips when the build or host cannot run it.
 func smallSet(t *testing.T) *Set {
 	t.Helper()
-	bases := sweepBases("keccak.x1")
-	if len(bases) == 0 {
+	if len(sweepBases("keccak.x1")) == 0 {
 		t.Skip("keccak.x1 has no offset-sweep variants in this build")
 	}
-	s, err := NewSet("keccak.x1", bases[0], []int{0, 32}, 0)
+	s, err := NewSet("keccak.x1", "", []int{0, 32}, 0)
+	var ue *UnrunnableError
+	if errors.As(err, &ue) {
+		t.Skipf("host runs no offset-sweep base: %v", err)
+	}
 	if err != nil {
 		t.Fatal(err)
-	}
-	if f := s.Arms[0].Variant.Features; !dispatch.Has(f...) {
-		t.Skipf("host lacks %v for %s", f, s.Base)
 	}
 	return s
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/asmmap"
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/variants/asmalign"
 )
@@ -111,30 +110,26 @@ func sweepBases(kernel string) []string {
 	return bases
 }
 
-// DefaultBase returns the base to measure when none is named: the base of
-// the variant dispatch selects on this host for size if it has offset-sweep
-// siblings, else the kernel's first offset-sweep base.
+// DefaultBase returns the base to measure when none is named: among the
+// kernel's offset-sweep bases that the host (TUNELAB_CPU masks applied)
+// runs, the base of the variant dispatch selects for size, else the first
+// of that variant's ISA width, else the first of the widest. It returns a
+// *RequestError when the kernel has no offset-sweep variants and an
+// *UnrunnableError when the host runs none of them.
 func DefaultBase(kernel string, size int) (string, error) {
-	bases := sweepBases(kernel)
+	bases := Bases(kernel)
 	if len(bases) == 0 {
 		return "", requestErrorf("kernel %s has no offset-sweep (align=64+N) variants", kernel)
 	}
-	for _, kp := range dispatch.Plans() {
-		if kp.Kernel != kernel || len(kp.Choices) == 0 {
-			continue
-		}
-		chosen := kp.Choices[dispatch.ForSize(kp.Choices, size)].Variant
-		if slices.Contains(bases, BaseName(chosen)) {
-			return BaseName(chosen), nil
-		}
-	}
-	return bases[0], nil
+	b, err := chooseBase(kernel, bases, hostCPU(), dispatched(kernel, size))
+	return b.Name, err
 }
 
 // NewSet resolves the arms to measure: align=64 (offset 0) and align=64+N
 // for every other requested offset of the base variant named by name (with
 // or without its align knob; "" for DefaultBase), plus align=none if it
-// exists. It locates every arm's loop.
+// exists. It locates every arm's loop. A base the host cannot run is an
+// *UnrunnableError that names a runnable one.
 func NewSet(kernel, name string, offsets []int, size int) (*Set, error) {
 	k := variant.LookupKernel(kernel)
 	if k == nil {
@@ -151,6 +146,9 @@ func NewSet(kernel, name string, offsets []int, size int) (*Set, error) {
 	if len(sib) == 0 {
 		return nil, requestErrorf("kernel %s has no variant %q with an align knob (offset-sweep bases: %s)",
 			kernel, name, strings.Join(sweepBases(kernel), ", "))
+	}
+	if err := checkRunnable(kernel, base, sib, size, hostCPU()); err != nil {
+		return nil, err
 	}
 	s := &Set{Kernel: k, Base: base}
 	if err := s.addOffsetArms(sib, offsets); err != nil {

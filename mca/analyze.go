@@ -5,26 +5,117 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
-// Binaries are the llvm-mca executables tried, in order.
-var Binaries = []string{"llvm-mca-19", "llvm-mca-20", "llvm-mca-18", "llvm-mca"}
+// MinVersion is the oldest LLVM major version whose llvm-mca is used: 19
+// models znver4, znver5 and sapphirerapids and has
+// --skip-unsupported-instructions, which Analyze relies on.
+const MinVersion = 19
 
 // InstallHint says how to get llvm-mca with Zen 4 support on Debian.
 const InstallHint = "install LLVM 19: apt-get update && apt-get install -y llvm-19 (provides llvm-mca-19)"
 
-// Find returns the first llvm-mca on PATH.
-func Find() (string, error) {
-	for _, b := range Binaries {
-		if p, err := exec.LookPath(b); err == nil {
+// Find returns the newest llvm-mca of LLVM MinVersion or later on PATH:
+// llvm-mca-N with the highest N >= MinVersion, else the unversioned
+// llvm-mca if its --version reports such a version. The error names the
+// older ones it passed over.
+func Find() (string, error) { return findIn(os.Getenv("PATH")) }
+
+// versioned matches the name of a versioned llvm-mca executable.
+var versioned = regexp.MustCompile(`^llvm-mca-([0-9]+)$`)
+
+// findIn is Find over the directories of the PATH-style list path.
+func findIn(path string) (string, error) {
+	best, old := newestVersioned(path)
+	if best != "" {
+		return best, nil
+	}
+	if p, err := lookIn(path, "llvm-mca"); err == nil {
+		v, desc := llvmVersion(p)
+		if v >= MinVersion {
+			return p, nil
+		}
+		old = append(old, fmt.Sprintf("%s (%s)", p, desc))
+	}
+	if len(old) > 0 {
+		return "", fmt.Errorf("llvm-mca %d or newer not found (too old: %s); %s", MinVersion, strings.Join(old, ", "), InstallHint)
+	}
+	return "", fmt.Errorf("llvm-mca %d or newer not found on PATH; %s", MinVersion, InstallHint)
+}
+
+// newestVersioned returns the llvm-mca-N on path with the highest
+// N >= MinVersion ("" if none) and lists the older ones it found.
+func newestVersioned(path string) (best string, old []string) {
+	bestV := 0
+	for _, dir := range searchDirs(path) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			m := versioned.FindStringSubmatch(e.Name())
+			if m == nil {
+				continue
+			}
+			p, err := lookIn(dir, e.Name())
+			v, _ := strconv.Atoi(m[1])
+			switch {
+			case err != nil:
+			case v < MinVersion:
+				old = append(old, p)
+			case v > bestV:
+				best, bestV = p, v
+			}
+		}
+	}
+	return best, old
+}
+
+// searchDirs splits a PATH-style list, dropping relative entries (as
+// exec.LookPath refuses programs found through them).
+func searchDirs(path string) []string {
+	var out []string
+	for _, dir := range filepath.SplitList(path) {
+		if filepath.IsAbs(dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// lookIn returns the path of the executable name in the PATH-style list
+// dirs, the first found.
+func lookIn(dirs, name string) (string, error) {
+	for _, dir := range searchDirs(dirs) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("llvm-mca not found; %s", InstallHint)
+	return "", fmt.Errorf("%s not found", name)
+}
+
+// llvmLine matches the version line of `llvm-mca --version`
+// ("Debian LLVM version 14.0.6", "LLVM version 19.1.7").
+var llvmLine = regexp.MustCompile(`LLVM version ([0-9]+)(\.[0-9.]+)?`)
+
+// llvmVersion runs bin --version and returns the LLVM major version (0 if
+// unknown) and a description for messages.
+func llvmVersion(bin string) (int, string) {
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		return 0, fmt.Sprintf("--version failed: %v", err)
+	}
+	m := llvmLine.FindStringSubmatch(string(out))
+	if m == nil {
+		return 0, "unknown version"
+	}
+	v, _ := strconv.Atoi(m[1])
+	return v, "LLVM " + m[1] + m[2]
 }
 
 // A Prediction is llvm-mca's steady-state estimate for one loop body on one

@@ -5,7 +5,10 @@
 // A loop body is taken from the running binary itself: package asmmap finds
 // the loop head and back-edge, the bytes are read from /proc/self/mem and
 // disassembled with GNU objdump (Go's own disassembler cannot decode VEX or
-// EVEX instructions), and the AT&T text is fed to llvm-mca.
+// EVEX instructions), and the AT&T text is fed to llvm-mca (Find picks the
+// newest of LLVM 19 or later). A model is never given a loop it lacks
+// features for: neither those the variant declares nor AVX-512, when the
+// loop's bytes hold an EVEX-encoded instruction.
 package mca
 
 import (
@@ -26,6 +29,9 @@ import (
 type Instr struct {
 	Addr uint64
 	Text string // AT&T syntax, branch targets inside the loop as "loop"
+	// EVEX marks an EVEX-encoded (AVX-512) instruction, read off its
+	// bytes: it needs avx512f whatever the variant declares.
+	EVEX bool
 }
 
 // Body is a loop body ready for llvm-mca.
@@ -45,6 +51,16 @@ func (b *Body) Asm() string {
 	return sb.String()
 }
 
+// FirstEVEX returns the body's first EVEX-encoded instruction, or nil.
+func (b *Body) FirstEVEX() *Instr {
+	for i := range b.Instrs {
+		if b.Instrs[i].EVEX {
+			return &b.Instrs[i]
+		}
+	}
+	return nil
+}
+
 // ObjdumpPath is the GNU objdump used for disassembly.
 var ObjdumpPath = "objdump"
 
@@ -62,7 +78,32 @@ func Extract(ctx context.Context, l *asmmap.Loop) (*Body, error) {
 	if err != nil {
 		return nil, fmt.Errorf("disassembling %s: %w", l.Symbol, err)
 	}
+	for i := range instrs {
+		if off := instrs[i].Addr - l.Head; off < uint64(len(code)) {
+			instrs[i].EVEX = isEVEX(code[off:])
+		}
+	}
 	return &Body{Loop: l, Instrs: instrs}, nil
+}
+
+// isEVEX reports whether the instruction at the start of code is
+// EVEX-encoded: byte 0x62 after any legacy prefixes (in 64-bit mode 0x62
+// is nothing else; a REX prefix cannot precede it).
+func isEVEX(code []byte) bool {
+	for len(code) > 0 && legacyPrefix(code[0]) {
+		code = code[1:]
+	}
+	return len(code) > 0 && code[0] == 0x62
+}
+
+// legacyPrefix reports whether b is an x86 legacy prefix: operand or
+// address size, REP/REPNE, LOCK or a segment override.
+func legacyPrefix(b byte) bool {
+	switch b {
+	case 0x66, 0x67, 0xf2, 0xf3, 0xf0, 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65:
+		return true
+	}
+	return false
 }
 
 // readCode reads n bytes of this process's code at addr.

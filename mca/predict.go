@@ -3,6 +3,7 @@ package mca
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,40 +14,58 @@ import (
 // DefaultMCPUs are the CPU models predicted when none are named.
 var DefaultMCPUs = []string{"znver3", "znver4", "znver5", "skylake-avx512", "icelake-server", "sapphirerapids", "alderlake"}
 
+// Feature lists shared by CPU models in mcpuFeatures.
+const (
+	avx2Base   = "sse41 avx avx2 bmi1 bmi2 aes pclmulqdq"
+	avx512Base = avx2Base + " adx avx512f avx512bw avx512vl avx512dq avx512cd"
+	iceLake    = avx512Base + " sha avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq vaes vpclmulqdq gfni"
+	hybrid     = avx2Base + " adx sha vaes vpclmulqdq gfni"
+)
+
 // mcpuFeatures lists, per llvm-mca CPU model, the kernel-relevant features
-// that model has (names of kernels/dispatch). Variants needing more are not
-// predicted for it: llvm-mca rejects or mis-models instructions a model lacks.
+// that model has (names of kernels/dispatch): every model MCPUForUarch
+// returns and the common server ones. Variants needing more are not
+// predicted for it: llvm-mca rejects or mis-models instructions a model
+// lacks. Models not listed are not checked.
 var mcpuFeatures = map[string]string{
-	"haswell":        "sse41 avx avx2 bmi1 bmi2 aes pclmulqdq",
-	"skylake":        "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq",
-	"alderlake":      "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha vaes vpclmulqdq gfni",
-	"znver2":         "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha",
-	"znver3":         "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha vaes vpclmulqdq",
-	"skylake-avx512": "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq avx512f avx512bw avx512vl avx512dq avx512cd",
-	"cascadelake":    "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq avx512f avx512bw avx512vl avx512dq avx512cd avx512vnni",
-	"icelake-server": "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni vaes vpclmulqdq gfni",
-	"sapphirerapids": "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni vaes vpclmulqdq gfni",
-	"znver4":         "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni vaes vpclmulqdq gfni",
-	"znver5":         "sse41 avx avx2 bmi1 bmi2 adx aes pclmulqdq sha avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni vaes vpclmulqdq gfni",
+	"haswell":        avx2Base,
+	"broadwell":      avx2Base + " adx",
+	"skylake":        avx2Base + " adx",
+	"alderlake":      hybrid,
+	"raptorlake":     hybrid,
+	"meteorlake":     hybrid,
+	"arrowlake":      hybrid,
+	"lunarlake":      hybrid,
+	"znver1":         avx2Base + " adx sha",
+	"znver2":         avx2Base + " adx sha",
+	"znver3":         avx2Base + " adx sha vaes vpclmulqdq",
+	"skylake-avx512": avx512Base,
+	"cascadelake":    avx512Base + " avx512vnni",
+	"icelake-client": iceLake,
+	"icelake-server": iceLake,
+	"tigerlake":      iceLake,
+	"sapphirerapids": iceLake + " avx512bf16",
+	"emeraldrapids":  iceLake + " avx512bf16",
+	"graniterapids":  iceLake + " avx512bf16",
+	"znver4":         iceLake + " avx512bf16",
+	"znver5":         iceLake + " avx512bf16",
 }
 
 // missingFeature returns the first feature of v that mcpu lacks, or "".
 func missingFeature(v *variant.Variant, mcpu string) string {
-	have, known := mcpuFeatures[mcpu]
-	if !known {
-		return ""
-	}
-	set := strings.Fields(have)
 	for _, f := range v.Features {
-		found := false
-		for _, h := range set {
-			found = found || h == f
-		}
-		if !found {
+		if !mcpuHas(mcpu, f) {
 			return f
 		}
 	}
 	return ""
+}
+
+// mcpuHas reports whether CPU model mcpu has feature f; true for models
+// not in mcpuFeatures (llvm-mca itself rejects what they lack).
+func mcpuHas(mcpu, f string) bool {
+	have, known := mcpuFeatures[mcpu]
+	return !known || slices.Contains(strings.Fields(have), f)
 }
 
 // MCPUForUarch maps a kernels/dispatch microarchitecture name to the
@@ -78,6 +97,10 @@ type Result struct {
 	TripsPerOp      float64      `json:"trips_per_op,omitempty"` // 0: unknown
 	Predictions     []*ModelPrediction
 	Skipped         string `json:"skipped,omitempty"` // why the variant was not analysed at all
+	// Warning says where the loop's code disagrees with the variant's
+	// registered features (an AVX-512 instruction in a variant that does
+	// not declare avx512f).
+	Warning string `json:"warning,omitempty"`
 }
 
 // A ModelPrediction is a Prediction plus per-op figures, or why it is absent.
@@ -120,6 +143,7 @@ func predictOne(ctx context.Context, bin string, v *variant.Variant, mcpus []str
 		return r
 	}
 	r.Loop, r.Offset, r.BodyBytes = body.Loop, body.Loop.Offset(), body.Loop.Size()
+	r.Warning = undeclaredEVEX(v, body)
 	if v.LoopTrips != nil {
 		r.TripsPerOp = v.LoopTrips(size)
 	}
@@ -145,10 +169,33 @@ func extractVariant(ctx context.Context, v *variant.Variant) (*Body, error) {
 	return b, nil
 }
 
+// undeclaredEVEX describes the body's first AVX-512 instruction if v does
+// not declare avx512f, else returns "".
+func undeclaredEVEX(v *variant.Variant, b *Body) string {
+	in := b.FirstEVEX()
+	if in == nil || slices.Contains(v.Features, "avx512f") {
+		return ""
+	}
+	return fmt.Sprintf("loop has AVX-512 instruction %q at %#x but the variant declares only [%s]: its registered features are incomplete",
+		in.Text, in.Addr, strings.Join(v.Features, " "))
+}
+
+// unmodelled says why mcpu cannot be given the body: a feature of v it
+// lacks, or an EVEX instruction when it lacks avx512f; "" if it can.
+func unmodelled(v *variant.Variant, b *Body, mcpu string) string {
+	if f := missingFeature(v, mcpu); f != "" {
+		return mcpu + " lacks " + f
+	}
+	if in := b.FirstEVEX(); in != nil && !mcpuHas(mcpu, "avx512f") {
+		return fmt.Sprintf("%s lacks avx512f, which the loop's %q needs", mcpu, in.Text)
+	}
+	return ""
+}
+
 func predictModel(ctx context.Context, bin string, v *variant.Variant, b *Body, mcpu string, trips float64) *ModelPrediction {
 	mp := &ModelPrediction{MCPU: mcpu}
-	if f := missingFeature(v, mcpu); f != "" {
-		mp.Skipped = mcpu + " lacks " + f
+	if why := unmodelled(v, b, mcpu); why != "" {
+		mp.Skipped = why
 		return mp
 	}
 	p, err := Analyze(ctx, bin, b.Asm(), mcpu)

@@ -56,6 +56,9 @@ func writeSkipped(w io.Writer, rs []*Result) {
 		if r.Skipped != "" {
 			fmt.Fprintf(w, "skipped %s %s: %s\n", r.Kernel, r.Variant, r.Skipped)
 		}
+		if r.Warning != "" {
+			fmt.Fprintf(w, "warning %s %s: %s\n", r.Kernel, r.Variant, r.Warning)
+		}
 		for _, p := range r.Predictions {
 			if p.Prediction == nil && !strings.Contains(p.Skipped, " lacks ") {
 				fmt.Fprintf(w, "skipped %s %s on %s: %s\n", r.Kernel, r.Variant, p.MCPU, p.Skipped)

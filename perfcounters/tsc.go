@@ -16,7 +16,30 @@ func RDTSC() uint64 { return rdtsc() }
 
 // RDTSCP returns the time-stamp counter once all earlier instructions have
 // executed, and the TSC_AUX value (on Linux: the CPU number in bits 0-11).
-func RDTSCP() (uint64, uint32) { return rdtscp() }
+// Where CPUID does not enumerate RDTSCP (HaveRDTSCP is false) it executes
+// LFENCE; RDTSC instead, ordered the same way, and aux is 0: callers that
+// compare CPU numbers then see no migration.
+func RDTSCP() (uint64, uint32) { return tscp() }
+
+// HaveRDTSCP reports whether RDTSCP executes the RDTSCP instruction, that
+// is whether CPUID enumerates it, rather than LFENCE; RDTSC.
+func HaveRDTSCP() bool { return haveRDTSCP }
+
+// haveRDTSCP and tscp are RDTSCP's CPUID check and the implementation it
+// selects; tests force the fallback with tscpFor(false).
+var (
+	haveRDTSCP = cpuidRDTSCP()
+	tscp       = tscpFor(haveRDTSCP)
+)
+
+// tscpFor returns RDTSCP's implementation on a CPU that enumerates RDTSCP
+// (have) or does not.
+func tscpFor(have bool) func() (uint64, uint32) {
+	if have {
+		return rdtscp
+	}
+	return lfenceRDTSC
+}
 
 var tscOnce struct {
 	sync.Once

@@ -12,10 +12,26 @@ func rdtsc() uint64
 //go:noescape
 func rdtscp() (tsc uint64, aux uint32)
 
+// lfenceRDTSC returns the time-stamp counter after LFENCE: ordered like
+// RDTSCP, for CPUs without it. aux is always 0.
+//
+//go:noescape
+func lfenceRDTSC() (tsc uint64, aux uint32)
+
 // cpuid executes CPUID for leaf and subleaf.
 //
 //go:noescape
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+
+// cpuidRDTSCP reports whether CPUID enumerates RDTSCP (leaf 0x80000001,
+// EDX bit 27). Executing RDTSCP where it is absent raises #UD (SIGILL).
+func cpuidRDTSCP() bool {
+	if maxExt, _, _, _ := cpuid(0x80000000, 0); maxExt < 0x80000001 {
+		return false
+	}
+	_, _, _, edx := cpuid(0x80000001, 0)
+	return edx&(1<<27) != 0
+}
 
 // haveTSC reports whether RDTSC reads a hardware counter.
 const haveTSC = true

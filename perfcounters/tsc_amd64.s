@@ -21,6 +21,18 @@ TEXT ·rdtscp(SB), NOSPLIT, $0-12
 	MOVL CX, aux+8(FP)
 	RET
 
+// func lfenceRDTSC() (tsc uint64, aux uint32)
+// RDTSCP's stand-in where CPUID does not enumerate RDTSCP: LFENCE lets the
+// read start only once every earlier instruction has completed. aux is 0.
+TEXT ·lfenceRDTSC(SB), NOSPLIT, $0-12
+	LFENCE
+	RDTSC
+	SHLQ $32, DX
+	ORQ  DX, AX
+	MOVQ AX, tsc+0(FP)
+	MOVL $0, aux+8(FP)
+	RET
+
 // func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL leaf+0(FP), AX

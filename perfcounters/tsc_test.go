@@ -2,9 +2,12 @@ package perfcounters
 
 import (
 	"math"
+	"reflect"
 	"runtime"
 	"testing"
 	"time"
+
+	kcpuid "github.com/klauspost/cpuid/v2"
 )
 
 func TestTSCMonotonic(t *testing.T) {
@@ -61,3 +64,78 @@ func spin(n int) uint64 {
 }
 
 var sink uint64
+
+// forceNoRDTSCP makes RDTSCP behave as on a CPU whose CPUID does not
+// enumerate RDTSCP, until the test ends.
+func forceNoRDTSCP(t *testing.T) {
+	have, f := haveRDTSCP, tscp
+	haveRDTSCP, tscp = false, tscpFor(false)
+	t.Cleanup(func() { haveRDTSCP, tscp = have, f })
+}
+
+// funcPC identifies a function for comparison.
+func funcPC(f func() (uint64, uint32)) uintptr { return reflect.ValueOf(f).Pointer() }
+
+func TestRDTSCPFollowsCPUID(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("RDTSCP is an amd64 instruction")
+	}
+	if got, want := HaveRDTSCP(), kcpuid.CPU.Supports(kcpuid.RDTSCP); got != want {
+		t.Errorf("HaveRDTSCP() = %v, klauspost/cpuid says RDTSCP %v", got, want)
+	}
+	if funcPC(tscpFor(false)) != funcPC(lfenceRDTSC) {
+		t.Error("tscpFor(false) is not the LFENCE; RDTSC fallback")
+	}
+	if funcPC(tscpFor(true)) != funcPC(rdtscp) {
+		t.Error("tscpFor(true) is not RDTSCP")
+	}
+}
+
+func TestRDTSCPFallbackWhenAbsent(t *testing.T) {
+	forceNoRDTSCP(t)
+	if HaveRDTSCP() {
+		t.Fatal("HaveRDTSCP() = true with RDTSCP reported absent")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	prev, _ := RDTSCP()
+	for i := range 10000 {
+		now, aux := RDTSCP()
+		if now < prev {
+			t.Fatalf("fallback read %d: TSC went backwards from %d to %d", i, prev, now)
+		}
+		if aux != 0 {
+			t.Fatalf("fallback read %d: aux %#x, want 0 (LFENCE; RDTSC has no TSC_AUX)", i, aux)
+		}
+		prev = now
+	}
+	sink += spin(100)
+	if now, _ := RDTSCP(); now <= prev {
+		t.Errorf("fallback TSC did not advance over about 0.3 ms of work: %d then %d", prev, now)
+	}
+}
+
+// TestRDTSCPPathsDiffer tells the paths apart by TSC_AUX on a thread
+// pinned to a CPU other than 0: RDTSCP reports that CPU, the fallback 0.
+func TestRDTSCPPathsDiffer(t *testing.T) {
+	if !HaveRDTSCP() {
+		t.Skip("CPUID reports no RDTSCP: only the fallback can run here")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu, restore, err := PinToCurrentCPU()
+	if err != nil {
+		t.Skipf("pinning not possible here: %v", err)
+	}
+	defer restore()
+	if cpu == 0 {
+		t.Skip("pinned to CPU 0, whose TSC_AUX is 0 on both paths")
+	}
+	if _, aux := RDTSCP(); int(aux&0xfff) != cpu {
+		t.Errorf("RDTSCP on CPU %d: aux %#x", cpu, aux)
+	}
+	forceNoRDTSCP(t)
+	if _, aux := RDTSCP(); aux != 0 {
+		t.Errorf("fallback on CPU %d: aux %#x, want 0: RDTSCP ran instead of LFENCE; RDTSC", cpu, aux)
+	}
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/perfcounters"
 )
@@ -49,8 +48,8 @@ type Result struct {
 // variant whose CPU features the host lacks.
 func Record(o Options) (*Result, error) {
 	v := o.Variant
-	if missing := dispatch.Host().Missing(v.Features...); len(missing) > 0 {
-		return nil, fmt.Errorf("profiling %s %s: host lacks %v", v.Kernel, v.Name, missing)
+	if err := Runnable(v, o.Size); err != nil {
+		return nil, fmt.Errorf("profiling: %w", err)
 	}
 	if err := v.Verify(o.Size, o.Seed); err != nil {
 		return nil, fmt.Errorf("profiling %s %s: verification failed: %w", v.Kernel, v.Name, err)
@@ -62,7 +61,7 @@ func Record(o Options) (*Result, error) {
 		o.Log = io.Discard
 	}
 	if o.CPU == "" {
-		h := dispatch.Host()
+		h := hostCPU()
 		o.CPU = h.Uarch() + " (" + h.Brand + ")"
 	}
 	type out struct {
@@ -224,36 +223,4 @@ func recordRuntime(o Options, inst variant.Instance, batch int) (*Result, error)
 		r.Samples += s.Value[0]
 	}
 	return r, p.CheckValid()
-}
-
-// Default picks the variant to profile for kernel at size: the one
-// kernels/dispatch selects on this host when the kernel has a dispatch
-// plan, else the first registered runnable variant that is generated
-// assembly (not external, not an offset-sweep member), else the generic
-// one.
-func Default(kernel string, size int) (*variant.Variant, error) {
-	if variant.LookupKernel(kernel) == nil {
-		return nil, fmt.Errorf("unknown kernel %q", kernel)
-	}
-	for _, kp := range dispatch.Plans() {
-		if kp.Kernel == kernel && len(kp.Choices) > 0 {
-			name := kp.Choices[dispatch.ForSize(kp.Choices, size)].Variant
-			if v := variant.Lookup(kernel, name); v != nil {
-				return v, nil
-			}
-		}
-	}
-	var generic *variant.Variant
-	for _, v := range variant.Variants(kernel) {
-		switch {
-		case v.IsGeneric():
-			generic = v
-		case !v.External && !v.OffsetSweep && dispatch.Has(v.Features...):
-			return v, nil
-		}
-	}
-	if generic == nil {
-		return nil, fmt.Errorf("kernel %q has no runnable variant", kernel)
-	}
-	return generic, nil
 }

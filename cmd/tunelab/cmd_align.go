@@ -58,7 +58,7 @@ func parseAlignFlags(e *env, args []string) (*alignFlags, error) {
 	fs := newFlags(e, "align", "align --kernel K [--variant V] [--offsets 0-63/4] [--entry warm|cold] [--budget D] [-o FILE] [--svg FILE]")
 	f := &alignFlags{}
 	fs.StringVar(&f.kernel, "kernel", "", "kernel to measure (required), e.g. keccak.x4")
-	fs.StringVar(&f.variant, "variant", "", "base variant, with or without its align knob (default: dispatch's choice if it has offset-sweep siblings, else the kernel's offset-sweep base)")
+	fs.StringVar(&f.variant, "variant", "", "base variant, with or without its align knob (default: of the offset-sweep bases this host runs, dispatch's choice, else one of its ISA width, else the widest)")
 	fs.StringVar(&f.offsets, "offsets", align.DefaultOffsets, "loop-head offsets: N, A-B or A-B/S items, comma-separated, within 0..63 (align=64 and align=none are always measured)")
 	fs.StringVar(&f.entry, "entry", align.Warm, "warm (steady-state throughput) or cold (first call after evicting the instruction cache and op-cache)")
 	fs.DurationVar(&f.budget, "budget", defaultAlignBudget, "wall time of the measurement rounds")
@@ -118,7 +118,7 @@ func (f *alignFlags) resolve() (*align.Set, align.Options, error) {
 		return nil, o, usagef("align: %v", re)
 	}
 	if err != nil {
-		return nil, o, err
+		return nil, o, fmt.Errorf("align: %w", err)
 	}
 	o = align.Options{Entry: f.entry, Size: size, Budget: f.budget, MaxSamples: f.samples,
 		SampleTime: f.sampleTime, Seed: f.seed}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,6 +44,9 @@ func TestAlignUsageErrors(t *testing.T) {
 func TestAlignMissingOffsetsListsAvailable(t *testing.T) {
 	if !hasOffsetSweep("keccak.x4") {
 		t.Skip("keccak.x4 has no offset-sweep variants in this build")
+	}
+	if _, err := align.DefaultBase("keccak.x4", 0); err != nil {
+		t.Skip(err)
 	}
 	_, stderr, code := runCLI(t, "align", "--kernel", "keccak.x4", "--offsets", "0-8")
 	if code != 2 || !strings.Contains(stderr, "no variant for offset(s) 1,2,3,5,6,7") ||
@@ -150,10 +154,8 @@ func TestAlignShortRun(t *testing.T) {
 	if !hasOffsetSweep("keccak.x1") {
 		t.Skip("keccak.x1 has no offset-sweep variants in this build")
 	}
-	for _, v := range variant.Variants("keccak.x1") {
-		if v.OffsetSweep && !dispatch.Has(v.Features...) {
-			t.Skipf("host lacks %v for %s", v.Features, v.Name)
-		}
+	if _, err := align.DefaultBase("keccak.x1", 0); err != nil {
+		t.Skip(err)
 	}
 	dir := t.TempDir()
 	for _, entry := range []string{"warm", "cold"} {
@@ -201,5 +203,90 @@ func checkResultFile(t *testing.T, path, entry string) {
 	}
 	if err := r.Err(); err != nil || n < 3 {
 		t.Errorf("%s: %d results, error %v; want at least one per arm", path, n, err)
+	}
+}
+
+// runMasked runs this test binary as tunelab with TUNELAB_CPU=mask (which
+// kernels/dispatch reads once per process) and returns its combined output
+// and exit status.
+func runMasked(t *testing.T, mask string, args ...string) (string, int) {
+	t.Helper()
+	cmd, out := tunelabProc(t, []string{dispatch.EnvCPU + "=" + mask}, args...)
+	code := exitStatus(cmd.Wait())
+	return out.String(), code
+}
+
+// maskedHost returns this host's CPU with mask applied, as the child
+// process of runMasked sees it.
+func maskedHost(mask string) *dispatch.CPU {
+	c := dispatch.Host()
+	c.Mask(mask)
+	return c
+}
+
+// TestAlignDefaultOnEveryTier masks the host down to each lower tier and
+// requires align to measure a base that tier runs, or to say that none
+// runs and why.
+func TestAlignDefaultOnEveryTier(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs align in child processes")
+	}
+	for _, mask := range []string{"avx512f=off", "avx2=off", "all=off"} {
+		for _, kernel := range []string{"keccak.x4", "keccak.x1"} {
+			if !hasOffsetSweep(kernel) {
+				continue
+			}
+			out, code := runMasked(t, mask, "align", "--kernel", kernel, "--offsets", "0,4", "--budget", "20ms",
+				"--samples", "3", "--sample-time", "100us", "-o", filepath.Join(t.TempDir(), "r.txt"))
+			checkMaskedAlign(t, mask, kernel, out, code)
+		}
+	}
+}
+
+// checkMaskedAlign checks one run of TestAlignDefaultOnEveryTier.
+func checkMaskedAlign(t *testing.T, mask, kernel, out string, code int) {
+	t.Helper()
+	cpu := maskedHost(mask)
+	var runnable []string
+	for _, b := range align.Bases(kernel) {
+		if cpu.Has(b.Features...) {
+			runnable = append(runnable, b.Name)
+		}
+	}
+	if len(runnable) == 0 {
+		if code != 1 || !strings.Contains(out, kernel+": no offset-sweep base runs on this host:") || !strings.Contains(out, " needs ") {
+			t.Errorf("TUNELAB_CPU=%s align --kernel %s: exit %d, want 1 and why no base runs:\n%s", mask, kernel, code, out)
+		}
+		return
+	}
+	for _, b := range runnable {
+		if code == 0 && strings.Contains(out, "align "+kernel+" "+b+",") {
+			return
+		}
+	}
+	t.Errorf("TUNELAB_CPU=%s align --kernel %s: exit %d, want a measurement of one of %q:\n%s", mask, kernel, code, runnable, out)
+}
+
+// TestAlignNamedUnrunnableNamesAlternative names an AVX-512 base with
+// AVX-512 masked off: the error must list the missing features and name
+// a base that runs.
+func TestAlignNamedUnrunnableNamesAlternative(t *testing.T) {
+	var wide string
+	for _, b := range align.Bases("keccak.x4") {
+		if slices.Contains(b.Features, "avx512f") {
+			wide = b.Name
+		}
+	}
+	if wide == "" {
+		t.Skip("keccak.x4 has no AVX-512 offset-sweep base in this build")
+	}
+	out, code := runMasked(t, "avx512f=off", "align", "--kernel", "keccak.x4", "--variant", wide)
+	want := "tunelab: align: keccak.x4 " + wide + " needs avx512f"
+	alt := "; runnable base: isa=avx2/"
+	if !maskedHost("avx512f=off").Has("avx2") {
+		alt = "; no offset-sweep base of keccak.x4 runs here"
+	}
+	if code != 1 || !strings.HasPrefix(out, want) || !strings.Contains(out, "which this host lacks") || !strings.Contains(out, alt) {
+		t.Errorf("exit %d, output %q; want exit 1, %q ... %q", code, out, want, alt)
 	}
 }

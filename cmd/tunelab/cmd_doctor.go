@@ -37,6 +37,7 @@ func runDoctor(e *env, args []string) error {
 	f.PMUOK, f.PMUReason = probePMU()
 	f.Hypervisor = dispatch.Host().Hypervisor
 	f.TSCHz, f.TSCSource = perfcounters.TSCHz()
+	f.NoRDTSCP = !perfcounters.HaveRDTSCP()
 	f.Busy = busyProcesses("/", 200*time.Millisecond, os.Getpid())
 	f.Noise = measureNoise(noiseSamples, noiseSpan)
 	writeDoctor(e.stdout, doctorChecks(f))
@@ -59,6 +60,7 @@ type doctorFacts struct {
 	TSCFlags   map[string]bool
 	TSCHz      float64
 	TSCSource  string
+	NoRDTSCP   bool   // CPUID reports no RDTSCP: ordered reads use LFENCE; RDTSC
 	Clock      string // current clocksource
 	Load1      float64
 	NCPU       int
@@ -424,6 +426,9 @@ func tscCheck(f doctorFacts) check {
 	d := fmt.Sprintf("%.3f GHz reference cycles (source: %s); flags: %s", f.TSCHz/1e9, f.TSCSource, strings.Join(have, " "))
 	if f.Clock != "" {
 		d += "; clocksource " + f.Clock
+	}
+	if f.NoRDTSCP {
+		d += "; no RDTSCP (CPUID): ordered reads use LFENCE; RDTSC"
 	}
 	if !f.TSCFlags["constant_tsc"] || !f.TSCFlags["nonstop_tsc"] {
 		return check{"TSC", "warn", d + "; missing " + strings.Join(miss, " "),

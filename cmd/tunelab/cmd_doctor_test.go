@@ -76,6 +76,18 @@ func TestDoctorStatuses(t *testing.T) {
 	}
 }
 
+func TestDoctorTSCNotesMissingRDTSCP(t *testing.T) {
+	f := metalFacts()
+	f.NoRDTSCP = true
+	c := tscCheck(f)
+	if c.Status != "ok" || !strings.Contains(c.Detail, "no RDTSCP (CPUID): ordered reads use LFENCE; RDTSC") {
+		t.Errorf("TSC check without RDTSCP = %+v; want ok with the fallback noted", c)
+	}
+	if c := tscCheck(metalFacts()); strings.Contains(c.Detail, "RDTSCP") {
+		t.Errorf("TSC check with RDTSCP mentions it: %+v", c)
+	}
+}
+
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
 	for p, c := range files {

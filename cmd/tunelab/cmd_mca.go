@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
@@ -29,7 +32,7 @@ func runMCA(e *env, args []string) error {
 	fs := newFlags(e, "mca", "mca [--kernel K] [--variant G] [--mcpu LIST] [--size N] [--results FILE] [--json]")
 	fs.StringVar(&f.kernel, "kernel", "", "kernels to predict, comma-separated (default all with generated loops)")
 	fs.StringVar(&f.variant, "variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
-	fs.StringVar(&f.mcpus, "mcpu", strings.Join(mca.DefaultMCPUs, ","), "llvm-mca CPU models, comma-separated")
+	fs.StringVar(&f.mcpus, "mcpu", strings.Join(mca.DefaultMCPUs, ","), "llvm-mca CPU models, comma-separated (the default list gains this host's model)")
 	fs.IntVar(&f.size, "size", 0, "input size for cycles per op (default: each kernel's first default size)")
 	fs.StringVar(&f.results, "results", "", "benchfmt results of this host to reconcile predictions with")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
@@ -39,16 +42,34 @@ func runMCA(e *env, args []string) error {
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	bin, err := mca.Find()
-	if err != nil {
-		return usagef("%v", err)
-	}
 	vs, err := mcaVariants(f.kernel, f.variant)
 	if err != nil {
 		return err
 	}
-	mcpus := mcaSplit(f.mcpus)
+	rep, err := mcaPredict(f, mcaFlagGiven(fs, "mcpu"), vs)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return rep.WriteText(e.stdout)
+}
+
+// mcaPredict finds llvm-mca, predicts vs on the CPU models of f (the
+// host's added to the default list) and reconciles with f.results.
+func mcaPredict(f mcaFlags, explicitMCPUs bool, vs []*variant.Variant) (*mca.Report, error) {
+	bin, err := mca.Find()
+	if err != nil {
+		return nil, fmt.Errorf("mca: %w", err)
+	}
 	host := mca.MCPUForUarch(mcaHostUarch())
+	mcpus := mcaModels(f.mcpus, explicitMCPUs, host)
+	if f.results != "" && !slices.Contains(mcpus, host) {
+		return nil, usagef("mca --results: no llvm-mca model of this host (%s) among --mcpu %s", mcaHostUarch(), strings.Join(mcpus, ","))
+	}
 	rep := &mca.Report{MCPUs: mcpus, Host: host}
 	ctx := context.Background()
 	for _, k := range mcaGroupByKernel(vs) {
@@ -57,16 +78,11 @@ func runMCA(e *env, args []string) error {
 	if f.results != "" {
 		ms, err := mca.ReadMeasured(f.results, dispatch.Host().Key())
 		if err != nil {
-			return usagef("%v", err)
+			return nil, usagef("%v", err)
 		}
 		rep.Reconciled = mca.Reconcile(rep.Results, ms, host)
 	}
-	if f.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	return rep.WriteText(e.stdout)
+	return rep, nil
 }
 
 // mcaGroupByKernel splits variants into per-kernel lists, keeping order.
@@ -94,6 +110,24 @@ func mcaSizeFor(kernel string, size int) int {
 		return k.Sizes[0]
 	}
 	return 0
+}
+
+// mcaModels returns the CPU models to predict: the --mcpu list, plus the
+// host's own model (when llvm-mca has one) if the list is the default, so
+// that every host can reconcile predictions with its measurements.
+func mcaModels(list string, explicit bool, host string) []string {
+	mcpus := mcaSplit(list)
+	if !explicit && host != "" && !slices.Contains(mcpus, host) {
+		mcpus = append(mcpus, host)
+	}
+	return mcpus
+}
+
+// mcaFlagGiven reports whether the flag name was given on the command line.
+func mcaFlagGiven(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func mcaSplit(s string) []string {

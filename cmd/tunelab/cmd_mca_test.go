@@ -52,3 +52,30 @@ func TestMCACalibChainPredictsOneCyclePerInstruction(t *testing.T) {
 		t.Errorf("text output lacks the ranking header:\n%s", text)
 	}
 }
+
+func TestMCAModelsAddsHostToDefault(t *testing.T) {
+	def := strings.Join(mca.DefaultMCPUs, ",")
+	for _, c := range []struct {
+		list     string
+		explicit bool
+		host     string
+		want     string
+	}{
+		{def, false, "haswell", def + ",haswell"},
+		{def, false, "znver3", def},
+		{def, false, "", def},
+		{"znver4", true, "haswell", "znver4"},
+	} {
+		if got := strings.Join(mcaModels(c.list, c.explicit, c.host), ","); got != c.want {
+			t.Errorf("mcaModels(%q, explicit %v, host %q) = %q, want %q", c.list, c.explicit, c.host, got, c.want)
+		}
+	}
+}
+
+func TestMCAWithoutLLVM19SaysSo(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, stderr, code := runCLI(t, "mca", "--kernel", "calib")
+	if code != 1 || !strings.Contains(stderr, "mca: llvm-mca 19 or newer not found") || !strings.Contains(stderr, "apt-get install") {
+		t.Errorf("mca with no llvm-mca on PATH: exit %d, stderr %q; want exit 1 saying llvm-mca 19+ is missing and how to install it", code, stderr)
+	}
+}

@@ -33,7 +33,7 @@ func runProfile(e *env, args []string) error {
 	fs := newFlags(e, "profile", "profile --kernel K [--variant V] [--size N] [--seconds S] [--event E] -o OUT.pb.gz [--top]\n"+
 		"       tunelab profile --top FILE.pb.gz\n       tunelab profile --diff BASE.pb.gz NEW.pb.gz")
 	fs.StringVar(&f.kernel, "kernel", "", "kernel to profile (see 'tunelab list')")
-	fs.StringVar(&f.variant, "variant", "", "variant name (default: the variant dispatch selects on this host)")
+	fs.StringVar(&f.variant, "variant", "", "variant name (default: the variant dispatch selects on this host, else the widest-ISA variant the host runs)")
 	fs.IntVar(&f.size, "size", -1, "input size in bytes; -1 means the kernel's first default size")
 	fs.Float64Var(&f.seconds, "seconds", 2, "how long to run the variant while sampling")
 	fs.StringVar(&f.event, "event", "", "event to sample (default: cycles with a PMU, else cpu-clock)")
@@ -82,20 +82,35 @@ func profileOptions(f profileFlags) (profiler.Options, error) {
 			size = k.Sizes[0]
 		}
 	}
-	var v *variant.Variant
-	if f.variant == "" {
-		var err error
-		if v, err = profiler.Default(f.kernel, size); err != nil {
-			return profiler.Options{}, err
-		}
-	} else if v = variant.Lookup(f.kernel, f.variant); v == nil {
-		return profiler.Options{}, usagef("profile: kernel %s has no variant %q", f.kernel, f.variant)
-	}
 	if f.seconds <= 0 {
 		return profiler.Options{}, usagef("profile: --seconds must be positive")
 	}
+	v, err := profileVariant(f.kernel, f.variant, size)
+	if err != nil {
+		return profiler.Options{}, err
+	}
 	return profiler.Options{Variant: v, Size: size, Seed: 1, Event: f.event,
 		Duration: time.Duration(f.seconds * float64(time.Second))}, nil
+}
+
+// profileVariant returns the named variant if the host runs it, or
+// profiler.Default's choice when name is "".
+func profileVariant(kernel, name string, size int) (*variant.Variant, error) {
+	if name == "" {
+		v, err := profiler.Default(kernel, size)
+		if err != nil {
+			return nil, fmt.Errorf("profile: %w", err)
+		}
+		return v, nil
+	}
+	v := variant.Lookup(kernel, name)
+	if v == nil {
+		return nil, usagef("profile: kernel %s has no variant %q", kernel, name)
+	}
+	if err := profiler.Runnable(v, size); err != nil {
+		return nil, fmt.Errorf("profile: %w", err)
+	}
+	return v, nil
 }
 
 func profileRecord(e *env, f profileFlags) error {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
 
+	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/profiler"
 )
 
@@ -95,5 +97,36 @@ func TestProfileRecordLive(t *testing.T) {
 	top, _, code := runCLI(t, "profile", "--top", out)
 	if code != 0 || !strings.Contains(top, "calib") {
 		t.Errorf("profile --top FILE: exit %d, output %q", code, top)
+	}
+}
+
+// TestProfileDefaultOnLowestTier masks every feature: the default variant
+// must be one that runs there (the generic one), not a SIMD variant.
+func TestProfileDefaultOnLowestTier(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profiles in a child process")
+	}
+	out, code := runMasked(t, "all=off", "profile", "--kernel", "mldsa.mulntt", "--seconds", "0.2", "--top", "-n", "3")
+	if code != 0 || !strings.Contains(out, "profile: mldsa.mulntt "+variant.GenericName+" size 0:") {
+		t.Errorf("TUNELAB_CPU=all=off profile --kernel mldsa.mulntt: exit %d, want 0 profiling %s:\n%s", code, variant.GenericName, out)
+	}
+}
+
+// TestProfileNamedUnrunnableNamesAlternative names an AVX-512 variant with
+// AVX-512 masked off.
+func TestProfileNamedUnrunnableNamesAlternative(t *testing.T) {
+	var wide *variant.Variant
+	for _, v := range variant.Variants("mldsa.mulntt") {
+		if wide == nil && slices.Contains(v.Features, "avx512f") {
+			wide = v
+		}
+	}
+	if wide == nil {
+		t.Skip("mldsa.mulntt has no AVX-512 variant in this build")
+	}
+	out, code := runMasked(t, "avx512f=off", "profile", "--kernel", "mldsa.mulntt", "--variant", wide.Name, "--top")
+	want := "tunelab: profile: mldsa.mulntt " + wide.Name + " needs avx512f"
+	if code != 1 || !strings.HasPrefix(out, want) || !strings.Contains(out, "; runnable alternative: ") {
+		t.Errorf("exit %d, output %q; want exit 1, %q ... and a runnable alternative", code, out, want)
 	}
 }

@@ -48,3 +48,24 @@ func TestRegistryRejectsDuplicates(t *testing.T) {
 	}()
 	Register(Variant{Kernel: "test.dup", Name: GenericName})
 }
+
+// TestTierWidth checks the tier ranks of feature sets.
+func TestTierWidth(t *testing.T) {
+	for _, c := range []struct {
+		features []string
+		want     int
+	}{
+		{nil, 0},
+		{[]string{"bmi2", "adx"}, 0},
+		{[]string{"aes"}, 128},
+		{[]string{"sse41", "pclmulqdq"}, 128},
+		{[]string{"avx2"}, 256},
+		{[]string{"aes", "avx", "avx2", "vaes"}, 256},
+		{[]string{"avx2", "avx512f", "avx512vl"}, 512},
+		{[]string{"avx512ifma"}, 512},
+	} {
+		if got := TierWidth(c.features); got != c.want {
+			t.Errorf("TierWidth(%v) = %d, want %d", c.features, got, c.want)
+		}
+	}
+}

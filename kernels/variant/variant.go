@@ -126,3 +126,22 @@ func (v *Variant) Knob(key string) string {
 
 // IsGeneric reports whether v is the generic Go reference.
 func (v *Variant) IsGeneric() bool { return v.Name == GenericName }
+
+// TierWidth returns the vector width in bits that a variant's features
+// imply, to rank ISA tiers: 512 with any AVX-512 feature, 256 with AVX,
+// AVX2, FMA, VAES or VPCLMULQDQ, 128 with other SIMD features and 0 for
+// scalar code.
+func TierWidth(features []string) int {
+	w := 0
+	for _, f := range features {
+		switch {
+		case strings.HasPrefix(f, "avx512"):
+			w = max(w, 512)
+		case f == "avx" || f == "avx2" || f == "fma" || f == "vaes" || f == "vpclmulqdq":
+			w = max(w, 256)
+		case strings.HasPrefix(f, "sse") || f == "ssse3" || f == "aes" || f == "pclmulqdq" || f == "sha" || f == "gfni":
+			w = max(w, 128)
+		}
+	}
+	return w
+}

@@ -1,0 +1,124 @@
+package profiler
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	_ "github.com/tunelab/tunelab/kernels/mldsa"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// tierKernel is a synthetic kernel with variants on every ISA tier.
+const tierKernel = "profilertest.tiers"
+
+func init() {
+	variant.RegisterKernel(variant.Kernel{Name: tierKernel, Bench: "ProfilerTestTiers"})
+	variant.Register(
+		variant.Variant{Kernel: tierKernel, Name: "ext=ref", External: true},
+		variant.Variant{Kernel: tierKernel, Name: "isa=sse/unroll=1", Features: []string{"sse41"}},
+		variant.Variant{Kernel: tierKernel, Name: "isa=avx512/unroll=2/align=64+4", Features: []string{"avx512f"}, OffsetSweep: true},
+		variant.Variant{Kernel: tierKernel, Name: "isa=avx2/unroll=1", Features: []string{"avx2"}},
+		variant.Variant{Kernel: tierKernel, Name: "isa=avx2/unroll=2", Features: []string{"avx2"}},
+		variant.Variant{Kernel: tierKernel, Name: "isa=avx512/unroll=1", Features: []string{"avx512f"}},
+		variant.Variant{Kernel: tierKernel, Name: "isa=avx512/mul=ifma", Features: []string{"avx512f", "avx512ifma"}},
+		variant.Variant{Kernel: tierKernel, Name: variant.GenericName},
+	)
+}
+
+// tierCPU returns a synthetic CPU with the features of one tier.
+func tierCPU(t *testing.T, tier string) *dispatch.CPU {
+	t.Helper()
+	v2 := []string{"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf"}
+	v3 := append(v2[:len(v2):len(v2)], "avx", "avx2", "bmi1", "bmi2", "fma")
+	features := map[string][]string{
+		"x86-64-v1": nil,
+		"x86-64-v2": v2,
+		"avx2":      v3,
+		"avx512":    append(v3[:len(v3):len(v3)], "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd", "avx512ifma"),
+	}[tier]
+	c := &dispatch.CPU{Arch: "amd64"}
+	if err := c.SetFeatures(features...); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// withHost makes the package see cpu as the host until the test ends.
+func withHost(t *testing.T, cpu *dispatch.CPU) {
+	old := hostCPU
+	hostCPU = func() *dispatch.CPU { c := *cpu; return &c }
+	t.Cleanup(func() { hostCPU = old })
+}
+
+func TestChoosePrefersWidestRunnable(t *testing.T) {
+	for tier, want := range map[string]string{"avx512": "isa=avx512/unroll=1", "avx2": "isa=avx2/unroll=1",
+		"x86-64-v2": "isa=sse/unroll=1", "x86-64-v1": variant.GenericName} {
+		v, err := choose(tierKernel, variant.Variants(tierKernel), tierCPU(t, tier), "")
+		if err != nil || v.Name != want {
+			t.Errorf("%s host, no dispatch plan: chose %v (%v), want %s", tier, v, err, want)
+		}
+	}
+}
+
+func TestChooseFollowsRunnableDispatch(t *testing.T) {
+	vs := variant.Variants(tierKernel)
+	if v, _ := choose(tierKernel, vs, tierCPU(t, "avx512"), "isa=avx2/unroll=2"); v.Name != "isa=avx2/unroll=2" {
+		t.Errorf("dispatch selects isa=avx2/unroll=2 on an AVX-512 host: chose %s", v.Name)
+	}
+	if v, _ := choose(tierKernel, vs, tierCPU(t, "avx2"), "isa=avx512/unroll=1"); v.Name != "isa=avx2/unroll=1" {
+		t.Errorf("dispatch names an AVX-512 variant on an AVX2 host: chose %s, want the widest runnable", v.Name)
+	}
+}
+
+func TestRunnableNamesAlternative(t *testing.T) {
+	v := variant.Lookup(tierKernel, "isa=avx512/mul=ifma")
+	for tier, want := range map[string]string{
+		"avx2":      tierKernel + " isa=avx512/mul=ifma needs avx512f,avx512ifma, which this host lacks; runnable alternative: isa=avx2/unroll=1",
+		"x86-64-v1": tierKernel + " isa=avx512/mul=ifma needs avx512f,avx512ifma, which this host lacks; runnable alternative: " + variant.GenericName,
+	} {
+		err := runnableOn(v, 0, tierCPU(t, tier))
+		var ue *UnrunnableError
+		if !errors.As(err, &ue) || err.Error() != want {
+			t.Errorf("%s host: runnableOn = %v,\nwant %q", tier, err, want)
+		}
+	}
+	masked := tierCPU(t, "avx512")
+	masked.Mask("avx512ifma=off")
+	if err := runnableOn(v, 0, masked); err == nil || !strings.Contains(err.Error(), "needs avx512ifma, which this host lacks or TUNELAB_CPU masks; runnable alternative: isa=avx512/unroll=1") {
+		t.Errorf("avx512ifma masked: runnableOn = %v; want the mask mentioned and isa=avx512/unroll=1 named", err)
+	}
+	if err := runnableOn(v, 0, tierCPU(t, "avx512")); err != nil {
+		t.Errorf("AVX-512 IFMA host: runnableOn = %v, want nil", err)
+	}
+}
+
+func TestRecordRefusesUnrunnable(t *testing.T) {
+	withHost(t, tierCPU(t, "avx2"))
+	v := variant.Lookup(tierKernel, "isa=avx512/unroll=1")
+	_, err := Record(Options{Variant: v})
+	var ue *UnrunnableError
+	if !errors.As(err, &ue) || ue.Alternative != "isa=avx2/unroll=1" {
+		t.Errorf("Record of an AVX-512 variant on an AVX2 host = %v; want an *UnrunnableError naming isa=avx2/unroll=1", err)
+	}
+}
+
+// TestDefaultRunsOnEveryTier checks that the variant Default picks for
+// mldsa.mulntt (and the synthetic kernel) is one every tier runs.
+func TestDefaultRunsOnEveryTier(t *testing.T) {
+	for _, kernel := range []string{"mldsa.mulntt", tierKernel} {
+		for _, tier := range []string{"x86-64-v1", "x86-64-v2", "avx2", "avx512"} {
+			cpu := tierCPU(t, tier)
+			withHost(t, cpu)
+			v, err := Default(kernel, 0)
+			if err != nil {
+				t.Errorf("%s on %s: %v", kernel, tier, err)
+				continue
+			}
+			if miss := cpu.Missing(v.Features...); len(miss) > 0 {
+				t.Errorf("%s on %s: Default picked %s, which needs %v", kernel, tier, v.Name, miss)
+			}
+		}
+	}
+}

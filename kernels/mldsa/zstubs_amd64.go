@@ -101,6 +101,15 @@ func ntt_avx512_mem_permt2_avoid_lazy_none(f *[256]int32)
 func ntt_avx512_mem_permt2_avoid_eager_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func ntt_avx512_all_permt2_undo_lazy_32(f *[256]int32)
 
 //go:noescape
@@ -150,6 +159,150 @@ func ntt_avx512_all_permt2_undo_lazy_64p56(f *[256]int32)
 
 //go:noescape
 func ntt_avx512_all_permt2_undo_lazy_64p60(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_shufps_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_permt2_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512_all_permt2_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_shufps_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_shufps_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_pre1_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_pre2_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_unpack_undo_lazy_none(f *[256]int32)
@@ -248,6 +401,15 @@ func invntt_avx512_mem_permt2_avoid_lazy_none(f *[256]int32)
 func invntt_avx512_mem_permt2_avoid_eager_none(f *[256]int32)
 
 //go:noescape
+func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx512_all_permt2_undo_lazy_32(f *[256]int32)
 
 //go:noescape
@@ -299,6 +461,120 @@ func invntt_avx512_all_permt2_undo_lazy_64p56(f *[256]int32)
 func invntt_avx512_all_permt2_undo_lazy_64p60(f *[256]int32)
 
 //go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_opt_unpack_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int32)
+
+//go:noescape
 func mulntt_avx2_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
@@ -324,6 +600,18 @@ func mulntt_avx512_ifma_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma_4_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx512vl_ifma_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma_2_32(h *[256]int32, a *[256]int32, b *[256]int32)
@@ -377,192 +665,6 @@ func mulntt_avx512_ifma_2_64p56(h *[256]int32, a *[256]int32, b *[256]int32)
 func mulntt_avx512_ifma_2_64p60(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func mulntt_avx512vl_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func mulntt_avx512vl_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func mulntt_avx512vl_ifma_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func mulntt_avx512vl_ifma_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_shufps_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_mem_2_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512_mem_2_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_2_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_mem_4_permt2_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_spill_opt_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_spill_lru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_spill_mru_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_spill_opt_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_spill_lru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_shufps_undo_pre2_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_all_shufps_undo_pre1_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_all_shufps_undo_pre2_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_all_permt2_undo_pre1_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512_all_permt2_undo_pre2_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_shufps_undo_pre1_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_shufps_undo_pre2_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_permt2_undo_pre1_none(f *[256]int32)
-
-//go:noescape
-func ntt_avx512vl_mem_permt2_undo_pre2_none(f *[256]int32)
-
-//go:noescape
 func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
@@ -603,108 +705,6 @@ func mulntt_avx512_ifma2_shuf_16_none(h *[256]int32, a *[256]int32, b *[256]int3
 
 //go:noescape
 func mulntt_avx512_ifma2_load_16_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int32)
-
-//go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p4(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p8(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p12(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p16(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p20(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p24(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p28(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p32(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p36(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p40(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p44(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p48(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p52(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int32)
 
 //go:noescape
 func mulntt_avx2_mont_2_32(h *[256]int32, a *[256]int32, b *[256]int32)

@@ -65,6 +65,24 @@ func ntt_avx512_all_permt2_avoid_lazy_none(f *[256]int16)
 func ntt_avx512_all_permt2_avoid_eager_none(f *[256]int16)
 
 //go:noescape
+func ntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
 func ntt_avx512_all_blend_undo_lazy_32(f *[256]int16)
 
 //go:noescape
@@ -116,228 +134,6 @@ func ntt_avx512_all_blend_undo_lazy_64p56(f *[256]int16)
 func ntt_avx512_all_blend_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_unpack_undo_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_unpack_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_unpack_avoid_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_blend_undo_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_unpack_undo_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_unpack_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_unpack_avoid_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_avoid_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_permt2_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_permt2_undo_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_permt2_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_permt2_avoid_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_32(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p4(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p8(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p12(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p16(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p20(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p24(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p28(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p32(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p36(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p40(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p44(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p48(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p52(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p56(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_blend_undo_lazy_64p60(f *[256]int16)
-
-//go:noescape
-func mulntt_avx2_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx2_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p8(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p12(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p16(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p20(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p24(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p28(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p32(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p36(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p40(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p44(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p48(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p52(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p56(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64p60(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
 func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
 
 //go:noescape
@@ -353,31 +149,28 @@ func ntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
 func ntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
-
-//go:noescape
 func ntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
+func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
+func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_barrett_none(f *[256]int16)
@@ -405,42 +198,6 @@ func ntt_avx512vl_all_blend_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx512vl_all_shufps_undo_lazy_barrett_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int16)
@@ -524,6 +281,174 @@ func ntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
 func ntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_unpack_undo_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_unpack_avoid_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_unpack_avoid_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_avoid_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_avoid_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_permt2_undo_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_permt2_avoid_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_permt2_avoid_eager_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_permt2_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_32(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p4(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p8(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p12(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p16(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p20(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p24(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p28(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p32(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p36(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p40(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p44(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p48(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p52(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p56(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_blend_undo_lazy_64p60(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx512vl_mem_2_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_lru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_mru_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_opt_unpack_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_lru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
 
 //go:noescape
@@ -573,6 +498,81 @@ func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
+
+//go:noescape
+func mulntt_avx2_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p8(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p12(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p16(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p20(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p24(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p28(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p32(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p36(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p40(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p44(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p48(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p52(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p56(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64p60(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx2_2_32(h *[256]int16, a *[256]int16, b *[256]int16)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	. "github.com/mmcloughlin/avo/build"
@@ -10,76 +13,71 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// consts is the read-only table of vectors (zetas, multipliers, permute
-// indices) shared by all functions of one generated file; identical
-// vectors are stored once.
+// consts holds the read-only vectors (zetas, multipliers, permute
+// indices) of one generated file, each a data symbol named after its
+// content (prefix plus a hash), so identical vectors are stored once and a
+// function's code does not depend on which functions were emitted before
+// it.
 type consts struct {
-	name  string
-	data  []byte
-	index map[string]int
+	prefix string
+	data   map[string][]byte // symbol -> contents
 }
 
-func newConsts(name string) *consts { return &consts{name: name, index: map[string]int{}} }
+func newConsts(prefix string) *consts { return &consts{prefix: prefix, data: map[string][]byte{}} }
 
-// vector stores v as lanes of ebits (8, 16 or 32) bits in a vector of size bytes,
-// aligned to its size, and returns its address.
+// vector stores v as lanes of ebits (8, 16 or 32) bits in a vector of size
+// bytes and returns its address.
 func (c *consts) vector(v []int64, ebits, size int) operand.Mem {
-	b := make([]byte, 0, size)
-	for _, x := range v {
-		if ebits == 8 {
-			b = append(b, byte(x))
-		} else if ebits == 16 {
-			b = binary.LittleEndian.AppendUint16(b, uint16(x))
-		} else {
-			b = binary.LittleEndian.AppendUint32(b, uint32(x))
-		}
-	}
+	b := appendLanes(make([]byte, 0, size), v, ebits)
 	if len(b) != size {
 		panic(fmt.Sprintf("constant vector of %d bytes, want %d", len(b), size))
 	}
-	key := string(b)
-	off, ok := c.index[key]
-	if !ok {
-		for len(c.data)%size != 0 {
-			c.data = append(c.data, 0)
-		}
-		off = len(c.data)
-		c.data = append(c.data, b...)
-		c.index[key] = off
-	}
-	return c.mem(off)
+	return c.symbol(b)
 }
 
-func (c *consts) mem(off int) operand.Mem {
-	return operand.Mem{Symbol: operand.Symbol{Name: c.name, Static: true}, Base: reg.StaticBase, Disp: off}
-}
-
-// emit writes the table as a DATA section.
-func (c *consts) emit() {
-	for len(c.data)%64 != 0 {
-		c.data = append(c.data, 0)
-	}
-	GLOBL(c.name, attr.RODATA|attr.NOPTR)
-	for off := 0; off < len(c.data); off += 8 {
-		DATA(off, operand.U64(binary.LittleEndian.Uint64(c.data[off:])))
-	}
-}
-
-// block stores vectors contiguously (not deduplicated) and returns the
-// address of the first.
+// block stores vectors contiguously and returns the address of the first.
 func (c *consts) block(vs [][]int64, ebits, size int) operand.Mem {
-	for len(c.data)%size != 0 {
-		c.data = append(c.data, 0)
-	}
-	off := len(c.data)
+	var b []byte
 	for _, v := range vs {
-		for _, x := range v {
-			if ebits == 16 {
-				c.data = binary.LittleEndian.AppendUint16(c.data, uint16(x))
-			} else {
-				c.data = binary.LittleEndian.AppendUint32(c.data, uint32(x))
-			}
+		b = appendLanes(b, v, ebits)
+	}
+	return c.symbol(b)
+}
+
+// appendLanes appends v as little-endian lanes of ebits bits.
+func appendLanes(b []byte, v []int64, ebits int) []byte {
+	for _, x := range v {
+		switch ebits {
+		case 8:
+			b = append(b, byte(x))
+		case 16:
+			b = binary.LittleEndian.AppendUint16(b, uint16(x))
+		default:
+			b = binary.LittleEndian.AppendUint32(b, uint32(x))
 		}
 	}
-	return c.mem(off)
+	return b
+}
+
+// symbol records contents b under its content name and returns its
+// address.
+func (c *consts) symbol(b []byte) operand.Mem {
+	sum := sha256.Sum256(b)
+	name := fmt.Sprintf("%s_%x", c.prefix, sum[:6])
+	if old, ok := c.data[name]; ok && string(old) != string(b) {
+		panic("constant name collision: " + name)
+	}
+	c.data[name] = b
+	return operand.Mem{Symbol: operand.Symbol{Name: name, Static: true}, Base: reg.StaticBase}
+}
+
+// emit writes every constant as a DATA section, in name order.
+func (c *consts) emit() {
+	for _, name := range slices.Sorted(maps.Keys(c.data)) {
+		b := c.data[name]
+		GLOBL(name, attr.RODATA|attr.NOPTR)
+		for off := 0; off < len(b); off += 8 {
+			DATA(off, operand.U64(binary.LittleEndian.Uint64(b[off:])))
+		}
+	}
 }

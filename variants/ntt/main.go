@@ -31,6 +31,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
@@ -58,70 +59,43 @@ func main() {
 	ConstraintExpr("!purego")
 	c := newConsts("nttconst")
 	var fns []fn
-	// The avx512vl functions come last, so that their constants are
-	// appended to the shared table and the other functions keep their code.
-	for _, late := range []bool{false, true} {
-		for _, inverse := range []bool{false, true} {
-			for _, k := range nttVariants(f, inverse) {
-				if (k.isa == avx512vl) == late {
-					fns = append(fns, emitNTT(f, c, k))
-				}
-			}
-		}
-		for _, k := range mulVariants(f) {
-			if (k.isa == avx512vl) == late {
-				fns = append(fns, emitMul(f, c, k))
-			}
-		}
-	}
-	// The VBMI and VSHUFPS shuffle variants come after all others, for the
-	// same reason.
 	for _, inverse := range []bool{false, true} {
-		for _, k := range shufVariants(f, inverse) {
+		for _, k := range nttSpace(f, inverse) {
 			fns = append(fns, emitNTT(f, c, k))
 		}
 	}
-	// The merge variants come after all others, for the same reason.
-	for _, inverse := range []bool{false, true} {
-		for _, k := range mergeVariants(f, inverse) {
-			fns = append(fns, emitNTT(f, c, k))
-		}
-	}
-	// The canon variants come after all others, for the same reason.
-	for _, k := range canonVariants(f) {
-		fns = append(fns, emitNTT(f, c, k))
-	}
-	// The spill variants come after all others, for the same reason.
-	for _, inverse := range []bool{false, true} {
-		for _, k := range spillVariants(f, inverse) {
-			fns = append(fns, emitNTT(f, c, k))
-		}
-	}
-	// The pre-reduction variants come after all others, for the same reason.
-	for _, k := range preVariants(f) {
-		fns = append(fns, emitNTT(f, c, k))
-	}
-	// The ifma2 products come after all others, for the same reason.
-	for _, k := range mulIFMA2Variants(f) {
-		fns = append(fns, emitMul(f, c, k))
-	}
-	// The AVX2 alignment and offset-sweep bases come after all others, for
-	// the same reason.
-	for _, inverse := range []bool{false, true} {
-		for _, k := range avx2AlignVariants(inverse) {
-			fns = append(fns, emitNTT(f, c, k))
-		}
-	}
-	for _, k := range avx2MulAlignVariants(f) {
+	for _, k := range mulSpace(f) {
 		fns = append(fns, emitMul(f, c, k))
 	}
 	c.emit()
-	Generate()
+	avogen.Generate()
 	if *tableOut != "" {
 		if err := writeTable(*tableOut, f, fns); err != nil {
 			log.Fatal(err)
 		}
 	}
+}
+
+// nttSpace is the NTT (or InvNTT) knob space: every enumerator's points.
+// Constants are named after their contents, so the order of emission does
+// not change any function's code.
+func nttSpace(f *field, inverse bool) []nttKnobs {
+	out := nttVariants(f, inverse)
+	out = append(out, shufVariants(f, inverse)...)
+	out = append(out, mergeVariants(f, inverse)...)
+	out = append(out, spillVariants(f, inverse)...)
+	if !inverse {
+		out = append(out, canonVariants(f)...)
+		out = append(out, preVariants(f)...)
+	}
+	return append(out, avx2AlignVariants(inverse)...)
+}
+
+// mulSpace is the MulNTT knob space.
+func mulSpace(f *field) []mulKnobs {
+	out := mulVariants(f)
+	out = append(out, mulIFMA2Variants(f)...)
+	return append(out, avx2MulAlignVariants(f)...)
 }
 
 func mustAlign(s string) asmalign.Align {
@@ -409,8 +383,8 @@ func mulIFMA2Variants(f *field) []mulKnobs {
 			}
 		}
 	}
-	// Longer loops for zmm come after, for the same reason as in main:
-	// 8 and 16 (the whole polynomial, a loop that runs once).
+	// Longer loops for zmm: 8 and 16 (the whole polynomial, a loop that
+	// runs once).
 	for _, u := range []int{8, 16} {
 		for _, odd := range []string{"shuf", "load"} {
 			out = append(out, mulKnobs{isa: avx512, mul: "ifma2", odd: odd, unroll: u, align: asmalign.None})

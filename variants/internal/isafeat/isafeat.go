@@ -14,20 +14,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	_ "unsafe" // go:linkname
 
-	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/tunelab/tunelab/internal/avoisa"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 )
-
-// avoGlobal is the build context behind avo's package-level functions
-// (TEXT, VPADDD, Generate, ...), which every generator dot-imports. avo
-// exposes no accessor for it; its Result method returns the compiled file
-// with each instruction's ISA list.
-//
-//go:linkname avoGlobal github.com/mmcloughlin/avo/build.ctx
-var avoGlobal *build.Context
 
 // A Func is one generated function and the dispatch features it requires.
 type Func struct {
@@ -42,9 +33,9 @@ type Funcs map[string]Func
 // Derive returns every function of the generator's global build context
 // with its required features.
 func Derive() (Funcs, error) {
-	f, err := avoGlobal.Result()
+	f, err := avogen.File()
 	if err != nil {
-		return nil, fmt.Errorf("reading avo build result: %w", err)
+		return nil, err
 	}
 	out := Funcs{}
 	for _, fn := range f.Functions() {

@@ -10,6 +10,7 @@ package main
 
 import (
 	"flag"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"log"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -32,7 +33,7 @@ func main() {
 	for _, bits := range []int{128, 192, 256} {
 		expandKey(bits)
 	}
-	Generate()
+	avogen.Generate()
 	if *tableOut != "" {
 		if err := writeTable(*tableOut, all); err != nil {
 			log.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"log"
 	"os"
 
@@ -42,7 +43,7 @@ func main() {
 	for _, eps := range epsPercent {
 		chain(eps, align)
 	}
-	Generate()
+	avogen.Generate()
 	if *table != "" {
 		src, err := variantTable()
 		if err != nil {

@@ -31,6 +31,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"os"
 
 	"github.com/mmcloughlin/avo/build"
@@ -48,7 +49,7 @@ func main() {
 	for i := range specs {
 		specs[i].generate()
 	}
-	build.Generate()
+	avogen.Generate()
 	if *table != "" {
 		if err := writeTable(*table, specs); err != nil {
 			fmt.Fprintln(os.Stderr, err)

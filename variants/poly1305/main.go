@@ -12,11 +12,13 @@
 //     variant leaves, and messages shorter than one iteration, to the
 //     scalar code; tail=vector (IFMA, pow=reg) covers any block count with
 //     a first iteration front-padded by masked loads;
-//   - loop alignment none or 64, and the offset sweep 64+4..64+60 of the
-//     base variant isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg.
+//   - loop alignment none or 64, and the offset sweeps 64+4..64+60 of one
+//     base variant per tier: isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg
+//     and isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv.
 //
 // Besides the assembly and stubs (through avo) it writes, with -table, a Go
-// file listing the variants (name, features, symbol, loop label, code
+// file listing the variants (name, features derived from the instructions
+// of the functions each runs, symbol, loop label, code
 // size, table shape), switch functions that call them directly (calls
 // through func values would move their pointer arguments to the heap) and
 // one straight-line power-table fill function per table shape.

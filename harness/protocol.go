@@ -11,6 +11,13 @@ import (
 // (tests) check it before doing anything else.
 const WorkerEnv = "TUNELAB_WORKER"
 
+// WorkerExecEnv names an environment variable holding a command prefix for
+// worker processes, split at spaces: with "qemu-x86_64 -cpu max,-vaes" a
+// worker runs as "qemu-x86_64 -cpu max,-vaes EXE ARGS...", so that under
+// user-mode emulation the workers emulate the same CPU as their parent
+// (an exec of the same binary would otherwise run natively).
+const WorkerExecEnv = "TUNELAB_WORKER_EXEC"
+
 // Request operations of the worker protocol.
 const (
 	opSetup   = "setup"

@@ -79,7 +79,18 @@ func (p *procRunner) timeout(req *Request) time.Duration {
 	return setupTimeout
 }
 
+// withExecPrefix returns the command that runs exe args under the
+// space-separated command prefix (WorkerExecEnv); an empty prefix leaves it.
+func withExecPrefix(exe string, args []string, prefix string) (string, []string) {
+	p := strings.Fields(prefix)
+	if len(p) == 0 {
+		return exe, args
+	}
+	return p[0], append(append(p[1:], exe), args...)
+}
+
 func startProc(exe string, args []string) (*procRunner, error) {
+	exe, args = withExecPrefix(exe, args, os.Getenv(WorkerExecEnv))
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), WorkerEnv+"=1")
 	p := &procRunner{cmd: cmd, stderr: &tailBuffer{max: 4096}}

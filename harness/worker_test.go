@@ -112,3 +112,14 @@ func TestServeWorkerInProcess(t *testing.T) {
 		t.Error("sample of contender id 5 (of 1) gave no error")
 	}
 }
+
+// TestWithExecPrefix checks the worker command under an exec prefix.
+func TestWithExecPrefix(t *testing.T) {
+	exe, args := withExecPrefix("/bin/tunelab", []string{"worker"}, " qemu-x86_64  -cpu max,-vaes ")
+	if got := strings.Join(append([]string{exe}, args...), " "); got != "qemu-x86_64 -cpu max,-vaes /bin/tunelab worker" {
+		t.Errorf("prefixed command %q", got)
+	}
+	if exe, args := withExecPrefix("/bin/tunelab", []string{"worker"}, ""); exe != "/bin/tunelab" || len(args) != 1 {
+		t.Errorf("no prefix: %s %v", exe, args)
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/digests.golden (from a -tags purego run)")
+
+const golden = "testdata/digests.golden"
+
+// TestGolden runs every check on whatever this build dispatches to and
+// compares the digests with the generic code's, recorded in testdata.
+func TestGolden(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, nil); err != nil {
+		t.Fatalf("tiercheck: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if *update {
+		if err := os.WriteFile(filepath.FromSlash(golden), stdout.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(filepath.FromSlash(golden))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stdout.String(); got != string(want) {
+		t.Errorf("digests differ from %s (the generic code's):\n%s", golden, lineDiff(string(want), got))
+	}
+}
+
+// TestFilter checks that a filtered run prints the same line for a
+// function as the full run, since each function has its own input stream.
+func TestFilter(t *testing.T) {
+	want, err := os.ReadFile(filepath.FromSlash(golden))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, []string{"-func", `^poly1305\.MAC$`}); err != nil {
+		t.Fatalf("tiercheck -func: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "poly1305.MAC ") {
+		t.Fatalf("tiercheck -func '^poly1305\\.MAC$' printed:\n%s", stdout.String())
+	}
+	if !strings.Contains(string(want), lines[1]+"\n") {
+		t.Errorf("filtered line %q is not in %s", lines[1], golden)
+	}
+}
+
+func TestListAndUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, []string{"-list"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stdout.String(), "\n"); n != len(checks) {
+		t.Errorf("-list printed %d names, want %d:\n%s", n, len(checks), stdout.String())
+	}
+	for _, args := range [][]string{{"-func", "nothing-matches"}, {"-func", "("}, {"extra"}} {
+		if err := run(&stdout, &stderr, args); err == nil {
+			t.Errorf("run(%q) succeeded, want an error", args)
+		}
+	}
+}
+
+// lineDiff lists the lines of want and got that differ, by position.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := range max(len(w), len(g)) {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			b.WriteString("- " + wl + "\n+ " + gl + "\n")
+		}
+	}
+	return b.String()
+}

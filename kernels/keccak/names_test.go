@@ -10,7 +10,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-var knobOrder = []string{"isa", "layout", "comp", "rot", "chi", "regs", "unroll", "xpose", "align"}
+var knobOrder = []string{"isa", "layout", "comp", "rot", "chi", "regs", "group", "unroll", "xpose", "align"}
 
 // TestNames checks variant names (allowed characters, fixed knob order),
 // symbols (as runtime.FuncForPC reports them) and loop labels.

@@ -37,6 +37,18 @@ func (m *impl) run(s [][25]uint64) {
 	}
 }
 
+// trips returns the round-loop iterations per call: 24 rounds over the
+// unroll depth, run once per group of states when the groups are permuted
+// in sequence (group=seq).
+func (m *impl) trips() float64 {
+	v := variant.Variant{Name: m.name}
+	passes := 1.0
+	if v.Knob("group") == "seq" {
+		passes = 2
+	}
+	return passes * 24 / float64(m.unroll())
+}
+
 // unroll returns the rounds per loop iteration from the variant's name.
 func (m *impl) unroll() int {
 	v := variant.Variant{Name: m.name}
@@ -91,7 +103,7 @@ func (m *impl) variant() variant.Variant {
 	}
 	if m.symbol != "" {
 		v.Symbol = pkgPath + "." + m.symbol
-		trips := 24 / float64(m.unroll())
+		trips := m.trips()
 		v.LoopTrips = func(int) float64 { return trips }
 	}
 	return v

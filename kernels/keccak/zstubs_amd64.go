@@ -109,6 +109,51 @@ func keccakX1_avx512vl_lanes_shiftor_ternlog_all_u2_a64(a *[25]uint64)
 // keccakX1_avx512vl_lanes_shiftor_andnxor_all_u2_a64 computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=shiftor/chi=andnxor/regs=all/unroll=2/align=64.
 func keccakX1_avx512vl_lanes_shiftor_andnxor_all_u2_a64(a *[25]uint64)
 
+// keccakX1_scalar_compon_u2_a64p4 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+4.
+func keccakX1_scalar_compon_u2_a64p4(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p8 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+8.
+func keccakX1_scalar_compon_u2_a64p8(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p12 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+12.
+func keccakX1_scalar_compon_u2_a64p12(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p16 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+16.
+func keccakX1_scalar_compon_u2_a64p16(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p20 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+20.
+func keccakX1_scalar_compon_u2_a64p20(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p24 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+24.
+func keccakX1_scalar_compon_u2_a64p24(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p28 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+28.
+func keccakX1_scalar_compon_u2_a64p28(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p32 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+32.
+func keccakX1_scalar_compon_u2_a64p32(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p36 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+36.
+func keccakX1_scalar_compon_u2_a64p36(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p40 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+40.
+func keccakX1_scalar_compon_u2_a64p40(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p44 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+44.
+func keccakX1_scalar_compon_u2_a64p44(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p48 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+48.
+func keccakX1_scalar_compon_u2_a64p48(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p52 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+52.
+func keccakX1_scalar_compon_u2_a64p52(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p56 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+56.
+func keccakX1_scalar_compon_u2_a64p56(a *[25]uint64)
+
+// keccakX1_scalar_compon_u2_a64p60 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64+60.
+func keccakX1_scalar_compon_u2_a64p60(a *[25]uint64)
+
 // keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64p4 computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64+4.
 func keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64p4(a *[25]uint64)
 
@@ -240,6 +285,51 @@ func keccakX2_avx512vl_shiftor_andnxor_all_u2_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_shiftor_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX2_avx512vl_shiftor_andnxor_spill_u2_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p4 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+4.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p4(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p8 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+8.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p8(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p12 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+12.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p12(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p16 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+16.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p16(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p20 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+20.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p20(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p24 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+24.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p24(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p28 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+28.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p28(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p32 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+32.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p32(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p36 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+36.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p36(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p40 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+40.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p40(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p44 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+44.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p44(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p48 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+48.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p48(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p52 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+52.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p52(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p56 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+56.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p56(a *[2][25]uint64)
+
+// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p60 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64+60.
+func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64p60(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_all_u2_unpack_a64p4 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64+4.
 func keccakX2_avx512vl_prol_ternlog_all_u2_unpack_a64p4(a *[2][25]uint64)
@@ -373,6 +463,51 @@ func keccakX4_avx512vl_shiftor_andnxor_all_u2_unpack_a64(a *[4][25]uint64)
 // keccakX4_avx512vl_shiftor_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx512vl_shiftor_andnxor_spill_u2_unpack_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p4 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+4.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p4(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p8 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+8.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p8(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p12 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+12.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p12(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p16 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+16.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p16(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p20 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+20.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p20(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p24 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+24.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p24(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p28 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+28.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p28(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p32 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+32.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p32(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p36 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+36.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p36(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p40 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+40.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p40(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p44 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+44.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p44(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p48 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+48.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p48(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p52 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+52.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p52(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p56 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+56.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p56(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p60 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64+60.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64p60(a *[4][25]uint64)
+
 // keccakX4_avx512vl_prol_ternlog_all_u2_unpack_a64p4 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64+4.
 func keccakX4_avx512vl_prol_ternlog_all_u2_unpack_a64p4(a *[4][25]uint64)
 
@@ -417,6 +552,60 @@ func keccakX4_avx512vl_prol_ternlog_all_u2_unpack_a64p56(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_all_u2_unpack_a64p60 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64+60.
 func keccakX4_avx512vl_prol_ternlog_all_u2_unpack_a64p60(a *[4][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=none.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_anone(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=32.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a32(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=none.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_anone(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=32.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a32(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=gather/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_gather_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u4_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=4/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u4_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u24_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=24/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u24_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=none.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_anone(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=32.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a32(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=none.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_anone(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=32.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a32(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=gather/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_gather_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u4_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=4/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u4_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u24_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=24/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u24_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone(a *[8][25]uint64)
@@ -477,6 +666,51 @@ func keccakX8_avx512f_shiftor_andnxor_all_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_shiftor_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx512f_shiftor_andnxor_spill_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p4 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+4.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p4(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p8 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+8.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p8(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p12 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+12.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p12(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p16 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+16.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p16(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p20 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+20.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p20(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p24 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+24.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p24(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p28 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+28.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p28(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p32 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+32.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p32(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p36 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+36.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p36(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p40 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+40.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p40(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p44 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+44.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p44(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p48 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+48.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p48(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p52 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+52.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p52(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p56 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+56.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p56(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p60 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64+60.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64p60(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p4 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64+4.
 func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p4(a *[8][25]uint64)

@@ -8,7 +8,7 @@ import (
 )
 
 // A variant is one point of the knob space. Knob order in names is fixed:
-// isa, layout, comp, rot, chi, regs, unroll, xpose, align.
+// isa, layout, comp, rot, chi, regs, group, unroll, xpose, align.
 type variant struct {
 	nr     int    // states in parallel: 1, 2, 4, 8
 	isa    string // scalar, avx2, avx512vl, avx512f
@@ -17,6 +17,7 @@ type variant struct {
 	rot    string // vector: "prol" (VPROLQ) | "shiftor" (shift, shift, or) | "prolv" (VPROLVQ, rows)
 	chi    string // vector: "ternlog" (VPTERNLOGQ for all 3-input logic) | "andnxor"
 	regs   string // vector: "all" (25 lanes in registers) | "spill" (state in a stack buffer)
+	group  string // AVX2, NR = 8 (two groups of 4 states): "interleave" (each round of both groups in one loop) | "seq" (one group, then the other)
 	unroll int    // rounds per loop iteration: 1, 2, 4, 24
 	xpose  string // nr >= 2: "unpack" (unpack/shuffle network) | "gather" (VPGATHERQQ in, network out)
 	align  asmalign.Align
@@ -39,6 +40,7 @@ func (v variant) name() string {
 	add("rot", v.rot)
 	add("chi", v.chi)
 	add("regs", v.regs)
+	add("group", v.group)
 	add("unroll", fmt.Sprint(v.unroll))
 	add("xpose", v.xpose)
 	add("align", v.align.String())
@@ -47,7 +49,7 @@ func (v variant) name() string {
 
 // symbol is the assembly function name (without package prefix).
 func (v variant) symbol() string {
-	parts := []string{fmt.Sprintf("keccakX%d", v.nr), v.isa, v.layout, v.comp, v.rot, v.chi, v.regs,
+	parts := []string{fmt.Sprintf("keccakX%d", v.nr), v.isa, v.layout, v.comp, v.rot, v.chi, v.regs, v.group,
 		fmt.Sprintf("u%d", v.unroll), v.xpose, "a" + strings.ReplaceAll(v.align.String(), "+", "p")}
 	var keep []string
 	for _, p := range parts {
@@ -61,19 +63,6 @@ func (v variant) symbol() string {
 	return strings.Join(keep, "_")
 }
 
-// features returns the CPU features (kernels/dispatch names) the variant needs.
-func (v variant) features() []string {
-	switch v.isa {
-	case "avx2":
-		return []string{"avx2"}
-	case "avx512vl":
-		return []string{"avx512f", "avx512vl"}
-	case "avx512f":
-		return []string{"avx512f"}
-	}
-	return nil
-}
-
 // valid is the exclusion rule set; every combination it rejects is
 // impossible or deliberately pruned, for the reason given.
 func (v variant) valid() bool {
@@ -82,8 +71,10 @@ func (v variant) valid() bool {
 	switch {
 	case v.layout == "rows":
 		return a64 || v.unroll <= 2 // one state, rows in zmm: only unroll and align vary
-	case v.nr == 8 && v.isa != "avx512f", v.nr != 8 && v.isa == "avx512f":
-		return false // 8 lanes of 64 bits need zmm; zmm is used for 8 states (or rows)
+	case v.nr == 8 && v.isa == "avx512vl", v.nr != 8 && v.isa == "avx512f":
+		return false // 8 lanes of 64 bits need zmm (or two ymm groups on AVX2); zmm is used for 8 states (or rows)
+	case (v.group != "") != (v.nr == 8 && v.isa == "avx2"):
+		return false // only AVX2 splits 8 states into two groups of 4 (ymm holds 4 lanes of 64 bits)
 	case v.nr == 1 && v.isa == "avx2":
 		return false // one state: scalar GPRs, or AVX-512 (32 registers hold the whole state)
 	case v.isa == "avx2" && (v.rot != "shiftor" || v.chi != "andnxor" || v.regs != "spill"):
@@ -120,7 +111,9 @@ func space() []variant {
 				out = append(out, v)
 			}
 		}
-		out = append(out, offsetSweep(baseVariant(nr))...)
+		for _, b := range bases(nr) {
+			out = append(out, offsetSweep(b)...)
+		}
 	}
 	return out
 }
@@ -139,14 +132,16 @@ func candidates(nr int) []variant {
 		for _, rot := range []string{"prol", "shiftor"} {
 			for _, chi := range []string{"ternlog", "andnxor"} {
 				for _, regs := range []string{"all", "spill"} {
-					for _, u := range unrolls {
-						for _, xp := range xposes(nr) {
-							for _, al := range aligns {
-								v := variant{nr: nr, isa: isa, rot: rot, chi: chi, regs: regs, unroll: u, xpose: xp, align: al}
-								if nr == 1 {
-									v.layout = "lanes"
+					for _, grp := range groups(nr, isa) {
+						for _, u := range unrolls {
+							for _, xp := range xposes(nr) {
+								for _, al := range aligns {
+									v := variant{nr: nr, isa: isa, rot: rot, chi: chi, regs: regs, group: grp, unroll: u, xpose: xp, align: al}
+									if nr == 1 {
+										v.layout = "lanes"
+									}
+									out = append(out, v)
 								}
-								out = append(out, v)
 							}
 						}
 					}
@@ -181,6 +176,15 @@ func rowsCandidates() []variant {
 	return out
 }
 
+// groups are the values of the group knob: AVX2 computes 8 states as two
+// groups of 4.
+func groups(nr int, isa string) []string {
+	if nr == 8 && isa == "avx2" {
+		return []string{"interleave", "seq"}
+	}
+	return []string{""}
+}
+
 func xposes(nr int) []string {
 	if nr == 1 {
 		return []string{""}
@@ -188,17 +192,30 @@ func xposes(nr int) []string {
 	return []string{"unpack", "gather"}
 }
 
-// baseVariant is the best-known variant per kernel on AVX-512 hosts; its
-// loop head is swept over 64+N offsets for `tunelab align`.
-func baseVariant(nr int) variant {
-	v := variant{nr: nr, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "all", unroll: 2, xpose: "unpack", align: asmalign.At(0)}
+// bases are the offset-sweep bases of kernel keccak.x<nr>, one per ISA
+// tier a host may have: the best-known variant without AVX-512 (scalar for
+// one state, AVX2 otherwise), then on AVX-512. Each base's loop head is
+// swept over 64+N offsets for `tunelab align`; bases iterate their loop
+// (unroll 1 or 2), so that an align=none sibling exists to compare with.
+func bases(nr int) []variant {
+	a64 := asmalign.At(0)
+	v3 := variant{nr: nr, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", unroll: 2, xpose: "unpack", align: a64}
 	switch nr {
 	case 1:
-		v.layout, v.xpose = "lanes", ""
+		v3 = variant{nr: 1, isa: "scalar", comp: "on", unroll: 2, align: a64}
+	case 2:
+		v3.unroll = 1
 	case 8:
-		v.isa = "avx512f"
+		v3.group, v3.unroll = "interleave", 1
 	}
-	return v
+	v4 := variant{nr: nr, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "all", unroll: 2, xpose: "unpack", align: a64}
+	switch nr {
+	case 1:
+		v4.layout, v4.xpose = "lanes", ""
+	case 8:
+		v4.isa = "avx512f"
+	}
+	return []variant{v3, v4}
 }
 
 // offsetSweep returns the align=64+N members (N = 4, 8, ..., 60) of base.

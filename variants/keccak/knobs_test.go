@@ -9,7 +9,7 @@ import (
 
 // TestSpace checks the knob space: unique names and symbols, the exclusion
 // rules hold for every generated variant, and each kernel has its base
-// variant and a 15-member offset sweep.
+// variants, one per ISA tier, each with a 15-member offset sweep.
 func TestSpace(t *testing.T) {
 	names, symbols := map[string]bool{}, map[string]bool{}
 	sweeps := map[int]int{}
@@ -32,17 +32,35 @@ func TestSpace(t *testing.T) {
 		if v.regs == "all" && v.isa == "avx2" {
 			t.Errorf("%s: 25 lanes in 16 registers", key)
 		}
-		if (v.nr == 8) != (v.isa == "avx512f" && v.layout != "rows") {
-			t.Errorf("%s: NR=8 must be exactly the zmm lane-sliced variants", key)
+		if (v.nr == 8) != (v.isa == "avx512f" && v.layout != "rows" || v.isa == "avx2" && v.group != "") {
+			t.Errorf("%s: NR=8 must be exactly the zmm lane-sliced and the grouped AVX2 variants", key)
+		}
+		if (v.group != "") != (v.nr == 8 && v.isa == "avx2") {
+			t.Errorf("%s: group knob outside AVX2 NR=8", key)
 		}
 	}
 	for _, nr := range []int{1, 2, 4, 8} {
-		base := baseVariant(nr)
-		if !names[base.kernel()+" "+base.name()] {
-			t.Errorf("keccak.x%d: base variant %s not generated", nr, base.name())
+		tiers := map[string]bool{}
+		for _, base := range bases(nr) {
+			if !names[base.kernel()+" "+base.name()] || !base.valid() {
+				t.Errorf("keccak.x%d: base variant %s not generated", nr, base.name())
+			}
+			none := base
+			none.align = asmalign.None
+			if !names[none.kernel()+" "+none.name()] {
+				t.Errorf("keccak.x%d: base variant %s has no align=none sibling", nr, base.name())
+			}
+			tiers[base.isa] = true
 		}
-		if sweeps[nr] != 15 {
-			t.Errorf("keccak.x%d: %d offset-sweep variants, want 15", nr, sweeps[nr])
+		want := []string{"avx2", "avx512"}
+		if nr == 1 {
+			want[0] = "scalar"
+		}
+		if !tiers[want[0]] || !tiers[want[1]+"vl"] && !tiers[want[1]+"f"] {
+			t.Errorf("keccak.x%d: offset-sweep bases cover ISAs %v, want %s and AVX-512", nr, tiers, want[0])
+		}
+		if n := 15 * len(bases(nr)); sweeps[nr] != n {
+			t.Errorf("keccak.x%d: %d offset-sweep variants, want %d", nr, sweeps[nr], n)
 		}
 	}
 }
@@ -61,6 +79,12 @@ func TestRules(t *testing.T) {
 		{variant{nr: 8, isa: "avx512f", rot: "prol", chi: "ternlog", regs: "all", unroll: 24, xpose: "unpack", align: a64}, true},
 		{variant{nr: 8, isa: "avx512f", rot: "shiftor", chi: "ternlog", regs: "all", unroll: 4, xpose: "unpack", align: a64}, false},
 		{variant{nr: 1, isa: "avx512vl", layout: "lanes", rot: "prol", chi: "ternlog", regs: "spill", unroll: 2, align: a64}, false},
+		{variant{nr: 8, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", unroll: 2, xpose: "unpack", align: a64}, false},
+		{variant{nr: 8, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", group: "interleave", unroll: 2, xpose: "unpack", align: a64}, true},
+		{variant{nr: 8, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", group: "seq", unroll: 1, xpose: "unpack", align: asmalign.None}, true},
+		{variant{nr: 4, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", group: "seq", unroll: 2, xpose: "unpack", align: a64}, false},
+		{variant{nr: 8, isa: "avx512f", rot: "prol", chi: "ternlog", regs: "all", group: "interleave", unroll: 2, xpose: "unpack", align: a64}, false},
+		{variant{nr: 8, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "all", unroll: 2, xpose: "unpack", align: a64}, false},
 	}
 	for _, c := range cases {
 		if got := c.v.valid(); got != c.want {

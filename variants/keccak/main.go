@@ -1,14 +1,16 @@
 // Command keccak generates the Keccak-f[1600] variants of kernels/keccak
 // with avo: every valid point of the knob space (states in parallel, ISA,
-// rotation and chi instructions, register allocation, unroll depth,
-// transpose method, loop alignment) becomes one assembly function, and a
-// table (zvariants_amd64.go) registers them with their names, features,
-// symbols and loop labels.
+// rotation and chi instructions, register allocation, grouping of 8 states
+// into two 4-state groups on AVX2, unroll depth, transpose method, loop
+// alignment) becomes one assembly function, and a table
+// (zvariants_amd64.go) registers them with their names, features, symbols
+// and loop labels.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"os"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -33,7 +35,7 @@ func main() {
 			buildVector(v)
 		}
 	}
-	Generate()
+	avogen.Generate()
 	if err := writeTable(*tableOut, flag.Lookup("out").Value.String(), vs); err != nil {
 		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
 		os.Exit(1)

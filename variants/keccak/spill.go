@@ -6,14 +6,16 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// spillState keeps the state in two stack buffers (lane i at i*w) and
+// spillState keeps the state in two stack buffers (lane i at off+i*w) and
 // computes a round row by row in 16 registers: D[0..4], B[0..4], the
 // column parities C[0..4] of the next round, accumulated as rows are
-// written, and one temporary.
+// written, and one temporary. Two groups of states (AVX2, 8 states) share
+// the registers; their buffers differ by off.
 type spillState struct {
 	*vgen
 	d, b, c [5]int
 	t       int
+	off     int // displacement of this group's buffers from the buffer pointers
 }
 
 func newSpillState(g *vgen) *spillState {
@@ -25,7 +27,33 @@ func newSpillState(g *vgen) *spillState {
 	return s
 }
 
-func (s *spillState) at(buf reg.GPPhysical, i int) Mem { return Mem{Base: buf, Disp: i * s.w} }
+func (s *spillState) at(buf reg.GPPhysical, i int) Mem { return Mem{Base: buf, Disp: s.off + i*s.w} }
+
+// group returns the state of the group whose buffers are off bytes from
+// the buffer pointers; it shares s's registers.
+func (s *spillState) group(off int) *spillState {
+	t := *s
+	t.off = off
+	return &t
+}
+
+// cSlots is the number of lane slots a buffer has for C[0..4] while the
+// other group's round runs (after the 25 lanes).
+const cSlots = 5
+
+// saveC parks C[0..4] in slots 25..29 of buf.
+func (s *spillState) saveC(buf reg.GPPhysical) {
+	for x := 0; x < 5; x++ {
+		s.store(s.c[x], s.at(buf, 25+x))
+	}
+}
+
+// loadC restores C[0..4] from slots 25..29 of buf.
+func (s *spillState) loadC(buf reg.GPPhysical) {
+	for x := 0; x < 5; x++ {
+		s.load(s.c[x], s.at(buf, 25+x))
+	}
+}
 
 // parity computes C[x] = A[x,0] ^ ... ^ A[x,4] from the buffer (before the loop).
 func (s *spillState) parity(buf reg.GPPhysical) {

@@ -8,13 +8,18 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/variants/asmstat"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
-// writeTable writes the Go table registering every generated variant;
-// code sizes are estimated as 4 bytes per instruction of the generated
-// assembly file asm.
+// writeTable writes the Go table registering every generated variant,
+// with the features avo derived from its instructions; code sizes are
+// estimated as 4 bytes per instruction of the generated assembly file asm.
 func writeTable(out, asm string, vs []variant) error {
 	sizes, err := asmstat.InstructionCounts(asm)
+	if err != nil {
+		return err
+	}
+	derived, err := isafeat.Derive()
 	if err != nil {
 		return err
 	}
@@ -24,8 +29,12 @@ func writeTable(out, asm string, vs []variant) error {
 	fmt.Fprintf(&b, "// asmVariants lists every generated variant (%d).\n", len(vs))
 	fmt.Fprintf(&b, "var asmVariants = []asmVariant{\n")
 	for _, v := range vs {
+		feats, err := derived.Features(v.kernel()+" "+v.name(), isafeat.Allowed(v.isa), v.symbol())
+		if err != nil {
+			return err
+		}
 		fmt.Fprintf(&b, "\t{name: %q, nr: %d, features: %#v, symbol: %q, loopLabel: \"loop\", codeBytes: %d, offsetSweep: %v, fn: %s},\n",
-			v.name(), v.nr, v.features(), v.symbol(), 4*sizes[v.symbol()], v.sweep, fnField(v))
+			v.name(), v.nr, feats, v.symbol(), 4*sizes[v.symbol()], v.sweep, fnField(v))
 	}
 	fmt.Fprintf(&b, "}\n")
 	src, err := format.Source(b.Bytes())

@@ -6,17 +6,22 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// A vgen emits vector instructions for one variant: NR lanes of 64 bits per
-// register (NR = 1 uses the low lane of an xmm register).
+// A vgen emits vector instructions for one variant: k lanes of 64 bits per
+// register, one per state (NR = 1 uses the low lane of an xmm register).
 type vgen struct {
 	v    variant
+	k    int  // states per register: NR, or 4 when AVX2 computes 8 states as two groups
 	w    int  // bytes per register: 16, 32 or 64
 	evex bool // AVX-512 encodings (32 registers, VPROLQ, VPTERNLOGQ)
 	p    *pool
 }
 
 func newVgen(v variant) *vgen {
-	g := &vgen{v: v, w: 8 * v.nr, evex: v.isa != "avx2"}
+	g := &vgen{v: v, k: v.nr, evex: v.isa != "avx2"}
+	if !g.evex {
+		g.k = min(v.nr, 4) // a ymm register holds 4 lanes of 64 bits
+	}
+	g.w = 8 * g.k
 	if g.w < 16 {
 		g.w = 16
 	}

@@ -70,27 +70,28 @@ func (g *vgen) transpose(in []int) []int {
 	return o[:]
 }
 
-// loadLanes brings the state-major input into lane vectors; put receives
-// lane i in register r (and owns r). Lanes 0..23 go through the transpose
-// network or gathers, lane 24 through scratch (8 bytes per state).
-func (g *vgen) loadLanes(a reg.GPPhysical, scratch Mem, put func(i, r int)) {
+// loadLanes brings states first..first+k-1 of the state-major input into
+// lane vectors; put receives lane i in register r (and owns r). Lanes
+// 0..23 go through the transpose network or gathers, lane 24 through
+// scratch (8 bytes per state).
+func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r int)) {
 	if g.v.xpose == "gather" {
-		g.gatherLanes(a, put)
+		g.gatherLanes(a, first, put)
 		return
 	}
-	nr := g.v.nr
+	nr := g.k
 	for i := 0; i+nr <= 24; i += nr {
 		rows := make([]int, nr)
 		for k := range rows {
 			rows[k] = g.p.alloc()
-			g.load(rows[k], stateLane(a, k, i))
+			g.load(rows[k], stateLane(a, first+k, i))
 		}
 		for j, r := range g.transpose(rows) {
 			put(i+j, r)
 		}
 	}
 	for k := 0; k < nr; k++ {
-		MOVQ(stateLane(a, k, 24), reg.R10)
+		MOVQ(stateLane(a, first+k, 24), reg.R10)
 		MOVQ(reg.R10, scratch.Offset(8*k))
 	}
 	r := g.p.alloc()
@@ -100,15 +101,15 @@ func (g *vgen) loadLanes(a reg.GPPhysical, scratch Mem, put func(i, r int)) {
 
 // storeLanes is the inverse of loadLanes (always through the network);
 // get returns the register of lane i, which storeLanes then owns.
-func (g *vgen) storeLanes(a reg.GPPhysical, scratch Mem, get func(i int) int) {
-	nr := g.v.nr
+func (g *vgen) storeLanes(a reg.GPPhysical, first int, scratch Mem, get func(i int) int) {
+	nr := g.k
 	for i := 0; i+nr <= 24; i += nr {
 		ls := make([]int, nr)
 		for j := range ls {
 			ls[j] = get(i + j)
 		}
 		for k, r := range g.transpose(ls) {
-			g.store(r, stateLane(a, k, i))
+			g.store(r, stateLane(a, first+k, i))
 			g.p.release(r)
 		}
 	}
@@ -117,13 +118,13 @@ func (g *vgen) storeLanes(a reg.GPPhysical, scratch Mem, get func(i int) int) {
 	g.p.release(r)
 	for k := 0; k < nr; k++ {
 		MOVQ(scratch.Offset(8*k), reg.R10)
-		MOVQ(reg.R10, stateLane(a, k, 24))
+		MOVQ(reg.R10, stateLane(a, first+k, 24))
 	}
 }
 
-// gatherLanes loads lane i of all states with one VPGATHERQQ per lane
-// (indices 0, 200, 400, ... bytes).
-func (g *vgen) gatherLanes(a reg.GPPhysical, put func(i, r int)) {
+// gatherLanes loads lane i of states first..first+k-1 with one VPGATHERQQ
+// per lane (indices 0, 200, 400, ... bytes from state first).
+func (g *vgen) gatherLanes(a reg.GPPhysical, first int, put func(i, r int)) {
 	idx := g.p.alloc()
 	if g.evex {
 		VMOVDQU64(gatherIdx, g.r(idx))
@@ -132,7 +133,7 @@ func (g *vgen) gatherLanes(a reg.GPPhysical, put func(i, r int)) {
 	}
 	for i := 0; i < 25; i++ {
 		dst := g.p.alloc()
-		m := Mem{Base: a, Index: g.r(idx), Scale: 1, Disp: 8 * i}
+		m := Mem{Base: a, Index: g.r(idx), Scale: 1, Disp: 200*first + 8*i}
 		if g.evex {
 			KXNORW(reg.K1, reg.K1, reg.K1)
 			VPGATHERQQ(m, reg.K1, g.r(dst))

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tunelab/tunelab/align"
 	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/align"
 )
 
 func init() {

@@ -15,9 +15,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/align"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/align"
 )
 
 func TestAlignUsageErrors(t *testing.T) {

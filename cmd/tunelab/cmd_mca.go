@@ -10,7 +10,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/mca"
+	"github.com/tunelab/tunelab/lab/mca"
 )
 
 func init() {

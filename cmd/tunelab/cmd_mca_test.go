@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/mca"
+	"github.com/tunelab/tunelab/lab/mca"
 )
 
 func TestMCAUsageErrors(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/profiler"
+	"github.com/tunelab/tunelab/lab/profiler"
 )
 
 func init() {

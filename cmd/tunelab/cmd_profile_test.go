@@ -11,7 +11,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/profiler"
+	"github.com/tunelab/tunelab/lab/profiler"
 )
 
 // fixtureProfile has samples on lines of testdata/profile_fixture_amd64.s.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tunelab/tunelab/mca"
+	"github.com/tunelab/tunelab/lab/mca"
 	"github.com/tunelab/tunelab/reports"
 )
 

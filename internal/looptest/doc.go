@@ -2,4 +2,4 @@
 // package asmmap against a real binary.
 package looptest
 
-//go:generate go run ./gen -out loops_amd64.s -stubs zstubs_amd64.go -pkg looptest
+//go:generate go run ../../variants/looptest -out loops_amd64.s -stubs zstubs_amd64.go -pkg looptest

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/asmmap"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
+	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 var allPlacements = flag.Bool("keccak.placements", false, "check the loop placement of every variant (slow: about 0.1 s each)")

@@ -21,7 +21,7 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 

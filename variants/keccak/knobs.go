@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 )
 
 // A variant is one point of the knob space. Knob order in names is fixed:

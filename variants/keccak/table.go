@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tunelab/tunelab/variants/asmstat"
+	"github.com/tunelab/tunelab/variants/internal/asmstat"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 

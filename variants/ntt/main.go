@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )

@@ -6,7 +6,7 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 )
 
 // mulKnobs are the knobs of a MulNTT variant.

@@ -7,7 +7,7 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 )
 
 // nttKnobs are the knobs of an NTT or InvNTT variant.

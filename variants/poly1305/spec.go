@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 )
 
 // A spec is one generated variant: its knob values, the assembly function

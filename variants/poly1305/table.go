@@ -9,7 +9,7 @@ import (
 
 	"github.com/mmcloughlin/avo/printer"
 
-	"github.com/tunelab/tunelab/variants/asmstat"
+	"github.com/tunelab/tunelab/variants/internal/asmstat"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 

@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tunelab/tunelab/asmmap"
+	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 // An Instr is one disassembled instruction of a loop body.

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tunelab/tunelab/asmmap"
+	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 // A RequestError is a request that names something that does not exist

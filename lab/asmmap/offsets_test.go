@@ -5,10 +5,10 @@ package asmmap_test
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/asmmap"
+	"github.com/tunelab/tunelab/internal/asmalign"
 	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 // TestRegisteredVariantPlacements locates the hot loop of every registered

@@ -5,9 +5,9 @@ package asmmap_test
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/asmmap"
+	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/internal/looptest"
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 func TestLocateAchievesRequestedPlacement(t *testing.T) {

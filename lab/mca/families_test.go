@@ -9,7 +9,7 @@ import (
 
 	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/mca"
+	"github.com/tunelab/tunelab/lab/mca"
 )
 
 // loopVariants returns every registered variant with a generated loop.

@@ -1,4 +1,4 @@
-// Command gen emits loops at known placements for the asmmap tests: one
+// Command looptest emits loops at known placements for the asmmap tests: one
 // function per placement, each a counted loop of ADDQ instructions.
 package main
 
@@ -9,7 +9,7 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 
-	"github.com/tunelab/tunelab/variants/asmalign"
+	"github.com/tunelab/tunelab/internal/asmalign"
 )
 
 // Placements are the loop-head placements the tests check.

@@ -111,8 +111,10 @@ func (t *Table) legacyKeys() string {
 // Merge merges base, an earlier table, into t, exported from result
 // files. t's entries replace base's entries of the same CPU model, kernel
 // and feature set; base's other entries are kept. A default aggregates
-// every model measured, which base's measurements are not here to redo:
-// a kernel's defaults come from base when base has any, else from t.
+// every model measured at its level, which base's measurements are not
+// here to redo: t's default of a kernel and level replaces base's (it was
+// measured with the current variants, which base's may predate), and
+// base's defaults of the kernels and levels t lacks are kept.
 // GeneratedFrom lists base's sources, then t's. Merge returns a note per
 // model whose legacy entries were kept and one on the defaults dropped.
 func (t *Table) Merge(base *Table) []string {
@@ -140,26 +142,26 @@ func (t *Table) Merge(base *Table) []string {
 	return notes
 }
 
-// mergeDefaults replaces t's defaults of every kernel base has defaults
-// for with base's; it returns a note naming those kernels, if any.
+// mergeDefaults keeps base's defaults for the kernels and feature levels
+// t has none for; where t has one, measured now with the current variant
+// set, it replaces base's. It returns a note naming the replaced ones.
 func (t *Table) mergeDefaults(base []Default) []string {
-	inBase := map[string]bool{}
-	for _, d := range base {
-		inBase[d.Kernel] = true
-	}
-	dropped := map[string]bool{}
-	out := slices.Clone(base)
+	fresh := map[string]bool{}
 	for _, d := range t.Defaults {
-		if inBase[d.Kernel] {
-			dropped[d.Kernel] = true
+		fresh[d.Kernel+" "+d.Level] = true
+	}
+	var replaced []string
+	for _, d := range base {
+		if key := d.Kernel + " " + d.Level; fresh[key] {
+			replaced = append(replaced, key)
 			continue
 		}
-		out = append(out, d)
+		t.Defaults = append(t.Defaults, d)
 	}
-	t.Defaults = nonNil(out)
-	if len(dropped) == 0 {
+	t.Defaults = nonNil(t.Defaults)
+	if len(replaced) == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("defaults of %d kernels kept from the base table, the result files' dropped: %s",
-		len(dropped), strings.Join(sortedKeys(dropped), ", "))}
+	return []string{fmt.Sprintf("%d defaults of the base table replaced by the result files' measurements: %s",
+		len(replaced), strings.Join(replaced, ", "))}
 }

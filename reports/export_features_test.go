@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -162,9 +163,16 @@ func TestMergeBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A level the files did not measure a kernel at keeps base's default.
+	kept := Default{Level: "x86-64-v4", Features: []string{"avx", "avx2"}, Kernel: "test.sized", Choices: []Choice{{Variant: "isa=avx2"}}}
+	base.Defaults = append(base.Defaults, kept)
+	tab.Defaults = slices.DeleteFunc(tab.Defaults, func(d Default) bool { return d.Kernel == kept.Kernel && d.Level == kept.Level })
 	notes := tab.Merge(base)
 	if err := tab.Validate(); err != nil {
 		t.Fatalf("merged table does not validate: %v", err)
+	}
+	if !slices.ContainsFunc(tab.Defaults, func(d Default) bool { return reflect.DeepEqual(d, kept) }) {
+		t.Errorf("base default %+v of a level the files do not measure was not kept: %+v", kept, tab.Defaults)
 	}
 	spr := entriesOf(tab, "GenuineIntel/0x06/0x8f", "test.fixed")
 	if len(spr) != 2 || spr[""] != "isa=avx512vl/unroll=1/align=none" {
@@ -177,20 +185,20 @@ func TestMergeBase(t *testing.T) {
 	if len(entriesOf(tab, "AuthenticAMD/0x19/0x11", "test.sized")) != 1 {
 		t.Errorf("the Zen 4 VM's test.sized entry is missing")
 	}
-	var fixed []Default
+	fixed := map[string]string{}
 	for _, d := range tab.Defaults {
 		if d.Kernel == "test.fixed" {
-			fixed = append(fixed, d)
+			fixed[d.Level] = d.Choices[0].Variant
 		}
 	}
-	if len(fixed) != 1 || fixed[0].Choices[0].Variant != "isa=avx2/unroll=1/align=none" || fixed[0].Level != "x86-64-v3" {
-		t.Errorf("test.fixed defaults %+v, want only the base's", fixed)
+	if v3 := fixed["x86-64-v3"]; len(fixed) != 3 || v3 != "isa=avx2/unroll=2/align=64" {
+		t.Errorf("test.fixed defaults %v, want the files' at v2, v3 and v4 (v3 replacing the base's isa=avx2/unroll=1)", fixed)
 	}
 	if tab.GeneratedFrom[0] != "sha256:0123 old sweep" || len(tab.GeneratedFrom) != 3 {
 		t.Errorf("generated from %q, want the base's source first, then the two files", tab.GeneratedFrom)
 	}
 	joined := strings.Join(notes, "\n")
-	for _, want := range []string{"entries of GenuineIntel/0x06/0x8f have no recorded features", "defaults of 1 kernels kept from the base table, the result files' dropped: test.fixed"} {
+	for _, want := range []string{"entries of GenuineIntel/0x06/0x8f have no recorded features", "1 defaults of the base table replaced by the result files' measurements: test.fixed x86-64-v3"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("notes %q, want one containing %q", notes, want)
 		}

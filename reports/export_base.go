@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 )
 
 // ReadTable reads an earlier dispatch table to merge new measurements
@@ -32,7 +33,7 @@ func ReadTable(path string) (*Table, error) {
 }
 
 func tableFromGo(src []byte) (*Table, error) {
-	dt, sources, err := dispatch.ParseTable(src)
+	dt, sources, err := tablesrc.ParseTable(src)
 	if err != nil {
 		return nil, err
 	}

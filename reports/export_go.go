@@ -4,15 +4,16 @@ import (
 	"fmt"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 )
 
 // GoSource returns the table as the Go source of
-// kernels/dispatch/ztable.go, formatted by dispatch.FormatTable: entries
+// kernels/dispatch/ztable.go, formatted by tablesrc.FormatTable: entries
 // with the features they were measured with (legacy entries without), and
 // defaults whose Features are only the features beyond their level.
 func (t *Table) GoSource() ([]byte, error) {
 	entries, defaults := t.dispatchTable()
-	src, err := dispatch.FormatTable(entries, defaults, t.GeneratedFrom)
+	src, err := tablesrc.FormatTable(entries, defaults, t.GeneratedFrom)
 	if err != nil {
 		return nil, fmt.Errorf("generating dispatch table: %w", err)
 	}
@@ -38,7 +39,7 @@ func (t *Table) dispatchTable() ([]dispatch.Entry, []dispatch.Default) {
 	return entries, defaults
 }
 
-// FromDispatch converts a kernels/dispatch table (as dispatch.ParseTable
+// FromDispatch converts a kernels/dispatch table (as tablesrc.ParseTable
 // reads it from a ztable.go) generated from sources: entries without
 // features are legacy entries, and defaults list their level's features
 // along with the ones beyond it. There is no evidence.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 	"github.com/tunelab/tunelab/reports"
 )
 
@@ -72,7 +73,7 @@ func writeLegacyTable(t *testing.T, dir string) string {
 	t.Helper()
 	entries := []dispatch.Entry{{Vendor: dispatch.VendorIntel, Family: 6, Model: 0x8f, Uarch: "Sapphire Rapids", Kernel: "test.fixed",
 		Choices: []dispatch.Choice{{MaxSize: 0, Variant: "isa=avx512vl/unroll=1/align=none"}}}}
-	src, err := dispatch.FormatTable(entries, nil, []string{"sha256:0123 old sweep"})
+	src, err := tablesrc.FormatTable(entries, nil, []string{"sha256:0123 old sweep"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestExportBaseAssumeFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, sources, err := dispatch.ParseTable(src)
+	tab, sources, err := tablesrc.ParseTable(src)
 	if err != nil {
 		t.Fatalf("regenerated table does not parse: %v\n%s", err, src)
 	}

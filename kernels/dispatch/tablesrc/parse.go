@@ -1,4 +1,4 @@
-package dispatch
+package tablesrc
 
 import (
 	"fmt"
@@ -8,14 +8,16 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
 // ParseTable parses the source of a ztable.go as FormatTable writes it and
 // returns its table and sources: FormatTable's inverse, so that an
 // existing table can be merged with new measurements. Anything
 // FormatTable does not write is an error.
-func ParseTable(src []byte) (Table, []string, error) {
-	var t Table
+func ParseTable(src []byte) (dispatch.Table, []string, error) {
+	var t dispatch.Table
 	if !strings.HasPrefix(string(src), TableHeader+"\n") {
 		return t, nil, fmt.Errorf("parsing dispatch table: does not start with %q", TableHeader)
 	}
@@ -26,7 +28,7 @@ func ParseTable(src []byte) (Table, []string, error) {
 	d := tableDecoder{features: map[string][]string{}}
 	for _, decl := range f.Decls {
 		if err := d.decl(decl, &t); err != nil {
-			return Table{}, nil, fmt.Errorf("parsing dispatch table: %w", err)
+			return dispatch.Table{}, nil, fmt.Errorf("parsing dispatch table: %w", err)
 		}
 	}
 	return t, tableSources(f), nil
@@ -52,7 +54,7 @@ type tableDecoder struct {
 	features map[string][]string // entryFeatures variables
 }
 
-func (d *tableDecoder) decl(decl ast.Decl, t *Table) error {
+func (d *tableDecoder) decl(decl ast.Decl, t *dispatch.Table) error {
 	g, ok := decl.(*ast.GenDecl)
 	if !ok || g.Tok != token.VAR {
 		return fmt.Errorf("unexpected declaration %T", decl)
@@ -69,7 +71,7 @@ func (d *tableDecoder) decl(decl ast.Decl, t *Table) error {
 	return nil
 }
 
-func (d *tableDecoder) spec(name string, value ast.Expr, t *Table) error {
+func (d *tableDecoder) spec(name string, value ast.Expr, t *dispatch.Table) error {
 	switch {
 	case name == "tableEntries":
 		return d.eval(value, reflect.ValueOf(&t.Entries).Elem())

@@ -146,6 +146,7 @@ func TestDispatchSizes(t *testing.T) {
 // same Zen 4 with AVX-512 masked (gfni still present) uses them as the
 // closest subset.
 func TestCompiledTableZen4VM(t *testing.T) {
+	needCalibAsm(t)
 	zen4 := map[string]bool{}
 	for _, e := range dispatch.Compiled().Entries {
 		if dispatch.DispatchKey(e.Vendor, e.Family, e.Model) == "AuthenticAMD/0x19/0x11" {

@@ -164,6 +164,7 @@ func TestExportBaseUsageErrors(t *testing.T) {
 // features, needs no feature beyond them (a default's: beyond its level
 // and features).
 func TestCompiledTableVariantsWithinFeatures(t *testing.T) {
+	needCalibAsm(t)
 	if err := reports.FromDispatch(dispatch.Compiled(), nil).Validate(); err != nil {
 		t.Errorf("compiled dispatch table (kernels/dispatch/ztable.go):\n%v", err)
 	}

@@ -73,6 +73,7 @@ func TestMCAModelsAddsHostToDefault(t *testing.T) {
 }
 
 func TestMCAWithoutLLVM19SaysSo(t *testing.T) {
+	needCalibAsm(t)
 	t.Setenv("PATH", t.TempDir())
 	_, stderr, code := runCLI(t, "mca", "--kernel", "calib")
 	if code != 1 || !strings.Contains(stderr, "mca: llvm-mca 19 or newer not found") || !strings.Contains(stderr, "apt-get install") {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/avoisa"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -127,4 +128,46 @@ func union(req map[string][]string, fns []string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// CheckProduction checks that production links every generated variant
+// the compiled dispatch table (kernels/dispatch/ztable.go) names for the
+// kernels: prod lists the names of each kernel's production table. A table
+// exported since the production tables were generated fails here (run `go
+// generate ./kernels/...`).
+func CheckProduction(t *testing.T, prod map[string][]string) {
+	t.Helper()
+	tab := dispatch.Compiled()
+	for kernel, names := range prod {
+		for _, c := range tableChoices(tab, kernel) {
+			if c == variant.GenericName || slices.Contains(names, c) {
+				continue
+			}
+			if variant.Lookup(kernel, c) == nil {
+				t.Errorf("%s: the dispatch table names %q, which is not registered", kernel, c)
+				continue
+			}
+			t.Errorf("%s: the dispatch table names %q, which production does not link (regenerate: go generate ./kernels/...)", kernel, c)
+		}
+	}
+}
+
+// tableChoices lists the variants tab names for kernel.
+func tableChoices(tab dispatch.Table, kernel string) []string {
+	var out []string
+	for _, e := range tab.Entries {
+		if e.Kernel == kernel {
+			for _, c := range e.Choices {
+				out = append(out, c.Variant)
+			}
+		}
+	}
+	for _, d := range tab.Defaults {
+		if d.Kernel == kernel {
+			for _, c := range d.Choices {
+				out = append(out, c.Variant)
+			}
+		}
+	}
+	return out
 }

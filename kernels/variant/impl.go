@@ -1,0 +1,64 @@
+package variant
+
+import (
+	"slices"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+// An Impl is one generated implementation of a kernel as its generator
+// records it: the variant's name and metadata, and the function (of a
+// family-specific type F). Every family's generated tables are lists of
+// Impls; Variant turns one into a registry Variant and Choose picks the one
+// dispatch selects.
+type Impl[F any] struct {
+	Name        string
+	Features    []string
+	Symbol      string // linker symbol, as runtime.FuncForPC reports it
+	LoopLabel   string
+	CodeBytes   int
+	OffsetSweep bool
+	Fn          F
+}
+
+// Variant returns the registry variant of im for kernel with its
+// metadata; the family adds New, Verify and LoopTrips.
+func (im Impl[F]) Variant(kernel string) Variant {
+	return Variant{
+		Kernel: kernel, Name: im.Name, Features: im.Features, Symbol: im.Symbol,
+		LoopLabel: im.LoopLabel, CodeBytes: im.CodeBytes, OffsetSweep: im.OffsetSweep,
+	}
+}
+
+// Choose returns the function dispatch selects for kernel (at size 0)
+// among generic and impls: the compiled table's choice, a feature-level
+// default or generic, never an implementation whose features the host
+// lacks. Offset-sweep copies are never candidates.
+func Choose[F any](kernel string, generic F, impls []Impl[F]) F {
+	plan := dispatch.Plan(kernel, Candidates(impls))
+	name := plan[dispatch.ForSize(plan, 0)].Variant
+	if im := Find(impls, name); im != nil && dispatch.Has(im.Features...) {
+		return im.Fn
+	}
+	return generic
+}
+
+// Candidates returns the dispatch candidates of impls (offset-sweep copies
+// left out), the generic variant first.
+func Candidates[F any](impls []Impl[F]) []dispatch.Candidate {
+	cands := []dispatch.Candidate{{Name: GenericName}}
+	for _, im := range impls {
+		if !im.OffsetSweep {
+			cands = append(cands, dispatch.Candidate{Name: im.Name, Features: im.Features})
+		}
+	}
+	return cands
+}
+
+// Find returns the implementation of impls named name, or nil.
+func Find[F any](impls []Impl[F], name string) *Impl[F] {
+	if i := slices.IndexFunc(impls, func(im Impl[F]) bool { return im.Name == name }); i >= 0 {
+		return &impls[i]
+	}
+	return nil
+}

@@ -1,7 +1,13 @@
-// Package all imports every kernel family (and the external reference
-// implementations they are compared against) for its side effect of
-// registering them in kernels/variant. The harness and the CLI import it;
-// production code imports the family packages it uses instead.
+// Package all registers every kernel family's generated variants (and the
+// external reference implementations they are compared against) in
+// kernels/variant: the lab's view of the tree. The harness, the CLI and
+// the lab tools import it; production code imports the family packages it
+// uses instead, and then links only the variants their dispatch tables
+// can select.
 //
-// Each family adds one file here with its blank import.
+// zfamilies.go is generated: every package under kernels/ that declares
+// func RegisterVariants() is imported and its RegisterVariants called, so
+// adding a family touches no file here.
 package all
+
+//go:generate go run ../../internal/familiesgen -kernels .. -out zfamilies.go

@@ -2,6 +2,8 @@ package calib
 
 import (
 	"fmt"
+	"strconv"
+	"sync"
 
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -18,11 +20,17 @@ func init() {
 		UnitsPerOp: func(int) float64 { return BaseLen },
 		Doc:        "calibration: dependent chain of single-cycle adds (planted eps=1,2,5% variants)",
 	})
-	variant.Register(newVariant(variant.GenericName, BaseLen, func(n int, x, k uint64) uint64 {
+	registerChain(variant.Impl[chainFunc]{Name: variant.GenericName, Fn: func(n int, x, k uint64) uint64 {
 		return chainGeneric(n, x, k, BaseLen)
-	}, "", 0))
-	registerAsm()
+	}})
 }
+
+// RegisterVariants registers the generated chains with kernels/variant for
+// the lab (tunelab, its workers, tests); only the lab calls it, so only
+// the lab links them. It is idempotent.
+func RegisterVariants() { registerOnce.Do(registerAsm) }
+
+var registerOnce sync.Once
 
 // chainGeneric adds k to x length times per iteration, n iterations.
 func chainGeneric(n int, x, k uint64, length int) uint64 {
@@ -37,26 +45,23 @@ func chainGeneric(n int, x, k uint64, length int) uint64 {
 // chainFunc is the signature shared by every chain implementation.
 type chainFunc func(n int, x, k uint64) uint64
 
-// newVariant describes a chain implementation of the given length.
-func newVariant(name string, length int, fn chainFunc, symbol string, codeBytes int) variant.Variant {
-	return variant.Variant{
-		Kernel:    kernelName,
-		Name:      name,
-		Symbol:    symbol,
-		LoopLabel: loopLabel(symbol),
-		CodeBytes: codeBytes,
-		New: func(_ int, seed uint64) variant.Instance {
-			return &instance{name: name, fn: fn, length: length, x: seed, k: seed*0x9e3779b97f4a7c15 | 1}
-		},
-		Verify: func(_ int, seed uint64) error { return verify(name, fn, length, seed) },
+// registerChain registers a chain implementation; its length comes from
+// its eps knob: L = BaseLen·(1+eps/100).
+func registerChain(im variant.Impl[chainFunc]) {
+	v := im.Variant(kernelName)
+	length := chainLength(v.Knob("eps"))
+	v.New = func(_ int, seed uint64) variant.Instance {
+		return &instance{name: im.Name, fn: im.Fn, length: length, x: seed, k: seed*0x9e3779b97f4a7c15 | 1}
 	}
+	v.Verify = func(_ int, seed uint64) error { return verify(im.Name, im.Fn, length, seed) }
+	variant.Register(v)
 }
 
-func loopLabel(symbol string) string {
-	if symbol == "" {
-		return ""
-	}
-	return "loop"
+// chainLength is the chain length of a variant with the eps knob (percent
+// of BaseLen; "" for the generic variant).
+func chainLength(eps string) int {
+	e, _ := strconv.Atoi(eps)
+	return BaseLen * (100 + e) / 100
 }
 
 // An instance holds the accumulator a variant runs on.

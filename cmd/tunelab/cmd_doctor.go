@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/perfcounters"
 )
@@ -262,23 +263,14 @@ func noiseStats(x []float64) noiseResult {
 	r.CV = math.Sqrt(ss/float64(len(x)-1)) / mean
 	s := slices.Clone(x)
 	sort.Float64s(s)
-	med := median(s)
+	med := stats.Median(s)
 	r.MedianMs, r.Spread = med, (s[len(s)-1]-s[0])/med
 	dev := make([]float64, len(s))
 	for i, v := range s {
 		dev[i] = math.Abs(v - med)
 	}
-	r.RobustCV = 1.4826 * median(dev) / med
+	r.RobustCV = 1.4826 * stats.Median(dev) / med
 	return r
-}
-
-// median returns the median of x, sorting x.
-func median(x []float64) float64 {
-	sort.Float64s(x)
-	if len(x)%2 == 0 {
-		return (x[len(x)/2-1] + x[len(x)/2]) / 2
-	}
-	return x[len(x)/2]
 }
 
 // calibrateWork returns the noiseWork iteration count that takes about

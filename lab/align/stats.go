@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // Confidence is the confidence level of the per-offset intervals and of the
@@ -146,12 +148,12 @@ func summarize(arm *Arm, m *Measurement, i int, simConf float64) (Point, *benchm
 	sum := benchmath.AssumeNothing.Summary(s, Confidence)
 	sim := benchmath.AssumeNothing.Summary(s, simConf)
 	p.N, p.Median, p.Lo, p.Hi, p.SimLo, p.SimHi = len(s.Values), sum.Center, sum.Lo, sum.Hi, sim.Lo, sim.Hi
-	p.TSC = median(smp.TSC)
+	p.TSC = stats.Median(smp.TSC)
 	for _, w := range sum.Warnings {
 		p.Warnings = append(p.Warnings, w.Error())
 	}
 	for j := range m.Events {
-		p.Events = append(p.Events, median(column(smp.Events, j)))
+		p.Events = append(p.Events, stats.Median(column(smp.Events, j)))
 	}
 	return p, s
 }
@@ -165,15 +167,6 @@ func column(rows [][]float64, j int) []float64 {
 		}
 	}
 	return out
-}
-
-// median returns the sample median (benchmath's center), NaN if empty.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds)
-	return benchmath.AssumeNothing.Summary(s, Confidence).Center
 }
 
 func (a *Analysis) noteMismatch(arm *Arm) {

@@ -2,8 +2,8 @@ package mca
 
 import (
 	"fmt"
-	"sort"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/reports"
 )
 
@@ -29,21 +29,12 @@ func ReadMeasured(path, host string) ([]Measured, error) {
 		if len(p.TSC) == 0 || host != "" && p.Model.Key != host {
 			continue
 		}
-		out = append(out, Measured{p.Kernel, p.Variant, p.Size, median(p.TSC), len(p.TSC)})
+		out = append(out, Measured{p.Kernel, p.Variant, p.Size, stats.Median(p.TSC), len(p.TSC)})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no tsc-cycles/op results of this CPU model (%s)", path, host)
 	}
 	return out, nil
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
 }
 
 // Disagreement is the threshold beyond which prediction and measurement are

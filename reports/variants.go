@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -25,13 +26,28 @@ func infoOf(kernel, name string) variantInfo {
 	if v := variant.Lookup(kernel, name); v != nil {
 		info.registered = true
 		info.features = append([]string(nil), v.Features...)
-		info.codeBytes = v.CodeBytes
+		info.codeBytes = codeBytes(v)
 		info.external = info.external || v.External
 		info.offsetSweep = info.offsetSweep || (v.OffsetSweep && sweepOffset(name) != 0)
 		return info
 	}
 	info.features = featuresFromName(name)
 	return info
+}
+
+// codeBytes is the size of v's generated function in this binary, from
+// its line table: the one code-size measure the tie rule uses. A variant
+// without a function there (Go code, synthetic test variants) has its
+// registered CodeBytes.
+func codeBytes(v *variant.Variant) int {
+	if v.Symbol == "" {
+		return v.CodeBytes
+	}
+	entry, end, err := asmmap.Func(v.Symbol)
+	if err != nil {
+		return v.CodeBytes
+	}
+	return int(end - entry)
 }
 
 // isaFeatures maps isa knob values to the CPU features they imply; it is

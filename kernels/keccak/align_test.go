@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
-	"github.com/tunelab/tunelab/lab/asmmap"
+	"github.com/tunelab/tunelab/internal/asmmap"
 )
 
 var allPlacements = flag.Bool("keccak.placements", false, "check the loop placement of every variant (slow: about 0.1 s each)")

@@ -67,8 +67,10 @@ type Variant struct {
 	// OffsetSweep marks a loop-head offset-sweep variant (align=64+N) of a
 	// base variant, generated for `tunelab align`; default sweeps skip it.
 	OffsetSweep bool
-	// CodeBytes is an estimate of the code size (0 if unknown); reports
-	// prefer the smaller variant in a tie.
+	// CodeBytes is the code size of a variant without a generated
+	// function (0 if unknown); reports measure generated functions in the
+	// binary itself (its line table) and prefer the smaller variant in a
+	// tie.
 	CodeBytes int
 	// New sets up an instance for an input of the given size (0 for
 	// fixed-size kernels) with pseudo-random contents derived from seed.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 // A RequestError is a request that names something that does not exist

@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tunelab/tunelab/lab/asmmap"
+	"github.com/tunelab/tunelab/internal/asmmap"
 )
 
 // An Instr is one disassembled instruction of a loop body.

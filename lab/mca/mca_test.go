@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/internal/looptest"
-	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 func needObjdump(t *testing.T) {

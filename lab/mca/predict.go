@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 // DefaultMCPUs are the CPU models predicted when none are named.

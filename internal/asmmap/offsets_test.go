@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
+	"github.com/tunelab/tunelab/internal/asmmap"
 	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 // TestRegisteredVariantPlacements locates the hot loop of every registered

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/internal/looptest"
-	"github.com/tunelab/tunelab/lab/asmmap"
 )
 
 func TestLocateAchievesRequestedPlacement(t *testing.T) {

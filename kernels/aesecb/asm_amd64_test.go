@@ -36,18 +36,21 @@ func TestGeneratedMetadata(t *testing.T) {
 		name, _, _ := strings.Cut(rest, "(SB)")
 		funcs[name] = chunk
 	}
-	for _, a := range asmVariants {
-		body, ok := funcs[a.symbol]
-		if !ok {
-			t.Errorf("%s %s: no TEXT ·%s in aesecb_amd64.s", a.kernel, a.name, a.symbol)
-			continue
-		}
-		if !strings.Contains(body, "\n"+a.loop+":\n") {
-			t.Errorf("%s %s: loop label %q not in %s", a.kernel, a.name, a.loop, a.symbol)
-		}
-		v := variant.Lookup(a.kernel, a.name)
-		if got := runtime.FuncForPC(reflect.ValueOf(a.fn).Pointer()).Name(); v == nil || got != v.Symbol {
-			t.Errorf("%s %s: runtime name %q, registered Symbol %v", a.kernel, a.name, got, v)
+	for _, k := range kernels {
+		for _, im := range labImpls(k.name) {
+			sym := asmtest.LocalName(im.Symbol)
+			body, ok := funcs[sym]
+			if !ok {
+				t.Errorf("%s %s: no TEXT ·%s in aesecb_amd64.s", k.name, im.Name, sym)
+				continue
+			}
+			if !strings.Contains(body, "\n"+im.LoopLabel+":\n") {
+				t.Errorf("%s %s: loop label %q not in %s", k.name, im.Name, im.LoopLabel, sym)
+			}
+			v := variant.Lookup(k.name, im.Name)
+			if got := runtime.FuncForPC(reflect.ValueOf(im.Fn).Pointer()).Name(); v == nil || got != v.Symbol {
+				t.Errorf("%s %s: runtime name %q, registered Symbol %v", k.name, im.Name, got, v)
+			}
 		}
 	}
 }
@@ -56,4 +59,17 @@ func TestGeneratedMetadata(t *testing.T) {
 // against avo's requirements for its function in the generated assembly.
 func TestGeneratedFeatures(t *testing.T) {
 	asmtest.CheckFeatures(t, "aesecb_amd64.s", asmtest.Family("aes"), asmtest.OwnSymbol)
+}
+
+// TestProductionLinksTable checks that the production tables
+// (zprod_amd64.go) hold every variant the compiled dispatch table names.
+func TestProductionLinksTable(t *testing.T) {
+	prod := map[string][]string{}
+	for _, k := range kernels {
+		prod[k.name] = []string{}
+		for _, im := range prodImpls(k.name) {
+			prod[k.name] = append(prod[k.name], im.Name)
+		}
+	}
+	asmtest.CheckProduction(t, prod)
 }

@@ -13,4 +13,9 @@
 // an expanded schedule of (Nr+1) 16-byte round keys in FIPS 197 byte order;
 // decryption variants use the equivalent inverse cipher's schedule
 // (FIPS 197 §5.3.5), as AESDEC expects.
+//
+// Package init registers, besides the generic code, only the generated
+// variants the compiled dispatch table (kernels/dispatch/ztable.go) can
+// select, and dispatches among those, so a production binary links only
+// them; the lab calls RegisterVariants to register every generated variant.
 package aesecb

@@ -53,15 +53,12 @@ func implementations(t testing.TB, k *kernel) []implementation {
 	t.Helper()
 	out := []implementation{{variant.GenericName, k.generic()}}
 	skipped := map[string]int{}
-	for _, a := range asmVariants {
-		if a.kernel != k.name {
-			continue
-		}
-		if f := missingFeature(a.features); f != "" {
+	for _, im := range labImpls(k.name) {
+		if f := missingFeature(im.Features); f != "" {
 			skipped[f]++
 			continue
 		}
-		out = append(out, implementation{a.name, a.fn})
+		out = append(out, implementation{im.Name, im.Fn})
 	}
 	for f, n := range skipped {
 		t.Logf("%s: skipping %d variants: host lacks %s", k.name, n, f)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -14,25 +15,22 @@ import (
 // len(src); dst == src allowed) with the schedule rk.
 type cryptFunc func(rk *[240]byte, dst, src []byte)
 
-// An asmVariant is a generated block function as listed by the generator
-// in zvariants_amd64.go.
-type asmVariant struct {
-	kernel, name string
-	fn           cryptFunc
-	symbol, loop string
-	features     []string
-	codeBytes    int
-	sweep        bool
-}
-
-// A kernel is one dispatch kernel (key size and direction) with its plan:
-// fns[i] implements plan[i].
+// A kernel is one dispatch kernel (key size and direction) with its
+// current plan.
 type kernel struct {
 	name, bench string
 	bits        int
 	dec         bool
-	plan        []dispatch.Choice
-	fns         []cryptFunc
+	// disp is replaced whole when RegisterVariants re-plans, so a
+	// concurrent CryptBlocks sees the old plan or the new one.
+	disp atomic.Pointer[dispatchPlan]
+}
+
+// A dispatchPlan is a kernel's plan with its functions: fns[i] implements
+// choices[i].
+type dispatchPlan struct {
+	choices []dispatch.Choice
+	fns     []cryptFunc
 }
 
 var kernels = [...]*kernel{
@@ -47,15 +45,15 @@ var kernels = [...]*kernel{
 // sizes are the sweep's message sizes in bytes.
 var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 
-const pkgPath = "github.com/tunelab/tunelab/kernels/aesecb"
-
+// init registers the kernels, their generic variants and the production
+// variants (prodImpls), and plans each kernel among those; RegisterVariants
+// adds the rest for the lab.
 func init() {
-	byKernel := map[string][]asmVariant{}
-	for _, a := range asmVariants {
-		byKernel[a.kernel] = append(byKernel[a.kernel], a)
-	}
 	for _, k := range kernels {
-		k.register(byKernel[k.name])
+		k.register()
+		prod := prodImpls(k.name)
+		k.registerImpls(prod)
+		k.replan(prod)
 	}
 }
 
@@ -71,6 +69,9 @@ func kernelFor(bits int, dec bool) *kernel {
 
 func (k *kernel) rounds() int { return k.bits/32 + 6 }
 
+// plan returns the kernel's current dispatch plan.
+func (k *kernel) plan() []dispatch.Choice { return k.disp.Load().choices }
+
 // generic returns the generic Go implementation of the kernel.
 func (k *kernel) generic() cryptFunc {
 	nr := k.rounds()
@@ -80,9 +81,8 @@ func (k *kernel) generic() cryptFunc {
 	return func(rk *[240]byte, dst, src []byte) { encryptBlocksGeneric(rk, nr, dst, src) }
 }
 
-// register records the kernel, its generic variant and the generated
-// variants, and asks dispatch for the plan among the non-sweep ones.
-func (k *kernel) register(asm []asmVariant) {
+// register records the kernel and its generic variant.
+func (k *kernel) register() {
 	dir := "encryption"
 	if k.dec {
 		dir = "decryption"
@@ -92,42 +92,48 @@ func (k *kernel) register(asm []asmVariant) {
 		Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n &^ 15) },
 		Doc: fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
 	})
-	gen := k.generic()
-	variant.Register(k.variant(variant.GenericName, nil, gen))
-	cands := []dispatch.Candidate{{Name: variant.GenericName}}
-	fns := map[string]cryptFunc{variant.GenericName: gen}
-	for _, a := range asm {
-		v := k.variant(a.name, a.features, a.fn)
-		v.Symbol, v.LoopLabel = pkgPath+"."+a.symbol, a.loop
-		v.CodeBytes, v.OffsetSweep = a.codeBytes, a.sweep
+	variant.Register(k.runnable(variant.Variant{Kernel: k.name, Name: variant.GenericName}, k.generic()))
+}
+
+// registerImpls records generated implementations of k.
+func (k *kernel) registerImpls(impls []variant.Impl[cryptFunc]) {
+	for _, im := range impls {
+		v := k.runnable(im.Variant(k.name), im.Fn)
 		v.LoopTrips = loopTrips(&v)
 		variant.Register(v)
-		if !a.sweep {
-			cands = append(cands, dispatch.Candidate{Name: a.name, Features: a.features})
-			fns[a.name] = a.fn
-		}
-	}
-	k.plan = dispatch.Plan(k.name, cands)
-	k.fns = make([]cryptFunc, len(k.plan))
-	for i, c := range k.plan {
-		k.fns[i] = fns[c.Variant]
-		if k.fns[i] == nil {
-			panic(fmt.Sprintf("aesecb: dispatch chose unknown variant %q for %s", c.Variant, k.name))
-		}
 	}
 }
 
-// variant describes one implementation of k for kernels/variant.
-func (k *kernel) variant(name string, features []string, fn cryptFunc) variant.Variant {
-	return variant.Variant{
-		Kernel: k.name, Name: name, Features: features,
-		New: func(size int, seed uint64) variant.Instance {
-			return k.newInstance(name, fn, size, seed)
-		},
-		Verify: func(size int, seed uint64) error {
-			return k.verify(name, features, fn, size, seed)
-		},
+// replan asks dispatch for k's plan among the generic variant and impls
+// (offset-sweep copies left out) and installs it.
+func (k *kernel) replan(impls []variant.Impl[cryptFunc]) {
+	choices := dispatch.Plan(k.name, variant.Candidates(impls))
+	p := &dispatchPlan{choices: choices, fns: make([]cryptFunc, len(choices))}
+	for i, c := range choices {
+		if c.Variant == variant.GenericName {
+			p.fns[i] = k.generic()
+			continue
+		}
+		im := variant.Find(impls, c.Variant)
+		if im == nil {
+			panic(fmt.Sprintf("aesecb: dispatch chose unknown variant %q for %s", c.Variant, k.name))
+		}
+		p.fns[i] = im.Fn
 	}
+	k.disp.Store(p)
+}
+
+// runnable adds to v, a variant of k, the New and Verify of its function
+// fn.
+func (k *kernel) runnable(v variant.Variant, fn cryptFunc) variant.Variant {
+	name, features := v.Name, v.Features
+	v.New = func(size int, seed uint64) variant.Instance {
+		return k.newInstance(name, fn, size, seed)
+	}
+	v.Verify = func(size int, seed uint64) error {
+		return k.verify(name, features, fn, size, seed)
+	}
+	return v
 }
 
 // An instance is a random key and message of a fixed size.

@@ -44,11 +44,13 @@ func TestMaskedChild(t *testing.T) {
 		t.Skip("run by TestUnderMasks")
 	}
 	features := map[string][]string{}
-	for _, a := range asmVariants {
-		features[a.kernel+" "+a.name] = a.features
+	for _, k := range kernels {
+		for _, im := range labImpls(k.name) {
+			features[k.name+" "+im.Name] = im.Features
+		}
 	}
 	for _, k := range kernels {
-		for _, c := range k.plan {
+		for _, c := range k.plan() {
 			fs := features[k.name+" "+c.Variant]
 			if !dispatch.Has(fs...) {
 				t.Errorf("%s: %s planned %s, which needs %v", env, k.name, c.Variant, fs)
@@ -67,8 +69,8 @@ func TestMaskedChild(t *testing.T) {
 		k := kernelFor(map[string]int{"aes128.enc": 128, "aes256.dec": 256}[name], strings.HasSuffix(name, ".dec"))
 		fs, exists := features[name+" "+want]
 		if want == "isa=generic" || exists && dispatch.Has(fs...) {
-			if len(k.plan) != 1 || k.plan[0].Variant != want {
-				t.Errorf("%s: plan %v, want only %s", env, k.plan, want)
+			if plan := k.plan(); len(plan) != 1 || plan[0].Variant != want {
+				t.Errorf("%s: plan %v, want only %s", env, plan, want)
 			}
 		}
 	}

@@ -71,7 +71,8 @@ func (e *ecb) CryptBlocks(dst, src []byte) {
 	if len(src) == 0 {
 		return
 	}
-	e.k.fns[dispatch.ForSize(e.k.plan, len(src))](e.rk, dst, src)
+	p := e.k.disp.Load()
+	p.fns[dispatch.ForSize(p.choices, len(src))](e.rk, dst, src)
 }
 
 // inexactOverlap reports whether x and y share memory at different

@@ -23,8 +23,8 @@ func TestGenericOnly(t *testing.T) {
 		if len(vs) != 1 || !vs[0].IsGeneric() {
 			t.Errorf("%s: %d variants registered, want only %s", k.name, len(vs), variant.GenericName)
 		}
-		if len(k.plan) != 1 || k.plan[0].Variant != variant.GenericName {
-			t.Errorf("%s: plan %v, want %s", k.name, k.plan, variant.GenericName)
+		if plan := k.plan(); len(plan) != 1 || plan[0].Variant != variant.GenericName {
+			t.Errorf("%s: plan %v, want %s", k.name, plan, variant.GenericName)
 		}
 	}
 }

@@ -130,7 +130,9 @@ func (r *resolver) override(v string) (pick, bool) {
 	c, ok := r.byName[v]
 	switch {
 	case !ok:
-		r.warn("%s: %s=%s ignored: %s has no variant %q", EnvDispatch, r.plan.Kernel, v, r.plan.Kernel, v)
+		r.warn("%s: %s=%s ignored: %s has no variant %q among the %d this binary registered so far "+
+			"(a production binary links only the variants its dispatch table names; the lab registers the others at start-up and plans again)",
+			EnvDispatch, r.plan.Kernel, v, r.plan.Kernel, v, len(r.byName))
 	case !c.Runnable():
 		r.warn("%s: %s=%s ignored: needs %s, missing or masked on this CPU",
 			EnvDispatch, r.plan.Kernel, v, strings.Join(c.Missing, " "))

@@ -15,7 +15,7 @@ var benchAll = flag.Bool("keccak.all", false, "benchmark every variant, not only
 // default: fastest logic of its ISA (or scalar), default transpose,
 // align=64; every unroll depth and register allocation.
 func contender(m *impl) bool {
-	v := variant.Variant{Name: m.name}
+	v := variant.Variant{Name: m.Name}
 	logic := v.Knob("rot") + v.Knob("chi")
 	return v.Knob("align") == "64" && (v.Knob("xpose") == "" || v.Knob("xpose") == "unpack") &&
 		(logic == "" || logic == "prolternlog" || logic == "prolvternlog" || v.Knob("isa") == "avx2")
@@ -26,10 +26,10 @@ func contender(m *impl) bool {
 // kernel nr; ns/perm is reported per permutation.
 func benchKernel(b *testing.B, nr int, ext map[string]func(b *testing.B)) {
 	for _, m := range runnable(b, nr) {
-		if m.offsetSweep || !*benchAll && !contender(m) && m.name != selected[nr] && m.name != variant.GenericName {
+		if m.OffsetSweep || !*benchAll && !contender(m) && m.Name != selected[nr] && m.Name != variant.GenericName {
 			continue
 		}
-		b.Run(m.name, func(b *testing.B) {
+		b.Run(m.Name, func(b *testing.B) {
 			s := make([][25]uint64, nr)
 			for b.Loop() {
 				m.run(s)

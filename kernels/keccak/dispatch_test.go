@@ -28,7 +28,7 @@ func TestPublicAPI(t *testing.T) {
 	states := map[int][][25]uint64{1: a1[:], 2: a2[:], 4: a4[:], 8: a8[:]}
 	for _, nr := range widths {
 		m := byName(nr, selected[nr])
-		if m == nil || !dispatch.Has(m.features...) {
+		if m == nil || !dispatch.Has(m.Features...) {
 			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selected[nr])
 		}
 		for call := 0; call < 50; call++ {
@@ -60,8 +60,8 @@ func checkChildEnv(t *testing.T) {
 		}
 	case "all=off":
 		for _, nr := range widths {
-			if m := byName(nr, selected[nr]); len(m.features) > 0 {
-				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.name, m.features)
+			if m := byName(nr, selected[nr]); len(m.Features) > 0 {
+				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.Name, m.Features)
 			}
 		}
 	case "force":
@@ -115,15 +115,6 @@ func forceEnv() string {
 		}
 	}
 	return strings.Join(parts, ",")
-}
-
-func byName(nr int, name string) *impl {
-	for _, m := range impls[nr] {
-		if m.name == name {
-			return m
-		}
-	}
-	return nil
 }
 
 // TestMaskedDispatch runs TestPublicAPI in subprocesses with CPU features

@@ -2,10 +2,23 @@
 
 package keccak
 
-//go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go
+//go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go -prod zprod_amd64.go
 
-// An asmVariant is one generated variant, as listed in zvariants_amd64.go.
-type asmVariant = impl
+// prodImpls returns, per nr, the production table (zprod_amd64.go): the
+// generated variants the compiled dispatch table can select.
+func prodImpls() map[int][]*impl {
+	return map[int][]*impl{
+		1: erase(1, prodImplsX1), 2: erase(2, prodImplsX2),
+		4: erase(4, prodImplsX4), 8: erase(8, prodImplsX8),
+	}
+}
 
-// asmImpls are the generated variants.
-var asmImpls = asmVariants
+// labImpls returns, per nr, the lab table (zvariants_amd64.go): every
+// generated variant. Only RegisterVariants calls it, so only the lab
+// links them all.
+func labImpls() map[int][]*impl {
+	return map[int][]*impl{
+		1: erase(1, implsX1()), 2: erase(2, implsX2()),
+		4: erase(4, implsX4()), 8: erase(8, implsX8()),
+	}
+}

@@ -2,5 +2,8 @@
 
 package keccak
 
-// asmImpls is empty without assembly: only the generic code runs.
-var asmImpls []impl
+// prodImpls is empty without assembly: only the generic code runs.
+func prodImpls() map[int][]*impl { return nil }
+
+// labImpls is empty without assembly: RegisterVariants registers nothing.
+func labImpls() map[int][]*impl { return nil }

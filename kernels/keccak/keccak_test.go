@@ -68,7 +68,7 @@ func runnable(t testing.TB, nr int) []*impl {
 	var out []*impl
 	for _, m := range impls[nr] {
 		if miss := missing(m); len(miss) > 0 {
-			t.Logf("skipping %s %s: host lacks %v", kernelName(nr), m.name, miss)
+			t.Logf("skipping %s %s: host lacks %v", kernelName(nr), m.Name, miss)
 			continue
 		}
 		out = append(out, m)
@@ -79,7 +79,7 @@ func runnable(t testing.TB, nr int) []*impl {
 // missing returns the features m needs that the host lacks (or masks).
 func missing(m *impl) []string {
 	var out []string
-	for _, f := range m.features {
+	for _, f := range m.Features {
 		if !dispatch.Has(f) {
 			out = append(out, f)
 		}
@@ -92,10 +92,10 @@ func missing(m *impl) []string {
 // the missing features.
 func forEach(t *testing.T, nr int, withGeneric bool, f func(t *testing.T, m *impl)) {
 	for _, m := range impls[nr] {
-		if m.name == variant.GenericName && !withGeneric {
+		if m.Name == variant.GenericName && !withGeneric {
 			continue
 		}
-		t.Run(kernelName(nr)+"/"+m.name, func(t *testing.T) {
+		t.Run(kernelName(nr)+"/"+m.Name, func(t *testing.T) {
 			if miss := missing(m); len(miss) > 0 {
 				t.Skipf("host lacks %v", miss)
 			}
@@ -115,7 +115,7 @@ func TestKAT(t *testing.T) {
 					for i := range want {
 						if s[k][i] != want[i] {
 							t.Fatalf("%s %s: zero state after %d permutation(s): state %d lane %d = %#016x, want %#016x",
-								kernelName(nr), m.name, p+1, k, i, s[k][i], want[i])
+								kernelName(nr), m.Name, p+1, k, i, s[k][i], want[i])
 						}
 					}
 				}

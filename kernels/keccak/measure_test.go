@@ -57,7 +57,7 @@ func TestMeasureInterleaved(t *testing.T) {
 
 func implArm(m *impl) *arm {
 	s := make([][25]uint64, m.nr)
-	return &arm{name: kernelName(m.nr) + " " + m.name, perms: m.nr, run: func(calls int) {
+	return &arm{name: kernelName(m.nr) + " " + m.Name, perms: m.nr, run: func(calls int) {
 		for i := 0; i < calls; i++ {
 			m.run(s)
 		}

@@ -25,10 +25,10 @@ func TestNames(t *testing.T) {
 			if !inOrder(v.Name) {
 				t.Errorf("%s %q: knobs out of the order %v", v.Kernel, v.Name, knobOrder)
 			}
-			if m.name == variant.GenericName {
+			if m.Name == variant.GenericName {
 				continue
 			}
-			pc := reflect.ValueOf(m.fn).Pointer()
+			pc := reflect.ValueOf(m.Fn).Pointer()
 			if got := runtime.FuncForPC(pc).Name(); got != v.Symbol {
 				t.Errorf("%s %s: Symbol %q, runtime reports %q", v.Kernel, v.Name, v.Symbol, got)
 			}

@@ -68,8 +68,8 @@ var spongeCases = []spongeCase{
 func TestSpongeVsStdlib(t *testing.T) {
 	perms := map[string]func(*[25]uint64){"Permute (" + selected[1] + ")": Permute}
 	for _, m := range runnable(t, 1) {
-		if !m.offsetSweep {
-			perms[m.name] = m.fn.(func(*[25]uint64))
+		if !m.OffsetSweep {
+			perms[m.Name] = m.Fn.(func(*[25]uint64))
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 202))

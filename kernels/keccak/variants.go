@@ -4,28 +4,32 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-// pkgPath prefixes assembly symbols as runtime.FuncForPC reports them.
-const pkgPath = "github.com/tunelab/tunelab/kernels/keccak"
-
 // An impl is one implementation of a kernel: the generic code or a
-// generated variant. fn is a func(*[25]uint64), func(*[2][25]uint64),
-// func(*[4][25]uint64) or func(*[8][25]uint64) according to nr.
+// generated variant, as its table records it (Fn erased to any: a
+// func(*[25]uint64), func(*[2][25]uint64), func(*[4][25]uint64) or
+// func(*[8][25]uint64) according to nr), with the states it permutes.
 type impl struct {
-	name, symbol, loopLabel string
-	nr                      int
-	features                []string
-	codeBytes               int
-	offsetSweep             bool
-	fn                      any
+	variant.Impl[any]
+	nr int
+}
+
+// erase returns the records of the generated implementations in table,
+// the nr-state kernel's.
+func erase[F any](nr int, table []variant.Impl[F]) []*impl {
+	out := make([]*impl, len(table))
+	for i, im := range table {
+		out[i] = &impl{nr: nr, Impl: variant.Impl[any]{Name: im.Name, Features: im.Features, Symbol: im.Symbol,
+			LoopLabel: im.LoopLabel, CodeBytes: im.CodeBytes, OffsetSweep: im.OffsetSweep, Fn: im.Fn}}
+	}
+	return out
 }
 
 // run applies the implementation to len(s) == nr states.
 func (m *impl) run(s [][25]uint64) {
-	switch f := m.fn.(type) {
+	switch f := m.Fn.(type) {
 	case func(*[25]uint64):
 		f((*[25]uint64)(&s[0]))
 	case func(*[2][25]uint64):
@@ -41,7 +45,7 @@ func (m *impl) run(s [][25]uint64) {
 // unroll depth, run once per group of states when the groups are permuted
 // in sequence (group=seq).
 func (m *impl) trips() float64 {
-	v := variant.Variant{Name: m.name}
+	v := variant.Variant{Name: m.Name}
 	passes := 1.0
 	if v.Knob("group") == "seq" {
 		passes = 2
@@ -51,7 +55,7 @@ func (m *impl) trips() float64 {
 
 // unroll returns the rounds per loop iteration from the variant's name.
 func (m *impl) unroll() int {
-	v := variant.Variant{Name: m.name}
+	v := variant.Variant{Name: m.Name}
 	var u int
 	fmt.Sscan(v.Knob("unroll"), &u)
 	return max(u, 1)
@@ -63,16 +67,22 @@ func kernelName(nr int) string { return fmt.Sprintf("keccak.x%d", nr) }
 var (
 	widths   = []int{1, 2, 4, 8}
 	generics = map[int]*impl{
-		1: {name: variant.GenericName, nr: 1, fn: permuteGeneric},
-		2: {name: variant.GenericName, nr: 2, fn: permuteX2Generic},
-		4: {name: variant.GenericName, nr: 4, fn: permuteX4Generic},
-		8: {name: variant.GenericName, nr: 8, fn: permuteX8Generic},
+		1: {nr: 1, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteGeneric}},
+		2: {nr: 2, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteX2Generic}},
+		4: {nr: 4, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteX4Generic}},
+		8: {nr: 8, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteX8Generic}},
 	}
-	// impls lists every implementation per nr, generic first.
+	// impls lists every registered implementation per nr, generic first,
+	// then the generated ones in table order: the production table's
+	// after init, every generated variant after RegisterVariants.
 	impls = map[int][]*impl{}
 )
 
+// init registers the kernels, the generic code and the production
+// variants (those the compiled dispatch table can select), and points the
+// public functions at the variants dispatch selects among them.
 func init() {
+	prod := prodImpls()
 	for _, nr := range widths {
 		variant.RegisterKernel(variant.Kernel{
 			Name: kernelName(nr), Family: "keccak", Bench: fmt.Sprintf("KeccakX%d", nr),
@@ -80,52 +90,77 @@ func init() {
 			Doc: fmt.Sprintf("Keccak-f[1600] on %d state(s), state-major [%d][25]uint64", nr, nr),
 		})
 		impls[nr] = []*impl{generics[nr]}
+		variant.Register(generics[nr].variant())
+		install(nr, prod[nr])
 	}
-	for i := range asmImpls {
-		m := &asmImpls[i]
-		impls[m.nr] = append(impls[m.nr], m)
-	}
+}
+
+// registerLab registers every generated variant not registered yet and
+// re-selects among all of them (RegisterVariants).
+func registerLab() {
+	lab := labImpls()
 	for _, nr := range widths {
-		for _, m := range impls[nr] {
+		if len(lab[nr]) > 0 {
+			install(nr, lab[nr])
+		}
+	}
+}
+
+// install registers the implementations of table (generated variants of
+// the nr-state kernel, in table order) that are not registered yet, lists
+// the generated variants as table does, and selects among them.
+func install(nr int, table []*impl) {
+	list := []*impl{generics[nr]}
+	for _, m := range table {
+		if old := byName(nr, m.Name); old != nil {
+			m = old
+		} else {
 			variant.Register(m.variant())
 		}
-		selectVariant(nr)
+		list = append(list, m)
 	}
+	impls[nr] = list
+	selectVariant(nr)
+}
+
+// byName returns the listed implementation of kernel nr named name, or nil.
+func byName(nr int, name string) *impl {
+	for _, m := range impls[nr] {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
 }
 
 // variant describes m for kernels/variant.
 func (m *impl) variant() variant.Variant {
-	v := variant.Variant{
-		Kernel: kernelName(m.nr), Name: m.name, Features: m.features,
-		LoopLabel: m.loopLabel, CodeBytes: m.codeBytes, OffsetSweep: m.offsetSweep,
-		New:    func(_ int, seed uint64) variant.Instance { return newInstance(m, seed) },
-		Verify: func(_ int, seed uint64) error { return verify(m, seed, 64) },
-	}
-	if m.symbol != "" {
-		v.Symbol = pkgPath + "." + m.symbol
+	v := m.Impl.Variant(kernelName(m.nr))
+	v.New = func(_ int, seed uint64) variant.Instance { return newInstance(m, seed) }
+	v.Verify = func(_ int, seed uint64) error { return verify(m, seed, 64) }
+	if m.Symbol != "" {
 		trips := m.trips()
 		v.LoopTrips = func(int) float64 { return trips }
 	}
 	return v
 }
 
+// choose returns the implementation of kernel nr that dispatch selects
+// among the generated ones in table (variant.Choose: the compiled table's
+// choice, a feature-level default or generic).
+func choose(nr int, table []*impl) *impl {
+	cands := make([]variant.Impl[*impl], len(table))
+	for i, m := range table {
+		cands[i] = variant.Impl[*impl]{Name: m.Name, Features: m.Features, OffsetSweep: m.OffsetSweep, Fn: m}
+	}
+	return variant.Choose(kernelName(nr), generics[nr], cands)
+}
+
 // selectVariant points the public function for nr states at the variant
-// dispatch selects (offset-sweep variants are not candidates).
+// dispatch selects among the listed ones.
 func selectVariant(nr int) {
-	var cands []dispatch.Candidate
-	byName := map[string]*impl{}
-	for _, m := range impls[nr] {
-		if !m.offsetSweep {
-			cands = append(cands, dispatch.Candidate{Name: m.name, Features: m.features})
-			byName[m.name] = m
-		}
-	}
-	plan := dispatch.Plan(kernelName(nr), cands)
-	m := byName[plan[dispatch.ForSize(plan, 0)].Variant]
-	if m == nil || !dispatch.Has(m.features...) {
-		m = generics[nr]
-	}
-	switch f := m.fn.(type) {
+	m := choose(nr, impls[nr][1:])
+	switch f := m.Fn.(type) {
 	case func(*[25]uint64):
 		permuteX1 = f
 	case func(*[2][25]uint64):
@@ -135,10 +170,11 @@ func selectVariant(nr int) {
 	case func(*[8][25]uint64):
 		permuteX8 = f
 	}
-	selected[nr] = m.name
+	selected[nr] = m.Name
 }
 
-// The functions behind the public API, set once at init.
+// The functions behind the public API, set at init and again by
+// RegisterVariants.
 var (
 	permuteX1 = permuteGeneric
 	permuteX2 = permuteX2Generic
@@ -208,7 +244,7 @@ func compare(m *impl, input string, got, want [][25]uint64) error {
 	for k := range got {
 		for i := range got[k] {
 			if got[k][i] != want[k][i] {
-				return &variant.Mismatch{Kernel: kernelName(m.nr), Variant: m.name,
+				return &variant.Mismatch{Kernel: kernelName(m.nr), Variant: m.Name,
 					Input: fmt.Sprintf("%s, state %d lane %d", input, k, i), Index: 25*k + i,
 					Got: fmt.Sprintf("%#016x", got[k][i]), Want: fmt.Sprintf("%#016x", want[k][i])}
 			}

@@ -5,18 +5,23 @@
 // load or a folded memory operand, narrow or AVX-512 masked tails, loop
 // alignment, and a loop-head offset sweep of one base variant; plus key
 // expansion with AESKEYGENASSIST/AESIMC. It writes the assembly, the Go
-// stubs and a table of the variants (-table) for registration.
+// stubs, and the variant tables for registration: the lab table of every
+// variant (-table) and the production table of those the compiled
+// dispatch table can select (-prod).
 package main
 
 import (
 	"flag"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"log"
 
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 )
 
-var tableOut = flag.String("table", "", "write the variant table (Go) to `file`")
+var (
+	tableOut = flag.String("table", "", "write the lab table of every variant (Go) to `file`")
+	prodOut  = flag.String("prod", "", "write the production table (Go) to `file`; required with -table")
+)
 
 func main() {
 	flag.Parse()
@@ -35,7 +40,10 @@ func main() {
 	}
 	avogen.Generate()
 	if *tableOut != "" {
-		if err := writeTable(*tableOut, all); err != nil {
+		if *prodOut == "" {
+			log.Fatal("-table needs -prod: the lab and production tables are written together")
+		}
+		if err := writeTables(*tableOut, *prodOut, all); err != nil {
 			log.Fatal(err)
 		}
 	}

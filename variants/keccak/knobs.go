@@ -98,6 +98,7 @@ func (v variant) best() bool {
 }
 
 var (
+	widths  = []int{1, 2, 4, 8} // states in parallel, one kernel each
 	unrolls = []int{1, 2, 4, 24}
 	aligns  = []asmalign.Align{asmalign.None, {Boundary: 32}, asmalign.At(0)}
 )
@@ -105,7 +106,7 @@ var (
 // space enumerates the knob space in a fixed order and keeps valid variants.
 func space() []variant {
 	var out []variant
-	for _, nr := range []int{1, 2, 4, 8} {
+	for _, nr := range widths {
 		for _, v := range candidates(nr) {
 			if v.valid() {
 				out = append(out, v)

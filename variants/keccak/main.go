@@ -2,9 +2,10 @@
 // with avo: every valid point of the knob space (states in parallel, ISA,
 // rotation and chi instructions, register allocation, grouping of 8 states
 // into two 4-state groups on AVX2, unroll depth, transpose method, loop
-// alignment) becomes one assembly function, and a table
-// (zvariants_amd64.go) registers them with their names, features, symbols
-// and loop labels.
+// alignment) becomes one assembly function. Two tables list them with their
+// names, features, symbols and loop labels: the lab table
+// (zvariants_amd64.go) every variant, the production table
+// (zprod_amd64.go) the variants the compiled dispatch table can select.
 package main
 
 import (
@@ -17,7 +18,10 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-var tableOut = flag.String("table", "zvariants_amd64.go", "variant table output `file`")
+var (
+	tableOut = flag.String("table", "zvariants_amd64.go", "lab variant table output `file` (every variant)")
+	prodOut  = flag.String("prod", "zprod_amd64.go", "production variant table output `file` (the variants the compiled dispatch table can select)")
+)
 
 func main() {
 	flag.Parse()
@@ -36,7 +40,7 @@ func main() {
 		}
 	}
 	avogen.Generate()
-	if err := writeTable(*tableOut, flag.Lookup("out").Value.String(), vs); err != nil {
+	if err := writeTables(*tableOut, *prodOut, flag.Lookup("out").Value.String(), vs); err != nil {
 		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
 		os.Exit(1)
 	}

@@ -3,10 +3,18 @@
 package all
 
 import (
+	"github.com/tunelab/tunelab/kernels/aesecb"
 	"github.com/tunelab/tunelab/kernels/calib"
+	"github.com/tunelab/tunelab/kernels/keccak"
+	"github.com/tunelab/tunelab/kernels/mldsa"
+	"github.com/tunelab/tunelab/kernels/mlkem"
 )
 
 // init registers every generated variant of every kernel family.
 func init() {
+	aesecb.RegisterVariants()
 	calib.RegisterVariants()
+	keccak.RegisterVariants()
+	mldsa.RegisterVariants()
+	mlkem.RegisterVariants()
 }

@@ -8,6 +8,7 @@ var field = nttfieldtest.Field[int32]{
 	Prefix: "mldsa",
 	Q:      Q,
 	NTT:    nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
-	AsmNTT: asmNTT, AsmInvNTT: asmInvNTT, AsmMulNTT: asmMulNTT,
+	AsmNTT: asmNTT(), AsmInvNTT: asmInvNTT(), AsmMulNTT: asmMulNTT(),
+	ProdNTT: prodAsmNTT, ProdInvNTT: prodAsmInvNTT, ProdMulNTT: prodAsmMulNTT,
 	APINTT: NTT, APIInvNTT: InvNTT, APIMulNTT: MulNTT,
 }

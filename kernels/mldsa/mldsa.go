@@ -7,7 +7,10 @@
 // returns canonical coefficients in [0, q) in exactly the coefficient order
 // FIPS 204 defines, bit for bit equal to the specification. The package
 // registers the kernels "mldsa.ntt", "mldsa.invntt" and "mldsa.mulntt" with
-// kernels/variant and calls the variant kernels/dispatch selects.
+// kernels/variant and calls the variant kernels/dispatch selects. A program
+// that uses only this package links the generic code and the variants the
+// compiled dispatch table can select; RegisterVariants adds every other
+// generated variant for the lab.
 package mldsa
 
 // Q is the ML-DSA modulus.
@@ -26,3 +29,13 @@ func InvNTT(w *[256]int32) { invNTTImpl(w) }
 // domain (FIPS 204 Algorithm 45). Coefficients in and out are in [0, Q).
 // c may alias a or b.
 func MulNTT(c, a, b *[256]int32) { mulNTTImpl(c, a, b) }
+
+// RegisterVariants registers every generated variant with kernels/variant
+// for the lab (tunelab, its workers, tests) and chooses the implementation
+// the functions above call again among all of them, so that
+// TUNELAB_DISPATCH can force any variant. Production code need not call it
+// and then links only the variants its dispatch table can select. It is
+// idempotent; call it before the kernels run concurrently (kernels/all
+// calls it at init). Without assembly (purego, not amd64) it registers
+// nothing new.
+func RegisterVariants() { registerLab() }

@@ -2,11 +2,19 @@
 
 package mldsa
 
-import "github.com/tunelab/tunelab/kernels/internal/nttfield"
+import (
+	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
 
-// Without assembly only the generic variants exist.
+// Without assembly only the generic variants exist: the lab tables and
+// the production tables are empty.
+func asmNTT() []variant.Impl[nttfield.Unary[int32]]     { return nil }
+func asmInvNTT() []variant.Impl[nttfield.Unary[int32]]  { return nil }
+func asmMulNTT() []variant.Impl[nttfield.Binary[int32]] { return nil }
+
 var (
-	asmNTT    []nttfield.Impl[nttfield.Unary[int32]]
-	asmInvNTT []nttfield.Impl[nttfield.Unary[int32]]
-	asmMulNTT []nttfield.Impl[nttfield.Binary[int32]]
+	prodAsmNTT    []variant.Impl[nttfield.Unary[int32]]
+	prodAsmInvNTT []variant.Impl[nttfield.Unary[int32]]
+	prodAsmMulNTT []variant.Impl[nttfield.Binary[int32]]
 )

@@ -1,8 +1,20 @@
 package mldsa
 
-import "github.com/tunelab/tunelab/kernels/internal/nttfield"
+import (
+	"sync"
 
-// The implementations the public API calls, chosen once at init.
+	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+)
+
+// The kernels' specs.
+var (
+	nttSpec    = spec("mldsa.ntt", "MLDSANTT", "ML-DSA NTT (FIPS 204 Alg. 41)")
+	invNTTSpec = spec("mldsa.invntt", "MLDSAInvNTT", "ML-DSA inverse NTT (FIPS 204 Alg. 42)")
+	mulNTTSpec = spec("mldsa.mulntt", "MLDSAMulNTT", "ML-DSA NTT-domain product (FIPS 204 Alg. 45)")
+)
+
+// The implementations the public API calls, chosen at init among the
+// production tables, and again among the lab tables by RegisterVariants.
 var (
 	nttImpl    nttfield.Unary[int32]
 	invNTTImpl nttfield.Unary[int32]
@@ -10,12 +22,21 @@ var (
 )
 
 func init() {
-	nttImpl = nttfield.RegisterUnary(spec("mldsa.ntt", "MLDSANTT", "ML-DSA NTT (FIPS 204 Alg. 41)"),
-		nttGeneric, asmNTT)
-	invNTTImpl = nttfield.RegisterUnary(spec("mldsa.invntt", "MLDSAInvNTT", "ML-DSA inverse NTT (FIPS 204 Alg. 42)"),
-		invNTTGeneric, asmInvNTT)
-	mulNTTImpl = nttfield.RegisterBinary(spec("mldsa.mulntt", "MLDSAMulNTT", "ML-DSA NTT-domain product (FIPS 204 Alg. 45)"),
-		mulNTTGeneric, asmMulNTT)
+	nttImpl = nttfield.RegisterUnary(nttSpec, nttGeneric, prodAsmNTT)
+	invNTTImpl = nttfield.RegisterUnary(invNTTSpec, invNTTGeneric, prodAsmInvNTT)
+	mulNTTImpl = nttfield.RegisterBinary(mulNTTSpec, mulNTTGeneric, prodAsmMulNTT)
+}
+
+var labOnce sync.Once
+
+// registerLab registers the lab tables' variants that production did not
+// and chooses the implementations again among all of them, once.
+func registerLab() {
+	labOnce.Do(func() {
+		nttImpl = nttfield.AddUnary(nttSpec, nttGeneric, asmNTT())
+		invNTTImpl = nttfield.AddUnary(invNTTSpec, invNTTGeneric, asmInvNTT())
+		mulNTTImpl = nttfield.AddBinary(mulNTTSpec, mulNTTGeneric, asmMulNTT())
+	})
 }
 
 func spec(kernel, bench, doc string) nttfield.Spec[int32] {

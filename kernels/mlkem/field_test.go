@@ -8,6 +8,7 @@ var field = nttfieldtest.Field[int16]{
 	Prefix: "mlkem",
 	Q:      Q,
 	NTT:    nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
-	AsmNTT: asmNTT, AsmInvNTT: asmInvNTT, AsmMulNTT: asmMulNTT,
+	AsmNTT: asmNTT(), AsmInvNTT: asmInvNTT(), AsmMulNTT: asmMulNTT(),
+	ProdNTT: prodAsmNTT, ProdInvNTT: prodAsmInvNTT, ProdMulNTT: prodAsmMulNTT,
 	APINTT: NTT, APIInvNTT: InvNTT, APIMulNTT: MulNTT,
 }

@@ -7,7 +7,10 @@
 // returns canonical coefficients in [0, q) in exactly the coefficient order
 // FIPS 203 defines, bit for bit equal to the specification. The package
 // registers the kernels "mlkem.ntt", "mlkem.invntt" and "mlkem.mulntt" with
-// kernels/variant and calls the variant kernels/dispatch selects.
+// kernels/variant and calls the variant kernels/dispatch selects. A program
+// that uses only this package links the generic code and the variants the
+// compiled dispatch table can select; RegisterVariants adds every other
+// generated variant for the lab.
 package mlkem
 
 // Q is the ML-KEM modulus.
@@ -26,3 +29,13 @@ func InvNTT(f *[256]int16) { invNTTImpl(f) }
 // Algorithm 11, base-case multiplication of Algorithm 12). Coefficients in
 // and out are in [0, Q). h may alias f or g.
 func MulNTT(h, f, g *[256]int16) { mulNTTImpl(h, f, g) }
+
+// RegisterVariants registers every generated variant with kernels/variant
+// for the lab (tunelab, its workers, tests) and chooses the implementation
+// the functions above call again among all of them, so that
+// TUNELAB_DISPATCH can force any variant. Production code need not call it
+// and then links only the variants its dispatch table can select. It is
+// idempotent; call it before the kernels run concurrently (kernels/all
+// calls it at init). Without assembly (purego, not amd64) it registers
+// nothing new.
+func RegisterVariants() { registerLab() }

@@ -2,11 +2,19 @@
 
 package mlkem
 
-import "github.com/tunelab/tunelab/kernels/internal/nttfield"
+import (
+	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
 
-// Without assembly only the generic variants exist.
+// Without assembly only the generic variants exist: the lab tables and
+// the production tables are empty.
+func asmNTT() []variant.Impl[nttfield.Unary[int16]]     { return nil }
+func asmInvNTT() []variant.Impl[nttfield.Unary[int16]]  { return nil }
+func asmMulNTT() []variant.Impl[nttfield.Binary[int16]] { return nil }
+
 var (
-	asmNTT    []nttfield.Impl[nttfield.Unary[int16]]
-	asmInvNTT []nttfield.Impl[nttfield.Unary[int16]]
-	asmMulNTT []nttfield.Impl[nttfield.Binary[int16]]
+	prodAsmNTT    []variant.Impl[nttfield.Unary[int16]]
+	prodAsmInvNTT []variant.Impl[nttfield.Unary[int16]]
+	prodAsmMulNTT []variant.Impl[nttfield.Binary[int16]]
 )

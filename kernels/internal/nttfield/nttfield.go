@@ -2,6 +2,10 @@
 // kernels/mldsa) share: polynomial inputs for tests and sweeps, and the
 // registration of a kernel's variants behind kernels/variant together with
 // the dispatch choice of the implementation the public API calls.
+// Production registers and chooses among a family's production table (the
+// variants the compiled dispatch table can select, RegisterUnary and
+// RegisterBinary); the lab adds the rest of the lab table and chooses again
+// among all (AddUnary and AddBinary).
 //
 // A polynomial is a *[256]E with E int16 (ML-KEM, q = 3329) or int32
 // (ML-DSA, q = 8380417). Every variant's contract is the same: inputs

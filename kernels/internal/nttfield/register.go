@@ -5,21 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
-
-// Impl describes one assembly implementation of a kernel: its variant name
-// and metadata for kernels/variant, and the function.
-type Impl[F any] struct {
-	Name        string
-	Features    []string
-	Symbol      string
-	LoopLabel   string
-	CodeBytes   int
-	OffsetSweep bool
-	Fn          F
-}
 
 // Unary is an in-place transform (NTT, InvNTT).
 type Unary[E Elem] = func(*Poly[E])
@@ -34,24 +21,41 @@ type Spec[E Elem] struct {
 }
 
 // RegisterUnary registers spec's kernel, its generic variant ref and the
-// assembly variants impls, and returns the function dispatch selects.
-func RegisterUnary[E Elem](spec Spec[E], ref Unary[E], impls []Impl[Unary[E]]) Unary[E] {
+// assembly variants impls (in production, the production table), and
+// returns the function dispatch selects among them.
+func RegisterUnary[E Elem](spec Spec[E], ref Unary[E], impls []variant.Impl[Unary[E]]) Unary[E] {
 	registerKernel(spec)
-	variant.Register(unaryVariant(spec, Impl[Unary[E]]{Name: variant.GenericName, Fn: ref}, ref))
+	variant.Register(unaryVariant(spec, variant.Impl[Unary[E]]{Name: variant.GenericName, Fn: ref}, ref))
+	return AddUnary(spec, ref, impls)
+}
+
+// AddUnary registers the variants of impls that are not registered yet
+// (for the lab: the lab table after the production one) and returns the
+// function dispatch selects among impls. spec's kernel must be registered.
+func AddUnary[E Elem](spec Spec[E], ref Unary[E], impls []variant.Impl[Unary[E]]) Unary[E] {
 	for _, im := range impls {
-		variant.Register(unaryVariant(spec, im, ref))
+		if variant.Lookup(spec.Kernel, im.Name) == nil {
+			variant.Register(unaryVariant(spec, im, ref))
+		}
 	}
-	return choose(spec.Kernel, ref, impls)
+	return variant.Choose(spec.Kernel, ref, impls)
 }
 
 // RegisterBinary is RegisterUnary for products.
-func RegisterBinary[E Elem](spec Spec[E], ref Binary[E], impls []Impl[Binary[E]]) Binary[E] {
+func RegisterBinary[E Elem](spec Spec[E], ref Binary[E], impls []variant.Impl[Binary[E]]) Binary[E] {
 	registerKernel(spec)
-	variant.Register(binaryVariant(spec, Impl[Binary[E]]{Name: variant.GenericName, Fn: ref}, ref))
+	variant.Register(binaryVariant(spec, variant.Impl[Binary[E]]{Name: variant.GenericName, Fn: ref}, ref))
+	return AddBinary(spec, ref, impls)
+}
+
+// AddBinary is AddUnary for products.
+func AddBinary[E Elem](spec Spec[E], ref Binary[E], impls []variant.Impl[Binary[E]]) Binary[E] {
 	for _, im := range impls {
-		variant.Register(binaryVariant(spec, im, ref))
+		if variant.Lookup(spec.Kernel, im.Name) == nil {
+			variant.Register(binaryVariant(spec, im, ref))
+		}
 	}
-	return choose(spec.Kernel, ref, impls)
+	return variant.Choose(spec.Kernel, ref, impls)
 }
 
 func registerKernel[E Elem](spec Spec[E]) {
@@ -61,25 +65,7 @@ func registerKernel[E Elem](spec Spec[E]) {
 	})
 }
 
-// choose asks dispatch for the implementation of kernel on this host.
-func choose[F any](kernel string, ref F, impls []Impl[F]) F {
-	cands := []dispatch.Candidate{{Name: variant.GenericName}}
-	for _, im := range impls {
-		if !im.OffsetSweep {
-			cands = append(cands, dispatch.Candidate{Name: im.Name, Features: im.Features})
-		}
-	}
-	plan := dispatch.Plan(kernel, cands)
-	name := plan[dispatch.ForSize(plan, 0)].Variant
-	for _, im := range impls {
-		if im.Name == name && dispatch.Has(im.Features...) {
-			return im.Fn
-		}
-	}
-	return ref
-}
-
-func unaryVariant[E Elem](spec Spec[E], im Impl[Unary[E]], ref Unary[E]) variant.Variant {
+func unaryVariant[E Elem](spec Spec[E], im variant.Impl[Unary[E]], ref Unary[E]) variant.Variant {
 	v := baseVariant(spec.Kernel, im)
 	v.New = func(_ int, seed uint64) variant.Instance {
 		in := &unaryInstance[E]{spec: spec, name: im.Name, fn: im.Fn, ref: ref, rng: NewRand(seed)}
@@ -90,7 +76,7 @@ func unaryVariant[E Elem](spec Spec[E], im Impl[Unary[E]], ref Unary[E]) variant
 	return v
 }
 
-func binaryVariant[E Elem](spec Spec[E], im Impl[Binary[E]], ref Binary[E]) variant.Variant {
+func binaryVariant[E Elem](spec Spec[E], im variant.Impl[Binary[E]], ref Binary[E]) variant.Variant {
 	v := baseVariant(spec.Kernel, im)
 	v.New = func(_ int, seed uint64) variant.Instance {
 		in := &binaryInstance[E]{spec: spec, name: im.Name, fn: im.Fn, ref: ref, rng: NewRand(seed)}
@@ -102,11 +88,8 @@ func binaryVariant[E Elem](spec Spec[E], im Impl[Binary[E]], ref Binary[E]) vari
 	return v
 }
 
-func baseVariant[F any](kernel string, im Impl[F]) variant.Variant {
-	v := variant.Variant{
-		Kernel: kernel, Name: im.Name, Features: im.Features, Symbol: im.Symbol,
-		LoopLabel: im.LoopLabel, CodeBytes: im.CodeBytes, OffsetSweep: im.OffsetSweep,
-	}
+func baseVariant[F any](kernel string, im variant.Impl[F]) variant.Variant {
+	v := im.Variant(kernel)
 	v.LoopTrips = loopTrips(&v)
 	return v
 }

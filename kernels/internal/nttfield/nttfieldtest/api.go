@@ -60,7 +60,10 @@ func API[E nttfield.Elem](t *testing.T, fd Field[E]) {
 // APIUnderMasks reruns the calling package's TestAPI in subprocesses with
 // CPU features masked (TUNELAB_CPU) and with variants forced
 // (TUNELAB_DISPATCH), so that every dispatch path of the public API is
-// exercised on this host. It is the body of each family's TestAPIUnderMasks.
+// exercised on this host, and on the production tables alone
+// (ProductionEnv), unmasked and with AVX-512 masked, as a program that
+// never calls RegisterVariants runs. It is the body of each family's
+// TestAPIUnderMasks.
 func APIUnderMasks[E nttfield.Elem](t *testing.T, fd Field[E]) {
 	if os.Getenv(ChildEnv) != "" {
 		t.Skip("in child")
@@ -75,6 +78,7 @@ func APIUnderMasks[E nttfield.Elem](t *testing.T, fd Field[E]) {
 			[]string{"TUNELAB_CPU=avx512f=off", "TUNELAB_DISPATCH=" + fd.forced(lastAVX512(fd.AsmNTT), lastAVX512(fd.AsmInvNTT), lastAVX512(fd.AsmMulNTT))})
 		refused = "missing or masked on this CPU"
 	}
+	envs = append(envs, []string{ProductionEnv + "=1"}, []string{ProductionEnv + "=1", "TUNELAB_CPU=avx512f=off"})
 	for i, env := range envs {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestAPI$", "-test.count=1", "-test.v")
 		cmd.Env = append(append(os.Environ(), ChildEnv+"=1"), env...)
@@ -96,7 +100,7 @@ func (fd Field[E]) forced(ntt, inv, mul string) string {
 // lastAVX512 returns the name of the last dispatchable (non offset-sweep)
 // variant of impls that needs AVX-512F, or the generic variant's if there
 // is none.
-func lastAVX512[F any](impls []nttfield.Impl[F]) string {
+func lastAVX512[F any](impls []variant.Impl[F]) string {
 	for i := len(impls) - 1; i >= 0; i-- {
 		if !impls[i].OffsetSweep && slices.Contains(impls[i].Features, "avx512f") {
 			return impls[i].Name

@@ -6,14 +6,17 @@
 // A family's test files keep what is specific to its field (the zeta
 // tables against math/big, the lane bounds of its Montgomery and Barrett
 // arithmetic) and keep the test names: APIUnderMasks reruns the calling
-// package's TestAPI in subprocesses, and FuzzVariants must be called from a
-// fuzz target of the calling package.
+// package's TestAPI and ProductionInit its TestProductionInit in
+// subprocesses, and FuzzVariants must be called from a fuzz target of the
+// calling package. Each family's TestMain calls Main, so that the tests see
+// every generated variant.
 package nttfieldtest
 
 import (
 	"math/big"
 
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // A Field describes one family's kernels to the shared tests.
@@ -28,10 +31,16 @@ type Field[E nttfield.Elem] struct {
 	NTT, InvNTT nttfield.Unary[E]
 	MulNTT      nttfield.Binary[E]
 
-	// AsmNTT, AsmInvNTT and AsmMulNTT are the assembly variant tables
-	// (empty without assembly).
-	AsmNTT, AsmInvNTT []nttfield.Impl[nttfield.Unary[E]]
-	AsmMulNTT         []nttfield.Impl[nttfield.Binary[E]]
+	// AsmNTT, AsmInvNTT and AsmMulNTT are the assembly variant tables,
+	// the lab's: every generated variant (empty without assembly).
+	AsmNTT, AsmInvNTT []variant.Impl[nttfield.Unary[E]]
+	AsmMulNTT         []variant.Impl[nttfield.Binary[E]]
+
+	// ProdNTT, ProdInvNTT and ProdMulNTT are the production tables: the
+	// variants the compiled dispatch table can select (empty without
+	// assembly).
+	ProdNTT, ProdInvNTT []variant.Impl[nttfield.Unary[E]]
+	ProdMulNTT          []variant.Impl[nttfield.Binary[E]]
 
 	// APINTT, APIInvNTT and APIMulNTT are the public functions, which call
 	// the variant dispatch chose.
@@ -53,7 +62,7 @@ func (fd Field[E]) Spec(op string) nttfield.Spec[E] {
 type unaryKernel[E nttfield.Elem] struct {
 	op       string
 	ref, api nttfield.Unary[E]
-	impls    []nttfield.Impl[nttfield.Unary[E]]
+	impls    []variant.Impl[nttfield.Unary[E]]
 }
 
 // unaries returns NTT and InvNTT.

@@ -19,14 +19,14 @@ const RandomPolys = 10000
 // base NTT variant.
 const sweepPolys = 500
 
-func unaryPolys[E nttfield.Elem](v nttfield.Impl[nttfield.Unary[E]]) int {
+func unaryPolys[E nttfield.Elem](v variant.Impl[nttfield.Unary[E]]) int {
 	if v.OffsetSweep || strings.Contains(v.Name, "align=32") || strings.Contains(v.Name, "align=64") {
 		return sweepPolys
 	}
 	return RandomPolys
 }
 
-func binaryPolys[E nttfield.Elem](v nttfield.Impl[nttfield.Binary[E]]) int {
+func binaryPolys[E nttfield.Elem](v variant.Impl[nttfield.Binary[E]]) int {
 	if v.OffsetSweep {
 		return sweepPolys
 	}

@@ -1,6 +1,0 @@
-package all
-
-import (
-	_ "github.com/tunelab/tunelab/kernels/mldsa"
-	_ "github.com/tunelab/tunelab/kernels/mlkem"
-)

@@ -1,0 +1,14 @@
+//go:build !purego
+
+package mlkem
+
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+)
+
+// TestProductionLinksTable checks that the production tables hold every
+// variant the compiled dispatch table names (else regenerate: go generate
+// ./kernels/...).
+func TestProductionLinksTable(t *testing.T) { nttfieldtest.ProductionLinksTable(t, field) }

@@ -8,6 +8,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/keccak"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/mlkem"
+	"github.com/tunelab/tunelab/kernels/poly1305"
 )
 
 // init registers every generated variant of every kernel family.
@@ -17,4 +18,5 @@ func init() {
 	keccak.RegisterVariants()
 	mldsa.RegisterVariants()
 	mlkem.RegisterVariants()
+	poly1305.RegisterVariants()
 }

@@ -28,8 +28,8 @@ func BenchmarkPoly1305(b *testing.B) {
 		run("ext=xcrypto", func() { poly1305.Sum(&tag, m, key) })
 		run("dispatch", func() { Sum(&tag, m, key) })
 		for _, im := range runnable(b) {
-			if !im.sweep {
-				run(im.name, func() { im.sum(&tag, m, key) })
+			if !im.OffsetSweep {
+				run(im.Name, func() { im.sum(&tag, m, key) })
 			}
 		}
 	}

@@ -23,7 +23,11 @@ func TestPublicAPIUnderMasks(t *testing.T) {
 		t.Skip("in the child process")
 	}
 	ifma := "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64"
+	// A lab variant (not in the production set), which Sum and MAC run
+	// on heap copies.
+	labAVX2 := "isa=avx2/radix=26/lanes=4/blocks=8/pow=mem/carry=seq/tail=scalar/align=none"
 	cases := [][]string{
+		{"TUNELAB_DISPATCH=poly1305=" + labAVX2},
 		{"TUNELAB_CPU=avx512f=off"},
 		{"TUNELAB_CPU=all=off"},
 		{"TUNELAB_CPU=avx512f=off", "TUNELAB_DISPATCH=poly1305=" + ifma},
@@ -47,12 +51,12 @@ func TestPublicAPIChild(t *testing.T) {
 	}
 	mask := os.Getenv("TUNELAB_CPU")
 	for i, im := range selected {
-		if !dispatch.Has(im.features...) {
-			t.Errorf("plan[%d] = %s needs %v, not all present", i, im.name, im.features)
+		if !dispatch.Has(im.Features...) {
+			t.Errorf("plan[%d] = %s needs %v, not all present", i, im.Name, im.Features)
 		}
-		for _, f := range im.features {
+		for _, f := range im.Features {
 			if masked(mask, f) {
-				t.Errorf("plan[%d] = %s needs %s, masked by TUNELAB_CPU=%s", i, im.name, f, mask)
+				t.Errorf("plan[%d] = %s needs %s, masked by TUNELAB_CPU=%s", i, im.Name, f, mask)
 			}
 		}
 	}
@@ -62,10 +66,10 @@ func TestPublicAPIChild(t *testing.T) {
 	if o := os.Getenv("TUNELAB_DISPATCH"); o != "" && mask == "" {
 		want := strings.TrimPrefix(o, "poly1305=")
 		if want == "generic" {
-			want = generic.name
+			want = generic.Name
 		}
-		if im := lookup(want); im.name == want && dispatch.Has(im.features...) && selected[0].name != want {
-			t.Errorf("TUNELAB_DISPATCH=%s: plan selects %s", o, selected[0].name)
+		if im := lookup(want); im.Name == want && dispatch.Has(im.Features...) && selected[0].Name != want {
+			t.Errorf("TUNELAB_DISPATCH=%s: plan selects %s", o, selected[0].Name)
 		}
 	}
 	t.Logf("plan: %v", plan)
@@ -112,7 +116,7 @@ func TestSizeClassPlan(t *testing.T) {
 	small, mid, large := ims[1], ims[len(ims)/2], ims[len(ims)-1]
 	oldPlan, oldSel := plan, selected
 	defer func() { plan, selected = oldPlan, oldSel }()
-	plan = []dispatch.Choice{{MaxSize: 64, Variant: small.name}, {MaxSize: 1024, Variant: mid.name}, {Variant: large.name}}
+	plan = []dispatch.Choice{{MaxSize: 64, Variant: small.Name}, {MaxSize: 1024, Variant: mid.Name}, {Variant: large.Name}}
 	selected = []*impl{small, mid, large}
 	rng := rand.New(rand.NewPCG(31, 32))
 	for _, n := range []int{0, 15, 16, 63, 64, 65, 1023, 1024, 1025, 4096, 20000} {
@@ -123,7 +127,7 @@ func TestSizeClassPlan(t *testing.T) {
 		Sum(&got, m, key)
 		poly1305.Sum(&want, m, key)
 		if got != want {
-			t.Errorf("%d bytes (class %s): Sum %x, want %x", n, selected[pick(n)].name, got, want)
+			t.Errorf("%d bytes (class %s): Sum %x, want %x", n, selected[pick(n)].Name, got, want)
 		}
 		mac := New(key)
 		for rest := m; len(rest) > 0; {

@@ -12,5 +12,12 @@
 // variants between writes. The final partial block, the reduction modulo
 // p and the addition of s are done by the same Go code for all variants.
 //
+// A program links the generic code and the production set: the variants
+// the compiled dispatch table (kernels/dispatch/ztable.go) can select,
+// which are the only ones registered and planned among at init. The lab
+// (tunelab, its workers, tests) calls RegisterVariants, which adds every
+// other generated variant and plans again, so that TUNELAB_DISPATCH can
+// force any of them.
+//
 // A key must be used for one message only, as Poly1305 requires.
 package poly1305

@@ -26,6 +26,6 @@ func executes(v *variant.Variant) []string {
 	if blocks, ok := strings.CutPrefix(sym, "sum"); ok {
 		return []string{sym, "blocks" + blocks}
 	}
-	first := asmtest.LocalName(asmVariants[0].symbol)
+	first := asmtest.LocalName(labVariants()[0].Symbol)
 	return []string{sym, "blocks" + strings.TrimPrefix(first, "sum")}
 }

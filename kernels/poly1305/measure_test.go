@@ -44,15 +44,15 @@ func TestMeasureCrossover(t *testing.T) {
 		add("ext=xcrypto", func() { poly1305.Sum(&tag, m, key) })
 		add("dispatch", func() { Sum(&tag, m, key) })
 		for _, im := range runnable(t) {
-			if !im.sweep && (pat == "1" || strings.Contains(im.name, pat)) {
-				add(im.name, func() { im.sum(&tag, m, key) })
+			if !im.OffsetSweep && (pat == "1" || strings.Contains(im.Name, pat)) {
+				add(im.Name, func() { im.sum(&tag, m, key) })
 			}
 		}
 		x := rs[0].ns
 		sort.Slice(rs, func(i, j int) bool { return rs[i].ns < rs[j].ns })
 		fmt.Fprintf(&sb, "size=%d: x/crypto %.3f ns/B (%.3f c/B at 2.6 GHz)\n", size, x/float64(size), 2.6*x/float64(size))
 		for i, r := range rs {
-			if i < 6 || r.name == "dispatch" || r.name == "ext=xcrypto" || r.name == generic.name {
+			if i < 6 || r.name == "dispatch" || r.name == "ext=xcrypto" || r.name == generic.Name {
 				fmt.Fprintf(&sb, "  %-68s %9.1f ns  %6.3f c/B  x%.2f\n", r.name, r.ns, 2.6*r.ns/float64(size), x/r.ns)
 			}
 		}

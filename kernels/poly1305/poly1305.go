@@ -8,7 +8,7 @@ const TagSize = 16
 // Sum writes to out the authenticator of m under the one-time key, using
 // the variant dispatch selects for len(m) bytes.
 func Sum(out *[TagSize]byte, m []byte, key *[32]byte) {
-	selected[pick(len(m))].sum(out, m, key)
+	selected[pick(len(m))].apiSum(out, m, key)
 }
 
 // Verify reports whether mac is the authenticator of m under key, in
@@ -60,7 +60,7 @@ func (h *MAC) Write(p []byte) (int, error) {
 		h.nbuf = 0
 	}
 	if full := len(p) &^ 15; full > 0 {
-		h.impl(full).blocks(&h.st, p[:full], &h.pow)
+		h.impl(full).apiBlocks(&h.st, p[:full], &h.pow)
 		p = p[full:]
 	}
 	h.nbuf = copy(h.buf[:], p)

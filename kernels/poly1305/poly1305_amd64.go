@@ -2,28 +2,48 @@
 
 package poly1305
 
-//go:generate go run ../../variants/poly1305 -out poly1305_amd64.s -stubs zstubs_amd64.go -pkg poly1305 -table zvariants_amd64.go
+import (
+	"slices"
 
-// An asmVariant is one generated variant (see zvariants_amd64.go): a scalar
-// block function, or a vector one with its power-table shape.
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+//go:generate go run ../../variants/poly1305 -out poly1305_amd64.s -stubs zstubs_amd64.go -pkg poly1305 -table zvariants_amd64.go -prod zprod_amd64.go
+
+// An asmVariant says how to call one generated variant (the Fn of its
+// record in zvariants_amd64.go and, for the production set,
+// zprod_amd64.go): its id in the switches and, for a vector variant, the
+// shape of its power table.
 type asmVariant struct {
-	name, symbol, loop string
-	codeBytes          int
-	features           []string
-	sweep              bool
-	vector             bool  // vector variant (else scalar)
-	radix              int   // 26 or 44
-	lanes, unroll      int   // blocks per vector, vectors per iteration
-	order              []int // lane q holds block order[q] of a vector
-	shape              int   // power-table shape, for fillTable
-	powWords           int   // power-table size in words
-	compact            bool  // pow=reg: compact table, see variants/poly1305
-	tailVector         bool  // tail=vector: any block count, front-padded first iteration
+	id         int   // index in labVariants
+	vector     bool  // vector variant (else scalar)
+	radix      int   // 26 or 44
+	lanes      int   // blocks per vector
+	unroll     int   // vectors per iteration
+	order      []int // lane q holds block order[q] of a vector
+	shape      int   // power-table shape, for the FillTable switches
+	powWords   int   // power-table size in words
+	compact    bool  // pow=reg: compact table, see variants/poly1305
+	tailVector bool  // tail=vector: any block count, front-padded first iteration
+
+	// first[pad] are the first-iteration masks of a tail=vector variant
+	// for pad leading virtual blocks (pad < blocks per iteration <= 16),
+	// set by newImpl.
+	first *[16][8]uint16
 }
 
 // maxPowWords bounds the power table of every vector variant:
 // (unroll+1) entries of (limbs + wrap multiples) vectors.
 const maxPowWords = 3 * 9 * 8
+
+// smallPowWords bounds the smaller tables (e.g. 8 lanes, one vector per
+// iteration: 2 entries of at most 9 limb vectors); a stack buffer of this
+// size spares short inputs the zeroing of a full-size one.
+const smallPowWords = 2 * 9 * 8
+
+// tinyPowWords bounds the compact (pow=reg) tables: (unroll + lanes)
+// radix 2^44 powers of 3 limbs.
+const tinyPowWords = (2 + 8) * 3
 
 // powCache keeps a MAC's power table between writes; kind identifies the
 // table shape it holds (0: none).
@@ -32,135 +52,96 @@ type powCache struct {
 	tab  [maxPowWords]uint64
 }
 
+// platformImpls returns the production set, in generation order.
 func platformImpls() []*impl {
+	out := make([]*impl, len(prodVariants))
+	for i, r := range prodVariants {
+		out[i] = newImpl(r, false)
+	}
+	return out
+}
+
+// labImpls returns every generated variant in generation order: the
+// production implementations prod, and a lab implementation of each
+// other variant. It sets labCalls to the lab wrappers, which makes the
+// binary link the lab switches and every variant.
+func labImpls(prod []*impl) []*impl {
+	labCalls.sum, labCalls.blocks, labCalls.run = labSum, labBlocks, labRun
 	var out []*impl
-	for i := range asmVariants {
-		v := &asmVariants[i]
-		out = append(out, &impl{id: i, name: v.name, features: v.features, sweep: v.sweep,
-			symbol: v.symbol, loop: v.loop, codeBytes: v.codeBytes})
+	for _, r := range labVariants() {
+		if i := slices.IndexFunc(prod, func(im *impl) bool { return im.Name == r.Name }); i >= 0 {
+			out = append(out, prod[i])
+		} else {
+			out = append(out, newImpl(r, true))
+		}
 	}
 	return out
 }
 
-// asmSum computes the MAC in one assembly call and reports true for a
-// scalar variant, and for a vector variant when m is shorter than one
-// iteration (its short-message path is the scalar MULQ variant 0); else
-// it reports false.
-func asmSum(id int, out *[16]byte, m []byte, key *[32]byte) bool {
-	v := &asmVariants[id]
-	if v.tailVector {
-		return false
+// newImpl returns the implementation of record r, computing the masks of
+// a tail=vector variant.
+func newImpl(r variant.Impl[*asmVariant], inLab bool) *impl {
+	v := r.Fn
+	if v.tailVector && v.first == nil {
+		v.first = new([16][8]uint16)
+		for pad := 0; pad < v.lanes*v.unroll; pad++ {
+			v.first[pad] = v.masks(pad)
+		}
 	}
+	return &impl{Impl: r, lab: inLab}
+}
+
+// oneShot returns the variant whose one-shot function computes the MAC of
+// an n-byte message in one assembly call, and true: a scalar variant's
+// own, and for a vector variant when the message is shorter than one
+// iteration the scalar MULQ variant 0's. A tail=vector variant has none
+// (false): its masked first iteration covers short messages.
+func (v *asmVariant) oneShot(n int) (int, bool) {
+	switch {
+	case !v.vector:
+		return v.id, true
+	case v.tailVector || n >= v.chunk():
+		return 0, false
+	}
+	return 0, true
+}
+
+// vectorBytes returns how many of n bytes of blocks (n a multiple of 16)
+// v's vector function takes: none for a scalar variant, all for a
+// tail=vector one, else the longest prefix of whole iterations; the
+// scalar block function of scalarID adds the rest.
+func (v *asmVariant) vectorBytes(n int) int {
+	switch {
+	case !v.vector:
+		return 0
+	case v.tailVector:
+		return n
+	}
+	return n / v.chunk() * v.chunk()
+}
+
+// scalarID is the variant whose scalar block function runs the blocks v's
+// vector function leaves: v itself for a scalar variant, else the scalar
+// MULQ variant 0 (no features needed).
+func (v *asmVariant) scalarID() int {
 	if v.vector {
-		if len(m) >= 16*v.lanes*v.unroll {
-			return false
-		}
-		id = 0
+		return 0
 	}
-	callSum(id, out, m, key)
-	return true
+	return v.id
 }
 
-// asmBlocks adds the full blocks of m to st.h with variant id. A vector
-// variant runs on the longest prefix of m made of whole iterations and the
-// scalar MULQ variant (variant 0, no features needed) on the rest.
-func asmBlocks(id int, st *state, m []byte, pc *powCache) {
-	v := &asmVariants[id]
-	if !v.vector {
-		callScalar(id, &st.h, &st.r, m, 1)
-		return
-	}
-	if v.tailVector {
-		if len(m) > 0 {
-			maskedBlocks(id, st, m, pc)
-		}
-		return
-	}
-	chunk := 16 * v.lanes * v.unroll
-	if n := len(m) / chunk * chunk; n > 0 {
-		switch {
-		case pc != nil:
-			callVector(id, &st.h, &pc.get(v, &st.r)[0], m[:n])
-		case v.powWords <= tinyPowWords:
-			vectorFreshTiny(id, st, m[:n])
-		case v.powWords <= smallPowWords:
-			vectorFreshSmall(id, st, m[:n])
-		default:
-			vectorFresh(id, st, m[:n])
-		}
-		m = m[n:]
-	}
-	if len(m) > 0 {
-		callScalar(0, &st.h, &st.r, m, 1)
-	}
-}
+// chunk is the number of bytes of one iteration of a vector variant.
+func (v *asmVariant) chunk() int { return 16 * v.lanes * v.unroll }
 
-// vectorFresh computes the power table on the stack and runs vector
-// variant id; kept out of asmBlocks so short inputs do not pay for it.
-//
-//go:noinline
-func vectorFresh(id int, st *state, m []byte) {
-	var tab [maxPowWords]uint64
-	asmVariants[id].fillPowers(tab[:], &st.r)
-	callVector(id, &st.h, &tab[0], m)
-}
-
-// smallPowWords bounds the smaller tables (e.g. 8 lanes, one vector per
-// iteration: 2 entries of at most 9 limb vectors).
-const smallPowWords = 2 * 9 * 8
-
-// vectorFreshSmall is vectorFresh for tables of at most smallPowWords
-// words, sparing the zeroing of a full-size table.
-//
-//go:noinline
-func vectorFreshSmall(id int, st *state, m []byte) {
-	var tab [smallPowWords]uint64
-	asmVariants[id].fillPowers(tab[:], &st.r)
-	callVector(id, &st.h, &tab[0], m)
-}
-
-// tinyPowWords bounds the compact (pow=reg) tables: (unroll + lanes)
-// radix 2^44 powers of 3 limbs.
-const tinyPowWords = (2 + 8) * 3
-
-// vectorFreshTiny is vectorFresh for tables of at most tinyPowWords words.
-//
-//go:noinline
-func vectorFreshTiny(id int, st *state, m []byte) {
-	var tab [tinyPowWords]uint64
-	asmVariants[id].fillPowers(tab[:], &st.r)
-	callVector(id, &st.h, &tab[0], m)
-}
-
-// maskedBlocks runs tail=vector variant id on all of m (len(m) > 0, a
-// multiple of 16): the first iteration is front-padded with virtual zero
-// blocks so that whole iterations cover m.
-func maskedBlocks(id int, st *state, m []byte, pc *powCache) {
-	v := &asmVariants[id]
+// firstBlocks returns the number of virtual zero blocks that front-pad
+// the first iteration of tail=vector variant v over n bytes (n > 0, a
+// multiple of 16), so that whole iterations cover them, and the masks of
+// that iteration.
+func (v *asmVariant) firstBlocks(n int) (int, *[8]uint16) {
 	per := v.lanes * v.unroll
-	pad := (per - len(m)/16%per) % per
-	fm := &firstMasks[id][pad]
-	if pc != nil {
-		callVectorMasked(id, &st.h, &pc.get(v, &st.r)[0], m, pad, fm)
-		return
-	}
-	var tab [tinyPowWords]uint64
-	v.fillPowers(tab[:], &st.r)
-	callVectorMasked(id, &st.h, &tab[0], m, pad, fm)
+	pad := (per - n/16%per) % per
+	return pad, &v.first[pad]
 }
-
-// firstMasks[id][pad] holds the masks of tail=vector variant id for pad
-// leading virtual blocks (pad < blocks per iteration <= 16).
-var firstMasks = func() [][16][8]uint16 {
-	out := make([][16][8]uint16, len(asmVariants))
-	for id := range asmVariants {
-		v := &asmVariants[id]
-		for pad := 0; v.tailVector && pad < v.lanes*v.unroll; pad++ {
-			out[id][pad] = v.masks(pad)
-		}
-	}
-	return out
-}()
 
 // masks returns the first-iteration masks of a tail=vector variant for pad
 // leading virtual blocks: per vector k, the qword masks of its two loads
@@ -192,22 +173,18 @@ func (v *asmVariant) masks(pad int) [8]uint16 {
 // kind identifies v's table shape in a powCache (0 means empty).
 func (v *asmVariant) kind() int { return v.shape + 1 }
 
-// get returns the table for v's shape, computing it on a change of shape.
-func (pc *powCache) get(v *asmVariant, r *[2]uint64) *[maxPowWords]uint64 {
-	if pc.kind != v.kind() {
-		v.fillPowers(pc.tab[:], r)
-		pc.kind = v.kind()
+// claim reports whether pc must be filled for v's table shape (it holds
+// another or none) and records it as holding v's; the caller fills it.
+// The layout of a table is documented in variants/poly1305 (fill.go),
+// which generates the straight-line fill functions. Powers are partially
+// reduced (below 2^131): the top limb may exceed the radix by up to 3
+// bits, which the variants' bounds allow.
+func (pc *powCache) claim(v *asmVariant) bool {
+	if pc.kind == v.kind() {
+		return false
 	}
-	return &pc.tab
-}
-
-// fillPowers writes the power table the vector function reads; its layout
-// is documented in variants/poly1305 (fill.go), which generates the
-// straight-line fill functions. Powers are partially reduced (below
-// 2^131): the top limb may exceed the radix by up to 3 bits, which the
-// variants' bounds allow.
-func (v *asmVariant) fillPowers(tab []uint64, r *[2]uint64) {
-	fillTable(v.shape, tab, r)
+	pc.kind = v.kind()
+	return true
 }
 
 // powers44 sets l[k] to the radix 2^44 limbs of r^k for k in 1..len(l)-1.

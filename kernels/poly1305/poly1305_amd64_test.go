@@ -5,7 +5,11 @@ package poly1305
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 )
 
 // testPowerTables recomputes every vector variant's power table with
@@ -17,8 +21,8 @@ import (
 func testPowerTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	p := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 130), big.NewInt(5))
-	for i := range asmVariants {
-		v := &asmVariants[i]
+	for _, rec := range labVariants() {
+		v := rec.Fn
 		if !v.vector {
 			continue
 		}
@@ -28,14 +32,14 @@ func testPowerTables(t *testing.T) {
 			if trial == 0 {
 				st.r = [2]uint64{rMask0, rMask1} // largest clamped r
 			}
-			checkPowerTable(t, v, &st.r, p)
+			checkPowerTable(t, rec.Name, v, &st.r, p)
 		}
 	}
 }
 
-func checkPowerTable(t *testing.T, v *asmVariant, r2 *[2]uint64, p *big.Int) {
+func checkPowerTable(t *testing.T, name string, v *asmVariant, r2 *[2]uint64, p *big.Int) {
 	var tab [maxPowWords]uint64
-	v.fillPowers(tab[:], r2)
+	labFillTable(v.shape, tab[:], r2)
 	r := new(big.Int).Lsh(new(big.Int).SetUint64(r2[1]), 64)
 	r.Or(r, new(big.Int).SetUint64(r2[0]))
 	nl, wrap := 5, uint64(5)
@@ -67,34 +71,76 @@ func checkPowerTable(t *testing.T, v *asmVariant, r2 *[2]uint64, p *big.Int) {
 					limit = uint(131 - v.radix*(nl-1))
 				}
 				if at(c)>>limit != 0 {
-					t.Fatalf("%s: entry %d lane %d (r^%d): limb %d = %#x exceeds %d bits", v.name, e, q, exp, c, at(c), limit)
+					t.Fatalf("%s: entry %d lane %d (r^%d): limb %d = %#x exceeds %d bits", name, e, q, exp, c, at(c), limit)
 				}
 				val.Lsh(val, uint(v.radix)).Add(val, new(big.Int).SetUint64(at(c)))
 			}
 			want := new(big.Int).Exp(r, big.NewInt(int64(exp)), p)
 			if val.Mod(val, p).Cmp(want) != 0 {
-				t.Fatalf("%s: entry %d lane %d: limbs are %v mod p, want r^%d = %v", v.name, e, q, val, exp, want)
+				t.Fatalf("%s: entry %d lane %d: limbs are %v mod p, want r^%d = %v", name, e, q, val, exp, want)
 			}
 			for c := 1; c < nl && !v.compact; c++ {
 				if got := at(nl - 1 + c); got != wrap*at(c) {
-					t.Fatalf("%s: entry %d lane %d: wrap component %d = %#x, want %d·%#x", v.name, e, q, c, got, wrap, at(c))
+					t.Fatalf("%s: entry %d lane %d: wrap component %d = %#x, want %d·%#x", name, e, q, c, got, wrap, at(c))
 				}
 			}
 		}
 	}
 }
 
-// TestVariantZeroIsPlainScalar checks the assumption of asmSum and
-// asmBlocks that variant 0, their short-message and tail path, is a
-// scalar variant every amd64 CPU runs, and that the table sizes bound
-// every variant's power table.
+// TestVariantZeroIsPlainScalar checks the assumption of oneShot and
+// scalarID that variant 0, the short-message and tail path of the Sum
+// and Blocks wrappers, is a scalar variant every amd64 CPU runs, and
+// that the table sizes bound every variant's power table.
 func TestVariantZeroIsPlainScalar(t *testing.T) {
-	if v := asmVariants[0]; v.vector || len(v.features) != 0 {
-		t.Fatalf("variant 0 is %s (features %v), want a scalar variant without features", v.name, v.features)
+	all := labVariants()
+	if r := all[0]; r.Fn.vector || len(r.Features) != 0 {
+		t.Fatalf("variant 0 is %s (features %v), want a scalar variant without features", r.Name, r.Features)
 	}
-	for _, v := range asmVariants {
-		if v.powWords > maxPowWords || ((v.compact || v.tailVector) && v.powWords > tinyPowWords) {
-			t.Errorf("%s: power table of %d words exceeds its buffer", v.name, v.powWords)
+	for _, r := range all {
+		if v := r.Fn; v.powWords > maxPowWords || ((v.compact || v.tailVector) && v.powWords > tinyPowWords) {
+			t.Errorf("%s: power table of %d words exceeds its buffer", r.Name, v.powWords)
+		}
+	}
+}
+
+// TestProductionLinksTable checks that the production set holds every
+// variant the compiled dispatch table names, with the records of the lab
+// set, and that the production implementations run through the
+// production switches.
+func TestProductionLinksTable(t *testing.T) {
+	var names []string
+	all := labVariants()
+	for _, r := range prodVariants {
+		names = append(names, r.Name)
+		lab := all[r.Fn.id]
+		if lab.Name != r.Name || lab.Symbol != r.Symbol || !slices.Equal(lab.Features, r.Features) ||
+			lab.CodeBytes != r.CodeBytes || lab.Fn.shape != r.Fn.shape || lab.Fn.powWords != r.Fn.powWords {
+			t.Errorf("production record %+v differs from the lab record %+v", r, lab)
+		}
+	}
+	asmtest.CheckProduction(t, map[string][]string{kernel: names})
+	for _, im := range impls[1:] {
+		if prod := slices.Contains(names, im.Name); prod == im.lab {
+			t.Errorf("%s: lab = %v, but in the production set: %v", im.Name, im.lab, prod)
+		}
+	}
+}
+
+// TestLabSwitches runs every runnable variant through the lab switches,
+// which the lab implementations use only for the variants production
+// lacks.
+func TestLabSwitches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(55, 56))
+	for _, r := range labVariants() {
+		if !dispatch.Has(r.Features...) {
+			continue
+		}
+		im := newImpl(r, true)
+		for _, n := range []int{0, 16, 100, 1024, 4096 + 48} {
+			m := make([]byte, n)
+			fill(rng, m)
+			checkAgainstXCrypto(t, im, m, randKey(rng), "lab switches")
 		}
 	}
 }

@@ -17,8 +17,8 @@ import (
 func runnable(t testing.TB) []*impl {
 	var out []*impl
 	for _, im := range impls {
-		if !dispatch.Has(im.features...) {
-			t.Logf("skipping %s: host lacks one of %v", im.name, im.features)
+		if !dispatch.Has(im.Features...) {
+			t.Logf("skipping %s: host lacks one of %v", im.Name, im.Features)
 			continue
 		}
 		out = append(out, im)
@@ -39,7 +39,7 @@ func checkAgainstXCrypto(t testing.TB, im *impl, m []byte, key *[32]byte, input 
 	im.sum(&got, m, key)
 	poly1305.Sum(&want, m, key)
 	if got != want {
-		t.Fatalf("%s: %s (%d bytes, key %x): tag %x, want %x (x/crypto)", im.name, input, len(m), key, got, want)
+		t.Fatalf("%s: %s (%d bytes, key %x): tag %x, want %x (x/crypto)", im.Name, input, len(m), key, got, want)
 	}
 }
 
@@ -58,7 +58,7 @@ func TestDifferentialAllLengths(t *testing.T) {
 	fill(rng, buf)
 	for _, im := range runnable(t) {
 		step, reps := 1, 3
-		if im.sweep {
+		if im.OffsetSweep {
 			step, reps = 7, 1
 		}
 		for n := 0; n <= maxLen; n += step {
@@ -92,9 +92,9 @@ func TestEdgeCases(t *testing.T) {
 // instance's Run/Check, as the harness does.
 func TestVerifyFunctions(t *testing.T) {
 	for _, im := range runnable(t) {
-		v := variant.Lookup(kernel, im.name)
+		v := variant.Lookup(kernel, im.Name)
 		if v == nil {
-			t.Fatalf("%s not registered", im.name)
+			t.Fatalf("%s not registered", im.Name)
 		}
 		for _, size := range []int{0, 16, 100, 1024} {
 			if err := v.Verify(size, uint64(size)+7); err != nil {
@@ -104,7 +104,7 @@ func TestVerifyFunctions(t *testing.T) {
 		in := v.New(333, 9)
 		in.Run(2)
 		if err := in.Check(); err != nil {
-			t.Errorf("%s: Check: %v", im.name, err)
+			t.Errorf("%s: Check: %v", im.Name, err)
 		}
 	}
 }
@@ -124,7 +124,7 @@ func TestStreamingSwitchesVariants(t *testing.T) {
 		var used []string
 		mac.pick = func(int) *impl {
 			im := ims[rng.IntN(len(ims))]
-			used = append(used, im.name)
+			used = append(used, im.Name)
 			return im
 		}
 		for rest := m; len(rest) > 0; {

@@ -16,47 +16,61 @@ const kernel = "poly1305"
 // sizes are the default sweep sizes in bytes.
 var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 
-// An impl is one implementation: the generic Go code (id -1) or the
-// generated variant asmVariants[id].
+// An impl is one implementation: the generic Go code (Fn nil) or a
+// generated variant, Fn saying how to call it. A variant of the
+// production set (zprod_amd64.go: those the compiled dispatch table can
+// select) runs through the production switches; one that only the lab
+// set has (lab: added by RegisterVariants) runs through labCalls.
 type impl struct {
-	id        int
-	name      string
-	features  []string
-	sweep     bool
-	symbol    string
-	loop      string
-	codeBytes int
+	variant.Impl[*asmVariant]
+	lab bool
 }
 
-// blocks adds the full blocks of m (len(m) a multiple of 16) to st.h; pc,
-// when non-nil, caches key powers across calls of one MAC.
-func (im *impl) blocks(st *state, m []byte, pc *powCache) {
-	if im.id < 0 {
+// apiSum computes the MAC for the public API: no pointer argument
+// escapes, so that Sum and Verify allocate nothing. A lab variant runs on
+// heap copies (sumCopy).
+func (im *impl) apiSum(out *[16]byte, m []byte, key *[32]byte) {
+	switch {
+	case im.Fn == nil:
+		sumGeneric(out, m, key)
+	case im.lab:
+		sumCopy(im, out, m, key)
+	default:
+		prodSum(im.Fn, out, m, key)
+	}
+}
+
+// apiBlocks adds the full blocks of m (len(m) a multiple of 16) to st.h
+// for a MAC's Write; pc, when non-nil, caches key powers across calls of
+// one MAC. As with apiSum nothing escapes; a lab variant runs on heap
+// copies (blocksCopy).
+func (im *impl) apiBlocks(st *state, m []byte, pc *powCache) {
+	switch {
+	case im.Fn == nil:
 		blocksGeneric(&st.h, &st.r, m, 1)
-		return
+	case im.lab:
+		blocksCopy(im, st, m, pc)
+	default:
+		prodBlocks(im.Fn, st, m, pc)
 	}
-	asmBlocks(im.id, st, m, pc)
 }
 
-// sum computes the whole MAC: in one assembly call where the variant has
-// one (scalar variants, and vector variants for messages shorter than one
-// iteration), else with im's blocks and the shared finish.
+// sum computes the MAC with im on the caller's memory, for lab code
+// (instances, verification, tests): a lab variant runs through labCalls,
+// a func value, so out, m and key escape to the heap.
 func (im *impl) sum(out *[16]byte, m []byte, key *[32]byte) {
-	if im.id >= 0 && asmSum(im.id, out, m, key) {
+	if im.lab {
+		labCalls.sum(im.Fn, out, m, key)
 		return
 	}
-	var st state
-	st.init(key)
-	full := len(m) &^ 15
-	if full > 0 {
-		im.blocks(&st, m[:full], nil)
-	}
-	st.finish(out, m[full:])
+	im.apiSum(out, m, key)
 }
 
-var generic = &impl{id: -1, name: variant.GenericName}
+var generic = &impl{Impl: variant.Impl[*asmVariant]{Name: variant.GenericName}}
 
-// impls lists every implementation, generic first.
+// impls lists every implementation, generic first, then the generated
+// variants in generation order: the production set, and after
+// RegisterVariants every variant.
 var impls = append([]*impl{generic}, platformImpls()...)
 
 // plan is the dispatch plan and selected[i] the implementation of plan[i].
@@ -69,14 +83,19 @@ func init() {
 	variant.RegisterKernel(variant.Kernel{Name: kernel, Family: "poly1305", Bench: "Poly1305",
 		Sizes: sizes, SizeClasses: true, Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n) },
 		Doc: "Poly1305 one-time MAC (RFC 8439) of an n-byte message"})
-	var cands []dispatch.Candidate
 	for _, im := range impls {
 		variant.Register(im.variant())
-		if !im.sweep {
-			cands = append(cands, dispatch.Candidate{Name: im.name, Features: im.features})
-		}
 	}
-	plan = dispatch.Plan(kernel, cands)
+	replan()
+}
+
+// replan plans dispatch among impls (offset-sweep copies never).
+func replan() {
+	records := make([]variant.Impl[*asmVariant], 0, len(impls)-1)
+	for _, im := range impls[1:] {
+		records = append(records, im.Impl)
+	}
+	plan = dispatch.Plan(kernel, variant.Candidates(records))
 	selected = make([]*impl, len(plan))
 	for i, c := range plan {
 		selected[i] = lookup(c.Variant)
@@ -86,7 +105,7 @@ func init() {
 // lookup returns the implementation named name, generic if none is.
 func lookup(name string) *impl {
 	for _, im := range impls {
-		if im.name == name {
+		if im.Name == name {
 			return im
 		}
 	}
@@ -97,10 +116,9 @@ func lookup(name string) *impl {
 func pick(n int) int { return dispatch.ForSize(plan, n) }
 
 func (im *impl) variant() variant.Variant {
-	v := variant.Variant{Kernel: kernel, Name: im.name, Features: im.features, Symbol: im.symbol,
-		LoopLabel: im.loop, CodeBytes: im.codeBytes, OffsetSweep: im.sweep,
-		New:    func(size int, seed uint64) variant.Instance { return newInstance(im, size, seed) },
-		Verify: im.verify}
+	v := im.Variant(kernel)
+	v.New = func(size int, seed uint64) variant.Instance { return newInstance(im, size, seed) }
+	v.Verify = im.verify
 	v.LoopTrips = loopTrips(&v)
 	return v
 }
@@ -137,10 +155,18 @@ func fill(rng *rand.Rand, b []byte) {
 	}
 }
 
-// Run computes the MAC n times.
+// Run computes the MAC n times, in a loop of direct calls for every kind
+// of implementation, so that none pays for an indirect call per MAC.
 func (in *instance) Run(n int) {
-	for i := 0; i < n; i++ {
-		in.im.sum(&in.tag, in.msg, &in.key)
+	switch im := in.im; {
+	case im.Fn == nil:
+		for i := 0; i < n; i++ {
+			sumGeneric(&in.tag, in.msg, &in.key)
+		}
+	case im.lab:
+		labCalls.run(im.Fn, n, &in.tag, in.msg, &in.key)
+	default:
+		prodRun(im.Fn, n, &in.tag, in.msg, &in.key)
 	}
 }
 
@@ -161,7 +187,7 @@ func (im *impl) compare(input string, m []byte, key *[32]byte) error {
 	}
 	for i := range got {
 		if got[i] != want[i] {
-			return &variant.Mismatch{Kernel: kernel, Variant: im.name, Input: input, Index: i,
+			return &variant.Mismatch{Kernel: kernel, Variant: im.Name, Input: input, Index: i,
 				Got: fmt.Sprintf("%x", got), Want: fmt.Sprintf("%x", want)}
 		}
 	}

@@ -79,7 +79,7 @@ func TestRFCVectors(t *testing.T) {
 			var got [16]byte
 			im.sum(&got, v.msg, &key)
 			if !bytes.Equal(got[:], want) {
-				t.Errorf("%s: vector %s: tag %x, want %x", im.name, v.name, got, want)
+				t.Errorf("%s: vector %s: tag %x, want %x", im.Name, v.name, got, want)
 			}
 		}
 		var got [16]byte

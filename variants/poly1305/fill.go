@@ -48,19 +48,13 @@ func shapes(specs []spec) []shape {
 	return out
 }
 
-// writeFills writes fillTable, dispatching on the shape index, and one
-// straight-line fill function per shape. The layout is the one vecGen
-// reads: entry 0 = r^(L·u), entry e in 1..u-1 = r^(L·(u-e)) in every lane,
-// entry u = r^(L-order[q]) in lane q; per entry the limbs, then the wrap
-// multiples of limbs 1..n-1, each an L-lane vector.
+// writeFills writes one straight-line fill function per shape; each set's
+// FillTable switch (writeFillSwitch) calls those of its shapes. The
+// layout is the one vecGen reads: entry 0 = r^(L·u), entry e in 1..u-1 =
+// r^(L·(u-e)) in every lane, entry u = r^(L-order[q]) in lane q; per entry
+// the limbs, then the wrap multiples of limbs 1..n-1, each an L-lane
+// vector.
 func writeFills(b *bytes.Buffer, sh []shape) {
-	b.WriteString("// fillTable writes the power table of the given shape (see writeFills in\n")
-	b.WriteString("// variants/poly1305) for key r; direct calls keep tab on the stack.\n")
-	b.WriteString("func fillTable(shape int, tab []uint64, r *[2]uint64) {\nswitch shape {\n")
-	for i, s := range sh {
-		fmt.Fprintf(b, "case %d:\n%s(tab, r)\n", i, s.fn())
-	}
-	b.WriteString("default:\npanic(\"poly1305: bad table shape\")\n}\n}\n\n")
 	for _, s := range sh {
 		writeFill(b, s)
 	}

@@ -16,12 +16,21 @@
 //     base variant per tier: isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg
 //     and isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv.
 //
-// Besides the assembly and stubs (through avo) it writes, with -table, a Go
-// file listing the variants (name, features derived from the instructions
-// of the functions each runs, symbol, loop label, code
-// size, table shape), switch functions that call them directly (calls
-// through func values would move their pointer arguments to the heap) and
-// one straight-line power-table fill function per table shape.
+// Besides the assembly and stubs (through avo) it writes two Go files of
+// kernels/variant.Impl records (name, features derived from the
+// instructions of the functions each runs, symbol, loop label, code size
+// and, in Fn, the id and table shape), each with switch functions that
+// call its variants directly (calls through func values would move their
+// pointer arguments to the heap) and the wrappers running a MAC through
+// them:
+//
+//   - with -table, the lab file: every variant (labVariants, the lab*
+//     functions) and one straight-line power-table fill function per
+//     table shape; only binaries calling poly1305.RegisterVariants link
+//     them;
+//   - with -prod, the production file: the variants the compiled dispatch
+//     table (kernels/dispatch/ztable.go) names (prodVariants, the prod*
+//     functions), which is all a production binary links.
 //
 // Every block function honours one contract: it adds len(m)/16 full 16-byte
 // blocks (each with the 2^128 pad bit) to the canonical accumulator h, a
@@ -33,16 +42,17 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"os"
 
 	"github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 )
 
 const pkgPath = "github.com/tunelab/tunelab/kernels/poly1305"
 
 func main() {
-	table := flag.String("table", "", "write the variant table Go file to `file`")
+	table := flag.String("table", "", "write the lab variant table Go file to `file`")
+	prod := flag.String("prod", "", "write the production variant table Go file to `file` (with -table)")
 	flag.Parse()
 	build.ConstraintExpr("!purego")
 	var specs []spec
@@ -53,7 +63,11 @@ func main() {
 	}
 	avogen.Generate()
 	if *table != "" {
-		if err := writeTable(*table, specs); err != nil {
+		if *prod == "" {
+			fmt.Fprintln(os.Stderr, "poly1305: -table needs -prod")
+			os.Exit(2)
+		}
+		if err := writeTables(*table, *prod, specs); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

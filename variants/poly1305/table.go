@@ -6,32 +6,89 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/mmcloughlin/avo/printer"
 
 	"github.com/tunelab/tunelab/variants/internal/asmstat"
+	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
-// writeTable writes the Go table of generated variants that
-// kernels/poly1305 registers, with code sizes estimated from the
-// instruction count of each function in the written assembly.
-func writeTable(path string, specs []spec) error {
-	counts, err := asmstat.InstructionCounts(flag.Lookup("out").Value.String())
+// kernel is the dispatch name of Poly1305 in kernels/variant and the
+// compiled dispatch table.
+const kernel = "poly1305"
+
+// A set is the variants one table file lists and the generated functions
+// it calls them through: the lab set (every variant) or the production
+// set (the variants the compiled dispatch table names).
+type set struct {
+	prefix  string // of the set's functions: labSum, prodCallVector, ...
+	doc     string // what the set is, for doc comments
+	records []int  // ids (generation indices) of the listed variants
+	calls   []int  // ids with cases in the switches: the records and the variant whose scalar code every vector variant runs
+}
+
+// writeTables writes the lab table to labPath (every variant, the lab
+// switches and the fill function of every table shape) and the
+// production table to prodPath (the variants the compiled dispatch table
+// names and the production switches, which reference only the functions
+// those run). Code sizes are estimated from the instruction count of each
+// function in the written assembly.
+func writeTables(labPath, prodPath string, specs []spec) error {
+	records, err := recordLiterals(specs)
 	if err != nil {
 		return err
 	}
-	derived, err := isafeat.Derive()
-	if err != nil {
+	lab := set{prefix: "lab", doc: "the lab set (every variant)", records: ids(len(specs))}
+	lab.calls = lab.records
+	prod := set{prefix: "prod", doc: "the production set (the variants the compiled dispatch table names)", records: dispatchable(specs)}
+	prod.calls = withTail(prod.records)
+	shs := shapes(specs)
+	if err := writeFile(labPath, specs, records, lab, func(b *bytes.Buffer) { writeFills(b, shs) }); err != nil {
 		return err
 	}
+	return writeFile(prodPath, specs, records, prod, nil)
+}
+
+// writeFile writes the Go file of one set: its table, switches, wrappers
+// and what extra adds.
+func writeFile(path string, specs []spec, records []string, s set, extra func(*bytes.Buffer)) error {
 	var b bytes.Buffer
 	cfg := printer.NewGoRunConfig()
 	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage %s\n\n", cfg.GeneratedWarning(), pkgName())
-	b.WriteString("// asmVariants lists the generated variants in generation order; the\n")
-	b.WriteString("// index of each is its id for callScalar and callVector.\n")
-	b.WriteString("var asmVariants = []asmVariant{\n")
+	b.WriteString("import \"github.com/tunelab/tunelab/kernels/variant\"\n\n")
+	writeRecords(&b, records, s)
+	writeSwitches(&b, specs, s)
+	writeWrappers(&b, s)
+	if extra != nil {
+		extra(&b)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return fmt.Errorf("formatting variant table %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		return fmt.Errorf("writing variant table: %w", err)
+	}
+	return nil
+}
+
+// recordLiterals returns the variant.Impl literal of every spec: name,
+// features derived from the instructions of the functions it runs,
+// symbol, loop label, code size and, in Fn, its id and table shape.
+func recordLiterals(specs []spec) ([]string, error) {
+	counts, err := asmstat.InstructionCounts(flag.Lookup("out").Value.String())
+	if err != nil {
+		return nil, err
+	}
+	derived, err := isafeat.Derive()
+	if err != nil {
+		return nil, err
+	}
 	shs := shapes(specs)
+	out := make([]string, len(specs))
 	for i := range specs {
 		s := &specs[i]
 		// The symbol is the function a sweep measures: Sum runs a scalar
@@ -40,37 +97,125 @@ func writeTable(path string, specs []spec) error {
 		if s.isa == "scalar" {
 			sym = s.sumFn()
 		}
-		fmt.Fprintf(&b, "{name: %q, symbol: %q, loop: \"loop\", codeBytes: %d,\n",
-			s.name(), pkgPath+"."+sym, 5*counts[sym])
 		feats, err := derived.Features(s.name(), isafeat.Allowed(s.isa), executed(specs, s)...)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		fmt.Fprintf(&b, "features: %#v, sweep: %v,\n", feats, s.sweep)
-		if s.isa == "scalar" {
-			b.WriteString("vector: false},\n")
-			continue
+		fn := fmt.Sprintf("&asmVariant{id: %d}", i)
+		if s.isa != "scalar" {
+			fn = fmt.Sprintf("&asmVariant{id: %d, vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v}",
+				i, s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector")
 		}
-		fmt.Fprintf(&b, "vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v},\n",
-			s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector")
+		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", CodeBytes: %d, OffsetSweep: %v,\nFn: %s},\n",
+			s.name(), feats, pkgPath+"."+sym, 5*counts[sym], s.sweep, fn)
+	}
+	return out, nil
+}
+
+// writeRecords writes the set's table: the lab table as a function, so
+// that only binaries calling it hold every record; the production table
+// as a variable.
+func writeRecords(b *bytes.Buffer, records []string, s set) {
+	if s.prefix == "lab" {
+		b.WriteString(comment("labVariants lists %s, %d variants in generation order; Fn.id is the index of each, its id in the switches.", s.doc, len(s.records)))
+		b.WriteString("func labVariants() []variant.Impl[*asmVariant] {\nreturn []variant.Impl[*asmVariant]{\n")
+	} else {
+		b.WriteString(comment("prodVariants lists %s, %d variants; Fn.id is the index of each in labVariants, its id in the switches.", s.doc, len(s.records)))
+		b.WriteString("var prodVariants = []variant.Impl[*asmVariant]{\n")
+	}
+	for _, id := range s.records {
+		b.WriteString(records[id])
+	}
+	if s.prefix == "lab" {
+		b.WriteString("}\n")
 	}
 	b.WriteString("}\n\n")
-	scalar := func(s *spec) bool { return s.isa == "scalar" }
-	plain := func(s *spec) bool { return s.isa != "scalar" && s.tail != "vector" }
-	masked := func(s *spec) bool { return s.tail == "vector" }
-	blocksFn := func(s *spec) string { return s.fn() }
-	writeSwitch(&b, specs, "callScalar", "h *[3]uint64, r *[2]uint64, m []byte, hibit uint64", "h, r, m, hibit", scalar, blocksFn)
-	writeSwitch(&b, specs, "callVector", "h *[3]uint64, pw *uint64, m []byte", "h, pw, m", plain, blocksFn)
-	writeSwitch(&b, specs, "callVectorMasked", "h *[3]uint64, pw *uint64, m []byte, pad int, fm *[8]uint16",
-		"h, pw, m, pad, fm", masked, blocksFn)
-	writeSwitch(&b, specs, "callSum", "out *[16]byte, m []byte, key *[32]byte", "out, m, key", scalar,
-		func(s *spec) string { return s.sumFn() })
-	writeFills(&b, shs)
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return fmt.Errorf("formatting variant table: %w", err)
+}
+
+// writeSwitches writes the set's functions calling generated code by id
+// (calls through func values would move their pointer arguments to the
+// heap), each with a case for the set's variants only.
+func writeSwitches(b *bytes.Buffer, specs []spec, s set) {
+	scalar := func(sp *spec) bool { return sp.isa == "scalar" }
+	vector := func(sp *spec) bool { return sp.isa != "scalar" }
+	blocks := func(sp *spec) string {
+		if sp.tail == "vector" {
+			return "pad, fm := v.firstBlocks(len(m))\n" + sp.fn() + "(h, pw, m, pad, fm)"
+		}
+		return sp.fn() + "(h, pw, m)"
 	}
-	return os.WriteFile(path, src, 0o644)
+	writeSwitch(b, specs, s, "CallScalar", "id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64", "id", scalar,
+		func(sp *spec) string { return sp.fn() + "(h, r, m, hibit)" })
+	writeSwitch(b, specs, s, "CallSum", "id int, out *[16]byte, m []byte, key *[32]byte", "id", scalar,
+		func(sp *spec) string { return sp.sumFn() + "(out, m, key)" })
+	writeSwitch(b, specs, s, "CallVector", "v *asmVariant, h *[3]uint64, pw *uint64, m []byte", "v.id", vector, blocks)
+	writeFillSwitch(b, specs, s)
+}
+
+// writeSwitch writes the function prefix+name, calling call(spec) for the
+// variants of s that keep accepts, by the id that sel selects.
+func writeSwitch(b *bytes.Buffer, specs []spec, s set, name, params, sel string, keep func(*spec) bool, call func(*spec) string) {
+	b.WriteString(comment("%s%s calls the generated function of variant %s of %s.", s.prefix, name, sel, s.doc))
+	fmt.Fprintf(b, "func %s%s(%s) {\nswitch %s {\n", s.prefix, name, params, sel)
+	for _, id := range s.calls {
+		if keep(&specs[id]) {
+			fmt.Fprintf(b, "case %d:\n%s\n", id, call(&specs[id]))
+		}
+	}
+	b.WriteString("default:\npanic(\"poly1305: bad variant id\")\n}\n}\n\n")
+}
+
+// writeFillSwitch writes prefix+FillTable over the table shapes of the
+// set's vector variants.
+func writeFillSwitch(b *bytes.Buffer, specs []spec, s set) {
+	all := shapes(specs)
+	var used []int
+	for _, id := range s.calls {
+		if specs[id].isa != "scalar" {
+			used = append(used, shapeIndex(all, specs[id].shape()))
+		}
+	}
+	slices.Sort(used)
+	b.WriteString(comment("%sFillTable writes the power table of the given shape (see writeFills in variants/poly1305) for key r, a shape of %s; direct calls keep tab on the stack.", s.prefix, s.doc))
+	fmt.Fprintf(b, "func %sFillTable(shape int, tab []uint64, r *[2]uint64) {\nswitch shape {\n", s.prefix)
+	for _, i := range slices.Compact(used) {
+		fmt.Fprintf(b, "case %d:\n%s(tab, r)\n", i, all[i].fn())
+	}
+	b.WriteString("default:\npanic(\"poly1305: bad table shape\")\n}\n}\n\n")
+}
+
+// dispatchable returns the ids of the variants the compiled dispatch
+// table names for the kernel.
+func dispatchable(specs []spec) []int {
+	var rows []impltable.Row
+	for i := range specs {
+		rows = append(rows, impltable.Row{Name: specs[i].name(), OffsetSweep: specs[i].sweep})
+	}
+	var out []int
+	for _, r := range impltable.Dispatchable(kernel, rows) {
+		out = append(out, slices.IndexFunc(specs, func(s spec) bool { return s.name() == r.Name }))
+	}
+	return out
+}
+
+// withTail returns ids and variant 0, whose scalar block and one-shot
+// functions every vector variant runs on what its vector iterations
+// leave (see executed), in increasing order.
+func withTail(ids []int) []int {
+	out := slices.Clone(ids)
+	if !slices.Contains(out, 0) {
+		out = append(out, 0)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func ids(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // executed lists the generated functions variant s runs: a scalar
@@ -84,20 +229,6 @@ func executed(specs []spec, s *spec) []string {
 	return []string{s.fn(), specs[0].fn()}
 }
 
-// writeSwitch writes a function calling the function fn(spec) of every
-// variant that keep accepts, by id: calls through func values would make
-// their pointer arguments escape to the heap.
-func writeSwitch(b *bytes.Buffer, specs []spec, name, params, args string, keep func(*spec) bool, fn func(*spec) string) {
-	fmt.Fprintf(b, "// %s calls the generated function of variant id.\n", name)
-	fmt.Fprintf(b, "func %s(id int, %s) {\nswitch id {\n", name, params)
-	for i := range specs {
-		if keep(&specs[i]) {
-			fmt.Fprintf(b, "case %d:\n%s(%s)\n", i, fn(&specs[i]), args)
-		}
-	}
-	b.WriteString("default:\npanic(\"poly1305: bad variant id\")\n}\n}\n\n")
-}
-
 func shapeIndex(shs []shape, sh shape) int {
 	for i := range shs {
 		if shs[i] == sh {
@@ -105,6 +236,26 @@ func shapeIndex(shs []shape, sh shape) int {
 		}
 	}
 	panic("unknown shape")
+}
+
+// comment returns the doc comment of the formatted text, wrapped at 76
+// columns.
+func comment(format string, a ...any) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(fmt.Sprintf(format, a...)) {
+		if n > 0 && n+1+len(w) > 76 {
+			b.WriteString("\n")
+			n = 0
+		}
+		if n == 0 {
+			b.WriteString("//")
+			n = 2
+		}
+		b.WriteString(" " + w)
+		n += 1 + len(w)
+	}
+	return b.String() + "\n"
 }
 
 func pkgName() string {

@@ -8,19 +8,26 @@
 // per-function passes touch only their own function, so Generate runs them
 // on every function concurrently, then calls build.Generate, whose own run
 // of the same passes finds nothing left to allocate and prints the same
-// file.
+// file. Functions that differ only in loop-head padding (the offset-sweep
+// copies of a base variant, see internal/asmalign) are allocated once:
+// each copy takes the first one's allocation, register for register.
 package avogen
 
 import (
 	"fmt"
 	"log"
+	"regexp"
 	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 	_ "unsafe" // go:linkname
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 // avoGlobal is the build context behind avo's package-level functions
@@ -30,6 +37,11 @@ import (
 //
 //go:linkname avoGlobal github.com/mmcloughlin/avo/build.ctx
 var avoGlobal *build.Context
+
+// A generator's heap is live until it prints and avo's register
+// allocation churns through maps: fewer collections (at most a few GiB of
+// memory for the ML-DSA file) halve the time.
+func init() { debug.SetGCPercent(400) }
 
 // File returns the functions and data built in avo's global context.
 func File() (*ir.File, error) {
@@ -76,9 +88,112 @@ func Generate() {
 	build.Generate()
 }
 
-// compileParallel runs functionPasses on fns with one worker per CPU and
-// returns the first error.
+// compileParallel compiles fns with one worker per CPU: the first
+// function of each shape (see shape) through every pass, the others by
+// taking its allocation. It returns the first error.
 func compileParallel(fns []*ir.Function) error {
+	firsts, copies := byShape(fns)
+	if err := runParallel(firsts, compile); err != nil {
+		return err
+	}
+	var rest []*ir.Function
+	for _, c := range copies {
+		rest = append(rest, c.own.fn)
+	}
+	byFn := map[*ir.Function]copyOf{}
+	for _, c := range copies {
+		byFn[c.own.fn] = c
+	}
+	return runParallel(rest, func(fn *ir.Function) error { return compileCopy(byFn[fn]) })
+}
+
+// A shaped is a function with its virtual registers in order of first use.
+type shaped struct {
+	fn    *ir.Function
+	order []reg.ID
+}
+
+// A copyOf is a function of the same shape as an earlier one.
+type copyOf struct{ own, first shaped }
+
+// byShape splits fns into the first function of each shape and the
+// copies.
+func byShape(fns []*ir.Function) (firsts []*ir.Function, copies []copyOf) {
+	seen := map[string]shaped{}
+	for _, fn := range fns {
+		key, order := shape(fn)
+		if first, ok := seen[key]; ok {
+			copies = append(copies, copyOf{own: shaped{fn, order}, first: first})
+			continue
+		}
+		seen[key] = shaped{fn, order}
+		firsts = append(firsts, fn)
+	}
+	return firsts, copies
+}
+
+var virtualAsm = regexp.MustCompile(`<virtual:(\d+):(\d+):(\d+)>`)
+
+// shape returns fn's instructions as text, with virtual registers numbered
+// by first use and the padding bytes (BYTE) left out, and its virtual
+// registers in that order: functions of one shape get the same allocation.
+func shape(fn *ir.Function) (string, []reg.ID) {
+	var b strings.Builder
+	ord := map[string]int{} // "index:kind" -> ordinal
+	var order []reg.ID
+	for _, inst := range fn.Instructions() {
+		if inst.Opcode == "BYTE" {
+			continue
+		}
+		b.WriteString(inst.OpcodeWithSuffixes())
+		for _, op := range inst.Operands {
+			for _, r := range operand.Registers(op) {
+				id := r.ID()
+				key := fmt.Sprintf("%d:%d", id.Index(), id.Kind())
+				if _, ok := ord[key]; id.IsVirtual() && !ok {
+					ord[key] = len(order)
+					order = append(order, id)
+				}
+			}
+			b.WriteString(" " + virtualAsm.ReplaceAllStringFunc(op.Asm(), func(v string) string {
+				m := virtualAsm.FindStringSubmatch(v)
+				return fmt.Sprintf("<v%d:%s>", ord[m[1]+":"+m[2]], m[3])
+			}))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String(), order
+}
+
+// compileCopy compiles a function of an earlier one's shape: the passes
+// before and after allocation, with the earlier function's allocation
+// mapped onto its registers.
+func compileCopy(c copyOf) error {
+	fn := c.own.fn
+	if len(c.own.order) != len(c.first.order) {
+		return fmt.Errorf("compiling %s as a copy of %s: %d virtual registers, want %d",
+			fn.Name, c.first.fn.Name, len(c.own.order), len(c.first.order))
+	}
+	for _, p := range functionPasses[:5] { // the passes before liveness
+		if err := p(fn); err != nil {
+			return fmt.Errorf("compiling %s: %w", fn.Name, err)
+		}
+	}
+	fn.Allocation = reg.NewEmptyAllocation()
+	for i, id := range c.own.order {
+		fn.Allocation[id] = c.first.fn.Allocation[c.first.order[i]]
+	}
+	for _, p := range []pass.FunctionPass{pass.BindRegisters, pass.VerifyAllocation} {
+		if err := p(fn); err != nil {
+			return fmt.Errorf("compiling %s as a copy of %s: %w", fn.Name, c.first.fn.Name, err)
+		}
+	}
+	return nil
+}
+
+// runParallel runs do on fns with one worker per CPU and returns the first
+// error.
+func runParallel(fns []*ir.Function, do func(*ir.Function) error) error {
 	work := make(chan *ir.Function)
 	errs := make(chan error, len(fns))
 	var wg sync.WaitGroup
@@ -87,7 +202,7 @@ func compileParallel(fns []*ir.Function) error {
 		go func() {
 			defer wg.Done()
 			for fn := range work {
-				errs <- compile(fn)
+				errs <- do(fn)
 			}
 		}()
 	}

@@ -1,3 +1,0 @@
-package all
-
-import _ "github.com/tunelab/tunelab/kernels/poly1305"

@@ -3,6 +3,7 @@ package baselines_test
 import (
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/asmmap"
 	_ "github.com/tunelab/tunelab/kernels/baselines"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -48,8 +49,9 @@ func TestRegistry(t *testing.T) {
 			if v.IsGeneric() || v.External {
 				continue
 			}
-			if v.Symbol == "" || v.LoopLabel != "loop" || len(v.Features) == 0 || v.CodeBytes <= 0 {
-				t.Errorf("%s %s: symbol %q, loop %q, features %v, code bytes %d", name, v.Name, v.Symbol, v.LoopLabel, v.Features, v.CodeBytes)
+			entry, end, ferr := asmmap.Func(v.Symbol)
+			if v.Symbol == "" || v.LoopLabel != "loop" || len(v.Features) == 0 || ferr != nil || end <= entry {
+				t.Errorf("%s %s: symbol %q, loop %q, features %v, code in the binary [%#x, %#x) %v", name, v.Name, v.Symbol, v.LoopLabel, v.Features, entry, end, ferr)
 			}
 			err := v.Verify(256+48, 7)
 			switch runnable := dispatch.Has(v.Features...); {

@@ -9,9 +9,9 @@ import "github.com/tunelab/tunelab/kernels/variant"
 // asmChains lists every generated implementation of calib (4).
 func asmChains() []variant.Impl[chainFunc] {
 	return []variant.Impl[chainFunc]{
-		{Name: "isa=amd64/eps=0/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE0", LoopLabel: "loop", CodeBytes: 3016, OffsetSweep: false, Fn: chainE0},
-		{Name: "isa=amd64/eps=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE1", LoopLabel: "loop", CodeBytes: 3046, OffsetSweep: false, Fn: chainE1},
-		{Name: "isa=amd64/eps=2/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE2", LoopLabel: "loop", CodeBytes: 3076, OffsetSweep: false, Fn: chainE2},
-		{Name: "isa=amd64/eps=5/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE5", LoopLabel: "loop", CodeBytes: 3166, OffsetSweep: false, Fn: chainE5},
+		{Name: "isa=amd64/eps=0/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE0", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0},
+		{Name: "isa=amd64/eps=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE1", LoopLabel: "loop", OffsetSweep: false, Fn: chainE1},
+		{Name: "isa=amd64/eps=2/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE2", LoopLabel: "loop", OffsetSweep: false, Fn: chainE2},
+		{Name: "isa=amd64/eps=5/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/calib.chainE5", LoopLabel: "loop", OffsetSweep: false, Fn: chainE5},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -32,8 +33,9 @@ func TestNames(t *testing.T) {
 			if got := runtime.FuncForPC(pc).Name(); got != v.Symbol {
 				t.Errorf("%s %s: Symbol %q, runtime reports %q", v.Kernel, v.Name, v.Symbol, got)
 			}
-			if v.LoopLabel != "loop" || v.CodeBytes <= 0 || v.LoopTrips == nil {
-				t.Errorf("%s %s: LoopLabel %q, CodeBytes %d, LoopTrips set %v", v.Kernel, v.Name, v.LoopLabel, v.CodeBytes, v.LoopTrips != nil)
+			entry, end, err := asmmap.Func(v.Symbol)
+			if v.LoopLabel != "loop" || err != nil || end <= entry || v.LoopTrips == nil {
+				t.Errorf("%s %s: LoopLabel %q, code in the binary [%#x, %#x) %v, LoopTrips set %v", v.Kernel, v.Name, v.LoopLabel, entry, end, err, v.LoopTrips != nil)
 			}
 			if sweep := strings.Contains(v.Name, "align=64+"); sweep != v.OffsetSweep {
 				t.Errorf("%s %s: OffsetSweep %v", v.Kernel, v.Name, v.OffsetSweep)

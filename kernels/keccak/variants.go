@@ -22,7 +22,7 @@ func erase[F any](nr int, table []variant.Impl[F]) []*impl {
 	out := make([]*impl, len(table))
 	for i, im := range table {
 		out[i] = &impl{nr: nr, Impl: variant.Impl[any]{Name: im.Name, Features: im.Features, Symbol: im.Symbol,
-			LoopLabel: im.LoopLabel, CodeBytes: im.CodeBytes, OffsetSweep: im.OffsetSweep, Fn: im.Fn}}
+			LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep, Fn: im.Fn}}
 	}
 	return out
 }

@@ -8,22 +8,22 @@ import "github.com/tunelab/tunelab/kernels/variant"
 
 // prodAsmNTT lists the implementations of mldsa.ntt the compiled dispatch table can select (3).
 var prodAsmNTT = []variant.Impl[func(*[256]int32)]{
-	{Name: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx512_all_permt2_undo_lazy_none", LoopLabel: "", CodeBytes: 4316, OffsetSweep: false, Fn: ntt_avx512_all_permt2_undo_lazy_none},
-	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 8848, OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=spill/spill=mru/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_spill_mru_unpack_undo_lazy_none", LoopLabel: "", CodeBytes: 11184, OffsetSweep: false, Fn: ntt_avx2_spill_mru_unpack_undo_lazy_none},
+	{Name: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx512_all_permt2_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_permt2_undo_lazy_none},
+	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=spill/spill=mru/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_spill_mru_unpack_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_spill_mru_unpack_undo_lazy_none},
 }
 
 // prodAsmInvNTT lists the implementations of mldsa.invntt the compiled dispatch table can select (4).
 var prodAsmInvNTT = []variant.Impl[func(*[256]int32)]{
-	{Name: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx512_all_permt2_avoid_lazy_none", LoopLabel: "", CodeBytes: 4764, OffsetSweep: false, Fn: invntt_avx512_all_permt2_avoid_lazy_none},
-	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 9168, OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_none},
-	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", CodeBytes: 4248, OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=spill/spill=opt/shuf=blend/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_spill_opt_blend_undo_lazy_none", LoopLabel: "", CodeBytes: 12336, OffsetSweep: false, Fn: invntt_avx2_spill_opt_blend_undo_lazy_none},
+	{Name: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx512_all_permt2_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_permt2_avoid_lazy_none},
+	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_none},
+	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=spill/spill=opt/shuf=blend/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_spill_opt_blend_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_spill_opt_blend_undo_lazy_none},
 }
 
 // prodAsmMulNTT lists the implementations of mldsa.mulntt the compiled dispatch table can select (3).
 var prodAsmMulNTT = []variant.Impl[func(h, f, g *[256]int32)]{
-	{Name: "isa=avx2/mul=mont/unroll=4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx2_mont_4_none", LoopLabel: "loop", CodeBytes: 516, OffsetSweep: false, Fn: mulntt_avx2_mont_4_none},
-	{Name: "isa=avx512/mul=mont/unroll=2/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_mont_2_none", LoopLabel: "loop", CodeBytes: 276, OffsetSweep: false, Fn: mulntt_avx512_mont_2_none},
-	{Name: "isa=avx512/mul=ifma2/odd=load/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_ifma2_load_2_none", LoopLabel: "loop", CodeBytes: 292, OffsetSweep: false, Fn: mulntt_avx512_ifma2_load_2_none},
+	{Name: "isa=avx2/mul=mont/unroll=4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx2_mont_4_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_mont_4_none},
+	{Name: "isa=avx512/mul=mont/unroll=2/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_mont_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_mont_2_none},
+	{Name: "isa=avx512/mul=ifma2/odd=load/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_ifma2_load_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_ifma2_load_2_none},
 }

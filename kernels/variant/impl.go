@@ -16,7 +16,6 @@ type Impl[F any] struct {
 	Features    []string
 	Symbol      string // linker symbol, as runtime.FuncForPC reports it
 	LoopLabel   string
-	CodeBytes   int
 	OffsetSweep bool
 	Fn          F
 }
@@ -26,7 +25,7 @@ type Impl[F any] struct {
 func (im Impl[F]) Variant(kernel string) Variant {
 	return Variant{
 		Kernel: kernel, Name: im.Name, Features: im.Features, Symbol: im.Symbol,
-		LoopLabel: im.LoopLabel, CodeBytes: im.CodeBytes, OffsetSweep: im.OffsetSweep,
+		LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep,
 	}
 }
 

@@ -92,27 +92,6 @@ func (c config) feasible() bool {
 	return c.inflight+keyRegs <= c.isa.regs
 }
 
-// codeBytes is a rough code-size estimate: instruction count times a
-// typical encoding length for the ISA.
-func (c config) codeBytes() int {
-	nr := c.rounds()
-	per := nr + 3 // whitening, rounds, load, store per register
-	n := c.inflight*per + 6
-	if c.keys == "mem" {
-		n += nr + 1
-	} else {
-		n += nr + 1 // key loads at entry
-	}
-	if c.inflight > 1 {
-		n += per + 6
-	}
-	if c.isa.width > 1 {
-		n += 2*per + 8
-	}
-	bytesPer := map[int]int{1: 4, 2: 5, 4: 7}[c.isa.width]
-	return n * bytesPer
-}
-
 // defaultKnobs fills keys, whiten and tail with the family's defaults for
 // an ISA: round keys in registers where they fit, plain XOR whitening and
 // narrow tails (on Zen 4 a masked load whose masked-off lanes overlap a

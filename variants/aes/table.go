@@ -49,8 +49,7 @@ func tableRow(derived isafeat.Funcs, c config) (impltable.Row, error) {
 		return impltable.Row{}, err
 	}
 	return impltable.Row{
-		Name: c.name(), Features: feats, Symbol: c.symbol(), LoopLabel: "loop",
-		CodeBytes: c.codeBytes(), OffsetSweep: c.sweep,
+		Name: c.name(), Features: feats, Symbol: c.symbol(), LoopLabel: "loop", OffsetSweep: c.sweep,
 	}, nil
 }
 

@@ -95,8 +95,7 @@ func writeTables(lab, prod string) error {
 		if err != nil {
 			return err
 		}
-		list.Rows = append(list.Rows, impltable.Row{Name: name, Features: feats, Symbol: sym, LoopLabel: "loop",
-			CodeBytes: 3*chainLen(eps) + 16})
+		list.Rows = append(list.Rows, impltable.Row{Name: name, Features: feats, Symbol: sym, LoopLabel: "loop"})
 	}
 	f := impltable.File{Pkg: "calib", PkgPath: "github.com/tunelab/tunelab/kernels/calib",
 		Command: "go run ../../variants/calib " + strings.Join(os.Args[1:], " "), Lists: []impltable.List{list}}

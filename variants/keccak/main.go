@@ -40,7 +40,7 @@ func main() {
 		}
 	}
 	avogen.Generate()
-	if err := writeTables(*tableOut, *prodOut, flag.Lookup("out").Value.String(), vs); err != nil {
+	if err := writeTables(*tableOut, *prodOut, vs); err != nil {
 		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
 		os.Exit(1)
 	}

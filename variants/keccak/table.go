@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tunelab/tunelab/variants/internal/asmstat"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -13,13 +12,8 @@ import (
 // writeTables writes, through impltable, the lab table (lab: every
 // generated variant) and the production table (prod: the variants the
 // compiled dispatch table can select), one list per kernel (width), with the
-// features avo derived from each variant's instructions; code sizes are
-// estimated as 4 bytes per instruction of the generated assembly file asm.
-func writeTables(lab, prod, asm string, vs []variant) error {
-	sizes, err := asmstat.InstructionCounts(asm)
-	if err != nil {
-		return err
-	}
+// features avo derived from each variant's instructions.
+func writeTables(lab, prod string, vs []variant) error {
 	derived, err := isafeat.Derive()
 	if err != nil {
 		return err
@@ -40,7 +34,7 @@ func writeTables(lab, prod, asm string, vs []variant) error {
 				return err
 			}
 			l.Rows = append(l.Rows, impltable.Row{Name: v.name(), Features: feats, Symbol: v.symbol(),
-				LoopLabel: "loop", CodeBytes: 4 * sizes[v.symbol()], OffsetSweep: v.sweep})
+				LoopLabel: "loop", OffsetSweep: v.sweep})
 		}
 		f.Lists = append(f.Lists, l)
 	}

@@ -439,10 +439,6 @@ func emitMul(f *field, c *consts, k mulKnobs) fn {
 // through impltable, with the CPU features avo derived from each
 // function's instructions.
 func writeTable(labPath, prodPath string, f *field, fns []fn) error {
-	sizes, err := codeSizes(flagValue("out"))
-	if err != nil {
-		return err
-	}
 	derived, err := isafeat.Derive()
 	if err != nil {
 		return err
@@ -459,7 +455,7 @@ func writeTable(labPath, prodPath string, f *field, fns []fn) error {
 		{Kernel: f.pkg + ".invntt", Var: "asmInvNTT", Type: unary},
 		{Kernel: f.pkg + ".mulntt", Var: "asmMulNTT", Type: binary},
 	} {
-		if l.Rows, err = tableRows(l.Kernel, fns, derived, sizes); err != nil {
+		if l.Rows, err = tableRows(l.Kernel, fns, derived); err != nil {
 			return err
 		}
 		file.Lists = append(file.Lists, l)
@@ -468,7 +464,7 @@ func writeTable(labPath, prodPath string, f *field, fns []fn) error {
 }
 
 // tableRows returns the table rows of kernel's functions.
-func tableRows(kernel string, fns []fn, derived isafeat.Funcs, sizes map[string]int) ([]impltable.Row, error) {
+func tableRows(kernel string, fns []fn, derived isafeat.Funcs) ([]impltable.Row, error) {
 	var rows []impltable.Row
 	for _, x := range fns {
 		if x.kernel != kernel {
@@ -479,7 +475,7 @@ func tableRows(kernel string, fns []fn, derived isafeat.Funcs, sizes map[string]
 			return nil, fmt.Errorf("%s: %w", x.kernel, err)
 		}
 		rows = append(rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym,
-			LoopLabel: x.loop, CodeBytes: sizes[x.sym], OffsetSweep: x.sweep})
+			LoopLabel: x.loop, OffsetSweep: x.sweep})
 	}
 	return rows, nil
 }
@@ -489,31 +485,4 @@ func flagValue(name string) string {
 		return fl.Value.String()
 	}
 	return ""
-}
-
-// codeSizes estimates each function's code size from the generated
-// assembly: four bytes per instruction line (VEX/EVEX average 5-7; only
-// used to break ties between variants).
-func codeSizes(asm string) (map[string]int, error) {
-	data, err := os.ReadFile(asm)
-	if err != nil {
-		return nil, fmt.Errorf("reading generated assembly for code sizes: %w", err)
-	}
-	sizes := map[string]int{}
-	cur := ""
-	for _, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "TEXT ·"):
-			cur = strings.TrimPrefix(strings.Fields(t)[1], "·")
-			cur, _, _ = strings.Cut(cur, "(")
-		case strings.HasPrefix(t, "DATA ") || strings.HasPrefix(t, "GLOBL "):
-			// the constant table follows the last function
-			cur = ""
-		case cur == "" || t == "" || strings.HasPrefix(t, "//") || strings.HasSuffix(t, ":"):
-		default:
-			sizes[cur] += 4
-		}
-	}
-	return sizes, nil
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mmcloughlin/avo/printer"
 
-	"github.com/tunelab/tunelab/variants/internal/asmstat"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -77,12 +76,8 @@ func writeFile(path string, specs []spec, records []string, s set, extra func(*b
 
 // recordLiterals returns the variant.Impl literal of every spec: name,
 // features derived from the instructions of the functions it runs,
-// symbol, loop label, code size and, in Fn, its id and table shape.
+// symbol, loop label and, in Fn, its id and table shape.
 func recordLiterals(specs []spec) ([]string, error) {
-	counts, err := asmstat.InstructionCounts(flag.Lookup("out").Value.String())
-	if err != nil {
-		return nil, err
-	}
 	derived, err := isafeat.Derive()
 	if err != nil {
 		return nil, err
@@ -106,8 +101,8 @@ func recordLiterals(specs []spec) ([]string, error) {
 			fn = fmt.Sprintf("&asmVariant{id: %d, vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v}",
 				i, s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector")
 		}
-		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", CodeBytes: %d, OffsetSweep: %v,\nFn: %s},\n",
-			s.name(), feats, pkgPath+"."+sym, 5*counts[sym], s.sweep, fn)
+		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", OffsetSweep: %v,\nFn: %s},\n",
+			s.name(), feats, pkgPath+"."+sym, s.sweep, fn)
 	}
 	return out, nil
 }

@@ -33,7 +33,6 @@ type Row struct {
 	Features    []string
 	Symbol      string // function name in the package
 	LoopLabel   string
-	CodeBytes   int
 	OffsetSweep bool
 }
 
@@ -90,8 +89,8 @@ func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod b
 		fmt.Fprintf(b, "\n// %s %s (%d).\nfunc %s() []variant.Impl[%s] {\nreturn []variant.Impl[%s]{\n", l.Var, doc, len(rows), l.Var, l.Type, l.Type)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(b, "{Name: %q, Features: %#v, Symbol: %q, LoopLabel: %q, CodeBytes: %d, OffsetSweep: %v, Fn: %s},\n",
-			r.Name, r.Features, f.PkgPath+"."+r.Symbol, r.LoopLabel, r.CodeBytes, r.OffsetSweep, r.Symbol)
+		fmt.Fprintf(b, "{Name: %q, Features: %#v, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, Fn: %s},\n",
+			r.Name, r.Features, f.PkgPath+"."+r.Symbol, r.LoopLabel, r.OffsetSweep, r.Symbol)
 	}
 	if !prod {
 		b.WriteString("}\n")

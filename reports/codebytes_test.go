@@ -1,0 +1,22 @@
+package reports
+
+import (
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// TestCodeBytesFromBinary checks that a variant's code size is measured in
+// the binary (here, a function of this test binary), and that a variant
+// without a function there keeps its registered size.
+func TestCodeBytesFromBinary(t *testing.T) {
+	fn := &variant.Variant{Symbol: "github.com/tunelab/tunelab/reports.codeBytes", CodeBytes: 1}
+	if got := codeBytes(fn); got <= 1 {
+		t.Errorf("code size of reports.codeBytes measured as %d bytes", got)
+	}
+	for _, v := range []*variant.Variant{{CodeBytes: 640}, {Symbol: "no.such.function", CodeBytes: 640}} {
+		if got := codeBytes(v); got != 640 {
+			t.Errorf("code size of %q: %d, want its registered 640", v.Symbol, got)
+		}
+	}
+}

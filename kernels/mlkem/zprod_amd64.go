@@ -8,16 +8,16 @@ import "github.com/tunelab/tunelab/kernels/variant"
 
 // prodAsmNTT lists the implementations of mlkem.ntt the compiled dispatch table can select (3).
 var prodAsmNTT = []variant.Impl[func(*[256]int16)]{
+	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=spill/spill=opt/shuf=blend/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_spill_opt_blend_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_spill_opt_blend_undo_lazy_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_shufps_undo_lazy_barrett_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_barrett_none},
 }
 
 // prodAsmInvNTT lists the implementations of mlkem.invntt the compiled dispatch table can select (3).
 var prodAsmInvNTT = []variant.Impl[func(*[256]int16)]{
+	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=spill/spill=opt/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_spill_opt_unpack_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_spill_opt_unpack_undo_lazy_none},
 }
 
 // prodAsmMulNTT lists the implementations of mlkem.mulntt the compiled dispatch table can select (4).

@@ -7,7 +7,7 @@ package poly1305
 import "github.com/tunelab/tunelab/kernels/variant"
 
 // prodVariants lists the production set (the variants the compiled dispatch
-// table names), 13 variants; Fn.id is the index of each in labVariants, its
+// table names), 14 variants; Fn.id is the index of each in labVariants, its
 // id in the switches.
 var prodVariants = []variant.Impl[*asmVariant]{
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b1_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -16,6 +16,8 @@ var prodVariants = []variant.Impl[*asmVariant]{
 		Fn: &asmVariant{id: 1}},
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 2}},
+	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 3}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 8, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -48,6 +50,8 @@ func prodCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) 
 		blocks_scalar_mulq_b1_a64(h, r, m, hibit)
 	case 2:
 		blocks_scalar_mulq_b4_anone(h, r, m, hibit)
+	case 3:
+		blocks_scalar_mulq_b4_a64(h, r, m, hibit)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -63,6 +67,8 @@ func prodCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulq_b1_a64(out, m, key)
 	case 2:
 		sum_scalar_mulq_b4_anone(out, m, key)
+	case 3:
+		sum_scalar_mulq_b4_a64(out, m, key)
 	default:
 		panic("poly1305: bad variant id")
 	}

@@ -18,17 +18,17 @@ const Q = 8380417
 
 // NTT replaces w by its NTT representation (FIPS 204 Algorithm 41). The
 // coefficients of w must be in [0, Q); the result is in [0, Q).
-func NTT(w *[256]int32) { nttImpl(w) }
+func NTT(w *[256]int32) { kernels.NTT(w) }
 
 // InvNTT replaces w by its inverse NTT (FIPS 204 Algorithm 42), including
 // the final multiplication by 256⁻¹ = 8347681. Coefficients in and out are
 // in [0, Q).
-func InvNTT(w *[256]int32) { invNTTImpl(w) }
+func InvNTT(w *[256]int32) { kernels.InvNTT(w) }
 
 // MulNTT sets c to the coefficient-wise product of a and b in the NTT
 // domain (FIPS 204 Algorithm 45). Coefficients in and out are in [0, Q).
 // c may alias a or b.
-func MulNTT(c, a, b *[256]int32) { mulNTTImpl(c, a, b) }
+func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 
 // RegisterVariants registers every generated variant with kernels/variant
 // for the lab (tunelab, its workers, tests) and chooses the implementation
@@ -38,4 +38,4 @@ func MulNTT(c, a, b *[256]int32) { mulNTTImpl(c, a, b) }
 // idempotent; call it before the kernels run concurrently (kernels/all
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
-func RegisterVariants() { registerLab() }
+func RegisterVariants() { kernels.RegisterLab() }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -218,4 +219,50 @@ func mismatch[E Elem](kernel, name, input string, got, want *Poly[E]) error {
 	}
 	return &variant.Mismatch{Kernel: kernel, Variant: name, Input: input, Index: i,
 		Got: fmt.Sprint(got[i]), Want: fmt.Sprint(want[i])}
+}
+
+// A Tables is a field's generic code and generated tables for its three
+// kernels: the production tables and the functions returning the lab
+// tables.
+type Tables[E Elem] struct {
+	NTT, InvNTT         Unary[E]
+	MulNTT              Binary[E]
+	ProdNTT, ProdInvNTT []variant.Impl[Unary[E]]
+	ProdMulNTT          []variant.Impl[Binary[E]]
+	LabNTT, LabInvNTT   func() []variant.Impl[Unary[E]]
+	LabMulNTT           func() []variant.Impl[Binary[E]]
+	NTTSpec, InvNTTSpec Spec[E]
+	MulNTTSpec          Spec[E]
+}
+
+// A Set holds the implementations a field's public API calls: chosen
+// among the production tables by NewSet, and again among the lab tables by
+// RegisterLab.
+type Set[E Elem] struct {
+	NTT, InvNTT Unary[E]
+	MulNTT      Binary[E]
+	t           Tables[E]
+	once        sync.Once
+}
+
+// NewSet registers the three kernels with their generic and production
+// variants and chooses the implementations among them.
+func NewSet[E Elem](t Tables[E]) *Set[E] {
+	return &Set[E]{
+		NTT:    RegisterUnary(t.NTTSpec, t.NTT, t.ProdNTT),
+		InvNTT: RegisterUnary(t.InvNTTSpec, t.InvNTT, t.ProdInvNTT),
+		MulNTT: RegisterBinary(t.MulNTTSpec, t.MulNTT, t.ProdMulNTT),
+		t:      t,
+	}
+}
+
+// RegisterLab registers the lab tables' variants that production did not
+// and chooses the implementations again among all of them, once; call it
+// before the kernels run concurrently.
+func (s *Set[E]) RegisterLab() {
+	s.once.Do(func() {
+		s.NTT = AddUnary(s.t.NTTSpec, s.t.NTT, s.t.LabNTT())
+		s.InvNTT = AddUnary(s.t.InvNTTSpec, s.t.InvNTT, s.t.LabInvNTT())
+		s.MulNTT = AddBinary(s.t.MulNTTSpec, s.t.MulNTT, s.t.LabMulNTT())
+	})
 }

@@ -38,4 +38,4 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 // idempotent; call it before the kernels run concurrently (kernels/all
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
-func RegisterVariants() { kernels.RegisterLab() }
+func RegisterVariants() { kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT()) }

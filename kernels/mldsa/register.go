@@ -8,7 +8,6 @@ import "github.com/tunelab/tunelab/kernels/internal/nttfield"
 var kernels = nttfield.NewSet(nttfield.Tables[int32]{
 	NTT: nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
 	ProdNTT: prodAsmNTT, ProdInvNTT: prodAsmInvNTT, ProdMulNTT: prodAsmMulNTT,
-	LabNTT: asmNTT, LabInvNTT: asmInvNTT, LabMulNTT: asmMulNTT,
 	NTTSpec:    spec("mldsa.ntt", "MLDSANTT", "ML-DSA NTT (FIPS 204 Alg. 41)"),
 	InvNTTSpec: spec("mldsa.invntt", "MLDSAInvNTT", "ML-DSA inverse NTT (FIPS 204 Alg. 42)"),
 	MulNTTSpec: spec("mldsa.mulntt", "MLDSAMulNTT", "ML-DSA NTT-domain product (FIPS 204 Alg. 45)"),

@@ -38,4 +38,4 @@ func MulNTT(h, f, g *[256]int16) { kernels.MulNTT(h, f, g) }
 // idempotent; call it before the kernels run concurrently (kernels/all
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
-func RegisterVariants() { kernels.RegisterLab() }
+func RegisterVariants() { kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT()) }

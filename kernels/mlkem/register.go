@@ -8,7 +8,6 @@ import "github.com/tunelab/tunelab/kernels/internal/nttfield"
 var kernels = nttfield.NewSet(nttfield.Tables[int16]{
 	NTT: nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
 	ProdNTT: prodAsmNTT, ProdInvNTT: prodAsmInvNTT, ProdMulNTT: prodAsmMulNTT,
-	LabNTT: asmNTT, LabInvNTT: asmInvNTT, LabMulNTT: asmMulNTT,
 	NTTSpec:    spec("mlkem.ntt", "MLKEMNTT", "ML-KEM NTT (FIPS 203 Alg. 9)"),
 	InvNTTSpec: spec("mlkem.invntt", "MLKEMInvNTT", "ML-KEM inverse NTT (FIPS 203 Alg. 10)"),
 	MulNTTSpec: spec("mlkem.mulntt", "MLKEMMulNTT", "ML-KEM NTT-domain product (FIPS 203 Alg. 11)"),

@@ -221,16 +221,14 @@ func mismatch[E Elem](kernel, name, input string, got, want *Poly[E]) error {
 		Got: fmt.Sprint(got[i]), Want: fmt.Sprint(want[i])}
 }
 
-// A Tables is a field's generic code and generated tables for its three
-// kernels: the production tables and the functions returning the lab
-// tables.
+// A Tables is a field's generic code and production tables for its three
+// kernels. The lab tables are passed to RegisterLab only, so that a
+// binary that never calls it does not link them.
 type Tables[E Elem] struct {
 	NTT, InvNTT         Unary[E]
 	MulNTT              Binary[E]
 	ProdNTT, ProdInvNTT []variant.Impl[Unary[E]]
 	ProdMulNTT          []variant.Impl[Binary[E]]
-	LabNTT, LabInvNTT   func() []variant.Impl[Unary[E]]
-	LabMulNTT           func() []variant.Impl[Binary[E]]
 	NTTSpec, InvNTTSpec Spec[E]
 	MulNTTSpec          Spec[E]
 }
@@ -256,13 +254,13 @@ func NewSet[E Elem](t Tables[E]) *Set[E] {
 	}
 }
 
-// RegisterLab registers the lab tables' variants that production did not
-// and chooses the implementations again among all of them, once; call it
-// before the kernels run concurrently.
-func (s *Set[E]) RegisterLab() {
+// RegisterLab registers the variants of the lab tables that production
+// did not and chooses the implementations again among all of them, once;
+// call it before the kernels run concurrently.
+func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []variant.Impl[Binary[E]]) {
 	s.once.Do(func() {
-		s.NTT = AddUnary(s.t.NTTSpec, s.t.NTT, s.t.LabNTT())
-		s.InvNTT = AddUnary(s.t.InvNTTSpec, s.t.InvNTT, s.t.LabInvNTT())
-		s.MulNTT = AddBinary(s.t.MulNTTSpec, s.t.MulNTT, s.t.LabMulNTT())
+		s.NTT = AddUnary(s.t.NTTSpec, s.t.NTT, ntt)
+		s.InvNTT = AddUnary(s.t.InvNTTSpec, s.t.InvNTT, invNTT)
+		s.MulNTT = AddBinary(s.t.MulNTTSpec, s.t.MulNTT, mulNTT)
 	})
 }

@@ -1,0 +1,67 @@
+//go:build !purego
+
+package mldsa
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// TestProductionLinksOnlyTable builds a program that calls only NTT and
+// checks that every generated function it links is in a production table:
+// the lab tables must stay unreachable from production code.
+func TestProductionLinksOnlyTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := filepath.Join(t.TempDir(), "prodmain")
+	if out, err := exec.Command(goTool, "build", "-o", bin, "./testdata/prodmain").CombinedOutput(); err != nil {
+		t.Fatalf("building the production program: %v\n%s", err, out)
+	}
+	out, err := exec.Command(goTool, "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	prod := slices.Concat(symbols(prodAsmNTT), symbols(prodAsmInvNTT), symbols(prodAsmMulNTT))
+	lab := map[string]bool{}
+	for _, ims := range [][]string{symbols(asmNTT()), symbols(asmInvNTT()), symbols(asmMulNTT())} {
+		for _, s := range ims {
+			lab[s] = true
+		}
+	}
+	linked := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		sym := strings.TrimSuffix(f[len(f)-1], ".abi0")
+		if lab[sym] && !linked[sym] {
+			linked[sym] = true
+			if !slices.Contains(prod, sym) {
+				t.Errorf("the production program links %s, which no production table lists", sym)
+			}
+		}
+	}
+	if len(linked) == 0 {
+		t.Error("the production program links no generated variant at all")
+	}
+}
+
+// symbols returns the linker symbols of impls.
+func symbols[F any](impls []variant.Impl[F]) []string {
+	var out []string
+	for _, im := range impls {
+		out = append(out, im.Symbol)
+	}
+	return out
+}

@@ -1,5 +1,7 @@
 package dispatch
 
+import "fmt"
+
 // Feature levels of the x86-64 psABI. Every amd64 CPU has x86-64-v1.
 const (
 	LevelV1 = "x86-64-v1"
@@ -78,4 +80,18 @@ func extrasOf(s featureSet, level string) []string {
 		}
 	}
 	return out
+}
+
+// LevelCPU returns a synthetic amd64 CPU with the features of level plus
+// extra (for tests and previews of other tiers); unknown names are an
+// error.
+func LevelCPU(level string, extra ...string) (*CPU, error) {
+	if LevelRank(level) < 1 {
+		return nil, fmt.Errorf("synthetic cpu: unknown feature level %q", level)
+	}
+	c := &CPU{Arch: "amd64"}
+	if err := c.SetFeatures(append(levelNeeds(level).names(), extra...)...); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

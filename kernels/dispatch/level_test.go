@@ -61,3 +61,18 @@ func TestLevelRank(t *testing.T) {
 		}
 	}
 }
+
+func TestLevelCPU(t *testing.T) {
+	for _, lv := range []string{LevelV1, LevelV2, LevelV3, LevelV4} {
+		c, err := LevelCPU(lv, "aes")
+		if err != nil || c.Level() != lv || !c.Has("aes") {
+			t.Errorf("LevelCPU(%s, aes): %v, level %v", lv, err, c)
+		}
+	}
+	if _, err := LevelCPU("x86-64-v9"); err == nil {
+		t.Error("LevelCPU accepted an unknown level")
+	}
+	if _, err := LevelCPU(LevelV3, "avx10"); err == nil {
+		t.Error("LevelCPU accepted an unknown feature")
+	}
+}

@@ -47,15 +47,13 @@ func registerSweep(kernel, base string, features []string, knobs ...string) {
 // tierCPU returns a synthetic CPU with the features of one tier.
 func tierCPU(t *testing.T, tier string) *dispatch.CPU {
 	t.Helper()
-	features := map[string][]string{
-		"x86-64-v1": nil,
-		"x86-64-v2": {"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf"},
-		"avx2":      {"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx", "avx2", "bmi1", "bmi2", "fma"},
-		"avx512": {"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx", "avx2", "bmi1", "bmi2", "fma",
-			"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"},
-	}[tier]
-	c := &dispatch.CPU{Arch: "amd64"}
-	if err := c.SetFeatures(features...); err != nil {
+	level, extra := map[string]string{"x86-64-v1": dispatch.LevelV1, "x86-64-v2": dispatch.LevelV2,
+		"avx2": dispatch.LevelV3, "avx512": dispatch.LevelV4}[tier], []string(nil)
+	if tier == "avx512" {
+		extra = []string{}
+	}
+	c, err := dispatch.LevelCPU(level, extra...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -30,16 +30,13 @@ func init() {
 // tierCPU returns a synthetic CPU with the features of one tier.
 func tierCPU(t *testing.T, tier string) *dispatch.CPU {
 	t.Helper()
-	v2 := []string{"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf"}
-	v3 := append(v2[:len(v2):len(v2)], "avx", "avx2", "bmi1", "bmi2", "fma")
-	features := map[string][]string{
-		"x86-64-v1": nil,
-		"x86-64-v2": v2,
-		"avx2":      v3,
-		"avx512":    append(v3[:len(v3):len(v3)], "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd", "avx512ifma"),
-	}[tier]
-	c := &dispatch.CPU{Arch: "amd64"}
-	if err := c.SetFeatures(features...); err != nil {
+	level, extra := map[string]string{"x86-64-v1": dispatch.LevelV1, "x86-64-v2": dispatch.LevelV2,
+		"avx2": dispatch.LevelV3, "avx512": dispatch.LevelV4}[tier], []string(nil)
+	if tier == "avx512" {
+		extra = []string{"avx512ifma"}
+	}
+	c, err := dispatch.LevelCPU(level, extra...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -7,8 +7,7 @@
 // (the ML-DSA NTTs) register allocation dominates generation time. The
 // per-function passes touch only their own function, so Generate runs them
 // on every function concurrently, then calls build.Generate, whose own run
-// of the same passes finds nothing left to allocate and prints the same
-// file. Functions that differ only in loop-head padding (the offset-sweep
+// of the same passes finds nothing left to allocate. Functions that differ only in loop-head padding (the offset-sweep
 // copies of a base variant, see internal/asmalign) are allocated once:
 // each copy takes the first one's allocation, register for register.
 package avogen

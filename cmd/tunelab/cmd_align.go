@@ -64,7 +64,8 @@ func parseAlignFlags(e *env, args []string) (*alignFlags, error) {
 	fs.DurationVar(&f.budget, "budget", defaultAlignBudget, "wall time of the measurement rounds")
 	fs.StringVar(&f.out, "o", "", "result file (default results/align-<kernel>-<entry>-<date>.txt)")
 	fs.StringVar(&f.svg, "svg", "", "write an SVG plot of time against offset to this file")
-	fs.IntVar(&f.size, "size", -1, "input size in bytes for kernels with sizes (default: largest size up to 1024)")
+	f.size = -1
+	fs.Var(sizeValue{&f.size}, "size", "input size for kernels with sizes, "+sizeHelp+" (default: largest size up to 1024)")
 	fs.IntVar(&f.samples, "samples", 0, fmt.Sprintf("maximum samples per offset (default %d warm, %d cold)", align.DefaultWarmSamples, align.DefaultColdSamples))
 	fs.DurationVar(&f.sampleTime, "sample-time", time.Millisecond, "target duration of one warm sample")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for inputs and the interleaving order")
@@ -111,6 +112,9 @@ func (f *alignFlags) resolve() (*align.Set, align.Options, error) {
 		size = align.DefaultSize(k)
 	case len(k.Sizes) == 0 && size != 0:
 		return nil, o, usagef("align: kernel %s has a fixed-size input; drop --size", k.Name)
+	}
+	if err := checkSize(k, size); err != nil {
+		return nil, o, usagef("align: %v", err)
 	}
 	set, err := align.NewSet(k.Name, f.variant, offs, size)
 	var re *align.RequestError

@@ -33,7 +33,7 @@ func runMCA(e *env, args []string) error {
 	fs.StringVar(&f.kernel, "kernel", "", "kernels to predict, comma-separated (default all with generated loops)")
 	fs.StringVar(&f.variant, "variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
 	fs.StringVar(&f.mcpus, "mcpu", strings.Join(mca.DefaultMCPUs, ","), "llvm-mca CPU models, comma-separated (the default list gains this host's model)")
-	fs.IntVar(&f.size, "size", 0, "input size for cycles per op (default: each kernel's first default size)")
+	fs.Var(sizeValue{&f.size}, "size", "input size for cycles per op, "+sizeHelp+" (default: each kernel's first default size)")
 	fs.StringVar(&f.results, "results", "", "benchfmt results of this host to reconcile predictions with")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	if err := parseFlags(fs, args); err != nil {
@@ -44,6 +44,9 @@ func runMCA(e *env, args []string) error {
 	}
 	vs, err := mcaVariants(f.kernel, f.variant)
 	if err != nil {
+		return err
+	}
+	if err := mcaCheckSizes(vs, f.size); err != nil {
 		return err
 	}
 	rep, err := mcaPredict(f, mcaFlagGiven(fs, "mcpu"), vs)
@@ -110,6 +113,18 @@ func mcaSizeFor(kernel string, size int) int {
 		return k.Sizes[0]
 	}
 	return 0
+}
+
+// mcaCheckSizes rejects a size that a selected kernel cannot run.
+func mcaCheckSizes(vs []*variant.Variant, size int) error {
+	for _, k := range mcaGroupByKernel(vs) {
+		if kn := variant.LookupKernel(k[0].Kernel); kn != nil {
+			if err := checkSize(kn, mcaSizeFor(kn.Name, size)); err != nil {
+				return usagef("mca: %v", err)
+			}
+		}
+	}
+	return nil
 }
 
 // mcaModels returns the CPU models to predict: the --mcpu list, plus the

@@ -34,7 +34,8 @@ func runProfile(e *env, args []string) error {
 		"       tunelab profile --top FILE.pb.gz\n       tunelab profile --diff BASE.pb.gz NEW.pb.gz")
 	fs.StringVar(&f.kernel, "kernel", "", "kernel to profile (see 'tunelab list')")
 	fs.StringVar(&f.variant, "variant", "", "variant name (default: the variant dispatch selects on this host, else the widest-ISA variant the host runs)")
-	fs.IntVar(&f.size, "size", -1, "input size in bytes; -1 means the kernel's first default size")
+	f.size = -1
+	fs.Var(sizeValue{&f.size}, "size", "input size, "+sizeHelp+" (default: the kernel's first default size)")
 	fs.Float64Var(&f.seconds, "seconds", 2, "how long to run the variant while sampling")
 	fs.StringVar(&f.event, "event", "", "event to sample (default: cycles with a PMU, else cpu-clock)")
 	fs.StringVar(&f.out, "o", "", "write the profile (gzipped pprof protobuf) to this file")
@@ -81,6 +82,9 @@ func profileOptions(f profileFlags) (profiler.Options, error) {
 		if len(k.Sizes) > 0 {
 			size = k.Sizes[0]
 		}
+	}
+	if err := checkSize(k, size); err != nil {
+		return profiler.Options{}, usagef("profile: %v", err)
 	}
 	if f.seconds <= 0 {
 		return profiler.Options{}, usagef("profile: --seconds must be positive")

@@ -38,7 +38,7 @@ func runReport(e *env, args []string) error {
 		return err
 	}
 	if *mcaFile != "" {
-		m, err := mca.ReadReport(*mcaFile)
+		m, err := readMCAReport(*mcaFile)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -72,6 +72,26 @@ func readResults(e *env, files []string) (*reports.Set, error) {
 		return nil, &exitError{code: 2, err: err}
 	}
 	return set, nil
+}
+
+// readMCAReport reads a `tunelab mca --json` report and refuses one with
+// null results or predictions, which the HTML section cannot render.
+func readMCAReport(path string) (*mca.Report, error) {
+	m, err := mca.ReadReport(path)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range m.Results {
+		if r == nil {
+			return nil, fmt.Errorf("%s: Results[%d] is null: want a result object as written by 'tunelab mca --json'", path, i)
+		}
+		for j, p := range r.Predictions {
+			if p == nil {
+				return nil, fmt.Errorf("%s: Results[%d].Predictions[%d] is null: want a prediction object as written by 'tunelab mca --json'", path, i, j)
+			}
+		}
+	}
+	return m, nil
 }
 
 // writeReportFile renders with write and stores the output at path (if

@@ -45,6 +45,9 @@ func runSelftest(e *env, args []string) error {
 	if *reps < 1 {
 		return usagef("--reps %d: want at least 1", *reps)
 	}
+	if *budget < 0 {
+		return usagef("--budget %v: want a positive duration, or 0 for the default", *budget)
+	}
 	cfg, err := mf.config()
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -88,7 +89,7 @@ func runSweep(e *env, args []string) error {
 	fs := newFlags(e, "sweep", "sweep [--kernel K,...] [--variant GLOB] [--size N,...] [-o FILE | --resume FILE] [flags]")
 	kernels := fs.String("kernel", "", "comma-separated kernels (default every kernel except calib)")
 	glob := fs.String("variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
-	sizes := fs.String("size", "", "comma-separated sizes (default each kernel's sizes)")
+	sizes := fs.String("size", "", "comma-separated sizes, "+sizeHelp+" (default each kernel's sizes)")
 	offsets := fs.Bool("offset-sweep", false, "include offset-sweep (align=64+N) variants")
 	budget := fs.Duration("budget", defaultBudget, "wall-time budget of the whole sweep, shared among kernel/size groups")
 	out := fs.String("o", "", "result file (default results/<date>-<host>.txt)")
@@ -106,6 +107,9 @@ func runSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *budget <= 0 {
+		return usagef("sweep: --budget %v: want a positive duration", *budget)
+	}
 	cfg.Budget = *budget
 	sel, err := selection(*kernels, *glob, *sizes, false)
 	if err != nil {
@@ -118,7 +122,7 @@ func runSweep(e *env, args []string) error {
 	}
 	printSkips(e, skips)
 	if *prune <= 0 {
-		return sweep(e, cfg, groups, *out, *resume, nil)
+		return sweep(e, cfg, groups, *out, *resume, resumeFlags(fs), nil)
 	}
 	pr, err := pruneMCA(groups, *prune)
 	if err != nil {
@@ -129,12 +133,41 @@ func runSweep(e *env, args []string) error {
 			return err
 		}
 	}
-	return sweep(e, cfg, groups, *out, *resume, pr)
+	return sweep(e, cfg, groups, *out, *resume, resumeFlags(fs), pr)
+}
+
+// resumeFlags returns the flags given on the command line, -o and
+// --resume left out, shell-quoted for the resume hint: a resumed sweep
+// must select the same kernels, variants, sizes and budget.
+func resumeFlags(fs *flag.FlagSet) []string {
+	var args []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "o" || f.Name == "resume" {
+			return
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			args = append(args, "--"+f.Name+"="+f.Value.String())
+			return
+		}
+		args = append(args, "--"+f.Name, shellQuote(f.Value.String()))
+	})
+	return args
+}
+
+// shellQuote quotes s for a POSIX shell unless it is made of characters
+// that need no quoting.
+func shellQuote(s string) string {
+	safe := s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == ""
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // sweep opens the result file, runs the sweep with Ctrl-C handling and
-// prints the summary.
-func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string, pr *pruning) error {
+// prints the summary. flags are the command line's selection and
+// measurement flags, repeated in the resume hint.
+func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string, flags []string, pr *pruning) error {
 	f, path, err := openResults(cfg, out, resume)
 	if err != nil {
 		return err
@@ -168,7 +201,8 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 	}
 	fmt.Fprintf(e.stdout, "results: %s\n", path)
 	if rep.Interrupted {
-		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: tunelab sweep --resume %s", path)}
+		hint := strings.Join(append(append([]string{"tunelab sweep"}, flags...), "--resume", shellQuote(path)), " ")
+		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: %s", hint)}
 	}
 	return nil
 }

@@ -84,8 +84,8 @@ func TestSweepInterruptAndResume(t *testing.T) {
 	if code := exitStatus(cmd.Wait()); code != 130 {
 		t.Fatalf("interrupted sweep exited %d, want 130:\n%s", code, out)
 	}
-	if !strings.Contains(out.String(), "--resume "+path) {
-		t.Errorf("interrupted sweep does not say how to resume:\n%s", out)
+	if !strings.Contains(out.String(), "continue with: tunelab sweep --kernel calib --max-samples 12 --min-samples 12 --sample-time '500µs' --seed 5 --resume "+path) {
+		t.Errorf("interrupted sweep does not say how to resume the same sweep:\n%s", out)
 	}
 	before, text := countResults(t, path)
 	if strings.Contains(text, "# tunelab: done calib") {

@@ -34,7 +34,7 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 	return &verifyFlags{
 		kernels: fs.String("kernel", "", "comma-separated kernels (default all, calib included)"),
 		glob:    fs.String("variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'"),
-		sizes:   fs.String("size", "", "comma-separated sizes (default each kernel's sizes)"),
+		sizes:   fs.String("size", "", "comma-separated sizes, "+sizeHelp+" (default each kernel's sizes)"),
 		seed:    fs.Uint64("seed", 1, "seed of the random inputs"),
 		jobs:    fs.Int("jobs", runtime.NumCPU(), "worker processes verifying in parallel"),
 		timeout: fs.Duration("timeout", harness.DefaultVerifyTimeout, "time one variant may take at one size before it counts as hung"),
@@ -181,26 +181,38 @@ func roundDur(d time.Duration) time.Duration {
 // withCalib is set (sweeps measure calib only when asked to).
 func selection(kernels, glob, sizes string, withCalib bool) (harness.Selection, error) {
 	sel := harness.Selection{Variant: glob}
-	ks, err := lookupKernels(kernels)
+	all, err := lookupKernels(kernels)
 	if err != nil {
 		return sel, err
 	}
-	for _, k := range ks {
+	var ks []*variant.Kernel
+	for _, k := range all {
 		if kernels != "" || withCalib || k.Family != calibFamily {
+			ks = append(ks, k)
 			sel.Kernels = append(sel.Kernels, k.Name)
 		}
 	}
 	if _, err := variant.Match("", glob); err != nil {
 		return sel, usagef("--variant: %v", err)
 	}
-	for _, s := range splitList(sizes) {
-		var n int
-		if _, err := fmt.Sscan(s, &n); err != nil || n < 0 {
-			return sel, usagef("--size: bad size %q", s)
-		}
-		sel.Sizes = append(sel.Sizes, n)
+	if sel.Sizes, err = parseSizes(sizes); err != nil {
+		return sel, err
 	}
-	return sel, nil
+	if err := checkSizes(ks, sel.Sizes); err != nil {
+		return sel, err
+	}
+	return sel, matchesAny(ks, glob)
+}
+
+// matchesAny returns a usage error naming glob when it matches no
+// registered variant of the kernels ks, whatever the host runs.
+func matchesAny(ks []*variant.Kernel, glob string) error {
+	for _, k := range ks {
+		if vs, _ := variant.Match(k.Name, glob); len(vs) > 0 {
+			return nil
+		}
+	}
+	return usagef("--variant %q matches no variant of the selected kernels (run 'tunelab list')", glob)
 }
 
 func printSkips(e *env, skips []harness.Skip) {

@@ -69,26 +69,34 @@ func (e *exitError) Unwrap() error { return e.err }
 // errHelp is returned when -h was given: help was printed, exit 0.
 var errHelp = errors.New("help requested")
 
-// newFlags returns a flag set for command name whose usage text goes to
-// e.stderr and starts with the given synopsis lines.
+// newFlags returns a flag set for command name. Its usage text, printed
+// to e.stderr on -h, starts with the given synopsis lines.
 func newFlags(e *env, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard) // parseFlags reports parse errors in one line
 	fs.Usage = func() {
+		fs.SetOutput(e.stderr)
 		fmt.Fprintf(e.stderr, "Usage: tunelab %s\n\nFlags:\n", synopsis)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
 
-// parseFlags parses args, mapping -h to errHelp and bad flags to a usage
-// error. Positional arguments stay in fs.Args().
+// parseFlags parses args, printing the usage text and returning errHelp
+// on -h, and turning a bad flag into a one-line usage error that points
+// to -h. Positional arguments stay in fs.Args().
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return &usageError{strings.TrimSpace(err.Error())}
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return errHelp
+	case err != nil:
+		return usagef("%s: %s (run 'tunelab %s -h' for its flags)", fs.Name(), strings.TrimSpace(err.Error()), fs.Name())
 	}
 	return nil
 }

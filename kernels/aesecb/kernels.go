@@ -2,6 +2,7 @@ package aesecb
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -88,11 +89,20 @@ func (k *kernel) register() {
 		dir = "decryption"
 	}
 	variant.RegisterKernel(variant.Kernel{
-		Name: k.name, Family: "aes", Bench: k.bench, Sizes: sizes, SizeClasses: true,
+		Name: k.name, Family: "aes", Bench: k.bench, Sizes: sizes, SizeCheck: checkSize, SizeClasses: true,
 		Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n &^ 15) },
 		Doc: fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
 	})
 	variant.Register(k.runnable(variant.Variant{Kernel: k.name, Name: variant.GenericName}, k.generic()))
+}
+
+// checkSize accepts whole, non-empty messages: ECB crypts 16-byte blocks
+// and the kernels would drop a partial one.
+func checkSize(n int) error {
+	if n <= 0 || n%16 != 0 {
+		return errors.New("AES ECB needs a positive multiple of 16 bytes")
+	}
+	return nil
 }
 
 // registerImpls records generated implementations of k.

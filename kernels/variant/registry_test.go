@@ -1,6 +1,9 @@
 package variant
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestMatchName(t *testing.T) {
 	name := "isa=avx512vl/rot=prol/chi=ternlog/align=64"
@@ -67,5 +70,21 @@ func TestTierWidth(t *testing.T) {
 		if got := TierWidth(c.features); got != c.want {
 			t.Errorf("TierWidth(%v) = %d, want %d", c.features, got, c.want)
 		}
+	}
+}
+
+func TestValidSize(t *testing.T) {
+	free := &Kernel{Name: "t"}
+	if err := free.ValidSize(17); err != nil {
+		t.Errorf("kernel without SizeCheck rejects 17: %v", err)
+	}
+	blocks := &Kernel{Name: "t", SizeCheck: func(n int) error {
+		if n%16 != 0 {
+			return errors.New("not whole blocks")
+		}
+		return nil
+	}}
+	if blocks.ValidSize(32) != nil || blocks.ValidSize(17) == nil {
+		t.Error("SizeCheck not applied")
 	}
 }

@@ -31,6 +31,10 @@ type Kernel struct {
 	// Sizes are the default input sizes in bytes for a sweep. Empty means
 	// the kernel has a fixed-size input and size is not a knob (size 0).
 	Sizes []int
+	// SizeCheck, if set, says why the kernel cannot run an input of the
+	// given size exactly (e.g. not a whole number of blocks); nil accepts
+	// every size. See ValidSize.
+	SizeCheck func(size int) error
 	// SizeClasses reports whether dispatch selects by message size.
 	SizeClasses bool
 	// Unit names one unit of work ("perm", "poly", "B") and UnitsPerOp
@@ -40,6 +44,15 @@ type Kernel struct {
 	UnitsPerOp func(size int) float64
 	// Doc is a one-line description for `tunelab list`.
 	Doc string
+}
+
+// ValidSize reports why k cannot run an input of size bytes exactly, or
+// nil if it can (always when SizeCheck is nil).
+func (k *Kernel) ValidSize(size int) error {
+	if k.SizeCheck == nil {
+		return nil
+	}
+	return k.SizeCheck(size)
 }
 
 // A Variant is one implementation of a Kernel.

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// wantUsage runs tunelab with args and checks it exits 2 with every one
+// of wants in its stderr.
+func wantUsage(t *testing.T, args []string, wants ...string) {
+	t.Helper()
+	_, stderr, code := runCLI(t, args...)
+	if code != 2 {
+		t.Errorf("tunelab %q: exit %d, want 2 (stderr %q)", args, code, stderr)
+	}
+	for _, w := range wants {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("tunelab %q: stderr %q lacks %q", args, stderr, w)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for s, want := range map[string]int{"0": 0, "16": 16, "1024": 1024, "67108864": maxSize} {
+		if n, err := parseSize(s); err != nil || n != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", s, n, err, want)
+		}
+	}
+	for _, s := range []string{"", "016", "0x10", "1e3", "16x", "16 32", " 16", "-1", "+16", "1KiB", "67108865", "99999999999", "99999999999999999999999"} {
+		if n, err := parseSize(s); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", s, n)
+		}
+	}
+}
+
+// sizeCommands are the commands that take --size, with the flags they
+// need to get as far as checking it.
+var sizeCommands = [][]string{
+	{"sweep", "--kernel", "aes128.enc"},
+	{"verify", "--kernel", "aes128.enc"},
+	{"align", "--kernel", "aes128.enc"},
+	{"profile", "--kernel", "aes128.enc", "--top"},
+	{"mca", "--kernel", "aes128.enc"},
+}
+
+func TestSizeRejectsNonDecimal(t *testing.T) {
+	for _, c := range sizeCommands {
+		for _, bad := range []string{"016", "1e3", "16x", "16 32", "99999999999"} {
+			wantUsage(t, append(c[:len(c):len(c)], "--size", bad), "size", `"`+bad+`"`)
+		}
+	}
+	wantUsage(t, []string{"verify", "--kernel", "aes128.enc", "--size", "16,016"}, "--size", `"016"`)
+}
+
+func TestSizeKernelCannotRun(t *testing.T) {
+	for _, c := range sizeCommands {
+		wantUsage(t, append(c[:len(c):len(c)], "--size", "17"), "--size 17", "aes128.enc", "multiple of 16")
+	}
+	wantUsage(t, []string{"verify", "--kernel", "poly1305,aes256.dec", "--size", "64,100"}, "aes256.dec", "multiple of 16")
+	if _, err := selection("poly1305", "", "17", false); err != nil {
+		t.Errorf("poly1305 at 17 bytes: %v", err)
+	}
+}
+
+func TestSweepBudgetMustBePositive(t *testing.T) {
+	for _, b := range []string{"-5s", "0s"} {
+		wantUsage(t, []string{"sweep", "--kernel", "calib", "--budget", b}, "--budget "+b, "positive")
+	}
+	wantUsage(t, []string{"selftest", "--budget", "-5s"}, "--budget -5s")
+}
+
+func TestPatternMatchingNothing(t *testing.T) {
+	for _, c := range [][]string{
+		{"sweep", "--kernel", "aes128.enc", "--variant", "isa=nomatch*"},
+		{"sweep", "--variant", "isa=nomatch*"},
+		{"verify", "--kernel", "aes128.enc", "--variant", "isa=nomatch*"},
+		{"align", "--kernel", "aes128.enc", "--variant", "isa=nomatch*"},
+		{"profile", "--kernel", "aes128.enc", "--variant", "isa=nomatch*", "--top"},
+		{"mca", "--kernel", "aes128.enc", "--variant", "isa=nomatch*"},
+	} {
+		wantUsage(t, c, "isa=nomatch*")
+	}
+	for _, name := range []string{"sweep", "verify", "list", "align", "profile", "mca"} {
+		args := []string{name, "--kernel", "no.such.kernel"}
+		if name == "profile" {
+			args = append(args, "--top")
+		}
+		wantUsage(t, args, "no.such.kernel")
+	}
+}
+
+func TestUnknownFlagIsOneLine(t *testing.T) {
+	for name, c := range commands {
+		if c.hidden {
+			continue
+		}
+		_, stderr, code := runCLI(t, name, "--no-such-flag")
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "-no-such-flag") ||
+			!strings.Contains(stderr, "tunelab "+name+" -h") {
+			t.Errorf("tunelab %s --no-such-flag: exit %d, stderr %q; want exit 2 and one line naming the flag and -h", name, code, stderr)
+		}
+	}
+	_, stderr, code := runCLI(t, "sweep", "-h")
+	if code != 0 || !strings.Contains(stderr, "Usage: tunelab sweep") || !strings.Contains(stderr, "-budget duration") {
+		t.Errorf("tunelab sweep -h: exit %d, stderr %q; want the full flag documentation", code, stderr)
+	}
+}
+
+func TestReportMCANull(t *testing.T) {
+	for _, js := range []string{`{"Results":[null]}`, `{"MCPUs":["znver4"],"Results":[{"Kernel":"test.fixed","Variant":"x","Predictions":[null]}]}`} {
+		path := filepath.Join(t.TempDir(), "mca.json")
+		if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		html := filepath.Join(t.TempDir(), "r.html")
+		wantUsage(t, []string{"report", "--mca", path, "--html", html, fixtures + "zen4.txt"}, path, "is null", "want a")
+	}
+}
+
+func TestResumeFlags(t *testing.T) {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.String("kernel", "", "")
+	fs.String("variant", "", "")
+	fs.String("size", "", "")
+	fs.Duration("budget", time.Minute, "")
+	fs.Bool("offset-sweep", false, "")
+	fs.String("o", "", "")
+	fs.String("resume", "", "")
+	args := []string{"--kernel", "aes128.enc,poly1305", "--variant", "isa=avx512*/align=64", "--size", "16, 64", "--budget", "90s",
+		"--offset-sweep", "-o", "r.txt", "--resume", "r.txt"}
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(resumeFlags(fs), " ")
+	want := `--budget 1m30s --kernel aes128.enc,poly1305 --offset-sweep=true --size '16, 64' --variant 'isa=avx512*/align=64'`
+	if got != want {
+		t.Errorf("resumeFlags = %s\nwant          %s", got, want)
+	}
+	if q := shellQuote("it's"); q != `'it'\''s'` {
+		t.Errorf("shellQuote(it's) = %s", q)
+	}
+}

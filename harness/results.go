@@ -2,13 +2,16 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -22,16 +25,24 @@ const commentPrefix = "# tunelab: "
 
 // A resultWriter appends samples in the Go benchmark format.
 type resultWriter struct {
-	w      io.Writer
-	bw     *benchfmt.Writer
-	header []benchfmt.Config
-	units  map[string]bool
+	w       io.Writer
+	bw      *benchfmt.Writer
+	header  []benchfmt.Config
+	units   map[string]bool
+	segment string // the segment line, written before anything else
 }
 
 // RunInfo identifies one sweep run in the file header.
 type RunInfo struct {
 	RunID, Date string
 	TSCHz       float64
+	// Rule describes the decision rule reports apply to the run's samples
+	// (written as the decision-rule config); "" leaves it out.
+	Rule string
+	// Segment numbers the writing sessions of the run: 1 for a new file,
+	// one more than the file's last for each --resume. Readers use run-id
+	// and segment to tell a resumed run from a copy of the same data.
+	Segment int
 }
 
 // NewRunInfo returns a fresh run identity.
@@ -51,16 +62,49 @@ func HostConfig(run RunInfo) [][2]string {
 		{"cpu-stepping", strconv.Itoa(id.Stepping)}, {"uarch", id.Uarch}, {"dispatch-key", id.DispatchKey},
 		{"features", strings.Join(id.Features, ",")}, {"feature-level", id.FeatureLevel},
 		{"go", runtime.Version()}, {"tunelab", Version()}, {"run-id", run.RunID}, {"date", run.Date},
-		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)},
+		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)}, {"decision-rule", run.Rule},
 	}
+}
+
+// IdentityKeys are the config keys HostConfig writes that must not change
+// within one run-id: a result file whose run changes one of them mid-file
+// is refused (reports) and cannot be resumed (sweep).
+var IdentityKeys = []string{"goos", "goarch", "cpu", "cpu-vendor", "cpu-family", "cpu-model", "cpu-stepping",
+	"uarch", "dispatch-key", "features", "feature-level", "go", "tunelab", "date", "tsc-hz", "decision-rule"}
+
+// HostIdentityConfig returns the identity config (IdentityKeys) a run
+// started now on this host by this tunelab would write, without the
+// run-specific date and tsc-hz: what ReadResume compares a file with.
+func HostIdentityConfig(rule string) [][2]string {
+	var out [][2]string
+	for _, kv := range HostConfig(RunInfo{Rule: rule}) {
+		if slices.Contains(IdentityKeys, kv[0]) && kv[0] != "date" && kv[0] != "tsc-hz" {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func newResultWriter(w io.Writer, run RunInfo) *resultWriter {
 	rw := &resultWriter{w: w, bw: benchfmt.NewWriter(w), units: map[string]bool{}}
 	for _, p := range HostConfig(run) {
+		if p[1] == "" && p[0] == "decision-rule" {
+			continue
+		}
 		rw.header = append(rw.header, benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true})
 	}
+	rw.segment = fmt.Sprintf(commentPrefix+"segment %s %d\n", run.RunID, max(run.Segment, 1))
 	return rw
+}
+
+// start writes the segment line before the session's first record.
+func (rw *resultWriter) start() error {
+	if rw.segment == "" {
+		return nil
+	}
+	_, err := io.WriteString(rw.w, rw.segment)
+	rw.segment = ""
+	return err
 }
 
 // benchName is the benchmark name (without "Benchmark") of a contender.
@@ -94,6 +138,9 @@ func (rw *resultWriter) write(g *Group, label string, s *Sample, events []string
 		if i < len(s.Events) {
 			res.Values = append(res.Values, benchfmt.Value{Value: s.Events[i], Unit: e + "/op"})
 		}
+	}
+	if err := rw.start(); err != nil {
+		return fmt.Errorf("writing results: %w", err)
 	}
 	if err := rw.writeUnits(res.Values); err != nil {
 		return err
@@ -138,6 +185,9 @@ func (rw *resultWriter) writeUnits(vals []benchfmt.Value) error {
 
 // comment appends a harness line (ignored by benchfmt readers).
 func (rw *resultWriter) comment(format string, a ...any) error {
+	if err := rw.start(); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintf(rw.w, commentPrefix+format+"\n", a...)
 	return err
 }
@@ -155,56 +205,143 @@ type Resume struct {
 	Run RunInfo
 	// Samples holds ns/op values per group key and contender label.
 	Samples map[string]map[string][]float64
-	// Done lists the groups that finished; Excluded maps group key and
-	// label to the reason the contender was excluded.
-	Done     map[string]bool
-	Excluded map[string]map[string]string
+	// Done lists the groups that finished; Excluded and Eliminated map
+	// group key and label to the reason the contender was excluded
+	// (crashed, failed verification) or eliminated by the race.
+	Done       map[string]bool
+	Excluded   map[string]map[string]string
+	Eliminated map[string]map[string]string
+	// identity holds the file's identity config (IdentityKeys) and the
+	// line that set it.
+	identity map[string]configAt
 }
 
-// ReadResume reads a result file written by a sweep.
-func ReadResume(path string) (*Resume, error) {
-	f, err := os.Open(path)
+// configAt is a config value and the file:line that set it.
+type configAt struct {
+	value, at string
+}
+
+// ReadResume reads a result file written by a sweep so that the sweep can
+// append to it. It refuses, naming file:line and what was expected, a file
+// that is not a tunelab result file (binary, empty, a foreign benchmark
+// file), one whose last line is cut off, one whose identity changes
+// mid-run or that holds several runs, and one measured under another
+// identity than want (HostConfig's keys of this host and tunelab, e.g. a
+// different CPU, CPU mask or tunelab version). Nothing is written.
+func ReadResume(path string, want [][2]string) (*Resume, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading resume file: %w", err)
 	}
-	defer f.Close()
-	r := &Resume{Samples: map[string]map[string][]float64{}, Done: map[string]bool{}, Excluded: map[string]map[string]string{}}
-	if err := r.readResults(f, path); err != nil {
+	if err := checkText(path, data); err != nil {
 		return nil, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("reading resume file: %w", err)
+	r := &Resume{Samples: map[string]map[string][]float64{}, Done: map[string]bool{},
+		Excluded: map[string]map[string]string{}, Eliminated: map[string]map[string]string{}, identity: map[string]configAt{}}
+	if err := r.readResults(bytes.NewReader(data), path); err != nil {
+		return nil, err
 	}
-	return r, r.readComments(f)
+	if err := r.readComments(bytes.NewReader(data), path); err != nil {
+		return nil, err
+	}
+	if err := r.checkIdentity(path, want); err != nil {
+		return nil, err
+	}
+	r.Run.Segment++
+	return r, nil
 }
+
+// checkText refuses data that is not a complete text file.
+func checkText(path string, data []byte) error {
+	if i := bytes.IndexByte(data, 0); i >= 0 || !utf8.Valid(data) {
+		return fmt.Errorf("%s:%d: expected a text result file written by tunelab sweep, found binary data", path, lineOf(data, max(i, 0)))
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return fmt.Errorf("%s:%d: the file ends mid-line (a cut-off record); expected every line to end with a newline: refusing to append", path, bytes.Count(data, []byte("\n"))+1)
+	}
+	return nil
+}
+
+// lineOf returns the 1-based line number of byte offset i.
+func lineOf(data []byte, i int) int { return bytes.Count(data[:min(i, len(data))], []byte("\n")) + 1 }
 
 func (r *Resume) readResults(f io.Reader, path string) error {
 	br := benchfmt.NewReader(f, path)
 	for br.Scan() {
-		res, ok := br.Result().(*benchfmt.Result)
-		if !ok {
-			continue
+		switch res := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return fmt.Errorf("%s:%d: %s (expected a result line written by tunelab sweep)", res.FileName, res.Line, res.Msg)
+		case *benchfmt.Result:
+			if err := r.addResult(res); err != nil {
+				return err
+			}
 		}
-		if r.Run.RunID == "" {
-			r.Run.RunID, r.Run.Date = res.GetConfig("run-id"), res.GetConfig("date")
-			r.Run.TSCHz, _ = strconv.ParseFloat(res.GetConfig("tsc-hz"), 64)
-		}
-		k := variant.LookupKernel(res.GetConfig("kernel"))
-		ns, ok := res.Value("sec/op") // benchfmt tidies ns/op to sec/op
-		if k == nil || !ok {
-			continue
-		}
-		label, size, ok := parseBenchName(k, res.Name.String())
-		if !ok {
-			continue
-		}
-		key := groupKey(k, size)
-		if r.Samples[key] == nil {
-			r.Samples[key] = map[string][]float64{}
-		}
-		r.Samples[key][label] = append(r.Samples[key][label], ns*1e9)
 	}
 	return br.Err()
+}
+
+// addResult records one result line's sample after checking its identity.
+func (r *Resume) addResult(res *benchfmt.Result) error {
+	file, line := res.Pos()
+	if err := r.noteIdentity(res, fmt.Sprintf("%s:%d", file, line)); err != nil {
+		return err
+	}
+	k := variant.LookupKernel(res.GetConfig("kernel"))
+	if k == nil {
+		return fmt.Errorf("%s:%d: expected a kernel config naming a kernel of this tunelab, got %q", file, line, res.GetConfig("kernel"))
+	}
+	ns, ok := res.Value("sec/op") // benchfmt tidies ns/op to sec/op
+	label, size, okName := parseBenchName(k, res.Name.String())
+	if !ok || !okName {
+		return fmt.Errorf("%s:%d: expected Benchmark%s/<variant>[/size=N] with a ns/op value for kernel %s", file, line, k.Bench, k.Name)
+	}
+	key := groupKey(k, size)
+	if r.Samples[key] == nil {
+		r.Samples[key] = map[string][]float64{}
+	}
+	r.Samples[key][label] = append(r.Samples[key][label], ns*1e9)
+	return nil
+}
+
+// noteIdentity fixes the run identity from the first result and refuses a
+// later result that changes it.
+func (r *Resume) noteIdentity(res *benchfmt.Result, at string) error {
+	run := res.GetConfig("run-id")
+	if run == "" {
+		return fmt.Errorf("%s: expected a run-id config line (a result file written by tunelab sweep); this looks like a foreign benchmark file", at)
+	}
+	if r.Run.RunID == "" {
+		r.Run.RunID, r.Run.Date = run, res.GetConfig("date")
+		r.Run.TSCHz, _ = strconv.ParseFloat(res.GetConfig("tsc-hz"), 64)
+		r.Run.Rule = res.GetConfig("decision-rule")
+	} else if run != r.Run.RunID {
+		return fmt.Errorf("%s: run-id %s, but the file's run is %s: expected one run per resumable file", at, run, r.Run.RunID)
+	}
+	for _, key := range IdentityKeys {
+		v := res.GetConfig(key)
+		first, ok := r.identity[key]
+		if !ok {
+			r.identity[key] = configAt{v, at}
+		} else if first.value != v {
+			return fmt.Errorf("%s: %s changed from %q (set at %s) to %q within run %s", at, key, first.value, first.at, v, run)
+		}
+	}
+	return nil
+}
+
+// checkIdentity refuses a file measured under another identity than want.
+func (r *Resume) checkIdentity(path string, want [][2]string) error {
+	if r.Run.RunID == "" {
+		return nil // interrupted before its first sample: nothing to mix with
+	}
+	for _, kv := range want {
+		got, ok := r.identity[kv[0]]
+		if !ok || got.value == kv[1] {
+			continue
+		}
+		return fmt.Errorf("%s: %s is %q there, but %q on this host/tunelab: resume on the host and binary that started the run, or start a new file with -o", got.at, kv[0], got.value, kv[1])
+	}
+	return nil
 }
 
 // parseBenchName inverts benchName.
@@ -224,26 +361,53 @@ func parseBenchName(k *variant.Kernel, name string) (label string, size int, ok 
 	return rest[:i], size, err == nil
 }
 
-func (r *Resume) readComments(f io.Reader) error {
+func (r *Resume) readComments(f io.Reader, path string) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line, ok := strings.CutPrefix(sc.Text(), commentPrefix)
 		if !ok {
 			continue
 		}
-		fields := strings.SplitN(line, " ", 4)
-		switch {
-		case len(fields) == 2 && fields[0] == "done":
-			r.Done[fields[1]] = true
-		case len(fields) >= 3 && fields[0] == "excluded":
-			if r.Excluded[fields[1]] == nil {
-				r.Excluded[fields[1]] = map[string]string{}
-			}
-			r.Excluded[fields[1]][fields[2]] = strings.Join(fields[3:], " ")
+		if err := r.comment(line); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 	}
 	return sc.Err()
+}
+
+// comment records one harness line.
+func (r *Resume) comment(line string) error {
+	fields := strings.SplitN(line, " ", 4)
+	reason := func(skip int) string { return strings.Join(fields[skip:], " ") }
+	switch {
+	case len(fields) == 2 && fields[0] == "done":
+		r.Done[fields[1]] = true
+	case len(fields) >= 3 && fields[0] == "excluded":
+		setReason(r.Excluded, fields[1], fields[2], reason(3))
+	case len(fields) >= 3 && fields[0] == "eliminated":
+		setReason(r.Eliminated, fields[1], fields[2], reason(3))
+	case len(fields) == 3 && fields[0] == "segment":
+		n, err := strconv.Atoi(fields[2])
+		if err != nil || n < 1 {
+			return fmt.Errorf("expected \"segment <run-id> <n>\" with n >= 1, got %q", line)
+		}
+		if r.Run.RunID != "" && fields[1] != r.Run.RunID {
+			return fmt.Errorf("segment of run %s in a file of run %s: expected one run per resumable file", fields[1], r.Run.RunID)
+		}
+		if n <= r.Run.Segment {
+			return fmt.Errorf("segment %d after segment %d: the file repeats part of itself (concatenated copy?)", n, r.Run.Segment)
+		}
+		r.Run.Segment = n
+	}
+	return nil
+}
+
+func setReason(m map[string]map[string]string, group, label, why string) {
+	if m[group] == nil {
+		m[group] = map[string]string{}
+	}
+	m[group][label] = why
 }
 
 // TSCHz returns the time-stamp counter frequency (perfcounters.TSCHz).

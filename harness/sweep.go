@@ -165,8 +165,8 @@ func (s *groupSweep) run(ctx context.Context) (*GroupResult, error) {
 		s.logf("%s: %v", s.g.Key(), err)
 		return s.res, nil
 	}
-	defer func() { s.runner.Close() }() // the worker in use at the end
-	s.res.Race.Eliminate()              // arms a resumed file already decided
+	defer func() { s.runner.Close() }()        // the worker in use at the end
+	s.recordEliminated(s.res.Race.Eliminate()) // arms a resumed file's samples already decide
 	s.verifyAndPrepare(ctx)
 	s.res.Stop = s.race(ctx, start)
 	if s.floor == 0 {
@@ -189,6 +189,9 @@ func (s *groupSweep) loadResume() {
 			a.Values = append(a.Values, r.Samples[s.g.Key()][c.Label]...)
 			if why, ok := r.Excluded[s.g.Key()][c.Label]; ok {
 				a.Excluded, a.Reason = true, why
+			}
+			if why, ok := r.Eliminated[s.g.Key()][c.Label]; ok && !a.Excluded {
+				a.Eliminated, a.Reason = true, why
 			}
 		}
 		s.res.Race.Arms = append(s.res.Race.Arms, a)
@@ -248,6 +251,19 @@ func (s *groupSweep) call(req *Request) (*Response, error) {
 		return nil, errExcluded
 	}
 	return resp, nil
+}
+
+// recordEliminated writes one line per arm the race just dropped, with
+// its sample count and reason, so that reports never pick an arm the race
+// eliminated (and a resumed sweep keeps it eliminated).
+func (s *groupSweep) recordEliminated(ids []int) {
+	for _, i := range ids {
+		a := s.res.Race.Arms[i]
+		why := strings.Join(strings.Fields(a.Reason), " ")
+		if err := s.rw.comment("eliminated %s %s n=%d %s", s.g.Key(), a.Label, len(a.Values), why); err != nil {
+			s.logf("%v", err)
+		}
+	}
 }
 
 func (s *groupSweep) exclude(id int, why string) {
@@ -323,7 +339,7 @@ func (s *groupSweep) race(ctx context.Context, start time.Time) string {
 		if s.floor == 0 && s.allHaveMin() {
 			s.floor = el
 		}
-		r.Eliminate()
+		s.recordEliminated(r.Eliminate())
 		if done, why := r.Done(); done {
 			return why
 		}

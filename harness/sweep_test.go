@@ -135,7 +135,7 @@ func TestResume(t *testing.T) {
 	if !rep.Interrupted {
 		t.Fatal("sweep not marked interrupted")
 	}
-	res, err := ReadResume(path)
+	res, err := ReadResume(path, HostIdentityConfig(""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestResume(t *testing.T) {
 	if got, want := len(second.calls), 3*maxN-prior; got != want {
 		t.Errorf("resumed sweep took %d samples of %s, want %d (to MaxSamples from %d)", got, g2, want, prior)
 	}
-	final, err := ReadResume(path)
+	final, err := ReadResume(path, HostIdentityConfig(""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,17 @@ type Options struct {
 // DefaultOptions returns alpha 0.05 and threshold 1%.
 func DefaultOptions() Options { return Options{Alpha: 0.05, Threshold: 0.01} }
 
+// RuleVersion names the winner rule (Analyze's decide); it changes when
+// the rule does, so that a result file records which rule its run meant.
+const RuleVersion = "tunelab-winner/2"
+
+// String describes the rule and its parameters in one line, as written
+// in result files (decision-rule config) and printed in reports.
+func (o Options) String() string {
+	return fmt.Sprintf("%s alpha=%g threshold=%g%% min-samples=%d candidates=not-external,not-offset-sweep,not-eliminated,not-excluded tie=simpler",
+		RuleVersion, o.Alpha, 100*o.Threshold, MinSamples())
+}
+
 // A Report is the analysis of a Set.
 type Report struct {
 	Set        *Set
@@ -132,12 +143,13 @@ func buildGroups(set *Set) []*Group {
 	return groups
 }
 
-// candidates returns the rows that may win: not external, not an offset
-// sweep member.
+// candidates returns the rows that may win: not external (a reference
+// the winner is compared with), not an offset sweep member, not
+// eliminated by the race or excluded from it.
 func candidates(g *Group) []*Row {
 	var out []*Row
 	for _, r := range g.Rows {
-		if !r.info.external && !r.info.offsetSweep {
+		if !r.info.external && !r.info.offsetSweep && !r.Point.Eliminated && !r.Point.Excluded {
 			out = append(out, r)
 		}
 	}

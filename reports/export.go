@@ -94,8 +94,8 @@ func (r *Report) Export() *Table {
 		t.GeneratedFrom = append(t.GeneratedFrom, f.Digest)
 	}
 	for _, sc := range r.Classes {
-		if len(sc.Classes) == 0 {
-			continue
+		if len(sc.Classes) == 0 || sc.Model.Unknown {
+			continue // no winner; or no identity to key an entry by
 		}
 		m := sc.Model
 		features, _ := dispatch.CanonicalFeatures(m.Features)
@@ -107,6 +107,19 @@ func (r *Report) Export() *Table {
 	t.sortEntries()
 	t.Defaults = append(t.Defaults, r.defaults()...)
 	return t
+}
+
+// UnknownHostPoints returns how many variant/size points of the report
+// were measured on the unknown host (results without tunelab's identity):
+// Export makes no entries or defaults from them.
+func (r *Report) UnknownHostPoints() int {
+	n := 0
+	for _, p := range r.Set.Points {
+		if p.Model.Unknown {
+			n++
+		}
+	}
+	return n
 }
 
 // sortEntries sorts entries by dispatch key, kernel and feature set, the
@@ -288,6 +301,9 @@ func (r *Report) kernels() []string {
 func modelsAtLevel(models []*Model, li int) []*Model {
 	var out []*Model
 	for _, m := range models {
+		if m.Unknown {
+			continue
+		}
 		if r := levelRank(m.Level); r > 0 && r >= li+2 || r == 0 && m.Has(levels[li].features) {
 			out = append(out, m)
 		}

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -31,7 +33,18 @@ func ExportFiles(paths []string, opt Options) (*Table, []string, error) {
 		}
 		reps = append(reps, Analyze(set, opt))
 	}
-	return joinReports(reps, paths).Export(), warnings, nil
+	t := joinReports(reps, paths).Export()
+	unknown := 0
+	for _, r := range reps {
+		unknown += r.UnknownHostPoints()
+	}
+	if unknown > 0 {
+		warnings = append(warnings, fmt.Sprintf("export: %d variant/size points carry no tunelab host identity (unknown host): no table entries or defaults are made from them", unknown))
+		if len(t.Entries) == 0 && len(t.Defaults) == 0 {
+			return nil, warnings, errors.New("export: no table entries: every result is from an unknown host; export needs results of tunelab sweep, which record the host's dispatch key and features")
+		}
+	}
+	return t, warnings, nil
 }
 
 // A fileGroup is files in which every CPU model (by ID) has one feature

@@ -101,8 +101,8 @@ func (r *Report) summaryLine() string {
 	for _, g := range r.Groups {
 		kernels[g.Kernel] = true
 	}
-	return fmt.Sprintf("%d files, %d CPU models, %d kernels; winner rule: Mann-Whitney U alpha %g, threshold %g%%, ≥%d samples (95%% interval)",
-		len(r.Set.Files), len(r.Set.Models), len(kernels), r.Options.Alpha, 100*r.Options.Threshold, r.MinSamples)
+	return fmt.Sprintf("%d files, %d CPU models, %d kernels; %s (Mann-Whitney U; a 95%% interval needs %d samples; race-eliminated, excluded and external variants never win)",
+		len(r.Set.Files), len(r.Set.Models), len(kernels), r.ruleLine(), r.MinSamples)
 }
 
 // modelTitle names a model with its identity.

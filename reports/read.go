@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +26,9 @@ type Model struct {
 	Features []string // sorted feature names (features config)
 	Level    string   // feature-level config, e.g. "x86-64-v4"
 	CPU      string   // brand string
+	// Unknown marks the model of results without tunelab's host identity:
+	// reported, compared, never exported.
+	Unknown bool
 }
 
 // ID returns the grouping key of the model: dispatch key and uarch.
@@ -61,6 +64,11 @@ type Point struct {
 	FullName string // benchmark name without GOMAXPROCS suffix
 	NS       []float64
 	TSC      []float64 // tsc-cycles/op, may be empty
+	// Eliminated and Excluded say that every run that measured the point
+	// eliminated it in its race (slower, significantly) or excluded it
+	// (crashed, failed verification): such a variant never wins.
+	Eliminated, Excluded bool
+	runs                 []string
 }
 
 // A File describes one input file that contributed results.
@@ -73,6 +81,9 @@ type File struct {
 
 // A Set is the merged content of result files.
 type Set struct {
+	// Rules are the decision rules the runs recorded (decision-rule
+	// config), sorted, each once.
+	Rules  []string
 	Files  []*File
 	Models []*Model // sorted by ID
 	Points []*Point // sorted by model, kernel, size, variant
@@ -83,10 +94,15 @@ type reader struct {
 	set      *Set
 	models   map[string]*Model
 	points   map[pointKey]*Point
-	runOwner map[string]string // run-id -> "input#segment" that introduced it
-	inputs   int               // files read so far
-	warnings []string
-	proj     projections
+	runOwner map[string]string // run-id -> "f:input#stretch" that introduced it, or "marked"
+	// markerOwner maps "run-id#n" of a segment line to its first file:line.
+	markerOwner map[string]string
+	runs        map[string]*runState
+	eliminated  map[verdictKey]bool
+	excluded    map[verdictKey]bool
+	inputs      int // files read so far
+	warnings    []string
+	proj        projections
 }
 
 type pointKey struct {
@@ -130,6 +146,8 @@ func Read(paths []string) (*Set, []string, error) {
 		points:   map[pointKey]*Point{},
 		runOwner: map[string]string{},
 		proj:     newProjections(),
+		runs:     map[string]*runState{}, markerOwner: map[string]string{},
+		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{},
 	}
 	for _, p := range paths {
 		if err := rd.readFile(p); err != nil {
@@ -151,54 +169,114 @@ func (rd *reader) readFile(path string) error {
 	}
 	sum := sha256.Sum256(data)
 	f := &File{Path: path, Digest: "sha256:" + hex.EncodeToString(sum[:])}
-	r := benchfmt.NewReader(strings.NewReader(string(data)), path)
 	rd.inputs++
-	seen, dup, cold := 0, 0, 0
-	lastRun, segment := "", 0
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			rd.warnf(rec.FileName, rec.Line, "%s (expected \"BenchmarkName iters value unit [value unit...]\")", rec.Msg)
-		case *benchfmt.Result:
-			seen++
-			run := rec.GetConfig("run-id")
-			if run != lastRun {
-				lastRun, segment = run, segment+1
-			}
-			if !rd.claimRun(f, run, fmt.Sprintf("%d#%d", rd.inputs, segment)) {
-				dup++
-				continue
-			}
-			if string(rec.GetConfig("align-entry")) == "cold" {
-				cold++
-				continue
-			}
-			if rd.add(rec) {
-				f.Results++
-			}
+	lines, err := scanFile(path, data, func(line int, format string, a ...any) { rd.warnf(path, line, format, a...) })
+	if err != nil {
+		return err
+	}
+	fr := &fileRead{rd: rd, f: f, seg: segmenter{input: rd.inputs}}
+	for _, l := range lines {
+		if err := fr.line(l); err != nil {
+			return err
 		}
 	}
-	if err := r.Err(); err != nil && err != io.EOF {
-		return fmt.Errorf("reading %s: %w", path, err)
+	return fr.finish()
+}
+
+// A fileRead is the state of reading one file.
+type fileRead struct {
+	rd                             *reader
+	f                              *File
+	seg                            segmenter
+	dupMarker                      bool // the current segment line repeats one already read
+	seen, dup, cold, unknown, kept int
+}
+
+// line handles one result or harness comment of the file.
+func (fr *fileRead) line(l fileLine) error {
+	if l.result == nil {
+		return fr.comment(l)
 	}
-	if seen == 0 {
+	res := l.result
+	fr.seen++
+	file, line := res.Pos()
+	if err := fr.rd.checkIdentity(res, fmt.Sprintf("%s:%d", file, line)); err != nil {
+		return err
+	}
+	run := res.GetConfig("run-id")
+	key := fr.seg.segment(run)
+	if !fr.claim(key, run) {
+		fr.dup++
+		return nil
+	}
+	if string(res.GetConfig("align-entry")) == "cold" {
+		fr.cold++
+		return nil
+	}
+	if !hasIdentity(res) {
+		fr.unknown++
+	}
+	if fr.rd.add(res, run) {
+		fr.f.Results++
+	}
+	return nil
+}
+
+// claim reports whether a result of run in segment key is new data.
+func (fr *fileRead) claim(key, run string) bool {
+	if strings.HasPrefix(key, "m:") {
+		return !fr.dupMarker
+	}
+	return fr.rd.claimRun(fr.f, run, key)
+}
+
+// comment handles a harness line: a segment line starts a segment (a
+// repeated one marks the results after it as duplicates); eliminated
+// and excluded lines record the race's verdicts for the current run.
+func (fr *fileRead) comment(l fileLine) error {
+	rd := fr.rd
+	switch l.comment[0] {
+	case "segment":
+		key, run, err := markerKey(l.comment)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v", fr.f.Path, l.line, err)
+		}
+		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
+		fr.dupMarker = !rd.claimMarker(fr.f, key, run, fmt.Sprintf("%s:%d", fr.f.Path, l.line))
+	case "eliminated", "excluded":
+		if len(l.comment) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
+			return nil
+		}
+		rd.verdict(fr.seg.commentRun, l.comment[0], l.comment[1], l.comment[2])
+	}
+	return nil
+}
+
+// finish checks what the file contributed and reports what was left out.
+func (fr *fileRead) finish() error {
+	rd, f, path := fr.rd, fr.f, fr.f.Path
+	if fr.seen == 0 {
 		return fmt.Errorf("reading %s: no benchmark results (empty or not in Go benchmark format)", path)
 	}
-	if dup > 0 {
-		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d results of already-read runs skipped (duplicate run-id)", path, dup))
+	if fr.dup > 0 {
+		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d results of already-read runs skipped (duplicate run-id and segment: a copy of data read before)", path, fr.dup))
 	}
-	if cold > 0 {
-		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d cold-entry results (align-entry: cold) left out: reports compare steady-state throughput; 'tunelab align --entry cold' analyses them", path, cold))
+	if fr.cold > 0 {
+		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d cold-entry results (align-entry: cold) left out: reports compare steady-state throughput; 'tunelab align --entry cold' analyses them", path, fr.cold))
 	}
-	if f.Results == 0 && dup == 0 && cold == 0 {
+	if fr.unknown > 0 {
+		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d results carry no tunelab host identity (dispatch-key, features): reported as measured on an unknown host; export makes no table entries from them", path, fr.unknown))
+	}
+	if f.Results == 0 && fr.dup == 0 && fr.cold == 0 {
 		return fmt.Errorf("reading %s: no usable benchmark results (see warnings)", path)
 	}
 	rd.set.Files = append(rd.set.Files, f)
 	return nil
 }
 
-// claimRun reports whether results of run belong to segment; the first
-// segment that shows a run-id owns it. Results without a run-id are kept.
+// claimRun reports whether results of run belong to segment (files
+// without segment lines); the first segment that shows a run-id owns it.
+// Results without a run-id are kept.
 func (rd *reader) claimRun(f *File, run, segment string) bool {
 	if run == "" {
 		return true
@@ -212,23 +290,67 @@ func (rd *reader) claimRun(f *File, run, segment string) bool {
 	return owner == segment
 }
 
-// add records one result; it returns false (with a warning) if the result
-// lacks what a report needs.
-func (rd *reader) add(res *benchfmt.Result) bool {
+// claimMarker reports whether the segment line at "at" is the first
+// occurrence of segment key; a run read before without segment lines
+// owns all its data.
+func (rd *reader) claimMarker(f *File, key, run, at string) bool {
+	if owner, ok := rd.runOwner[run]; ok && owner != "marked" {
+		return false
+	}
+	if _, ok := rd.markerOwner[key]; ok {
+		return false
+	}
+	rd.markerOwner[key] = at
+	if _, ok := rd.runOwner[run]; !ok {
+		f.RunIDs = append(f.RunIDs, run)
+	}
+	rd.runOwner[run] = "marked"
+	return true
+}
+
+// verdict records that the race of run eliminated or excluded label in
+// group ("kernel" or "kernel/size=N").
+func (rd *reader) verdict(run, kind, group, label string) {
+	k := verdictKey{run, group, label}
+	if kind == "excluded" {
+		rd.excluded[k] = true
+	} else {
+		rd.eliminated[k] = true
+	}
+}
+
+// A verdictKey names one contender of one group in one run.
+type verdictKey struct{ run, group, label string }
+
+// hasIdentity reports whether a result carries tunelab's host identity.
+func hasIdentity(res *benchfmt.Result) bool {
+	return res.GetConfig("dispatch-key") != "" || res.GetConfig("cpu-vendor") != ""
+}
+
+// add records one result of run; it returns false (with a warning) if
+// the result lacks what a report needs. A result without tunelab's host
+// identity belongs to the unknown host; without a kernel config, its
+// benchmark name is its kernel.
+func (rd *reader) add(res *benchfmt.Result, run string) bool {
 	file, line := res.Pos()
 	m, err := rd.model(res)
 	if err != nil {
 		rd.warnf(file, line, "%v", err)
 		return false
 	}
+	base, _ := res.Name.Parts()
 	kernel := rd.proj.kernel.Project(res).Get(rd.proj.fields["kernel"])
-	if kernel == "" {
-		rd.warnf(file, line, "expected a \"kernel:\" config line before this result")
+	ours := run != "" // written by a tunelab sweep: held to its format
+	if kernel == "" && ours {
+		rd.warnf(file, line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", run)
 		return false
 	}
-	variant, full, err := variantOf(res.Name)
-	if err != nil {
-		rd.warnf(file, line, "%v", err)
+	if kernel == "" {
+		kernel = strings.TrimPrefix(string(base), "Benchmark")
+	}
+	variant, full, knobs := variantOf(res.Name)
+	if ours && !knobs {
+		rd.warnf(file, line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, run)
 		return false
 	}
 	size, err := sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
@@ -246,7 +368,17 @@ func (rd *reader) add(res *benchfmt.Result) bool {
 	if c, ok := res.Value("tsc-cycles/op"); ok {
 		p.TSC = append(p.TSC, c)
 	}
+	if run != "" {
+		p.runs = appendNew(p.runs, run)
+	}
 	return true
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 func (rd *reader) point(k pointKey, m *Model, res *benchfmt.Result, full string) *Point {
@@ -259,12 +391,15 @@ func (rd *reader) point(k pointKey, m *Model, res *benchfmt.Result, full string)
 	return p
 }
 
-// variantOf extracts the variant name (knob parts other than size) and the
-// full name without the GOMAXPROCS suffix.
-func variantOf(name benchfmt.Name) (variant, full string, err error) {
+// variantOf extracts the variant name (the name's parts other than size
+// and the GOMAXPROCS suffix: knobs key=value, or any sub-benchmark names
+// of a foreign file; "-" when there are none) and the full name without
+// the GOMAXPROCS suffix; knobs reports whether there were parts and all
+// were key=value.
+func variantOf(name benchfmt.Name) (variant, full string, knobs bool) {
 	base, parts := name.Parts()
-	var knobs []string
-	full = string(base)
+	var names []string
+	full, knobs = string(base), true
 	for _, p := range parts {
 		s := string(p)
 		if strings.HasPrefix(s, "-") {
@@ -272,17 +407,15 @@ func variantOf(name benchfmt.Name) (variant, full string, err error) {
 		}
 		full += s
 		kv := strings.TrimPrefix(s, "/")
-		if !strings.Contains(kv, "=") {
-			return "", "", fmt.Errorf("expected key=value in benchmark name part %q of %s", kv, name)
-		}
+		knobs = knobs && strings.Contains(kv, "=")
 		if !strings.HasPrefix(kv, "size=") {
-			knobs = append(knobs, kv)
+			names = append(names, kv)
 		}
 	}
-	if len(knobs) == 0 {
-		return "", "", fmt.Errorf("expected variant knobs (e.g. /isa=generic) in benchmark name %s", name)
+	if len(names) == 0 {
+		return "-", full, false
 	}
-	return strings.Join(knobs, "/"), full, nil
+	return strings.Join(names, "/"), full, knobs
 }
 
 func sizeOf(s string) (int, error) {
@@ -305,7 +438,7 @@ func (rd *reader) model(res *benchfmt.Result) (*Model, error) {
 		dk = get("cpu-vendor") + "/" + get("cpu-family") + "/" + get("cpu-model")
 	}
 	if dk == "" {
-		return nil, errors.New("expected CPU identity config (dispatch-key or cpu-vendor/cpu-family/cpu-model) before this result")
+		return rd.unknownModel(), nil
 	}
 	id := dk + " " + get("uarch")
 	if m := rd.models[id]; m != nil {
@@ -317,6 +450,21 @@ func (rd *reader) model(res *benchfmt.Result) (*Model, error) {
 	}
 	rd.models[id] = m
 	return m, nil
+}
+
+// UnknownHostKey is the dispatch key of the model of results that carry
+// no tunelab host identity (plain Go benchmark files).
+const UnknownHostKey = "unknown"
+
+// unknownModel returns the model of results without host identity.
+func (rd *reader) unknownModel() *Model {
+	id := UnknownHostKey + " "
+	if m := rd.models[id]; m != nil {
+		return m
+	}
+	m := &Model{Key: UnknownHostKey, Uarch: "unknown host", Unknown: true}
+	rd.models[id] = m
+	return m
 }
 
 func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
@@ -341,6 +489,17 @@ func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
 }
 
 func (rd *reader) finish() {
+	rules := map[string]bool{}
+	for _, st := range rd.runs {
+		if rule := st.identity["decision-rule"].value; rule != "" {
+			rules[rule] = true
+		}
+	}
+	rd.set.Rules = sortedKeys(rules)
+	for _, p := range rd.points {
+		p.Eliminated = rd.allRuns(p, rd.eliminated)
+		p.Excluded = rd.allRuns(p, rd.excluded)
+	}
 	for _, m := range rd.models {
 		rd.set.Models = append(rd.set.Models, m)
 	}
@@ -349,6 +508,20 @@ func (rd *reader) finish() {
 		rd.set.Points = append(rd.set.Points, p)
 	}
 	sort.Slice(rd.set.Points, func(i, j int) bool { return pointLess(rd.set.Points[i], rd.set.Points[j]) })
+}
+
+// allRuns reports whether every run that measured p has a verdict in m.
+func (rd *reader) allRuns(p *Point, m map[verdictKey]bool) bool {
+	group := p.Kernel
+	if p.Size > 0 {
+		group = fmt.Sprintf("%s/size=%d", p.Kernel, p.Size)
+	}
+	for _, run := range p.runs {
+		if !m[verdictKey{run, group, p.Variant}] {
+			return false
+		}
+	}
+	return len(p.runs) > 0
 }
 
 func pointLess(a, b *Point) bool {

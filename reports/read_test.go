@@ -100,7 +100,7 @@ func TestReadMalformedLines(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	dir := t.TempDir()
 	noKernel := filepath.Join(dir, "nokernel.txt")
-	os.WriteFile(noKernel, []byte("dispatch-key: AuthenticAMD/0x19/0x11\nBenchmarkX/isa=generic 1 5 ns/op\n"), 0o644)
+	os.WriteFile(noKernel, []byte("dispatch-key: AuthenticAMD/0x19/0x11\nrun-id: r1\nBenchmarkX/isa=generic 1 5 ns/op\n"), 0o644)
 	cases := []struct{ path, want string }{
 		{fixture("empty.txt"), "no benchmark results"},
 		{filepath.Join(dir, "missing.txt"), "no such file"},
@@ -111,8 +111,8 @@ func TestReadErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Read(%s): error %v, want one containing %q", c.path, err, c.want)
 		}
-		if c.path == noKernel && (len(warnings) != 1 || !strings.Contains(warnings[0], "nokernel.txt:2: expected a \"kernel:\" config line")) {
-			t.Errorf("Read(%s): warnings %q, want one at line 2 about the kernel config", c.path, warnings)
+		if c.path == noKernel && (len(warnings) != 1 || !strings.Contains(warnings[0], "nokernel.txt:3: expected a \"kernel:\" config line")) {
+			t.Errorf("Read(%s): warnings %q, want one at line 3 about the kernel config", c.path, warnings)
 		}
 	}
 	if _, _, err := Read(nil); err == nil {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/reports"
 )
 
 func init() {
@@ -34,15 +35,25 @@ var dispatchSource = func() dispatchState {
 }
 
 func runDispatch(e *env, args []string) error {
-	fs := newFlags(e, "dispatch", "dispatch [--json]")
+	fs := newFlags(e, "dispatch", "dispatch [--json] [--results FILE...]")
 	asJSON := fs.Bool("json", false, "print the plans as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	withResults := fs.Bool("results", false, "explain the plans against the winner rule's decisions from the result FILEs for this host")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
-		return err
+	if len(files) > 0 && !*withResults {
+		return usagef("dispatch: unexpected argument %q (result files need --results)", files[0])
+	}
+	if *withResults && len(files) == 0 {
+		return usagef("dispatch: --results needs result files")
 	}
 	r := newDispatchReport(dispatchSource())
+	if *withResults {
+		if err := r.addDecisions(e, files); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		return cpuWriteJSON(e.stdout, r)
 	}
@@ -75,6 +86,18 @@ type dispatchKernel struct {
 	Candidates []dispatchCandidate `json:"candidates"`
 	Notes      []string            `json:"notes"`
 	Warnings   []string            `json:"warnings"`
+	// Decisions are the winner rule's verdicts from --results files for
+	// this host's model, per measured size, with whether the plan agrees.
+	Decisions []dispatchDecision `json:"decisions,omitempty"`
+}
+
+// dispatchDecision is the winner rule's verdict on one measured size.
+type dispatchDecision struct {
+	Size    int    `json:"size"`
+	Winner  string `json:"winner"`
+	Note    string `json:"note"`
+	Planned string `json:"planned"` // the plan's variant at that size
+	Agrees  bool   `json:"agrees"`
 }
 
 // dispatchEntry is a table entry for the host's model and the kernel.
@@ -202,6 +225,13 @@ func (k dispatchKernel) print(w io.Writer) {
 	for _, n := range k.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
+	for _, d := range k.Decisions {
+		verdict := "the plan agrees"
+		if !d.Agrees {
+			verdict = "the plan runs " + d.Planned + " (re-export the table to follow the results)"
+		}
+		fmt.Fprintf(w, "  results size=%d: %s; %s\n", d.Size, d.Note, verdict)
+	}
 	for _, n := range k.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", n)
 	}
@@ -220,4 +250,36 @@ func (k dispatchKernel) printEntries(w io.Writer) {
 			fmt.Fprintf(w, "  other:  %s\n", e.Why)
 		}
 	}
+}
+
+// addDecisions applies the winner rule (the one sweep, report and export
+// use) to the result files and records, per kernel and measured size on
+// this host's model, its verdict and whether the plan selects it.
+func (r *dispatchReport) addDecisions(e *env, files []string) error {
+	set, err := readResults(e, files)
+	if err != nil {
+		return err
+	}
+	rep := reports.Analyze(set, reports.DefaultOptions())
+	for i := range r.Kernels {
+		k := &r.Kernels[i]
+		for _, g := range rep.Groups {
+			if g.Model.Key != r.DispatchKey || g.Kernel != k.Kernel || g.Decision.Winner == "" {
+				continue
+			}
+			planned := k.variantAt(g.Size)
+			k.Decisions = append(k.Decisions, dispatchDecision{g.Size, g.Decision.Winner, g.Decision.Note, planned, planned == g.Decision.Winner})
+		}
+	}
+	return nil
+}
+
+// variantAt returns the planned variant for inputs of size bytes.
+func (k dispatchKernel) variantAt(size int) string {
+	for _, c := range k.Choices {
+		if c.MaxSize == 0 || size <= c.MaxSize {
+			return c.Variant
+		}
+	}
+	return ""
 }

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/reports"
 )
 
 func init() {
@@ -168,7 +169,8 @@ func shellQuote(s string) string {
 // prints the summary. flags are the command line's selection and
 // measurement flags, repeated in the resume hint.
 func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string, flags []string, pr *pruning) error {
-	f, path, err := openResults(cfg, out, resume)
+	rule := reports.Options{Alpha: cfg.Race.Alpha, Threshold: cfg.Race.Threshold}
+	f, path, err := openResults(cfg, out, resume, rule.String())
 	if err != nil {
 		return err
 	}
@@ -188,7 +190,7 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if rep != nil {
-		harness.WriteSummary(e.stdout, rep)
+		harness.WriteSummary(e.stdout, rep, sweepVerdicts(e, path, rule))
 		if pr != nil {
 			pr.write(e.stdout, rep)
 		}
@@ -207,20 +209,41 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 	return nil
 }
 
+// sweepVerdicts returns the verdict lines of each group: the reports
+// package's winner rule applied to what the sweep wrote to path, so that
+// the summary names the winner report and export will.
+func sweepVerdicts(e *env, path string, rule reports.Options) harness.Verdicts {
+	set, warnings, err := reports.Read([]string{path})
+	if err != nil {
+		return func(*harness.GroupResult) []string { return []string{"no verdict: " + err.Error()} }
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	rep := reports.Analyze(set, rule)
+	return func(g *harness.GroupResult) []string {
+		if rg := rep.FindGroup("", g.Group.Kernel.Name, g.Group.Size); rg != nil {
+			return rg.VerdictLines()
+		}
+		return []string{"no verdict: no samples in the result file"}
+	}
+}
+
 // openResults opens the result file: a new one, or the resumed one for
 // appending (keeping its run identity).
-func openResults(cfg *harness.Config, out, resume string) (*os.File, string, error) {
+func openResults(cfg *harness.Config, out, resume, rule string) (*os.File, string, error) {
 	if resume != "" {
 		if out != "" && out != resume {
 			return nil, "", usagef("-o and --resume name different files")
 		}
-		r, err := harness.ReadResume(resume)
+		r, err := harness.ReadResume(resume, harness.HostIdentityConfig(rule))
 		if err != nil {
-			return nil, "", err
+			return nil, "", &exitError{2, fmt.Errorf("sweep --resume: %w (the file is unchanged)", err)}
 		}
 		cfg.Resume, cfg.Run = r, r.Run
 		if r.Run.RunID == "" { // interrupted before its first sample
 			cfg.Run = harness.NewRunInfo(cfg.Seed)
+			cfg.Run.Rule, cfg.Run.Segment = rule, r.Run.Segment
 		}
 		f, err := os.OpenFile(resume, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
@@ -229,6 +252,7 @@ func openResults(cfg *harness.Config, out, resume string) (*os.File, string, err
 		return f, resume, nil
 	}
 	cfg.Run = harness.NewRunInfo(cfg.Seed)
+	cfg.Run.Rule, cfg.Run.Segment = rule, 1
 	if out == "" {
 		host, _ := os.Hostname()
 		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T150405")+"-"+sanitize(host)+".txt")

@@ -1,0 +1,146 @@
+package reports
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFile writes data to a fresh file and returns its path.
+func writeFile(t *testing.T, name, data string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// marked returns zen4.txt with a segment line after its header, as a
+// sweep writes it.
+func marked(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(fixture("zen4.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	return strings.Replace(s, "kernel: test.fixed\n", commentPrefix+"segment a1b2c3d4 1\nkernel: test.fixed\n", 1)
+}
+
+func samples(set *Set) int {
+	n := 0
+	for _, p := range set.Points {
+		n += len(p.NS)
+	}
+	return n
+}
+
+func TestReadFileConcatenatedWithItself(t *testing.T) {
+	one := writeFile(t, "one.txt", marked(t))
+	two := writeFile(t, "two.txt", marked(t)+marked(t))
+	a, _, err := Read([]string{one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, warnings, err := Read([]string{two})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if samples(a) != samples(b) {
+		t.Errorf("file concatenated with itself: %d samples, want %d as in one copy", samples(b), samples(a))
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "duplicate run-id and segment") {
+		t.Errorf("warnings %q, want one about the duplicate segment", warnings)
+	}
+	resumed := strings.Replace(marked(t), "kernel: test.sized\n", commentPrefix+"segment a1b2c3d4 2\nkernel: test.sized\n", 1)
+	c, _, err := Read([]string{writeFile(t, "resumed.txt", resumed)})
+	if err != nil || samples(c) != samples(a) {
+		t.Errorf("a resumed file (segments 1 and 2 of one run): %v, %d samples, want all %d", err, samples(c), samples(a))
+	}
+}
+
+func TestReadRefusesIdentityChangedMidRun(t *testing.T) {
+	base := marked(t)
+	i := strings.Index(base, "BenchmarkTestFixed/isa=avx2")
+	cases := []struct{ name, insert, want string }{
+		{"kernel", "kernel: test.sized\n", "kernel config test.sized, but the result is BenchmarkTestFixed"},
+		{"dispatch key", "dispatch-key: GenuineIntel/0x06/0x8f\n", "dispatch-key changed from \"AuthenticAMD/0x19/0x11\""},
+		{"features", "features: sse41\n", "features changed"},
+		{"decision rule", "decision-rule: other\n", "decision-rule changed"},
+	}
+	for _, c := range cases {
+		path := writeFile(t, "r.txt", base[:i]+c.insert+base[i:])
+		_, _, err := Read([]string{path})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), path+":") {
+			t.Errorf("%s changed mid-run: error %v, want %s:LINE: ...%s...", c.name, err, path, c.want)
+		}
+	}
+}
+
+func TestEliminatedVariantNeverWins(t *testing.T) {
+	base, _, err := Read([]string{fixture("zen4.txt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	winner := groupOf(t, Analyze(base, DefaultOptions()), "test.fixed", 0).Decision.Winner
+	if winner == "" {
+		t.Fatal("no winner in the fixture's test.fixed group")
+	}
+	data := marked(t) + commentPrefix + "eliminated test.fixed " + winner + " n=6 slower than rival\n"
+	set, _, err := Read([]string{writeFile(t, "elim.txt", data)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := groupOf(t, Analyze(set, DefaultOptions()), "test.fixed", 0)
+	if g.Decision.Winner == winner || g.Decision.Winner == "" {
+		t.Errorf("winner %q after the race eliminated %s, want another variant", g.Decision.Winner, winner)
+	}
+	if !strings.Contains(strings.Join(g.VerdictLines(), "\n"), "eliminated") {
+		t.Errorf("verdict lines %q do not mention the eliminated variants", g.VerdictLines())
+	}
+}
+
+func groupOf(t *testing.T, r *Report, kernel string, size int) *Group {
+	t.Helper()
+	g := r.FindGroup("AuthenticAMD/0x19/0x11", kernel, size)
+	if g == nil {
+		t.Fatalf("no group %s size %d", kernel, size)
+	}
+	return g
+}
+
+func TestPlainBenchmarkFileIsUnknownHost(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/x\n")
+	for i := 0; i < 10; i++ {
+		b.WriteString("BenchmarkEncode/format=json-48 690848 1726 ns/op\nBenchmarkDecode-48 1000 52 ns/op\n")
+	}
+	path := writeFile(t, "plain.txt", b.String())
+	set, warnings, err := Read([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "unknown host") {
+		t.Errorf("warnings %q, want exactly one (per file) about the unknown host", warnings)
+	}
+	if len(set.Models) != 1 || !set.Models[0].Unknown || len(set.Points) != 2 {
+		t.Fatalf("models %+v, %d points; want the unknown host and 2 points", set.Models, len(set.Points))
+	}
+	if _, _, err := ExportFiles([]string{path}, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "unknown host") {
+		t.Errorf("ExportFiles(plain file) error %v, want a refusal naming the unknown host", err)
+	}
+	tab, warnings, err := ExportFiles([]string{fixture("zen4.txt"), path}, DefaultOptions())
+	if err != nil || len(tab.Entries) == 0 {
+		t.Fatalf("ExportFiles(zen4, plain): %v, %d entries", err, len(tab.Entries))
+	}
+	for _, e := range tab.Entries {
+		if e.CPU.Vendor == "" || e.Kernel == "Encode" || e.Kernel == "Decode" {
+			t.Errorf("entry %+v made from the unknown host's results", e)
+		}
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "no table entries or defaults are made from them") {
+		t.Errorf("export warnings %q do not say the unknown host's results were left out", warnings)
+	}
+}

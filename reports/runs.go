@@ -1,0 +1,152 @@
+package reports
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// commentPrefix starts the harness's own lines in a result file (segment
+// markers, eliminated and excluded contenders); benchfmt ignores them.
+const commentPrefix = "# tunelab: "
+
+// A fileLine is one line of a result file the reader acts on, in file
+// order: a benchmark result or a harness comment.
+type fileLine struct {
+	line    int
+	result  *benchfmt.Result // nil for a comment
+	comment []string         // the comment's fields after the prefix
+}
+
+// scanFile returns a file's results and harness comments in line order;
+// syntax errors are reported through warn.
+func scanFile(path string, data []byte, warn func(line int, format string, a ...any)) ([]fileLine, error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 || !utf8.Valid(data) {
+		return nil, fmt.Errorf("%s:%d: expected a text file in Go benchmark format, found binary data", path, bytes.Count(data[:max(i, 0)], []byte("\n"))+1)
+	}
+	var lines []fileLine
+	r := benchfmt.NewReader(bytes.NewReader(data), path)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			warn(rec.Line, "%s (expected \"BenchmarkName iters value unit [value unit...]\")", rec.Msg)
+		case *benchfmt.Result:
+			_, line := rec.Pos()
+			lines = append(lines, fileLine{line: line, result: rec.Clone()})
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if c, ok := strings.CutPrefix(sc.Text(), commentPrefix); ok {
+			lines = append(lines, fileLine{line: n, comment: strings.SplitN(c, " ", 4)})
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].line < lines[j].line })
+	return lines, sc.Err()
+}
+
+// A runState is what the reader knows of one run-id across every file:
+// the identity its first result fixed, the benchmark each kernel config
+// was written for, and the segments read.
+type runState struct {
+	identity map[string]configAt
+	bench    map[string]configAt // kernel config -> benchmark base name
+	model    *Model
+}
+
+// configAt is a config value and the file:line that set it.
+type configAt struct{ value, at string }
+
+// checkIdentity refuses a result that changes its run's identity: the
+// host, features, tunelab version or decision rule (harness.IdentityKeys),
+// or the benchmark a kernel config names.
+func (rd *reader) checkIdentity(res *benchfmt.Result, at string) error {
+	run := res.GetConfig("run-id")
+	if run == "" {
+		return nil
+	}
+	st := rd.runs[run]
+	if st == nil {
+		st = &runState{identity: map[string]configAt{}, bench: map[string]configAt{}}
+		rd.runs[run] = st
+	}
+	for _, key := range harness.IdentityKeys {
+		v := res.GetConfig(key)
+		if first, ok := st.identity[key]; !ok {
+			st.identity[key] = configAt{v, at}
+		} else if first.value != v {
+			return fmt.Errorf("%s: %s changed from %q (set at %s) to %q within run %s: a run's identity is fixed; refusing the file", at, key, first.value, first.at, v, run)
+		}
+	}
+	return checkBench(st, res, at)
+}
+
+// checkBench refuses a kernel config that does not belong to the result's
+// benchmark: the registered kernel's benchmark name, and within a run the
+// same benchmark for the same kernel throughout.
+func checkBench(st *runState, res *benchfmt.Result, at string) error {
+	kernel := res.GetConfig("kernel")
+	if kernel == "" {
+		return nil
+	}
+	base, _ := res.Name.Parts()
+	bench := strings.TrimPrefix(string(base), "Benchmark")
+	if k := variant.LookupKernel(kernel); k != nil && k.Bench != bench {
+		return fmt.Errorf("%s: kernel config %s, but the result is Benchmark%s (%s is Benchmark%s): refusing the file", at, kernel, bench, kernel, k.Bench)
+	}
+	if first, ok := st.bench[kernel]; !ok {
+		st.bench[kernel] = configAt{bench, at}
+	} else if first.value != bench {
+		return fmt.Errorf("%s: kernel config %s on Benchmark%s, but Benchmark%s at %s in the same run: refusing the file", at, kernel, bench, first.value, first.at)
+	}
+	return nil
+}
+
+// A segmenter assigns each result of a file to its segment: the harness's
+// "segment <run-id> <n>" line before it, else (files without segment
+// lines) the stretch of consecutive results of one run-id.
+type segmenter struct {
+	input      int
+	marker     string // current marker key "run-id#n", "" if none
+	markerRun  string
+	lastRun    string
+	runSegment int
+	commentRun string // run the next comment lines belong to
+}
+
+// markerKey returns the segment key for a segment line's fields.
+func markerKey(fields []string) (key, run string, err error) {
+	if len(fields) != 3 {
+		return "", "", fmt.Errorf("expected \"segment <run-id> <n>\", got %q", strings.Join(fields, " "))
+	}
+	if n, err := strconv.Atoi(fields[2]); err != nil || n < 1 {
+		return "", "", fmt.Errorf("expected a segment number >= 1, got %q", fields[2])
+	}
+	return fields[1] + "#" + fields[2], fields[1], nil
+}
+
+// segment returns the owner key of a result of run: the marker's when the
+// result belongs to the current marker, else input#stretch.
+func (s *segmenter) segment(run string) string {
+	if run != s.lastRun {
+		s.lastRun, s.runSegment = run, s.runSegment+1
+	}
+	s.commentRun = run
+	if s.marker != "" && run == s.markerRun {
+		return "m:" + s.marker
+	}
+	return fmt.Sprintf("f:%d#%d", s.input, s.runSegment)
+}

@@ -152,3 +152,34 @@ func TestResumeFlags(t *testing.T) {
 		t.Errorf("shellQuote(it's) = %s", q)
 	}
 }
+
+// TestResumeRefusesForeignFiles checks that --resume onto a file the
+// sweep cannot extend is a usage error naming the file, and that the file
+// is left byte for byte as it was.
+func TestResumeRefusesForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	foreign := "goos: linux\nBenchmarkEncode/format=json-48 690848 1726 ns/op\n"
+	recordedData, err := os.ReadFile(recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"binary.txt":  "\x00\x01\x02 not text\n",
+		"foreign.txt": foreign,
+		"cut.txt":     string(recordedData[:len(recordedData)-5]),
+		"twice.txt":   string(recordedData) + string(recordedData),
+	}
+	for name, data := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runCLI(t, "sweep", "--kernel", "calib", "--budget", "1s", "--resume", path)
+		if code != 2 || !strings.Contains(stderr, path+":") || !strings.Contains(stderr, "unchanged") {
+			t.Errorf("sweep --resume %s: exit %d, stderr %q; want exit 2 naming %s:LINE", name, code, stderr, path)
+		}
+		if after, _ := os.ReadFile(path); string(after) != data {
+			t.Errorf("sweep --resume %s changed the file", name)
+		}
+	}
+}

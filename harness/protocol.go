@@ -87,6 +87,9 @@ type Sample struct {
 	Disturbed bool `json:"disturbed,omitempty"`
 	// WallNs is the wall time the sample took, retries included.
 	WallNs int64 `json:"wall_ns"`
+	// CoreRatio is the estimated core cycles per TSC tick around the
+	// sample (see clockProbe); 0 when unknown.
+	CoreRatio float64 `json:"core_ratio,omitempty"`
 }
 
 func decodeLine(line []byte, v any) error {

@@ -19,6 +19,11 @@ import (
 	"github.com/tunelab/tunelab/perfcounters"
 )
 
+// EstCoreCyclesUnit is the unit of estimated core cycles per op (TSC
+// ticks times the core/TSC ratio of a dependent-add chain around the
+// sample): an estimate, kept apart from PMU cycles.
+const EstCoreCyclesUnit = "est-core-cycles/op"
+
 // commentPrefix starts the harness's own lines in a result file; benchfmt
 // readers (and benchstat) ignore them.
 const commentPrefix = "# tunelab: "
@@ -133,6 +138,11 @@ func (rw *resultWriter) write(g *Group, label string, s *Sample, events []string
 		if u := unitsPerOp(g); u > 0 {
 			res.Values = append(res.Values, benchfmt.Value{Value: s.TSCPerOp / u, Unit: "tsc-cycles/" + g.Kernel.Unit})
 		}
+	}
+	if s.TSCPerOp > 0 && s.CoreRatio > 0 {
+		// Estimated core cycles, never labelled plain "cycles": TSC ticks
+		// scaled by the dependent-add chain's core/TSC ratio.
+		res.Values = append(res.Values, benchfmt.Value{Value: s.TSCPerOp * s.CoreRatio, Unit: EstCoreCyclesUnit})
 	}
 	for i, e := range events {
 		if i < len(s.Events) {

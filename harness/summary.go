@@ -18,6 +18,7 @@ func WriteSummary(w io.Writer, rep *Report, verdicts Verdicts) {
 	for _, g := range rep.Groups {
 		writeGroupSummary(w, g, verdicts)
 	}
+	writeClock(w, rep, rep.TSCHz)
 	saved, spent := rep.Saved()
 	if spent > 0 {
 		fmt.Fprintf(w, "\nmeasuring took %v; racing saved %v (%.0f%% of measuring every variant to the end)\n",

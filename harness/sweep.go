@@ -50,6 +50,9 @@ type GroupResult struct {
 	Stop    string
 	Elapsed time.Duration
 	Err     error // a group-level failure (setup)
+	// CoreRatios are the kept samples' core cycles per TSC tick (see
+	// clockProbe), for the core-clock estimate.
+	CoreRatios []float64
 }
 
 // A Report is the outcome of a sweep.
@@ -57,6 +60,7 @@ type Report struct {
 	Groups      []*GroupResult
 	Interrupted bool
 	Elapsed     time.Duration
+	TSCHz       float64 // the run's TSC frequency (0: unknown)
 }
 
 // Saved sums the time racing saved and the time measuring took.
@@ -75,7 +79,7 @@ func (r *Report) Saved() (saved, spent time.Duration) {
 func Sweep(ctx context.Context, cfg *Config, groups []*Group) (*Report, error) {
 	rw := newResultWriter(cfg.Results, cfg.Run)
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5851f42d4c957f2d))
-	rep := &Report{}
+	rep := &Report{TSCHz: cfg.Run.TSCHz}
 	b := &budgeter{total: cfg.Budget, start: time.Now()}
 	for _, g := range groups {
 		b.weight += len(g.Contenders)
@@ -405,6 +409,9 @@ func (s *groupSweep) round(ctx context.Context) bool {
 		resp, err := s.call(&Request{Op: opSample, ID: i})
 		if err == nil && resp.Sample != nil && s.account(i, resp.Sample) {
 			a.Values = append(a.Values, resp.Sample.NsPerOp)
+			if r := resp.Sample.CoreRatio; r > 0 {
+				s.res.CoreRatios = append(s.res.CoreRatios, r)
+			}
 			if err := s.rw.write(s.g, a.Label, resp.Sample, s.events); err != nil {
 				s.logf("%v", err)
 			}

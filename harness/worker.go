@@ -52,6 +52,7 @@ type worker struct {
 	instances []variant.Instance
 	iters     []int
 	meter     meter
+	clock     *clockProbe
 }
 
 func (w *worker) close() {
@@ -134,7 +135,8 @@ func (w *worker) setup(req *Request) *Response {
 	}
 	w.close()
 	*w = worker{kernel: k, size: req.Size, seed: req.Seed, target: time.Duration(req.SampleNs),
-		variants: vs, instances: make([]variant.Instance, len(vs)), iters: make([]int, len(vs)), meter: m}
+		variants: vs, instances: make([]variant.Instance, len(vs)), iters: make([]int, len(vs)), meter: m,
+		clock: newClockProbe(req.Seed)}
 	// Kernels do not allocate in Run; a collection mid-sample is noise.
 	debug.SetGCPercent(-1)
 	return &Response{Events: status}
@@ -151,6 +153,6 @@ func (w *worker) sample(id int) *Response {
 	if w.instances[id] == nil {
 		return &Response{Error: "worker: sample before prepare"}
 	}
-	s := measure(w.instances[id], w.iters[id], w.meter)
+	s := w.clock.around(func() Sample { return measure(w.instances[id], w.iters[id], w.meter) })
 	return &Response{Sample: &s}
 }

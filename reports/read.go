@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
+
+	"github.com/tunelab/tunelab/harness"
 )
 
 // A Model identifies one CPU model: its dispatch key plus microarchitecture
@@ -64,6 +66,9 @@ type Point struct {
 	FullName string // benchmark name without GOMAXPROCS suffix
 	NS       []float64
 	TSC      []float64 // tsc-cycles/op, may be empty
+	// Core holds est-core-cycles/op (core cycles estimated from TSC ticks
+	// and a dependent-add chain, not PMU cycles), may be empty.
+	Core []float64
 	// Eliminated and Excluded say that every run that measured the point
 	// eliminated it in its race (slower, significantly) or excluded it
 	// (crashed, failed verification): such a variant never wins.
@@ -367,6 +372,9 @@ func (rd *reader) add(res *benchfmt.Result, run string) bool {
 	p.NS = append(p.NS, ns*1e9)
 	if c, ok := res.Value("tsc-cycles/op"); ok {
 		p.TSC = append(p.TSC, c)
+	}
+	if c, ok := res.Value(harness.EstCoreCyclesUnit); ok {
+		p.Core = append(p.Core, c)
 	}
 	if run != "" {
 		p.runs = appendNew(p.runs, run)

@@ -37,12 +37,14 @@ func runReport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	var bounds []mca.Bound
 	if *mcaFile != "" {
 		m, err := readMCAReport(*mcaFile)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
-		rep.Sections = append(rep.Sections, m.WriteHTML)
+		bounds = mca.Bounds(rep, m)
+		rep.Sections = append(rep.Sections, m.WriteHTML, mca.BoundsHTML(bounds))
 	}
 	if err := writeReportFile(*md, rep.WriteMarkdown); err != nil {
 		return err
@@ -50,7 +52,13 @@ func runReport(e *env, args []string) error {
 	if err := writeReportFile(*htmlOut, rep.WriteHTML); err != nil {
 		return err
 	}
-	return rep.WriteText(e.stdout)
+	if err := rep.WriteText(e.stdout); err != nil {
+		return err
+	}
+	if *mcaFile != "" {
+		return mca.WriteBoundsText(e.stdout, bounds)
+	}
+	return nil
 }
 
 // analyzeFiles reads result files, printing warnings to stderr; unreadable

@@ -129,10 +129,13 @@ func TestSweepCalib(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sweep exit %d:\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"calib: 5 contenders", "winner ", "baseline   isa=generic", "racing saved", "results: " + path} {
+	for _, want := range []string{"calib: 5 contenders", "winner ", "baseline   isa=generic", "racing saved", "results: " + path, "core clock (est."} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("sweep summary lacks %q:\n%s", want, stdout)
 		}
+	}
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), " est-core-cycles/op") {
+		t.Errorf("result file has no est-core-cycles/op values")
 	}
 	n, _ := countResults(t, path)
 	if len(n) != 5 {

@@ -9,6 +9,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/mlkem"
 	"github.com/tunelab/tunelab/kernels/poly1305"
+	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // init registers every generated variant of every kernel family.
@@ -19,4 +20,5 @@ func init() {
 	mldsa.RegisterVariants()
 	mlkem.RegisterVariants()
 	poly1305.RegisterVariants()
+	sha3.RegisterVariants()
 }

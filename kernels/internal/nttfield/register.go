@@ -241,17 +241,22 @@ type Set[E Elem] struct {
 	MulNTT      Binary[E]
 	t           Tables[E]
 	once        sync.Once
+	// known are the implementations registered so far, for Use.
+	knownNTT, knownInvNTT []variant.Impl[Unary[E]]
+	knownMulNTT           []variant.Impl[Binary[E]]
 }
 
 // NewSet registers the three kernels with their generic and production
 // variants and chooses the implementations among them.
 func NewSet[E Elem](t Tables[E]) *Set[E] {
-	return &Set[E]{
+	s := &Set[E]{
 		NTT:    RegisterUnary(t.NTTSpec, t.NTT, t.ProdNTT),
 		InvNTT: RegisterUnary(t.InvNTTSpec, t.InvNTT, t.ProdInvNTT),
 		MulNTT: RegisterBinary(t.MulNTTSpec, t.MulNTT, t.ProdMulNTT),
 		t:      t,
 	}
+	s.remember(t.ProdNTT, t.ProdInvNTT, t.ProdMulNTT)
+	return s
 }
 
 // RegisterLab registers the variants of the lab tables that production
@@ -262,5 +267,6 @@ func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []vari
 		s.NTT = AddUnary(s.t.NTTSpec, s.t.NTT, ntt)
 		s.InvNTT = AddUnary(s.t.InvNTTSpec, s.t.InvNTT, invNTT)
 		s.MulNTT = AddBinary(s.t.MulNTTSpec, s.t.MulNTT, mulNTT)
+		s.remember(ntt, invNTT, mulNTT)
 	})
 }

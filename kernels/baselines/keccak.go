@@ -20,10 +20,12 @@ import (
 //   - keccak.x4 ext=circl-xpose: the same, plus what a caller with
 //     state-major [4][25]uint64 states pays: transposing into circl's
 //     layout and back around every permutation;
-//   - keccak.x8 ext=circl: two StateX4.Permute calls per op.
+//   - keccak.x8 ext=circl: two StateX4.Permute calls per op;
+//   - sha3.256 ext=sha3: crypto/sha3.Sum256 of the n-byte message.
 //
-// They are verified against keccak.Permute (whose variants are verified
-// against the generic code in kernels/keccak's tests).
+// They are verified against keccak.Permute, keccak.PermuteX4 and
+// keccak.AbsorbBlocks (whose variants are verified against the generic
+// code in kernels/keccak's tests).
 
 func init() {
 	variant.Register(
@@ -33,7 +35,77 @@ func init() {
 		circlVariant("keccak.x4", "ext=circl", 1, false),
 		circlVariant("keccak.x4", "ext=circl-xpose", 1, true),
 		circlVariant("keccak.x8", "ext=circl", 2, false),
+		variant.Variant{Kernel: "sha3.256", Name: "ext=sha3", External: true,
+			New:    func(size int, seed uint64) variant.Instance { return newSum256Instance(size, seed) },
+			Verify: verifySum256},
 	)
+}
+
+// A sum256Instance hashes one message with crypto/sha3.Sum256.
+type sum256Instance struct {
+	seed uint64
+	msg  []byte
+	sum  [32]byte
+}
+
+func newSum256Instance(size int, seed uint64) *sum256Instance {
+	r := rand.New(rand.NewPCG(seed, 0x5a3256))
+	in := &sum256Instance{seed: seed, msg: make([]byte, max(size, 0))}
+	for i := range in.msg {
+		in.msg[i] = byte(r.Uint32())
+	}
+	return in
+}
+
+// Run hashes the message n times.
+func (in *sum256Instance) Run(n int) {
+	for i := 0; i < n; i++ {
+		in.sum = sha3.Sum256(in.msg)
+	}
+}
+
+// Check compares crypto/sha3's digest of the message with SHA3-256
+// computed on keccak.AbsorbBlocks.
+func (in *sum256Instance) Check() error {
+	got, want := sha3.Sum256(in.msg), absorbSum256(in.msg)
+	for i := range got {
+		if got[i] != want[i] {
+			return &variant.Mismatch{Kernel: "sha3.256", Variant: "ext=sha3",
+				Input: fmt.Sprintf("%d-byte message (seed %#x)", len(in.msg), in.seed),
+				Index: i, Got: fmt.Sprintf("%x", got), Want: fmt.Sprintf("%x", want)}
+		}
+	}
+	return nil
+}
+
+// verifySum256 checks crypto/sha3.Sum256 on random messages of size
+// bytes and around SHA3-256's 136-byte block.
+func verifySum256(size int, seed uint64) error {
+	for i, n := range []int{size, 135, 136, 137, 272} {
+		if err := newSum256Instance(n, seed+uint64(i)).Check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// absorbSum256 is SHA3-256 (FIPS 202) on keccak.AbsorbBlocks: the full
+// 136-byte blocks, then the last block padded with the suffix 01 and
+// pad10*1.
+func absorbSum256(msg []byte) [32]byte {
+	const rate = 136
+	var a [25]uint64
+	tail := msg[keccak.AbsorbBlocks(&a, msg, rate):]
+	block := make([]byte, rate)
+	copy(block, tail)
+	block[len(tail)] ^= 0x06
+	block[rate-1] ^= 0x80
+	keccak.AbsorbBlocks(&a, block, rate)
+	var out [32]byte
+	for i := 0; i < 4; i++ {
+		binary.LittleEndian.PutUint64(out[8*i:], a[i])
+	}
+	return out
 }
 
 // A shakeInstance squeezes a SHAKE128 stream 168 bytes at a time.

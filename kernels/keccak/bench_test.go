@@ -3,6 +3,9 @@ package keccak
 import (
 	"crypto/sha3"
 	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cloudflare/circl/simd/keccakf1600"
@@ -14,8 +17,12 @@ var benchAll = flag.Bool("keccak.all", false, "benchmark every variant, not only
 // contender reports whether m is among the variants benchmarked by
 // default: fastest logic of its ISA (or scalar), default transpose,
 // align=64; every unroll depth and register allocation.
-func contender(m *impl) bool {
-	v := variant.Variant{Name: m.Name}
+func contender(m *impl) bool { return contenderName(m.Name) }
+
+// contenderName is contender for a variant name (sha3.256's are
+// keccak.x1's).
+func contenderName(name string) bool {
+	v := variant.Variant{Name: name}
 	logic := v.Knob("rot") + v.Knob("chi")
 	return v.Knob("align") == "64" && (v.Knob("xpose") == "" || v.Knob("xpose") == "unpack") &&
 		(logic == "" || logic == "prolternlog" || logic == "prolvternlog" || v.Knob("isa") == "avx2")
@@ -101,4 +108,38 @@ func BenchmarkKeccakX4(b *testing.B) {
 }
 func BenchmarkKeccakX8(b *testing.B) {
 	benchKernel(b, 8, map[string]func(*testing.B){"ext=circl": benchCircl})
+}
+
+// BenchmarkSHA3_256 measures SHA3-256 of messages of the sha3.256
+// kernel's sizes: crypto/sha3, AbsorbBlocks' plan ("dispatch"), the
+// generic code, the variants AbsorbBlocks plans, the contenders and, with
+// -keccak.all, every runnable variant.
+func BenchmarkSHA3_256(b *testing.B) {
+	dispatched := &absorber{variant.Impl[absorbFunc]{Name: "dispatch", Fn: func(a *[25]uint64, data []byte, rate int) {
+		AbsorbBlocks(a, data, rate)
+	}}}
+	var st sha3State
+	for _, size := range sha3Sizes {
+		msg := randomBytes(rand.New(rand.NewPCG(1, uint64(size))), size)
+		run := func(name string, f func()) {
+			b.Run(fmt.Sprintf("%s/size=%d", name, size), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+		run("ext=sha3", func() { st.out = sha3.Sum256(msg) })
+		for _, m := range append([]*absorber{dispatched}, absorbers...) {
+			if len(missingFeatures(m.Features)) == 0 && benchAbsorber(m) {
+				run(m.Name, func() { m.digest(&st, msg) })
+			}
+		}
+	}
+}
+
+// benchAbsorber reports whether BenchmarkSHA3_256 measures m.
+func benchAbsorber(m *absorber) bool {
+	planned := slices.ContainsFunc(absorbPlan, func(c absorbChoice) bool { return c.name == m.Name })
+	return *benchAll || planned || contenderName(m.Name) || m.Symbol == ""
 }

@@ -1,6 +1,7 @@
 package keccak
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -42,7 +43,37 @@ func TestPublicAPI(t *testing.T) {
 			}
 		}
 	}
+	checkAbsorbAPI(t, r)
 	checkChildEnv(t)
+}
+
+// checkAbsorbAPI checks that every size class of AbsorbBlocks' plan runs
+// here and that AbsorbBlocks matches the generic loop at every sponge
+// rate, for lengths in every size class.
+func checkAbsorbAPI(t *testing.T, r *rand.Rand) {
+	t.Helper()
+	for i, c := range absorbPlan {
+		if miss := missingFeatures(c.features); len(miss) > 0 {
+			t.Fatalf("AbsorbBlocks plan[%d] = %s is not runnable here: lacks %v", i, c.name, miss)
+		}
+	}
+	for _, rate := range spongeRates {
+		lo := 0 // the smallest size of the class
+		for _, c := range absorbPlan {
+			n := lo + 3*rate + 1
+			if c.maxSize != 0 {
+				n, lo = min(n, c.maxSize), c.maxSize+1
+			}
+			got := randomState(r)
+			want := got
+			data := randomBytes(r, n)
+			AbsorbBlocks(&got, data, rate)
+			absorbGeneric(&want, data, rate)
+			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan)+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // checkChildEnv verifies, in a subprocess, that the environment given by
@@ -58,10 +89,20 @@ func checkChildEnv(t *testing.T) {
 				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selected[nr])
 			}
 		}
+		for _, c := range absorbPlan {
+			if strings.Contains(c.name, "avx512") {
+				t.Errorf("TUNELAB_CPU=avx512f=off: AbsorbBlocks plans %s", planNames(absorbPlan))
+			}
+		}
 	case "all=off":
 		for _, nr := range widths {
 			if m := byName(nr, selected[nr]); len(m.Features) > 0 {
 				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.Name, m.Features)
+			}
+		}
+		for _, c := range absorbPlan {
+			if len(c.features) > 0 {
+				t.Errorf("TUNELAB_CPU=all=off: AbsorbBlocks plans %s needing %v", c.name, c.features)
 			}
 		}
 	case "force":
@@ -75,6 +116,9 @@ func checkChildEnv(t *testing.T) {
 				if kernelName(nr) == kernel && selected[nr] != want {
 					t.Errorf("%s=%s: %s selected %s", dispatch.EnvDispatch, env, kernel, selected[nr])
 				}
+			}
+			if kernel == sha3Kernel && (len(absorbPlan) != 1 || absorbPlan[0].name != want) {
+				t.Errorf("%s=%s: AbsorbBlocks plans %s", dispatch.EnvDispatch, env, planNames(absorbPlan))
 			}
 		}
 	}
@@ -92,6 +136,14 @@ var forced = map[int][]string{
 		"isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64"},
 }
 
+// forcedAbsorbs are the sha3.256 variants TestMaskedDispatch forces (the
+// first the host can run), other than the keccak.x1 variants it forces,
+// so that AbsorbBlocks runs a forced variant, not one that follows x1.
+var forcedAbsorbs = []string{
+	"isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=2/align=64",
+	"isa=scalar/comp=on/unroll=4/align=64",
+}
+
 // forcedVariants returns, per kernel, the first forced variant this host
 // can run.
 func forcedVariants() map[int]string {
@@ -107,12 +159,26 @@ func forcedVariants() map[int]string {
 	return out
 }
 
+// forcedAbsorb returns the first forced sha3.256 variant this host can
+// run, or "".
+func forcedAbsorb() string {
+	for _, name := range forcedAbsorbs {
+		if m := findAbsorber(absorbers, name); m != nil && len(missingFeatures(m.Features)) == 0 {
+			return name
+		}
+	}
+	return ""
+}
+
 func forceEnv() string {
 	var parts []string
 	for _, nr := range widths {
 		if name, ok := forcedVariants()[nr]; ok {
 			parts = append(parts, kernelName(nr)+"="+name)
 		}
+	}
+	if name := forcedAbsorb(); name != "" {
+		parts = append(parts, sha3Kernel+"="+name)
 	}
 	return strings.Join(parts, ",")
 }

@@ -16,4 +16,12 @@
 // selects among them, so production code links only those; the lab calls
 // RegisterVariants to register every generated variant (zvariants_amd64.go)
 // for the harness and to select among all of them.
+//
+// AbsorbBlocks, the sponge's absorbing loop over whole blocks, dispatches
+// by message size to a variant of kernel sha3.256 (a whole SHA3-256 of an
+// n-byte message, sizes 16 B to 1 MiB): the generic Go loop or a fused
+// absorb function, generated from each keccak.x1 variant and named as
+// it, that keeps the state in registers (or its buffer) across blocks.
+// Where the dispatch table has no sha3.256 entry, AbsorbBlocks runs the
+// fused copy of the variant Permute dispatches to.
 package keccak

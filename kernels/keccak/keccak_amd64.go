@@ -22,3 +22,12 @@ func labImpls() map[int][]*impl {
 		4: erase(4, implsX4()), 8: erase(8, implsX8()),
 	}
 }
+
+// prodAbsorbImpls returns the production absorb variants
+// (zprod_amd64.go): those the compiled dispatch table names for sha3.256,
+// then those named like a keccak.x1 choice, each once.
+func prodAbsorbImpls() []*absorber { return absorbersOf(prodAbsorbs, prodAbsorbsX1) }
+
+// labAbsorbImpls returns every generated absorb variant
+// (zvariants_amd64.go).
+func labAbsorbImpls() []*absorber { return absorbersOf(absorbs()) }

@@ -43,10 +43,43 @@ func TestProductionInit(t *testing.T) {
 			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selected[nr])
 		}
 	}
+	checkRegisteredSHA3(t, "at init", prodAbsorbImpls())
+	for i, c := range absorbPlan {
+		if c.name != viaPermute && findAbsorber(absorbers, c.name) == nil {
+			t.Errorf("%s: at init AbsorbBlocks plan[%d] is %q, which is neither generic nor in the production table", sha3Kernel, i, c.name)
+		}
+	}
 	RegisterVariants()
 	RegisterVariants()
 	for _, nr := range widths {
 		checkRegistered(t, nr, "after RegisterVariants", lab[nr])
+	}
+	checkRegisteredSHA3(t, "after RegisterVariants", labAbsorbImpls())
+}
+
+// checkRegisteredSHA3 checks that the registered and listed sha3.256
+// variants are the generic code and then table, in order.
+func checkRegisteredSHA3(t *testing.T, when string, table []*absorber) {
+	t.Helper()
+	want := []string{variant.GenericName}
+	for _, m := range table {
+		want = append(want, m.Name)
+	}
+	var got, listed []string
+	for _, v := range variant.Variants(sha3Kernel) {
+		if !v.External {
+			got = append(got, v.Name)
+		}
+	}
+	for _, m := range absorbers {
+		listed = append(listed, m.Name)
+	}
+	slices.Sort(got)
+	if w := slices.Sorted(slices.Values(want)); !slices.Equal(got, w) {
+		t.Errorf("%s %s: %d variants registered, want %d (generic and the table)\ngot  %q\nwant %q", sha3Kernel, when, len(got), len(w), got, w)
+	}
+	if !slices.Equal(listed, want) {
+		t.Errorf("%s %s: the package lists %q, want %q", sha3Kernel, when, listed, want)
 	}
 }
 

@@ -54,12 +54,7 @@ func (m *impl) trips() float64 {
 }
 
 // unroll returns the rounds per loop iteration from the variant's name.
-func (m *impl) unroll() int {
-	v := variant.Variant{Name: m.Name}
-	var u int
-	fmt.Sscan(v.Knob("unroll"), &u)
-	return max(u, 1)
-}
+func (m *impl) unroll() int { return unrollOf(m.Name) }
 
 // kernelName returns the dispatch name of the nr-state kernel.
 func kernelName(nr int) string { return fmt.Sprintf("keccak.x%d", nr) }
@@ -78,9 +73,10 @@ var (
 	impls = map[int][]*impl{}
 )
 
-// init registers the kernels, the generic code and the production
-// variants (those the compiled dispatch table can select), and points the
-// public functions at the variants dispatch selects among them.
+// init registers the kernels (the permutations and sha3.256), the generic
+// code and the production variants (those the compiled dispatch table can
+// select), and points the public functions at the variants dispatch
+// selects among them.
 func init() {
 	prod := prodImpls()
 	for _, nr := range widths {
@@ -93,10 +89,12 @@ func init() {
 		variant.Register(generics[nr].variant())
 		install(nr, prod[nr])
 	}
+	registerSHA3(prodAbsorbImpls())
 }
 
 // registerLab registers every generated variant not registered yet and
-// re-selects among all of them (RegisterVariants).
+// re-selects among all of them (RegisterVariants); AbsorbBlocks' plan
+// last, as it may follow keccak.x1's selection.
 func registerLab() {
 	lab := labImpls()
 	for _, nr := range widths {
@@ -104,6 +102,7 @@ func registerLab() {
 			install(nr, lab[nr])
 		}
 	}
+	installAbsorbers(labAbsorbImpls())
 }
 
 // install registers the implementations of table (generated variants of

@@ -34,3 +34,13 @@ var prodImplsX8 = []variant.Impl[func(*[8][25]uint64)]{
 	{Name: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone},
 	{Name: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx512f_prol_ternlog_all_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx512f_prol_ternlog_all_u1_unpack_a64},
 }
+
+// prodAbsorbs lists the implementations of sha3.256 the compiled dispatch table can select (0).
+var prodAbsorbs = []variant.Impl[func(*[25]uint64, []byte, int)]{}
+
+// prodAbsorbsX1 lists the implementations of keccak.x1 the compiled dispatch table can select (3).
+var prodAbsorbsX1 = []variant.Impl[func(*[25]uint64, []byte, int)]{
+	{Name: "isa=scalar/comp=on/unroll=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u1_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u1_a64},
+	{Name: "isa=scalar/comp=on/unroll=2/align=32", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u2_a32", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u2_a32},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone},
+}

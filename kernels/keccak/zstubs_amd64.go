@@ -756,3 +756,108 @@ func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p56(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p60 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64+60.
 func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p60(a *[8][25]uint64)
+
+// absorbX1_scalar_compoff_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=1/align=none.
+func absorbX1_scalar_compoff_u1_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u1_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=1/align=32.
+func absorbX1_scalar_compoff_u1_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u1_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=1/align=64.
+func absorbX1_scalar_compoff_u1_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u2_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=2/align=none.
+func absorbX1_scalar_compoff_u2_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u2_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=2/align=32.
+func absorbX1_scalar_compoff_u2_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=2/align=64.
+func absorbX1_scalar_compoff_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=4/align=64.
+func absorbX1_scalar_compoff_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=24/align=64.
+func absorbX1_scalar_compoff_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=1/align=none.
+func absorbX1_scalar_compon_u1_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u1_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=1/align=32.
+func absorbX1_scalar_compon_u1_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u1_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=1/align=64.
+func absorbX1_scalar_compon_u1_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u2_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=2/align=none.
+func absorbX1_scalar_compon_u2_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u2_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=2/align=32.
+func absorbX1_scalar_compon_u2_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=2/align=64.
+func absorbX1_scalar_compon_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=4/align=64.
+func absorbX1_scalar_compon_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=24/align=64.
+func absorbX1_scalar_compon_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=1/align=none.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u1_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u1_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=1/align=32.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u1_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u1_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=1/align=64.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u1_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u2_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=2/align=none.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u2_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u2_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=2/align=32.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u2_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=2/align=64.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=4/align=64.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512f_rows_prolv_ternlog_all_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=24/align=64.
+func absorbX1_avx512f_rows_prolv_ternlog_all_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=64.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=24/align=64.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_andnxor_all_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=andnxor/regs=all/unroll=2/align=64.
+func absorbX1_avx512vl_lanes_prol_andnxor_all_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_shiftor_ternlog_all_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=shiftor/chi=ternlog/regs=all/unroll=2/align=64.
+func absorbX1_avx512vl_lanes_shiftor_ternlog_all_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_shiftor_andnxor_all_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=shiftor/chi=andnxor/regs=all/unroll=2/align=64.
+func absorbX1_avx512vl_lanes_shiftor_andnxor_all_u2_a64(a *[25]uint64, data []byte, rate int)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
@@ -112,5 +113,35 @@ func TestConstants(t *testing.T) {
 	}
 	if len(seen) != 25 {
 		t.Errorf("pi is not a permutation")
+	}
+}
+
+// TestAbsorbSpace checks that every single-state variant but the
+// offset-sweep copies gets one absorb function, with a symbol of its own.
+func TestAbsorbSpace(t *testing.T) {
+	vs := space()
+	symbols := map[string]bool{}
+	for _, v := range vs {
+		symbols[v.symbol()] = true
+	}
+	want := 0
+	for _, v := range vs {
+		if v.nr == 1 && !v.sweep {
+			want++
+		}
+	}
+	abs := absorbSpace(vs)
+	if len(abs) != want || want == 0 {
+		t.Errorf("%d absorb functions, want %d (one per non-sweep keccak.x1 variant)", len(abs), want)
+	}
+	for _, v := range abs {
+		sym := absorbSymbol(v)
+		if v.nr != 1 || v.sweep {
+			t.Errorf("%s %s: absorb function of a multi-state or offset-sweep variant", v.kernel(), v.name())
+		}
+		if symbols[sym] || !strings.HasPrefix(sym, "absorbX1_") {
+			t.Errorf("%s %s: absorb symbol %q duplicated or misnamed", v.kernel(), v.name(), sym)
+		}
+		symbols[sym] = true
 	}
 }

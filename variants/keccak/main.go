@@ -2,10 +2,12 @@
 // with avo: every valid point of the knob space (states in parallel, ISA,
 // rotation and chi instructions, register allocation, grouping of 8 states
 // into two 4-state groups on AVX2, unroll depth, transpose method, loop
-// alignment) becomes one assembly function. Two tables list them with their
-// names, features, symbols and loop labels: the lab table
-// (zvariants_amd64.go) every variant, the production table
-// (zprod_amd64.go) the variants the compiled dispatch table can select.
+// alignment) becomes one assembly function, and every single-state
+// variant also a fused absorb function (kernel sha3.256, see absorb.go).
+// Two tables list them with their names, features, symbols and loop
+// labels: the lab table (zvariants_amd64.go) every variant, the
+// production table (zprod_amd64.go) the variants the compiled dispatch
+// table can select.
 package main
 
 import (
@@ -38,6 +40,9 @@ func main() {
 		default:
 			buildVector(v)
 		}
+	}
+	for _, v := range absorbSpace(vs) {
+		buildAbsorb(v)
 	}
 	avogen.Generate()
 	if err := writeTables(*tableOut, *prodOut, vs); err != nil {

@@ -117,6 +117,21 @@ func (s *rowState) home() {
 	s.row, s.spare = s.spare, s.row
 }
 
+// load loads row y of the state at a (lanes 5y..5y+4) into qwords 0..4
+// of its register (K1 = 0x1f), zeroing qwords 5..7.
+func (s *rowState) load(a reg.GPPhysical) {
+	for y := 0; y < 5; y++ {
+		VMOVDQU64_Z(Mem{Base: a, Disp: 40 * y}, reg.K1, z(s.row[y]))
+	}
+}
+
+// store stores qwords 0..4 of every row register back to the state at a.
+func (s *rowState) store(a reg.GPPhysical) {
+	for y := 0; y < 5; y++ {
+		VMOVDQU64(z(s.row[y]), reg.K1, Mem{Base: a, Disp: 40 * y})
+	}
+}
+
 // buildRows emits a single-state AVX-512 variant with rows in zmm registers.
 func buildRows(v variant) {
 	TEXT(v.symbol(), NOSPLIT, signature(1))
@@ -125,13 +140,9 @@ func buildRows(v variant) {
 	Load(Param("a"), a)
 	s := newRowState()
 	s.loadConstants()
-	for y := 0; y < 5; y++ {
-		VMOVDQU64_Z(Mem{Base: a, Disp: 40 * y}, reg.K1, z(s.row[y]))
-	}
+	s.load(a)
 	loop(v, rowRC, 64, s.round, s.home)
-	for y := 0; y < 5; y++ {
-		VMOVDQU64(z(s.row[y]), reg.K1, Mem{Base: a, Disp: 40 * y})
-	}
+	s.store(a)
 	VZEROUPPER()
 	RET()
 }

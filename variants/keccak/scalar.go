@@ -161,6 +161,17 @@ func buildScalar(v variant) {
 	LEAQ(local, bufs[1])
 	s := newScalarState(v, local.Offset(200))
 	s.complement(bufs[0])
+	s.permute(bufs)
+	s.complement(bufs[0])
+	RET()
+}
+
+// permute emits the round loop: 24 rounds ping-ponging between the state
+// buffer bufs[0] and the scratch buffer bufs[1], ending in bufs[0] (24 is
+// even; an odd unroll swaps the pointers per iteration). Every
+// general-purpose register but bufs is clobbered.
+func (s *scalarState) permute(bufs [2]reg.GPPhysical) {
+	v := s.v
 	LEAQ(rcTable(8), s.t)
 	MOVQ(s.t, s.rcPtr)
 	v.align.Emit()
@@ -177,6 +188,4 @@ func buildScalar(v variant) {
 	LEAQ(rcTable(8).Offset(8*numRounds), s.b[0])
 	CMPQ(s.t, s.b[0])
 	JNE(LabelRef("loop"))
-	s.complement(bufs[0])
-	RET()
 }

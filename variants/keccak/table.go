@@ -11,8 +11,9 @@ import (
 
 // writeTables writes, through impltable, the lab table (lab: every
 // generated variant) and the production table (prod: the variants the
-// compiled dispatch table can select), one list per kernel (width), with the
-// features avo derived from each variant's instructions.
+// compiled dispatch table can select), one list per kernel (width) and the
+// absorb lists (absorbLists), with the features avo derived from each
+// function's instructions.
 func writeTables(lab, prod string, vs []variant) error {
 	derived, err := isafeat.Derive()
 	if err != nil {
@@ -38,7 +39,45 @@ func writeTables(lab, prod string, vs []variant) error {
 		}
 		f.Lists = append(f.Lists, l)
 	}
+	rows, err := absorbRows(derived, vs)
+	if err != nil {
+		return err
+	}
+	f.Lists = append(f.Lists, absorbLists(rows)...)
 	return f.Write(lab, prod)
+}
+
+// absorbType is the Go type of an absorb function.
+const absorbType = "func(*[25]uint64, []byte, int)"
+
+// absorbLists are the two lists of the absorb functions (kernel
+// sha3.256). Production links those the compiled table names for
+// sha3.256 and, so that AbsorbBlocks can run the fused copy of the
+// dispatched permutation where the table has no sha3.256 entry, those
+// named like a keccak.x1 choice. impltable picks a list's production rows
+// by the names of one kernel, so the same rows form a second list,
+// absorbsX1, picked by keccak.x1's names: kernels/keccak links the union
+// of the two production lists, and lists every absorb function from the
+// first list's lab function (absorbsX1's goes unused).
+func absorbLists(rows []impltable.Row) []impltable.List {
+	return []impltable.List{
+		{Kernel: absorbKernel, Var: "absorbs", Type: absorbType, Rows: rows},
+		{Kernel: "keccak.x1", Var: "absorbsX1", Type: absorbType, Rows: rows},
+	}
+}
+
+// absorbRows returns the table rows of the absorb functions, named as the
+// variants whose permutation they run.
+func absorbRows(derived isafeat.Funcs, vs []variant) ([]impltable.Row, error) {
+	var rows []impltable.Row
+	for _, v := range absorbSpace(vs) {
+		feats, err := derived.Features(absorbKernel+" "+v.name(), isafeat.Allowed(v.isa), absorbSymbol(v))
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, impltable.Row{Name: v.name(), Features: feats, Symbol: absorbSymbol(v), LoopLabel: "loop"})
+	}
+	return rows, nil
 }
 
 // stateType is the Go type of the nr-state permutation:

@@ -59,15 +59,9 @@ func loop(v variant, tab Mem, w int, rounds func(rc Mem, k int), tail func()) {
 func buildAll(g *vgen, a reg.GPPhysical) {
 	s := &allState{vgen: g}
 	if g.v.nr == 1 {
-		for i := 0; i < 25; i++ {
-			g.p.take(i)
-			g.load(i, stateLane(a, 0, i))
-			s.lane[i] = i
-		}
+		s.loadX1(a)
 		loop(g.v, rcTable(g.w), g.w, s.round, s.home)
-		for i := 0; i < 25; i++ {
-			g.store(i, stateLane(a, 0, i))
-		}
+		s.storeX1(a)
 		return
 	}
 	scratch := AllocLocal(64)
@@ -75,6 +69,22 @@ func buildAll(g *vgen, a reg.GPPhysical) {
 	s.home()
 	loop(g.v, rcTable(g.w), g.w, s.round, s.home)
 	g.storeLanes(a, 0, scratch, func(i int) int { return s.lane[i] })
+}
+
+// loadX1 loads lane i of the single state at a into register i.
+func (s *allState) loadX1(a reg.GPPhysical) {
+	for i := 0; i < 25; i++ {
+		s.p.take(i)
+		s.load(i, stateLane(a, 0, i))
+		s.lane[i] = i
+	}
+}
+
+// storeX1 stores register i (lane i, at home) to the single state at a.
+func (s *allState) storeX1(a reg.GPPhysical) {
+	for i := 0; i < 25; i++ {
+		s.store(s.lane[i], stateLane(a, 0, i))
+	}
 }
 
 // buildSpill emits a variant whose state lives in stack buffers

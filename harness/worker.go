@@ -138,7 +138,12 @@ func (w *worker) setup(req *Request) *Response {
 		variants: vs, instances: make([]variant.Instance, len(vs)), iters: make([]int, len(vs)), meter: m,
 		clock: newClockProbe(req.Seed)}
 	// Kernels do not allocate in Run; a collection mid-sample is noise.
-	debug.SetGCPercent(-1)
+	// Whole operations do (their results), and keep the collector on.
+	if k.Allocates {
+		debug.SetGCPercent(100)
+	} else {
+		debug.SetGCPercent(-1)
+	}
 	return &Response{Events: status}
 }
 

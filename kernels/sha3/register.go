@@ -217,3 +217,33 @@ func keccakSelected(nr int) (name string, features []string) {
 	}
 	return name, features
 }
+
+// UseWays makes SHAKE128Many and SHAKE256Many hash nr streams at a time
+// for every number of streams (0: the generic code, one stream after
+// another) and returns a function that restores the dispatched plans.
+// The lab composes the way count with other kernel choices this way to
+// measure whole operations (ML-KEM, ML-DSA); it refuses an nr whose
+// permutations the host cannot run. UseWays is not safe while the
+// functions run concurrently.
+func UseWays(nr int) (restore func(), err error) {
+	if nr != 0 && !slices.Contains(widths, nr) {
+		return nil, fmt.Errorf("sha3: ways=%d: want 0 (generic) or one of %v", nr, widths)
+	}
+	if nr > 0 && !dispatch.Has(waysFeatures(nr)...) {
+		return nil, fmt.Errorf("sha3: ways=%d: this CPU cannot run the keccak variants it needs", nr)
+	}
+	type saved struct {
+		plan []dispatch.Choice
+		ways []int
+	}
+	var old []saved
+	for _, k := range manyKernels {
+		old = append(old, saved{k.plan, k.ways})
+		k.plan, k.ways = []dispatch.Choice{{Variant: waysName(nr)}}, []int{nr}
+	}
+	return func() {
+		for i, k := range manyKernels {
+			k.plan, k.ways = old[i].plan, old[i].ways
+		}
+	}, nil
+}

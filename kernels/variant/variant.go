@@ -44,6 +44,10 @@ type Kernel struct {
 	UnitsPerOp func(size int) float64
 	// Doc is a one-line description for `tunelab list`.
 	Doc string
+	// Allocates marks a kernel whose Run allocates (whole operations that
+	// return keys or signatures): the worker keeps the garbage collector
+	// on for it instead of turning it off for the measurement.
+	Allocates bool
 }
 
 // ValidSize reports why k cannot run an input of size bytes exactly, or

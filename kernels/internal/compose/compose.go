@@ -1,0 +1,205 @@
+// Package compose registers whole-operation kernels (an ML-KEM key
+// generation, an ML-DSA signature) whose variants are compositions of the
+// underlying kernels' choices: the Keccak way count × the NTT tier, say.
+// Each variant applies its choices (through the kernel packages' lab hooks,
+// e.g. sha3.UseWays and nttfield.Set.Use) around the operation and
+// restores the dispatched ones afterwards, so that one worker can race the
+// compositions against each other, interleaved, like any other variants.
+package compose
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// A Choice is one value of a knob: its name, the CPU features it runs,
+// and how to apply it (Use returns the function that undoes it).
+type Choice struct {
+	Value    string
+	Features []string
+	Use      func() (restore func(), err error)
+}
+
+// A Knob is one axis of the composition, e.g. "ways" or "ntt". Generic is
+// the choice the reference variant (isa=generic) makes; Choices are the
+// values the compositions combine.
+type Knob struct {
+	Key     string
+	Generic Choice
+	Choices []Choice
+}
+
+// An Op is a whole operation. New prepares its inputs from seed and
+// returns run, which performs the operation once, and output, which
+// returns the bytes of the last run's result (keys, ciphertext, shared
+// key, signature): compositions must agree on them byte for byte.
+type Op struct {
+	Kernel variant.Kernel
+	New    func(seed uint64) (run func(), output func() []byte)
+}
+
+// Register registers op's kernel, its reference variant and one variant
+// per combination of the knobs' choices, named "key=value/..." in knob
+// order. Combinations whose features the host lacks are registered too
+// (the harness skips them, as it does every variant it cannot run).
+func Register(op Op, knobs ...Knob) {
+	k := op.Kernel
+	k.Allocates = true
+	variant.RegisterKernel(k)
+	ref := make([]Choice, len(knobs))
+	for i, kn := range knobs {
+		ref[i] = kn.Generic
+	}
+	variant.Register(composition(op, variant.GenericName, ref, ref))
+	for _, combo := range combinations(knobs) {
+		variant.Register(composition(op, name(knobs, combo), combo, ref))
+	}
+}
+
+// combinations returns every combination of the knobs' choices, the first
+// knob varying slowest.
+func combinations(knobs []Knob) [][]Choice {
+	out := [][]Choice{nil}
+	for _, kn := range knobs {
+		var next [][]Choice
+		for _, prefix := range out {
+			for _, c := range kn.Choices {
+				next = append(next, append(slices.Clone(prefix), c))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func name(knobs []Knob, combo []Choice) string {
+	parts := make([]string, len(knobs))
+	for i, kn := range knobs {
+		parts[i] = kn.Key + "=" + combo[i].Value
+	}
+	return strings.Join(parts, "/")
+}
+
+// composition returns the registry variant of one combination; Verify and
+// Check compare its output with the reference combination's.
+func composition(op Op, name string, combo, ref []Choice) variant.Variant {
+	var features []string
+	for _, c := range combo {
+		features = append(features, c.Features...)
+	}
+	slices.Sort(features)
+	return variant.Variant{
+		Kernel: op.Kernel.Name, Name: name, Features: slices.Compact(features),
+		New: func(_ int, seed uint64) variant.Instance {
+			return &instance{op: op, name: name, combo: combo, ref: ref, seed: seed}
+		},
+		Verify: func(_ int, seed uint64) error {
+			in := &instance{op: op, name: name, combo: combo, ref: ref, seed: seed}
+			return in.Check()
+		},
+	}
+}
+
+// An instance runs one composition on inputs derived from seed.
+type instance struct {
+	op         Op
+	name       string
+	combo, ref []Choice
+	seed       uint64
+	run        func()
+	output     func() []byte
+}
+
+// Run applies the composition, performs the operation n times and
+// restores the dispatched choices. A choice that cannot be applied (the
+// harness runs only variants the host can) panics.
+func (in *instance) Run(n int) {
+	if in.run == nil {
+		in.run, in.output = in.op.New(in.seed)
+	}
+	restore, err := apply(in.combo)
+	if err != nil {
+		panic(err)
+	}
+	defer restore()
+	for i := 0; i < n; i++ {
+		in.run()
+	}
+}
+
+// Check runs the operation once under the composition and once under the
+// reference choices on the same inputs and compares the outputs.
+func (in *instance) Check() error {
+	got, err := outputUnder(in.op, in.combo, in.seed)
+	if err != nil {
+		return err
+	}
+	want, err := outputUnder(in.op, in.ref, in.seed)
+	if err != nil {
+		return err
+	}
+	if i := firstDiff(got, want); i >= 0 {
+		return &variant.Mismatch{Kernel: in.op.Kernel.Name, Variant: in.name, Input: fmt.Sprintf("seed %#x", in.seed),
+			Index: i, Got: byteAt(got, i), Want: byteAt(want, i)}
+	}
+	return nil
+}
+
+// outputUnder runs the operation on seed's inputs under combo.
+func outputUnder(op Op, combo []Choice, seed uint64) ([]byte, error) {
+	restore, err := apply(combo)
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
+	run, output := op.New(seed)
+	run()
+	return bytes.Clone(output()), nil
+}
+
+// apply applies every choice of combo, or none when one fails.
+func apply(combo []Choice) (restore func(), err error) {
+	var undo []func()
+	restore = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	for _, c := range combo {
+		if !dispatch.Has(c.Features...) {
+			restore()
+			return nil, fmt.Errorf("compose: %s needs CPU features this host lacks: %v", c.Value, c.Features)
+		}
+		r, err := c.Use()
+		if err != nil {
+			restore()
+			return nil, err
+		}
+		undo = append(undo, r)
+	}
+	return restore, nil
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func byteAt(b []byte, i int) string {
+	if i < len(b) {
+		return fmt.Sprintf("%#02x (of %d bytes)", b[i], len(b))
+	}
+	return fmt.Sprintf("end (%d bytes)", len(b))
+}

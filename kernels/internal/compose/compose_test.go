@@ -1,0 +1,96 @@
+package compose
+
+import (
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// The fake operation sums seed-derived words with a "multiplier" and an
+// "adder" that knobs choose; choices agree unless broken is set.
+var (
+	mul, add int
+	broken   bool
+)
+
+func setter(p *int, v int) func() (func(), error) {
+	return func() (func(), error) {
+		old := *p
+		*p = v
+		return func() { *p = old }, nil
+	}
+}
+
+func fakeOp(kernel string) Op {
+	return Op{Kernel: variant.Kernel{Name: kernel, Family: "test", Bench: "Fake"},
+		New: func(seed uint64) (func(), func() []byte) {
+			var out uint64
+			run := func() {
+				out = seed*uint64(mul) + uint64(add)
+				if broken && mul == 3 {
+					out++
+				}
+			}
+			return run, func() []byte { return binary.LittleEndian.AppendUint64(nil, out) }
+		}}
+}
+
+func knobs() []Knob {
+	m := Knob{Key: "mul", Generic: Choice{Value: "generic", Use: setter(&mul, 1)},
+		Choices: []Choice{{Value: "one", Use: setter(&mul, 1)}, {Value: "three", Use: setter(&mul, 3), Features: []string{"avx2"}}}}
+	a := Knob{Key: "add", Generic: Choice{Value: "generic", Use: setter(&add, 0)},
+		Choices: []Choice{{Value: "zero", Use: setter(&add, 0)}}}
+	return []Knob{m, a}
+}
+
+func TestRegisterCompositions(t *testing.T) {
+	Register(fakeOp("test.compose"), knobs()...)
+	var names []string
+	for _, v := range variant.Variants("test.compose") {
+		names = append(names, v.Name)
+	}
+	want := "isa=generic mul=one/add=zero mul=three/add=zero"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("variants %q, want %q", got, want)
+	}
+	if k := variant.LookupKernel("test.compose"); k == nil || !k.Allocates {
+		t.Errorf("kernel %+v, want registered with Allocates", k)
+	}
+	v := variant.Lookup("test.compose", "mul=three/add=zero")
+	if len(v.Features) != 1 || v.Features[0] != "avx2" {
+		t.Errorf("features %v, want the choices' union [avx2]", v.Features)
+	}
+}
+
+func TestCompositionRunsAndRestores(t *testing.T) {
+	mul, add = 7, 7
+	combo := []Choice{{Value: "three", Use: setter(&mul, 3)}, {Value: "zero", Use: setter(&add, 0)}}
+	ref := []Choice{{Value: "generic", Use: setter(&mul, 3)}, {Value: "generic", Use: setter(&add, 0)}}
+	in := &instance{op: fakeOp("x"), name: "mul=three/add=zero", combo: combo, ref: ref, seed: 5}
+	in.Run(3)
+	if mul != 7 || add != 7 {
+		t.Errorf("after Run: mul=%d add=%d, want the choices restored to 7, 7", mul, add)
+	}
+	if err := in.Check(); err != nil {
+		t.Errorf("Check of agreeing choices: %v", err)
+	}
+	broken = true
+	defer func() { broken = false }()
+	in.ref[0] = Choice{Value: "generic", Use: setter(&mul, 1)}
+	err := in.Check()
+	var mm *variant.Mismatch
+	if !errors.As(err, &mm) || mm.Variant != "mul=three/add=zero" {
+		t.Errorf("Check of a composition that disagrees with the reference: %v, want a mismatch naming it", err)
+	}
+}
+
+func TestApplyRefusesMissingFeatures(t *testing.T) {
+	mul = 9
+	_, err := apply([]Choice{{Value: "one", Use: setter(&mul, 1)}, {Value: "x", Features: []string{"nosuchfeature"}, Use: setter(&add, 1)}})
+	if err == nil || mul != 9 {
+		t.Errorf("apply with an unrunnable choice: err %v, mul %d; want an error and nothing applied", err, mul)
+	}
+}

@@ -1,0 +1,43 @@
+package sha3
+
+import (
+	"bytes"
+	"crypto/sha3"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+func TestUseWays(t *testing.T) {
+	ins := [][]byte{[]byte("a"), []byte("bc"), []byte("def"), {}, []byte("ghij")}
+	for _, nr := range []int{0, 1, 2, 4, 8} {
+		if nr > 0 && !dispatch.Has(waysFeatures(nr)...) {
+			continue
+		}
+		restore, err := UseWays(nr)
+		if err != nil {
+			t.Fatalf("UseWays(%d): %v", nr, err)
+		}
+		if got := shake128Many.ways[dispatch.ForSize(shake128Many.plan, len(ins))]; got != nr {
+			t.Errorf("UseWays(%d): SHAKE128Many runs ways=%d", nr, got)
+		}
+		outs := make([][]byte, len(ins))
+		for i := range outs {
+			outs[i] = make([]byte, 200)
+		}
+		SHAKE128Many(outs, ins)
+		for i, in := range ins {
+			if want := sha3.SumSHAKE128(in, 200); !bytes.Equal(outs[i], want) {
+				t.Errorf("ways=%d stream %d differs from crypto/sha3", nr, i)
+			}
+		}
+		restore()
+	}
+	before := shake128Many.ways
+	if _, err := UseWays(3); err == nil {
+		t.Error("UseWays(3) accepted")
+	}
+	if &before[0] != &shake128Many.ways[0] {
+		t.Error("a refused UseWays changed the plan")
+	}
+}

@@ -77,6 +77,30 @@ func Plan(kernel string, cands []Candidate) []Choice {
 	return slices.Clone(kp.Choices)
 }
 
+// Fallback records that, where kernel's plan fell back to the generic code
+// (no table entry or default covers those sizes), its package runs
+// variantName instead, for the reason why (e.g. "the fused copy of
+// keccak.x1's choice"): Plans and `tunelab dispatch` then show what runs.
+// Call it after Plan, with a variant the host can run.
+func Fallback(kernel, variantName, why string) {
+	mu.Lock()
+	defer mu.Unlock()
+	kp, ok := plans[kernel]
+	if !ok {
+		return
+	}
+	kp.Choices, kp.Details = slices.Clone(kp.Choices), slices.Clone(kp.Details)
+	for i, c := range kp.Choices {
+		if c.Reason == ReasonGeneric && c.Variant != variantName {
+			kp.Choices[i] = Choice{MaxSize: c.MaxSize, Variant: variantName, Reason: ReasonPackage}
+			if i < len(kp.Details) {
+				kp.Details[i] = "package default: " + why
+			}
+		}
+	}
+	plans[kernel] = kp
+}
+
 // Overrides returns the parsed TUNELAB_DISPATCH: kernel -> forced variant.
 // An override for a kernel that never calls Plan has no effect.
 func Overrides() map[string]string {

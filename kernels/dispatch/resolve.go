@@ -18,6 +18,9 @@ const (
 	ReasonTable    = "table"
 	ReasonDefault  = "default"
 	ReasonGeneric  = "generic"
+	// ReasonPackage marks a choice its package made where the plan fell
+	// back to generic (see Fallback).
+	ReasonPackage = "package"
 )
 
 // A KernelPlan records how a kernel's plan was resolved, for

@@ -138,6 +138,9 @@ func planAbsorb(list []*absorber, x1 string) []absorbChoice {
 	for i, c := range plan {
 		choices[i] = planned(list, c, x1)
 		choices[i].maxSize = c.MaxSize
+		if c.Reason == dispatch.ReasonGeneric && choices[i].name != viaPermute {
+			dispatch.Fallback(sha3Kernel, choices[i].name, "the fused absorb copy of keccak.x1's choice")
+		}
 	}
 	return choices
 }

@@ -176,6 +176,9 @@ func (k *manyKernel) replan() {
 		}
 	}
 	k.plan, k.ways = plan, ways
+	if def > 0 {
+		dispatch.Fallback(k.name, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here")
+	}
 }
 
 // defaultWays is the NR for a CPU the table does not cover: the widest

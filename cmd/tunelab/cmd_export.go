@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/tunelab/tunelab/reports"
@@ -23,6 +24,7 @@ func init() {
 type exportFlags struct {
 	format, out, base string
 	assume            []assumption
+	byOperation       []string
 }
 
 // An assumption is one --assume-features value: the features to record
@@ -38,6 +40,8 @@ func runExport(e *env, args []string) error {
 	fs.StringVar(&f.format, "format", "json", "output format: json or go")
 	fs.StringVar(&f.out, "o", "", "output `file` (json: stdout if empty; go: "+defaultGoTable+")")
 	fs.StringVar(&f.base, "base", "", "merge the results into this earlier `table`: a ztable.go, or JSON as --format json writes it")
+	fs.Func("by-operation", "let whole-operation kernel `OP` (e.g. mlkem768.keygen) decide the entries of the kernels its composition knobs set (ways: shake128.many, shake256.many); repeatable",
+		func(s string) error { f.byOperation = append(f.byOperation, s); return nil })
 	fs.Func("assume-features", "record `KEY=f1,f2,...` (e.g. GenuineIntel/0x06/0xcf=sse3,avx2) as the features of the base table's legacy entries of that model; repeatable",
 		func(s string) error { return f.addAssumption(s) })
 	opt := reports.DefaultOptions()
@@ -92,6 +96,9 @@ func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*r
 	if err != nil {
 		return nil, &exitError{code: 2, err: err}
 	}
+	if err := decideByOperations(e, table, files, opt, f.byOperation); err != nil {
+		return nil, err
+	}
 	if f.base == "" {
 		return table, nil
 	}
@@ -108,6 +115,28 @@ func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*r
 		fmt.Fprintln(e.stderr, "warning:", n)
 	}
 	return table, nil
+}
+
+// decideByOperations applies --by-operation: each named whole operation
+// decides the entries of the kernels its knobs set.
+func decideByOperations(e *env, table *reports.Table, files []string, opt reports.Options, ops []string) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	rep, err := analyzeFiles(&env{stdout: e.stdout, stderr: io.Discard}, files, opt)
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		notes, err := reports.DecideByOperation(table, rep, op)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		for _, n := range notes {
+			fmt.Fprintln(e.stderr, "note:", n)
+		}
+	}
+	return nil
 }
 
 // writeTable encodes the table and writes it to -o, stdout (JSON) or

@@ -19,6 +19,11 @@ func ExportFiles(paths []string, opt Options) (*Table, []string, error) {
 	if len(paths) == 0 {
 		return (&Report{Set: &Set{}}).Export(), nil, nil
 	}
+	// Read everything once to hold every run to one identity across all
+	// files (the feature groups are read apart below).
+	if _, w, err := Read(paths); err != nil {
+		return nil, w, err
+	}
 	groups, err := featureGroups(paths)
 	if err != nil {
 		return nil, nil, err

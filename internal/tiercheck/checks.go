@@ -10,6 +10,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/mlkem"
 	"github.com/tunelab/tunelab/kernels/poly1305"
+	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // A check exercises one exported function at one size, feeding what it
@@ -41,6 +42,10 @@ var checks = []check{
 	{"mldsa.NTT", unaryCheck(mldsa.Q, mldsa.NTT)},
 	{"mldsa.InvNTT", unaryCheck(mldsa.Q, mldsa.InvNTT)},
 	{"mldsa.MulNTT", binaryCheck(mldsa.Q, mldsa.MulNTT)},
+	{"sha3.Sum256", sha3Sum256},
+	{"sha3.SHAKE128", shake128Stream},
+	{"sha3.SHAKE128Many", shakeManyCheck(sha3.SHAKE128Many)},
+	{"sha3.SHAKE256Many", shakeManyCheck(sha3.SHAKE256Many)},
 }
 
 // permuteCheck runs a k-state Keccak-f[1600] function over n bytes' worth
@@ -293,4 +298,49 @@ func b2u(b bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// sha3Sum256 digests an n-byte message.
+func sha3Sum256(x *ctx, n int) {
+	d := sha3.Sum256(message(x, n))
+	x.calls++
+	x.out(d[:])
+}
+
+// shake128Stream absorbs an n-byte message in chunks and squeezes
+// n%1000+1 bytes in chunks, through the streaming API.
+func shake128Stream(x *ctx, n int) {
+	m := message(x, n)
+	h := sha3.NewSHAKE128()
+	for i := 0; len(m) > 0; i++ {
+		c := min(chunks[i%len(chunks)], len(m))
+		h.Write(m[:c])
+		m = m[c:]
+	}
+	out := make([]byte, n%1000+1)
+	for o, i := out, 0; len(o) > 0; i++ {
+		c := min(chunks[i%len(chunks)], len(o))
+		h.Read(o[:c])
+		o = o[c:]
+	}
+	x.calls++
+	x.out(out)
+}
+
+// shakeManyCheck hashes 9 streams (an ML-KEM-768 matrix) of lengths
+// around n/9 and output lengths around 504 with a many-stream function.
+func shakeManyCheck(many func(outs, ins [][]byte)) func(*ctx, int) {
+	return func(x *ctx, n int) {
+		m := message(x, n)
+		ins, outs := make([][]byte, 9), make([][]byte, 9)
+		for i := range ins {
+			lo, hi := i*len(m)/9, (i+1)*len(m)/9
+			ins[i], outs[i] = m[lo:hi], make([]byte, 504+i*37)
+		}
+		many(outs, ins)
+		x.calls++
+		for _, o := range outs {
+			x.out(o)
+		}
+	}
 }

@@ -1,5 +1,5 @@
 // Command tiercheck calls every exported kernel function of the family
-// packages (kernels/keccak, kernels/poly1305, kernels/aesecb, kernels/mlkem,
+// packages (kernels/keccak, kernels/sha3, kernels/poly1305, kernels/aesecb, kernels/mlkem,
 // kernels/mldsa) at a fixed spread of sizes from 0 bytes to 1 MiB on
 // deterministic inputs, and prints one SHA-256 digest per function plus one
 // over all outputs.

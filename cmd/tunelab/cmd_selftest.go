@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
@@ -30,56 +33,164 @@ const (
 	calibFamily = "calib"
 )
 
+// Selftest defaults. 300 A/A verdicts let the exact 95% upper bound of
+// the false-positive rate fall below 7.5% unless the rate is near its 5%
+// target (0/300: 1.2%, 9/300 = 3%: 5.6%, 15/300 = 5%: 8.1%); 100 verdicts
+// of a planted case bound a perfect detection rate below by 96.4%. With
+// every verdict's budget at most selftestTime over the verdicts, a
+// default run takes about 5 minutes at worst on a busy host (a race on
+// calib usually settles in well under a tenth of a second).
+const (
+	defaultAAVerdicts      = 300
+	defaultPlantedVerdicts = 100
+	selftestTime           = 4 * time.Minute
+	// aaTarget bounds the A/A false-positive rate; detectTarget is the
+	// detection rate a planted effect of at least twice the racing
+	// threshold must reach.
+	aaTarget     = 0.05
+	detectTarget = 0.95
+)
+
+// selftestFlags are the flags of `tunelab selftest`.
+type selftestFlags struct {
+	aa, planted *int
+	budget      *time.Duration
+	out         *string
+	measure     *measureFlags
+}
+
 func runSelftest(e *env, args []string) error {
-	fs := newFlags(e, "selftest", "selftest [--reps N] [--budget D] [flags]")
-	reps := fs.Int("reps", 30, "races per comparison (A/A and each planted eps)")
-	budget := fs.Duration("budget", 0, "budget per verdict (default: a 2-variant group's share of a default sweep's budget)")
-	out := fs.String("o", "", "also write the selftest's samples to this result file")
-	mf := addMeasureFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
-		return err
-	}
-	if *reps < 1 {
-		return usagef("--reps %d: want at least 1", *reps)
-	}
-	if *budget < 0 {
-		return usagef("--budget %v: want a positive duration, or 0 for the default", *budget)
-	}
-	cfg, err := mf.config()
+	f, err := parseSelftestFlags(e, args)
 	if err != nil {
 		return err
 	}
-	cfg.Budget = *budget
-	if cfg.Budget == 0 {
-		cfg.Budget = verdictBudget()
-	}
-	cases, err := selftestCases()
+	cfg, cases, err := f.plan()
 	if err != nil {
 		return err
 	}
-	var sink io.Writer = io.Discard
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fmt.Errorf("creating selftest result file: %w", err)
-		}
-		defer f.Close()
-		sink = f
+	sink, closeSink, err := selftestSink(*f.out)
+	if err != nil {
+		return err
 	}
+	defer closeSink()
 	cfg.Results, cfg.Log, cfg.Run = sink, e.stderr, harness.NewRunInfo(cfg.Seed)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(e.stderr, "selftest: %d races per comparison, budget %v per verdict, threshold %g%%, sample time %v\n",
-		*reps, cfg.Budget, 100*cfg.Race.Threshold, cfg.SampleTime)
+	fmt.Fprintf(e.stderr, "selftest: %s, budget %v per verdict, threshold %g%%, sample time %v\n",
+		verdictCounts(cases), cfg.Budget.Round(time.Millisecond), 100*cfg.Race.Threshold, cfg.SampleTime)
 	start, load0 := time.Now(), fmtLoad()
-	res, err := harness.Selftest(ctx, cfg, variant.LookupKernel(calibKernel), cases, *reps)
-	harness.WriteSelftest(e.stdout, res, cfg.Race.Threshold)
+	res, err := harness.Selftest(ctx, cfg, variant.LookupKernel(calibKernel), cases)
+	harness.WriteSelftest(e.stdout, res)
 	fmt.Fprintf(e.stdout, "selftest took %v; budget %v per verdict; load average %s at start, %s at end on %d CPUs\n",
 		time.Since(start).Round(time.Millisecond), cfg.Budget.Round(time.Millisecond), load0, fmtLoad(), runtime.NumCPU())
-	return err
+	fmt.Fprintln(e.stdout, harness.SelftestOutcome(res))
+	if err != nil {
+		return err
+	}
+	return selftestExit(ctx, res, cases)
+}
+
+func parseSelftestFlags(e *env, args []string) (*selftestFlags, error) {
+	fs := newFlags(e, "selftest", "selftest [--verdicts N] [--planted N] [--budget D] [flags]")
+	f := &selftestFlags{
+		aa:      fs.Int("verdicts", defaultAAVerdicts, "A/A verdicts (races of the unperturbed calibration chain against itself)"),
+		planted: fs.Int("planted", defaultPlantedVerdicts, "verdicts per planted effect (eps=1,2,5%)"),
+		budget:  fs.Duration("budget", 0, "budget per verdict (default: a 2-variant group's share of a default sweep's budget, at most "+selftestTime.String()+" over the verdicts)"),
+		out:     fs.String("o", "", "also write the selftest's samples to this result file"),
+		measure: addMeasureFlags(fs),
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if err := noArgs(fs); err != nil {
+		return nil, err
+	}
+	return f, f.check(fs)
+}
+
+// check validates the selftest's own flags.
+func (f *selftestFlags) check(fs *flag.FlagSet) error {
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"verdicts", *f.aa}, {"planted", *f.planted}} {
+		if c.n < 1 {
+			return usagef("%s: --%s %d: want a positive number of verdicts", fs.Name(), c.name, c.n)
+		}
+	}
+	if *f.budget < 0 {
+		return usagef("%s: --budget %v: want a positive duration, or 0 for the default", fs.Name(), *f.budget)
+	}
+	return nil
+}
+
+// plan returns the harness configuration and the cases to race.
+func (f *selftestFlags) plan() (*harness.Config, []harness.SelftestCase, error) {
+	cfg, err := f.measure.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	cases, err := selftestCases(*f.aa, *f.planted, cfg.Race.Threshold)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Budget = *f.budget
+	if cfg.Budget == 0 {
+		cfg.Budget = defaultVerdictBudget(cases)
+	}
+	return cfg, cases, nil
+}
+
+// selftestSink opens the -o result file, or discards the samples.
+func selftestSink(path string) (io.Writer, func(), error) {
+	if path == "" {
+		return io.Discard, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating selftest result file: %w", err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// selftestExit turns missed targets (point estimates) or an interrupted
+// run into exit status 1 with one line saying which.
+func selftestExit(ctx context.Context, res []*harness.SelftestResult, cases []harness.SelftestCase) error {
+	done, want := 0, 0
+	for i, r := range res {
+		done, want = done+r.Verdicts, want+cases[i].Verdicts
+	}
+	if ctx.Err() != nil && done < want {
+		return &exitError{code: 1, err: fmt.Errorf("selftest interrupted after %d of %d verdicts: no claim either way", done, want)}
+	}
+	if misses := harness.SelftestMisses(res); len(misses) > 0 {
+		return &exitError{code: 1, err: errors.New("selftest missed its targets: " + strings.Join(misses, "; "))}
+	}
+	return nil
+}
+
+// verdictCounts describes the run's verdicts, e.g. "600 verdicts (A/A
+// 300, planted 100 each)".
+func verdictCounts(cases []harness.SelftestCase) string {
+	total := 0
+	for _, c := range cases {
+		total += c.Verdicts
+	}
+	planted := 0
+	if len(cases) > 1 {
+		planted = cases[1].Verdicts
+	}
+	return fmt.Sprintf("%d verdicts (A/A %d, planted %d each)", total, cases[0].Verdicts, planted)
+}
+
+// defaultVerdictBudget is the budget a group of two contenders gets in a
+// default sweep on this host, cut to fit the run into selftestTime.
+func defaultVerdictBudget(cases []harness.SelftestCase) time.Duration {
+	total := 0
+	for _, c := range cases {
+		total += c.Verdicts
+	}
+	return min(verdictBudget(), selftestTime/time.Duration(max(total, 1)))
 }
 
 // verdictBudget is the budget a group of two contenders gets in a default
@@ -101,8 +212,12 @@ func verdictBudget() time.Duration {
 }
 
 // selftestCases returns the A/A case on the unperturbed calibration chain
-// and one planted case per eps variant.
-func selftestCases() ([]harness.SelftestCase, error) {
+// and one planted case per eps variant, aa and planted verdicts each. The
+// A/A case targets at most aaTarget false positives; a planted effect of
+// at least twice the racing threshold (a fraction) must be detected at
+// least detectTarget of the time; one closer to the threshold has no
+// target.
+func selftestCases(aa, planted int, threshold float64) ([]harness.SelftestCase, error) {
 	vs, err := variant.Match(calibKernel, "eps=*")
 	if err != nil || len(vs) == 0 {
 		return nil, fmt.Errorf("selftest: kernel %s has no eps=* variants (built with purego or not on amd64?)", calibKernel)
@@ -112,9 +227,13 @@ func selftestCases() ([]harness.SelftestCase, error) {
 	if eps(base) != 0 {
 		return nil, fmt.Errorf("selftest: kernel %s has no eps=0 variant", calibKernel)
 	}
-	cases := []harness.SelftestCase{{Name: "A/A eps=0", Base: base, Other: base}}
+	cases := []harness.SelftestCase{{Name: "A/A eps=0", Base: base, Other: base, Verdicts: aa, Target: aaTarget}}
 	for _, v := range vs[1:] {
-		cases = append(cases, harness.SelftestCase{Name: fmt.Sprintf("planted eps=%g%%", eps(v)), Base: base, Other: v, Eps: eps(v)})
+		c := harness.SelftestCase{Name: fmt.Sprintf("planted eps=%g%%", eps(v)), Base: base, Other: v, Eps: eps(v), Verdicts: planted}
+		if c.Eps >= 200*threshold-1e-9 { // in percent, robust to rounding
+			c.Target = detectTarget
+		}
+		cases = append(cases, c)
 	}
 	return cases, nil
 }

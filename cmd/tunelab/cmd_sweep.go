@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,7 +53,7 @@ func addMeasureFlags(fs interface {
 }) *measureFlags {
 	p := harness.DefaultRaceParams
 	return &measureFlags{
-		cpu:        fs.Int("cpu", runtime.NumCPU()-1, "CPU to pin the measuring thread to (-1: no pinning)"),
+		cpu:        fs.Int("cpu", lastAllowedCPU(), "CPU to pin the measuring thread to (-1: no pinning; default the highest CPU this process may run on)"),
 		sampleTime: fs.Duration("sample-time", 2*time.Millisecond, "target duration of one sample"),
 		events:     fs.String("events", "", "comma-separated perf counters to record per op (e.g. cycles,instructions)"),
 		threshold:  fs.Float64("threshold", 100*p.Threshold, "eliminate variants significantly slower than the best by more than this many percent"),
@@ -62,10 +63,38 @@ func addMeasureFlags(fs interface {
 	}
 }
 
+// allowedCPUs returns the CPUs in this process's affinity mask (a
+// container's cpuset need not start at 0), or 0..NumCPU-1 if it cannot be
+// read.
+func allowedCPUs() []int {
+	var set unix.CPUSet
+	var out []int
+	if err := unix.SchedGetaffinity(0, &set); err == nil {
+		for c := 0; c < len(set)*64; c++ {
+			if set.IsSet(c) {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		for c := range runtime.NumCPU() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// lastAllowedCPU is the default measuring CPU: the highest allowed one,
+// away from CPU 0's interrupts.
+func lastAllowedCPU() int {
+	cpus := allowedCPUs()
+	return cpus[len(cpus)-1]
+}
+
 // config turns the flags into a harness configuration.
 func (m *measureFlags) config() (*harness.Config, error) {
-	if *m.cpu >= runtime.NumCPU() || *m.cpu < -1 {
-		return nil, usagef("--cpu %d: this host has CPUs 0..%d", *m.cpu, runtime.NumCPU()-1)
+	if allowed := allowedCPUs(); *m.cpu < -1 || *m.cpu >= 0 && !slices.Contains(allowed, *m.cpu) {
+		return nil, usagef("--cpu %d: this process may run on CPUs %v (or -1: no pinning)", *m.cpu, allowed)
 	}
 	if *m.sampleTime < 100*time.Microsecond || *m.sampleTime > time.Second {
 		return nil, usagef("--sample-time %v: want 100µs..1s", *m.sampleTime)

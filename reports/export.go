@@ -93,6 +93,7 @@ func (r *Report) Export() *Table {
 	for _, f := range r.Set.Files {
 		t.GeneratedFrom = append(t.GeneratedFrom, f.Digest)
 	}
+	sort.Strings(t.GeneratedFrom) // the same table for any order of the same files
 	for _, sc := range r.Classes {
 		if len(sc.Classes) == 0 || sc.Model.Unknown {
 			continue // no winner; or no identity to key an entry by

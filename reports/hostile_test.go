@@ -144,3 +144,58 @@ func TestPlainBenchmarkFileIsUnknownHost(t *testing.T) {
 		t.Errorf("export warnings %q do not say the unknown host's results were left out", warnings)
 	}
 }
+
+func TestOneModelTwoFeatureSetsStayApart(t *testing.T) {
+	full := marked(t)
+	vm := strings.NewReplacer("run-id: a1b2c3d4", "run-id: vm000001", "segment a1b2c3d4 1", "segment vm000001 1",
+		"features: adx,aes,avx,avx2,avx512bw,avx512cd,avx512dq,avx512f,avx512vl,bmi1,bmi2,pclmulqdq,sse41",
+		"features: adx,aes,avx,avx2,bmi1,bmi2,pclmulqdq,sse41").Replace(full)
+	for _, order := range [][]string{{"full.txt", "vm.txt"}, {"vm.txt", "full.txt"}} {
+		files := map[string]string{"full.txt": full, "vm.txt": vm}
+		var paths []string
+		for _, name := range order {
+			paths = append(paths, writeFile(t, name, files[name]))
+		}
+		set, _, err := Read(paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tags []string
+		for _, m := range set.Models {
+			tags = append(tags, m.Label())
+		}
+		want := "Zen 4 (all features)|Zen 4 (without avx512bw,avx512cd,avx512dq,avx512f,avx512vl)"
+		if got := strings.Join(tags, "|"); got != want {
+			t.Errorf("files %v: models %q, want %q", order, got, want)
+		}
+	}
+}
+
+func TestForgedCopyOfASegmentIsRefused(t *testing.T) {
+	orig := marked(t)
+	forged := strings.Replace(orig, "BenchmarkTestFixed/isa=generic 100000 1000.54 ns/op", "BenchmarkTestFixed/isa=generic 100000 900.54 ns/op", 1)
+	if forged == orig {
+		t.Fatal("fixture line to forge not found")
+	}
+	a, b := writeFile(t, "a.txt", orig), writeFile(t, "b.txt", forged)
+	for _, paths := range [][]string{{a, b}, {b, a}} {
+		_, _, err := Read(paths)
+		if err == nil || !strings.Contains(err.Error(), "with different results") {
+			t.Errorf("Read(%v): %v, want a refusal of the differing copy", paths, err)
+		}
+	}
+	if _, _, err := Read([]string{a, writeFile(t, "copy.txt", orig)}); err != nil {
+		t.Errorf("an identical copy: %v, want it skipped", err)
+	}
+}
+
+func TestForeignNonNumericSizeIsAName(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 6; i++ {
+		b.WriteString("BenchmarkCRC32/poly=IEEE/size=1kB/align=0-8 1000 100 ns/op\n")
+	}
+	set, warnings, err := Read([]string{writeFile(t, "crc.txt", b.String())})
+	if err != nil || len(set.Points) != 1 || set.Points[0].Variant != "poly=IEEE/size=1kB/align=0" || len(warnings) != 1 {
+		t.Errorf("foreign size=1kB: %v, points %+v, warnings %q; want one point named with its size and one warning (unknown host)", err, set.Points, warnings)
+	}
+}

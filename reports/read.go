@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"os"
 	"slices"
 	"sort"
@@ -28,20 +30,36 @@ type Model struct {
 	Features []string // sorted feature names (features config)
 	Level    string   // feature-level config, e.g. "x86-64-v4"
 	CPU      string   // brand string
+	// Tag tells apart the feature sets of one CPU model in a set, e.g.
+	// "without avx512bw,avx512f"; "" when the set has one.
+	Tag string
 	// Unknown marks the model of results without tunelab's host identity:
 	// reported, compared, never exported.
 	Unknown bool
 }
 
 // ID returns the grouping key of the model: dispatch key and uarch.
-func (m *Model) ID() string { return m.Key + " " + m.Uarch }
+func (m *Model) ID() string { return modelID(m.Key, m.Uarch, m.Features) }
 
-// Label returns a short human-readable name: the uarch, else the key.
+// modelID keys a model by dispatch key, uarch and feature set: one CPU
+// model measured with two feature sets (a VM hiding AVX-512, a mask) is
+// two models, never pooled.
+func modelID(key, uarch string, features []string) string {
+	return key + " " + uarch + " [" + strings.Join(features, ",") + "]"
+}
+
+// Label returns a short human-readable name: the uarch, else the key,
+// and the feature-set tag when the set holds the model with several
+// feature sets.
 func (m *Model) Label() string {
+	name := m.Key
 	if m.Uarch != "" {
-		return m.Uarch
+		name = m.Uarch
 	}
-	return m.Key
+	if m.Tag != "" {
+		name += " (" + m.Tag + ")"
+	}
+	return name
 }
 
 // Has reports whether the model has every feature in fs.
@@ -103,6 +121,7 @@ type reader struct {
 	// markerOwner maps "run-id#n" of a segment line to its first file:line.
 	markerOwner map[string]string
 	runs        map[string]*runState
+	segmentSums map[string]segmentSum // marked segment key -> digest of its results
 	eliminated  map[verdictKey]bool
 	excluded    map[verdictKey]bool
 	inputs      int // files read so far
@@ -151,7 +170,7 @@ func Read(paths []string) (*Set, []string, error) {
 		points:   map[pointKey]*Point{},
 		runOwner: map[string]string{},
 		proj:     newProjections(),
-		runs:     map[string]*runState{}, markerOwner: map[string]string{},
+		runs:     map[string]*runState{}, markerOwner: map[string]string{}, segmentSums: map[string]segmentSum{},
 		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{},
 	}
 	for _, p := range paths {
@@ -195,6 +214,9 @@ type fileRead struct {
 	seg                            segmenter
 	dupMarker                      bool // the current segment line repeats one already read
 	seen, dup, cold, unknown, kept int
+	// segment digests the current marked segment's results, to tell a
+	// copy of a segment from a forgery reusing its run-id and number.
+	segment segmentDigest
 }
 
 // line handles one result or harness comment of the file.
@@ -210,6 +232,9 @@ func (fr *fileRead) line(l fileLine) error {
 	}
 	run := res.GetConfig("run-id")
 	key := fr.seg.segment(run)
+	if strings.HasPrefix(key, "m:") {
+		fr.segment.add(res)
+	}
 	if !fr.claim(key, run) {
 		fr.dup++
 		return nil
@@ -246,6 +271,10 @@ func (fr *fileRead) comment(l fileLine) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", fr.f.Path, l.line, err)
 		}
+		if err := fr.endSegment(); err != nil {
+			return err
+		}
+		fr.segment = segmentDigest{key: key, at: fmt.Sprintf("%s:%d", fr.f.Path, l.line), dup: !rd.newMarker(key, run), h: fnv.New64a()}
 		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
 		fr.dupMarker = !rd.claimMarker(fr.f, key, run, fmt.Sprintf("%s:%d", fr.f.Path, l.line))
 	case "eliminated", "excluded":
@@ -259,6 +288,9 @@ func (fr *fileRead) comment(l fileLine) error {
 
 // finish checks what the file contributed and reports what was left out.
 func (fr *fileRead) finish() error {
+	if err := fr.endSegment(); err != nil {
+		return err
+	}
 	rd, f, path := fr.rd, fr.f, fr.f.Path
 	if fr.seen == 0 {
 		return fmt.Errorf("reading %s: no benchmark results (empty or not in Go benchmark format)", path)
@@ -277,6 +309,56 @@ func (fr *fileRead) finish() error {
 	}
 	rd.set.Files = append(rd.set.Files, f)
 	return nil
+}
+
+// A segmentDigest hashes the results of one marked segment in order.
+type segmentDigest struct {
+	key, at string
+	dup     bool // the segment repeats one read before
+	h       hash.Hash64
+}
+
+func (d *segmentDigest) add(res *benchfmt.Result) {
+	if d.h == nil {
+		return
+	}
+	fmt.Fprintf(d.h, "%s %d", res.Name, res.Iters)
+	for _, v := range res.Values {
+		fmt.Fprintf(d.h, " %g %s", v.Value, v.Unit)
+	}
+	d.h.Write([]byte{'\n'})
+}
+
+// endSegment records the digest of a segment read first, and refuses a
+// repeated segment whose results differ from the first one's: a copy is
+// skipped, a forgery under the same run-id and segment number is an error.
+func (fr *fileRead) endSegment() error {
+	d := fr.segment
+	if d.h == nil {
+		return nil
+	}
+	fr.segment = segmentDigest{}
+	sum := d.h.Sum64()
+	if !d.dup {
+		fr.rd.segmentSums[d.key] = segmentSum{sum, d.at}
+		return nil
+	}
+	if first, ok := fr.rd.segmentSums[d.key]; ok && first.sum != sum {
+		return fmt.Errorf("%s: segment %s repeats the one at %s with different results: refusing the file (one run's data cannot differ between copies)", d.at, d.key, first.at)
+	}
+	return nil
+}
+
+// A segmentSum is the digest of a segment's results and where it began.
+type segmentSum struct {
+	sum uint64
+	at  string
+}
+
+// newMarker reports whether no segment with key was read before.
+func (rd *reader) newMarker(key, run string) bool {
+	_, seen := rd.markerOwner[key]
+	return !seen
 }
 
 // claimRun reports whether results of run belong to segment (files
@@ -359,9 +441,12 @@ func (rd *reader) add(res *benchfmt.Result, run string) bool {
 		return false
 	}
 	size, err := sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
-	if err != nil {
+	switch {
+	case err != nil && ours:
 		rd.warnf(file, line, "%v", err)
 		return false
+	case err != nil: // a foreign size=1kB: part of the name, not a size
+		size, variant = 0, strings.TrimPrefix(full, string(base)+"/")
 	}
 	ns, ok := res.Value("sec/op")
 	if !ok {
@@ -448,7 +533,7 @@ func (rd *reader) model(res *benchfmt.Result) (*Model, error) {
 	if dk == "" {
 		return rd.unknownModel(), nil
 	}
-	id := dk + " " + get("uarch")
+	id := modelID(dk, get("uarch"), featureList(res.GetConfig("features")))
 	if m := rd.models[id]; m != nil {
 		return m, nil
 	}
@@ -466,7 +551,7 @@ const UnknownHostKey = "unknown"
 
 // unknownModel returns the model of results without host identity.
 func (rd *reader) unknownModel() *Model {
-	id := UnknownHostKey + " "
+	id := modelID(UnknownHostKey, "", nil)
 	if m := rd.models[id]; m != nil {
 		return m
 	}
@@ -487,13 +572,20 @@ func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
 		return nil, fmt.Errorf("expected hex family and model in dispatch-key, got %q", dk)
 	}
 	m.Vendor, m.Family, m.Model = parts[0], int(fam), int(mod)
-	for _, f := range strings.Split(res.GetConfig("features"), ",") {
+	m.Features = featureList(res.GetConfig("features"))
+	return m, nil
+}
+
+// featureList parses a features config: sorted names.
+func featureList(config string) []string {
+	var out []string
+	for _, f := range strings.Split(config, ",") {
 		if f = strings.TrimSpace(f); f != "" {
-			m.Features = append(m.Features, f)
+			out = append(out, f)
 		}
 	}
-	sort.Strings(m.Features)
-	return m, nil
+	sort.Strings(out)
+	return out
 }
 
 func (rd *reader) finish() {
@@ -512,10 +604,44 @@ func (rd *reader) finish() {
 		rd.set.Models = append(rd.set.Models, m)
 	}
 	sort.Slice(rd.set.Models, func(i, j int) bool { return rd.set.Models[i].ID() < rd.set.Models[j].ID() })
+	tagFeatureSets(rd.set.Models)
 	for _, p := range rd.points {
 		rd.set.Points = append(rd.set.Points, p)
 	}
 	sort.Slice(rd.set.Points, func(i, j int) bool { return pointLess(rd.set.Points[i], rd.set.Points[j]) })
+}
+
+// tagFeatureSets tags the models measured with several feature sets by
+// what each lacks of the union of their features ("all" for the one with
+// every feature).
+func tagFeatureSets(models []*Model) {
+	byKey := map[string][]*Model{}
+	for _, m := range models {
+		byKey[m.Key+" "+m.Uarch] = append(byKey[m.Key+" "+m.Uarch], m)
+	}
+	for _, ms := range byKey {
+		if len(ms) < 2 {
+			continue
+		}
+		union := map[string]bool{}
+		for _, m := range ms {
+			for _, f := range m.Features {
+				union[f] = true
+			}
+		}
+		for _, m := range ms {
+			var lacks []string
+			for _, f := range sortedKeys(union) {
+				if !slices.Contains(m.Features, f) {
+					lacks = append(lacks, f)
+				}
+			}
+			m.Tag = "all features"
+			if len(lacks) > 0 {
+				m.Tag = "without " + strings.Join(lacks, ",")
+			}
+		}
+	}
 }
 
 // allRuns reports whether every run that measured p has a verdict in m.

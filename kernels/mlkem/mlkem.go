@@ -11,6 +11,11 @@
 // that uses only this package links the generic code and the variants the
 // compiled dispatch table can select; RegisterVariants adds every other
 // generated variant for the lab.
+//
+// On those kernels and kernels/sha3 the package also implements ML-KEM
+// (FIPS 203) itself, with the API of crypto/mlkem plus ML-KEM-512: key
+// generation, encapsulation and decapsulation for ML-KEM-512, -768 and
+// -1024; derandomized encapsulation for tests is in kernels/mlkem/mlkemtest.
 package mlkem
 
 // Q is the ML-KEM modulus.

@@ -1,0 +1,436 @@
+package mlkem
+
+import (
+	"bytes"
+	"crypto/sha3"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// Tests of the parts of the whole operations against direct, bit-level
+// transcriptions of FIPS 203's algorithms, exhaustive where the domain is
+// small.
+
+// compressWidths are the d of Compress_d that ML-KEM uses.
+var compressWidths = []uint{1, 4, 5, 10, 11}
+
+// refCompress is ⌈(2^d/q)·x⌋ mod 2^d with ⌈y⌋ = ⌊y + 1/2⌋, in exact
+// integer arithmetic.
+func refCompress(x, d uint64) uint64 { return (x<<(d+1) + Q) / (2 * Q) % (1 << d) }
+
+// refDecompress is ⌈(q/2^d)·y⌋.
+func refDecompress(y, d uint64) uint64 { return (y*Q*2 + 1<<d) >> (d + 1) }
+
+// TestCompress checks compress for every d and every x in [0, q).
+func TestCompress(t *testing.T) {
+	for _, d := range compressWidths {
+		for x := range uint64(Q) {
+			if got, want := uint64(compress(int16(x), d)), refCompress(x, uint64(d)); got != want {
+				t.Fatalf("Compress_%d(%d) = %d, want %d", d, x, got, want)
+			}
+		}
+	}
+}
+
+// TestDecompress checks decompress for every d and y < 2^d: the value, the
+// range [0, q), and Compress_d(Decompress_d(y)) = y.
+func TestDecompress(t *testing.T) {
+	for _, d := range compressWidths {
+		for y := range uint64(1) << d {
+			got := decompress(uint16(y), d)
+			if want := refDecompress(y, uint64(d)); uint64(got) != want || got < 0 || got >= Q {
+				t.Fatalf("Decompress_%d(%d) = %d, want %d in [0, q)", d, y, got, want)
+			}
+			if c := compress(got, d); uint64(c) != y {
+				t.Fatalf("Compress_%d(Decompress_%d(%d)) = %d", d, d, y, c)
+			}
+		}
+	}
+}
+
+// TestSubGE checks subGE for every lane value below 2^15 in every lane,
+// the other lanes random, for the constants q and 2q used here, and that
+// dot's lazy sum of maxK products stays below 2^15.
+func TestSubGE(t *testing.T) {
+	if maxK*(Q-1) >= 1<<15 {
+		t.Fatalf("a sum of %d products can reach %d, beyond 2^15", maxK, maxK*(Q-1))
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []uint64{Q, 2 * Q} {
+		for x := range uint64(1 << 15) {
+			var w [4]uint64
+			for l := range w {
+				w[l] = rng.Uint64N(1 << 15)
+			}
+			w[x%4] = x
+			in := w[0] | w[1]<<16 | w[2]<<32 | w[3]<<48
+			got := subGE(in, c)
+			for l, v := range w {
+				if v >= c {
+					v -= c
+				}
+				if g := got >> (16 * l) & 0xffff; g != v {
+					t.Fatalf("subGE(%#x, %d): lane %d = %d, want %d", in, c, l, g, v)
+				}
+			}
+		}
+	}
+}
+
+// TestPolyArithmetic checks addMod, subFrom and dot (for every k and both
+// strides) against coefficient-wise arithmetic mod q and the generic
+// MulNTT, on random polynomials and on all-(q−1) ones.
+func TestPolyArithmetic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	m := make([]poly, maxK*maxK+2*maxK+2)
+	for i := range 20 {
+		for j := range m {
+			m[j] = *randPoly(rng)
+			if i == 0 {
+				m[j] = [n]int16{}
+				for c := range m[j] {
+					m[j][c] = Q - 1
+				}
+			}
+		}
+		mat, v, f, g := m[:maxK*maxK], m[maxK*maxK:maxK*maxK+maxK], &m[len(m)-2], &m[len(m)-1]
+		if err := checkAddSub(f, g); err != nil {
+			t.Fatalf("#%d: %v", i, err)
+		}
+		for k := 1; k <= maxK; k++ {
+			for _, stride := range []int{1, k} {
+				if err := checkDot(mat, v[:k], k, stride); err != nil {
+					t.Fatalf("#%d: k = %d, stride %d: %v", i, k, stride, err)
+				}
+			}
+		}
+	}
+}
+
+func checkAddSub(f, g *poly) error {
+	sum, dif := *f, *f
+	addMod(&sum, g)
+	subFrom(&dif, g)
+	for i := range f {
+		if want := (f[i] + g[i]) % Q; sum[i] != want {
+			return fmt.Errorf("addMod: coefficient %d = %d, want %d", i, sum[i], want)
+		}
+		if want := (g[i] - f[i] + Q) % Q; dif[i] != want {
+			return fmt.Errorf("subFrom: coefficient %d = %d, want %d", i, dif[i], want)
+		}
+	}
+	return nil
+}
+
+func checkDot(mat, v []poly, k, stride int) error {
+	scr := make([]poly, 3) // heap-allocated, as dot's operands always are
+	for off := range k {
+		if stride == 1 {
+			off *= k
+		}
+		dot(&scr[0], &scr[1], mat, off, stride, v)
+		var want [n]int32
+		for j := range v {
+			mulNTTGeneric(&scr[2], &mat[off+j*stride], &v[j])
+			for i, c := range scr[2] {
+				want[i] = (want[i] + int32(c)) % Q
+			}
+		}
+		for i, c := range scr[0] {
+			if int32(c) != want[i] {
+				return fmt.Errorf("offset %d: coefficient %d = %d, want %d", off, i, c, want[i])
+			}
+		}
+	}
+	return nil
+}
+
+// refEncode is ByteEncode_d (Algorithm 5) bit by bit, with BitsToBytes.
+func refEncode(f []uint16, d uint) []byte {
+	b := make([]byte, len(f)*int(d)/8)
+	for i, c := range f {
+		for j := range d {
+			k := i*int(d) + int(j)
+			b[k/8] |= byte(c>>j&1) << (k % 8)
+		}
+	}
+	return b
+}
+
+// refDecode is ByteDecode_d (Algorithm 6) without the final reduction,
+// bit by bit.
+func refDecode(b []byte, d uint) []uint16 {
+	f := make([]uint16, len(b)*8/int(d))
+	for i := range f {
+		for j := range d {
+			k := i*int(d) + int(j)
+			f[i] |= uint16(b[k/8]>>(k%8)&1) << j
+		}
+	}
+	return f
+}
+
+// randPoly returns a polynomial with coefficients uniform in [0, q).
+func randPoly(rng *rand.Rand) *poly {
+	var f poly
+	for i := range f {
+		f[i] = int16(rng.IntN(Q))
+	}
+	return &f
+}
+
+// randBytes returns n random bytes.
+func randBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestEncodings checks compressEncode, decodeDecompress, encode12,
+// decode12, encodeMessage and decodeMessage against the bit-level
+// encodings on random inputs.
+func TestEncodings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 50 {
+		f := randPoly(rng)
+		for _, d := range append(compressWidths, 12) {
+			if err := checkEncodings(f, randBytes(rng, 32*int(d)), d); err != nil {
+				t.Fatalf("#%d: %v", i, err)
+			}
+		}
+	}
+}
+
+// checkEncodings checks the encodings of width d on f and src.
+func checkEncodings(f *poly, src []byte, d uint) error {
+	comp := make([]uint16, n)
+	for i, c := range f {
+		comp[i] = uint16(refCompress(uint64(c), uint64(d)))
+		if d == 12 {
+			comp[i] = uint16(c)
+		}
+	}
+	got := make([]byte, 32*d)
+	var back poly
+	switch d {
+	case 12:
+		encode12(got, f)
+		if !decode12(&back, got) || back != *f {
+			return fmt.Errorf("decode12(encode12(f)) is not f")
+		}
+	case 1:
+		encodeMessage((*[msgSize]byte)(got), f)
+	default:
+		compressEncode(got, f, d)
+	}
+	if want := refEncode(comp, d); !bytes.Equal(got, want) {
+		return fmt.Errorf("encoding width %d: %x, want %x", d, got, want)
+	}
+	if d == 12 {
+		return nil
+	}
+	if d == 1 {
+		decodeMessage(&back, (*[msgSize]byte)(src))
+	} else {
+		decodeDecompress(&back, src, d)
+	}
+	for i, y := range refDecode(src, d) {
+		if want := refDecompress(uint64(y), uint64(d)); uint64(back[i]) != want {
+			return fmt.Errorf("decoding width %d of %x: coefficient %d = %d, want %d", d, src, i, back[i], want)
+		}
+	}
+	return nil
+}
+
+// TestDecode12Check puts every 12-bit value at even and odd positions
+// and checks that decode12 refuses exactly those ≥ q.
+func TestDecode12Check(t *testing.T) {
+	var f, g poly
+	b := make([]byte, 384)
+	for _, pos := range []int{0, 1, 200, 255} {
+		for v := range int16(1 << 12) {
+			f[pos] = v
+			encode12(b, &f) // checked against refEncode in TestEncodings
+			if ok := decode12(&g, b); ok != (v < Q) || g != f {
+				t.Fatalf("decode12 with coefficient %d = %d: ok %v, decoded %d", pos, v, ok, g[pos])
+			}
+		}
+		f[pos] = 0
+	}
+}
+
+// refCBD is SamplePolyCBD_η (Algorithm 8) bit by bit.
+func refCBD(b []byte, eta int) *poly {
+	bit := func(k int) int { return int(b[k/8] >> (k % 8) & 1) }
+	var f poly
+	for i := range f {
+		x, y := 0, 0
+		for j := range eta {
+			x += bit(2*i*eta + j)
+			y += bit(2*i*eta + eta + j)
+		}
+		f[i] = int16((x - y + Q) % Q)
+	}
+	return &f
+}
+
+// TestCBD checks cbd2 and cbd3 against Algorithm 8 on random and extreme
+// bytes.
+func TestCBD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 100 {
+		for _, eta := range []int{2, 3} {
+			b := randBytes(rng, 64*eta)
+			switch i {
+			case 0:
+				clear(b)
+			case 1:
+				copy(b, bytes.Repeat([]byte{0xff}, len(b)))
+			case 2:
+				copy(b, bytes.Repeat([]byte{0x0f, 0xf0, 0x3c, 0xc3}, len(b)))
+			}
+			var got poly
+			if eta == 2 {
+				cbd2(&got, b)
+			} else {
+				cbd3(&got, b)
+			}
+			if want := refCBD(b, eta); got != *want {
+				t.Fatalf("#%d: SamplePolyCBD_%d(%x) = %v, want %v", i, eta, b, got, *want)
+			}
+		}
+	}
+}
+
+// refSampleNTT is SampleNTT (Algorithm 7), reading the XOF three bytes at
+// a time; it also returns how many bytes it read.
+func refSampleNTT(in []byte) (*poly, int) {
+	x := sha3.NewSHAKE128()
+	x.Write(in)
+	var f poly
+	read := 0
+	for j := 0; j < n; {
+		var c [3]byte
+		x.Read(c[:])
+		read += 3
+		d1 := uint16(c[0]) + 256*uint16(c[1]%16)
+		d2 := uint16(c[1]/16) + 16*uint16(c[2])
+		if d1 < Q {
+			f[j] = int16(d1)
+			j++
+		}
+		if d2 < Q && j < n {
+			f[j] = int16(d2)
+			j++
+		}
+	}
+	return &f, read
+}
+
+// TestSampleNTT checks sampleNTT against Algorithm 7 given stream
+// prefixes of several lengths, so that the continuation of a stream is
+// tested from every starting point, and on a stream found to need more
+// than the xofBytes that xofMany reads.
+func TestSampleNTT(t *testing.T) {
+	h := newHasher()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 50 {
+		in := randBytes(rng, 34)
+		for _, l := range []int{0, 3, 168, 333, xofBytes} {
+			checkSampleNTT(t, &h, in, l, fmt.Sprintf("#%d", i))
+		}
+	}
+	in := make([]byte, 34)
+	for i := 0; ; i++ {
+		if i == 10000 {
+			t.Fatal("no stream among 10000 needs more than xofBytes")
+		}
+		in[32], in[33] = byte(i), byte(i>>8)
+		if _, read := refSampleNTT(in); read > xofBytes {
+			t.Logf("input %x reads %d bytes", in, read)
+			checkSampleNTT(t, &h, in, xofBytes, "long stream")
+			break
+		}
+	}
+}
+
+// checkSampleNTT runs sampleNTT on in given the first l bytes of its
+// stream.
+func checkSampleNTT(t *testing.T, h *hasher, in []byte, l int, what string) {
+	t.Helper()
+	buf := sha3.SumSHAKE128(in, l)
+	var got poly
+	sampleNTT(&got, buf, in, h)
+	if want, _ := refSampleNTT(in); got != *want {
+		t.Fatalf("%s: SampleNTT(%x) given %d bytes: %v, want %v", what, in, l, got, *want)
+	}
+}
+
+// TestHashes checks every function of hash.go against crypto/sha3 used
+// directly.
+func TestHashes(t *testing.T) {
+	h := newHasher()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, l := range []int{0, 1, 33, 64, 135, 136, 137, 168, 1184, 1600} {
+		b := randBytes(rng, l)
+		if got, want := hashH(b), sha3.Sum256(b); got != want {
+			t.Errorf("H of %d bytes: %x, want %x", l, got, want)
+		}
+		if got, want := hashG(b), sha3.Sum512(b); got != want {
+			t.Errorf("G of %d bytes: %x, want %x", l, got, want)
+		}
+		var got [32]byte
+		h.j(&got, b[:l/3], b[l/3:])
+		if want := sha3.SumSHAKE256(b, 32); !bytes.Equal(got[:], want) {
+			t.Errorf("J of %d bytes: %x, want %x", l, got, want)
+		}
+	}
+	for _, many := range []struct {
+		name string
+		f    func(outs, ins [][]byte)
+		ref  func([]byte, int) []byte
+	}{{"SHAKE128", h.xofMany, sha3.SumSHAKE128}, {"SHAKE256", h.prfMany, sha3.SumSHAKE256}} {
+		for streams := 1; streams <= maxK*maxK; streams++ {
+			ins, outs := make([][]byte, streams), make([][]byte, streams)
+			for i := range ins {
+				ins[i], outs[i] = randBytes(rng, 33+i%2), make([]byte, []int{128, 192, 504, 672}[i%4])
+			}
+			many.f(outs, ins)
+			for i := range outs {
+				if want := many.ref(ins[i], len(outs[i])); !bytes.Equal(outs[i], want) {
+					t.Errorf("%s, %d streams: stream %d differs", many.name, streams, i)
+				}
+			}
+		}
+	}
+	in := randBytes(rng, 34)
+	x := h.xofStream(in)
+	got := make([]byte, 1000)
+	x.Read(got[:500])
+	x.Read(got[500:])
+	if want := sha3.SumSHAKE128(in, 1000); !bytes.Equal(got, want) {
+		t.Error("xofStream differs from SHAKE128")
+	}
+}
+
+// TestAlignment checks that the polynomials lanes reads word by word are
+// 8-byte aligned: those of the scratch and of keys.
+func TestAlignment(t *testing.T) {
+	sc := getScratch()
+	defer sc.release()
+	var dk decapsulationKey
+	if err := dk.generate(&params768, make([]byte, SeedSize)); err != nil {
+		t.Fatal(err)
+	}
+	polys := map[string]*poly{"noise": &sc.noise[0], "u": &sc.u[0], "acc": &sc.acc, "tmp": &sc.tmp,
+		"Â": &dk.ek.a[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0]}
+	for name, p := range polys {
+		if a := uintptr(unsafe.Pointer(p)) % 8; a != 0 {
+			t.Errorf("%s is at an address ≡ %d mod 8", name, a)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package mlkem
+
+import "unsafe"
+
+// Polynomial arithmetic of the whole operations, on canonical
+// coefficients in [0, q) unless said otherwise. The transforms and the
+// NTT-domain products are the dispatched kernels NTT, InvNTT and MulNTT;
+// additions are done here, branch-free, four coefficients at a time.
+
+// A poly is a polynomial of R_q (or of T_q, in the NTT domain), as the
+// kernels take it.
+type poly = [n]int16
+
+// Lane-wise arithmetic on four coefficients at once, each in a 16-bit
+// lane of a uint64 word: every lane stays below 2^16, so no carry or
+// borrow crosses into the next.
+
+// ones has 1 in every lane.
+const ones = 0x0001_0001_0001_0001
+
+// lanes returns f as the 64 words of four coefficients it is made of. The
+// order of the lanes in a word is the machine's byte order, so only
+// lane-wise operations may use it. Every polynomial of this package is
+// 8-byte aligned (in heap-allocated keys and scratch, at multiples of 512
+// bytes), and the word type holds no pointers.
+func lanes(f *poly) *[n / 4]uint64 { return (*[n / 4]uint64)(unsafe.Pointer(f)) }
+
+// subGE subtracts c from every lane of x that is ≥ c, for lanes below
+// 2^15 and 0 < c ≤ 2^15: bit 15 of a lane of x + (2^15 − c) is set
+// exactly when the lane is ≥ c.
+func subGE(x, c uint64) uint64 {
+	ge := (x + (1<<15-c)*ones) >> 15 & ones
+	return x - ge*c
+}
+
+// put4 stores the four lanes of x, lowest first, as f[i..i+3].
+func put4(f *poly, i int, x uint64) {
+	f[i], f[i+1], f[i+2], f[i+3] = int16(x), int16(x>>16), int16(x>>32), int16(x>>48)
+}
+
+// addMod sets f to f + g.
+func addMod(f, g *poly) {
+	a, b := lanes(f), lanes(g)
+	for i := range a {
+		a[i] = subGE(a[i]+b[i], Q)
+	}
+}
+
+// subFrom sets f to g − f.
+func subFrom(f, g *poly) {
+	a, b := lanes(f), lanes(g)
+	for i := range a {
+		a[i] = subGE(b[i]+Q*ones-a[i], Q)
+	}
+}
+
+// dot sets acc to Σ_j m[off + j·stride] ∘ v[j], the NTT-domain inner
+// product of v with a row (stride 1) or column (stride k) of the matrix m
+// of k×k polynomials stored row-major, or with a vector (off 0, stride
+// 1). The sum of up to four products is kept lazily below 4q < 2^15 and
+// reduced once; tmp is scratch.
+func dot(acc, tmp *poly, m []poly, off, stride int, v []poly) {
+	MulNTT(acc, &m[off], &v[0])
+	a, t := lanes(acc), lanes(tmp)
+	for j := 1; j < len(v); j++ {
+		MulNTT(tmp, &m[off+j*stride], &v[j])
+		for i := range a {
+			a[i] += t[i]
+		}
+	}
+	for i := range a {
+		a[i] = subGE(subGE(a[i], 2*Q), Q)
+	}
+}

@@ -18,6 +18,8 @@
 // -1024; derandomized encapsulation for tests is in kernels/mlkem/mlkemtest.
 package mlkem
 
+import "sync"
+
 // Q is the ML-KEM modulus.
 const Q = 3329
 
@@ -43,4 +45,12 @@ func MulNTT(h, f, g *[256]int16) { kernels.MulNTT(h, f, g) }
 // idempotent; call it before the kernels run concurrently (kernels/all
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
-func RegisterVariants() { kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT()) }
+//
+// It also registers the whole-operation kernels (mlkem768.keygen, ...)
+// whose variants compose the Keccak way count and the NTT tier.
+func RegisterVariants() {
+	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
+	operationsOnce.Do(registerOperations)
+}
+
+var operationsOnce sync.Once

@@ -43,14 +43,21 @@ type Op struct {
 	New    func(seed uint64) (run func(), output func() []byte)
 }
 
-// Register registers op's kernel, its reference variant and one variant
-// per combination of the knobs' choices, named "key=value/..." in knob
-// order. Combinations whose features the host lacks are registered too
-// (the harness skips them, as it does every variant it cannot run).
-func Register(op Op, knobs ...Knob) {
+// RegisterKernel registers op's kernel (marked Allocates); a package
+// does it at init, so that reference implementations (kernels/baselines)
+// can add their variants.
+func RegisterKernel(op Op) {
 	k := op.Kernel
 	k.Allocates = true
 	variant.RegisterKernel(k)
+}
+
+// Register registers op's reference variant and one variant per
+// combination of the knobs' choices, named "key=value/..." in knob order;
+// op's kernel must be registered. Combinations whose features the host
+// lacks are registered too (the harness skips them, as it does every
+// variant it cannot run).
+func Register(op Op, knobs ...Knob) {
 	ref := make([]Choice, len(knobs))
 	for i, kn := range knobs {
 		ref[i] = kn.Generic

@@ -47,6 +47,7 @@ func knobs() []Knob {
 }
 
 func TestRegisterCompositions(t *testing.T) {
+	RegisterKernel(fakeOp("test.compose"))
 	Register(fakeOp("test.compose"), knobs()...)
 	var names []string
 	for _, v := range variant.Variants("test.compose") {

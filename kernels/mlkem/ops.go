@@ -1,0 +1,127 @@
+package mlkem
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/sha3"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// The whole-operation sweep kernels mlkem{512,768,1024}.{keygen,encaps,
+// decaps} measure what a user runs, with variants that compose the
+// kernel choices under them: the Keccak way count of the many-stream
+// SHAKEs (matrix expansion, noise sampling) × the NTT tier (the NTT,
+// InvNTT and MulNTT variants dispatch selects at each ISA tier the host
+// has, so the space holds only what the kernel sweeps chose: at most 5 ×
+// 3 compositions plus the generic reference). They are lab kernels,
+// registered by RegisterVariants.
+
+// operations are the nine operation kernels; init registers the kernels,
+// RegisterVariants their compositions.
+var operations = func() []compose.Op {
+	var ops []compose.Op
+	for _, p := range []*params{&params512, &params768, &params1024} {
+		ops = append(ops, keygenOp(p), encapsOp(p), decapsOp(p))
+	}
+	return ops
+}()
+
+func init() {
+	for _, op := range operations {
+		compose.RegisterKernel(op)
+	}
+}
+
+// registerOperations registers the compositions of every operation.
+func registerOperations() {
+	knobs := []compose.Knob{sha3.WaysKnob(), kernels.TierKnob()}
+	for _, op := range operations {
+		compose.Register(op, knobs...)
+	}
+}
+
+// opKernel describes the operation kernel op ("keygen") of p.
+func opKernel(p *params, op, bench, doc string) variant.Kernel {
+	set := strings.TrimPrefix(p.name, "ML-KEM-")
+	return variant.Kernel{Name: "mlkem" + set + "." + op, Family: "mlkem", Bench: "MLKEM" + set + bench,
+		Unit: "op", UnitsPerOp: func(int) float64 { return 1 }, Doc: p.name + " " + doc}
+}
+
+// seedBytes derives n pseudo-random bytes from seed.
+func seedBytes(seed uint64, n int) []byte {
+	out := make([]byte, 0, n+8)
+	for len(out) < n {
+		seed += 0x9e3779b97f4a7c15
+		z := (seed ^ seed>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		out = binary.LittleEndian.AppendUint64(out, z^z>>31)
+	}
+	return out[:n]
+}
+
+// keygenOp generates the key pair of a seed (ML-KEM.KeyGen_internal).
+func keygenOp(p *params) compose.Op {
+	return compose.Op{Kernel: opKernel(p, "keygen", "KeyGen", "key generation from a 64-byte seed"),
+		New: func(seed uint64) (func(), func() []byte) {
+			d := seedBytes(seed, SeedSize)
+			var dk decapsulationKey
+			run := func() {
+				if err := dk.generate(p, d); err != nil {
+					panic(err)
+				}
+			}
+			return run, func() []byte { return dk.ek.enc }
+		}}
+}
+
+// encapsOp parses an encapsulation key's bytes and encapsulates with
+// fixed randomness: what a client that receives the key pays.
+func encapsOp(p *params) compose.Op {
+	return compose.Op{Kernel: opKernel(p, "encaps", "Encaps", "encapsulation from the encapsulation key's bytes"),
+		New: func(seed uint64) (func(), func() []byte) {
+			ek, m := keyBytes(p, seed), (*[msgSize]byte)(seedBytes(^seed, msgSize))
+			var out []byte
+			run := func() {
+				var key encapsulationKey
+				if err := key.parse(p, ek); err != nil {
+					panic(err)
+				}
+				k, c := key.encapsulate(m)
+				out = append(append(out[:0], k...), c...)
+			}
+			return run, func() []byte { return out }
+		}}
+}
+
+// decapsOp decapsulates a ciphertext with a generated key.
+func decapsOp(p *params) compose.Op {
+	return compose.Op{Kernel: opKernel(p, "decaps", "Decaps", "decapsulation"),
+		New: func(seed uint64) (func(), func() []byte) {
+			var dk decapsulationKey
+			if err := dk.generate(p, seedBytes(seed, SeedSize)); err != nil {
+				panic(err)
+			}
+			_, c := dk.ek.encapsulate((*[msgSize]byte)(seedBytes(^seed, msgSize)))
+			var out []byte
+			run := func() {
+				k, err := dk.decapsulate(c)
+				if err != nil {
+					panic(fmt.Sprintf("mlkem: %s decapsulation of an honest ciphertext: %v", p.name, err))
+				}
+				out = k
+			}
+			return run, func() []byte { return out }
+		}}
+}
+
+// keyBytes returns the encoded encapsulation key of a seed's key pair.
+func keyBytes(p *params, seed uint64) []byte {
+	var dk decapsulationKey
+	if err := dk.generate(p, seedBytes(seed, SeedSize)); err != nil {
+		panic(err)
+	}
+	return dk.ek.enc
+}

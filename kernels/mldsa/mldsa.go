@@ -11,6 +11,11 @@
 // that uses only this package links the generic code and the variants the
 // compiled dispatch table can select; RegisterVariants adds every other
 // generated variant for the lab.
+//
+// On those kernels and kernels/sha3 the package also implements ML-DSA
+// itself (FIPS 204): ML-DSA-44, -65 and -87 key generation from a seed,
+// deterministic and hedged signing with a context string, and
+// verification.
 package mldsa
 
 // Q is the ML-DSA modulus.

@@ -1,0 +1,188 @@
+package mldsa
+
+import "encoding/binary"
+
+// Bit packing of FIPS 204, Section 7.1: coefficient i of a polynomial
+// occupies bits [i·b, (i+1)·b) of the output, least significant bit first.
+// SimpleBitPack(w, b) stores w_i; BitPack(w, a, b) stores b - w_i. Here a
+// packing of "base - sgn·w" covers both: (0, -1) is SimpleBitPack and
+// (b, 1) is BitPack. No branch or index depends on a coefficient.
+
+// packPoly writes the 256 values base - sgn·w_i, each in bits bits
+// (bits <= 24), to dst[:32·bits].
+func packPoly(dst []byte, w *poly, bits uint, base, sgn int32) {
+	mask := uint64(1)<<bits - 1
+	dst = dst[:n*bits/8]
+	var acc uint64
+	var used uint
+	for _, c := range w {
+		acc |= (uint64(uint32(base-sgn*c)) & mask) << used
+		used += bits
+		if used >= 32 {
+			binary.LittleEndian.PutUint32(dst, uint32(acc))
+			dst = dst[4:]
+			acc >>= 32
+			used -= 32
+		}
+	}
+}
+
+// unpackPoly sets w_i = base - sgn·v_i for the 256 values v_i of bits
+// bits (bits <= 24) packed in src[:32·bits], reading 8 bytes at a time.
+// A src with 8 bytes past the packed polynomial (the rest of a signature,
+// a padded buffer) is read in place, a shorter one from a padded copy.
+func unpackPoly(w *poly, src []byte, bits uint, base, sgn int32) {
+	size := n * bits / 8
+	if uint(len(src)) < size+8 {
+		var padded [n*24/8 + 8]byte
+		copy(padded[:], src[:size])
+		src = padded[:]
+	}
+	mask := uint64(1)<<bits - 1
+	for i := range w {
+		off := uint(i) * bits
+		v := int32(binary.LittleEndian.Uint64(src[off/8:]) >> (off % 8) & mask)
+		w[i] = base - sgn*v
+	}
+}
+
+// packEta is BitPack(s, η, η) of a centered polynomial with coefficients
+// in [-η, η].
+func (p *params) packEta(dst []byte, s *poly) { packPoly(dst, s, p.etaBits, p.eta, 1) }
+
+// packT0 is BitPack(t0, 2^(d-1)-1, 2^(d-1)) of a centered t0.
+func packT0(dst []byte, t0 *poly) { packPoly(dst, t0, t0Bits, 1<<(d-1), 1) }
+
+// packT1 is SimpleBitPack(t1, 2^10-1).
+func packT1(dst []byte, t1 *poly) { packPoly(dst, t1, t1Bits, 0, -1) }
+
+// unpackT1 is SimpleBitUnpack(v, 2^10-1); every input is valid.
+func unpackT1(t1 *poly, src []byte) { unpackPoly(t1, src, t1Bits, 0, -1) }
+
+// packZ is BitPack(z, γ1-1, γ1) of a centered z in (-γ1, γ1].
+func (p *params) packZ(dst []byte, z *poly) { packPoly(dst, z, p.zBits(), p.gamma1(), 1) }
+
+// unpackZ is BitUnpack(v, γ1-1, γ1) of src[:p.zBytes()] into z, centered
+// (every value decodes into (-γ1, γ1]; the caller checks the norm bound),
+// and into zHat, canonical. Four coefficients come from each group of 9
+// (γ1 = 2^17) or 10 (γ1 = 2^19) bytes.
+func (p *params) unpackZ(z, zHat *poly, src []byte) {
+	if p.gamma1Bits == 17 {
+		unpackZ18(z, zHat, src)
+		return
+	}
+	unpackZ20(z, zHat, src)
+}
+
+// unpackZ18 decodes 18-bit values γ1 - z_i, γ1 = 2^17.
+func unpackZ18(z, zHat *poly, src []byte) {
+	const m, g1 = 1<<18 - 1, 1 << 17
+	src = src[:n/4*9]
+	for i := 0; i < n/4; i++ {
+		b := (*[9]byte)(src[9*i:])
+		x := binary.LittleEndian.Uint64(b[:8])
+		v := [4]int32{int32(x & m), int32(x >> 18 & m), int32(x >> 36 & m), int32(x>>54 | uint64(b[8])<<10)}
+		setZ(z, zHat, 4*i, &v, g1)
+	}
+}
+
+// unpackZ20 decodes 20-bit values γ1 - z_i, γ1 = 2^19.
+func unpackZ20(z, zHat *poly, src []byte) {
+	const m, g1 = 1<<20 - 1, 1 << 19
+	src = src[:n/4*10]
+	for i := 0; i < n/4; i++ {
+		b := (*[10]byte)(src[10*i:])
+		x := binary.LittleEndian.Uint64(b[:8])
+		y := uint64(binary.LittleEndian.Uint16(b[8:]))
+		v := [4]int32{int32(x & m), int32(x >> 20 & m), int32(x >> 40 & m), int32(x>>60 | y<<4)}
+		setZ(z, zHat, 4*i, &v, g1)
+	}
+}
+
+// setZ stores coefficients j..j+3, γ1 - v, centered in z and canonical in
+// zHat.
+func setZ(z, zHat *poly, j int, v *[4]int32, g1 int32) {
+	zs, hs := (*[4]int32)(z[j:j+4]), (*[4]int32)(zHat[j:j+4])
+	for k, x := range v {
+		c := g1 - x
+		zs[k], hs[k] = c, canon(c)
+	}
+}
+
+// packW1 writes w1Encode of the row HighBits(w) (FIPS 204 Algorithm 28)
+// for canonical w: SimpleBitPack with 4 bits (γ2 = (Q-1)/32) or 6 bits
+// (γ2 = (Q-1)/88).
+func (p *params) packW1(dst []byte, w *poly) {
+	if p.gamma2 == (Q-1)/32 {
+		packW1x4(dst, w)
+		return
+	}
+	packW1x6(dst, w)
+}
+
+// packW1x4 packs HighBits for γ2 = (Q-1)/32, two per byte.
+func packW1x4(dst []byte, w *poly) {
+	dst = dst[:n/2]
+	for i := range dst {
+		a, _ := decompose32(w[2*i])
+		b, _ := decompose32(w[2*i+1])
+		dst[i] = byte(a | b<<4)
+	}
+}
+
+// packW1x6 packs HighBits for γ2 = (Q-1)/88, four per three bytes.
+func packW1x6(dst []byte, w *poly) {
+	dst = dst[:3*n/4]
+	for i := 0; i < n/4; i++ {
+		a, _ := decompose88(w[4*i])
+		b, _ := decompose88(w[4*i+1])
+		c, _ := decompose88(w[4*i+2])
+		e, _ := decompose88(w[4*i+3])
+		v := a | b<<6 | c<<12 | e<<18
+		dst[3*i], dst[3*i+1], dst[3*i+2] = byte(v), byte(v>>8), byte(v>>16)
+	}
+}
+
+// packHints is HintBitPack (FIPS 204 Algorithm 20) of the hint rows h
+// (one byte 0 or 1 per coefficient) into dst[:ω+k], which must be zero.
+// Signing calls it once the signature is accepted: h is then public.
+func (p *params) packHints(dst []byte, h *[maxK][n]uint8) {
+	idx := 0
+	for i := range p.k {
+		for j, b := range &h[i] {
+			if b != 0 {
+				dst[idx] = byte(j)
+				idx++
+			}
+		}
+		dst[p.omega+i] = byte(idx)
+	}
+}
+
+// hintRows checks the encoded hints y (ω+k bytes, HintBitUnpack, FIPS 204
+// Algorithm 21) and returns, for each row i, the end of its positions in
+// y: row i's strictly increasing positions are y[end[i-1]:end[i]]
+// (end[-1] = 0). It reports false for a malformed encoding: a decreasing
+// end, an end above ω, positions not strictly increasing, or a nonzero
+// byte after the last position.
+func (p *params) hintRows(y []byte) (end [maxK]int, ok bool) {
+	start := 0
+	for i := range p.k {
+		e := int(y[p.omega+i])
+		if e < start || e > p.omega {
+			return end, false
+		}
+		for j := start + 1; j < e; j++ {
+			if y[j-1] >= y[j] {
+				return end, false
+			}
+		}
+		end[i], start = e, e
+	}
+	for _, b := range y[start:p.omega] {
+		if b != 0 {
+			return end, false
+		}
+	}
+	return end, true
+}

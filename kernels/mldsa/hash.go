@@ -1,0 +1,23 @@
+package mldsa
+
+import "github.com/tunelab/tunelab/kernels/sha3"
+
+// Every SHAKE call of the whole operations goes through this file, so that
+// the hash implementation is chosen in one place: kernels/sha3, on the
+// dispatched Keccak kernels of kernels/keccak, whose many-stream functions
+// hash the matrix, secret and mask streams NR at a time.
+
+// shake is one SHAKE128 or SHAKE256 instance (Write, then Read).
+type shake = sha3.SHAKE
+
+// newSHAKE128 returns a fresh SHAKE128.
+func newSHAKE128() *shake { return sha3.NewSHAKE128() }
+
+// newSHAKE256 returns a fresh SHAKE256 (H in FIPS 204).
+func newSHAKE256() *shake { return sha3.NewSHAKE256() }
+
+// shake128Many fills each outs[i] with SHAKE128(ins[i]) (G in FIPS 204).
+func shake128Many(outs, ins [][]byte) { sha3.SHAKE128Many(outs, ins) }
+
+// shake256Many fills each outs[i] with SHAKE256(ins[i]) (H in FIPS 204).
+func shake256Many(outs, ins [][]byte) { sha3.SHAKE256Many(outs, ins) }

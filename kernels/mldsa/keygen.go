@@ -1,0 +1,195 @@
+package mldsa
+
+import (
+	"errors"
+	"fmt"
+)
+
+// publicKey is an ML-DSA public key of any parameter set, with what
+// verification needs precomputed: Â = ExpandA(ρ), NTT(t1·2^d) and
+// tr = H(pk, 64).
+type publicKey struct {
+	p   *params
+	enc []byte // pkEncode(ρ, t1)
+	rho [rhoSize]byte
+	tr  [trSize]byte
+	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain
+	t1  []poly // NTT(t1·2^d), k polynomials
+}
+
+// privateKey is an ML-DSA private key of any parameter set, in the NTT
+// domain as signing needs it: NTT(s1), NTT(s2), NTT(t0). Â and tr are
+// those of its public key.
+type privateKey struct {
+	p    *params
+	seed [SeedSize]byte
+	key  [keySize]byte // K
+	enc  []byte        // skEncode(ρ, K, tr, s1, s2, t0)
+	s1   []poly        // NTT(s1), l polynomials
+	s2   []poly        // NTT(s2), k polynomials
+	t0   []poly        // NTT(t0), k polynomials
+}
+
+// errSeedSize is returned for a seed that is not SeedSize bytes.
+var errSeedSize = errors.New("mldsa: seed must be 32 bytes")
+
+// newKey is ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6) into sk and
+// pk.
+func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
+	if len(seed) != SeedSize {
+		return fmt.Errorf("%w, got %d", errSeedSize, len(seed))
+	}
+	var rho [rhoSize]byte
+	var rhoP [rhoPrime]byte
+	h := newSHAKE256()
+	h.Write(seed)
+	h.Write([]byte{byte(p.k), byte(p.l)})
+	h.Read(rho[:])
+	h.Read(rhoP[:])
+	h.Read(sk.key[:])
+
+	copy(sk.seed[:], seed)
+	sk.alloc(p)
+	pk.alloc(p, &rho)
+	p.expandA(pk.a, &rho)
+	p.expandS(sk.s1, sk.s2, &rhoP)
+	sk.encodeS(pk)
+	sk.computeT(pk)
+	pk.encode()
+	sk.encodeT0(pk)
+	sk.toNTT()
+	pk.t1ToNTT()
+	return nil
+}
+
+// alloc sizes sk's polynomials (one allocation) and encoding for p.
+func (sk *privateKey) alloc(p *params) {
+	polys := make([]poly, p.l+2*p.k)
+	sk.p = p
+	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:]
+	sk.enc = make([]byte, p.skSize)
+}
+
+// alloc sizes pk's polynomials (one allocation) and encoding for p.
+func (pk *publicKey) alloc(p *params, rho *[rhoSize]byte) {
+	polys := make([]poly, p.k*p.l+p.k)
+	pk.p, pk.rho = p, *rho
+	pk.a, pk.t1 = polys[:p.k*p.l], polys[p.k*p.l:]
+	pk.enc = make([]byte, p.pkSize)
+}
+
+// encodeS writes ρ, K, s1 and s2 (still centered) into the encoded
+// private key.
+func (sk *privateKey) encodeS(pk *publicKey) {
+	p, eb := sk.p, sk.p.etaBytes()
+	copy(sk.enc, pk.rho[:])
+	copy(sk.enc[rhoSize:], sk.key[:])
+	for i := range sk.s1 {
+		p.packEta(sk.enc[p.skS1()+i*eb:], &sk.s1[i])
+	}
+	for i := range sk.s2 {
+		p.packEta(sk.enc[p.skS2()+i*eb:], &sk.s2[i])
+	}
+}
+
+// computeT replaces s1 by NTT(s1) and sets, for t = NTT⁻¹(Â∘NTT(s1)) + s2,
+// pk.t1 to the high part and sk.t0 to the centered low part of
+// Power2Round(t). s2 stays centered.
+func (sk *privateKey) computeT(pk *publicKey) {
+	l := sk.p.l
+	for j := range sk.s1 {
+		canonPoly(&sk.s1[j], &sk.s1[j])
+		ntt(&sk.s1[j])
+	}
+	var tmp poly
+	for i := range sk.t0 {
+		t := &sk.t0[i]
+		mulRow(t, pk.a[i*l:(i+1)*l], sk.s1, &tmp)
+		invNTT(t)
+		s2, t1 := &sk.s2[i], &pk.t1[i]
+		for c, x := range t {
+			x += canon(s2[c]) - Q
+			t1[c], t[c] = power2Round(x + (x>>31)&Q)
+		}
+	}
+}
+
+// encode writes pkEncode(ρ, t1) and sets tr = H(pk, 64).
+func (pk *publicKey) encode() {
+	copy(pk.enc, pk.rho[:])
+	for i := range pk.t1 {
+		packT1(pk.enc[rhoSize+i*t1Bytes:], &pk.t1[i])
+	}
+	h := newSHAKE256()
+	h.Write(pk.enc)
+	h.Read(pk.tr[:])
+}
+
+// encodeT0 writes tr and t0 (still centered) into the encoded private key.
+func (sk *privateKey) encodeT0(pk *publicKey) {
+	copy(sk.enc[rhoSize+keySize:], pk.tr[:])
+	for i := range sk.t0 {
+		packT0(sk.enc[sk.p.skT0()+i*t0Bytes:], &sk.t0[i])
+	}
+}
+
+// toNTT replaces the centered s2 and t0 by their NTTs.
+func (sk *privateKey) toNTT() {
+	for _, v := range [][]poly{sk.s2, sk.t0} {
+		for i := range v {
+			canonPoly(&v[i], &v[i])
+			ntt(&v[i])
+		}
+	}
+}
+
+// t1ToNTT replaces t1 by NTT(t1·2^d); t1·2^d <= 1023·2^13 = Q-1 is
+// canonical.
+func (pk *publicKey) t1ToNTT() {
+	for i := range pk.t1 {
+		t := &pk.t1[i]
+		for c := range t {
+			t[c] <<= d
+		}
+		ntt(t)
+	}
+}
+
+// newPublicKey is pkDecode (FIPS 204 Algorithm 23) of b into pk, with the
+// precomputation of publicKey. Every b of the right length is a valid
+// encoding.
+func newPublicKey(p *params, b []byte, pk *publicKey) error {
+	if len(b) != p.pkSize {
+		return fmt.Errorf("mldsa: %s public key must be %d bytes, got %d", p.name, p.pkSize, len(b))
+	}
+	pk.alloc(p, (*[rhoSize]byte)(b))
+	copy(pk.enc, b)
+	for i := range pk.t1 {
+		unpackT1(&pk.t1[i], b[rhoSize+i*t1Bytes:])
+	}
+	p.expandA(pk.a, &pk.rho)
+	pk.t1ToNTT()
+	h := newSHAKE256()
+	h.Write(b)
+	h.Read(pk.tr[:])
+	return nil
+}
+
+// mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
+// canonical. The sum of at most 7 canonical products stays below 2^26
+// and is reduced once, with the last term. tmp is scratch.
+func mulRow(acc *poly, a, v []poly, tmp *poly) {
+	mulLazy(acc, a, v, tmp)
+	mulNTT(tmp, &a[len(v)-1], &v[len(v)-1])
+	addReduce(acc, tmp)
+}
+
+// mulLazy sets acc to the lazy sum (below 2^26) of all but the last
+// product of the row: Σ_{j<len(v)-1} a[j]∘v[j].
+func mulLazy(acc *poly, a, v []poly, tmp *poly) {
+	mulNTT(acc, &a[0], &v[0])
+	for j := 1; j < len(v)-1; j++ {
+		mulNTT(tmp, &a[j], &v[j])
+		addLazy(acc, tmp)
+	}
+}

@@ -43,4 +43,10 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 // idempotent; call it before the kernels run concurrently (kernels/all
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
-func RegisterVariants() { kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT()) }
+//
+// It also registers the whole-operation kernels (mldsa65.sign, ...)
+// whose variants compose the Keccak way count and the NTT tier.
+func RegisterVariants() {
+	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
+	operationsOnce.Do(registerOperations)
+}

@@ -1,0 +1,147 @@
+package baselines
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
+	"github.com/tunelab/tunelab/kernels/mldsa"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// The ML-DSA whole-operation baselines: ext=circl (circl's sign/mldsa,
+// deterministic signing) on the same work as the mldsa{44,65,87}.{keygen,
+// sign,verify} compositions: key generation from a seed, signing a 1 KiB
+// message, verifying its signature. Each is verified against
+// kernels/mldsa on the same inputs.
+
+// A dsaImpl is one implementation of one parameter set: key generation
+// returns the encoded public and private keys and a signer and verifier
+// for the key pair.
+type dsaImpl func(seed []byte) (pk, sk []byte, sign func(msg []byte) []byte, verify func(msg, sig []byte) bool)
+
+func init() {
+	sets := []struct {
+		set         string
+		circl, ours dsaImpl
+	}{
+		{"44", circl44, ours44},
+		{"65", circl65, ours65},
+		{"87", circl87, ours87},
+	}
+	for _, s := range sets {
+		for _, op := range []string{"keygen", "sign", "verify"} {
+			op, s := op, s
+			variant.Register(variant.Variant{Kernel: "mldsa" + s.set + "." + op, Name: "ext=circl", External: true,
+				New:    func(_ int, seed uint64) variant.Instance { return newDSAInstance(op, s.circl, s.ours, seed) },
+				Verify: func(_ int, seed uint64) error { return newDSAInstance(op, s.circl, s.ours, seed).Check() }})
+		}
+	}
+}
+
+// A dsaInstance runs one operation of a reference on fixed inputs.
+type dsaInstance struct {
+	op        string
+	im, ref   dsaImpl
+	seed, msg []byte
+	sig       []byte
+	sign      func([]byte) []byte
+	verify    func([]byte, []byte) bool
+}
+
+func newDSAInstance(op string, im, ref dsaImpl, seed uint64) *dsaInstance {
+	r := rand.New(rand.NewPCG(seed, 0x647361))
+	in := &dsaInstance{op: op, im: im, ref: ref, seed: make([]byte, mldsa.SeedSize), msg: make([]byte, 1024)}
+	for _, b := range [][]byte{in.seed, in.msg} {
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+	}
+	_, _, in.sign, in.verify = im(in.seed)
+	in.sig = in.sign(in.msg)
+	return in
+}
+
+// Run performs the operation n times.
+func (in *dsaInstance) Run(n int) {
+	for i := 0; i < n; i++ {
+		switch in.op {
+		case "keygen":
+			in.im(in.seed)
+		case "sign":
+			in.sig = in.sign(in.msg)
+		default:
+			if !in.verify(in.msg, in.sig) {
+				panic("baselines: an honest signature does not verify")
+			}
+		}
+	}
+}
+
+// Check compares the reference's keys and deterministic signature with
+// kernels/mldsa's, and its verification of them.
+func (in *dsaInstance) Check() error {
+	pk, sk, sign, verify := in.im(in.seed)
+	wpk, wsk, wsign, _ := in.ref(in.seed)
+	sig := sign(in.msg)
+	switch {
+	case !bytes.Equal(pk, wpk) || !bytes.Equal(sk, wsk):
+		return fmt.Errorf("baselines: ML-DSA keys disagree with kernels/mldsa")
+	case !bytes.Equal(sig, wsign(in.msg)):
+		return fmt.Errorf("baselines: ML-DSA deterministic signature disagrees with kernels/mldsa")
+	case !verify(in.msg, sig) || verify(append([]byte{1}, in.msg...), sig):
+		return fmt.Errorf("baselines: ML-DSA verification is wrong")
+	}
+	return nil
+}
+
+func circl44(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+	pk, sk := mldsa44.NewKeyFromSeed((*[mldsa44.SeedSize]byte)(seed))
+	return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
+			sig := make([]byte, mldsa44.SignatureSize)
+			must(struct{}{}, mldsa44.SignTo(sk, m, nil, false, sig))
+			return sig
+		},
+		func(m, sig []byte) bool { return mldsa44.Verify(pk, m, nil, sig) }
+}
+
+func circl65(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+	pk, sk := mldsa65.NewKeyFromSeed((*[mldsa65.SeedSize]byte)(seed))
+	return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
+			sig := make([]byte, mldsa65.SignatureSize)
+			must(struct{}{}, mldsa65.SignTo(sk, m, nil, false, sig))
+			return sig
+		},
+		func(m, sig []byte) bool { return mldsa65.Verify(pk, m, nil, sig) }
+}
+
+func circl87(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+	pk, sk := mldsa87.NewKeyFromSeed((*[mldsa87.SeedSize]byte)(seed))
+	return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
+			sig := make([]byte, mldsa87.SignatureSize)
+			must(struct{}{}, mldsa87.SignTo(sk, m, nil, false, sig))
+			return sig
+		},
+		func(m, sig []byte) bool { return mldsa87.Verify(pk, m, nil, sig) }
+}
+
+func ours44(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+	sk := must(mldsa.NewPrivateKey44(seed))
+	return sk.PublicKey().Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
+		func(m, sig []byte) bool { return mldsa.Verify44(sk.PublicKey(), m, nil, sig) }
+}
+
+func ours65(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+	sk := must(mldsa.NewPrivateKey65(seed))
+	return sk.PublicKey().Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
+		func(m, sig []byte) bool { return mldsa.Verify65(sk.PublicKey(), m, nil, sig) }
+}
+
+func ours87(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+	sk := must(mldsa.NewPrivateKey87(seed))
+	return sk.PublicKey().Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
+		func(m, sig []byte) bool { return mldsa.Verify87(sk.PublicKey(), m, nil, sig) }
+}

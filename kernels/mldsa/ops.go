@@ -1,0 +1,126 @@
+package mldsa
+
+import (
+	"encoding/binary"
+	"strings"
+	"sync"
+
+	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/sha3"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// The whole-operation sweep kernels mldsa{44,65,87}.{keygen,sign,verify}
+// measure what a user runs (key generation from a seed, deterministic
+// signing of a 1 KiB message, verification), with variants that compose
+// the kernel choices under them: the Keccak way count of the many-stream
+// SHAKEs (ExpandA, ExpandS, ExpandMask) × the NTT tier (the variants
+// dispatch selects at each ISA tier the host has), plus the generic
+// reference. They are lab kernels: init registers the kernels,
+// RegisterVariants their compositions.
+
+// signedMessage is the message size of the sign and verify operations.
+const signedMessage = 1024
+
+var operations = func() []compose.Op {
+	var ops []compose.Op
+	for _, p := range []*params{&params44, &params65, &params87} {
+		ops = append(ops, keygenOp(p), signOp(p), verifyOp(p))
+	}
+	return ops
+}()
+
+var operationsOnce sync.Once
+
+func init() {
+	for _, op := range operations {
+		compose.RegisterKernel(op)
+	}
+}
+
+// registerOperations registers the compositions of every operation.
+func registerOperations() {
+	knobs := []compose.Knob{sha3.WaysKnob(), kernels.TierKnob()}
+	for _, op := range operations {
+		compose.Register(op, knobs...)
+	}
+}
+
+// opKernel describes the operation kernel op ("sign") of p.
+func opKernel(p *params, op, bench, doc string) variant.Kernel {
+	set := strings.TrimPrefix(p.name, "ML-DSA-")
+	return variant.Kernel{Name: "mldsa" + set + "." + op, Family: "mldsa", Bench: "MLDSA" + set + bench,
+		Unit: "op", UnitsPerOp: func(int) float64 { return 1 }, Doc: p.name + " " + doc}
+}
+
+// seedBytes derives n pseudo-random bytes from seed (splitmix64).
+func seedBytes(seed uint64, n int) []byte {
+	out := make([]byte, 0, n+8)
+	for len(out) < n {
+		seed += 0x9e3779b97f4a7c15
+		z := (seed ^ seed>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		out = binary.LittleEndian.AppendUint64(out, z^z>>31)
+	}
+	return out[:n]
+}
+
+// keyPair returns the key pair of a seed's 32 bytes.
+func keyPair(p *params, seed uint64) (*privateKey, *publicKey) {
+	sk, pk := new(privateKey), new(publicKey)
+	if err := newKey(p, seedBytes(seed, SeedSize), sk, pk); err != nil {
+		panic(err)
+	}
+	return sk, pk
+}
+
+func keygenOp(p *params) compose.Op {
+	return compose.Op{Kernel: opKernel(p, "keygen", "KeyGen", "key generation from a 32-byte seed"),
+		New: func(seed uint64) (func(), func() []byte) {
+			xi := seedBytes(seed, SeedSize)
+			var sk privateKey
+			var pk publicKey
+			run := func() {
+				if err := newKey(p, xi, &sk, &pk); err != nil {
+					panic(err)
+				}
+			}
+			return run, func() []byte { return append(append([]byte{}, pk.enc...), sk.enc...) }
+		}}
+}
+
+func signOp(p *params) compose.Op {
+	return compose.Op{Kernel: opKernel(p, "sign", "Sign", "deterministic signature of a 1 KiB message"),
+		New: func(seed uint64) (func(), func() []byte) {
+			sk, pk := keyPair(p, seed)
+			msg := seedBytes(^seed, signedMessage)
+			var sig []byte
+			run := func() {
+				s, err := signDeterministic(sk, pk, msg, nil)
+				if err != nil {
+					panic(err)
+				}
+				sig = s
+			}
+			return run, func() []byte { return sig }
+		}}
+}
+
+func verifyOp(p *params) compose.Op {
+	return compose.Op{Kernel: opKernel(p, "verify", "Verify", "verification of a 1 KiB message's signature"),
+		New: func(seed uint64) (func(), func() []byte) {
+			sk, pk := keyPair(p, seed)
+			msg := seedBytes(^seed, signedMessage)
+			sig, err := signDeterministic(sk, pk, msg, nil)
+			if err != nil {
+				panic(err)
+			}
+			ok := false
+			run := func() {
+				if ok = verify(pk, msg, nil, sig); !ok {
+					panic("mldsa: " + p.name + " rejects an honest signature")
+				}
+			}
+			return run, func() []byte { return []byte{map[bool]byte{true: 1}[ok]} }
+		}}
+}

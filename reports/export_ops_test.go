@@ -27,7 +27,7 @@ func opFile(t *testing.T) string {
 			}
 		}
 	}
-	write("shake128.many", "SHAKE128Many", map[string]float64{"isa=generic": 9000, "ways=2": 3000, "ways=8": 1500})
+	write("shake128.many", "SHAKE128Many", map[string]float64{"isa=generic/size=8": 9000, "ways=2/size=8": 3000, "ways=8/size=8": 1500})
 	write("mlkem768.keygen", "MLKEM768KeyGen", map[string]float64{"isa=generic": 90000, "ways=2/ntt=avx2": 20000, "ways=8/ntt=avx2": 23000})
 	return writeFile(t, "ops.txt", b.String())
 }
@@ -69,4 +69,25 @@ func exportedVariant(tab *Table, kernel string) string {
 		}
 	}
 	return ""
+}
+
+func TestOperationEffects(t *testing.T) {
+	set, _, err := Read([]string{opFile(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := Analyze(set, DefaultOptions()).OperationEffects()
+	if len(es) != 1 {
+		t.Fatalf("%d effects, want one (ways=8 against the winner's ways=2)", len(es))
+	}
+	e := es[0]
+	if e.Knob != "ways" || e.Value != "8" || e.WinnerValue != "2" || !e.HasKernel || e.Kernel != "shake128.many" {
+		t.Fatalf("effect %+v", e)
+	}
+	if e.Op.Pct < 0.14 || e.Op.Pct > 0.16 || e.KernelEffect.Pct > -0.49 || e.KernelEffect.Pct < -0.51 {
+		t.Errorf("effects: operation %+.3f (want +0.15), kernel %+.3f (want -0.50)", e.Op.Pct, e.KernelEffect.Pct)
+	}
+	if s := e.String(); !strings.Contains(s, "ways=8 vs 2: kernel shake128.many") || !strings.Contains(s, "mlkem768.keygen +15.0%") {
+		t.Errorf("String() = %q", s)
+	}
 }

@@ -46,6 +46,7 @@ func runReport(e *env, args []string) error {
 		bounds = mca.Bounds(rep, m)
 		rep.Sections = append(rep.Sections, m.WriteHTML, mca.BoundsHTML(bounds))
 	}
+	rep.Sections = append(rep.Sections, rep.OperationsHTML)
 	if err := writeReportFile(*md, rep.WriteMarkdown); err != nil {
 		return err
 	}
@@ -53,6 +54,9 @@ func runReport(e *env, args []string) error {
 		return err
 	}
 	if err := rep.WriteText(e.stdout); err != nil {
+		return err
+	}
+	if err := rep.WriteOperationsText(e.stdout); err != nil {
 		return err
 	}
 	if *mcaFile != "" {

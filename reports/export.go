@@ -95,8 +95,8 @@ func (r *Report) Export() *Table {
 	}
 	sort.Strings(t.GeneratedFrom) // the same table for any order of the same files
 	for _, sc := range r.Classes {
-		if len(sc.Classes) == 0 || sc.Model.Unknown {
-			continue // no winner; or no identity to key an entry by
+		if len(sc.Classes) == 0 || sc.Model.Unknown || isOperation(sc.Kernel) {
+			continue // no winner; no identity to key an entry by; or never dispatched
 		}
 		m := sc.Model
 		features, _ := dispatch.CanonicalFeatures(m.Features)
@@ -108,6 +108,13 @@ func (r *Report) Export() *Table {
 	t.sortEntries()
 	t.Defaults = append(t.Defaults, r.defaults()...)
 	return t
+}
+
+// isOperation reports whether kernel is a whole operation (see
+// variant.Kernel.Operation), which no table dispatches.
+func isOperation(kernel string) bool {
+	k := variant.LookupKernel(kernel)
+	return k != nil && k.Operation
 }
 
 // UnknownHostPoints returns how many variant/size points of the report
@@ -292,7 +299,9 @@ func (r *Report) defaults() []Default {
 func (r *Report) kernels() []string {
 	ks := map[string]bool{}
 	for _, g := range r.Groups {
-		ks[g.Kernel] = true
+		if !isOperation(g.Kernel) {
+			ks[g.Kernel] = true
+		}
 	}
 	return sortedKeys(ks)
 }

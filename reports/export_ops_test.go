@@ -5,7 +5,13 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/kernels/variant"
 )
+
+func init() {
+	variant.RegisterKernel(variant.Kernel{Name: "mlkem768.keygen", Family: "mlkem", Bench: "MLKEM768KeyGen", Operation: true})
+}
 
 // opFile returns a result file of one Zen 4 run in which shake128.many
 // prefers ways=8 at kernel level, but the whole operation mlkem768.keygen
@@ -40,6 +46,16 @@ func TestDecideByOperation(t *testing.T) {
 	}
 	if got := exportedVariant(tab, "shake128.many"); got != "ways=8" {
 		t.Fatalf("kernel-level shake128.many entry %q, want ways=8", got)
+	}
+	for _, e := range tab.Entries {
+		if e.Kernel == "mlkem768.keygen" {
+			t.Errorf("exported an entry for the whole operation: %+v", e)
+		}
+	}
+	for _, d := range tab.Defaults {
+		if d.Kernel == "mlkem768.keygen" {
+			t.Errorf("exported a default for the whole operation: %+v", d)
+		}
 	}
 	set, _, err := Read([]string{path})
 	if err != nil {

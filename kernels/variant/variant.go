@@ -48,6 +48,10 @@ type Kernel struct {
 	// return keys or signatures): the worker keeps the garbage collector
 	// on for it instead of turning it off for the measurement.
 	Allocates bool
+	// Operation marks a whole operation (an ML-KEM key generation) whose
+	// variants compose other kernels' choices: swept and reported, but
+	// never dispatched itself, so exported tables make no entry for it.
+	Operation bool
 }
 
 // ValidSize reports why k cannot run an input of size bytes exactly, or

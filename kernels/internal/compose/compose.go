@@ -43,12 +43,12 @@ type Op struct {
 	New    func(seed uint64) (run func(), output func() []byte)
 }
 
-// RegisterKernel registers op's kernel (marked Allocates); a package
+// RegisterKernel registers op's kernel (marked Allocates and Operation); a package
 // does it at init, so that reference implementations (kernels/baselines)
 // can add their variants.
 func RegisterKernel(op Op) {
 	k := op.Kernel
-	k.Allocates = true
+	k.Allocates, k.Operation = true, true
 	variant.RegisterKernel(k)
 }
 

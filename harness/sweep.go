@@ -38,6 +38,10 @@ type Progress struct {
 	Samples, LiveArms    int
 	Elapsed, GroupBudget time.Duration
 	BudgetLeft           time.Duration
+	// Contenders counts the contenders of every group; ContendersDone
+	// those of the groups finished before this one (the share of the work
+	// done, for an estimate of the time left).
+	Contenders, ContendersDone int
 }
 
 // A GroupResult is the outcome of one group's race.
@@ -90,7 +94,7 @@ func Sweep(ctx context.Context, cfg *Config, groups []*Group) (*Report, error) {
 			break
 		}
 		gs := &groupSweep{cfg: cfg, g: g, rw: rw, rng: rng, budget: b.share(len(g.Contenders)),
-			index: i, groups: len(groups), sweepStart: b.start}
+			index: i, groups: len(groups), sweepStart: b.start, done: b.seen, total: b.seen + b.weight}
 		res, err := gs.run(ctx)
 		if err != nil {
 			return rep, err
@@ -146,6 +150,9 @@ type groupSweep struct {
 	index      int
 	groups     int
 	sweepStart time.Time
+	// done and total count contenders: in the groups before this one,
+	// and in all groups (for Progress).
+	done, total int
 	// floor is the time the group took to verify and prepare and to reach
 	// the minimum sample count: its fixed cost.
 	floor time.Duration
@@ -468,7 +475,8 @@ func (s *groupSweep) progress(a *Arm) {
 	}
 	s.cfg.Progress(Progress{Group: s.g.Key(), Label: a.Label, GroupIndex: s.index, Groups: s.groups,
 		Samples: len(a.Values), LiveArms: len(s.res.Race.Live()), Elapsed: time.Since(s.sweepStart),
-		GroupBudget: s.budget, BudgetLeft: s.cfg.Budget - time.Since(s.sweepStart)})
+		GroupBudget: s.budget, BudgetLeft: s.cfg.Budget - time.Since(s.sweepStart),
+		Contenders: s.total, ContendersDone: s.done})
 }
 
 // check re-verifies every measured contender after measurement.

@@ -4,38 +4,49 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
+
+	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-const htmlStyle = `body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}
-td.num{text-align:right}tr.win td{background:#e6f5e6;font-weight:bold}code{font-size:12px}
-svg{display:block;margin:.5em 0 1.5em}svg text{font-size:11px}.lbl{font-family:monospace}
-.whisker{stroke:#000;stroke-width:1.5}.axis{stroke:#555;stroke-width:1}.note{margin:.2em 0 1em}
-.flag{color:#b00}`
+// htmlStyle styles the page and its charts; chart text is 11px monospace
+// (see charW).
+const htmlStyle = `body{font-family:sans-serif;margin:2em;max-width:1300px;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;vertical-align:top}
+td.n{text-align:right;white-space:nowrap}tr.win td{background:#e6f5e6;font-weight:bold}code{font-size:12px}
+.t td{font:12px monospace;text-align:right}.t td[colspan],.t td:last-child{text-align:left}
+.note{margin:.2em 0 .6em}.flag,.no{color:#b00}.yes{color:#060}.meh{color:#a60}.toc li{margin:.15em 0}.toc a{margin-right:.4em}
+details{margin:0 0 1.5em}summary{cursor:pointer;color:#444}h3 small{font-weight:normal;color:#666}
+svg.chart{display:block;margin:.4em 0 .8em;font:11px monospace}.s{fill:#555}.v{fill:#333}
+.lb text{text-anchor:end}.w{fill:#2ca02c}.c{fill:#6baed6}.x{fill:#999}.b{fill:#555}.n{fill:#f0b0b0}
+.ef{fill:#1a9850}.es{fill:#d73027}.en{fill:#bbb}.e{stroke:#000;stroke-width:1.5}
+.tk text{text-anchor:middle;fill:#555}.gr{stroke:#e6e6e6}.ax{stroke:#555}.one{stroke:#2ca02c;stroke-dasharray:3 2}.nz{fill:#fff3c4}.o{fill:#d62728}
+.cb{stroke:#d62728;stroke-dasharray:4 3}.cbk{stroke:#aaa;stroke-dasharray:2 3}.cl{fill:#d62728}polyline{fill:none;stroke-width:2}`
 
-// maxSeries bounds the number of lines in a cycles/byte chart.
-const maxSeries = 10
-
-// WriteHTML writes a self-contained HTML report (no scripts, no network)
-// with tables and SVG charts.
+// WriteHTML writes a self-contained HTML report (inline SVG, no scripts,
+// no network): the summary per CPU model, a table of contents, the
+// cross-model heat maps, time per byte against size, knob effects, then
+// each kernel/size group with its ratio chart and full table.
 func (r *Report) WriteHTML(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>tunelab report</title>\n<style>%s</style></head><body>\n", htmlStyle)
-	fmt.Fprintf(bw, "<h1>tunelab report</h1>\n<p>%s.</p><p>Deltas are time relative to the reference (negative = faster); ± is a 95%% interval.</p>\n", esc(r.summaryLine()))
-	for _, m := range r.Set.Models {
-		fmt.Fprintf(bw, "<h2>%s</h2>\n", esc(modelTitle(m)))
+	fmt.Fprintf(bw, "<h1>tunelab report</h1>\n<p>%s.</p>\n", esc(r.summaryLine()))
+	ids := r.anchors()
+	r.writeSummaryHTML(bw, ids)
+	r.writeTOC(bw, ids)
+	r.writeCrossHTML(bw)
+	r.writeSizesHTML(bw)
+	r.writeEffectsHTML(bw)
+	for mi, m := range r.Set.Models {
+		fmt.Fprintf(bw, "<h2 id=\"m%d\">%s</h2>\n", mi, esc(sectionTitle(m)))
 		for _, g := range r.Groups {
 			if g.Model == m {
-				writeGroupHTML(bw, g)
+				r.writeGroupHTML(bw, g, ids[g])
 			}
 		}
-		r.writePerByteHTML(bw, m)
 	}
 	r.writeClassesHTML(bw)
 	r.writeLayoutHTML(bw)
-	r.writeEffectsHTML(bw)
 	r.writeMatrixHTML(bw)
 	for _, sec := range r.Sections {
 		if err := sec(bw); err != nil {
@@ -46,71 +57,237 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	return bw.Flush()
 }
 
-func writeGroupHTML(w io.Writer, g *Group) {
-	fmt.Fprintf(w, "<h3>%s</h3>\n<table><tr><th>variant</th><th>median</th><th>95%% CI</th><th>n</th><th>vs generic</th><th>note</th></tr>\n", esc(groupTitle(g)))
-	for _, row := range g.Rows {
-		cls := ""
-		if row.Variant == g.Decision.Winner {
-			cls = ` class="win"`
-		}
-		fmt.Fprintf(w, "<tr%s><td><code>%s</code></td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td><td>%s</td><td>%s</td></tr>\n",
-			cls, esc(row.Variant), fmtNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, esc(vsBase(row)), esc(rowMark(g, row)))
+// sectionTitle names a model in headings: its label (uarch, and the tag
+// telling one feature set from another) and dispatch key.
+func sectionTitle(m *Model) string {
+	if m.Uarch == "" {
+		return m.Label()
 	}
-	fmt.Fprintf(w, "</table>\n<p class=\"note\">%s</p>\n", esc(g.Decision.Note))
-	barChartSVG(w, g)
+	return m.Label() + " (" + m.Key + ")"
 }
 
-// writePerByteHTML draws cycles per byte against size for each sized
-// kernel measured at two or more sizes on model m.
-func (r *Report) writePerByteHTML(w io.Writer, m *Model) {
-	byKernel := map[string][]*Group{}
-	for _, g := range r.Groups {
-		if g.Model == m && g.Size > 0 {
-			byKernel[g.Kernel] = append(byKernel[g.Kernel], g)
+// anchors returns the id of each group's section.
+func (r *Report) anchors() map[*Group]string {
+	ids := make(map[*Group]string, len(r.Groups))
+	for i, g := range r.Groups {
+		ids[g] = fmt.Sprintf("g%d", i)
+	}
+	return ids
+}
+
+// writeTOC links every section: per model, each kernel's sizes.
+func (r *Report) writeTOC(w io.Writer, ids map[*Group]string) {
+	fmt.Fprintln(w, "<h2 id=\"contents\">Contents</h2>\n<ul class=\"toc\"><li><a href=\"#summary\">Summary</a></li>")
+	if len(r.heatModels()) > 1 {
+		fmt.Fprintln(w, "<li><a href=\"#cross\">Across CPU models</a></li>")
+	}
+	fmt.Fprintln(w, "<li><a href=\"#sizes\">Time per byte against message size</a></li><li><a href=\"#effects\">Knob effects</a></li>")
+	for mi, m := range r.Set.Models {
+		fmt.Fprintf(w, "<li><a href=\"#m%d\">%s</a><ul>\n", mi, esc(sectionTitle(m)))
+		kernel := ""
+		for _, g := range r.Groups {
+			if g.Model != m {
+				continue
+			}
+			if g.Kernel != kernel {
+				if kernel != "" {
+					fmt.Fprintln(w, "</li>")
+				}
+				kernel = g.Kernel
+				fmt.Fprintf(w, "<li>%s: ", esc(kernel))
+			}
+			fmt.Fprintf(w, "<a href=\"#%s\">%s</a>", ids[g], esc(sizeOrAll(g)))
+		}
+		fmt.Fprintln(w, "</li></ul></li>")
+	}
+	fmt.Fprintln(w, "<li><a href=\"#classes\">Size classes</a></li><li><a href=\"#layout\">Layout noise</a></li><li><a href=\"#matrix\">Cross-machine matrix</a></li></ul>")
+}
+
+// sizeOrAll names a group's size in links: "64 B", or "fixed size".
+func sizeOrAll(g *Group) string {
+	if g.Size == 0 {
+		return "fixed size"
+	}
+	return sizeText(g.Kernel, g.Size)
+}
+
+// writeGroupHTML writes a group's section: decision, chart and table.
+func (r *Report) writeGroupHTML(w io.Writer, g *Group, id string) {
+	fmt.Fprintf(w, "<h3 id=\"%s\">%s <small>%s</small></h3>\n<p class=\"note\">%s</p>\n", id, esc(groupTitle(g)), esc(g.Model.Label()), esc(g.Decision.Note))
+	groupChartSVG(w, g)
+	writeGroupTable(w, g)
+}
+
+// maxTableRows bounds the rows of a group's HTML table: the fastest
+// ones, then every external reference and the generic variant; the text
+// and Markdown reports list every variant.
+const maxTableRows = 12
+
+// writeGroupTable writes a group's fastest rows, its references and its
+// generic variant, one column per knob, inside a collapsed <details>.
+func writeGroupTable(w io.Writer, g *Group) {
+	rows, left := tableRows(g)
+	cols := knobColumns(g)
+	fmt.Fprintf(w, "<details><summary>table of %d of %d variants: median, 95%% interval, samples, time against the winner</summary>\n<table class=\"t\"><tr>", len(rows), len(g.Rows))
+	for _, c := range cols {
+		fmt.Fprintf(w, "<th>%s", esc(c))
+	}
+	fmt.Fprintln(w, "<th>median<th>95% CI<th>n<th>vs winner<th>note")
+	for _, row := range rows {
+		cls := ""
+		if row.Variant == g.Decision.Winner {
+			cls = " class=win"
+		}
+		fmt.Fprintf(w, "<tr%s>%s<td>%s<td>%s<td>%d<td>%s<td>%s\n", cls, knobCells(row, cols),
+			fmtNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, esc(vsWinner(g, row)), esc(rowMark(g, row)))
+	}
+	fmt.Fprintln(w, "</table>")
+	if left > 0 {
+		fmt.Fprintf(w, "<p class=\"note\">%d slower variants are left out here; the text and Markdown reports list every variant.</p>\n", left)
+	}
+	fmt.Fprintln(w, "</details>")
+}
+
+// tableRows returns the rows of a group's HTML table in median order and
+// how many were left out.
+func tableRows(g *Group) ([]*Row, int) {
+	var out []*Row
+	for i, r := range g.Rows {
+		if i < maxTableRows || r.External() || r == g.Base || r.Variant == g.Decision.Winner {
+			out = append(out, r)
 		}
 	}
-	for _, k := range sortedKeys(byKernel) {
-		groups := byKernel[k]
+	return out, len(g.Rows) - len(out)
+}
+
+// knobColumns returns the knob keys of a group's knob-named variants
+// (not external), in order of first appearance.
+func knobColumns(g *Group) []string {
+	var cols []string
+	seen := map[string]bool{}
+	for _, r := range g.Rows {
+		if !knobNamed(r) {
+			continue
+		}
+		for _, k := range variant.Knobs(r.Variant) {
+			if !seen[k.Key] {
+				seen[k.Key] = true
+				cols = append(cols, k.Key)
+			}
+		}
+	}
+	return cols
+}
+
+// knobNamed reports whether a row is a variant named by key=value knobs.
+func knobNamed(r *Row) bool {
+	if r.External() {
+		return false
+	}
+	for _, k := range variant.Knobs(r.Variant) {
+		if k.Value == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// knobCells returns a row's cells under the knob columns: its value per
+// knob, or its whole name across them when it is not knob-named.
+func knobCells(r *Row, cols []string) string {
+	if len(cols) == 0 {
+		return "<td>" + esc(r.Variant)
+	}
+	if !knobNamed(r) {
+		return fmt.Sprintf("<td colspan=%d>%s", len(cols), esc(r.Variant))
+	}
+	var b strings.Builder
+	for _, c := range cols {
+		b.WriteString("<td>" + esc(knobValue(r.Variant, c)))
+	}
+	return b.String()
+}
+
+// vsWinner formats a row's time against the group's winner.
+func vsWinner(g *Group, r *Row) string {
+	if g.Decision.Winner == "" || r.Variant == g.Decision.Winner {
+		return ""
+	}
+	return pct(r.VsWinner.Pct) + " " + pm(r.VsWinner.PM)
+}
+
+// writeCrossHTML writes the heat maps across CPU models (two or more).
+func (r *Report) writeCrossHTML(w io.Writer) {
+	models := r.heatModels()
+	if len(models) < 2 {
+		return
+	}
+	fmt.Fprintln(w, "<h2 id=\"cross\">Across CPU models</h2>\n<p>Each group's winner against its reference (the fastest external implementation measured, else the generic code): green = faster, red = slower, white = not significant.</p>")
+	r.speedupMap(models).svg(w, "heat", "winner against reference per CPU model")
+	if h := r.winnersMap(models); len(h.rows) > 0 {
+		fmt.Fprintln(w, "<p>Every variant that wins a kernel and size on some model, on each model: its time against that model's winner there (green: the winner or not significantly slower; red: 25% slower or more). A green cell beside a red one is a gain on one CPU and a regression on another.</p>")
+		h.svg(w, "heat", "winners across CPU models")
+	}
+}
+
+// writeSizesHTML writes, per model, a time-per-byte chart of every kernel
+// measured at two or more sizes, with its size classes marked.
+func (r *Report) writeSizesHTML(w io.Writer) {
+	fmt.Fprintln(w, "<h2 id=\"sizes\">Time per byte against message size</h2>\n<p>Per ISA tier (vector width of the variant's features) the best variant at each size, with the generic code and external references dashed; red dashes mark size-class boundaries, with each class's winning isa above it.</p>")
+	drawn := 0
+	for _, sc := range r.Classes {
+		var groups []*Group
+		for _, g := range r.kernelGroups(sc.Model, sc.Kernel) {
+			if g.Size > 0 {
+				groups = append(groups, g)
+			}
+		}
 		if len(groups) < 2 {
 			continue
 		}
-		ss, unit := perByteSeries(groups)
-		ss = pickSeries(ss, groups)
-		fmt.Fprintf(w, "<h3>%s: %s against size</h3>\n", esc(k), unit)
-		lineChartSVG(w, k+" "+unit+" on "+m.Label(), "size (bytes)", unit, ss)
+		drawn++
+		ss, unit := sizeSeries(groups)
+		fmt.Fprintf(w, "<h3>%s <small>%s</small></h3>\n", esc(sc.Kernel), esc(sc.Model.Label()))
+		sizeChartSVG(w, sc.Kernel+" "+unit+" on "+sc.Model.Label(), ss, unit, sc)
+		if line := speedupLine(groups, r.Options.Alpha); line != "" {
+			fmt.Fprintf(w, "<p class=\"note\">%s</p>\n", esc(line))
+		}
+	}
+	if drawn == 0 {
+		fmt.Fprintln(w, "<p>No kernel was measured at two or more sizes.</p>")
 	}
 }
 
-// pickSeries keeps at most maxSeries lines: winners, the generic variant
-// and external references first, then the variants with the lowest mean.
-func pickSeries(ss []series, groups []*Group) []series {
-	if len(ss) <= maxSeries {
-		return ss
-	}
-	keep := map[string]bool{}
+// speedupLine states the winner's speed-up against the reference at each
+// size, naming the reference where it changes: "winner against the
+// fastest reference: 1.76× at 16 B (ext=stdblock) · 3.14× at 64 B
+// (ext=stdctr) · 3.50× at 256 B".
+func speedupLine(groups []*Group, alpha float64) string {
+	var parts []string
+	ref := ""
 	for _, g := range groups {
-		keep[g.Decision.Winner] = true
-	}
-	score := func(s series) float64 {
-		sum := 0.0
-		for _, y := range s.ys {
-			sum += y
+		s, ok := GroupSpeedup(g)
+		if !ok {
+			continue
 		}
-		return sum / float64(len(s.ys))
-	}
-	sort.SliceStable(ss, func(i, j int) bool {
-		pi := keep[ss[i].name] || ss[i].name == "isa=generic" || strings.HasPrefix(ss[i].name, "ext=")
-		pj := keep[ss[j].name] || ss[j].name == "isa=generic" || strings.HasPrefix(ss[j].name, "ext=")
-		if pi != pj {
-			return pi
+		p := fmt.Sprintf("%s× at %s", fmtSpeed(s.Speed()), sizeText(g.Kernel, g.Size))
+		if s.Delta.P >= alpha {
+			p += " (n.s.)"
 		}
-		return score(ss[i]) < score(ss[j])
-	})
-	return ss[:maxSeries]
+		if s.Ref != ref {
+			ref = s.Ref
+			p += " (" + ref + ")"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "winner against the fastest reference: " + strings.Join(parts, " · ")
 }
 
 func (r *Report) writeClassesHTML(w io.Writer) {
-	fmt.Fprintln(w, "<h2>Size classes</h2>\n<table><tr><th>kernel</th><th>CPU model</th><th>classes</th></tr>")
+	fmt.Fprintln(w, "<h2 id=\"classes\">Size classes</h2>\n<table><tr><th>kernel</th><th>CPU model</th><th>classes</th></tr>")
 	for _, sc := range r.Classes {
 		desc := "no winner at any size"
 		if len(sc.Classes) > 0 {
@@ -122,47 +299,14 @@ func (r *Report) writeClassesHTML(w io.Writer) {
 }
 
 func (r *Report) writeLayoutHTML(w io.Writer) {
+	fmt.Fprintln(w, "<h2 id=\"layout\">Layout noise</h2>")
 	if len(r.Layout) == 0 {
+		fmt.Fprintln(w, "<p>No offset sweep (align=64+N) was measured.</p>")
 		return
 	}
-	fmt.Fprintln(w, "<h2>Layout noise</h2>\n<p>Differences smaller than a family's alignment sensitivity are marked “within layout noise” and do not make a winner.</p><ul>")
+	fmt.Fprintln(w, "<p>Differences smaller than a family's alignment sensitivity are marked “within layout noise” and do not make a winner.</p><ul>")
 	for _, ln := range r.Layout {
 		fmt.Fprintf(w, "<li>%s</li>\n", esc(ln.String()))
 	}
 	fmt.Fprintln(w, "</ul>")
-}
-
-func (r *Report) writeEffectsHTML(w io.Writer) {
-	fmt.Fprintln(w, "<h2>Knob effects</h2>\n<p>Geometric mean over pairs of variants that differ only in the knob; darker bars: interval excludes 0.</p>")
-	if len(r.Effects) > 0 {
-		effectChartSVG(w, r.Effects)
-	}
-	fmt.Fprintln(w, "<table><tr><th>CPU model</th><th>knob</th><th>change</th><th>effect</th><th>95% CI</th><th>pairs</th><th>kernels</th></tr>")
-	for _, e := range r.Effects {
-		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s vs %s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td><td>%s</td></tr>\n",
-			esc(e.Model.Label()), esc(e.Knob), esc(e.To), esc(e.From), pct(e.Pct), pm(e.PM), e.Pairs, esc(strings.Join(e.Kernels, ", ")))
-	}
-	fmt.Fprintln(w, "</table>")
-}
-
-func (r *Report) writeMatrixHTML(w io.Writer) {
-	fmt.Fprintln(w, "<h2>Cross-machine matrix</h2>\n<p>rank/of and speed relative to the fastest on that model; W = wins, L = bottom half or significantly slower than the winner.</p>")
-	for _, mk := range r.Matrix {
-		fmt.Fprintf(w, "<h3>%s</h3>\n<table><tr><th>variant</th>", esc(mk.Kernel))
-		for _, m := range mk.Models {
-			fmt.Fprintf(w, "<th>%s</th>", esc(m.Label()))
-		}
-		fmt.Fprintln(w, "</tr>")
-		for vi, v := range mk.Variants {
-			fmt.Fprintf(w, "<tr><td><code>%s</code></td>", esc(v))
-			for mi := range mk.Models {
-				fmt.Fprintf(w, "<td class=\"num\">%s</td>", esc(matrixCell(mk.Cells[vi][mi])))
-			}
-			fmt.Fprintln(w, "</tr>")
-		}
-		fmt.Fprintln(w, "</table>")
-		for _, f := range mk.Flags {
-			fmt.Fprintf(w, "<p class=\"flag\">⚠ %s</p>\n", esc(f))
-		}
-	}
 }

@@ -2,104 +2,122 @@ package reports
 
 import (
 	"bytes"
-	"context"
-	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
-func TestHTMLSelfContained(t *testing.T) {
-	r, _ := load(t, "zen4.txt", "spr.txt", "sweep.txt")
+func htmlOf(t *testing.T, r *Report) string {
+	t.Helper()
 	var b bytes.Buffer
 	if err := r.WriteHTML(&b); err != nil {
 		t.Fatal(err)
 	}
-	html := b.String()
-	for _, class := range []string{`<svg class="bars"`, `<svg class="lines"`, `<svg class="effects"`} {
-		if !strings.Contains(html, class) {
+	return b.String()
+}
+
+func TestHTMLSelfContained(t *testing.T) {
+	r, _ := load(t, "zen4.txt", "spr.txt", "sweep.txt")
+	page := htmlOf(t, r)
+	for _, class := range []string{`<svg class="chart bars"`, `<svg class="chart lines"`, `<svg class="chart effects"`, `<svg class="chart heat"`} {
+		if !strings.Contains(page, class) {
 			t.Errorf("HTML lacks a chart %s", class)
 		}
 	}
-	// No network: the only URLs allowed are SVG namespace declarations.
-	urls := regexp.MustCompile(`(?:src|href)=|https?://[^"]*`).FindAllString(html, -1)
-	for _, u := range urls {
-		if u != "http://www.w3.org/2000/svg" {
+	if strings.Contains(page, "<script") {
+		t.Error("HTML contains a script; the report needs none")
+	}
+	// No network: the only URLs allowed are in-page anchors.
+	for _, u := range regexp.MustCompile(`(?:src|href)="[^"]*"|https?://[^"]*`).FindAllString(page, -1) {
+		if !strings.HasPrefix(u, `href="#`) {
 			t.Errorf("HTML references %q; it must be self-contained", u)
 		}
 	}
 }
 
-// TestHTMLRendersInChromium opens the report in headless chromium (Debian
-// package "chromium"), checks the DOM holds the SVG charts and that a
-// screenshot is not blank. It is skipped when chromium is not installed.
-func TestHTMLRendersInChromium(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not installed (apt-get install chromium)")
-	}
+// TestHTMLOrder checks that the summary comes first, then the table of
+// contents, and that every contents link has a target.
+func TestHTMLOrder(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt", "sweep.txt")
-	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
-	var b bytes.Buffer
-	r.WriteHTML(&b)
-	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+	page := htmlOf(t, r)
+	sum, toc, first := strings.Index(page, `<h2 id="summary">`), strings.Index(page, `<h2 id="contents">`), strings.Index(page, `<h3 id="g0">`)
+	if sum < 0 || toc < sum || first < toc {
+		t.Errorf("sections out of order: summary at %d, contents at %d, first kernel section at %d", sum, toc, first)
 	}
-	dom := runChromium(t, chromium, dir, "--dump-dom", "file://"+page)
-	if n := strings.Count(dom, "<svg"); n < 3 {
-		t.Errorf("rendered DOM has %d <svg> elements, want the charts", n)
+	ids := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		ids[m[1]] = true
 	}
-	shot := filepath.Join(dir, "shot.png")
-	if os.Getenv("TUNELAB_SCREENSHOT") != "" {
-		shot = os.Getenv("TUNELAB_SCREENSHOT")
-	}
-	runChromium(t, chromium, dir, "--screenshot="+shot, "--window-size=1200,2400", "file://"+page)
-	checkNotBlank(t, shot)
-}
-
-func runChromium(t *testing.T, chromium, dir string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + filepath.Join(dir, "profile")}
-	cmd := exec.CommandContext(ctx, chromium, append(base, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
-	}
-	return out.String()
-}
-
-// checkNotBlank requires that at least 2% of the screenshot's pixels are
-// not white.
-func checkNotBlank(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("decoding screenshot: %v", err)
-	}
-	bounds, ink := img.Bounds(), 0
-	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
-		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
-			if r, g, b, _ := img.At(x, y).RGBA(); r < 0xf000 || g < 0xf000 || b < 0xf000 {
-				ink++
-			}
+	for _, m := range regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		if !ids[m[1]] {
+			t.Errorf("link to #%s has no target", m[1])
 		}
 	}
-	total := bounds.Dx() * bounds.Dy() / 4
-	if ink*50 < total {
-		t.Errorf("screenshot %s is nearly blank: %d of %d sampled pixels not white", path, ink, total)
+	for i := range r.Groups {
+		if !strings.Contains(page, fmt.Sprintf(`href="#g%d"`, i)) {
+			t.Errorf("contents do not link group %d (%s)", i, groupTitle(r.Groups[i]))
+		}
+	}
+}
+
+// TestHTMLSizeBound writes the report of a synthetic one-host sweep as
+// large as a default sweep (66 groups, 32 variants each, like the AVX2
+// Zen 3 here) and of one three times as wide (an AVX-512 host) and
+// requires both pages to stay within 400 KB.
+func TestHTMLSizeBound(t *testing.T) {
+	const limit = 400 << 10
+	for _, variants := range []int{32, 96} {
+		r := Analyze(syntheticSweep(66, variants), DefaultOptions())
+		n := len(htmlOf(t, r))
+		t.Logf("66 groups × %d variants: %d bytes", variants, n)
+		if n > limit {
+			t.Errorf("HTML report of 66 groups × %d variants is %d bytes, want at most %d", variants, n, limit)
+		}
+	}
+}
+
+// syntheticSweep returns a one-host set shaped like a default sweep:
+// groups kernel/size groups of variants variants each (six knobs, the
+// generic code and two external references), ten samples per variant.
+func syntheticSweep(groups, variants int) *Set {
+	m := &Model{Key: "AuthenticAMD/0x19/0x11", Uarch: "Zen 4", Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11,
+		Features: []string{"aes", "avx", "avx2", "bmi1", "bmi2", "pclmulqdq", "sse41", "vaes"}}
+	set := &Set{Models: []*Model{m}, Files: []*File{{Path: "synthetic.txt"}}}
+	sizes := []int{16, 64, 256, 1024, 16384, 1 << 20}
+	for gi := 0; gi < groups; gi++ {
+		kernel, size := fmt.Sprintf("synth%02d.kernel", gi/len(sizes)), sizes[gi%len(sizes)]
+		names := []string{"isa=generic", "ext=stdblock", "ext=stdctr"}
+		for v := 0; len(names) < variants+3; v++ {
+			names = append(names, fmt.Sprintf("isa=vaes%d/inflight=%d/keys=%s/whiten=%s/tail=%s/align=%d",
+				256<<(v%2), 1<<(v/2%4), []string{"mem", "regs"}[v/8%2], []string{"xor", "fold"}[v/16%2],
+				[]string{"narrow", "mask"}[v/64%2], 32<<(v/32%2)))
+		}
+		for vi, name := range names {
+			base := float64(size+64) * (1 + 0.01*float64(vi))
+			if vi == 0 {
+				base *= 300
+			}
+			p := &Point{Model: m, Kernel: kernel, Bench: "BenchmarkSynth", Size: size, Variant: name}
+			for i := 0; i < 10; i++ {
+				p.NS = append(p.NS, base*(1+0.002*math.Sin(float64(i*7+vi))))
+			}
+			set.Points = append(set.Points, p)
+		}
+	}
+	return set
+}
+
+func TestGroupTableKnobColumns(t *testing.T) {
+	r, _ := load(t, "zen4.txt")
+	g := r.FindGroup("", "test.fixed", 0)
+	var b bytes.Buffer
+	writeGroupTable(&b, g)
+	table := b.String()
+	for _, want := range []string{"<th>isa<th>unroll<th>align<th>median", "<tr class=win><td>avx512vl<td>2<td>64<td>", "<td colspan=3>ext=ref"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("group table lacks %q:\n%s", want, table)
+		}
 	}
 }

@@ -12,11 +12,12 @@ import (
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# tunelab report\n\n%s.\n\nDeltas are time relative to the reference (negative = faster); ± is a 95%% interval.\n", r.summaryLine())
+	r.writeSummaryMD(bw)
 	var model *Model
 	for _, g := range r.Groups {
 		if g.Model != model {
 			model = g.Model
-			fmt.Fprintf(bw, "\n## %s\n", modelTitle(model))
+			fmt.Fprintf(bw, "\n## %s\n", sectionTitle(model))
 		}
 		writeGroupMD(bw, g)
 	}

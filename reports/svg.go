@@ -5,204 +5,224 @@ import (
 	"html"
 	"io"
 	"math"
-	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
-// palette colours series in line charts.
-var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
+// charW is the width of one glyph of chart text. Every chart draws its
+// text in one font, so that text width is known without a browser: the
+// page style sets 11px monospace, and DejaVu Sans Mono (the usual
+// monospace font) advances 0.602 em per glyph, 6.62 px; charW rounds
+// that up. The browser test measures the result.
+const charW = 6.8
 
-const (
-	svgLabelW = 300 // width reserved for bar labels
-	svgPlotW  = 420
-	svgBarH   = 16
-)
+// textW returns the width a string takes in a chart.
+func textW(s string) float64 { return float64(utf8.RuneCountInString(s)) * charW }
 
-// barChartSVG draws one bar per variant of a group (offset-sweep members
-// left out): the median, with a whisker for the 95% interval.
-func barChartSVG(w io.Writer, g *Group) {
-	var rows []*Row
-	max := 0.0
-	for _, r := range g.Rows {
-		if r.info.offsetSweep {
-			continue
-		}
-		rows = append(rows, r)
-		max = math.Max(max, finiteOr(r.Stat.Hi, r.Stat.Median))
+// fitText shortens s with "…" to at most maxW wide.
+func fitText(s string, maxW float64) string {
+	n := int(maxW / charW)
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	if max <= 0 {
-		max = 1
+	if n < 2 {
+		return ""
 	}
-	h := len(rows)*(svgBarH+4) + 30
-	fmt.Fprintf(w, `<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`+"\n",
-		svgLabelW+svgPlotW+80, h, esc(groupTitle(g)+" on "+g.Model.Label()))
-	x := func(v float64) float64 { return svgLabelW + svgPlotW*v/max }
-	for i, r := range rows {
-		y := float64(i*(svgBarH+4) + 4)
-		fmt.Fprintf(w, `<text x="%d" y="%.0f" text-anchor="end" class="lbl">%s</text>`, svgLabelW-6, y+12, esc(r.Variant))
-		fmt.Fprintf(w, `<rect x="%d" y="%.0f" width="%.1f" height="%d" fill="%s"><title>%s %s %s</title></rect>`,
-			svgLabelW, y, x(r.Stat.Median)-svgLabelW, svgBarH, barColor(g, r), esc(r.Variant), fmtNS(r.Stat.Median), r.Stat.PM())
-		if r.Stat.OK {
-			fmt.Fprintf(w, `<line x1="%.1f" x2="%.1f" y1="%.0f" y2="%.0f" class="whisker"/>`, x(r.Stat.Lo), x(r.Stat.Hi), y+8, y+8)
-		}
-		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" class="val">%s</text>`+"\n", x(finiteOr(r.Stat.Hi, r.Stat.Median))+4, y+12, fmtNS(r.Stat.Median))
-	}
-	axisY := len(rows)*(svgBarH+4) + 8
-	fmt.Fprintf(w, `<line x1="%d" x2="%d" y1="%d" y2="%d" class="axis"/><text x="%d" y="%d" class="val">0</text><text x="%d" y="%d" class="val" text-anchor="end">%s per op</text>`+"\n",
-		svgLabelW, svgLabelW+svgPlotW, axisY, axisY, svgLabelW, axisY+14, svgLabelW+svgPlotW, axisY+14, fmtNS(max))
-	fmt.Fprintln(w, "</svg>")
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }
 
+// wrapText breaks s into lines at most maxW wide, at spaces and after
+// commas; a piece longer than a line is shortened with fitText.
+func wrapText(s string, maxW float64) []string {
+	var pieces []string
+	for _, word := range strings.Fields(s) {
+		parts := strings.SplitAfter(word, ",")
+		for i, p := range parts {
+			if i < len(parts)-1 || p != "" {
+				pieces = append(pieces, p)
+			}
+		}
+		pieces[len(pieces)-1] += " "
+	}
+	var lines []string
+	cur := ""
+	for _, p := range pieces {
+		if cur != "" && textW(strings.TrimSpace(cur+p)) > maxW {
+			lines, cur = append(lines, strings.TrimSpace(cur)), ""
+		}
+		cur += p
+	}
+	if cur = strings.TrimSpace(cur); cur != "" {
+		lines = append(lines, cur)
+	}
+	for i, l := range lines {
+		lines[i] = fitText(l, maxW)
+	}
+	return lines
+}
+
+// maxTextW returns the width of the widest string.
+func maxTextW(ss []string) float64 {
+	w := 0.0
+	for _, s := range ss {
+		w = math.Max(w, textW(s))
+	}
+	return w
+}
+
+// An svgDoc accumulates the elements of one chart; write emits it with
+// a viewBox of its final size. Marks counts the data marks drawn (bars,
+// points, cells), which a chart without data lacks.
+type svgDoc struct {
+	b     strings.Builder
+	w, h  float64
+	marks int
+}
+
+// printf appends formatted SVG markup.
+func (d *svgDoc) printf(format string, a ...any) { fmt.Fprintf(&d.b, format, a...) }
+
+// text appends a text element; anchor is "" (start), "middle" or "end".
+func (d *svgDoc) text(x, y float64, anchor, class, s string) {
+	d.b.WriteString(`<text x="` + num(x) + `" y="` + num(y) + `"`)
+	if anchor != "" {
+		d.b.WriteString(` text-anchor="` + anchor + `"`)
+	}
+	if class != "" {
+		d.b.WriteString(` class="` + class + `"`)
+	}
+	d.b.WriteString(">" + esc(s) + "</text>")
+}
+
+// line appends a line from (x1,y1) to (x2,y2) as a path.
+func (d *svgDoc) line(x1, y1, x2, y2 float64, class string) {
+	switch {
+	case x1 == x2:
+		d.printf(`<path class="%s" d="M%s %sV%s"/>`, class, num(x1), num(y1), num(y2))
+	case y1 == y2:
+		d.printf(`<path class="%s" d="M%s %sH%s"/>`, class, num(x1), num(y1), num(x2))
+	default:
+		d.printf(`<path class="%s" d="M%s %sL%s %s"/>`, class, num(x1), num(y1), num(x2), num(y2))
+	}
+}
+
+// rect appends a data mark rectangle.
+func (d *svgDoc) rect(x, y, w, h float64, class string) {
+	d.marks++
+	d.printf(`<path class="%s" d="M%s %sh%sv%sh%sz"/>`, class, num(x), num(y), num(w), num(h), num(-w))
+}
+
+// open starts a group with a tooltip.
+func (d *svgDoc) open(class, title string) {
+	if class != "" {
+		d.b.WriteString(`<g class="` + class + `">`)
+	} else {
+		d.b.WriteString("<g>")
+	}
+	d.b.WriteString("<title>" + esc(title) + "</title>")
+}
+
+func (d *svgDoc) close() { d.b.WriteString("</g>\n") }
+
+// write emits the chart as an inline SVG element of class kind, labelled
+// for screen readers.
+func (d *svgDoc) write(w io.Writer, kind, label string) {
+	wi, hi := int(math.Ceil(d.w)), int(math.Ceil(d.h))
+	fmt.Fprintf(w, `<svg class="chart %s" data-marks="%d" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`+"\n",
+		kind, d.marks, wi, hi, wi, hi, esc(label))
+	io.WriteString(w, d.b.String())
+	io.WriteString(w, "</svg>\n")
+}
+
+// num formats a coordinate: whole pixels, one decimal below 10.
+func num(v float64) string {
+	if math.Abs(v) >= 10 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	s := strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// A logAxis maps values in [lo, hi] to [x0, x1] on a log scale.
+type logAxis struct{ lo, hi, x0, x1 float64 }
+
+// at returns the position of v, clamped to the axis.
+func (a logAxis) at(v float64) float64 {
+	v = math.Min(math.Max(v, a.lo), a.hi)
+	return a.x0 + (a.x1-a.x0)*math.Log(v/a.lo)/math.Log(a.hi/a.lo)
+}
+
+// niceRatios are the ratios axes end and tick at.
+var niceRatios = []float64{0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.8, 0.9, 0.95, 0.98, 0.99, 1, 1.01, 1.02, 1.05, 1.1, 1.2, 1.3, 1.5, 2, 3, 4}
+
+// niceUp returns the smallest nice ratio >= v (the largest if none).
+func niceUp(v float64) float64 {
+	for _, r := range niceRatios {
+		if r >= v-1e-9 {
+			return r
+		}
+	}
+	return niceRatios[len(niceRatios)-1]
+}
+
+// niceDown returns the largest nice ratio <= v (the smallest if none).
+func niceDown(v float64) float64 {
+	for i := len(niceRatios) - 1; i >= 0; i-- {
+		if niceRatios[i] <= v+1e-9 {
+			return niceRatios[i]
+		}
+	}
+	return niceRatios[0]
+}
+
+// ratioTicks returns the nice ratios on axis a, at least minGap pixels
+// apart, walking outwards from 1 (always a tick when it is on the axis).
+func ratioTicks(a logAxis, minGap float64) []float64 {
+	var up, down []float64
+	for _, r := range niceRatios {
+		if r >= a.lo-1e-9 && r <= a.hi+1e-9 {
+			if r > 1 {
+				up = append(up, r)
+			} else if r < 1 {
+				down = append([]float64{r}, down...)
+			}
+		}
+	}
+	var out []float64
+	one := a.lo <= 1 && a.hi >= 1
+	if one {
+		out = append(out, 1)
+	}
+	for _, side := range [][]float64{up, down} {
+		last := math.NaN()
+		if one {
+			last = a.at(1)
+		}
+		for _, r := range side {
+			if x := a.at(r); math.IsNaN(last) || math.Abs(x-last) >= minGap {
+				out, last = append(out, r), x
+			}
+		}
+	}
+	return out
+}
+
+// ratioLabel formats a ratio tick: "1×", "0.95×", "2×".
+func ratioLabel(r float64) string {
+	s := strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", r), "0"), ".")
+	return s + "×"
+}
+
+// finiteOr returns v, or alt when v is infinite or NaN.
 func finiteOr(v, alt float64) float64 {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return alt
 	}
 	return v
-}
-
-func barColor(g *Group, r *Row) string {
-	switch {
-	case r.Variant == g.Decision.Winner:
-		return "#2ca02c"
-	case r.info.external:
-		return "#aaaaaa"
-	case !r.Stat.OK:
-		return "#f0c0c0"
-	}
-	return "#6baed6"
-}
-
-// A series is one polyline of a line chart.
-type series struct {
-	name string
-	xs   []float64
-	ys   []float64
-}
-
-// lineChartSVG draws series on a log2 x axis and a linear y axis from 0.
-func lineChartSVG(w io.Writer, title, xLabel, yLabel string, ss []series) {
-	const W, H, L, B, T = 520, 260, 60, 40, 20
-	minX, maxX, maxY := math.Inf(1), math.Inf(-1), 0.0
-	for _, s := range ss {
-		for i := range s.xs {
-			minX, maxX, maxY = math.Min(minX, s.xs[i]), math.Max(maxX, s.xs[i]), math.Max(maxY, s.ys[i])
-		}
-	}
-	if len(ss) == 0 {
-		return
-	}
-	if maxX <= minX {
-		maxX = minX * 2
-	}
-	if maxY <= 0 {
-		maxY = 1
-	}
-	px := func(v float64) float64 {
-		return L + (W-L-10)*(math.Log2(v)-math.Log2(minX))/(math.Log2(maxX)-math.Log2(minX))
-	}
-	py := func(v float64) float64 { return H - B - (H-B-T)*v/maxY }
-	legendH := 16 * len(ss)
-	fmt.Fprintf(w, `<svg class="lines" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`+"\n", W+320, H+max(0, legendH-H+20), esc(title))
-	fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="axis"/><line x1="%d" y1="%d" x2="%d" y2="%d" class="axis"/>`+"\n", L, H-B, W-10, H-B, L, T, L, H-B)
-	fmt.Fprintf(w, `<text x="%d" y="%d" class="val" text-anchor="middle">%s</text><text x="12" y="%d" class="val" transform="rotate(-90 12 %d)" text-anchor="middle">%s</text>`+"\n",
-		(W+L)/2, H-6, esc(xLabel), (H-B+T)/2, (H-B+T)/2, esc(yLabel))
-	fmt.Fprintf(w, `<text x="%d" y="%d" class="val" text-anchor="end">%.3g</text><text x="%d" y="%d" class="val" text-anchor="end">0</text>`+"\n", L-4, T+4, maxY, L-4, H-B)
-	for _, x := range tickSizes(minX, maxX) {
-		fmt.Fprintf(w, `<text x="%.1f" y="%d" class="val" text-anchor="middle">%g</text>`, px(x), H-B+14, x)
-	}
-	for i, s := range ss {
-		c := palette[i%len(palette)]
-		pts := make([]string, len(s.xs))
-		for j := range s.xs {
-			pts[j] = fmt.Sprintf("%.1f,%.1f", px(s.xs[j]), py(s.ys[j]))
-			fmt.Fprintf(w, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s size=%g: %.3g</title></circle>`, px(s.xs[j]), py(s.ys[j]), c, esc(s.name), s.xs[j], s.ys[j])
-		}
-		fmt.Fprintf(w, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.Join(pts, " "), c)
-		fmt.Fprintf(w, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" class="lbl">%s</text>`+"\n", W+4, T+16*i, c, W+18, T+16*i+9, esc(s.name))
-	}
-	fmt.Fprintln(w, "</svg>")
-}
-
-// tickSizes returns the powers of two between lo and hi (at most 8).
-func tickSizes(lo, hi float64) []float64 {
-	var out []float64
-	for x := math.Exp2(math.Ceil(math.Log2(lo))); x <= hi; x *= 2 {
-		out = append(out, x)
-	}
-	for len(out) > 8 {
-		var half []float64
-		for i := 0; i < len(out); i += 2 {
-			half = append(half, out[i])
-		}
-		out = half
-	}
-	return out
-}
-
-// effectChartSVG draws knob effects as bars from 0 with interval whiskers;
-// the axis is clipped to ±clip.
-func effectChartSVG(w io.Writer, effects []*KnobEffect) {
-	const clip = 0.5
-	half := float64(svgPlotW) / 2
-	x := func(v float64) float64 { return svgLabelW + half + half*math.Max(-1, math.Min(1, v/clip)) }
-	h := len(effects)*(svgBarH+4) + 30
-	fmt.Fprintf(w, `<svg class="effects" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="knob effects">`+"\n", svgLabelW+svgPlotW+80, h)
-	for i, e := range effects {
-		y := float64(i*(svgBarH+4) + 4)
-		label := fmt.Sprintf("%s=%s vs %s (%s)", e.Knob, e.To, e.From, e.Model.Label())
-		color := "#6baed6"
-		if e.Significant() {
-			color = "#3182bd"
-		}
-		x0, x1 := x(0), x(e.Pct)
-		fmt.Fprintf(w, `<text x="%d" y="%.0f" text-anchor="end" class="lbl">%s</text>`, svgLabelW-6, y+12, esc(label))
-		fmt.Fprintf(w, `<rect x="%.1f" y="%.0f" width="%.1f" height="%d" fill="%s"><title>%s</title></rect>`, math.Min(x0, x1), y, math.Abs(x1-x0), svgBarH, color, esc(e.String()))
-		if !math.IsInf(e.PM, 0) {
-			fmt.Fprintf(w, `<line x1="%.1f" x2="%.1f" y1="%.0f" y2="%.0f" class="whisker"/>`, x(e.Pct-e.PM), x(e.Pct+e.PM), y+8, y+8)
-		}
-		fmt.Fprintln(w)
-	}
-	axisY := len(effects)*(svgBarH+4) + 8
-	fmt.Fprintf(w, `<line x1="%.1f" x2="%.1f" y1="0" y2="%d" class="axis"/><text x="%d" y="%d" class="val">-%.0f%%</text><text x="%.1f" y="%d" class="val" text-anchor="middle">0 (faster ←  → slower)</text><text x="%d" y="%d" class="val" text-anchor="end">+%.0f%%</text>`+"\n",
-		x(0), x(0), axisY, svgLabelW, axisY+14, 100*clip, x(0), axisY+14, svgLabelW+svgPlotW, axisY+14, 100*clip)
-	fmt.Fprintln(w, "</svg>")
-}
-
-// perByteSeries returns, for a sized kernel on one model, one series per
-// variant of TSC cycles per byte (ns per byte when no TSC was recorded).
-func perByteSeries(groups []*Group) (ss []series, unit string) {
-	byVariant := map[string]*series{}
-	unit = "tsc-cycles/byte"
-	for _, g := range groups {
-		for _, r := range g.Rows {
-			if len(r.Point.TSC) == 0 {
-				unit = "ns/byte"
-			}
-		}
-	}
-	for _, g := range groups {
-		for _, r := range g.Rows {
-			if r.info.offsetSweep || g.Size == 0 {
-				continue
-			}
-			v := r.Stat.Median
-			if unit == "tsc-cycles/byte" {
-				v = Summarize(r.Point.TSC).Median
-			}
-			s := byVariant[r.Variant]
-			if s == nil {
-				s = &series{name: r.Variant}
-				byVariant[r.Variant] = s
-			}
-			s.xs = append(s.xs, float64(g.Size))
-			s.ys = append(s.ys, v/float64(g.Size))
-		}
-	}
-	for _, k := range sortedKeys(byVariant) {
-		ss = append(ss, *byVariant[k])
-	}
-	sort.SliceStable(ss, func(i, j int) bool { return len(ss[i].xs) > len(ss[j].xs) })
-	return ss, unit
 }
 
 func esc(s string) string { return html.EscapeString(s) }

@@ -13,11 +13,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "tunelab report: %s\n", r.summaryLine())
 	fmt.Fprintln(bw, "Deltas are time relative to the reference (negative = faster); ± is a 95% interval.")
+	fmt.Fprintln(bw)
+	r.WriteSummaryText(bw)
 	var model *Model
 	for _, g := range r.Groups {
 		if g.Model != model {
 			model = g.Model
-			fmt.Fprintf(bw, "\n== %s ==\n", modelTitle(model))
+			fmt.Fprintf(bw, "\n== %s ==\n", sectionTitle(model))
 		}
 		writeGroupText(bw, g)
 	}

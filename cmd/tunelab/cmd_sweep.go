@@ -126,6 +126,7 @@ func runSweep(e *env, args []string) error {
 	resume := fs.String("resume", "", "continue the interrupted sweep in this result file")
 	prune := fs.Float64("prune-mca", 0, "measure only variants llvm-mca predicts within this many percent of the best on this host's model (0: off)")
 	pruneCheck := fs.String("prune-check", "", "with --prune-mca: a full sweep's result `FILE` of this host, to report whether its winners were kept")
+	verbose := fs.Bool("v", false, "list every skipped variant (default: one line per kernel)")
 	mf := addMeasureFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -150,7 +151,7 @@ func runSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	printSkips(e, skips)
+	printSkips(e, skips, *verbose)
 	if *prune <= 0 {
 		return sweep(e, cfg, groups, *out, *resume, resumeFlags(fs), nil)
 	}
@@ -205,7 +206,9 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 	}
 	defer f.Close()
 	cfg.Results, cfg.Log = f, e.stderr
-	if isTerminal(e.stderr) {
+	terminal := isTerminal(e.stderr)
+	cfg.Progress = plainProgress(e.stderr, plainEvery)
+	if terminal {
 		cfg.Progress = progressBar(e.stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -215,11 +218,12 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 		fmt.Fprintf(e.stderr, "warning: load average %.1f on %d CPUs: samples will be disturbed and verdicts weaker\n", l, runtime.NumCPU())
 	}
 	rep, err := harness.Sweep(ctx, cfg, groups)
-	if cfg.Progress != nil {
+	if terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if rep != nil {
 		harness.WriteSummary(e.stdout, rep, sweepVerdicts(e, path, rule))
+		printWinnerTable(e.stdout, path, rule)
 		if pr != nil {
 			pr.write(e.stdout, rep)
 		}
@@ -319,7 +323,8 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progressBar renders sweep progress on one terminal line, at most ten
-// times a second.
+// times a second: groups done, elapsed and estimated time left, the
+// group and variant being measured.
 func progressBar(w io.Writer) func(harness.Progress) {
 	var last time.Time
 	return func(p harness.Progress) {
@@ -330,9 +335,13 @@ func progressBar(w io.Writer) func(harness.Progress) {
 		const width = 20
 		done := width * p.GroupIndex / max(p.Groups, 1)
 		bar := strings.Repeat("=", done) + strings.Repeat(" ", width-done)
-		fmt.Fprintf(w, "\r\033[K[%s] %d/%d %s %s n=%d live=%d %v (budget left %v)",
+		eta := "?"
+		if left, ok := timeLeft(p); ok {
+			eta = "~" + left.Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "\r\033[K[%s] %d/%d %s %s n=%d live=%d %v elapsed, %s left (budget left %v)",
 			bar, p.GroupIndex+1, p.Groups, p.Group, p.Label, p.Samples, p.LiveArms,
-			p.Elapsed.Round(time.Second), max(p.BudgetLeft, 0).Round(time.Second))
+			p.Elapsed.Round(time.Second), eta, max(p.BudgetLeft, 0).Round(time.Second))
 	}
 }
 

@@ -215,8 +215,19 @@ func matchesAny(ks []*variant.Kernel, glob string) error {
 	return usagef("--variant %q matches no variant of the selected kernels (run 'tunelab list')", glob)
 }
 
-func printSkips(e *env, skips []harness.Skip) {
-	for _, s := range skips {
-		fmt.Fprintf(e.stderr, "skipped %s %s: %s\n", s.Kernel, s.Variant, s.Reason)
+// printSkips prints the variants the host cannot run: one line per
+// kernel and reason, or with verbose every variant.
+func printSkips(e *env, skips []harness.Skip, verbose bool) {
+	if verbose {
+		for _, s := range skips {
+			fmt.Fprintf(e.stderr, "skipped %s %s: %s\n", s.Kernel, s.Variant, s.Reason)
+		}
+		return
+	}
+	for _, line := range skipLines(skips) {
+		fmt.Fprintln(e.stderr, line)
+	}
+	if len(skips) > 0 {
+		fmt.Fprintf(e.stderr, "(%d variants skipped in all; -v lists each)\n", len(skips))
 	}
 }

@@ -15,8 +15,9 @@ import (
 var benchAll = flag.Bool("keccak.all", false, "benchmark every variant, not only the selected ones")
 
 // contender reports whether m is among the variants benchmarked by
-// default: fastest logic of its ISA (or scalar), default transpose,
-// align=64; every unroll depth and register allocation.
+// default: fastest logic of its ISA (every scalar and AVX2 logic),
+// default transpose, align=64; every unroll depth and register
+// allocation.
 func contender(m *impl) bool { return contenderName(m.Name) }
 
 // contenderName is contender for a variant name (sha3.256's are
@@ -25,7 +26,7 @@ func contenderName(name string) bool {
 	v := variant.Variant{Name: name}
 	logic := v.Knob("rot") + v.Knob("chi")
 	return v.Knob("align") == "64" && (v.Knob("xpose") == "" || v.Knob("xpose") == "unpack") &&
-		(logic == "" || logic == "prolternlog" || logic == "prolvternlog" || v.Knob("isa") == "avx2")
+		(logic == "" || logic == "prolternlog" || logic == "prolvternlog" || v.Knob("isa") == "avx2" || v.Knob("isa") == "scalar")
 }
 
 // benchKernel benchmarks the selected variant, the generic code, the

@@ -11,7 +11,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-var knobOrder = []string{"isa", "layout", "comp", "rot", "chi", "regs", "group", "unroll", "xpose", "align"}
+var knobOrder = []string{"isa", "layout", "comp", "rot", "chi", "regs", "load", "group", "unroll", "xpose", "align"}
 
 // TestNames checks variant names (allowed characters, fixed knob order),
 // symbols (as runtime.FuncForPC reports them) and loop labels of every

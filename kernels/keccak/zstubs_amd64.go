@@ -52,6 +52,36 @@ func keccakX1_scalar_compon_u4_a64(a *[25]uint64)
 // keccakX1_scalar_compon_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=24/align=64.
 func keccakX1_scalar_compon_u24_a64(a *[25]uint64)
 
+// keccakX1_scalar_compoff_rorx_andn_u1_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=1/align=64.
+func keccakX1_scalar_compoff_rorx_andn_u1_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_u2_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64.
+func keccakX1_scalar_compoff_rorx_andn_u2_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=4/align=64.
+func keccakX1_scalar_compoff_rorx_andn_u4_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=24/align=64.
+func keccakX1_scalar_compoff_rorx_andn_u24_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_acc_u2_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64.
+func keccakX1_scalar_compoff_rorx_andn_acc_u2_a64(a *[25]uint64)
+
+// keccakX1_scalar_compon_acc_u2_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=2/align=64.
+func keccakX1_scalar_compon_acc_u2_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_acc_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64.
+func keccakX1_scalar_compoff_rorx_andn_acc_u4_a64(a *[25]uint64)
+
+// keccakX1_scalar_compon_acc_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
+func keccakX1_scalar_compon_acc_u4_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_acc_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
+func keccakX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64)
+
+// keccakX1_scalar_compon_acc_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=24/align=64.
+func keccakX1_scalar_compon_acc_u24_a64(a *[25]uint64)
+
 // keccakX1_avx512f_rows_prolv_ternlog_all_u1_anone computes Keccak-f[1600] on one state, variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=1/align=none.
 func keccakX1_avx512f_rows_prolv_ternlog_all_u1_anone(a *[25]uint64)
 
@@ -208,6 +238,9 @@ func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a32(a *[2][25]uint64)
 // keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64(a *[2][25]uint64)
 
+// keccakX2_avx2_shiftor_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX2_avx2_shiftor_andnxor_spill_split_u1_unpack_a64(a *[2][25]uint64)
+
 // keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=none.
 func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_anone(a *[2][25]uint64)
 
@@ -217,6 +250,9 @@ func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a32(a *[2][25]uint64)
 // keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a64(a *[2][25]uint64)
 
+// keccakX2_avx2_shiftor_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx2_shiftor_andnxor_spill_split_u2_unpack_a64(a *[2][25]uint64)
+
 // keccakX2_avx2_shiftor_andnxor_spill_u2_gather_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=gather/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u2_gather_a64(a *[2][25]uint64)
 
@@ -225,6 +261,30 @@ func keccakX2_avx2_shiftor_andnxor_spill_u4_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx2_shiftor_andnxor_spill_u24_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=24/xpose=unpack/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u24_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufb_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
+func keccakX2_avx2_shufb_andnxor_spill_u1_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufb_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX2_avx2_shufb_andnxor_spill_split_u1_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufb_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx2_shufb_andnxor_spill_u2_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufb_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx2_shufb_andnxor_spill_split_u2_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufbadd_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
+func keccakX2_avx2_shufbadd_andnxor_spill_u1_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufbadd_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX2_avx2_shufbadd_andnxor_spill_split_u1_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufbadd_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx2_shufbadd_andnxor_spill_u2_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufbadd_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx2_shufbadd_andnxor_spill_split_u2_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX2_avx512vl_prol_ternlog_all_u1_unpack_anone(a *[2][25]uint64)
@@ -258,6 +318,9 @@ func keccakX2_avx512vl_prol_ternlog_spill_u1_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX2_avx512vl_prol_ternlog_spill_u2_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx512vl_prol_ternlog_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx512vl_prol_ternlog_spill_split_u2_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_spill_u2_gather_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=gather/align=64.
 func keccakX2_avx512vl_prol_ternlog_spill_u2_gather_a64(a *[2][25]uint64)
@@ -385,6 +448,9 @@ func keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_a32(a *[4][25]uint64)
 // keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shiftor_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX4_avx2_shiftor_andnxor_spill_split_u1_unpack_a64(a *[4][25]uint64)
+
 // keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=none.
 func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_anone(a *[4][25]uint64)
 
@@ -394,6 +460,9 @@ func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a32(a *[4][25]uint64)
 // keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shiftor_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX4_avx2_shiftor_andnxor_spill_split_u2_unpack_a64(a *[4][25]uint64)
+
 // keccakX4_avx2_shiftor_andnxor_spill_u2_gather_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=gather/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_u2_gather_a64(a *[4][25]uint64)
 
@@ -402,6 +471,30 @@ func keccakX4_avx2_shiftor_andnxor_spill_u4_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx2_shiftor_andnxor_spill_u24_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=24/xpose=unpack/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_u24_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_split_u1_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_u2_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_split_u2_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_split_u1_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_u2_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_split_u2_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone(a *[4][25]uint64)
@@ -435,6 +528,9 @@ func keccakX4_avx512vl_prol_ternlog_spill_u1_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx512vl_prol_ternlog_spill_u2_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx512vl_prol_ternlog_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX4_avx512vl_prol_ternlog_spill_split_u2_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_spill_u2_gather_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=gather/align=64.
 func keccakX4_avx512vl_prol_ternlog_spill_u2_gather_a64(a *[4][25]uint64)
@@ -562,6 +658,9 @@ func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a32(a *[8][25]uint
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=none.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_anone(a *[8][25]uint64)
 
@@ -570,6 +669,9 @@ func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a32(a *[8][25]uint
 
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=gather/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_gather_a64(a *[8][25]uint64)
@@ -589,6 +691,9 @@ func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a32(a *[8][25]uint64)
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shiftor_andnxor_spill_split_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_seq_u1_unpack_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=none.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_anone(a *[8][25]uint64)
 
@@ -598,6 +703,9 @@ func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a32(a *[8][25]uint64)
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shiftor_andnxor_spill_split_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_seq_u2_unpack_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=gather/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_gather_a64(a *[8][25]uint64)
 
@@ -606,6 +714,54 @@ func keccakX8_avx2_shiftor_andnxor_spill_seq_u4_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u24_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=24/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u24_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_seq_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_seq_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_seq_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u1_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_seq_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone(a *[8][25]uint64)
@@ -639,6 +795,9 @@ func keccakX8_avx512f_prol_ternlog_spill_u1_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_spill_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx512f_prol_ternlog_spill_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx512f_prol_ternlog_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx512f_prol_ternlog_spill_split_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_spill_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=gather/align=64.
 func keccakX8_avx512f_prol_ternlog_spill_u2_gather_a64(a *[8][25]uint64)
@@ -804,6 +963,36 @@ func absorbX1_scalar_compon_u4_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_scalar_compon_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=24/align=64.
 func absorbX1_scalar_compon_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_u1_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=1/align=64.
+func absorbX1_scalar_compoff_rorx_andn_u1_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64.
+func absorbX1_scalar_compoff_rorx_andn_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=4/align=64.
+func absorbX1_scalar_compoff_rorx_andn_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=24/align=64.
+func absorbX1_scalar_compoff_rorx_andn_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_acc_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64.
+func absorbX1_scalar_compoff_rorx_andn_acc_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_acc_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=2/align=64.
+func absorbX1_scalar_compon_acc_u2_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_acc_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64.
+func absorbX1_scalar_compoff_rorx_andn_acc_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_acc_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
+func absorbX1_scalar_compon_acc_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_acc_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
+func absorbX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compon_acc_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=24/align=64.
+func absorbX1_scalar_compon_acc_u24_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_avx512f_rows_prolv_ternlog_all_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512f/layout=rows/rot=prolv/chi=ternlog/regs=all/unroll=1/align=none.
 func absorbX1_avx512f_rows_prolv_ternlog_all_u1_anone(a *[25]uint64, data []byte, rate int)

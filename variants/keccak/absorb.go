@@ -105,16 +105,15 @@ func nextBlock(data, left Op, rate reg.GPPhysical) {
 // before the first block to after the last: XORing data into a
 // complemented lane yields the complement of the XOR.
 func absorbScalar(v variant) {
-	bufs := [2]reg.GPPhysical{reg.RDI, reg.RSI}
 	local := AllocLocal(25*8 + 4*8)
 	s := newScalarState(v, local.Offset(200))
 	data, left, rate := local.Offset(208), local.Offset(216), local.Offset(224)
-	Load(Param("a"), bufs[0])
+	Load(Param("a"), reg.RDI)
 	absorbArgs(reg.RAX, reg.RBX, reg.RCX)
 	MOVQ(reg.RAX, data)
 	MOVQ(reg.RBX, left)
 	MOVQ(reg.RCX, rate)
-	LEAQ(local, bufs[1])
+	bufs := scalarBufs(v, local)
 	s.complement(bufs[0])
 	Label("block")
 	MOVQ(data, reg.RAX)

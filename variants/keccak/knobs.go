@@ -8,15 +8,29 @@ import (
 )
 
 // A variant is one point of the knob space. Knob order in names is fixed:
-// isa, layout, comp, rot, chi, regs, group, unroll, xpose, align.
+// isa, layout, comp, rot, chi, regs, load, group, unroll, xpose, align.
 type variant struct {
 	nr     int    // states in parallel: 1, 2, 4, 8
 	isa    string // scalar, avx2, avx512vl, avx512f
 	layout string // x1 vector only: "lanes" (one lane per xmm register) | "rows" (one row per zmm register)
 	comp   string // scalar only: lane complementing "on" | "off"
-	rot    string // vector: "prol" (VPROLQ) | "shiftor" (shift, shift, or) | "prolv" (VPROLVQ, rows)
-	chi    string // vector: "ternlog" (VPTERNLOGQ for all 3-input logic) | "andnxor"
-	regs   string // vector: "all" (25 lanes in registers) | "spill" (state in a stack buffer)
+	// rot: scalar "" (ROLQ) | "rorx" (BMI2 RORXQ where theta rotates a
+	// copy); vector "prol" (VPROLQ) | "shiftor" (shift, shift, or) |
+	// "prolv" (VPROLVQ, rows); AVX2 also "shufb" (VPSHUFB for the
+	// byte-multiple offsets 8 and 56) | "shufb+add" (shufb, and rotations
+	// by 1 with fewer shifts; see rot.go).
+	rot string
+	// chi: scalar "" (MOV, NOT, AND/OR) | "andn" (BMI1 ANDNQ, comp=off);
+	// vector "ternlog" (VPTERNLOGQ for all 3-input logic) | "andnxor".
+	chi string
+	// regs: scalar "" (theta loads every column's parity) | "acc" (two
+	// columns' parities accumulated in registers as chi writes, see
+	// accCols); vector "all" (25 lanes in registers) | "spill" (state in
+	// a stack buffer).
+	regs string
+	// load, regs=spill only: "" (each lane's load is the memory operand of
+	// theta's XOR) | "split" (a VMOVDQU of its own, then the XOR).
+	load   string
 	group  string // AVX2, NR = 8 (two groups of 4 states): "interleave" (each round of both groups in one loop) | "seq" (one group, then the other)
 	unroll int    // rounds per loop iteration: 1, 2, 4, 24
 	xpose  string // nr >= 2: "unpack" (unpack/shuffle network) | "gather" (VPGATHERQQ in, network out)
@@ -40,6 +54,7 @@ func (v variant) name() string {
 	add("rot", v.rot)
 	add("chi", v.chi)
 	add("regs", v.regs)
+	add("load", v.load)
 	add("group", v.group)
 	add("unroll", fmt.Sprint(v.unroll))
 	add("xpose", v.xpose)
@@ -49,7 +64,7 @@ func (v variant) name() string {
 
 // symbol is the assembly function name (without package prefix).
 func (v variant) symbol() string {
-	parts := []string{fmt.Sprintf("keccakX%d", v.nr), v.isa, v.layout, v.comp, v.rot, v.chi, v.regs, v.group,
+	parts := []string{fmt.Sprintf("keccakX%d", v.nr), v.isa, v.layout, v.comp, strings.ReplaceAll(v.rot, "+", ""), v.chi, v.regs, v.load, v.group,
 		fmt.Sprintf("u%d", v.unroll), v.xpose, "a" + strings.ReplaceAll(v.align.String(), "+", "p")}
 	var keep []string
 	for _, p := range parts {
@@ -69,6 +84,10 @@ func (v variant) valid() bool {
 	evex := v.isa == "avx512vl" || v.isa == "avx512f"
 	a64 := v.align == asmalign.At(0)
 	switch {
+	case v.chi == "andn" && (v.comp != "off" || !a64):
+		return false // BMI (chi=andn, rot=rorx) needs no lane complementing: compared at align=64
+	case v.regs == "acc" && (v.unroll%2 == 1 || !a64 || v.comp == "off" && v.chi != "andn"):
+		return false // accumulated parities address the stack buffer from SP, so rounds pair up (no pointer swap); compared at align=64 on the two best scalar logics
 	case v.layout == "rows":
 		return a64 || v.unroll <= 2 // one state, rows in zmm: only unroll and align vary
 	case v.nr == 8 && v.isa == "avx512vl", v.nr != 8 && v.isa == "avx512f":
@@ -77,8 +96,16 @@ func (v variant) valid() bool {
 		return false // only AVX2 splits 8 states into two groups of 4 (ymm holds 4 lanes of 64 bits)
 	case v.nr == 1 && v.isa == "avx2":
 		return false // one state: scalar GPRs, or AVX-512 (32 registers hold the whole state)
-	case v.isa == "avx2" && (v.rot != "shiftor" || v.chi != "andnxor" || v.regs != "spill"):
+	case v.isa == "avx2" && (v.rot == "prol" || v.chi != "andnxor" || v.regs != "spill"):
 		return false // AVX2 has no VPROLQ/VPTERNLOGQ, and 16 registers cannot hold 25 lanes
+	case v.isa != "avx2" && avx2Rot(v.rot):
+		return false // AVX-512 rotates every offset with one VPROLQ: no byte shuffles or adds to save shifts
+	case avx2Rot(v.rot) && (v.unroll > 2 || !a64 || v.xpose == "gather"):
+		return false // the AVX2 rotation knobs change the round, not the loop or the transposition: compared at unroll 1, 2, align=64
+	case v.load != "" && (v.regs != "spill" || v.unroll > 2 || !a64 || v.xpose == "gather"):
+		return false // split loads change the spilled round only: compared at unroll 1, 2, align=64
+	case v.load != "" && evex && (!v.best() || v.unroll != 2):
+		return false // AVX-512 spills are the slower allocation: split loads compared on the fastest logic at unroll=2
 	case v.nr == 1 && evex && v.regs != "all":
 		return false // a spilled single state is what the scalar variants do
 	case !v.best() && (v.unroll != 2 || !a64 || v.xpose == "gather"):
@@ -90,6 +117,10 @@ func (v variant) valid() bool {
 	}
 	return true
 }
+
+// avx2Rot reports whether rot is one of the AVX2 rotation knobs that
+// replace some shift-or rotations (see spillState.rolT).
+func avx2Rot(rot string) bool { return rot == "shufb" || rot == "shufb+add" }
 
 // best reports whether the variant uses the fastest logic of its ISA
 // (VPROLQ and VPTERNLOGQ on AVX-512).
@@ -130,7 +161,7 @@ func candidates(nr int) []variant {
 			}
 			continue
 		}
-		for _, rot := range []string{"prol", "shiftor"} {
+		for _, rot := range []string{"prol", "shiftor", "shufb", "shufb+add"} {
 			for _, chi := range []string{"ternlog", "andnxor"} {
 				for _, regs := range []string{"all", "spill"} {
 					for _, grp := range groups(nr, isa) {
@@ -142,6 +173,10 @@ func candidates(nr int) []variant {
 										v.layout = "lanes"
 									}
 									out = append(out, v)
+									if regs == "spill" {
+										v.load = "split"
+										out = append(out, v)
+									}
 								}
 							}
 						}
@@ -159,6 +194,16 @@ func scalarCandidates() []variant {
 		for _, u := range unrolls {
 			for _, al := range aligns {
 				out = append(out, variant{nr: 1, isa: "scalar", comp: comp, unroll: u, align: al})
+			}
+		}
+	}
+	for _, regs := range []string{"", "acc"} {
+		for _, u := range unrolls {
+			for _, al := range aligns {
+				out = append(out, variant{nr: 1, isa: "scalar", comp: "off", rot: "rorx", chi: "andn", regs: regs, unroll: u, align: al})
+				if regs == "acc" {
+					out = append(out, variant{nr: 1, isa: "scalar", comp: "on", regs: regs, unroll: u, align: al})
+				}
 			}
 		}
 	}

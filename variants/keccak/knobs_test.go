@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -27,8 +29,14 @@ func TestSpace(t *testing.T) {
 		if !v.valid() {
 			t.Errorf("%s: generated but invalid", key)
 		}
-		if v.isa == "avx2" && (v.regs != "spill" || v.rot != "shiftor" || v.chi != "andnxor") {
+		if v.isa == "avx2" && (v.regs != "spill" || v.rot != "shiftor" && !avx2Rot(v.rot) || v.chi != "andnxor") {
 			t.Errorf("%s: AVX2 variant with AVX-512-only knobs", key)
+		}
+		if avx2Rot(v.rot) && v.isa != "avx2" {
+			t.Errorf("%s: AVX2 rotation knob on %s", key, v.isa)
+		}
+		if v.load != "" && v.regs != "spill" {
+			t.Errorf("%s: load knob without a spilled state", key)
 		}
 		if v.regs == "all" && v.isa == "avx2" {
 			t.Errorf("%s: 25 lanes in 16 registers", key)
@@ -86,6 +94,22 @@ func TestRules(t *testing.T) {
 		{variant{nr: 4, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", group: "seq", unroll: 2, xpose: "unpack", align: a64}, false},
 		{variant{nr: 8, isa: "avx512f", rot: "prol", chi: "ternlog", regs: "all", group: "interleave", unroll: 2, xpose: "unpack", align: a64}, false},
 		{variant{nr: 8, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "all", unroll: 2, xpose: "unpack", align: a64}, false},
+		{variant{nr: 4, isa: "avx2", rot: "shufb", chi: "andnxor", regs: "spill", unroll: 2, xpose: "unpack", align: a64}, true},
+		{variant{nr: 2, isa: "avx2", rot: "shufb+add", chi: "andnxor", regs: "spill", unroll: 1, xpose: "unpack", align: a64}, true},
+		{variant{nr: 8, isa: "avx2", rot: "shufb+add", chi: "andnxor", regs: "spill", group: "seq", unroll: 2, xpose: "unpack", align: a64}, true},
+		{variant{nr: 4, isa: "avx2", rot: "shufb", chi: "andnxor", regs: "spill", unroll: 24, xpose: "unpack", align: a64}, false},
+		{variant{nr: 4, isa: "avx2", rot: "shufb", chi: "andnxor", regs: "spill", unroll: 2, xpose: "gather", align: a64}, false},
+		{variant{nr: 4, isa: "avx2", rot: "shufb", chi: "andnxor", regs: "spill", unroll: 2, xpose: "unpack", align: asmalign.None}, false},
+		{variant{nr: 4, isa: "avx512vl", rot: "shufb", chi: "ternlog", regs: "all", unroll: 2, xpose: "unpack", align: a64}, false},
+		{variant{nr: 4, isa: "avx2", rot: "shufb", chi: "andnxor", regs: "spill", load: "split", unroll: 1, xpose: "unpack", align: a64}, true},
+		{variant{nr: 8, isa: "avx2", rot: "shiftor", chi: "andnxor", regs: "spill", load: "split", group: "interleave", unroll: 2, xpose: "unpack", align: a64}, true},
+		{variant{nr: 4, isa: "avx2", rot: "shufb", chi: "andnxor", regs: "spill", load: "split", unroll: 4, xpose: "unpack", align: a64}, false},
+		{variant{nr: 4, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "spill", load: "split", unroll: 2, xpose: "unpack", align: a64}, true},
+		{variant{nr: 4, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "spill", load: "split", unroll: 1, xpose: "unpack", align: a64}, false},
+		{variant{nr: 4, isa: "avx512vl", rot: "prol", chi: "ternlog", regs: "all", load: "split", unroll: 2, xpose: "unpack", align: a64}, false},
+		{variant{nr: 1, isa: "scalar", comp: "off", rot: "rorx", chi: "andn", unroll: 2, align: a64}, true},
+		{variant{nr: 1, isa: "scalar", comp: "on", rot: "rorx", chi: "andn", unroll: 2, align: a64}, false},
+		{variant{nr: 1, isa: "scalar", comp: "off", rot: "rorx", chi: "andn", unroll: 2, align: asmalign.None}, false},
 	}
 	for _, c := range cases {
 		if got := c.v.valid(); got != c.want {
@@ -113,6 +137,31 @@ func TestConstants(t *testing.T) {
 	}
 	if len(seen) != 25 {
 		t.Errorf("pi is not a permutation")
+	}
+}
+
+// TestByteRotMasks checks the VPSHUFB masks against a byte-wise rotation
+// of every 64-bit lane of a 32-byte vector.
+func TestByteRotMasks(t *testing.T) {
+	for _, n := range []int{8, 56} {
+		var in, want, got [32]byte
+		for i := range in {
+			in[i] = byte(3*i + 1)
+		}
+		for q := 0; q < 4; q++ {
+			v := binary.LittleEndian.Uint64(in[8*q:])
+			binary.LittleEndian.PutUint64(want[8*q:], bits.RotateLeft64(v, n))
+		}
+		for i := range got {
+			idx := byteRotIndex(n, i)
+			if idx > 15 {
+				t.Fatalf("rotation by %d: mask byte %d = %d, beyond a 128-bit block", n, i, idx)
+			}
+			got[i] = in[16*(i/16)+idx] // VPSHUFB: index within byte i's 128-bit block
+		}
+		if got != want {
+			t.Errorf("rotation by %d: shuffled %x, want %x", n, got, want)
+		}
 	}
 }
 

@@ -1,9 +1,10 @@
 // Command keccak generates the Keccak-f[1600] variants of kernels/keccak
 // with avo: every valid point of the knob space (states in parallel, ISA,
-// rotation and chi instructions, register allocation, grouping of 8 states
-// into two 4-state groups on AVX2, unroll depth, transpose method, loop
-// alignment) becomes one assembly function, and every single-state
-// variant also a fused absorb function (kernel sha3.256, see absorb.go).
+// rotation and chi instructions, register allocation, lane loads of a
+// spilled state, grouping of 8 states into two 4-state groups on AVX2,
+// unroll depth, transpose method, loop alignment) becomes one assembly
+// function, and every single-state variant also a fused absorb function
+// (kernel sha3.256, see absorb.go).
 // Two tables list them with their names, features, symbols and loop
 // labels: the lab table (zvariants_amd64.go) every variant, the
 // production table (zprod_amd64.go) the variants the compiled dispatch
@@ -30,6 +31,7 @@ func main() {
 	ConstraintExpr("!purego")
 	declareTables()
 	declareRowTables()
+	declareByteRotMasks()
 	vs := space()
 	for _, v := range vs {
 		switch {

@@ -66,27 +66,54 @@ func (s *spillState) parity(buf reg.GPPhysical) {
 }
 
 // theta: D[x] = C[x-1] ^ (C[x+1] <<< 1); A[x,y] ^= D[x] is applied as
-// lanes are loaded in rhoPi.
+// lanes are loaded in rhoPi. B[0..4] are free here: rot=shufb+add takes
+// a zero and a sign mask from them (rol1).
 func (s *spillState) theta() {
+	if s.v.rot == "shufb+add" {
+		s.xor(s.b[0], s.b[0], s.b[0])
+	}
 	for x := 0; x < 5; x++ {
-		s.rolT(s.d[x], s.c[(x+1)%5], 1)
+		if s.v.rot == "shufb+add" {
+			s.rol1(s.d[x], s.c[(x+1)%5], s.b[0], s.b[1+x%4])
+		} else {
+			s.rolT(s.d[x], s.c[(x+1)%5], 1)
+		}
 		s.xor(s.d[x], s.d[x], s.c[(x+4)%5])
 	}
 }
 
 // rhoPi loads row y of B: B[x,y] = (A[x+3y,x] ^ D[x+3y]) <<< r[x+3y,x].
+// The lane's load is the XOR's memory operand, or with load=split an
+// instruction of its own.
 func (s *spillState) rhoPi(src reg.GPPhysical, y int) {
 	for x := 0; x < 5; x++ {
 		i := piSource(x, y)
-		s.xor(s.b[x], s.d[i%5], s.at(src, i))
+		if s.v.load == "split" {
+			s.load(s.b[x], s.at(src, i))
+			s.xor(s.b[x], s.b[x], s.d[i%5])
+		} else {
+			s.xor(s.b[x], s.d[i%5], s.at(src, i))
+		}
 		s.rolT(s.b[x], s.b[x], rho[i])
 	}
 }
 
 // rolT: dst = src <<< n, using the spare temporary t for shift-or.
+// rot=shufb (and shufb+add) rotates by a multiple of 8 with one byte
+// shuffle; rot=shufb+add rotates by 1 as (src + src) | (src >> 63), one
+// shift instead of two.
 func (s *spillState) rolT(dst, src, n int) {
-	if n == 0 || s.v.rot == "prol" {
+	switch {
+	case n == 0 || s.v.rot == "prol":
 		s.rol(dst, src, n)
+		return
+	case n%8 == 0 && avx2Rot(s.v.rot):
+		VPSHUFB(byteRotMask(n), s.r(src), s.r(dst))
+		return
+	case n == 1 && s.v.rot == "shufb+add":
+		VPSRLQ(U8(63), s.r(src), s.r(s.t))
+		VPADDQ(s.r(src), s.r(src), s.r(dst))
+		s.or(dst, dst, s.t)
 		return
 	}
 	VPSRLQ(U8(64-n), s.r(src), s.r(s.t))

@@ -1,8 +1,9 @@
 // Package poly1305 implements the Poly1305 one-time authenticator of
 // RFC 8439 with the API of golang.org/x/crypto/poly1305, dispatching by
 // message size among generated variants: scalar radix 2^64 (MULQ, or
-// MULXQ with ADCXQ/ADOXQ), AVX2 and AVX-512F radix 2^26 and AVX-512 IFMA
-// radix 2^44, registered in kernels/variant as kernel "poly1305".
+// MULXQ with ADCXQ/ADOXQ, the reduction after the product or fused into
+// it), AVX2 and AVX-512F radix 2^26 and AVX-512 IFMA radix 2^44,
+// registered in kernels/variant as kernel "poly1305".
 //
 // Every variant honours one state contract at its boundary: the
 // accumulator h is a 130-bit value h[0] + h[1]·2^64 + h[2]·2^128 with

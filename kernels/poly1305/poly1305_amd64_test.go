@@ -144,3 +144,40 @@ func TestLabSwitches(t *testing.T) {
 		}
 	}
 }
+
+// TestTailStepsWorstCase runs every runnable tail=vec4 variant on
+// all-ones messages under the all-ones key (the largest clamped r, so the
+// largest limbs and power components of the bounds in variants/poly1305,
+// carry26) and on random ones, at 1 to 3 whole iterations plus 0 to 7
+// 4-block vectors plus 0 to 3 blocks plus 0 or 5 bytes: every split
+// between the loop, the one-vector steps, the scalar blocks and the final
+// partial block.
+func TestTailStepsWorstCase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(57, 58))
+	var ones [32]byte
+	for i := range ones {
+		ones[i] = 0xff
+	}
+	for _, im := range runnable(t) {
+		v := im.Fn
+		if v == nil || !v.tailSteps {
+			continue
+		}
+		for iters := 1; iters <= 3; iters++ {
+			for steps := 0; steps < 8; steps++ {
+				for blocks := 0; blocks < 4; blocks++ {
+					for _, extra := range []int{0, 5} {
+						n := iters*v.chunk() + 64*steps + 16*blocks + extra
+						m := make([]byte, n)
+						for i := range m {
+							m[i] = 0xff
+						}
+						checkAgainstXCrypto(t, im, m, &ones, "all-ones message and key")
+						fill(rng, m)
+						checkAgainstXCrypto(t, im, m, randKey(rng), "random")
+					}
+				}
+			}
+		}
+	}
+}

@@ -19,25 +19,25 @@ var prodVariants = []variant.Impl[*asmVariant]{
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 3}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 8, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 16, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 10, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 18, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 11, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 19, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 18, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 26, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 19, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 27, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 20, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 28, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 25, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false}},
+		Fn: &asmVariant{id: 33, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 30, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: false}},
+		Fn: &asmVariant{id: 38, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 34, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false}},
+		Fn: &asmVariant{id: 42, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 42, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+		Fn: &asmVariant{id: 50, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 }
 
 // prodCallScalar calls the generated function of variant id of the
@@ -78,25 +78,25 @@ func prodCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 // production set (the variants the compiled dispatch table names).
 func prodCallVector(v *asmVariant, h *[3]uint64, pw *uint64, m []byte) {
 	switch v.id {
-	case 8:
+	case 16:
 		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
-	case 10:
-		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h, pw, m)
-	case 11:
-		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64(h, pw, m)
 	case 18:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h, pw, m)
 	case 19:
+		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64(h, pw, m)
+	case 26:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
+	case 27:
 		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h, pw, m)
-	case 20:
+	case 28:
 		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
-	case 25:
+	case 33:
 		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
-	case 30:
+	case 38:
 		blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone(h, pw, m)
-	case 34:
-		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
 	case 42:
+		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
+	case 50:
 		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h, pw, m)
 	default:
 		panic("poly1305: bad variant id")
@@ -170,6 +170,8 @@ func prodBlocks(v *asmVariant, st *state, m []byte, pc *powCache) {
 		prodVectorTiny(v, &st.h, &st.r, m[:n])
 	case v.powWords <= smallPowWords:
 		prodVectorSmall(v, &st.h, &st.r, m[:n])
+	case v.powWords <= mediumPowWords:
+		prodVectorMedium(v, &st.h, &st.r, m[:n])
 	case v.powWords <= maxPowWords:
 		prodVectorFull(v, &st.h, &st.r, m[:n])
 	default:
@@ -200,6 +202,18 @@ func prodVectorTiny(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte) {
 //go:noinline
 func prodVectorSmall(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte) {
 	var tab [smallPowWords]uint64
+	prodFillTable(v.shape, tab[:], r)
+	prodCallVector(v, h, &tab[0], m)
+}
+
+// prodVectorMedium runs vector variant v on m with its power table computed
+// on the stack in mediumPowWords words: the smallest buffer that holds the
+// table, and out of prodBlocks, so that short inputs do not pay for zeroing
+// a larger one.
+//
+//go:noinline
+func prodVectorMedium(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte) {
+	var tab [mediumPowWords]uint64
 	prodFillTable(v.shape, tab[:], r)
 	prodCallVector(v, h, &tab[0], m)
 }

@@ -6,7 +6,7 @@ package poly1305
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// labVariants lists the lab set (every variant), 82 variants in generation
+// labVariants lists the lab set (every variant), 122 variants in generation
 // order; Fn.id is the index of each, its id in the switches.
 func labVariants() []variant.Impl[*asmVariant] {
 	return []variant.Impl[*asmVariant]{
@@ -26,154 +26,234 @@ func labVariants() []variant.Impl[*asmVariant] {
 			Fn: &asmVariant{id: 6}},
 		{Name: "isa=scalar/radix=64/mul=mulx/blocks=4/align=64", Features: []string{"adx", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_b4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &asmVariant{id: 7}},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 8}},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b1_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 9}},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 10}},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 11}},
+		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=1/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 12}},
+		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=1/align=64", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b1_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 13}},
+		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 14}},
+		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=64", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 15}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 8, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 16, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 9, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 17, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 10, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 18, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 11, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 19, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 12, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 20, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=8/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b8_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 13, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 21, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=8/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b8_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 14, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 22, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=8/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b8_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 15, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 23, vector: true, radix: 26, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 1, powWords: 108, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 16, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 24, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 17, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 25, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 18, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 26, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 19, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 27, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 20, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 28, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 21, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 29, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 22, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 30, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 23, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 31, vector: true, radix: 26, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 3, powWords: 144, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 24, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 32, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 25, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 33, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 26, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 34, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 27, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 35, vector: true, radix: 26, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 4, powWords: 216, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 28, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 5, powWords: 40, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 36, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 5, powWords: 40, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 29, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 5, powWords: 40, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 37, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 5, powWords: 40, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 30, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 38, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 31, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 39, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 32, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 7, powWords: 60, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 40, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 7, powWords: 60, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 33, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 7, powWords: 60, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 41, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 7, powWords: 60, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 34, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 42, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 35, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 43, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 36, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 9, powWords: 80, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 44, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 9, powWords: 80, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b8_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 37, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 9, powWords: 80, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 45, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 9, powWords: 80, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=8/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b8_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 38, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 46, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=8/pow=reg/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b8_preg_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 39, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 47, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 40, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 11, powWords: 120, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 48, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 11, powWords: 120, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 41, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 11, powWords: 120, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 49, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 11, powWords: 120, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 42, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 50, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 43, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 51, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=vector/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_preg_seq_tvector_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 44, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 52, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=vector/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_preg_seq_tvector_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 45, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 53, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=vector/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_preg_seq_tvector_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 46, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 54, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=vector/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_preg_seq_tvector_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 47, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 55, vector: true, radix: 44, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 6, powWords: 15, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=vector/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tvector_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 48, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 56, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=vector/align=64", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tvector_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 49, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 57, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=8/pow=reg/carry=seq/tail=vector/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b8_preg_seq_tvector_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 50, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 58, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: true, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=8/pow=reg/carry=seq/tail=vector/align=64", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b8_preg_seq_tvector_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &asmVariant{id: 51, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: true}},
+			Fn: &asmVariant{id: 59, vector: true, radix: 44, lanes: 8, unroll: 1, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 10, powWords: 27, compact: true, tailVector: true, tailSteps: false}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=late/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_late_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 60, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=late/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_late_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 61, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=late/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_late_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 62, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=late/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_late_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 63, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=late/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_late_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 64, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=late/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_late_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 65, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=late/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_late_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 66, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=late/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_late_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 67, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 68, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 69, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 70, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 71, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 72, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 73, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 74, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 75, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=late/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_late_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 76, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=late/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_late_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 77, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=late/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_late_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 78, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=late/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_late_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 79, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=late/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_late_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 80, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=late/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_late_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 81, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=late/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_late_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 82, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=late/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_late_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 83, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 84, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 85, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 86, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 87, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 88, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 89, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 90, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &asmVariant{id: 91, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+4", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p4", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 52, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 92, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+8", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p8", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 53, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 93, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+12", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p12", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 54, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 94, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+16", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p16", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 55, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 95, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+20", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p20", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 56, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 96, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+24", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p24", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 57, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 97, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+28", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p28", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 58, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 98, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+32", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p32", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 59, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 99, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+36", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p36", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 60, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 100, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+40", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p40", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 61, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 101, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+44", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p44", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 62, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 102, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+48", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p48", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 63, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 103, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+52", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p52", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 64, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 104, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+56", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p56", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 65, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 105, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+60", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p60", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 66, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false}},
+			Fn: &asmVariant{id: 106, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p4", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 67, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 107, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p8", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 68, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 108, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+12", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p12", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 69, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 109, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+16", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p16", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 70, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 110, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+20", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p20", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 71, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 111, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+24", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p24", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 72, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 112, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+28", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p28", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 73, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 113, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+32", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p32", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 74, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 114, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+36", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p36", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 75, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 115, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+40", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p40", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 76, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 116, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+44", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p44", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 77, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 117, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+48", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p48", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 78, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 118, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+52", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p52", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 79, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 119, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+56", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p56", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 80, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 120, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64+60", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p60", LoopLabel: "loop", OffsetSweep: true,
-			Fn: &asmVariant{id: 81, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false}},
+			Fn: &asmVariant{id: 121, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 	}
 }
 
@@ -197,6 +277,22 @@ func labCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) {
 		blocks_scalar_mulx_b4_anone(h, r, m, hibit)
 	case 7:
 		blocks_scalar_mulx_b4_a64(h, r, m, hibit)
+	case 8:
+		blocks_scalar_mulq_fused_b1_anone(h, r, m, hibit)
+	case 9:
+		blocks_scalar_mulq_fused_b1_a64(h, r, m, hibit)
+	case 10:
+		blocks_scalar_mulq_fused_b4_anone(h, r, m, hibit)
+	case 11:
+		blocks_scalar_mulq_fused_b4_a64(h, r, m, hibit)
+	case 12:
+		blocks_scalar_mulx_fused_b1_anone(h, r, m, hibit)
+	case 13:
+		blocks_scalar_mulx_fused_b1_a64(h, r, m, hibit)
+	case 14:
+		blocks_scalar_mulx_fused_b4_anone(h, r, m, hibit)
+	case 15:
+		blocks_scalar_mulx_fused_b4_a64(h, r, m, hibit)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -222,6 +318,22 @@ func labCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulx_b4_anone(out, m, key)
 	case 7:
 		sum_scalar_mulx_b4_a64(out, m, key)
+	case 8:
+		sum_scalar_mulq_fused_b1_anone(out, m, key)
+	case 9:
+		sum_scalar_mulq_fused_b1_a64(out, m, key)
+	case 10:
+		sum_scalar_mulq_fused_b4_anone(out, m, key)
+	case 11:
+		sum_scalar_mulq_fused_b4_a64(out, m, key)
+	case 12:
+		sum_scalar_mulx_fused_b1_anone(out, m, key)
+	case 13:
+		sum_scalar_mulx_fused_b1_a64(out, m, key)
+	case 14:
+		sum_scalar_mulx_fused_b4_anone(out, m, key)
+	case 15:
+		sum_scalar_mulx_fused_b4_a64(out, m, key)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -231,161 +343,225 @@ func labCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 // (every variant).
 func labCallVector(v *asmVariant, h *[3]uint64, pw *uint64, m []byte) {
 	switch v.id {
-	case 8:
-		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
-	case 9:
-		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_a64(h, pw, m)
-	case 10:
-		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h, pw, m)
-	case 11:
-		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64(h, pw, m)
-	case 12:
-		blocks_avx2_r26_l4_b8_pmem_seq_tscalar_anone(h, pw, m)
-	case 13:
-		blocks_avx2_r26_l4_b8_pmem_seq_tscalar_a64(h, pw, m)
-	case 14:
-		blocks_avx2_r26_l4_b8_pmem_ilv_tscalar_anone(h, pw, m)
-	case 15:
-		blocks_avx2_r26_l4_b8_pmem_ilv_tscalar_a64(h, pw, m)
 	case 16:
-		blocks_avx2_r26_l4_b16_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
 	case 17:
-		blocks_avx2_r26_l4_b16_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_a64(h, pw, m)
 	case 18:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h, pw, m)
 	case 19:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h, pw, m)
+		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64(h, pw, m)
 	case 20:
-		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b8_pmem_seq_tscalar_anone(h, pw, m)
 	case 21:
-		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx2_r26_l4_b8_pmem_seq_tscalar_a64(h, pw, m)
 	case 22:
-		blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b8_pmem_ilv_tscalar_anone(h, pw, m)
 	case 23:
-		blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_a64(h, pw, m)
+		blocks_avx2_r26_l4_b8_pmem_ilv_tscalar_a64(h, pw, m)
 	case 24:
-		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_tscalar_anone(h, pw, m)
 	case 25:
-		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_tscalar_a64(h, pw, m)
 	case 26:
-		blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_anone(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
 	case 27:
-		blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_a64(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h, pw, m)
 	case 28:
-		blocks_avx512ifma_r44_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
 	case 29:
-		blocks_avx512ifma_r44_l4_b4_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_a64(h, pw, m)
 	case 30:
-		blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone(h, pw, m)
+		blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_anone(h, pw, m)
 	case 31:
-		blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_a64(h, pw, m)
+		blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_a64(h, pw, m)
 	case 32:
-		blocks_avx512ifma_r44_l4_b8_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_anone(h, pw, m)
 	case 33:
-		blocks_avx512ifma_r44_l4_b8_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
 	case 34:
-		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
+		blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_anone(h, pw, m)
 	case 35:
-		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_a64(h, pw, m)
+		blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_a64(h, pw, m)
 	case 36:
-		blocks_avx512ifma_r44_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx512ifma_r44_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
 	case 37:
-		blocks_avx512ifma_r44_l8_b8_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx512ifma_r44_l4_b4_pmem_seq_tscalar_a64(h, pw, m)
 	case 38:
-		blocks_avx512ifma_r44_l8_b8_preg_seq_tscalar_anone(h, pw, m)
+		blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone(h, pw, m)
 	case 39:
-		blocks_avx512ifma_r44_l8_b8_preg_seq_tscalar_a64(h, pw, m)
+		blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_a64(h, pw, m)
 	case 40:
-		blocks_avx512ifma_r44_l8_b16_pmem_seq_tscalar_anone(h, pw, m)
+		blocks_avx512ifma_r44_l4_b8_pmem_seq_tscalar_anone(h, pw, m)
 	case 41:
-		blocks_avx512ifma_r44_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
+		blocks_avx512ifma_r44_l4_b8_pmem_seq_tscalar_a64(h, pw, m)
 	case 42:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h, pw, m)
+		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
 	case 43:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64(h, pw, m)
+		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_a64(h, pw, m)
 	case 44:
+		blocks_avx512ifma_r44_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
+	case 45:
+		blocks_avx512ifma_r44_l8_b8_pmem_seq_tscalar_a64(h, pw, m)
+	case 46:
+		blocks_avx512ifma_r44_l8_b8_preg_seq_tscalar_anone(h, pw, m)
+	case 47:
+		blocks_avx512ifma_r44_l8_b8_preg_seq_tscalar_a64(h, pw, m)
+	case 48:
+		blocks_avx512ifma_r44_l8_b16_pmem_seq_tscalar_anone(h, pw, m)
+	case 49:
+		blocks_avx512ifma_r44_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
+	case 50:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h, pw, m)
+	case 51:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64(h, pw, m)
+	case 52:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l4_b8_preg_seq_tvector_anone(h, pw, m, pad, fm)
-	case 45:
+	case 53:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l4_b8_preg_seq_tvector_a64(h, pw, m, pad, fm)
-	case 46:
+	case 54:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l4_b4_preg_seq_tvector_anone(h, pw, m, pad, fm)
-	case 47:
+	case 55:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l4_b4_preg_seq_tvector_a64(h, pw, m, pad, fm)
-	case 48:
+	case 56:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l8_b16_preg_seq_tvector_anone(h, pw, m, pad, fm)
-	case 49:
+	case 57:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l8_b16_preg_seq_tvector_a64(h, pw, m, pad, fm)
-	case 50:
+	case 58:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l8_b8_preg_seq_tvector_anone(h, pw, m, pad, fm)
-	case 51:
+	case 59:
 		pad, fm := v.firstBlocks(len(m))
 		blocks_avx512ifma_r44_l8_b8_preg_seq_tvector_a64(h, pw, m, pad, fm)
-	case 52:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p4(h, pw, m)
-	case 53:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p8(h, pw, m)
-	case 54:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p12(h, pw, m)
-	case 55:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p16(h, pw, m)
-	case 56:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p20(h, pw, m)
-	case 57:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p24(h, pw, m)
-	case 58:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p28(h, pw, m)
-	case 59:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p32(h, pw, m)
 	case 60:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p36(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_late_unpck_tvec4_anone(h, pw, m)
 	case 61:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p40(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_late_unpck_tvec4_a64(h, pw, m)
 	case 62:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p44(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_late_unpck_tvec4_anone(h, pw, m)
 	case 63:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p48(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_late_unpck_tvec4_a64(h, pw, m)
 	case 64:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p52(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_late_mid_tvec4_anone(h, pw, m)
 	case 65:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p56(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_late_mid_tvec4_a64(h, pw, m)
 	case 66:
-		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p60(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_late_mid_tvec4_anone(h, pw, m)
 	case 67:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p4(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_late_mid_tvec4_a64(h, pw, m)
 	case 68:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p8(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_anone(h, pw, m)
 	case 69:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p12(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
 	case 70:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p16(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
 	case 71:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p20(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
 	case 72:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p24(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 73:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p28(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_a64(h, pw, m)
 	case 74:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p32(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
 	case 75:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p36(h, pw, m)
+		blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_a64(h, pw, m)
 	case 76:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p40(h, pw, m)
+		blocks_avx2_r26_l4_b32_pmem_seq_late_unpck_tvec4_anone(h, pw, m)
 	case 77:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p44(h, pw, m)
+		blocks_avx2_r26_l4_b32_pmem_seq_late_unpck_tvec4_a64(h, pw, m)
 	case 78:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p48(h, pw, m)
+		blocks_avx2_r26_l4_b32_pmem_ilv_late_unpck_tvec4_anone(h, pw, m)
 	case 79:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p52(h, pw, m)
+		blocks_avx2_r26_l4_b32_pmem_ilv_late_unpck_tvec4_a64(h, pw, m)
 	case 80:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p56(h, pw, m)
+		blocks_avx2_r26_l4_b32_pmem_seq_late_mid_tvec4_anone(h, pw, m)
 	case 81:
+		blocks_avx2_r26_l4_b32_pmem_seq_late_mid_tvec4_a64(h, pw, m)
+	case 82:
+		blocks_avx2_r26_l4_b32_pmem_ilv_late_mid_tvec4_anone(h, pw, m)
+	case 83:
+		blocks_avx2_r26_l4_b32_pmem_ilv_late_mid_tvec4_a64(h, pw, m)
+	case 84:
+		blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_anone(h, pw, m)
+	case 85:
+		blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
+	case 86:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
+	case 87:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
+	case 88:
+		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
+	case 89:
+		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_a64(h, pw, m)
+	case 90:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
+	case 91:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_a64(h, pw, m)
+	case 92:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p4(h, pw, m)
+	case 93:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p8(h, pw, m)
+	case 94:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p12(h, pw, m)
+	case 95:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p16(h, pw, m)
+	case 96:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p20(h, pw, m)
+	case 97:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p24(h, pw, m)
+	case 98:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p28(h, pw, m)
+	case 99:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p32(h, pw, m)
+	case 100:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p36(h, pw, m)
+	case 101:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p40(h, pw, m)
+	case 102:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p44(h, pw, m)
+	case 103:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p48(h, pw, m)
+	case 104:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p52(h, pw, m)
+	case 105:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p56(h, pw, m)
+	case 106:
+		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p60(h, pw, m)
+	case 107:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p4(h, pw, m)
+	case 108:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p8(h, pw, m)
+	case 109:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p12(h, pw, m)
+	case 110:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p16(h, pw, m)
+	case 111:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p20(h, pw, m)
+	case 112:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p24(h, pw, m)
+	case 113:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p28(h, pw, m)
+	case 114:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p32(h, pw, m)
+	case 115:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p36(h, pw, m)
+	case 116:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p40(h, pw, m)
+	case 117:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p44(h, pw, m)
+	case 118:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p48(h, pw, m)
+	case 119:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p52(h, pw, m)
+	case 120:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p56(h, pw, m)
+	case 121:
 		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64p60(h, pw, m)
 	default:
 		panic("poly1305: bad variant id")
@@ -423,6 +599,8 @@ func labFillTable(shape int, tab []uint64, r *[2]uint64) {
 		fill_r44_l8_u2(tab, r)
 	case 12:
 		fill_r44_l8_u2_compact(tab, r)
+	case 13:
+		fill_r26_l4_u8(tab, r)
 	default:
 		panic("poly1305: bad table shape")
 	}
@@ -469,6 +647,8 @@ func labBlocks(v *asmVariant, st *state, m []byte, pc *powCache) {
 		labVectorTiny(v, &st.h, &st.r, m[:n])
 	case v.powWords <= smallPowWords:
 		labVectorSmall(v, &st.h, &st.r, m[:n])
+	case v.powWords <= mediumPowWords:
+		labVectorMedium(v, &st.h, &st.r, m[:n])
 	case v.powWords <= maxPowWords:
 		labVectorFull(v, &st.h, &st.r, m[:n])
 	default:
@@ -499,6 +679,18 @@ func labVectorTiny(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte) {
 //go:noinline
 func labVectorSmall(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte) {
 	var tab [smallPowWords]uint64
+	labFillTable(v.shape, tab[:], r)
+	labCallVector(v, h, &tab[0], m)
+}
+
+// labVectorMedium runs vector variant v on m with its power table computed
+// on the stack in mediumPowWords words: the smallest buffer that holds the
+// table, and out of labBlocks, so that short inputs do not pay for zeroing
+// a larger one.
+//
+//go:noinline
+func labVectorMedium(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte) {
+	var tab [mediumPowWords]uint64
 	labFillTable(v.shape, tab[:], r)
 	labCallVector(v, h, &tab[0], m)
 }
@@ -1714,4 +1906,335 @@ func fill_r44_l8_u2_compact(tab []uint64, r *[2]uint64) {
 	tab[27] = l[2][2]
 	tab[28] = l[5][2]
 	tab[29] = l[1][2]
+}
+
+// fill_r26_l4_u8 fills the 324-word table of radix 2^26, 4 lanes, 8 vectors per iteration.
+func fill_r26_l4_u8(tab []uint64, r *[2]uint64) {
+	_ = tab[323]
+	var l [33][5]uint64
+	powers26(l[:], r)
+	tab[0] = l[32][0]
+	tab[1] = l[32][0]
+	tab[2] = l[32][0]
+	tab[3] = l[32][0]
+	tab[4] = l[32][1]
+	tab[5] = l[32][1]
+	tab[6] = l[32][1]
+	tab[7] = l[32][1]
+	tab[8] = l[32][2]
+	tab[9] = l[32][2]
+	tab[10] = l[32][2]
+	tab[11] = l[32][2]
+	tab[12] = l[32][3]
+	tab[13] = l[32][3]
+	tab[14] = l[32][3]
+	tab[15] = l[32][3]
+	tab[16] = l[32][4]
+	tab[17] = l[32][4]
+	tab[18] = l[32][4]
+	tab[19] = l[32][4]
+	tab[20] = 5 * l[32][1]
+	tab[21] = 5 * l[32][1]
+	tab[22] = 5 * l[32][1]
+	tab[23] = 5 * l[32][1]
+	tab[24] = 5 * l[32][2]
+	tab[25] = 5 * l[32][2]
+	tab[26] = 5 * l[32][2]
+	tab[27] = 5 * l[32][2]
+	tab[28] = 5 * l[32][3]
+	tab[29] = 5 * l[32][3]
+	tab[30] = 5 * l[32][3]
+	tab[31] = 5 * l[32][3]
+	tab[32] = 5 * l[32][4]
+	tab[33] = 5 * l[32][4]
+	tab[34] = 5 * l[32][4]
+	tab[35] = 5 * l[32][4]
+	tab[36] = l[28][0]
+	tab[37] = l[28][0]
+	tab[38] = l[28][0]
+	tab[39] = l[28][0]
+	tab[40] = l[28][1]
+	tab[41] = l[28][1]
+	tab[42] = l[28][1]
+	tab[43] = l[28][1]
+	tab[44] = l[28][2]
+	tab[45] = l[28][2]
+	tab[46] = l[28][2]
+	tab[47] = l[28][2]
+	tab[48] = l[28][3]
+	tab[49] = l[28][3]
+	tab[50] = l[28][3]
+	tab[51] = l[28][3]
+	tab[52] = l[28][4]
+	tab[53] = l[28][4]
+	tab[54] = l[28][4]
+	tab[55] = l[28][4]
+	tab[56] = 5 * l[28][1]
+	tab[57] = 5 * l[28][1]
+	tab[58] = 5 * l[28][1]
+	tab[59] = 5 * l[28][1]
+	tab[60] = 5 * l[28][2]
+	tab[61] = 5 * l[28][2]
+	tab[62] = 5 * l[28][2]
+	tab[63] = 5 * l[28][2]
+	tab[64] = 5 * l[28][3]
+	tab[65] = 5 * l[28][3]
+	tab[66] = 5 * l[28][3]
+	tab[67] = 5 * l[28][3]
+	tab[68] = 5 * l[28][4]
+	tab[69] = 5 * l[28][4]
+	tab[70] = 5 * l[28][4]
+	tab[71] = 5 * l[28][4]
+	tab[72] = l[24][0]
+	tab[73] = l[24][0]
+	tab[74] = l[24][0]
+	tab[75] = l[24][0]
+	tab[76] = l[24][1]
+	tab[77] = l[24][1]
+	tab[78] = l[24][1]
+	tab[79] = l[24][1]
+	tab[80] = l[24][2]
+	tab[81] = l[24][2]
+	tab[82] = l[24][2]
+	tab[83] = l[24][2]
+	tab[84] = l[24][3]
+	tab[85] = l[24][3]
+	tab[86] = l[24][3]
+	tab[87] = l[24][3]
+	tab[88] = l[24][4]
+	tab[89] = l[24][4]
+	tab[90] = l[24][4]
+	tab[91] = l[24][4]
+	tab[92] = 5 * l[24][1]
+	tab[93] = 5 * l[24][1]
+	tab[94] = 5 * l[24][1]
+	tab[95] = 5 * l[24][1]
+	tab[96] = 5 * l[24][2]
+	tab[97] = 5 * l[24][2]
+	tab[98] = 5 * l[24][2]
+	tab[99] = 5 * l[24][2]
+	tab[100] = 5 * l[24][3]
+	tab[101] = 5 * l[24][3]
+	tab[102] = 5 * l[24][3]
+	tab[103] = 5 * l[24][3]
+	tab[104] = 5 * l[24][4]
+	tab[105] = 5 * l[24][4]
+	tab[106] = 5 * l[24][4]
+	tab[107] = 5 * l[24][4]
+	tab[108] = l[20][0]
+	tab[109] = l[20][0]
+	tab[110] = l[20][0]
+	tab[111] = l[20][0]
+	tab[112] = l[20][1]
+	tab[113] = l[20][1]
+	tab[114] = l[20][1]
+	tab[115] = l[20][1]
+	tab[116] = l[20][2]
+	tab[117] = l[20][2]
+	tab[118] = l[20][2]
+	tab[119] = l[20][2]
+	tab[120] = l[20][3]
+	tab[121] = l[20][3]
+	tab[122] = l[20][3]
+	tab[123] = l[20][3]
+	tab[124] = l[20][4]
+	tab[125] = l[20][4]
+	tab[126] = l[20][4]
+	tab[127] = l[20][4]
+	tab[128] = 5 * l[20][1]
+	tab[129] = 5 * l[20][1]
+	tab[130] = 5 * l[20][1]
+	tab[131] = 5 * l[20][1]
+	tab[132] = 5 * l[20][2]
+	tab[133] = 5 * l[20][2]
+	tab[134] = 5 * l[20][2]
+	tab[135] = 5 * l[20][2]
+	tab[136] = 5 * l[20][3]
+	tab[137] = 5 * l[20][3]
+	tab[138] = 5 * l[20][3]
+	tab[139] = 5 * l[20][3]
+	tab[140] = 5 * l[20][4]
+	tab[141] = 5 * l[20][4]
+	tab[142] = 5 * l[20][4]
+	tab[143] = 5 * l[20][4]
+	tab[144] = l[16][0]
+	tab[145] = l[16][0]
+	tab[146] = l[16][0]
+	tab[147] = l[16][0]
+	tab[148] = l[16][1]
+	tab[149] = l[16][1]
+	tab[150] = l[16][1]
+	tab[151] = l[16][1]
+	tab[152] = l[16][2]
+	tab[153] = l[16][2]
+	tab[154] = l[16][2]
+	tab[155] = l[16][2]
+	tab[156] = l[16][3]
+	tab[157] = l[16][3]
+	tab[158] = l[16][3]
+	tab[159] = l[16][3]
+	tab[160] = l[16][4]
+	tab[161] = l[16][4]
+	tab[162] = l[16][4]
+	tab[163] = l[16][4]
+	tab[164] = 5 * l[16][1]
+	tab[165] = 5 * l[16][1]
+	tab[166] = 5 * l[16][1]
+	tab[167] = 5 * l[16][1]
+	tab[168] = 5 * l[16][2]
+	tab[169] = 5 * l[16][2]
+	tab[170] = 5 * l[16][2]
+	tab[171] = 5 * l[16][2]
+	tab[172] = 5 * l[16][3]
+	tab[173] = 5 * l[16][3]
+	tab[174] = 5 * l[16][3]
+	tab[175] = 5 * l[16][3]
+	tab[176] = 5 * l[16][4]
+	tab[177] = 5 * l[16][4]
+	tab[178] = 5 * l[16][4]
+	tab[179] = 5 * l[16][4]
+	tab[180] = l[12][0]
+	tab[181] = l[12][0]
+	tab[182] = l[12][0]
+	tab[183] = l[12][0]
+	tab[184] = l[12][1]
+	tab[185] = l[12][1]
+	tab[186] = l[12][1]
+	tab[187] = l[12][1]
+	tab[188] = l[12][2]
+	tab[189] = l[12][2]
+	tab[190] = l[12][2]
+	tab[191] = l[12][2]
+	tab[192] = l[12][3]
+	tab[193] = l[12][3]
+	tab[194] = l[12][3]
+	tab[195] = l[12][3]
+	tab[196] = l[12][4]
+	tab[197] = l[12][4]
+	tab[198] = l[12][4]
+	tab[199] = l[12][4]
+	tab[200] = 5 * l[12][1]
+	tab[201] = 5 * l[12][1]
+	tab[202] = 5 * l[12][1]
+	tab[203] = 5 * l[12][1]
+	tab[204] = 5 * l[12][2]
+	tab[205] = 5 * l[12][2]
+	tab[206] = 5 * l[12][2]
+	tab[207] = 5 * l[12][2]
+	tab[208] = 5 * l[12][3]
+	tab[209] = 5 * l[12][3]
+	tab[210] = 5 * l[12][3]
+	tab[211] = 5 * l[12][3]
+	tab[212] = 5 * l[12][4]
+	tab[213] = 5 * l[12][4]
+	tab[214] = 5 * l[12][4]
+	tab[215] = 5 * l[12][4]
+	tab[216] = l[8][0]
+	tab[217] = l[8][0]
+	tab[218] = l[8][0]
+	tab[219] = l[8][0]
+	tab[220] = l[8][1]
+	tab[221] = l[8][1]
+	tab[222] = l[8][1]
+	tab[223] = l[8][1]
+	tab[224] = l[8][2]
+	tab[225] = l[8][2]
+	tab[226] = l[8][2]
+	tab[227] = l[8][2]
+	tab[228] = l[8][3]
+	tab[229] = l[8][3]
+	tab[230] = l[8][3]
+	tab[231] = l[8][3]
+	tab[232] = l[8][4]
+	tab[233] = l[8][4]
+	tab[234] = l[8][4]
+	tab[235] = l[8][4]
+	tab[236] = 5 * l[8][1]
+	tab[237] = 5 * l[8][1]
+	tab[238] = 5 * l[8][1]
+	tab[239] = 5 * l[8][1]
+	tab[240] = 5 * l[8][2]
+	tab[241] = 5 * l[8][2]
+	tab[242] = 5 * l[8][2]
+	tab[243] = 5 * l[8][2]
+	tab[244] = 5 * l[8][3]
+	tab[245] = 5 * l[8][3]
+	tab[246] = 5 * l[8][3]
+	tab[247] = 5 * l[8][3]
+	tab[248] = 5 * l[8][4]
+	tab[249] = 5 * l[8][4]
+	tab[250] = 5 * l[8][4]
+	tab[251] = 5 * l[8][4]
+	tab[252] = l[4][0]
+	tab[253] = l[4][0]
+	tab[254] = l[4][0]
+	tab[255] = l[4][0]
+	tab[256] = l[4][1]
+	tab[257] = l[4][1]
+	tab[258] = l[4][1]
+	tab[259] = l[4][1]
+	tab[260] = l[4][2]
+	tab[261] = l[4][2]
+	tab[262] = l[4][2]
+	tab[263] = l[4][2]
+	tab[264] = l[4][3]
+	tab[265] = l[4][3]
+	tab[266] = l[4][3]
+	tab[267] = l[4][3]
+	tab[268] = l[4][4]
+	tab[269] = l[4][4]
+	tab[270] = l[4][4]
+	tab[271] = l[4][4]
+	tab[272] = 5 * l[4][1]
+	tab[273] = 5 * l[4][1]
+	tab[274] = 5 * l[4][1]
+	tab[275] = 5 * l[4][1]
+	tab[276] = 5 * l[4][2]
+	tab[277] = 5 * l[4][2]
+	tab[278] = 5 * l[4][2]
+	tab[279] = 5 * l[4][2]
+	tab[280] = 5 * l[4][3]
+	tab[281] = 5 * l[4][3]
+	tab[282] = 5 * l[4][3]
+	tab[283] = 5 * l[4][3]
+	tab[284] = 5 * l[4][4]
+	tab[285] = 5 * l[4][4]
+	tab[286] = 5 * l[4][4]
+	tab[287] = 5 * l[4][4]
+	tab[288] = l[4][0]
+	tab[289] = l[2][0]
+	tab[290] = l[3][0]
+	tab[291] = l[1][0]
+	tab[292] = l[4][1]
+	tab[293] = l[2][1]
+	tab[294] = l[3][1]
+	tab[295] = l[1][1]
+	tab[296] = l[4][2]
+	tab[297] = l[2][2]
+	tab[298] = l[3][2]
+	tab[299] = l[1][2]
+	tab[300] = l[4][3]
+	tab[301] = l[2][3]
+	tab[302] = l[3][3]
+	tab[303] = l[1][3]
+	tab[304] = l[4][4]
+	tab[305] = l[2][4]
+	tab[306] = l[3][4]
+	tab[307] = l[1][4]
+	tab[308] = 5 * l[4][1]
+	tab[309] = 5 * l[2][1]
+	tab[310] = 5 * l[3][1]
+	tab[311] = 5 * l[1][1]
+	tab[312] = 5 * l[4][2]
+	tab[313] = 5 * l[2][2]
+	tab[314] = 5 * l[3][2]
+	tab[315] = 5 * l[1][2]
+	tab[316] = 5 * l[4][3]
+	tab[317] = 5 * l[2][3]
+	tab[318] = 5 * l[3][3]
+	tab[319] = 5 * l[1][3]
+	tab[320] = 5 * l[4][4]
+	tab[321] = 5 * l[2][4]
+	tab[322] = 5 * l[3][4]
+	tab[323] = 5 * l[1][4]
 }

@@ -1,9 +1,11 @@
 // Command poly1305 generates the Poly1305 variants of kernels/poly1305:
 //
 //   - scalar radix 2^64 (isa=scalar), multiplying with MULQ or with MULXQ
-//     and two carry chains (ADCXQ/ADOXQ), 1 or 4 blocks per loop iteration;
-//     each has a block function and a one-shot MAC function (clamp, blocks,
-//     final partial block, constant-time reduction, + s) for short inputs;
+//     and two carry chains (ADCXQ/ADOXQ), 1 or 4 blocks per loop iteration,
+//     a 4-word product reduced after, or with red=fused the reduction
+//     folded into the products (s1 = 5·r1/4, see mulFused); each has a
+//     block function and a one-shot MAC function (clamp, blocks, final
+//     partial block, constant-time reduction, + s) for short inputs;
 //   - AVX2 (4 lanes) and AVX-512F (8 lanes) radix 2^26 with VPMULUDQ, and
 //     AVX-512 IFMA radix 2^44 with VPMADD52LUQ/HUQ (4 lanes in ymm or 8 in
 //     zmm), over blocks per iteration, powers of r in memory or registers
@@ -11,7 +13,14 @@
 //     and the short-message path: tail=scalar sends the blocks a vector
 //     variant leaves, and messages shorter than one iteration, to the
 //     scalar code; tail=vector (IFMA, pow=reg) covers any block count with
-//     a first iteration front-padded by masked loads;
+//     a first iteration front-padded by masked loads; tail=vec4 runs the
+//     4-block vectors after the last whole iteration one at a time;
+//   - AVX2 radix 2^26 with a schedule knob (sched=late: message products
+//     streamed limb by limb, the loop-carried products last; sched=comp:
+//     products formed one power component at a time), the message split
+//     (split=unpck, or split=mid with a blended middle word) and 16 or 32
+//     blocks per iteration, all adding the unmultiplied vector of an
+//     iteration in loose limbs (see addLoose and the bounds at carry26);
 //   - loop alignment none or 64, and the offset sweeps 64+4..64+60 of one
 //     base variant per tier: isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg
 //     and isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv.

@@ -8,10 +8,11 @@ import (
 
 // scalarRegs holds the radix 2^64 accumulator h = h0 + h1·2^64 + h2·2^128,
 // the clamped key r = r0 + r1·2^64 (registers, or memory to leave
-// registers for MULXQ's temporaries) and the pad bit (immediate or memory).
+// registers for MULXQ's temporaries), with red=fused s1 = 5·r1/4 (memory)
+// and the pad bit (immediate or memory).
 type scalarRegs struct {
 	h0, h1, h2 GPVirtual
-	r0, r1     Op
+	r0, r1, s1 Op
 	hibit      Op
 }
 
@@ -30,7 +31,10 @@ func genScalar(s *spec) {
 	if err != nil {
 		panic(err)
 	}
-	g := scalarRegs{GP64(), GP64(), GP64(), Mem{Base: rp}, Mem{Base: rp, Disp: 8}, hb.Addr}
+	g := scalarRegs{h0: GP64(), h1: GP64(), h2: GP64(), r0: Mem{Base: rp}, r1: Mem{Base: rp, Disp: 8}, hibit: hb.Addr}
+	if s.red == "fused" {
+		g.s1 = fiveQuarters(g.r1)
+	}
 	MOVQ(Mem{Base: hp}, g.h0)
 	MOVQ(Mem{Base: hp, Disp: 8}, g.h1)
 	MOVQ(Mem{Base: hp, Disp: 16}, g.h2)
@@ -85,8 +89,25 @@ func scalarBlock(s *spec, g scalarRegs, b Mem) {
 	mulModP(s, g)
 }
 
+// fiveQuarters stores s1 = r1 + r1>>2 = 5·r1/4 (r1 is a multiple of 4
+// once clamped) in a stack slot and returns the slot.
+func fiveQuarters(r1 Op) Mem {
+	slot := AllocLocal(8)
+	x, y := GP64(), GP64()
+	MOVQ(r1, x)
+	MOVQ(x, y)
+	SHRQ(U8(2), y)
+	ADDQ(y, x)
+	MOVQ(x, slot)
+	return slot
+}
+
 // mulModP emits h = h·r mod p (partially reduced).
 func mulModP(s *spec, g scalarRegs) {
+	if s.red == "fused" {
+		mulFused(s, g)
+		return
+	}
 	var t [4]GPVirtual
 	if s.mul == "mulx" {
 		t = mulMULX(g)
@@ -177,5 +198,100 @@ func reduce(g scalarRegs, t [4]GPVirtual) {
 	SHRQ(Imm(2), t[3])
 	ADDQ(t[2], g.h0)
 	ADCQ(t[3], g.h1)
+	ADCQ(Imm(0), g.h2)
+}
+
+// mulFused emits h = h·r mod p with the reduction fused into the
+// products (red=fused). As r1 is a multiple of 4 (clamped),
+// h1·r1·2^128 = h1·(r1/4)·2^130 ≡ h1·s1 and h2·r1·2^192 ≡ h2·s1·2^64 with
+// s1 = 5·r1/4, so
+//
+//	h·r ≡ d0 + d1·2^64 + d2·2^128,  d0 = h0·r0 + h1·s1,
+//	d1 = h0·r1 + h1·r0 + h2·s1,    d2 = h2·r0,
+//
+// four 64x64 multiplications, two small ones and one word (x = hi(d1) +
+// d2) to fold. Bounds: r0, r1 < 2^60 (clamped), s1 < 2^60.33, and h2 <= 9
+// (h2 < 8 on entry plus a block and its carry; 4 after a fold), so
+// h2·s1 < 2^63.5 and h2·r0 < 2^63.2; d0 < 2^125.2 and d1 < 2^125.01 fit
+// two words, x < 2^61.01 + 2^63.2 + 1 < 2^63.45 fits one, and so does
+// 5·(x >> 2) < 2^63.78.
+func mulFused(s *spec, g scalarRegs) {
+	var d0lo, d0hi, d1lo, d1hi GPVirtual
+	if s.mul == "mulx" {
+		d0lo, d0hi, d1lo, d1hi = fusedMULX(g)
+	} else {
+		d0lo, d0hi, d1lo, d1hi = fusedMULQ(g)
+	}
+	Comment("d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry")
+	a := GP64()
+	MOVQ(g.s1, a)
+	IMULQ(g.h2, a)
+	ADDQ(a, d1lo)
+	ADCQ(Imm(0), d1hi)
+	IMULQ(g.r0, g.h2)
+	ADDQ(d1lo, d0hi)
+	ADCQ(g.h2, d1hi)
+	fold(g, d0lo, d0hi, d1hi)
+}
+
+// fusedMULQ returns d0 = h0·r0 + h1·s1 and the first two terms of
+// d1 = h0·r1 + h1·r0 as (lo, hi) words, with MULQ.
+func fusedMULQ(g scalarRegs) (d0lo, d0hi, d1lo, d1hi GPVirtual) {
+	Comment("d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)")
+	d0lo, d0hi, d1lo, d1hi = GP64(), GP64(), GP64(), GP64()
+	MOVQ(g.r0, RAX)
+	MULQ(g.h0)
+	MOVQ(RAX, d0lo)
+	MOVQ(RDX, d0hi)
+	MOVQ(g.s1, RAX)
+	MULQ(g.h1)
+	ADDQ(RAX, d0lo)
+	ADCQ(RDX, d0hi)
+	MOVQ(g.r1, RAX)
+	MULQ(g.h0)
+	MOVQ(RAX, d1lo)
+	MOVQ(RDX, d1hi)
+	MOVQ(g.r0, RAX)
+	MULQ(g.h1)
+	ADDQ(RAX, d1lo)
+	ADCQ(RDX, d1hi)
+	return
+}
+
+// fusedMULX is fusedMULQ with MULXQ (no flags written, free choice of
+// destination registers).
+func fusedMULX(g scalarRegs) (d0lo, d0hi, d1lo, d1hi GPVirtual) {
+	Comment("d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULXQ)")
+	d0lo, d0hi, d1lo, d1hi = GP64(), GP64(), GP64(), GP64()
+	a, b := GP64(), GP64()
+	MOVQ(g.h0, RDX)
+	MULXQ(g.r0, d0lo, d0hi)
+	MULXQ(g.r1, d1lo, d1hi)
+	MOVQ(g.h1, RDX)
+	MULXQ(g.s1, a, b)
+	ADDQ(a, d0lo)
+	ADCQ(b, d0hi)
+	MULXQ(g.r0, a, b)
+	ADDQ(a, d1lo)
+	ADCQ(b, d1hi)
+	return
+}
+
+// fold sets h = lo + mid·2^64 + (x mod 4)·2^128 + 5·(x >> 2), which is
+// lo + mid·2^64 + x·2^128 mod p (2^130 ≡ 5): 5·(x >> 2) is
+// (x & ^3) + (x >> 2). The result has h2 <= 4.
+func fold(g scalarRegs, lo, mid, x GPVirtual) {
+	Comment("h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)")
+	MOVQ(lo, g.h0)
+	MOVQ(mid, g.h1)
+	MOVQ(x, g.h2)
+	ANDQ(Imm(3), g.h2)
+	c := GP64()
+	MOVQ(x, c)
+	SHRQ(Imm(2), c)
+	ANDQ(I32(-4), x)
+	ADDQ(c, x)
+	ADDQ(x, g.h0)
+	ADCQ(Imm(0), g.h1)
 	ADCQ(Imm(0), g.h2)
 }

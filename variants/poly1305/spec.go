@@ -13,10 +13,13 @@ type spec struct {
 	isa    string // scalar, avx2, avx512f, avx512ifma
 	radix  int    // 64, 26 or 44
 	mul    string // scalar only: mulq or mulx
+	red    string // scalar only: "" (4-word product, then reduced) or fused (see mulFused)
 	blocks int    // blocks per loop iteration
 	pow    string // vector only: powers of r in memory (mem) or registers (reg)
 	carry  string // vector only: seq or ilv
-	tail   string // vector only: leftover blocks and short inputs by the scalar code or masked vectors
+	sched  string // AVX2 radix 2^26 only: "" (the acc products, then each message vector's, all with memory operands), late or comp (see body26late, body26comp)
+	split  string // with sched: message limbs from VPUNPCK{L,H}QDQ words (unpck) or also a blended middle word (mid), see splitVector
+	tail   string // vector only: leftover blocks and short inputs by the scalar code (scalar), masked vectors (vector), or leftover 4-block vectors by a one-vector loop (vec4)
 	align  asmalign.Align
 	sweep  bool // offset-sweep member (align=64+N)
 
@@ -25,18 +28,27 @@ type spec struct {
 }
 
 // name is the variant name: knobs in the fixed order isa, radix, mul,
-// lanes, blocks, pow, carry, tail, align.
+// red, lanes, blocks, pow, carry, sched, split, tail, align; red, sched
+// and split only where set, so that the variants before them keep their
+// names.
 func (s *spec) name() string {
 	parts := []string{"isa=" + s.isa, fmt.Sprintf("radix=%d", s.radix)}
 	if s.mul != "" {
 		parts = append(parts, "mul="+s.mul)
+	}
+	if s.red != "" {
+		parts = append(parts, "red="+s.red)
 	}
 	if s.lanes != 0 {
 		parts = append(parts, fmt.Sprintf("lanes=%d", s.lanes))
 	}
 	parts = append(parts, fmt.Sprintf("blocks=%d", s.blocks))
 	if s.carry != "" {
-		parts = append(parts, "pow="+s.pow, "carry="+s.carry, "tail="+s.tail)
+		parts = append(parts, "pow="+s.pow, "carry="+s.carry)
+		if s.sched != "" {
+			parts = append(parts, "sched="+s.sched, "split="+s.split)
+		}
+		parts = append(parts, "tail="+s.tail)
 	}
 	parts = append(parts, "align="+s.align.String())
 	return strings.Join(parts, "/")
@@ -45,9 +57,13 @@ func (s *spec) name() string {
 // fn is the assembly function name derived from the knobs.
 func (s *spec) fn() string {
 	a := strings.NewReplacer("+", "p").Replace(s.align.String())
-	switch s.isa {
-	case "scalar":
+	switch {
+	case s.isa == "scalar" && s.red != "":
+		return fmt.Sprintf("blocks_scalar_%s_%s_b%d_a%s", s.mul, s.red, s.blocks, a)
+	case s.isa == "scalar":
 		return fmt.Sprintf("blocks_scalar_%s_b%d_a%s", s.mul, s.blocks, a)
+	case s.sched != "":
+		return fmt.Sprintf("blocks_%s_r%d_l%d_b%d_p%s_%s_%s_%s_t%s_a%s", s.isa, s.radix, s.lanes, s.blocks, s.pow, s.carry, s.sched, s.split, s.tail, a)
 	default:
 		return fmt.Sprintf("blocks_%s_r%d_l%d_b%d_p%s_%s_t%s_a%s", s.isa, s.radix, s.lanes, s.blocks, s.pow, s.carry, s.tail, a)
 	}
@@ -67,12 +83,18 @@ func (s *spec) generate() {
 
 var aligns = []asmalign.Align{asmalign.None, asmalign.At(0)}
 
+// scalarSpecs lists the scalar variants: the 4-word product then its
+// reduction, and red=fused, each with MULQ or MULXQ, 1 or 4 blocks per
+// iteration and both alignments. Variant 0, the one every vector variant's
+// short inputs and tails run, stays the plain MULQ one.
 func scalarSpecs() []spec {
 	var out []spec
-	for _, mul := range []string{"mulq", "mulx"} {
-		for _, b := range []int{1, 4} {
-			for _, a := range aligns {
-				out = append(out, spec{isa: "scalar", radix: 64, mul: mul, blocks: b, align: a})
+	for _, red := range []string{"", "fused"} {
+		for _, mul := range []string{"mulq", "mulx"} {
+			for _, b := range []int{1, 4} {
+				for _, a := range aligns {
+					out = append(out, spec{isa: "scalar", radix: 64, mul: mul, red: red, blocks: b, align: a})
+				}
 			}
 		}
 	}
@@ -117,6 +139,7 @@ func vectorSpecs() []spec {
 			}
 		}
 	}
+	out = append(out, schedSpecs()...)
 	// One offset-sweep base per tier: IFMA for AVX-512 hosts, radix 2^26
 	// AVX2 (the Zen 4 AVX2 sweep's fastest at 16 KiB) for the others.
 	bases := []spec{
@@ -142,6 +165,31 @@ func laneOrder(lanes int) []int {
 	for k := 0; k < half; k++ {
 		out[2*k] = k
 		out[2*k+1] = half + k
+	}
+	return out
+}
+
+// schedSpecs lists the AVX2 variants with a sched knob (both add the
+// unmultiplied vector in loose limbs, see addLoose): sched=late (message
+// products streamed limb by limb, the loop-carried acc products last) and
+// sched=comp (acc products first, every product set by power component),
+// over blocks per iteration (32: 9 powers in the table, one carry per 32
+// blocks), message split, carry chain and alignment; after the last whole
+// iteration they run the 4-block vectors left one at a time (tail=vec4),
+// the scalar code only the last 0..3 blocks.
+func schedSpecs() []spec {
+	var out []spec
+	for _, b := range []int{16, 32} {
+		for _, sc := range []string{"late", "comp"} {
+			for _, sp := range []string{"unpck", "mid"} {
+				for _, c := range []string{"seq", "ilv"} {
+					for _, a := range aligns {
+						out = append(out, spec{isa: "avx2", radix: 26, blocks: b, pow: "mem", carry: c, sched: sc, split: sp,
+							tail: "vec4", align: a, lanes: 4, order: laneOrder(4)})
+					}
+				}
+			}
+		}
 	}
 	return out
 }

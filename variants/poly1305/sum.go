@@ -29,7 +29,13 @@ func genScalarSum(s *spec) {
 	Load(Param("m").Len(), n)
 	g := scalarRegs{h0: GP64(), h1: GP64(), h2: GP64(), hibit: Imm(1)}
 	r0, r1 := clampR(kp)
-	if s.mul == "mulx" {
+	if s.red == "fused" {
+		local := AllocLocal(16)
+		MOVQ(r0, local)
+		MOVQ(r1, local.Offset(8))
+		g.r0, g.r1 = local, local.Offset(8)
+		g.s1 = fiveQuarters(r1)
+	} else if s.mul == "mulx" {
 		local := AllocLocal(16)
 		MOVQ(r0, local)
 		MOVQ(r1, local.Offset(8))

@@ -98,8 +98,8 @@ func recordLiterals(specs []spec) ([]string, error) {
 		}
 		fn := fmt.Sprintf("&asmVariant{id: %d}", i)
 		if s.isa != "scalar" {
-			fn = fmt.Sprintf("&asmVariant{id: %d, vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v}",
-				i, s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector")
+			fn = fmt.Sprintf("&asmVariant{id: %d, vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v, tailSteps: %v}",
+				i, s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector", s.tail == "vec4")
 		}
 		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", OffsetSweep: %v,\nFn: %s},\n",
 			s.name(), feats, pkgPath+"."+sym, s.sweep, fn)

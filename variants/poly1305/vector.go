@@ -45,6 +45,7 @@ const (
 	cMask44 = 16
 	cMask42 = 24
 	cHib44  = 32
+	cHib26V = 64 // 2^24 in four lanes: a 256-bit memory operand (sched=late, addLoose)
 )
 
 func declareConsts() {
@@ -57,6 +58,9 @@ func declareConsts() {
 	DATA(cMask44, U64(1<<44-1))
 	DATA(cMask42, U64(1<<42-1))
 	DATA(cHib44, U64(1<<40))
+	for q := 0; q < 4; q++ {
+		DATA(cHib26V+8*q, U64(1<<24))
+	}
 }
 
 func genVector(s *spec) {
@@ -67,6 +71,10 @@ func genVector(s *spec) {
 		Doc("Poly1305 blocks, variant "+s.name()+"; len(m) is a non-zero multiple of 16, len(m)/16 + pad",
 			"a multiple of the blocks per iteration: the first iteration reads pad virtual zero blocks",
 			"before m (masked loads, no pad bit) with the masks fm (see maskedLimbs).")
+	} else if s.tail == "vec4" {
+		TEXT(s.fn(), NOSPLIT, "func(h *[3]uint64, pw *uint64, m []byte)")
+		Doc("Poly1305 blocks, variant "+s.name()+"; len(m) is a multiple of 64 of at least the blocks",
+			"per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).")
 	} else {
 		TEXT(s.fn(), NOSPLIT, "func(h *[3]uint64, pw *uint64, m []byte)")
 		Doc("Poly1305 blocks, variant " + s.name() + "; len(m) is a non-zero multiple of the blocks per iteration times 16.")
@@ -110,17 +118,44 @@ func genVector(s *spec) {
 	g.body(hv)
 	ADDQ(chunk, g.mp)
 	SUBQ(chunk, n)
-	JZ(LabelRef("final"))
-	s.align.Emit()
-	Label("loop")
-	g.body(nil)
-	ADDQ(chunk, g.mp)
-	SUBQ(chunk, n)
-	JNZ(LabelRef("loop"))
+	if s.tail == "vec4" {
+		g.loopThenSteps(n, chunk)
+	} else {
+		JZ(LabelRef("final"))
+		s.align.Emit()
+		Label("loop")
+		g.body(nil)
+		ADDQ(chunk, g.mp)
+		SUBQ(chunk, n)
+		JNZ(LabelRef("loop"))
+	}
 	Label("final")
 	g.final(hp)
 	VZEROUPPER()
 	RET()
+}
+
+// loopThenSteps (tail=vec4) emits the loop over the n bytes left after
+// the first iteration while a whole iteration remains, then one
+// 4-block vector at a time (tailStep) until none is left.
+func (g *vecGen) loopThenSteps(n GPVirtual, chunk U32) {
+	CMPQ(n, chunk)
+	JB(LabelRef("steps"))
+	g.s.align.Emit()
+	Label("loop")
+	g.body(nil)
+	ADDQ(chunk, g.mp)
+	SUBQ(chunk, n)
+	CMPQ(n, chunk)
+	JAE(LabelRef("loop"))
+	Label("steps")
+	TESTQ(n, n)
+	JZ(LabelRef("final"))
+	Label("step")
+	g.tailStep()
+	ADDQ(U8(64), g.mp)
+	SUBQ(U8(64), n)
+	JNZ(LabelRef("step"))
 }
 
 func (g *vecGen) vec() VecVirtual {

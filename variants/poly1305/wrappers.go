@@ -70,7 +70,7 @@ func {{$.P}}Vector{{.Name}}(v *asmVariant, h *[3]uint64, r *[2]uint64, m []byte)
 // stackTables are the stack buffers of power tables, smallest first, as
 // the constants of kernels/poly1305 that size them.
 var stackTables = []struct{ Name, Words string }{
-	{"Tiny", "tinyPowWords"}, {"Small", "smallPowWords"}, {"Full", "maxPowWords"},
+	{"Tiny", "tinyPowWords"}, {"Small", "smallPowWords"}, {"Medium", "mediumPowWords"}, {"Full", "maxPowWords"},
 }
 
 // writeWrappers writes the wrappers of set s.

@@ -254,6 +254,48 @@ func ntt_avx512vl_mem_permt2_undo_pre1_none(f *[256]int32)
 func ntt_avx512vl_mem_permt2_undo_pre2_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_mru_unpack_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func ntt_avx2_spill_opt_unpack_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int32)
 
 //go:noescape
@@ -522,6 +564,72 @@ func invntt_avx512vl_spill_mru_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512vl_spill_opt_blend_undo_lazy_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_shoup_list_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_hoist_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_mru_unpack_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_spill_opt_unpack_undo_lazy_min_shoup_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int32)

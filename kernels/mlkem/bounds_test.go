@@ -7,9 +7,11 @@ import (
 )
 
 // The assembly variants compute with signed 16-bit lanes: Montgomery
-// products by constants, a Barrett-style reduction, and (red=lazy) no
-// reduction unless a lane could overflow. These tests prove the bounds the
-// generator (variants/ntt) relies on, exhaustively over every int16 input.
+// products by constants, a Barrett-style reduction, (red=lazy) no
+// reduction unless a lane could overflow, and for canon=exact and
+// canon=min an exact division of biased unsigned lanes and corrections by
+// unsigned minimum. These tests prove the bounds the generator
+// (variants/ntt) relies on, exhaustively over every int16 input.
 
 const (
 	qinv    = -3327 // q⁻¹ mod 2^16, signed
@@ -114,4 +116,72 @@ func TestLazyGrowth(t *testing.T) {
 		t.Errorf("InvNTT: %d lazy reductions, want some and at most one per coefficient", reductions)
 	}
 	t.Logf("InvNTT with lazy reduction: %d coefficient reductions (eager: %d)", reductions, 7*128)
+}
+
+// exactDiv is the lane arithmetic of canon=exact on an unsigned lane u:
+// t = (hi16(u·40318) >> 11) (VPMULHUW, VPSRLW), u - t·q (VPMULLW, VPSUBW).
+func exactDiv(u uint16) uint16 {
+	t := uint16(uint32(u) * 40318 >> 16 >> 11)
+	return u - t*Q
+}
+
+// TestExactDivision: for every unsigned 16-bit lane, canon=exact's
+// quotient is exactly floor(u/q), so the remainder is canonical.
+func TestExactDivision(t *testing.T) {
+	for u := range 1 << 16 {
+		if got, want := exactDiv(uint16(u)), uint16(u%Q); got != want {
+			t.Fatalf("exactDiv(%d) = %d, want %d", u, got, want)
+		}
+	}
+}
+
+// TestExactBias: canon=exact adds 8q to f[0] and f[1] only. Through the
+// butterflies of Algorithm 9 (x, y → x + t, x - t) every output inherits
+// it, no biased coefficient is ever the multiplied operand, and with the
+// lazy bounds of TestLazyGrowth every biased output lies in [0, 2^16).
+func TestExactBias(t *testing.T) {
+	const c = 8 * Q
+	type iv struct{ lo, hi int32 }
+	var bias [256]int32
+	var b [256]iv
+	for i := range b {
+		b[i] = iv{0, Q - 1}
+	}
+	bias[0], bias[1] = c, c
+	for n := 128; n >= 2; n /= 2 {
+		for j := range 256 {
+			if j&n != 0 {
+				continue
+			}
+			if bias[j+n] != 0 {
+				t.Fatalf("stride %d: biased coefficient %d multiplied", n, j+n)
+			}
+			bias[j+n] = bias[j]
+			x := b[j]
+			b[j], b[j+n] = iv{x.lo - (Q - 1), x.hi + Q - 1}, iv{x.lo - (Q - 1), x.hi + Q - 1}
+		}
+	}
+	for k := range 256 {
+		if bias[k] != c || b[k].lo+c < 0 || b[k].hi+c >= 1<<16 {
+			t.Fatalf("output %d: bias %d, biased bounds [%d, %d]", k, bias[k], b[k].lo+c, b[k].hi+c)
+		}
+	}
+}
+
+// TestMinCanonical: canon=min's last correction, min(x, x+q) as unsigned
+// lanes for x in (-q, q) and min(x, x-q) for x in [0, 2q), is x mod q.
+func TestMinCanonical(t *testing.T) {
+	q := uint16(Q)
+	for x := int32(-Q + 1); x < Q; x++ {
+		a := uint16(int16(x))
+		if got, want := int32(min(a, a+q)), (x+Q)%Q; got != want {
+			t.Fatalf("min(x, x+q) for x = %d: %d, want %d", x, got, want)
+		}
+	}
+	for x := int32(0); x < 2*Q; x++ {
+		a := uint16(x)
+		if got, want := int32(min(a, a-q)), x%Q; got != want {
+			t.Fatalf("min(x, x-q) for x = %d: %d, want %d", x, got, want)
+		}
+	}
 }

@@ -41122,6 +41122,9290 @@ TEXT ·ntt_avx512vl_all_blend_undo_pre2_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func ntt_avx2_mem_unpack_undo_lazy_exact_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_exact_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y9
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y9
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y2, Y5
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y3, Y8
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y9
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y5
+	VPSRLW      $0x0b, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y7, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y2, Y5
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y3, Y8
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPUNPCKLDQ  Y2, Y5, Y9
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VPUNPCKLDQ  Y1, Y6, Y5
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y4, Y7, Y8
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y3, Y6, Y5
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPUNPCKLQDQ Y4, Y8, Y6
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y5, Y9
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y4, Y6, Y4
+	VPUNPCKLDQ  Y2, Y8, Y6
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y3, Y9, Y7
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y5, Y9
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y6, Y5
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x20, Y1, Y8, Y6
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y9
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VMOVDQU     Y5, 64(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y5
+	VPSRLW      $0x0b, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     Y6, 320(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y8, 192(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y7, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_exact_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_exact_list_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     448(AX), Y1
+	VMOVDQU     384(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     128(AX), Y6
+	VMOVDQU     64(AX), Y7
+	VMOVDQU     (AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y5, Y12
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y5, Y5
+	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y1, Y4, Y9
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y11, Y3, Y3
+	VPSUBW      Y1, Y4, Y1
+	VPADDW      Y2, Y6, Y4
+	VPADDW      Y3, Y7, Y10
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y11
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y1, Y13
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPSUBW      Y12, Y5, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y7
+	VPADDW      Y5, Y8, Y9
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y12
+	VPSUBW      Y5, Y8, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y11, Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y13, Y1, Y1
+	VPADDW      Y7, Y10, Y8
+	VPADDW      Y1, Y3, Y11
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y7, Y10, Y7
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y8, Y6
+	VPSUBW      Y1, Y3, Y1
+	VPADDW      Y2, Y5, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y10
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y7, Y13
+	VPSUBW      Y2, Y5, Y2
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y1, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y1, Y1
+	VPSUBW      Y12, Y4, Y4
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
+	VPADDW      Y4, Y9, Y12
+	VPSUBW      Y4, Y9, Y4
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y10, Y11, Y11
+	VPSUBW      Y13, Y7, Y7
+	VPSUBW      Y6, Y8, Y8
+	VPSUBW      Y5, Y1, Y1
+	VPADDW      Y11, Y3, Y5
+	VPADDW      Y7, Y4, Y6
+	VPADDW      Y8, Y12, Y9
+	VPADDW      Y1, Y2, Y10
+	VPSUBW      Y11, Y3, Y11
+	VPSUBW      Y7, Y4, Y7
+	VMOVDQU     Y5, 256(AX)
+	VPSUBW      Y8, Y12, Y8
+	VPSUBW      Y1, Y2, Y1
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     Y1, 448(AX)
+	VMOVDQU     480(AX), Y1
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     416(AX), Y2
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     352(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     224(AX), Y5
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     Y8, 64(AX)
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     96(AX), Y7
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     32(AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y12
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y1, Y5, Y9
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y11, Y3, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPADDW      Y2, Y6, Y10
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y1, Y11
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPADDW      Y3, Y7, Y13
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y10, Y6
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y7
+	VPSUBW      Y12, Y4, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y10, Y10
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPADDW      Y4, Y8, Y12
+	VPSUBW      Y4, Y8, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y9, Y13, Y5
+	VPADDW      Y1, Y3, Y8
+	VPSUBW      Y9, Y13, Y9
+	VPSUBW      Y6, Y10, Y10
+	VPSUBW      Y7, Y2, Y2
+	VPSUBW      Y1, Y3, Y1
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y8, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y9, Y6
+	VPADDW      Y10, Y12, Y7
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y1, Y11
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y8, Y8
+	VPADDW      Y2, Y4, Y13
+	VPSUBW      Y10, Y12, Y10
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y9, Y9
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y1, Y1
+	VPSUBW      Y2, Y4, Y2
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y6, Y9, Y9
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y8, Y13, Y3
+	VPADDW      Y9, Y10, Y6
+	VPADDW      Y1, Y2, Y11
+	VMOVDQU     Y3, 288(AX)
+	VPSUBW      Y8, Y13, Y8
+	VPSUBW      Y9, Y10, Y9
+	VMOVDQU     Y6, 160(AX)
+	VMOVDQU     288(AX), Y3
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y1, Y2, Y1
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     160(AX), Y2
+	VPADDW      Y5, Y7, Y4
+	VMOVDQU     416(AX), Y6
+	VPSUBW      Y5, Y7, Y5
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     Y5, 96(AX)
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     (AX), Y5
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y9, 224(AX)
+	VMOVDQU     384(AX), Y8
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VMOVDQU     256(AX), Y10
+	VMOVDQU     Y1, 480(AX)
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y1
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y12
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y3, Y3
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y3, Y10, Y1
+	VPSUBW      Y11, Y6, Y6
+	VPADDW      Y2, Y7, Y9
+	VPSUBW      Y3, Y10, Y3
+	VPADDW      Y6, Y8, Y10
+	VPSUBW      Y2, Y7, Y2
+	VPERM2I128  $0x31, Y3, Y1, Y7
+	VPSUBW      Y12, Y4, Y4
+	VPSUBW      Y6, Y8, Y6
+	VPERM2I128  $0x31, Y2, Y9, Y8
+	VPADDW      Y4, Y5, Y11
+	VPERM2I128  $0x20, Y3, Y1, Y1
+	VPERM2I128  $0x31, Y6, Y10, Y3
+	VPSUBW      Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y9, Y2
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y7, Y5
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y7, Y7
+	VPERM2I128  $0x31, Y4, Y11, Y9
+	VPERM2I128  $0x20, Y6, Y10, Y6
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y8, Y10
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y8, Y8
+	VPERM2I128  $0x20, Y4, Y11, Y4
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y9, Y12
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y5, Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y10, Y8, Y8
+	VPADDW      Y7, Y1, Y5
+	VPSUBW      Y11, Y3, Y3
+	VPADDW      Y8, Y2, Y10
+	VPSUBW      Y7, Y1, Y7
+	VPADDW      Y3, Y6, Y1
+	VPSUBW      Y8, Y2, Y8
+	VPUNPCKHQDQ Y7, Y5, Y2
+	VPSUBW      Y12, Y9, Y9
+	VPSUBW      Y3, Y6, Y3
+	VPUNPCKHQDQ Y8, Y10, Y6
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y2, Y11
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y2, Y2
+	VPUNPCKHQDQ Y3, Y1, Y12
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y6, Y13
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y6, Y6
+	VPUNPCKLQDQ Y7, Y5, Y5
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y12, Y7
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y12, Y12
+	VPUNPCKLQDQ Y8, Y10, Y8
+	VPADDW      Y9, Y4, Y10
+	VPSUBW      Y9, Y4, Y9
+	VPUNPCKLQDQ Y3, Y1, Y1
+	VPUNPCKHQDQ Y9, Y10, Y3
+	VPUNPCKLQDQ Y9, Y10, Y4
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y11, Y2, Y2
+	VPSUBW      Y13, Y6, Y6
+	VPADDW      Y2, Y5, Y10
+	VPSUBW      Y7, Y12, Y12
+	VPADDW      Y6, Y8, Y7
+	VPSUBW      Y2, Y5, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPADDW      Y12, Y1, Y5
+	VPSUBW      Y6, Y8, Y6
+	VPUNPCKLDQ  Y2, Y10, Y8
+	VPUNPCKHDQ  Y2, Y10, Y2
+	VPSUBW      Y12, Y1, Y12
+	VPUNPCKLDQ  Y6, Y7, Y1
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y12, Y5, Y7
+	VPUNPCKHDQ  Y12, Y5, Y5
+	VPSUBW      Y9, Y3, Y3
+	VPUNPCKHQDQ Y2, Y8, Y9
+	VPUNPCKHQDQ Y6, Y1, Y10
+	VPADDW      Y3, Y4, Y11
+	VPUNPCKHQDQ Y5, Y7, Y12
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y9, Y13
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y9, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y10, Y4
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y10, Y10
+	VPUNPCKLQDQ Y2, Y8, Y2
+	VPUNPCKLDQ  Y3, Y11, Y8
+	VPUNPCKHDQ  Y3, Y11, Y3
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y12, Y11
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y12, Y12
+	VPUNPCKLQDQ Y6, Y1, Y1
+	VPUNPCKHQDQ Y3, Y8, Y6
+	VPUNPCKLQDQ Y5, Y7, Y5
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y6, Y6
+	VPUNPCKLQDQ Y3, Y8, Y3
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y13, Y9, Y9
+	VPSUBW      Y4, Y10, Y10
+	VPADDW      Y9, Y2, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y11, Y12, Y12
+	VPADDW      Y10, Y1, Y8
+	VPSUBW      Y9, Y2, Y9
+	VPADDW      Y12, Y5, Y2
+	VPSUBW      Y10, Y1, Y10
+	VPUNPCKLDQ  Y9, Y4, Y1
+	VPUNPCKHDQ  Y9, Y4, Y4
+	VPSUBW      Y12, Y5, Y12
+	VPUNPCKLDQ  Y10, Y8, Y5
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VPSUBW      Y7, Y6, Y6
+	VPUNPCKLDQ  Y12, Y2, Y7
+	VPUNPCKHDQ  Y12, Y2, Y2
+	VPADDW      Y6, Y3, Y9
+	VPERM2I128  $0x20, Y4, Y1, Y10
+	VPERM2I128  $0x20, Y8, Y5, Y11
+	VPSUBW      Y6, Y3, Y6
+	VPERM2I128  $0x20, Y2, Y7, Y3
+	VPUNPCKLDQ  Y6, Y9, Y12
+	VPUNPCKHDQ  Y6, Y9, Y6
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VMOVDQU     480(AX), Y4
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y10, Y9
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y13
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPERM2I128  $0x20, Y6, Y12, Y8
+	VPERM2I128  $0x31, Y6, Y12, Y6
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y12
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y7
+	VPSRLW      $0x0b, Y9, Y9
+	VPSRLW      $0x0b, Y13, Y13
+	VPSRLW      $0x0b, Y12, Y12
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y12, Y12
+	VPSRLW      $0x0b, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y9, Y10, Y10
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y9
+	VPSUBW      Y13, Y11, Y11
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y13
+	VPSUBW      Y12, Y3, Y3
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y12
+	VMOVDQU     Y10, 256(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y10
+	VMOVDQU     Y11, 128(AX)
+	VPSUBW      Y7, Y1, Y1
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     96(AX), Y3
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     352(AX), Y1
+	VPSRLW      $0x0b, Y9, Y9
+	VPSRLW      $0x0b, Y13, Y13
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y11
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
+	VPMULLW     Y0, Y9, Y9
+	VPSRLW      $0x0b, Y12, Y12
+	VPSRLW      $0x0b, Y10, Y10
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y9, Y8, Y8
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y3, Y3
+	VPSUBW      Y13, Y6, Y6
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y1, Y13
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y1, Y1
+	VMOVDQU     Y8, (AX)
+	VPSUBW      Y12, Y5, Y5
+	VPSUBW      Y10, Y2, Y2
+	VMOVDQU     320(AX), Y8
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y4, Y10
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y4, Y4
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y5, 160(AX)
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     192(AX), Y2
+	VPMULHW     Y0, Y11, Y11
+	VMOVDQU     448(AX), Y6
+	VPSUBW      Y11, Y7, Y7
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y10, Y10
+	VPADDW      Y7, Y2, Y11
+	VPSUBW      Y9, Y3, Y3
+	VPSUBW      Y7, Y2, Y7
+	VPSUBW      Y13, Y1, Y1
+	VPADDW      Y3, Y5, Y2
+	VPERM2I128  $0x31, Y7, Y11, Y9
+	VPERM2I128  $0x20, Y7, Y11, Y7
+	VPSUBW      Y10, Y4, Y4
+	VPADDW      Y1, Y8, Y10
+	VPSUBW      Y3, Y5, Y3
+	VPADDW      Y4, Y6, Y5
+	VPSUBW      Y1, Y8, Y1
+	VPERM2I128  $0x31, Y3, Y2, Y8
+	VPERM2I128  $0x20, Y3, Y2, Y2
+	VPSUBW      Y4, Y6, Y4
+	VPERM2I128  $0x31, Y1, Y10, Y3
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y9, Y6
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y9, Y9
+	VPERM2I128  $0x31, Y4, Y5, Y11
+	VPERM2I128  $0x20, Y1, Y10, Y1
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y8, Y10
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y8, Y8
+	VPERM2I128  $0x20, Y4, Y5, Y4
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y11, Y12
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y6, Y9, Y9
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y9, Y7, Y6
+	VPSUBW      Y10, Y8, Y8
+	VPSUBW      Y9, Y7, Y9
+	VPSUBW      Y5, Y3, Y3
+	VPADDW      Y8, Y2, Y5
+	VPUNPCKHQDQ Y9, Y6, Y7
+	VPUNPCKLQDQ Y9, Y6, Y6
+	VPSUBW      Y12, Y11, Y11
+	VPADDW      Y3, Y1, Y9
+	VPSUBW      Y8, Y2, Y8
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y7, Y2
+	VPADDW      Y11, Y4, Y10
+	VPSUBW      Y3, Y1, Y3
+	VPUNPCKHQDQ Y8, Y5, Y1
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y7, Y7
+	VPSUBW      Y11, Y4, Y11
+	VPUNPCKHQDQ Y3, Y9, Y4
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y1, Y12
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y1, Y1
+	VPUNPCKHQDQ Y11, Y10, Y13
+	VPUNPCKLQDQ Y8, Y5, Y5
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y4, Y8
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y4, Y4
+	VPUNPCKLQDQ Y3, Y9, Y3
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y13, Y9
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y13, Y13
+	VPUNPCKLQDQ Y11, Y10, Y10
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y2, Y7, Y7
+	VPMULHW     Y0, Y9, Y9
+	VPADDW      Y7, Y6, Y2
+	VPSUBW      Y12, Y1, Y1
+	VPSUBW      Y7, Y6, Y7
+	VPSUBW      Y8, Y4, Y4
+	VPADDW      Y1, Y5, Y6
+	VPUNPCKLDQ  Y7, Y2, Y8
+	VPUNPCKHDQ  Y7, Y2, Y2
+	VPSUBW      Y9, Y13, Y13
+	VPADDW      Y4, Y3, Y7
+	VPSUBW      Y1, Y5, Y1
+	VPUNPCKHQDQ Y2, Y8, Y5
+	VPADDW      Y13, Y10, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPUNPCKLDQ  Y1, Y6, Y3
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VPSUBW      Y13, Y10, Y13
+	VPUNPCKLDQ  Y4, Y7, Y6
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y5, Y7
+	VPUNPCKLDQ  Y13, Y9, Y10
+	VPUNPCKHDQ  Y13, Y9, Y9
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y5, Y5
+	VPUNPCKHQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y4, Y6, Y12
+	VPUNPCKHQDQ Y9, Y10, Y13
+	VPUNPCKLQDQ Y1, Y3, Y1
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y11, Y3
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y11, Y11
+	VPUNPCKLQDQ Y4, Y6, Y4
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y12, Y6
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y12, Y12
+	VPUNPCKLQDQ Y2, Y8, Y2
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y13, Y8
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y13, Y13
+	VPUNPCKLQDQ Y9, Y10, Y9
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y7, Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPADDW      Y5, Y2, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y5, Y2, Y5
+	VPSUBW      Y3, Y11, Y11
+	VPUNPCKLDQ  Y5, Y7, Y2
+	VPUNPCKHDQ  Y5, Y7, Y3
+	VPSUBW      Y6, Y12, Y12
+	VPADDW      Y11, Y1, Y5
+	VPERM2I128  $0x20, Y3, Y2, Y6
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPSUBW      Y8, Y13, Y13
+	VPADDW      Y12, Y4, Y3
+	VPSUBW      Y11, Y1, Y11
+	VPADDW      Y13, Y9, Y1
+	VPSUBW      Y12, Y4, Y12
+	VPUNPCKLDQ  Y11, Y5, Y4
+	VPUNPCKHDQ  Y11, Y5, Y5
+	VPSUBW      Y13, Y9, Y13
+	VPUNPCKLDQ  Y12, Y3, Y7
+	VPUNPCKHDQ  Y12, Y3, Y3
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y8
+	VPUNPCKLDQ  Y13, Y1, Y9
+	VPUNPCKHDQ  Y13, Y1, Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y10
+	VPERM2I128  $0x20, Y5, Y4, Y11
+	VPERM2I128  $0x20, Y3, Y7, Y12
+	VPERM2I128  $0x20, Y1, Y9, Y13
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y5
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y12, Y7
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y13, Y9
+	VPSRLW      $0x0b, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSRLW      $0x0b, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y8, Y6, Y6
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y8
+	VPSRLW      $0x0b, Y5, Y5
+	VPSRLW      $0x0b, Y7, Y7
+	VMOVDQU     Y6, 192(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y6
+	VPSUBW      Y10, Y2, Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y10
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y5, Y5
+	VMOVDQU     Y2, 224(AX)
+	VPMULLW     Y0, Y7, Y7
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y5, Y11, Y11
+	VPSUBW      Y7, Y12, Y12
+	VPSUBW      Y9, Y13, Y13
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     Y12, 320(AX)
+	VPSRLW      $0x0b, Y8, Y8
+	VMOVDQU     Y13, 448(AX)
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y8, Y8
+	VPSRLW      $0x0b, Y10, Y10
+	VPMULLW     Y0, Y6, Y6
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y8, Y4, Y4
+	VPSUBW      Y6, Y3, Y3
+	VMOVDQU     Y4, 96(AX)
+	VPSUBW      Y10, Y1, Y1
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y1, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_exact_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_exact_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y2
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y5
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y6
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y7
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y9
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y10
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y11
+	VMOVDQU     448(AX), Y12
+	VMOVDQU     384(AX), Y13
+	VPMULLW     Y0, Y12, Y0
+	VPMULHW     Y2, Y12, Y2
+	VMOVDQU     320(AX), Y12
+	VPMULLW     Y3, Y13, Y3
+	VPMULHW     Y6, Y13, Y6
+	VMOVDQU     192(AX), Y13
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y0, Y2, Y2
+	VPMULLW     Y4, Y12, Y0
+	VMOVDQU     256(AX), Y4
+	VPMULHW     Y7, Y12, Y7
+	VMOVDQU     128(AX), Y12
+	VPADDW      Y2, Y13, Y14
+	VPSUBW      Y3, Y6, Y6
+	VPSUBW      Y2, Y13, Y2
+	VMOVDQU     64(AX), Y3
+	VPMULLW     Y11, Y14, Y11
+	VPMULLW     Y5, Y2, Y5
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y8, Y2, Y2
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULLW     Y9, Y4, Y9
+	VPADDW      Y6, Y12, Y13
+	VPSUBW      Y6, Y12, Y6
+	VPADDW      Y7, Y3, Y12
+	VPMULLW     Y10, Y6, Y10
+	VPSUBW      Y7, Y3, Y7
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y3
+	VPMULHW     Y1, Y9, Y9
+	VPADDW      Y2, Y7, Y5
+	VPMULHW     Y8, Y4, Y4
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     (AX), Y7
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y0, Y6, Y0
+	VMOVDQU     nttconst_05ef4418e70f<>+0(SB), Y6
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPMULHW     Y3, Y14, Y3
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPSUBW      Y10, Y0, Y0
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPADDW      Y6, Y7, Y7
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y6
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y11
+	VPADDW      Y4, Y7, Y14
+	VPMULLW     Y8, Y13, Y8
+	VPSUBW      Y4, Y7, Y4
+	VPADDW      Y3, Y12, Y7
+	VPSUBW      Y3, Y12, Y3
+	VPADDW      Y0, Y4, Y12
+	VPMULLW     Y9, Y5, Y9
+	VPMULHW     Y10, Y13, Y10
+	VPSUBW      Y0, Y4, Y0
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y4
+	VPMULHW     Y1, Y8, Y8
+	VPMULLW     Y6, Y3, Y6
+	VPMULHW     Y11, Y5, Y5
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y11
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y8
+	VPADDW      Y10, Y14, Y13
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y10, Y14, Y10
+	VPMULLW     Y4, Y2, Y4
+	VPSUBW      Y9, Y5, Y5
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y9
+	VPADDW      Y5, Y12, Y14
+	VPMULHW     Y11, Y2, Y2
+	VPSUBW      Y5, Y12, Y5
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VMOVDQU     Y14, 256(AX)
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y12
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y8, Y3, Y3
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VMOVDQU     Y5, 320(AX)
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y5
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y6, Y3, Y3
+	VPMULLW     Y9, Y7, Y4
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y6
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y9
+	VPADDW      Y2, Y0, Y14
+	VPSUBW      Y2, Y0, Y2
+	VPADDW      Y3, Y10, Y0
+	VMOVDQU     Y14, 384(AX)
+	VPMULHW     Y12, Y7, Y7
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y12
+	VMOVDQU     Y2, 448(AX)
+	VPSUBW      Y3, Y10, Y3
+	VPMULHW     Y1, Y4, Y4
+	VMOVDQU     352(AX), Y2
+	VMOVDQU     288(AX), Y10
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     480(AX), Y3
+	VMOVDQU     Y0, 128(AX)
+	VMOVDQU     416(AX), Y0
+	VPSUBW      Y4, Y7, Y7
+	VMOVDQU     224(AX), Y4
+	VPADDW      Y7, Y13, Y14
+	VPSUBW      Y7, Y13, Y7
+	VMOVDQU     Y14, (AX)
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y13
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y7
+	VPMULLW     Y6, Y2, Y6
+	VPMULHW     Y12, Y2, Y2
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y12
+	VPMULLW     Y11, Y3, Y11
+	VPMULHW     Y8, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VPMULLW     Y5, Y0, Y5
+	VPMULHW     Y9, Y0, Y0
+	VMOVDQU     160(AX), Y9
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     96(AX), Y6
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VPADDW      Y3, Y4, Y14
+	VPSUBW      Y5, Y0, Y0
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     Y13, Y14, Y4
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y5
+	VPMULHW     Y12, Y14, Y12
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y13
+	VPADDW      Y0, Y9, Y14
+	VPMULLW     Y7, Y3, Y7
+	VPMULHW     Y8, Y3, Y3
+	VPSUBW      Y0, Y9, Y0
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW     Y1, Y4, Y4
+	VPADDW      Y2, Y6, Y9
+	VPMULHW     Y1, Y7, Y7
+	VPMULLW     Y11, Y10, Y11
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y4, Y12, Y12
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y4
+	VPMULLW     Y5, Y14, Y5
+	VPMULLW     Y13, Y0, Y6
+	VPSUBW      Y7, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y7
+	VPADDW      Y12, Y9, Y13
+	VPMULHW     Y8, Y10, Y8
+	VPMULHW     Y1, Y11, Y11
+	VPADDW      Y3, Y2, Y10
+	VPSUBW      Y12, Y9, Y12
+	VPSUBW      Y3, Y2, Y3
+	VMOVDQU     32(AX), Y2
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y11, Y8, Y8
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPMULHW     Y4, Y14, Y4
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y11
+	VPMULHW     Y7, Y0, Y0
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y7
+	VPADDW      Y8, Y2, Y14
+	VPSUBW      Y5, Y4, Y4
+	VPMULLW     Y9, Y10, Y5
+	VPSUBW      Y8, Y2, Y8
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y2
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y6
+	VPADDW      Y4, Y14, Y9
+	VPSUBW      Y4, Y14, Y4
+	VPADDW      Y0, Y8, Y14
+	VPMULLW     Y11, Y12, Y11
+	VPSUBW      Y0, Y8, Y0
+	VPMULHW     Y7, Y10, Y7
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y8
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y11, Y11
+	VPMULLW     Y2, Y3, Y2
+	VPMULHW     Y6, Y12, Y6
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y10
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y5
+	VPADDW      Y7, Y14, Y12
+	VMOVDQU     Y12, 288(AX)
+	VPSUBW      Y7, Y14, Y7
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y12
+	VPMULHW     Y8, Y3, Y3
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y11, Y6, Y6
+	VMOVDQU     288(AX), Y8
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y11
+	VMOVDQU     Y7, 352(AX)
+	VPADDW      Y6, Y4, Y7
+	VMOVDQU     Y7, 160(AX)
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y7
+	VPSUBW      Y6, Y4, Y6
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y4
+	VPMULLW     Y10, Y13, Y10
+	VPSUBW      Y2, Y3, Y3
+	VPMULHW     Y5, Y13, Y2
+	VMOVDQU     160(AX), Y5
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y13
+	VMOVDQU     Y6, 224(AX)
+	VPADDW      Y3, Y0, Y6
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y6
+	VPSUBW      Y3, Y0, Y3
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y0
+	VPMULHW     Y1, Y10, Y10
+	VPMULLW     Y12, Y8, Y12
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     416(AX), Y3
+	VPMULHW     Y4, Y8, Y4
+	VMOVDQU     256(AX), Y8
+	VPSUBW      Y10, Y2, Y2
+	VPMULLW     Y11, Y5, Y10
+	VMOVDQU     384(AX), Y11
+	VPMULHW     Y1, Y12, Y12
+	VPADDW      Y2, Y9, Y14
+	VPMULHW     Y13, Y5, Y5
+	VPSUBW      Y2, Y9, Y2
+	VMOVDQU     Y14, 32(AX)
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y9
+	VMOVDQU     nttconst_0e7d1cb06b69<>+0(SB), Y13
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     32(AX), Y2
+	VPMULLW     Y7, Y3, Y7
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y12, Y4, Y4
+	VMOVDQU     nttconst_3445a46cb6ef<>+0(SB), Y12
+	VPMULHW     Y6, Y3, Y3
+	VMOVDQU     128(AX), Y6
+	VPADDW      Y4, Y8, Y14
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y10, Y5, Y5
+	VPSUBW      Y4, Y8, Y4
+	VMOVDQU     nttconst_7d7289e48c1a<>+0(SB), Y8
+	VPERM2I128  $0x31, Y4, Y14, Y10
+	VPERM2I128  $0x20, Y4, Y14, Y4
+	VPMULLW     Y0, Y2, Y0
+	VPSUBW      Y7, Y3, Y3
+	VMOVDQU     (AX), Y7
+	VPMULHW     Y9, Y2, Y2
+	VMOVDQU     nttconst_2651743c290e<>+0(SB), Y9
+	VPADDW      Y5, Y6, Y14
+	VPMULLW     Y13, Y10, Y13
+	VPSUBW      Y5, Y6, Y5
+	VPADDW      Y3, Y11, Y6
+	VPSUBW      Y3, Y11, Y3
+	VPMULHW     Y1, Y0, Y0
+	VPERM2I128  $0x31, Y5, Y14, Y11
+	VPERM2I128  $0x20, Y5, Y14, Y5
+	VPERM2I128  $0x31, Y3, Y6, Y14
+	VPMULHW     Y1, Y13, Y13
+	VPERM2I128  $0x20, Y3, Y6, Y3
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     nttconst_6c88e48fe761<>+0(SB), Y0
+	VPMULLW     Y12, Y11, Y6
+	VPMULHW     Y9, Y10, Y9
+	VMOVDQU     nttconst_1e898f237363<>+0(SB), Y10
+	VPMULLW     Y8, Y14, Y8
+	VPADDW      Y2, Y7, Y12
+	VPSUBW      Y2, Y7, Y2
+	VPERM2I128  $0x31, Y2, Y12, Y7
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y13, Y9, Y9
+	VPERM2I128  $0x20, Y2, Y12, Y2
+	VMOVDQU     nttconst_e88a208f6795<>+0(SB), Y12
+	VPMULHW     Y1, Y8, Y8
+	VPADDW      Y9, Y4, Y13
+	VPSUBW      Y9, Y4, Y9
+	VPMULHW     Y0, Y11, Y0
+	VMOVDQU     nttconst_43ba81dad31d<>+0(SB), Y4
+	VPMULHW     Y10, Y14, Y10
+	VMOVDQU     nttconst_7e03476f8871<>+0(SB), Y11
+	VPUNPCKHQDQ Y9, Y13, Y14
+	VPUNPCKLQDQ Y9, Y13, Y9
+	VPMULLW     Y12, Y7, Y12
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_a5630251e21f<>+0(SB), Y6
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     nttconst_33a5f3d01513<>+0(SB), Y8
+	VPADDW      Y0, Y5, Y13
+	VPSUBW      Y0, Y5, Y0
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULHW     Y4, Y7, Y3
+	VMOVDQU     nttconst_ccbecf97ebcf<>+0(SB), Y4
+	VPMULHW     Y1, Y12, Y12
+	VPUNPCKHQDQ Y0, Y13, Y7
+	VPMULLW     Y11, Y14, Y11
+	VPUNPCKLQDQ Y0, Y13, Y0
+	VPUNPCKHQDQ Y10, Y5, Y13
+	VPUNPCKLQDQ Y10, Y5, Y5
+	VPMULLW     Y6, Y7, Y6
+	VPMULLW     Y8, Y13, Y8
+	VPSUBW      Y12, Y3, Y3
+	VMOVDQU     nttconst_079e8973a741<>+0(SB), Y10
+	VPADDW      Y3, Y2, Y12
+	VPMULHW     Y1, Y11, Y11
+	VPSUBW      Y3, Y2, Y3
+	VPMULHW     Y4, Y14, Y2
+	VMOVDQU     nttconst_4d7cd2039ea7<>+0(SB), Y4
+	VPMULHW     Y1, Y6, Y6
+	VPUNPCKHQDQ Y3, Y12, Y14
+	VPUNPCKLQDQ Y3, Y12, Y3
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y10, Y7, Y7
+	VMOVDQU     nttconst_73cc04762e65<>+0(SB), Y10
+	VPSUBW      Y11, Y2, Y2
+	VMOVDQU     nttconst_d70974d45cd9<>+0(SB), Y11
+	VPADDW      Y2, Y9, Y12
+	VPSUBW      Y2, Y9, Y2
+	VPMULHW     Y4, Y13, Y4
+	VMOVDQU     nttconst_fb9028cdb5c3<>+0(SB), Y9
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     nttconst_1059bf0a4d5e<>+0(SB), Y6
+	VPUNPCKLDQ  Y2, Y12, Y13
+	VPUNPCKHDQ  Y2, Y12, Y2
+	VPADDW      Y7, Y0, Y12
+	VPSUBW      Y7, Y0, Y7
+	VPUNPCKHQDQ Y2, Y13, Y0
+	VPUNPCKLQDQ Y2, Y13, Y2
+	VPMULLW     Y10, Y14, Y10
+	VPSUBW      Y8, Y4, Y4
+	VMOVDQU     nttconst_696579f786bc<>+0(SB), Y8
+	VPMULHW     Y11, Y14, Y11
+	VMOVDQU     nttconst_0bd3a20cb568<>+0(SB), Y13
+	VPUNPCKLDQ  Y7, Y12, Y14
+	VPUNPCKHDQ  Y7, Y12, Y7
+	VPADDW      Y4, Y5, Y12
+	VPSUBW      Y4, Y5, Y4
+	VPUNPCKHQDQ Y7, Y14, Y5
+	VPUNPCKLQDQ Y7, Y14, Y7
+	VPMULHW     Y1, Y10, Y10
+	VPUNPCKLDQ  Y4, Y12, Y14
+	VPUNPCKHDQ  Y4, Y12, Y4
+	VPMULLW     Y9, Y0, Y9
+	VPUNPCKHQDQ Y4, Y14, Y12
+	VPMULLW     Y6, Y5, Y6
+	VPUNPCKLQDQ Y4, Y14, Y4
+	VPMULLW     Y8, Y12, Y8
+	VPSUBW      Y10, Y11, Y11
+	VMOVDQU     nttconst_d710ce33ffdd<>+0(SB), Y10
+	VPMULHW     Y13, Y0, Y0
+	VMOVDQU     nttconst_ff5f9caecd2b<>+0(SB), Y13
+	VPADDW      Y11, Y3, Y14
+	VPMULHW     Y1, Y9, Y9
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y11, Y3, Y11
+	VPMULHW     Y1, Y8, Y8
+	VPUNPCKLDQ  Y11, Y14, Y3
+	VPUNPCKHDQ  Y11, Y14, Y11
+	VPUNPCKHQDQ Y11, Y3, Y14
+	VPSUBW      Y9, Y0, Y0
+	VPUNPCKLQDQ Y11, Y3, Y3
+	VMOVDQU     nttconst_05e8dd3b1b8e<>+0(SB), Y9
+	VPADDW      Y0, Y2, Y11
+	VPMULHW     Y10, Y5, Y5
+	VPMULHW     Y13, Y12, Y10
+	VMOVDQU     nttconst_db93e2e08d88<>+0(SB), Y12
+	VPSUBW      Y0, Y2, Y0
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y2
+	VPUNPCKLDQ  Y0, Y11, Y13
+	VPUNPCKHDQ  Y0, Y11, Y0
+	VPERM2I128  $0x20, Y0, Y13, Y11
+	VPERM2I128  $0x31, Y0, Y13, Y0
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y6
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y8
+	VPMULLW     Y9, Y14, Y9
+	VPADDW      Y5, Y7, Y13
+	VPSUBW      Y5, Y7, Y5
+	VPADDW      Y10, Y4, Y7
+	VPSUBW      Y10, Y4, Y10
+	VPMULHW     Y12, Y14, Y4
+	VPUNPCKLDQ  Y5, Y13, Y12
+	VPUNPCKHDQ  Y5, Y13, Y5
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y13
+	VPMULHW     Y1, Y9, Y9
+	VPUNPCKLDQ  Y10, Y7, Y14
+	VPUNPCKHDQ  Y10, Y7, Y7
+	VPMULHUW    Y2, Y11, Y2
+	VPERM2I128  $0x20, Y5, Y12, Y10
+	VPERM2I128  $0x31, Y5, Y12, Y5
+	VPERM2I128  $0x20, Y7, Y14, Y12
+	VPERM2I128  $0x31, Y7, Y14, Y7
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y9
+	VPSRLW      $0x0b, Y2, Y2
+	VPADDW      Y4, Y3, Y14
+	VPMULHUW    Y6, Y10, Y6
+	VPMULLW     Y1, Y2, Y2
+	VPSUBW      Y4, Y3, Y4
+	VPUNPCKLDQ  Y4, Y14, Y3
+	VPUNPCKHDQ  Y4, Y14, Y4
+	VPERM2I128  $0x20, Y4, Y3, Y14
+	VPSRLW      $0x0b, Y6, Y6
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VPSUBW      Y2, Y11, Y11
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y2
+	VPMULLW     Y1, Y6, Y6
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y4
+	VPMULHUW    Y9, Y12, Y9
+	VPMULHUW    Y8, Y14, Y8
+	VPMULHUW    Y13, Y3, Y11
+	VPSUBW      Y6, Y10, Y10
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y6
+	VPSRLW      $0x0b, Y9, Y9
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     224(AX), Y10
+	VPMULLW     Y1, Y9, Y9
+	VPMULHUW    Y2, Y0, Y2
+	VPSRLW      $0x0b, Y8, Y8
+	VPSRLW      $0x0b, Y11, Y11
+	VPMULHUW    Y4, Y5, Y4
+	VPMULLW     Y1, Y8, Y8
+	VPMULLW     Y1, Y11, Y11
+	VPSUBW      Y9, Y12, Y12
+	VMOVDQU     96(AX), Y9
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULHUW    Y6, Y7, Y6
+	VMOVDQU     Y12, 384(AX)
+	VMOVDQU     480(AX), Y12
+	VPSRLW      $0x0b, Y4, Y4
+	VPMULLW     Y1, Y2, Y2
+	VPSUBW      Y8, Y14, Y14
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y8
+	VPMULLW     Y1, Y4, Y4
+	VMOVDQU     Y14, (AX)
+	VMOVDQU     352(AX), Y13
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y11
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y3
+	VPSRLW      $0x0b, Y6, Y6
+	VPSUBW      Y2, Y0, Y0
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y2
+	VPMULLW     Y1, Y6, Y6
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y4
+	VMOVDQU     Y0, 288(AX)
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y0
+	VMOVDQU     Y5, 160(AX)
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y5
+	VPMULLW     Y8, Y9, Y8
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y6
+	VPMULLW     Y11, Y13, Y11
+	VMOVDQU     Y7, 416(AX)
+	VPMULLW     Y3, Y10, Y3
+	VMOVDQU     64(AX), Y7
+	VPMULLW     Y2, Y12, Y2
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y4, Y9, Y4
+	VMOVDQU     320(AX), Y9
+	VPMULHW     Y0, Y13, Y0
+	VMOVDQU     192(AX), Y13
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y5, Y10, Y5
+	VMOVDQU     448(AX), Y10
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y6, Y12, Y6
+	VPSUBW      Y8, Y4, Y4
+	VMOVDQU     nttconst_0974b3bb5942<>+0(SB), Y8
+	VMOVDQU     nttconst_dc650d8e78c0<>+0(SB), Y12
+	VPSUBW      Y11, Y0, Y0
+	VMOVDQU     nttconst_7ca64b88e379<>+0(SB), Y11
+	VPADDW      Y4, Y7, Y14
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y4, Y7, Y4
+	VMOVDQU     nttconst_abed34b8d521<>+0(SB), Y3
+	VPSUBW      Y2, Y6, Y6
+	VPADDW      Y0, Y9, Y2
+	VPADDW      Y5, Y13, Y7
+	VPSUBW      Y0, Y9, Y0
+	VPADDW      Y6, Y10, Y9
+	VPSUBW      Y5, Y13, Y5
+	VPERM2I128  $0x31, Y4, Y14, Y13
+	VPSUBW      Y6, Y10, Y6
+	VPERM2I128  $0x31, Y0, Y2, Y10
+	VPERM2I128  $0x20, Y4, Y14, Y4
+	VPERM2I128  $0x31, Y5, Y7, Y14
+	VPERM2I128  $0x20, Y0, Y2, Y0
+	VPERM2I128  $0x31, Y6, Y9, Y2
+	VPMULLW     Y8, Y13, Y8
+	VPERM2I128  $0x20, Y5, Y7, Y5
+	VPMULLW     Y12, Y10, Y7
+	VPERM2I128  $0x20, Y6, Y9, Y6
+	VMOVDQU     nttconst_7fd86b93c00a<>+0(SB), Y9
+	VPMULLW     Y11, Y14, Y11
+	VPMULLW     Y3, Y2, Y3
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y1, Y7, Y7
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y9, Y13, Y9
+	VMOVDQU     nttconst_37939a189aa4<>+0(SB), Y12
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     nttconst_a523fae3aa92<>+0(SB), Y8
+	VPADDW      Y9, Y4, Y13
+	VPSUBW      Y9, Y4, Y9
+	VPMULHW     Y12, Y10, Y4
+	VMOVDQU     nttconst_0b9bea2cd629<>+0(SB), Y10
+	VPUNPCKHQDQ Y9, Y13, Y12
+	VPUNPCKLQDQ Y9, Y13, Y9
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_15aa5ea715a1<>+0(SB), Y13
+	VPSUBW      Y7, Y4, Y4
+	VMOVDQU     nttconst_d1100d088074<>+0(SB), Y7
+	VPADDW      Y4, Y0, Y14
+	VPSUBW      Y4, Y0, Y4
+	VPMULHW     Y10, Y2, Y0
+	VMOVDQU     nttconst_0f4de6f084ab<>+0(SB), Y2
+	VPSUBW      Y11, Y8, Y8
+	VMOVDQU     nttconst_e2cc1411c980<>+0(SB), Y10
+	VPUNPCKHQDQ Y4, Y14, Y11
+	VPUNPCKLQDQ Y4, Y14, Y4
+	VPADDW      Y8, Y5, Y14
+	VPSUBW      Y8, Y5, Y8
+	VPSUBW      Y3, Y0, Y0
+	VMOVDQU     nttconst_657945ebbd59<>+0(SB), Y3
+	VPUNPCKHQDQ Y8, Y14, Y5
+	VPMULLW     Y13, Y12, Y13
+	VPMULLW     Y7, Y11, Y7
+	VPUNPCKLQDQ Y8, Y14, Y8
+	VPADDW      Y0, Y6, Y14
+	VPSUBW      Y0, Y6, Y0
+	VPUNPCKHQDQ Y0, Y14, Y6
+	VPMULLW     Y2, Y5, Y2
+	VPMULHW     Y1, Y13, Y13
+	VPUNPCKLQDQ Y0, Y14, Y0
+	VPMULLW     Y10, Y6, Y10
+	VPMULHW     Y1, Y7, Y7
+	VPMULHW     Y3, Y12, Y3
+	VMOVDQU     nttconst_66e62771aa82<>+0(SB), Y12
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y13, Y3, Y3
+	VMOVDQU     nttconst_7f76a1e259df<>+0(SB), Y13
+	VPADDW      Y3, Y9, Y14
+	VPSUBW      Y3, Y9, Y3
+	VPMULHW     Y12, Y11, Y9
+	VMOVDQU     nttconst_9b51d30baa50<>+0(SB), Y11
+	VPUNPCKLDQ  Y3, Y14, Y12
+	VPUNPCKHDQ  Y3, Y14, Y3
+	VPUNPCKHQDQ Y3, Y12, Y14
+	VPUNPCKLQDQ Y3, Y12, Y3
+	VPMULHW     Y13, Y5, Y5
+	VMOVDQU     nttconst_9fcc41950d55<>+0(SB), Y12
+	VPSUBW      Y7, Y9, Y9
+	VMOVDQU     nttconst_bd2295cd7417<>+0(SB), Y7
+	VPADDW      Y9, Y4, Y13
+	VPSUBW      Y9, Y4, Y9
+	VPMULHW     Y11, Y6, Y4
+	VMOVDQU     nttconst_ff8e88867c27<>+0(SB), Y6
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     nttconst_4fba697d52b3<>+0(SB), Y2
+	VPUNPCKLDQ  Y9, Y13, Y11
+	VPUNPCKHDQ  Y9, Y13, Y9
+	VPADDW      Y5, Y8, Y13
+	VPSUBW      Y5, Y8, Y5
+	VPUNPCKHQDQ Y9, Y11, Y8
+	VPUNPCKLQDQ Y9, Y11, Y9
+	VPSUBW      Y10, Y4, Y4
+	VMOVDQU     nttconst_96b52983fc4f<>+0(SB), Y10
+	VPUNPCKLDQ  Y5, Y13, Y11
+	VPUNPCKHDQ  Y5, Y13, Y5
+	VPMULLW     Y12, Y14, Y12
+	VPADDW      Y4, Y0, Y13
+	VPMULLW     Y7, Y8, Y7
+	VPSUBW      Y4, Y0, Y4
+	VPUNPCKHQDQ Y5, Y11, Y0
+	VPUNPCKLQDQ Y5, Y11, Y5
+	VPUNPCKLDQ  Y4, Y13, Y11
+	VPUNPCKHDQ  Y4, Y13, Y4
+	VPMULLW     Y6, Y0, Y6
+	VPMULHW     Y1, Y12, Y12
+	VPUNPCKHQDQ Y4, Y11, Y13
+	VPMULHW     Y1, Y7, Y7
+	VPUNPCKLQDQ Y4, Y11, Y4
+	VPMULLW     Y2, Y13, Y2
+	VPMULHW     Y10, Y14, Y10
+	VMOVDQU     nttconst_0c2242d18da3<>+0(SB), Y11
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y12, Y10, Y10
+	VMOVDQU     nttconst_95de806bca0a<>+0(SB), Y12
+	VPADDW      Y10, Y3, Y14
+	VPSUBW      Y10, Y3, Y10
+	VPMULHW     Y11, Y8, Y3
+	VMOVDQU     nttconst_4fbd5b594bdb<>+0(SB), Y8
+	VPUNPCKLDQ  Y10, Y14, Y11
+	VPUNPCKHDQ  Y10, Y14, Y10
+	VPERM2I128  $0x20, Y10, Y11, Y14
+	VPERM2I128  $0x31, Y10, Y11, Y10
+	VPMULHW     Y12, Y0, Y0
+	VPSUBW      Y7, Y3, Y3
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y7
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y11
+	VPADDW      Y3, Y9, Y12
+	VPSUBW      Y3, Y9, Y3
+	VPMULHW     Y8, Y13, Y8
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y6
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y9
+	VPUNPCKLDQ  Y3, Y12, Y13
+	VPUNPCKHDQ  Y3, Y12, Y3
+	VPADDW      Y0, Y5, Y12
+	VPSUBW      Y0, Y5, Y0
+	VPERM2I128  $0x20, Y3, Y13, Y5
+	VPERM2I128  $0x31, Y3, Y13, Y3
+	VPSUBW      Y2, Y8, Y8
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y2
+	VPUNPCKLDQ  Y0, Y12, Y13
+	VPUNPCKHDQ  Y0, Y12, Y0
+	VPMULHUW    Y7, Y14, Y7
+	VPADDW      Y8, Y4, Y12
+	VPSUBW      Y8, Y4, Y8
+	VPERM2I128  $0x20, Y0, Y13, Y4
+	VPERM2I128  $0x31, Y0, Y13, Y0
+	VPMULHUW    Y11, Y5, Y11
+	VPUNPCKLDQ  Y8, Y12, Y13
+	VPUNPCKHDQ  Y8, Y12, Y8
+	VPSRLW      $0x0b, Y7, Y7
+	VPERM2I128  $0x20, Y8, Y13, Y12
+	VPERM2I128  $0x31, Y8, Y13, Y8
+	VPMULLW     Y1, Y7, Y7
+	VPMULHUW    Y6, Y4, Y6
+	VPSRLW      $0x0b, Y11, Y11
+	VPMULHUW    Y2, Y10, Y2
+	VPMULLW     Y1, Y11, Y11
+	VPMULHUW    Y9, Y12, Y9
+	VPSUBW      Y7, Y14, Y14
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y7
+	VPSRLW      $0x0b, Y6, Y6
+	VMOVDQU     Y14, 64(AX)
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y13
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y1, Y6, Y6
+	VPSUBW      Y11, Y5, Y5
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y11
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y1, Y2, Y2
+	VMOVDQU     Y5, 320(AX)
+	VPMULLW     Y1, Y9, Y9
+	VPSUBW      Y6, Y4, Y4
+	VPMULHUW    Y7, Y3, Y5
+	VPSUBW      Y2, Y10, Y10
+	VMOVDQU     Y4, 192(AX)
+	VPMULHUW    Y13, Y0, Y2
+	VPSUBW      Y9, Y12, Y12
+	VMOVDQU     Y10, 96(AX)
+	VPMULHUW    Y11, Y8, Y4
+	VMOVDQU     Y12, 448(AX)
+	VPSRLW      $0x0b, Y5, Y5
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y1, Y5, Y5
+	VPSRLW      $0x0b, Y4, Y4
+	VPMULLW     Y1, Y2, Y2
+	VPMULLW     Y1, Y4, Y4
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y2, Y0, Y0
+	VMOVDQU     Y3, 352(AX)
+	VPSUBW      Y4, Y8, Y8
+	VMOVDQU     Y0, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_unpack_undo_lazy_barrett_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_unpack_undo_lazy_barrett_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y1
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y2
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y3
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y4
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y5
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     384(AX), Y8
+	VMOVDQU     320(AX), Y9
+	VMOVDQU     192(AX), Y10
+	VMOVDQU     256(AX), Y11
+	VMOVDQU     128(AX), Y12
+	VMOVDQU     64(AX), Y13
+	VMOVDQU     (AX), Y14
+	VPMULLW     Y1, Y8, Y1
+	VPMULHW     Y3, Y8, Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y8
+	VPMULLW     Y2, Y9, Y2
+	VPMULHW     Y4, Y9, Y4
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y9
+	VPMULLW     Y5, Y11, Y5
+	VPMULHW     Y6, Y11, Y6
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y11
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPMULLW     Y8, Y7, Y8
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y1
+	VPMULHW     Y9, Y7, Y7
+	VPSUBW      Y2, Y4, Y4
+	VPADDW      Y3, Y12, Y2
+	VPADDW      Y4, Y13, Y9
+	VPSUBW      Y3, Y12, Y3
+	VPSUBW      Y5, Y6, Y6
+	VPMULLW     Y11, Y2, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y4, Y13, Y4
+	VPADDW      Y6, Y14, Y11
+	VPSUBW      Y6, Y14, Y6
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y12
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y13
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y14
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y8, Y7, Y7
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPMULHW     Y1, Y2, Y1
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y2
+	VPSUBW      Y5, Y1, Y1
+	VPADDW      Y7, Y10, Y5
+	VPSUBW      Y7, Y10, Y7
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULLW     Y12, Y7, Y12
+	VPMULHW     Y13, Y7, Y7
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y13
+	VPMULLW     Y14, Y3, Y14
+	VPMULLW     Y8, Y5, Y8
+	VPMULHW     Y2, Y3, Y2
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y3
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y8, Y8
+	VPMULHW     Y10, Y5, Y5
+	VPADDW      Y1, Y11, Y10
+	VPSUBW      Y12, Y7, Y7
+	VPSUBW      Y1, Y11, Y1
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y11
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y12
+	VPSUBW      Y14, Y2, Y2
+	VPADDW      Y7, Y4, Y14
+	VPSUBW      Y7, Y4, Y7
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y2, Y6, Y4
+	VPADDW      Y5, Y9, Y8
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y6
+	VPSUBW      Y5, Y9, Y5
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y9
+	VPMULLW     Y13, Y8, Y13
+	VPMULHW     Y3, Y8, Y3
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y8
+	VPMULLW     Y11, Y14, Y11
+	VPMULHW     Y12, Y14, Y12
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y14
+	VPMULHW     Y0, Y13, Y13
+	VPMULLW     Y6, Y5, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPMULLW     Y9, Y7, Y9
+	VPMULHW     Y8, Y7, Y7
+	VPSUBW      Y13, Y3, Y3
+	VPADDW      Y3, Y10, Y8
+	VPMULHW     Y14, Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y11, Y12, Y12
+	VPSUBW      Y3, Y10, Y3
+	VMOVDQU     Y8, (AX)
+	VPMULHW     Y0, Y9, Y9
+	VPADDW      Y12, Y4, Y8
+	VMOVDQU     Y3, 64(AX)
+	VPSUBW      Y12, Y4, Y12
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y3
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y4
+	VPSUBW      Y6, Y5, Y5
+	VMOVDQU     Y12, 320(AX)
+	VMOVDQU     32(AX), Y6
+	VPSUBW      Y9, Y7, Y7
+	VPADDW      Y5, Y1, Y8
+	VMOVDQU     288(AX), Y9
+	VPADDW      Y7, Y2, Y10
+	VPSUBW      Y5, Y1, Y5
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y1
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y11
+	VMOVDQU     Y8, 128(AX)
+	VPSUBW      Y7, Y2, Y7
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y2
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VMOVDQU     Y7, 448(AX)
+	VMOVDQU     352(AX), Y7
+	VMOVDQU     96(AX), Y10
+	VMOVDQU     480(AX), Y12
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     416(AX), Y5
+	VMOVDQU     224(AX), Y13
+	VMOVDQU     160(AX), Y14
+	VPMULLW     Y3, Y9, Y3
+	VPMULHW     Y4, Y9, Y4
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y9
+	VPMULLW     Y2, Y7, Y2
+	VPMULHW     Y8, Y7, Y7
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULLW     Y1, Y5, Y1
+	VPMULHW     Y11, Y5, Y5
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y11
+	VPMULHW     Y0, Y3, Y3
+	VPMULLW     Y9, Y12, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y3, Y4, Y4
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y3
+	VPMULHW     Y8, Y12, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y4, Y6, Y2
+	VPSUBW      Y1, Y5, Y5
+	VPADDW      Y7, Y10, Y1
+	VPSUBW      Y4, Y6, Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y6
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y12
+	VPSUBW      Y7, Y10, Y7
+	VPADDW      Y5, Y14, Y10
+	VPSUBW      Y9, Y8, Y8
+	VPSUBW      Y5, Y14, Y5
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y9
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y14
+	VPMULLW     Y11, Y10, Y11
+	VPMULHW     Y3, Y10, Y3
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW     Y0, Y11, Y11
+	VPMULLW     Y6, Y5, Y6
+	VPMULHW     Y12, Y5, Y5
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y12
+	VPSUBW      Y11, Y3, Y3
+	VPADDW      Y8, Y13, Y11
+	VPSUBW      Y8, Y13, Y8
+	VPMULLW     Y9, Y11, Y9
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y13
+	VPMULHW     Y0, Y6, Y6
+	VPMULLW     Y14, Y8, Y14
+	VPMULHW     Y10, Y11, Y10
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y11
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y12, Y8, Y8
+	VPSUBW      Y6, Y5, Y5
+	VPADDW      Y3, Y2, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPADDW      Y5, Y4, Y12
+	VPSUBW      Y3, Y2, Y3
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y2
+	VPSUBW      Y5, Y4, Y5
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y4
+	VPSUBW      Y9, Y10, Y10
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y9
+	VPSUBW      Y14, Y8, Y8
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y14
+	VPADDW      Y10, Y1, Y15
+	VPSUBW      Y10, Y1, Y10
+	VPMULLW     Y13, Y15, Y1
+	VPMULHW     Y11, Y15, Y11
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y13
+	VPMULLW     Y4, Y10, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y14, Y10, Y10
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y14
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y1, Y11, Y11
+	VPADDW      Y8, Y7, Y1
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     Y2, Y1, Y2
+	VPMULHW     Y9, Y1, Y1
+	VPADDW      Y11, Y6, Y7
+	VPMULLW     Y13, Y8, Y9
+	VPSUBW      Y4, Y10, Y10
+	VPSUBW      Y11, Y6, Y11
+	VMOVDQU     Y7, 32(AX)
+	VPADDW      Y10, Y3, Y4
+	VMOVDQU     Y11, 96(AX)
+	VMOVDQU     32(AX), Y6
+	VMOVDQU     (AX), Y7
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y14, Y8, Y8
+	VMOVDQU     Y4, 160(AX)
+	VPSUBW      Y10, Y3, Y10
+	VPMULHW     Y0, Y9, Y9
+	VMOVDQU     Y10, 224(AX)
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y1, Y12, Y2
+	VMOVDQU     128(AX), Y3
+	VPADDW      Y8, Y5, Y4
+	VMOVDQU     Y2, 288(AX)
+	VPSUBW      Y1, Y12, Y1
+	VMOVDQU     160(AX), Y2
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y9
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y10
+	VPSUBW      Y8, Y5, Y8
+	VMOVDQU     416(AX), Y5
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y11
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y1
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y12
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y13
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y14
+	VPMULLW     Y9, Y4, Y9
+	VPMULHW     Y10, Y4, Y4
+	VMOVDQU     384(AX), Y10
+	VPMULLW     Y11, Y2, Y11
+	VPMULHW     Y1, Y2, Y1
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y2
+	VPMULLW     Y12, Y6, Y12
+	VPMULLW     Y13, Y5, Y13
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y14, Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y9, Y4, Y4
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y4, Y8, Y9
+	VPADDW      Y1, Y3, Y11
+	VPSUBW      Y4, Y8, Y4
+	VPMULHW     Y2, Y6, Y2
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y1, Y3, Y1
+	VPERM2I128  $0x20, Y4, Y9, Y3
+	VPADDW      Y5, Y10, Y6
+	VPSUBW      Y5, Y10, Y5
+	VPSUBW      Y12, Y2, Y2
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPADDW      Y2, Y7, Y8
+	VPERM2I128  $0x20, Y1, Y11, Y9
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     nttconst_0e7d1cb06b69<>+0(SB), Y7
+	VMOVDQU     nttconst_3445a46cb6ef<>+0(SB), Y10
+	VPERM2I128  $0x31, Y1, Y11, Y1
+	VPERM2I128  $0x31, Y5, Y6, Y11
+	VMOVDQU     nttconst_2651743c290e<>+0(SB), Y12
+	VMOVDQU     nttconst_6c88e48fe761<>+0(SB), Y13
+	VPERM2I128  $0x31, Y2, Y8, Y14
+	VPERM2I128  $0x20, Y5, Y6, Y5
+	VMOVDQU     nttconst_e88a208f6795<>+0(SB), Y6
+	VPERM2I128  $0x20, Y2, Y8, Y2
+	VMOVDQU     nttconst_7d7289e48c1a<>+0(SB), Y8
+	VPMULLW     Y7, Y4, Y7
+	VPMULLW     Y10, Y1, Y10
+	VPMULHW     Y12, Y4, Y4
+	VMOVDQU     nttconst_1e898f237363<>+0(SB), Y12
+	VPMULHW     Y13, Y1, Y1
+	VMOVDQU     nttconst_43ba81dad31d<>+0(SB), Y13
+	VPMULLW     Y8, Y11, Y8
+	VPMULLW     Y6, Y14, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y7, Y4, Y4
+	VPSUBW      Y10, Y1, Y1
+	VPMULHW     Y12, Y11, Y7
+	VPADDW      Y4, Y3, Y10
+	VPADDW      Y1, Y9, Y11
+	VPMULHW     Y13, Y14, Y12
+	VPSUBW      Y4, Y3, Y4
+	VPSUBW      Y1, Y9, Y1
+	VPUNPCKLQDQ Y4, Y10, Y3
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y6, Y12, Y12
+	VPUNPCKHQDQ Y4, Y10, Y4
+	VPADDW      Y7, Y5, Y6
+	VPADDW      Y12, Y2, Y8
+	VPUNPCKLQDQ Y1, Y11, Y9
+	VPSUBW      Y7, Y5, Y7
+	VPSUBW      Y12, Y2, Y12
+	VMOVDQU     nttconst_7e03476f8871<>+0(SB), Y2
+	VMOVDQU     nttconst_a5630251e21f<>+0(SB), Y5
+	VPUNPCKHQDQ Y1, Y11, Y1
+	VMOVDQU     nttconst_ccbecf97ebcf<>+0(SB), Y10
+	VMOVDQU     nttconst_079e8973a741<>+0(SB), Y11
+	VPUNPCKHQDQ Y7, Y6, Y13
+	VPUNPCKHQDQ Y12, Y8, Y14
+	VPUNPCKLQDQ Y7, Y6, Y6
+	VMOVDQU     nttconst_73cc04762e65<>+0(SB), Y7
+	VPUNPCKLQDQ Y12, Y8, Y8
+	VMOVDQU     nttconst_33a5f3d01513<>+0(SB), Y12
+	VPMULLW     Y2, Y4, Y2
+	VPMULLW     Y5, Y1, Y5
+	VPMULHW     Y10, Y4, Y4
+	VMOVDQU     nttconst_4d7cd2039ea7<>+0(SB), Y10
+	VPMULHW     Y11, Y1, Y1
+	VMOVDQU     nttconst_d70974d45cd9<>+0(SB), Y11
+	VPMULLW     Y12, Y13, Y12
+	VPMULLW     Y7, Y14, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y5, Y1, Y1
+	VPMULHW     Y10, Y13, Y2
+	VPADDW      Y4, Y3, Y5
+	VPADDW      Y1, Y9, Y10
+	VPMULHW     Y11, Y14, Y11
+	VPSUBW      Y4, Y3, Y4
+	VPSUBW      Y1, Y9, Y1
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPSUBW      Y12, Y2, Y2
+	VPSUBW      Y7, Y11, Y11
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPADDW      Y2, Y6, Y5
+	VPADDW      Y11, Y8, Y7
+	VPUNPCKLDQ  Y1, Y10, Y9
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y11, Y8, Y11
+	VMOVDQU     nttconst_fb9028cdb5c3<>+0(SB), Y6
+	VMOVDQU     nttconst_0bd3a20cb568<>+0(SB), Y8
+	VPUNPCKHDQ  Y1, Y10, Y1
+	VPUNPCKHQDQ Y4, Y3, Y10
+	VPUNPCKLDQ  Y2, Y5, Y12
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VMOVDQU     nttconst_05e8dd3b1b8e<>+0(SB), Y5
+	VMOVDQU     nttconst_db93e2e08d88<>+0(SB), Y13
+	VPUNPCKHQDQ Y1, Y9, Y14
+	VPUNPCKLQDQ Y4, Y3, Y3
+	VPUNPCKHQDQ Y2, Y12, Y4
+	VPUNPCKLQDQ Y1, Y9, Y1
+	VPUNPCKLDQ  Y11, Y7, Y9
+	VPUNPCKHDQ  Y11, Y7, Y7
+	VMOVDQU     nttconst_1059bf0a4d5e<>+0(SB), Y11
+	VPUNPCKLQDQ Y2, Y12, Y2
+	VMOVDQU     nttconst_d710ce33ffdd<>+0(SB), Y12
+	VPMULLW     Y6, Y10, Y6
+	VPMULHW     Y8, Y10, Y8
+	VPUNPCKHQDQ Y7, Y9, Y10
+	VPUNPCKLQDQ Y7, Y9, Y7
+	VMOVDQU     nttconst_696579f786bc<>+0(SB), Y9
+	VPMULLW     Y5, Y10, Y5
+	VPMULHW     Y13, Y10, Y10
+	VMOVDQU     nttconst_ff5f9caecd2b<>+0(SB), Y13
+	VPMULHW     Y0, Y6, Y6
+	VPMULLW     Y11, Y14, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y12, Y14, Y12
+	VPMULLW     Y9, Y4, Y9
+	VPSUBW      Y6, Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y13, Y4, Y4
+	VPADDW      Y8, Y3, Y6
+	VPSUBW      Y5, Y10, Y10
+	VPSUBW      Y8, Y3, Y8
+	VPADDW      Y10, Y7, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPUNPCKLDQ  Y8, Y6, Y5
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VPSUBW      Y10, Y7, Y10
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPSUBW      Y11, Y12, Y12
+	VPERM2I128  $0x20, Y6, Y5, Y8
+	VPUNPCKLDQ  Y10, Y3, Y11
+	VPADDW      Y12, Y1, Y13
+	VPUNPCKHDQ  Y10, Y3, Y3
+	VPERM2I128  $0x31, Y6, Y5, Y5
+	VPSUBW      Y9, Y4, Y4
+	VPSUBW      Y12, Y1, Y12
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y1
+	VPERM2I128  $0x20, Y3, Y11, Y6
+	VPERM2I128  $0x31, Y3, Y11, Y3
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y9
+	VPADDW      Y4, Y2, Y10
+	VPUNPCKLDQ  Y12, Y13, Y11
+	VPUNPCKHDQ  Y12, Y13, Y12
+	VPSUBW      Y4, Y2, Y4
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPERM2I128  $0x20, Y12, Y11, Y13
+	VPERM2I128  $0x31, Y12, Y11, Y11
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y12
+	VPUNPCKLDQ  Y4, Y10, Y14
+	VPUNPCKHDQ  Y4, Y10, Y4
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPMULHW     Y7, Y6, Y7
+	VPMULHW     Y1, Y3, Y1
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPMULHW     Y2, Y8, Y2
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y7, Y6, Y6
+	VPERM2I128  $0x20, Y4, Y14, Y7
+	VPERM2I128  $0x31, Y4, Y14, Y4
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULHW     Y10, Y5, Y10
+	VPSUBW      Y9, Y6, Y9
+	VPMULLW     Y0, Y2, Y2
+	VPMINUW     Y9, Y6, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y6
+	VPSRAW      $0x0a, Y10, Y10
+	VPSUBW      Y12, Y3, Y12
+	VPSUBW      Y2, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPMULLW     Y0, Y10, Y10
+	VPMINUW     Y12, Y3, Y3
+	VPSUBW      Y14, Y8, Y12
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPMINUW     Y12, Y8, Y8
+	VPMULHW     Y9, Y13, Y9
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y8
+	VPSUBW      Y10, Y5, Y5
+	VPSUBW      Y1, Y5, Y1
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPMINUW     Y1, Y5, Y5
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULHW     Y2, Y11, Y1
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y2
+	VPMULHW     Y3, Y7, Y3
+	VPMULLW     Y0, Y9, Y9
+	VPSRAW      $0x0a, Y1, Y1
+	VPSRAW      $0x0a, Y3, Y3
+	VPSUBW      Y9, Y13, Y13
+	VPMULHW     Y10, Y4, Y5
+	VPMULLW     Y0, Y1, Y1
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y6, Y13, Y6
+	VMOVDQU     64(AX), Y9
+	VPMINUW     Y6, Y13, Y13
+	VMOVDQU     Y13, 128(AX)
+	VPSRAW      $0x0a, Y5, Y5
+	VMOVDQU     224(AX), Y6
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     480(AX), Y1
+	VPSUBW      Y3, Y7, Y7
+	VPMULLW     Y0, Y5, Y5
+	VMOVDQU     96(AX), Y3
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y10
+	VPSUBW      Y14, Y11, Y12
+	VPSUBW      Y8, Y7, Y8
+	VPMINUW     Y12, Y11, Y11
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y12
+	VMOVDQU     320(AX), Y13
+	VPMINUW     Y8, Y7, Y7
+	VMOVDQU     Y11, 160(AX)
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y8
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y11
+	VMOVDQU     Y7, 384(AX)
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y7
+	VPSUBW      Y5, Y4, Y4
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y5
+	VMOVDQU     352(AX), Y14
+	VPSUBW      Y2, Y4, Y2
+	VPMINUW     Y2, Y4, Y4
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y4
+	VPMULLW     Y10, Y3, Y10
+	VPMULHW     Y12, Y3, Y3
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y12
+	VPMULLW     Y7, Y6, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPMULLW     Y8, Y14, Y8
+	VPMULHW     Y11, Y14, Y11
+	VMOVDQU     448(AX), Y14
+	VPMULHW     Y5, Y6, Y5
+	VPMULLW     Y4, Y1, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y10, Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPMULHW     Y12, Y1, Y1
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y3, Y9, Y3
+	VMOVDQU     nttconst_0974b3bb5942<>+0(SB), Y9
+	VMOVDQU     nttconst_7fd86b93c00a<>+0(SB), Y10
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y7, Y5, Y5
+	VPERM2I128  $0x31, Y3, Y6, Y7
+	VPERM2I128  $0x20, Y3, Y6, Y3
+	VPSUBW      Y8, Y11, Y11
+	VPADDW      Y5, Y2, Y6
+	VPADDW      Y11, Y13, Y8
+	VPSUBW      Y5, Y2, Y5
+	VPSUBW      Y4, Y1, Y1
+	VPSUBW      Y11, Y13, Y11
+	VMOVDQU     nttconst_dc650d8e78c0<>+0(SB), Y2
+	VMOVDQU     nttconst_7ca64b88e379<>+0(SB), Y4
+	VPERM2I128  $0x31, Y5, Y6, Y12
+	VPERM2I128  $0x20, Y5, Y6, Y5
+	VPADDW      Y1, Y14, Y6
+	VPERM2I128  $0x31, Y11, Y8, Y13
+	VPERM2I128  $0x20, Y11, Y8, Y8
+	VMOVDQU     nttconst_37939a189aa4<>+0(SB), Y11
+	VPSUBW      Y1, Y14, Y1
+	VMOVDQU     nttconst_abed34b8d521<>+0(SB), Y14
+	VPMULLW     Y9, Y7, Y9
+	VPMULHW     Y10, Y7, Y7
+	VMOVDQU     nttconst_a523fae3aa92<>+0(SB), Y10
+	VPMULHW     Y0, Y9, Y9
+	VPMULLW     Y2, Y13, Y2
+	VPMULLW     Y4, Y12, Y4
+	VPMULHW     Y11, Y13, Y11
+	VPERM2I128  $0x31, Y1, Y6, Y13
+	VPERM2I128  $0x20, Y1, Y6, Y1
+	VMOVDQU     nttconst_0b9bea2cd629<>+0(SB), Y6
+	VPMULHW     Y10, Y12, Y10
+	VPSUBW      Y9, Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPADDW      Y7, Y3, Y9
+	VPMULLW     Y14, Y13, Y12
+	VPSUBW      Y7, Y3, Y7
+	VMOVDQU     nttconst_15aa5ea715a1<>+0(SB), Y3
+	VMOVDQU     nttconst_657945ebbd59<>+0(SB), Y14
+	VPSUBW      Y2, Y11, Y11
+	VPSUBW      Y4, Y10, Y10
+	VPUNPCKHQDQ Y7, Y9, Y2
+	VPUNPCKLQDQ Y7, Y9, Y4
+	VPMULHW     Y6, Y13, Y6
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y11, Y8, Y7
+	VPADDW      Y10, Y5, Y9
+	VPSUBW      Y11, Y8, Y11
+	VMOVDQU     nttconst_d1100d088074<>+0(SB), Y8
+	VMOVDQU     nttconst_66e62771aa82<>+0(SB), Y13
+	VPSUBW      Y10, Y5, Y10
+	VMOVDQU     nttconst_0f4de6f084ab<>+0(SB), Y5
+	VPSUBW      Y12, Y6, Y6
+	VMOVDQU     nttconst_7f76a1e259df<>+0(SB), Y12
+	VPMULLW     Y3, Y2, Y3
+	VPMULHW     Y14, Y2, Y2
+	VPUNPCKHQDQ Y11, Y7, Y14
+	VPUNPCKLQDQ Y11, Y7, Y7
+	VPADDW      Y6, Y1, Y11
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     nttconst_e2cc1411c980<>+0(SB), Y1
+	VPMULHW     Y0, Y3, Y3
+	VPMULLW     Y8, Y14, Y8
+	VPMULHW     Y13, Y14, Y13
+	VPUNPCKHQDQ Y10, Y9, Y14
+	VPUNPCKLQDQ Y10, Y9, Y9
+	VMOVDQU     nttconst_9b51d30baa50<>+0(SB), Y10
+	VPMULLW     Y5, Y14, Y5
+	VPMULHW     Y12, Y14, Y12
+	VPUNPCKHQDQ Y6, Y11, Y14
+	VPUNPCKLQDQ Y6, Y11, Y6
+	VPSUBW      Y3, Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPADDW      Y2, Y4, Y3
+	VPMULLW     Y1, Y14, Y1
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y2, Y4, Y2
+	VPUNPCKLDQ  Y2, Y3, Y4
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPMULHW     Y10, Y14, Y3
+	VPSUBW      Y8, Y13, Y13
+	VPUNPCKHQDQ Y2, Y4, Y8
+	VPUNPCKLQDQ Y2, Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y5, Y12, Y12
+	VPADDW      Y13, Y7, Y4
+	VPADDW      Y12, Y9, Y5
+	VPSUBW      Y13, Y7, Y13
+	VMOVDQU     nttconst_9fcc41950d55<>+0(SB), Y7
+	VMOVDQU     nttconst_96b52983fc4f<>+0(SB), Y10
+	VPSUBW      Y12, Y9, Y12
+	VMOVDQU     nttconst_bd2295cd7417<>+0(SB), Y9
+	VMOVDQU     nttconst_0c2242d18da3<>+0(SB), Y11
+	VPUNPCKLDQ  Y13, Y4, Y14
+	VPUNPCKHDQ  Y13, Y4, Y4
+	VPSUBW      Y1, Y3, Y3
+	VPUNPCKLDQ  Y12, Y5, Y1
+	VPUNPCKHDQ  Y12, Y5, Y5
+	VPADDW      Y3, Y6, Y12
+	VPUNPCKHQDQ Y4, Y14, Y13
+	VPUNPCKLQDQ Y4, Y14, Y4
+	VPSUBW      Y3, Y6, Y3
+	VMOVDQU     nttconst_ff8e88867c27<>+0(SB), Y6
+	VMOVDQU     nttconst_95de806bca0a<>+0(SB), Y14
+	VPMULLW     Y7, Y8, Y7
+	VPMULHW     Y10, Y8, Y8
+	VPUNPCKLDQ  Y3, Y12, Y10
+	VPUNPCKHDQ  Y3, Y12, Y3
+	VMOVDQU     nttconst_4fba697d52b3<>+0(SB), Y12
+	VPMULLW     Y9, Y13, Y9
+	VPMULHW     Y11, Y13, Y11
+	VPUNPCKHQDQ Y5, Y1, Y13
+	VPUNPCKLQDQ Y5, Y1, Y1
+	VMOVDQU     nttconst_4fbd5b594bdb<>+0(SB), Y5
+	VPMULHW     Y0, Y7, Y7
+	VPMULLW     Y6, Y13, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y14, Y13, Y13
+	VPUNPCKHQDQ Y3, Y10, Y14
+	VPUNPCKLQDQ Y3, Y10, Y3
+	VPMULLW     Y12, Y14, Y10
+	VPSUBW      Y7, Y8, Y8
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y5, Y14, Y5
+	VPSUBW      Y9, Y11, Y11
+	VPADDW      Y8, Y2, Y7
+	VPADDW      Y11, Y4, Y9
+	VPSUBW      Y8, Y2, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y11, Y4, Y11
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPUNPCKLDQ  Y8, Y7, Y4
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPSUBW      Y6, Y13, Y13
+	VPUNPCKLDQ  Y11, Y9, Y6
+	VPUNPCKHDQ  Y11, Y9, Y8
+	VPADDW      Y13, Y1, Y9
+	VPERM2I128  $0x20, Y7, Y4, Y11
+	VPERM2I128  $0x20, Y8, Y6, Y12
+	VPSUBW      Y10, Y5, Y5
+	VPSUBW      Y13, Y1, Y13
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y1
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VPERM2I128  $0x31, Y8, Y6, Y6
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y7
+	VPADDW      Y5, Y3, Y8
+	VPUNPCKLDQ  Y13, Y9, Y10
+	VPUNPCKHDQ  Y13, Y9, Y9
+	VPSUBW      Y5, Y3, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPERM2I128  $0x20, Y9, Y10, Y13
+	VPERM2I128  $0x31, Y9, Y10, Y9
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y10
+	VPUNPCKLDQ  Y5, Y8, Y14
+	VPUNPCKHDQ  Y5, Y8, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y8
+	VPMULHW     Y2, Y11, Y2
+	VPMULHW     Y1, Y4, Y1
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPMULHW     Y3, Y12, Y3
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y2, Y11, Y11
+	VPERM2I128  $0x20, Y5, Y14, Y2
+	VPERM2I128  $0x31, Y5, Y14, Y5
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPMULHW     Y8, Y6, Y8
+	VPSRAW      $0x0a, Y3, Y3
+	VPSUBW      Y7, Y11, Y7
+	VPMULLW     Y0, Y3, Y3
+	VPMINUW     Y7, Y11, Y11
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y11
+	VPSRAW      $0x0a, Y8, Y8
+	VPSUBW      Y10, Y4, Y10
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y3, Y12, Y12
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPMINUW     Y10, Y4, Y4
+	VPSUBW      Y14, Y12, Y10
+	VMOVDQU     Y4, 96(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y4
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPMINUW     Y10, Y12, Y12
+	VPMULHW     Y7, Y13, Y7
+	VPSUBW      Y8, Y6, Y6
+	VMOVDQU     Y12, 320(AX)
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y8
+	VPSUBW      Y1, Y6, Y1
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPMINUW     Y1, Y6, Y6
+	VPMULHW     Y3, Y9, Y1
+	VPSRAW      $0x0a, Y7, Y7
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y3
+	VPMULHW     Y4, Y2, Y4
+	VPMULLW     Y0, Y7, Y7
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULHW     Y10, Y5, Y6
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y7, Y13, Y13
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y11, Y13, Y7
+	VPMINUW     Y7, Y13, Y13
+	VPSRAW      $0x0a, Y6, Y6
+	VPSUBW      Y1, Y9, Y9
+	VMOVDQU     Y13, 192(AX)
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y14, Y9, Y0
+	VPSUBW      Y8, Y2, Y1
+	VPMINUW     Y0, Y9, Y9
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y9, 224(AX)
+	VPSUBW      Y6, Y5, Y5
+	VMOVDQU     Y2, 448(AX)
+	VPSUBW      Y3, Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_blend_undo_lazy_exact_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_blend_undo_lazy_exact_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y9
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y3, 320(AX)
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y2, Y9
+	VPSUBW      Y4, Y2, Y4
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPADDW      Y5, Y3, Y2
+	VPSUBW      Y5, Y3, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y8, Y6, Y8
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y7, Y6
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y9, Y7
+	VPSUBW      Y3, Y9, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y9
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y1, Y9
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y4, Y1
+	VPSUBW      Y8, Y4, Y8
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y9, 160(AX)
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y2, Y5
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y3, Y8
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y5, Y10
+	VPBLENDD    $0xaa, Y9, Y5, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y6, Y5
+	VPBLENDD    $0xaa, Y2, Y6, Y2
+	VPBLENDD    $0xaa, Y1, Y5, Y5
+	VPSLLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y8, Y6
+	VPBLENDD    $0xaa, Y1, Y8, Y1
+	VPBLENDD    $0xaa, Y3, Y6, Y6
+	VPSLLQ      $0x20, Y4, Y3
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDD    $0xaa, Y3, Y7, Y3
+	VPBLENDD    $0xaa, Y4, Y8, Y8
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y10, Y4
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y10, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y9, Y4
+	VPSUBW      Y7, Y9, Y7
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y5, Y9
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y2, Y9
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y6, Y2
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VPADDW      Y6, Y1, Y2
+	VPSUBW      Y6, Y1, Y6
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y3, Y1
+	VPSUBW      Y8, Y3, Y8
+	VPSLLQ      $0x20, Y7, Y3
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y3, Y4, Y3
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VPSLLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDD    $0xaa, Y4, Y9, Y4
+	VPBLENDD    $0xaa, Y5, Y7, Y7
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y2, Y9
+	VPBLENDD    $0xaa, Y5, Y2, Y5
+	VPBLENDD    $0xaa, Y6, Y9, Y9
+	VPSLLQ      $0x20, Y8, Y2
+	VPSRLQ      $0x20, Y1, Y6
+	VPBLENDD    $0xaa, Y2, Y1, Y2
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPUNPCKLQDQ Y10, Y3, Y1
+	VPUNPCKHQDQ Y10, Y3, Y3
+	VPUNPCKLQDQ Y7, Y4, Y8
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPUNPCKLQDQ Y9, Y5, Y7
+	VPUNPCKHQDQ Y9, Y5, Y5
+	VPUNPCKLQDQ Y6, Y2, Y9
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y6
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y4, Y8, Y3
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y9
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VMOVDQU     Y6, (AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y6
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     Y3, 256(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 288(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y5, 160(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y7, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VMOVDQU     Y7, 384(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y1, Y9
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y3, Y1
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y5, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y8, Y7, Y8
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y1, Y9
+	VPERM2I128  $0x31, Y4, Y1, Y1
+	VPERM2I128  $0x20, Y6, Y3, Y4
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y5, Y6
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y9, Y7
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y4, Y9
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y5, Y6, Y4
+	VPSUBW      Y5, Y6, Y5
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y3, Y9, Y7
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y2, Y5
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y6, Y5
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y8, Y6
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y3, Y8
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y3, Y7, Y8
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y5, Y10
+	VPBLENDD    $0xaa, Y9, Y5, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y1, Y2
+	VPSRLQ      $0x20, Y6, Y5
+	VPBLENDD    $0xaa, Y2, Y6, Y2
+	VPBLENDD    $0xaa, Y1, Y5, Y5
+	VPSLLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y8, Y6
+	VPBLENDD    $0xaa, Y1, Y8, Y1
+	VPBLENDD    $0xaa, Y3, Y6, Y6
+	VPSLLQ      $0x20, Y4, Y3
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDD    $0xaa, Y3, Y7, Y3
+	VPBLENDD    $0xaa, Y4, Y8, Y8
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y10, Y4
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y10, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y9, Y4
+	VPSUBW      Y7, Y9, Y7
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y5, Y9
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPADDW      Y5, Y2, Y9
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y6, Y2
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y6, Y6
+	VPADDW      Y6, Y1, Y2
+	VPSUBW      Y6, Y1, Y6
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPADDW      Y8, Y3, Y1
+	VPSUBW      Y8, Y3, Y8
+	VPSLLQ      $0x20, Y7, Y3
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y3, Y4, Y3
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VPSLLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDD    $0xaa, Y4, Y9, Y4
+	VPBLENDD    $0xaa, Y5, Y7, Y7
+	VPSLLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y2, Y9
+	VPBLENDD    $0xaa, Y5, Y2, Y5
+	VPBLENDD    $0xaa, Y6, Y9, Y9
+	VPSLLQ      $0x20, Y8, Y2
+	VPSRLQ      $0x20, Y1, Y6
+	VPBLENDD    $0xaa, Y2, Y1, Y2
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPUNPCKLQDQ Y10, Y3, Y1
+	VPUNPCKHQDQ Y10, Y3, Y3
+	VPUNPCKLQDQ Y7, Y4, Y8
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPUNPCKLQDQ Y9, Y5, Y7
+	VPUNPCKHQDQ Y9, Y5, Y5
+	VPUNPCKLQDQ Y6, Y2, Y9
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y6
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y4, Y8, Y3
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y9
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VMOVDQU     Y6, 64(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y6
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 352(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y8, 192(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y5, 224(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y7, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_blend_undo_lazy_exact_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_blend_undo_lazy_exact_list_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     448(AX), Y1
+	VMOVDQU     384(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     128(AX), Y6
+	VMOVDQU     64(AX), Y7
+	VMOVDQU     (AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y5, Y12
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y5, Y5
+	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y1, Y4, Y9
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y11, Y3, Y3
+	VPSUBW      Y1, Y4, Y1
+	VPADDW      Y2, Y6, Y4
+	VPADDW      Y3, Y7, Y10
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y11
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y1, Y13
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPSUBW      Y12, Y5, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y7
+	VPADDW      Y5, Y8, Y9
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y12
+	VPSUBW      Y5, Y8, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y11, Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y13, Y1, Y1
+	VPADDW      Y7, Y10, Y8
+	VPADDW      Y1, Y3, Y11
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y7, Y10, Y7
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y8, Y6
+	VPSUBW      Y1, Y3, Y1
+	VPADDW      Y2, Y5, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y10
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y7, Y13
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y1, Y14
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y1, Y1
+	VPSUBW      Y2, Y5, Y2
+	VPSUBW      Y12, Y4, Y4
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y5
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
+	VPADDW      Y4, Y9, Y11
+	VPSUBW      Y4, Y9, Y4
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y10, Y5, Y5
+	VPSUBW      Y13, Y7, Y7
+	VPSUBW      Y6, Y8, Y8
+	VPSUBW      Y14, Y1, Y1
+	VPADDW      Y5, Y3, Y6
+	VPADDW      Y7, Y4, Y9
+	VPADDW      Y8, Y11, Y10
+	VPADDW      Y1, Y2, Y12
+	VPSUBW      Y5, Y3, Y5
+	VPSUBW      Y7, Y4, Y7
+	VMOVDQU     Y6, 256(AX)
+	VPSUBW      Y8, Y11, Y8
+	VPSUBW      Y1, Y2, Y1
+	VMOVDQU     Y12, 384(AX)
+	VMOVDQU     Y1, 448(AX)
+	VMOVDQU     480(AX), Y1
+	VMOVDQU     Y5, 320(AX)
+	VMOVDQU     416(AX), Y2
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     352(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     224(AX), Y5
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     Y8, 64(AX)
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     96(AX), Y7
+	VMOVDQU     Y10, (AX)
+	VMOVDQU     32(AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y12
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y1, Y5, Y9
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y11, Y3, Y3
+	VPSUBW      Y1, Y5, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPADDW      Y2, Y6, Y10
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y1, Y11
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPADDW      Y3, Y7, Y13
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y10, Y6
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y7
+	VPSUBW      Y12, Y4, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y10, Y10
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPADDW      Y4, Y8, Y12
+	VPSUBW      Y4, Y8, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y9, Y13, Y5
+	VPADDW      Y1, Y3, Y8
+	VPSUBW      Y9, Y13, Y9
+	VPSUBW      Y6, Y10, Y10
+	VPSUBW      Y7, Y2, Y2
+	VPSUBW      Y1, Y3, Y1
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y8, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y9, Y6
+	VPADDW      Y10, Y12, Y7
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y1, Y11
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y8, Y8
+	VPADDW      Y2, Y4, Y13
+	VPSUBW      Y10, Y12, Y10
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y9, Y9
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y1, Y1
+	VPSUBW      Y2, Y4, Y2
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y6, Y9, Y9
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y8, Y13, Y3
+	VPADDW      Y9, Y10, Y6
+	VPADDW      Y1, Y2, Y11
+	VMOVDQU     Y3, 288(AX)
+	VPSUBW      Y8, Y13, Y8
+	VPSUBW      Y9, Y10, Y9
+	VMOVDQU     Y6, 160(AX)
+	VMOVDQU     288(AX), Y3
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y1, Y2, Y1
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     160(AX), Y2
+	VPADDW      Y5, Y7, Y4
+	VMOVDQU     416(AX), Y6
+	VPSUBW      Y5, Y7, Y5
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     Y5, 96(AX)
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     (AX), Y5
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y9, 224(AX)
+	VMOVDQU     384(AX), Y8
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VMOVDQU     256(AX), Y10
+	VMOVDQU     Y1, 480(AX)
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y1
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y12
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y3, Y3
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y3, Y10, Y1
+	VPSUBW      Y11, Y6, Y6
+	VPADDW      Y2, Y7, Y9
+	VPSUBW      Y3, Y10, Y3
+	VPADDW      Y6, Y8, Y10
+	VPSUBW      Y2, Y7, Y2
+	VPERM2I128  $0x31, Y3, Y1, Y7
+	VPSUBW      Y12, Y4, Y4
+	VPSUBW      Y6, Y8, Y6
+	VPERM2I128  $0x31, Y2, Y9, Y8
+	VPADDW      Y4, Y5, Y11
+	VPERM2I128  $0x20, Y3, Y1, Y1
+	VPERM2I128  $0x31, Y6, Y10, Y3
+	VPSUBW      Y4, Y5, Y4
+	VPERM2I128  $0x20, Y2, Y9, Y2
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y7, Y5
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y7, Y7
+	VPERM2I128  $0x31, Y4, Y11, Y9
+	VPERM2I128  $0x20, Y6, Y10, Y6
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y8, Y10
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y8, Y8
+	VPERM2I128  $0x20, Y4, Y11, Y4
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y9, Y12
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y5, Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y10, Y8, Y8
+	VPADDW      Y7, Y1, Y5
+	VPSUBW      Y11, Y3, Y3
+	VPADDW      Y8, Y2, Y10
+	VPSUBW      Y7, Y1, Y7
+	VPADDW      Y3, Y6, Y1
+	VPSUBW      Y8, Y2, Y8
+	VPUNPCKHQDQ Y7, Y5, Y2
+	VPSUBW      Y12, Y9, Y9
+	VPSUBW      Y3, Y6, Y3
+	VPUNPCKHQDQ Y8, Y10, Y6
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y2, Y11
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y2, Y2
+	VPUNPCKHQDQ Y3, Y1, Y12
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y6, Y13
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y6, Y6
+	VPADDW      Y9, Y4, Y14
+	VPSUBW      Y9, Y4, Y9
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y12, Y4
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y12, Y12
+	VPUNPCKLQDQ Y7, Y5, Y5
+	VPUNPCKHQDQ Y9, Y14, Y7
+	VPUNPCKLQDQ Y8, Y10, Y8
+	VPUNPCKLQDQ Y3, Y1, Y1
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y7, Y7
+	VPUNPCKLQDQ Y9, Y14, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y2, Y2
+	VPSUBW      Y13, Y6, Y6
+	VPADDW      Y2, Y5, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y4, Y12, Y12
+	VPADDW      Y6, Y8, Y4
+	VPSUBW      Y2, Y5, Y2
+	VPSRLQ      $0x20, Y10, Y5
+	VPADDW      Y12, Y1, Y11
+	VPSUBW      Y6, Y8, Y6
+	VPSRLQ      $0x20, Y4, Y8
+	VPBLENDD    $0xaa, Y2, Y5, Y5
+	VPSUBW      Y12, Y1, Y12
+	VPSRLQ      $0x20, Y11, Y1
+	VPBLENDD    $0xaa, Y6, Y8, Y8
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y5, Y13
+	VPBLENDD    $0xaa, Y12, Y1, Y1
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y8, Y14
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y5, Y5
+	VPSUBW      Y3, Y7, Y7
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y8, Y8
+	VPSLLQ      $0x20, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y1, Y1
+	VPSLLQ      $0x20, Y12, Y12
+	VPBLENDD    $0xaa, Y2, Y10, Y2
+	VPADDW      Y7, Y9, Y10
+	VPSUBW      Y7, Y9, Y7
+	VPSRLQ      $0x20, Y10, Y9
+	VPBLENDD    $0xaa, Y6, Y4, Y6
+	VPBLENDD    $0xaa, Y12, Y11, Y12
+	VPBLENDD    $0xaa, Y7, Y9, Y9
+	VPSLLQ      $0x20, Y7, Y4
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y9, Y7
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y9, Y9
+	VPBLENDD    $0xaa, Y4, Y10, Y4
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y14, Y8, Y8
+	VPADDW      Y5, Y2, Y10
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y8, Y6, Y3
+	VPSUBW      Y5, Y2, Y5
+	VPSRLQ      $0x20, Y10, Y2
+	VPADDW      Y1, Y12, Y11
+	VPSUBW      Y8, Y6, Y8
+	VPSLLQ      $0x20, Y5, Y6
+	VPSRLQ      $0x20, Y3, Y13
+	VPSUBW      Y1, Y12, Y1
+	VPSLLQ      $0x20, Y8, Y12
+	VPSRLQ      $0x20, Y11, Y14
+	VPBLENDD    $0xaa, Y6, Y10, Y6
+	VPSLLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y5, Y2, Y2
+	VPBLENDD    $0xaa, Y12, Y3, Y12
+	VPBLENDD    $0xaa, Y8, Y13, Y13
+	VPBLENDD    $0xaa, Y10, Y11, Y10
+	VPBLENDD    $0xaa, Y1, Y14, Y14
+	VPUNPCKLQDQ Y2, Y6, Y1
+	VPUNPCKHQDQ Y2, Y6, Y2
+	VPUNPCKLQDQ Y13, Y12, Y3
+	VPUNPCKHQDQ Y13, Y12, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPUNPCKLQDQ Y14, Y10, Y6
+	VPUNPCKHQDQ Y14, Y10, Y8
+	VPERM2I128  $0x20, Y2, Y1, Y10
+	VPERM2I128  $0x20, Y5, Y3, Y11
+	VPERM2I128  $0x20, Y8, Y6, Y12
+	VPSUBW      Y7, Y9, Y9
+	VPERM2I128  $0x31, Y2, Y1, Y1
+	VPADDW      Y9, Y4, Y2
+	VPERM2I128  $0x31, Y5, Y3, Y3
+	VPERM2I128  $0x31, Y8, Y6, Y5
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y10, Y6
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y7
+	VPSUBW      Y9, Y4, Y9
+	VPSRLQ      $0x20, Y2, Y4
+	VMOVDQU     480(AX), Y8
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y12, Y13
+	VPSLLQ      $0x20, Y9, Y14
+	VPBLENDD    $0xaa, Y9, Y4, Y4
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y9
+	VPBLENDD    $0xaa, Y14, Y2, Y14
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y2
+	VPSRLW      $0x0b, Y6, Y6
+	VPSRLW      $0x0b, Y7, Y7
+	VPSRLW      $0x0b, Y13, Y13
+	VPMULLW     Y0, Y6, Y6
+	VPMULLW     Y0, Y7, Y7
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y13, Y13
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y6, Y10, Y10
+	VPUNPCKLQDQ Y4, Y14, Y6
+	VPUNPCKHQDQ Y4, Y14, Y4
+	VPSUBW      Y7, Y11, Y11
+	VPERM2I128  $0x20, Y4, Y6, Y7
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VPSUBW      Y13, Y12, Y12
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y6
+	VMOVDQU     Y10, 256(AX)
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     224(AX), Y10
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y8, Y11
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y8, Y8
+	VPSUBW      Y9, Y1, Y1
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     Y12, 384(AX)
+	VMOVDQU     96(AX), Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y7, Y9
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y12
+	VMOVDQU     352(AX), Y13
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     320(AX), Y1
+	VMOVDQU     192(AX), Y3
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y10, Y14
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y10, Y10
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSRLW      $0x0b, Y9, Y9
+	VPSRLW      $0x0b, Y12, Y12
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y12, Y12
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y11, Y8, Y8
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y2, Y6
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y13, Y11
+	VMOVDQU     Y5, 416(AX)
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y2, Y2
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y13, Y5
+	VPSUBW      Y9, Y7, Y7
+	VPSUBW      Y12, Y4, Y4
+	VMOVDQU     448(AX), Y9
+	VPMULHW     Y0, Y14, Y14
+	VMOVDQU     Y7, (AX)
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     64(AX), Y4
+	VPSUBW      Y14, Y10, Y10
+	VPADDW      Y10, Y3, Y7
+	VPSUBW      Y10, Y3, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPADDW      Y8, Y9, Y3
+	VPERM2I128  $0x31, Y10, Y7, Y12
+	VPSUBW      Y8, Y9, Y8
+	VPERM2I128  $0x20, Y10, Y7, Y7
+	VPERM2I128  $0x31, Y8, Y3, Y9
+	VPERM2I128  $0x20, Y8, Y3, Y3
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y11, Y5, Y5
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y12, Y6
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y12, Y8
+	VPADDW      Y2, Y4, Y10
+	VPADDW      Y5, Y1, Y11
+	VPSUBW      Y2, Y4, Y2
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y9, Y4
+	VPERM2I128  $0x31, Y2, Y10, Y9
+	VPERM2I128  $0x31, Y5, Y11, Y12
+	VPERM2I128  $0x20, Y2, Y10, Y2
+	VPERM2I128  $0x20, Y5, Y11, Y5
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y9, Y10
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y12, Y11
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y9, Y9
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y12, Y12
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y6, Y8, Y8
+	VPADDW      Y8, Y7, Y6
+	VPSUBW      Y1, Y4, Y4
+	VPSUBW      Y8, Y7, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPADDW      Y4, Y3, Y1
+	VPUNPCKHQDQ Y8, Y6, Y7
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y7, Y7
+	VPUNPCKLQDQ Y8, Y6, Y6
+	VPUNPCKHQDQ Y4, Y1, Y8
+	VPUNPCKLQDQ Y4, Y1, Y1
+	VPSUBW      Y10, Y9, Y9
+	VPSUBW      Y11, Y12, Y12
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y8, Y4
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y8, Y8
+	VPADDW      Y9, Y2, Y10
+	VPADDW      Y12, Y5, Y11
+	VPSUBW      Y9, Y2, Y9
+	VPSUBW      Y12, Y5, Y12
+	VPUNPCKHQDQ Y9, Y10, Y2
+	VPUNPCKHQDQ Y12, Y11, Y5
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y2, Y13
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y5, Y14
+	VPUNPCKLQDQ Y9, Y10, Y9
+	VPUNPCKLQDQ Y12, Y11, Y10
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y2, Y2
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y3, Y7, Y7
+	VPADDW      Y7, Y6, Y3
+	VPSUBW      Y4, Y8, Y8
+	VPSUBW      Y7, Y6, Y7
+	VPSRLQ      $0x20, Y3, Y4
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPADDW      Y8, Y1, Y6
+	VPBLENDD    $0xaa, Y7, Y4, Y4
+	VPSUBW      Y8, Y1, Y8
+	VPSRLQ      $0x20, Y6, Y1
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y4, Y11
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y4, Y4
+	VPBLENDD    $0xaa, Y8, Y1, Y1
+	VPSLLQ      $0x20, Y7, Y7
+	VPSLLQ      $0x20, Y8, Y8
+	VPSUBW      Y13, Y2, Y2
+	VPSUBW      Y14, Y5, Y5
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y1, Y12
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y1, Y1
+	VPADDW      Y2, Y9, Y13
+	VPADDW      Y5, Y10, Y14
+	VPBLENDD    $0xaa, Y7, Y3, Y7
+	VPBLENDD    $0xaa, Y8, Y6, Y8
+	VPSUBW      Y2, Y9, Y2
+	VPSUBW      Y5, Y10, Y5
+	VPSRLQ      $0x20, Y13, Y3
+	VPSRLQ      $0x20, Y14, Y6
+	VPBLENDD    $0xaa, Y2, Y3, Y3
+	VPBLENDD    $0xaa, Y5, Y6, Y6
+	VPSLLQ      $0x20, Y2, Y2
+	VPSLLQ      $0x20, Y5, Y5
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y3, Y9
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y6, Y10
+	VPBLENDD    $0xaa, Y2, Y13, Y2
+	VPBLENDD    $0xaa, Y5, Y14, Y5
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y3, Y3
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y7, Y11
+	VPSUBW      Y12, Y1, Y1
+	VPSUBW      Y4, Y7, Y4
+	VPSRLQ      $0x20, Y11, Y7
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPADDW      Y1, Y8, Y12
+	VPSLLQ      $0x20, Y4, Y13
+	VPSUBW      Y1, Y8, Y1
+	VPSRLQ      $0x20, Y12, Y8
+	VPBLENDD    $0xaa, Y13, Y11, Y13
+	VPBLENDD    $0xaa, Y4, Y7, Y7
+	VPSLLQ      $0x20, Y1, Y4
+	VPBLENDD    $0xaa, Y1, Y8, Y8
+	VPUNPCKLQDQ Y7, Y13, Y1
+	VPUNPCKHQDQ Y7, Y13, Y7
+	VPSUBW      Y9, Y3, Y3
+	VPSUBW      Y10, Y6, Y6
+	VPBLENDD    $0xaa, Y4, Y12, Y4
+	VPERM2I128  $0x20, Y7, Y1, Y9
+	VPADDW      Y3, Y2, Y10
+	VPADDW      Y6, Y5, Y11
+	VPUNPCKLQDQ Y8, Y4, Y12
+	VPUNPCKHQDQ Y8, Y4, Y4
+	VPSUBW      Y3, Y2, Y3
+	VPSUBW      Y6, Y5, Y6
+	VPSRLQ      $0x20, Y10, Y2
+	VPSRLQ      $0x20, Y11, Y5
+	VPSLLQ      $0x20, Y3, Y8
+	VPSLLQ      $0x20, Y6, Y13
+	VPBLENDD    $0xaa, Y3, Y2, Y2
+	VPBLENDD    $0xaa, Y6, Y5, Y5
+	VPBLENDD    $0xaa, Y8, Y10, Y8
+	VPBLENDD    $0xaa, Y13, Y11, Y13
+	VPERM2I128  $0x20, Y4, Y12, Y3
+	VPERM2I128  $0x31, Y7, Y1, Y1
+	VPUNPCKLQDQ Y2, Y8, Y6
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y9, Y7
+	VPUNPCKLQDQ Y5, Y13, Y8
+	VPUNPCKHQDQ Y5, Y13, Y5
+	VPERM2I128  $0x20, Y2, Y6, Y10
+	VPERM2I128  $0x20, Y5, Y8, Y11
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y13
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y14
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x31, Y4, Y12, Y4
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y10, Y6
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y8
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y12
+	VPSRLW      $0x0b, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSRLW      $0x0b, Y13, Y13
+	VPSRLW      $0x0b, Y14, Y14
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y7, Y9, Y9
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y7
+	VPSRLW      $0x0b, Y6, Y6
+	VPSRLW      $0x0b, Y8, Y8
+	VMOVDQU     Y9, 192(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y9
+	VPMULLW     Y0, Y6, Y6
+	VPSRLW      $0x0b, Y12, Y12
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y13, Y3, Y3
+	VPMULLW     Y0, Y12, Y12
+	VPSUBW      Y14, Y1, Y1
+	VMOVDQU     Y3, 448(AX)
+	VMOVDQU     Y1, 224(AX)
+	VPSUBW      Y6, Y10, Y10
+	VPSUBW      Y8, Y11, Y11
+	VMOVDQU     Y10, 64(AX)
+	VPSUBW      Y12, Y2, Y2
+	VMOVDQU     Y11, 320(AX)
+	VPSRLW      $0x0b, Y7, Y7
+	VMOVDQU     Y2, 96(AX)
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y7, Y7
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     Y5, 352(AX)
+	VMOVDQU     Y4, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_blend_undo_lazy_exact_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_blend_undo_lazy_exact_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y2
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y5
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y6
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y7
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y9
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y10
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y11
+	VMOVDQU     448(AX), Y12
+	VMOVDQU     384(AX), Y13
+	VPMULLW     Y0, Y12, Y0
+	VPMULHW     Y2, Y12, Y2
+	VMOVDQU     320(AX), Y12
+	VPMULLW     Y3, Y13, Y3
+	VPMULHW     Y6, Y13, Y6
+	VMOVDQU     192(AX), Y13
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y0, Y2, Y2
+	VPMULLW     Y4, Y12, Y0
+	VMOVDQU     256(AX), Y4
+	VPMULHW     Y7, Y12, Y7
+	VMOVDQU     128(AX), Y12
+	VPADDW      Y2, Y13, Y14
+	VPSUBW      Y3, Y6, Y6
+	VPSUBW      Y2, Y13, Y2
+	VMOVDQU     64(AX), Y3
+	VPMULLW     Y11, Y14, Y11
+	VPMULLW     Y5, Y2, Y5
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y8, Y2, Y2
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULLW     Y9, Y4, Y9
+	VPADDW      Y6, Y12, Y13
+	VPSUBW      Y6, Y12, Y6
+	VPADDW      Y7, Y3, Y12
+	VPMULLW     Y10, Y6, Y10
+	VPSUBW      Y7, Y3, Y7
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y3
+	VPMULHW     Y1, Y9, Y9
+	VPADDW      Y2, Y7, Y5
+	VPMULHW     Y8, Y4, Y4
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     (AX), Y7
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y0, Y6, Y0
+	VMOVDQU     nttconst_05ef4418e70f<>+0(SB), Y6
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPMULHW     Y3, Y14, Y3
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPSUBW      Y10, Y0, Y0
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPADDW      Y6, Y7, Y7
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y6
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y11
+	VPADDW      Y4, Y7, Y14
+	VPMULLW     Y8, Y13, Y8
+	VPSUBW      Y4, Y7, Y4
+	VPADDW      Y3, Y12, Y7
+	VPSUBW      Y3, Y12, Y3
+	VPADDW      Y0, Y4, Y12
+	VPMULLW     Y9, Y5, Y9
+	VPMULHW     Y10, Y13, Y10
+	VPSUBW      Y0, Y4, Y0
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y4
+	VPMULHW     Y1, Y8, Y8
+	VPMULLW     Y6, Y3, Y6
+	VPMULHW     Y11, Y5, Y5
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y11
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y8
+	VPADDW      Y10, Y14, Y13
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y10, Y14, Y10
+	VPMULLW     Y4, Y2, Y4
+	VPSUBW      Y9, Y5, Y5
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y9
+	VPADDW      Y5, Y12, Y14
+	VPMULHW     Y11, Y2, Y2
+	VPSUBW      Y5, Y12, Y5
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VMOVDQU     Y14, 256(AX)
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y12
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y8, Y3, Y3
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VMOVDQU     Y5, 320(AX)
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y5
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y6, Y3, Y3
+	VPMULLW     Y9, Y7, Y4
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y6
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y9
+	VPADDW      Y2, Y0, Y14
+	VPSUBW      Y2, Y0, Y2
+	VPADDW      Y3, Y10, Y0
+	VMOVDQU     Y14, 384(AX)
+	VPMULHW     Y12, Y7, Y7
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y12
+	VMOVDQU     Y2, 448(AX)
+	VPSUBW      Y3, Y10, Y3
+	VPMULHW     Y1, Y4, Y4
+	VMOVDQU     352(AX), Y2
+	VMOVDQU     288(AX), Y10
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     480(AX), Y3
+	VMOVDQU     Y0, 128(AX)
+	VMOVDQU     416(AX), Y0
+	VPSUBW      Y4, Y7, Y7
+	VMOVDQU     224(AX), Y4
+	VPADDW      Y7, Y13, Y14
+	VPSUBW      Y7, Y13, Y7
+	VMOVDQU     Y14, (AX)
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y13
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y7
+	VPMULLW     Y6, Y2, Y6
+	VPMULHW     Y12, Y2, Y2
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y12
+	VPMULLW     Y11, Y3, Y11
+	VPMULHW     Y8, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VPMULLW     Y5, Y0, Y5
+	VPMULHW     Y9, Y0, Y0
+	VMOVDQU     160(AX), Y9
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     96(AX), Y6
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VPADDW      Y3, Y4, Y14
+	VPSUBW      Y5, Y0, Y0
+	VPSUBW      Y3, Y4, Y3
+	VPMULLW     Y13, Y14, Y4
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y5
+	VPMULHW     Y12, Y14, Y12
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y13
+	VPADDW      Y0, Y9, Y14
+	VPMULLW     Y7, Y3, Y7
+	VPMULHW     Y8, Y3, Y3
+	VPSUBW      Y0, Y9, Y0
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW     Y1, Y4, Y4
+	VPADDW      Y2, Y6, Y9
+	VPMULHW     Y1, Y7, Y7
+	VPMULLW     Y11, Y10, Y11
+	VPSUBW      Y2, Y6, Y2
+	VPSUBW      Y4, Y12, Y12
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y4
+	VPMULLW     Y5, Y14, Y5
+	VPMULLW     Y13, Y0, Y6
+	VPSUBW      Y7, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y7
+	VPADDW      Y12, Y9, Y13
+	VPMULHW     Y8, Y10, Y8
+	VPMULHW     Y1, Y11, Y11
+	VPADDW      Y3, Y2, Y10
+	VPSUBW      Y12, Y9, Y12
+	VPSUBW      Y3, Y2, Y3
+	VMOVDQU     32(AX), Y2
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y11, Y8, Y8
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPMULHW     Y4, Y14, Y4
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y11
+	VPMULHW     Y7, Y0, Y0
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y7
+	VPADDW      Y8, Y2, Y14
+	VPSUBW      Y5, Y4, Y4
+	VPMULLW     Y9, Y10, Y5
+	VPSUBW      Y8, Y2, Y8
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y2
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y6
+	VPADDW      Y4, Y14, Y9
+	VPSUBW      Y4, Y14, Y4
+	VPADDW      Y0, Y8, Y14
+	VPMULLW     Y11, Y12, Y11
+	VPSUBW      Y0, Y8, Y0
+	VPMULHW     Y7, Y10, Y7
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y8
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y11, Y11
+	VPMULLW     Y2, Y3, Y2
+	VPMULHW     Y6, Y12, Y6
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y10
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y5
+	VPADDW      Y7, Y14, Y12
+	VMOVDQU     Y12, 288(AX)
+	VPSUBW      Y7, Y14, Y7
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y12
+	VPMULHW     Y8, Y3, Y3
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y11, Y6, Y6
+	VMOVDQU     288(AX), Y8
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y11
+	VMOVDQU     Y7, 352(AX)
+	VPADDW      Y6, Y4, Y7
+	VMOVDQU     Y7, 160(AX)
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y7
+	VPSUBW      Y6, Y4, Y6
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y4
+	VPMULLW     Y10, Y13, Y10
+	VPSUBW      Y2, Y3, Y3
+	VPMULHW     Y5, Y13, Y2
+	VMOVDQU     160(AX), Y5
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y13
+	VMOVDQU     Y6, 224(AX)
+	VPADDW      Y3, Y0, Y6
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y6
+	VPSUBW      Y3, Y0, Y3
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y0
+	VPMULHW     Y1, Y10, Y10
+	VPMULLW     Y12, Y8, Y12
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     416(AX), Y3
+	VPMULHW     Y4, Y8, Y4
+	VMOVDQU     256(AX), Y8
+	VPSUBW      Y10, Y2, Y2
+	VPMULLW     Y11, Y5, Y10
+	VMOVDQU     384(AX), Y11
+	VPMULHW     Y1, Y12, Y12
+	VPADDW      Y2, Y9, Y14
+	VPMULHW     Y13, Y5, Y5
+	VPSUBW      Y2, Y9, Y2
+	VMOVDQU     Y14, 32(AX)
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y9
+	VMOVDQU     nttconst_0e7d1cb06b69<>+0(SB), Y13
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     32(AX), Y2
+	VPMULLW     Y7, Y3, Y7
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y12, Y4, Y4
+	VMOVDQU     nttconst_3445a46cb6ef<>+0(SB), Y12
+	VPMULHW     Y6, Y3, Y3
+	VMOVDQU     128(AX), Y6
+	VPADDW      Y4, Y8, Y14
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y10, Y5, Y5
+	VPSUBW      Y4, Y8, Y4
+	VMOVDQU     nttconst_7d7289e48c1a<>+0(SB), Y8
+	VPERM2I128  $0x31, Y4, Y14, Y10
+	VPERM2I128  $0x20, Y4, Y14, Y4
+	VPMULLW     Y0, Y2, Y0
+	VPSUBW      Y7, Y3, Y3
+	VMOVDQU     (AX), Y7
+	VPMULHW     Y9, Y2, Y2
+	VMOVDQU     nttconst_2651743c290e<>+0(SB), Y9
+	VPADDW      Y5, Y6, Y14
+	VPMULLW     Y13, Y10, Y13
+	VPSUBW      Y5, Y6, Y5
+	VPADDW      Y3, Y11, Y6
+	VPSUBW      Y3, Y11, Y3
+	VPMULHW     Y1, Y0, Y0
+	VPERM2I128  $0x31, Y5, Y14, Y11
+	VPERM2I128  $0x20, Y5, Y14, Y5
+	VPERM2I128  $0x31, Y3, Y6, Y14
+	VPMULHW     Y1, Y13, Y13
+	VPERM2I128  $0x20, Y3, Y6, Y3
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     nttconst_6c88e48fe761<>+0(SB), Y0
+	VPMULLW     Y12, Y11, Y6
+	VPMULHW     Y9, Y10, Y9
+	VMOVDQU     nttconst_1e898f237363<>+0(SB), Y10
+	VPMULLW     Y8, Y14, Y8
+	VPADDW      Y2, Y7, Y12
+	VPSUBW      Y2, Y7, Y2
+	VPERM2I128  $0x31, Y2, Y12, Y7
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y13, Y9, Y9
+	VPERM2I128  $0x20, Y2, Y12, Y2
+	VMOVDQU     nttconst_e88a208f6795<>+0(SB), Y12
+	VPMULHW     Y1, Y8, Y8
+	VPADDW      Y9, Y4, Y13
+	VPSUBW      Y9, Y4, Y9
+	VPMULHW     Y0, Y11, Y0
+	VMOVDQU     nttconst_43ba81dad31d<>+0(SB), Y4
+	VPMULHW     Y10, Y14, Y10
+	VMOVDQU     nttconst_7e03476f8871<>+0(SB), Y11
+	VPUNPCKHQDQ Y9, Y13, Y14
+	VPUNPCKLQDQ Y9, Y13, Y9
+	VPMULLW     Y12, Y7, Y12
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_a5630251e21f<>+0(SB), Y6
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     nttconst_33a5f3d01513<>+0(SB), Y8
+	VPADDW      Y0, Y5, Y13
+	VPSUBW      Y0, Y5, Y0
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULHW     Y4, Y7, Y3
+	VMOVDQU     nttconst_ccbecf97ebcf<>+0(SB), Y4
+	VPMULHW     Y1, Y12, Y12
+	VPUNPCKHQDQ Y0, Y13, Y7
+	VPMULLW     Y11, Y14, Y11
+	VPUNPCKLQDQ Y0, Y13, Y0
+	VPUNPCKHQDQ Y10, Y5, Y13
+	VPUNPCKLQDQ Y10, Y5, Y5
+	VPMULLW     Y6, Y7, Y6
+	VPMULLW     Y8, Y13, Y8
+	VPSUBW      Y12, Y3, Y3
+	VMOVDQU     nttconst_079e8973a741<>+0(SB), Y10
+	VPADDW      Y3, Y2, Y12
+	VPMULHW     Y1, Y11, Y11
+	VPSUBW      Y3, Y2, Y3
+	VPMULHW     Y4, Y14, Y2
+	VMOVDQU     nttconst_4d7cd2039ea7<>+0(SB), Y4
+	VPMULHW     Y1, Y6, Y6
+	VPUNPCKHQDQ Y3, Y12, Y14
+	VPUNPCKLQDQ Y3, Y12, Y3
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y10, Y7, Y7
+	VMOVDQU     nttconst_73cc04762e65<>+0(SB), Y10
+	VPSUBW      Y11, Y2, Y2
+	VMOVDQU     nttconst_d70974d45cd9<>+0(SB), Y11
+	VPADDW      Y2, Y9, Y12
+	VPSUBW      Y2, Y9, Y2
+	VPSRLQ      $0x20, Y12, Y9
+	VPMULHW     Y4, Y13, Y4
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     nttconst_fb9028cdb5c3<>+0(SB), Y6
+	VPBLENDD    $0xaa, Y2, Y9, Y9
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDW      Y7, Y0, Y13
+	VPBLENDD    $0xaa, Y2, Y12, Y2
+	VPSUBW      Y7, Y0, Y7
+	VMOVDQU     nttconst_1059bf0a4d5e<>+0(SB), Y0
+	VPSRLQ      $0x20, Y13, Y12
+	VPMULLW     Y10, Y14, Y10
+	VPSUBW      Y8, Y4, Y4
+	VPMULHW     Y11, Y14, Y8
+	VMOVDQU     nttconst_696579f786bc<>+0(SB), Y11
+	VPBLENDD    $0xaa, Y7, Y12, Y12
+	VPADDW      Y4, Y5, Y14
+	VPSLLQ      $0x20, Y7, Y7
+	VPSUBW      Y4, Y5, Y4
+	VPSRLQ      $0x20, Y14, Y5
+	VPBLENDD    $0xaa, Y7, Y13, Y7
+	VPMULHW     Y1, Y10, Y10
+	VPBLENDD    $0xaa, Y4, Y5, Y5
+	VPMULLW     Y6, Y9, Y6
+	VPSLLQ      $0x20, Y4, Y4
+	VPBLENDD    $0xaa, Y4, Y14, Y4
+	VMOVDQU     nttconst_0bd3a20cb568<>+0(SB), Y13
+	VPMULLW     Y0, Y12, Y0
+	VPMULLW     Y11, Y5, Y11
+	VPSUBW      Y10, Y8, Y8
+	VMOVDQU     nttconst_d710ce33ffdd<>+0(SB), Y10
+	VPMULHW     Y1, Y6, Y6
+	VPADDW      Y8, Y3, Y14
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y8, Y3, Y8
+	VPSRLQ      $0x20, Y14, Y3
+	VPMULHW     Y1, Y11, Y11
+	VPBLENDD    $0xaa, Y8, Y3, Y3
+	VPSLLQ      $0x20, Y8, Y8
+	VPMULHW     Y13, Y9, Y9
+	VPBLENDD    $0xaa, Y8, Y14, Y8
+	VMOVDQU     nttconst_ff5f9caecd2b<>+0(SB), Y13
+	VPMULHW     Y10, Y12, Y10
+	VMOVDQU     nttconst_05e8dd3b1b8e<>+0(SB), Y12
+	VPSUBW      Y6, Y9, Y9
+	VMOVDQU     nttconst_db93e2e08d88<>+0(SB), Y6
+	VPADDW      Y9, Y2, Y14
+	VPSUBW      Y0, Y10, Y10
+	VPSUBW      Y9, Y2, Y9
+	VPSRLQ      $0x20, Y14, Y0
+	VPMULHW     Y13, Y5, Y2
+	VPADDW      Y10, Y7, Y5
+	VPSLLQ      $0x20, Y9, Y13
+	VPBLENDD    $0xaa, Y9, Y0, Y0
+	VPSUBW      Y10, Y7, Y10
+	VPSRLQ      $0x20, Y5, Y7
+	VPBLENDD    $0xaa, Y13, Y14, Y13
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y9
+	VPMULLW     Y12, Y3, Y12
+	VPSLLQ      $0x20, Y10, Y14
+	VPBLENDD    $0xaa, Y10, Y7, Y7
+	VPUNPCKLQDQ Y0, Y13, Y10
+	VPSUBW      Y11, Y2, Y2
+	VPMULHW     Y6, Y3, Y3
+	VPBLENDD    $0xaa, Y14, Y5, Y14
+	VPUNPCKHQDQ Y0, Y13, Y0
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y5
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y6
+	VPADDW      Y2, Y4, Y11
+	VPUNPCKLQDQ Y7, Y14, Y13
+	VPUNPCKHQDQ Y7, Y14, Y7
+	VPSUBW      Y2, Y4, Y2
+	VPMULHW     Y1, Y12, Y12
+	VPSRLQ      $0x20, Y11, Y4
+	VPERM2I128  $0x20, Y0, Y10, Y14
+	VPBLENDD    $0xaa, Y2, Y4, Y4
+	VPSLLQ      $0x20, Y2, Y2
+	VPERM2I128  $0x31, Y0, Y10, Y0
+	VPERM2I128  $0x20, Y7, Y13, Y10
+	VPBLENDD    $0xaa, Y2, Y11, Y2
+	VPERM2I128  $0x31, Y7, Y13, Y7
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y11
+	VPUNPCKLQDQ Y4, Y2, Y13
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPSUBW      Y12, Y3, Y3
+	VPMULHUW    Y9, Y14, Y4
+	VPERM2I128  $0x20, Y2, Y13, Y9
+	VPADDW      Y3, Y8, Y12
+	VPERM2I128  $0x31, Y2, Y13, Y2
+	VPSUBW      Y3, Y8, Y3
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y8
+	VPSRLQ      $0x20, Y12, Y13
+	VPBLENDD    $0xaa, Y3, Y13, Y13
+	VPSLLQ      $0x20, Y3, Y3
+	VPSRLW      $0x0b, Y4, Y4
+	VPBLENDD    $0xaa, Y3, Y12, Y3
+	VPMULLW     Y1, Y4, Y4
+	VPUNPCKLQDQ Y13, Y3, Y12
+	VPUNPCKHQDQ Y13, Y3, Y3
+	VPMULHUW    Y11, Y0, Y11
+	VPERM2I128  $0x20, Y3, Y12, Y13
+	VPERM2I128  $0x31, Y3, Y12, Y3
+	VPSUBW      Y4, Y14, Y14
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y4
+	VPMULHUW    Y8, Y10, Y8
+	VMOVDQU     Y14, 256(AX)
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y12
+	VPSRLW      $0x0b, Y11, Y11
+	VPMULHUW    Y5, Y13, Y5
+	VPMULHUW    Y6, Y3, Y6
+	VPMULLW     Y1, Y11, Y11
+	VPSRLW      $0x0b, Y8, Y8
+	VPMULLW     Y1, Y8, Y8
+	VPSRLW      $0x0b, Y5, Y5
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULHUW    Y4, Y9, Y4
+	VPMULLW     Y1, Y5, Y5
+	VPSUBW      Y11, Y0, Y0
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y11
+	VPMULHUW    Y12, Y7, Y12
+	VPMULLW     Y1, Y6, Y6
+	VMOVDQU     Y0, 288(AX)
+	VMOVDQU     224(AX), Y0
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     480(AX), Y8
+	VPSRLW      $0x0b, Y4, Y4
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y10
+	VPSUBW      Y5, Y13, Y13
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y5
+	VPMULLW     Y1, Y4, Y4
+	VPSRLW      $0x0b, Y12, Y12
+	VMOVDQU     Y13, (AX)
+	VMOVDQU     96(AX), Y13
+	VPSUBW      Y6, Y3, Y3
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y6
+	VPMULLW     Y1, Y12, Y12
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y3
+	VPMULHUW    Y11, Y2, Y11
+	VPSUBW      Y4, Y9, Y9
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y4
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y9
+	VPSUBW      Y12, Y7, Y7
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y12
+	VPSRLW      $0x0b, Y11, Y11
+	VMOVDQU     Y7, 160(AX)
+	VMOVDQU     352(AX), Y7
+	VPMULLW     Y1, Y11, Y11
+	VPMULLW     Y10, Y13, Y10
+	VPMULLW     Y6, Y0, Y6
+	VPMULLW     Y3, Y8, Y3
+	VPSUBW      Y11, Y2, Y2
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y11
+	VPMULHW     Y4, Y13, Y4
+	VMOVDQU     64(AX), Y13
+	VPMULHW     Y1, Y10, Y10
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     320(AX), Y2
+	VPMULHW     Y12, Y0, Y0
+	VMOVDQU     192(AX), Y12
+	VPMULHW     Y1, Y6, Y6
+	VPMULLW     Y5, Y7, Y5
+	VPMULHW     Y9, Y7, Y7
+	VMOVDQU     448(AX), Y9
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y10, Y4, Y4
+	VMOVDQU     nttconst_0974b3bb5942<>+0(SB), Y10
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_dc650d8e78c0<>+0(SB), Y6
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y11, Y8, Y8
+	VMOVDQU     nttconst_7ca64b88e379<>+0(SB), Y11
+	VPADDW      Y4, Y13, Y14
+	VPSUBW      Y4, Y13, Y4
+	VPADDW      Y0, Y12, Y13
+	VPSUBW      Y5, Y7, Y7
+	VPSUBW      Y0, Y12, Y0
+	VMOVDQU     nttconst_abed34b8d521<>+0(SB), Y5
+	VPERM2I128  $0x31, Y4, Y14, Y12
+	VPERM2I128  $0x20, Y4, Y14, Y4
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y7, Y2, Y3
+	VPERM2I128  $0x31, Y0, Y13, Y14
+	VPERM2I128  $0x20, Y0, Y13, Y0
+	VPADDW      Y8, Y9, Y13
+	VPSUBW      Y7, Y2, Y7
+	VPSUBW      Y8, Y9, Y8
+	VPERM2I128  $0x31, Y7, Y3, Y2
+	VPMULLW     Y10, Y12, Y9
+	VPERM2I128  $0x20, Y7, Y3, Y3
+	VMOVDQU     nttconst_7fd86b93c00a<>+0(SB), Y7
+	VPERM2I128  $0x31, Y8, Y13, Y10
+	VPMULLW     Y11, Y14, Y11
+	VPERM2I128  $0x20, Y8, Y13, Y8
+	VPMULLW     Y6, Y2, Y6
+	VPMULHW     Y1, Y9, Y9
+	VPMULLW     Y5, Y10, Y5
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y7, Y12, Y7
+	VMOVDQU     nttconst_37939a189aa4<>+0(SB), Y12
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y9, Y7, Y7
+	VMOVDQU     nttconst_a523fae3aa92<>+0(SB), Y9
+	VPADDW      Y7, Y4, Y13
+	VPSUBW      Y7, Y4, Y7
+	VPMULHW     Y12, Y2, Y2
+	VMOVDQU     nttconst_0b9bea2cd629<>+0(SB), Y4
+	VPUNPCKHQDQ Y7, Y13, Y12
+	VPUNPCKLQDQ Y7, Y13, Y7
+	VPMULHW     Y9, Y14, Y9
+	VMOVDQU     nttconst_15aa5ea715a1<>+0(SB), Y13
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_d1100d088074<>+0(SB), Y6
+	VPADDW      Y2, Y3, Y14
+	VPSUBW      Y2, Y3, Y2
+	VPMULHW     Y4, Y10, Y3
+	VMOVDQU     nttconst_0f4de6f084ab<>+0(SB), Y4
+	VPSUBW      Y11, Y9, Y9
+	VMOVDQU     nttconst_e2cc1411c980<>+0(SB), Y10
+	VPUNPCKHQDQ Y2, Y14, Y11
+	VPUNPCKLQDQ Y2, Y14, Y2
+	VPADDW      Y9, Y0, Y14
+	VPSUBW      Y9, Y0, Y9
+	VPSUBW      Y5, Y3, Y3
+	VMOVDQU     nttconst_657945ebbd59<>+0(SB), Y0
+	VPUNPCKHQDQ Y9, Y14, Y5
+	VPMULLW     Y13, Y12, Y13
+	VPMULLW     Y6, Y11, Y6
+	VPUNPCKLQDQ Y9, Y14, Y9
+	VPADDW      Y3, Y8, Y14
+	VPSUBW      Y3, Y8, Y3
+	VPUNPCKHQDQ Y3, Y14, Y8
+	VPMULLW     Y4, Y5, Y4
+	VPMULHW     Y1, Y13, Y13
+	VPUNPCKLQDQ Y3, Y14, Y3
+	VPMULLW     Y10, Y8, Y10
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y0, Y12, Y0
+	VMOVDQU     nttconst_66e62771aa82<>+0(SB), Y12
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y13, Y0, Y0
+	VMOVDQU     nttconst_7f76a1e259df<>+0(SB), Y13
+	VPADDW      Y0, Y7, Y14
+	VPSUBW      Y0, Y7, Y0
+	VPSRLQ      $0x20, Y14, Y7
+	VPMULHW     Y12, Y11, Y11
+	VPBLENDD    $0xaa, Y0, Y7, Y7
+	VPSLLQ      $0x20, Y0, Y0
+	VPBLENDD    $0xaa, Y0, Y14, Y0
+	VMOVDQU     nttconst_9b51d30baa50<>+0(SB), Y12
+	VPMULHW     Y13, Y5, Y5
+	VMOVDQU     nttconst_9fcc41950d55<>+0(SB), Y13
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     nttconst_bd2295cd7417<>+0(SB), Y6
+	VPADDW      Y11, Y2, Y14
+	VPSUBW      Y11, Y2, Y11
+	VPSRLQ      $0x20, Y14, Y2
+	VPSUBW      Y4, Y5, Y5
+	VPBLENDD    $0xaa, Y11, Y2, Y2
+	VPSLLQ      $0x20, Y11, Y4
+	VPMULHW     Y12, Y8, Y8
+	VMOVDQU     nttconst_ff8e88867c27<>+0(SB), Y11
+	VPADDW      Y5, Y9, Y12
+	VPBLENDD    $0xaa, Y4, Y14, Y4
+	VPSUBW      Y5, Y9, Y5
+	VMOVDQU     nttconst_4fba697d52b3<>+0(SB), Y9
+	VPSRLQ      $0x20, Y12, Y14
+	VPBLENDD    $0xaa, Y5, Y14, Y14
+	VPMULLW     Y13, Y7, Y13
+	VPMULLW     Y6, Y2, Y6
+	VPSLLQ      $0x20, Y5, Y5
+	VPSUBW      Y10, Y8, Y8
+	VPBLENDD    $0xaa, Y5, Y12, Y5
+	VMOVDQU     nttconst_96b52983fc4f<>+0(SB), Y10
+	VPADDW      Y8, Y3, Y12
+	VPSUBW      Y8, Y3, Y8
+	VPSRLQ      $0x20, Y12, Y3
+	VPMULHW     Y1, Y13, Y13
+	VPMULHW     Y1, Y6, Y6
+	VPBLENDD    $0xaa, Y8, Y3, Y3
+	VPMULLW     Y11, Y14, Y11
+	VPSLLQ      $0x20, Y8, Y8
+	VPMULLW     Y9, Y3, Y9
+	VPBLENDD    $0xaa, Y8, Y12, Y8
+	VPMULHW     Y10, Y7, Y7
+	VMOVDQU     nttconst_0c2242d18da3<>+0(SB), Y10
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y13, Y7, Y7
+	VMOVDQU     nttconst_95de806bca0a<>+0(SB), Y12
+	VPADDW      Y7, Y0, Y13
+	VPSUBW      Y7, Y0, Y7
+	VPSRLQ      $0x20, Y13, Y0
+	VPMULHW     Y10, Y2, Y2
+	VPSLLQ      $0x20, Y7, Y10
+	VPBLENDD    $0xaa, Y7, Y0, Y0
+	VPBLENDD    $0xaa, Y10, Y13, Y10
+	VMOVDQU     nttconst_4fbd5b594bdb<>+0(SB), Y7
+	VPUNPCKLQDQ Y0, Y10, Y13
+	VPUNPCKHQDQ Y0, Y10, Y0
+	VPMULHW     Y12, Y14, Y10
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y6
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y12
+	VPERM2I128  $0x20, Y0, Y13, Y14
+	VPERM2I128  $0x31, Y0, Y13, Y0
+	VPADDW      Y2, Y4, Y13
+	VPSUBW      Y2, Y4, Y2
+	VPSRLQ      $0x20, Y13, Y4
+	VPSUBW      Y11, Y10, Y10
+	VPSLLQ      $0x20, Y2, Y11
+	VPBLENDD    $0xaa, Y2, Y4, Y4
+	VPMULHW     Y7, Y3, Y2
+	VPADDW      Y10, Y5, Y3
+	VPBLENDD    $0xaa, Y11, Y13, Y11
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y7
+	VPSUBW      Y10, Y5, Y10
+	VPSRLQ      $0x20, Y3, Y5
+	VPUNPCKLQDQ Y4, Y11, Y13
+	VPUNPCKHQDQ Y4, Y11, Y4
+	VPSLLQ      $0x20, Y10, Y11
+	VPBLENDD    $0xaa, Y10, Y5, Y5
+	VPERM2I128  $0x20, Y4, Y13, Y10
+	VPERM2I128  $0x31, Y4, Y13, Y4
+	VPSUBW      Y9, Y2, Y2
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y9
+	VPBLENDD    $0xaa, Y11, Y3, Y11
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y3
+	VPMULHUW    Y6, Y14, Y6
+	VPADDW      Y2, Y8, Y13
+	VPSUBW      Y2, Y8, Y2
+	VPSRLQ      $0x20, Y13, Y8
+	VPMULHUW    Y12, Y10, Y12
+	VPBLENDD    $0xaa, Y2, Y8, Y8
+	VPSLLQ      $0x20, Y2, Y2
+	VPSRLW      $0x0b, Y6, Y6
+	VPBLENDD    $0xaa, Y2, Y13, Y2
+	VPUNPCKLQDQ Y5, Y11, Y13
+	VPUNPCKHQDQ Y5, Y11, Y5
+	VPMULLW     Y1, Y6, Y6
+	VPUNPCKLQDQ Y8, Y2, Y11
+	VPUNPCKHQDQ Y8, Y2, Y2
+	VPSRLW      $0x0b, Y12, Y12
+	VPERM2I128  $0x20, Y5, Y13, Y8
+	VPERM2I128  $0x31, Y5, Y13, Y5
+	VPMULHUW    Y3, Y0, Y3
+	VPMULLW     Y1, Y12, Y12
+	VPERM2I128  $0x20, Y2, Y11, Y13
+	VPERM2I128  $0x31, Y2, Y11, Y2
+	VPSUBW      Y6, Y14, Y14
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y6
+	VMOVDQU     Y14, 64(AX)
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y11
+	VPMULHUW    Y7, Y8, Y7
+	VPSRLW      $0x0b, Y3, Y3
+	VPSUBW      Y12, Y10, Y10
+	VMOVDQU     nttconst_bd1a9940528f<>+0(SB), Y12
+	VPMULHUW    Y9, Y13, Y9
+	VPMULLW     Y1, Y3, Y3
+	VMOVDQU     Y10, 320(AX)
+	VPSRLW      $0x0b, Y7, Y7
+	VPMULHUW    Y6, Y4, Y6
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y1, Y7, Y7
+	VPSUBW      Y3, Y0, Y0
+	VPMULHUW    Y11, Y5, Y3
+	VPMULLW     Y1, Y9, Y9
+	VMOVDQU     Y0, 96(AX)
+	VPMULHUW    Y12, Y2, Y0
+	VPSRLW      $0x0b, Y6, Y6
+	VPSUBW      Y7, Y8, Y8
+	VPSRLW      $0x0b, Y3, Y3
+	VPMULLW     Y1, Y6, Y6
+	VPSUBW      Y9, Y13, Y13
+	VMOVDQU     Y8, 192(AX)
+	VPSRLW      $0x0b, Y0, Y0
+	VPMULLW     Y1, Y3, Y3
+	VMOVDQU     Y13, 448(AX)
+	VPMULLW     Y1, Y0, Y0
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y3, Y5, Y5
+	VMOVDQU     Y4, 352(AX)
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     Y2, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_blend_undo_lazy_barrett_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_blend_undo_lazy_barrett_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y2
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y4
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y5
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y6
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y7
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y8
+	VMOVDQU     448(AX), Y9
+	VMOVDQU     384(AX), Y10
+	VMOVDQU     320(AX), Y11
+	VMOVDQU     192(AX), Y12
+	VMOVDQU     256(AX), Y13
+	VMOVDQU     128(AX), Y14
+	VPMULLW     Y0, Y9, Y0
+	VPMULHW     Y2, Y9, Y2
+	VMOVDQU     64(AX), Y9
+	VPMULLW     Y3, Y10, Y3
+	VPMULLW     Y4, Y11, Y4
+	VPMULHW     Y5, Y10, Y5
+	VPMULHW     Y6, Y11, Y6
+	VMOVDQU     (AX), Y10
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y11
+	VPMULHW     Y1, Y0, Y0
+	VPMULLW     Y7, Y13, Y7
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y8, Y13, Y8
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y13
+	VPSUBW      Y0, Y2, Y2
+	VPMULHW     Y1, Y7, Y7
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y0
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y2, Y12, Y3
+	VPSUBW      Y4, Y6, Y6
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y4
+	VPSUBW      Y2, Y12, Y2
+	VPADDW      Y5, Y14, Y12
+	VPSUBW      Y5, Y14, Y5
+	VPADDW      Y6, Y9, Y14
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y6, Y9, Y6
+	VPMULLW     Y11, Y5, Y7
+	VPADDW      Y8, Y10, Y9
+	VPMULHW     Y13, Y5, Y5
+	VPSUBW      Y8, Y10, Y8
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y10
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y11
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y13
+	VPMULLW     Y0, Y12, Y0
+	VPMULHW     Y1, Y7, Y7
+	VPMULHW     Y4, Y12, Y4
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y12
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y7, Y5, Y5
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y7
+	VPMULLW     Y10, Y2, Y10
+	VPMULHW     Y11, Y2, Y2
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y11
+	VPMULLW     Y13, Y3, Y13
+	VPSUBW      Y0, Y4, Y4
+	VPADDW      Y5, Y8, Y0
+	VPMULHW     Y12, Y3, Y3
+	VPSUBW      Y5, Y8, Y5
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y8
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y12
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y1, Y13, Y13
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y4, Y9, Y10
+	VPSUBW      Y13, Y3, Y3
+	VPADDW      Y2, Y6, Y13
+	VPSUBW      Y4, Y9, Y4
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y9
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y6
+	VPMULLW     Y7, Y13, Y7
+	VPMULHW     Y11, Y13, Y11
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y13
+	VPMULHW     Y1, Y7, Y7
+	VPMULLW     Y9, Y2, Y9
+	VPMULHW     Y6, Y2, Y2
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y6
+	VPSUBW      Y7, Y11, Y11
+	VPADDW      Y3, Y14, Y7
+	VPSUBW      Y3, Y14, Y3
+	VPMULLW     Y8, Y7, Y8
+	VPADDW      Y11, Y0, Y14
+	VPMULHW     Y12, Y7, Y7
+	VPMULHW     Y1, Y9, Y9
+	VPMULLW     Y13, Y3, Y12
+	VPSUBW      Y11, Y0, Y11
+	VMOVDQU     Y14, 256(AX)
+	VMOVDQU     Y11, 320(AX)
+	VPMULHW     Y1, Y8, Y8
+	VMOVDQU     288(AX), Y0
+	VPSUBW      Y9, Y2, Y2
+	VPMULHW     Y1, Y12, Y12
+	VPADDW      Y2, Y5, Y9
+	VPMULHW     Y6, Y3, Y3
+	VPSUBW      Y2, Y5, Y2
+	VMOVDQU     Y9, 384(AX)
+	VPSUBW      Y8, Y7, Y7
+	VMOVDQU     Y2, 448(AX)
+	VMOVDQU     352(AX), Y2
+	VPADDW      Y7, Y10, Y5
+	VPSUBW      Y12, Y3, Y3
+	VMOVDQU     416(AX), Y6
+	VPSUBW      Y7, Y10, Y7
+	VMOVDQU     480(AX), Y8
+	VMOVDQU     Y5, (AX)
+	VPADDW      Y3, Y4, Y5
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y9
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y10
+	VMOVDQU     Y7, 64(AX)
+	VPSUBW      Y3, Y4, Y3
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y4
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y7
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y5
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y3
+	VMOVDQU     224(AX), Y11
+	VMOVDQU     160(AX), Y12
+	VMOVDQU     96(AX), Y13
+	VMOVDQU     nttconst_3384a3d8a4b7<>+0(SB), Y14
+	VPMULLW     Y9, Y6, Y9
+	VPMULHW     Y10, Y6, Y6
+	VMOVDQU     nttconst_9aed556b434c<>+0(SB), Y10
+	VPMULLW     Y4, Y8, Y4
+	VPMULLW     Y7, Y2, Y7
+	VPMULHW     Y5, Y8, Y5
+	VPMULHW     Y3, Y2, Y2
+	VMOVDQU     32(AX), Y3
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPMULHW     Y1, Y9, Y9
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y1, Y7, Y7
+	VPMULLW     Y14, Y0, Y14
+	VPSUBW      Y9, Y6, Y6
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y9
+	VPMULHW     Y10, Y0, Y0
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y7, Y2, Y2
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y4
+	VPADDW      Y6, Y12, Y7
+	VPSUBW      Y6, Y12, Y6
+	VPADDW      Y5, Y11, Y12
+	VPMULLW     Y8, Y7, Y8
+	VPMULHW     Y1, Y14, Y14
+	VPSUBW      Y5, Y11, Y5
+	VPADDW      Y2, Y13, Y11
+	VPSUBW      Y2, Y13, Y2
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y14, Y0, Y0
+	VPMULLW     Y9, Y6, Y9
+	VPMULHW     Y10, Y7, Y7
+	VPADDW      Y0, Y3, Y10
+	VPMULHW     Y4, Y6, Y4
+	VPSUBW      Y0, Y3, Y0
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y3
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y6
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y13
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y14
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y8, Y7, Y7
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y8
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y9
+	VPMULLW     Y3, Y12, Y3
+	VPMULLW     Y6, Y5, Y6
+	VPMULHW     Y13, Y12, Y12
+	VPMULHW     Y14, Y5, Y5
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y13
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y14
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y3, Y12, Y12
+	VPSUBW      Y6, Y5, Y5
+	VPADDW      Y7, Y10, Y3
+	VPADDW      Y4, Y0, Y6
+	VPSUBW      Y7, Y10, Y7
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y10
+	VPSUBW      Y4, Y0, Y4
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y0
+	VPADDW      Y12, Y11, Y15
+	VPSUBW      Y12, Y11, Y12
+	VPMULLW     Y13, Y15, Y11
+	VPMULHW     Y14, Y15, Y13
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y14
+	VPMULHW     Y1, Y11, Y11
+	VPMULLW     Y10, Y12, Y10
+	VPMULHW     Y14, Y12, Y12
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y14
+	VPSUBW      Y11, Y13, Y13
+	VPADDW      Y5, Y2, Y11
+	VPSUBW      Y5, Y2, Y5
+	VPMULLW     Y8, Y11, Y2
+	VPMULHW     Y9, Y11, Y8
+	VPADDW      Y13, Y3, Y9
+	VPMULLW     Y0, Y5, Y0
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y13, Y3, Y13
+	VMOVDQU     Y9, 32(AX)
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y3
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y9
+	VMOVDQU     Y13, 96(AX)
+	VMOVDQU     32(AX), Y11
+	VMOVDQU     (AX), Y13
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y10, Y12, Y12
+	VPMULHW     Y14, Y5, Y5
+	VPADDW      Y12, Y7, Y10
+	VPSUBW      Y2, Y8, Y8
+	VMOVDQU     Y10, 160(AX)
+	VPSUBW      Y12, Y7, Y12
+	VPADDW      Y8, Y6, Y2
+	VMOVDQU     160(AX), Y7
+	VMOVDQU     Y12, 224(AX)
+	VMOVDQU     128(AX), Y10
+	VPSUBW      Y0, Y5, Y5
+	VMOVDQU     Y2, 288(AX)
+	VPSUBW      Y8, Y6, Y8
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y0
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y2
+	VPMULLW     Y3, Y11, Y3
+	VPMULHW     Y9, Y11, Y6
+	VPADDW      Y5, Y4, Y9
+	VMOVDQU     288(AX), Y11
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y12
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y8
+	VMOVDQU     256(AX), Y9
+	VPSUBW      Y5, Y4, Y5
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y14
+	VPMULHW     Y1, Y3, Y3
+	VMOVDQU     Y5, 480(AX)
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y5
+	VPMULLW     Y2, Y7, Y2
+	VPSUBW      Y3, Y6, Y6
+	VMOVDQU     384(AX), Y3
+	VPMULLW     Y0, Y11, Y0
+	VPMULHW     Y12, Y11, Y11
+	VMOVDQU     nttconst_e88a208f6795<>+0(SB), Y12
+	VPMULHW     Y8, Y7, Y7
+	VPADDW      Y6, Y13, Y8
+	VPMULLW     Y14, Y4, Y14
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y6, Y13, Y6
+	VMOVDQU     nttconst_0e7d1cb06b69<>+0(SB), Y13
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y5, Y4, Y4
+	VMOVDQU     nttconst_2651743c290e<>+0(SB), Y5
+	VPMULHW     Y1, Y14, Y14
+	VPSUBW      Y2, Y7, Y7
+	VPERM2I128  $0x31, Y6, Y8, Y2
+	VPERM2I128  $0x20, Y6, Y8, Y6
+	VMOVDQU     nttconst_43ba81dad31d<>+0(SB), Y8
+	VPSUBW      Y0, Y11, Y11
+	VPADDW      Y7, Y10, Y0
+	VPSUBW      Y7, Y10, Y7
+	VPADDW      Y11, Y9, Y10
+	VPSUBW      Y14, Y4, Y4
+	VPSUBW      Y11, Y9, Y11
+	VMOVDQU     nttconst_3445a46cb6ef<>+0(SB), Y9
+	VMOVDQU     nttconst_7d7289e48c1a<>+0(SB), Y14
+	VPMULLW     Y12, Y2, Y12
+	VPMULHW     Y8, Y2, Y2
+	VPADDW      Y4, Y3, Y8
+	VPMULHW     Y1, Y12, Y12
+	VPSUBW      Y4, Y3, Y4
+	VPERM2I128  $0x31, Y11, Y10, Y3
+	VPERM2I128  $0x20, Y11, Y10, Y10
+	VMOVDQU     nttconst_6c88e48fe761<>+0(SB), Y11
+	VPSUBW      Y12, Y2, Y2
+	VPERM2I128  $0x31, Y7, Y0, Y12
+	VPERM2I128  $0x20, Y7, Y0, Y0
+	VMOVDQU     nttconst_1e898f237363<>+0(SB), Y7
+	VPMULLW     Y13, Y3, Y13
+	VPMULHW     Y5, Y3, Y3
+	VPERM2I128  $0x31, Y4, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y8, Y4
+	VMOVDQU     nttconst_73cc04762e65<>+0(SB), Y8
+	VPMULLW     Y9, Y12, Y9
+	VPMULLW     Y14, Y5, Y14
+	VPMULHW     Y1, Y13, Y13
+	VPMULHW     Y11, Y12, Y11
+	VPADDW      Y2, Y6, Y12
+	VPMULHW     Y1, Y9, Y9
+	VPMULHW     Y7, Y5, Y5
+	VMOVDQU     nttconst_d70974d45cd9<>+0(SB), Y7
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     nttconst_7e03476f8871<>+0(SB), Y6
+	VPMULHW     Y1, Y14, Y14
+	VPSUBW      Y13, Y3, Y3
+	VMOVDQU     nttconst_ccbecf97ebcf<>+0(SB), Y13
+	VPSUBW      Y9, Y11, Y11
+	VPADDW      Y3, Y10, Y9
+	VPSUBW      Y14, Y5, Y5
+	VPADDW      Y11, Y0, Y14
+	VPSUBW      Y3, Y10, Y3
+	VMOVDQU     nttconst_a5630251e21f<>+0(SB), Y10
+	VPSUBW      Y11, Y0, Y11
+	VMOVDQU     nttconst_33a5f3d01513<>+0(SB), Y0
+	VPADDW      Y5, Y4, Y15
+	VPSUBW      Y5, Y4, Y5
+	VPUNPCKLQDQ Y2, Y12, Y4
+	VPUNPCKHQDQ Y2, Y12, Y2
+	VPMULLW     Y8, Y2, Y8
+	VPMULHW     Y7, Y2, Y2
+	VMOVDQU     nttconst_079e8973a741<>+0(SB), Y7
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VMOVDQU     nttconst_4d7cd2039ea7<>+0(SB), Y8
+	VPUNPCKLQDQ Y3, Y9, Y12
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPMULLW     Y6, Y3, Y6
+	VPMULHW     Y13, Y3, Y3
+	VPUNPCKHQDQ Y11, Y14, Y9
+	VPUNPCKLQDQ Y11, Y14, Y11
+	VPUNPCKHQDQ Y5, Y15, Y13
+	VPMULLW     Y10, Y9, Y10
+	VPMULHW     Y7, Y9, Y7
+	VPUNPCKLQDQ Y5, Y15, Y5
+	VPMULLW     Y0, Y13, Y0
+	VPADDW      Y2, Y4, Y9
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y2, Y4, Y2
+	VMOVDQU     nttconst_05e8dd3b1b8e<>+0(SB), Y4
+	VMOVDQU     nttconst_db93e2e08d88<>+0(SB), Y14
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y8, Y13, Y8
+	VPSRLQ      $0x20, Y9, Y13
+	VPMULHW     Y1, Y0, Y0
+	VPBLENDD    $0xaa, Y2, Y13, Y13
+	VPSLLQ      $0x20, Y2, Y2
+	VPSUBW      Y6, Y3, Y3
+	VPBLENDD    $0xaa, Y2, Y9, Y2
+	VPSUBW      Y10, Y7, Y7
+	VPADDW      Y3, Y12, Y6
+	VPSUBW      Y0, Y8, Y8
+	VPADDW      Y7, Y11, Y0
+	VPSUBW      Y3, Y12, Y3
+	VMOVDQU     nttconst_fb9028cdb5c3<>+0(SB), Y9
+	VMOVDQU     nttconst_0bd3a20cb568<>+0(SB), Y10
+	VPSRLQ      $0x20, Y6, Y12
+	VPSUBW      Y7, Y11, Y7
+	VMOVDQU     nttconst_1059bf0a4d5e<>+0(SB), Y11
+	VPBLENDD    $0xaa, Y3, Y12, Y12
+	VPSLLQ      $0x20, Y3, Y3
+	VPMULLW     Y4, Y13, Y4
+	VPBLENDD    $0xaa, Y3, Y6, Y3
+	VPADDW      Y8, Y5, Y6
+	VPMULHW     Y14, Y13, Y13
+	VMOVDQU     nttconst_d710ce33ffdd<>+0(SB), Y14
+	VPSUBW      Y8, Y5, Y8
+	VMOVDQU     nttconst_696579f786bc<>+0(SB), Y5
+	VPMULHW     Y1, Y4, Y4
+	VPMULLW     Y9, Y12, Y9
+	VPMULHW     Y10, Y12, Y10
+	VMOVDQU     nttconst_ff5f9caecd2b<>+0(SB), Y12
+	VPSUBW      Y4, Y13, Y13
+	VPSRLQ      $0x20, Y0, Y4
+	VPBLENDD    $0xaa, Y7, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y7
+	VPMULLW     Y11, Y4, Y11
+	VPMULHW     Y1, Y9, Y9
+	VPBLENDD    $0xaa, Y7, Y0, Y7
+	VPSRLQ      $0x20, Y6, Y0
+	VPBLENDD    $0xaa, Y8, Y0, Y0
+	VPMULHW     Y14, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y8
+	VPADDW      Y13, Y2, Y14
+	VPMULLW     Y5, Y0, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y8
+	VPSUBW      Y13, Y2, Y13
+	VPSRLQ      $0x20, Y14, Y2
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y12, Y0, Y0
+	VPSUBW      Y9, Y10, Y10
+	VPSLLQ      $0x20, Y13, Y6
+	VPADDW      Y10, Y3, Y9
+	VPBLENDD    $0xaa, Y6, Y14, Y6
+	VPBLENDD    $0xaa, Y13, Y2, Y2
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPSRLQ      $0x20, Y9, Y3
+	VPUNPCKLQDQ Y2, Y6, Y12
+	VPSUBW      Y11, Y4, Y4
+	VPSLLQ      $0x20, Y10, Y11
+	VPBLENDD    $0xaa, Y10, Y3, Y3
+	VPUNPCKHQDQ Y2, Y6, Y2
+	VPADDW      Y4, Y7, Y6
+	VPBLENDD    $0xaa, Y11, Y9, Y11
+	VPERM2I128  $0x20, Y2, Y12, Y9
+	VPERM2I128  $0x31, Y2, Y12, Y2
+	VPSUBW      Y5, Y0, Y0
+	VPSUBW      Y4, Y7, Y4
+	VPSRLQ      $0x20, Y6, Y5
+	VPUNPCKLQDQ Y3, Y11, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y12
+	VPADDW      Y0, Y8, Y13
+	VPSLLQ      $0x20, Y4, Y14
+	VPBLENDD    $0xaa, Y4, Y5, Y5
+	VPUNPCKHQDQ Y3, Y11, Y3
+	VPSUBW      Y0, Y8, Y0
+	VPSRLQ      $0x20, Y13, Y4
+	VPBLENDD    $0xaa, Y14, Y6, Y14
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y11
+	VPBLENDD    $0xaa, Y0, Y4, Y4
+	VPSLLQ      $0x20, Y0, Y0
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPUNPCKLQDQ Y5, Y14, Y7
+	VPBLENDD    $0xaa, Y0, Y13, Y0
+	VPUNPCKHQDQ Y5, Y14, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y13
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPMULHW     Y10, Y9, Y10
+	VPMULHW     Y6, Y8, Y6
+	VPMULHW     Y11, Y2, Y11
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULHW     Y13, Y3, Y13
+	VPMULLW     Y1, Y10, Y10
+	VPSRAW      $0x0a, Y6, Y6
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y1, Y6, Y6
+	VPMULLW     Y1, Y11, Y11
+	VPSRAW      $0x0a, Y13, Y13
+	VPSUBW      Y10, Y9, Y9
+	VPUNPCKLQDQ Y4, Y0, Y10
+	VPUNPCKHQDQ Y4, Y0, Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y4
+	VPMULLW     Y1, Y13, Y13
+	VPSUBW      Y12, Y9, Y12
+	VPSUBW      Y6, Y8, Y8
+	VPERM2I128  $0x20, Y5, Y7, Y6
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPSUBW      Y11, Y2, Y2
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y11
+	VPSUBW      Y14, Y8, Y14
+	VPMINUW     Y12, Y9, Y9
+	VPERM2I128  $0x20, Y0, Y10, Y12
+	VPERM2I128  $0x31, Y0, Y10, Y0
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPMINUW     Y14, Y8, Y8
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPSUBW      Y13, Y3, Y3
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y13
+	VMOVDQU     Y8, 256(AX)
+	VPSUBW      Y4, Y2, Y4
+	VPMINUW     Y4, Y2, Y2
+	VPMULHW     Y7, Y6, Y4
+	VPSUBW      Y11, Y3, Y7
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y8
+	VPMULHW     Y10, Y5, Y10
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y11
+	VPMINUW     Y7, Y3, Y3
+	VMOVDQU     64(AX), Y7
+	VPMULHW     Y9, Y12, Y9
+	VMOVDQU     Y3, 288(AX)
+	VMOVDQU     224(AX), Y3
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y1, Y4, Y4
+	VPSRAW      $0x0a, Y10, Y10
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y1, Y10, Y10
+	VPMULLW     Y1, Y9, Y9
+	VPMULHW     Y2, Y0, Y2
+	VPSUBW      Y4, Y6, Y6
+	VMOVDQU     480(AX), Y4
+	VPSUBW      Y14, Y6, Y14
+	VPSUBW      Y10, Y5, Y5
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y10
+	VPSUBW      Y9, Y12, Y12
+	VPMINUW     Y14, Y6, Y6
+	VPSRAW      $0x0a, Y2, Y2
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y9
+	VPSUBW      Y13, Y5, Y13
+	VMOVDQU     320(AX), Y14
+	VPSUBW      Y8, Y12, Y8
+	VMOVDQU     Y6, 128(AX)
+	VPMULLW     Y1, Y2, Y2
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y6
+	VPMINUW     Y13, Y5, Y5
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y13
+	VPMINUW     Y8, Y12, Y12
+	VMOVDQU     96(AX), Y8
+	VMOVDQU     Y5, 160(AX)
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y5
+	VMOVDQU     Y12, 384(AX)
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y12
+	VPSUBW      Y2, Y0, Y0
+	VMOVDQU     352(AX), Y2
+	VPSUBW      Y11, Y0, Y11
+	VPMINUW     Y11, Y0, Y0
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y11
+	VMOVDQU     Y0, 416(AX)
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y0
+	VPMULLW     Y10, Y8, Y10
+	VPMULLW     Y5, Y3, Y5
+	VPMULLW     Y12, Y4, Y12
+	VPMULHW     Y9, Y8, Y8
+	VMOVDQU     192(AX), Y9
+	VPMULLW     Y6, Y2, Y6
+	VPMULHW     Y13, Y2, Y2
+	VMOVDQU     448(AX), Y13
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y11, Y3, Y3
+	VPMULHW     Y1, Y12, Y12
+	VMOVDQU     nttconst_0974b3bb5942<>+0(SB), Y11
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y0, Y4, Y0
+	VMOVDQU     nttconst_7fd86b93c00a<>+0(SB), Y4
+	VPSUBW      Y10, Y8, Y8
+	VPSUBW      Y5, Y3, Y3
+	VPADDW      Y8, Y7, Y5
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y12, Y0, Y0
+	VPADDW      Y3, Y9, Y6
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     nttconst_dc650d8e78c0<>+0(SB), Y7
+	VMOVDQU     nttconst_37939a189aa4<>+0(SB), Y10
+	VPADDW      Y2, Y14, Y12
+	VPSUBW      Y3, Y9, Y3
+	VPADDW      Y0, Y13, Y9
+	VPSUBW      Y2, Y14, Y2
+	VMOVDQU     nttconst_7ca64b88e379<>+0(SB), Y14
+	VPSUBW      Y0, Y13, Y0
+	VMOVDQU     nttconst_abed34b8d521<>+0(SB), Y13
+	VPERM2I128  $0x20, Y8, Y5, Y15
+	VPERM2I128  $0x31, Y8, Y5, Y5
+	VPMULLW     Y11, Y5, Y8
+	VPMULHW     Y4, Y5, Y4
+	VPERM2I128  $0x31, Y2, Y12, Y5
+	VPERM2I128  $0x20, Y2, Y12, Y2
+	VMOVDQU     nttconst_a523fae3aa92<>+0(SB), Y11
+	VPMULLW     Y7, Y5, Y7
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y10, Y5, Y5
+	VPERM2I128  $0x31, Y3, Y6, Y10
+	VPERM2I128  $0x20, Y3, Y6, Y3
+	VMOVDQU     nttconst_0b9bea2cd629<>+0(SB), Y6
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y8, Y4, Y4
+	VPERM2I128  $0x31, Y0, Y9, Y8
+	VPERM2I128  $0x20, Y0, Y9, Y0
+	VMOVDQU     nttconst_15aa5ea715a1<>+0(SB), Y9
+	VPMULLW     Y14, Y10, Y12
+	VPMULHW     Y11, Y10, Y10
+	VPADDW      Y4, Y15, Y11
+	VPSUBW      Y4, Y15, Y4
+	VMOVDQU     nttconst_d1100d088074<>+0(SB), Y14
+	VPMULLW     Y13, Y8, Y13
+	VPSUBW      Y7, Y5, Y5
+	VMOVDQU     nttconst_657945ebbd59<>+0(SB), Y7
+	VPMULHW     Y1, Y12, Y12
+	VPMULHW     Y6, Y8, Y6
+	VPADDW      Y5, Y2, Y8
+	VPSUBW      Y5, Y2, Y5
+	VMOVDQU     nttconst_0f4de6f084ab<>+0(SB), Y2
+	VPMULHW     Y1, Y13, Y13
+	VPSUBW      Y12, Y10, Y10
+	VMOVDQU     nttconst_66e62771aa82<>+0(SB), Y12
+	VPSUBW      Y13, Y6, Y6
+	VPADDW      Y10, Y3, Y13
+	VPSUBW      Y10, Y3, Y10
+	VMOVDQU     nttconst_e2cc1411c980<>+0(SB), Y3
+	VPADDW      Y6, Y0, Y15
+	VPSUBW      Y6, Y0, Y6
+	VPUNPCKLQDQ Y4, Y11, Y0
+	VPUNPCKHQDQ Y4, Y11, Y4
+	VPMULLW     Y9, Y4, Y9
+	VPMULHW     Y7, Y4, Y4
+	VMOVDQU     nttconst_7f76a1e259df<>+0(SB), Y7
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     nttconst_9b51d30baa50<>+0(SB), Y9
+	VPUNPCKLQDQ Y5, Y8, Y11
+	VPUNPCKHQDQ Y5, Y8, Y5
+	VPMULLW     Y14, Y5, Y8
+	VPMULHW     Y12, Y5, Y5
+	VPUNPCKHQDQ Y10, Y13, Y12
+	VPUNPCKLQDQ Y10, Y13, Y10
+	VPUNPCKHQDQ Y6, Y15, Y13
+	VPMULLW     Y2, Y12, Y2
+	VPMULHW     Y7, Y12, Y7
+	VPUNPCKLQDQ Y6, Y15, Y6
+	VPMULLW     Y3, Y13, Y3
+	VPADDW      Y4, Y0, Y12
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y4, Y0, Y4
+	VMOVDQU     nttconst_9fcc41950d55<>+0(SB), Y0
+	VMOVDQU     nttconst_96b52983fc4f<>+0(SB), Y14
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y9, Y13, Y9
+	VPSRLQ      $0x20, Y12, Y13
+	VPMULHW     Y1, Y3, Y3
+	VPBLENDD    $0xaa, Y4, Y13, Y13
+	VPSLLQ      $0x20, Y4, Y4
+	VPSUBW      Y8, Y5, Y5
+	VPBLENDD    $0xaa, Y4, Y12, Y4
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y5, Y11, Y2
+	VPSUBW      Y3, Y9, Y9
+	VPADDW      Y7, Y10, Y3
+	VPSUBW      Y5, Y11, Y5
+	VMOVDQU     nttconst_bd2295cd7417<>+0(SB), Y8
+	VMOVDQU     nttconst_0c2242d18da3<>+0(SB), Y11
+	VPSRLQ      $0x20, Y2, Y12
+	VPSUBW      Y7, Y10, Y7
+	VMOVDQU     nttconst_ff8e88867c27<>+0(SB), Y10
+	VPBLENDD    $0xaa, Y5, Y12, Y12
+	VPMULLW     Y0, Y13, Y0
+	VPMULHW     Y14, Y13, Y13
+	VMOVDQU     nttconst_95de806bca0a<>+0(SB), Y14
+	VPSLLQ      $0x20, Y5, Y5
+	VPBLENDD    $0xaa, Y5, Y2, Y5
+	VPADDW      Y9, Y6, Y2
+	VPSUBW      Y9, Y6, Y9
+	VMOVDQU     nttconst_4fba697d52b3<>+0(SB), Y6
+	VPMULHW     Y1, Y0, Y0
+	VPMULLW     Y8, Y12, Y8
+	VPMULHW     Y11, Y12, Y11
+	VMOVDQU     nttconst_4fbd5b594bdb<>+0(SB), Y12
+	VPSUBW      Y0, Y13, Y13
+	VPSRLQ      $0x20, Y3, Y0
+	VPBLENDD    $0xaa, Y7, Y0, Y0
+	VPSLLQ      $0x20, Y7, Y7
+	VPMULLW     Y10, Y0, Y10
+	VPMULHW     Y1, Y8, Y8
+	VPBLENDD    $0xaa, Y7, Y3, Y7
+	VPSRLQ      $0x20, Y2, Y3
+	VPBLENDD    $0xaa, Y9, Y3, Y3
+	VPMULHW     Y14, Y0, Y0
+	VPSLLQ      $0x20, Y9, Y9
+	VPADDW      Y13, Y4, Y14
+	VPMULLW     Y6, Y3, Y6
+	VPBLENDD    $0xaa, Y9, Y2, Y9
+	VPSUBW      Y13, Y4, Y13
+	VPSRLQ      $0x20, Y14, Y2
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y12, Y3, Y3
+	VPSUBW      Y8, Y11, Y11
+	VPSLLQ      $0x20, Y13, Y4
+	VPADDW      Y11, Y5, Y8
+	VPBLENDD    $0xaa, Y4, Y14, Y4
+	VPBLENDD    $0xaa, Y13, Y2, Y2
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y11, Y5, Y11
+	VPSRLQ      $0x20, Y8, Y5
+	VPUNPCKLQDQ Y2, Y4, Y12
+	VPSUBW      Y10, Y0, Y0
+	VPSLLQ      $0x20, Y11, Y10
+	VPBLENDD    $0xaa, Y11, Y5, Y5
+	VPUNPCKHQDQ Y2, Y4, Y2
+	VPADDW      Y0, Y7, Y4
+	VPBLENDD    $0xaa, Y10, Y8, Y10
+	VPERM2I128  $0x20, Y2, Y12, Y8
+	VPERM2I128  $0x31, Y2, Y12, Y2
+	VPSUBW      Y6, Y3, Y3
+	VPSUBW      Y0, Y7, Y0
+	VPSRLQ      $0x20, Y4, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPUNPCKLQDQ Y5, Y10, Y11
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y12
+	VPADDW      Y3, Y9, Y13
+	VPSLLQ      $0x20, Y0, Y14
+	VPBLENDD    $0xaa, Y0, Y6, Y6
+	VPUNPCKHQDQ Y5, Y10, Y0
+	VPSUBW      Y3, Y9, Y3
+	VPSRLQ      $0x20, Y13, Y5
+	VPBLENDD    $0xaa, Y14, Y4, Y14
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y4
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPERM2I128  $0x20, Y0, Y11, Y10
+	VPBLENDD    $0xaa, Y3, Y5, Y5
+	VPSLLQ      $0x20, Y3, Y3
+	VPERM2I128  $0x31, Y0, Y11, Y0
+	VPUNPCKLQDQ Y6, Y14, Y11
+	VPBLENDD    $0xaa, Y3, Y13, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y13
+	VPUNPCKHQDQ Y6, Y14, Y6
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VPMULHW     Y7, Y8, Y7
+	VPMULHW     Y4, Y10, Y4
+	VPMULHW     Y9, Y2, Y9
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULHW     Y13, Y0, Y13
+	VPMULLW     Y1, Y7, Y7
+	VPSRAW      $0x0a, Y4, Y4
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y1, Y4, Y4
+	VPMULLW     Y1, Y9, Y9
+	VPSRAW      $0x0a, Y13, Y13
+	VPSUBW      Y7, Y8, Y8
+	VPUNPCKLQDQ Y5, Y3, Y7
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y5
+	VPMULLW     Y1, Y13, Y13
+	VPSUBW      Y12, Y8, Y12
+	VPSUBW      Y4, Y10, Y10
+	VPERM2I128  $0x20, Y6, Y11, Y4
+	VPERM2I128  $0x31, Y6, Y11, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y11
+	VPSUBW      Y9, Y2, Y2
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y9
+	VPSUBW      Y14, Y10, Y14
+	VPMINUW     Y12, Y8, Y8
+	VPERM2I128  $0x20, Y3, Y7, Y12
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPSUBW      Y13, Y0, Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y13
+	VPMINUW     Y14, Y10, Y10
+	VMOVDQU     Y8, 64(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y8
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y14
+	VMOVDQU     Y10, 320(AX)
+	VPSUBW      Y5, Y2, Y5
+	VPMINUW     Y5, Y2, Y2
+	VPMULHW     Y11, Y4, Y5
+	VPSUBW      Y9, Y0, Y9
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y10
+	VPMULHW     Y7, Y6, Y7
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y11
+	VPMINUW     Y9, Y0, Y0
+	VPMULHW     Y8, Y12, Y8
+	VMOVDQU     Y0, 352(AX)
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y1, Y5, Y5
+	VPSRAW      $0x0a, Y7, Y7
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y1, Y7, Y7
+	VPMULHW     Y2, Y3, Y0
+	VPMULLW     Y1, Y8, Y8
+	VPSUBW      Y5, Y4, Y4
+	VPSUBW      Y13, Y4, Y2
+	VPSUBW      Y7, Y6, Y6
+	VPSRAW      $0x0a, Y0, Y0
+	VPSUBW      Y8, Y12, Y12
+	VPMINUW     Y2, Y4, Y4
+	VPSUBW      Y14, Y6, Y2
+	VPMULLW     Y1, Y0, Y0
+	VPSUBW      Y10, Y12, Y1
+	VMOVDQU     Y4, 192(AX)
+	VPMINUW     Y2, Y6, Y6
+	VPMINUW     Y1, Y12, Y12
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     Y12, 448(AX)
+	VPSUBW      Y0, Y3, Y3
+	VPSUBW      Y11, Y3, Y0
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU     Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_shufps_undo_lazy_exact_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_lazy_exact_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPADDW     nttconst_05ef4418e70f<>+0(SB), Y1, Y1
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y2, Y9
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y6, Y3
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y8, Y5
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y1, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y9
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y5, Y2
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y2, Y6
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y3, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y9
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, (AX)
+	VMOVDQU    Y7, 256(AX)
+	VMOVDQU    Y9, 128(AX)
+	VMOVDQU    Y1, 384(AX)
+	VMOVDQU    Y2, 64(AX)
+	VMOVDQU    Y3, 320(AX)
+	VMOVDQU    Y5, 192(AX)
+	VMOVDQU    Y8, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y2, Y9
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y6, Y3
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y8, Y5
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y1, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y9
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y4, Y4
+	VPADDW     Y4, Y2, Y9
+	VPSUBW     Y4, Y2, Y4
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y5, Y2
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y5, Y5
+	VPADDW     Y5, Y3, Y2
+	VPSUBW     Y5, Y3, Y5
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPADDW     Y8, Y6, Y3
+	VPSUBW     Y8, Y6, Y8
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y2, Y6
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y2, Y2
+	VPADDW     Y2, Y7, Y6
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y3, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y3, Y3
+	VPADDW     Y3, Y9, Y7
+	VPSUBW     Y3, Y9, Y3
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y9
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPADDW     Y5, Y1, Y9
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPADDW     Y8, Y4, Y1
+	VPSUBW     Y8, Y4, Y8
+	VMOVDQU    Y6, 32(AX)
+	VMOVDQU    Y7, 288(AX)
+	VMOVDQU    Y9, 160(AX)
+	VMOVDQU    Y1, 416(AX)
+	VMOVDQU    Y2, 96(AX)
+	VMOVDQU    Y3, 352(AX)
+	VMOVDQU    Y5, 224(AX)
+	VMOVDQU    Y8, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y2, Y9
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y6, Y3
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y8, Y5
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst_e88a208f6795<>+0(SB), Y2, Y8
+	VPMULHW    nttconst_43ba81dad31d<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst_0e7d1cb06b69<>+0(SB), Y1, Y7
+	VPMULHW    nttconst_2651743c290e<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst_3445a46cb6ef<>+0(SB), Y3, Y9
+	VPMULHW    nttconst_6c88e48fe761<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst_7d7289e48c1a<>+0(SB), Y5, Y4
+	VPMULHW    nttconst_1e898f237363<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst_73cc04762e65<>+0(SB), Y2, Y5
+	VPMULHW    nttconst_d70974d45cd9<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst_7e03476f8871<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_ccbecf97ebcf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst_a5630251e21f<>+0(SB), Y3, Y8
+	VPMULHW    nttconst_079e8973a741<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst_33a5f3d01513<>+0(SB), Y4, Y7
+	VPMULHW    nttconst_4d7cd2039ea7<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst_84edc27b7d45<>+0(SB), Y2, Y7
+	VPMULHW    nttconst_2c70508537d8<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst_55e1ae3f6206<>+0(SB), Y1, Y9
+	VPMULHW    nttconst_958d4eb271fd<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst_fb52b4684a5f<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_5e3c77be5b43<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst_5b737d5cebef<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6b7ee34e33c8<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y6
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y7, Y10
+	VPBLENDD   $0xaa, Y8, Y7, Y8
+	VPBLENDD   $0xaa, Y2, Y10, Y10
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y6, Y5
+	VPBLENDD   $0xaa, Y3, Y6, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y10, Y8, Y4
+	VPERM2I128 $0x31, Y10, Y8, Y6
+	VPERM2I128 $0x20, Y7, Y2, Y8
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y9
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y4, Y5
+	VPSRLW     $0x0b, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y4, Y4
+	VMOVDQU    Y4, (AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y6, Y4
+	VPSRLW     $0x0b, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y6, Y6
+	VMOVDQU    Y6, 32(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y8, Y4
+	VPSRLW     $0x0b, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y8, Y8
+	VMOVDQU    Y8, 256(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y2, Y4
+	VPSRLW     $0x0b, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VMOVDQU    Y2, 288(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y7, Y2
+	VPSRLW     $0x0b, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VMOVDQU    Y7, 128(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW     $0x0b, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y1, Y1
+	VMOVDQU    Y1, 160(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y9, Y1
+	VPSRLW     $0x0b, Y1, Y1
+	VPMULLW    Y0, Y1, Y1
+	VPSUBW     Y1, Y9, Y9
+	VMOVDQU    Y9, 384(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW     $0x0b, Y1, Y1
+	VPMULLW    Y0, Y1, Y1
+	VPSUBW     Y1, Y3, Y3
+	VMOVDQU    Y3, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y2, Y9
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y2, Y2
+	VPADDW     Y2, Y1, Y9
+	VPSUBW     Y2, Y1, Y2
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y4, Y4
+	VPADDW     Y4, Y3, Y1
+	VPSUBW     Y4, Y3, Y4
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y6, Y3
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPADDW     Y6, Y5, Y3
+	VPSUBW     Y6, Y5, Y6
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y8, Y5
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y8, Y8
+	VPADDW     Y8, Y7, Y5
+	VPSUBW     Y8, Y7, Y8
+	VPERM2I128 $0x20, Y2, Y9, Y7
+	VPERM2I128 $0x31, Y2, Y9, Y2
+	VPERM2I128 $0x20, Y4, Y1, Y9
+	VPERM2I128 $0x31, Y4, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y3, Y4
+	VPERM2I128 $0x31, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y5, Y6
+	VPERM2I128 $0x31, Y8, Y5, Y5
+	VPMULLW    nttconst_0974b3bb5942<>+0(SB), Y2, Y8
+	VPMULHW    nttconst_7fd86b93c00a<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y2, Y7, Y8
+	VPSUBW     Y2, Y7, Y2
+	VPMULLW    nttconst_dc650d8e78c0<>+0(SB), Y1, Y7
+	VPMULHW    nttconst_37939a189aa4<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y1, Y9, Y7
+	VPSUBW     Y1, Y9, Y1
+	VPMULLW    nttconst_7ca64b88e379<>+0(SB), Y3, Y9
+	VPMULHW    nttconst_a523fae3aa92<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y3, Y3
+	VPADDW     Y3, Y4, Y9
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    nttconst_abed34b8d521<>+0(SB), Y5, Y4
+	VPMULHW    nttconst_0b9bea2cd629<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPADDW     Y5, Y6, Y4
+	VPSUBW     Y5, Y6, Y5
+	VSHUFPS    $0x44, Y2, Y8, Y6
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y1, Y7, Y8
+	VSHUFPS    $0xee, Y1, Y7, Y1
+	VSHUFPS    $0x44, Y3, Y9, Y7
+	VSHUFPS    $0xee, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y5, Y4, Y9
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VPMULLW    nttconst_15aa5ea715a1<>+0(SB), Y2, Y5
+	VPMULHW    nttconst_657945ebbd59<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPADDW     Y2, Y6, Y5
+	VPSUBW     Y2, Y6, Y2
+	VPMULLW    nttconst_d1100d088074<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_66e62771aa82<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y1, Y8, Y6
+	VPSUBW     Y1, Y8, Y1
+	VPMULLW    nttconst_0f4de6f084ab<>+0(SB), Y3, Y8
+	VPMULHW    nttconst_7f76a1e259df<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPADDW     Y3, Y7, Y8
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst_e2cc1411c980<>+0(SB), Y4, Y7
+	VPMULHW    nttconst_9b51d30baa50<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPADDW     Y4, Y9, Y7
+	VPSUBW     Y4, Y9, Y4
+	VSHUFPS    $0x88, Y2, Y5, Y9
+	VSHUFPS    $0xdd, Y2, Y5, Y2
+	VSHUFPS    $0x88, Y1, Y6, Y5
+	VSHUFPS    $0xdd, Y1, Y6, Y1
+	VSHUFPS    $0x88, Y3, Y8, Y6
+	VSHUFPS    $0xdd, Y3, Y8, Y3
+	VSHUFPS    $0x88, Y4, Y7, Y8
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VPMULLW    nttconst_02889c8e2537<>+0(SB), Y2, Y7
+	VPMULHW    nttconst_4b2f3051935f<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y2, Y2
+	VPADDW     Y2, Y9, Y7
+	VPSUBW     Y2, Y9, Y2
+	VPMULLW    nttconst_cd7acae8e002<>+0(SB), Y1, Y9
+	VPMULHW    nttconst_351ee3dd6df5<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst_0bd49ba60cfb<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_8a78eb084c58<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPADDW     Y3, Y6, Y5
+	VPSUBW     Y3, Y6, Y3
+	VPMULLW    nttconst_0820ba531689<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_11fdac9f6289<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPADDW     Y4, Y8, Y6
+	VPSUBW     Y4, Y8, Y4
+	VMOVSLDUP  Y2, Y8
+	VMOVSHDUP  Y7, Y10
+	VPBLENDD   $0xaa, Y8, Y7, Y8
+	VPBLENDD   $0xaa, Y2, Y10, Y10
+	VMOVSLDUP  Y1, Y2
+	VMOVSHDUP  Y9, Y7
+	VPBLENDD   $0xaa, Y2, Y9, Y2
+	VPBLENDD   $0xaa, Y1, Y7, Y7
+	VMOVSLDUP  Y3, Y1
+	VMOVSHDUP  Y5, Y9
+	VPBLENDD   $0xaa, Y1, Y5, Y1
+	VPBLENDD   $0xaa, Y3, Y9, Y9
+	VMOVSLDUP  Y4, Y3
+	VMOVSHDUP  Y6, Y5
+	VPBLENDD   $0xaa, Y3, Y6, Y3
+	VPBLENDD   $0xaa, Y4, Y5, Y5
+	VPERM2I128 $0x20, Y10, Y8, Y4
+	VPERM2I128 $0x31, Y10, Y8, Y6
+	VPERM2I128 $0x20, Y7, Y2, Y8
+	VPERM2I128 $0x31, Y7, Y2, Y2
+	VPERM2I128 $0x20, Y9, Y1, Y7
+	VPERM2I128 $0x31, Y9, Y1, Y1
+	VPERM2I128 $0x20, Y5, Y3, Y9
+	VPERM2I128 $0x31, Y5, Y3, Y3
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y4, Y5
+	VPSRLW     $0x0b, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y4, Y4
+	VMOVDQU    Y4, 64(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y6, Y4
+	VPSRLW     $0x0b, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y6, Y6
+	VMOVDQU    Y6, 96(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y8, Y4
+	VPSRLW     $0x0b, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y8, Y8
+	VMOVDQU    Y8, 320(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y2, Y4
+	VPSRLW     $0x0b, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VMOVDQU    Y2, 352(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y7, Y2
+	VPSRLW     $0x0b, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VMOVDQU    Y7, 192(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW     $0x0b, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y1, Y1
+	VMOVDQU    Y1, 224(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y9, Y1
+	VPSRLW     $0x0b, Y1, Y1
+	VPMULLW    Y0, Y1, Y1
+	VPSUBW     Y1, Y9, Y9
+	VMOVDQU    Y9, 448(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW     $0x0b, Y1, Y1
+	VPMULLW    Y0, Y1, Y1
+	VPSUBW     Y1, Y3, Y3
+	VMOVDQU    Y3, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_shufps_undo_lazy_exact_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_lazy_exact_list_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU    448(AX), Y1
+	VMOVDQU    384(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    192(AX), Y4
+	VMOVDQU    256(AX), Y5
+	VMOVDQU    128(AX), Y6
+	VMOVDQU    64(AX), Y7
+	VMOVDQU    (AX), Y8
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y1, Y1
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y3, Y3
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y5, Y12
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y5, Y5
+	VPADDW     nttconst_05ef4418e70f<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y9, Y9
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    Y0, Y12, Y12
+	VPADDW     Y1, Y4, Y9
+	VPSUBW     Y10, Y2, Y2
+	VPSUBW     Y11, Y3, Y3
+	VPSUBW     Y1, Y4, Y1
+	VPADDW     Y2, Y6, Y4
+	VPADDW     Y3, Y7, Y10
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y9, Y11
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y1, Y13
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPSUBW     Y2, Y6, Y2
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y2, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPSUBW     Y12, Y5, Y5
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y9, Y7
+	VPADDW     Y5, Y8, Y9
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y4, Y12
+	VPSUBW     Y5, Y8, Y5
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y11, Y7, Y7
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y13, Y1, Y1
+	VPADDW     Y7, Y10, Y8
+	VPADDW     Y1, Y3, Y11
+	VPSUBW     Y6, Y2, Y2
+	VPSUBW     Y7, Y10, Y7
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y8, Y6
+	VPSUBW     Y1, Y3, Y1
+	VPADDW     Y2, Y5, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y11, Y10
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y7, Y13
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y1, Y14
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y1, Y1
+	VPSUBW     Y2, Y5, Y2
+	VPSUBW     Y12, Y4, Y4
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y11, Y5
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
+	VPADDW     Y4, Y9, Y11
+	VPSUBW     Y4, Y9, Y4
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y6, Y6
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y10, Y5, Y5
+	VPSUBW     Y13, Y7, Y7
+	VPSUBW     Y6, Y8, Y8
+	VPSUBW     Y14, Y1, Y1
+	VPADDW     Y5, Y3, Y6
+	VPADDW     Y7, Y4, Y9
+	VPADDW     Y8, Y11, Y10
+	VPADDW     Y1, Y2, Y12
+	VPSUBW     Y5, Y3, Y5
+	VPSUBW     Y7, Y4, Y7
+	VMOVDQU    Y6, 256(AX)
+	VPSUBW     Y8, Y11, Y8
+	VPSUBW     Y1, Y2, Y1
+	VMOVDQU    Y12, 384(AX)
+	VMOVDQU    Y1, 448(AX)
+	VMOVDQU    480(AX), Y1
+	VMOVDQU    Y5, 320(AX)
+	VMOVDQU    416(AX), Y2
+	VMOVDQU    Y7, 192(AX)
+	VMOVDQU    352(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    224(AX), Y5
+	VMOVDQU    Y9, 128(AX)
+	VMOVDQU    Y8, 64(AX)
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    96(AX), Y7
+	VMOVDQU    Y10, (AX)
+	VMOVDQU    32(AX), Y8
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y1, Y1
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y3, Y3
+	VPMULLW    nttconst_3384a3d8a4b7<>+0(SB), Y4, Y12
+	VPMULHW    nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    Y0, Y12, Y12
+	VPADDW     Y1, Y5, Y9
+	VPSUBW     Y10, Y2, Y2
+	VPSUBW     Y11, Y3, Y3
+	VPSUBW     Y1, Y5, Y1
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPADDW     Y2, Y6, Y10
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y1, Y11
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPADDW     Y3, Y7, Y13
+	VPSUBW     Y2, Y6, Y2
+	VPSUBW     Y3, Y7, Y3
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y10, Y6
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y2, Y7
+	VPSUBW     Y12, Y4, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y10, Y10
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPADDW     Y4, Y8, Y12
+	VPSUBW     Y4, Y8, Y4
+	VPMULHW    Y0, Y5, Y5
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y5, Y9, Y9
+	VPSUBW     Y11, Y1, Y1
+	VPADDW     Y9, Y13, Y5
+	VPADDW     Y1, Y3, Y8
+	VPSUBW     Y9, Y13, Y9
+	VPSUBW     Y6, Y10, Y10
+	VPSUBW     Y7, Y2, Y2
+	VPSUBW     Y1, Y3, Y1
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y8, Y3
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y9, Y6
+	VPADDW     Y10, Y12, Y7
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y1, Y11
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y8, Y8
+	VPADDW     Y2, Y4, Y13
+	VPSUBW     Y10, Y12, Y10
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y9, Y9
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y1, Y1
+	VPSUBW     Y2, Y4, Y2
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y5, Y4
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y3, Y3
+	VPMULHW    Y0, Y6, Y6
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y6, Y9, Y9
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y11, Y1, Y1
+	VPADDW     Y8, Y13, Y3
+	VPADDW     Y9, Y10, Y6
+	VPADDW     Y1, Y2, Y11
+	VMOVDQU    Y3, 288(AX)
+	VPSUBW     Y8, Y13, Y8
+	VPSUBW     Y9, Y10, Y9
+	VMOVDQU    Y6, 160(AX)
+	VMOVDQU    288(AX), Y3
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y1, Y2, Y1
+	VMOVDQU    Y11, 416(AX)
+	VMOVDQU    160(AX), Y2
+	VPADDW     Y5, Y7, Y4
+	VMOVDQU    416(AX), Y6
+	VPSUBW     Y5, Y7, Y5
+	VMOVDQU    Y4, 32(AX)
+	VMOVDQU    Y5, 96(AX)
+	VMOVDQU    32(AX), Y4
+	VMOVDQU    (AX), Y5
+	VMOVDQU    Y8, 352(AX)
+	VMOVDQU    128(AX), Y7
+	VMOVDQU    Y9, 224(AX)
+	VMOVDQU    384(AX), Y8
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y3, Y9
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VMOVDQU    256(AX), Y10
+	VMOVDQU    Y1, 480(AX)
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y2, Y1
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y2, Y2
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y6, Y11
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y6, Y6
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y4, Y12
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y9, Y9
+	VPMULHW    Y0, Y1, Y1
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y9, Y3, Y3
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y1, Y2, Y2
+	VPADDW     Y3, Y10, Y1
+	VPSUBW     Y11, Y6, Y6
+	VPADDW     Y2, Y7, Y9
+	VPSUBW     Y3, Y10, Y3
+	VPADDW     Y6, Y8, Y10
+	VPSUBW     Y2, Y7, Y2
+	VPERM2I128 $0x31, Y3, Y1, Y7
+	VPSUBW     Y12, Y4, Y4
+	VPSUBW     Y6, Y8, Y6
+	VPERM2I128 $0x31, Y2, Y9, Y8
+	VPADDW     Y4, Y5, Y11
+	VPERM2I128 $0x20, Y3, Y1, Y1
+	VPERM2I128 $0x31, Y6, Y10, Y3
+	VPSUBW     Y4, Y5, Y4
+	VPERM2I128 $0x20, Y2, Y9, Y2
+	VPMULLW    nttconst_0e7d1cb06b69<>+0(SB), Y7, Y5
+	VPMULHW    nttconst_2651743c290e<>+0(SB), Y7, Y7
+	VPERM2I128 $0x31, Y4, Y11, Y9
+	VPERM2I128 $0x20, Y6, Y10, Y6
+	VPMULLW    nttconst_3445a46cb6ef<>+0(SB), Y8, Y10
+	VPMULHW    nttconst_6c88e48fe761<>+0(SB), Y8, Y8
+	VPERM2I128 $0x20, Y4, Y11, Y4
+	VPMULLW    nttconst_7d7289e48c1a<>+0(SB), Y3, Y11
+	VPMULHW    nttconst_1e898f237363<>+0(SB), Y3, Y3
+	VPMULLW    nttconst_e88a208f6795<>+0(SB), Y9, Y12
+	VPMULHW    nttconst_43ba81dad31d<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y5, Y7, Y7
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y10, Y8, Y8
+	VPADDW     Y7, Y1, Y5
+	VPSUBW     Y11, Y3, Y3
+	VPADDW     Y8, Y2, Y10
+	VPSUBW     Y7, Y1, Y7
+	VPADDW     Y3, Y6, Y1
+	VPSUBW     Y8, Y2, Y8
+	VSHUFPS    $0xee, Y7, Y5, Y2
+	VPSUBW     Y12, Y9, Y9
+	VPSUBW     Y3, Y6, Y3
+	VSHUFPS    $0xee, Y8, Y10, Y6
+	VPMULLW    nttconst_7e03476f8871<>+0(SB), Y2, Y11
+	VPMULHW    nttconst_ccbecf97ebcf<>+0(SB), Y2, Y2
+	VSHUFPS    $0xee, Y3, Y1, Y12
+	VPMULLW    nttconst_a5630251e21f<>+0(SB), Y6, Y13
+	VPMULHW    nttconst_079e8973a741<>+0(SB), Y6, Y6
+	VPADDW     Y9, Y4, Y14
+	VPSUBW     Y9, Y4, Y9
+	VPMULLW    nttconst_33a5f3d01513<>+0(SB), Y12, Y4
+	VPMULHW    nttconst_4d7cd2039ea7<>+0(SB), Y12, Y12
+	VSHUFPS    $0x44, Y7, Y5, Y5
+	VSHUFPS    $0xee, Y9, Y14, Y7
+	VSHUFPS    $0x44, Y8, Y10, Y8
+	VSHUFPS    $0x44, Y3, Y1, Y1
+	VPMULLW    nttconst_73cc04762e65<>+0(SB), Y7, Y3
+	VPMULHW    nttconst_d70974d45cd9<>+0(SB), Y7, Y7
+	VSHUFPS    $0x44, Y9, Y14, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y11, Y2, Y2
+	VPSUBW     Y13, Y6, Y6
+	VPADDW     Y2, Y5, Y10
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y4, Y12, Y12
+	VPADDW     Y6, Y8, Y4
+	VPSUBW     Y2, Y5, Y2
+	VPADDW     Y12, Y1, Y5
+	VPSUBW     Y6, Y8, Y6
+	VSHUFPS    $0xdd, Y2, Y10, Y8
+	VSHUFPS    $0x88, Y2, Y10, Y2
+	VPSUBW     Y12, Y1, Y12
+	VSHUFPS    $0xdd, Y6, Y4, Y1
+	VPMULLW    nttconst_55e1ae3f6206<>+0(SB), Y8, Y10
+	VPMULHW    nttconst_958d4eb271fd<>+0(SB), Y8, Y8
+	VSHUFPS    $0xdd, Y12, Y5, Y11
+	VPMULLW    nttconst_fb52b4684a5f<>+0(SB), Y1, Y13
+	VPMULHW    nttconst_5e3c77be5b43<>+0(SB), Y1, Y1
+	VPSUBW     Y3, Y7, Y7
+	VPMULLW    nttconst_5b737d5cebef<>+0(SB), Y11, Y3
+	VPMULHW    nttconst_6b7ee34e33c8<>+0(SB), Y11, Y11
+	VPADDW     Y7, Y9, Y14
+	VSHUFPS    $0x88, Y6, Y4, Y4
+	VPSUBW     Y7, Y9, Y7
+	VSHUFPS    $0x88, Y12, Y5, Y5
+	VSHUFPS    $0xdd, Y7, Y14, Y6
+	VSHUFPS    $0x88, Y7, Y14, Y7
+	VPMULLW    nttconst_84edc27b7d45<>+0(SB), Y6, Y9
+	VPMULHW    nttconst_2c70508537d8<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y10, Y8, Y8
+	VPSUBW     Y13, Y1, Y1
+	VPADDW     Y8, Y2, Y10
+	VPSUBW     Y3, Y11, Y11
+	VPADDW     Y1, Y4, Y3
+	VPSUBW     Y8, Y2, Y8
+	VMOVSHDUP  Y10, Y2
+	VPADDW     Y11, Y5, Y12
+	VPSUBW     Y1, Y4, Y1
+	VMOVSLDUP  Y8, Y4
+	VMOVSHDUP  Y3, Y13
+	VPSUBW     Y11, Y5, Y11
+	VMOVSLDUP  Y1, Y5
+	VMOVSHDUP  Y12, Y14
+	VPBLENDD   $0xaa, Y4, Y10, Y4
+	VMOVSLDUP  Y11, Y10
+	VPBLENDD   $0xaa, Y8, Y2, Y2
+	VPBLENDD   $0xaa, Y5, Y3, Y5
+	VPBLENDD   $0xaa, Y1, Y13, Y13
+	VPBLENDD   $0xaa, Y10, Y12, Y10
+	VPBLENDD   $0xaa, Y11, Y14, Y14
+	VPERM2I128 $0x20, Y2, Y4, Y1
+	VPERM2I128 $0x20, Y13, Y5, Y3
+	VPERM2I128 $0x20, Y14, Y10, Y8
+	VPMULHW    Y0, Y9, Y9
+	VPERM2I128 $0x31, Y2, Y4, Y2
+	VPERM2I128 $0x31, Y13, Y5, Y4
+	VPERM2I128 $0x31, Y14, Y10, Y5
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y1, Y10
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y3, Y11
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y8, Y12
+	VPSUBW     Y9, Y6, Y6
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y2, Y9
+	VPADDW     Y6, Y7, Y13
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y4, Y14
+	VPSUBW     Y6, Y7, Y6
+	VMOVSHDUP  Y13, Y7
+	VPBLENDD   $0xaa, Y6, Y7, Y7
+	VMOVSLDUP  Y6, Y6
+	VPBLENDD   $0xaa, Y6, Y13, Y6
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y5, Y13
+	VPSRLW     $0x0b, Y10, Y10
+	VPSRLW     $0x0b, Y11, Y11
+	VPSRLW     $0x0b, Y12, Y12
+	VPMULLW    Y0, Y10, Y10
+	VPMULLW    Y0, Y11, Y11
+	VPSRLW     $0x0b, Y9, Y9
+	VPMULLW    Y0, Y12, Y12
+	VPSRLW     $0x0b, Y14, Y14
+	VPMULLW    Y0, Y9, Y9
+	VPMULLW    Y0, Y14, Y14
+	VPSUBW     Y10, Y1, Y1
+	VPERM2I128 $0x20, Y7, Y6, Y10
+	VPERM2I128 $0x31, Y7, Y6, Y6
+	VPSUBW     Y11, Y3, Y3
+	VMOVDQU    480(AX), Y7
+	VPSUBW     Y12, Y8, Y8
+	VMOVDQU    Y1, 256(AX)
+	VPSRLW     $0x0b, Y13, Y13
+	VPSUBW     Y9, Y2, Y2
+	VMOVDQU    Y3, 128(AX)
+	VMOVDQU    224(AX), Y1
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y14, Y4, Y4
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y10, Y3
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y6, Y9
+	VMOVDQU    Y8, 384(AX)
+	VMOVDQU    96(AX), Y8
+	VMOVDQU    352(AX), Y11
+	VMOVDQU    Y2, 288(AX)
+	VPSUBW     Y13, Y5, Y5
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    320(AX), Y2
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y7, Y4
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y7, Y7
+	VMOVDQU    Y5, 416(AX)
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    448(AX), Y12
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y1, Y13
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y1, Y1
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y8, Y14
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y8, Y8
+	VPSRLW     $0x0b, Y3, Y3
+	VPSRLW     $0x0b, Y9, Y9
+	VPMULLW    Y0, Y3, Y3
+	VPMULLW    Y0, Y9, Y9
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y3, Y10, Y10
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y11, Y3
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y11, Y11
+	VPSUBW     Y9, Y6, Y6
+	VMOVDQU    Y10, (AX)
+	VPMULHW    Y0, Y13, Y13
+	VMOVDQU    Y6, 32(AX)
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y4, Y7, Y7
+	VMOVDQU    64(AX), Y4
+	VPADDW     Y7, Y12, Y6
+	VPSUBW     Y13, Y1, Y1
+	VPSUBW     Y7, Y12, Y7
+	VPSUBW     Y14, Y8, Y8
+	VPADDW     Y1, Y5, Y9
+	VPERM2I128 $0x31, Y7, Y6, Y10
+	VPERM2I128 $0x20, Y7, Y6, Y6
+	VPSUBW     Y1, Y5, Y1
+	VPERM2I128 $0x31, Y1, Y9, Y5
+	VPERM2I128 $0x20, Y1, Y9, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPMULLW    nttconst_abed34b8d521<>+0(SB), Y10, Y7
+	VPADDW     Y8, Y4, Y9
+	VPMULHW    nttconst_0b9bea2cd629<>+0(SB), Y10, Y10
+	VPSUBW     Y8, Y4, Y8
+	VPMULLW    nttconst_7ca64b88e379<>+0(SB), Y5, Y4
+	VPMULHW    nttconst_a523fae3aa92<>+0(SB), Y5, Y5
+	VPSUBW     Y3, Y11, Y11
+	VPERM2I128 $0x31, Y8, Y9, Y3
+	VPERM2I128 $0x20, Y8, Y9, Y8
+	VPADDW     Y11, Y2, Y9
+	VPSUBW     Y11, Y2, Y11
+	VPERM2I128 $0x31, Y11, Y9, Y2
+	VPMULLW    nttconst_0974b3bb5942<>+0(SB), Y3, Y12
+	VPMULHW    nttconst_7fd86b93c00a<>+0(SB), Y3, Y3
+	VPERM2I128 $0x20, Y11, Y9, Y9
+	VPMULHW    Y0, Y7, Y7
+	VPMULLW    nttconst_dc650d8e78c0<>+0(SB), Y2, Y11
+	VPMULHW    nttconst_37939a189aa4<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y7, Y10, Y10
+	VPADDW     Y10, Y6, Y7
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y10, Y6, Y10
+	VPMULHW    Y0, Y12, Y12
+	VPADDW     Y5, Y1, Y4
+	VSHUFPS    $0xee, Y10, Y7, Y6
+	VSHUFPS    $0x44, Y10, Y7, Y7
+	VPSUBW     Y5, Y1, Y5
+	VPMULLW    nttconst_e2cc1411c980<>+0(SB), Y6, Y1
+	VPMULHW    nttconst_9b51d30baa50<>+0(SB), Y6, Y6
+	VSHUFPS    $0xee, Y5, Y4, Y10
+	VSHUFPS    $0x44, Y5, Y4, Y4
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y12, Y3, Y3
+	VPMULLW    nttconst_0f4de6f084ab<>+0(SB), Y10, Y5
+	VPADDW     Y3, Y8, Y12
+	VPMULHW    nttconst_7f76a1e259df<>+0(SB), Y10, Y10
+	VPSUBW     Y3, Y8, Y3
+	VPSUBW     Y11, Y2, Y2
+	VSHUFPS    $0xee, Y3, Y12, Y8
+	VSHUFPS    $0x44, Y3, Y12, Y3
+	VPADDW     Y2, Y9, Y11
+	VPMULLW    nttconst_15aa5ea715a1<>+0(SB), Y8, Y12
+	VPMULHW    nttconst_657945ebbd59<>+0(SB), Y8, Y8
+	VPSUBW     Y2, Y9, Y2
+	VSHUFPS    $0xee, Y2, Y11, Y9
+	VPMULHW    Y0, Y1, Y1
+	VSHUFPS    $0x44, Y2, Y11, Y2
+	VPMULLW    nttconst_d1100d088074<>+0(SB), Y9, Y11
+	VPMULHW    nttconst_66e62771aa82<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y1, Y6, Y6
+	VPADDW     Y6, Y7, Y1
+	VPSUBW     Y5, Y10, Y10
+	VPSUBW     Y6, Y7, Y6
+	VPMULHW    Y0, Y12, Y12
+	VPADDW     Y10, Y4, Y5
+	VSHUFPS    $0xdd, Y6, Y1, Y7
+	VSHUFPS    $0x88, Y6, Y1, Y1
+	VPSUBW     Y10, Y4, Y10
+	VPMULLW    nttconst_0820ba531689<>+0(SB), Y7, Y4
+	VPMULHW    nttconst_11fdac9f6289<>+0(SB), Y7, Y6
+	VSHUFPS    $0xdd, Y10, Y5, Y7
+	VSHUFPS    $0x88, Y10, Y5, Y5
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y12, Y8, Y8
+	VPMULLW    nttconst_0bd49ba60cfb<>+0(SB), Y7, Y10
+	VPADDW     Y8, Y3, Y12
+	VPMULHW    nttconst_8a78eb084c58<>+0(SB), Y7, Y7
+	VPSUBW     Y8, Y3, Y8
+	VPSUBW     Y11, Y9, Y9
+	VSHUFPS    $0xdd, Y8, Y12, Y3
+	VSHUFPS    $0x88, Y8, Y12, Y8
+	VPADDW     Y9, Y2, Y11
+	VPMULLW    nttconst_02889c8e2537<>+0(SB), Y3, Y12
+	VPMULHW    nttconst_4b2f3051935f<>+0(SB), Y3, Y3
+	VPSUBW     Y9, Y2, Y9
+	VSHUFPS    $0xdd, Y9, Y11, Y2
+	VPMULHW    Y0, Y4, Y4
+	VSHUFPS    $0x88, Y9, Y11, Y9
+	VPMULLW    nttconst_cd7acae8e002<>+0(SB), Y2, Y11
+	VPMULHW    nttconst_351ee3dd6df5<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y4, Y6, Y6
+	VPADDW     Y6, Y1, Y4
+	VPSUBW     Y10, Y7, Y7
+	VPSUBW     Y6, Y1, Y6
+	VMOVSHDUP  Y4, Y1
+	VPMULHW    Y0, Y12, Y12
+	VPADDW     Y7, Y5, Y10
+	VMOVSLDUP  Y6, Y13
+	VPBLENDD   $0xaa, Y6, Y1, Y1
+	VPSUBW     Y7, Y5, Y7
+	VMOVSHDUP  Y10, Y5
+	VPBLENDD   $0xaa, Y13, Y4, Y13
+	VMOVSLDUP  Y7, Y4
+	VPBLENDD   $0xaa, Y7, Y5, Y5
+	VPERM2I128 $0x20, Y1, Y13, Y6
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y12, Y3, Y3
+	VPBLENDD   $0xaa, Y4, Y10, Y4
+	VPERM2I128 $0x31, Y1, Y13, Y1
+	VPADDW     Y3, Y8, Y7
+	VPERM2I128 $0x20, Y5, Y4, Y10
+	VPERM2I128 $0x31, Y5, Y4, Y4
+	VPSUBW     Y3, Y8, Y3
+	VMOVSHDUP  Y7, Y5
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y6, Y8
+	VPSUBW     Y11, Y2, Y2
+	VMOVSLDUP  Y3, Y11
+	VPBLENDD   $0xaa, Y3, Y5, Y5
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y1, Y3
+	VPADDW     Y2, Y9, Y12
+	VPBLENDD   $0xaa, Y11, Y7, Y11
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y10, Y7
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y4, Y13
+	VPSUBW     Y2, Y9, Y2
+	VMOVSHDUP  Y12, Y9
+	VPERM2I128 $0x20, Y5, Y11, Y14
+	VPBLENDD   $0xaa, Y2, Y9, Y9
+	VMOVSLDUP  Y2, Y2
+	VPERM2I128 $0x31, Y5, Y11, Y5
+	VPBLENDD   $0xaa, Y2, Y12, Y2
+	VPERM2I128 $0x20, Y9, Y2, Y11
+	VPERM2I128 $0x31, Y9, Y2, Y2
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y14, Y9
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y5, Y12
+	VPSRLW     $0x0b, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSRLW     $0x0b, Y3, Y3
+	VPSRLW     $0x0b, Y7, Y7
+	VPSRLW     $0x0b, Y13, Y13
+	VPMULLW    Y0, Y3, Y3
+	VPMULLW    Y0, Y7, Y7
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y8, Y6, Y6
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y11, Y8
+	VMOVDQU    Y6, 448(AX)
+	VPMULHUW   nttconst_bd1a9940528f<>+0(SB), Y2, Y6
+	VPSUBW     Y3, Y1, Y1
+	VPSRLW     $0x0b, Y9, Y9
+	VPSUBW     Y7, Y10, Y10
+	VPSUBW     Y13, Y4, Y4
+	VMOVDQU    Y1, 480(AX)
+	VPMULLW    Y0, Y9, Y9
+	VPSRLW     $0x0b, Y12, Y12
+	VMOVDQU    Y10, 192(AX)
+	VPMULLW    Y0, Y12, Y12
+	VMOVDQU    Y4, 224(AX)
+	VPSUBW     Y9, Y14, Y14
+	VMOVDQU    Y14, 64(AX)
+	VPSUBW     Y12, Y5, Y5
+	VPSRLW     $0x0b, Y8, Y8
+	VMOVDQU    Y5, 96(AX)
+	VPMULLW    Y0, Y8, Y8
+	VPSRLW     $0x0b, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y8, Y11, Y11
+	VMOVDQU    Y11, 320(AX)
+	VPSUBW     Y6, Y2, Y2
+	VMOVDQU    Y2, 352(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_shufps_undo_lazy_exact_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_lazy_exact_hoist_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y0
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y2
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y3
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y4
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y5
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y6
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y7
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y9
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y10
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y11
+	VMOVDQU    448(AX), Y12
+	VMOVDQU    384(AX), Y13
+	VPMULLW    Y0, Y12, Y0
+	VPMULHW    Y2, Y12, Y2
+	VMOVDQU    320(AX), Y12
+	VPMULLW    Y3, Y13, Y3
+	VPMULHW    Y6, Y13, Y6
+	VMOVDQU    192(AX), Y13
+	VPMULHW    Y1, Y0, Y0
+	VPMULHW    Y1, Y3, Y3
+	VPSUBW     Y0, Y2, Y2
+	VPMULLW    Y4, Y12, Y0
+	VMOVDQU    256(AX), Y4
+	VPMULHW    Y7, Y12, Y7
+	VMOVDQU    128(AX), Y12
+	VPADDW     Y2, Y13, Y14
+	VPSUBW     Y3, Y6, Y6
+	VPSUBW     Y2, Y13, Y2
+	VMOVDQU    64(AX), Y3
+	VPMULLW    Y11, Y14, Y11
+	VPMULLW    Y5, Y2, Y5
+	VPMULHW    Y1, Y0, Y0
+	VPMULHW    Y8, Y2, Y2
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y1, Y5, Y5
+	VPSUBW     Y0, Y7, Y7
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULLW    Y9, Y4, Y9
+	VPADDW     Y6, Y12, Y13
+	VPSUBW     Y6, Y12, Y6
+	VPADDW     Y7, Y3, Y12
+	VPMULLW    Y10, Y6, Y10
+	VPSUBW     Y7, Y3, Y7
+	VPSUBW     Y5, Y2, Y2
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y3
+	VPMULHW    Y1, Y9, Y9
+	VPADDW     Y2, Y7, Y5
+	VPMULHW    Y8, Y4, Y4
+	VPSUBW     Y2, Y7, Y2
+	VMOVDQU    (AX), Y7
+	VPMULHW    Y1, Y10, Y10
+	VPMULHW    Y0, Y6, Y0
+	VMOVDQU    nttconst_05ef4418e70f<>+0(SB), Y6
+	VPSUBW     Y9, Y4, Y4
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPSUBW     Y10, Y0, Y0
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPADDW     Y6, Y7, Y7
+	VMOVDQU    nttconst_27f5dd095427<>+0(SB), Y6
+	VPSUBW     Y11, Y3, Y3
+	VMOVDQU    nttconst_ccd372f2d59b<>+0(SB), Y11
+	VPADDW     Y4, Y7, Y14
+	VPMULLW    Y8, Y13, Y8
+	VPSUBW     Y4, Y7, Y4
+	VPADDW     Y3, Y12, Y7
+	VPSUBW     Y3, Y12, Y3
+	VPADDW     Y0, Y4, Y12
+	VPMULLW    Y9, Y5, Y9
+	VPMULHW    Y10, Y13, Y10
+	VPSUBW     Y0, Y4, Y0
+	VMOVDQU    nttconst_735c7b3eac01<>+0(SB), Y4
+	VPMULHW    Y1, Y8, Y8
+	VPMULLW    Y6, Y3, Y6
+	VPMULHW    Y11, Y5, Y5
+	VMOVDQU    nttconst_64f835761cd8<>+0(SB), Y11
+	VPMULHW    Y1, Y9, Y9
+	VPSUBW     Y8, Y10, Y10
+	VMOVDQU    nttconst_732b22d3c9ee<>+0(SB), Y8
+	VPADDW     Y10, Y14, Y13
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y10, Y14, Y10
+	VPMULLW    Y4, Y2, Y4
+	VPSUBW     Y9, Y5, Y5
+	VMOVDQU    nttconst_50c320ce2fe6<>+0(SB), Y9
+	VPADDW     Y5, Y12, Y14
+	VPMULHW    Y11, Y2, Y2
+	VPSUBW     Y5, Y12, Y5
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VMOVDQU    Y14, 256(AX)
+	VMOVDQU    nttconst_1897dd7f25ed<>+0(SB), Y12
+	VPMULHW    Y1, Y4, Y4
+	VPMULHW    Y8, Y3, Y3
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y8
+	VMOVDQU    Y5, 320(AX)
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y5
+	VPSUBW     Y4, Y2, Y2
+	VPSUBW     Y6, Y3, Y3
+	VPMULLW    Y9, Y7, Y4
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y6
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y9
+	VPADDW     Y2, Y0, Y14
+	VPSUBW     Y2, Y0, Y2
+	VPADDW     Y3, Y10, Y0
+	VMOVDQU    Y14, 384(AX)
+	VPMULHW    Y12, Y7, Y7
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y12
+	VMOVDQU    Y2, 448(AX)
+	VPSUBW     Y3, Y10, Y3
+	VPMULHW    Y1, Y4, Y4
+	VMOVDQU    352(AX), Y2
+	VMOVDQU    288(AX), Y10
+	VMOVDQU    Y3, 192(AX)
+	VMOVDQU    480(AX), Y3
+	VMOVDQU    Y0, 128(AX)
+	VMOVDQU    416(AX), Y0
+	VPSUBW     Y4, Y7, Y7
+	VMOVDQU    224(AX), Y4
+	VPADDW     Y7, Y13, Y14
+	VPSUBW     Y7, Y13, Y7
+	VMOVDQU    Y14, (AX)
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y13
+	VMOVDQU    Y7, 64(AX)
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y7
+	VPMULLW    Y6, Y2, Y6
+	VPMULHW    Y12, Y2, Y2
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y12
+	VPMULLW    Y11, Y3, Y11
+	VPMULHW    Y8, Y3, Y3
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VPMULLW    Y5, Y0, Y5
+	VPMULHW    Y9, Y0, Y0
+	VMOVDQU    160(AX), Y9
+	VPMULHW    Y1, Y6, Y6
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y1, Y5, Y5
+	VPSUBW     Y6, Y2, Y2
+	VMOVDQU    96(AX), Y6
+	VPSUBW     Y11, Y3, Y3
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VPADDW     Y3, Y4, Y14
+	VPSUBW     Y5, Y0, Y0
+	VPSUBW     Y3, Y4, Y3
+	VPMULLW    Y13, Y14, Y4
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y5
+	VPMULHW    Y12, Y14, Y12
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y13
+	VPADDW     Y0, Y9, Y14
+	VPMULLW    Y7, Y3, Y7
+	VPMULHW    Y8, Y3, Y3
+	VPSUBW     Y0, Y9, Y0
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW    Y1, Y4, Y4
+	VPADDW     Y2, Y6, Y9
+	VPMULHW    Y1, Y7, Y7
+	VPMULLW    Y11, Y10, Y11
+	VPSUBW     Y2, Y6, Y2
+	VPSUBW     Y4, Y12, Y12
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y4
+	VPMULLW    Y5, Y14, Y5
+	VPMULLW    Y13, Y0, Y6
+	VPSUBW     Y7, Y3, Y3
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y7
+	VPADDW     Y12, Y9, Y13
+	VPMULHW    Y8, Y10, Y8
+	VPMULHW    Y1, Y11, Y11
+	VPADDW     Y3, Y2, Y10
+	VPSUBW     Y12, Y9, Y12
+	VPSUBW     Y3, Y2, Y3
+	VMOVDQU    32(AX), Y2
+	VPMULHW    Y1, Y5, Y5
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y11, Y8, Y8
+	VMOVDQU    nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPMULHW    Y4, Y14, Y4
+	VMOVDQU    nttconst_27f5dd095427<>+0(SB), Y11
+	VPMULHW    Y7, Y0, Y0
+	VMOVDQU    nttconst_ccd372f2d59b<>+0(SB), Y7
+	VPADDW     Y8, Y2, Y14
+	VPSUBW     Y5, Y4, Y4
+	VPMULLW    Y9, Y10, Y5
+	VPSUBW     Y8, Y2, Y8
+	VMOVDQU    nttconst_735c7b3eac01<>+0(SB), Y2
+	VPSUBW     Y6, Y0, Y0
+	VMOVDQU    nttconst_732b22d3c9ee<>+0(SB), Y6
+	VPADDW     Y4, Y14, Y9
+	VPSUBW     Y4, Y14, Y4
+	VPADDW     Y0, Y8, Y14
+	VPMULLW    Y11, Y12, Y11
+	VPSUBW     Y0, Y8, Y0
+	VPMULHW    Y7, Y10, Y7
+	VMOVDQU    nttconst_64f835761cd8<>+0(SB), Y8
+	VPMULHW    Y1, Y5, Y5
+	VPMULHW    Y1, Y11, Y11
+	VPMULLW    Y2, Y3, Y2
+	VPMULHW    Y6, Y12, Y6
+	VMOVDQU    nttconst_50c320ce2fe6<>+0(SB), Y10
+	VPSUBW     Y5, Y7, Y7
+	VMOVDQU    nttconst_1897dd7f25ed<>+0(SB), Y5
+	VPADDW     Y7, Y14, Y12
+	VMOVDQU    Y12, 288(AX)
+	VPSUBW     Y7, Y14, Y7
+	VMOVDQU    nttconst_ac8e82a5284e<>+0(SB), Y12
+	VPMULHW    Y8, Y3, Y3
+	VPMULHW    Y1, Y2, Y2
+	VPSUBW     Y11, Y6, Y6
+	VMOVDQU    288(AX), Y8
+	VMOVDQU    nttconst_4478d199ced1<>+0(SB), Y11
+	VMOVDQU    Y7, 352(AX)
+	VPADDW     Y6, Y4, Y7
+	VMOVDQU    Y7, 160(AX)
+	VMOVDQU    nttconst_7da03d3720a3<>+0(SB), Y7
+	VPSUBW     Y6, Y4, Y6
+	VMOVDQU    nttconst_12fa6f9f5e79<>+0(SB), Y4
+	VPMULLW    Y10, Y13, Y10
+	VPSUBW     Y2, Y3, Y3
+	VPMULHW    Y5, Y13, Y2
+	VMOVDQU    160(AX), Y5
+	VMOVDQU    nttconst_52ee6132b514<>+0(SB), Y13
+	VMOVDQU    Y6, 224(AX)
+	VPADDW     Y3, Y0, Y6
+	VMOVDQU    Y6, 416(AX)
+	VMOVDQU    nttconst_d187b0818f2c<>+0(SB), Y6
+	VPSUBW     Y3, Y0, Y3
+	VMOVDQU    nttconst_944eefc7f336<>+0(SB), Y0
+	VPMULHW    Y1, Y10, Y10
+	VPMULLW    Y12, Y8, Y12
+	VMOVDQU    Y3, 480(AX)
+	VMOVDQU    416(AX), Y3
+	VPMULHW    Y4, Y8, Y4
+	VMOVDQU    256(AX), Y8
+	VPSUBW     Y10, Y2, Y2
+	VPMULLW    Y11, Y5, Y10
+	VMOVDQU    384(AX), Y11
+	VPMULHW    Y1, Y12, Y12
+	VPADDW     Y2, Y9, Y14
+	VPMULHW    Y13, Y5, Y5
+	VPSUBW     Y2, Y9, Y2
+	VMOVDQU    Y14, 32(AX)
+	VMOVDQU    nttconst_b5f9f48795c9<>+0(SB), Y9
+	VMOVDQU    nttconst_0e7d1cb06b69<>+0(SB), Y13
+	VMOVDQU    Y2, 96(AX)
+	VMOVDQU    32(AX), Y2
+	VPMULLW    Y7, Y3, Y7
+	VPMULHW    Y1, Y10, Y10
+	VPSUBW     Y12, Y4, Y4
+	VMOVDQU    nttconst_3445a46cb6ef<>+0(SB), Y12
+	VPMULHW    Y6, Y3, Y3
+	VMOVDQU    128(AX), Y6
+	VPADDW     Y4, Y8, Y14
+	VPMULHW    Y1, Y7, Y7
+	VPSUBW     Y10, Y5, Y5
+	VPSUBW     Y4, Y8, Y4
+	VMOVDQU    nttconst_7d7289e48c1a<>+0(SB), Y8
+	VPERM2I128 $0x31, Y4, Y14, Y10
+	VPERM2I128 $0x20, Y4, Y14, Y4
+	VPMULLW    Y0, Y2, Y0
+	VPSUBW     Y7, Y3, Y3
+	VMOVDQU    (AX), Y7
+	VPMULHW    Y9, Y2, Y2
+	VMOVDQU    nttconst_2651743c290e<>+0(SB), Y9
+	VPADDW     Y5, Y6, Y14
+	VPMULLW    Y13, Y10, Y13
+	VPSUBW     Y5, Y6, Y5
+	VPADDW     Y3, Y11, Y6
+	VPSUBW     Y3, Y11, Y3
+	VPMULHW    Y1, Y0, Y0
+	VPERM2I128 $0x31, Y5, Y14, Y11
+	VPERM2I128 $0x20, Y5, Y14, Y5
+	VPERM2I128 $0x31, Y3, Y6, Y14
+	VPMULHW    Y1, Y13, Y13
+	VPERM2I128 $0x20, Y3, Y6, Y3
+	VPSUBW     Y0, Y2, Y2
+	VMOVDQU    nttconst_6c88e48fe761<>+0(SB), Y0
+	VPMULLW    Y12, Y11, Y6
+	VPMULHW    Y9, Y10, Y9
+	VMOVDQU    nttconst_1e898f237363<>+0(SB), Y10
+	VPMULLW    Y8, Y14, Y8
+	VPADDW     Y2, Y7, Y12
+	VPSUBW     Y2, Y7, Y2
+	VPERM2I128 $0x31, Y2, Y12, Y7
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y13, Y9, Y9
+	VPERM2I128 $0x20, Y2, Y12, Y2
+	VMOVDQU    nttconst_e88a208f6795<>+0(SB), Y12
+	VPMULHW    Y1, Y8, Y8
+	VPADDW     Y9, Y4, Y13
+	VPSUBW     Y9, Y4, Y9
+	VPMULHW    Y0, Y11, Y0
+	VMOVDQU    nttconst_43ba81dad31d<>+0(SB), Y4
+	VPMULHW    Y10, Y14, Y10
+	VMOVDQU    nttconst_7e03476f8871<>+0(SB), Y11
+	VSHUFPS    $0xee, Y9, Y13, Y14
+	VSHUFPS    $0x44, Y9, Y13, Y9
+	VPMULLW    Y12, Y7, Y12
+	VPSUBW     Y6, Y0, Y0
+	VMOVDQU    nttconst_a5630251e21f<>+0(SB), Y6
+	VPSUBW     Y8, Y10, Y10
+	VMOVDQU    nttconst_33a5f3d01513<>+0(SB), Y8
+	VPADDW     Y0, Y5, Y13
+	VPSUBW     Y0, Y5, Y0
+	VPADDW     Y10, Y3, Y5
+	VPSUBW     Y10, Y3, Y10
+	VPMULHW    Y4, Y7, Y3
+	VMOVDQU    nttconst_ccbecf97ebcf<>+0(SB), Y4
+	VPMULHW    Y1, Y12, Y12
+	VSHUFPS    $0xee, Y0, Y13, Y7
+	VPMULLW    Y11, Y14, Y11
+	VSHUFPS    $0x44, Y0, Y13, Y0
+	VSHUFPS    $0xee, Y10, Y5, Y13
+	VSHUFPS    $0x44, Y10, Y5, Y5
+	VPMULLW    Y6, Y7, Y6
+	VPMULLW    Y8, Y13, Y8
+	VPSUBW     Y12, Y3, Y3
+	VMOVDQU    nttconst_079e8973a741<>+0(SB), Y10
+	VPADDW     Y3, Y2, Y12
+	VPMULHW    Y1, Y11, Y11
+	VPSUBW     Y3, Y2, Y3
+	VPMULHW    Y4, Y14, Y2
+	VMOVDQU    nttconst_4d7cd2039ea7<>+0(SB), Y4
+	VPMULHW    Y1, Y6, Y6
+	VSHUFPS    $0xee, Y3, Y12, Y14
+	VSHUFPS    $0x44, Y3, Y12, Y3
+	VPMULHW    Y1, Y8, Y8
+	VPMULHW    Y10, Y7, Y7
+	VMOVDQU    nttconst_73cc04762e65<>+0(SB), Y10
+	VPSUBW     Y11, Y2, Y2
+	VMOVDQU    nttconst_d70974d45cd9<>+0(SB), Y11
+	VPADDW     Y2, Y9, Y12
+	VPSUBW     Y2, Y9, Y2
+	VPMULHW    Y4, Y13, Y4
+	VMOVDQU    nttconst_55e1ae3f6206<>+0(SB), Y9
+	VPSUBW     Y6, Y7, Y7
+	VMOVDQU    nttconst_fb52b4684a5f<>+0(SB), Y6
+	VSHUFPS    $0xdd, Y2, Y12, Y13
+	VSHUFPS    $0x88, Y2, Y12, Y2
+	VPADDW     Y7, Y0, Y12
+	VPSUBW     Y7, Y0, Y7
+	VPMULLW    Y10, Y14, Y0
+	VPSUBW     Y8, Y4, Y4
+	VMOVDQU    nttconst_5b737d5cebef<>+0(SB), Y8
+	VPMULHW    Y11, Y14, Y10
+	VMOVDQU    nttconst_958d4eb271fd<>+0(SB), Y11
+	VSHUFPS    $0xdd, Y7, Y12, Y14
+	VSHUFPS    $0x88, Y7, Y12, Y7
+	VPADDW     Y4, Y5, Y12
+	VPSUBW     Y4, Y5, Y4
+	VPMULHW    Y1, Y0, Y0
+	VSHUFPS    $0xdd, Y4, Y12, Y5
+	VPMULLW    Y9, Y13, Y9
+	VSHUFPS    $0x88, Y4, Y12, Y4
+	VPMULLW    Y6, Y14, Y6
+	VPMULLW    Y8, Y5, Y8
+	VPSUBW     Y0, Y10, Y10
+	VMOVDQU    nttconst_5e3c77be5b43<>+0(SB), Y0
+	VPMULHW    Y11, Y13, Y11
+	VMOVDQU    nttconst_6b7ee34e33c8<>+0(SB), Y12
+	VPADDW     Y10, Y3, Y13
+	VPMULHW    Y1, Y9, Y9
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y10, Y3, Y10
+	VPMULHW    Y1, Y8, Y8
+	VSHUFPS    $0xdd, Y10, Y13, Y3
+	VSHUFPS    $0x88, Y10, Y13, Y10
+	VPSUBW     Y9, Y11, Y11
+	VMOVDQU    nttconst_84edc27b7d45<>+0(SB), Y9
+	VPADDW     Y11, Y2, Y13
+	VPMULHW    Y0, Y14, Y0
+	VPMULHW    Y12, Y5, Y5
+	VMOVDQU    nttconst_2c70508537d8<>+0(SB), Y12
+	VPSUBW     Y11, Y2, Y11
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y2
+	VMOVSHDUP  Y13, Y14
+	VPBLENDD   $0xaa, Y11, Y14, Y14
+	VMOVSLDUP  Y11, Y11
+	VPBLENDD   $0xaa, Y11, Y13, Y11
+	VPSUBW     Y6, Y0, Y0
+	VPSUBW     Y8, Y5, Y5
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y6
+	VPERM2I128 $0x20, Y14, Y11, Y8
+	VPERM2I128 $0x31, Y14, Y11, Y11
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y13
+	VPMULLW    Y9, Y3, Y9
+	VPADDW     Y0, Y7, Y14
+	VPSUBW     Y0, Y7, Y0
+	VPADDW     Y5, Y4, Y7
+	VPSUBW     Y5, Y4, Y5
+	VPMULHW    Y12, Y3, Y3
+	VMOVSLDUP  Y0, Y4
+	VMOVSHDUP  Y14, Y12
+	VPMULHW    Y1, Y9, Y9
+	VPBLENDD   $0xaa, Y4, Y14, Y4
+	VMOVSLDUP  Y5, Y14
+	VPBLENDD   $0xaa, Y0, Y12, Y12
+	VMOVSHDUP  Y7, Y0
+	VPBLENDD   $0xaa, Y14, Y7, Y14
+	VPERM2I128 $0x20, Y12, Y4, Y7
+	VPMULHUW   Y2, Y8, Y2
+	VPBLENDD   $0xaa, Y5, Y0, Y0
+	VPERM2I128 $0x31, Y12, Y4, Y4
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y5
+	VPERM2I128 $0x20, Y0, Y14, Y12
+	VPSUBW     Y9, Y3, Y3
+	VPERM2I128 $0x31, Y0, Y14, Y0
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y9
+	VPADDW     Y3, Y10, Y14
+	VPMULHUW   Y6, Y7, Y6
+	VPSRLW     $0x0b, Y2, Y2
+	VPSUBW     Y3, Y10, Y3
+	VMOVSHDUP  Y14, Y10
+	VPMULLW    Y1, Y2, Y2
+	VPBLENDD   $0xaa, Y3, Y10, Y10
+	VMOVSLDUP  Y3, Y3
+	VPBLENDD   $0xaa, Y3, Y14, Y3
+	VPSRLW     $0x0b, Y6, Y6
+	VPERM2I128 $0x20, Y10, Y3, Y14
+	VPERM2I128 $0x31, Y10, Y3, Y3
+	VPMULLW    Y1, Y6, Y6
+	VPSUBW     Y2, Y8, Y8
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y2
+	VPMULHUW   Y9, Y11, Y9
+	VMOVDQU    Y8, 256(AX)
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y8
+	VPMULHUW   Y13, Y14, Y10
+	VPMULHUW   Y5, Y3, Y5
+	VPSUBW     Y6, Y7, Y7
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y6
+	VMOVDQU    Y7, 128(AX)
+	VMOVDQU    224(AX), Y7
+	VPSRLW     $0x0b, Y9, Y9
+	VPMULLW    Y1, Y9, Y9
+	VPMULHUW   Y2, Y12, Y2
+	VPSRLW     $0x0b, Y10, Y10
+	VPSRLW     $0x0b, Y5, Y5
+	VPMULHUW   Y8, Y4, Y8
+	VPMULLW    Y1, Y10, Y10
+	VPMULLW    Y1, Y5, Y5
+	VPSUBW     Y9, Y11, Y11
+	VMOVDQU    96(AX), Y9
+	VPSRLW     $0x0b, Y2, Y2
+	VPMULHUW   Y6, Y0, Y6
+	VMOVDQU    Y11, 288(AX)
+	VMOVDQU    480(AX), Y11
+	VPMULLW    Y1, Y2, Y2
+	VPSRLW     $0x0b, Y8, Y8
+	VPSUBW     Y10, Y14, Y14
+	VMOVDQU    nttconst_fc6c809811f5<>+0(SB), Y10
+	VPMULLW    Y1, Y8, Y8
+	VMOVDQU    Y14, (AX)
+	VMOVDQU    nttconst_ff9ce0ab1a1b<>+0(SB), Y13
+	VPSUBW     Y5, Y3, Y3
+	VMOVDQU    nttconst_6ba61368a8f5<>+0(SB), Y5
+	VPSRLW     $0x0b, Y6, Y6
+	VMOVDQU    Y3, 32(AX)
+	VMOVDQU    nttconst_27aad09ecba0<>+0(SB), Y3
+	VPSUBW     Y2, Y12, Y12
+	VPMULLW    Y1, Y6, Y6
+	VMOVDQU    nttconst_06d26d8f0453<>+0(SB), Y2
+	VMOVDQU    Y12, 384(AX)
+	VMOVDQU    nttconst_3d7e415b8212<>+0(SB), Y12
+	VPSUBW     Y8, Y4, Y4
+	VMOVDQU    nttconst_a0ce2ab59e0d<>+0(SB), Y8
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    352(AX), Y4
+	VPSUBW     Y6, Y0, Y0
+	VMOVDQU    nttconst_ebd71bbf0df4<>+0(SB), Y6
+	VPMULLW    Y10, Y9, Y10
+	VMOVDQU    Y0, 416(AX)
+	VPMULLW    Y5, Y7, Y0
+	VMOVDQU    64(AX), Y5
+	VPMULLW    Y3, Y11, Y3
+	VPMULHW    Y2, Y9, Y2
+	VMOVDQU    320(AX), Y9
+	VPMULHW    Y1, Y10, Y10
+	VPMULHW    Y8, Y7, Y7
+	VMOVDQU    192(AX), Y8
+	VPMULHW    Y1, Y0, Y0
+	VPMULLW    Y13, Y4, Y13
+	VPMULHW    Y12, Y4, Y4
+	VMOVDQU    448(AX), Y12
+	VPMULHW    Y6, Y11, Y6
+	VPMULHW    Y1, Y3, Y3
+	VPSUBW     Y10, Y2, Y2
+	VMOVDQU    nttconst_0974b3bb5942<>+0(SB), Y10
+	VMOVDQU    nttconst_dc650d8e78c0<>+0(SB), Y11
+	VPSUBW     Y0, Y7, Y7
+	VMOVDQU    nttconst_7ca64b88e379<>+0(SB), Y0
+	VPADDW     Y2, Y5, Y14
+	VPMULHW    Y1, Y13, Y13
+	VPSUBW     Y2, Y5, Y2
+	VPSUBW     Y3, Y6, Y6
+	VMOVDQU    nttconst_abed34b8d521<>+0(SB), Y3
+	VPERM2I128 $0x31, Y2, Y14, Y5
+	VPERM2I128 $0x20, Y2, Y14, Y2
+	VPADDW     Y7, Y8, Y14
+	VPSUBW     Y13, Y4, Y4
+	VPADDW     Y6, Y12, Y13
+	VPSUBW     Y7, Y8, Y7
+	VPADDW     Y4, Y9, Y8
+	VPSUBW     Y6, Y12, Y6
+	VPERM2I128 $0x31, Y7, Y14, Y12
+	VPMULLW    Y10, Y5, Y10
+	VPSUBW     Y4, Y9, Y4
+	VPERM2I128 $0x31, Y6, Y13, Y9
+	VPERM2I128 $0x20, Y7, Y14, Y7
+	VPERM2I128 $0x31, Y4, Y8, Y14
+	VPERM2I128 $0x20, Y4, Y8, Y4
+	VPMULLW    Y0, Y12, Y0
+	VPMULHW    Y1, Y10, Y10
+	VPERM2I128 $0x20, Y6, Y13, Y6
+	VMOVDQU    nttconst_7fd86b93c00a<>+0(SB), Y8
+	VPMULLW    Y3, Y9, Y3
+	VPMULLW    Y11, Y14, Y11
+	VPMULHW    Y1, Y0, Y0
+	VPMULHW    Y1, Y3, Y3
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y8, Y5, Y5
+	VMOVDQU    nttconst_37939a189aa4<>+0(SB), Y8
+	VPSUBW     Y10, Y5, Y5
+	VMOVDQU    nttconst_a523fae3aa92<>+0(SB), Y10
+	VPADDW     Y5, Y2, Y13
+	VPSUBW     Y5, Y2, Y5
+	VPMULHW    Y8, Y14, Y2
+	VMOVDQU    nttconst_0b9bea2cd629<>+0(SB), Y8
+	VSHUFPS    $0xee, Y5, Y13, Y14
+	VSHUFPS    $0x44, Y5, Y13, Y5
+	VPMULHW    Y10, Y12, Y10
+	VMOVDQU    nttconst_15aa5ea715a1<>+0(SB), Y12
+	VPSUBW     Y11, Y2, Y2
+	VMOVDQU    nttconst_d1100d088074<>+0(SB), Y11
+	VPADDW     Y2, Y4, Y13
+	VPSUBW     Y2, Y4, Y2
+	VPMULHW    Y8, Y9, Y4
+	VMOVDQU    nttconst_0f4de6f084ab<>+0(SB), Y8
+	VPSUBW     Y0, Y10, Y10
+	VMOVDQU    nttconst_e2cc1411c980<>+0(SB), Y0
+	VSHUFPS    $0xee, Y2, Y13, Y9
+	VSHUFPS    $0x44, Y2, Y13, Y2
+	VPADDW     Y10, Y7, Y13
+	VPSUBW     Y10, Y7, Y10
+	VPSUBW     Y3, Y4, Y4
+	VMOVDQU    nttconst_657945ebbd59<>+0(SB), Y3
+	VSHUFPS    $0xee, Y10, Y13, Y7
+	VPMULLW    Y12, Y14, Y12
+	VPMULLW    Y11, Y9, Y11
+	VSHUFPS    $0x44, Y10, Y13, Y10
+	VPADDW     Y4, Y6, Y13
+	VPSUBW     Y4, Y6, Y4
+	VSHUFPS    $0xee, Y4, Y13, Y6
+	VPMULLW    Y8, Y7, Y8
+	VPMULHW    Y1, Y12, Y12
+	VSHUFPS    $0x44, Y4, Y13, Y4
+	VPMULLW    Y0, Y6, Y0
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_66e62771aa82<>+0(SB), Y13
+	VPMULHW    Y1, Y8, Y8
+	VPMULHW    Y1, Y0, Y0
+	VPSUBW     Y12, Y3, Y3
+	VMOVDQU    nttconst_7f76a1e259df<>+0(SB), Y12
+	VPADDW     Y3, Y5, Y14
+	VPSUBW     Y3, Y5, Y3
+	VPMULHW    Y13, Y9, Y5
+	VMOVDQU    nttconst_9b51d30baa50<>+0(SB), Y9
+	VSHUFPS    $0xdd, Y3, Y14, Y13
+	VSHUFPS    $0x88, Y3, Y14, Y3
+	VPMULHW    Y12, Y7, Y7
+	VMOVDQU    nttconst_02889c8e2537<>+0(SB), Y12
+	VPSUBW     Y11, Y5, Y5
+	VMOVDQU    nttconst_cd7acae8e002<>+0(SB), Y11
+	VPADDW     Y5, Y2, Y14
+	VPSUBW     Y5, Y2, Y5
+	VPMULHW    Y9, Y6, Y2
+	VMOVDQU    nttconst_0bd49ba60cfb<>+0(SB), Y6
+	VPSUBW     Y8, Y7, Y7
+	VMOVDQU    nttconst_0820ba531689<>+0(SB), Y8
+	VSHUFPS    $0xdd, Y5, Y14, Y9
+	VSHUFPS    $0x88, Y5, Y14, Y5
+	VPADDW     Y7, Y10, Y14
+	VPSUBW     Y7, Y10, Y7
+	VPSUBW     Y0, Y2, Y2
+	VMOVDQU    nttconst_4b2f3051935f<>+0(SB), Y0
+	VSHUFPS    $0xdd, Y7, Y14, Y10
+	VPMULLW    Y12, Y13, Y12
+	VPMULLW    Y11, Y9, Y11
+	VSHUFPS    $0x88, Y7, Y14, Y7
+	VPADDW     Y2, Y4, Y14
+	VPSUBW     Y2, Y4, Y2
+	VSHUFPS    $0xdd, Y2, Y14, Y4
+	VPMULLW    Y6, Y10, Y6
+	VPMULHW    Y1, Y12, Y12
+	VSHUFPS    $0x88, Y2, Y14, Y2
+	VPMULLW    Y8, Y4, Y8
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y0, Y13, Y0
+	VMOVDQU    nttconst_351ee3dd6df5<>+0(SB), Y13
+	VPMULHW    Y1, Y6, Y6
+	VPMULHW    Y1, Y8, Y8
+	VPSUBW     Y12, Y0, Y0
+	VMOVDQU    nttconst_8a78eb084c58<>+0(SB), Y12
+	VPADDW     Y0, Y3, Y14
+	VPSUBW     Y0, Y3, Y0
+	VMOVSHDUP  Y14, Y3
+	VPMULHW    Y13, Y9, Y9
+	VMOVSLDUP  Y0, Y13
+	VPBLENDD   $0xaa, Y0, Y3, Y3
+	VPBLENDD   $0xaa, Y13, Y14, Y13
+	VMOVDQU    nttconst_11fdac9f6289<>+0(SB), Y0
+	VPERM2I128 $0x20, Y3, Y13, Y14
+	VPERM2I128 $0x31, Y3, Y13, Y3
+	VPMULHW    Y12, Y10, Y10
+	VPSUBW     Y11, Y9, Y9
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y11
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y12
+	VPADDW     Y9, Y5, Y13
+	VPSUBW     Y9, Y5, Y9
+	VMOVSHDUP  Y13, Y5
+	VPSUBW     Y6, Y10, Y10
+	VMOVSLDUP  Y9, Y6
+	VPBLENDD   $0xaa, Y9, Y5, Y5
+	VPMULHW    Y0, Y4, Y0
+	VPADDW     Y10, Y7, Y4
+	VPBLENDD   $0xaa, Y6, Y13, Y6
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y9
+	VPSUBW     Y10, Y7, Y10
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y7
+	VMOVSHDUP  Y4, Y13
+	VPBLENDD   $0xaa, Y10, Y13, Y13
+	VMOVSLDUP  Y10, Y10
+	VPMULHUW   Y11, Y14, Y11
+	VPSUBW     Y8, Y0, Y0
+	VPBLENDD   $0xaa, Y10, Y4, Y10
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y4
+	VPERM2I128 $0x20, Y5, Y6, Y8
+	VPERM2I128 $0x31, Y5, Y6, Y5
+	VPADDW     Y0, Y2, Y6
+	VPSUBW     Y0, Y2, Y0
+	VMOVSHDUP  Y6, Y2
+	VPSRLW     $0x0b, Y11, Y11
+	VPBLENDD   $0xaa, Y0, Y2, Y2
+	VMOVSLDUP  Y0, Y0
+	VPMULHUW   Y12, Y8, Y12
+	VPMULLW    Y1, Y11, Y11
+	VPBLENDD   $0xaa, Y0, Y6, Y0
+	VPERM2I128 $0x20, Y13, Y10, Y6
+	VPERM2I128 $0x31, Y13, Y10, Y10
+	VPERM2I128 $0x20, Y2, Y0, Y13
+	VPERM2I128 $0x31, Y2, Y0, Y0
+	VPMULHUW   Y4, Y3, Y2
+	VPSRLW     $0x0b, Y12, Y12
+	VPSUBW     Y11, Y14, Y14
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y4
+	VPMULHUW   Y9, Y6, Y9
+	VPMULLW    Y1, Y12, Y12
+	VMOVDQU    Y14, 64(AX)
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y11
+	VPMULHUW   Y7, Y13, Y7
+	VPSRLW     $0x0b, Y2, Y2
+	VPSRLW     $0x0b, Y9, Y9
+	VPMULLW    Y1, Y2, Y2
+	VPSUBW     Y12, Y8, Y8
+	VMOVDQU    nttconst_bd1a9940528f<>+0(SB), Y12
+	VPSRLW     $0x0b, Y7, Y7
+	VPMULLW    Y1, Y9, Y9
+	VMOVDQU    Y8, 320(AX)
+	VPMULHUW   Y4, Y5, Y4
+	VPMULLW    Y1, Y7, Y7
+	VPMULHUW   Y11, Y10, Y8
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y9, Y6, Y6
+	VMOVDQU    Y3, 96(AX)
+	VPSRLW     $0x0b, Y4, Y4
+	VPSUBW     Y7, Y13, Y13
+	VMOVDQU    Y6, 192(AX)
+	VPMULHUW   Y12, Y0, Y2
+	VPSRLW     $0x0b, Y8, Y8
+	VPMULLW    Y1, Y4, Y4
+	VMOVDQU    Y13, 448(AX)
+	VPMULLW    Y1, Y8, Y8
+	VPSRLW     $0x0b, Y2, Y2
+	VPSUBW     Y4, Y5, Y5
+	VPMULLW    Y1, Y2, Y2
+	VPSUBW     Y8, Y10, Y10
+	VMOVDQU    Y5, 352(AX)
+	VMOVDQU    Y10, 224(AX)
+	VPSUBW     Y2, Y0, Y0
+	VMOVDQU    Y0, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_mem_shufps_undo_lazy_barrett_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_mem_shufps_undo_lazy_barrett_hoist_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y0
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y2
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y3
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y4
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y5
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y6
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y7
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y9
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y10
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y11
+	VMOVDQU    448(AX), Y12
+	VMOVDQU    384(AX), Y13
+	VPMULLW    Y0, Y12, Y0
+	VPMULHW    Y2, Y12, Y2
+	VMOVDQU    320(AX), Y12
+	VPMULLW    Y3, Y13, Y3
+	VPMULHW    Y6, Y13, Y6
+	VMOVDQU    192(AX), Y13
+	VPMULHW    Y1, Y0, Y0
+	VPMULHW    Y1, Y3, Y3
+	VPSUBW     Y0, Y2, Y2
+	VPMULLW    Y4, Y12, Y0
+	VMOVDQU    256(AX), Y4
+	VPMULHW    Y7, Y12, Y7
+	VMOVDQU    128(AX), Y12
+	VPADDW     Y2, Y13, Y14
+	VPSUBW     Y3, Y6, Y6
+	VPSUBW     Y2, Y13, Y2
+	VMOVDQU    64(AX), Y3
+	VPMULLW    Y11, Y14, Y11
+	VPMULLW    Y5, Y2, Y5
+	VPMULHW    Y1, Y0, Y0
+	VPMULHW    Y8, Y2, Y2
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y8
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y1, Y5, Y5
+	VPSUBW     Y0, Y7, Y7
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULLW    Y9, Y4, Y9
+	VPADDW     Y6, Y12, Y13
+	VPSUBW     Y6, Y12, Y6
+	VPADDW     Y7, Y3, Y12
+	VPMULLW    Y10, Y6, Y10
+	VPSUBW     Y7, Y3, Y7
+	VPSUBW     Y5, Y2, Y2
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y3
+	VPMULHW    Y1, Y9, Y9
+	VPADDW     Y2, Y7, Y5
+	VPMULHW    Y8, Y4, Y4
+	VPSUBW     Y2, Y7, Y2
+	VMOVDQU    (AX), Y7
+	VPMULHW    Y1, Y10, Y10
+	VPMULHW    Y0, Y6, Y0
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y6
+	VPSUBW     Y9, Y4, Y4
+	VMOVDQU    nttconst_3b8cbac8548e<>+0(SB), Y8
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_27f5dd095427<>+0(SB), Y9
+	VPSUBW     Y10, Y0, Y0
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPADDW     Y4, Y7, Y14
+	VPSUBW     Y4, Y7, Y4
+	VPSUBW     Y11, Y3, Y3
+	VMOVDQU    nttconst_735c7b3eac01<>+0(SB), Y7
+	VPMULLW    Y6, Y13, Y6
+	VPADDW     Y0, Y4, Y11
+	VPMULLW    Y8, Y5, Y8
+	VPSUBW     Y0, Y4, Y0
+	VPADDW     Y3, Y12, Y4
+	VPSUBW     Y3, Y12, Y3
+	VPMULHW    Y10, Y13, Y10
+	VMOVDQU    nttconst_64f835761cd8<>+0(SB), Y12
+	VPMULHW    Y1, Y6, Y6
+	VPMULLW    Y9, Y3, Y9
+	VPMULHW    Y1, Y8, Y8
+	VPMULLW    Y7, Y2, Y7
+	VPSUBW     Y6, Y10, Y10
+	VMOVDQU    nttconst_ccd372f2d59b<>+0(SB), Y6
+	VPMULHW    Y1, Y9, Y9
+	VPADDW     Y10, Y14, Y13
+	VPSUBW     Y10, Y14, Y10
+	VPMULHW    Y12, Y2, Y2
+	VPMULHW    Y1, Y7, Y7
+	VMOVDQU    nttconst_732b22d3c9ee<>+0(SB), Y12
+	VPSUBW     Y7, Y2, Y2
+	VMOVDQU    nttconst_50c320ce2fe6<>+0(SB), Y7
+	VPMULHW    Y6, Y5, Y5
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y6
+	VPADDW     Y2, Y0, Y14
+	VPSUBW     Y2, Y0, Y2
+	VMOVDQU    Y14, 384(AX)
+	VMOVDQU    nttconst_1897dd7f25ed<>+0(SB), Y0
+	VMOVDQU    Y2, 448(AX)
+	VPMULHW    Y12, Y3, Y2
+	VPSUBW     Y8, Y5, Y5
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y3
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y8
+	VMOVDQU    480(AX), Y12
+	VPADDW     Y5, Y11, Y14
+	VPSUBW     Y5, Y11, Y5
+	VMOVDQU    Y14, 256(AX)
+	VMOVDQU    416(AX), Y11
+	VPSUBW     Y9, Y2, Y2
+	VPMULLW    Y7, Y4, Y7
+	VMOVDQU    Y5, 320(AX)
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y5
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y9
+	VPADDW     Y2, Y10, Y14
+	VPSUBW     Y2, Y10, Y2
+	VPMULHW    Y0, Y4, Y0
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    Y14, 128(AX)
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y10
+	VMOVDQU    Y2, 192(AX)
+	VPMULHW    Y1, Y7, Y7
+	VMOVDQU    288(AX), Y2
+	VPMULLW    Y6, Y12, Y6
+	VPMULHW    Y3, Y12, Y3
+	VMOVDQU    224(AX), Y12
+	VPMULLW    Y8, Y11, Y8
+	VPSUBW     Y7, Y0, Y0
+	VMOVDQU    160(AX), Y7
+	VPMULHW    Y9, Y11, Y9
+	VMOVDQU    nttconst_3384a3d8a4b7<>+0(SB), Y11
+	VPMULHW    Y1, Y6, Y6
+	VPADDW     Y0, Y13, Y14
+	VPSUBW     Y0, Y13, Y0
+	VPMULLW    Y5, Y4, Y5
+	VPMULHW    Y1, Y8, Y8
+	VMOVDQU    Y14, (AX)
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y13
+	VMOVDQU    Y0, 64(AX)
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y0
+	VPMULHW    Y10, Y4, Y4
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPSUBW     Y6, Y3, Y3
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y6
+	VPADDW     Y3, Y12, Y14
+	VPMULHW    Y1, Y5, Y5
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y3, Y12, Y3
+	VMOVDQU    96(AX), Y8
+	VPMULLW    Y11, Y2, Y11
+	VPADDW     Y9, Y7, Y12
+	VPSUBW     Y9, Y7, Y9
+	VPMULLW    Y13, Y14, Y7
+	VPSUBW     Y5, Y4, Y4
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y5
+	VPMULLW    Y0, Y3, Y0
+	VPMULHW    Y10, Y14, Y10
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y13
+	VPMULHW    Y6, Y3, Y3
+	VMOVDQU    nttconst_9aed556b434c<>+0(SB), Y6
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y1, Y7, Y7
+	VPMULHW    Y1, Y0, Y0
+	VPADDW     Y4, Y8, Y14
+	VPSUBW     Y4, Y8, Y4
+	VPSUBW     Y7, Y10, Y10
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y7
+	VPMULLW    Y5, Y12, Y5
+	VPSUBW     Y0, Y3, Y3
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULLW    Y13, Y9, Y8
+	VPADDW     Y10, Y14, Y13
+	VPMULHW    Y6, Y2, Y2
+	VPADDW     Y3, Y4, Y6
+	VPSUBW     Y10, Y14, Y10
+	VPSUBW     Y3, Y4, Y3
+	VMOVDQU    32(AX), Y4
+	VPMULHW    Y1, Y5, Y5
+	VPMULHW    Y1, Y8, Y8
+	VPSUBW     Y11, Y2, Y2
+	VMOVDQU    nttconst_3b8cbac8548e<>+0(SB), Y11
+	VPMULHW    Y7, Y12, Y7
+	VMOVDQU    nttconst_27f5dd095427<>+0(SB), Y12
+	VPMULHW    Y0, Y9, Y0
+	VMOVDQU    nttconst_ccd372f2d59b<>+0(SB), Y9
+	VPADDW     Y2, Y4, Y14
+	VPSUBW     Y5, Y7, Y7
+	VPSUBW     Y2, Y4, Y2
+	VMOVDQU    nttconst_735c7b3eac01<>+0(SB), Y4
+	VPSUBW     Y8, Y0, Y0
+	VMOVDQU    nttconst_732b22d3c9ee<>+0(SB), Y5
+	VPADDW     Y7, Y14, Y8
+	VPMULLW    Y11, Y6, Y11
+	VPSUBW     Y7, Y14, Y7
+	VPADDW     Y0, Y2, Y14
+	VPMULLW    Y12, Y10, Y12
+	VPSUBW     Y0, Y2, Y0
+	VPMULHW    Y9, Y6, Y2
+	VMOVDQU    nttconst_64f835761cd8<>+0(SB), Y6
+	VPMULHW    Y1, Y11, Y11
+	VPMULHW    Y1, Y12, Y12
+	VPMULLW    Y4, Y3, Y4
+	VPMULHW    Y5, Y10, Y5
+	VMOVDQU    nttconst_50c320ce2fe6<>+0(SB), Y9
+	VPSUBW     Y11, Y2, Y2
+	VMOVDQU    nttconst_1897dd7f25ed<>+0(SB), Y10
+	VPADDW     Y2, Y14, Y11
+	VPMULHW    Y6, Y3, Y3
+	VPMULHW    Y1, Y4, Y4
+	VPSUBW     Y12, Y5, Y5
+	VMOVDQU    Y11, 288(AX)
+	VMOVDQU    nttconst_ac8e82a5284e<>+0(SB), Y6
+	VMOVDQU    nttconst_4478d199ced1<>+0(SB), Y11
+	VPSUBW     Y2, Y14, Y2
+	VPADDW     Y5, Y7, Y12
+	VMOVDQU    Y2, 352(AX)
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    Y12, 160(AX)
+	VMOVDQU    nttconst_7da03d3720a3<>+0(SB), Y12
+	VPSUBW     Y5, Y7, Y5
+	VMOVDQU    nttconst_12fa6f9f5e79<>+0(SB), Y7
+	VPMULLW    Y9, Y13, Y9
+	VPSUBW     Y4, Y3, Y3
+	VMOVDQU    160(AX), Y4
+	VMOVDQU    Y5, 224(AX)
+	VMOVDQU    nttconst_52ee6132b514<>+0(SB), Y5
+	VPADDW     Y3, Y0, Y14
+	VPMULHW    Y10, Y13, Y10
+	VMOVDQU    Y14, 416(AX)
+	VMOVDQU    nttconst_d187b0818f2c<>+0(SB), Y13
+	VPSUBW     Y3, Y0, Y3
+	VMOVDQU    nttconst_944eefc7f336<>+0(SB), Y0
+	VPMULHW    Y1, Y9, Y9
+	VMOVDQU    Y3, 480(AX)
+	VMOVDQU    416(AX), Y3
+	VPMULLW    Y6, Y2, Y6
+	VPMULHW    Y7, Y2, Y2
+	VMOVDQU    256(AX), Y7
+	VPSUBW     Y9, Y10, Y10
+	VPMULLW    Y11, Y4, Y9
+	VMOVDQU    384(AX), Y11
+	VPMULHW    Y5, Y4, Y4
+	VMOVDQU    nttconst_b5f9f48795c9<>+0(SB), Y5
+	VPADDW     Y10, Y8, Y14
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y10, Y8, Y10
+	VMOVDQU    Y14, 32(AX)
+	VMOVDQU    nttconst_0e7d1cb06b69<>+0(SB), Y8
+	VMOVDQU    Y10, 96(AX)
+	VMOVDQU    32(AX), Y10
+	VPMULLW    Y12, Y3, Y12
+	VPMULHW    Y1, Y9, Y9
+	VPMULHW    Y13, Y3, Y3
+	VMOVDQU    128(AX), Y13
+	VPSUBW     Y6, Y2, Y2
+	VMOVDQU    nttconst_3445a46cb6ef<>+0(SB), Y6
+	VPADDW     Y2, Y7, Y14
+	VPMULHW    Y1, Y12, Y12
+	VPSUBW     Y9, Y4, Y4
+	VPSUBW     Y2, Y7, Y2
+	VMOVDQU    nttconst_7d7289e48c1a<>+0(SB), Y7
+	VPERM2I128 $0x31, Y2, Y14, Y9
+	VPERM2I128 $0x20, Y2, Y14, Y2
+	VPMULLW    Y0, Y10, Y0
+	VPSUBW     Y12, Y3, Y3
+	VMOVDQU    (AX), Y12
+	VPMULHW    Y5, Y10, Y5
+	VMOVDQU    nttconst_2651743c290e<>+0(SB), Y10
+	VPADDW     Y4, Y13, Y14
+	VPMULLW    Y8, Y9, Y8
+	VPSUBW     Y4, Y13, Y4
+	VPADDW     Y3, Y11, Y13
+	VPSUBW     Y3, Y11, Y3
+	VPMULHW    Y1, Y0, Y0
+	VPERM2I128 $0x31, Y4, Y14, Y11
+	VPERM2I128 $0x20, Y4, Y14, Y4
+	VPERM2I128 $0x31, Y3, Y13, Y14
+	VPMULHW    Y1, Y8, Y8
+	VPERM2I128 $0x20, Y3, Y13, Y3
+	VPSUBW     Y0, Y5, Y5
+	VMOVDQU    nttconst_6c88e48fe761<>+0(SB), Y0
+	VPMULLW    Y6, Y11, Y6
+	VPMULHW    Y10, Y9, Y9
+	VMOVDQU    nttconst_1e898f237363<>+0(SB), Y10
+	VPMULLW    Y7, Y14, Y7
+	VPADDW     Y5, Y12, Y13
+	VPSUBW     Y5, Y12, Y5
+	VPERM2I128 $0x31, Y5, Y13, Y12
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y8, Y9, Y9
+	VPERM2I128 $0x20, Y5, Y13, Y5
+	VMOVDQU    nttconst_e88a208f6795<>+0(SB), Y8
+	VPMULHW    Y1, Y7, Y7
+	VPADDW     Y9, Y2, Y13
+	VPSUBW     Y9, Y2, Y9
+	VPMULHW    Y0, Y11, Y0
+	VMOVDQU    nttconst_43ba81dad31d<>+0(SB), Y2
+	VPMULHW    Y10, Y14, Y10
+	VMOVDQU    nttconst_7e03476f8871<>+0(SB), Y11
+	VSHUFPS    $0xee, Y9, Y13, Y14
+	VSHUFPS    $0x44, Y9, Y13, Y9
+	VPMULLW    Y8, Y12, Y8
+	VPSUBW     Y6, Y0, Y0
+	VMOVDQU    nttconst_a5630251e21f<>+0(SB), Y6
+	VPSUBW     Y7, Y10, Y10
+	VMOVDQU    nttconst_33a5f3d01513<>+0(SB), Y7
+	VPADDW     Y0, Y4, Y13
+	VPSUBW     Y0, Y4, Y0
+	VPADDW     Y10, Y3, Y4
+	VPSUBW     Y10, Y3, Y10
+	VPMULHW    Y2, Y12, Y2
+	VMOVDQU    nttconst_ccbecf97ebcf<>+0(SB), Y3
+	VPMULHW    Y1, Y8, Y8
+	VSHUFPS    $0xee, Y0, Y13, Y12
+	VPMULLW    Y11, Y14, Y11
+	VSHUFPS    $0x44, Y0, Y13, Y0
+	VSHUFPS    $0xee, Y10, Y4, Y13
+	VSHUFPS    $0x44, Y10, Y4, Y4
+	VPMULLW    Y6, Y12, Y6
+	VPMULLW    Y7, Y13, Y7
+	VPSUBW     Y8, Y2, Y2
+	VMOVDQU    nttconst_079e8973a741<>+0(SB), Y8
+	VPADDW     Y2, Y5, Y10
+	VPMULHW    Y1, Y11, Y11
+	VPSUBW     Y2, Y5, Y2
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_4d7cd2039ea7<>+0(SB), Y5
+	VPMULHW    Y1, Y6, Y6
+	VSHUFPS    $0xee, Y2, Y10, Y14
+	VSHUFPS    $0x44, Y2, Y10, Y2
+	VPMULHW    Y1, Y7, Y7
+	VPMULHW    Y8, Y12, Y8
+	VMOVDQU    nttconst_73cc04762e65<>+0(SB), Y10
+	VPSUBW     Y11, Y3, Y3
+	VMOVDQU    nttconst_d70974d45cd9<>+0(SB), Y11
+	VPADDW     Y3, Y9, Y12
+	VPSUBW     Y3, Y9, Y3
+	VPMULHW    Y5, Y13, Y5
+	VMOVDQU    nttconst_55e1ae3f6206<>+0(SB), Y9
+	VPSUBW     Y6, Y8, Y8
+	VMOVDQU    nttconst_fb52b4684a5f<>+0(SB), Y6
+	VSHUFPS    $0xdd, Y3, Y12, Y13
+	VSHUFPS    $0x88, Y3, Y12, Y3
+	VPADDW     Y8, Y0, Y12
+	VPSUBW     Y8, Y0, Y8
+	VPMULLW    Y10, Y14, Y0
+	VPSUBW     Y7, Y5, Y5
+	VMOVDQU    nttconst_5b737d5cebef<>+0(SB), Y7
+	VPMULHW    Y11, Y14, Y10
+	VMOVDQU    nttconst_958d4eb271fd<>+0(SB), Y11
+	VSHUFPS    $0xdd, Y8, Y12, Y14
+	VSHUFPS    $0x88, Y8, Y12, Y8
+	VPADDW     Y5, Y4, Y12
+	VPSUBW     Y5, Y4, Y5
+	VPMULHW    Y1, Y0, Y0
+	VSHUFPS    $0xdd, Y5, Y12, Y4
+	VPMULLW    Y9, Y13, Y9
+	VSHUFPS    $0x88, Y5, Y12, Y5
+	VPMULLW    Y6, Y14, Y6
+	VPMULLW    Y7, Y4, Y7
+	VPSUBW     Y0, Y10, Y10
+	VMOVDQU    nttconst_5e3c77be5b43<>+0(SB), Y0
+	VPMULHW    Y11, Y13, Y11
+	VMOVDQU    nttconst_6b7ee34e33c8<>+0(SB), Y12
+	VPADDW     Y10, Y2, Y13
+	VPMULHW    Y1, Y9, Y9
+	VPMULHW    Y1, Y6, Y6
+	VPSUBW     Y10, Y2, Y10
+	VPMULHW    Y1, Y7, Y7
+	VSHUFPS    $0xdd, Y10, Y13, Y2
+	VSHUFPS    $0x88, Y10, Y13, Y10
+	VPSUBW     Y9, Y11, Y11
+	VMOVDQU    nttconst_84edc27b7d45<>+0(SB), Y9
+	VPADDW     Y11, Y3, Y13
+	VPMULHW    Y0, Y14, Y0
+	VPMULHW    Y12, Y4, Y4
+	VMOVDQU    nttconst_2c70508537d8<>+0(SB), Y12
+	VPSUBW     Y11, Y3, Y11
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y3
+	VMOVSHDUP  Y13, Y14
+	VPBLENDD   $0xaa, Y11, Y14, Y14
+	VMOVSLDUP  Y11, Y11
+	VPBLENDD   $0xaa, Y11, Y13, Y11
+	VPSUBW     Y6, Y0, Y0
+	VPSUBW     Y7, Y4, Y4
+	VPERM2I128 $0x20, Y14, Y11, Y6
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y7
+	VPERM2I128 $0x31, Y14, Y11, Y11
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y13
+	VPMULLW    Y9, Y2, Y9
+	VPADDW     Y0, Y8, Y14
+	VPSUBW     Y0, Y8, Y0
+	VPADDW     Y4, Y5, Y8
+	VPSUBW     Y4, Y5, Y4
+	VPMULHW    Y12, Y2, Y2
+	VMOVSLDUP  Y0, Y5
+	VMOVSHDUP  Y14, Y12
+	VPMULHW    Y1, Y9, Y9
+	VPBLENDD   $0xaa, Y5, Y14, Y5
+	VMOVSLDUP  Y4, Y14
+	VPBLENDD   $0xaa, Y0, Y12, Y12
+	VMOVSHDUP  Y8, Y0
+	VPBLENDD   $0xaa, Y14, Y8, Y14
+	VPERM2I128 $0x20, Y12, Y5, Y8
+	VPMULHW    Y3, Y6, Y3
+	VPBLENDD   $0xaa, Y4, Y0, Y0
+	VPERM2I128 $0x31, Y12, Y5, Y4
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y5
+	VPERM2I128 $0x20, Y0, Y14, Y12
+	VPSUBW     Y9, Y2, Y2
+	VPERM2I128 $0x31, Y0, Y14, Y0
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y9
+	VPADDW     Y2, Y10, Y14
+	VPSRAW     $0x0a, Y3, Y3
+	VPSUBW     Y2, Y10, Y2
+	VMOVSHDUP  Y14, Y10
+	VPMULLW    Y1, Y3, Y3
+	VPBLENDD   $0xaa, Y2, Y10, Y10
+	VMOVSLDUP  Y2, Y2
+	VPBLENDD   $0xaa, Y2, Y14, Y2
+	VPERM2I128 $0x20, Y10, Y2, Y14
+	VPERM2I128 $0x31, Y10, Y2, Y2
+	VPSUBW     Y3, Y6, Y6
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y3
+	VPMULHW    Y5, Y11, Y5
+	VPSUBW     Y9, Y6, Y9
+	VPMINUW    Y9, Y6, Y6
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y9
+	VPMULHW    Y7, Y14, Y7
+	VPMULHW    Y13, Y2, Y10
+	VMOVDQU    Y6, 256(AX)
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y6
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y1, Y5, Y5
+	VPMULHW    Y3, Y8, Y3
+	VPSRAW     $0x0a, Y7, Y7
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y1, Y7, Y7
+	VPMULLW    Y1, Y10, Y10
+	VPSUBW     Y5, Y11, Y11
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y5
+	VPMULHW    Y9, Y12, Y9
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULHW    Y6, Y4, Y6
+	VPMULLW    Y1, Y3, Y3
+	VPSUBW     Y7, Y14, Y14
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y7
+	VPSUBW     Y10, Y2, Y2
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y10
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y1, Y9, Y9
+	VPSRAW     $0x0a, Y6, Y6
+	VPSUBW     Y3, Y8, Y8
+	VPMULHW    Y5, Y0, Y3
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y5
+	VPMULLW    Y1, Y6, Y6
+	VPSUBW     Y9, Y12, Y12
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y9
+	VPSUBW     Y7, Y8, Y7
+	VPSUBW     Y10, Y12, Y10
+	VPSRAW     $0x0a, Y3, Y3
+	VPSUBW     Y6, Y4, Y4
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y6
+	VPMINUW    Y7, Y8, Y8
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y7
+	VPMINUW    Y10, Y12, Y12
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y10
+	VPMULLW    Y1, Y3, Y3
+	VMOVDQU    Y8, 128(AX)
+	VMOVDQU    224(AX), Y8
+	VMOVDQU    Y12, 384(AX)
+	VMOVDQU    96(AX), Y12
+	VPSUBW     Y5, Y14, Y5
+	VPSUBW     Y3, Y0, Y0
+	VMOVDQU    352(AX), Y3
+	VPMINUW    Y5, Y14, Y14
+	VMOVDQU    480(AX), Y5
+	VPSUBW     Y9, Y2, Y9
+	VMOVDQU    Y14, (AX)
+	VMOVDQU    nttconst_fc6c809811f5<>+0(SB), Y13
+	VPSUBW     Y6, Y11, Y6
+	VPMINUW    Y9, Y2, Y2
+	VMOVDQU    nttconst_ff9ce0ab1a1b<>+0(SB), Y9
+	VPSUBW     Y7, Y4, Y7
+	VPSUBW     Y10, Y0, Y10
+	VPMINUW    Y6, Y11, Y11
+	VMOVDQU    nttconst_6ba61368a8f5<>+0(SB), Y6
+	VMOVDQU    Y2, 32(AX)
+	VMOVDQU    nttconst_27aad09ecba0<>+0(SB), Y2
+	VPMINUW    Y7, Y4, Y4
+	VMOVDQU    nttconst_06d26d8f0453<>+0(SB), Y7
+	VPMINUW    Y10, Y0, Y0
+	VMOVDQU    nttconst_3d7e415b8212<>+0(SB), Y10
+	VMOVDQU    Y11, 288(AX)
+	VMOVDQU    nttconst_a0ce2ab59e0d<>+0(SB), Y11
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    nttconst_ebd71bbf0df4<>+0(SB), Y4
+	VMOVDQU    Y0, 416(AX)
+	VMOVDQU    64(AX), Y0
+	VPMULLW    Y13, Y12, Y13
+	VPMULLW    Y9, Y3, Y9
+	VPMULLW    Y6, Y8, Y6
+	VPMULLW    Y2, Y5, Y2
+	VPMULHW    Y7, Y12, Y7
+	VMOVDQU    320(AX), Y12
+	VPMULHW    Y1, Y13, Y13
+	VPMULHW    Y10, Y3, Y3
+	VMOVDQU    192(AX), Y10
+	VPMULHW    Y1, Y9, Y9
+	VPMULHW    Y11, Y8, Y8
+	VMOVDQU    448(AX), Y11
+	VPMULHW    Y1, Y6, Y6
+	VPMULHW    Y4, Y5, Y4
+	VPMULHW    Y1, Y2, Y2
+	VPSUBW     Y13, Y7, Y7
+	VMOVDQU    nttconst_0974b3bb5942<>+0(SB), Y5
+	VMOVDQU    nttconst_dc650d8e78c0<>+0(SB), Y13
+	VPSUBW     Y9, Y3, Y3
+	VMOVDQU    nttconst_7ca64b88e379<>+0(SB), Y9
+	VPADDW     Y7, Y0, Y14
+	VPSUBW     Y6, Y8, Y8
+	VPSUBW     Y7, Y0, Y7
+	VMOVDQU    nttconst_abed34b8d521<>+0(SB), Y0
+	VPSUBW     Y2, Y4, Y4
+	VPADDW     Y3, Y12, Y2
+	VPERM2I128 $0x31, Y7, Y14, Y6
+	VPERM2I128 $0x20, Y7, Y14, Y7
+	VPADDW     Y8, Y10, Y14
+	VPSUBW     Y3, Y12, Y3
+	VPADDW     Y4, Y11, Y12
+	VPSUBW     Y8, Y10, Y8
+	VPERM2I128 $0x31, Y3, Y2, Y10
+	VPERM2I128 $0x20, Y3, Y2, Y2
+	VPSUBW     Y4, Y11, Y4
+	VPERM2I128 $0x31, Y8, Y14, Y3
+	VPMULLW    Y5, Y6, Y5
+	VPERM2I128 $0x20, Y8, Y14, Y8
+	VMOVDQU    nttconst_7fd86b93c00a<>+0(SB), Y11
+	VPERM2I128 $0x31, Y4, Y12, Y14
+	VPERM2I128 $0x20, Y4, Y12, Y4
+	VPMULLW    Y13, Y10, Y12
+	VPMULLW    Y9, Y3, Y9
+	VPMULHW    Y1, Y5, Y5
+	VPMULLW    Y0, Y14, Y0
+	VPMULHW    Y1, Y12, Y12
+	VPMULHW    Y11, Y6, Y6
+	VMOVDQU    nttconst_37939a189aa4<>+0(SB), Y11
+	VPMULHW    Y1, Y9, Y9
+	VPMULHW    Y1, Y0, Y0
+	VPSUBW     Y5, Y6, Y6
+	VMOVDQU    nttconst_a523fae3aa92<>+0(SB), Y5
+	VPADDW     Y6, Y7, Y13
+	VPSUBW     Y6, Y7, Y6
+	VPMULHW    Y11, Y10, Y7
+	VMOVDQU    nttconst_0b9bea2cd629<>+0(SB), Y10
+	VSHUFPS    $0xee, Y6, Y13, Y11
+	VSHUFPS    $0x44, Y6, Y13, Y6
+	VPMULHW    Y5, Y3, Y3
+	VMOVDQU    nttconst_15aa5ea715a1<>+0(SB), Y5
+	VPSUBW     Y12, Y7, Y7
+	VMOVDQU    nttconst_d1100d088074<>+0(SB), Y12
+	VPADDW     Y7, Y2, Y13
+	VPSUBW     Y7, Y2, Y7
+	VPMULHW    Y10, Y14, Y2
+	VMOVDQU    nttconst_0f4de6f084ab<>+0(SB), Y10
+	VPSUBW     Y9, Y3, Y3
+	VMOVDQU    nttconst_e2cc1411c980<>+0(SB), Y9
+	VSHUFPS    $0xee, Y7, Y13, Y14
+	VSHUFPS    $0x44, Y7, Y13, Y7
+	VPADDW     Y3, Y8, Y13
+	VPSUBW     Y3, Y8, Y3
+	VPSUBW     Y0, Y2, Y2
+	VMOVDQU    nttconst_657945ebbd59<>+0(SB), Y0
+	VSHUFPS    $0xee, Y3, Y13, Y8
+	VPMULLW    Y5, Y11, Y5
+	VPMULLW    Y12, Y14, Y12
+	VSHUFPS    $0x44, Y3, Y13, Y3
+	VPADDW     Y2, Y4, Y13
+	VPSUBW     Y2, Y4, Y2
+	VSHUFPS    $0xee, Y2, Y13, Y4
+	VPMULLW    Y10, Y8, Y10
+	VPMULHW    Y1, Y5, Y5
+	VSHUFPS    $0x44, Y2, Y13, Y2
+	VPMULLW    Y9, Y4, Y9
+	VPMULHW    Y1, Y12, Y12
+	VPMULHW    Y0, Y11, Y0
+	VMOVDQU    nttconst_66e62771aa82<>+0(SB), Y11
+	VPMULHW    Y1, Y10, Y10
+	VPMULHW    Y1, Y9, Y9
+	VPSUBW     Y5, Y0, Y0
+	VMOVDQU    nttconst_7f76a1e259df<>+0(SB), Y5
+	VPADDW     Y0, Y6, Y13
+	VPSUBW     Y0, Y6, Y0
+	VPMULHW    Y11, Y14, Y6
+	VMOVDQU    nttconst_9b51d30baa50<>+0(SB), Y11
+	VSHUFPS    $0xdd, Y0, Y13, Y14
+	VSHUFPS    $0x88, Y0, Y13, Y0
+	VPMULHW    Y5, Y8, Y5
+	VMOVDQU    nttconst_02889c8e2537<>+0(SB), Y8
+	VPSUBW     Y12, Y6, Y6
+	VMOVDQU    nttconst_cd7acae8e002<>+0(SB), Y12
+	VPADDW     Y6, Y7, Y13
+	VPSUBW     Y6, Y7, Y6
+	VPMULHW    Y11, Y4, Y4
+	VMOVDQU    nttconst_0bd49ba60cfb<>+0(SB), Y7
+	VPSUBW     Y10, Y5, Y5
+	VMOVDQU    nttconst_0820ba531689<>+0(SB), Y10
+	VSHUFPS    $0xdd, Y6, Y13, Y11
+	VSHUFPS    $0x88, Y6, Y13, Y6
+	VPADDW     Y5, Y3, Y13
+	VPSUBW     Y5, Y3, Y5
+	VPSUBW     Y9, Y4, Y4
+	VMOVDQU    nttconst_4b2f3051935f<>+0(SB), Y3
+	VSHUFPS    $0xdd, Y5, Y13, Y9
+	VPMULLW    Y8, Y14, Y8
+	VPMULLW    Y12, Y11, Y12
+	VSHUFPS    $0x88, Y5, Y13, Y5
+	VPADDW     Y4, Y2, Y13
+	VPSUBW     Y4, Y2, Y4
+	VSHUFPS    $0xdd, Y4, Y13, Y2
+	VPMULLW    Y7, Y9, Y7
+	VPMULHW    Y1, Y8, Y8
+	VSHUFPS    $0x88, Y4, Y13, Y4
+	VPMULLW    Y10, Y2, Y10
+	VPMULHW    Y1, Y12, Y12
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_351ee3dd6df5<>+0(SB), Y13
+	VPMULHW    Y1, Y7, Y7
+	VPMULHW    Y1, Y10, Y10
+	VPSUBW     Y8, Y3, Y3
+	VMOVDQU    nttconst_8a78eb084c58<>+0(SB), Y8
+	VPADDW     Y3, Y0, Y14
+	VPSUBW     Y3, Y0, Y3
+	VMOVSHDUP  Y14, Y0
+	VPMULHW    Y13, Y11, Y11
+	VMOVSLDUP  Y3, Y13
+	VPBLENDD   $0xaa, Y3, Y0, Y0
+	VPBLENDD   $0xaa, Y13, Y14, Y13
+	VMOVDQU    nttconst_11fdac9f6289<>+0(SB), Y3
+	VPERM2I128 $0x20, Y0, Y13, Y14
+	VPERM2I128 $0x31, Y0, Y13, Y0
+	VPMULHW    Y8, Y9, Y8
+	VPSUBW     Y12, Y11, Y11
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y9
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y12
+	VPADDW     Y11, Y6, Y13
+	VPSUBW     Y11, Y6, Y11
+	VMOVSHDUP  Y13, Y6
+	VPSUBW     Y7, Y8, Y8
+	VMOVSLDUP  Y11, Y7
+	VPBLENDD   $0xaa, Y11, Y6, Y6
+	VPMULHW    Y3, Y2, Y2
+	VPADDW     Y8, Y5, Y3
+	VPBLENDD   $0xaa, Y7, Y13, Y7
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y11
+	VPSUBW     Y8, Y5, Y8
+	VMOVSHDUP  Y3, Y5
+	VPERM2I128 $0x20, Y6, Y7, Y13
+	VPBLENDD   $0xaa, Y8, Y5, Y5
+	VMOVSLDUP  Y8, Y8
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPMULHW    Y9, Y14, Y7
+	VPSUBW     Y10, Y2, Y2
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y9
+	VPBLENDD   $0xaa, Y8, Y3, Y8
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y3
+	VPADDW     Y2, Y4, Y10
+	VPMULHW    Y12, Y13, Y12
+	VPSUBW     Y2, Y4, Y2
+	VMOVSHDUP  Y10, Y4
+	VPSRAW     $0x0a, Y7, Y7
+	VPBLENDD   $0xaa, Y2, Y4, Y4
+	VMOVSLDUP  Y2, Y2
+	VPMULLW    Y1, Y7, Y7
+	VPBLENDD   $0xaa, Y2, Y10, Y2
+	VPERM2I128 $0x20, Y5, Y8, Y10
+	VPERM2I128 $0x31, Y5, Y8, Y5
+	VPSRAW     $0x0a, Y12, Y12
+	VPERM2I128 $0x20, Y4, Y2, Y8
+	VPERM2I128 $0x31, Y4, Y2, Y2
+	VPMULLW    Y1, Y12, Y12
+	VPMULHW    Y9, Y0, Y4
+	VPMULHW    Y3, Y6, Y3
+	VPSUBW     Y7, Y14, Y14
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y7
+	VPMULHW    Y11, Y10, Y9
+	VPSUBW     Y12, Y13, Y13
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y11
+	VPSRAW     $0x0a, Y4, Y4
+	VPSRAW     $0x0a, Y3, Y3
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y1, Y4, Y4
+	VPMULLW    Y1, Y3, Y3
+	VPMULLW    Y1, Y9, Y9
+	VPMULHW    Y7, Y8, Y7
+	VPSUBW     Y4, Y0, Y0
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y4
+	VPSUBW     Y3, Y6, Y6
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y3
+	VPMULHW    Y11, Y5, Y11
+	VPSUBW     Y9, Y10, Y10
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y9
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y1, Y7, Y7
+	VPSRAW     $0x0a, Y11, Y11
+	VPMULLW    Y1, Y11, Y11
+	VPMULHW    Y4, Y2, Y4
+	VPSUBW     Y7, Y8, Y8
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y7
+	VPSUBW     Y3, Y14, Y3
+	VPSUBW     Y9, Y13, Y9
+	VPMINUW    Y3, Y14, Y14
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y3
+	VPSUBW     Y11, Y5, Y5
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y11
+	VPMINUW    Y9, Y13, Y13
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y9
+	VMOVDQU    Y14, 64(AX)
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y12
+	VPSRAW     $0x0a, Y4, Y4
+	VMOVDQU    Y13, 320(AX)
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y13
+	VPMULLW    Y1, Y4, Y4
+	VPSUBW     Y7, Y10, Y1
+	VPSUBW     Y3, Y8, Y3
+	VPSUBW     Y4, Y2, Y2
+	VPMINUW    Y1, Y10, Y10
+	VPSUBW     Y11, Y0, Y1
+	VPSUBW     Y9, Y6, Y4
+	VPMINUW    Y3, Y8, Y8
+	VMOVDQU    Y10, 192(AX)
+	VPSUBW     Y12, Y5, Y3
+	VPSUBW     Y13, Y2, Y7
+	VPMINUW    Y1, Y0, Y0
+	VPMINUW    Y4, Y6, Y6
+	VMOVDQU    Y8, 448(AX)
+	VPMINUW    Y3, Y5, Y5
+	VPMINUW    Y7, Y2, Y2
+	VMOVDQU    Y0, 96(AX)
+	VMOVDQU    Y6, 352(AX)
+	VMOVDQU    Y5, 224(AX)
+	VMOVDQU    Y2, 480(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_spill_mru_unpack_undo_lazy_exact_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_spill_mru_unpack_undo_lazy_exact_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y1, Y3
+	VPSUBW      Y2, Y1, Y2
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y1, Y5
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     320(AX), Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPADDW      Y6, Y1, Y7
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y8, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y1, Y9
+	VPSUBW      Y8, Y1, Y8
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     384(AX), Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     160(AX), Y1
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     416(AX), Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y10, 416(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y11, 160(AX)
+	VMOVDQU     448(AX), Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     224(AX), Y1
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     480(AX), Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y10, 480(AX)
+	VMOVDQU     128(AX), Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y10
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y1, Y1
+	VPADDW      Y1, Y3, Y10
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y5, Y3
+	VPSUBW      Y1, Y5, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     192(AX), Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y1, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y1, Y1
+	VPADDW      Y1, Y7, Y5
+	VPSUBW      Y1, Y7, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y11, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y11, Y11
+	VPADDW      Y11, Y9, Y7
+	VPSUBW      Y11, Y9, Y11
+	VMOVDQU     Y11, 224(AX)
+	VMOVDQU     384(AX), Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y2, Y11
+	VPSUBW      Y9, Y2, Y9
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     416(AX), Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y4, Y9
+	VPSUBW      Y2, Y4, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     448(AX), Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPADDW      Y2, Y6, Y4
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     Y2, 448(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y8, Y6
+	VPSUBW      Y2, Y8, Y2
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y5, Y10, Y8
+	VPSUBW      Y5, Y10, Y5
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y10
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VPADDW      Y7, Y3, Y10
+	VPSUBW      Y7, Y3, Y7
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     128(AX), Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y3, Y7
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y1, 192(AX)
+	VMOVDQU     160(AX), Y1
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y1, Y7
+	VPSUBW      Y3, Y1, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y11, Y1
+	VPSUBW      Y4, Y11, Y4
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPADDW      Y6, Y9, Y11
+	VPSUBW      Y6, Y9, Y6
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     384(AX), Y6
+	VMOVDQU     Y11, 288(AX)
+	VMOVDQU     448(AX), Y9
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y6, Y11
+	VPSUBW      Y9, Y6, Y9
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     416(AX), Y6
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y6, Y9
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y10, Y6
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y8, Y6
+	VPSUBW      Y10, Y8, Y10
+	VMOVDQU     Y10, 32(AX)
+	VMOVDQU     96(AX), Y8
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y8, Y10
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y8, Y8
+	VPADDW      Y8, Y5, Y10
+	VPSUBW      Y8, Y5, Y8
+	VMOVDQU     Y8, 96(AX)
+	VMOVDQU     128(AX), Y5
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPADDW      Y7, Y5, Y8
+	VPSUBW      Y7, Y5, Y7
+	VMOVDQU     Y7, 160(AX)
+	VMOVDQU     192(AX), Y5
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y3, Y5, Y7
+	VPSUBW      Y3, Y5, Y3
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     288(AX), Y3
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPADDW      Y3, Y1, Y5
+	VPSUBW      Y3, Y1, Y3
+	VMOVDQU     Y3, 288(AX)
+	VMOVDQU     352(AX), Y1
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y4, Y3
+	VPSUBW      Y1, Y4, Y1
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y9, Y4
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y9, Y9
+	VPADDW      Y9, Y11, Y4
+	VPSUBW      Y9, Y11, Y9
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     448(AX), Y9
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y2, Y11
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPADDW      Y2, Y9, Y11
+	VPSUBW      Y2, Y9, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPERM2I128  $0x20, Y2, Y6, Y9
+	VPERM2I128  $0x31, Y2, Y6, Y2
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPERM2I128  $0x20, Y2, Y10, Y6
+	VPERM2I128  $0x31, Y2, Y10, Y2
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     160(AX), Y2
+	VPERM2I128  $0x20, Y2, Y8, Y10
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPERM2I128  $0x20, Y2, Y7, Y8
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPERM2I128  $0x20, Y2, Y5, Y7
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPERM2I128  $0x20, Y1, Y3, Y5
+	VPERM2I128  $0x31, Y1, Y3, Y1
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     416(AX), Y1
+	VPERM2I128  $0x20, Y1, Y4, Y3
+	VPERM2I128  $0x31, Y1, Y4, Y1
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     480(AX), Y1
+	VPERM2I128  $0x20, Y1, Y11, Y4
+	VPERM2I128  $0x31, Y1, Y11, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y1, Y11
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y1, Y9, Y11
+	VPSUBW      Y1, Y9, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y6, Y9
+	VPSUBW      Y1, Y6, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y10, Y6
+	VPSUBW      Y1, Y10, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y1, Y10
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y1, Y1
+	VPADDW      Y1, Y8, Y10
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     352(AX), Y2
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y5, Y7
+	VPSUBW      Y2, Y5, Y2
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     416(AX), Y2
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y2, Y5
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPADDW      Y2, Y3, Y5
+	VPSUBW      Y2, Y3, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y4, Y3
+	VPSUBW      Y2, Y4, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLQDQ Y2, Y11, Y4
+	VPUNPCKHQDQ Y2, Y11, Y2
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPUNPCKLQDQ Y2, Y9, Y11
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     160(AX), Y2
+	VPUNPCKLQDQ Y2, Y6, Y9
+	VPUNPCKHQDQ Y2, Y6, Y2
+	VPUNPCKLQDQ Y1, Y10, Y6
+	VPUNPCKHQDQ Y1, Y10, Y1
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLQDQ Y1, Y8, Y10
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     352(AX), Y1
+	VPUNPCKLQDQ Y1, Y7, Y8
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     416(AX), Y1
+	VPUNPCKLQDQ Y1, Y5, Y7
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     480(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y5
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y4, Y3
+	VPSUBW      Y1, Y4, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y1, Y4
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y1, Y1
+	VPADDW      Y1, Y11, Y4
+	VPSUBW      Y1, Y11, Y1
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y2, Y11
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPADDW      Y2, Y9, Y11
+	VPSUBW      Y2, Y9, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y6, Y9
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y10, Y6
+	VPSUBW      Y2, Y10, Y2
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     352(AX), Y2
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y2, Y10
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y8, Y10
+	VPSUBW      Y2, Y8, Y2
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     416(AX), Y2
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y7, Y8
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y5, Y7
+	VPSUBW      Y2, Y5, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLDQ  Y2, Y3, Y5
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y1, Y4, Y3
+	VPUNPCKHDQ  Y1, Y4, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPUNPCKLDQ  Y1, Y11, Y4
+	VPUNPCKHDQ  Y1, Y11, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPUNPCKLDQ  Y1, Y9, Y11
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLDQ  Y1, Y6, Y9
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     352(AX), Y1
+	VPUNPCKLDQ  Y1, Y10, Y6
+	VPUNPCKHDQ  Y1, Y10, Y1
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     416(AX), Y1
+	VPUNPCKLDQ  Y1, Y8, Y10
+	VPUNPCKHDQ  Y1, Y8, Y1
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     480(AX), Y1
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y5, Y7
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPUNPCKLQDQ Y2, Y3, Y5
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     160(AX), Y2
+	VPUNPCKLQDQ Y2, Y4, Y3
+	VPUNPCKHQDQ Y2, Y4, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPUNPCKLQDQ Y2, Y11, Y4
+	VPUNPCKHQDQ Y2, Y11, Y2
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPUNPCKLQDQ Y2, Y9, Y11
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     352(AX), Y2
+	VPUNPCKLQDQ Y2, Y6, Y9
+	VPUNPCKHQDQ Y2, Y6, Y2
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     416(AX), Y2
+	VPUNPCKLQDQ Y2, Y10, Y6
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPUNPCKLQDQ Y1, Y8, Y10
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y1, Y8
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPADDW      Y1, Y7, Y8
+	VPSUBW      Y1, Y7, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y1, Y7
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPADDW      Y1, Y5, Y7
+	VPSUBW      Y1, Y5, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y1, Y5
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y1, Y1
+	VPADDW      Y1, Y3, Y5
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPADDW      Y1, Y4, Y3
+	VPSUBW      Y1, Y4, Y1
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y1, Y4
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y1, Y1
+	VPADDW      Y1, Y11, Y4
+	VPSUBW      Y1, Y11, Y1
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     352(AX), Y1
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y1, Y11
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y1, Y1
+	VPADDW      Y1, Y9, Y11
+	VPSUBW      Y1, Y9, Y1
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y6, Y9
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y10, Y6
+	VPSUBW      Y2, Y10, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLDQ  Y2, Y8, Y10
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPUNPCKLDQ  Y2, Y7, Y8
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     160(AX), Y2
+	VPUNPCKLDQ  Y2, Y5, Y7
+	VPUNPCKHDQ  Y2, Y5, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPUNPCKLDQ  Y2, Y3, Y5
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPUNPCKLDQ  Y2, Y4, Y3
+	VPUNPCKHDQ  Y2, Y4, Y2
+	VPUNPCKLDQ  Y1, Y11, Y4
+	VPUNPCKHDQ  Y1, Y11, Y1
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     416(AX), Y1
+	VPUNPCKLDQ  Y1, Y9, Y11
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     480(AX), Y1
+	VPUNPCKLDQ  Y1, Y6, Y9
+	VPUNPCKHDQ  Y1, Y6, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     32(AX), Y1
+	VPERM2I128  $0x20, Y1, Y10, Y6
+	VPERM2I128  $0x31, Y1, Y10, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPERM2I128  $0x20, Y1, Y8, Y10
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPERM2I128  $0x20, Y1, Y7, Y8
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPERM2I128  $0x20, Y1, Y5, Y7
+	VPERM2I128  $0x31, Y1, Y5, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y5
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     352(AX), Y2
+	VPERM2I128  $0x20, Y2, Y4, Y3
+	VPERM2I128  $0x31, Y2, Y4, Y2
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     416(AX), Y2
+	VPERM2I128  $0x20, Y2, Y11, Y4
+	VPERM2I128  $0x31, Y2, Y11, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPERM2I128  $0x20, Y2, Y9, Y11
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y9
+	VPSRLW      $0x0b, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VMOVDQU     Y6, (AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y10, Y6
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VMOVDQU     Y10, 64(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y6
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y8, Y8
+	VMOVDQU     Y8, 128(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y7, Y6
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     Y7, 192(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y6
+	VPSRLW      $0x0b, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y5, 256(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 448(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     288(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     352(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     416(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 416(AX)
+	VZEROUPPER
+	RET
+
+// func ntt_avx2_spill_opt_unpack_undo_lazy_exact_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·ntt_avx2_spill_opt_unpack_undo_lazy_exact_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y1, Y1
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPADDW      Y2, Y1, Y3
+	VPSUBW      Y2, Y1, Y2
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y4, Y4
+	VPADDW      Y4, Y1, Y5
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     320(AX), Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPADDW      Y6, Y1, Y7
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y8, Y9
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y1, Y9
+	VPSUBW      Y8, Y1, Y8
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     384(AX), Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y1, Y11
+	VPSUBW      Y10, Y1, Y10
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     160(AX), Y1
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     416(AX), Y6
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y6, Y8
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPADDW      Y6, Y1, Y8
+	VPSUBW      Y6, Y1, Y6
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     448(AX), Y4
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPADDW      Y4, Y1, Y6
+	VPSUBW      Y4, Y1, Y4
+	VMOVDQU     Y4, 448(AX)
+	VMOVDQU     224(AX), Y1
+	VMOVDQU     Y2, 256(AX)
+	VMOVDQU     480(AX), Y2
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPADDW      Y2, Y1, Y4
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPADDW      Y11, Y3, Y1
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y8, Y5, Y3
+	VPSUBW      Y8, Y5, Y8
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPADDW      Y6, Y7, Y5
+	VPSUBW      Y6, Y7, Y6
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPADDW      Y4, Y9, Y7
+	VPSUBW      Y4, Y9, Y4
+	VMOVDQU     Y8, 160(AX)
+	VMOVDQU     256(AX), Y8
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y10, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y10, Y10
+	VPADDW      Y10, Y8, Y9
+	VPSUBW      Y10, Y8, Y10
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     288(AX), Y8
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     416(AX), Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y8, Y10
+	VPSUBW      Y9, Y8, Y9
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     320(AX), Y8
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     448(AX), Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y8, Y10
+	VPSUBW      Y9, Y8, Y9
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     352(AX), Y8
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y8, Y9
+	VPSUBW      Y2, Y8, Y2
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y5, Y1, Y8
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPADDW      Y7, Y3, Y1
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y11, Y3
+	VPSUBW      Y6, Y11, Y6
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     160(AX), Y6
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y4, Y11
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y6, Y11
+	VPSUBW      Y4, Y6, Y4
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     256(AX), Y4
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y10, Y6
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y4, Y6
+	VPSUBW      Y10, Y4, Y10
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     288(AX), Y4
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y9, Y9
+	VPADDW      Y9, Y4, Y10
+	VPSUBW      Y9, Y4, Y9
+	VMOVDQU     Y9, 352(AX)
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     448(AX), Y6
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPADDW      Y6, Y4, Y9
+	VPSUBW      Y6, Y4, Y6
+	VMOVDQU     Y6, 448(AX)
+	VMOVDQU     416(AX), Y4
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPADDW      Y2, Y4, Y6
+	VPSUBW      Y2, Y4, Y2
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y1, Y4
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y1, Y1
+	VPADDW      Y1, Y8, Y4
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPADDW      Y7, Y5, Y8
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y11, Y5
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y3, Y5
+	VPSUBW      Y11, Y3, Y11
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y11, 160(AX)
+	VMOVDQU     224(AX), Y5
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y5, Y11
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y5, Y5
+	VPADDW      Y5, Y3, Y11
+	VPSUBW      Y5, Y3, Y5
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y3
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y3, Y11
+	VPSUBW      Y10, Y3, Y10
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     352(AX), Y10
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPADDW      Y10, Y3, Y11
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y9, Y3
+	VPSUBW      Y6, Y9, Y6
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     448(AX), Y3
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y2, Y9
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y2, Y2
+	VPADDW      Y2, Y3, Y9
+	VPSUBW      Y2, Y3, Y2
+	VPERM2I128  $0x20, Y1, Y4, Y3
+	VPERM2I128  $0x31, Y1, Y4, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y4
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VMOVDQU     Y4, 64(AX)
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     160(AX), Y7
+	VPERM2I128  $0x20, Y7, Y4, Y8
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VMOVDQU     Y8, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     288(AX), Y5
+	VPERM2I128  $0x20, Y5, Y7, Y8
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VPERM2I128  $0x20, Y10, Y11, Y7
+	VPERM2I128  $0x31, Y10, Y11, Y10
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VPERM2I128  $0x20, Y6, Y7, Y11
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPERM2I128  $0x20, Y2, Y9, Y7
+	VPERM2I128  $0x31, Y2, Y9, Y2
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y3, Y9
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y3
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y3, Y9
+	VPSUBW      Y1, Y3, Y1
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     128(AX), Y3
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     224(AX), Y4
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y3, Y9
+	VPSUBW      Y4, Y3, Y4
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y5, Y3
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y5, Y8, Y3
+	VPSUBW      Y5, Y8, Y5
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     320(AX), Y3
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y10, Y8
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPADDW      Y10, Y3, Y8
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y6, Y6
+	VPADDW      Y6, Y11, Y3
+	VPSUBW      Y6, Y11, Y6
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y2, Y11
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPADDW      Y2, Y7, Y11
+	VPSUBW      Y2, Y7, Y2
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLQDQ Y2, Y7, Y11
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VMOVDQU     Y11, (AX)
+	VMOVDQU     64(AX), Y7
+	VPUNPCKLQDQ Y1, Y7, Y11
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPUNPCKLQDQ Y1, Y7, Y11
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y4, Y9, Y7
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VPUNPCKLQDQ Y5, Y7, Y9
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VPUNPCKLQDQ Y10, Y8, Y7
+	VPUNPCKHQDQ Y10, Y8, Y8
+	VPUNPCKLQDQ Y6, Y3, Y10
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y6
+	VMOVDQU     Y3, 416(AX)
+	VMOVDQU     480(AX), Y3
+	VPUNPCKLQDQ Y3, Y6, Y10
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     (AX), Y6
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y2, Y10
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y6, Y10
+	VPSUBW      Y2, Y6, Y2
+	VMOVDQU     Y10, (AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     96(AX), Y2
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y2, Y10
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y2, Y2
+	VPADDW      Y2, Y6, Y10
+	VPSUBW      Y2, Y6, Y2
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y1, Y11, Y6
+	VPSUBW      Y1, Y11, Y1
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     192(AX), Y6
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y4, Y11
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y4, Y4
+	VPADDW      Y4, Y6, Y11
+	VPSUBW      Y4, Y6, Y4
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPADDW      Y5, Y9, Y6
+	VPSUBW      Y5, Y9, Y5
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y8, Y9
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y7, Y9
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y8, Y9
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y7, Y9
+	VPSUBW      Y8, Y7, Y8
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     448(AX), Y7
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y3, Y3
+	VPADDW      Y3, Y7, Y9
+	VPSUBW      Y3, Y7, Y3
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     32(AX), Y3
+	VPUNPCKLDQ  Y3, Y7, Y9
+	VPUNPCKHDQ  Y3, Y7, Y3
+	VPUNPCKLDQ  Y2, Y10, Y7
+	VPUNPCKHDQ  Y2, Y10, Y2
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VPUNPCKLDQ  Y1, Y7, Y10
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y4, Y11, Y7
+	VPUNPCKHDQ  Y4, Y11, Y4
+	VPUNPCKLDQ  Y5, Y6, Y11
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     352(AX), Y5
+	VPUNPCKLDQ  Y5, Y6, Y11
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VPUNPCKLDQ  Y8, Y6, Y11
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     448(AX), Y8
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     480(AX), Y6
+	VPUNPCKLDQ  Y6, Y8, Y11
+	VPUNPCKHDQ  Y6, Y8, Y6
+	VPUNPCKLQDQ Y3, Y9, Y8
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     64(AX), Y8
+	VPUNPCKLQDQ Y2, Y8, Y9
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y1, Y10, Y8
+	VPUNPCKHQDQ Y1, Y10, Y1
+	VPUNPCKLQDQ Y4, Y7, Y10
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPUNPCKLQDQ Y4, Y7, Y10
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VMOVDQU     Y10, 256(AX)
+	VMOVDQU     320(AX), Y7
+	VPUNPCKLQDQ Y5, Y7, Y10
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y5, 352(AX)
+	VMOVDQU     416(AX), Y5
+	VPUNPCKLQDQ Y5, Y7, Y10
+	VPUNPCKHQDQ Y5, Y7, Y5
+	VPUNPCKLQDQ Y6, Y11, Y7
+	VPUNPCKHQDQ Y6, Y11, Y6
+	VMOVDQU     Y7, 448(AX)
+	VMOVDQU     (AX), Y7
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y3, Y3
+	VPADDW      Y3, Y7, Y11
+	VPSUBW      Y3, Y7, Y3
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y2, Y9, Y7
+	VPSUBW      Y2, Y9, Y2
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y8, Y9
+	VPSUBW      Y1, Y8, Y1
+	VMOVDQU     Y9, 128(AX)
+	VMOVDQU     192(AX), Y8
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y1, Y9
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPADDW      Y1, Y8, Y9
+	VPSUBW      Y1, Y8, Y1
+	VMOVDQU     Y9, 192(AX)
+	VMOVDQU     256(AX), Y8
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y8, Y9
+	VPSUBW      Y4, Y8, Y4
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y8
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPADDW      Y4, Y8, Y9
+	VPSUBW      Y4, Y8, Y4
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y5, Y8
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPADDW      Y5, Y10, Y8
+	VPSUBW      Y5, Y10, Y5
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     448(AX), Y8
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y6, Y10
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y6, Y6
+	VPADDW      Y6, Y8, Y10
+	VPSUBW      Y6, Y8, Y6
+	VPUNPCKLDQ  Y3, Y11, Y8
+	VPUNPCKHDQ  Y3, Y11, Y3
+	VPUNPCKLDQ  Y2, Y7, Y11
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y2, 96(AX)
+	VMOVDQU     160(AX), Y2
+	VPUNPCKLDQ  Y2, Y7, Y11
+	VPUNPCKHDQ  Y2, Y7, Y2
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VPUNPCKLDQ  Y1, Y7, Y11
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLDQ  Y1, Y7, Y11
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y4, Y9, Y7
+	VPUNPCKHDQ  Y4, Y9, Y4
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VPUNPCKLDQ  Y5, Y7, Y9
+	VPUNPCKHDQ  Y5, Y7, Y5
+	VPUNPCKLDQ  Y6, Y10, Y7
+	VPUNPCKHDQ  Y6, Y10, Y6
+	VPERM2I128  $0x20, Y3, Y8, Y10
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VMOVDQU     Y10, (AX)
+	VMOVDQU     64(AX), Y8
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     96(AX), Y3
+	VPERM2I128  $0x20, Y3, Y8, Y10
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VMOVDQU     Y10, 64(AX)
+	VMOVDQU     128(AX), Y8
+	VPERM2I128  $0x20, Y2, Y8, Y10
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VMOVDQU     Y3, 96(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     224(AX), Y8
+	VPERM2I128  $0x20, Y8, Y3, Y10
+	VPERM2I128  $0x31, Y8, Y3, Y3
+	VPERM2I128  $0x20, Y1, Y11, Y8
+	VPERM2I128  $0x31, Y1, Y11, Y1
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     320(AX), Y2
+	VPERM2I128  $0x20, Y4, Y2, Y11
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y6, Y7, Y9
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y10, Y7
+	VPSRLW      $0x0b, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y7
+	VPSRLW      $0x0b, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y3
+	VPSRLW      $0x0b, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     Y8, 256(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y3
+	VPSRLW      $0x0b, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 320(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VMOVDQU     Y2, 352(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y5, 416(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y9, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y9, Y9
+	VMOVDQU     Y9, 448(AX)
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y1
+	VPSRLW      $0x0b, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VMOVDQU     Y6, 480(AX)
+	VMOVDQU     (AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     32(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     64(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y2
+	VPSRLW      $0x0b, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VZEROUPPER
+	RET
+
 // func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·ntt_avx2_mem_unpack_undo_lazy_32(SB), $0-8
@@ -85450,6 +94734,12644 @@ TEXT ·invntt_avx2_spill_opt_blend_undo_lazy_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func invntt_avx2_mem_unpack_undo_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_cfbdefc36b6b<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_e147d2c28832<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_b347e27bc216<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_c675727e18ce<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_c057c8b76da9<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_c57eef6d6032<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_ec35e4f825f7<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_f57766a13632<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_a1ac9c4cb129<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_462f8a94a8c9<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_0463985db42e<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_a12ce2ac1fb4<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_663e97b3ed7c<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_d8d8ecb86f51<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_ac269236e298<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_9f7cd349465f<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y8, Y6
+	VPUNPCKHQDQ Y7, Y8, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y2, Y3, Y9
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_7477a96fc065<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_1e5621a9bb82<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_58bc50e228a8<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_f8ea550ea997<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_d88dfd0a53f5<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_38820a7cb977<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_6381585353c2<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_c60842c15661<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y6
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y1, Y9, Y8
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_f15bc81b22c0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_116e3f133763<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_bf99db5581db<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_92742bfb6666<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_393e867057dc<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_2957e582a7c1<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_e2425068dbc8<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_cfa39ba12ae2<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLDQ  Y3, Y4, Y2
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y5, Y6, Y4
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPUNPCKLDQ  Y8, Y9, Y1
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y8, Y1, Y7
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y2, Y9, Y8
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y3, Y9
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y6
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y8, Y7
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPERM2I128  $0x20, Y5, Y4, Y9
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y6, Y5
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VPUNPCKLQDQ Y2, Y7, Y6
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPUNPCKLQDQ Y3, Y8, Y7
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y4, Y9, Y8
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     Y6, 320(AX)
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPADDW      Y0, Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPADDW      Y0, Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_min_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_min_list_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPSUBW      Y8, Y1, Y3
+	VPUNPCKLQDQ Y5, Y4, Y10
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPSUBW      Y9, Y2, Y5
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y3, Y11
+	VPUNPCKLQDQ Y7, Y6, Y12
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y10, Y4, Y7
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y5, Y13
+	VPSUBW      Y12, Y6, Y14
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y3, Y3
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y5, Y5
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y7, Y7
+	VPADDW      Y2, Y9, Y9
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y14, Y2
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y14, Y4
+	VPADDW      Y6, Y12, Y12
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y11, Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y13, Y5, Y5
+	VPUNPCKLQDQ Y3, Y8, Y6
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y5, Y9, Y8
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VPSUBW      Y6, Y3, Y9
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y5, Y1
+	VPMULLW     nttconst_cfbdefc36b6b<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_e147d2c28832<>+0(SB), Y9, Y9
+	VPSUBW      Y2, Y4, Y4
+	VPUNPCKLQDQ Y7, Y10, Y2
+	VPUNPCKHQDQ Y7, Y10, Y7
+	VPMULLW     nttconst_b347e27bc216<>+0(SB), Y1, Y10
+	VPUNPCKLQDQ Y4, Y12, Y13
+	VPUNPCKHQDQ Y4, Y12, Y4
+	VPSUBW      Y2, Y7, Y12
+	VPMULHW     nttconst_c675727e18ce<>+0(SB), Y1, Y1
+	VPSUBW      Y13, Y4, Y14
+	VPADDW      Y3, Y6, Y6
+	VPMULLW     nttconst_c057c8b76da9<>+0(SB), Y12, Y3
+	VPMULHW     nttconst_c57eef6d6032<>+0(SB), Y12, Y12
+	VPADDW      Y5, Y8, Y8
+	VPMULLW     nttconst_ec35e4f825f7<>+0(SB), Y14, Y5
+	VPMULHW     nttconst_f57766a13632<>+0(SB), Y14, Y14
+	VPADDW      Y7, Y2, Y2
+	VPADDW      Y4, Y13, Y13
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y11, Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y10, Y1, Y1
+	VPERM2I128  $0x20, Y9, Y6, Y4
+	VPERM2I128  $0x31, Y9, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y8, Y7
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPSUBW      Y3, Y12, Y12
+	VPSUBW      Y5, Y14, Y14
+	VPERM2I128  $0x20, Y12, Y2, Y3
+	VPERM2I128  $0x31, Y12, Y2, Y2
+	VPSUBW      Y4, Y6, Y5
+	VPERM2I128  $0x20, Y14, Y13, Y8
+	VPERM2I128  $0x31, Y14, Y13, Y9
+	VPSUBW      Y7, Y1, Y10
+	VPMULLW     nttconst_a1ac9c4cb129<>+0(SB), Y5, Y11
+	VPMULLW     nttconst_0463985db42e<>+0(SB), Y10, Y12
+	VPMULHW     nttconst_462f8a94a8c9<>+0(SB), Y5, Y5
+	VPADDW      Y6, Y4, Y4
+	VPADDW      Y1, Y7, Y7
+	VPSUBW      Y3, Y2, Y1
+	VPMULHW     nttconst_a12ce2ac1fb4<>+0(SB), Y10, Y6
+	VPSUBW      Y8, Y9, Y10
+	VPMULLW     nttconst_663e97b3ed7c<>+0(SB), Y1, Y13
+	VPMULHW     nttconst_d8d8ecb86f51<>+0(SB), Y1, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_ac269236e298<>+0(SB), Y10, Y2
+	VPMULHW     nttconst_9f7cd349465f<>+0(SB), Y10, Y10
+	VPADDW      Y9, Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y11, Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y12, Y6, Y6
+	VPUNPCKLDQ  Y5, Y4, Y9
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPSUBW      Y13, Y1, Y1
+	VPUNPCKLQDQ Y4, Y9, Y7
+	VPUNPCKLQDQ Y6, Y5, Y11
+	VPSUBW      Y2, Y10, Y10
+	VPUNPCKLDQ  Y1, Y3, Y2
+	VPUNPCKHDQ  Y1, Y3, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y3
+	VPUNPCKLDQ  Y10, Y8, Y12
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y10
+	VPUNPCKLQDQ Y1, Y2, Y13
+	VPUNPCKLQDQ Y8, Y12, Y14
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y9
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y14, Y6
+	VPUNPCKHQDQ Y1, Y2, Y1
+	VPUNPCKHQDQ Y8, Y12, Y2
+	VPSRAW      $0x0a, Y3, Y3
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y3, Y3
+	VPMULLW     Y0, Y10, Y10
+	VPSRAW      $0x0a, Y9, Y9
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y3, Y7, Y7
+	VPSUBW      Y10, Y11, Y11
+	VPSUBW      Y7, Y4, Y3
+	VPSUBW      Y11, Y5, Y8
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y3, Y10
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y3, Y3
+	VPADDW      Y4, Y7, Y7
+	VPSUBW      Y9, Y13, Y13
+	VPSUBW      Y6, Y14, Y14
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y4
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y6
+	VPSUBW      Y13, Y1, Y8
+	VPSUBW      Y14, Y2, Y9
+	VPADDW      Y5, Y11, Y11
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y8, Y5
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y9, Y12
+	VPADDW      Y1, Y13, Y13
+	VPADDW      Y2, Y14, Y14
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y10, Y3, Y3
+	VPSUBW      Y4, Y6, Y6
+	VPUNPCKLDQ  Y3, Y7, Y4
+	VPUNPCKHDQ  Y3, Y7, Y3
+	VPUNPCKLDQ  Y6, Y11, Y7
+	VPUNPCKHDQ  Y6, Y11, Y6
+	VPSUBW      Y5, Y1, Y1
+	VPSUBW      Y12, Y2, Y2
+	VPUNPCKLDQ  Y3, Y4, Y5
+	VPUNPCKHDQ  Y3, Y4, Y3
+	VPUNPCKLDQ  Y1, Y13, Y4
+	VPUNPCKHDQ  Y1, Y13, Y1
+	VPUNPCKLDQ  Y2, Y14, Y8
+	VPUNPCKHDQ  Y2, Y14, Y2
+	VMOVDQU     480(AX), Y9
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y1, Y4, Y7
+	VPUNPCKHDQ  Y1, Y4, Y1
+	VPUNPCKLDQ  Y2, Y8, Y4
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPERM2I128  $0x20, Y3, Y5, Y8
+	VPERM2I128  $0x31, Y3, Y5, Y3
+	VPERM2I128  $0x20, Y6, Y10, Y5
+	VPERM2I128  $0x31, Y6, Y10, Y6
+	VPERM2I128  $0x20, Y1, Y7, Y10
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y2, Y4, Y7
+	VPERM2I128  $0x31, Y2, Y4, Y2
+	VPUNPCKLQDQ Y3, Y8, Y4
+	VPUNPCKLQDQ Y6, Y5, Y11
+	VPUNPCKLQDQ Y1, Y10, Y12
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VMOVDQU     Y4, (AX)
+	VPUNPCKLQDQ Y2, Y7, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VMOVDQU     Y11, 256(AX)
+	VPUNPCKHQDQ Y1, Y10, Y1
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VMOVDQU     Y12, 128(AX)
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     Y4, 384(AX)
+	VMOVDQU     96(AX), Y4
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     352(AX), Y3
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     320(AX), Y1
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     448(AX), Y7
+	VPUNPCKLDQ  Y4, Y5, Y8
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLDQ  Y3, Y1, Y5
+	VPUNPCKHDQ  Y3, Y1, Y1
+	VPUNPCKLDQ  Y6, Y2, Y3
+	VPUNPCKHDQ  Y6, Y2, Y2
+	VPUNPCKLDQ  Y9, Y7, Y6
+	VPUNPCKHDQ  Y9, Y7, Y7
+	VPUNPCKLQDQ Y4, Y8, Y9
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPUNPCKLQDQ Y1, Y5, Y8
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPSUBW      Y9, Y4, Y5
+	VPUNPCKLQDQ Y2, Y3, Y10
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPSUBW      Y8, Y1, Y3
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y5, Y11
+	VPUNPCKLQDQ Y7, Y6, Y12
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y10, Y2, Y7
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y3, Y13
+	VPSUBW      Y12, Y6, Y14
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y5, Y5
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y3, Y3
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y7, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y7, Y7
+	VPADDW      Y1, Y8, Y8
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y14, Y1
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y14, Y2
+	VPADDW      Y6, Y12, Y12
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y13, Y3, Y3
+	VPUNPCKLQDQ Y5, Y9, Y6
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VPUNPCKLQDQ Y3, Y8, Y9
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPSUBW      Y6, Y5, Y8
+	VPSUBW      Y4, Y7, Y7
+	VPSUBW      Y9, Y3, Y4
+	VPMULLW     nttconst_7477a96fc065<>+0(SB), Y8, Y11
+	VPMULHW     nttconst_1e5621a9bb82<>+0(SB), Y8, Y8
+	VPSUBW      Y1, Y2, Y2
+	VPUNPCKLQDQ Y7, Y10, Y1
+	VPUNPCKHQDQ Y7, Y10, Y7
+	VPMULLW     nttconst_58bc50e228a8<>+0(SB), Y4, Y10
+	VPUNPCKLQDQ Y2, Y12, Y13
+	VPUNPCKHQDQ Y2, Y12, Y2
+	VPSUBW      Y1, Y7, Y12
+	VPMULHW     nttconst_f8ea550ea997<>+0(SB), Y4, Y4
+	VPSUBW      Y13, Y2, Y14
+	VPADDW      Y5, Y6, Y6
+	VPMULLW     nttconst_d88dfd0a53f5<>+0(SB), Y12, Y5
+	VPMULHW     nttconst_38820a7cb977<>+0(SB), Y12, Y12
+	VPADDW      Y3, Y9, Y9
+	VPMULLW     nttconst_6381585353c2<>+0(SB), Y14, Y3
+	VPMULHW     nttconst_c60842c15661<>+0(SB), Y14, Y14
+	VPADDW      Y7, Y1, Y1
+	VPADDW      Y2, Y13, Y13
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y11, Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y10, Y4, Y4
+	VPERM2I128  $0x20, Y8, Y6, Y2
+	VPERM2I128  $0x31, Y8, Y6, Y6
+	VPERM2I128  $0x20, Y4, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPSUBW      Y5, Y12, Y12
+	VPSUBW      Y3, Y14, Y14
+	VPERM2I128  $0x20, Y12, Y1, Y3
+	VPERM2I128  $0x31, Y12, Y1, Y1
+	VPSUBW      Y2, Y6, Y5
+	VPERM2I128  $0x20, Y14, Y13, Y8
+	VPERM2I128  $0x31, Y14, Y13, Y9
+	VPSUBW      Y7, Y4, Y10
+	VPMULLW     nttconst_f15bc81b22c0<>+0(SB), Y5, Y11
+	VPMULLW     nttconst_bf99db5581db<>+0(SB), Y10, Y12
+	VPMULHW     nttconst_116e3f133763<>+0(SB), Y5, Y5
+	VPADDW      Y6, Y2, Y2
+	VPADDW      Y4, Y7, Y7
+	VPSUBW      Y3, Y1, Y4
+	VPMULHW     nttconst_92742bfb6666<>+0(SB), Y10, Y6
+	VPSUBW      Y8, Y9, Y10
+	VPMULLW     nttconst_393e867057dc<>+0(SB), Y4, Y13
+	VPMULHW     nttconst_2957e582a7c1<>+0(SB), Y4, Y4
+	VPADDW      Y1, Y3, Y3
+	VPMULLW     nttconst_e2425068dbc8<>+0(SB), Y10, Y1
+	VPMULHW     nttconst_cfa39ba12ae2<>+0(SB), Y10, Y10
+	VPADDW      Y9, Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y11, Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y12, Y6, Y6
+	VPUNPCKLDQ  Y5, Y2, Y9
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y6, Y7, Y5
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPSUBW      Y13, Y4, Y4
+	VPUNPCKLQDQ Y2, Y9, Y7
+	VPUNPCKLQDQ Y6, Y5, Y11
+	VPSUBW      Y1, Y10, Y10
+	VPUNPCKLDQ  Y4, Y3, Y1
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y4
+	VPUNPCKLDQ  Y10, Y8, Y12
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y10
+	VPUNPCKLQDQ Y3, Y1, Y13
+	VPUNPCKLQDQ Y8, Y12, Y14
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y9
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y14, Y6
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKHQDQ Y8, Y12, Y3
+	VPSRAW      $0x0a, Y4, Y4
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y4, Y4
+	VPMULLW     Y0, Y10, Y10
+	VPSRAW      $0x0a, Y9, Y9
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y4, Y7, Y7
+	VPSUBW      Y10, Y11, Y11
+	VPSUBW      Y7, Y2, Y4
+	VPSUBW      Y11, Y5, Y8
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y4, Y10
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y4, Y4
+	VPADDW      Y2, Y7, Y7
+	VPSUBW      Y9, Y13, Y13
+	VPSUBW      Y6, Y14, Y14
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y6
+	VPSUBW      Y13, Y1, Y8
+	VPSUBW      Y14, Y3, Y9
+	VPADDW      Y5, Y11, Y11
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y8, Y5
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y9, Y12
+	VPADDW      Y1, Y13, Y13
+	VPADDW      Y3, Y14, Y14
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y9, Y3
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y10, Y4, Y4
+	VPSUBW      Y2, Y6, Y6
+	VPUNPCKLDQ  Y4, Y7, Y2
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLDQ  Y6, Y11, Y7
+	VPUNPCKHDQ  Y6, Y11, Y6
+	VPSUBW      Y5, Y1, Y1
+	VPSUBW      Y12, Y3, Y3
+	VPUNPCKLDQ  Y4, Y2, Y5
+	VPUNPCKHDQ  Y4, Y2, Y2
+	VMOVDQU     (AX), Y4
+	VPUNPCKLDQ  Y1, Y13, Y8
+	VPUNPCKHDQ  Y1, Y13, Y1
+	VPUNPCKLDQ  Y3, Y14, Y9
+	VPUNPCKHDQ  Y3, Y14, Y3
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLDQ  Y1, Y8, Y7
+	VPUNPCKHDQ  Y1, Y8, Y1
+	VPUNPCKLDQ  Y3, Y9, Y8
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y9
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y5
+	VPERM2I128  $0x20, Y6, Y10, Y11
+	VPERM2I128  $0x31, Y6, Y10, Y6
+	VPERM2I128  $0x20, Y1, Y7, Y10
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKLQDQ Y6, Y11, Y12
+	VPUNPCKLQDQ Y1, Y10, Y13
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VMOVDQU     Y8, 64(AX)
+	VPUNPCKLQDQ Y3, Y7, Y8
+	VPUNPCKHQDQ Y6, Y11, Y6
+	VMOVDQU     Y12, 320(AX)
+	VPUNPCKHQDQ Y1, Y10, Y1
+	VPUNPCKHQDQ Y3, Y7, Y3
+	VMOVDQU     Y13, 192(AX)
+	VMOVDQU     Y8, 448(AX)
+	VPSRAW      $0x0a, Y5, Y5
+	VMOVDQU     Y2, 96(AX)
+	VPMULLW     Y0, Y5, Y5
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     128(AX), Y2
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     192(AX), Y8
+	VPSUBW      Y5, Y4, Y4
+	VMOVDQU     448(AX), Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y12
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y14
+	VPSRAW      $0x0a, Y9, Y9
+	VPSRAW      $0x0a, Y10, Y10
+	VPSRAW      $0x0a, Y11, Y11
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y10, Y10
+	VPSRAW      $0x0a, Y13, Y13
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y11, Y11
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y9, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y11, Y7, Y7
+	VPSUBW      Y12, Y1, Y1
+	VPSUBW      Y4, Y6, Y10
+	VPSUBW      Y13, Y3, Y3
+	VPSUBW      Y14, Y8, Y8
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y10, Y10
+	VPSUBW      Y3, Y7, Y12
+	VPSUBW      Y2, Y8, Y13
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y12, Y6
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y13, Y14
+	VPADDW      Y7, Y3, Y3
+	VPADDW      Y8, Y2, Y2
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y12, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y13, Y8
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y1, Y5, Y9
+	VPSUBW      Y11, Y10, Y10
+	VPSUBW      Y4, Y2, Y11
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y9, Y12
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y9, Y9
+	VPADDW      Y5, Y1, Y1
+	VPADDW      Y2, Y4, Y4
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y14, Y8, Y8
+	VPSUBW      Y3, Y1, Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y5
+	VPSUBW      Y10, Y8, Y6
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y2, Y13
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y11
+	VPADDW      Y1, Y3, Y3
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y2, Y2
+	VPADDW      Y8, Y10, Y10
+	VPSUBW      Y4, Y3, Y8
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y6, Y6
+	VPADDW      Y3, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y12, Y9, Y9
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y7, Y9, Y12
+	VPSUBW      Y5, Y11, Y11
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y4
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y12, Y14
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y12, Y12
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y9, Y7, Y7
+	VPSUBW      Y1, Y6, Y6
+	VPSUBW      Y11, Y2, Y1
+	VPSUBW      Y10, Y7, Y9
+	VPMULHW     Y0, Y3, Y3
+	VPADDW      Y2, Y11, Y11
+	VPADDW      Y7, Y10, Y10
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y1, Y2
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y9, Y7
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y11, Y13
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y1, Y1
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y9, Y9
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y11, Y11
+	VPSUBW      Y3, Y8, Y8
+	VPADDW      Y0, Y8, Y3
+	VPMINUW     Y3, Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VMOVDQU     Y8, 256(AX)
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y5, Y4, Y4
+	VPSUBW      Y14, Y12, Y12
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y10, Y3
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y10, Y5
+	VPADDW      Y0, Y4, Y8
+	VPSUBW      Y6, Y12, Y10
+	VPMULHW     Y0, Y13, Y13
+	VPMINUW     Y8, Y4, Y4
+	VPADDW      Y12, Y6, Y6
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y4, (AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y6, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y6, Y4
+	VPSUBW      Y7, Y9, Y9
+	VPADDW      Y0, Y1, Y6
+	VPSUBW      Y13, Y11, Y11
+	VPADDW      Y0, Y9, Y7
+	VPMINUW     Y6, Y1, Y1
+	VPADDW      Y0, Y11, Y6
+	VPMINUW     Y7, Y9, Y9
+	VMOVDQU     Y1, 384(AX)
+	VPMINUW     Y6, Y11, Y11
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     Y11, 128(AX)
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y0, Y5, Y1
+	VPSUBW      Y8, Y10, Y10
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     288(AX), Y1
+	VMOVDQU     352(AX), Y3
+	VPSUBW      Y2, Y4, Y4
+	VPADDW      Y0, Y10, Y2
+	VMOVDQU     Y5, 64(AX)
+	VPADDW      Y0, Y4, Y5
+	VPMINUW     Y2, Y10, Y10
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     96(AX), Y6
+	VPMINUW     Y5, Y4, Y4
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     Y4, 192(AX)
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     480(AX), Y5
+	VMOVDQU     160(AX), Y7
+	VMOVDQU     224(AX), Y8
+	VPSUBW      Y1, Y3, Y9
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y9, Y9
+	VPADDW      Y3, Y1, Y1
+	VPSUBW      Y2, Y6, Y3
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y3, Y3
+	VPADDW      Y6, Y2, Y2
+	VPSUBW      Y4, Y5, Y6
+	VPSUBW      Y7, Y8, Y12
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y6, Y13
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y6, Y6
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y5
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
+	VPADDW      Y8, Y7, Y7
+	VPSUBW      Y1, Y4, Y8
+	VPSUBW      Y2, Y7, Y14
+	VPADDW      Y4, Y1, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y8, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y8, Y8
+	VPADDW      Y7, Y2, Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y14, Y7
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y10, Y9, Y9
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y11, Y3, Y3
+	VPSUBW      Y2, Y1, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPADDW      Y1, Y2, Y2
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y1
+	VPSUBW      Y13, Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPSUBW      Y5, Y12, Y12
+	VPSUBW      Y9, Y6, Y5
+	VPSUBW      Y3, Y12, Y11
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y13
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPSUBW      Y4, Y8, Y8
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y4
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y11
+	VPSUBW      Y7, Y14, Y14
+	VPADDW      Y12, Y3, Y3
+	VPADDW      Y6, Y9, Y9
+	VPSUBW      Y14, Y8, Y6
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y2, Y2
+	VPSUBW      Y3, Y9, Y12
+	VPADDW      Y8, Y14, Y14
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y6, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y6, Y6
+	VPADDW      Y9, Y3, Y3
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y12, Y9
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y12, Y12
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y1, Y10, Y10
+	VPMULHW     Y0, Y4, Y4
+	VPADDW      Y0, Y10, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      Y13, Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y4, Y11, Y11
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y14, Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y3, Y4
+	VMOVDQU     Y10, 288(AX)
+	VPSUBW      Y11, Y5, Y10
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y14, Y13
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y3, Y3
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y5, Y11, Y11
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y7
+	VPSUBW      Y8, Y6, Y6
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y11, Y10
+	VPADDW      Y0, Y2, Y11
+	VPADDW      Y0, Y6, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPMINUW     Y11, Y2, Y2
+	VPMINUW     Y14, Y6, Y6
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     Y6, 416(AX)
+	VPSUBW      Y9, Y12, Y12
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y4, Y4
+	VPADDW      Y0, Y12, Y2
+	VPMINUW     Y2, Y12, Y12
+	VPMULHW     Y0, Y5, Y5
+	VMOVDQU     Y12, 352(AX)
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y1, Y13, Y13
+	VPSUBW      Y4, Y3, Y3
+	VPADDW      Y0, Y13, Y1
+	VPADDW      Y0, Y3, Y2
+	VPSUBW      Y5, Y7, Y7
+	VPMINUW     Y1, Y13, Y13
+	VPMINUW     Y2, Y3, Y3
+	VPSUBW      Y8, Y10, Y10
+	VPADDW      Y0, Y7, Y1
+	VMOVDQU     Y13, 160(AX)
+	VPADDW      Y0, Y10, Y0
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y3, 96(AX)
+	VPMINUW     Y0, Y10, Y10
+	VMOVDQU     Y7, 480(AX)
+	VMOVDQU     Y10, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_undo_lazy_min_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_undo_lazy_min_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_5ba785dde7d3<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_881373b99dfa<>+0(SB), Y2
+	VMOVDQU     (AX), Y3
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     288(AX), Y6
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     160(AX), Y8
+	VMOVDQU     384(AX), Y9
+	VMOVDQU     416(AX), Y10
+	VMOVDQU     nttconst_dcf51a2974a1<>+0(SB), Y11
+	VMOVDQU     nttconst_5d1f79930590<>+0(SB), Y12
+	VPUNPCKLDQ  Y4, Y3, Y13
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VMOVDQU     nttconst_12a119403d0a<>+0(SB), Y8
+	VPUNPCKLDQ  Y10, Y9, Y14
+	VPUNPCKHDQ  Y10, Y9, Y9
+	VPUNPCKLQDQ Y3, Y13, Y10
+	VPUNPCKHQDQ Y3, Y13, Y3
+	VPUNPCKLQDQ Y5, Y4, Y13
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPSUBW      Y10, Y3, Y5
+	VPMULLW     Y0, Y5, Y0
+	VPMULHW     Y2, Y5, Y2
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y9, Y14, Y7
+	VPUNPCKHQDQ Y9, Y14, Y9
+	VPSUBW      Y13, Y4, Y14
+	VPADDW      Y3, Y10, Y10
+	VPSUBW      Y5, Y6, Y3
+	VPMULLW     Y11, Y14, Y11
+	VPMULHW     Y12, Y14, Y12
+	VPSUBW      Y7, Y9, Y14
+	VPMULLW     Y8, Y3, Y8
+	VPMULHW     Y1, Y0, Y0
+	VPADDW      Y4, Y13, Y13
+	VPADDW      Y6, Y5, Y5
+	VMOVDQU     nttconst_0c6164792d5e<>+0(SB), Y4
+	VPADDW      Y9, Y7, Y7
+	VMOVDQU     nttconst_858189f00337<>+0(SB), Y6
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     nttconst_b0962c69e956<>+0(SB), Y0
+	VPUNPCKLQDQ Y2, Y10, Y9
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPSUBW      Y11, Y12, Y12
+	VMOVDQU     nttconst_cfbdefc36b6b<>+0(SB), Y10
+	VPSUBW      Y9, Y2, Y11
+	VPMULLW     Y4, Y14, Y4
+	VPADDW      Y2, Y9, Y9
+	VPUNPCKLQDQ Y12, Y13, Y2
+	VPUNPCKHQDQ Y12, Y13, Y12
+	VPMULHW     Y6, Y3, Y3
+	VMOVDQU     nttconst_b347e27bc216<>+0(SB), Y6
+	VPSUBW      Y2, Y12, Y13
+	VPADDW      Y12, Y2, Y2
+	VPMULHW     Y0, Y14, Y0
+	VPMULHW     Y1, Y4, Y4
+	VMOVDQU     nttconst_e147d2c28832<>+0(SB), Y12
+	VPSUBW      Y8, Y3, Y3
+	VMOVDQU     nttconst_c057c8b76da9<>+0(SB), Y8
+	VPUNPCKLQDQ Y3, Y5, Y14
+	VPUNPCKHQDQ Y3, Y5, Y3
+	VPMULLW     Y10, Y11, Y5
+	VPSUBW      Y4, Y0, Y0
+	VMOVDQU     nttconst_ec35e4f825f7<>+0(SB), Y4
+	VPSUBW      Y14, Y3, Y10
+	VPMULLW     Y6, Y13, Y6
+	VPADDW      Y3, Y14, Y14
+	VPUNPCKLQDQ Y0, Y7, Y3
+	VPUNPCKHQDQ Y0, Y7, Y0
+	VPSUBW      Y3, Y0, Y7
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y12, Y11, Y11
+	VPADDW      Y0, Y3, Y3
+	VMOVDQU     nttconst_c675727e18ce<>+0(SB), Y0
+	VPMULLW     Y8, Y10, Y8
+	VPMULHW     Y1, Y6, Y6
+	VPMULLW     Y4, Y7, Y4
+	VPSUBW      Y5, Y11, Y11
+	VMOVDQU     nttconst_c57eef6d6032<>+0(SB), Y5
+	VPMULHW     Y1, Y8, Y8
+	VPERM2I128  $0x20, Y11, Y9, Y12
+	VPERM2I128  $0x31, Y11, Y9, Y9
+	VPMULHW     Y0, Y13, Y0
+	VMOVDQU     nttconst_f57766a13632<>+0(SB), Y11
+	VPMULHW     Y1, Y4, Y4
+	VPSUBW      Y12, Y9, Y13
+	VPADDW      Y9, Y12, Y12
+	VPMULHW     Y5, Y10, Y5
+	VMOVDQU     nttconst_a1ac9c4cb129<>+0(SB), Y9
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_0463985db42e<>+0(SB), Y6
+	VPERM2I128  $0x20, Y0, Y2, Y10
+	VPERM2I128  $0x31, Y0, Y2, Y0
+	VPMULHW     Y11, Y7, Y2
+	VPSUBW      Y8, Y5, Y5
+	VMOVDQU     nttconst_663e97b3ed7c<>+0(SB), Y7
+	VMOVDQU     nttconst_462f8a94a8c9<>+0(SB), Y8
+	VPERM2I128  $0x20, Y5, Y14, Y11
+	VPERM2I128  $0x31, Y5, Y14, Y5
+	VPSUBW      Y10, Y0, Y14
+	VPADDW      Y0, Y10, Y10
+	VPSUBW      Y4, Y2, Y2
+	VMOVDQU     nttconst_ac269236e298<>+0(SB), Y0
+	VPMULLW     Y9, Y13, Y4
+	VPMULLW     Y6, Y14, Y6
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y11, Y5, Y3
+	VPADDW      Y5, Y11, Y11
+	VPMULLW     Y7, Y3, Y5
+	VPMULHW     Y8, Y13, Y7
+	VMOVDQU     nttconst_a12ce2ac1fb4<>+0(SB), Y8
+	VPSUBW      Y9, Y2, Y13
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y1, Y6, Y6
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     Y0, Y13, Y0
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y4, Y7, Y7
+	VMOVDQU     nttconst_d8d8ecb86f51<>+0(SB), Y2
+	VPUNPCKLDQ  Y7, Y12, Y4
+	VPUNPCKHDQ  Y7, Y12, Y7
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_9f7cd349465f<>+0(SB), Y12
+	VPMULHW     Y1, Y0, Y0
+	VPUNPCKLQDQ Y7, Y4, Y14
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPSUBW      Y6, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPMULHW     Y2, Y3, Y2
+	VPUNPCKLDQ  Y8, Y10, Y3
+	VPUNPCKHDQ  Y8, Y10, Y7
+	VPUNPCKLQDQ Y7, Y3, Y8
+	VPUNPCKHQDQ Y7, Y3, Y3
+	VPMULHW     Y12, Y13, Y7
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y5
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y10
+	VPUNPCKLDQ  Y2, Y11, Y12
+	VPUNPCKHDQ  Y2, Y11, Y2
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VPUNPCKLQDQ Y2, Y12, Y11
+	VPMULHW     Y6, Y14, Y6
+	VPUNPCKHQDQ Y2, Y12, Y2
+	VPUNPCKLDQ  Y7, Y9, Y12
+	VPUNPCKHDQ  Y7, Y9, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPUNPCKLQDQ Y7, Y12, Y13
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y1, Y6, Y6
+	VPMULHW     Y0, Y8, Y0
+	VPMULHW     Y9, Y11, Y9
+	VPSUBW      Y6, Y14, Y14
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y6
+	VPSUBW      Y14, Y4, Y12
+	VPSRAW      $0x0a, Y0, Y0
+	VPMULLW     Y5, Y12, Y5
+	VPMULHW     Y10, Y12, Y10
+	VPADDW      Y4, Y14, Y14
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y4
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y1, Y0, Y0
+	VPMULLW     Y1, Y9, Y9
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y0
+	VPSUBW      Y9, Y11, Y11
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y9
+	VPSUBW      Y8, Y3, Y12
+	VPMULHW     Y4, Y13, Y4
+	VPMULLW     Y6, Y12, Y6
+	VPSUBW      Y5, Y10, Y10
+	VPSUBW      Y11, Y2, Y5
+	VPADDW      Y3, Y8, Y8
+	VPADDW      Y2, Y11, Y11
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y2
+	VPUNPCKLDQ  Y10, Y14, Y3
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULHW     Y1, Y6, Y6
+	VPMULLW     Y1, Y4, Y4
+	VPMULLW     Y0, Y5, Y0
+	VPMULHW     Y9, Y12, Y9
+	VPUNPCKHDQ  Y10, Y14, Y10
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y12
+	VPSUBW      Y4, Y13, Y13
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y4
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y13, Y7, Y14
+	VPSUBW      Y6, Y9, Y9
+	VPUNPCKLDQ  Y10, Y3, Y6
+	VPUNPCKHDQ  Y10, Y3, Y3
+	VPMULLW     Y2, Y14, Y2
+	VPADDW      Y7, Y13, Y13
+	VPUNPCKLDQ  Y9, Y8, Y7
+	VPUNPCKHDQ  Y9, Y8, Y8
+	VPUNPCKLDQ  Y8, Y7, Y9
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPMULHW     Y12, Y5, Y5
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y4, Y14, Y4
+	VPSUBW      Y0, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y6, Y0
+	VPERM2I128  $0x31, Y3, Y6, Y3
+	VPUNPCKLDQ  Y5, Y11, Y6
+	VPUNPCKHDQ  Y5, Y11, Y5
+	VPSUBW      Y2, Y4, Y4
+	VPUNPCKLDQ  Y5, Y6, Y2
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y4, Y13, Y6
+	VPUNPCKHDQ  Y4, Y13, Y4
+	VPUNPCKLDQ  Y4, Y6, Y8
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VMOVDQU     480(AX), Y6
+	VPERM2I128  $0x20, Y7, Y9, Y10
+	VPERM2I128  $0x31, Y7, Y9, Y7
+	VPERM2I128  $0x20, Y5, Y2, Y9
+	VPERM2I128  $0x31, Y5, Y2, Y2
+	VPERM2I128  $0x20, Y4, Y8, Y5
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPUNPCKLQDQ Y3, Y0, Y8
+	VPUNPCKLQDQ Y7, Y10, Y11
+	VPUNPCKLQDQ Y2, Y9, Y12
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VMOVDQU     Y8, (AX)
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y7, Y10, Y7
+	VMOVDQU     Y11, 256(AX)
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y12, 128(AX)
+	VMOVDQU     224(AX), Y5
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     96(AX), Y3
+	VMOVDQU     Y0, 32(AX)
+	VMOVDQU     352(AX), Y0
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     64(AX), Y7
+	VMOVDQU     nttconst_8bd35e6b5e8f<>+0(SB), Y8
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     nttconst_57c77b50185c<>+0(SB), Y9
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     nttconst_899070ca15d2<>+0(SB), Y10
+	VMOVDQU     448(AX), Y11
+	VMOVDQU     nttconst_77df148f8e21<>+0(SB), Y12
+	VPUNPCKLDQ  Y3, Y7, Y13
+	VPUNPCKHDQ  Y3, Y7, Y3
+	VPUNPCKLDQ  Y0, Y2, Y7
+	VPUNPCKHDQ  Y0, Y2, Y0
+	VPUNPCKLDQ  Y5, Y4, Y2
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VMOVDQU     nttconst_1493fb715e06<>+0(SB), Y5
+	VPUNPCKLDQ  Y6, Y11, Y14
+	VPUNPCKHDQ  Y6, Y11, Y6
+	VPUNPCKLQDQ Y3, Y13, Y11
+	VPUNPCKHQDQ Y3, Y13, Y3
+	VPUNPCKLQDQ Y0, Y7, Y13
+	VPUNPCKHQDQ Y0, Y7, Y0
+	VPSUBW      Y11, Y3, Y7
+	VPMULLW     Y8, Y7, Y8
+	VPMULHW     Y9, Y7, Y7
+	VPUNPCKLQDQ Y4, Y2, Y9
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPUNPCKLQDQ Y6, Y14, Y4
+	VPUNPCKHQDQ Y6, Y14, Y6
+	VPSUBW      Y13, Y0, Y14
+	VPADDW      Y3, Y11, Y11
+	VPSUBW      Y9, Y2, Y3
+	VPMULLW     Y10, Y14, Y10
+	VPMULHW     Y12, Y14, Y12
+	VPSUBW      Y4, Y6, Y14
+	VPMULLW     Y5, Y3, Y5
+	VPMULHW     Y1, Y8, Y8
+	VPADDW      Y0, Y13, Y13
+	VPADDW      Y2, Y9, Y9
+	VMOVDQU     nttconst_5369428a3207<>+0(SB), Y0
+	VPADDW      Y6, Y4, Y4
+	VMOVDQU     nttconst_8cbef0c1aaad<>+0(SB), Y2
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y8, Y7, Y7
+	VMOVDQU     nttconst_cefe7d440652<>+0(SB), Y6
+	VPUNPCKLQDQ Y7, Y11, Y8
+	VPUNPCKHQDQ Y7, Y11, Y7
+	VPSUBW      Y10, Y12, Y12
+	VMOVDQU     nttconst_7477a96fc065<>+0(SB), Y10
+	VPSUBW      Y8, Y7, Y11
+	VPMULLW     Y0, Y14, Y0
+	VPADDW      Y7, Y8, Y8
+	VPUNPCKLQDQ Y12, Y13, Y7
+	VPUNPCKHQDQ Y12, Y13, Y12
+	VPMULHW     Y2, Y3, Y2
+	VMOVDQU     nttconst_58bc50e228a8<>+0(SB), Y3
+	VPSUBW      Y7, Y12, Y13
+	VPADDW      Y12, Y7, Y7
+	VPMULHW     Y6, Y14, Y6
+	VPMULHW     Y1, Y0, Y0
+	VMOVDQU     nttconst_1e5621a9bb82<>+0(SB), Y12
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_d88dfd0a53f5<>+0(SB), Y5
+	VPUNPCKLQDQ Y2, Y9, Y14
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULLW     Y10, Y11, Y9
+	VPSUBW      Y0, Y6, Y6
+	VMOVDQU     nttconst_6381585353c2<>+0(SB), Y0
+	VPSUBW      Y14, Y2, Y10
+	VPMULLW     Y3, Y13, Y3
+	VPADDW      Y2, Y14, Y14
+	VPUNPCKLQDQ Y6, Y4, Y2
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPSUBW      Y2, Y4, Y6
+	VPMULHW     Y1, Y9, Y9
+	VPMULHW     Y12, Y11, Y11
+	VPADDW      Y4, Y2, Y2
+	VMOVDQU     nttconst_f8ea550ea997<>+0(SB), Y4
+	VPMULLW     Y5, Y10, Y5
+	VPMULHW     Y1, Y3, Y3
+	VPMULLW     Y0, Y6, Y0
+	VPSUBW      Y9, Y11, Y11
+	VMOVDQU     nttconst_38820a7cb977<>+0(SB), Y9
+	VPMULHW     Y1, Y5, Y5
+	VPERM2I128  $0x20, Y11, Y8, Y12
+	VPERM2I128  $0x31, Y11, Y8, Y8
+	VPMULHW     Y4, Y13, Y4
+	VMOVDQU     nttconst_c60842c15661<>+0(SB), Y11
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y12, Y8, Y13
+	VPADDW      Y8, Y12, Y12
+	VPMULHW     Y9, Y10, Y8
+	VMOVDQU     nttconst_f15bc81b22c0<>+0(SB), Y9
+	VPSUBW      Y3, Y4, Y4
+	VMOVDQU     nttconst_bf99db5581db<>+0(SB), Y3
+	VPERM2I128  $0x20, Y4, Y7, Y10
+	VPERM2I128  $0x31, Y4, Y7, Y4
+	VPMULHW     Y11, Y6, Y6
+	VPSUBW      Y5, Y8, Y8
+	VMOVDQU     nttconst_393e867057dc<>+0(SB), Y5
+	VMOVDQU     nttconst_116e3f133763<>+0(SB), Y7
+	VPERM2I128  $0x20, Y8, Y14, Y11
+	VPERM2I128  $0x31, Y8, Y14, Y8
+	VPSUBW      Y10, Y4, Y14
+	VPADDW      Y4, Y10, Y10
+	VPSUBW      Y0, Y6, Y6
+	VMOVDQU     nttconst_e2425068dbc8<>+0(SB), Y0
+	VPMULLW     Y9, Y13, Y4
+	VPMULLW     Y3, Y14, Y3
+	VPERM2I128  $0x20, Y6, Y2, Y9
+	VPERM2I128  $0x31, Y6, Y2, Y2
+	VPSUBW      Y11, Y8, Y6
+	VPADDW      Y8, Y11, Y11
+	VPMULLW     Y5, Y6, Y5
+	VPMULHW     Y7, Y13, Y7
+	VMOVDQU     nttconst_92742bfb6666<>+0(SB), Y8
+	VPSUBW      Y9, Y2, Y13
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y1, Y3, Y3
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     Y0, Y13, Y0
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y4, Y7, Y7
+	VMOVDQU     nttconst_2957e582a7c1<>+0(SB), Y2
+	VPUNPCKLDQ  Y7, Y12, Y4
+	VPUNPCKHDQ  Y7, Y12, Y7
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_cfa39ba12ae2<>+0(SB), Y12
+	VPMULHW     Y1, Y0, Y0
+	VPUNPCKLQDQ Y7, Y4, Y14
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPMULHW     Y2, Y6, Y2
+	VPUNPCKLDQ  Y8, Y10, Y6
+	VPUNPCKHDQ  Y8, Y10, Y7
+	VPUNPCKLQDQ Y7, Y6, Y8
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPMULHW     Y12, Y13, Y7
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y5
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y10
+	VPUNPCKLDQ  Y2, Y11, Y12
+	VPUNPCKHDQ  Y2, Y11, Y2
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VPUNPCKLQDQ Y2, Y12, Y11
+	VPMULHW     Y3, Y14, Y3
+	VPUNPCKHQDQ Y2, Y12, Y2
+	VPUNPCKLDQ  Y7, Y9, Y12
+	VPUNPCKHDQ  Y7, Y9, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPUNPCKLQDQ Y7, Y12, Y13
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y1, Y3, Y3
+	VPMULHW     Y0, Y8, Y0
+	VPMULHW     Y9, Y11, Y9
+	VPSUBW      Y3, Y14, Y14
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y3
+	VPSUBW      Y14, Y4, Y12
+	VPSRAW      $0x0a, Y0, Y0
+	VPMULLW     Y5, Y12, Y5
+	VPMULHW     Y10, Y12, Y10
+	VPADDW      Y4, Y14, Y14
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y4
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y1, Y0, Y0
+	VPMULLW     Y1, Y9, Y9
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y0
+	VPSUBW      Y9, Y11, Y11
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y9
+	VPSUBW      Y8, Y6, Y12
+	VPMULHW     Y4, Y13, Y4
+	VPMULLW     Y3, Y12, Y3
+	VPSUBW      Y5, Y10, Y10
+	VPSUBW      Y11, Y2, Y5
+	VPADDW      Y6, Y8, Y8
+	VPADDW      Y2, Y11, Y11
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y2
+	VPUNPCKLDQ  Y10, Y14, Y6
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULHW     Y1, Y3, Y3
+	VPMULLW     Y1, Y4, Y4
+	VPMULLW     Y0, Y5, Y0
+	VPMULHW     Y9, Y12, Y9
+	VPUNPCKHDQ  Y10, Y14, Y10
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y12
+	VPSUBW      Y4, Y13, Y13
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y4
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y13, Y7, Y14
+	VPSUBW      Y3, Y9, Y9
+	VPUNPCKLDQ  Y10, Y6, Y3
+	VPUNPCKHDQ  Y10, Y6, Y6
+	VPMULLW     Y2, Y14, Y2
+	VPADDW      Y7, Y13, Y13
+	VPUNPCKLDQ  Y9, Y8, Y7
+	VPUNPCKHDQ  Y9, Y8, Y8
+	VPUNPCKLDQ  Y8, Y7, Y9
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPMULHW     Y12, Y5, Y5
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y4, Y14, Y4
+	VPSUBW      Y0, Y5, Y5
+	VPERM2I128  $0x20, Y6, Y3, Y0
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPUNPCKLDQ  Y5, Y11, Y6
+	VPUNPCKHDQ  Y5, Y11, Y5
+	VPSUBW      Y2, Y4, Y4
+	VPUNPCKLDQ  Y5, Y6, Y2
+	VPUNPCKHDQ  Y5, Y6, Y5
+	VPUNPCKLDQ  Y4, Y13, Y6
+	VPUNPCKHDQ  Y4, Y13, Y4
+	VMOVDQU     (AX), Y8
+	VPUNPCKLDQ  Y4, Y6, Y10
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VPERM2I128  $0x20, Y7, Y9, Y6
+	VPERM2I128  $0x31, Y7, Y9, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPERM2I128  $0x20, Y5, Y2, Y11
+	VPERM2I128  $0x31, Y5, Y2, Y2
+	VPERM2I128  $0x20, Y4, Y10, Y5
+	VPERM2I128  $0x31, Y4, Y10, Y4
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPUNPCKLQDQ Y3, Y0, Y12
+	VPUNPCKLQDQ Y7, Y6, Y13
+	VPUNPCKLQDQ Y2, Y11, Y14
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VMOVDQU     Y12, 64(AX)
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VMOVDQU     Y13, 320(AX)
+	VPUNPCKHQDQ Y2, Y11, Y2
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y14, 192(AX)
+	VPMULHW     Y9, Y8, Y5
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y7
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y9
+	VMOVDQU     Y3, 448(AX)
+	VMOVDQU     Y0, 96(AX)
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     128(AX), Y0
+	VMOVDQU     64(AX), Y3
+	VPSRAW      $0x0a, Y5, Y5
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     384(AX), Y2
+	VMOVDQU     320(AX), Y6
+	VPMULLW     Y1, Y5, Y5
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     256(AX), Y4
+	VMOVDQU     192(AX), Y11
+	VMOVDQU     448(AX), Y12
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y13
+	VPSUBW      Y5, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VPMULHW     Y10, Y3, Y10
+	VPMULHW     Y13, Y4, Y13
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULHW     Y5, Y6, Y5
+	VPMULLW     Y1, Y10, Y10
+	VPSRAW      $0x0a, Y13, Y13
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y1, Y13, Y13
+	VPSUBW      Y10, Y3, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPMULLW     Y1, Y5, Y5
+	VPSUBW      Y8, Y3, Y14
+	VPMULLW     Y7, Y14, Y7
+	VPMULHW     Y9, Y14, Y9
+	VPADDW      Y3, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPSUBW      Y13, Y4, Y4
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y13
+	VPSUBW      Y5, Y6, Y6
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y5
+	VPSUBW      Y4, Y6, Y14
+	VPMULHW     Y1, Y7, Y7
+	VPMULHW     Y10, Y0, Y10
+	VPADDW      Y6, Y4, Y4
+	VPMULHW     Y3, Y11, Y3
+	VPSUBW      Y7, Y9, Y9
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y13, Y14, Y7
+	VPMULLW     Y1, Y10, Y10
+	VPMULHW     Y5, Y14, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y13
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y1, Y3, Y3
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y10, Y0, Y0
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y10
+	VPMULHW     Y6, Y2, Y6
+	VPSUBW      Y3, Y11, Y11
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y3
+	VPSUBW      Y7, Y5, Y5
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y7
+	VPMULHW     Y13, Y12, Y13
+	VPSUBW      Y0, Y11, Y14
+	VPSRAW      $0x0a, Y6, Y6
+	VPADDW      Y11, Y0, Y0
+	VPMULLW     Y1, Y6, Y6
+	VPSUBW      Y8, Y0, Y11
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y10, Y14, Y10
+	VPADDW      Y0, Y8, Y8
+	VPMULLW     Y1, Y13, Y13
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y0
+	VPMULHW     Y3, Y14, Y3
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y6
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y13, Y12, Y12
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y13
+	VPSUBW      Y2, Y12, Y14
+	VPMULLW     Y7, Y14, Y7
+	VPSUBW      Y10, Y3, Y3
+	VPADDW      Y12, Y2, Y2
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y10
+	VPSUBW      Y4, Y2, Y12
+	VPMULHW     Y0, Y14, Y0
+	VPSUBW      Y9, Y3, Y14
+	VPMULLW     Y6, Y11, Y6
+	VPADDW      Y2, Y4, Y4
+	VPMULHW     Y1, Y7, Y7
+	VPADDW      Y3, Y9, Y9
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y2
+	VPMULLW     Y13, Y12, Y3
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y7, Y0, Y0
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y7
+	VPMULLW     Y10, Y14, Y10
+	VPSUBW      Y8, Y4, Y13
+	VPMULHW     Y1, Y3, Y3
+	VPADDW      Y4, Y8, Y8
+	VPSUBW      Y5, Y0, Y4
+	VPADDW      Y0, Y5, Y5
+	VPMULLW     Y2, Y4, Y0
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y7, Y11, Y2
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y7
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y6
+	VPMULHW     Y7, Y12, Y7
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y11
+	VPMULHW     Y6, Y14, Y6
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW      Y3, Y7, Y7
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y3
+	VPSUBW      Y9, Y5, Y14
+	VPADDW      Y5, Y9, Y9
+	VPSUBW      Y2, Y7, Y5
+	VPADDW      Y7, Y2, Y2
+	VPMULHW     Y11, Y4, Y4
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y7
+	VPSUBW      Y10, Y6, Y6
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y10
+	VPSUBW      Y0, Y4, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPMULLW     Y12, Y13, Y11
+	VPMULLW     Y3, Y5, Y3
+	VPSUBW      Y6, Y4, Y12
+	VPADDW      Y4, Y6, Y6
+	VPMULLW     Y7, Y14, Y4
+	VPMULLW     Y10, Y12, Y7
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y3, Y3
+	VPMULLW     Y0, Y8, Y0
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y1, Y7, Y7
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y10
+	VPMULHW     Y10, Y13, Y10
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y11, Y10, Y10
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y11
+	VPADDW      Y1, Y10, Y13
+	VPMINUW     Y13, Y10, Y10
+	VPMULHW     Y11, Y5, Y5
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y11
+	VMOVDQU     Y10, 256(AX)
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y10
+	VPSUBW      Y3, Y5, Y5
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y3
+	VPMULLW     Y11, Y2, Y11
+	VPMULHW     Y10, Y14, Y10
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y13
+	VPMULHW     Y3, Y12, Y3
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW     Y1, Y11, Y11
+	VPSUBW      Y4, Y10, Y10
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y4
+	VPADDW      Y1, Y5, Y14
+	VPMINUW     Y14, Y5, Y5
+	VMOVDQU     Y5, 384(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW     Y13, Y8, Y8
+	VPSUBW      Y7, Y3, Y3
+	VPADDW      Y1, Y10, Y7
+	VPMINUW     Y7, Y10, Y10
+	VPMULLW     Y4, Y9, Y4
+	VPMULHW     Y12, Y2, Y2
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     Y10, 320(AX)
+	VPADDW      Y1, Y8, Y0
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y7
+	VPMULHW     Y5, Y9, Y5
+	VPMINUW     Y0, Y8, Y8
+	VPMULHW     Y1, Y4, Y4
+	VPSUBW      Y11, Y2, Y2
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPADDW      Y1, Y3, Y8
+	VPADDW      Y1, Y2, Y9
+	VPMINUW     Y8, Y3, Y3
+	VPMINUW     Y9, Y2, Y2
+	VMOVDQU     Y3, 448(AX)
+	VMOVDQU     288(AX), Y3
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y2, 128(AX)
+	VMOVDQU     416(AX), Y2
+	VMOVDQU     352(AX), Y4
+	VPMULLW     Y7, Y6, Y7
+	VPADDW      Y1, Y5, Y8
+	VMOVDQU     480(AX), Y9
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y10
+	VPMINUW     Y8, Y5, Y5
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y8
+	VPMULHW     Y0, Y6, Y0
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y5
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y6
+	VPMULHW     Y1, Y7, Y7
+	VMOVDQU     32(AX), Y11
+	VMOVDQU     96(AX), Y12
+	VPSUBW      Y3, Y4, Y13
+	VPSUBW      Y7, Y0, Y0
+	VPADDW      Y4, Y3, Y3
+	VPADDW      Y1, Y0, Y4
+	VPMINUW     Y4, Y0, Y0
+	VPMULLW     Y5, Y13, Y4
+	VPMULHW     Y6, Y13, Y5
+	VMOVDQU     Y0, 192(AX)
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y0
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y6
+	VPSUBW      Y11, Y12, Y7
+	VMOVDQU     160(AX), Y13
+	VPSUBW      Y2, Y9, Y14
+	VPMULLW     Y10, Y7, Y10
+	VPMULHW     Y8, Y7, Y7
+	VPADDW      Y12, Y11, Y11
+	VMOVDQU     224(AX), Y8
+	VPMULHW     Y1, Y4, Y4
+	VPADDW      Y9, Y2, Y2
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y9
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y4
+	VPSUBW      Y13, Y8, Y12
+	VPSUBW      Y10, Y7, Y7
+	VPSUBW      Y3, Y2, Y10
+	VPMULLW     Y0, Y12, Y0
+	VPMULLW     Y9, Y14, Y9
+	VPADDW      Y8, Y13, Y13
+	VPADDW      Y2, Y3, Y3
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y2
+	VPMULHW     Y6, Y12, Y6
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPSUBW      Y11, Y13, Y12
+	VPADDW      Y13, Y11, Y11
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y4, Y14, Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y13
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y0, Y6, Y6
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y0
+	VPMULLW     Y2, Y12, Y2
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y9
+	VPSUBW      Y7, Y6, Y14
+	VPMULLW     Y8, Y10, Y8
+	VPADDW      Y6, Y7, Y7
+	VPSUBW      Y5, Y4, Y6
+	VPMULLW     Y13, Y14, Y13
+	VPMULHW     Y1, Y2, Y2
+	VPADDW      Y4, Y5, Y5
+	VPSUBW      Y11, Y3, Y4
+	VPMULHW     Y1, Y8, Y8
+	VPADDW      Y3, Y11, Y11
+	VPMULLW     Y0, Y6, Y0
+	VPMULHW     Y1, Y13, Y13
+	VPMULHW     Y9, Y12, Y3
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y9
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y2
+	VPMULHW     Y9, Y10, Y9
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW     Y2, Y14, Y2
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y8
+	VPSUBW      Y7, Y5, Y14
+	VPADDW      Y5, Y7, Y7
+	VPSUBW      Y3, Y9, Y5
+	VPADDW      Y9, Y3, Y3
+	VPMULHW     Y10, Y6, Y6
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y9
+	VPSUBW      Y13, Y2, Y2
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y10
+	VPSUBW      Y0, Y6, Y6
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPMULLW     Y12, Y4, Y12
+	VPMULLW     Y8, Y5, Y8
+	VPSUBW      Y2, Y6, Y13
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     Y9, Y14, Y6
+	VPMULLW     Y10, Y13, Y9
+	VPMULHW     Y1, Y12, Y12
+	VPMULHW     Y1, Y8, Y8
+	VPMULLW     Y0, Y11, Y0
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y9, Y9
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y10
+	VPMULHW     Y10, Y4, Y4
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y12, Y4, Y4
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y10
+	VPADDW      Y1, Y4, Y12
+	VPMINUW     Y12, Y4, Y4
+	VPMULHW     Y10, Y5, Y5
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y10
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y4
+	VPSUBW      Y8, Y5, Y5
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y8
+	VPMULLW     Y10, Y3, Y10
+	VPMULHW     Y4, Y14, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW     Y8, Y13, Y8
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y13
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VPADDW      Y1, Y5, Y14
+	VPMINUW     Y14, Y5, Y5
+	VMOVDQU     Y5, 416(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW     Y12, Y11, Y11
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y1, Y4, Y9
+	VPMINUW     Y9, Y4, Y4
+	VPMULLW     Y6, Y7, Y6
+	VPMULHW     Y13, Y3, Y3
+	VPSUBW      Y0, Y11, Y11
+	VMOVDQU     Y4, 352(AX)
+	VPADDW      Y1, Y11, Y0
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y4
+	VPMULHW     Y5, Y7, Y5
+	VPMINUW     Y0, Y11, Y11
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y10, Y3, Y3
+	VMOVDQU     Y11, 32(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPADDW      Y1, Y8, Y7
+	VPADDW      Y1, Y3, Y9
+	VPMINUW     Y7, Y8, Y8
+	VPMINUW     Y9, Y3, Y3
+	VMOVDQU     Y8, 480(AX)
+	VPSUBW      Y6, Y5, Y5
+	VMOVDQU     Y3, 160(AX)
+	VPMULLW     Y4, Y2, Y3
+	VPADDW      Y1, Y5, Y4
+	VPMINUW     Y4, Y5, Y5
+	VPMULHW     Y0, Y2, Y0
+	VMOVDQU     Y5, 96(AX)
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y3, Y0, Y0
+	VPADDW      Y1, Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_blend_undo_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_undo_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPBLENDD    $0xaa, Y6, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y5, Y7, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y8
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_cfbdefc36b6b<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_e147d2c28832<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_b347e27bc216<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_c675727e18ce<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_c057c8b76da9<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_c57eef6d6032<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_ec35e4f825f7<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_f57766a13632<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y9, Y6
+	VPERM2I128  $0x31, Y7, Y9, Y7
+	VPERM2I128  $0x20, Y1, Y8, Y9
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y8
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_a1ac9c4cb129<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_462f8a94a8c9<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_0463985db42e<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_a12ce2ac1fb4<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_663e97b3ed7c<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_d8d8ecb86f51<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_ac269236e298<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_9f7cd349465f<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y2, Y4, Y2
+	VPBLENDD    $0xaa, Y3, Y10, Y10
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y6, Y4
+	VPBLENDD    $0xaa, Y3, Y6, Y3
+	VPBLENDD    $0xaa, Y5, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y9, Y6
+	VPBLENDD    $0xaa, Y5, Y9, Y5
+	VPBLENDD    $0xaa, Y7, Y6, Y6
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y9
+	VPBLENDD    $0xaa, Y7, Y8, Y7
+	VPBLENDD    $0xaa, Y1, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSUBW      Y2, Y10, Y1
+	VPADDW      Y10, Y2, Y2
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y1, Y8
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y4, Y8
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y4
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y9, Y6
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y2, Y9
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VPERM2I128  $0x20, Y8, Y3, Y2
+	VPERM2I128  $0x31, Y8, Y3, Y3
+	VPERM2I128  $0x20, Y4, Y5, Y8
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPUNPCKLQDQ Y1, Y9, Y7
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y4, Y8, Y3
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPUNPCKLQDQ Y6, Y5, Y8
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPSLLQ      $0x20, Y1, Y6
+	VPSRLQ      $0x20, Y7, Y10
+	VPBLENDD    $0xaa, Y6, Y7, Y6
+	VPBLENDD    $0xaa, Y1, Y10, Y10
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDD    $0xaa, Y1, Y9, Y1
+	VPBLENDD    $0xaa, Y2, Y7, Y7
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y9
+	VPBLENDD    $0xaa, Y2, Y3, Y2
+	VPBLENDD    $0xaa, Y4, Y9, Y9
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y8, Y4
+	VPBLENDD    $0xaa, Y3, Y8, Y3
+	VPBLENDD    $0xaa, Y5, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y6, Y5
+	VPERM2I128  $0x31, Y10, Y6, Y6
+	VPERM2I128  $0x20, Y7, Y1, Y8
+	VPERM2I128  $0x31, Y7, Y1, Y1
+	VPERM2I128  $0x20, Y9, Y2, Y7
+	VPERM2I128  $0x31, Y9, Y2, Y2
+	VPERM2I128  $0x20, Y4, Y3, Y9
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VMOVDQU     Y5, (AX)
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     Y3, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPBLENDD    $0xaa, Y6, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y5, Y7, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y2, Y3, Y8
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPUNPCKLQDQ Y4, Y5, Y3
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_7477a96fc065<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_1e5621a9bb82<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_58bc50e228a8<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_f8ea550ea997<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_d88dfd0a53f5<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_38820a7cb977<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_6381585353c2<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_c60842c15661<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y6, Y4
+	VPERM2I128  $0x31, Y5, Y6, Y5
+	VPERM2I128  $0x20, Y7, Y9, Y6
+	VPERM2I128  $0x31, Y7, Y9, Y7
+	VPERM2I128  $0x20, Y1, Y8, Y9
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VPERM2I128  $0x20, Y2, Y3, Y8
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_f15bc81b22c0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_116e3f133763<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_bf99db5581db<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_92742bfb6666<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_393e867057dc<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_2957e582a7c1<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_e2425068dbc8<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_cfa39ba12ae2<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSLLQ      $0x20, Y3, Y2
+	VPSRLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y2, Y4, Y2
+	VPBLENDD    $0xaa, Y3, Y10, Y10
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y6, Y4
+	VPBLENDD    $0xaa, Y3, Y6, Y3
+	VPBLENDD    $0xaa, Y5, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y5
+	VPSRLQ      $0x20, Y9, Y6
+	VPBLENDD    $0xaa, Y5, Y9, Y5
+	VPBLENDD    $0xaa, Y7, Y6, Y6
+	VPSLLQ      $0x20, Y1, Y7
+	VPSRLQ      $0x20, Y8, Y9
+	VPBLENDD    $0xaa, Y7, Y8, Y7
+	VPBLENDD    $0xaa, Y1, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSUBW      Y2, Y10, Y1
+	VPADDW      Y10, Y2, Y2
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y1, Y8
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y4, Y8
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y4
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y7, Y9, Y6
+	VPADDW      Y9, Y7, Y7
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y2, Y9
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VPERM2I128  $0x20, Y8, Y3, Y2
+	VPERM2I128  $0x31, Y8, Y3, Y3
+	VPERM2I128  $0x20, Y4, Y5, Y8
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPUNPCKLQDQ Y1, Y9, Y7
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y4, Y8, Y3
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPUNPCKLQDQ Y6, Y5, Y8
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPSLLQ      $0x20, Y1, Y6
+	VPSRLQ      $0x20, Y7, Y10
+	VPBLENDD    $0xaa, Y6, Y7, Y6
+	VPBLENDD    $0xaa, Y1, Y10, Y10
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDD    $0xaa, Y1, Y9, Y1
+	VPBLENDD    $0xaa, Y2, Y7, Y7
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y9
+	VPBLENDD    $0xaa, Y2, Y3, Y2
+	VPBLENDD    $0xaa, Y4, Y9, Y9
+	VPSLLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y8, Y4
+	VPBLENDD    $0xaa, Y3, Y8, Y3
+	VPBLENDD    $0xaa, Y5, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y6, Y5
+	VPERM2I128  $0x31, Y10, Y6, Y6
+	VPERM2I128  $0x20, Y7, Y1, Y8
+	VPERM2I128  $0x31, Y7, Y1, Y1
+	VPERM2I128  $0x20, Y9, Y2, Y7
+	VPERM2I128  $0x31, Y9, Y2, Y2
+	VPERM2I128  $0x20, Y4, Y3, Y9
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VMOVDQU     Y5, 64(AX)
+	VMOVDQU     Y6, 96(AX)
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPADDW      Y0, Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPADDW      Y0, Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_blend_undo_lazy_min_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_undo_lazy_min_list_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPSLLQ      $0x20, Y4, Y11
+	VPSRLQ      $0x20, Y3, Y12
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y6, Y1
+	VPSRLQ      $0x20, Y5, Y2
+	VPBLENDD    $0xaa, Y11, Y3, Y11
+	VPBLENDD    $0xaa, Y4, Y12, Y12
+	VPSLLQ      $0x20, Y8, Y3
+	VPSRLQ      $0x20, Y7, Y4
+	VPBLENDD    $0xaa, Y1, Y5, Y1
+	VPBLENDD    $0xaa, Y6, Y2, Y2
+	VPBLENDD    $0xaa, Y3, Y7, Y3
+	VPBLENDD    $0xaa, Y8, Y4, Y4
+	VPSUBW      Y9, Y10, Y5
+	VPSUBW      Y11, Y12, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPSUBW      Y3, Y4, Y8
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y5, Y13
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y6, Y14
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y5, Y5
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y6, Y6
+	VPADDW      Y10, Y9, Y9
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y7, Y10
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y8, Y12
+	VPADDW      Y2, Y1, Y1
+	VPADDW      Y4, Y3, Y3
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y8, Y4
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y14, Y6, Y6
+	VPUNPCKLQDQ Y5, Y9, Y7
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y12, Y4, Y4
+	VPUNPCKLQDQ Y6, Y11, Y8
+	VPUNPCKHQDQ Y6, Y11, Y6
+	VPUNPCKLQDQ Y2, Y1, Y9
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPSUBW      Y7, Y5, Y2
+	VPSUBW      Y8, Y6, Y10
+	VPUNPCKLQDQ Y4, Y3, Y11
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPSUBW      Y9, Y1, Y4
+	VPMULLW     nttconst_cfbdefc36b6b<>+0(SB), Y2, Y12
+	VPSUBW      Y11, Y3, Y13
+	VPMULLW     nttconst_b347e27bc216<>+0(SB), Y10, Y14
+	VPMULHW     nttconst_e147d2c28832<>+0(SB), Y2, Y2
+	VPADDW      Y5, Y7, Y7
+	VPMULLW     nttconst_c057c8b76da9<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_c675727e18ce<>+0(SB), Y10, Y10
+	VPADDW      Y6, Y8, Y8
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_ec35e4f825f7<>+0(SB), Y13, Y1
+	VPMULHW     nttconst_c57eef6d6032<>+0(SB), Y4, Y4
+	VPADDW      Y3, Y11, Y11
+	VPMULHW     nttconst_f57766a13632<>+0(SB), Y13, Y3
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y12, Y2, Y2
+	VPSUBW      Y14, Y10, Y10
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPSUBW      Y5, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y8, Y5
+	VPERM2I128  $0x31, Y10, Y8, Y7
+	VPSUBW      Y1, Y3, Y3
+	VPERM2I128  $0x20, Y4, Y9, Y1
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VPERM2I128  $0x20, Y3, Y11, Y8
+	VPERM2I128  $0x31, Y3, Y11, Y3
+	VPSUBW      Y6, Y2, Y9
+	VPSUBW      Y5, Y7, Y10
+	VPMULLW     nttconst_a1ac9c4cb129<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_462f8a94a8c9<>+0(SB), Y9, Y9
+	VPADDW      Y2, Y6, Y6
+	VPSUBW      Y1, Y4, Y2
+	VPMULLW     nttconst_0463985db42e<>+0(SB), Y10, Y12
+	VPMULHW     nttconst_a12ce2ac1fb4<>+0(SB), Y10, Y10
+	VPADDW      Y7, Y5, Y5
+	VPSUBW      Y8, Y3, Y7
+	VPMULLW     nttconst_663e97b3ed7c<>+0(SB), Y2, Y13
+	VPMULHW     nttconst_d8d8ecb86f51<>+0(SB), Y2, Y2
+	VPADDW      Y4, Y1, Y1
+	VPMULLW     nttconst_ac269236e298<>+0(SB), Y7, Y4
+	VPMULHW     nttconst_9f7cd349465f<>+0(SB), Y7, Y7
+	VPADDW      Y3, Y8, Y8
+	VPSRLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y14
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y9, Y9
+	VPSRLQ      $0x20, Y1, Y11
+	VPSUBW      Y12, Y10, Y10
+	VPSLLQ      $0x20, Y9, Y12
+	VPBLENDD    $0xaa, Y9, Y3, Y3
+	VPSRLQ      $0x20, Y8, Y9
+	VPSUBW      Y13, Y2, Y2
+	VPSLLQ      $0x20, Y10, Y13
+	VPBLENDD    $0xaa, Y12, Y6, Y12
+	VPBLENDD    $0xaa, Y10, Y14, Y14
+	VPSUBW      Y4, Y7, Y7
+	VPSLLQ      $0x20, Y2, Y4
+	VPBLENDD    $0xaa, Y13, Y5, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y12, Y5
+	VPSLLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y4, Y1, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y1
+	VPBLENDD    $0xaa, Y2, Y11, Y11
+	VPBLENDD    $0xaa, Y6, Y8, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y2
+	VPBLENDD    $0xaa, Y7, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y7
+	VPSRAW      $0x0a, Y5, Y5
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y5, Y5
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y1, Y1
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y2, Y2
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y5, Y12, Y12
+	VPSUBW      Y1, Y13, Y13
+	VPSUBW      Y12, Y3, Y1
+	VPSUBW      Y2, Y4, Y4
+	VPSUBW      Y13, Y14, Y2
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y1, Y5
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y1, Y1
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y11, Y7
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y2, Y2
+	VPSUBW      Y6, Y9, Y10
+	VPADDW      Y3, Y12, Y12
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y7, Y7
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y10, Y14
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y10, Y10
+	VPADDW      Y11, Y4, Y4
+	VPADDW      Y9, Y6, Y6
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y5, Y1, Y1
+	VPSUBW      Y8, Y2, Y2
+	VPERM2I128  $0x20, Y1, Y12, Y5
+	VPERM2I128  $0x31, Y1, Y12, Y1
+	VPSUBW      Y3, Y7, Y7
+	VPERM2I128  $0x20, Y2, Y13, Y3
+	VPERM2I128  $0x31, Y2, Y13, Y2
+	VPSUBW      Y14, Y10, Y10
+	VPERM2I128  $0x20, Y7, Y4, Y8
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y6, Y7
+	VPERM2I128  $0x31, Y10, Y6, Y6
+	VPUNPCKLQDQ Y1, Y5, Y9
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPUNPCKLQDQ Y2, Y3, Y5
+	VPUNPCKHQDQ Y2, Y3, Y2
+	VPSLLQ      $0x20, Y1, Y3
+	VPSRLQ      $0x20, Y9, Y10
+	VPUNPCKLQDQ Y4, Y8, Y11
+	VPUNPCKHQDQ Y4, Y8, Y4
+	VPSLLQ      $0x20, Y2, Y8
+	VPSRLQ      $0x20, Y5, Y12
+	VPUNPCKLQDQ Y6, Y7, Y13
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPSLLQ      $0x20, Y4, Y7
+	VPSRLQ      $0x20, Y11, Y14
+	VPBLENDD    $0xaa, Y3, Y9, Y3
+	VPSLLQ      $0x20, Y6, Y9
+	VPBLENDD    $0xaa, Y1, Y10, Y10
+	VPSRLQ      $0x20, Y13, Y1
+	VPBLENDD    $0xaa, Y8, Y5, Y8
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VPBLENDD    $0xaa, Y7, Y11, Y7
+	VPBLENDD    $0xaa, Y4, Y14, Y14
+	VMOVDQU     480(AX), Y2
+	VPBLENDD    $0xaa, Y9, Y13, Y9
+	VPBLENDD    $0xaa, Y6, Y1, Y1
+	VPERM2I128  $0x20, Y10, Y3, Y4
+	VPERM2I128  $0x20, Y12, Y8, Y5
+	VPERM2I128  $0x20, Y14, Y7, Y6
+	VPERM2I128  $0x20, Y1, Y9, Y11
+	VPERM2I128  $0x31, Y10, Y3, Y3
+	VPERM2I128  $0x31, Y12, Y8, Y8
+	VPERM2I128  $0x31, Y14, Y7, Y7
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VMOVDQU     Y4, (AX)
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     224(AX), Y4
+	VPSLLQ      $0x20, Y2, Y5
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     96(AX), Y6
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     352(AX), Y3
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     64(AX), Y8
+	VMOVDQU     Y7, 160(AX)
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     Y1, 416(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     448(AX), Y9
+	VPSLLQ      $0x20, Y4, Y10
+	VPSLLQ      $0x20, Y6, Y11
+	VPSLLQ      $0x20, Y3, Y12
+	VPSRLQ      $0x20, Y8, Y13
+	VPBLENDD    $0xaa, Y11, Y8, Y11
+	VPSRLQ      $0x20, Y7, Y8
+	VPBLENDD    $0xaa, Y6, Y13, Y13
+	VPBLENDD    $0xaa, Y12, Y7, Y12
+	VPSRLQ      $0x20, Y1, Y6
+	VPBLENDD    $0xaa, Y3, Y8, Y8
+	VPBLENDD    $0xaa, Y10, Y1, Y10
+	VPSUBW      Y11, Y13, Y1
+	VPSRLQ      $0x20, Y9, Y3
+	VPBLENDD    $0xaa, Y4, Y6, Y6
+	VPBLENDD    $0xaa, Y5, Y9, Y5
+	VPSUBW      Y12, Y8, Y4
+	VPBLENDD    $0xaa, Y2, Y3, Y3
+	VPSUBW      Y10, Y6, Y2
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y1, Y7
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y4, Y9
+	VPSUBW      Y5, Y3, Y14
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y1, Y1
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y4, Y4
+	VPADDW      Y13, Y11, Y11
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y13
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPADDW      Y8, Y12, Y12
+	VPADDW      Y6, Y10, Y10
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y14, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y14, Y8
+	VPADDW      Y3, Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y7, Y1, Y1
+	VPSUBW      Y9, Y4, Y4
+	VPUNPCKLQDQ Y1, Y11, Y3
+	VPUNPCKHQDQ Y1, Y11, Y1
+	VPSUBW      Y13, Y2, Y2
+	VPUNPCKLQDQ Y4, Y12, Y7
+	VPUNPCKHQDQ Y4, Y12, Y4
+	VPSUBW      Y3, Y1, Y9
+	VPSUBW      Y6, Y8, Y8
+	VPUNPCKLQDQ Y2, Y10, Y6
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPSUBW      Y7, Y4, Y10
+	VPUNPCKLQDQ Y8, Y5, Y11
+	VPUNPCKHQDQ Y8, Y5, Y5
+	VPSUBW      Y6, Y2, Y8
+	VPMULLW     nttconst_7477a96fc065<>+0(SB), Y9, Y12
+	VPSUBW      Y11, Y5, Y13
+	VPMULLW     nttconst_58bc50e228a8<>+0(SB), Y10, Y14
+	VPMULHW     nttconst_1e5621a9bb82<>+0(SB), Y9, Y9
+	VPADDW      Y1, Y3, Y3
+	VPMULLW     nttconst_d88dfd0a53f5<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_f8ea550ea997<>+0(SB), Y10, Y10
+	VPADDW      Y4, Y7, Y7
+	VPADDW      Y2, Y6, Y6
+	VPMULLW     nttconst_6381585353c2<>+0(SB), Y13, Y2
+	VPMULHW     nttconst_38820a7cb977<>+0(SB), Y8, Y4
+	VPADDW      Y5, Y11, Y11
+	VPMULHW     nttconst_c60842c15661<>+0(SB), Y13, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y12, Y9, Y9
+	VPSUBW      Y14, Y10, Y10
+	VPERM2I128  $0x20, Y9, Y3, Y8
+	VPERM2I128  $0x31, Y9, Y3, Y3
+	VPSUBW      Y1, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y7, Y1
+	VPERM2I128  $0x31, Y10, Y7, Y7
+	VPSUBW      Y2, Y5, Y5
+	VPERM2I128  $0x20, Y4, Y6, Y2
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VPERM2I128  $0x20, Y5, Y11, Y6
+	VPERM2I128  $0x31, Y5, Y11, Y5
+	VPSUBW      Y8, Y3, Y9
+	VPSUBW      Y1, Y7, Y10
+	VPMULLW     nttconst_f15bc81b22c0<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_116e3f133763<>+0(SB), Y9, Y9
+	VPADDW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPMULLW     nttconst_bf99db5581db<>+0(SB), Y10, Y12
+	VPMULHW     nttconst_92742bfb6666<>+0(SB), Y10, Y10
+	VPADDW      Y7, Y1, Y1
+	VPSUBW      Y6, Y5, Y7
+	VPMULLW     nttconst_393e867057dc<>+0(SB), Y3, Y13
+	VPMULHW     nttconst_2957e582a7c1<>+0(SB), Y3, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_e2425068dbc8<>+0(SB), Y7, Y4
+	VPMULHW     nttconst_cfa39ba12ae2<>+0(SB), Y7, Y7
+	VPADDW      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y1, Y14
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y9, Y9
+	VPSRLQ      $0x20, Y2, Y11
+	VPSUBW      Y12, Y10, Y10
+	VPSLLQ      $0x20, Y9, Y12
+	VPBLENDD    $0xaa, Y9, Y5, Y5
+	VPSRLQ      $0x20, Y6, Y9
+	VPSUBW      Y13, Y3, Y3
+	VPSLLQ      $0x20, Y10, Y13
+	VPBLENDD    $0xaa, Y12, Y8, Y12
+	VPBLENDD    $0xaa, Y10, Y14, Y14
+	VPSUBW      Y4, Y7, Y7
+	VPSLLQ      $0x20, Y3, Y4
+	VPBLENDD    $0xaa, Y13, Y1, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y12, Y1
+	VPSLLQ      $0x20, Y7, Y8
+	VPBLENDD    $0xaa, Y4, Y2, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y2
+	VPBLENDD    $0xaa, Y3, Y11, Y11
+	VPBLENDD    $0xaa, Y8, Y6, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
+	VPBLENDD    $0xaa, Y7, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y6
+	VPSRAW      $0x0a, Y1, Y1
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y1, Y1
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y2, Y2
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y3, Y3
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y1, Y12, Y12
+	VPSUBW      Y2, Y13, Y13
+	VPSUBW      Y12, Y5, Y1
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y13, Y14, Y2
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y1, Y1
+	VPSUBW      Y6, Y8, Y8
+	VPSUBW      Y4, Y11, Y6
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
+	VPSUBW      Y8, Y9, Y10
+	VPADDW      Y5, Y12, Y12
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y6, Y5
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y6, Y6
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y10, Y14
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y10, Y10
+	VPADDW      Y11, Y4, Y4
+	VPADDW      Y9, Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y3, Y1, Y1
+	VPSUBW      Y7, Y2, Y2
+	VPERM2I128  $0x20, Y1, Y12, Y3
+	VPERM2I128  $0x31, Y1, Y12, Y1
+	VPSUBW      Y5, Y6, Y6
+	VPERM2I128  $0x20, Y2, Y13, Y5
+	VPERM2I128  $0x31, Y2, Y13, Y2
+	VPSUBW      Y14, Y10, Y10
+	VPERM2I128  $0x20, Y6, Y4, Y7
+	VPERM2I128  $0x31, Y6, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y8, Y6
+	VPERM2I128  $0x31, Y10, Y8, Y8
+	VPUNPCKLQDQ Y1, Y3, Y9
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     (AX), Y3
+	VPUNPCKLQDQ Y2, Y5, Y10
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VPSLLQ      $0x20, Y1, Y5
+	VPSRLQ      $0x20, Y9, Y11
+	VPUNPCKLQDQ Y4, Y7, Y12
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPSLLQ      $0x20, Y2, Y7
+	VPSRLQ      $0x20, Y10, Y13
+	VPUNPCKLQDQ Y8, Y6, Y14
+	VPUNPCKHQDQ Y8, Y6, Y6
+	VPSLLQ      $0x20, Y4, Y8
+	VPBLENDD    $0xaa, Y5, Y9, Y5
+	VPSRLQ      $0x20, Y12, Y9
+	VPBLENDD    $0xaa, Y1, Y11, Y11
+	VPSLLQ      $0x20, Y6, Y1
+	VPBLENDD    $0xaa, Y7, Y10, Y7
+	VPSRLQ      $0x20, Y14, Y10
+	VPBLENDD    $0xaa, Y2, Y13, Y13
+	VPBLENDD    $0xaa, Y8, Y12, Y8
+	VPBLENDD    $0xaa, Y4, Y9, Y9
+	VPBLENDD    $0xaa, Y1, Y14, Y1
+	VPBLENDD    $0xaa, Y6, Y10, Y10
+	VPERM2I128  $0x20, Y11, Y5, Y2
+	VPERM2I128  $0x20, Y13, Y7, Y4
+	VPERM2I128  $0x20, Y9, Y8, Y6
+	VPERM2I128  $0x20, Y10, Y1, Y12
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y14
+	VPERM2I128  $0x31, Y11, Y5, Y5
+	VPERM2I128  $0x31, Y13, Y7, Y7
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x31, Y10, Y1, Y1
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y4, 320(AX)
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     Y12, 448(AX)
+	VMOVDQU     Y5, 96(AX)
+	VMOVDQU     Y7, 352(AX)
+	VMOVDQU     128(AX), Y2
+	VMOVDQU     64(AX), Y4
+	VMOVDQU     Y8, 224(AX)
+	VMOVDQU     384(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VPSRAW      $0x0a, Y14, Y14
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     256(AX), Y1
+	VMOVDQU     192(AX), Y7
+	VPMULLW     Y0, Y14, Y14
+	VMOVDQU     448(AX), Y8
+	VPSUBW      Y14, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y12
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y14
+	VPSRAW      $0x0a, Y9, Y9
+	VPSRAW      $0x0a, Y10, Y10
+	VPSRAW      $0x0a, Y11, Y11
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y10, Y10
+	VPSRAW      $0x0a, Y13, Y13
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y11, Y11
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y9, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y9
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y12, Y5, Y5
+	VPSUBW      Y3, Y4, Y10
+	VPSUBW      Y13, Y1, Y1
+	VPSUBW      Y14, Y7, Y7
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y10, Y10
+	VPSUBW      Y1, Y6, Y12
+	VPSUBW      Y2, Y7, Y13
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y12, Y4
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y13, Y14
+	VPADDW      Y6, Y1, Y1
+	VPADDW      Y7, Y2, Y2
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y12, Y6
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y13, Y7
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y9, Y8, Y8
+	VPMULHW     Y0, Y4, Y4
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y5, Y8, Y9
+	VPSUBW      Y11, Y10, Y10
+	VPSUBW      Y3, Y2, Y11
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y9, Y12
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y9, Y9
+	VPADDW      Y8, Y5, Y5
+	VPADDW      Y2, Y3, Y3
+	VPSUBW      Y4, Y6, Y6
+	VPSUBW      Y14, Y7, Y7
+	VPSUBW      Y1, Y5, Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y4
+	VPSUBW      Y10, Y7, Y8
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y2, Y13
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y11
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y2, Y2
+	VPADDW      Y7, Y10, Y10
+	VPSUBW      Y3, Y1, Y7
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPADDW      Y1, Y3, Y3
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y4, Y4
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y12, Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y6, Y9, Y12
+	VPSUBW      Y4, Y11, Y11
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y3, Y3
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y12, Y14
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y12, Y12
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y9, Y6, Y6
+	VPSUBW      Y5, Y8, Y8
+	VPSUBW      Y11, Y2, Y5
+	VPSUBW      Y10, Y6, Y9
+	VPMULHW     Y0, Y1, Y1
+	VPADDW      Y2, Y11, Y11
+	VPADDW      Y6, Y10, Y10
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y2
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y9, Y6
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y11, Y13
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y9, Y9
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y11, Y11
+	VPSUBW      Y1, Y7, Y7
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VMOVDQU     Y7, 256(AX)
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y2, Y2
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y14, Y12, Y12
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y10, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y10, Y4
+	VPADDW      Y0, Y3, Y7
+	VPSUBW      Y8, Y12, Y10
+	VPMULHW     Y0, Y13, Y13
+	VPMINUW     Y7, Y3, Y3
+	VPADDW      Y12, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y7
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     Y3, (AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y3
+	VPSUBW      Y6, Y9, Y9
+	VPADDW      Y0, Y5, Y6
+	VPSUBW      Y13, Y11, Y11
+	VPADDW      Y0, Y9, Y8
+	VPMINUW     Y6, Y5, Y5
+	VPADDW      Y0, Y11, Y6
+	VPMINUW     Y8, Y9, Y9
+	VMOVDQU     Y5, 384(AX)
+	VPMINUW     Y6, Y11, Y11
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     Y11, 128(AX)
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y0, Y4, Y1
+	VPSUBW      Y7, Y10, Y10
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     288(AX), Y1
+	VMOVDQU     352(AX), Y5
+	VPSUBW      Y2, Y3, Y3
+	VPADDW      Y0, Y10, Y2
+	VMOVDQU     Y4, 64(AX)
+	VPADDW      Y0, Y3, Y4
+	VPMINUW     Y2, Y10, Y10
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     96(AX), Y6
+	VPMINUW     Y4, Y3, Y3
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     416(AX), Y3
+	VMOVDQU     480(AX), Y4
+	VMOVDQU     160(AX), Y7
+	VMOVDQU     224(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y9, Y9
+	VPADDW      Y5, Y1, Y1
+	VPSUBW      Y2, Y6, Y5
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y5, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y5, Y5
+	VPADDW      Y6, Y2, Y2
+	VPSUBW      Y3, Y4, Y6
+	VPSUBW      Y7, Y8, Y12
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y6, Y13
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y6, Y6
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y4
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
+	VPADDW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPSUBW      Y2, Y7, Y14
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y8, Y8
+	VPADDW      Y7, Y2, Y2
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y14, Y7
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y10, Y9, Y9
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y5, Y5
+	VPSUBW      Y2, Y1, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPADDW      Y1, Y2, Y2
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y1
+	VPSUBW      Y13, Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPSUBW      Y4, Y12, Y12
+	VPSUBW      Y9, Y6, Y4
+	VPSUBW      Y5, Y12, Y11
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y13
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPSUBW      Y3, Y8, Y8
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y11
+	VPSUBW      Y7, Y14, Y14
+	VPADDW      Y12, Y5, Y5
+	VPADDW      Y6, Y9, Y9
+	VPSUBW      Y14, Y8, Y6
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y2, Y2
+	VPSUBW      Y5, Y9, Y12
+	VPADDW      Y8, Y14, Y14
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y6, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y6, Y6
+	VPADDW      Y9, Y5, Y5
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y12, Y9
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y12, Y12
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y1, Y10, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPADDW      Y0, Y10, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPMINUW     Y1, Y10, Y10
+	VPSUBW      Y13, Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y3, Y11, Y11
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y14, Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y5, Y3
+	VMOVDQU     Y10, 288(AX)
+	VPSUBW      Y11, Y4, Y10
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y14, Y13
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y5, Y5
+	VPSUBW      Y7, Y2, Y2
+	VPADDW      Y4, Y11, Y11
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y4
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y7
+	VPSUBW      Y8, Y6, Y6
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y11, Y10
+	VPADDW      Y0, Y2, Y11
+	VPADDW      Y0, Y6, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPMINUW     Y11, Y2, Y2
+	VPMINUW     Y14, Y6, Y6
+	VMOVDQU     Y2, 32(AX)
+	VMOVDQU     Y6, 416(AX)
+	VPSUBW      Y9, Y12, Y12
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPADDW      Y0, Y12, Y2
+	VPMINUW     Y2, Y12, Y12
+	VPMULHW     Y0, Y4, Y4
+	VMOVDQU     Y12, 352(AX)
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y1, Y13, Y13
+	VPSUBW      Y3, Y5, Y5
+	VPADDW      Y0, Y13, Y1
+	VPADDW      Y0, Y5, Y2
+	VPSUBW      Y4, Y7, Y7
+	VPMINUW     Y1, Y13, Y13
+	VPMINUW     Y2, Y5, Y5
+	VPSUBW      Y8, Y10, Y10
+	VPADDW      Y0, Y7, Y1
+	VMOVDQU     Y13, 160(AX)
+	VPADDW      Y0, Y10, Y0
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y5, 96(AX)
+	VPMINUW     Y0, Y10, Y10
+	VMOVDQU     Y7, 480(AX)
+	VMOVDQU     Y10, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_blend_undo_lazy_min_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_undo_lazy_min_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_5ba785dde7d3<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_881373b99dfa<>+0(SB), Y2
+	VMOVDQU     (AX), Y3
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     288(AX), Y6
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     160(AX), Y8
+	VMOVDQU     384(AX), Y9
+	VMOVDQU     416(AX), Y10
+	VMOVDQU     nttconst_dcf51a2974a1<>+0(SB), Y11
+	VMOVDQU     nttconst_5d1f79930590<>+0(SB), Y12
+	VPSLLQ      $0x20, Y4, Y13
+	VPSRLQ      $0x20, Y3, Y14
+	VPBLENDD    $0xaa, Y13, Y3, Y13
+	VPSLLQ      $0x20, Y6, Y3
+	VPBLENDD    $0xaa, Y4, Y14, Y14
+	VMOVDQU     nttconst_12a119403d0a<>+0(SB), Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPSRLQ      $0x20, Y5, Y5
+	VPBLENDD    $0xaa, Y6, Y5, Y5
+	VPSLLQ      $0x20, Y8, Y6
+	VPBLENDD    $0xaa, Y6, Y7, Y6
+	VPSRLQ      $0x20, Y7, Y7
+	VPBLENDD    $0xaa, Y8, Y7, Y7
+	VPSLLQ      $0x20, Y10, Y8
+	VPBLENDD    $0xaa, Y8, Y9, Y8
+	VPSRLQ      $0x20, Y9, Y9
+	VPBLENDD    $0xaa, Y10, Y9, Y9
+	VMOVDQU     nttconst_0c6164792d5e<>+0(SB), Y10
+	VPSUBW      Y13, Y14, Y15
+	VPADDW      Y14, Y13, Y13
+	VPMULLW     Y0, Y15, Y0
+	VPMULHW     Y2, Y15, Y2
+	VMOVDQU     nttconst_858189f00337<>+0(SB), Y14
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     nttconst_b0962c69e956<>+0(SB), Y0
+	VPSUBW      Y3, Y5, Y15
+	VPADDW      Y5, Y3, Y3
+	VPMULLW     Y11, Y15, Y5
+	VPMULHW     Y12, Y15, Y11
+	VPSUBW      Y6, Y7, Y12
+	VPMULLW     Y4, Y12, Y4
+	VPMULHW     Y14, Y12, Y12
+	VPSUBW      Y8, Y9, Y14
+	VPADDW      Y7, Y6, Y6
+	VMOVDQU     nttconst_cfbdefc36b6b<>+0(SB), Y7
+	VPMULLW     Y10, Y14, Y10
+	VPADDW      Y9, Y8, Y8
+	VPUNPCKLQDQ Y2, Y13, Y9
+	VPUNPCKHQDQ Y2, Y13, Y2
+	VPMULHW     Y1, Y5, Y5
+	VMOVDQU     nttconst_e147d2c28832<>+0(SB), Y13
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y0, Y14, Y0
+	VPSUBW      Y9, Y2, Y14
+	VPMULHW     Y1, Y10, Y10
+	VPADDW      Y2, Y9, Y9
+	VPSUBW      Y5, Y11, Y11
+	VMOVDQU     nttconst_b347e27bc216<>+0(SB), Y2
+	VMOVDQU     nttconst_c675727e18ce<>+0(SB), Y5
+	VPSUBW      Y4, Y12, Y12
+	VMOVDQU     nttconst_c057c8b76da9<>+0(SB), Y4
+	VPMULLW     Y7, Y14, Y7
+	VPSUBW      Y10, Y0, Y0
+	VMOVDQU     nttconst_c57eef6d6032<>+0(SB), Y10
+	VPMULHW     Y13, Y14, Y13
+	VPUNPCKLQDQ Y11, Y3, Y14
+	VPUNPCKHQDQ Y11, Y3, Y3
+	VPUNPCKLQDQ Y12, Y6, Y11
+	VPUNPCKHQDQ Y12, Y6, Y6
+	VMOVDQU     nttconst_ec35e4f825f7<>+0(SB), Y12
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y7, Y13, Y13
+	VPUNPCKLQDQ Y0, Y8, Y7
+	VPUNPCKHQDQ Y0, Y8, Y0
+	VMOVDQU     nttconst_f57766a13632<>+0(SB), Y8
+	VPSUBW      Y14, Y3, Y15
+	VPADDW      Y3, Y14, Y14
+	VPMULLW     Y2, Y15, Y2
+	VPMULHW     Y5, Y15, Y3
+	VPSUBW      Y11, Y6, Y5
+	VPMULLW     Y4, Y5, Y4
+	VPMULHW     Y10, Y5, Y5
+	VPSUBW      Y7, Y0, Y10
+	VPADDW      Y6, Y11, Y11
+	VMOVDQU     nttconst_a1ac9c4cb129<>+0(SB), Y6
+	VPMULLW     Y12, Y10, Y12
+	VPADDW      Y0, Y7, Y7
+	VPERM2I128  $0x20, Y13, Y9, Y0
+	VPERM2I128  $0x31, Y13, Y9, Y9
+	VPMULHW     Y1, Y2, Y2
+	VMOVDQU     nttconst_462f8a94a8c9<>+0(SB), Y13
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y8, Y10, Y8
+	VPMULHW     Y1, Y12, Y12
+	VPSUBW      Y0, Y9, Y10
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_0463985db42e<>+0(SB), Y2
+	VPADDW      Y9, Y0, Y0
+	VMOVDQU     nttconst_a12ce2ac1fb4<>+0(SB), Y9
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     nttconst_663e97b3ed7c<>+0(SB), Y4
+	VPMULLW     Y6, Y10, Y6
+	VPSUBW      Y12, Y8, Y8
+	VPERM2I128  $0x20, Y3, Y14, Y12
+	VPERM2I128  $0x31, Y3, Y14, Y3
+	VMOVDQU     nttconst_d8d8ecb86f51<>+0(SB), Y14
+	VPMULHW     Y13, Y10, Y10
+	VPERM2I128  $0x20, Y5, Y11, Y13
+	VPERM2I128  $0x31, Y5, Y11, Y5
+	VMOVDQU     nttconst_ac269236e298<>+0(SB), Y11
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPERM2I128  $0x20, Y8, Y7, Y6
+	VPERM2I128  $0x31, Y8, Y7, Y7
+	VMOVDQU     nttconst_9f7cd349465f<>+0(SB), Y8
+	VPSUBW      Y12, Y3, Y15
+	VPADDW      Y3, Y12, Y12
+	VPMULLW     Y2, Y15, Y2
+	VPMULHW     Y9, Y15, Y3
+	VPSUBW      Y13, Y5, Y9
+	VPMULLW     Y4, Y9, Y4
+	VPMULHW     Y14, Y9, Y9
+	VPSUBW      Y6, Y7, Y14
+	VPADDW      Y5, Y13, Y13
+	VPMULLW     Y11, Y14, Y5
+	VPADDW      Y7, Y6, Y6
+	VPSLLQ      $0x20, Y10, Y7
+	VPSRLQ      $0x20, Y0, Y11
+	VPMULHW     Y1, Y2, Y2
+	VPBLENDD    $0xaa, Y7, Y0, Y7
+	VPSRLQ      $0x20, Y12, Y0
+	VPBLENDD    $0xaa, Y10, Y11, Y11
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y8, Y14, Y8
+	VPSRLQ      $0x20, Y13, Y10
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPSRLQ      $0x20, Y6, Y14
+	VPSUBW      Y4, Y9, Y9
+	VPSLLQ      $0x20, Y3, Y4
+	VPBLENDD    $0xaa, Y3, Y0, Y0
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y3
+	VPSUBW      Y5, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VPBLENDD    $0xaa, Y4, Y12, Y4
+	VPSLLQ      $0x20, Y9, Y12
+	VPBLENDD    $0xaa, Y9, Y10, Y10
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y9
+	VPBLENDD    $0xaa, Y12, Y13, Y12
+	VPSLLQ      $0x20, Y8, Y13
+	VPBLENDD    $0xaa, Y8, Y14, Y14
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y8
+	VPBLENDD    $0xaa, Y13, Y6, Y13
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y6
+	VPMULHW     Y2, Y7, Y2
+	VPMULHW     Y5, Y4, Y5
+	VPMULHW     Y8, Y12, Y8
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y1, Y2, Y2
+	VPSRAW      $0x0a, Y5, Y5
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y1, Y5, Y5
+	VPMULLW     Y1, Y8, Y8
+	VPSUBW      Y2, Y7, Y7
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y2
+	VPSUBW      Y5, Y4, Y4
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y5
+	VPSUBW      Y8, Y12, Y12
+	VPSUBW      Y7, Y11, Y8
+	VPMULLW     Y3, Y8, Y3
+	VPMULHW     Y6, Y8, Y6
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y8
+	VPADDW      Y11, Y7, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y11
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y11, Y13, Y11
+	VPSUBW      Y3, Y6, Y6
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y3
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y1, Y11, Y11
+	VPSUBW      Y11, Y13, Y13
+	VPSUBW      Y4, Y0, Y11
+	VPMULLW     Y9, Y11, Y9
+	VPMULHW     Y5, Y11, Y5
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y11
+	VPADDW      Y0, Y4, Y4
+	VPSUBW      Y12, Y10, Y0
+	VPMULLW     Y2, Y0, Y2
+	VPMULHW     Y8, Y0, Y0
+	VPSUBW      Y13, Y14, Y8
+	VPADDW      Y10, Y12, Y12
+	VPMULLW     Y3, Y8, Y3
+	VPADDW      Y14, Y13, Y13
+	VPERM2I128  $0x20, Y6, Y7, Y10
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPMULHW     Y1, Y9, Y9
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y11, Y8, Y7
+	VPSUBW      Y9, Y5, Y5
+	VPUNPCKLQDQ Y6, Y10, Y8
+	VPUNPCKHQDQ Y6, Y10, Y6
+	VPSUBW      Y2, Y0, Y0
+	VPERM2I128  $0x20, Y5, Y4, Y2
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y5
+	VPERM2I128  $0x20, Y0, Y12, Y9
+	VPERM2I128  $0x31, Y0, Y12, Y0
+	VPSRLQ      $0x20, Y8, Y10
+	VPBLENDD    $0xaa, Y5, Y8, Y5
+	VPSUBW      Y3, Y7, Y7
+	VPBLENDD    $0xaa, Y6, Y10, Y10
+	VPERM2I128  $0x20, Y7, Y13, Y3
+	VPERM2I128  $0x31, Y7, Y13, Y6
+	VPUNPCKLQDQ Y4, Y2, Y7
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPUNPCKLQDQ Y0, Y9, Y4
+	VPUNPCKHQDQ Y0, Y9, Y0
+	VPSLLQ      $0x20, Y2, Y8
+	VPSRLQ      $0x20, Y7, Y9
+	VPUNPCKLQDQ Y6, Y3, Y11
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VPSLLQ      $0x20, Y0, Y6
+	VPSRLQ      $0x20, Y4, Y12
+	VPSLLQ      $0x20, Y3, Y13
+	VPSRLQ      $0x20, Y11, Y14
+	VPBLENDD    $0xaa, Y8, Y7, Y8
+	VPBLENDD    $0xaa, Y2, Y9, Y9
+	VMOVDQU     480(AX), Y2
+	VPBLENDD    $0xaa, Y6, Y4, Y6
+	VPBLENDD    $0xaa, Y0, Y12, Y12
+	VPBLENDD    $0xaa, Y13, Y11, Y13
+	VPBLENDD    $0xaa, Y3, Y14, Y14
+	VPERM2I128  $0x20, Y10, Y5, Y0
+	VPERM2I128  $0x20, Y9, Y8, Y3
+	VPERM2I128  $0x20, Y12, Y6, Y4
+	VPERM2I128  $0x20, Y14, Y13, Y7
+	VPERM2I128  $0x31, Y10, Y5, Y5
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x31, Y12, Y6, Y6
+	VPERM2I128  $0x31, Y14, Y13, Y9
+	VMOVDQU     Y0, (AX)
+	VMOVDQU     Y3, 256(AX)
+	VPSLLQ      $0x20, Y2, Y0
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VMOVDQU     Y7, 384(AX)
+	VMOVDQU     96(AX), Y4
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     352(AX), Y5
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     64(AX), Y7
+	VMOVDQU     nttconst_8bd35e6b5e8f<>+0(SB), Y8
+	VMOVDQU     Y6, 160(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     nttconst_57c77b50185c<>+0(SB), Y10
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     192(AX), Y9
+	VMOVDQU     nttconst_899070ca15d2<>+0(SB), Y11
+	VMOVDQU     448(AX), Y12
+	VPSLLQ      $0x20, Y3, Y13
+	VMOVDQU     nttconst_77df148f8e21<>+0(SB), Y14
+	VPBLENDD    $0xaa, Y13, Y9, Y13
+	VPSRLQ      $0x20, Y9, Y9
+	VPBLENDD    $0xaa, Y3, Y9, Y9
+	VPSLLQ      $0x20, Y4, Y3
+	VPBLENDD    $0xaa, Y0, Y12, Y0
+	VPSRLQ      $0x20, Y12, Y12
+	VPBLENDD    $0xaa, Y3, Y7, Y3
+	VPSRLQ      $0x20, Y7, Y7
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VPSLLQ      $0x20, Y5, Y2
+	VPBLENDD    $0xaa, Y4, Y7, Y7
+	VMOVDQU     nttconst_1493fb715e06<>+0(SB), Y4
+	VPBLENDD    $0xaa, Y2, Y6, Y2
+	VPSRLQ      $0x20, Y6, Y6
+	VPBLENDD    $0xaa, Y5, Y6, Y6
+	VMOVDQU     nttconst_5369428a3207<>+0(SB), Y5
+	VPSUBW      Y3, Y7, Y15
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     Y8, Y15, Y7
+	VPMULHW     Y10, Y15, Y8
+	VMOVDQU     nttconst_8cbef0c1aaad<>+0(SB), Y10
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VMOVDQU     nttconst_cefe7d440652<>+0(SB), Y7
+	VPSUBW      Y2, Y6, Y15
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     Y11, Y15, Y6
+	VPMULHW     Y14, Y15, Y11
+	VPSUBW      Y13, Y9, Y14
+	VPMULLW     Y4, Y14, Y4
+	VPMULHW     Y10, Y14, Y10
+	VPSUBW      Y0, Y12, Y14
+	VPADDW      Y9, Y13, Y13
+	VMOVDQU     nttconst_7477a96fc065<>+0(SB), Y9
+	VPMULLW     Y5, Y14, Y5
+	VPADDW      Y12, Y0, Y0
+	VPUNPCKLQDQ Y8, Y3, Y12
+	VPUNPCKHQDQ Y8, Y3, Y3
+	VPMULHW     Y1, Y6, Y6
+	VMOVDQU     nttconst_1e5621a9bb82<>+0(SB), Y8
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y7, Y14, Y7
+	VPSUBW      Y12, Y3, Y14
+	VPMULHW     Y1, Y5, Y5
+	VPADDW      Y3, Y12, Y12
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     nttconst_58bc50e228a8<>+0(SB), Y3
+	VMOVDQU     nttconst_f8ea550ea997<>+0(SB), Y6
+	VPSUBW      Y4, Y10, Y10
+	VMOVDQU     nttconst_d88dfd0a53f5<>+0(SB), Y4
+	VPMULLW     Y9, Y14, Y9
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     nttconst_38820a7cb977<>+0(SB), Y5
+	VPMULHW     Y8, Y14, Y8
+	VPUNPCKLQDQ Y11, Y2, Y14
+	VPUNPCKHQDQ Y11, Y2, Y2
+	VPUNPCKLQDQ Y10, Y13, Y11
+	VPUNPCKHQDQ Y10, Y13, Y10
+	VMOVDQU     nttconst_6381585353c2<>+0(SB), Y13
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPUNPCKLQDQ Y7, Y0, Y9
+	VPUNPCKHQDQ Y7, Y0, Y0
+	VMOVDQU     nttconst_c60842c15661<>+0(SB), Y7
+	VPSUBW      Y14, Y2, Y15
+	VPADDW      Y2, Y14, Y14
+	VPMULLW     Y3, Y15, Y2
+	VPMULHW     Y6, Y15, Y3
+	VPSUBW      Y11, Y10, Y6
+	VPMULLW     Y4, Y6, Y4
+	VPMULHW     Y5, Y6, Y5
+	VPSUBW      Y9, Y0, Y6
+	VPADDW      Y10, Y11, Y11
+	VMOVDQU     nttconst_f15bc81b22c0<>+0(SB), Y10
+	VPMULLW     Y13, Y6, Y13
+	VPADDW      Y0, Y9, Y9
+	VPERM2I128  $0x20, Y8, Y12, Y0
+	VPERM2I128  $0x31, Y8, Y12, Y8
+	VPMULHW     Y1, Y2, Y2
+	VMOVDQU     nttconst_116e3f133763<>+0(SB), Y12
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y7, Y6, Y6
+	VPMULHW     Y1, Y13, Y13
+	VPSUBW      Y0, Y8, Y7
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_bf99db5581db<>+0(SB), Y2
+	VPADDW      Y8, Y0, Y0
+	VMOVDQU     nttconst_92742bfb6666<>+0(SB), Y8
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     nttconst_393e867057dc<>+0(SB), Y4
+	VPMULLW     Y10, Y7, Y10
+	VPSUBW      Y13, Y6, Y6
+	VPERM2I128  $0x20, Y3, Y14, Y13
+	VPERM2I128  $0x31, Y3, Y14, Y3
+	VMOVDQU     nttconst_2957e582a7c1<>+0(SB), Y14
+	VPMULHW     Y12, Y7, Y7
+	VPERM2I128  $0x20, Y5, Y11, Y12
+	VPERM2I128  $0x31, Y5, Y11, Y5
+	VMOVDQU     nttconst_e2425068dbc8<>+0(SB), Y11
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VPERM2I128  $0x20, Y6, Y9, Y10
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VMOVDQU     nttconst_cfa39ba12ae2<>+0(SB), Y9
+	VPSUBW      Y13, Y3, Y15
+	VPADDW      Y3, Y13, Y13
+	VPMULLW     Y2, Y15, Y2
+	VPMULHW     Y8, Y15, Y3
+	VPSUBW      Y12, Y5, Y8
+	VPMULLW     Y4, Y8, Y4
+	VPMULHW     Y14, Y8, Y8
+	VPSUBW      Y10, Y6, Y14
+	VPADDW      Y5, Y12, Y12
+	VPMULLW     Y11, Y14, Y5
+	VPADDW      Y6, Y10, Y10
+	VPSLLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y0, Y11
+	VPMULHW     Y1, Y2, Y2
+	VPBLENDD    $0xaa, Y6, Y0, Y6
+	VPSRLQ      $0x20, Y13, Y0
+	VPBLENDD    $0xaa, Y7, Y11, Y11
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y9, Y14, Y7
+	VPSRLQ      $0x20, Y12, Y9
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPSRLQ      $0x20, Y10, Y14
+	VPSUBW      Y4, Y8, Y8
+	VPSLLQ      $0x20, Y3, Y4
+	VPBLENDD    $0xaa, Y3, Y0, Y0
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y3
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VPBLENDD    $0xaa, Y4, Y13, Y4
+	VPSLLQ      $0x20, Y8, Y13
+	VPBLENDD    $0xaa, Y8, Y9, Y9
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y8
+	VPBLENDD    $0xaa, Y13, Y12, Y13
+	VPSLLQ      $0x20, Y7, Y12
+	VPBLENDD    $0xaa, Y7, Y14, Y14
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPBLENDD    $0xaa, Y12, Y10, Y12
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y10
+	VPMULHW     Y2, Y6, Y2
+	VPMULHW     Y5, Y4, Y5
+	VPMULHW     Y7, Y13, Y7
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y1, Y2, Y2
+	VPSRAW      $0x0a, Y5, Y5
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y1, Y5, Y5
+	VPMULLW     Y1, Y7, Y7
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y2
+	VPSUBW      Y5, Y4, Y4
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y5
+	VPSUBW      Y7, Y13, Y13
+	VPSUBW      Y6, Y11, Y7
+	VPMULLW     Y3, Y7, Y3
+	VPMULHW     Y10, Y7, Y7
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y10
+	VPADDW      Y11, Y6, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y11
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y11, Y12, Y11
+	VPSUBW      Y3, Y7, Y7
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y3
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y1, Y11, Y11
+	VPSUBW      Y11, Y12, Y12
+	VPSUBW      Y4, Y0, Y11
+	VPMULLW     Y8, Y11, Y8
+	VPMULHW     Y5, Y11, Y5
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y11
+	VPADDW      Y0, Y4, Y4
+	VPSUBW      Y13, Y9, Y0
+	VPMULLW     Y2, Y0, Y2
+	VPMULHW     Y10, Y0, Y0
+	VPSUBW      Y12, Y14, Y10
+	VPADDW      Y9, Y13, Y13
+	VPMULLW     Y3, Y10, Y3
+	VPADDW      Y14, Y12, Y12
+	VPERM2I128  $0x20, Y7, Y6, Y9
+	VPERM2I128  $0x31, Y7, Y6, Y6
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y11, Y10, Y7
+	VPSUBW      Y8, Y5, Y5
+	VPUNPCKLQDQ Y6, Y9, Y8
+	VPUNPCKHQDQ Y6, Y9, Y6
+	VPSUBW      Y2, Y0, Y0
+	VPERM2I128  $0x20, Y5, Y4, Y2
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y5
+	VPERM2I128  $0x20, Y0, Y13, Y9
+	VPERM2I128  $0x31, Y0, Y13, Y0
+	VPSRLQ      $0x20, Y8, Y10
+	VPBLENDD    $0xaa, Y5, Y8, Y5
+	VPSUBW      Y3, Y7, Y7
+	VPBLENDD    $0xaa, Y6, Y10, Y10
+	VPERM2I128  $0x20, Y7, Y12, Y3
+	VPERM2I128  $0x31, Y7, Y12, Y6
+	VPUNPCKLQDQ Y4, Y2, Y7
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPUNPCKLQDQ Y0, Y9, Y4
+	VPUNPCKHQDQ Y0, Y9, Y0
+	VPSLLQ      $0x20, Y2, Y8
+	VPSRLQ      $0x20, Y7, Y9
+	VPUNPCKLQDQ Y6, Y3, Y11
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VPSLLQ      $0x20, Y0, Y6
+	VPSRLQ      $0x20, Y4, Y12
+	VMOVDQU     (AX), Y13
+	VPSLLQ      $0x20, Y3, Y14
+	VPBLENDD    $0xaa, Y8, Y7, Y8
+	VPSRLQ      $0x20, Y11, Y7
+	VPBLENDD    $0xaa, Y2, Y9, Y9
+	VPBLENDD    $0xaa, Y6, Y4, Y6
+	VPBLENDD    $0xaa, Y0, Y12, Y12
+	VPBLENDD    $0xaa, Y14, Y11, Y14
+	VPBLENDD    $0xaa, Y3, Y7, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPERM2I128  $0x20, Y10, Y5, Y3
+	VPERM2I128  $0x20, Y9, Y8, Y4
+	VPERM2I128  $0x20, Y12, Y6, Y11
+	VPERM2I128  $0x31, Y10, Y5, Y5
+	VPERM2I128  $0x20, Y7, Y14, Y10
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x31, Y12, Y6, Y6
+	VPERM2I128  $0x31, Y7, Y14, Y7
+	VMOVDQU     Y3, 64(AX)
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y3
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y9
+	VMOVDQU     Y4, 320(AX)
+	VMOVDQU     Y11, 192(AX)
+	VPMULHW     Y0, Y13, Y0
+	VMOVDQU     Y10, 448(AX)
+	VMOVDQU     Y5, 96(AX)
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VPSRAW      $0x0a, Y0, Y0
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     384(AX), Y6
+	VMOVDQU     320(AX), Y8
+	VPMULLW     Y1, Y0, Y0
+	VMOVDQU     Y7, 480(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     192(AX), Y10
+	VMOVDQU     448(AX), Y11
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y12
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y14
+	VPSUBW      Y0, Y13, Y13
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y0
+	VPMULHW     Y2, Y5, Y2
+	VPMULHW     Y12, Y7, Y12
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULHW     Y14, Y8, Y14
+	VPMULLW     Y1, Y2, Y2
+	VPSRAW      $0x0a, Y12, Y12
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y1, Y12, Y12
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VPMULLW     Y1, Y14, Y14
+	VPSUBW      Y12, Y7, Y7
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y12
+	VPSUBW      Y14, Y8, Y8
+	VPSUBW      Y13, Y5, Y14
+	VPMULLW     Y3, Y14, Y3
+	VPMULHW     Y9, Y14, Y9
+	VPSUBW      Y7, Y8, Y14
+	VPADDW      Y5, Y13, Y13
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VPMULHW     Y2, Y4, Y2
+	VPMULLW     Y0, Y14, Y0
+	VPADDW      Y8, Y7, Y7
+	VPMULHW     Y1, Y3, Y3
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULHW     Y12, Y14, Y8
+	VPMULHW     Y1, Y0, Y0
+	VPMULLW     Y1, Y2, Y2
+	VPMULHW     Y5, Y10, Y5
+	VPSUBW      Y3, Y9, Y9
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y12
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y14
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y0
+	VPSUBW      Y2, Y4, Y4
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y2
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y1, Y5, Y5
+	VPMULHW     Y3, Y6, Y3
+	VPMULHW     Y12, Y11, Y12
+	VPSUBW      Y5, Y10, Y10
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y5
+	VPSRAW      $0x0a, Y3, Y3
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y1, Y3, Y3
+	VPMULLW     Y1, Y12, Y12
+	VPSUBW      Y3, Y6, Y6
+	VPSUBW      Y12, Y11, Y11
+	VPSUBW      Y4, Y10, Y3
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y12
+	VPMULLW     Y14, Y3, Y14
+	VPMULHW     Y2, Y3, Y2
+	VPSUBW      Y6, Y11, Y3
+	VPADDW      Y10, Y4, Y4
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y10
+	VPMULLW     Y0, Y3, Y0
+	VPMULHW     Y5, Y3, Y3
+	VPADDW      Y11, Y6, Y6
+	VPSUBW      Y13, Y4, Y5
+	VPSUBW      Y7, Y6, Y11
+	VPADDW      Y4, Y13, Y13
+	VPMULHW     Y1, Y14, Y14
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y4
+	VPADDW      Y6, Y7, Y7
+	VPMULHW     Y1, Y0, Y0
+	VPMULLW     Y12, Y5, Y6
+	VPSUBW      Y14, Y2, Y2
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y12
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y14
+	VPMULHW     Y10, Y5, Y5
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPSUBW      Y0, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULHW     Y1, Y6, Y6
+	VPMULLW     Y4, Y11, Y4
+	VPSUBW      Y6, Y5, Y5
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y6
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y10, Y11, Y10
+	VPSUBW      Y9, Y2, Y11
+	VPMULLW     Y12, Y11, Y12
+	VPMULHW     Y0, Y11, Y0
+	VPSUBW      Y8, Y3, Y11
+	VPADDW      Y2, Y9, Y9
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y2
+	VPMULLW     Y14, Y11, Y14
+	VPADDW      Y3, Y8, Y8
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y3
+	VPSUBW      Y4, Y10, Y10
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y4
+	VPMULHW     Y1, Y12, Y12
+	VPMULHW     Y6, Y11, Y6
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y11
+	VPMULHW     Y1, Y14, Y14
+	VPSUBW      Y12, Y0, Y0
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW      Y14, Y6, Y6
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y14
+	VPSUBW      Y13, Y7, Y15
+	VPADDW      Y7, Y13, Y13
+	VPMULLW     Y2, Y15, Y2
+	VPMULHW     Y11, Y15, Y7
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y11
+	VPMULHW     Y1, Y2, Y2
+	VPMULLW     Y11, Y13, Y11
+	VPSUBW      Y2, Y7, Y7
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y2
+	VPMULHW     Y1, Y11, Y11
+	VPSUBW      Y5, Y10, Y15
+	VPADDW      Y10, Y5, Y5
+	VPMULLW     Y3, Y15, Y3
+	VPMULHW     Y14, Y15, Y10
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y14
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y3, Y10, Y10
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y3
+	VPMULLW     Y3, Y5, Y3
+	VPSUBW      Y9, Y8, Y15
+	VPADDW      Y8, Y9, Y9
+	VPMULLW     Y4, Y15, Y4
+	VPMULHW     Y2, Y15, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y8
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y8, Y13, Y8
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y13
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y0, Y6, Y4
+	VPADDW      Y6, Y0, Y0
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VPMULLW     Y12, Y4, Y12
+	VPMULHW     Y14, Y4, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y14
+	VPSUBW      Y11, Y8, Y8
+	VPADDW      Y1, Y7, Y11
+	VPMULHW     Y1, Y12, Y12
+	VPMINUW     Y11, Y7, Y7
+	VPADDW      Y1, Y8, Y11
+	VPMINUW     Y11, Y8, Y8
+	VPADDW      Y1, Y10, Y11
+	VMOVDQU     Y7, 256(AX)
+	VPMULHW     Y13, Y5, Y5
+	VPMINUW     Y11, Y10, Y10
+	VMOVDQU     Y8, (AX)
+	VPMULLW     Y6, Y9, Y6
+	VPMULHW     Y14, Y9, Y7
+	VPSUBW      Y12, Y4, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y8
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y9
+	VPADDW      Y1, Y2, Y11
+	VMOVDQU     Y10, 384(AX)
+	VPADDW      Y1, Y4, Y10
+	VPMINUW     Y11, Y2, Y2
+	VPSUBW      Y3, Y5, Y5
+	VPMINUW     Y10, Y4, Y4
+	VMOVDQU     Y2, 320(AX)
+	VPMULHW     Y1, Y6, Y6
+	VPADDW      Y1, Y5, Y2
+	VMOVDQU     Y4, 448(AX)
+	VPMINUW     Y2, Y5, Y5
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     416(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VPMULLW     Y8, Y0, Y5
+	VPMULHW     Y9, Y0, Y0
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     480(AX), Y6
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y8
+	VPADDW      Y1, Y7, Y9
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y10
+	VPMINUW     Y9, Y7, Y7
+	VPMULHW     Y1, Y5, Y5
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y7
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y9
+	VMOVDQU     32(AX), Y11
+	VMOVDQU     96(AX), Y12
+	VPSUBW      Y2, Y4, Y13
+	VPSUBW      Y5, Y0, Y0
+	VPADDW      Y4, Y2, Y2
+	VPADDW      Y1, Y0, Y4
+	VPMINUW     Y4, Y0, Y0
+	VMOVDQU     Y0, 192(AX)
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y0
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y4
+	VPMULLW     Y7, Y13, Y5
+	VPMULHW     Y9, Y13, Y7
+	VMOVDQU     160(AX), Y9
+	VMOVDQU     224(AX), Y13
+	VPSUBW      Y11, Y12, Y14
+	VPMULLW     Y8, Y14, Y8
+	VPMULHW     Y10, Y14, Y10
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y14
+	VPADDW      Y12, Y11, Y11
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y12
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y5, Y7, Y7
+	VPSUBW      Y3, Y6, Y5
+	VPADDW      Y6, Y3, Y3
+	VPSUBW      Y9, Y13, Y6
+	VPMULLW     Y0, Y6, Y0
+	VPMULLW     Y14, Y5, Y14
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y8
+	VPADDW      Y13, Y9, Y9
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y13
+	VPMULHW     Y4, Y6, Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y6
+	VPMULHW     Y12, Y5, Y5
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y12
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y1, Y14, Y14
+	VPSUBW      Y0, Y4, Y4
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y0
+	VPSUBW      Y14, Y5, Y5
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y14
+	VPSUBW      Y11, Y9, Y15
+	VPADDW      Y9, Y11, Y11
+	VPMULLW     Y8, Y15, Y8
+	VPMULHW     Y12, Y15, Y9
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y12
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y8
+	VPSUBW      Y2, Y3, Y15
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     Y13, Y15, Y3
+	VPMULHW     Y14, Y15, Y13
+	VPSUBW      Y10, Y4, Y14
+	VPMULLW     Y6, Y14, Y6
+	VPMULHW     Y12, Y14, Y12
+	VPSUBW      Y7, Y5, Y14
+	VPADDW      Y4, Y10, Y10
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y4
+	VPMULLW     Y0, Y14, Y0
+	VPADDW      Y5, Y7, Y7
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y5
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y14
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y3, Y13, Y13
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y3
+	VPSUBW      Y6, Y12, Y12
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y6
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y0
+	VPSUBW      Y11, Y2, Y15
+	VPADDW      Y2, Y11, Y11
+	VPMULLW     Y4, Y15, Y2
+	VPMULHW     Y14, Y15, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y14
+	VPMULHW     Y1, Y2, Y2
+	VPMULLW     Y14, Y11, Y14
+	VPSUBW      Y2, Y4, Y4
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y2
+	VPMULHW     Y1, Y14, Y14
+	VPSUBW      Y9, Y13, Y15
+	VPADDW      Y13, Y9, Y9
+	VPMULLW     Y5, Y15, Y5
+	VPMULHW     Y0, Y15, Y0
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y13
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y5, Y0, Y0
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULLW     Y5, Y9, Y5
+	VPSUBW      Y10, Y7, Y15
+	VPADDW      Y7, Y10, Y10
+	VPMULLW     Y3, Y15, Y3
+	VPMULHW     Y2, Y15, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y7
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y7, Y11, Y7
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y11
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y12, Y8, Y3
+	VPADDW      Y8, Y12, Y12
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y8
+	VPMULLW     Y6, Y3, Y6
+	VPMULHW     Y13, Y3, Y3
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y13
+	VPSUBW      Y14, Y7, Y7
+	VPADDW      Y1, Y4, Y14
+	VPMULHW     Y1, Y6, Y6
+	VPMINUW     Y14, Y4, Y4
+	VPADDW      Y1, Y7, Y14
+	VPMINUW     Y14, Y7, Y7
+	VPADDW      Y1, Y0, Y14
+	VMOVDQU     Y4, 288(AX)
+	VPMULHW     Y11, Y9, Y4
+	VPMINUW     Y14, Y0, Y0
+	VMOVDQU     Y7, 32(AX)
+	VPMULLW     Y8, Y10, Y7
+	VPMULHW     Y13, Y10, Y8
+	VPSUBW      Y6, Y3, Y3
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y9
+	VPADDW      Y1, Y2, Y10
+	VMOVDQU     Y0, 416(AX)
+	VPADDW      Y1, Y3, Y0
+	VPMINUW     Y10, Y2, Y2
+	VPSUBW      Y5, Y4, Y4
+	VPMINUW     Y0, Y3, Y3
+	VMOVDQU     Y2, 352(AX)
+	VPMULHW     Y1, Y7, Y7
+	VPADDW      Y1, Y4, Y0
+	VMOVDQU     Y3, 480(AX)
+	VPMINUW     Y0, Y4, Y4
+	VMOVDQU     Y4, 160(AX)
+	VPMULLW     Y6, Y12, Y0
+	VPMULHW     Y9, Y12, Y2
+	VPSUBW      Y7, Y8, Y8
+	VPADDW      Y1, Y8, Y3
+	VPMINUW     Y3, Y8, Y8
+	VPMULHW     Y1, Y0, Y0
+	VMOVDQU     Y8, 96(AX)
+	VPSUBW      Y0, Y2, Y2
+	VPADDW      Y1, Y2, Y0
+	VPMINUW     Y0, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_shufps_undo_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_shufps_undo_lazy_min_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_b67367f79829<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_f57766a13632<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_0463985db42e<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_ac269236e298<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y2, Y4
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, (AX)
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    Y9, 256(AX)
+	VMOVDQU    Y2, 288(AX)
+	VMOVDQU    Y3, 128(AX)
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    Y5, 384(AX)
+	VMOVDQU    Y6, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_03c08af02931<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_22879e851f23<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_6381585353c2<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_c60842c15661<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_116e3f133763<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_393e867057dc<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y2, Y4
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, 64(AX)
+	VMOVDQU    Y1, 96(AX)
+	VMOVDQU    Y9, 320(AX)
+	VMOVDQU    Y2, 352(AX)
+	VMOVDQU    Y3, 192(AX)
+	VMOVDQU    Y4, 224(AX)
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    Y6, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y0, Y1, Y6
+	VPMINUW    Y6, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPADDW     Y0, Y7, Y1
+	VPMINUW    Y1, Y7, Y7
+	VMOVDQU    Y7, 256(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPADDW     Y0, Y6, Y1
+	VPMINUW    Y1, Y6, Y6
+	VMOVDQU    Y6, 128(AX)
+	VPADDW     Y0, Y2, Y1
+	VPMINUW    Y1, Y2, Y2
+	VMOVDQU    Y2, 384(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPADDW     Y0, Y2, Y1
+	VPMINUW    Y1, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPADDW     Y0, Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VMOVDQU    Y3, 320(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPADDW     Y0, Y2, Y1
+	VPMINUW    Y1, Y2, Y2
+	VMOVDQU    Y2, 192(AX)
+	VPADDW     Y0, Y5, Y1
+	VPMINUW    Y1, Y5, Y5
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPADDW     Y0, Y1, Y6
+	VPMINUW    Y6, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPADDW     Y0, Y7, Y1
+	VPMINUW    Y1, Y7, Y7
+	VMOVDQU    Y7, 288(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPADDW     Y0, Y6, Y1
+	VPMINUW    Y1, Y6, Y6
+	VMOVDQU    Y6, 160(AX)
+	VPADDW     Y0, Y2, Y1
+	VPMINUW    Y1, Y2, Y2
+	VMOVDQU    Y2, 416(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPADDW     Y0, Y2, Y1
+	VPMINUW    Y1, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	VPADDW     Y0, Y3, Y1
+	VPMINUW    Y1, Y3, Y3
+	VMOVDQU    Y3, 352(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPADDW     Y0, Y2, Y1
+	VPMINUW    Y1, Y2, Y2
+	VMOVDQU    Y2, 224(AX)
+	VPADDW     Y0, Y5, Y0
+	VPMINUW    Y0, Y5, Y5
+	VMOVDQU    Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_shufps_undo_lazy_min_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_shufps_undo_lazy_min_list_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VPSUBW     Y9, Y1, Y4
+	VSHUFPS    $0x88, Y6, Y5, Y10
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VPSUBW     Y2, Y3, Y6
+	VPMULLW    nttconst_b67367f79829<>+0(SB), Y4, Y11
+	VSHUFPS    $0x88, Y8, Y7, Y12
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y10, Y5, Y8
+	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y6, Y13
+	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y4, Y4
+	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y6, Y6
+	VPADDW     Y1, Y9, Y9
+	VPSUBW     Y12, Y7, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y8, Y8
+	VPADDW     Y5, Y10, Y10
+	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y1, Y5
+	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y1, Y1
+	VPADDW     Y7, Y12, Y12
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y11, Y4, Y4
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y13, Y6, Y6
+	VSHUFPS    $0x88, Y4, Y9, Y7
+	VSHUFPS    $0xdd, Y4, Y9, Y4
+	VSHUFPS    $0x88, Y6, Y2, Y9
+	VSHUFPS    $0xdd, Y6, Y2, Y2
+	VPSUBW     Y7, Y4, Y6
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y9, Y2, Y3
+	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y6, Y11
+	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y6, Y6
+	VPSUBW     Y5, Y1, Y1
+	VSHUFPS    $0x88, Y8, Y10, Y5
+	VSHUFPS    $0xdd, Y8, Y10, Y8
+	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y3, Y10
+	VSHUFPS    $0x88, Y1, Y12, Y13
+	VSHUFPS    $0xdd, Y1, Y12, Y1
+	VPSUBW     Y5, Y8, Y12
+	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y3, Y3
+	VPADDW     Y4, Y7, Y7
+	VPSUBW     Y13, Y1, Y4
+	VPADDW     Y2, Y9, Y9
+	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y12, Y2
+	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y12, Y12
+	VPADDW     Y8, Y5, Y5
+	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y4, Y8
+	VPADDW     Y1, Y13, Y13
+	VPMULHW    nttconst_f57766a13632<>+0(SB), Y4, Y1
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y11, Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y10, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y4
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y3, Y9, Y7
+	VPERM2I128 $0x31, Y3, Y9, Y3
+	VPSUBW     Y2, Y12, Y12
+	VPSUBW     Y8, Y1, Y1
+	VPERM2I128 $0x20, Y12, Y5, Y2
+	VPERM2I128 $0x31, Y12, Y5, Y5
+	VPSUBW     Y4, Y6, Y8
+	VPERM2I128 $0x20, Y1, Y13, Y9
+	VPERM2I128 $0x31, Y1, Y13, Y1
+	VPSUBW     Y7, Y3, Y10
+	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y8, Y11
+	VPMULLW    nttconst_0463985db42e<>+0(SB), Y10, Y12
+	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y8, Y8
+	VPADDW     Y6, Y4, Y4
+	VPADDW     Y3, Y7, Y7
+	VPSUBW     Y2, Y5, Y3
+	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y10, Y6
+	VPSUBW     Y9, Y1, Y10
+	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y3, Y13
+	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y3, Y3
+	VPADDW     Y5, Y2, Y2
+	VPMULLW    nttconst_ac269236e298<>+0(SB), Y10, Y5
+	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y10, Y10
+	VPADDW     Y1, Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y12, Y12
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y11, Y8, Y8
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y12, Y6, Y6
+	VSHUFPS    $0x88, Y8, Y4, Y1
+	VSHUFPS    $0xdd, Y8, Y4, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y8
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y1, Y11
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VPSUBW     Y13, Y3, Y3
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSUBW     Y5, Y10, Y10
+	VSHUFPS    $0x88, Y3, Y2, Y5
+	VSHUFPS    $0xdd, Y3, Y2, Y2
+	VSHUFPS    $0x88, Y10, Y9, Y3
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y12
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VMOVDQU    480(AX), Y10
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y13
+	VPSRAW     $0x0a, Y11, Y11
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y11, Y11
+	VPMULLW    Y0, Y7, Y7
+	VPSRAW     $0x0a, Y12, Y12
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y11, Y1, Y1
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y1, Y4, Y7
+	VPSUBW     Y8, Y6, Y11
+	VPADDW     Y4, Y1, Y1
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y7, Y4
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y7, Y7
+	VPSUBW     Y12, Y5, Y5
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y11, Y12
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y11, Y11
+	VPADDW     Y6, Y8, Y8
+	VPSUBW     Y13, Y3, Y3
+	VPSUBW     Y5, Y2, Y6
+	VPSUBW     Y3, Y9, Y13
+	VPADDW     Y2, Y5, Y5
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y6, Y2
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y6, Y6
+	VPADDW     Y9, Y3, Y3
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y13, Y9
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y13, Y13
+	VPMULHW    Y0, Y4, Y4
+	VPMULHW    Y0, Y12, Y12
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y4, Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y12, Y11, Y11
+	VSHUFPS    $0x44, Y7, Y1, Y4
+	VSHUFPS    $0xee, Y7, Y1, Y1
+	VSHUFPS    $0x44, Y11, Y8, Y7
+	VSHUFPS    $0xee, Y11, Y8, Y8
+	VPSUBW     Y2, Y6, Y6
+	VPERM2I128 $0x20, Y1, Y4, Y2
+	VPERM2I128 $0x31, Y1, Y4, Y1
+	VPSUBW     Y9, Y13, Y13
+	VSHUFPS    $0x44, Y6, Y5, Y4
+	VSHUFPS    $0xee, Y6, Y5, Y5
+	VSHUFPS    $0x44, Y13, Y3, Y6
+	VSHUFPS    $0xee, Y13, Y3, Y3
+	VPERM2I128 $0x20, Y8, Y7, Y9
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VPERM2I128 $0x20, Y5, Y4, Y8
+	VPERM2I128 $0x31, Y5, Y4, Y4
+	VPERM2I128 $0x20, Y3, Y6, Y5
+	VPERM2I128 $0x31, Y3, Y6, Y3
+	VSHUFPS    $0x44, Y1, Y2, Y6
+	VSHUFPS    $0x44, Y7, Y9, Y11
+	VSHUFPS    $0x44, Y4, Y8, Y12
+	VSHUFPS    $0xee, Y1, Y2, Y1
+	VMOVDQU    Y6, (AX)
+	VSHUFPS    $0x44, Y3, Y5, Y2
+	VSHUFPS    $0xee, Y7, Y9, Y6
+	VMOVDQU    Y11, 256(AX)
+	VSHUFPS    $0xee, Y4, Y8, Y4
+	VSHUFPS    $0xee, Y3, Y5, Y3
+	VMOVDQU    Y12, 128(AX)
+	VMOVDQU    224(AX), Y5
+	VMOVDQU    Y2, 384(AX)
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    352(AX), Y1
+	VMOVDQU    Y6, 288(AX)
+	VMOVDQU    64(AX), Y6
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    320(AX), Y4
+	VMOVDQU    Y3, 416(AX)
+	VMOVDQU    192(AX), Y3
+	VMOVDQU    448(AX), Y7
+	VSHUFPS    $0x88, Y2, Y6, Y8
+	VSHUFPS    $0xdd, Y2, Y6, Y2
+	VSHUFPS    $0x88, Y1, Y4, Y6
+	VSHUFPS    $0xdd, Y1, Y4, Y1
+	VPSUBW     Y8, Y2, Y4
+	VSHUFPS    $0x88, Y5, Y3, Y9
+	VSHUFPS    $0xdd, Y5, Y3, Y3
+	VPSUBW     Y6, Y1, Y5
+	VPMULLW    nttconst_03c08af02931<>+0(SB), Y4, Y11
+	VSHUFPS    $0x88, Y10, Y7, Y12
+	VSHUFPS    $0xdd, Y10, Y7, Y7
+	VPSUBW     Y9, Y3, Y10
+	VPMULLW    nttconst_22879e851f23<>+0(SB), Y5, Y13
+	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y4, Y4
+	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y5, Y5
+	VPADDW     Y2, Y8, Y8
+	VPSUBW     Y12, Y7, Y2
+	VPADDW     Y1, Y6, Y6
+	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y10, Y1
+	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y10, Y10
+	VPADDW     Y3, Y9, Y9
+	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y2, Y2
+	VPADDW     Y7, Y12, Y12
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y11, Y4, Y4
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y13, Y5, Y5
+	VSHUFPS    $0x88, Y4, Y8, Y7
+	VSHUFPS    $0xdd, Y4, Y8, Y4
+	VSHUFPS    $0x88, Y5, Y6, Y8
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y4, Y6
+	VPSUBW     Y1, Y10, Y10
+	VPSUBW     Y8, Y5, Y1
+	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y6, Y11
+	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y6, Y6
+	VPSUBW     Y3, Y2, Y2
+	VSHUFPS    $0x88, Y10, Y9, Y3
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y1, Y10
+	VSHUFPS    $0x88, Y2, Y12, Y13
+	VSHUFPS    $0xdd, Y2, Y12, Y2
+	VPSUBW     Y3, Y9, Y12
+	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y1, Y1
+	VPADDW     Y4, Y7, Y7
+	VPSUBW     Y13, Y2, Y4
+	VPADDW     Y5, Y8, Y8
+	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y12, Y5
+	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y12, Y12
+	VPADDW     Y9, Y3, Y3
+	VPMULLW    nttconst_6381585353c2<>+0(SB), Y4, Y9
+	VPADDW     Y2, Y13, Y13
+	VPMULHW    nttconst_c60842c15661<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y11, Y6, Y6
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y10, Y1, Y1
+	VPERM2I128 $0x20, Y6, Y7, Y4
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y1, Y8, Y7
+	VPERM2I128 $0x31, Y1, Y8, Y1
+	VPSUBW     Y5, Y12, Y12
+	VPSUBW     Y9, Y2, Y2
+	VPERM2I128 $0x20, Y12, Y3, Y5
+	VPERM2I128 $0x31, Y12, Y3, Y3
+	VPSUBW     Y4, Y6, Y8
+	VPERM2I128 $0x20, Y2, Y13, Y9
+	VPERM2I128 $0x31, Y2, Y13, Y2
+	VPSUBW     Y7, Y1, Y10
+	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y8, Y11
+	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y10, Y12
+	VPMULHW    nttconst_116e3f133763<>+0(SB), Y8, Y8
+	VPADDW     Y6, Y4, Y4
+	VPADDW     Y1, Y7, Y7
+	VPSUBW     Y5, Y3, Y1
+	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y10, Y6
+	VPSUBW     Y9, Y2, Y10
+	VPMULLW    nttconst_393e867057dc<>+0(SB), Y1, Y13
+	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y1, Y1
+	VPADDW     Y3, Y5, Y5
+	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y10, Y3
+	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y10, Y10
+	VPADDW     Y2, Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y12, Y12
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y11, Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y12, Y6, Y6
+	VSHUFPS    $0x88, Y8, Y4, Y2
+	VSHUFPS    $0xdd, Y8, Y4, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y8
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y11
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VPSUBW     Y13, Y1, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSUBW     Y3, Y10, Y10
+	VSHUFPS    $0x88, Y1, Y5, Y3
+	VSHUFPS    $0xdd, Y1, Y5, Y1
+	VMOVDQU    (AX), Y5
+	VSHUFPS    $0x88, Y10, Y9, Y12
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y13
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y12, Y10
+	VPSRAW     $0x0a, Y11, Y11
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y11, Y11
+	VPMULLW    Y0, Y7, Y7
+	VPSRAW     $0x0a, Y13, Y13
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y11, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y11
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y2, Y4, Y7
+	VPADDW     Y4, Y2, Y2
+	VPSUBW     Y8, Y6, Y4
+	VPSUBW     Y13, Y3, Y3
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y7, Y13
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y7, Y7
+	VPADDW     Y6, Y8, Y8
+	VPSUBW     Y10, Y12, Y12
+	VPSUBW     Y3, Y1, Y6
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y4, Y10
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y4, Y4
+	VPADDW     Y1, Y3, Y3
+	VPSUBW     Y12, Y9, Y1
+	VPADDW     Y9, Y12, Y12
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y6, Y9
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y6, Y6
+	VPSRAW     $0x0a, Y11, Y11
+	VPMULLW    Y0, Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y10, Y10
+	VPSUBW     Y11, Y5, Y5
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y1, Y11
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y13, Y7, Y7
+	VPSUBW     Y10, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y2, Y10
+	VSHUFPS    $0xee, Y7, Y2, Y2
+	VSHUFPS    $0x44, Y4, Y8, Y7
+	VSHUFPS    $0xee, Y4, Y8, Y4
+	VPSUBW     Y9, Y6, Y6
+	VPERM2I128 $0x20, Y2, Y10, Y8
+	VPERM2I128 $0x31, Y2, Y10, Y2
+	VSHUFPS    $0x44, Y6, Y3, Y9
+	VSHUFPS    $0xee, Y6, Y3, Y3
+	VPERM2I128 $0x20, Y4, Y7, Y6
+	VPERM2I128 $0x31, Y4, Y7, Y4
+	VPMULHW    Y0, Y11, Y11
+	VPERM2I128 $0x20, Y3, Y9, Y7
+	VPERM2I128 $0x31, Y3, Y9, Y3
+	VSHUFPS    $0x44, Y2, Y8, Y9
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y4, Y6, Y8
+	VSHUFPS    $0xee, Y4, Y6, Y4
+	VMOVDQU    Y9, 64(AX)
+	VPSUBW     Y11, Y1, Y1
+	VSHUFPS    $0x44, Y3, Y7, Y6
+	VSHUFPS    $0xee, Y3, Y7, Y3
+	VMOVDQU    Y8, 320(AX)
+	VSHUFPS    $0x44, Y1, Y12, Y7
+	VSHUFPS    $0xee, Y1, Y12, Y1
+	VMOVDQU    Y6, 192(AX)
+	VPERM2I128 $0x20, Y1, Y7, Y6
+	VPERM2I128 $0x31, Y1, Y7, Y1
+	VMOVDQU    Y2, 96(AX)
+	VMOVDQU    Y4, 352(AX)
+	VMOVDQU    128(AX), Y2
+	VMOVDQU    64(AX), Y4
+	VMOVDQU    Y3, 224(AX)
+	VMOVDQU    384(AX), Y3
+	VMOVDQU    320(AX), Y7
+	VSHUFPS    $0x44, Y1, Y6, Y8
+	VSHUFPS    $0xee, Y1, Y6, Y1
+	VMOVDQU    256(AX), Y6
+	VMOVDQU    192(AX), Y9
+	VMOVDQU    Y8, 448(AX)
+	VMOVDQU    Y1, 480(AX)
+	VMOVDQU    448(AX), Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y8
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y10
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y11
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y12
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y13
+	VPSRAW     $0x0a, Y8, Y8
+	VPSRAW     $0x0a, Y10, Y10
+	VPSRAW     $0x0a, Y11, Y11
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y8, Y8
+	VPMULLW    Y0, Y10, Y10
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y0, Y11, Y11
+	VPMULLW    Y0, Y12, Y12
+	VPMULLW    Y0, Y13, Y13
+	VPSUBW     Y8, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSUBW     Y10, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y1, Y10
+	VPSUBW     Y11, Y7, Y7
+	VPSUBW     Y12, Y3, Y3
+	VPSUBW     Y5, Y4, Y11
+	VPSUBW     Y13, Y6, Y6
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y11, Y12
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y11, Y11
+	VPADDW     Y4, Y5, Y5
+	VPSUBW     Y6, Y7, Y4
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y4, Y13
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y4, Y4
+	VPADDW     Y7, Y6, Y6
+	VPSRAW     $0x0a, Y8, Y8
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y8, Y8
+	VPMULLW    Y0, Y10, Y10
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y10, Y1, Y1
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y2, Y9, Y7
+	VPSUBW     Y3, Y1, Y8
+	VPSUBW     Y12, Y11, Y11
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y7, Y10
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y8, Y12
+	VPADDW     Y9, Y2, Y2
+	VPADDW     Y1, Y3, Y3
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y7, Y1
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y8, Y7
+	VPSUBW     Y13, Y4, Y4
+	VPSUBW     Y5, Y2, Y8
+	VPSUBW     Y6, Y3, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y13
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPADDW     Y2, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y9, Y2
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPADDW     Y3, Y6, Y6
+	VPSUBW     Y5, Y6, Y3
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y12, Y12
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y10, Y1, Y1
+	VPSUBW     Y12, Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y5, Y10
+	VPSUBW     Y11, Y1, Y12
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y5, Y5
+	VPSUBW     Y13, Y8, Y8
+	VPSUBW     Y4, Y7, Y13
+	VPADDW     Y1, Y11, Y11
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y12, Y1
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y12, Y12
+	VPSUBW     Y2, Y9, Y9
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y13, Y2
+	VPADDW     Y7, Y4, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y13, Y7
+	VPSUBW     Y8, Y9, Y13
+	VPMULHW    Y0, Y6, Y6
+	VPADDW     Y9, Y8, Y8
+	VPSUBW     Y11, Y4, Y9
+	VPADDW     Y4, Y11, Y11
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y13, Y4
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y13, Y13
+	VPSUBW     Y6, Y3, Y3
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y9, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y10, Y10
+	VPMULHW    Y0, Y1, Y1
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y10, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y10
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y8
+	VPSUBW     Y1, Y12, Y12
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y11, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y11, Y11
+	VPSUBW     Y2, Y7, Y7
+	VPMULHW    Y0, Y4, Y4
+	VPADDW     Y0, Y5, Y2
+	VPMULHW    Y0, Y6, Y6
+	VPMINUW    Y2, Y5, Y5
+	VPSUBW     Y12, Y7, Y2
+	VPADDW     Y7, Y12, Y12
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y7
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VMOVDQU    Y5, (AX)
+	VPADDW     Y0, Y3, Y5
+	VPSUBW     Y4, Y13, Y13
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y12, Y4
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y12, Y12
+	VPMINUW    Y5, Y3, Y3
+	VPSUBW     Y6, Y9, Y9
+	VPADDW     Y0, Y13, Y5
+	VMOVDQU    Y3, 256(AX)
+	VPMULHW    Y0, Y10, Y10
+	VPADDW     Y0, Y9, Y3
+	VPMINUW    Y5, Y13, Y13
+	VPMINUW    Y3, Y9, Y9
+	VMOVDQU    Y13, 384(AX)
+	VPMULHW    Y0, Y1, Y1
+	VMOVDQU    Y9, 320(AX)
+	VPSUBW     Y10, Y8, Y8
+	VMOVDQU    288(AX), Y3
+	VMOVDQU    352(AX), Y5
+	VPADDW     Y0, Y8, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y1, Y11, Y11
+	VPMINUW    Y6, Y8, Y8
+	VPMULHW    Y0, Y4, Y4
+	VPADDW     Y0, Y11, Y1
+	VMOVDQU    Y8, 128(AX)
+	VPMINUW    Y1, Y11, Y11
+	VPSUBW     Y7, Y2, Y2
+	VMOVDQU    Y11, 64(AX)
+	VPSUBW     Y4, Y12, Y12
+	VPADDW     Y0, Y2, Y1
+	VMOVDQU    32(AX), Y4
+	VMOVDQU    96(AX), Y6
+	VPSUBW     Y3, Y5, Y7
+	VPADDW     Y0, Y12, Y8
+	VPMINUW    Y1, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y7, Y1
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
+	VPMINUW    Y8, Y12, Y12
+	VMOVDQU    Y2, 448(AX)
+	VPADDW     Y5, Y3, Y3
+	VMOVDQU    Y12, 192(AX)
+	VMOVDQU    416(AX), Y2
+	VMOVDQU    480(AX), Y5
+	VMOVDQU    160(AX), Y8
+	VMOVDQU    224(AX), Y9
+	VPSUBW     Y4, Y6, Y10
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y10, Y11
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y10, Y10
+	VPADDW     Y6, Y4, Y4
+	VPSUBW     Y2, Y5, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y8, Y9, Y12
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y6, Y13
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y6, Y6
+	VPADDW     Y5, Y2, Y2
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y12, Y5
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
+	VPADDW     Y9, Y8, Y8
+	VPSUBW     Y3, Y2, Y9
+	VPSUBW     Y1, Y7, Y7
+	VPSUBW     Y4, Y8, Y1
+	VPADDW     Y2, Y3, Y3
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y9, Y2
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y1, Y8
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y11, Y10, Y10
+	VPSUBW     Y4, Y3, Y11
+	VPMULHW    Y0, Y5, Y5
+	VPADDW     Y3, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y11, Y3
+	VPMULHW    Y0, Y2, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPSUBW     Y13, Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y13
+	VPSUBW     Y5, Y12, Y12
+	VPSUBW     Y7, Y6, Y5
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y4
+	VPSUBW     Y2, Y9, Y9
+	VPSUBW     Y10, Y12, Y2
+	VPADDW     Y6, Y7, Y7
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPSUBW     Y8, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y2, Y8
+	VPADDW     Y12, Y10, Y10
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
+	VPSUBW     Y1, Y9, Y12
+	VPADDW     Y9, Y1, Y1
+	VPSUBW     Y10, Y7, Y9
+	VPADDW     Y7, Y10, Y10
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y12, Y7
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y12, Y12
+	VPMULHW    Y0, Y3, Y3
+	VPMULHW    Y0, Y13, Y13
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y3, Y11, Y11
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y9, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y9, Y9
+	VPSUBW     Y13, Y4, Y4
+	VPADDW     Y0, Y11, Y13
+	VPMINUW    Y13, Y11, Y11
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y13
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y10, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y10, Y10
+	VMOVDQU    Y11, 288(AX)
+	VPADDW     Y0, Y4, Y11
+	VPSUBW     Y8, Y2, Y2
+	VPMULHW    Y0, Y7, Y7
+	VPMINUW    Y11, Y4, Y4
+	VPSUBW     Y2, Y5, Y8
+	VMOVDQU    Y4, 32(AX)
+	VPADDW     Y5, Y2, Y2
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y8, Y4
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y8, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y2, Y8
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y2, Y2
+	VPSUBW     Y7, Y12, Y12
+	VPMULHW    Y0, Y3, Y3
+	VPADDW     Y0, Y12, Y7
+	VPMINUW    Y7, Y12, Y12
+	VPMULHW    Y0, Y13, Y13
+	VMOVDQU    Y12, 416(AX)
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y3, Y9, Y9
+	VPADDW     Y0, Y9, Y3
+	VPSUBW     Y13, Y1, Y1
+	VPMINUW    Y3, Y9, Y9
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y6, Y10, Y10
+	VPADDW     Y0, Y1, Y3
+	VMOVDQU    Y9, 352(AX)
+	VPMULHW    Y0, Y8, Y8
+	VPADDW     Y0, Y10, Y6
+	VPMINUW    Y3, Y1, Y1
+	VPMINUW    Y6, Y10, Y10
+	VMOVDQU    Y1, 160(AX)
+	VPSUBW     Y4, Y5, Y5
+	VMOVDQU    Y10, 96(AX)
+	VPSUBW     Y8, Y2, Y2
+	VPADDW     Y0, Y5, Y1
+	VPADDW     Y0, Y2, Y0
+	VPMINUW    Y1, Y5, Y5
+	VPMINUW    Y0, Y2, Y2
+	VMOVDQU    Y5, 480(AX)
+	VMOVDQU    Y2, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_b67367f79829<>+0(SB), Y0
+	VMOVDQU    nttconst_a5607020a1e8<>+0(SB), Y1
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y2
+	VMOVDQU    nttconst_9d6985cb46f3<>+0(SB), Y3
+	VMOVDQU    nttconst_4abc77d7824c<>+0(SB), Y4
+	VMOVDQU    (AX), Y5
+	VMOVDQU    32(AX), Y6
+	VMOVDQU    256(AX), Y7
+	VMOVDQU    288(AX), Y8
+	VMOVDQU    128(AX), Y9
+	VMOVDQU    160(AX), Y10
+	VMOVDQU    384(AX), Y11
+	VMOVDQU    416(AX), Y12
+	VMOVDQU    nttconst_b45b9509b5b9<>+0(SB), Y13
+	VSHUFPS    $0x88, Y6, Y5, Y14
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y14, Y5, Y8
+	VPMULLW    Y0, Y8, Y0
+	VPMULHW    Y3, Y8, Y3
+	VSHUFPS    $0x88, Y10, Y9, Y8
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VSHUFPS    $0x88, Y12, Y11, Y10
+	VSHUFPS    $0xdd, Y12, Y11, Y11
+	VPSUBW     Y6, Y7, Y12
+	VPADDW     Y5, Y14, Y14
+	VPSUBW     Y8, Y9, Y5
+	VPMULLW    Y1, Y12, Y1
+	VPMULHW    Y4, Y12, Y4
+	VPSUBW     Y10, Y11, Y12
+	VPMULLW    Y13, Y5, Y13
+	VPMULHW    Y2, Y0, Y0
+	VPADDW     Y7, Y6, Y6
+	VPADDW     Y9, Y8, Y8
+	VMOVDQU    nttconst_f6cb10f84a93<>+0(SB), Y7
+	VPADDW     Y11, Y10, Y10
+	VMOVDQU    nttconst_4822949ab8ab<>+0(SB), Y9
+	VPMULHW    Y2, Y1, Y1
+	VPMULHW    Y2, Y13, Y13
+	VPSUBW     Y0, Y3, Y3
+	VMOVDQU    nttconst_7e6f961dc282<>+0(SB), Y0
+	VSHUFPS    $0x88, Y3, Y14, Y11
+	VSHUFPS    $0xdd, Y3, Y14, Y3
+	VPSUBW     Y1, Y4, Y4
+	VMOVDQU    nttconst_cfbdefc36b6b<>+0(SB), Y1
+	VPSUBW     Y11, Y3, Y14
+	VPMULLW    Y7, Y12, Y7
+	VPADDW     Y3, Y11, Y11
+	VSHUFPS    $0x88, Y4, Y6, Y3
+	VSHUFPS    $0xdd, Y4, Y6, Y4
+	VPMULHW    Y9, Y5, Y5
+	VMOVDQU    nttconst_b347e27bc216<>+0(SB), Y6
+	VPSUBW     Y3, Y4, Y9
+	VPADDW     Y4, Y3, Y3
+	VPMULHW    Y0, Y12, Y0
+	VPMULHW    Y2, Y7, Y7
+	VMOVDQU    nttconst_e147d2c28832<>+0(SB), Y4
+	VPSUBW     Y13, Y5, Y5
+	VMOVDQU    nttconst_c057c8b76da9<>+0(SB), Y12
+	VSHUFPS    $0x88, Y5, Y8, Y13
+	VSHUFPS    $0xdd, Y5, Y8, Y5
+	VPMULLW    Y1, Y14, Y1
+	VPSUBW     Y7, Y0, Y0
+	VMOVDQU    nttconst_ec35e4f825f7<>+0(SB), Y7
+	VPSUBW     Y13, Y5, Y8
+	VPMULLW    Y6, Y9, Y6
+	VPADDW     Y5, Y13, Y13
+	VSHUFPS    $0x88, Y0, Y10, Y5
+	VSHUFPS    $0xdd, Y0, Y10, Y0
+	VPSUBW     Y5, Y0, Y10
+	VPMULHW    Y2, Y1, Y1
+	VPMULHW    Y4, Y14, Y4
+	VPADDW     Y0, Y5, Y5
+	VMOVDQU    nttconst_c675727e18ce<>+0(SB), Y0
+	VPMULLW    Y12, Y8, Y12
+	VPMULHW    Y2, Y6, Y6
+	VPMULLW    Y7, Y10, Y7
+	VPSUBW     Y1, Y4, Y4
+	VMOVDQU    nttconst_c57eef6d6032<>+0(SB), Y1
+	VPMULHW    Y2, Y12, Y12
+	VPERM2I128 $0x20, Y4, Y11, Y14
+	VPERM2I128 $0x31, Y4, Y11, Y4
+	VPMULHW    Y0, Y9, Y0
+	VMOVDQU    nttconst_f57766a13632<>+0(SB), Y9
+	VPMULHW    Y2, Y7, Y7
+	VPSUBW     Y14, Y4, Y11
+	VPADDW     Y4, Y14, Y14
+	VPMULHW    Y1, Y8, Y1
+	VMOVDQU    nttconst_a1ac9c4cb129<>+0(SB), Y4
+	VPSUBW     Y6, Y0, Y0
+	VMOVDQU    nttconst_0463985db42e<>+0(SB), Y6
+	VPERM2I128 $0x20, Y0, Y3, Y8
+	VPERM2I128 $0x31, Y0, Y3, Y0
+	VPMULHW    Y9, Y10, Y3
+	VPSUBW     Y12, Y1, Y1
+	VMOVDQU    nttconst_663e97b3ed7c<>+0(SB), Y9
+	VMOVDQU    nttconst_462f8a94a8c9<>+0(SB), Y10
+	VPERM2I128 $0x20, Y1, Y13, Y12
+	VPERM2I128 $0x31, Y1, Y13, Y1
+	VPSUBW     Y8, Y0, Y13
+	VPADDW     Y0, Y8, Y8
+	VPSUBW     Y7, Y3, Y3
+	VMOVDQU    nttconst_ac269236e298<>+0(SB), Y0
+	VPMULLW    Y4, Y11, Y4
+	VPMULLW    Y6, Y13, Y6
+	VPERM2I128 $0x20, Y3, Y5, Y7
+	VPERM2I128 $0x31, Y3, Y5, Y3
+	VPSUBW     Y12, Y1, Y5
+	VPADDW     Y1, Y12, Y12
+	VPMULLW    Y9, Y5, Y1
+	VPMULHW    Y10, Y11, Y9
+	VMOVDQU    nttconst_a12ce2ac1fb4<>+0(SB), Y10
+	VPSUBW     Y7, Y3, Y11
+	VPMULHW    Y2, Y4, Y4
+	VPMULHW    Y2, Y6, Y6
+	VPADDW     Y3, Y7, Y7
+	VPMULLW    Y0, Y11, Y0
+	VPMULHW    Y2, Y1, Y1
+	VPSUBW     Y4, Y9, Y9
+	VMOVDQU    nttconst_d8d8ecb86f51<>+0(SB), Y3
+	VSHUFPS    $0x88, Y9, Y14, Y4
+	VSHUFPS    $0xdd, Y9, Y14, Y9
+	VPMULHW    Y10, Y13, Y10
+	VMOVDQU    nttconst_9f7cd349465f<>+0(SB), Y13
+	VPMULHW    Y2, Y0, Y0
+	VPSUBW     Y6, Y10, Y10
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y6
+	VPMULHW    Y3, Y5, Y3
+	VSHUFPS    $0x88, Y10, Y8, Y5
+	VSHUFPS    $0xdd, Y10, Y8, Y8
+	VMOVDQU    nttconst_27aad09ecba0<>+0(SB), Y10
+	VPMULHW    Y13, Y11, Y11
+	VMOVDQU    nttconst_ebd71bbf0df4<>+0(SB), Y13
+	VPSUBW     Y1, Y3, Y3
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y1
+	VSHUFPS    $0x88, Y3, Y12, Y14
+	VSHUFPS    $0xdd, Y3, Y12, Y3
+	VPSUBW     Y0, Y11, Y11
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y0
+	VPMULHW    Y6, Y4, Y6
+	VSHUFPS    $0x88, Y11, Y7, Y12
+	VSHUFPS    $0xdd, Y11, Y7, Y7
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULHW    Y1, Y5, Y1
+	VPMULLW    Y2, Y6, Y6
+	VPMULHW    Y0, Y14, Y0
+	VPSRAW     $0x0a, Y1, Y1
+	VPSUBW     Y6, Y4, Y4
+	VMOVDQU    nttconst_6ba61368a8f5<>+0(SB), Y6
+	VPMULLW    Y2, Y1, Y1
+	VPSUBW     Y4, Y9, Y11
+	VPSRAW     $0x0a, Y0, Y0
+	VPMULLW    Y10, Y11, Y10
+	VPMULHW    Y13, Y11, Y11
+	VPADDW     Y9, Y4, Y4
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y9
+	VPMULLW    Y2, Y0, Y0
+	VPSUBW     Y1, Y5, Y5
+	VMOVDQU    nttconst_ff9ce0ab1a1b<>+0(SB), Y1
+	VPSUBW     Y5, Y8, Y13
+	VPMULHW    Y2, Y10, Y10
+	VPSUBW     Y0, Y14, Y14
+	VPMULLW    Y6, Y13, Y0
+	VPADDW     Y8, Y5, Y5
+	VMOVDQU    nttconst_a0ce2ab59e0d<>+0(SB), Y6
+	VPSUBW     Y14, Y3, Y8
+	VPMULHW    Y9, Y12, Y9
+	VPSUBW     Y10, Y11, Y11
+	VPADDW     Y3, Y14, Y14
+	VMOVDQU    nttconst_fc6c809811f5<>+0(SB), Y3
+	VPMULHW    Y2, Y0, Y0
+	VSHUFPS    $0x44, Y11, Y4, Y10
+	VPMULLW    Y1, Y8, Y1
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y2, Y9, Y9
+	VPMULHW    Y6, Y13, Y6
+	VSHUFPS    $0xee, Y11, Y4, Y4
+	VMOVDQU    nttconst_3d7e415b8212<>+0(SB), Y11
+	VPMULHW    Y2, Y1, Y1
+	VPSUBW     Y9, Y12, Y12
+	VMOVDQU    nttconst_06d26d8f0453<>+0(SB), Y9
+	VPSUBW     Y0, Y6, Y6
+	VPERM2I128 $0x20, Y4, Y10, Y0
+	VPERM2I128 $0x31, Y4, Y10, Y4
+	VPSUBW     Y12, Y7, Y10
+	VSHUFPS    $0x44, Y6, Y5, Y13
+	VSHUFPS    $0xee, Y6, Y5, Y5
+	VPMULLW    Y3, Y10, Y3
+	VPADDW     Y7, Y12, Y12
+	VPERM2I128 $0x20, Y5, Y13, Y6
+	VPERM2I128 $0x31, Y5, Y13, Y5
+	VPMULHW    Y11, Y8, Y7
+	VPMULHW    Y2, Y3, Y3
+	VPMULHW    Y9, Y10, Y8
+	VPSUBW     Y1, Y7, Y7
+	VSHUFPS    $0x44, Y4, Y0, Y1
+	VSHUFPS    $0x44, Y5, Y6, Y9
+	VSHUFPS    $0x44, Y7, Y14, Y10
+	VSHUFPS    $0xee, Y7, Y14, Y7
+	VMOVDQU    Y1, (AX)
+	VPERM2I128 $0x20, Y7, Y10, Y1
+	VPERM2I128 $0x31, Y7, Y10, Y7
+	VMOVDQU    Y9, 256(AX)
+	VPSUBW     Y3, Y8, Y8
+	VSHUFPS    $0xee, Y4, Y0, Y0
+	VSHUFPS    $0xee, Y5, Y6, Y3
+	VSHUFPS    $0x44, Y8, Y12, Y4
+	VSHUFPS    $0xee, Y8, Y12, Y5
+	VMOVDQU    Y0, 32(AX)
+	VMOVDQU    224(AX), Y0
+	VMOVDQU    480(AX), Y6
+	VPERM2I128 $0x20, Y5, Y4, Y8
+	VPERM2I128 $0x31, Y5, Y4, Y4
+	VMOVDQU    Y3, 288(AX)
+	VMOVDQU    64(AX), Y3
+	VSHUFPS    $0x44, Y7, Y1, Y5
+	VSHUFPS    $0xee, Y7, Y1, Y1
+	VMOVDQU    320(AX), Y7
+	VMOVDQU    nttconst_03c08af02931<>+0(SB), Y9
+	VMOVDQU    Y5, 128(AX)
+	VSHUFPS    $0x44, Y4, Y8, Y5
+	VSHUFPS    $0xee, Y4, Y8, Y4
+	VMOVDQU    Y1, 160(AX)
+	VMOVDQU    96(AX), Y1
+	VMOVDQU    nttconst_22879e851f23<>+0(SB), Y8
+	VMOVDQU    Y5, 384(AX)
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    nttconst_d1a6daf8d082<>+0(SB), Y10
+	VMOVDQU    Y4, 416(AX)
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    nttconst_b32e51d6ba81<>+0(SB), Y11
+	VMOVDQU    448(AX), Y12
+	VMOVDQU    nttconst_820ab7dcb5ce<>+0(SB), Y13
+	VSHUFPS    $0x88, Y1, Y3, Y14
+	VSHUFPS    $0xdd, Y1, Y3, Y1
+	VSHUFPS    $0x88, Y0, Y5, Y3
+	VSHUFPS    $0xdd, Y0, Y5, Y0
+	VPSUBW     Y14, Y1, Y5
+	VPMULLW    Y9, Y5, Y9
+	VPMULHW    Y10, Y5, Y5
+	VSHUFPS    $0x88, Y4, Y7, Y10
+	VSHUFPS    $0xdd, Y4, Y7, Y4
+	VSHUFPS    $0x88, Y6, Y12, Y7
+	VSHUFPS    $0xdd, Y6, Y12, Y6
+	VPSUBW     Y10, Y4, Y12
+	VPADDW     Y1, Y14, Y14
+	VPSUBW     Y3, Y0, Y1
+	VPMULLW    Y8, Y12, Y8
+	VPMULHW    Y13, Y12, Y12
+	VPSUBW     Y7, Y6, Y13
+	VPMULLW    Y11, Y1, Y11
+	VPMULHW    Y2, Y9, Y9
+	VPADDW     Y4, Y10, Y10
+	VPADDW     Y0, Y3, Y3
+	VMOVDQU    nttconst_bdd029656e66<>+0(SB), Y0
+	VPADDW     Y6, Y7, Y7
+	VMOVDQU    nttconst_4b0fa64e10eb<>+0(SB), Y4
+	VPMULHW    Y2, Y8, Y8
+	VPMULHW    Y2, Y11, Y11
+	VPSUBW     Y9, Y5, Y5
+	VMOVDQU    nttconst_9cd8b70d05b0<>+0(SB), Y6
+	VSHUFPS    $0x88, Y5, Y14, Y9
+	VSHUFPS    $0xdd, Y5, Y14, Y5
+	VPSUBW     Y8, Y12, Y12
+	VMOVDQU    nttconst_7477a96fc065<>+0(SB), Y8
+	VPSUBW     Y9, Y5, Y14
+	VPMULLW    Y0, Y13, Y0
+	VPADDW     Y5, Y9, Y9
+	VSHUFPS    $0x88, Y12, Y10, Y5
+	VSHUFPS    $0xdd, Y12, Y10, Y10
+	VPMULHW    Y4, Y1, Y1
+	VMOVDQU    nttconst_58bc50e228a8<>+0(SB), Y4
+	VPSUBW     Y5, Y10, Y12
+	VPADDW     Y10, Y5, Y5
+	VPMULHW    Y6, Y13, Y6
+	VPMULHW    Y2, Y0, Y0
+	VMOVDQU    nttconst_1e5621a9bb82<>+0(SB), Y10
+	VPSUBW     Y11, Y1, Y1
+	VMOVDQU    nttconst_d88dfd0a53f5<>+0(SB), Y11
+	VSHUFPS    $0x88, Y1, Y3, Y13
+	VSHUFPS    $0xdd, Y1, Y3, Y1
+	VPMULLW    Y8, Y14, Y3
+	VPSUBW     Y0, Y6, Y6
+	VMOVDQU    nttconst_6381585353c2<>+0(SB), Y0
+	VPSUBW     Y13, Y1, Y8
+	VPMULLW    Y4, Y12, Y4
+	VPADDW     Y1, Y13, Y13
+	VSHUFPS    $0x88, Y6, Y7, Y1
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VPSUBW     Y1, Y6, Y7
+	VPMULHW    Y2, Y3, Y3
+	VPMULHW    Y10, Y14, Y10
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    nttconst_f8ea550ea997<>+0(SB), Y6
+	VPMULLW    Y11, Y8, Y11
+	VPMULHW    Y2, Y4, Y4
+	VPMULLW    Y0, Y7, Y0
+	VPSUBW     Y3, Y10, Y10
+	VMOVDQU    nttconst_38820a7cb977<>+0(SB), Y3
+	VPMULHW    Y2, Y11, Y11
+	VPERM2I128 $0x20, Y10, Y9, Y14
+	VPERM2I128 $0x31, Y10, Y9, Y9
+	VPMULHW    Y6, Y12, Y6
+	VMOVDQU    nttconst_c60842c15661<>+0(SB), Y10
+	VPMULHW    Y2, Y0, Y0
+	VPSUBW     Y14, Y9, Y12
+	VPADDW     Y9, Y14, Y14
+	VPMULHW    Y3, Y8, Y3
+	VMOVDQU    nttconst_f15bc81b22c0<>+0(SB), Y8
+	VPSUBW     Y4, Y6, Y6
+	VMOVDQU    nttconst_bf99db5581db<>+0(SB), Y4
+	VPERM2I128 $0x20, Y6, Y5, Y9
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPMULHW    Y10, Y7, Y6
+	VPSUBW     Y11, Y3, Y3
+	VMOVDQU    nttconst_393e867057dc<>+0(SB), Y7
+	VMOVDQU    nttconst_116e3f133763<>+0(SB), Y10
+	VPERM2I128 $0x20, Y3, Y13, Y11
+	VPERM2I128 $0x31, Y3, Y13, Y3
+	VPSUBW     Y9, Y5, Y13
+	VPADDW     Y5, Y9, Y9
+	VPSUBW     Y0, Y6, Y6
+	VMOVDQU    nttconst_e2425068dbc8<>+0(SB), Y0
+	VPMULLW    Y8, Y12, Y5
+	VPMULLW    Y4, Y13, Y4
+	VPERM2I128 $0x20, Y6, Y1, Y8
+	VPERM2I128 $0x31, Y6, Y1, Y1
+	VPSUBW     Y11, Y3, Y6
+	VPADDW     Y3, Y11, Y11
+	VPMULLW    Y7, Y6, Y3
+	VPMULHW    Y10, Y12, Y7
+	VMOVDQU    nttconst_92742bfb6666<>+0(SB), Y10
+	VPSUBW     Y8, Y1, Y12
+	VPMULHW    Y2, Y5, Y5
+	VPMULHW    Y2, Y4, Y4
+	VPADDW     Y1, Y8, Y8
+	VPMULLW    Y0, Y12, Y0
+	VPMULHW    Y2, Y3, Y3
+	VPSUBW     Y5, Y7, Y7
+	VMOVDQU    nttconst_2957e582a7c1<>+0(SB), Y1
+	VSHUFPS    $0x88, Y7, Y14, Y5
+	VSHUFPS    $0xdd, Y7, Y14, Y7
+	VPMULHW    Y10, Y13, Y10
+	VMOVDQU    nttconst_cfa39ba12ae2<>+0(SB), Y13
+	VPMULHW    Y2, Y0, Y0
+	VPSUBW     Y4, Y10, Y10
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y4
+	VPMULHW    Y1, Y6, Y1
+	VSHUFPS    $0x88, Y10, Y9, Y6
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VMOVDQU    nttconst_7da03d3720a3<>+0(SB), Y10
+	VPMULHW    Y13, Y12, Y12
+	VMOVDQU    nttconst_d187b0818f2c<>+0(SB), Y13
+	VPSUBW     Y3, Y1, Y1
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y3
+	VSHUFPS    $0x88, Y1, Y11, Y14
+	VSHUFPS    $0xdd, Y1, Y11, Y1
+	VPSUBW     Y0, Y12, Y12
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y0
+	VPMULHW    Y4, Y5, Y4
+	VSHUFPS    $0x88, Y12, Y8, Y11
+	VSHUFPS    $0xdd, Y12, Y8, Y8
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULHW    Y3, Y6, Y3
+	VPMULLW    Y2, Y4, Y4
+	VPMULHW    Y0, Y14, Y0
+	VPSRAW     $0x0a, Y3, Y3
+	VPSUBW     Y4, Y5, Y5
+	VMOVDQU    nttconst_4478d199ced1<>+0(SB), Y4
+	VPMULLW    Y2, Y3, Y3
+	VPSUBW     Y5, Y7, Y12
+	VPSRAW     $0x0a, Y0, Y0
+	VPMULLW    Y10, Y12, Y10
+	VPMULHW    Y13, Y12, Y12
+	VPADDW     Y7, Y5, Y5
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y7
+	VPMULLW    Y2, Y0, Y0
+	VPSUBW     Y3, Y6, Y6
+	VMOVDQU    nttconst_ac8e82a5284e<>+0(SB), Y3
+	VPSUBW     Y6, Y9, Y13
+	VPMULHW    Y2, Y10, Y10
+	VPSUBW     Y0, Y14, Y14
+	VPMULLW    Y4, Y13, Y0
+	VPADDW     Y9, Y6, Y6
+	VMOVDQU    nttconst_52ee6132b514<>+0(SB), Y4
+	VPSUBW     Y14, Y1, Y9
+	VPMULHW    Y7, Y11, Y7
+	VPSUBW     Y10, Y12, Y12
+	VPADDW     Y1, Y14, Y14
+	VMOVDQU    nttconst_944eefc7f336<>+0(SB), Y1
+	VPMULHW    Y2, Y0, Y0
+	VSHUFPS    $0x44, Y12, Y5, Y10
+	VPMULLW    Y3, Y9, Y3
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y2, Y7, Y7
+	VPMULHW    Y4, Y13, Y4
+	VSHUFPS    $0xee, Y12, Y5, Y5
+	VMOVDQU    nttconst_12fa6f9f5e79<>+0(SB), Y12
+	VPMULHW    Y2, Y3, Y3
+	VPSUBW     Y7, Y11, Y11
+	VMOVDQU    nttconst_b5f9f48795c9<>+0(SB), Y7
+	VPSUBW     Y0, Y4, Y4
+	VPERM2I128 $0x20, Y5, Y10, Y0
+	VPERM2I128 $0x31, Y5, Y10, Y5
+	VPSUBW     Y11, Y8, Y10
+	VSHUFPS    $0x44, Y4, Y6, Y13
+	VSHUFPS    $0xee, Y4, Y6, Y4
+	VPMULLW    Y1, Y10, Y1
+	VPADDW     Y8, Y11, Y11
+	VPERM2I128 $0x20, Y4, Y13, Y6
+	VPERM2I128 $0x31, Y4, Y13, Y4
+	VPMULHW    Y12, Y9, Y8
+	VPMULHW    Y2, Y1, Y1
+	VPMULHW    Y7, Y10, Y7
+	VPSUBW     Y3, Y8, Y8
+	VSHUFPS    $0x44, Y5, Y0, Y3
+	VSHUFPS    $0x44, Y4, Y6, Y9
+	VSHUFPS    $0x44, Y8, Y14, Y10
+	VSHUFPS    $0xee, Y8, Y14, Y8
+	VMOVDQU    Y3, 64(AX)
+	VPERM2I128 $0x20, Y8, Y10, Y3
+	VPERM2I128 $0x31, Y8, Y10, Y8
+	VMOVDQU    Y9, 320(AX)
+	VPSUBW     Y1, Y7, Y7
+	VSHUFPS    $0xee, Y5, Y0, Y0
+	VSHUFPS    $0xee, Y4, Y6, Y1
+	VMOVDQU    (AX), Y4
+	VSHUFPS    $0x44, Y7, Y11, Y5
+	VSHUFPS    $0xee, Y7, Y11, Y6
+	VMOVDQU    Y0, 96(AX)
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y0
+	VPERM2I128 $0x20, Y6, Y5, Y7
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VMOVDQU    Y1, 352(AX)
+	VMOVDQU    128(AX), Y1
+	VMOVDQU    64(AX), Y6
+	VSHUFPS    $0x44, Y8, Y3, Y9
+	VSHUFPS    $0xee, Y8, Y3, Y3
+	VMOVDQU    384(AX), Y8
+	VMOVDQU    320(AX), Y10
+	VMOVDQU    Y9, 192(AX)
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y9
+	VSHUFPS    $0x44, Y5, Y7, Y11
+	VSHUFPS    $0xee, Y5, Y7, Y5
+	VMOVDQU    Y3, 224(AX)
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y3
+	VMOVDQU    nttconst_735c7b3eac01<>+0(SB), Y7
+	VMOVDQU    Y11, 448(AX)
+	VMOVDQU    256(AX), Y11
+	VMOVDQU    192(AX), Y12
+	VMOVDQU    Y5, 480(AX)
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y5
+	VPMULHW    Y0, Y4, Y0
+	VMOVDQU    nttconst_64f835761cd8<>+0(SB), Y13
+	VPMULHW    Y9, Y6, Y9
+	VPSRAW     $0x0a, Y0, Y0
+	VPMULLW    Y2, Y0, Y0
+	VPMULHW    Y3, Y11, Y3
+	VPMULHW    Y5, Y10, Y5
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y2, Y9, Y9
+	VPSUBW     Y0, Y4, Y4
+	VMOVDQU    448(AX), Y0
+	VPSRAW     $0x0a, Y3, Y3
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y2, Y3, Y3
+	VPMULLW    Y2, Y5, Y5
+	VPSUBW     Y9, Y6, Y6
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y9
+	VPSUBW     Y4, Y6, Y14
+	VPSUBW     Y3, Y11, Y11
+	VPMULLW    Y7, Y14, Y3
+	VPMULHW    Y13, Y14, Y7
+	VMOVDQU    nttconst_27f5dd095427<>+0(SB), Y13
+	VPADDW     Y6, Y4, Y4
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y6
+	VPSUBW     Y5, Y10, Y10
+	VMOVDQU    nttconst_732b22d3c9ee<>+0(SB), Y5
+	VPSUBW     Y11, Y10, Y14
+	VPMULHW    Y2, Y3, Y3
+	VPADDW     Y10, Y11, Y11
+	VPMULHW    Y9, Y1, Y9
+	VPMULHW    Y6, Y12, Y6
+	VPMULLW    Y13, Y14, Y10
+	VPSUBW     Y3, Y7, Y7
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y3
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULHW    Y5, Y14, Y5
+	VMOVDQU    nttconst_6427866ab14a<>+0(SB), Y13
+	VPMULLW    Y2, Y9, Y9
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULHW    Y2, Y10, Y10
+	VPMULLW    Y2, Y6, Y6
+	VPSUBW     Y9, Y1, Y1
+	VMOVDQU    nttconst_3b8cbac8548e<>+0(SB), Y9
+	VPMULHW    Y3, Y8, Y3
+	VPSUBW     Y10, Y5, Y5
+	VMOVDQU    nttconst_50c320ce2fe6<>+0(SB), Y10
+	VPMULHW    Y13, Y0, Y13
+	VPSUBW     Y6, Y12, Y12
+	VMOVDQU    nttconst_ccd372f2d59b<>+0(SB), Y6
+	VPSUBW     Y1, Y12, Y14
+	VPSRAW     $0x0a, Y3, Y3
+	VPADDW     Y12, Y1, Y1
+	VPSRAW     $0x0a, Y13, Y13
+	VPMULLW    Y2, Y3, Y3
+	VPSUBW     Y4, Y1, Y12
+	VPMULLW    Y2, Y13, Y13
+	VPMULLW    Y9, Y14, Y9
+	VPADDW     Y1, Y4, Y4
+	VPSUBW     Y3, Y8, Y8
+	VMOVDQU    nttconst_1897dd7f25ed<>+0(SB), Y1
+	VPMULHW    Y6, Y14, Y3
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y6
+	VPSUBW     Y13, Y0, Y0
+	VPMULHW    Y2, Y9, Y9
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y13
+	VPSUBW     Y8, Y0, Y14
+	VPMULLW    Y10, Y14, Y10
+	VPADDW     Y0, Y8, Y8
+	VPSUBW     Y9, Y3, Y3
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y0
+	VPSUBW     Y11, Y8, Y9
+	VPADDW     Y8, Y11, Y11
+	VPSUBW     Y7, Y3, Y8
+	VPMULHW    Y1, Y14, Y1
+	VPMULHW    Y2, Y10, Y10
+	VPADDW     Y3, Y7, Y7
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y3
+	VPMULLW    Y6, Y12, Y6
+	VPMULLW    Y13, Y9, Y13
+	VPSUBW     Y10, Y1, Y1
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y10
+	VPSUBW     Y4, Y11, Y14
+	VPMULLW    Y0, Y8, Y0
+	VPMULHW    Y2, Y6, Y6
+	VPADDW     Y11, Y4, Y4
+	VPSUBW     Y5, Y1, Y11
+	VPMULHW    Y2, Y13, Y13
+	VPADDW     Y1, Y5, Y5
+	VPMULLW    Y3, Y11, Y1
+	VPMULHW    Y2, Y0, Y0
+	VPMULHW    Y10, Y12, Y3
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW    Y2, Y1, Y1
+	VPSUBW     Y6, Y3, Y3
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y6
+	VPMULHW    Y10, Y9, Y9
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW    Y6, Y8, Y6
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y8
+	VPSUBW     Y13, Y9, Y9
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW     Y7, Y5, Y13
+	VPADDW     Y5, Y7, Y7
+	VPSUBW     Y3, Y9, Y5
+	VPADDW     Y9, Y3, Y3
+	VPMULHW    Y10, Y11, Y9
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y10
+	VPSUBW     Y0, Y6, Y6
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y0
+	VPSUBW     Y1, Y9, Y9
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y1
+	VPMULLW    Y8, Y14, Y8
+	VPMULLW    Y12, Y5, Y11
+	VPSUBW     Y6, Y9, Y12
+	VPADDW     Y9, Y6, Y6
+	VPMULLW    Y10, Y13, Y9
+	VPMULLW    Y0, Y12, Y0
+	VPMULHW    Y2, Y8, Y8
+	VPMULHW    Y2, Y11, Y11
+	VPMULLW    Y1, Y4, Y1
+	VPMULHW    Y2, Y9, Y9
+	VPMULHW    Y2, Y0, Y0
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y10
+	VPMULHW    Y10, Y14, Y10
+	VPMULHW    Y2, Y1, Y1
+	VPSUBW     Y8, Y10, Y10
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y8
+	VPADDW     Y2, Y10, Y14
+	VPMINUW    Y14, Y10, Y10
+	VPMULHW    Y8, Y5, Y5
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y8
+	VMOVDQU    Y10, 256(AX)
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y10
+	VPSUBW     Y11, Y5, Y5
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y11
+	VPMULLW    Y8, Y3, Y8
+	VPMULHW    Y10, Y13, Y10
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y13
+	VPMULHW    Y11, Y12, Y11
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW    Y2, Y8, Y8
+	VPSUBW     Y9, Y10, Y10
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y9
+	VPADDW     Y2, Y5, Y14
+	VPMINUW    Y14, Y5, Y5
+	VMOVDQU    Y5, 384(AX)
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW    Y13, Y4, Y4
+	VPSUBW     Y0, Y11, Y11
+	VPADDW     Y2, Y10, Y0
+	VPMINUW    Y0, Y10, Y10
+	VPMULLW    Y9, Y7, Y0
+	VPMULHW    Y12, Y3, Y3
+	VPSUBW     Y1, Y4, Y4
+	VMOVDQU    Y10, 320(AX)
+	VPADDW     Y2, Y4, Y1
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y9
+	VPMULHW    Y5, Y7, Y5
+	VPMINUW    Y1, Y4, Y4
+	VPMULHW    Y2, Y0, Y0
+	VPSUBW     Y8, Y3, Y3
+	VMOVDQU    Y4, (AX)
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y1
+	VPADDW     Y2, Y11, Y4
+	VPADDW     Y2, Y3, Y7
+	VPMINUW    Y4, Y11, Y11
+	VPMINUW    Y7, Y3, Y3
+	VMOVDQU    Y11, 448(AX)
+	VMOVDQU    288(AX), Y4
+	VPSUBW     Y0, Y5, Y5
+	VMOVDQU    Y3, 128(AX)
+	VMOVDQU    416(AX), Y0
+	VMOVDQU    352(AX), Y3
+	VPMULLW    Y9, Y6, Y7
+	VPADDW     Y2, Y5, Y8
+	VMOVDQU    480(AX), Y9
+	VMOVDQU    nttconst_735c7b3eac01<>+0(SB), Y10
+	VPMINUW    Y8, Y5, Y5
+	VMOVDQU    nttconst_64f835761cd8<>+0(SB), Y8
+	VPMULHW    Y1, Y6, Y1
+	VMOVDQU    Y5, 64(AX)
+	VMOVDQU    nttconst_27f5dd095427<>+0(SB), Y5
+	VMOVDQU    nttconst_732b22d3c9ee<>+0(SB), Y6
+	VPMULHW    Y2, Y7, Y7
+	VMOVDQU    32(AX), Y11
+	VMOVDQU    96(AX), Y12
+	VPSUBW     Y4, Y3, Y13
+	VPSUBW     Y7, Y1, Y1
+	VPADDW     Y3, Y4, Y4
+	VPADDW     Y2, Y1, Y3
+	VPMINUW    Y3, Y1, Y1
+	VPMULLW    Y5, Y13, Y3
+	VPMULHW    Y6, Y13, Y5
+	VMOVDQU    Y1, 192(AX)
+	VMOVDQU    nttconst_3b8cbac8548e<>+0(SB), Y1
+	VMOVDQU    nttconst_ccd372f2d59b<>+0(SB), Y6
+	VPSUBW     Y11, Y12, Y7
+	VMOVDQU    160(AX), Y13
+	VPSUBW     Y0, Y9, Y14
+	VPMULLW    Y10, Y7, Y10
+	VPMULHW    Y8, Y7, Y7
+	VPADDW     Y12, Y11, Y11
+	VMOVDQU    224(AX), Y8
+	VPMULHW    Y2, Y3, Y3
+	VPADDW     Y9, Y0, Y0
+	VMOVDQU    nttconst_50c320ce2fe6<>+0(SB), Y9
+	VPMULHW    Y2, Y10, Y10
+	VPSUBW     Y3, Y5, Y5
+	VMOVDQU    nttconst_1897dd7f25ed<>+0(SB), Y3
+	VPSUBW     Y13, Y8, Y12
+	VPSUBW     Y10, Y7, Y7
+	VPSUBW     Y4, Y0, Y10
+	VPMULLW    Y1, Y12, Y1
+	VPMULLW    Y9, Y14, Y9
+	VPADDW     Y8, Y13, Y13
+	VPADDW     Y0, Y4, Y4
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y0
+	VPMULHW    Y6, Y12, Y6
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y8
+	VPSUBW     Y11, Y13, Y12
+	VPADDW     Y13, Y11, Y11
+	VPMULHW    Y2, Y1, Y1
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_f944e8453445<>+0(SB), Y13
+	VPMULHW    Y2, Y9, Y9
+	VPSUBW     Y1, Y6, Y6
+	VMOVDQU    nttconst_50fdf5fbee76<>+0(SB), Y1
+	VPMULLW    Y0, Y12, Y0
+	VPSUBW     Y9, Y3, Y3
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y9
+	VPSUBW     Y7, Y6, Y14
+	VPMULLW    Y8, Y10, Y8
+	VPADDW     Y6, Y7, Y7
+	VPSUBW     Y5, Y3, Y6
+	VPMULLW    Y13, Y14, Y13
+	VPMULHW    Y2, Y0, Y0
+	VPADDW     Y3, Y5, Y5
+	VPSUBW     Y11, Y4, Y3
+	VPMULHW    Y2, Y8, Y8
+	VPADDW     Y4, Y11, Y11
+	VPMULLW    Y1, Y6, Y1
+	VPMULHW    Y2, Y13, Y13
+	VPMULHW    Y9, Y12, Y4
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y9
+	VPMULHW    Y2, Y1, Y1
+	VPSUBW     Y0, Y4, Y4
+	VMOVDQU    nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULHW    Y9, Y10, Y9
+	VMOVDQU    nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW    Y0, Y14, Y0
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW     Y8, Y9, Y9
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y8
+	VPSUBW     Y7, Y5, Y14
+	VPADDW     Y5, Y7, Y7
+	VPSUBW     Y4, Y9, Y5
+	VPADDW     Y9, Y4, Y4
+	VPMULHW    Y10, Y6, Y6
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y9
+	VPSUBW     Y13, Y0, Y0
+	VMOVDQU    nttconst_38fde581eeb0<>+0(SB), Y10
+	VPSUBW     Y1, Y6, Y6
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y1
+	VPMULLW    Y12, Y3, Y12
+	VPMULLW    Y8, Y5, Y8
+	VPSUBW     Y0, Y6, Y13
+	VPADDW     Y6, Y0, Y0
+	VPMULLW    Y9, Y14, Y6
+	VPMULLW    Y10, Y13, Y9
+	VPMULHW    Y2, Y12, Y12
+	VPMULHW    Y2, Y8, Y8
+	VPMULLW    Y1, Y11, Y1
+	VPMULHW    Y2, Y6, Y6
+	VPMULHW    Y2, Y9, Y9
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y10
+	VPMULHW    Y10, Y3, Y3
+	VPMULHW    Y2, Y1, Y1
+	VPSUBW     Y12, Y3, Y3
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y10
+	VPADDW     Y2, Y3, Y12
+	VPMINUW    Y12, Y3, Y3
+	VPMULHW    Y10, Y5, Y5
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y10
+	VMOVDQU    Y3, 288(AX)
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y3
+	VPSUBW     Y8, Y5, Y5
+	VMOVDQU    nttconst_fd7893754b73<>+0(SB), Y8
+	VPMULLW    Y10, Y4, Y10
+	VPMULHW    Y3, Y14, Y3
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW    Y8, Y13, Y8
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y13
+	VPMULHW    Y2, Y10, Y10
+	VPSUBW     Y6, Y3, Y3
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y6
+	VPADDW     Y2, Y5, Y14
+	VPMINUW    Y14, Y5, Y5
+	VMOVDQU    Y5, 416(AX)
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW    Y12, Y11, Y11
+	VPSUBW     Y9, Y8, Y8
+	VPADDW     Y2, Y3, Y9
+	VPMINUW    Y9, Y3, Y3
+	VPMULLW    Y6, Y7, Y6
+	VPMULHW    Y13, Y4, Y4
+	VPSUBW     Y1, Y11, Y11
+	VMOVDQU    Y3, 352(AX)
+	VPADDW     Y2, Y11, Y1
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y3
+	VPMULHW    Y5, Y7, Y5
+	VPMINUW    Y1, Y11, Y11
+	VPMULHW    Y2, Y6, Y6
+	VPSUBW     Y10, Y4, Y4
+	VMOVDQU    Y11, 32(AX)
+	VMOVDQU    nttconst_209f8692e3bf<>+0(SB), Y1
+	VPADDW     Y2, Y8, Y7
+	VPADDW     Y2, Y4, Y9
+	VPMINUW    Y7, Y8, Y8
+	VPMINUW    Y9, Y4, Y4
+	VMOVDQU    Y8, 480(AX)
+	VPSUBW     Y6, Y5, Y5
+	VMOVDQU    Y4, 160(AX)
+	VPMULLW    Y3, Y0, Y3
+	VPADDW     Y2, Y5, Y4
+	VPMINUW    Y4, Y5, Y5
+	VPMULHW    Y1, Y0, Y0
+	VMOVDQU    Y5, 96(AX)
+	VPMULHW    Y2, Y3, Y3
+	VPSUBW     Y3, Y0, Y0
+	VPADDW     Y2, Y0, Y1
+	VPMINUW    Y1, Y0, Y0
+	VMOVDQU    Y0, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y4, Y3, Y9
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y3, Y9, Y8
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPSUBW      Y4, Y5, Y9
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_c67726397491<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y6, Y1, Y5
+	VPADDW      Y1, Y6, Y6
+	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y7, Y2, Y1
+	VPADDW      Y2, Y7, Y7
+	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPUNPCKLQDQ Y9, Y4, Y3
+	VPUNPCKHQDQ Y9, Y4, Y4
+	VPUNPCKLQDQ Y5, Y6, Y9
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPERM2I128  $0x20, Y4, Y3, Y8
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_6151755f3729<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_f428997e9440<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_7010046a1325<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y6, Y2, Y1
+	VPADDW      Y2, Y6, Y6
+	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y2
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y3, Y4, Y8
+	VPERM2I128  $0x31, Y3, Y4, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y2, Y7, Y6
+	VPADDW      Y7, Y2, Y2
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y2, (AX)
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     Y5, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y4, Y3, Y9
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y3, Y9, Y8
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPSUBW      Y4, Y5, Y9
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y6, Y1, Y5
+	VPADDW      Y1, Y6, Y6
+	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y7, Y2, Y1
+	VPADDW      Y2, Y7, Y7
+	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPUNPCKLQDQ Y9, Y4, Y3
+	VPUNPCKHQDQ Y9, Y4, Y4
+	VPUNPCKLQDQ Y5, Y6, Y9
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPERM2I128  $0x20, Y4, Y3, Y8
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_4056c8550493<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_248706924198<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y6, Y2, Y1
+	VPADDW      Y2, Y6, Y6
+	VPMULLW     nttconst_407baad6f729<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_f73496d97577<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y2
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y3, Y4, Y8
+	VPERM2I128  $0x31, Y3, Y4, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y2, Y7, Y6
+	VPADDW      Y7, Y2, Y2
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y6, 96(AX)
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     Y7, 352(AX)
+	VMOVDQU     Y4, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     Y5, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPADDW      Y0, Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPADDW      Y0, Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_avoid_lazy_min_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_list_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPSUBW      Y8, Y1, Y3
+	VPUNPCKLQDQ Y5, Y4, Y10
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPSUBW      Y9, Y2, Y5
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y3, Y11
+	VPUNPCKLQDQ Y7, Y6, Y12
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y10, Y4, Y7
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y5, Y13
+	VPSUBW      Y12, Y6, Y14
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y3, Y3
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y5, Y5
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y7, Y7
+	VPADDW      Y2, Y9, Y9
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y14, Y2
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y14, Y4
+	VPADDW      Y6, Y12, Y12
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y11, Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y13, Y5, Y5
+	VPUNPCKLDQ  Y3, Y8, Y6
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VPUNPCKLDQ  Y5, Y9, Y8
+	VPUNPCKHDQ  Y5, Y9, Y5
+	VPSUBW      Y1, Y7, Y7
+	VPUNPCKLQDQ Y3, Y6, Y1
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VPSUBW      Y2, Y4, Y4
+	VPUNPCKLDQ  Y7, Y10, Y2
+	VPUNPCKHDQ  Y7, Y10, Y6
+	VPUNPCKLDQ  Y4, Y12, Y7
+	VPUNPCKHDQ  Y4, Y12, Y4
+	VPUNPCKLQDQ Y5, Y8, Y9
+	VPUNPCKHQDQ Y5, Y8, Y5
+	VPUNPCKLQDQ Y6, Y2, Y8
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPUNPCKLQDQ Y4, Y7, Y6
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y3, Y1, Y7
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y5, Y9, Y3
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VPSUBW      Y7, Y1, Y9
+	VPUNPCKLQDQ Y2, Y8, Y10
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPSUBW      Y3, Y5, Y8
+	VPMULLW     nttconst_c67726397491<>+0(SB), Y9, Y11
+	VPUNPCKLQDQ Y4, Y6, Y12
+	VPUNPCKHQDQ Y4, Y6, Y4
+	VPSUBW      Y10, Y2, Y6
+	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y8, Y13
+	VPSUBW      Y12, Y4, Y14
+	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y9, Y9
+	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y8, Y8
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y6, Y6
+	VPADDW      Y5, Y3, Y3
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y14, Y2
+	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y14, Y5
+	VPADDW      Y4, Y12, Y12
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y11, Y9, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y13, Y8, Y8
+	VPUNPCKLQDQ Y9, Y7, Y4
+	VPUNPCKHQDQ Y9, Y7, Y7
+	VPUNPCKLQDQ Y8, Y3, Y9
+	VPUNPCKHQDQ Y8, Y3, Y3
+	VPSUBW      Y1, Y6, Y6
+	VPERM2I128  $0x20, Y7, Y4, Y1
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VPSUBW      Y2, Y5, Y5
+	VPUNPCKLQDQ Y6, Y10, Y2
+	VPUNPCKHQDQ Y6, Y10, Y6
+	VPUNPCKLQDQ Y5, Y12, Y7
+	VPUNPCKHQDQ Y5, Y12, Y5
+	VPERM2I128  $0x20, Y3, Y9, Y8
+	VPERM2I128  $0x31, Y3, Y9, Y3
+	VPSUBW      Y1, Y4, Y9
+	VPERM2I128  $0x20, Y6, Y2, Y10
+	VPERM2I128  $0x31, Y6, Y2, Y2
+	VPMULLW     nttconst_6151755f3729<>+0(SB), Y9, Y6
+	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y9, Y9
+	VPERM2I128  $0x20, Y5, Y7, Y11
+	VPERM2I128  $0x31, Y5, Y7, Y5
+	VPADDW      Y4, Y1, Y1
+	VPSUBW      Y8, Y3, Y4
+	VPSUBW      Y10, Y2, Y7
+	VPMULLW     nttconst_f428997e9440<>+0(SB), Y4, Y12
+	VPMULHW     nttconst_7010046a1325<>+0(SB), Y4, Y4
+	VPADDW      Y3, Y8, Y8
+	VPSUBW      Y11, Y5, Y3
+	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y7, Y13
+	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y7, Y7
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y3, Y2
+	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y3, Y3
+	VPADDW      Y5, Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y6, Y9, Y9
+	VMOVDQU     480(AX), Y5
+	VPMULHW     Y0, Y13, Y13
+	VPERM2I128  $0x20, Y9, Y1, Y6
+	VPERM2I128  $0x31, Y9, Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y12, Y4, Y4
+	VPSUBW      Y13, Y7, Y7
+	VPERM2I128  $0x20, Y4, Y8, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y12
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPSUBW      Y2, Y3, Y3
+	VPERM2I128  $0x20, Y7, Y10, Y2
+	VPERM2I128  $0x31, Y7, Y10, Y7
+	VPERM2I128  $0x20, Y3, Y11, Y8
+	VPERM2I128  $0x31, Y3, Y11, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y13
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y12, Y12
+	VPSRAW      $0x0a, Y10, Y10
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y12, Y6, Y6
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y6, Y1, Y12
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y12, Y14
+	VPADDW      Y1, Y6, Y6
+	VPSUBW      Y10, Y9, Y9
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y12, Y1
+	VMOVDQU     Y6, (AX)
+	VPSUBW      Y11, Y2, Y2
+	VPSUBW      Y9, Y4, Y6
+	VPSUBW      Y13, Y8, Y8
+	VPSUBW      Y2, Y7, Y10
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y6, Y6
+	VPSUBW      Y8, Y3, Y12
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y10, Y13
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y10, Y10
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y12, Y4
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y12, Y12
+	VPADDW      Y7, Y2, Y2
+	VPADDW      Y3, Y8, Y8
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     Y2, 128(AX)
+	VMOVDQU     224(AX), Y2
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     96(AX), Y3
+	VPMULHW     Y0, Y14, Y14
+	VMOVDQU     352(AX), Y7
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y14, Y1, Y1
+	VPMULHW     Y0, Y13, Y13
+	VMOVDQU     Y1, 32(AX)
+	VPMULHW     Y0, Y4, Y4
+	VMOVDQU     64(AX), Y1
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y13, Y10, Y10
+	VMOVDQU     Y6, 288(AX)
+	VPSUBW      Y4, Y12, Y12
+	VMOVDQU     Y10, 160(AX)
+	VMOVDQU     320(AX), Y4
+	VMOVDQU     Y12, 416(AX)
+	VMOVDQU     192(AX), Y6
+	VMOVDQU     448(AX), Y8
+	VPUNPCKLDQ  Y3, Y1, Y9
+	VPUNPCKHDQ  Y3, Y1, Y1
+	VPUNPCKLQDQ Y1, Y9, Y3
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPSUBW      Y3, Y1, Y9
+	VPUNPCKLDQ  Y7, Y4, Y10
+	VPUNPCKHDQ  Y7, Y4, Y4
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y9, Y7
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y9, Y9
+	VPUNPCKLDQ  Y2, Y6, Y11
+	VPUNPCKHDQ  Y2, Y6, Y2
+	VPADDW      Y1, Y3, Y3
+	VPUNPCKLDQ  Y5, Y8, Y1
+	VPUNPCKHDQ  Y5, Y8, Y5
+	VPUNPCKLQDQ Y4, Y10, Y6
+	VPUNPCKHQDQ Y4, Y10, Y4
+	VPUNPCKLQDQ Y2, Y11, Y8
+	VPUNPCKHQDQ Y2, Y11, Y2
+	VPSUBW      Y6, Y4, Y10
+	VPUNPCKLQDQ Y5, Y1, Y11
+	VPUNPCKHQDQ Y5, Y1, Y1
+	VPSUBW      Y8, Y2, Y5
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y10, Y12
+	VPSUBW      Y11, Y1, Y13
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y5, Y14
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y10, Y10
+	VPADDW      Y4, Y6, Y6
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y13, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y5, Y5
+	VPADDW      Y2, Y8, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y13, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y9, Y9
+	VPUNPCKLDQ  Y9, Y3, Y2
+	VPUNPCKHDQ  Y9, Y3, Y3
+	VPMULHW     Y0, Y12, Y12
+	VPUNPCKLQDQ Y3, Y2, Y7
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPMULHW     Y0, Y14, Y14
+	VPUNPCKLQDQ Y2, Y7, Y3
+	VPUNPCKHQDQ Y2, Y7, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y3, Y2, Y7
+	VPSUBW      Y12, Y10, Y10
+	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y7, Y9
+	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y7, Y7
+	VPADDW      Y2, Y3, Y3
+	VPSUBW      Y14, Y5, Y5
+	VPUNPCKLDQ  Y10, Y6, Y2
+	VPUNPCKHDQ  Y10, Y6, Y6
+	VPSUBW      Y4, Y1, Y1
+	VPUNPCKLDQ  Y5, Y8, Y4
+	VPUNPCKHDQ  Y5, Y8, Y5
+	VPUNPCKLDQ  Y1, Y11, Y8
+	VPUNPCKHDQ  Y1, Y11, Y1
+	VPUNPCKLQDQ Y6, Y2, Y10
+	VPUNPCKHQDQ Y6, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y6
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y1, Y8, Y5
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y10, Y8
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPUNPCKLQDQ Y4, Y6, Y10
+	VPUNPCKHQDQ Y4, Y6, Y4
+	VPSUBW      Y8, Y2, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPUNPCKLQDQ Y1, Y5, Y11
+	VPUNPCKHQDQ Y1, Y5, Y1
+	VPSUBW      Y10, Y4, Y5
+	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y6, Y12
+	VPSUBW      Y11, Y1, Y13
+	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y5, Y14
+	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y6, Y6
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y13, Y2
+	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y5, Y5
+	VPSUBW      Y9, Y7, Y7
+	VPADDW      Y4, Y10, Y10
+	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y13, Y4
+	VPADDW      Y1, Y11, Y11
+	VPUNPCKLQDQ Y7, Y3, Y1
+	VPUNPCKHQDQ Y7, Y3, Y3
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSUBW      Y7, Y1, Y3
+	VPMULHW     Y0, Y12, Y12
+	VPMULLW     nttconst_4056c8550493<>+0(SB), Y3, Y9
+	VPADDW      Y1, Y7, Y7
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y3, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y12, Y6, Y6
+	VPSUBW      Y14, Y5, Y5
+	VPUNPCKLQDQ Y6, Y8, Y3
+	VPUNPCKHQDQ Y6, Y8, Y6
+	VPSUBW      Y2, Y4, Y4
+	VPUNPCKLQDQ Y5, Y10, Y2
+	VPUNPCKHQDQ Y5, Y10, Y5
+	VPUNPCKLQDQ Y4, Y11, Y8
+	VPUNPCKHQDQ Y4, Y11, Y4
+	VPERM2I128  $0x20, Y6, Y3, Y10
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y5, Y2, Y6
+	VPERM2I128  $0x31, Y5, Y2, Y2
+	VPMULHW     Y0, Y9, Y9
+	VPERM2I128  $0x20, Y4, Y8, Y5
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VMOVDQU     (AX), Y8
+	VPSUBW      Y10, Y3, Y11
+	VPSUBW      Y6, Y2, Y12
+	VPMULLW     nttconst_248706924198<>+0(SB), Y11, Y13
+	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y11, Y11
+	VPSUBW      Y9, Y1, Y1
+	VPSUBW      Y5, Y4, Y9
+	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y12, Y14
+	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y12, Y12
+	VPADDW      Y3, Y10, Y10
+	VPMULLW     nttconst_407baad6f729<>+0(SB), Y9, Y3
+	VPMULHW     nttconst_f73496d97577<>+0(SB), Y9, Y9
+	VPADDW      Y2, Y6, Y6
+	VPADDW      Y4, Y5, Y5
+	VPERM2I128  $0x20, Y1, Y7, Y2
+	VPERM2I128  $0x31, Y1, Y7, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y7
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y13, Y11, Y11
+	VPSUBW      Y14, Y12, Y12
+	VPERM2I128  $0x20, Y11, Y10, Y13
+	VPERM2I128  $0x31, Y11, Y10, Y10
+	VPSRAW      $0x0a, Y4, Y4
+	VPSUBW      Y3, Y9, Y9
+	VPERM2I128  $0x20, Y12, Y6, Y3
+	VPERM2I128  $0x31, Y12, Y6, Y6
+	VPMULLW     Y0, Y4, Y4
+	VPERM2I128  $0x20, Y9, Y5, Y11
+	VPSRAW      $0x0a, Y7, Y7
+	VPERM2I128  $0x31, Y9, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y9
+	VPMULLW     Y0, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y12
+	VPSUBW      Y4, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y4
+	VPSUBW      Y7, Y2, Y2
+	VPSUBW      Y2, Y1, Y7
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y7, Y14
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y7, Y7
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0a, Y9, Y9
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y9, Y9
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y9, Y13, Y13
+	VPSUBW      Y12, Y3, Y3
+	VPSUBW      Y13, Y10, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y4, Y11, Y11
+	VPSUBW      Y3, Y6, Y2
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y1, Y4
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y1, Y1
+	VPSUBW      Y11, Y5, Y9
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y2, Y12
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y2, Y2
+	VPADDW      Y10, Y13, Y13
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y9, Y10
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y9, Y9
+	VPADDW      Y6, Y3, Y3
+	VPADDW      Y5, Y11, Y11
+	VMOVDQU     Y13, 320(AX)
+	VPSUBW      Y14, Y7, Y7
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     64(AX), Y5
+	VPMULHW     Y0, Y4, Y4
+	VPMULHW     Y0, Y12, Y12
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y4, Y1, Y1
+	VPSUBW      Y12, Y2, Y2
+	VMOVDQU     Y1, 352(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y4
+	VPSUBW      Y10, Y9, Y9
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     384(AX), Y2
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y9, 480(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     192(AX), Y9
+	VMOVDQU     448(AX), Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y12
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y14
+	VPSRAW      $0x0a, Y1, Y1
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y1, Y1
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y1, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y10, Y1
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y8, Y5, Y4
+	VPADDW      Y5, Y8, Y8
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y4, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y4, Y4
+	VPSRAW      $0x0a, Y11, Y11
+	VPSRAW      $0x0a, Y12, Y12
+	VPSRAW      $0x0a, Y13, Y13
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y11, Y11
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y12, Y2, Y2
+	VPSRAW      $0x0a, Y1, Y1
+	VPSUBW      Y13, Y7, Y7
+	VPSUBW      Y14, Y9, Y9
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y7, Y6, Y11
+	VPSUBW      Y3, Y9, Y12
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y13
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y14
+	VPADDW      Y6, Y7, Y7
+	VPADDW      Y9, Y3, Y3
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y6
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y9
+	VPSUBW      Y8, Y3, Y11
+	VPSUBW      Y1, Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y1
+	VPADDW      Y3, Y8, Y8
+	VPSUBW      Y2, Y10, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y11
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y3, Y12
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y3, Y3
+	VPADDW      Y10, Y2, Y2
+	VPSUBW      Y5, Y4, Y4
+	VPSUBW      Y7, Y2, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y10
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPADDW      Y2, Y7, Y7
+	VPSUBW      Y8, Y7, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPADDW      Y7, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y13, Y6, Y6
+	VPSUBW      Y14, Y9, Y9
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y13
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y4, Y9, Y14
+	VPSUBW      Y1, Y11, Y11
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y14, Y1
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
+	VPADDW      Y9, Y4, Y4
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y12, Y3, Y3
+	VPSUBW      Y6, Y3, Y9
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y12
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPSUBW      Y10, Y5, Y5
+	VPADDW      Y3, Y6, Y6
+	VPSUBW      Y11, Y5, Y3
+	VPSUBW      Y4, Y6, Y10
+	VPMULHW     Y0, Y7, Y7
+	VPADDW      Y5, Y11, Y11
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y7, Y2, Y2
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y11, Y7
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y11, Y11
+	VPSUBW      Y1, Y14, Y14
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y4
+	VPSUBW      Y13, Y8, Y8
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y0, Y8, Y13
+	VPMINUW     Y13, Y8, Y8
+	VPADDW      Y0, Y2, Y13
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPMINUW     Y13, Y2, Y2
+	VMOVDQU     Y8, (AX)
+	VPSUBW      Y12, Y9, Y9
+	VMOVDQU     Y2, 256(AX)
+	VPSUBW      Y14, Y9, Y2
+	VPADDW      Y9, Y14, Y14
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPSUBW      Y5, Y3, Y3
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y14, Y5
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y14, Y9
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y0, Y3, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPADDW      Y0, Y10, Y12
+	VPMINUW     Y6, Y3, Y3
+	VPMINUW     Y12, Y10, Y10
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     Y10, 320(AX)
+	VPSUBW      Y7, Y11, Y11
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     288(AX), Y1
+	VMOVDQU     352(AX), Y3
+	VPADDW      Y0, Y11, Y6
+	VPADDW      Y0, Y4, Y7
+	VPMINUW     Y6, Y11, Y11
+	VPMINUW     Y7, Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VMOVDQU     Y11, 128(AX)
+	VPMULHW     Y0, Y5, Y5
+	VMOVDQU     Y4, 64(AX)
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     96(AX), Y6
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y1, Y3, Y7
+	VPSUBW      Y5, Y9, Y9
+	VPADDW      Y0, Y2, Y5
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
+	VPADDW      Y0, Y9, Y10
+	VPMINUW     Y5, Y2, Y2
+	VPADDW      Y3, Y1, Y1
+	VPMINUW     Y10, Y9, Y9
+	VMOVDQU     Y2, 448(AX)
+	VMOVDQU     Y9, 192(AX)
+	VMOVDQU     416(AX), Y2
+	VMOVDQU     480(AX), Y3
+	VMOVDQU     160(AX), Y5
+	VMOVDQU     224(AX), Y9
+	VPSUBW      Y4, Y6, Y10
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y10, Y10
+	VPADDW      Y6, Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y2, Y3, Y6
+	VPSUBW      Y5, Y9, Y12
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y6, Y13
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y6, Y6
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y3
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
+	VPSUBW      Y8, Y7, Y7
+	VPADDW      Y9, Y5, Y5
+	VPSUBW      Y4, Y5, Y8
+	VPSUBW      Y1, Y2, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y14
+	VPADDW      Y5, Y4, Y4
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y2
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y5
+	VPSUBW      Y4, Y1, Y8
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPADDW      Y1, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y8, Y1
+	VPSUBW      Y11, Y10, Y10
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y11
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y8, Y8
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y13, Y6, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y3, Y12, Y12
+	VPSUBW      Y7, Y6, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y10, Y12, Y13
+	VPADDW      Y6, Y7, Y7
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y6
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPSUBW      Y14, Y5, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y14
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
+	VPADDW      Y12, Y10, Y10
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      Y10, Y7, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y5, Y9, Y12
+	VPADDW      Y7, Y10, Y10
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y7
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPADDW      Y9, Y5, Y5
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y12, Y9
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y12, Y12
+	VPSUBW      Y1, Y8, Y8
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y5, Y5
+	VPSUBW      Y11, Y4, Y4
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y10, Y11
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     Y0, Y7, Y7
+	VPADDW      Y0, Y4, Y6
+	VPSUBW      Y14, Y13, Y13
+	VPMULHW     Y0, Y9, Y9
+	VPADDW      Y0, Y8, Y14
+	VPMINUW     Y6, Y4, Y4
+	VPSUBW      Y13, Y3, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPMINUW     Y14, Y8, Y8
+	VMOVDQU     Y4, 32(AX)
+	VPADDW      Y3, Y13, Y13
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y6, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y6, Y4
+	VPSUBW      Y7, Y2, Y2
+	VMOVDQU     Y8, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y13, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y13, Y7
+	VPSUBW      Y9, Y12, Y12
+	VPADDW      Y0, Y2, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y1, Y5, Y5
+	VPADDW      Y0, Y12, Y1
+	VPMINUW     Y8, Y2, Y2
+	VPADDW      Y0, Y5, Y8
+	VPMINUW     Y1, Y12, Y12
+	VMOVDQU     Y2, 352(AX)
+	VPMINUW     Y8, Y5, Y5
+	VMOVDQU     Y12, 416(AX)
+	VPSUBW      Y11, Y10, Y10
+	VMOVDQU     Y5, 160(AX)
+	VPADDW      Y0, Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VPMULHW     Y0, Y3, Y3
+	VMOVDQU     Y10, 96(AX)
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y6, Y7, Y7
+	VPADDW      Y0, Y4, Y1
+	VPADDW      Y0, Y7, Y0
+	VPMINUW     Y1, Y4, Y4
+	VPMINUW     Y0, Y7, Y7
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     Y7, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_5ba785dde7d3<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_881373b99dfa<>+0(SB), Y2
+	VMOVDQU     (AX), Y3
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     288(AX), Y6
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     160(AX), Y8
+	VMOVDQU     384(AX), Y9
+	VMOVDQU     416(AX), Y10
+	VMOVDQU     nttconst_dcf51a2974a1<>+0(SB), Y11
+	VMOVDQU     nttconst_5d1f79930590<>+0(SB), Y12
+	VPUNPCKLDQ  Y4, Y3, Y13
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VMOVDQU     nttconst_12a119403d0a<>+0(SB), Y8
+	VPUNPCKLDQ  Y10, Y9, Y14
+	VPUNPCKHDQ  Y10, Y9, Y9
+	VPUNPCKLQDQ Y3, Y13, Y10
+	VPUNPCKHQDQ Y3, Y13, Y3
+	VPUNPCKLQDQ Y5, Y4, Y13
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPSUBW      Y10, Y3, Y5
+	VPMULLW     Y0, Y5, Y0
+	VPMULHW     Y2, Y5, Y2
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y9, Y14, Y7
+	VPUNPCKHQDQ Y9, Y14, Y9
+	VPSUBW      Y13, Y4, Y14
+	VPADDW      Y3, Y10, Y10
+	VPSUBW      Y5, Y6, Y3
+	VPMULLW     Y11, Y14, Y11
+	VPMULHW     Y12, Y14, Y12
+	VPSUBW      Y7, Y9, Y14
+	VPMULLW     Y8, Y3, Y8
+	VPMULHW     Y1, Y0, Y0
+	VPADDW      Y4, Y13, Y13
+	VPADDW      Y6, Y5, Y5
+	VMOVDQU     nttconst_0c6164792d5e<>+0(SB), Y4
+	VPADDW      Y9, Y7, Y7
+	VMOVDQU     nttconst_858189f00337<>+0(SB), Y6
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     nttconst_b0962c69e956<>+0(SB), Y0
+	VPUNPCKLDQ  Y2, Y10, Y9
+	VPUNPCKHDQ  Y2, Y10, Y2
+	VPSUBW      Y11, Y12, Y12
+	VPUNPCKLQDQ Y2, Y9, Y10
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPMULLW     Y4, Y14, Y4
+	VPUNPCKLDQ  Y12, Y13, Y9
+	VPUNPCKHDQ  Y12, Y13, Y11
+	VPMULHW     Y6, Y3, Y3
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y9
+	VPUNPCKLQDQ Y2, Y10, Y11
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPMULHW     Y0, Y14, Y0
+	VPMULHW     Y1, Y4, Y4
+	VPUNPCKLQDQ Y9, Y6, Y10
+	VPUNPCKHQDQ Y9, Y6, Y6
+	VPSUBW      Y8, Y3, Y3
+	VMOVDQU     nttconst_c67726397491<>+0(SB), Y8
+	VMOVDQU     nttconst_4b1354f90c84<>+0(SB), Y9
+	VPSUBW      Y11, Y2, Y12
+	VPUNPCKLDQ  Y3, Y5, Y13
+	VPUNPCKHDQ  Y3, Y5, Y3
+	VPADDW      Y2, Y11, Y11
+	VPSUBW      Y4, Y0, Y0
+	VMOVDQU     nttconst_fc5d8816513a<>+0(SB), Y2
+	VPUNPCKLQDQ Y3, Y13, Y4
+	VPUNPCKHQDQ Y3, Y13, Y3
+	VPSUBW      Y10, Y6, Y5
+	VPUNPCKLDQ  Y0, Y7, Y13
+	VPUNPCKHDQ  Y0, Y7, Y0
+	VMOVDQU     nttconst_8bed0cf55777<>+0(SB), Y7
+	VPADDW      Y6, Y10, Y10
+	VMOVDQU     nttconst_68f9e2e6dc79<>+0(SB), Y6
+	VPUNPCKLQDQ Y0, Y13, Y14
+	VPUNPCKHQDQ Y0, Y13, Y0
+	VPUNPCKLQDQ Y3, Y4, Y13
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y0, Y14, Y4
+	VPUNPCKHQDQ Y0, Y14, Y0
+	VPSUBW      Y13, Y3, Y14
+	VPMULLW     Y8, Y12, Y8
+	VPMULHW     Y9, Y12, Y9
+	VPSUBW      Y4, Y0, Y12
+	VPADDW      Y3, Y13, Y13
+	VPMULLW     Y2, Y5, Y2
+	VPADDW      Y0, Y4, Y4
+	VMOVDQU     nttconst_7516d6cafa60<>+0(SB), Y0
+	VPMULLW     Y7, Y14, Y3
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y6, Y5, Y5
+	VMOVDQU     nttconst_3eef4cb81c80<>+0(SB), Y6
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     nttconst_fe53bc760b9b<>+0(SB), Y7
+	VPUNPCKLQDQ Y9, Y11, Y8
+	VPUNPCKHQDQ Y9, Y11, Y9
+	VPMULLW     Y0, Y12, Y0
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     nttconst_6151755f3729<>+0(SB), Y2
+	VPERM2I128  $0x20, Y9, Y8, Y11
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPUNPCKLQDQ Y5, Y10, Y9
+	VPUNPCKHQDQ Y5, Y10, Y5
+	VPMULHW     Y6, Y14, Y6
+	VPERM2I128  $0x20, Y5, Y9, Y10
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VMOVDQU     nttconst_72f5d00e0a2b<>+0(SB), Y9
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y11, Y8, Y14
+	VPMULHW     Y7, Y12, Y7
+	VPADDW      Y8, Y11, Y11
+	VPSUBW      Y3, Y6, Y6
+	VMOVDQU     nttconst_f428997e9440<>+0(SB), Y3
+	VMOVDQU     nttconst_7010046a1325<>+0(SB), Y8
+	VPSUBW      Y10, Y5, Y12
+	VPMULLW     Y2, Y14, Y2
+	VPADDW      Y5, Y10, Y10
+	VPUNPCKLQDQ Y6, Y13, Y5
+	VPUNPCKHQDQ Y6, Y13, Y6
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_dd85efe3f78b<>+0(SB), Y0
+	VPERM2I128  $0x20, Y6, Y5, Y13
+	VPERM2I128  $0x31, Y6, Y5, Y5
+	VPUNPCKLQDQ Y7, Y4, Y6
+	VPUNPCKHQDQ Y7, Y4, Y4
+	VPMULHW     Y9, Y14, Y7
+	VMOVDQU     nttconst_0a0deb3059b7<>+0(SB), Y9
+	VPERM2I128  $0x20, Y4, Y6, Y14
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y13, Y5, Y6
+	VPMULLW     Y3, Y12, Y3
+	VPMULHW     Y8, Y12, Y8
+	VPADDW      Y5, Y13, Y13
+	VMOVDQU     nttconst_31ff4f4addc4<>+0(SB), Y5
+	VPSUBW      Y14, Y4, Y12
+	VPSUBW      Y2, Y7, Y7
+	VPMULLW     Y0, Y6, Y0
+	VPADDW      Y4, Y14, Y14
+	VMOVDQU     nttconst_bc40969a6290<>+0(SB), Y2
+	VPERM2I128  $0x20, Y7, Y11, Y4
+	VPERM2I128  $0x31, Y7, Y11, Y7
+	VPMULLW     Y9, Y12, Y9
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y5, Y6, Y5
+	VPMULHW     Y1, Y9, Y9
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y3
+	VPERM2I128  $0x20, Y8, Y10, Y11
+	VPERM2I128  $0x31, Y8, Y10, Y8
+	VPMULHW     Y2, Y12, Y2
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y10
+	VPSUBW      Y0, Y5, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VPERM2I128  $0x20, Y5, Y13, Y12
+	VPERM2I128  $0x31, Y5, Y13, Y5
+	VPSUBW      Y9, Y2, Y2
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPERM2I128  $0x20, Y2, Y14, Y13
+	VPMULHW     Y6, Y4, Y6
+	VPERM2I128  $0x31, Y2, Y14, Y2
+	VPMULHW     Y0, Y11, Y0
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y1, Y6, Y6
+	VPMULHW     Y9, Y12, Y9
+	VPSRAW      $0x0a, Y0, Y0
+	VPMULLW     Y1, Y0, Y0
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y6
+	VPSRAW      $0x0a, Y9, Y9
+	VPSUBW      Y4, Y7, Y14
+	VPMULLW     Y1, Y9, Y9
+	VPMULLW     Y3, Y14, Y3
+	VPADDW      Y7, Y4, Y4
+	VPSUBW      Y0, Y11, Y11
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VPMULHW     Y10, Y14, Y7
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y10
+	VPSUBW      Y11, Y8, Y14
+	VPSUBW      Y9, Y12, Y12
+	VPMULHW     Y1, Y3, Y3
+	VPADDW      Y8, Y11, Y11
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y8
+	VPSUBW      Y12, Y5, Y9
+	VPMULLW     Y6, Y14, Y6
+	VPADDW      Y5, Y12, Y12
+	VPSUBW      Y3, Y7, Y7
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y3
+	VMOVDQU     Y4, (AX)
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y4
+	VPMULHW     Y0, Y13, Y0
+	VPMULLW     Y10, Y9, Y5
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y10
+	VMOVDQU     Y11, 256(AX)
+	VPSRAW      $0x0a, Y0, Y0
+	VPMULHW     Y1, Y5, Y5
+	VMOVDQU     Y7, 32(AX)
+	VPMULLW     Y1, Y0, Y0
+	VPMULHW     Y4, Y9, Y4
+	VPSUBW      Y6, Y8, Y8
+	VMOVDQU     Y12, 128(AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     96(AX), Y8
+	VMOVDQU     480(AX), Y9
+	VPSUBW      Y0, Y13, Y13
+	VMOVDQU     320(AX), Y0
+	VPSUBW      Y13, Y2, Y11
+	VPSUBW      Y5, Y4, Y4
+	VPMULLW     Y3, Y11, Y3
+	VPMULHW     Y10, Y11, Y5
+	VPADDW      Y2, Y13, Y13
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     Y13, 384(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     352(AX), Y4
+	VPMULHW     Y1, Y3, Y3
+	VPUNPCKLDQ  Y8, Y6, Y10
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VPUNPCKLQDQ Y6, Y10, Y8
+	VPUNPCKHQDQ Y6, Y10, Y6
+	VPSUBW      Y3, Y5, Y5
+	VMOVDQU     nttconst_8bd35e6b5e8f<>+0(SB), Y3
+	VMOVDQU     nttconst_57c77b50185c<>+0(SB), Y10
+	VPSUBW      Y8, Y6, Y11
+	VMOVDQU     Y5, 416(AX)
+	VMOVDQU     nttconst_899070ca15d2<>+0(SB), Y5
+	VPUNPCKLDQ  Y7, Y2, Y12
+	VPUNPCKHDQ  Y7, Y2, Y2
+	VPADDW      Y6, Y8, Y8
+	VMOVDQU     448(AX), Y6
+	VPUNPCKLDQ  Y4, Y0, Y7
+	VPUNPCKHDQ  Y4, Y0, Y0
+	VMOVDQU     nttconst_1493fb715e06<>+0(SB), Y4
+	VMOVDQU     nttconst_77df148f8e21<>+0(SB), Y13
+	VPUNPCKLQDQ Y0, Y7, Y14
+	VPUNPCKHQDQ Y0, Y7, Y0
+	VPUNPCKLQDQ Y2, Y12, Y7
+	VPUNPCKHQDQ Y2, Y12, Y2
+	VPSUBW      Y14, Y0, Y12
+	VPADDW      Y0, Y14, Y14
+	VPSUBW      Y7, Y2, Y0
+	VPMULLW     Y3, Y11, Y3
+	VPMULHW     Y10, Y11, Y10
+	VPADDW      Y2, Y7, Y7
+	VPMULLW     Y5, Y12, Y2
+	VPUNPCKLDQ  Y9, Y6, Y5
+	VPUNPCKHDQ  Y9, Y6, Y6
+	VMOVDQU     nttconst_5369428a3207<>+0(SB), Y9
+	VPMULLW     Y4, Y0, Y4
+	VPUNPCKLQDQ Y6, Y5, Y11
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y13, Y12, Y6
+	VMOVDQU     nttconst_8cbef0c1aaad<>+0(SB), Y12
+	VPSUBW      Y11, Y5, Y13
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y4, Y4
+	VPADDW      Y5, Y11, Y11
+	VPSUBW      Y3, Y10, Y10
+	VMOVDQU     nttconst_cefe7d440652<>+0(SB), Y3
+	VPSUBW      Y2, Y6, Y6
+	VPUNPCKLDQ  Y10, Y8, Y2
+	VPUNPCKHDQ  Y10, Y8, Y5
+	VPMULLW     Y9, Y13, Y8
+	VPUNPCKLDQ  Y6, Y14, Y9
+	VPUNPCKHDQ  Y6, Y14, Y6
+	VPMULHW     Y12, Y0, Y0
+	VPUNPCKLQDQ Y5, Y2, Y10
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y9, Y5
+	VPUNPCKHQDQ Y6, Y9, Y6
+	VPMULHW     Y1, Y8, Y8
+	VPUNPCKLQDQ Y2, Y10, Y9
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPMULHW     Y3, Y13, Y3
+	VPSUBW      Y4, Y0, Y0
+	VMOVDQU     nttconst_2e170bc6a44d<>+0(SB), Y4
+	VMOVDQU     nttconst_b7f1d72d05c4<>+0(SB), Y10
+	VPUNPCKLQDQ Y6, Y5, Y12
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLDQ  Y0, Y7, Y6
+	VPUNPCKHDQ  Y0, Y7, Y0
+	VPSUBW      Y9, Y2, Y7
+	VPUNPCKLQDQ Y0, Y6, Y13
+	VPUNPCKHQDQ Y0, Y6, Y0
+	VPADDW      Y2, Y9, Y9
+	VPSUBW      Y8, Y3, Y3
+	VMOVDQU     nttconst_2eccf1da759e<>+0(SB), Y2
+	VPUNPCKLQDQ Y0, Y13, Y6
+	VPUNPCKHQDQ Y0, Y13, Y0
+	VPSUBW      Y12, Y5, Y8
+	VPUNPCKLDQ  Y3, Y11, Y13
+	VPUNPCKHDQ  Y3, Y11, Y3
+	VMOVDQU     nttconst_32399e20be6e<>+0(SB), Y11
+	VPSUBW      Y6, Y0, Y14
+	VPADDW      Y5, Y12, Y12
+	VPUNPCKLQDQ Y3, Y13, Y5
+	VPUNPCKHQDQ Y3, Y13, Y3
+	VPADDW      Y0, Y6, Y6
+	VMOVDQU     nttconst_eb80da2eda1f<>+0(SB), Y0
+	VPUNPCKLQDQ Y3, Y5, Y13
+	VPUNPCKHQDQ Y3, Y5, Y3
+	VPMULLW     Y4, Y7, Y4
+	VPMULHW     Y10, Y7, Y5
+	VMOVDQU     nttconst_24b675ab63e7<>+0(SB), Y7
+	VPSUBW      Y13, Y3, Y10
+	VPADDW      Y3, Y13, Y13
+	VPMULLW     Y2, Y8, Y2
+	VPMULHW     Y1, Y4, Y4
+	VPMULLW     Y11, Y14, Y3
+	VPMULLW     Y0, Y10, Y0
+	VPMULHW     Y7, Y8, Y7
+	VMOVDQU     nttconst_96d686077ba2<>+0(SB), Y8
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     nttconst_89585a7d2846<>+0(SB), Y4
+	VPMULHW     Y1, Y3, Y3
+	VPUNPCKLQDQ Y5, Y9, Y11
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VPMULHW     Y1, Y0, Y0
+	VPERM2I128  $0x20, Y5, Y11, Y9
+	VPERM2I128  $0x31, Y5, Y11, Y5
+	VPSUBW      Y2, Y7, Y7
+	VMOVDQU     nttconst_4056c8550493<>+0(SB), Y2
+	VPUNPCKLQDQ Y7, Y12, Y11
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPERM2I128  $0x20, Y7, Y11, Y12
+	VPERM2I128  $0x31, Y7, Y11, Y7
+	VPSUBW      Y9, Y5, Y11
+	VPMULHW     Y8, Y14, Y8
+	VPMULHW     Y4, Y10, Y4
+	VMOVDQU     nttconst_7db239c80a5a<>+0(SB), Y10
+	VPADDW      Y5, Y9, Y9
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y0, Y4, Y4
+	VMOVDQU     nttconst_248706924198<>+0(SB), Y0
+	VMOVDQU     nttconst_2c9b87e974d6<>+0(SB), Y3
+	VPSUBW      Y12, Y7, Y5
+	VPMULLW     Y2, Y11, Y2
+	VPUNPCKLQDQ Y8, Y6, Y14
+	VPUNPCKHQDQ Y8, Y6, Y6
+	VPADDW      Y7, Y12, Y12
+	VMOVDQU     nttconst_6fae625da10a<>+0(SB), Y7
+	VPUNPCKLQDQ Y4, Y13, Y8
+	VPUNPCKHQDQ Y4, Y13, Y4
+	VPERM2I128  $0x20, Y6, Y14, Y13
+	VPERM2I128  $0x31, Y6, Y14, Y6
+	VPMULHW     Y10, Y11, Y10
+	VMOVDQU     nttconst_407baad6f729<>+0(SB), Y11
+	VPMULHW     Y1, Y2, Y2
+	VPERM2I128  $0x20, Y4, Y8, Y14
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPSUBW      Y13, Y6, Y8
+	VPMULLW     Y0, Y5, Y0
+	VPMULHW     Y3, Y5, Y3
+	VPSUBW      Y2, Y10, Y10
+	VMOVDQU     nttconst_259ec81f85f2<>+0(SB), Y2
+	VPSUBW      Y14, Y4, Y5
+	VPMULLW     Y7, Y8, Y7
+	VPADDW      Y6, Y13, Y13
+	VPERM2I128  $0x20, Y10, Y9, Y6
+	VPADDW      Y4, Y14, Y14
+	VPERM2I128  $0x31, Y10, Y9, Y4
+	VMOVDQU     nttconst_f73496d97577<>+0(SB), Y9
+	VPMULLW     Y11, Y5, Y10
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y1, Y7, Y7
+	VPMULHW     Y2, Y8, Y2
+	VPMULHW     Y1, Y10, Y10
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y8
+	VPSUBW      Y0, Y3, Y3
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y0
+	VPERM2I128  $0x20, Y3, Y12, Y11
+	VPERM2I128  $0x31, Y3, Y12, Y3
+	VPMULHW     Y9, Y5, Y5
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y9
+	VPSUBW      Y7, Y2, Y2
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y7
+	VPERM2I128  $0x20, Y2, Y13, Y12
+	VPERM2I128  $0x31, Y2, Y13, Y2
+	VPSUBW      Y10, Y5, Y5
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPERM2I128  $0x20, Y5, Y14, Y13
+	VPMULHW     Y8, Y6, Y8
+	VPERM2I128  $0x31, Y5, Y14, Y5
+	VPMULHW     Y7, Y11, Y7
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y1, Y8, Y8
+	VPMULHW     Y10, Y12, Y10
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y1, Y7, Y7
+	VPSUBW      Y8, Y6, Y6
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y8
+	VPSRAW      $0x0a, Y10, Y10
+	VPSUBW      Y6, Y4, Y14
+	VPMULLW     Y1, Y10, Y10
+	VPMULLW     Y0, Y14, Y0
+	VPADDW      Y4, Y6, Y6
+	VPSUBW      Y7, Y11, Y11
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y4
+	VPMULHW     Y9, Y14, Y7
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y9
+	VPSUBW      Y11, Y3, Y14
+	VPSUBW      Y10, Y12, Y12
+	VPMULHW     Y1, Y0, Y0
+	VPADDW      Y3, Y11, Y11
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y3
+	VPSUBW      Y12, Y2, Y10
+	VPMULLW     Y8, Y14, Y8
+	VPADDW      Y2, Y12, Y12
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y0
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y2
+	VPMULHW     Y4, Y13, Y4
+	VPMULLW     Y9, Y10, Y6
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y3, Y14, Y3
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y9
+	VMOVDQU     Y11, 320(AX)
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULHW     Y1, Y6, Y6
+	VMOVDQU     Y7, 96(AX)
+	VPMULLW     Y1, Y4, Y4
+	VPMULHW     Y2, Y10, Y2
+	VPSUBW      Y8, Y3, Y3
+	VMOVDQU     Y12, 192(AX)
+	VMOVDQU     (AX), Y7
+	VMOVDQU     128(AX), Y8
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     64(AX), Y3
+	VPSUBW      Y4, Y13, Y13
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     320(AX), Y10
+	VPSUBW      Y13, Y5, Y11
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y12
+	VPMULLW     Y0, Y11, Y0
+	VPMULHW     Y9, Y11, Y9
+	VPADDW      Y5, Y13, Y13
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     Y13, 448(AX)
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     192(AX), Y5
+	VPMULHW     Y1, Y0, Y0
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y11
+	VPMULHW     Y6, Y7, Y6
+	VPMULHW     Y12, Y3, Y12
+	VPSUBW      Y0, Y9, Y9
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y13
+	VMOVDQU     Y9, 480(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPSRAW      $0x0a, Y6, Y6
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y1, Y6, Y6
+	VPMULLW     Y1, Y12, Y12
+	VPMULHW     Y0, Y2, Y0
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     448(AX), Y6
+	VPSUBW      Y12, Y3, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y12
+	VPMULHW     Y9, Y10, Y9
+	VPSUBW      Y7, Y3, Y14
+	VPMULLW     Y11, Y14, Y11
+	VPMULHW     Y13, Y14, Y13
+	VPADDW      Y3, Y7, Y7
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPSRAW      $0x0a, Y0, Y0
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y1, Y0, Y0
+	VPMULLW     Y1, Y9, Y9
+	VPMULHW     Y1, Y11, Y11
+	VPMULHW     Y12, Y8, Y12
+	VPSUBW      Y0, Y2, Y2
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y0
+	VPMULHW     Y3, Y5, Y3
+	VPSUBW      Y9, Y10, Y10
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y9
+	VPSUBW      Y11, Y13, Y13
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y11
+	VPSRAW      $0x0a, Y12, Y12
+	VPSUBW      Y2, Y10, Y14
+	VPMULLW     Y1, Y12, Y12
+	VPADDW      Y10, Y2, Y2
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y1, Y3, Y3
+	VPSUBW      Y12, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPMULLW     Y0, Y14, Y0
+	VPMULHW     Y11, Y4, Y11
+	VPMULHW     Y9, Y14, Y9
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y12
+	VPSUBW      Y3, Y5, Y5
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y3
+	VPSUBW      Y8, Y5, Y14
+	VPMULHW     Y1, Y0, Y0
+	VPSRAW      $0x0a, Y11, Y11
+	VPADDW      Y5, Y8, Y8
+	VPMULLW     Y1, Y11, Y11
+	VPMULHW     Y10, Y6, Y5
+	VPSUBW      Y0, Y9, Y9
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y0
+	VPSUBW      Y7, Y8, Y10
+	VPMULLW     Y12, Y14, Y12
+	VPADDW      Y8, Y7, Y7
+	VPSUBW      Y11, Y4, Y4
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y8
+	VPMULHW     Y3, Y14, Y3
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y11
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y1, Y5, Y5
+	VPMULHW     Y1, Y12, Y12
+	VPSUBW      Y5, Y6, Y6
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y5
+	VPSUBW      Y12, Y3, Y3
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y12
+	VPSUBW      Y4, Y6, Y14
+	VPMULLW     Y11, Y10, Y11
+	VPMULLW     Y0, Y14, Y0
+	VPMULHW     Y8, Y14, Y8
+	VPADDW      Y6, Y4, Y4
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y6
+	VPSUBW      Y13, Y3, Y14
+	VPADDW      Y3, Y13, Y13
+	VPSUBW      Y2, Y4, Y3
+	VPMULHW     Y1, Y11, Y11
+	VPADDW      Y4, Y2, Y2
+	VPMULHW     Y1, Y0, Y0
+	VPMULLW     Y5, Y3, Y4
+	VPMULLW     Y12, Y14, Y5
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPSUBW      Y7, Y2, Y12
+	VPMULHW     Y1, Y4, Y4
+	VPMULHW     Y1, Y5, Y5
+	VPADDW      Y2, Y7, Y7
+	VPSUBW      Y9, Y8, Y2
+	VPMULLW     Y6, Y2, Y6
+	VPADDW      Y8, Y9, Y9
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y0, Y10, Y0
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y8
+	VPSUBW      Y11, Y0, Y0
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y10
+	VPMULHW     Y8, Y3, Y3
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y8
+	VPMULHW     Y10, Y14, Y10
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y11
+	VPSUBW      Y4, Y3, Y3
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y4
+	VPSUBW      Y13, Y9, Y14
+	VPADDW      Y9, Y13, Y13
+	VPSUBW      Y0, Y3, Y9
+	VPADDW      Y3, Y0, Y0
+	VPMULHW     Y8, Y2, Y2
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y3
+	VPSUBW      Y5, Y10, Y10
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y5
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VPMULLW     Y11, Y12, Y8
+	VPMULLW     Y4, Y9, Y4
+	VPSUBW      Y10, Y2, Y11
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     Y3, Y14, Y2
+	VPMULLW     Y5, Y11, Y3
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y1, Y4, Y4
+	VPMULLW     Y6, Y7, Y5
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y3, Y3
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y6
+	VPMULHW     Y6, Y12, Y6
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y8, Y6, Y6
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y8
+	VPADDW      Y1, Y6, Y12
+	VPMINUW     Y12, Y6, Y6
+	VPMULHW     Y8, Y9, Y8
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y9
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y6
+	VPSUBW      Y4, Y8, Y8
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y4
+	VPMULLW     Y9, Y0, Y9
+	VPMULHW     Y6, Y14, Y6
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW     Y4, Y11, Y4
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y11
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y2
+	VPADDW      Y1, Y8, Y14
+	VPMINUW     Y14, Y8, Y8
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y8
+	VPMULHW     Y12, Y7, Y7
+	VPSUBW      Y3, Y4, Y4
+	VPADDW      Y1, Y6, Y3
+	VPMINUW     Y3, Y6, Y6
+	VPMULLW     Y2, Y13, Y2
+	VPMULHW     Y11, Y0, Y0
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     Y6, 320(AX)
+	VPADDW      Y1, Y7, Y3
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW     Y8, Y13, Y6
+	VPMINUW     Y3, Y7, Y7
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y9, Y0, Y0
+	VMOVDQU     Y7, (AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y3
+	VPADDW      Y1, Y4, Y7
+	VPADDW      Y1, Y0, Y8
+	VPMINUW     Y7, Y4, Y4
+	VPMINUW     Y8, Y0, Y0
+	VMOVDQU     Y4, 448(AX)
+	VMOVDQU     288(AX), Y4
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     Y0, 128(AX)
+	VMOVDQU     416(AX), Y0
+	VMOVDQU     352(AX), Y2
+	VPMULLW     Y5, Y10, Y5
+	VPADDW      Y1, Y6, Y7
+	VMOVDQU     480(AX), Y8
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y9
+	VPMINUW     Y7, Y6, Y6
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y7
+	VPMULHW     Y3, Y10, Y3
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y6
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y10
+	VPMULHW     Y1, Y5, Y5
+	VMOVDQU     32(AX), Y11
+	VMOVDQU     96(AX), Y12
+	VPSUBW      Y4, Y2, Y13
+	VPSUBW      Y5, Y3, Y3
+	VPADDW      Y2, Y4, Y4
+	VPADDW      Y1, Y3, Y2
+	VPMINUW     Y2, Y3, Y3
+	VPMULLW     Y6, Y13, Y2
+	VPMULHW     Y10, Y13, Y5
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y3
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y6
+	VPSUBW      Y11, Y12, Y10
+	VMOVDQU     160(AX), Y13
+	VPSUBW      Y0, Y8, Y14
+	VPMULLW     Y9, Y10, Y9
+	VPMULHW     Y7, Y10, Y7
+	VPADDW      Y12, Y11, Y11
+	VMOVDQU     224(AX), Y10
+	VPMULHW     Y1, Y2, Y2
+	VPADDW      Y8, Y0, Y0
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y8
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y2
+	VPSUBW      Y13, Y10, Y12
+	VPSUBW      Y9, Y7, Y7
+	VPSUBW      Y4, Y0, Y9
+	VPMULLW     Y3, Y12, Y3
+	VPMULLW     Y8, Y14, Y8
+	VPADDW      Y10, Y13, Y13
+	VPADDW      Y0, Y4, Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y0
+	VPMULHW     Y6, Y12, Y6
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y10
+	VPSUBW      Y11, Y13, Y12
+	VPADDW      Y13, Y11, Y11
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y2, Y14, Y2
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y13
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y3, Y6, Y6
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y3
+	VPMULLW     Y0, Y12, Y0
+	VPSUBW      Y8, Y2, Y2
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VPSUBW      Y7, Y6, Y14
+	VPMULLW     Y10, Y9, Y10
+	VPADDW      Y6, Y7, Y7
+	VPSUBW      Y5, Y2, Y6
+	VPMULLW     Y13, Y14, Y13
+	VPMULHW     Y1, Y0, Y0
+	VPADDW      Y2, Y5, Y5
+	VPSUBW      Y11, Y4, Y2
+	VPMULHW     Y1, Y10, Y10
+	VPADDW      Y4, Y11, Y11
+	VPMULLW     Y3, Y6, Y3
+	VPMULHW     Y1, Y13, Y13
+	VPMULHW     Y8, Y12, Y4
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y8
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y0, Y4, Y4
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y0
+	VPMULHW     Y8, Y9, Y8
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y9
+	VPMULHW     Y0, Y14, Y0
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW      Y10, Y8, Y8
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y10
+	VPSUBW      Y7, Y5, Y14
+	VPADDW      Y5, Y7, Y7
+	VPSUBW      Y4, Y8, Y5
+	VPADDW      Y8, Y4, Y4
+	VPMULHW     Y9, Y6, Y6
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y8
+	VPSUBW      Y13, Y0, Y0
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y9
+	VPSUBW      Y3, Y6, Y6
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y3
+	VPMULLW     Y12, Y2, Y12
+	VPMULLW     Y10, Y5, Y10
+	VPSUBW      Y0, Y6, Y13
+	VPADDW      Y6, Y0, Y0
+	VPMULLW     Y8, Y14, Y6
+	VPMULLW     Y9, Y13, Y8
+	VPMULHW     Y1, Y12, Y12
+	VPMULHW     Y1, Y10, Y10
+	VPMULLW     Y3, Y11, Y3
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y8, Y8
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y9
+	VPMULHW     Y9, Y2, Y2
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y12, Y2, Y2
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y9
+	VPADDW      Y1, Y2, Y12
+	VPMINUW     Y12, Y2, Y2
+	VPMULHW     Y9, Y5, Y5
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y9
+	VMOVDQU     Y2, 288(AX)
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y2
+	VPSUBW      Y10, Y5, Y5
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y10
+	VPMULLW     Y9, Y4, Y9
+	VPMULHW     Y2, Y14, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW     Y10, Y13, Y10
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y13
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VPADDW      Y1, Y5, Y14
+	VPMINUW     Y14, Y5, Y5
+	VMOVDQU     Y5, 416(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW     Y12, Y11, Y11
+	VPSUBW      Y8, Y10, Y10
+	VPADDW      Y1, Y2, Y8
+	VPMINUW     Y8, Y2, Y2
+	VPMULLW     Y6, Y7, Y6
+	VPMULHW     Y13, Y4, Y4
+	VPSUBW      Y3, Y11, Y11
+	VMOVDQU     Y2, 352(AX)
+	VPADDW      Y1, Y11, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y3
+	VPMULHW     Y5, Y7, Y5
+	VPMINUW     Y2, Y11, Y11
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y9, Y4, Y4
+	VMOVDQU     Y11, 32(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y2
+	VPADDW      Y1, Y10, Y7
+	VPADDW      Y1, Y4, Y8
+	VPMINUW     Y7, Y10, Y10
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y10, 480(AX)
+	VPSUBW      Y6, Y5, Y5
+	VMOVDQU     Y4, 160(AX)
+	VPMULLW     Y3, Y0, Y3
+	VPADDW      Y1, Y5, Y4
+	VPMINUW     Y4, Y5, Y5
+	VPMULHW     Y2, Y0, Y0
+	VMOVDQU     Y5, 96(AX)
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y3, Y0, Y0
+	VPADDW      Y1, Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_blend_avoid_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_avoid_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPBLENDD    $0xaa, Y6, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y5, Y7, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y9, Y10
+	VPBLENDD    $0xaa, Y6, Y9, Y6
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VPSLLQ      $0x20, Y8, Y7
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDD    $0xaa, Y7, Y1, Y7
+	VPBLENDD    $0xaa, Y8, Y9, Y9
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y3, Y8
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y2, Y8, Y8
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y5, Y3
+	VPBLENDD    $0xaa, Y2, Y5, Y2
+	VPBLENDD    $0xaa, Y4, Y3, Y3
+	VPUNPCKLQDQ Y10, Y6, Y4
+	VPUNPCKHQDQ Y10, Y6, Y5
+	VPUNPCKLQDQ Y9, Y7, Y6
+	VPUNPCKHQDQ Y9, Y7, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y3, Y2, Y8
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_c67726397491<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLQDQ Y3, Y4, Y2
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y6, Y4
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y1, Y8, Y9
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y2, Y8
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y4, Y3
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPERM2I128  $0x20, Y7, Y6, Y5
+	VPERM2I128  $0x31, Y7, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y9, Y7
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPSUBW      Y8, Y2, Y9
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_6151755f3729<>+0(SB), Y9, Y2
+	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_f428997e9440<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_7010046a1325<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPERM2I128  $0x20, Y9, Y8, Y1
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPERM2I128  $0x20, Y4, Y5, Y3
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPSUBW      Y1, Y8, Y7
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     Y7, 32(AX)
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     Y3, 128(AX)
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     Y5, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPBLENDD    $0xaa, Y6, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y5, Y7, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y9, Y10
+	VPBLENDD    $0xaa, Y6, Y9, Y6
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VPSLLQ      $0x20, Y8, Y7
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDD    $0xaa, Y7, Y1, Y7
+	VPBLENDD    $0xaa, Y8, Y9, Y9
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y3, Y8
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y2, Y8, Y8
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y5, Y3
+	VPBLENDD    $0xaa, Y2, Y5, Y2
+	VPBLENDD    $0xaa, Y4, Y3, Y3
+	VPUNPCKLQDQ Y10, Y6, Y4
+	VPUNPCKHQDQ Y10, Y6, Y5
+	VPUNPCKLQDQ Y9, Y7, Y6
+	VPUNPCKHQDQ Y9, Y7, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y3, Y2, Y8
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLQDQ Y3, Y4, Y2
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y6, Y4
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y1, Y8, Y9
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y2, Y8
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y4, Y3
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPERM2I128  $0x20, Y7, Y6, Y5
+	VPERM2I128  $0x31, Y7, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y9, Y7
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPSUBW      Y8, Y2, Y9
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_4056c8550493<>+0(SB), Y9, Y2
+	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_248706924198<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_407baad6f729<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_f73496d97577<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPERM2I128  $0x20, Y9, Y8, Y1
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPERM2I128  $0x20, Y4, Y5, Y3
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPSUBW      Y1, Y8, Y7
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPADDW      Y0, Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPADDW      Y0, Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_blend_avoid_lazy_min_list_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_avoid_lazy_min_list_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPSLLQ      $0x20, Y4, Y11
+	VPSRLQ      $0x20, Y3, Y12
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y6, Y1
+	VPSRLQ      $0x20, Y5, Y2
+	VPBLENDD    $0xaa, Y11, Y3, Y11
+	VPBLENDD    $0xaa, Y4, Y12, Y12
+	VPSLLQ      $0x20, Y8, Y3
+	VPSRLQ      $0x20, Y7, Y4
+	VPBLENDD    $0xaa, Y1, Y5, Y1
+	VPBLENDD    $0xaa, Y6, Y2, Y2
+	VPBLENDD    $0xaa, Y3, Y7, Y3
+	VPBLENDD    $0xaa, Y8, Y4, Y4
+	VPSUBW      Y9, Y10, Y5
+	VPSUBW      Y11, Y12, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPSUBW      Y3, Y4, Y8
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y5, Y13
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y6, Y14
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y5, Y5
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y6, Y6
+	VPADDW      Y10, Y9, Y9
+	VPADDW      Y12, Y11, Y11
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y7, Y10
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y8, Y12
+	VPADDW      Y2, Y1, Y1
+	VPADDW      Y4, Y3, Y3
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y8, Y4
+	VPSRLQ      $0x20, Y9, Y7
+	VPSRLQ      $0x20, Y11, Y8
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y14, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y13
+	VPSRLQ      $0x20, Y3, Y14
+	VPBLENDD    $0xaa, Y5, Y7, Y7
+	VPSLLQ      $0x20, Y5, Y5
+	VPBLENDD    $0xaa, Y6, Y8, Y8
+	VPSLLQ      $0x20, Y6, Y6
+	VPSUBW      Y10, Y2, Y2
+	VPSUBW      Y12, Y4, Y4
+	VPBLENDD    $0xaa, Y5, Y9, Y5
+	VPBLENDD    $0xaa, Y6, Y11, Y6
+	VPSLLQ      $0x20, Y2, Y9
+	VPSLLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y2, Y13, Y13
+	VPBLENDD    $0xaa, Y4, Y14, Y14
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y10, Y3, Y10
+	VPUNPCKLQDQ Y7, Y5, Y1
+	VPUNPCKHQDQ Y7, Y5, Y2
+	VPUNPCKLQDQ Y8, Y6, Y3
+	VPUNPCKHQDQ Y8, Y6, Y4
+	VPSUBW      Y1, Y2, Y5
+	VPUNPCKLQDQ Y13, Y9, Y6
+	VPUNPCKHQDQ Y13, Y9, Y7
+	VPSUBW      Y3, Y4, Y8
+	VPMULLW     nttconst_c67726397491<>+0(SB), Y5, Y9
+	VPUNPCKLQDQ Y14, Y10, Y11
+	VPUNPCKHQDQ Y14, Y10, Y10
+	VPSUBW      Y6, Y7, Y12
+	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y8, Y13
+	VPSUBW      Y11, Y10, Y14
+	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y5, Y5
+	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y8, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y12, Y2
+	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y12, Y12
+	VPADDW      Y4, Y3, Y3
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y14, Y4
+	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y14, Y7
+	VPADDW      Y10, Y11, Y11
+	VPMULHW     Y0, Y9, Y9
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y9, Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y13, Y8, Y8
+	VPUNPCKLQDQ Y5, Y1, Y9
+	VPUNPCKHQDQ Y5, Y1, Y1
+	VPUNPCKLQDQ Y8, Y3, Y5
+	VPUNPCKHQDQ Y8, Y3, Y3
+	VPSUBW      Y2, Y12, Y12
+	VPERM2I128  $0x20, Y1, Y9, Y2
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPSUBW      Y4, Y7, Y7
+	VPUNPCKLQDQ Y12, Y6, Y4
+	VPUNPCKHQDQ Y12, Y6, Y6
+	VPUNPCKLQDQ Y7, Y11, Y8
+	VPUNPCKHQDQ Y7, Y11, Y7
+	VPERM2I128  $0x20, Y3, Y5, Y9
+	VPERM2I128  $0x31, Y3, Y5, Y3
+	VPSUBW      Y2, Y1, Y5
+	VPERM2I128  $0x20, Y6, Y4, Y10
+	VPERM2I128  $0x31, Y6, Y4, Y4
+	VPMULLW     nttconst_6151755f3729<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y5, Y5
+	VPERM2I128  $0x20, Y7, Y8, Y11
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPADDW      Y1, Y2, Y2
+	VPSUBW      Y9, Y3, Y1
+	VPSUBW      Y10, Y4, Y8
+	VPMULLW     nttconst_f428997e9440<>+0(SB), Y1, Y12
+	VPMULHW     nttconst_7010046a1325<>+0(SB), Y1, Y1
+	VPADDW      Y3, Y9, Y9
+	VPSUBW      Y11, Y7, Y3
+	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y8, Y13
+	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y8, Y8
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y3, Y3
+	VPADDW      Y7, Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y6, Y5, Y5
+	VMOVDQU     480(AX), Y6
+	VPMULHW     Y0, Y13, Y13
+	VPERM2I128  $0x20, Y5, Y2, Y7
+	VPERM2I128  $0x31, Y5, Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y12, Y1, Y1
+	VPSUBW      Y13, Y8, Y8
+	VPERM2I128  $0x20, Y1, Y9, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y12
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPSUBW      Y4, Y3, Y3
+	VPERM2I128  $0x20, Y8, Y10, Y4
+	VPERM2I128  $0x31, Y8, Y10, Y8
+	VPERM2I128  $0x20, Y3, Y11, Y9
+	VPERM2I128  $0x31, Y3, Y11, Y3
+	VPSLLQ      $0x20, Y6, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y14
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y12, Y12
+	VPSRAW      $0x0a, Y11, Y11
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y12, Y7, Y7
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y13, Y13
+	VPSUBW      Y7, Y2, Y12
+	VPMULLW     Y0, Y14, Y14
+	VPADDW      Y2, Y7, Y7
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y12, Y2
+	VPSUBW      Y11, Y5, Y5
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y12, Y11
+	VMOVDQU     Y7, (AX)
+	VPSUBW      Y13, Y4, Y4
+	VPSUBW      Y5, Y1, Y7
+	VPSUBW      Y14, Y9, Y9
+	VPSUBW      Y4, Y8, Y12
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y13
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
+	VPSUBW      Y9, Y3, Y14
+	VPADDW      Y1, Y5, Y5
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y12, Y1
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y12, Y12
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y14, Y8
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y14, Y14
+	VPADDW      Y3, Y9, Y9
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     96(AX), Y4
+	VPMULHW     Y0, Y2, Y2
+	VMOVDQU     352(AX), Y5
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y2, Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VMOVDQU     Y11, 32(AX)
+	VPSLLQ      $0x20, Y3, Y2
+	VPMULHW     Y0, Y8, Y8
+	VMOVDQU     64(AX), Y9
+	VPSLLQ      $0x20, Y4, Y11
+	VPSUBW      Y13, Y7, Y7
+	VPSLLQ      $0x20, Y5, Y13
+	VPSUBW      Y1, Y12, Y12
+	VMOVDQU     Y7, 288(AX)
+	VPSUBW      Y8, Y14, Y14
+	VMOVDQU     Y12, 160(AX)
+	VMOVDQU     320(AX), Y1
+	VMOVDQU     Y14, 416(AX)
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPSRLQ      $0x20, Y9, Y12
+	VPBLENDD    $0xaa, Y11, Y9, Y11
+	VPBLENDD    $0xaa, Y4, Y12, Y12
+	VPSUBW      Y11, Y12, Y4
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDD    $0xaa, Y13, Y1, Y13
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y4, Y4
+	VPSRLQ      $0x20, Y7, Y14
+	VPBLENDD    $0xaa, Y5, Y9, Y9
+	VPBLENDD    $0xaa, Y2, Y7, Y2
+	VPADDW      Y12, Y11, Y11
+	VPSRLQ      $0x20, Y8, Y5
+	VPBLENDD    $0xaa, Y3, Y14, Y14
+	VPBLENDD    $0xaa, Y10, Y8, Y10
+	VPSUBW      Y13, Y9, Y3
+	VPBLENDD    $0xaa, Y6, Y5, Y5
+	VPSUBW      Y2, Y14, Y6
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y3, Y7
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y3, Y3
+	VPSUBW      Y10, Y5, Y8
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y6, Y12
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y6, Y6
+	VPADDW      Y9, Y13, Y13
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y8, Y9
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y8, Y8
+	VPADDW      Y14, Y2, Y2
+	VPADDW      Y5, Y10, Y10
+	VPSRLQ      $0x20, Y11, Y5
+	VPSRLQ      $0x20, Y13, Y14
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPBLENDD    $0xaa, Y4, Y5, Y5
+	VPSLLQ      $0x20, Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPBLENDD    $0xaa, Y4, Y11, Y4
+	VPSRLQ      $0x20, Y10, Y11
+	VPSUBW      Y7, Y3, Y3
+	VPUNPCKLQDQ Y5, Y4, Y7
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPSUBW      Y12, Y6, Y6
+	VPSLLQ      $0x20, Y3, Y5
+	VPBLENDD    $0xaa, Y3, Y14, Y14
+	VPSUBW      Y7, Y4, Y3
+	VPSUBW      Y9, Y8, Y8
+	VPSLLQ      $0x20, Y6, Y9
+	VPBLENDD    $0xaa, Y5, Y13, Y5
+	VPBLENDD    $0xaa, Y6, Y1, Y1
+	VPSLLQ      $0x20, Y8, Y6
+	VPBLENDD    $0xaa, Y9, Y2, Y9
+	VPBLENDD    $0xaa, Y8, Y11, Y11
+	VPUNPCKLQDQ Y14, Y5, Y2
+	VPBLENDD    $0xaa, Y6, Y10, Y6
+	VPUNPCKHQDQ Y14, Y5, Y5
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y3, Y10
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y11, Y6, Y9
+	VPSUBW      Y2, Y5, Y12
+	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y3, Y3
+	VPUNPCKHQDQ Y11, Y6, Y6
+	VPSUBW      Y8, Y1, Y11
+	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y12, Y13
+	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y12, Y12
+	VPSUBW      Y9, Y6, Y14
+	VPADDW      Y4, Y7, Y7
+	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y11, Y4
+	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y11, Y11
+	VPADDW      Y5, Y2, Y2
+	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y14, Y5
+	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y14, Y14
+	VPADDW      Y1, Y8, Y8
+	VPADDW      Y6, Y9, Y9
+	VPMULHW     Y0, Y10, Y10
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y10, Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPUNPCKLQDQ Y3, Y7, Y1
+	VPUNPCKHQDQ Y3, Y7, Y3
+	VPSUBW      Y13, Y12, Y12
+	VPERM2I128  $0x20, Y3, Y1, Y6
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSUBW      Y4, Y11, Y11
+	VPUNPCKLQDQ Y12, Y2, Y3
+	VPUNPCKHQDQ Y12, Y2, Y2
+	VPSUBW      Y5, Y14, Y14
+	VPUNPCKLQDQ Y11, Y8, Y4
+	VPUNPCKHQDQ Y11, Y8, Y5
+	VPUNPCKLQDQ Y14, Y9, Y7
+	VPUNPCKHQDQ Y14, Y9, Y8
+	VPSUBW      Y6, Y1, Y9
+	VPERM2I128  $0x20, Y2, Y3, Y10
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPMULLW     nttconst_4056c8550493<>+0(SB), Y9, Y3
+	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y9, Y9
+	VPERM2I128  $0x20, Y5, Y4, Y11
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPADDW      Y1, Y6, Y6
+	VPERM2I128  $0x20, Y8, Y7, Y1
+	VPERM2I128  $0x31, Y8, Y7, Y5
+	VMOVDQU     (AX), Y7
+	VPSUBW      Y10, Y2, Y8
+	VPSUBW      Y11, Y4, Y12
+	VPMULLW     nttconst_248706924198<>+0(SB), Y8, Y13
+	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y8, Y8
+	VPADDW      Y2, Y10, Y10
+	VPSUBW      Y1, Y5, Y2
+	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y12, Y14
+	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y12, Y12
+	VPADDW      Y4, Y11, Y11
+	VPMULLW     nttconst_407baad6f729<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_f73496d97577<>+0(SB), Y2, Y2
+	VPADDW      Y5, Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y3
+	VPMULHW     Y0, Y13, Y13
+	VPERM2I128  $0x20, Y9, Y6, Y5
+	VPERM2I128  $0x31, Y9, Y6, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y13, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSUBW      Y14, Y12, Y12
+	VPERM2I128  $0x20, Y8, Y10, Y13
+	VPERM2I128  $0x31, Y8, Y10, Y8
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y12, Y11, Y4
+	VPERM2I128  $0x31, Y12, Y11, Y10
+	VPERM2I128  $0x20, Y2, Y1, Y11
+	VPERM2I128  $0x31, Y2, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y2
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y12
+	VPMULLW     Y0, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y14
+	VPSRAW      $0x0a, Y9, Y9
+	VPSUBW      Y3, Y7, Y7
+	VPMULLW     Y0, Y9, Y9
+	VPSRAW      $0x0a, Y2, Y2
+	VPSUBW      Y9, Y5, Y5
+	VPSRAW      $0x0a, Y12, Y12
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y5, Y6, Y3
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y3, Y9
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     Y0, Y14, Y14
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y3, Y3
+	VMOVDQU     Y5, 64(AX)
+	VPSUBW      Y2, Y13, Y13
+	VPSUBW      Y12, Y4, Y4
+	VPSUBW      Y13, Y8, Y2
+	VPSUBW      Y14, Y11, Y11
+	VPSUBW      Y4, Y10, Y5
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
+	VPSUBW      Y11, Y1, Y12
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y5, Y14
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y5, Y5
+	VPADDW      Y8, Y13, Y13
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y12, Y8
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y12, Y12
+	VPADDW      Y10, Y4, Y4
+	VPADDW      Y1, Y11, Y11
+	VMOVDQU     Y13, 320(AX)
+	VMOVDQU     Y4, 192(AX)
+	VPMULHW     Y0, Y9, Y9
+	VMOVDQU     Y11, 448(AX)
+	VPSUBW      Y9, Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VMOVDQU     Y3, 96(AX)
+	VPMULHW     Y0, Y14, Y14
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     64(AX), Y3
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y14, Y5, Y5
+	VMOVDQU     Y2, 352(AX)
+	VPSUBW      Y8, Y12, Y12
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     384(AX), Y2
+	VMOVDQU     320(AX), Y4
+	VMOVDQU     Y12, 480(AX)
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     192(AX), Y6
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y12
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y13
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y14
+	VPSRAW      $0x0a, Y9, Y9
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     Y0, Y10, Y10
+	VPSRAW      $0x0a, Y11, Y11
+	VPSRAW      $0x0a, Y12, Y12
+	VPSUBW      Y9, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y9
+	VPSRAW      $0x0a, Y13, Y13
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y11, Y11
+	VPMULLW     Y0, Y12, Y12
+	VPMULLW     Y0, Y13, Y13
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y10, Y1, Y1
+	VPSUBW      Y7, Y3, Y10
+	VPADDW      Y3, Y7, Y7
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y10, Y3
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y10, Y10
+	VPSUBW      Y11, Y4, Y4
+	VPSUBW      Y12, Y2, Y2
+	VPSUBW      Y13, Y5, Y5
+	VPSUBW      Y14, Y6, Y6
+	VPSUBW      Y5, Y4, Y11
+	VPSUBW      Y1, Y6, Y12
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y13
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y14
+	VPADDW      Y4, Y5, Y5
+	VPADDW      Y6, Y1, Y1
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y4
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y6
+	VPSUBW      Y7, Y1, Y11
+	VPMULLW     Y0, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y12
+	VPADDW      Y1, Y7, Y7
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y9, Y8, Y8
+	VPSUBW      Y2, Y8, Y9
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y9, Y9
+	VPSUBW      Y3, Y10, Y10
+	VPADDW      Y8, Y2, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y5, Y2, Y3
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y8
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPADDW      Y2, Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y7, Y5, Y2
+	VPSUBW      Y13, Y4, Y4
+	VPSUBW      Y14, Y6, Y6
+	VPADDW      Y5, Y7, Y7
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y5
+	VPSUBW      Y10, Y6, Y13
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y7, Y14
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPSUBW      Y12, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y12
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
+	VPADDW      Y6, Y10, Y10
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y7, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y11, Y9, Y9
+	VPSUBW      Y4, Y9, Y7
+	VPMULHW     Y0, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y7, Y11
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y7, Y7
+	VPSUBW      Y8, Y3, Y3
+	VPADDW      Y9, Y4, Y4
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y1, Y3, Y8
+	VPSUBW      Y10, Y4, Y9
+	VPMULHW     Y0, Y14, Y14
+	VPADDW      Y3, Y1, Y1
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y8, Y3
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y9, Y4
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y8, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y9, Y9
+	VPSUBW      Y5, Y2, Y2
+	VPSUBW      Y12, Y13, Y13
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y10, Y12
+	VPSUBW      Y14, Y6, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y10, Y10
+	VPADDW      Y0, Y6, Y14
+	VPMINUW     Y14, Y6, Y6
+	VPADDW      Y0, Y2, Y14
+	VPMINUW     Y14, Y2, Y2
+	VMOVDQU     Y6, (AX)
+	VPMULHW     Y0, Y11, Y11
+	VMOVDQU     Y2, 256(AX)
+	VPMULHW     Y0, Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y11, Y7, Y7
+	VPSUBW      Y13, Y7, Y2
+	VPMULHW     Y0, Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPADDW      Y7, Y13, Y13
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPSUBW      Y3, Y8, Y8
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y13, Y3
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y13, Y7
+	VPSUBW      Y4, Y9, Y9
+	VPADDW      Y0, Y8, Y4
+	VPSUBW      Y5, Y1, Y1
+	VPSUBW      Y12, Y10, Y10
+	VPADDW      Y0, Y9, Y5
+	VPMINUW     Y4, Y8, Y8
+	VPADDW      Y0, Y1, Y4
+	VPADDW      Y0, Y10, Y11
+	VPMINUW     Y5, Y9, Y9
+	VMOVDQU     Y8, 384(AX)
+	VPMINUW     Y4, Y1, Y1
+	VPMINUW     Y11, Y10, Y10
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     288(AX), Y1
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     Y10, 64(AX)
+	VMOVDQU     32(AX), Y5
+	VMOVDQU     96(AX), Y8
+	VPMULHW     Y0, Y6, Y6
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y1, Y4, Y6
+	VPSUBW      Y3, Y7, Y7
+	VPADDW      Y0, Y2, Y3
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y6, Y6
+	VPADDW      Y0, Y7, Y10
+	VPMINUW     Y3, Y2, Y2
+	VPSUBW      Y5, Y8, Y3
+	VPADDW      Y4, Y1, Y1
+	VPMINUW     Y10, Y7, Y7
+	VMOVDQU     Y2, 448(AX)
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y3, Y2
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y3, Y3
+	VPADDW      Y8, Y5, Y5
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     480(AX), Y7
+	VMOVDQU     160(AX), Y8
+	VMOVDQU     224(AX), Y10
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y4, Y7, Y11
+	VPSUBW      Y8, Y10, Y12
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y11, Y13
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y11, Y11
+	VPADDW      Y7, Y4, Y4
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
+	VPSUBW      Y9, Y6, Y6
+	VPADDW      Y10, Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y5, Y8, Y9
+	VPSUBW      Y1, Y4, Y10
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y9, Y14
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y9, Y9
+	VPADDW      Y8, Y5, Y5
+	VPADDW      Y4, Y1, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y10, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y10, Y8
+	VPSUBW      Y5, Y1, Y10
+	VPSUBW      Y2, Y3, Y3
+	VPADDW      Y1, Y5, Y5
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y1
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y2
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y5, Y10
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y13, Y13
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y13, Y11, Y11
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y7, Y12, Y12
+	VPSUBW      Y6, Y11, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y3, Y12, Y13
+	VPADDW      Y11, Y6, Y6
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y7, Y11
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y7, Y7
+	VPSUBW      Y14, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y14
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
+	VPADDW      Y12, Y3, Y3
+	VPSUBW      Y4, Y8, Y8
+	VPSUBW      Y3, Y6, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y9, Y8, Y12
+	VPADDW      Y6, Y3, Y3
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y4, Y4
+	VPADDW      Y8, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y12, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y12, Y12
+	VPSUBW      Y1, Y2, Y2
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y9
+	VPSUBW      Y10, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y3, Y10
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y11, Y7, Y7
+	VPMULHW     Y0, Y6, Y6
+	VPADDW      Y0, Y5, Y11
+	VPSUBW      Y14, Y13, Y13
+	VPMULHW     Y0, Y8, Y8
+	VPADDW      Y0, Y2, Y14
+	VPMINUW     Y11, Y5, Y5
+	VPSUBW      Y13, Y7, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPMINUW     Y14, Y2, Y2
+	VMOVDQU     Y5, 32(AX)
+	VPADDW      Y7, Y13, Y13
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y7
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y2, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y13, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y13, Y6
+	VPSUBW      Y8, Y12, Y12
+	VPADDW      Y0, Y4, Y8
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y1, Y9, Y9
+	VPADDW      Y0, Y12, Y1
+	VPMINUW     Y8, Y4, Y4
+	VPADDW      Y0, Y9, Y8
+	VPMINUW     Y1, Y12, Y12
+	VMOVDQU     Y4, 352(AX)
+	VPMINUW     Y8, Y9, Y9
+	VMOVDQU     Y12, 416(AX)
+	VPSUBW      Y10, Y3, Y3
+	VMOVDQU     Y9, 160(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VMOVDQU     Y3, 96(AX)
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y5, Y7, Y7
+	VPSUBW      Y2, Y6, Y6
+	VPADDW      Y0, Y7, Y1
+	VPADDW      Y0, Y6, Y0
+	VPMINUW     Y1, Y7, Y7
+	VPMINUW     Y0, Y6, Y6
+	VMOVDQU     Y7, 480(AX)
+	VMOVDQU     Y6, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_mem_blend_avoid_lazy_min_hoist_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_avoid_lazy_min_hoist_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_5ba785dde7d3<>+0(SB), Y0
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y1
+	VMOVDQU     nttconst_881373b99dfa<>+0(SB), Y2
+	VMOVDQU     (AX), Y3
+	VMOVDQU     32(AX), Y4
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     288(AX), Y6
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     160(AX), Y8
+	VMOVDQU     384(AX), Y9
+	VMOVDQU     416(AX), Y10
+	VMOVDQU     nttconst_dcf51a2974a1<>+0(SB), Y11
+	VMOVDQU     nttconst_5d1f79930590<>+0(SB), Y12
+	VPSLLQ      $0x20, Y4, Y13
+	VPSRLQ      $0x20, Y3, Y14
+	VPSLLQ      $0x20, Y6, Y15
+	VPBLENDD    $0xaa, Y13, Y3, Y13
+	VPSRLQ      $0x20, Y5, Y3
+	VPBLENDD    $0xaa, Y4, Y14, Y14
+	VPSLLQ      $0x20, Y8, Y4
+	VPBLENDD    $0xaa, Y15, Y5, Y15
+	VPSRLQ      $0x20, Y7, Y5
+	VPBLENDD    $0xaa, Y6, Y3, Y3
+	VPSLLQ      $0x20, Y10, Y6
+	VPBLENDD    $0xaa, Y4, Y7, Y4
+	VPSRLQ      $0x20, Y9, Y7
+	VPBLENDD    $0xaa, Y8, Y5, Y5
+	VPBLENDD    $0xaa, Y6, Y9, Y6
+	VPBLENDD    $0xaa, Y10, Y7, Y7
+	VMOVDQU     nttconst_12a119403d0a<>+0(SB), Y8
+	VPSUBW      Y13, Y14, Y9
+	VPSUBW      Y15, Y3, Y10
+	VPMULLW     Y0, Y9, Y0
+	VPMULLW     Y11, Y10, Y11
+	VPADDW      Y14, Y13, Y13
+	VPSUBW      Y4, Y5, Y14
+	VPMULHW     Y2, Y9, Y2
+	VPSUBW      Y6, Y7, Y9
+	VPMULHW     Y12, Y10, Y10
+	VPADDW      Y3, Y15, Y15
+	VPADDW      Y5, Y4, Y4
+	VMOVDQU     nttconst_0c6164792d5e<>+0(SB), Y3
+	VPADDW      Y7, Y6, Y6
+	VMOVDQU     nttconst_858189f00337<>+0(SB), Y5
+	VPSRLQ      $0x20, Y13, Y7
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y1, Y11, Y11
+	VPMULLW     Y8, Y14, Y8
+	VPSUBW      Y0, Y2, Y2
+	VPSUBW      Y11, Y10, Y10
+	VMOVDQU     nttconst_b0962c69e956<>+0(SB), Y0
+	VPSRLQ      $0x20, Y15, Y11
+	VPSRLQ      $0x20, Y4, Y12
+	VPBLENDD    $0xaa, Y2, Y7, Y7
+	VPSLLQ      $0x20, Y2, Y2
+	VPBLENDD    $0xaa, Y10, Y11, Y11
+	VPSLLQ      $0x20, Y10, Y10
+	VPMULLW     Y3, Y9, Y3
+	VPMULHW     Y5, Y14, Y5
+	VPSRLQ      $0x20, Y6, Y14
+	VPBLENDD    $0xaa, Y2, Y13, Y2
+	VPMULHW     Y1, Y8, Y8
+	VPBLENDD    $0xaa, Y10, Y15, Y10
+	VPUNPCKLQDQ Y7, Y2, Y13
+	VPUNPCKHQDQ Y7, Y2, Y2
+	VPUNPCKLQDQ Y11, Y10, Y7
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPMULHW     Y1, Y3, Y3
+	VPMULHW     Y0, Y9, Y0
+	VPSUBW      Y8, Y5, Y5
+	VMOVDQU     nttconst_c67726397491<>+0(SB), Y8
+	VMOVDQU     nttconst_4b1354f90c84<>+0(SB), Y9
+	VPSUBW      Y13, Y2, Y11
+	VPSLLQ      $0x20, Y5, Y15
+	VPBLENDD    $0xaa, Y5, Y12, Y12
+	VPADDW      Y2, Y13, Y13
+	VPBLENDD    $0xaa, Y15, Y4, Y15
+	VPSUBW      Y3, Y0, Y0
+	VMOVDQU     nttconst_fc5d8816513a<>+0(SB), Y2
+	VMOVDQU     nttconst_68f9e2e6dc79<>+0(SB), Y3
+	VPUNPCKLQDQ Y12, Y15, Y4
+	VPUNPCKHQDQ Y12, Y15, Y5
+	VPSUBW      Y7, Y10, Y12
+	VPSLLQ      $0x20, Y0, Y15
+	VPBLENDD    $0xaa, Y0, Y14, Y14
+	VPSUBW      Y4, Y5, Y0
+	VPADDW      Y10, Y7, Y7
+	VPBLENDD    $0xaa, Y15, Y6, Y15
+	VPADDW      Y5, Y4, Y4
+	VMOVDQU     nttconst_8bed0cf55777<>+0(SB), Y5
+	VPUNPCKLQDQ Y14, Y15, Y6
+	VPUNPCKHQDQ Y14, Y15, Y10
+	VPMULLW     Y8, Y11, Y8
+	VPMULHW     Y9, Y11, Y9
+	VMOVDQU     nttconst_7516d6cafa60<>+0(SB), Y11
+	VPSUBW      Y6, Y10, Y14
+	VPADDW      Y10, Y6, Y6
+	VPMULLW     Y2, Y12, Y2
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y3, Y12, Y3
+	VMOVDQU     nttconst_3eef4cb81c80<>+0(SB), Y10
+	VPMULLW     Y5, Y0, Y5
+	VPMULLW     Y11, Y14, Y11
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     nttconst_fe53bc760b9b<>+0(SB), Y8
+	VPUNPCKLQDQ Y9, Y13, Y12
+	VPUNPCKHQDQ Y9, Y13, Y9
+	VPMULHW     Y1, Y5, Y5
+	VPERM2I128  $0x20, Y9, Y12, Y13
+	VPERM2I128  $0x31, Y9, Y12, Y9
+	VPMULHW     Y1, Y11, Y11
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_6151755f3729<>+0(SB), Y2
+	VPMULHW     Y10, Y0, Y0
+	VPUNPCKLQDQ Y3, Y7, Y10
+	VPUNPCKHQDQ Y3, Y7, Y3
+	VMOVDQU     nttconst_72f5d00e0a2b<>+0(SB), Y7
+	VPERM2I128  $0x20, Y3, Y10, Y12
+	VPERM2I128  $0x31, Y3, Y10, Y3
+	VPSUBW      Y13, Y9, Y10
+	VPMULHW     Y8, Y14, Y8
+	VPADDW      Y9, Y13, Y13
+	VPSUBW      Y5, Y0, Y0
+	VMOVDQU     nttconst_f428997e9440<>+0(SB), Y5
+	VMOVDQU     nttconst_7010046a1325<>+0(SB), Y9
+	VPUNPCKLQDQ Y0, Y4, Y14
+	VPUNPCKHQDQ Y0, Y4, Y0
+	VPSUBW      Y12, Y3, Y4
+	VPSUBW      Y11, Y8, Y8
+	VPERM2I128  $0x20, Y0, Y14, Y11
+	VPERM2I128  $0x31, Y0, Y14, Y0
+	VPMULLW     Y2, Y10, Y2
+	VPUNPCKLQDQ Y8, Y6, Y14
+	VPUNPCKHQDQ Y8, Y6, Y6
+	VPMULHW     Y7, Y10, Y7
+	VMOVDQU     nttconst_dd85efe3f78b<>+0(SB), Y8
+	VPADDW      Y3, Y12, Y12
+	VMOVDQU     nttconst_0a0deb3059b7<>+0(SB), Y3
+	VPERM2I128  $0x20, Y6, Y14, Y10
+	VPERM2I128  $0x31, Y6, Y14, Y6
+	VPSUBW      Y11, Y0, Y14
+	VPMULHW     Y1, Y2, Y2
+	VPMULLW     Y5, Y4, Y5
+	VPMULHW     Y9, Y4, Y4
+	VPADDW      Y0, Y11, Y11
+	VMOVDQU     nttconst_31ff4f4addc4<>+0(SB), Y0
+	VPSUBW      Y10, Y6, Y9
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y6, Y10, Y10
+	VMOVDQU     nttconst_bc40969a6290<>+0(SB), Y2
+	VPMULLW     Y8, Y14, Y6
+	VPMULLW     Y3, Y9, Y3
+	VPERM2I128  $0x20, Y7, Y13, Y8
+	VPERM2I128  $0x31, Y7, Y13, Y7
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y0, Y14, Y0
+	VPMULHW     Y1, Y6, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y13
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y5, Y4, Y4
+	VMOVDQU     nttconst_27aad09ecba0<>+0(SB), Y5
+	VPMULHW     Y2, Y9, Y2
+	VPERM2I128  $0x20, Y4, Y12, Y9
+	VPERM2I128  $0x31, Y4, Y12, Y4
+	VMOVDQU     nttconst_ebd71bbf0df4<>+0(SB), Y12
+	VPSUBW      Y6, Y0, Y0
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPERM2I128  $0x20, Y0, Y11, Y14
+	VPERM2I128  $0x31, Y0, Y11, Y0
+	VPSUBW      Y3, Y2, Y2
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPERM2I128  $0x20, Y2, Y10, Y11
+	VPMULHW     Y13, Y8, Y13
+	VPERM2I128  $0x31, Y2, Y10, Y2
+	VPMULHW     Y6, Y9, Y6
+	VPSRAW      $0x0a, Y13, Y13
+	VPMULLW     Y1, Y13, Y13
+	VPMULHW     Y3, Y14, Y3
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y1, Y6, Y6
+	VPSUBW      Y13, Y8, Y8
+	VMOVDQU     nttconst_6ba61368a8f5<>+0(SB), Y10
+	VPSRAW      $0x0a, Y3, Y3
+	VPSUBW      Y8, Y7, Y13
+	VPMULLW     Y1, Y3, Y3
+	VPMULLW     Y5, Y13, Y5
+	VPADDW      Y7, Y8, Y8
+	VPSUBW      Y6, Y9, Y9
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPMULHW     Y12, Y13, Y7
+	VMOVDQU     nttconst_ff9ce0ab1a1b<>+0(SB), Y12
+	VPSUBW      Y9, Y4, Y13
+	VPSUBW      Y3, Y14, Y14
+	VPMULHW     Y1, Y5, Y5
+	VPADDW      Y4, Y9, Y9
+	VMOVDQU     nttconst_a0ce2ab59e0d<>+0(SB), Y3
+	VPSUBW      Y14, Y0, Y4
+	VPMULLW     Y10, Y13, Y10
+	VPADDW      Y0, Y14, Y14
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     nttconst_fc6c809811f5<>+0(SB), Y0
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     nttconst_3d7e415b8212<>+0(SB), Y5
+	VPMULHW     Y6, Y11, Y6
+	VPMULLW     Y12, Y4, Y8
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y3, Y13, Y3
+	VMOVDQU     nttconst_06d26d8f0453<>+0(SB), Y12
+	VMOVDQU     Y9, 256(AX)
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULHW     Y1, Y8, Y8
+	VMOVDQU     Y7, 32(AX)
+	VPMULLW     Y1, Y6, Y6
+	VPMULHW     Y5, Y4, Y4
+	VPSUBW      Y10, Y3, Y3
+	VMOVDQU     Y14, 128(AX)
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     Y3, 288(AX)
+	VMOVDQU     96(AX), Y3
+	VMOVDQU     480(AX), Y9
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     320(AX), Y6
+	VPSUBW      Y11, Y2, Y10
+	VPSUBW      Y8, Y4, Y4
+	VPMULLW     Y0, Y10, Y0
+	VPMULHW     Y12, Y10, Y8
+	VPADDW      Y2, Y11, Y11
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     352(AX), Y4
+	VPSRLQ      $0x20, Y5, Y10
+	VPSLLQ      $0x20, Y7, Y11
+	VPMULHW     Y1, Y0, Y0
+	VPSLLQ      $0x20, Y3, Y12
+	VPSLLQ      $0x20, Y9, Y13
+	VPBLENDD    $0xaa, Y3, Y10, Y10
+	VPSRLQ      $0x20, Y6, Y3
+	VPBLENDD    $0xaa, Y12, Y5, Y12
+	VPSUBW      Y0, Y8, Y8
+	VMOVDQU     nttconst_8bd35e6b5e8f<>+0(SB), Y0
+	VMOVDQU     nttconst_57c77b50185c<>+0(SB), Y5
+	VPSUBW      Y12, Y10, Y14
+	VMOVDQU     Y8, 416(AX)
+	VPSRLQ      $0x20, Y2, Y8
+	VPBLENDD    $0xaa, Y11, Y2, Y11
+	VPADDW      Y10, Y12, Y12
+	VMOVDQU     nttconst_899070ca15d2<>+0(SB), Y2
+	VPSLLQ      $0x20, Y4, Y10
+	VPBLENDD    $0xaa, Y4, Y3, Y3
+	VPBLENDD    $0xaa, Y7, Y8, Y8
+	VMOVDQU     448(AX), Y4
+	VPBLENDD    $0xaa, Y10, Y6, Y10
+	VMOVDQU     nttconst_1493fb715e06<>+0(SB), Y6
+	VPSUBW      Y11, Y8, Y7
+	VPSUBW      Y10, Y3, Y15
+	VPADDW      Y8, Y11, Y11
+	VPADDW      Y3, Y10, Y10
+	VPMULLW     Y0, Y14, Y0
+	VPMULHW     Y5, Y14, Y3
+	VMOVDQU     nttconst_5369428a3207<>+0(SB), Y5
+	VPMULLW     Y2, Y15, Y2
+	VPSRLQ      $0x20, Y4, Y8
+	VPBLENDD    $0xaa, Y13, Y4, Y13
+	VPBLENDD    $0xaa, Y9, Y8, Y8
+	VMOVDQU     nttconst_77df148f8e21<>+0(SB), Y4
+	VPMULLW     Y6, Y7, Y6
+	VPMULHW     Y1, Y0, Y0
+	VPSRLQ      $0x20, Y12, Y9
+	VPSUBW      Y13, Y8, Y14
+	VPMULHW     Y1, Y2, Y2
+	VPADDW      Y8, Y13, Y13
+	VPMULLW     Y5, Y14, Y5
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y0, Y3, Y3
+	VPSRLQ      $0x20, Y10, Y0
+	VPSLLQ      $0x20, Y3, Y8
+	VPBLENDD    $0xaa, Y3, Y9, Y9
+	VPSRLQ      $0x20, Y11, Y3
+	VPBLENDD    $0xaa, Y8, Y12, Y8
+	VPMULHW     Y4, Y15, Y4
+	VPMULHW     Y1, Y5, Y5
+	VPSUBW      Y2, Y4, Y4
+	VMOVDQU     nttconst_8cbef0c1aaad<>+0(SB), Y2
+	VPSRLQ      $0x20, Y13, Y12
+	VPUNPCKLQDQ Y9, Y8, Y15
+	VPUNPCKHQDQ Y9, Y8, Y8
+	VPSLLQ      $0x20, Y4, Y9
+	VPBLENDD    $0xaa, Y4, Y0, Y0
+	VPBLENDD    $0xaa, Y9, Y10, Y9
+	VPUNPCKLQDQ Y0, Y9, Y4
+	VPMULHW     Y2, Y7, Y2
+	VPUNPCKHQDQ Y0, Y9, Y0
+	VMOVDQU     nttconst_cefe7d440652<>+0(SB), Y7
+	VPSUBW      Y6, Y2, Y2
+	VMOVDQU     nttconst_2e170bc6a44d<>+0(SB), Y6
+	VPSUBW      Y15, Y8, Y9
+	VPSLLQ      $0x20, Y2, Y10
+	VPBLENDD    $0xaa, Y2, Y3, Y3
+	VPADDW      Y8, Y15, Y15
+	VPBLENDD    $0xaa, Y10, Y11, Y10
+	VPMULHW     Y7, Y14, Y2
+	VMOVDQU     nttconst_b7f1d72d05c4<>+0(SB), Y7
+	VPUNPCKLQDQ Y3, Y10, Y8
+	VPUNPCKHQDQ Y3, Y10, Y3
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_2eccf1da759e<>+0(SB), Y5
+	VMOVDQU     nttconst_24b675ab63e7<>+0(SB), Y10
+	VPSUBW      Y4, Y0, Y11
+	VPSUBW      Y8, Y3, Y14
+	VPMULLW     Y6, Y9, Y6
+	VPBLENDD    $0xaa, Y2, Y12, Y12
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDW      Y0, Y4, Y4
+	VPADDW      Y3, Y8, Y8
+	VPBLENDD    $0xaa, Y2, Y13, Y2
+	VMOVDQU     nttconst_32399e20be6e<>+0(SB), Y0
+	VPUNPCKLQDQ Y12, Y2, Y3
+	VPUNPCKHQDQ Y12, Y2, Y2
+	VPMULHW     Y7, Y9, Y7
+	VMOVDQU     nttconst_eb80da2eda1f<>+0(SB), Y9
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y3, Y2, Y12
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     Y5, Y11, Y2
+	VPMULHW     Y10, Y11, Y5
+	VMOVDQU     nttconst_96d686077ba2<>+0(SB), Y10
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     nttconst_89585a7d2846<>+0(SB), Y6
+	VPUNPCKLQDQ Y7, Y15, Y11
+	VPUNPCKHQDQ Y7, Y15, Y7
+	VPMULLW     Y0, Y14, Y0
+	VPERM2I128  $0x20, Y7, Y11, Y13
+	VPERM2I128  $0x31, Y7, Y11, Y7
+	VPMULLW     Y9, Y12, Y9
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y10, Y14, Y10
+	VPMULHW     Y6, Y12, Y6
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     nttconst_4056c8550493<>+0(SB), Y2
+	VMOVDQU     nttconst_7db239c80a5a<>+0(SB), Y11
+	VPSUBW      Y13, Y7, Y12
+	VPMULHW     Y1, Y9, Y9
+	VPUNPCKLQDQ Y5, Y4, Y14
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPADDW      Y7, Y13, Y13
+	VPERM2I128  $0x20, Y4, Y14, Y5
+	VPERM2I128  $0x31, Y4, Y14, Y4
+	VPSUBW      Y0, Y10, Y10
+	VMOVDQU     nttconst_248706924198<>+0(SB), Y0
+	VMOVDQU     nttconst_2c9b87e974d6<>+0(SB), Y7
+	VPSUBW      Y9, Y6, Y6
+	VPUNPCKLQDQ Y10, Y8, Y9
+	VPUNPCKHQDQ Y10, Y8, Y8
+	VMOVDQU     nttconst_6fae625da10a<>+0(SB), Y10
+	VPUNPCKLQDQ Y6, Y3, Y14
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VPSUBW      Y5, Y4, Y6
+	VPERM2I128  $0x20, Y8, Y9, Y15
+	VPERM2I128  $0x31, Y8, Y9, Y8
+	VPMULLW     Y2, Y12, Y2
+	VPMULHW     Y11, Y12, Y9
+	VPERM2I128  $0x20, Y3, Y14, Y11
+	VPERM2I128  $0x31, Y3, Y14, Y3
+	VPADDW      Y4, Y5, Y5
+	VMOVDQU     nttconst_407baad6f729<>+0(SB), Y4
+	VPSUBW      Y15, Y8, Y12
+	VPMULLW     Y0, Y6, Y0
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y11, Y3, Y14
+	VPMULLW     Y10, Y12, Y10
+	VPMULHW     Y7, Y6, Y6
+	VPADDW      Y8, Y15, Y15
+	VPADDW      Y3, Y11, Y11
+	VMOVDQU     nttconst_259ec81f85f2<>+0(SB), Y3
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y2, Y9, Y9
+	VMOVDQU     nttconst_f73496d97577<>+0(SB), Y2
+	VPMULLW     Y4, Y14, Y4
+	VPMULHW     Y1, Y10, Y10
+	VPERM2I128  $0x20, Y9, Y13, Y7
+	VPERM2I128  $0x31, Y9, Y13, Y8
+	VPSUBW      Y0, Y6, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y0
+	VPMULHW     Y1, Y4, Y4
+	VPERM2I128  $0x20, Y6, Y5, Y9
+	VPERM2I128  $0x31, Y6, Y5, Y5
+	VPMULHW     Y3, Y12, Y3
+	VMOVDQU     nttconst_7da03d3720a3<>+0(SB), Y6
+	VPMULHW     Y2, Y14, Y2
+	VMOVDQU     nttconst_d187b0818f2c<>+0(SB), Y12
+	VPSUBW      Y10, Y3, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y10
+	VPSUBW      Y4, Y2, Y2
+	VPERM2I128  $0x20, Y3, Y15, Y4
+	VPMULHW     Y0, Y7, Y0
+	VPERM2I128  $0x31, Y3, Y15, Y3
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y13
+	VPERM2I128  $0x20, Y2, Y11, Y14
+	VPERM2I128  $0x31, Y2, Y11, Y2
+	VPSRAW      $0x0a, Y0, Y0
+	VPMULLW     Y1, Y0, Y0
+	VPMULHW     Y10, Y9, Y10
+	VPMULHW     Y13, Y4, Y11
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_4478d199ced1<>+0(SB), Y0
+	VPSRAW      $0x0a, Y10, Y10
+	VPSUBW      Y7, Y8, Y13
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y1, Y10, Y10
+	VPMULLW     Y6, Y13, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     Y1, Y11, Y11
+	VPMULHW     Y12, Y13, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y12
+	VPSUBW      Y10, Y9, Y9
+	VMOVDQU     nttconst_ac8e82a5284e<>+0(SB), Y10
+	VPMULHW     Y1, Y6, Y6
+	VPSUBW      Y11, Y4, Y4
+	VMOVDQU     nttconst_52ee6132b514<>+0(SB), Y11
+	VPSUBW      Y9, Y5, Y13
+	VPSUBW      Y4, Y3, Y15
+	VPMULLW     Y0, Y13, Y0
+	VPADDW      Y5, Y9, Y9
+	VPADDW      Y3, Y4, Y4
+	VPSUBW      Y6, Y8, Y8
+	VMOVDQU     nttconst_944eefc7f336<>+0(SB), Y3
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     nttconst_12fa6f9f5e79<>+0(SB), Y5
+	VPMULHW     Y12, Y14, Y6
+	VPMULHW     Y1, Y0, Y0
+	VPMULLW     Y10, Y15, Y7
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULHW     Y11, Y13, Y10
+	VMOVDQU     nttconst_b5f9f48795c9<>+0(SB), Y11
+	VMOVDQU     Y9, 320(AX)
+	VPMULLW     Y1, Y6, Y6
+	VMOVDQU     Y8, 96(AX)
+	VPMULHW     Y5, Y15, Y5
+	VPMULHW     Y1, Y7, Y7
+	VPSUBW      Y0, Y10, Y10
+	VMOVDQU     Y4, 192(AX)
+	VMOVDQU     (AX), Y0
+	VMOVDQU     128(AX), Y4
+	VPSUBW      Y6, Y14, Y14
+	VMOVDQU     Y10, 352(AX)
+	VMOVDQU     64(AX), Y6
+	VPSUBW      Y14, Y2, Y8
+	VPSUBW      Y7, Y5, Y5
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     320(AX), Y9
+	VPMULLW     Y3, Y8, Y3
+	VPMULHW     Y11, Y8, Y8
+	VPADDW      Y2, Y14, Y14
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y2
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VMOVDQU     Y14, 448(AX)
+	VMOVDQU     256(AX), Y10
+	VMOVDQU     192(AX), Y11
+	VPMULHW     Y1, Y3, Y3
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y12
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y3
+	VPMULHW     Y2, Y0, Y2
+	VPMULHW     Y5, Y6, Y5
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y13
+	VMOVDQU     Y8, 480(AX)
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y8
+	VPSRAW      $0x0a, Y2, Y2
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y1, Y2, Y2
+	VPMULLW     Y1, Y5, Y5
+	VPMULHW     Y3, Y10, Y3
+	VPMULHW     Y8, Y9, Y8
+	VPSUBW      Y2, Y0, Y0
+	VMOVDQU     448(AX), Y2
+	VPSUBW      Y5, Y6, Y6
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VPSUBW      Y0, Y6, Y14
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y12, Y14, Y12
+	VPMULHW     Y13, Y14, Y13
+	VPADDW      Y6, Y0, Y0
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y6
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y1, Y3, Y3
+	VPMULLW     Y1, Y8, Y8
+	VPMULHW     Y1, Y12, Y12
+	VPMULHW     Y5, Y4, Y5
+	VPSUBW      Y3, Y10, Y10
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y3
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y8
+	VPMULHW     Y6, Y11, Y6
+	VPSUBW      Y10, Y9, Y14
+	VPSUBW      Y12, Y13, Y13
+	VPSRAW      $0x0a, Y5, Y5
+	VPADDW      Y9, Y10, Y10
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y9
+	VPMULLW     Y1, Y5, Y5
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y1, Y6, Y6
+	VPMULLW     Y3, Y14, Y3
+	VPSUBW      Y5, Y4, Y4
+	VMOVDQU     nttconst_6427866ab14a<>+0(SB), Y5
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y12
+	VPMULHW     Y9, Y7, Y9
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y6
+	VPMULHW     Y1, Y3, Y3
+	VPSUBW      Y4, Y11, Y14
+	VPADDW      Y11, Y4, Y4
+	VPSRAW      $0x0a, Y9, Y9
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y3
+	VPSUBW      Y0, Y4, Y11
+	VPMULHW     Y5, Y2, Y5
+	VPMULLW     Y1, Y9, Y9
+	VPADDW      Y4, Y0, Y0
+	VPMULLW     Y12, Y14, Y4
+	VPMULHW     Y6, Y14, Y6
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y12
+	VPSRAW      $0x0a, Y5, Y5
+	VPSUBW      Y9, Y7, Y7
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y9
+	VPMULLW     Y1, Y5, Y5
+	VPMULHW     Y1, Y4, Y4
+	VPSUBW      Y5, Y2, Y2
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y5
+	VPSUBW      Y4, Y6, Y6
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y4
+	VPSUBW      Y7, Y2, Y14
+	VPSUBW      Y13, Y6, Y15
+	VPMULLW     Y3, Y14, Y3
+	VPMULHW     Y12, Y14, Y12
+	VPADDW      Y2, Y7, Y7
+	VPADDW      Y6, Y13, Y13
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y2
+	VPSUBW      Y10, Y7, Y6
+	VPMULLW     Y9, Y11, Y9
+	VPADDW      Y7, Y10, Y10
+	VPMULHW     Y1, Y3, Y3
+	VPMULLW     Y5, Y6, Y5
+	VPMULLW     Y4, Y15, Y4
+	VPMULHW     Y1, Y9, Y9
+	VPSUBW      Y3, Y12, Y12
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y3
+	VPSUBW      Y0, Y10, Y7
+	VPSUBW      Y8, Y12, Y14
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y4, Y4
+	VPADDW      Y10, Y0, Y0
+	VPMULLW     Y2, Y14, Y2
+	VPADDW      Y12, Y8, Y8
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y3, Y11, Y3
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPSUBW      Y9, Y3, Y3
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y9
+	VPMULHW     Y10, Y6, Y6
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW     Y9, Y15, Y9
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y11
+	VPSUBW      Y5, Y6, Y6
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y5
+	VPSUBW      Y13, Y8, Y12
+	VPSUBW      Y3, Y6, Y15
+	VPADDW      Y8, Y13, Y13
+	VPADDW      Y6, Y3, Y3
+	VPMULHW     Y10, Y14, Y6
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y8
+	VPSUBW      Y4, Y9, Y9
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y4
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y2
+	VPMULLW     Y11, Y7, Y10
+	VPMULLW     Y5, Y15, Y5
+	VPSUBW      Y9, Y6, Y11
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     Y8, Y12, Y6
+	VPMULLW     Y4, Y11, Y4
+	VPMULHW     Y1, Y10, Y10
+	VPMULHW     Y1, Y5, Y5
+	VPMULLW     Y2, Y0, Y2
+	VPMULHW     Y1, Y6, Y6
+	VPMULHW     Y1, Y4, Y4
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y8
+	VPMULHW     Y8, Y7, Y7
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y10, Y7, Y7
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y8
+	VPADDW      Y1, Y7, Y10
+	VPMINUW     Y10, Y7, Y7
+	VPMULHW     Y8, Y15, Y8
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y10
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y7
+	VPSUBW      Y5, Y8, Y8
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y5
+	VPMULLW     Y10, Y3, Y10
+	VPMULHW     Y7, Y12, Y7
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y12
+	VPMULHW     Y5, Y11, Y5
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y11
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y6, Y7, Y7
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VPADDW      Y1, Y8, Y14
+	VPMINUW     Y14, Y8, Y8
+	VMOVDQU     Y8, 384(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y8
+	VPMULHW     Y12, Y0, Y0
+	VPSUBW      Y4, Y5, Y5
+	VPADDW      Y1, Y7, Y4
+	VPMINUW     Y4, Y7, Y7
+	VPMULLW     Y6, Y13, Y4
+	VPMULHW     Y11, Y3, Y3
+	VPSUBW      Y2, Y0, Y0
+	VMOVDQU     Y7, 320(AX)
+	VPADDW      Y1, Y0, Y2
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y6
+	VPMULHW     Y8, Y13, Y7
+	VPMINUW     Y2, Y0, Y0
+	VPMULHW     Y1, Y4, Y4
+	VPSUBW      Y10, Y3, Y3
+	VMOVDQU     Y0, (AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPADDW      Y1, Y5, Y2
+	VPADDW      Y1, Y3, Y8
+	VPMINUW     Y2, Y5, Y5
+	VPMINUW     Y8, Y3, Y3
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     288(AX), Y2
+	VPSUBW      Y4, Y7, Y7
+	VMOVDQU     Y3, 128(AX)
+	VMOVDQU     416(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VPMULLW     Y6, Y9, Y5
+	VPADDW      Y1, Y7, Y6
+	VMOVDQU     480(AX), Y8
+	VMOVDQU     nttconst_735c7b3eac01<>+0(SB), Y10
+	VPMINUW     Y6, Y7, Y7
+	VMOVDQU     nttconst_64f835761cd8<>+0(SB), Y6
+	VPMULHW     Y0, Y9, Y0
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     nttconst_27f5dd095427<>+0(SB), Y7
+	VMOVDQU     nttconst_732b22d3c9ee<>+0(SB), Y9
+	VPMULHW     Y1, Y5, Y5
+	VMOVDQU     32(AX), Y11
+	VMOVDQU     96(AX), Y12
+	VPSUBW      Y2, Y4, Y13
+	VPSUBW      Y5, Y0, Y0
+	VPADDW      Y4, Y2, Y2
+	VPADDW      Y1, Y0, Y4
+	VPMINUW     Y4, Y0, Y0
+	VPMULLW     Y7, Y13, Y4
+	VPMULHW     Y9, Y13, Y5
+	VMOVDQU     Y0, 192(AX)
+	VMOVDQU     nttconst_3b8cbac8548e<>+0(SB), Y0
+	VMOVDQU     nttconst_ccd372f2d59b<>+0(SB), Y7
+	VPSUBW      Y11, Y12, Y9
+	VMOVDQU     160(AX), Y13
+	VPSUBW      Y3, Y8, Y14
+	VPMULLW     Y10, Y9, Y10
+	VPMULHW     Y6, Y9, Y6
+	VPADDW      Y12, Y11, Y11
+	VMOVDQU     224(AX), Y9
+	VPMULHW     Y1, Y4, Y4
+	VPADDW      Y8, Y3, Y3
+	VMOVDQU     nttconst_50c320ce2fe6<>+0(SB), Y8
+	VPMULHW     Y1, Y10, Y10
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     nttconst_1897dd7f25ed<>+0(SB), Y4
+	VPSUBW      Y13, Y9, Y12
+	VPSUBW      Y10, Y6, Y6
+	VPSUBW      Y2, Y3, Y10
+	VPMULLW     Y0, Y12, Y0
+	VPMULLW     Y8, Y14, Y8
+	VPADDW      Y9, Y13, Y13
+	VPADDW      Y3, Y2, Y2
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y3
+	VPMULHW     Y7, Y12, Y7
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y9
+	VPSUBW      Y11, Y13, Y12
+	VPADDW      Y13, Y11, Y11
+	VPMULHW     Y1, Y0, Y0
+	VPMULHW     Y4, Y14, Y4
+	VMOVDQU     nttconst_f944e8453445<>+0(SB), Y13
+	VPMULHW     Y1, Y8, Y8
+	VPSUBW      Y0, Y7, Y7
+	VMOVDQU     nttconst_50fdf5fbee76<>+0(SB), Y0
+	VPMULLW     Y3, Y12, Y3
+	VPSUBW      Y8, Y4, Y4
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y8
+	VPSUBW      Y6, Y7, Y14
+	VPMULLW     Y9, Y10, Y9
+	VPSUBW      Y11, Y2, Y15
+	VPADDW      Y7, Y6, Y6
+	VPSUBW      Y5, Y4, Y7
+	VPADDW      Y2, Y11, Y11
+	VPMULLW     Y13, Y14, Y2
+	VPMULHW     Y1, Y3, Y3
+	VPADDW      Y4, Y5, Y5
+	VPMULHW     Y1, Y9, Y9
+	VPMULLW     Y0, Y7, Y0
+	VPMULHW     Y1, Y2, Y2
+	VPMULHW     Y8, Y12, Y4
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y8
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y3, Y4, Y4
+	VMOVDQU     nttconst_6e4a8a6ff727<>+0(SB), Y3
+	VPMULHW     Y8, Y10, Y8
+	VMOVDQU     nttconst_7ba7fa39d630<>+0(SB), Y10
+	VPMULHW     Y3, Y14, Y3
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y12
+	VPSUBW      Y9, Y8, Y8
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y9
+	VPSUBW      Y6, Y5, Y13
+	VPSUBW      Y4, Y8, Y14
+	VPADDW      Y5, Y6, Y6
+	VPADDW      Y8, Y4, Y4
+	VPMULHW     Y10, Y7, Y5
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y7
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     nttconst_38fde581eeb0<>+0(SB), Y2
+	VPSUBW      Y0, Y5, Y5
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPMULLW     Y12, Y15, Y8
+	VPMULLW     Y9, Y14, Y9
+	VPSUBW      Y3, Y5, Y10
+	VPADDW      Y5, Y3, Y3
+	VPMULLW     Y7, Y13, Y5
+	VPMULLW     Y2, Y10, Y2
+	VPMULHW     Y1, Y8, Y8
+	VPMULHW     Y1, Y9, Y9
+	VPMULLW     Y0, Y11, Y0
+	VPMULHW     Y1, Y5, Y5
+	VPMULHW     Y1, Y2, Y2
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y7
+	VPMULHW     Y7, Y15, Y7
+	VPMULHW     Y1, Y0, Y0
+	VPSUBW      Y8, Y7, Y7
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y8
+	VPADDW      Y1, Y7, Y12
+	VPMINUW     Y12, Y7, Y7
+	VPMULHW     Y8, Y14, Y8
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y12
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y7
+	VPSUBW      Y9, Y8, Y8
+	VMOVDQU     nttconst_fd7893754b73<>+0(SB), Y9
+	VPMULLW     Y12, Y4, Y12
+	VPMULHW     Y7, Y13, Y7
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y13
+	VPMULHW     Y9, Y10, Y9
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y10
+	VPMULHW     Y1, Y12, Y12
+	VPSUBW      Y5, Y7, Y7
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPADDW      Y1, Y8, Y14
+	VPMINUW     Y14, Y8, Y8
+	VMOVDQU     Y8, 416(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y8
+	VPMULHW     Y13, Y11, Y11
+	VPSUBW      Y2, Y9, Y9
+	VPADDW      Y1, Y7, Y2
+	VPMINUW     Y2, Y7, Y7
+	VPMULLW     Y5, Y6, Y2
+	VPMULHW     Y10, Y4, Y4
+	VPSUBW      Y0, Y11, Y11
+	VMOVDQU     Y7, 352(AX)
+	VPADDW      Y1, Y11, Y0
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y5
+	VPMULHW     Y8, Y6, Y6
+	VPMINUW     Y0, Y11, Y11
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y12, Y4, Y4
+	VMOVDQU     Y11, 32(AX)
+	VMOVDQU     nttconst_209f8692e3bf<>+0(SB), Y0
+	VPADDW      Y1, Y9, Y7
+	VPADDW      Y1, Y4, Y8
+	VPMINUW     Y7, Y9, Y9
+	VPMINUW     Y8, Y4, Y4
+	VMOVDQU     Y9, 480(AX)
+	VPSUBW      Y2, Y6, Y6
+	VMOVDQU     Y4, 160(AX)
+	VPMULLW     Y5, Y3, Y2
+	VPADDW      Y1, Y6, Y4
+	VPMINUW     Y4, Y6, Y6
+	VPMULHW     Y0, Y3, Y0
+	VMOVDQU     Y6, 96(AX)
+	VPMULHW     Y1, Y2, Y2
+	VPSUBW      Y2, Y0, Y0
+	VPADDW      Y1, Y0, Y1
+	VPMINUW     Y1, Y0, Y0
+	VMOVDQU     Y0, 224(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_spill_mru_unpack_undo_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_spill_mru_unpack_undo_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLDQ  Y2, Y1, Y3
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     96(AX), Y4
+	VPUNPCKLDQ  Y4, Y2, Y5
+	VPUNPCKHDQ  Y4, Y2, Y2
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     160(AX), Y6
+	VPUNPCKLDQ  Y6, Y4, Y7
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VMOVDQU     192(AX), Y6
+	VMOVDQU     224(AX), Y8
+	VPUNPCKLDQ  Y8, Y6, Y9
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     288(AX), Y10
+	VPUNPCKLDQ  Y10, Y8, Y11
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     320(AX), Y8
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     352(AX), Y10
+	VPUNPCKLDQ  Y10, Y8, Y11
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     384(AX), Y8
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     416(AX), Y10
+	VPUNPCKLDQ  Y10, Y8, Y11
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VMOVDQU     Y8, 416(AX)
+	VMOVDQU     448(AX), Y8
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     480(AX), Y10
+	VPUNPCKLDQ  Y10, Y8, Y11
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VPUNPCKLQDQ Y1, Y3, Y10
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VPUNPCKLQDQ Y2, Y5, Y3
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VPUNPCKLQDQ Y4, Y7, Y5
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y6, Y9, Y7
+	VPUNPCKHQDQ Y6, Y9, Y6
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     256(AX), Y6
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     288(AX), Y7
+	VPUNPCKLQDQ Y7, Y6, Y9
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VMOVDQU     Y6, 288(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     352(AX), Y7
+	VPUNPCKLQDQ Y7, Y6, Y9
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     384(AX), Y6
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     416(AX), Y7
+	VPUNPCKLQDQ Y7, Y6, Y9
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y8, Y11, Y7
+	VPUNPCKHQDQ Y8, Y11, Y8
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y4, Y2
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     224(AX), Y4
+	VPSUBW      Y2, Y4, Y5
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     256(AX), Y4
+	VMOVDQU     Y2, 192(AX)
+	VMOVDQU     288(AX), Y2
+	VPSUBW      Y4, Y2, Y5
+	VPADDW      Y2, Y4, Y4
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y4, 256(AX)
+	VMOVDQU     352(AX), Y4
+	VPSUBW      Y2, Y4, Y5
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y6, Y8
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPUNPCKLQDQ Y11, Y10, Y8
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     160(AX), Y3
+	VPUNPCKLQDQ Y3, Y1, Y11
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     192(AX), Y1
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VPUNPCKLQDQ Y3, Y1, Y11
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     256(AX), Y1
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     288(AX), Y3
+	VPUNPCKLQDQ Y3, Y1, Y11
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y5, Y2, Y3
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y4, Y9, Y5
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPSUBW      Y8, Y10, Y7
+	VPADDW      Y10, Y8, Y8
+	VPMULLW     nttconst_cfbdefc36b6b<>+0(SB), Y7, Y10
+	VPMULHW     nttconst_e147d2c28832<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VMOVDQU     Y7, 32(AX)
+	VMOVDQU     64(AX), Y7
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     96(AX), Y8
+	VPSUBW      Y7, Y8, Y10
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst_7477a96fc065<>+0(SB), Y10, Y8
+	VPMULHW     nttconst_1e5621a9bb82<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     Y10, 96(AX)
+	VMOVDQU     128(AX), Y8
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     160(AX), Y7
+	VPSUBW      Y8, Y7, Y10
+	VPADDW      Y7, Y8, Y8
+	VPMULLW     nttconst_c057c8b76da9<>+0(SB), Y10, Y7
+	VPMULHW     nttconst_c57eef6d6032<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VMOVDQU     Y10, 160(AX)
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     224(AX), Y8
+	VPSUBW      Y7, Y8, Y10
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst_d88dfd0a53f5<>+0(SB), Y10, Y8
+	VPMULHW     nttconst_38820a7cb977<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPSUBW      Y11, Y1, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULLW     nttconst_b347e27bc216<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_c675727e18ce<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_58bc50e228a8<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_f8ea550ea997<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y4, Y2
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst_ec35e4f825f7<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_f57766a13632<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_6381585353c2<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_c60842c15661<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y4
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     32(AX), Y6
+	VPERM2I128  $0x20, Y6, Y4, Y9
+	VPERM2I128  $0x31, Y6, Y4, Y4
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     64(AX), Y4
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     96(AX), Y6
+	VPERM2I128  $0x20, Y6, Y4, Y9
+	VPERM2I128  $0x31, Y6, Y4, Y4
+	VMOVDQU     Y4, 96(AX)
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     160(AX), Y6
+	VPERM2I128  $0x20, Y6, Y4, Y9
+	VPERM2I128  $0x31, Y6, Y4, Y4
+	VPERM2I128  $0x20, Y10, Y7, Y6
+	VPERM2I128  $0x31, Y10, Y7, Y7
+	VPERM2I128  $0x20, Y8, Y11, Y10
+	VPERM2I128  $0x31, Y8, Y11, Y8
+	VPERM2I128  $0x20, Y1, Y3, Y11
+	VPERM2I128  $0x31, Y1, Y3, Y1
+	VPERM2I128  $0x20, Y2, Y5, Y3
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     448(AX), Y2
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     480(AX), Y3
+	VPERM2I128  $0x20, Y3, Y2, Y5
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     (AX), Y2
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y3
+	VPSUBW      Y2, Y3, Y5
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_a1ac9c4cb129<>+0(SB), Y5, Y3
+	VPMULHW     nttconst_462f8a94a8c9<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     64(AX), Y3
+	VMOVDQU     Y2, (AX)
+	VMOVDQU     96(AX), Y2
+	VPSUBW      Y3, Y2, Y5
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_f15bc81b22c0<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_116e3f133763<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VPSUBW      Y9, Y4, Y2
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst_663e97b3ed7c<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_d8d8ecb86f51<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y6, Y7, Y4
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_393e867057dc<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_2957e582a7c1<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPSUBW      Y10, Y8, Y7
+	VPADDW      Y8, Y10, Y10
+	VPMULLW     nttconst_0463985db42e<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_a12ce2ac1fb4<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y11, Y1, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULLW     nttconst_bf99db5581db<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_92742bfb6666<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     416(AX), Y8
+	VPSUBW      Y1, Y8, Y11
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_ac269236e298<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_9f7cd349465f<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     448(AX), Y8
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     480(AX), Y1
+	VPSUBW      Y8, Y1, Y11
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_e2425068dbc8<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_cfa39ba12ae2<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y8
+	VPUNPCKLDQ  Y8, Y1, Y11
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y5, Y3, Y8
+	VPUNPCKHDQ  Y5, Y3, Y3
+	VPUNPCKLDQ  Y2, Y9, Y5
+	VPUNPCKHDQ  Y2, Y9, Y2
+	VPUNPCKLDQ  Y4, Y6, Y9
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VPUNPCKLDQ  Y7, Y10, Y6
+	VPUNPCKHDQ  Y7, Y10, Y7
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     352(AX), Y6
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     384(AX), Y6
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     416(AX), Y7
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     448(AX), Y6
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     480(AX), Y7
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y11, Y7
+	VPUNPCKHQDQ Y1, Y11, Y1
+	VPUNPCKLQDQ Y3, Y8, Y11
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y2, Y5, Y8
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VPUNPCKLQDQ Y4, Y9, Y5
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     256(AX), Y4
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     288(AX), Y5
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     320(AX), Y4
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     352(AX), Y5
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VMOVDQU     Y4, 352(AX)
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     416(AX), Y5
+	VPUNPCKLQDQ Y5, Y4, Y9
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y6, Y10, Y5
+	VPUNPCKHQDQ Y6, Y10, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VPSUBW      Y7, Y1, Y10
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y10, Y1
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y11, Y3, Y1
+	VPADDW      Y3, Y11, Y11
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y1, Y3
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y8, Y2, Y3
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y3, Y2
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y2, Y3, Y8
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     Y8, 224(AX)
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     Y2, 192(AX)
+	VMOVDQU     288(AX), Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y2, Y8
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     352(AX), Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y2, Y3, Y8
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VPSUBW      Y9, Y4, Y3
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VPSUBW      Y7, Y11, Y6
+	VPADDW      Y11, Y7, Y7
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     Y10, 32(AX)
+	VMOVDQU     192(AX), Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y10, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPSUBW      Y1, Y10, Y11
+	VPADDW      Y10, Y1, Y1
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y10
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     160(AX), Y10
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     224(AX), Y1
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 224(AX)
+	VMOVDQU     256(AX), Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPSUBW      Y1, Y2, Y11
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y2
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     288(AX), Y2
+	VPSUBW      Y2, Y8, Y11
+	VPADDW      Y8, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPSUBW      Y9, Y5, Y8
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSUBW      Y3, Y4, Y5
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VMOVDQU     128(AX), Y4
+	VPSUBW      Y7, Y4, Y5
+	VPADDW      Y4, Y7, Y7
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     32(AX), Y4
+	VPSUBW      Y4, Y10, Y5
+	VPADDW      Y10, Y4, Y4
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y5, Y10
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y5, Y5
+	VMOVDQU     Y5, 160(AX)
+	VMOVDQU     192(AX), Y5
+	VPSUBW      Y6, Y5, Y10
+	VPADDW      Y5, Y6, Y6
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y10, Y5
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     224(AX), Y6
+	VPSUBW      Y5, Y6, Y10
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y10, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPSUBW      Y1, Y9, Y6
+	VPADDW      Y9, Y1, Y1
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPSUBW      Y2, Y3, Y9
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y3
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VMOVDQU     Y9, 416(AX)
+	VMOVDQU     320(AX), Y3
+	VPSUBW      Y3, Y8, Y9
+	VPADDW      Y8, Y3, Y3
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y8
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y11, Y8, Y9
+	VPADDW      Y8, Y11, Y11
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y8
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y7, Y1, Y8
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPSUBW      Y4, Y2, Y1
+	VPADDW      Y2, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     64(AX), Y1
+	VPSUBW      Y1, Y3, Y2
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y5, Y11, Y3
+	VPADDW      Y11, Y5, Y5
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     128(AX), Y3
+	VPSUBW      Y3, Y6, Y11
+	VPADDW      Y6, Y3, Y3
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     Y3, 128(AX)
+	VMOVDQU     416(AX), Y3
+	VPSUBW      Y6, Y3, Y11
+	VPADDW      Y3, Y6, Y6
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y6, 160(AX)
+	VMOVDQU     448(AX), Y6
+	VPSUBW      Y3, Y6, Y11
+	VPADDW      Y6, Y3, Y3
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VPSUBW      Y10, Y9, Y6
+	VPADDW      Y9, Y10, Y10
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y6, Y9
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y6, Y6
+	VPUNPCKLDQ  Y4, Y7, Y9
+	VPUNPCKHDQ  Y4, Y7, Y4
+	VPUNPCKLDQ  Y5, Y1, Y7
+	VPUNPCKHDQ  Y5, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     160(AX), Y5
+	VPUNPCKLDQ  Y5, Y1, Y7
+	VPUNPCKHDQ  Y5, Y1, Y1
+	VPUNPCKLDQ  Y10, Y3, Y5
+	VPUNPCKHDQ  Y10, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     288(AX), Y3
+	VPUNPCKLDQ  Y3, Y8, Y10
+	VPUNPCKHDQ  Y3, Y8, Y3
+	VMOVDQU     Y3, 288(AX)
+	VMOVDQU     352(AX), Y3
+	VPUNPCKLDQ  Y3, Y2, Y8
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VMOVDQU     Y2, 352(AX)
+	VMOVDQU     384(AX), Y2
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     416(AX), Y3
+	VPUNPCKLDQ  Y3, Y2, Y8
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y6, Y11, Y3
+	VPUNPCKHDQ  Y6, Y11, Y6
+	VPUNPCKLDQ  Y4, Y9, Y11
+	VPUNPCKHDQ  Y4, Y9, Y4
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     64(AX), Y4
+	VMOVDQU     Y11, (AX)
+	VMOVDQU     96(AX), Y9
+	VPUNPCKLDQ  Y9, Y4, Y11
+	VPUNPCKHDQ  Y9, Y4, Y4
+	VPUNPCKLDQ  Y1, Y7, Y9
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPUNPCKLDQ  Y1, Y5, Y7
+	VPUNPCKHDQ  Y1, Y5, Y1
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLDQ  Y1, Y10, Y5
+	VPUNPCKHDQ  Y1, Y10, Y1
+	VMOVDQU     Y1, 288(AX)
+	VMOVDQU     320(AX), Y1
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     352(AX), Y5
+	VPUNPCKLDQ  Y5, Y1, Y10
+	VPUNPCKHDQ  Y5, Y1, Y1
+	VPUNPCKLDQ  Y2, Y8, Y5
+	VPUNPCKHDQ  Y2, Y8, Y2
+	VPUNPCKLDQ  Y6, Y3, Y8
+	VPUNPCKHDQ  Y6, Y3, Y3
+	VMOVDQU     Y3, 480(AX)
+	VMOVDQU     (AX), Y3
+	VMOVDQU     Y8, 448(AX)
+	VMOVDQU     32(AX), Y6
+	VPERM2I128  $0x20, Y6, Y3, Y8
+	VPERM2I128  $0x31, Y6, Y3, Y3
+	VPERM2I128  $0x20, Y4, Y11, Y6
+	VPERM2I128  $0x31, Y4, Y11, Y4
+	VMOVDQU     Y4, 96(AX)
+	VMOVDQU     160(AX), Y4
+	VPERM2I128  $0x20, Y4, Y9, Y11
+	VPERM2I128  $0x31, Y4, Y9, Y4
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     224(AX), Y4
+	VPERM2I128  $0x20, Y4, Y7, Y9
+	VPERM2I128  $0x31, Y4, Y7, Y4
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     256(AX), Y4
+	VMOVDQU     Y9, 192(AX)
+	VMOVDQU     288(AX), Y7
+	VPERM2I128  $0x20, Y7, Y4, Y9
+	VPERM2I128  $0x31, Y7, Y4, Y4
+	VPERM2I128  $0x20, Y1, Y10, Y7
+	VPERM2I128  $0x31, Y1, Y10, Y1
+	VPERM2I128  $0x20, Y2, Y5, Y10
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     448(AX), Y2
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     480(AX), Y5
+	VPERM2I128  $0x20, Y5, Y2, Y10
+	VPERM2I128  $0x31, Y5, Y2, Y2
+	VPUNPCKLQDQ Y3, Y8, Y5
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VMOVDQU     Y3, 32(AX)
+	VMOVDQU     96(AX), Y3
+	VPUNPCKLQDQ Y3, Y6, Y8
+	VPUNPCKHQDQ Y3, Y6, Y3
+	VMOVDQU     Y3, 96(AX)
+	VMOVDQU     160(AX), Y3
+	VPUNPCKLQDQ Y3, Y11, Y6
+	VPUNPCKHQDQ Y3, Y11, Y3
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y6, 128(AX)
+	VMOVDQU     224(AX), Y6
+	VPUNPCKLQDQ Y6, Y3, Y11
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VPUNPCKLQDQ Y4, Y9, Y6
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y1, Y7, Y9
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     416(AX), Y7
+	VPUNPCKLQDQ Y7, Y1, Y9
+	VPUNPCKHQDQ Y7, Y1, Y1
+	VPUNPCKLQDQ Y2, Y10, Y7
+	VPUNPCKHQDQ Y2, Y10, Y2
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y5, Y10
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y5, Y5
+	VPADDW      Y0, Y5, Y10
+	VPMINUW     Y10, Y5, Y5
+	VMOVDQU     Y5, (AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y0, Y8, Y5
+	VPMINUW     Y5, Y8, Y8
+	VMOVDQU     Y8, 64(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y11, Y5
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y11, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPADDW      Y0, Y8, Y5
+	VPMINUW     Y5, Y8, Y8
+	VMOVDQU     Y8, 192(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPADDW      Y0, Y3, Y5
+	VPMINUW     Y5, Y3, Y3
+	VMOVDQU     Y3, 224(AX)
+	VPADDW      Y0, Y6, Y3
+	VPMINUW     Y3, Y6, Y6
+	VMOVDQU     Y6, 256(AX)
+	VPADDW      Y0, Y4, Y3
+	VPMINUW     Y3, Y4, Y4
+	VMOVDQU     Y4, 288(AX)
+	VPADDW      Y0, Y9, Y3
+	VPMINUW     Y3, Y9, Y9
+	VMOVDQU     Y9, 384(AX)
+	VPADDW      Y0, Y1, Y3
+	VPMINUW     Y3, Y1, Y1
+	VMOVDQU     Y1, 416(AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 448(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     320(AX), Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 320(AX)
+	VMOVDQU     352(AX), Y1
+	VPADDW      Y0, Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx2_spill_opt_unpack_undo_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_spill_opt_unpack_undo_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VPUNPCKLDQ  Y2, Y1, Y3
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     96(AX), Y4
+	VPUNPCKLDQ  Y4, Y2, Y5
+	VPUNPCKHDQ  Y4, Y2, Y2
+	VMOVDQU     128(AX), Y4
+	VMOVDQU     160(AX), Y6
+	VPUNPCKLDQ  Y6, Y4, Y7
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VMOVDQU     192(AX), Y6
+	VMOVDQU     224(AX), Y8
+	VPUNPCKLDQ  Y8, Y6, Y9
+	VPUNPCKHDQ  Y8, Y6, Y6
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     288(AX), Y10
+	VPUNPCKLDQ  Y10, Y8, Y11
+	VPUNPCKHDQ  Y10, Y8, Y8
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y10
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     352(AX), Y8
+	VPUNPCKLDQ  Y8, Y10, Y11
+	VPUNPCKHDQ  Y8, Y10, Y8
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y10
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y8, Y10, Y11
+	VPUNPCKHDQ  Y8, Y10, Y8
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     448(AX), Y10
+	VMOVDQU     Y8, 416(AX)
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y8, Y10, Y11
+	VPUNPCKHDQ  Y8, Y10, Y8
+	VPUNPCKLQDQ Y1, Y3, Y10
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VPUNPCKLQDQ Y2, Y5, Y3
+	VPUNPCKHQDQ Y2, Y5, Y2
+	VPUNPCKLQDQ Y4, Y7, Y5
+	VPUNPCKHQDQ Y4, Y7, Y4
+	VPUNPCKLQDQ Y6, Y9, Y7
+	VPUNPCKHQDQ Y6, Y9, Y6
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y7
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     288(AX), Y6
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y7
+	VMOVDQU     Y6, 288(AX)
+	VMOVDQU     352(AX), Y6
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     416(AX), Y6
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPUNPCKLQDQ Y8, Y11, Y7
+	VPUNPCKHQDQ Y8, Y11, Y8
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y4, Y2
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VMOVDQU     Y5, 128(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPSUBW      Y4, Y2, Y5
+	VPADDW      Y2, Y4, Y4
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     Y4, 192(AX)
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     Y5, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPSUBW      Y2, Y4, Y5
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VMOVDQU     Y2, 256(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y5, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPSUBW      Y2, Y4, Y5
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y8, Y6
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y6, Y8
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPUNPCKLQDQ Y11, Y10, Y8
+	VPUNPCKHQDQ Y11, Y10, Y10
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     192(AX), Y3
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     224(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     Y1, 224(AX)
+	VMOVDQU     288(AX), Y1
+	VPUNPCKLQDQ Y1, Y3, Y11
+	VPUNPCKHQDQ Y1, Y3, Y1
+	VPUNPCKLQDQ Y5, Y2, Y3
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y4, Y9, Y5
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VPUNPCKLQDQ Y6, Y7, Y9
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPSUBW      Y8, Y10, Y7
+	VPADDW      Y10, Y8, Y8
+	VPMULLW     nttconst_cfbdefc36b6b<>+0(SB), Y7, Y10
+	VPMULHW     nttconst_e147d2c28832<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VMOVDQU     Y8, (AX)
+	VMOVDQU     64(AX), Y8
+	VMOVDQU     Y7, 32(AX)
+	VMOVDQU     96(AX), Y7
+	VPSUBW      Y8, Y7, Y10
+	VPADDW      Y7, Y8, Y8
+	VPMULLW     nttconst_7477a96fc065<>+0(SB), Y10, Y7
+	VPMULHW     nttconst_1e5621a9bb82<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VMOVDQU     Y8, 64(AX)
+	VMOVDQU     128(AX), Y7
+	VMOVDQU     Y10, 96(AX)
+	VMOVDQU     160(AX), Y8
+	VPSUBW      Y7, Y8, Y10
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst_c057c8b76da9<>+0(SB), Y10, Y8
+	VPMULHW     nttconst_c57eef6d6032<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     Y10, 160(AX)
+	VMOVDQU     224(AX), Y8
+	VPSUBW      Y7, Y8, Y10
+	VPADDW      Y8, Y7, Y7
+	VPMULLW     nttconst_d88dfd0a53f5<>+0(SB), Y10, Y8
+	VPMULHW     nttconst_38820a7cb977<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y10, Y10
+	VPSUBW      Y11, Y1, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULLW     nttconst_b347e27bc216<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_c675727e18ce<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VPSUBW      Y3, Y2, Y1
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_58bc50e228a8<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_f8ea550ea997<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y5, Y4, Y2
+	VPADDW      Y4, Y5, Y5
+	VPMULLW     nttconst_ec35e4f825f7<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_f57766a13632<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_6381585353c2<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_c60842c15661<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     (AX), Y6
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     32(AX), Y4
+	VPERM2I128  $0x20, Y4, Y6, Y9
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y6
+	VMOVDQU     Y4, 32(AX)
+	VMOVDQU     96(AX), Y4
+	VPERM2I128  $0x20, Y4, Y6, Y9
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVDQU     Y9, 64(AX)
+	VMOVDQU     128(AX), Y6
+	VMOVDQU     Y4, 96(AX)
+	VMOVDQU     160(AX), Y4
+	VPERM2I128  $0x20, Y4, Y6, Y9
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VPERM2I128  $0x20, Y10, Y7, Y6
+	VPERM2I128  $0x31, Y10, Y7, Y7
+	VPERM2I128  $0x20, Y8, Y11, Y10
+	VPERM2I128  $0x31, Y8, Y11, Y8
+	VPERM2I128  $0x20, Y1, Y3, Y11
+	VPERM2I128  $0x31, Y1, Y3, Y1
+	VPERM2I128  $0x20, Y2, Y5, Y3
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VMOVDQU     Y3, 384(AX)
+	VMOVDQU     448(AX), Y3
+	VMOVDQU     Y2, 416(AX)
+	VMOVDQU     480(AX), Y2
+	VPERM2I128  $0x20, Y2, Y3, Y5
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     (AX), Y3
+	VMOVDQU     Y2, 480(AX)
+	VMOVDQU     32(AX), Y2
+	VPSUBW      Y3, Y2, Y5
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_a1ac9c4cb129<>+0(SB), Y5, Y2
+	VPMULHW     nttconst_462f8a94a8c9<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y5, Y5
+	VMOVDQU     Y3, (AX)
+	VMOVDQU     64(AX), Y2
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     96(AX), Y3
+	VPSUBW      Y2, Y3, Y5
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_f15bc81b22c0<>+0(SB), Y5, Y3
+	VPMULHW     nttconst_116e3f133763<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y5, Y5
+	VPSUBW      Y9, Y4, Y3
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst_663e97b3ed7c<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_d8d8ecb86f51<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y6, Y7, Y4
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_393e867057dc<>+0(SB), Y4, Y7
+	VPMULHW     nttconst_2957e582a7c1<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPSUBW      Y10, Y8, Y7
+	VPADDW      Y8, Y10, Y10
+	VPMULLW     nttconst_0463985db42e<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_a12ce2ac1fb4<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y11, Y1, Y8
+	VPADDW      Y1, Y11, Y11
+	VPMULLW     nttconst_bf99db5581db<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_92742bfb6666<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y8, Y8
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     384(AX), Y1
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     416(AX), Y8
+	VPSUBW      Y1, Y8, Y11
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_ac269236e298<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_9f7cd349465f<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VMOVDQU     Y1, 384(AX)
+	VMOVDQU     448(AX), Y1
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y8, Y11
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_e2425068dbc8<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_cfa39ba12ae2<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VMOVDQU     Y1, 448(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     Y11, 480(AX)
+	VMOVDQU     32(AX), Y8
+	VPUNPCKLDQ  Y8, Y1, Y11
+	VPUNPCKHDQ  Y8, Y1, Y1
+	VPUNPCKLDQ  Y5, Y2, Y8
+	VPUNPCKHDQ  Y5, Y2, Y2
+	VPUNPCKLDQ  Y3, Y9, Y5
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VPUNPCKLDQ  Y4, Y6, Y9
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VPUNPCKLDQ  Y7, Y10, Y6
+	VPUNPCKHDQ  Y7, Y10, Y7
+	VMOVDQU     Y6, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     352(AX), Y7
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     Y6, 352(AX)
+	VMOVDQU     416(AX), Y6
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     Y6, 416(AX)
+	VMOVDQU     480(AX), Y6
+	VPUNPCKLDQ  Y6, Y7, Y10
+	VPUNPCKHDQ  Y6, Y7, Y6
+	VPUNPCKLQDQ Y1, Y11, Y7
+	VPUNPCKHQDQ Y1, Y11, Y1
+	VPUNPCKLQDQ Y2, Y8, Y11
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y3, Y5, Y8
+	VPUNPCKHQDQ Y3, Y5, Y3
+	VPUNPCKLQDQ Y4, Y9, Y5
+	VPUNPCKHQDQ Y4, Y9, Y4
+	VMOVDQU     Y5, 192(AX)
+	VMOVDQU     256(AX), Y5
+	VMOVDQU     Y4, 224(AX)
+	VMOVDQU     288(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y9
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     320(AX), Y5
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y9
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     384(AX), Y5
+	VMOVDQU     Y4, 352(AX)
+	VMOVDQU     416(AX), Y4
+	VPUNPCKLQDQ Y4, Y5, Y9
+	VPUNPCKHQDQ Y4, Y5, Y4
+	VPUNPCKLQDQ Y6, Y10, Y5
+	VPUNPCKHQDQ Y6, Y10, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y10
+	VPSRAW      $0x0a, Y10, Y10
+	VPMULLW     Y0, Y10, Y10
+	VPSUBW      Y10, Y7, Y7
+	VPSUBW      Y7, Y1, Y10
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y10, Y1
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      Y11, Y2, Y1
+	VPADDW      Y2, Y11, Y11
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     192(AX), Y2
+	VMOVDQU     Y8, 128(AX)
+	VMOVDQU     224(AX), Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y2, Y3, Y8
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VMOVDQU     Y8, 224(AX)
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     Y2, 192(AX)
+	VMOVDQU     288(AX), Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y3, Y3
+	VPSUBW      Y3, Y2, Y8
+	VPADDW      Y2, Y3, Y3
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     320(AX), Y2
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     352(AX), Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      Y2, Y3, Y8
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VPSUBW      Y9, Y4, Y3
+	VPADDW      Y4, Y9, Y9
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VPSUBW      Y7, Y11, Y6
+	VPADDW      Y11, Y7, Y7
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y6, Y11
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y10, Y1, Y11
+	VPADDW      Y1, Y10, Y10
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y11, Y1
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VMOVDQU     Y11, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VMOVDQU     Y6, 64(AX)
+	VMOVDQU     192(AX), Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y6, Y6
+	VPSUBW      Y1, Y6, Y11
+	VPADDW      Y6, Y1, Y1
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y6
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     Y10, 32(AX)
+	VMOVDQU     224(AX), Y10
+	VPSUBW      Y6, Y10, Y11
+	VPADDW      Y10, Y6, Y6
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y10
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y11, Y11
+	VMOVDQU     Y11, 224(AX)
+	VMOVDQU     256(AX), Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y10, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y10, Y10
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y11
+	VPSRAW      $0x0a, Y11, Y11
+	VPMULLW     Y0, Y11, Y11
+	VPSUBW      Y11, Y2, Y2
+	VPSUBW      Y10, Y2, Y11
+	VPADDW      Y2, Y10, Y10
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y2
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VMOVDQU     Y11, 320(AX)
+	VMOVDQU     288(AX), Y2
+	VPSUBW      Y2, Y8, Y11
+	VPADDW      Y8, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y5, Y5
+	VPSUBW      Y9, Y5, Y8
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSUBW      Y3, Y4, Y5
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y4
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y7, Y1, Y4
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     32(AX), Y1
+	VPSUBW      Y1, Y6, Y4
+	VPADDW      Y6, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y4, 160(AX)
+	VMOVDQU     64(AX), Y4
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     192(AX), Y1
+	VPSUBW      Y4, Y1, Y6
+	VPADDW      Y1, Y4, Y4
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VMOVDQU     96(AX), Y1
+	VMOVDQU     Y4, 64(AX)
+	VMOVDQU     224(AX), Y4
+	VPSUBW      Y1, Y4, Y6
+	VPADDW      Y4, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y6, Y4
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPSUBW      Y10, Y9, Y4
+	VPADDW      Y9, Y10, Y10
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y9
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y4, Y4
+	VPSUBW      Y2, Y3, Y9
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y3
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y9, Y9
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     320(AX), Y3
+	VPSUBW      Y3, Y8, Y6
+	VPADDW      Y8, Y3, Y3
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y8
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y6, Y6
+	VPSUBW      Y11, Y5, Y8
+	VPADDW      Y5, Y11, Y11
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y8, Y5
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y8, Y8
+	VPSUBW      Y7, Y10, Y5
+	VPADDW      Y10, Y7, Y7
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y10
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y5, Y5
+	VMOVDQU     Y5, 256(AX)
+	VMOVDQU     32(AX), Y5
+	VPSUBW      Y5, Y2, Y10
+	VPADDW      Y2, Y5, Y5
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y10, Y10
+	VMOVDQU     Y10, 288(AX)
+	VMOVDQU     64(AX), Y2
+	VPSUBW      Y2, Y3, Y10
+	VPADDW      Y3, Y2, Y2
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y10, Y10
+	VPSUBW      Y1, Y11, Y3
+	VPADDW      Y11, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y11
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y3, Y3
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     128(AX), Y10
+	VPSUBW      Y10, Y4, Y11
+	VPADDW      Y4, Y10, Y10
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y4
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y11, Y11
+	VMOVDQU     Y11, 384(AX)
+	VMOVDQU     160(AX), Y4
+	VPSUBW      Y4, Y9, Y11
+	VPADDW      Y9, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y9
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y11, Y11
+	VMOVDQU     Y11, 416(AX)
+	VMOVDQU     192(AX), Y9
+	VPSUBW      Y9, Y6, Y11
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y11, Y11
+	VMOVDQU     Y11, 448(AX)
+	VMOVDQU     224(AX), Y6
+	VPSUBW      Y6, Y8, Y11
+	VPADDW      Y8, Y6, Y6
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y8
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y11, Y11
+	VPUNPCKLDQ  Y5, Y7, Y8
+	VPUNPCKHDQ  Y5, Y7, Y5
+	VPUNPCKLDQ  Y1, Y2, Y7
+	VPUNPCKHDQ  Y1, Y2, Y1
+	VPUNPCKLDQ  Y4, Y10, Y2
+	VPUNPCKHDQ  Y4, Y10, Y4
+	VPUNPCKLDQ  Y6, Y9, Y10
+	VPUNPCKHDQ  Y6, Y9, Y6
+	VMOVDQU     Y10, 192(AX)
+	VMOVDQU     256(AX), Y9
+	VMOVDQU     Y6, 224(AX)
+	VMOVDQU     288(AX), Y6
+	VPUNPCKLDQ  Y6, Y9, Y10
+	VPUNPCKHDQ  Y6, Y9, Y6
+	VMOVDQU     Y10, 256(AX)
+	VMOVDQU     320(AX), Y9
+	VPUNPCKLDQ  Y3, Y9, Y10
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VMOVDQU     Y10, 320(AX)
+	VMOVDQU     384(AX), Y9
+	VMOVDQU     Y3, 352(AX)
+	VMOVDQU     416(AX), Y3
+	VPUNPCKLDQ  Y3, Y9, Y10
+	VPUNPCKHDQ  Y3, Y9, Y3
+	VMOVDQU     Y10, 384(AX)
+	VMOVDQU     448(AX), Y9
+	VPUNPCKLDQ  Y11, Y9, Y10
+	VPUNPCKHDQ  Y11, Y9, Y9
+	VPUNPCKLDQ  Y5, Y8, Y11
+	VPUNPCKHDQ  Y5, Y8, Y5
+	VPUNPCKLDQ  Y1, Y7, Y8
+	VPUNPCKHDQ  Y1, Y7, Y1
+	VPUNPCKLDQ  Y4, Y2, Y7
+	VPUNPCKHDQ  Y4, Y2, Y2
+	VMOVDQU     Y7, 128(AX)
+	VMOVDQU     192(AX), Y4
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     224(AX), Y2
+	VPUNPCKLDQ  Y2, Y4, Y7
+	VPUNPCKHDQ  Y2, Y4, Y2
+	VMOVDQU     Y7, 192(AX)
+	VMOVDQU     256(AX), Y4
+	VPUNPCKLDQ  Y6, Y4, Y7
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VMOVDQU     Y7, 256(AX)
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     Y4, 288(AX)
+	VMOVDQU     352(AX), Y4
+	VPUNPCKLDQ  Y4, Y6, Y7
+	VPUNPCKHDQ  Y4, Y6, Y4
+	VMOVDQU     Y7, 320(AX)
+	VMOVDQU     384(AX), Y6
+	VPUNPCKLDQ  Y3, Y6, Y7
+	VPUNPCKHDQ  Y3, Y6, Y3
+	VPUNPCKLDQ  Y9, Y10, Y6
+	VPUNPCKHDQ  Y9, Y10, Y9
+	VPERM2I128  $0x20, Y5, Y11, Y10
+	VPERM2I128  $0x31, Y5, Y11, Y5
+	VPERM2I128  $0x20, Y1, Y8, Y11
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VMOVDQU     Y11, 64(AX)
+	VMOVDQU     128(AX), Y8
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     160(AX), Y1
+	VPERM2I128  $0x20, Y1, Y8, Y11
+	VPERM2I128  $0x31, Y1, Y8, Y1
+	VMOVDQU     Y11, 128(AX)
+	VMOVDQU     192(AX), Y8
+	VPERM2I128  $0x20, Y2, Y8, Y11
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VMOVDQU     Y11, 192(AX)
+	VMOVDQU     256(AX), Y8
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     288(AX), Y2
+	VPERM2I128  $0x20, Y2, Y8, Y11
+	VPERM2I128  $0x31, Y2, Y8, Y2
+	VMOVDQU     Y11, 256(AX)
+	VMOVDQU     320(AX), Y8
+	VPERM2I128  $0x20, Y4, Y8, Y11
+	VPERM2I128  $0x31, Y4, Y8, Y4
+	VPERM2I128  $0x20, Y3, Y7, Y8
+	VPERM2I128  $0x31, Y3, Y7, Y3
+	VPERM2I128  $0x20, Y9, Y6, Y7
+	VPERM2I128  $0x31, Y9, Y6, Y6
+	VPUNPCKLQDQ Y5, Y10, Y9
+	VPUNPCKHQDQ Y5, Y10, Y5
+	VMOVDQU     Y9, (AX)
+	VMOVDQU     64(AX), Y9
+	VMOVDQU     Y5, 32(AX)
+	VMOVDQU     96(AX), Y5
+	VPUNPCKLQDQ Y5, Y9, Y10
+	VPUNPCKHQDQ Y5, Y9, Y5
+	VMOVDQU     Y10, 64(AX)
+	VMOVDQU     128(AX), Y9
+	VPUNPCKLQDQ Y1, Y9, Y10
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VMOVDQU     Y5, 96(AX)
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     Y10, 128(AX)
+	VMOVDQU     224(AX), Y9
+	VPUNPCKLQDQ Y9, Y5, Y10
+	VPUNPCKHQDQ Y9, Y5, Y5
+	VMOVDQU     Y1, 160(AX)
+	VMOVDQU     256(AX), Y1
+	VPUNPCKLQDQ Y2, Y1, Y9
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y11, Y2
+	VPUNPCKHQDQ Y4, Y11, Y4
+	VPUNPCKLQDQ Y3, Y8, Y11
+	VPUNPCKHQDQ Y3, Y8, Y3
+	VPUNPCKLQDQ Y6, Y7, Y8
+	VPUNPCKHQDQ Y6, Y7, Y6
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y10, Y7
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y10, Y10
+	VPADDW      Y0, Y10, Y7
+	VPMINUW     Y7, Y10, Y10
+	VMOVDQU     Y10, 192(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPADDW      Y0, Y5, Y7
+	VPMINUW     Y7, Y5, Y5
+	VMOVDQU     Y5, 224(AX)
+	VPADDW      Y0, Y9, Y5
+	VPMINUW     Y5, Y9, Y9
+	VMOVDQU     Y9, 256(AX)
+	VPADDW      Y0, Y1, Y5
+	VPMINUW     Y5, Y1, Y1
+	VMOVDQU     Y1, 288(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 320(AX)
+	VPADDW      Y0, Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU     Y4, 352(AX)
+	VPADDW      Y0, Y11, Y1
+	VPMINUW     Y1, Y11, Y11
+	VMOVDQU     Y11, 384(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 416(AX)
+	VPADDW      Y0, Y8, Y1
+	VPMINUW     Y1, Y8, Y8
+	VMOVDQU     Y8, 448(AX)
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 480(AX)
+	VMOVDQU     (AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     32(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VMOVDQU     64(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     96(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	VMOVDQU     128(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU     Y1, 128(AX)
+	VMOVDQU     160(AX), Y1
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPADDW      Y0, Y1, Y0
+	VPMINUW     Y0, Y1, Y1
+	VMOVDQU     Y1, 160(AX)
+	VZEROUPPER
+	RET
+
 // func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·invntt_avx2_mem_unpack_undo_lazy_32(SB), $0-8
@@ -102196,6 +124118,12 @@ DATA nttconst_05e8dd3b1b8e<>+16(SB)/8, $0xc867c867821d821d
 DATA nttconst_05e8dd3b1b8e<>+24(SB)/8, $0xab69ab69500e500e
 GLOBL nttconst_05e8dd3b1b8e<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_05ef4418e70f<>+0(SB)/8, $0x0000000068086808
+DATA nttconst_05ef4418e70f<>+8(SB)/8, $0x0000000000000000
+DATA nttconst_05ef4418e70f<>+16(SB)/8, $0x0000000000000000
+DATA nttconst_05ef4418e70f<>+24(SB)/8, $0x0000000000000000
+GLOBL nttconst_05ef4418e70f<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_063c5c2e57ee<>+0(SB)/8, $0xfd57fd57fd57fd57
 DATA nttconst_063c5c2e57ee<>+8(SB)/8, $0xfd57fd57fd57fd57
 DATA nttconst_063c5c2e57ee<>+16(SB)/8, $0x02dc02dc02dc02dc
@@ -104953,6 +126881,12 @@ DATA nttconst_bcaba2fb6b78<>+8(SB)/8, $0x00dc00dcff78ff78
 DATA nttconst_bcaba2fb6b78<>+16(SB)/8, $0xfb5dfb5d04c204c2
 DATA nttconst_bcaba2fb6b78<>+24(SB)/8, $0xf985f985fac9fac9
 GLOBL nttconst_bcaba2fb6b78<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_bd1a9940528f<>+0(SB)/8, $0x9d7e9d7e9d7e9d7e
+DATA nttconst_bd1a9940528f<>+8(SB)/8, $0x9d7e9d7e9d7e9d7e
+DATA nttconst_bd1a9940528f<>+16(SB)/8, $0x9d7e9d7e9d7e9d7e
+DATA nttconst_bd1a9940528f<>+24(SB)/8, $0x9d7e9d7e9d7e9d7e
+GLOBL nttconst_bd1a9940528f<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_bd2295cd7417<>+0(SB)/8, $0xe778e778ae41ae41
 DATA nttconst_bd2295cd7417<>+8(SB)/8, $0xc5c9c5c92ac22ac2

@@ -230,6 +230,48 @@ func ntt_avx512vl_all_blend_undo_pre1_none(f *[256]int16)
 func ntt_avx512vl_all_blend_undo_pre2_none(f *[256]int16)
 
 //go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_exact_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_exact_list_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_exact_hoist_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_barrett_hoist_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_exact_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_exact_list_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_exact_hoist_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_blend_undo_lazy_barrett_hoist_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_exact_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_exact_list_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_exact_hoist_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_barrett_hoist_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_mru_unpack_undo_lazy_exact_none(f *[256]int16)
+
+//go:noescape
+func ntt_avx2_spill_opt_unpack_undo_lazy_exact_none(f *[256]int16)
+
+//go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)
 
 //go:noescape
@@ -447,6 +489,57 @@ func invntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_list_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_undo_lazy_min_hoist_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_list_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_undo_lazy_min_hoist_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_list_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_list_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_list_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_hoist_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_mru_unpack_undo_lazy_min_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_spill_opt_unpack_undo_lazy_min_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_unpack_undo_lazy_32(f *[256]int16)

@@ -282,8 +282,9 @@ func (g *gen) subtractChain(x reg.VecVirtual, b interval) bool {
 func (g *gen) q16(c int64) operand.Mem { return g.splat(g.f.signed(c)) }
 
 // canonical brings x with bounds b into [0, q) with as few steps as the
-// bounds allow.
-func (g *gen) canonical(x reg.VecVirtual, b interval, barrett bool) {
+// bounds allow; byMin takes the last correction by an unsigned minimum
+// (canonMin).
+func (g *gen) canonical(x reg.VecVirtual, b interval, barrett, byMin bool) {
 	q := g.f.q
 	if barrett && g.f.ebits == 16 && (b.lo < 0 || b.hi >= 2*q) {
 		// one Barrett reduction to [0, q], then the subtraction chain
@@ -292,6 +293,9 @@ func (g *gen) canonical(x reg.VecVirtual, b interval, barrett bool) {
 		b = g.f.reduceBound(b)
 	}
 	for {
+		if byMin && g.canonMin(x, b) {
+			return
+		}
 		switch {
 		case b.lo >= 0 && b.hi < q:
 			return

@@ -12,9 +12,14 @@
 // (lazy: only where a lane could overflow, decided from per-coefficient
 // interval bounds; eager: every layer; pre1/pre2: lazy plus one reduction
 // of everything before the last one or two layers), the final reduction
-// (subtraction chain or Barrett), the MulNTT product (Montgomery, IFMA
-// Barrett, or IFMA quotient and remainder with the odd lanes by shuffle or
-// offset load, unrolled 1 to 16) and alignment of the code.
+// (subtraction chain, Barrett, exact division of lanes biased by a
+// multiple of q, or a last correction by unsigned minimum), the product
+// by the zetas (Montgomery, or Shoup's for 32-bit lanes), the instruction
+// order of straight-line AVX2 code (as built, or list-scheduled with the
+// registers assigned by linear scan, constant operands kept or hoisted
+// into loads), the MulNTT product (Montgomery, IFMA Barrett, or IFMA
+// quotient and remainder with the odd lanes by shuffle or offset load,
+// unrolled 1 to 16) and alignment of the code.
 //
 // It writes the assembly and stubs (through avo) and, through impltable,
 // the Go tables of the variants for kernels/variant registration: the lab
@@ -95,6 +100,7 @@ func nttSpace(f *field, inverse bool) []nttKnobs {
 		out = append(out, canonVariants(f)...)
 		out = append(out, preVariants(f)...)
 	}
+	out = append(out, schedVariants(f, inverse)...)
 	return append(out, avx2AlignVariants(inverse)...)
 }
 
@@ -303,6 +309,49 @@ func nttBase(f *field, inverse bool) nttKnobs {
 	}
 	return nttKnobs{inverse: inverse, isa: avx512, regs: "all", shuf: shuf, reorder: "undo",
 		red: "lazy", align: asmalign.None}
+}
+
+// schedVariants enumerates the knob values added for the AVX2 tier, on
+// avx2 at red=lazy, align=none: the cheaper arithmetic of each kernel
+// (ML-KEM NTT: canon=exact; InvNTT: canon=min; ML-DSA: canon=min with
+// mul=shoup) alone and with sched=list and sched=hoist (see sched.go),
+// plus sched=hoist with the arithmetic before it (ML-KEM NTT:
+// canon=barrett; the others: canon=min alone) to separate the two
+// effects, on regs=mem with the unpack, blend and shufps shuffles at
+// reorder=undo (InvNTT also unpack and blend at reorder=avoid); and the
+// arithmetic alone on regs=spill with unpack under the MRU and Belady
+// policies (scheduling spill code measured slower on Zen 3).
+func schedVariants(f *field, inverse bool) []nttKnobs {
+	type base struct{ regs, spill, shuf, reorder string }
+	bases := []base{{"mem", "", "unpack", "undo"}, {"mem", "", "blend", "undo"}, {"mem", "", "shufps", "undo"}}
+	if inverse {
+		bases = append(bases, base{"mem", "", "unpack", "avoid"}, base{"mem", "", "blend", "avoid"})
+	}
+	type arith struct{ canon, mul string }
+	best, before := arith{"exact", ""}, arith{"barrett", ""}
+	switch {
+	case f.ebits == 16 && inverse:
+		best, before = arith{"min", ""}, arith{"min", ""}
+	case f.ebits == 32:
+		best, before = arith{"min", "shoup"}, arith{"min", ""}
+	}
+	mk := func(b base, a arith, sched string) nttKnobs {
+		return nttKnobs{inverse: inverse, isa: avx2, regs: b.regs, spill: b.spill, shuf: b.shuf,
+			reorder: b.reorder, red: "lazy", canon: a.canon, mul: a.mul, sched: sched, align: asmalign.None}
+	}
+	var out []nttKnobs
+	for _, b := range bases {
+		for _, sched := range []string{"", "list", "hoist"} {
+			out = append(out, mk(b, best, sched))
+		}
+		if before != best {
+			out = append(out, mk(b, before, "hoist"))
+		}
+	}
+	for _, policy := range []string{"mru", "opt"} {
+		out = append(out, mk(base{"spill", policy, "unpack", "undo"}, best, ""))
+	}
+	return out
 }
 
 // avx2AlignVariants is the AVX2 base of the alignment and offset-sweep

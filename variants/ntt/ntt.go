@@ -37,11 +37,25 @@ type nttKnobs struct {
 	// moves work from the final reduction, where nothing overlaps it, into
 	// the transform and shortens the final subtraction chain)
 	red string
-	// canon is how the last pass brings 16-bit lanes into [0, q): ""
-	// (the chain of conditional subtractions, left out of the name so
-	// existing names stay) or "barrett" (one Barrett reduction, then one
-	// conditional subtraction).
+	// canon is how the last pass brings lanes into [0, q): "" (for
+	// 16-bit lanes the chain of conditional subtractions, else Barrett
+	// and a conditional addition; left out of the name so existing names
+	// stay), "barrett" (16-bit: one Barrett reduction, then one
+	// conditional subtraction), "exact" (the ML-KEM NTT: f[0] and f[1]
+	// biased by a multiple of q that reaches every output, then an exact
+	// unsigned division, see arith.go) or "min" (the default with its
+	// last correction by one unsigned minimum, see canonMin).
 	canon string
+	// mul is the product by the zetas: "" (Montgomery, left out of the
+	// name) or "shoup" (32-bit lanes on avx2: Shoup's method, see
+	// shoupMul).
+	mul string
+	// sched is the instruction order: "" (as built, group by group and
+	// butterfly by butterfly; left out of the name so existing names
+	// stay), "list" (list-scheduled on critical paths under the register
+	// budget, see sched.go) or "hoist" (list-scheduled with the constant
+	// operands split into loads the scheduler hoists).
+	sched string
 	align asmalign.Align
 }
 
@@ -56,6 +70,12 @@ func (k nttKnobs) name() string {
 	}
 	if k.canon != "" {
 		canon = "/canon=" + k.canon
+	}
+	if k.mul != "" {
+		canon += "/mul=" + k.mul
+	}
+	if k.sched != "" {
+		canon += "/sched=" + k.sched
 	}
 	return fmt.Sprintf("isa=%s/regs=%s%s/shuf=%s/reorder=%s/red=%s%s/align=%s",
 		k.isa.name, k.regs, alloc, k.shuf, k.reorder, k.red, canon, k.align)
@@ -88,6 +108,10 @@ type nttState struct {
 	// factor: the last layer's zetas carry it for the differences.
 	scaled [256]bool
 	res    *residency // regs=spill: which slots are in registers
+	// bias is, per coefficient, the multiple of q its lane carries on top
+	// of its value (canon=exact); biased is set once f[0] and f[1] got it.
+	bias   [256]int64
+	biased bool
 }
 
 // buildNTT emits one NTT or InvNTT function.
@@ -119,6 +143,14 @@ func buildNTT(g *gen, sym string, k nttKnobs) {
 	for pi, p := range passes {
 		for _, grp := range s.groups(p) {
 			s.runGroup(p, grp, pi == len(passes)-1)
+		}
+	}
+	if k.sched != "" {
+		if k.isa != avx2 || k.align != asmalign.None {
+			panic(fmt.Sprintf("%s: sched needs isa=avx2 and align=none", k.name()))
+		}
+		if err := scheduleFunction(0, k.sched == "hoist", avx2.regs); err != nil {
+			panic(err)
 		}
 	}
 	VZEROUPPER()
@@ -414,8 +446,33 @@ func (s *nttState) slotBound(sl int) interval {
 	return b
 }
 
+// biasFirst adds, for canon=exact, the bias to f[0] and f[1] when slot
+// x holds them, before their first butterfly.
+func (s *nttState) biasFirst(regs map[int]reg.VecVirtual, x int) {
+	if s.k.canon != "exact" || s.biased {
+		return
+	}
+	lanes := make([]bool, s.g.lanes)
+	found := false
+	for l := range lanes {
+		if i := s.lay.index(x, l); i < 2 {
+			lanes[l], found = true, true
+			s.bias[i] = exactBias * s.g.f.q
+		}
+	}
+	if found {
+		s.g.biasLanes(regs[x], lanes)
+		s.biased = true
+	}
+}
+
 // reduceSlot emits a reduction of slot sl and updates its bounds.
 func (s *nttState) reduceSlot(regs map[int]reg.VecVirtual, sl int) {
+	for l := 0; l < s.g.lanes; l++ {
+		if s.bias[s.lay.index(sl, l)] != 0 {
+			panic(fmt.Sprintf("%s: reduction of a biased slot", s.k.name()))
+		}
+	}
 	s.g.reduce(regs[sl])
 	s.reduce++
 	for l := 0; l < s.g.lanes; l++ {
@@ -468,26 +525,63 @@ func (s *nttState) zetas(x, b int) mulConst {
 		} else {
 			z = g.f.zetaFwd(1<<b, j)
 		}
-		w[l] = g.f.mont(z)
+		w[l] = z
 	}
-	return g.mulConstOf(w)
+	return s.constOf(w)
+}
+
+// constOf returns the multiplier constant of the product by z (one value
+// per lane) for the mul knob: Shoup's (w, w') or Montgomery's (z·R).
+func (s *nttState) constOf(z []int64) mulConst {
+	if s.k.mul == "shoup" {
+		return s.g.shoupConstOf(z)
+	}
+	w := make([]int64, len(z))
+	for i, x := range z {
+		w[i] = s.g.f.mont(x)
+	}
+	return s.g.mulConstOf(w)
+}
+
+// product emits the product of a by the constant c (mul knob).
+func (s *nttState) product(a reg.VecVirtual, c mulConst) reg.VecVirtual {
+	if s.k.mul == "shoup" {
+		return s.g.shoupMul(a, c)
+	}
+	return s.g.montMul(a, c)
+}
+
+// prodBound bounds product's result for inputs in a.
+func (s *nttState) prodBound(a interval, c mulConst) interval {
+	if s.k.mul == "shoup" {
+		return s.g.f.shoupBound(a)
+	}
+	return s.g.f.montBound(a, c.max)
 }
 
 // ctButterfly is the Cooley-Tukey butterfly of Algorithms 9 and 41:
 // t = zeta·y; y = x - t; x = x + t.
 func (s *nttState) ctButterfly(regs map[int]reg.VecVirtual, x, y int, z mulConst, b int) {
 	g, f := s.g, s.g.f
-	t := f.montBound(s.slotBound(y), z.max)
+	t := s.prodBound(s.slotBound(y), z)
 	if !f.fits(s.slotBound(x).add(t)) || !f.fits(s.slotBound(x).sub(t)) {
 		s.reduceSlot(regs, x)
 	}
-	prod := g.montMul(regs[y], z)
+	s.biasFirst(regs, x)
+	prod := s.product(regs[y], z)
 	nx := g.vec()
 	g.add(regs[x], prod, nx)
 	g.sub(regs[x], prod, prod)
 	regs[x], regs[y] = nx, prod
+	for l := 0; l < g.lanes; l++ {
+		i, j := s.lay.index(x, l), s.lay.index(y, l)
+		if s.bias[j] != 0 {
+			panic(fmt.Sprintf("%s: biased coefficient %d multiplied", s.k.name(), j))
+		}
+		s.bias[j] = s.bias[i]
+	}
 	s.updateBounds(x, y, func(bx, by interval) (interval, interval) {
-		tb := f.montBound(by, z.max)
+		tb := s.prodBound(by, z)
 		return bx.add(tb), bx.sub(tb)
 	})
 	s.eager(regs, x, y)
@@ -507,9 +601,9 @@ func (s *nttState) gsButterfly(regs map[int]reg.VecVirtual, x, y int, z mulConst
 	d := g.vec()
 	g.sub(regs[y], regs[x], d)
 	g.add(regs[x], regs[y], regs[x])
-	regs[y] = g.montMul(d, z)
+	regs[y] = s.product(d, z)
 	s.updateBounds(x, y, func(bx, by interval) (interval, interval) {
-		return bx.add(by), f.montBound(by.sub(bx), z.max)
+		return bx.add(by), s.prodBound(by.sub(bx), z)
 	})
 	s.eager(regs, x, y)
 }
@@ -558,11 +652,21 @@ func (s *nttState) finish(x reg.VecVirtual, sl int) reg.VecVirtual {
 	g := s.g
 	b := s.slotBound(sl)
 	if s.k.inverse && !s.slotScaled(sl) {
-		c := g.mulConstOf(splatVals(g.lanes, g.f.mont(g.f.invN)))
-		x = g.montMul(x, c)
-		b = g.f.montBound(b, c.max)
+		c := s.constOf(splatVals(g.lanes, g.f.invN))
+		x = s.product(x, c)
+		b = s.prodBound(b, c)
 	}
-	g.canonical(x, b, s.k.canon == "barrett")
+	if s.k.canon == "exact" {
+		c := s.bias[s.lay.index(sl, 0)]
+		for l := 0; l < g.lanes; l++ {
+			if s.bias[s.lay.index(sl, l)] != c {
+				panic(fmt.Sprintf("%s: slot %d mixes biases", s.k.name(), sl))
+			}
+		}
+		g.canonExact(x, b, c)
+		return x
+	}
+	g.canonical(x, b, s.k.canon == "barrett", s.k.canon == "min")
 	return x
 }
 

@@ -6,6 +6,8 @@ package dispatch
 //	sha256:9acabfac38a1e0655dfac9809d4c6bb6bc3c3f98f5e7421b42f1426438432c60
 //	sha256:574aaa75d1ad9431373e63aaa6ef47c08e42bb146df939747aef5c3a6d0d973f
 //	sha256:6fc01034aa0ae4e2e733be4ace7fd09a824010c9d73cd93ceb273a2d22cf3df1
+//	sha256:59b5e490e43bbb0b683db4d9454afe72f15beb101e3c29e69bd5b77db5faf9b1
+//	sha256:c647a563bb08396aac5e059378b5570dea093d11249fb2d5c581c71b503ba5b1
 
 // entryFeatures134dd7ed: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq
 // measured on AuthenticAMD/0x19/0x01 (Zen 3), AuthenticAMD/0x19/0x11 (Zen 4).
@@ -27,79 +29,92 @@ var entryFeaturesc410db71 = []string{
 
 var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes128.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes192.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes192.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes256.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes256.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=32"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "keccak.x8", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mldsa.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=1/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=4/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=hoist/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
-		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "sha3.256", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 4096, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "shake128.many", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "ways=4"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "shake256.many", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "ways=4"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
@@ -263,19 +278,20 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.dec", Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=4/keys=regs/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=regs/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=64"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
@@ -286,20 +302,17 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=4/keys=regs/align=none"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=4/keys=regs/align=64"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -312,17 +325,17 @@ var tableDefaults = []Default{
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
@@ -335,14 +348,16 @@ var tableDefaults = []Default{
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 	}},
@@ -355,16 +370,16 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
@@ -374,33 +389,32 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x1", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=2/align=32"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=2/align=32"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -409,7 +423,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=32"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x4", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -418,7 +432,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x8", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x8", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -427,7 +441,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -436,7 +450,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=2/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=2/align=32"},
+		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=4/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -445,7 +459,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=hoist/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -454,7 +468,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/sched=list/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -472,7 +486,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -484,16 +498,44 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "poly1305", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 64, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=64"},
-		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "poly1305", Choices: []Choice{
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
-		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64"},
-		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+	}},
+	{Level: "x86-64-v3", Kernel: "sha3.256", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+	}},
+	{Level: "x86-64-v2", Kernel: "sha3.256", Choices: []Choice{
+		{MaxSize: 64, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=on/unroll=2/align=64"},
+		{MaxSize: 4096, Variant: "isa=scalar/comp=on/unroll=2/align=none"},
+		{MaxSize: 16384, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=on/unroll=1/align=32"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
+	}},
+	{Level: "x86-64-v3", Kernel: "shake128.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=8"},
+		{MaxSize: 8, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
+	{Level: "x86-64-v2", Kernel: "shake128.many", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v3", Kernel: "shake256.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=8"},
+		{MaxSize: 0, Variant: "ways=4"},
+	}},
+	{Level: "x86-64-v2", Kernel: "shake256.many", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 }

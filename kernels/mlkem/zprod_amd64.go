@@ -8,16 +8,17 @@ import "github.com/tunelab/tunelab/kernels/variant"
 
 // prodAsmNTT lists the implementations of mlkem.ntt the compiled dispatch table can select (3).
 var prodAsmNTT = []variant.Impl[func(*[256]int16)]{
-	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_shufps_undo_lazy_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_shufps_undo_lazy_barrett_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_barrett_none},
+	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_shufps_undo_lazy_exact_list_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_exact_list_none},
 }
 
-// prodAsmInvNTT lists the implementations of mlkem.invntt the compiled dispatch table can select (3).
+// prodAsmInvNTT lists the implementations of mlkem.invntt the compiled dispatch table can select (4).
 var prodAsmInvNTT = []variant.Impl[func(*[256]int16)]{
-	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_min_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_min_none},
+	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_min_list_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_min_list_none},
 }
 
 // prodAsmMulNTT lists the implementations of mlkem.mulntt the compiled dispatch table can select (4).

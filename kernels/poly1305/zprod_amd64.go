@@ -7,7 +7,7 @@ package poly1305
 import "github.com/tunelab/tunelab/kernels/variant"
 
 // prodVariants lists the production set (the variants the compiled dispatch
-// table names), 14 variants; Fn.id is the index of each in labVariants, its
+// table names), 17 variants; Fn.id is the index of each in labVariants, its
 // id in the switches.
 var prodVariants = []variant.Impl[*asmVariant]{
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b1_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -16,16 +16,16 @@ var prodVariants = []variant.Impl[*asmVariant]{
 		Fn: &asmVariant{id: 1}},
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 2}},
-	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 3}},
+	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 10}},
+	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 11}},
+	{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 14}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 16, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 18, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
-	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 19, vector: true, radix: 26, lanes: 4, unroll: 1, order: []int{0, 2, 1, 3}, shape: 0, powWords: 72, compact: false, tailVector: false, tailSteps: false}},
-	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &asmVariant{id: 26, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 27, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -38,6 +38,12 @@ var prodVariants = []variant.Impl[*asmVariant]{
 		Fn: &asmVariant{id: 42, vector: true, radix: 44, lanes: 4, unroll: 2, order: []int{0, 2, 1, 3}, shape: 8, powWords: 18, compact: true, tailVector: false, tailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &asmVariant{id: 50, vector: true, radix: 44, lanes: 8, unroll: 2, order: []int{0, 4, 1, 5, 2, 6, 3, 7}, shape: 12, powWords: 30, compact: true, tailVector: false, tailSteps: false}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 69, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 74, vector: true, radix: 26, lanes: 4, unroll: 4, order: []int{0, 2, 1, 3}, shape: 2, powWords: 180, compact: false, tailVector: false, tailSteps: true}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &asmVariant{id: 87, vector: true, radix: 26, lanes: 4, unroll: 8, order: []int{0, 2, 1, 3}, shape: 13, powWords: 324, compact: false, tailVector: false, tailSteps: true}},
 }
 
 // prodCallScalar calls the generated function of variant id of the
@@ -50,8 +56,12 @@ func prodCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) 
 		blocks_scalar_mulq_b1_a64(h, r, m, hibit)
 	case 2:
 		blocks_scalar_mulq_b4_anone(h, r, m, hibit)
-	case 3:
-		blocks_scalar_mulq_b4_a64(h, r, m, hibit)
+	case 10:
+		blocks_scalar_mulq_fused_b4_anone(h, r, m, hibit)
+	case 11:
+		blocks_scalar_mulq_fused_b4_a64(h, r, m, hibit)
+	case 14:
+		blocks_scalar_mulx_fused_b4_anone(h, r, m, hibit)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -67,8 +77,12 @@ func prodCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulq_b1_a64(out, m, key)
 	case 2:
 		sum_scalar_mulq_b4_anone(out, m, key)
-	case 3:
-		sum_scalar_mulq_b4_a64(out, m, key)
+	case 10:
+		sum_scalar_mulq_fused_b4_anone(out, m, key)
+	case 11:
+		sum_scalar_mulq_fused_b4_a64(out, m, key)
+	case 14:
+		sum_scalar_mulx_fused_b4_anone(out, m, key)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -82,10 +96,6 @@ func prodCallVector(v *asmVariant, h *[3]uint64, pw *uint64, m []byte) {
 		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
 	case 18:
 		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h, pw, m)
-	case 19:
-		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_a64(h, pw, m)
-	case 26:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
 	case 27:
 		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h, pw, m)
 	case 28:
@@ -98,6 +108,12 @@ func prodCallVector(v *asmVariant, h *[3]uint64, pw *uint64, m []byte) {
 		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
 	case 50:
 		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h, pw, m)
+	case 69:
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
+	case 74:
+		blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
+	case 87:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -123,6 +139,8 @@ func prodFillTable(shape int, tab []uint64, r *[2]uint64) {
 		fill_r44_l4_u2_compact(tab, r)
 	case 12:
 		fill_r44_l8_u2_compact(tab, r)
+	case 13:
+		fill_r26_l4_u8(tab, r)
 	default:
 		panic("poly1305: bad table shape")
 	}

@@ -78,7 +78,8 @@ func Plan(kernel string, cands []Candidate) []Choice {
 }
 
 // Fallback records that, where kernel's plan fell back to the generic code
-// (no table entry or default covers those sizes), its package runs
+// (FallsBack: no table entry or default covers those sizes, or a level
+// default names generic), its package runs
 // variantName instead, for the reason why (e.g. "the fused copy of
 // keccak.x1's choice"): Plans and `tunelab dispatch` then show what runs.
 // Call it after Plan, with a variant the host can run.
@@ -91,7 +92,7 @@ func Fallback(kernel, variantName, why string) {
 	}
 	kp.Choices, kp.Details = slices.Clone(kp.Choices), slices.Clone(kp.Details)
 	for i, c := range kp.Choices {
-		if c.Reason == ReasonGeneric && c.Variant != variantName {
+		if FallsBack(c) && c.Variant != variantName {
 			kp.Choices[i] = Choice{MaxSize: c.MaxSize, Variant: variantName, Reason: ReasonPackage}
 			if i < len(kp.Details) {
 				kp.Details[i] = "package default: " + why
@@ -99,6 +100,14 @@ func Fallback(kernel, variantName, why string) {
 		}
 	}
 	plans[kernel] = kp
+}
+
+// FallsBack reports whether c is the generic fallback of a plan: no
+// table entry or default covered its sizes, or a feature-level default
+// names the generic code. A package with a runtime default of its own
+// (see Fallback) runs that instead.
+func FallsBack(c Choice) bool {
+	return c.Reason == ReasonGeneric || c.Reason == ReasonDefault && c.Variant == genericName
 }
 
 // Overrides returns the parsed TUNELAB_DISPATCH: kernel -> forced variant.

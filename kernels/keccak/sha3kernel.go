@@ -138,7 +138,7 @@ func planAbsorb(list []*absorber, x1 string) []absorbChoice {
 	for i, c := range plan {
 		choices[i] = planned(list, c, x1)
 		choices[i].maxSize = c.MaxSize
-		if c.Reason == dispatch.ReasonGeneric && choices[i].name != viaPermute {
+		if dispatch.FallsBack(c) && choices[i].name != viaPermute {
 			dispatch.Fallback(sha3Kernel, choices[i].name, "the fused absorb copy of keccak.x1's choice")
 		}
 	}
@@ -151,7 +151,7 @@ func planAbsorb(list []*absorber, x1 string) []absorbChoice {
 // selection), or the Go loop over the dispatched permutation when x1 has
 // none or is generic.
 func planned(list []*absorber, c dispatch.Choice, x1 string) absorbChoice {
-	if m := findAbsorber(list, c.Variant); m != nil && c.Reason != dispatch.ReasonGeneric {
+	if m := findAbsorber(list, c.Variant); m != nil && !dispatch.FallsBack(c) {
 		return m.choice()
 	}
 	if m := findAbsorber(list, x1); m != nil && m != genericAbsorber && dispatch.Has(m.Features...) {

@@ -163,15 +163,17 @@ func (k *manyKernel) candidates() []dispatch.Candidate {
 }
 
 // replan plans k's dispatch: the override, the table's choice for this
-// CPU or a table default, and where none covers a number of streams,
-// defaultWays.
+// CPU or a table default, and where none covers a number of streams (or a
+// level default names the generic code: the ways variants' features are
+// those of the measuring host's keccak choices, so a lower level's
+// default can only be generic), defaultWays.
 func (k *manyKernel) replan() {
 	plan := dispatch.Plan(k.name, k.candidates())
 	ways := make([]int, len(plan))
 	def := defaultWays()
 	for i, c := range plan {
 		ways[i] = waysOf(c.Variant)
-		if c.Reason == dispatch.ReasonGeneric {
+		if dispatch.FallsBack(c) {
 			ways[i] = def
 		}
 	}

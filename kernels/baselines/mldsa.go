@@ -3,11 +3,11 @@ package baselines
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
+	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -42,39 +42,42 @@ func init() {
 	}
 }
 
-// A dsaInstance runs one operation of a reference on fixed inputs.
+// A dsaInstance runs one operation of a reference on the inputs of
+// kernels/mldsa's compositions for the same seed: the key pair of its
+// seed, and opinputs.Messages messages signed and verified in turn.
 type dsaInstance struct {
-	op        string
-	im, ref   dsaImpl
-	seed, msg []byte
-	sig       []byte
-	sign      func([]byte) []byte
-	verify    func([]byte, []byte) bool
+	op      string
+	im, ref dsaImpl
+	seed    []byte
+	msgs    [][]byte
+	sigs    [][]byte
+	i       int
+	sign    func([]byte) []byte
+	verify  func([]byte, []byte) bool
 }
 
 func newDSAInstance(op string, im, ref dsaImpl, seed uint64) *dsaInstance {
-	r := rand.New(rand.NewPCG(seed, 0x647361))
-	in := &dsaInstance{op: op, im: im, ref: ref, seed: make([]byte, mldsa.SeedSize), msg: make([]byte, 1024)}
-	for _, b := range [][]byte{in.seed, in.msg} {
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-	}
+	in := &dsaInstance{op: op, im: im, ref: ref, seed: opinputs.Bytes(seed, mldsa.SeedSize)}
 	_, _, in.sign, in.verify = im(in.seed)
-	in.sig = in.sign(in.msg)
+	for i := range opinputs.Messages {
+		m := opinputs.Message(seed, i, 1024)
+		in.msgs, in.sigs = append(in.msgs, m), append(in.sigs, in.sign(m))
+	}
 	return in
 }
 
 // Run performs the operation n times.
 func (in *dsaInstance) Run(n int) {
-	for i := 0; i < n; i++ {
+	for range n {
+		j := in.i % len(in.msgs)
+		in.i++
 		switch in.op {
 		case "keygen":
 			in.im(in.seed)
 		case "sign":
-			in.sig = in.sign(in.msg)
+			in.sigs[j] = in.sign(in.msgs[j])
 		default:
-			if !in.verify(in.msg, in.sig) {
+			if !in.verify(in.msgs[j], in.sigs[j]) {
 				panic("baselines: an honest signature does not verify")
 			}
 		}
@@ -86,13 +89,14 @@ func (in *dsaInstance) Run(n int) {
 func (in *dsaInstance) Check() error {
 	pk, sk, sign, verify := in.im(in.seed)
 	wpk, wsk, wsign, _ := in.ref(in.seed)
-	sig := sign(in.msg)
+	msg := in.msgs[0]
+	sig := sign(msg)
 	switch {
 	case !bytes.Equal(pk, wpk) || !bytes.Equal(sk, wsk):
 		return fmt.Errorf("baselines: ML-DSA keys disagree with kernels/mldsa")
-	case !bytes.Equal(sig, wsign(in.msg)):
+	case !bytes.Equal(sig, wsign(msg)):
 		return fmt.Errorf("baselines: ML-DSA deterministic signature disagrees with kernels/mldsa")
-	case !verify(in.msg, sig) || verify(append([]byte{1}, in.msg...), sig):
+	case !verify(msg, sig) || verify(append([]byte{1}, msg...), sig):
 		return fmt.Errorf("baselines: ML-DSA verification is wrong")
 	}
 	return nil

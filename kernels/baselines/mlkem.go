@@ -6,12 +6,12 @@ import (
 	stdmlkem "crypto/mlkem"
 	stdmlkemtest "crypto/mlkem/mlkemtest"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/cloudflare/circl/kem"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem1024"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem768"
+	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/mlkem"
 	"github.com/tunelab/tunelab/kernels/mlkem/mlkemtest"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -85,14 +85,8 @@ type kemInstance struct {
 }
 
 func newKEMInstance(op string, im *kemImpl, ref ours, seed uint64) *kemInstance {
-	r := rand.New(rand.NewPCG(seed, 0x6b656d))
-	in := &kemInstance{op: op, im: im, ref: ref, seed: make([]byte, 64), m: make([]byte, 32)}
-	for i := range in.seed {
-		in.seed[i] = byte(r.Uint32())
-	}
-	for i := range in.m {
-		in.m[i] = byte(r.Uint32())
-	}
+	// The inputs of kernels/mlkem's compositions for the same seed.
+	in := &kemInstance{op: op, im: im, ref: ref, seed: opinputs.Bytes(seed, 64), m: opinputs.Bytes(^seed, 32)}
 	in.ek = ref.keygen(in.seed)
 	_, in.ct = ref.encaps(in.ek, in.m)
 	in.decap = im.decapsFrom(in.seed, in.ct)

@@ -1,11 +1,11 @@
 package mldsa
 
 import (
-	"encoding/binary"
 	"strings"
 	"sync"
 
 	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -53,22 +53,10 @@ func opKernel(p *params, op, bench, doc string) variant.Kernel {
 		Unit: "op", UnitsPerOp: func(int) float64 { return 1 }, Doc: p.name + " " + doc}
 }
 
-// seedBytes derives n pseudo-random bytes from seed (splitmix64).
-func seedBytes(seed uint64, n int) []byte {
-	out := make([]byte, 0, n+8)
-	for len(out) < n {
-		seed += 0x9e3779b97f4a7c15
-		z := (seed ^ seed>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		out = binary.LittleEndian.AppendUint64(out, z^z>>31)
-	}
-	return out[:n]
-}
-
 // keyPair returns the key pair of a seed's 32 bytes.
 func keyPair(p *params, seed uint64) (*privateKey, *publicKey) {
 	sk, pk := new(privateKey), new(publicKey)
-	if err := newKey(p, seedBytes(seed, SeedSize), sk, pk); err != nil {
+	if err := newKey(p, opinputs.Bytes(seed, SeedSize), sk, pk); err != nil {
 		panic(err)
 	}
 	return sk, pk
@@ -77,7 +65,7 @@ func keyPair(p *params, seed uint64) (*privateKey, *publicKey) {
 func keygenOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "keygen", "KeyGen", "key generation from a 32-byte seed"),
 		New: func(seed uint64) (func(), func() []byte) {
-			xi := seedBytes(seed, SeedSize)
+			xi := opinputs.Bytes(seed, SeedSize)
 			var sk privateKey
 			var pk publicKey
 			run := func() {
@@ -90,37 +78,53 @@ func keygenOp(p *params) compose.Op {
 }
 
 func signOp(p *params) compose.Op {
-	return compose.Op{Kernel: opKernel(p, "sign", "Sign", "deterministic signature of a 1 KiB message"),
+	return compose.Op{Kernel: opKernel(p, "sign", "Sign", "deterministic signature of a 1 KiB message (8 messages in turn)"),
 		New: func(seed uint64) (func(), func() []byte) {
 			sk, pk := keyPair(p, seed)
-			msg := seedBytes(^seed, signedMessage)
+			msgs := messages(seed)
 			var sig []byte
+			i := 0
 			run := func() {
-				s, err := signDeterministic(sk, pk, msg, nil)
+				s, err := signDeterministic(sk, pk, msgs[i%len(msgs)], nil)
 				if err != nil {
 					panic(err)
 				}
-				sig = s
+				sig, i = s, i+1
 			}
 			return run, func() []byte { return sig }
 		}}
 }
 
 func verifyOp(p *params) compose.Op {
-	return compose.Op{Kernel: opKernel(p, "verify", "Verify", "verification of a 1 KiB message's signature"),
+	return compose.Op{Kernel: opKernel(p, "verify", "Verify", "verification of a 1 KiB message's signature (8 messages in turn)"),
 		New: func(seed uint64) (func(), func() []byte) {
 			sk, pk := keyPair(p, seed)
-			msg := seedBytes(^seed, signedMessage)
-			sig, err := signDeterministic(sk, pk, msg, nil)
-			if err != nil {
-				panic(err)
+			msgs := messages(seed)
+			sigs := make([][]byte, len(msgs))
+			for i, m := range msgs {
+				s, err := signDeterministic(sk, pk, m, nil)
+				if err != nil {
+					panic(err)
+				}
+				sigs[i] = s
 			}
-			ok := false
+			ok, i := false, 0
 			run := func() {
-				if ok = verify(pk, msg, nil, sig); !ok {
+				j := i % len(msgs)
+				if ok = verify(pk, msgs[j], nil, sigs[j]); !ok {
 					panic("mldsa: " + p.name + " rejects an honest signature")
 				}
+				i++
 			}
 			return run, func() []byte { return []byte{map[bool]byte{true: 1}[ok]} }
 		}}
+}
+
+// messages returns the messages a sign or verify operation cycles through.
+func messages(seed uint64) [][]byte {
+	msgs := make([][]byte, opinputs.Messages)
+	for i := range msgs {
+		msgs[i] = opinputs.Message(seed, i, signedMessage)
+	}
+	return msgs
 }

@@ -1,11 +1,11 @@
 package mlkem
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -50,23 +50,11 @@ func opKernel(p *params, op, bench, doc string) variant.Kernel {
 		Unit: "op", UnitsPerOp: func(int) float64 { return 1 }, Doc: p.name + " " + doc}
 }
 
-// seedBytes derives n pseudo-random bytes from seed.
-func seedBytes(seed uint64, n int) []byte {
-	out := make([]byte, 0, n+8)
-	for len(out) < n {
-		seed += 0x9e3779b97f4a7c15
-		z := (seed ^ seed>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		out = binary.LittleEndian.AppendUint64(out, z^z>>31)
-	}
-	return out[:n]
-}
-
 // keygenOp generates the key pair of a seed (ML-KEM.KeyGen_internal).
 func keygenOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "keygen", "KeyGen", "key generation from a 64-byte seed"),
 		New: func(seed uint64) (func(), func() []byte) {
-			d := seedBytes(seed, SeedSize)
+			d := opinputs.Bytes(seed, SeedSize)
 			var dk decapsulationKey
 			run := func() {
 				if err := dk.generate(p, d); err != nil {
@@ -82,7 +70,7 @@ func keygenOp(p *params) compose.Op {
 func encapsOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "encaps", "Encaps", "encapsulation from the encapsulation key's bytes"),
 		New: func(seed uint64) (func(), func() []byte) {
-			ek, m := keyBytes(p, seed), (*[msgSize]byte)(seedBytes(^seed, msgSize))
+			ek, m := keyBytes(p, seed), (*[msgSize]byte)(opinputs.Bytes(^seed, msgSize))
 			var out []byte
 			run := func() {
 				var key encapsulationKey
@@ -101,10 +89,10 @@ func decapsOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "decaps", "Decaps", "decapsulation"),
 		New: func(seed uint64) (func(), func() []byte) {
 			var dk decapsulationKey
-			if err := dk.generate(p, seedBytes(seed, SeedSize)); err != nil {
+			if err := dk.generate(p, opinputs.Bytes(seed, SeedSize)); err != nil {
 				panic(err)
 			}
-			_, c := dk.ek.encapsulate((*[msgSize]byte)(seedBytes(^seed, msgSize)))
+			_, c := dk.ek.encapsulate((*[msgSize]byte)(opinputs.Bytes(^seed, msgSize)))
 			var out []byte
 			run := func() {
 				k, err := dk.decapsulate(c)
@@ -120,7 +108,7 @@ func decapsOp(p *params) compose.Op {
 // keyBytes returns the encoded encapsulation key of a seed's key pair.
 func keyBytes(p *params, seed uint64) []byte {
 	var dk decapsulationKey
-	if err := dk.generate(p, seedBytes(seed, SeedSize)); err != nil {
+	if err := dk.generate(p, opinputs.Bytes(seed, SeedSize)); err != nil {
 		panic(err)
 	}
 	return dk.ek.enc

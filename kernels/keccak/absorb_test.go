@@ -255,3 +255,19 @@ func FuzzAbsorbBlocks(f *testing.F) {
 
 // maxLanes is the most lanes a block covers (rate below 200 bytes).
 const maxLanes = 24
+
+// TestAVX512FusedNotDefault checks that an AVX-512 fused absorb loop is
+// never the default for a CPU the table does not name (they have not run
+// on AVX-512 hardware yet), while scalar and AVX2 ones may be.
+func TestAVX512FusedNotDefault(t *testing.T) {
+	for _, c := range []struct {
+		features []string
+		want     bool
+	}{{nil, true}, {[]string{"bmi1", "bmi2"}, true}, {[]string{"avx", "avx2"}, true}, {[]string{"avx512f", "avx512vl"}, false}} {
+		m := &absorber{}
+		m.Features = c.features
+		if got := provenFused(m); got != c.want {
+			t.Errorf("provenFused(%v) = %v, want %v", c.features, got, c.want)
+		}
+	}
+}

@@ -22,6 +22,9 @@ const recorded = "testdata/recorded-zen3.txt"
 // explanation name the same winner for every group, that the winner was
 // not eliminated and is no external reference.
 func TestOneDecisionEverywhere(t *testing.T) {
+	if variant.Lookup("poly1305", "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64") == nil {
+		t.Skip("the recorded file's variants are not registered (purego build): export would refuse them")
+	}
 	set, _, err := reports.Read([]string{recorded})
 	if err != nil {
 		t.Fatal(err)

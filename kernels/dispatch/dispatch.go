@@ -83,7 +83,12 @@ func Plan(kernel string, cands []Candidate) []Choice {
 // variantName instead, for the reason why (e.g. "the fused copy of
 // keccak.x1's choice"): Plans and `tunelab dispatch` then show what runs.
 // Call it after Plan, with a variant the host can run.
-func Fallback(kernel, variantName, why string) {
+//
+// With levelDefaults, feature-level defaults are replaced too: for a
+// kernel whose variants' features depend on the measuring host's other
+// choices (the many-stream SHAKEs run keccak's dispatched permutations),
+// a default measured on another CPU of the level says little.
+func Fallback(kernel, variantName, why string, levelDefaults bool) {
 	mu.Lock()
 	defer mu.Unlock()
 	kp, ok := plans[kernel]
@@ -92,7 +97,7 @@ func Fallback(kernel, variantName, why string) {
 	}
 	kp.Choices, kp.Details = slices.Clone(kp.Choices), slices.Clone(kp.Details)
 	for i, c := range kp.Choices {
-		if FallsBack(c) && c.Variant != variantName {
+		if (FallsBack(c) || levelDefaults && c.Reason == ReasonDefault) && c.Variant != variantName {
 			kp.Choices[i] = Choice{MaxSize: c.MaxSize, Variant: variantName, Reason: ReasonPackage}
 			if i < len(kp.Details) {
 				kp.Details[i] = "package default: " + why

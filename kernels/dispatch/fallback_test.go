@@ -5,7 +5,7 @@ import "testing"
 func TestFallbackShowsWhatRuns(t *testing.T) {
 	const kernel = "test.fallback"
 	Plan(kernel, []Candidate{{Name: genericName}, {Name: "isa=x"}})
-	Fallback(kernel, "isa=x", "follows another kernel")
+	Fallback(kernel, "isa=x", "follows another kernel", false)
 	for _, kp := range Plans() {
 		if kp.Kernel != kernel {
 			continue

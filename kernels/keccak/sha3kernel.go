@@ -139,7 +139,7 @@ func planAbsorb(list []*absorber, x1 string) []absorbChoice {
 		choices[i] = planned(list, c, x1)
 		choices[i].maxSize = c.MaxSize
 		if dispatch.FallsBack(c) && choices[i].name != viaPermute {
-			dispatch.Fallback(sha3Kernel, choices[i].name, "the fused absorb copy of keccak.x1's choice")
+			dispatch.Fallback(sha3Kernel, choices[i].name, "the fused absorb copy of keccak.x1's choice", false)
 		}
 	}
 	return choices

@@ -162,24 +162,24 @@ func (k *manyKernel) candidates() []dispatch.Candidate {
 	return cands
 }
 
-// replan plans k's dispatch: the override, the table's choice for this
-// CPU or a table default, and where none covers a number of streams (or a
-// level default names the generic code: the ways variants' features are
-// those of the measuring host's keccak choices, so a lower level's
-// default can only be generic), defaultWays.
+// replan plans k's dispatch: the override or the table's entry for this
+// CPU, and elsewhere defaultWays. Feature-level defaults are not used:
+// the ways variants run keccak's dispatched permutations, so a default
+// measured on another CPU of the level (with other keccak choices, or
+// with keccak.x8 forced generic here) says little about this one.
 func (k *manyKernel) replan() {
 	plan := dispatch.Plan(k.name, k.candidates())
 	ways := make([]int, len(plan))
 	def := defaultWays()
 	for i, c := range plan {
 		ways[i] = waysOf(c.Variant)
-		if dispatch.FallsBack(c) {
+		if c.Reason == dispatch.ReasonGeneric || c.Reason == dispatch.ReasonDefault {
 			ways[i] = def
 		}
 	}
 	k.plan, k.ways = plan, ways
 	if def > 0 {
-		dispatch.Fallback(k.name, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here")
+		dispatch.Fallback(k.name, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here", true)
 	}
 }
 

@@ -274,7 +274,7 @@ func (fr *fileRead) comment(l fileLine) error {
 		if err := fr.endSegment(); err != nil {
 			return err
 		}
-		fr.segment = segmentDigest{key: key, at: fmt.Sprintf("%s:%d", fr.f.Path, l.line), dup: !rd.newMarker(key, run), h: fnv.New64a()}
+		fr.segment = segmentDigest{key: key, at: fmt.Sprintf("%s:%d", fr.f.Path, l.line), dup: !rd.newMarker(key), h: fnv.New64a()}
 		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
 		fr.dupMarker = !rd.claimMarker(fr.f, key, run, fmt.Sprintf("%s:%d", fr.f.Path, l.line))
 	case "eliminated", "excluded":
@@ -356,7 +356,7 @@ type segmentSum struct {
 }
 
 // newMarker reports whether no segment with key was read before.
-func (rd *reader) newMarker(key, run string) bool {
+func (rd *reader) newMarker(key string) bool {
 	_, seen := rd.markerOwner[key]
 	return !seen
 }

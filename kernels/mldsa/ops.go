@@ -32,19 +32,10 @@ var operations = func() []compose.Op {
 
 var operationsOnce sync.Once
 
-func init() {
-	for _, op := range operations {
-		compose.RegisterKernel(op)
-	}
-}
+func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
-func registerOperations() {
-	knobs := []compose.Knob{sha3.WaysKnob(), kernels.TierKnob()}
-	for _, op := range operations {
-		compose.Register(op, knobs...)
-	}
-}
+func registerOperations() { compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob()) }
 
 // opKernel describes the operation kernel op ("sign") of p.
 func opKernel(p *params, op, bench, doc string) variant.Kernel {

@@ -43,28 +43,33 @@ type Op struct {
 	New    func(seed uint64) (run func(), output func() []byte)
 }
 
-// RegisterKernel registers op's kernel (marked Allocates and Operation); a package
-// does it at init, so that reference implementations (kernels/baselines)
-// can add their variants.
-func RegisterKernel(op Op) {
-	k := op.Kernel
-	k.Allocates, k.Operation = true, true
-	variant.RegisterKernel(k)
+// RegisterKernels registers each op's kernel (marked Allocates and
+// Operation); a package does it at init, so that reference
+// implementations (kernels/baselines) can add their variants.
+func RegisterKernels(ops ...Op) {
+	for _, op := range ops {
+		k := op.Kernel
+		k.Allocates, k.Operation = true, true
+		variant.RegisterKernel(k)
+	}
 }
 
-// Register registers op's reference variant and one variant per
-// combination of the knobs' choices, named "key=value/..." in knob order;
-// op's kernel must be registered. Combinations whose features the host
-// lacks are registered too (the harness skips them, as it does every
-// variant it cannot run).
-func Register(op Op, knobs ...Knob) {
+// Register registers, for each of ops, its reference variant and one
+// variant per combination of the knobs' choices, named "key=value/..." in
+// knob order; the ops' kernels must be registered. Combinations whose
+// features the host lacks are registered too (the harness skips them, as
+// it does every variant it cannot run).
+func Register(ops []Op, knobs ...Knob) {
 	ref := make([]Choice, len(knobs))
 	for i, kn := range knobs {
 		ref[i] = kn.Generic
 	}
-	variant.Register(composition(op, variant.GenericName, ref, ref))
-	for _, combo := range combinations(knobs) {
-		variant.Register(composition(op, name(knobs, combo), combo, ref))
+	combos := combinations(knobs)
+	for _, op := range ops {
+		variant.Register(composition(op, variant.GenericName, ref, ref))
+		for _, combo := range combos {
+			variant.Register(composition(op, name(knobs, combo), combo, ref))
+		}
 	}
 }
 

@@ -47,8 +47,8 @@ func knobs() []Knob {
 }
 
 func TestRegisterCompositions(t *testing.T) {
-	RegisterKernel(fakeOp("test.compose"))
-	Register(fakeOp("test.compose"), knobs()...)
+	RegisterKernels(fakeOp("test.compose"))
+	Register([]Op{fakeOp("test.compose")}, knobs()...)
 	var names []string
 	for _, v := range variant.Variants("test.compose") {
 		names = append(names, v.Name)
@@ -57,8 +57,8 @@ func TestRegisterCompositions(t *testing.T) {
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("variants %q, want %q", got, want)
 	}
-	if k := variant.LookupKernel("test.compose"); k == nil || !k.Allocates {
-		t.Errorf("kernel %+v, want registered with Allocates", k)
+	if k := variant.LookupKernel("test.compose"); k == nil || !k.Allocates || !k.Operation {
+		t.Errorf("kernel %+v, want registered with Allocates and Operation", k)
 	}
 	v := variant.Lookup("test.compose", "mul=three/add=zero")
 	if len(v.Features) != 1 || v.Features[0] != "avx2" {

@@ -37,9 +37,9 @@ func (s *Set[E]) TierKnob() compose.Knob {
 // tierChoice returns the choice of one tier, false if its plan is generic.
 func (s *Set[E]) tierChoice(value, level string, host *dispatch.CPU) (compose.Choice, bool) {
 	names := [3]string{
-		s.planAt(s.t.NTTSpec.Kernel, variant.Candidates(s.knownNTT), level, host),
-		s.planAt(s.t.InvNTTSpec.Kernel, variant.Candidates(s.knownInvNTT), level, host),
-		s.planAt(s.t.MulNTTSpec.Kernel, variant.Candidates(s.knownMulNTT), level, host),
+		planAt(s.t.NTTSpec.Kernel, variant.Candidates(s.knownNTT), level, host),
+		planAt(s.t.InvNTTSpec.Kernel, variant.Candidates(s.knownInvNTT), level, host),
+		planAt(s.t.MulNTTSpec.Kernel, variant.Candidates(s.knownMulNTT), level, host),
 	}
 	if names == [3]string{variant.GenericName, variant.GenericName, variant.GenericName} {
 		return compose.Choice{}, false
@@ -54,7 +54,7 @@ func (s *Set[E]) tierChoice(value, level string, host *dispatch.CPU) (compose.Ch
 
 // planAt returns the variant dispatch selects for kernel at size 0 on the
 // host (its own level) or on a synthetic CPU of level.
-func (s *Set[E]) planAt(kernel string, cands []dispatch.Candidate, level string, host *dispatch.CPU) string {
+func planAt(kernel string, cands []dispatch.Candidate, level string, host *dispatch.CPU) string {
 	cpu := host
 	if host.Level() != level {
 		c, err := dispatch.LevelCPU(level)

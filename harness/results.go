@@ -223,12 +223,7 @@ type Resume struct {
 	Eliminated map[string]map[string]string
 	// identity holds the file's identity config (IdentityKeys) and the
 	// line that set it.
-	identity map[string]configAt
-}
-
-// configAt is a config value and the file:line that set it.
-type configAt struct {
-	value, at string
+	identity RunIdentity
 }
 
 // ReadResume reads a result file written by a sweep so that the sweep can
@@ -247,7 +242,7 @@ func ReadResume(path string, want [][2]string) (*Resume, error) {
 		return nil, err
 	}
 	r := &Resume{Samples: map[string]map[string][]float64{}, Done: map[string]bool{},
-		Excluded: map[string]map[string]string{}, Eliminated: map[string]map[string]string{}, identity: map[string]configAt{}}
+		Excluded: map[string]map[string]string{}, Eliminated: map[string]map[string]string{}, identity: RunIdentity{}}
 	if err := r.readResults(bytes.NewReader(data), path); err != nil {
 		return nil, err
 	}
@@ -327,16 +322,7 @@ func (r *Resume) noteIdentity(res *benchfmt.Result, at string) error {
 	} else if run != r.Run.RunID {
 		return fmt.Errorf("%s: run-id %s, but the file's run is %s: expected one run per resumable file", at, run, r.Run.RunID)
 	}
-	for _, key := range IdentityKeys {
-		v := res.GetConfig(key)
-		first, ok := r.identity[key]
-		if !ok {
-			r.identity[key] = configAt{v, at}
-		} else if first.value != v {
-			return fmt.Errorf("%s: %s changed from %q (set at %s) to %q within run %s", at, key, first.value, first.at, v, run)
-		}
-	}
-	return nil
+	return r.identity.Check(res, at)
 }
 
 // checkIdentity refuses a file measured under another identity than want.
@@ -346,10 +332,10 @@ func (r *Resume) checkIdentity(path string, want [][2]string) error {
 	}
 	for _, kv := range want {
 		got, ok := r.identity[kv[0]]
-		if !ok || got.value == kv[1] {
+		if !ok || got.Value == kv[1] {
 			continue
 		}
-		return fmt.Errorf("%s: %s is %q there, but %q on this host/tunelab: resume on the host and binary that started the run, or start a new file with -o", got.at, kv[0], got.value, kv[1])
+		return fmt.Errorf("%s: %s is %q there, but %q on this host/tunelab: resume on the host and binary that started the run, or start a new file with -o", got.At, kv[0], got.Value, kv[1])
 	}
 	return nil
 }

@@ -591,7 +591,7 @@ func featureList(config string) []string {
 func (rd *reader) finish() {
 	rules := map[string]bool{}
 	for _, st := range rd.runs {
-		if rule := st.identity["decision-rule"].value; rule != "" {
+		if rule := st.identity["decision-rule"].Value; rule != "" {
 			rules[rule] = true
 		}
 	}

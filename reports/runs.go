@@ -62,7 +62,7 @@ func scanFile(path string, data []byte, warn func(line int, format string, a ...
 // the identity its first result fixed, the benchmark each kernel config
 // was written for, and the segments read.
 type runState struct {
-	identity map[string]configAt
+	identity harness.RunIdentity
 	bench    map[string]configAt // kernel config -> benchmark base name
 	model    *Model
 }
@@ -80,16 +80,11 @@ func (rd *reader) checkIdentity(res *benchfmt.Result, at string) error {
 	}
 	st := rd.runs[run]
 	if st == nil {
-		st = &runState{identity: map[string]configAt{}, bench: map[string]configAt{}}
+		st = &runState{identity: harness.RunIdentity{}, bench: map[string]configAt{}}
 		rd.runs[run] = st
 	}
-	for _, key := range harness.IdentityKeys {
-		v := res.GetConfig(key)
-		if first, ok := st.identity[key]; !ok {
-			st.identity[key] = configAt{v, at}
-		} else if first.value != v {
-			return fmt.Errorf("%s: %s changed from %q (set at %s) to %q within run %s: a run's identity is fixed; refusing the file", at, key, first.value, first.at, v, run)
-		}
+	if err := st.identity.Check(res, at); err != nil {
+		return fmt.Errorf("%w; refusing the file", err)
 	}
 	return checkBench(st, res, at)
 }

@@ -102,50 +102,42 @@ func (in *dsaInstance) Check() error {
 	return nil
 }
 
-func circl44(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
-	pk, sk := mldsa44.NewKeyFromSeed((*[mldsa44.SeedSize]byte)(seed))
-	return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
-			sig := make([]byte, mldsa44.SignatureSize)
-			must(struct{}{}, mldsa44.SignTo(sk, m, nil, false, sig))
-			return sig
-		},
-		func(m, sig []byte) bool { return mldsa44.Verify(pk, m, nil, sig) }
+var (
+	circl44 = circlDSA(mldsa44.NewKeyFromSeed, mldsa44.SignTo, mldsa44.Verify, mldsa44.SignatureSize)
+	circl65 = circlDSA(mldsa65.NewKeyFromSeed, mldsa65.SignTo, mldsa65.Verify, mldsa65.SignatureSize)
+	circl87 = circlDSA(mldsa87.NewKeyFromSeed, mldsa87.SignTo, mldsa87.Verify, mldsa87.SignatureSize)
+	ours44  = oursDSA(mldsa.NewPrivateKey44, mldsa.Verify44)
+	ours65  = oursDSA(mldsa.NewPrivateKey65, mldsa.Verify65)
+	ours87  = oursDSA(mldsa.NewPrivateKey87, mldsa.Verify87)
+)
+
+type encoded interface{ Bytes() []byte }
+
+// circlDSA wraps one of circl's ML-DSA packages (deterministic signing).
+func circlDSA[PK, SK encoded](newKey func(*[mldsa.SeedSize]byte) (PK, SK),
+	signTo func(sk SK, msg, ctx []byte, randomized bool, sig []byte) error,
+	verify func(pk PK, msg, ctx, sig []byte) bool, sigSize int) dsaImpl {
+	return func(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+		pk, sk := newKey((*[mldsa.SeedSize]byte)(seed))
+		return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
+				sig := make([]byte, sigSize)
+				must(struct{}{}, signTo(sk, m, nil, false, sig))
+				return sig
+			},
+			func(m, sig []byte) bool { return verify(pk, m, nil, sig) }
+	}
 }
 
-func circl65(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
-	pk, sk := mldsa65.NewKeyFromSeed((*[mldsa65.SeedSize]byte)(seed))
-	return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
-			sig := make([]byte, mldsa65.SignatureSize)
-			must(struct{}{}, mldsa65.SignTo(sk, m, nil, false, sig))
-			return sig
-		},
-		func(m, sig []byte) bool { return mldsa65.Verify(pk, m, nil, sig) }
-}
-
-func circl87(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
-	pk, sk := mldsa87.NewKeyFromSeed((*[mldsa87.SeedSize]byte)(seed))
-	return pk.Bytes(), sk.Bytes(), func(m []byte) []byte {
-			sig := make([]byte, mldsa87.SignatureSize)
-			must(struct{}{}, mldsa87.SignTo(sk, m, nil, false, sig))
-			return sig
-		},
-		func(m, sig []byte) bool { return mldsa87.Verify(pk, m, nil, sig) }
-}
-
-func ours44(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
-	sk := must(mldsa.NewPrivateKey44(seed))
-	return sk.PublicKey().Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
-		func(m, sig []byte) bool { return mldsa.Verify44(sk.PublicKey(), m, nil, sig) }
-}
-
-func ours65(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
-	sk := must(mldsa.NewPrivateKey65(seed))
-	return sk.PublicKey().Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
-		func(m, sig []byte) bool { return mldsa.Verify65(sk.PublicKey(), m, nil, sig) }
-}
-
-func ours87(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
-	sk := must(mldsa.NewPrivateKey87(seed))
-	return sk.PublicKey().Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
-		func(m, sig []byte) bool { return mldsa.Verify87(sk.PublicKey(), m, nil, sig) }
+// oursDSA wraps one parameter set of kernels/mldsa's public API.
+func oursDSA[SK interface {
+	encoded
+	PublicKey() PK
+	SignDeterministic(msg, ctx []byte) ([]byte, error)
+}, PK encoded](newKey func(seed []byte) (SK, error), verify func(pk PK, msg, ctx, sig []byte) bool) dsaImpl {
+	return func(seed []byte) ([]byte, []byte, func([]byte) []byte, func([]byte, []byte) bool) {
+		sk := must(newKey(seed))
+		pk := sk.PublicKey()
+		return pk.Bytes(), sk.Bytes(), func(m []byte) []byte { return must(sk.SignDeterministic(m, nil)) },
+			func(m, sig []byte) bool { return verify(pk, m, nil, sig) }
+	}
 }

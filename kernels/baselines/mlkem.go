@@ -2,7 +2,6 @@ package baselines
 
 import (
 	"bytes"
-	"crypto"
 	stdmlkem "crypto/mlkem"
 	stdmlkemtest "crypto/mlkem/mlkemtest"
 	"fmt"
@@ -161,53 +160,52 @@ func circlKEM(s kem.Scheme) *kemImpl {
 
 // stdlib768 and stdlib1024 wrap crypto/mlkem.
 func stdlib768() *kemImpl {
-	return stdKEM(
-		func(seed []byte) (crypto.Decapsulator, []byte, error) {
-			dk, err := stdmlkem.NewDecapsulationKey768(seed)
-			if err != nil {
-				return nil, nil, err
-			}
-			return dk, dk.EncapsulationKey().Bytes(), nil
-		},
-		func(ek, m []byte) ([]byte, []byte, error) {
-			k, err := stdmlkem.NewEncapsulationKey768(ek)
-			if err != nil {
-				return nil, nil, err
-			}
-			return stdmlkemtest.Encapsulate768(k, m)
-		})
+	return kemOf(stdmlkem.NewDecapsulationKey768, stdmlkem.NewEncapsulationKey768, stdmlkemtest.Encapsulate768)
 }
 
 func stdlib1024() *kemImpl {
-	return stdKEM(
-		func(seed []byte) (crypto.Decapsulator, []byte, error) {
-			dk, err := stdmlkem.NewDecapsulationKey1024(seed)
-			if err != nil {
-				return nil, nil, err
-			}
-			return dk, dk.EncapsulationKey().Bytes(), nil
-		},
-		func(ek, m []byte) ([]byte, []byte, error) {
-			k, err := stdmlkem.NewEncapsulationKey1024(ek)
-			if err != nil {
-				return nil, nil, err
-			}
-			return stdmlkemtest.Encapsulate1024(k, m)
-		})
+	return kemOf(stdmlkem.NewDecapsulationKey1024, stdmlkem.NewEncapsulationKey1024, stdmlkemtest.Encapsulate1024)
 }
 
-// stdKEM builds a kemImpl from key generation (the decapsulation key and
-// the encoded encapsulation key of a seed) and derandomized encapsulation
-// from a key's bytes; an error is a broken baseline and panics.
-func stdKEM(keygen func(seed []byte) (crypto.Decapsulator, []byte, error), encaps func(ek, m []byte) ([]byte, []byte, error)) *kemImpl {
+// ours512, ours768 and ours1024 are kernels/mlkem through its public API.
+func ours512() ours {
+	return oursOf(kemOf(mlkem.NewDecapsulationKey512, mlkem.NewEncapsulationKey512, mlkemtest.Encapsulate512))
+}
+
+func ours768() ours {
+	return oursOf(kemOf(mlkem.NewDecapsulationKey768, mlkem.NewEncapsulationKey768, mlkemtest.Encapsulate768))
+}
+
+func ours1024() ours {
+	return oursOf(kemOf(mlkem.NewDecapsulationKey1024, mlkem.NewEncapsulationKey1024, mlkemtest.Encapsulate1024))
+}
+
+// A decapsulationKey is what crypto/mlkem's and kernels/mlkem's
+// decapsulation keys of one parameter set have in common.
+type decapsulationKey[EK interface{ Bytes() []byte }] interface {
+	Decapsulate(ciphertext []byte) ([]byte, error)
+	EncapsulationKey() EK
+}
+
+// kemOf builds a kemImpl from an API with crypto/mlkem's shapes: key
+// generation from a seed, parsing an encapsulation key, and derandomized
+// encapsulation (mlkemtest); an error is a broken baseline and panics.
+func kemOf[D decapsulationKey[EK], EK interface{ Bytes() []byte }](
+	newDK func(seed []byte) (D, error), newEK func(b []byte) (EK, error), encaps func(ek EK, m []byte) ([]byte, []byte, error)) *kemImpl {
 	return &kemImpl{
-		keygen: func(seed []byte) []byte { _, ek := must2(keygen(seed)); return ek },
-		encaps: func(ek, m []byte) ([]byte, []byte) { return must2(encaps(ek, m)) },
+		keygen: func(seed []byte) []byte { return must(newDK(seed)).EncapsulationKey().Bytes() },
+		encaps: func(ek, m []byte) ([]byte, []byte) { return must2(encaps(must(newEK(ek)), m)) },
 		decapsFrom: func(seed, ct []byte) func() []byte {
-			dk, _ := must2(keygen(seed))
+			dk := must(newDK(seed))
 			return func() []byte { return must(dk.Decapsulate(ct)) }
 		},
 	}
+}
+
+// oursOf turns a kemImpl into the reference the baselines are checked
+// against.
+func oursOf(im *kemImpl) ours {
+	return ours{keygen: im.keygen, encaps: im.encaps, decaps: func(seed, ct []byte) []byte { return im.decapsFrom(seed, ct)() }}
 }
 
 func must[T any](v T, err error) T {
@@ -222,64 +220,4 @@ func must2[T, U any](a T, b U, err error) (T, U) {
 		panic(err)
 	}
 	return a, b
-}
-
-// ours512, ours768 and ours1024 are kernels/mlkem through its public API.
-func ours512() ours {
-	return oursKEM(
-		func(seed []byte) (crypto.Decapsulator, []byte, error) {
-			dk, err := mlkem.NewDecapsulationKey512(seed)
-			if err != nil {
-				return nil, nil, err
-			}
-			return dk, dk.EncapsulationKey().Bytes(), nil
-		},
-		func(ek, m []byte) ([]byte, []byte, error) {
-			k, err := mlkem.NewEncapsulationKey512(ek)
-			if err != nil {
-				return nil, nil, err
-			}
-			return mlkemtest.Encapsulate512(k, m)
-		})
-}
-
-func ours768() ours {
-	return oursKEM(
-		func(seed []byte) (crypto.Decapsulator, []byte, error) {
-			dk, err := mlkem.NewDecapsulationKey768(seed)
-			if err != nil {
-				return nil, nil, err
-			}
-			return dk, dk.EncapsulationKey().Bytes(), nil
-		},
-		func(ek, m []byte) ([]byte, []byte, error) {
-			k, err := mlkem.NewEncapsulationKey768(ek)
-			if err != nil {
-				return nil, nil, err
-			}
-			return mlkemtest.Encapsulate768(k, m)
-		})
-}
-
-func ours1024() ours {
-	return oursKEM(
-		func(seed []byte) (crypto.Decapsulator, []byte, error) {
-			dk, err := mlkem.NewDecapsulationKey1024(seed)
-			if err != nil {
-				return nil, nil, err
-			}
-			return dk, dk.EncapsulationKey().Bytes(), nil
-		},
-		func(ek, m []byte) ([]byte, []byte, error) {
-			k, err := mlkem.NewEncapsulationKey1024(ek)
-			if err != nil {
-				return nil, nil, err
-			}
-			return mlkemtest.Encapsulate1024(k, m)
-		})
-}
-
-func oursKEM(keygen func(seed []byte) (crypto.Decapsulator, []byte, error), encaps func(ek, m []byte) ([]byte, []byte, error)) ours {
-	im := stdKEM(keygen, encaps)
-	return ours{keygen: im.keygen, encaps: im.encaps, decaps: func(seed, ct []byte) []byte { return im.decapsFrom(seed, ct)() }}
 }

@@ -177,7 +177,7 @@ func mcaVariants(kernels, pattern string) ([]*variant.Variant, error) {
 			return nil, usagef("mca: %v", err)
 		}
 		for _, v := range vs {
-			if v.Symbol != "" && v.LoopLabel != "" {
+			if v.HasHotCode() {
 				out = append(out, v)
 			}
 		}

@@ -53,7 +53,7 @@ func predictOnce(bin, mcpu string, groups []*harness.Group) map[*variant.Variant
 	out := map[*variant.Variant]float64{}
 	for _, g := range groups {
 		for _, c := range g.Contenders {
-			if _, done := out[c.Variant]; done || c.Variant.LoopLabel == "" {
+			if _, done := out[c.Variant]; done || !c.Variant.HasHotCode() {
 				continue
 			}
 			r := mca.PredictAll(context.Background(), bin, []*variant.Variant{c.Variant}, []string{mcpu}, 0)[0]

@@ -8,7 +8,9 @@
 // The loop head is the first instruction after the loop label in the .s
 // source; the back-edge is the last jump to that label. A label with no
 // jump back marks a straight-line block (fully unrolled code), which ends
-// at the function's last instruction. So the .s file must
+// at the function's last instruction; an empty label names the whole
+// function as such a block (a fully unrolled function with no label of
+// its own). So the .s file must
 // be readable at the path recorded in the binary (true for binaries built
 // from this source tree); otherwise Locate says so.
 package asmmap
@@ -129,7 +131,8 @@ func Func(symbol string) (entry, end uint64, err error) {
 	return f.Entry + t.slide, f.End + t.slide, nil
 }
 
-// Locate finds the loop labelled label in the assembly function symbol.
+// Locate finds the loop labelled label in the assembly function symbol;
+// label "" locates the whole function as a straight-line block.
 func Locate(symbol, label string) (*Loop, error) {
 	t, err := loadTable()
 	if err != nil {

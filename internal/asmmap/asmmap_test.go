@@ -71,3 +71,19 @@ func TestLocateStraightLineBlock(t *testing.T) {
 		t.Errorf("%s: %d instructions to %#x (function ends %#x), want 10 through RET", c.Symbol, l.SourceInstrs, l.BodyEnd, l.End)
 	}
 }
+
+func TestLocateWholeFunction(t *testing.T) {
+	c := looptest.Cases[0] // align=none: no padding between entry and RET
+	l, err := asmmap.Locate(c.Symbol, "")
+	if err != nil {
+		t.Fatalf("Locate(%s, \"\"): %v", c.Symbol, err)
+	}
+	if !l.Straight || l.Head != l.Entry {
+		t.Errorf("%s: whole function: Straight %v, head %#x, entry %#x", c.Symbol, l.Straight, l.Head, l.Entry)
+	}
+	// MOVQ, XORQ, 8 ADDQ, DECQ, JNZ, MOVQ, RET: the loop's jump does not end it.
+	if l.SourceInstrs != 14 || l.BodyEnd > l.End || l.BodyEnd <= l.Head {
+		t.Errorf("%s: %d instructions [%#x, %#x) (function [%#x, %#x)), want 14 through RET",
+			c.Symbol, l.SourceInstrs, l.Head, l.BodyEnd, l.Entry, l.End)
+	}
+}

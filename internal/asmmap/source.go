@@ -20,7 +20,8 @@ type sourceLines struct {
 }
 
 // readSource finds, in the TEXT block of symbol in file, the loop label, the
-// first instruction after it and the last jump back to it.
+// first instruction after it and the last jump back to it. An empty label
+// stands for the TEXT line itself: the block is the whole function.
 func readSource(file, symbol, label string) (sourceLines, error) {
 	var s sourceLines
 	src, err := sourceFile(file)
@@ -30,6 +31,9 @@ func readSource(file, symbol, label string) (sourceLines, error) {
 	block, ok := src.blocks["·"+shortName(symbol)]
 	if !ok {
 		return s, fmt.Errorf("%s: no TEXT block for %s", file, symbol)
+	}
+	if label == "" {
+		s.labelLine = block[0] // the TEXT line: the whole function is the block
 	}
 	for n := block[0]; n < block[1]; n++ {
 		s.scan(n+1, src.lines[n], label)
@@ -91,7 +95,7 @@ func textSymbol(line string) string {
 // scan updates s with source line n.
 func (s *sourceLines) scan(n int, line, label string) {
 	switch {
-	case line == label+":":
+	case label != "" && line == label+":":
 		s.labelLine = n
 	case s.labelLine != 0 && s.headLine == 0 && isInstruction(line):
 		s.headLine = n

@@ -451,6 +451,12 @@ func keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
 // keccakX4_avx2_shiftor_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_split_u1_unpack_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shiftor_andnxor_spill_u1_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=insert/align=64.
+func keccakX4_avx2_shiftor_andnxor_spill_u1_insert_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_split_u1_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=1/xpose=insert/align=64.
+func keccakX4_avx2_shiftor_andnxor_spill_split_u1_insert_a64(a *[4][25]uint64)
+
 // keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=none.
 func keccakX4_avx2_shiftor_andnxor_spill_u2_unpack_anone(a *[4][25]uint64)
 
@@ -466,6 +472,12 @@ func keccakX4_avx2_shiftor_andnxor_spill_split_u2_unpack_a64(a *[4][25]uint64)
 // keccakX4_avx2_shiftor_andnxor_spill_u2_gather_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=gather/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_u2_gather_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shiftor_andnxor_spill_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=insert/align=64.
+func keccakX4_avx2_shiftor_andnxor_spill_u2_insert_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shiftor_andnxor_spill_split_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/unroll=2/xpose=insert/align=64.
+func keccakX4_avx2_shiftor_andnxor_spill_split_u2_insert_a64(a *[4][25]uint64)
+
 // keccakX4_avx2_shiftor_andnxor_spill_u4_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=4/xpose=unpack/align=64.
 func keccakX4_avx2_shiftor_andnxor_spill_u4_unpack_a64(a *[4][25]uint64)
 
@@ -478,11 +490,23 @@ func keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
 // keccakX4_avx2_shufb_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
 func keccakX4_avx2_shufb_andnxor_spill_split_u1_unpack_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shufb_andnxor_spill_u1_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=insert/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_u1_insert_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_split_u1_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=insert/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_split_u1_insert_a64(a *[4][25]uint64)
+
 // keccakX4_avx2_shufb_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx2_shufb_andnxor_spill_u2_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx2_shufb_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx2_shufb_andnxor_spill_split_u2_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=2/xpose=insert/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_u2_insert_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufb_andnxor_spill_split_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=insert/align=64.
+func keccakX4_avx2_shufb_andnxor_spill_split_u2_insert_a64(a *[4][25]uint64)
 
 // keccakX4_avx2_shufbadd_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
 func keccakX4_avx2_shufbadd_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
@@ -490,11 +514,23 @@ func keccakX4_avx2_shufbadd_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
 // keccakX4_avx2_shufbadd_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
 func keccakX4_avx2_shufbadd_andnxor_spill_split_u1_unpack_a64(a *[4][25]uint64)
 
+// keccakX4_avx2_shufbadd_andnxor_spill_u1_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=1/xpose=insert/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_u1_insert_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_split_u1_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=1/xpose=insert/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_split_u1_insert_a64(a *[4][25]uint64)
+
 // keccakX4_avx2_shufbadd_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx2_shufbadd_andnxor_spill_u2_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx2_shufbadd_andnxor_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
 func keccakX4_avx2_shufbadd_andnxor_spill_split_u2_unpack_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/unroll=2/xpose=insert/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_u2_insert_a64(a *[4][25]uint64)
+
+// keccakX4_avx2_shufbadd_andnxor_spill_split_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=2/xpose=insert/align=64.
+func keccakX4_avx2_shufbadd_andnxor_spill_split_u2_insert_a64(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone(a *[4][25]uint64)
@@ -661,6 +697,12 @@ func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint
 // keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u1_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u1_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=none.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_unpack_anone(a *[8][25]uint64)
 
@@ -675,6 +717,12 @@ func keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][2
 
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=gather/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_gather_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_interleave_u2_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_interleave_u2_insert_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u4_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=4/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u4_unpack_a64(a *[8][25]uint64)
@@ -694,6 +742,12 @@ func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
 // keccakX8_avx2_shiftor_andnxor_spill_split_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_split_seq_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_split_seq_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_seq_u1_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=none.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_unpack_anone(a *[8][25]uint64)
 
@@ -709,6 +763,12 @@ func keccakX8_avx2_shiftor_andnxor_spill_split_seq_u2_unpack_a64(a *[8][25]uint6
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=gather/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_gather_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shiftor_andnxor_spill_seq_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_seq_u2_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shiftor_andnxor_spill_split_seq_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shiftor_andnxor_spill_split_seq_u2_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u4_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=4/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u4_unpack_a64(a *[8][25]uint64)
 
@@ -721,11 +781,23 @@ func keccakX8_avx2_shufb_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64
 // keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shufb_andnxor_spill_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_interleave_u1_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shufb_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufb_andnxor_spill_split_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_interleave_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_interleave_u2_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_interleave_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u2_insert_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufb_andnxor_spill_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
@@ -733,11 +805,23 @@ func keccakX8_avx2_shufb_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
 // keccakX8_avx2_shufb_andnxor_spill_split_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_split_seq_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shufb_andnxor_spill_seq_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_seq_u1_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_seq_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_seq_u1_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shufb_andnxor_spill_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_seq_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufb_andnxor_spill_split_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_split_seq_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_seq_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_seq_u2_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_split_seq_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_split_seq_u2_insert_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
@@ -745,11 +829,23 @@ func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uin
 // keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_insert_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
@@ -757,11 +853,23 @@ func keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_unpack_a64(a *[8][25]uint64)
 // keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u1_unpack_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_seq_u1_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=seq/unroll=1/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u1_insert_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shufbadd_andnxor_spill_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_seq_u2_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u2_unpack_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_seq_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=seq/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_seq_u2_insert_a64(a *[8][25]uint64)
+
+// keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u2_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=seq/unroll=2/xpose=insert/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_split_seq_u2_insert_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone(a *[8][25]uint64)

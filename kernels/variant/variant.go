@@ -82,8 +82,9 @@ type Variant struct {
 	Symbol    string
 	LoopLabel string
 	// LoopTrips returns how many times the hot loop at LoopLabel runs per
-	// op of the given size; nil if unknown. `tunelab mca` turns predicted
-	// cycles per loop iteration into cycles per op with it.
+	// op of the given size (with LoopLabel "", how many times the whole
+	// function runs: straight-line code); nil if unknown. `tunelab mca`
+	// turns predicted cycles per loop iteration into cycles per op with it.
 	LoopTrips func(size int) float64
 	// OffsetSweep marks a loop-head offset-sweep variant (align=64+N) of a
 	// base variant, generated for `tunelab align`; default sweeps skip it.
@@ -149,6 +150,13 @@ func (v *Variant) Knob(key string) string {
 
 // IsGeneric reports whether v is the generic Go reference.
 func (v *Variant) IsGeneric() bool { return v.Name == GenericName }
+
+// HasHotCode reports whether v's generated code can be located and
+// analysed (align, profile, mca): a labelled hot loop, or a straight-line
+// function whose runs per op LoopTrips counts.
+func (v *Variant) HasHotCode() bool {
+	return v.Symbol != "" && (v.LoopLabel != "" || v.LoopTrips != nil)
+}
 
 // TierWidth returns the vector width in bits that a variant's features
 // imply, to rank ISA tiers: 512 with any AVX-512 feature, 256 with AVX,

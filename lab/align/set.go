@@ -238,8 +238,8 @@ func joinInts(xs []int) string {
 
 // locate finds the variant's hot loop in the running binary.
 func locate(v *variant.Variant) Placement {
-	if v.Symbol == "" || v.LoopLabel == "" {
-		return Placement{Err: "variant names no symbol or loop label"}
+	if !v.HasHotCode() {
+		return Placement{Err: "variant names no symbol, or neither a loop label nor runs per op"}
 	}
 	l, err := asmmap.Locate(v.Symbol, v.LoopLabel)
 	if err != nil {

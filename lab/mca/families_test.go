@@ -12,12 +12,13 @@ import (
 	"github.com/tunelab/tunelab/lab/mca"
 )
 
-// loopVariants returns every registered variant with a generated loop.
+// loopVariants returns every registered variant with generated hot code:
+// a labelled loop or a straight-line function.
 func loopVariants() []*variant.Variant {
 	var out []*variant.Variant
 	for _, k := range variant.Kernels() {
 		for _, v := range variant.Variants(k.Name) {
-			if v.Symbol != "" && v.LoopLabel != "" {
+			if v.HasHotCode() {
 				out = append(out, v)
 			}
 		}
@@ -78,5 +79,34 @@ func TestMCAAcceptsFamilies(t *testing.T) {
 		case p.CyclesPerIter <= 0:
 			t.Errorf("%s %s: %v cycles/iter", v.Kernel, v.Name, p.CyclesPerIter)
 		}
+	}
+}
+
+// TestWholeFunctionBound checks that a straight-line function without a
+// loop label (an align=none NTT) is analysed whole, once per op, and that
+// its extracted instructions are the function's, entry through RET.
+func TestWholeFunctionBound(t *testing.T) {
+	if _, err := exec.LookPath(mca.ObjdumpPath); err != nil {
+		t.Skip("GNU objdump not installed")
+	}
+	var v *variant.Variant
+	for _, c := range variant.Variants("mlkem.ntt") {
+		if c.Symbol != "" && c.LoopLabel == "" {
+			v = c
+			break
+		}
+	}
+	if v == nil {
+		t.Skip("no unlabelled mlkem.ntt variant registered")
+	}
+	r := mca.PredictAll(context.Background(), "", []*variant.Variant{v}, nil, 0)[0]
+	switch {
+	case r.Skipped != "":
+		t.Fatalf("%s: %s", v.Name, r.Skipped)
+	case r.TripsPerOp != 1:
+		t.Errorf("%s: %v trips per op, want 1 (the whole function)", v.Name, r.TripsPerOp)
+	case r.Loop.Head != r.Loop.Entry || !r.Loop.Straight:
+		t.Errorf("%s: block [%#x, %#x) of function [%#x, %#x), straight %v: want the whole function",
+			v.Name, r.Loop.Head, r.Loop.BodyEnd, r.Loop.Entry, r.Loop.End, r.Loop.Straight)
 	}
 }

@@ -133,8 +133,8 @@ func PredictAll(ctx context.Context, bin string, vs []*variant.Variant, mcpus []
 
 func predictOne(ctx context.Context, bin string, v *variant.Variant, mcpus []string, size int) *Result {
 	r := &Result{Kernel: v.Kernel, Variant: v.Name}
-	if v.Symbol == "" || v.LoopLabel == "" {
-		r.Skipped = "no generated loop (Go code or a variant without a loop label)"
+	if !v.HasHotCode() {
+		r.Skipped = "no generated loop (Go code, or generated code with neither a loop label nor a count of runs per op)"
 		return r
 	}
 	body, err := extractVariant(ctx, v)

@@ -33,9 +33,13 @@ type variant struct {
 	load   string
 	group  string // AVX2, NR = 8 (two groups of 4 states): "interleave" (each round of both groups in one loop) | "seq" (one group, then the other)
 	unroll int    // rounds per loop iteration: 1, 2, 4, 24
-	xpose  string // nr >= 2: "unpack" (unpack/shuffle network) | "gather" (VPGATHERQQ in, network out)
-	align  asmalign.Align
-	sweep  bool // member of the offset sweep of the kernel's base variant
+	// xpose, nr >= 2: "unpack" (unpack/shuffle network) | "gather"
+	// (VPGATHERQQ in, network out) | "insert" (AVX2 ymm: 128-bit loads
+	// with VINSERTI128 and one unpack per lane in, unpacks and
+	// VEXTRACTI128 stores out; see insertLanes).
+	xpose string
+	align asmalign.Align
+	sweep bool // member of the offset sweep of the kernel's base variant
 }
 
 // kernel returns the dispatch name of the variant's kernel.
@@ -112,6 +116,8 @@ func (v variant) valid() bool {
 		return false // slower logic (shift-or, andn+xor) is compared at unroll=2, align=64 only
 	case v.xpose == "gather" && (v.unroll != 2 || !a64):
 		return false // the transpose runs outside the round loop: compared at unroll=2, align=64
+	case v.xpose == "insert" && (v.isa != "avx2" || v.unroll > 2 || !a64):
+		return false // 128-bit inserts pair ymm halves (AVX-512 has its own shuffles); outside the round loop: compared at unroll 1, 2, align=64
 	case !a64 && (v.unroll > 2 || v.regs == "spill" && evex):
 		return false // alignment none/32 on iterating loops (unroll 1, 2) of the fastest layout
 	}
@@ -235,7 +241,10 @@ func xposes(nr int) []string {
 	if nr == 1 {
 		return []string{""}
 	}
-	return []string{"unpack", "gather"}
+	if nr == 2 {
+		return []string{"unpack", "gather"} // one unpack per lane already
+	}
+	return []string{"unpack", "gather", "insert"}
 }
 
 // bases are the offset-sweep bases of kernel keccak.x<nr>, one per ISA

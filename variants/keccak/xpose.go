@@ -75,8 +75,13 @@ func (g *vgen) transpose(in []int) []int {
 // 0..23 go through the transpose network or gathers, lane 24 through
 // scratch (8 bytes per state).
 func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r int)) {
-	if g.v.xpose == "gather" {
+	switch g.v.xpose {
+	case "gather":
 		g.gatherLanes(a, first, put)
+		return
+	case "insert":
+		g.insertLanes(a, first, put)
+		g.loadLane24(a, first, scratch, put)
 		return
 	}
 	nr := g.k
@@ -90,7 +95,13 @@ func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r
 			put(i+j, r)
 		}
 	}
-	for k := 0; k < nr; k++ {
+	g.loadLane24(a, first, scratch, put)
+}
+
+// loadLane24 brings lane 24 of states first..first+k-1 into a lane vector
+// through scratch (8 bytes per state).
+func (g *vgen) loadLane24(a reg.GPPhysical, first int, scratch Mem, put func(i, r int)) {
+	for k := 0; k < g.k; k++ {
 		MOVQ(stateLane(a, first+k, 24), reg.R10)
 		MOVQ(reg.R10, scratch.Offset(8*k))
 	}
@@ -99,9 +110,63 @@ func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r
 	put(24, r)
 }
 
-// storeLanes is the inverse of loadLanes (always through the network);
-// get returns the register of lane i, which storeLanes then owns.
+// insertLanes builds lanes 0..23 of four states two at a time: a 128-bit
+// load of states 0 and 1 with VINSERTI128 of states 2 and 3 above them
+// gives [s0[i], s0[i+1], s2[i], s2[i+1]] and [s1[i], s1[i+1], s3[i],
+// s3[i+1]], and one unpack each gives lanes i and i+1. That is one
+// shuffle per lane where the network needs two (AVX2, ymm only).
+func (g *vgen) insertLanes(a reg.GPPhysical, first int, put func(i, r int)) {
+	for i := 0; i < 24; i += 2 {
+		var pair [2]int
+		for k := range pair {
+			r := g.p.alloc()
+			VMOVDQU(stateLane(a, first+k, i), g.r(r).AsX())
+			VINSERTI128(U8(1), stateLane(a, first+k+2, i), g.r(r), g.r(r))
+			pair[k] = r
+		}
+		lo, hi := g.pair(g.unpack, pair[0], pair[1])
+		put(i, lo)
+		put(i+1, hi)
+	}
+}
+
+// extractLanes is the inverse of insertLanes: one unpack per lane pair
+// half, then 128-bit stores of the low halves and VEXTRACTI128 stores of
+// the high halves.
+func (g *vgen) extractLanes(a reg.GPPhysical, first int, get func(i int) int) {
+	for i := 0; i < 24; i += 2 {
+		l0 := get(i)
+		l1 := get(i + 1)
+		lo, hi := g.pair(g.unpack, l0, l1)
+		for k, r := range [2]int{lo, hi} {
+			VMOVDQU(g.r(r).AsX(), stateLane(a, first+k, i))
+			VEXTRACTI128(U8(1), g.r(r), stateLane(a, first+k+2, i))
+			g.p.release(r)
+		}
+	}
+}
+
+// storeLanes is the inverse of loadLanes (through the network, or
+// extracts for xpose=insert); get returns the register of lane i, which
+// storeLanes then owns.
 func (g *vgen) storeLanes(a reg.GPPhysical, first int, scratch Mem, get func(i int) int) {
+	if g.v.xpose == "insert" {
+		g.extractLanes(a, first, get)
+	} else {
+		g.networkStore(a, first, get)
+	}
+	r := get(24)
+	g.store(r, scratch)
+	g.p.release(r)
+	for k := 0; k < g.k; k++ {
+		MOVQ(scratch.Offset(8*k), reg.R10)
+		MOVQ(reg.R10, stateLane(a, first+k, 24))
+	}
+}
+
+// networkStore transposes lanes 0..23 back to states through the
+// transpose network, NR lanes at a time.
+func (g *vgen) networkStore(a reg.GPPhysical, first int, get func(i int) int) {
 	nr := g.k
 	for i := 0; i+nr <= 24; i += nr {
 		ls := make([]int, nr)
@@ -112,13 +177,6 @@ func (g *vgen) storeLanes(a reg.GPPhysical, first int, scratch Mem, get func(i i
 			g.store(r, stateLane(a, first+k, i))
 			g.p.release(r)
 		}
-	}
-	r := get(24)
-	g.store(r, scratch)
-	g.p.release(r)
-	for k := 0; k < nr; k++ {
-		MOVQ(scratch.Offset(8*k), reg.R10)
-		MOVQ(reg.R10, stateLane(a, first+k, 24))
 	}
 }
 

@@ -96,14 +96,16 @@ func baseVariant[F any](kernel string, im variant.Impl[F]) variant.Variant {
 }
 
 // loopTrips returns the runs of v's hot code per call: a fully unrolled
-// NTT's straight-line body runs once; a MulNTT loop covers unroll vectors
-// of 256-bit (avx2, avx512vl) or 512-bit (avx512) coefficients per iteration.
+// NTT's straight-line body (from label "body", or the whole function when
+// align=none leaves it unlabelled) runs once; a MulNTT loop covers unroll
+// vectors of 256-bit (avx2, avx512vl) or 512-bit (avx512) coefficients
+// per iteration.
 func loopTrips(v *variant.Variant) func(int) float64 {
 	switch {
-	case v.LoopLabel == "body":
-		return func(int) float64 { return 1 }
-	case v.LoopLabel == "":
+	case v.Symbol == "":
 		return nil
+	case v.LoopLabel == "body", v.LoopLabel == "":
+		return func(int) float64 { return 1 }
 	}
 	unroll, err := strconv.Atoi(v.Knob("unroll"))
 	bits := map[string]int{"avx2": 256, "avx512vl": 256, "avx512": 512}[v.Knob("isa")]

@@ -65,6 +65,11 @@ type Arm struct {
 	// samples, if any, take no part in verdicts.
 	Excluded bool
 	Reason   string
+	// Keep marks a reference the winner's speed-up is reported against
+	// (an ext= variant): never eliminated, so it is sampled as long as
+	// the race runs and the speed-up's interval is as tight as the
+	// winner's.
+	Keep bool
 }
 
 func (a *Arm) live() bool { return !a.Eliminated && !a.Excluded }
@@ -122,6 +127,9 @@ func (r *Race) Eliminate() []int {
 	ranked := r.ranked()
 	var out []int
 	for _, i := range ranked {
+		if r.Arms[i].Keep {
+			continue
+		}
 		if reason := r.beaten(i, ranked); reason != "" {
 			r.Arms[i].Eliminated, r.Arms[i].Reason = true, reason
 			out = append(out, i)
@@ -174,16 +182,16 @@ func (r *Race) beaten(i int, ranked []int) string {
 	return ""
 }
 
-// Done reports whether the race is over, and why: one arm left, every
-// live arm's median known to within the threshold (settled), or every
-// live arm at MaxSamples.
+// Done reports whether the race is over, and why: one arm left (and no
+// kept reference), every live arm's median known to within the threshold
+// (settled), or every live arm at MaxSamples.
 func (r *Race) Done() (bool, string) {
 	live := r.Live()
 	min := r.Params.minSamples()
 	switch {
 	case len(live) == 0:
 		return true, "no arm left"
-	case len(live) == 1 && len(r.Arms[live[0]].Values) >= min:
+	case len(live) == 1 && len(r.Arms[live[0]].Values) >= min && !r.Arms[live[0]].Keep:
 		return true, "one arm left"
 	}
 	settled, full := true, true

@@ -145,3 +145,27 @@ func TestRacingOnSyntheticStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptReferenceStaysInTheRace checks that a kept reference (ext=) is
+// never eliminated however much slower it is, and that a race with one
+// candidate left goes on while the reference's median is unsettled.
+func TestKeptReferenceStaysInTheRace(t *testing.T) {
+	ref := synthArm("ext=ref", 150, 0.05, 8, 2)
+	ref.Keep = true
+	r := &Race{Params: DefaultRaceParams, Arms: []*Arm{
+		synthArm("best", 100, 0.002, 8, 1),
+		ref,
+		synthArm("slower", 130, 0.002, 8, 3),
+	}}
+	r.Eliminate()
+	if ref.Eliminated || !r.Arms[2].Eliminated {
+		t.Fatalf("eliminated: reference %v (want false), slower candidate %v (want true)", ref.Eliminated, r.Arms[2].Eliminated)
+	}
+	if done, why := r.Done(); done {
+		t.Errorf("race done (%s) while the kept reference's median is known only to ±5%%", why)
+	}
+	ref.Values = synthArm("ext=ref", 150, 0.001, 40, 4).Values
+	if done, why := r.Done(); !done || why != "settled" {
+		t.Errorf("Done() = %v, %q once every live arm settled, want true, settled", done, why)
+	}
+}

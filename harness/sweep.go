@@ -195,7 +195,7 @@ func (s *groupSweep) run(ctx context.Context) (*GroupResult, error) {
 // loadResume seeds the arms with samples and exclusions from a resumed file.
 func (s *groupSweep) loadResume() {
 	for _, c := range s.g.Contenders {
-		a := &Arm{Label: c.Label}
+		a := &Arm{Label: c.Label, Keep: c.Variant.External}
 		if r := s.cfg.Resume; r != nil {
 			a.Values = append(a.Values, r.Samples[s.g.Key()][c.Label]...)
 			if why, ok := r.Excluded[s.g.Key()][c.Label]; ok {

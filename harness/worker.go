@@ -148,7 +148,11 @@ func (w *worker) setup(req *Request) *Response {
 }
 
 func (w *worker) prepare(id int) *Response {
-	in := w.variants[id].New(w.size, w.seed+uint64(id))
+	// Every contender gets the same seed, so the same input: a kernel's
+	// time may depend on it (ML-DSA signing restarts its rejection loop a
+	// message- and key-dependent number of times), and contenders are
+	// compared on equal work.
+	in := w.variants[id].New(w.size, w.seed)
 	w.instances[id] = in
 	w.iters[id] = Calibrate(in, w.target)
 	return &Response{Iters: w.iters[id]}

@@ -123,3 +123,30 @@ func TestWithExecPrefix(t *testing.T) {
 		t.Errorf("no prefix: %s %v", exe, args)
 	}
 }
+
+// TestContendersGetTheSameInput checks that every contender of a group is
+// prepared from the same seed: an input-dependent kernel (ML-DSA signing)
+// is then compared on equal work.
+func TestContendersGetTheSameInput(t *testing.T) {
+	var seeds []uint64
+	recording := func(name string) *variant.Variant {
+		v := sumVariant(testKernel, name, nil)
+		inner := v.New
+		v.New = func(size int, seed uint64) variant.Instance {
+			seeds = append(seeds, seed)
+			return inner(size, seed)
+		}
+		return &v
+	}
+	w := &worker{size: 16, seed: 42, target: 100 * time.Microsecond,
+		variants:  []*variant.Variant{recording("mode=a"), recording("mode=b"), recording("mode=c")},
+		instances: make([]variant.Instance, 3), iters: make([]int, 3)}
+	for id := range w.variants {
+		if r := w.prepare(id); r.Error != "" {
+			t.Fatal(r.Error)
+		}
+	}
+	if len(seeds) != 3 || seeds[0] != 42 || seeds[1] != 42 || seeds[2] != 42 {
+		t.Errorf("contenders prepared from seeds %v, want 42 for each", seeds)
+	}
+}

@@ -14,6 +14,10 @@ type CompiledCheck struct {
 	// Known is false for results without host identity: there is no
 	// model to resolve a plan for.
 	Known bool
+	// Operation marks a whole operation (variant.Kernel.Operation): it
+	// has no table entries of its own; the entries of the kernels it
+	// composes decide what runs.
+	Operation bool
 	// Selects reports whether the plan picks the class's winner at every
 	// measured size of the class.
 	Selects bool
@@ -37,6 +41,8 @@ type CompiledCheck struct {
 // where measured) or "—" (unknown host).
 func (c CompiledCheck) String() string {
 	switch {
+	case c.Operation:
+		return "— (operation: its kernels' entries decide)"
 	case !c.Known:
 		return "—"
 	case c.Selects:
@@ -63,8 +69,8 @@ var compiledTable = dispatch.Compiled
 
 // A compiledPlan is the compiled table's plan of one kernel on one model.
 type compiledPlan struct {
-	ok bool
-	kp dispatch.KernelPlan
+	ok, operation bool
+	kp            dispatch.KernelPlan
 }
 
 // compiledPlanFor resolves kernel's plan with the compiled table on a
@@ -72,6 +78,9 @@ type compiledPlan struct {
 // kernels/dispatch does not know are left out). The candidates are the
 // kernel's registered variants plus the variants measured in groups.
 func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
+	if k := variant.LookupKernel(kernel); k != nil && k.Operation {
+		return compiledPlan{operation: true}
+	}
 	if m.Unknown {
 		return compiledPlan{}
 	}
@@ -117,7 +126,7 @@ func dispatchCandidates(kernel string, groups []*Group) []dispatch.Candidate {
 // choice that is not the winner.
 func (p compiledPlan) check(c Class, groups []*Group, alpha float64) CompiledCheck {
 	if !p.ok || len(c.Sizes) == 0 {
-		return CompiledCheck{}
+		return CompiledCheck{Operation: p.operation}
 	}
 	out := CompiledCheck{Known: true, Selects: true, winner: c.Variant, alpha: alpha}
 	for i, size := range c.Sizes {

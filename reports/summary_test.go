@@ -177,3 +177,18 @@ func TestSummaryInTextAndMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryOperationHasNoTableEntry checks that a whole operation's row
+// says its kernels' entries decide, never "generic fallback": operations
+// get no table entries of their own.
+func TestSummaryOperationHasNoTableEntry(t *testing.T) {
+	r, _ := load(t, "zen4.txt")
+	plan := compiledPlanFor(r.Set.Models[0], "mlkem768.keygen", nil) // registered as an operation in export_ops_test.go
+	c := plan.check(Class{Variant: "ways=4/ntt=avx2", Sizes: []int{0}}, nil, 0.05)
+	if got := c.String(); !strings.Contains(got, "operation") || strings.Contains(got, "generic") {
+		t.Errorf("operation row: compiled table check %q, want the operation note", got)
+	}
+	if cls := r.compiledClass(c); cls != "" {
+		t.Errorf("operation row coloured %q, want none", cls)
+	}
+}

@@ -19,8 +19,9 @@ func Bytes(seed uint64, n int) []byte {
 	return out[:n]
 }
 
-// Messages is how many messages a signing or verifying operation cycles
-// through, so that a sample averages over the rejection loop's restarts.
+// Messages is how many messages one signing or verifying op covers, all of
+// them: its time then averages over the rejection loop's restarts, and
+// every op does the same work whatever the number of ops per sample.
 const Messages = 8
 
 // Message returns the i-th message of n bytes of seed's operation.

@@ -139,13 +139,16 @@ func xorPadded(a *[25]uint64, tail []byte, rate int, ds byte) {
 // extract writes bytes off .. off+len(dst) of the state's little-endian
 // encoding to dst.
 func extract(dst []byte, a *[25]uint64, off int) {
-	for len(dst) > 0 {
-		if off%8 == 0 && len(dst) >= 8 {
-			binary.LittleEndian.PutUint64(dst, a[off/8])
-			dst, off = dst[8:], off+8
-			continue
-		}
+	for len(dst) > 0 && off%8 != 0 {
 		dst[0] = byte(a[off/8] >> (8 * (off % 8)))
 		dst, off = dst[1:], off+1
+	}
+	lanes := a[off/8:]
+	for len(dst) >= 8 {
+		binary.LittleEndian.PutUint64(dst, lanes[0])
+		dst, lanes = dst[8:], lanes[1:]
+	}
+	for i := range dst {
+		dst[i] = byte(lanes[0] >> (8 * i))
 	}
 }

@@ -98,9 +98,15 @@ func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r
 	g.loadLane24(a, first, scratch, put)
 }
 
-// loadLane24 brings lane 24 of states first..first+k-1 into a lane vector
-// through scratch (8 bytes per state).
+// loadLane24 brings lane 24 of states first..first+k-1 into a lane vector:
+// on AVX2 with 64-bit loads and unpacks (and VINSERTI128 for ymm), else
+// through scratch (8 bytes per state), where one wide load of four
+// narrow stores cannot be store-forwarded.
 func (g *vgen) loadLane24(a reg.GPPhysical, first int, scratch Mem, put func(i, r int)) {
+	if !g.evex {
+		put(24, g.gatherLane24(a, first))
+		return
+	}
 	for k := 0; k < g.k; k++ {
 		MOVQ(stateLane(a, first+k, 24), reg.R10)
 		MOVQ(reg.R10, scratch.Offset(8*k))
@@ -156,6 +162,10 @@ func (g *vgen) storeLanes(a reg.GPPhysical, first int, scratch Mem, get func(i i
 		g.networkStore(a, first, get)
 	}
 	r := get(24)
+	if !g.evex {
+		g.scatterLane24(a, first, r)
+		return
+	}
 	g.store(r, scratch)
 	g.p.release(r)
 	for k := 0; k < g.k; k++ {
@@ -204,4 +214,42 @@ func (g *vgen) gatherLanes(a reg.GPPhysical, first int, put func(i, r int)) {
 		put(i, dst)
 	}
 	g.p.release(idx)
+}
+
+// gatherLane24 returns a register holding lane 24 of states first..
+// first+k-1 (k = 2 or 4, AVX2): pairs of 64-bit loads joined by
+// VPUNPCKLQDQ, the pairs by VINSERTI128.
+func (g *vgen) gatherLane24(a reg.GPPhysical, first int) int {
+	pair := func(k int) int {
+		lo, hi := g.p.alloc(), g.p.alloc()
+		VMOVQ(stateLane(a, first+k, 24), g.r(lo).AsX())
+		VMOVQ(stateLane(a, first+k+1, 24), g.r(hi).AsX())
+		VPUNPCKLQDQ(g.r(hi).AsX(), g.r(lo).AsX(), g.r(lo).AsX())
+		g.p.release(hi)
+		return lo
+	}
+	r := pair(0)
+	if g.k == 4 {
+		up := pair(2)
+		VINSERTI128(U8(1), g.r(up).AsX(), g.r(r), g.r(r))
+		g.p.release(up)
+	}
+	return r
+}
+
+// scatterLane24 stores lane 24 from register r (released) to states
+// first..first+k-1: VMOVQ and VPEXTRQ of each 128-bit half, the upper
+// half taken out by VEXTRACTI128 (AVX2).
+func (g *vgen) scatterLane24(a reg.GPPhysical, first, r int) {
+	halves := []int{r}
+	if g.k == 4 {
+		up := g.p.alloc()
+		VEXTRACTI128(U8(1), g.r(r), g.r(up).AsX())
+		halves = append(halves, up)
+	}
+	for h, x := range halves {
+		VMOVQ(g.r(x).AsX(), stateLane(a, first+2*h, 24))
+		VPEXTRQ(U8(1), g.r(x).AsX(), stateLane(a, first+2*h+1, 24))
+		g.p.release(x)
+	}
 }

@@ -78,19 +78,18 @@ func rejNTTPoly(a *poly, seed, buf []byte) {
 // eight more coefficients are needed, each stored at a[j] and kept by
 // advancing j; the rest goes one candidate at a time.
 func sampleUniform(a *poly, j int, buf []byte) int {
-	const m = 1<<23 - 1
 	for len(buf) >= 24 && j <= n-8 {
 		x0 := binary.LittleEndian.Uint64(buf)
 		x1 := binary.LittleEndian.Uint64(buf[8:])
 		x2 := binary.LittleEndian.Uint64(buf[16:])
-		for _, v := range [8]uint64{
-			x0, x0 >> 24, x0>>48 | x1<<16, x1 >> 8,
-			x1 >> 32, x1>>56 | x2<<8, x2 >> 16, x2 >> 40,
-		} {
-			c := int32(v & m)
-			a[j] = c
-			j += int(uint32(c-Q) >> 31)
-		}
+		j = keep(a, j, x0)
+		j = keep(a, j, x0>>24)
+		j = keep(a, j, x0>>48|x1<<16)
+		j = keep(a, j, x1>>8)
+		j = keep(a, j, x1>>32)
+		j = keep(a, j, x1>>56|x2<<8)
+		j = keep(a, j, x2>>16)
+		j = keep(a, j, x2>>40)
 		buf = buf[24:]
 	}
 	for ; len(buf) >= 3 && j < n; buf = buf[3:] {
@@ -101,6 +100,15 @@ func sampleUniform(a *poly, j int, buf []byte) int {
 		}
 	}
 	return j
+}
+
+// keep stores the 23-bit candidate in the low bits of v at a[j] and
+// returns j+1 if it is below q, else j (the next candidate overwrites it).
+// j < n; the mask keeps the index check out of the loop.
+func keep(a *poly, j int, v uint64) int {
+	c := int32(v & (1<<23 - 1))
+	a[j&(n-1)] = c
+	return j + int(uint32(c-Q)>>31)
 }
 
 // expandS sets s1 and s2 (centered, coefficients in [-η, η]) to ExpandS(ρ')

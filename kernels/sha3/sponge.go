@@ -1,6 +1,9 @@
 package sha3
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Rates in bytes, 200 minus the capacity (twice the digest size for SHA-3,
 // twice the security strength for SHAKE; FIPS 202 section 6), and the
@@ -137,8 +140,13 @@ func xorPadded(a *[25]uint64, tail []byte, rate int, ds byte) {
 }
 
 // extract writes bytes off .. off+len(dst) of the state's little-endian
-// encoding to dst.
+// encoding to dst: on a little-endian machine, where that encoding is the
+// state's memory, one copy.
 func extract(dst []byte, a *[25]uint64, off int) {
+	if littleEndian {
+		copy(dst, unsafe.Slice((*byte)(unsafe.Pointer(a)), 8*len(a))[off:])
+		return
+	}
 	for len(dst) > 0 && off%8 != 0 {
 		dst[0] = byte(a[off/8] >> (8 * (off % 8)))
 		dst, off = dst[1:], off+1
@@ -152,3 +160,7 @@ func extract(dst []byte, a *[25]uint64, off int) {
 		dst[i] = byte(lanes[0] >> (8 * i))
 	}
 }
+
+// littleEndian reports whether this machine stores a uint64's low byte
+// first.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

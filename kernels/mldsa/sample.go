@@ -63,12 +63,19 @@ func rejNTTPoly(a *poly, seed, buf []byte) {
 	h := newSHAKE128()
 	h.Write(seed)
 	var more [rate128]byte
-	for skip := len(buf); skip > 0; skip -= len(more) {
-		h.Read(more[:min(len(more), skip)])
+	sampleRest(h, len(buf), j, more[:], func(j int, b []byte) int { return sampleUniform(a, j, b) })
+}
+
+// sampleRest goes on with the stream h after its first skip bytes, which
+// gave coefficients 0..j-1: it reads a block at a time into block and
+// samples it until the polynomial is full (sample returns the new count).
+func sampleRest(h *shake, skip, j int, block []byte, sample func(j int, buf []byte) int) {
+	for ; skip > 0; skip -= len(block) {
+		h.Read(block[:min(len(block), skip)])
 	}
 	for j < n {
-		h.Read(more[:])
-		j = sampleUniform(a, j, more[:])
+		h.Read(block)
+		j = sample(j, block)
 	}
 }
 
@@ -147,13 +154,7 @@ func rejBoundedPoly(a *poly, seed, buf []byte, eta int32) {
 	h := newSHAKE256()
 	h.Write(seed)
 	var more [rate256]byte
-	for skip := len(buf); skip > 0; skip -= len(more) {
-		h.Read(more[:min(len(more), skip)])
-	}
-	for j < n {
-		h.Read(more[:])
-		j = sampleBounded(a, j, more[:], eta)
-	}
+	sampleRest(h, len(buf), j, more[:], func(j int, b []byte) int { return sampleBounded(a, j, b, eta) })
 }
 
 // sampleBounded fills a[j:] with the accepted half-byte candidates of buf,

@@ -71,9 +71,9 @@ func (g *vgen) transpose(in []int) []int {
 }
 
 // loadLanes brings states first..first+k-1 of the state-major input into
-// lane vectors; put receives lane i in register r (and owns r). Lanes
-// 0..23 go through the transpose network or gathers, lane 24 through
-// scratch (8 bytes per state).
+// lane vectors; put receives lane i in register r (and owns r). Gathers
+// load all 25 lanes; otherwise lanes 0..23 go through the transpose
+// network or 128-bit inserts, and lane 24 through loadLane24.
 func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r int)) {
 	switch g.v.xpose {
 	case "gather":
@@ -81,9 +81,15 @@ func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r
 		return
 	case "insert":
 		g.insertLanes(a, first, put)
-		g.loadLane24(a, first, scratch, put)
-		return
+	default:
+		g.networkLoad(a, first, put)
 	}
+	g.loadLane24(a, first, scratch, put)
+}
+
+// networkLoad brings lanes 0..23 into lane vectors through the transpose
+// network, NR rows of NR lanes at a time.
+func (g *vgen) networkLoad(a reg.GPPhysical, first int, put func(i, r int)) {
 	nr := g.k
 	for i := 0; i+nr <= 24; i += nr {
 		rows := make([]int, nr)
@@ -95,7 +101,6 @@ func (g *vgen) loadLanes(a reg.GPPhysical, first int, scratch Mem, put func(i, r
 			put(i+j, r)
 		}
 	}
-	g.loadLane24(a, first, scratch, put)
 }
 
 // loadLane24 brings lane 24 of states first..first+k-1 into a lane vector:

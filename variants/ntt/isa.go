@@ -35,9 +35,10 @@ type gen struct {
 	consts   *consts
 	q        reg.VecVirtual // q in every lane
 	masks    map[uint64]reg.OpmaskVirtual
-	// idx caches permute index vectors in registers (by table offset);
+	// idx caches permute index vectors in registers, keyed by their
+	// address (each constant is its own symbol, so the whole operand);
 	// idxBudget is how many registers may be spent on them.
-	idx       map[int]reg.VecVirtual
+	idx       map[operand.Mem]reg.VecVirtual
 	idxBudget int
 }
 
@@ -98,7 +99,7 @@ func (g *gen) splat64(c int64) operand.Mem {
 func (g *gen) setup() {
 	g.q = g.load(g.splat(g.f.q))
 	g.masks = map[uint64]reg.OpmaskVirtual{}
-	g.idx = map[int]reg.VecVirtual{}
+	g.idx = map[operand.Mem]reg.VecVirtual{}
 	g.idxBudget = 0
 }
 

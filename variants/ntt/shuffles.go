@@ -334,13 +334,13 @@ func (g *gen) dupBlendKind() *shuf {
 // idxReg returns a register holding the permute index vector at m, loaded
 // once per function, while the register budget (idxBudget) lasts.
 func (g *gen) idxReg(m operand.Mem) (reg.VecVirtual, bool) {
-	if r, ok := g.idx[m.Disp]; ok {
+	if r, ok := g.idx[m]; ok {
 		return r, true
 	}
 	if len(g.idx) >= g.idxBudget {
 		return nil, false
 	}
 	r := g.load(m)
-	g.idx[m.Disp] = r
+	g.idx[m] = r
 	return r, true
 }

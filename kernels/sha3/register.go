@@ -130,24 +130,27 @@ func waysOf(name string) int {
 	return nr
 }
 
-// variants returns k's variants: the generic code, then ways=1..8 with
-// the features of the keccak permutations each runs.
+// variants returns k's variants: the generic code, then ways=1..8. A
+// ways variant needs no CPU feature of its own: each width runs the keccak
+// permutation dispatch selected for this CPU, which is always runnable, so
+// what a ways variant requires does not depend on the host that registers
+// it.
 func (k *manyKernel) variants() []variant.Variant {
-	vs := []variant.Variant{k.variant(0, nil)}
+	vs := []variant.Variant{k.variant(0)}
 	for _, nr := range widths {
-		vs = append(vs, k.variant(nr, waysFeatures(nr)))
+		vs = append(vs, k.variant(nr))
 	}
 	return vs
 }
 
 // variant returns the registry record of NR = nr (0: generic).
-func (k *manyKernel) variant(nr int, features []string) variant.Variant {
+func (k *manyKernel) variant(nr int) variant.Variant {
 	name := variant.GenericName
 	if nr > 0 {
 		name = waysName(nr)
 	}
 	return variant.Variant{
-		Kernel: k.name, Name: name, Features: features,
+		Kernel: k.name, Name: name,
 		New:    func(size int, seed uint64) variant.Instance { return k.newInstance(nr, size, seed) },
 		Verify: func(size int, seed uint64) error { return k.verify(nr, size, seed) },
 	}
@@ -157,7 +160,7 @@ func (k *manyKernel) variant(nr int, features []string) variant.Variant {
 func (k *manyKernel) candidates() []dispatch.Candidate {
 	cands := []dispatch.Candidate{{Name: variant.GenericName}}
 	for _, nr := range widths {
-		cands = append(cands, dispatch.Candidate{Name: waysName(nr), Features: waysFeatures(nr)})
+		cands = append(cands, dispatch.Candidate{Name: waysName(nr)})
 	}
 	return cands
 }
@@ -194,19 +197,6 @@ func defaultWays() int {
 	return 1
 }
 
-// waysFeatures returns the CPU features ways=nr executes: those of the
-// keccak variants dispatched for nr states and for the narrower groups its
-// remainders and gathers use.
-func waysFeatures(nr int) []string {
-	var out []string
-	for w := 1; w <= nr; w *= 2 {
-		_, features := keccakSelected(w)
-		out = append(out, features...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
 // keccakSelected returns the name and features of the variant dispatch
 // selected for keccak.x<nr>, from the plan kernels/keccak recorded.
 func keccakSelected(nr int) (name string, features []string) {
@@ -227,15 +217,12 @@ func keccakSelected(nr int) (name string, features []string) {
 // for every number of streams (0: the generic code, one stream after
 // another) and returns a function that restores the dispatched plans.
 // The lab composes the way count with other kernel choices this way to
-// measure whole operations (ML-KEM, ML-DSA); it refuses an nr whose
-// permutations the host cannot run. UseWays is not safe while the
+// measure whole operations (ML-KEM, ML-DSA); every width runs on every CPU
+// (on keccak's dispatched permutations). UseWays is not safe while the
 // functions run concurrently.
 func UseWays(nr int) (restore func(), err error) {
 	if nr != 0 && !slices.Contains(widths, nr) {
 		return nil, fmt.Errorf("sha3: ways=%d: want 0 (generic) or one of %v", nr, widths)
-	}
-	if nr > 0 && !dispatch.Has(waysFeatures(nr)...) {
-		return nil, fmt.Errorf("sha3: ways=%d: this CPU cannot run the keccak variants it needs", nr)
 	}
 	type saved struct {
 		plan []dispatch.Choice

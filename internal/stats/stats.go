@@ -1,7 +1,11 @@
-// Package stats holds the one median every part of tunelab uses, as
-// x/perf's benchmath computes it (the center of an AssumeNothing
-// summary), so that a median printed anywhere is the median benchstat
-// would print.
+// Package stats holds the statistics every part of tunelab shares: the
+// one median, as x/perf's benchmath computes it (the center of an
+// AssumeNothing summary), so that a median printed anywhere is the median
+// benchstat would print; and the paired comparison the decision rule
+// applies to arms measured round by round (Paired: the Wilcoxon
+// signed-rank test and the Hodges–Lehmann interval on per-round log
+// ratios), so that the race, the sweep summary, report and export judge
+// the same numbers the same way.
 package stats
 
 import (

@@ -11,24 +11,36 @@
 // # Measurement
 //
 // A sample runs a contender for an iteration count calibrated to the
-// sample time (fastest of five timing runs, then warm-up). It is retaken,
-// up to five attempts, when the context-switch or migration software
-// counters moved, RDTSCP reports another CPU, or the thread's CPU clock
-// lags the wall clock by more than 1% (interrupts, steal time). When every
-// attempt is disturbed the fastest one is returned, marked; a group drops
-// such samples until one arm has lost two in a row, and from then on keeps
-// them for every arm alike, so a busy host slows a sweep down without
-// stalling it or biasing one arm.
+// sample time (fastest of five timing runs, then warm-up). A sample
+// disturbed by time off the CPU (a context switch to another thread,
+// interrupts, a hypervisor's steal time: the context-switch counter
+// moved, or the thread's CPU clock lags the wall clock by more than 1%)
+// is kept and timed by the thread's CPU clock, which leaves out the time
+// others ran; it counts as a disturbed sample kept. A sample whose
+// thread migrated (RDTSCP reports another CPU, or the migration counter
+// moved) is retaken, up to five attempts; when every attempt is, the
+// fastest is returned, marked, and a group drops such samples until one
+// arm has lost two in a row, and from then on keeps them for every arm
+// alike, so a busy host slows a sweep down without stalling it or
+// biasing one arm.
 //
 // # Racing
 //
-// After every round an arm is eliminated when its median exceeds that of
-// one of the three fastest arms by more than the threshold and the
-// Mann-Whitney U test (benchmath.AssumeNothing) rejects equality at alpha;
-// nothing happens before MinSamplesFor(alpha) samples. A race ends with one
-// arm left, when every live arm's 95% interval is narrower than the
-// threshold (settled), at MaxSamples, or when its share of the budget is
-// spent (see budgeter).
+// Every round measures each live arm once, in random order, and the
+// result file announces it ("round <group> <n>" before its samples), so
+// arms are compared pair by pair over the rounds they share: what drifts
+// between rounds cancels in the per-round time ratio. The race looks at
+// its arms only at the round counts RaceParams.Looks gives (9, 14, 21,
+// 32, 48 by default), each look at Alpha/len(Looks), so that looking
+// often cannot inflate the false-positive rate (Bonferroni); at a look an
+// arm is eliminated when, against one of the three fastest arms, the
+// Hodges–Lehmann estimate of the per-round time ratio exceeds the margin
+// (the threshold, or the host's layout floor where larger) and the
+// Wilcoxon signed-rank test rejects equality (internal/stats.Paired). A
+// race ends with one arm left, when every live arm's ratio to the
+// fastest is known to within the margin (settled), at MaxSamples, or
+// when its share of the budget is spent (see budgeter). The winner is
+// then named by the reports package's rule over the same pairs.
 //
 // # Worker protocol
 //

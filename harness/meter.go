@@ -95,39 +95,44 @@ func (m *perfMeter) start() {
 	m.g.Start()
 }
 
-// stop returns the requested events' counts (NaN where an event never got a
-// counter) and whether the sample was disturbed.
-func (m *perfMeter) stop(wallNs int64) ([]float64, bool) {
+// stop returns what the meter saw over the sample: the requested events'
+// counts (NaN where an event never got a counter), whether the sample was
+// disturbed and how.
+func (m *perfMeter) stop(wallNs int64) reading {
 	m.g.Stop()
 	_, cpu := perfcounters.RDTSCP()
-	disturbed := cpu != m.cpu
+	rd := reading{onCPUNs: -1, migrated: cpu != m.cpu}
 	if t := threadCPUTime(); t >= 0 && m.cpuTime >= 0 {
-		disturbed = disturbed || float64(t-m.cpuTime) < (1-offCPUSlack)*float64(wallNs)
+		rd.onCPUNs = t - m.cpuTime
+		rd.disturbed = float64(rd.onCPUNs) < (1-offCPUSlack)*float64(wallNs)
 	}
 	vals, err := m.g.Read()
 	if err != nil {
-		return nil, true
+		rd.disturbed, rd.migrated = true, true
+		return rd
 	}
 	byName := map[string]float64{}
 	for _, v := range vals {
 		byName[v.Name] = v.Count
 	}
 	for _, d := range m.disturb {
-		disturbed = disturbed || byName[d] > 0
+		rd.disturbed = rd.disturbed || byName[d] > 0
 	}
+	rd.migrated = rd.migrated || byName["cpu-migrations"] > 0
 	if len(m.disturb) < len(disturbEvents) {
 		csw, ok := threadSwitches()
-		disturbed = disturbed || (ok && m.rusageOK && csw != m.csw)
+		rd.disturbed = rd.disturbed || (ok && m.rusageOK && csw != m.csw)
 	}
-	counts := make([]float64, len(m.user))
+	rd.disturbed = rd.disturbed || rd.migrated
+	rd.counts = make([]float64, len(m.user))
 	for i, name := range m.user {
 		c, ok := byName[name]
 		if !ok {
 			c = math.NaN()
 		}
-		counts[i] = c
+		rd.counts[i] = c
 	}
-	return counts, disturbed
+	return rd
 }
 
 func (m *perfMeter) close() { m.g.Close() }

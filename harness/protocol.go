@@ -81,10 +81,13 @@ type Sample struct {
 	// Events holds per-op counts of the available events, in the order of
 	// the setup response's available events.
 	Events []float64 `json:"events,omitempty"`
-	// Discarded counts attempts thrown away because a context switch or
-	// migration disturbed them; Disturbed is set when every attempt was.
+	// Discarded counts attempts thrown away because a migration
+	// disturbed them; Disturbed is set when every attempt was.
 	Discarded int  `json:"discarded,omitempty"`
 	Disturbed bool `json:"disturbed,omitempty"`
+	// Corrected marks a sample disturbed by time off the CPU and timed
+	// by the thread's CPU clock instead of the wall clock (see measure).
+	Corrected bool `json:"corrected,omitempty"`
 	// WallNs is the wall time the sample took, retries included.
 	WallNs int64 `json:"wall_ns"`
 	// CoreRatio is the estimated core cycles per TSC tick around the

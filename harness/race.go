@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // confidence is the level of every interval the harness reports.
@@ -16,48 +20,87 @@ type RaceParams struct {
 	// Threshold is the relative slowdown (0.01 = 1%) beyond which a
 	// significantly slower variant is eliminated.
 	Threshold float64
-	// Alpha is the significance level of the Mann-Whitney U test.
+	// Floor is the host's layout floor (a fraction): the largest
+	// difference measured between byte-identical copies of one function
+	// at other addresses. A margin below it is no ground for elimination
+	// (see Margin); 0 when not measured.
+	Floor float64
+	// Alpha is the significance level the race spends in all: each of
+	// its looks (see Looks) tests at Alpha/len(Looks), so the chance
+	// that any look eliminates an arm that is not slower stays below
+	// Alpha (Bonferroni) however many rounds are run.
 	Alpha float64
-	// MinSamples is the sample count before any elimination or verdict;
-	// it is raised to what benchmath needs (see MinSamplesFor).
+	// MinSamples is the number of rounds before the first look; it is
+	// raised to what a look's share of Alpha needs (stats.MinPairs).
 	MinSamples int
 	// MaxSamples ends the race once every live arm has this many.
 	MaxSamples int
 }
 
 // DefaultRaceParams are the sweep defaults.
-var DefaultRaceParams = RaceParams{Threshold: 0.01, Alpha: 0.05, MinSamples: 6, MaxSamples: 60}
+var DefaultRaceParams = RaceParams{Threshold: 0.01, Alpha: 0.02, MinSamples: 6, MaxSamples: 60}
 
-// MinSamplesFor returns the smallest sample count n for which benchmath's
-// AssumeNothing gives a finite 95% interval for the median and the U test
-// can reach significance at alpha between two samples of n.
-func MinSamplesFor(alpha float64) int {
-	th := &benchmath.Thresholds{CompareAlpha: alpha}
-	for n := 2; n < 100; n++ {
-		lo, hi := make([]float64, n), make([]float64, n)
-		for i := range lo {
-			lo[i], hi[i] = float64(i), float64(n+i)
+// Margin is the smallest slowdown that eliminates: the threshold, or
+// the layout floor where it is larger.
+func (p RaceParams) Margin() float64 { return max(p.Threshold, p.Floor) }
+
+// lookGrowth spaces the looks geometrically: each tests about half as
+// many rounds again as the one before.
+const lookGrowth = 1.5
+
+// Looks returns the round counts at which an arm is tested against its
+// rivals: n0, ⌈1.5·n0⌉, ... below MaxSamples, n0 the smallest count
+// (at least MinSamples) at which the signed-rank test can reject at
+// Alpha/len(Looks). None when MaxSamples is too small: then only the
+// final decision (reports' rule) judges.
+func (p RaceParams) Looks() []int {
+	for n0 := max(p.MinSamples, 2); n0 < p.MaxSamples; n0++ {
+		var looks []int
+		for n := n0; n < p.MaxSamples; n = int(math.Ceil(float64(n) * lookGrowth)) {
+			looks = append(looks, n)
 		}
-		s := benchmath.AssumeNothing.Summary(benchmath.NewSample(lo, th), confidence)
-		c := benchmath.AssumeNothing.Compare(benchmath.NewSample(lo, th), benchmath.NewSample(hi, th))
-		if !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && c.P <= alpha {
-			return n
+		if stats.MinPairs(p.Alpha/float64(len(looks))) <= n0 {
+			return looks
 		}
 	}
-	return 100
+	return nil
 }
 
-func (p RaceParams) minSamples() int { return max(p.MinSamples, MinSamplesFor(p.Alpha)) }
+// LookAlpha is the significance level of one look.
+func (p RaceParams) LookAlpha() float64 { return p.Alpha / float64(max(len(p.Looks()), 1)) }
+
+// String describes the race's rule, as recorded in result files.
+func (p RaceParams) String() string {
+	looks := make([]string, 0, 8)
+	for _, n := range p.Looks() {
+		looks = append(looks, strconv.Itoa(n))
+	}
+	return fmt.Sprintf("race=paired-signed-rank alpha=%g looks=%s", p.Alpha, strings.Join(looks, ","))
+}
+
+// minSamples is the sample count every live arm needs before the race
+// may end: the first look, or MaxSamples without looks.
+func (p RaceParams) minSamples() int {
+	if looks := p.Looks(); len(looks) > 0 {
+		return looks[0]
+	}
+	return max(p.MaxSamples, 1)
+}
 
 // An Arm is one contender's state in a race.
 type Arm struct {
 	Label string
 	// Values are the ns/op of the arm's samples in measurement order.
 	Values []float64
+	// Rounds holds the round of each value: arms are compared pair by
+	// pair over the rounds both were measured in. Nil means the k-th
+	// value was measured in round k.
+	Rounds []int64
 	// WallNs is the wall time spent on the arm's samples.
 	WallNs int64
 	// Attempts counts measurement attempts, Discarded those thrown away
-	// as disturbed, and Kept the disturbed samples kept on a busy host.
+	// as disturbed, and Kept the disturbed samples kept (timed by the
+	// thread's CPU clock, or on a busy host).
 	Attempts, Discarded, Kept int
 	// Eliminated is set when the race dropped the arm; Reason says why.
 	Eliminated bool
@@ -74,13 +117,42 @@ type Arm struct {
 
 func (a *Arm) live() bool { return !a.Eliminated && !a.Excluded }
 
+// round returns the round of the arm's k-th value.
+func (a *Arm) round(k int) int64 {
+	if len(a.Rounds) == len(a.Values) {
+		return a.Rounds[k]
+	}
+	return int64(k)
+}
+
 // sample returns the arm's values as a benchmath sample.
-func (a *Arm) sample(alpha float64) *benchmath.Sample {
-	return benchmath.NewSample(slices.Clone(a.Values), &benchmath.Thresholds{CompareAlpha: alpha})
+func (a *Arm) sample() *benchmath.Sample {
+	return benchmath.NewSample(slices.Clone(a.Values), &benchmath.DefaultThresholds)
 }
 
 func (a *Arm) median() float64 {
-	return benchmath.AssumeNothing.Summary(a.sample(0.05), confidence).Center
+	return benchmath.AssumeNothing.Summary(a.sample(), confidence).Center
+}
+
+// Pairs returns the values of a and b measured in the same rounds, in
+// a's order.
+func Pairs(a, b *Arm) (x, y []float64) {
+	at := make(map[int64]int, len(b.Values))
+	for k := range b.Values {
+		at[b.round(k)] = k
+	}
+	for k, v := range a.Values {
+		if m, ok := at[a.round(k)]; ok {
+			x, y = append(x, v), append(y, b.Values[m])
+		}
+	}
+	return x, y
+}
+
+// compare compares b with a over their common rounds.
+func compare(a, b *Arm) stats.Paired {
+	x, y := Pairs(a, b)
+	return stats.ComparePaired(x, y, confidence)
 }
 
 // A Race applies the racing rule to a set of arms.
@@ -118,19 +190,21 @@ func (r *Race) Best() int {
 // that one noisy arm with a lucky median cannot shield the others.
 const rivals = 3
 
-// Eliminate drops every live arm whose median exceeds that of one of the
-// (up to rivals) fastest live arms by more than the threshold and whose
-// samples differ significantly from that arm's (Mann-Whitney U, p <
-// Alpha); both arms need MinSamples. It returns the indexes of the arms
-// it dropped.
+// Eliminate drops every live arm that, at one of the looks (its number
+// of rounds in common with a rival is in Looks), is slower than one of
+// the (up to rivals) fastest live arms by more than Margin, paired by
+// round: the Hodges–Lehmann estimate of the per-round time ratio exceeds
+// 1+Margin and the signed-rank test rejects equality at LookAlpha. It
+// returns the indexes of the arms it dropped.
 func (r *Race) Eliminate() []int {
 	ranked := r.ranked()
+	looks := r.Params.Looks()
 	var out []int
 	for _, i := range ranked {
 		if r.Arms[i].Keep {
 			continue
 		}
-		if reason := r.beaten(i, ranked); reason != "" {
+		if reason := r.beaten(i, ranked, looks); reason != "" {
 			r.Arms[i].Eliminated, r.Arms[i].Reason = true, reason
 			out = append(out, i)
 		}
@@ -138,7 +212,8 @@ func (r *Race) Eliminate() []int {
 	return out
 }
 
-// ranked returns the live arms with at least MinSamples, fastest first.
+// ranked returns the live arms with at least the first look's samples,
+// fastest (lowest median) first.
 func (r *Race) ranked() []int {
 	var out []int
 	for _, i := range r.Live() {
@@ -165,26 +240,30 @@ func cmpFloat(a, b float64) int {
 }
 
 // beaten says why arm i loses to one of the fastest arms, or "".
-func (r *Race) beaten(i int, ranked []int) string {
+func (r *Race) beaten(i int, ranked, looks []int) string {
 	a := r.Arms[i]
-	m := a.median()
+	alpha, margin := r.Params.LookAlpha(), r.Params.Margin()
 	for _, j := range ranked[:min(rivals, len(ranked))] {
-		b := r.Arms[j]
-		bm := b.median()
-		if j == i || m <= bm*(1+r.Params.Threshold) {
+		if j == i {
 			continue
 		}
-		c := benchmath.AssumeNothing.Compare(a.sample(r.Params.Alpha), b.sample(r.Params.Alpha))
-		if c.P < r.Params.Alpha {
-			return fmt.Sprintf("%+.2f%% vs %s (p=%.3g, n=%d+%d)", 100*(m/bm-1), b.Label, c.P, c.N1, c.N2)
+		x, y := Pairs(r.Arms[j], a)
+		if !slices.Contains(looks, len(x)) {
+			continue
+		}
+		c := stats.ComparePaired(x, y, confidence)
+		if c.Ratio > margin && c.P < alpha {
+			return fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%] vs %s (signed-rank p=%.3g < %.3g, %d rounds)",
+				100*c.Ratio, 100*c.Lo, 100*c.Hi, r.Arms[j].Label, c.P, alpha, c.N)
 		}
 	}
 	return ""
 }
 
 // Done reports whether the race is over, and why: one arm left (and no
-// kept reference), every live arm's median known to within the threshold
-// (settled), or every live arm at MaxSamples.
+// kept reference), every live arm's time ratio to the fastest known to
+// within Margin (settled: the paired interval is narrower), or every
+// live arm at MaxSamples.
 func (r *Race) Done() (bool, string) {
 	live := r.Live()
 	min := r.Params.minSamples()
@@ -194,33 +273,39 @@ func (r *Race) Done() (bool, string) {
 	case len(live) == 1 && len(r.Arms[live[0]].Values) >= min && !r.Arms[live[0]].Keep:
 		return true, "one arm left"
 	}
-	settled, full := true, true
+	full := true
 	for _, i := range live {
-		a := r.Arms[i]
-		if len(a.Values) < r.Params.MaxSamples {
+		if len(r.Arms[i].Values) < r.Params.MaxSamples {
 			full = false
-		}
-		if len(a.Values) < min || relCIWidth(a.sample(r.Params.Alpha)) > r.Params.Threshold {
-			settled = false
 		}
 	}
 	if full {
 		return true, "max samples"
 	}
-	if settled {
+	if r.settled(live, min) {
 		return true, "settled"
 	}
 	return false, ""
 }
 
-// relCIWidth is the width of the 95% interval of the median relative to
-// the median.
-func relCIWidth(s *benchmath.Sample) float64 {
-	sum := benchmath.AssumeNothing.Summary(s, confidence)
-	if math.IsInf(sum.Lo, 0) || math.IsInf(sum.Hi, 0) || sum.Center == 0 {
-		return math.Inf(1)
+// settled reports whether every live arm has min samples and its
+// paired interval against the fastest live arm is narrower than Margin.
+func (r *Race) settled(live []int, min int) bool {
+	best := -1
+	for _, i := range live {
+		if len(r.Arms[i].Values) < min {
+			return false
+		}
+		if best < 0 || r.Arms[i].median() < r.Arms[best].median() {
+			best = i
+		}
 	}
-	return (sum.Hi - sum.Lo) / sum.Center
+	for _, i := range live {
+		if i != best && compare(r.Arms[best], r.Arms[i]).Width() > r.Params.Margin() {
+			return false
+		}
+	}
+	return true
 }
 
 // Saved estimates the wall time racing saved: what the eliminated arms

@@ -213,8 +213,13 @@ func (rw *resultWriter) sync() error {
 // A Resume holds what an earlier, interrupted run wrote to its file.
 type Resume struct {
 	Run RunInfo
-	// Samples holds ns/op values per group key and contender label.
+	// Samples holds ns/op values per group key and contender label, and
+	// Rounds the round of each (see Arm.Rounds; a negative id of its own
+	// where the file recorded none).
 	Samples map[string]map[string][]float64
+	Rounds  map[string]map[string][]int64
+	// lines maps result lines to the rounds the file announced.
+	lines map[int]roundMark
 	// Done lists the groups that finished; Excluded and Eliminated map
 	// group key and label to the reason the contender was excluded
 	// (crashed, failed verification) or eliminated by the race.
@@ -241,7 +246,8 @@ func ReadResume(path string, want [][2]string) (*Resume, error) {
 	if err := checkText(path, data); err != nil {
 		return nil, err
 	}
-	r := &Resume{Samples: map[string]map[string][]float64{}, Done: map[string]bool{},
+	r := &Resume{Samples: map[string]map[string][]float64{}, Rounds: map[string]map[string][]int64{},
+		lines: lineRounds(data), Done: map[string]bool{},
 		Excluded: map[string]map[string]string{}, Eliminated: map[string]map[string]string{}, identity: RunIdentity{}}
 	if err := r.readResults(bytes.NewReader(data), path); err != nil {
 		return nil, err
@@ -305,6 +311,10 @@ func (r *Resume) addResult(res *benchfmt.Result) error {
 		r.Samples[key] = map[string][]float64{}
 	}
 	r.Samples[key][label] = append(r.Samples[key][label], ns*1e9)
+	if r.Rounds[key] == nil {
+		r.Rounds[key] = map[string][]int64{}
+	}
+	r.Rounds[key][label] = append(r.Rounds[key][label], roundOf(r.lines, key, line))
 	return nil
 }
 

@@ -18,8 +18,8 @@ func interruptedFile(t *testing.T) (string, []byte) {
 	path := tempFile(t)
 	means := map[string]float64{variant.GenericName: 100, "mode=fast/align=64": 100, "mode=slow/align=64": 130}
 	fs := newFakeSweep(t, path, means)
-	fs.cfg.Race.MinSamples = fs.cfg.Race.MaxSamples // every arm runs to MaxSamples, then mode=slow is eliminated
-	fs.at = DefaultRaceParams.MaxSamples*3 + 10     // during group 2
+	fs.cfg.Race.MinSamples = fs.cfg.Race.MaxSamples - 12 // one look, at 48 rounds: mode=slow is eliminated there
+	fs.at = DefaultRaceParams.MaxSamples*3 + 10          // during group 2
 	if rep := runFake(t, fs, testGroups(t, "")); !rep.Interrupted {
 		t.Fatal("sweep not marked interrupted")
 	}
@@ -86,4 +86,28 @@ func TestResumeRefusesFilesItCannotExtend(t *testing.T) {
 func firstLines(data []byte, n int) string {
 	lines := strings.SplitN(string(data), "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// TestResumeKeepsRounds checks that the sweep announces every round in
+// the file and that a resumed sweep reads each sample's round back, so
+// that the race pairs resumed samples as it paired them before.
+func TestResumeKeepsRounds(t *testing.T) {
+	path, data := interruptedFile(t)
+	g1 := testGroups(t, "")[0].Key()
+	if !bytes.Contains(data, []byte(commentPrefix+"round "+g1+" 1\n")) {
+		t.Fatalf("no round line for %s round 1 in:\n%s", g1, firstLines(data, 40))
+	}
+	res, err := ReadResume(path, HostIdentityConfig(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, slow := res.Rounds[g1]["mode=fast/align=64"], res.Rounds[g1]["mode=slow/align=64"]
+	if len(fast) != len(res.Samples[g1]["mode=fast/align=64"]) || len(slow) == 0 {
+		t.Fatalf("rounds of %s: %d for %d samples (mode=fast), %d (mode=slow)", g1, len(fast), len(res.Samples[g1]["mode=fast/align=64"]), len(slow))
+	}
+	for k := range slow {
+		if slow[k] != fast[k] || slow[k] != roundID(1, k+1) {
+			t.Fatalf("sample %d: rounds %d (slow) and %d (fast), want both %d", k, slow[k], fast[k], roundID(1, k+1))
+		}
+	}
 }

@@ -156,6 +156,8 @@ type groupSweep struct {
 	// floor is the time the group took to verify and prepare and to reach
 	// the minimum sample count: its fixed cost.
 	floor time.Duration
+	// rounds counts the group's rounds in this writing session.
+	rounds int
 }
 
 // errExcluded marks a contender that crashed or failed verification.
@@ -198,6 +200,7 @@ func (s *groupSweep) loadResume() {
 		a := &Arm{Label: c.Label, Keep: c.Variant.External}
 		if r := s.cfg.Resume; r != nil {
 			a.Values = append(a.Values, r.Samples[s.g.Key()][c.Label]...)
+			a.Rounds = append(a.Rounds, r.Rounds[s.g.Key()][c.Label]...)
 			if why, ok := r.Excluded[s.g.Key()][c.Label]; ok {
 				a.Excluded, a.Reason = true, why
 			}
@@ -402,9 +405,18 @@ func RoundOrder(rng *rand.Rand, live []int) []int {
 	return order
 }
 
+// roundID identifies round n of a writing session (segment) of a run:
+// rounds are numbered from 1 in each segment.
+func roundID(segment, n int) int64 { return int64(segment)<<32 | int64(n) }
+
 // round measures one sample of every live arm in random order; it returns
-// false if ctx was cancelled (after finishing the sample in flight).
+// false if ctx was cancelled (after finishing the sample in flight). The
+// round is announced in the result file (a "round" line before its first
+// sample), so that reports compare arms pair by pair over the rounds they
+// share, as the race does.
 func (s *groupSweep) round(ctx context.Context) bool {
+	s.rounds++
+	id, announced := roundID(max(s.cfg.Run.Segment, 1), s.rounds), false
 	for _, i := range RoundOrder(s.rng, s.res.Race.Live()) {
 		if ctx.Err() != nil {
 			return false
@@ -415,7 +427,14 @@ func (s *groupSweep) round(ctx context.Context) bool {
 		}
 		resp, err := s.call(&Request{Op: opSample, ID: i})
 		if err == nil && resp.Sample != nil && s.account(i, resp.Sample) {
+			if !announced {
+				announced = true
+				if err := s.rw.comment("round %s %d", s.g.Key(), s.rounds); err != nil {
+					s.logf("%v", err)
+				}
+			}
 			a.Values = append(a.Values, resp.Sample.NsPerOp)
+			a.Rounds = append(a.Rounds, id)
 			if r := resp.Sample.CoreRatio; r > 0 {
 				s.res.CoreRatios = append(s.res.CoreRatios, r)
 			}
@@ -436,8 +455,11 @@ func (s *groupSweep) account(i int, smp *Sample) bool {
 	a.Attempts += smp.Discarded
 	a.Discarded += smp.Discarded
 	if !smp.Disturbed {
-		a.Attempts++ // the undisturbed one
+		a.Attempts++ // the one kept
 		s.dropped[i] = 0
+		if smp.Corrected {
+			a.Kept++
+		}
 		return true
 	}
 	if !s.keepDisturbed(i) {

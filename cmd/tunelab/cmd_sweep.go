@@ -57,7 +57,7 @@ func addMeasureFlags(fs interface {
 		sampleTime: fs.Duration("sample-time", 2*time.Millisecond, "target duration of one sample"),
 		events:     fs.String("events", "", "comma-separated perf counters to record per op (e.g. cycles,instructions)"),
 		threshold:  fs.Float64("threshold", 100*p.Threshold, "eliminate variants significantly slower than the best by more than this many percent"),
-		minSamples: fs.Int("min-samples", p.MinSamples, "samples per variant before any elimination (raised to what benchmath needs)"),
+		minSamples: fs.Int("min-samples", p.MinSamples, "rounds before the race's first look (raised to what a look's share of alpha needs)"),
 		maxSamples: fs.Int("max-samples", p.MaxSamples, "stop a race when every remaining variant has this many samples"),
 		seed:       fs.Uint64("seed", 0, "seed for inputs and interleaving order (0: random)"),
 	}
@@ -110,7 +110,6 @@ func (m *measureFlags) config() (*harness.Config, error) {
 	}
 	p := harness.DefaultRaceParams
 	p.Threshold, p.MinSamples, p.MaxSamples = *m.threshold/100, *m.minSamples, *m.maxSamples
-	p.MinSamples = max(p.MinSamples, harness.MinSamplesFor(p.Alpha))
 	return &harness.Config{Race: p, CPU: *m.cpu, SampleTime: *m.sampleTime, Events: *m.events,
 		Seed: seed, Start: harness.ExecRunner("worker")}, nil
 }

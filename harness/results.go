@@ -44,6 +44,10 @@ type RunInfo struct {
 	// Rule describes the decision rule reports apply to the run's samples
 	// (written as the decision-rule config); "" leaves it out.
 	Rule string
+	// Floor states the layout floor the run's race and rule use, as
+	// written in the layout-floor config ("0.4% (calib copies: ...)");
+	// "" leaves it out.
+	Floor string
 	// Segment numbers the writing sessions of the run: 1 for a new file,
 	// one more than the file's last for each --resume. Readers use run-id
 	// and segment to tell a resumed run from a copy of the same data.
@@ -67,9 +71,14 @@ func HostConfig(run RunInfo) [][2]string {
 		{"cpu-stepping", strconv.Itoa(id.Stepping)}, {"uarch", id.Uarch}, {"dispatch-key", id.DispatchKey},
 		{"features", strings.Join(id.Features, ",")}, {"feature-level", id.FeatureLevel},
 		{"go", runtime.Version()}, {"tunelab", Version()}, {"run-id", run.RunID}, {"date", run.Date},
-		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)}, {"decision-rule", run.Rule},
+		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)}, {"decision-rule", run.Rule}, {LayoutFloorKey, run.Floor},
 	}
 }
+
+// LayoutFloorKey is the config key of the layout floor a run used: the
+// largest difference measured between byte-identical copies of one
+// function at other addresses, below which a margin is no win.
+const LayoutFloorKey = "layout-floor"
 
 // IdentityKeys are the config keys HostConfig writes that must not change
 // within one run-id: a result file whose run changes one of them mid-file
@@ -93,7 +102,7 @@ func HostIdentityConfig(rule string) [][2]string {
 func newResultWriter(w io.Writer, run RunInfo) *resultWriter {
 	rw := &resultWriter{w: w, bw: benchfmt.NewWriter(w), units: map[string]bool{}}
 	for _, p := range HostConfig(run) {
-		if p[1] == "" && p[0] == "decision-rule" {
+		if p[1] == "" && (p[0] == "decision-rule" || p[0] == LayoutFloorKey) {
 			continue
 		}
 		rw.header = append(rw.header, benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true})
@@ -329,6 +338,7 @@ func (r *Resume) noteIdentity(res *benchfmt.Result, at string) error {
 		r.Run.RunID, r.Run.Date = run, res.GetConfig("date")
 		r.Run.TSCHz, _ = strconv.ParseFloat(res.GetConfig("tsc-hz"), 64)
 		r.Run.Rule = res.GetConfig("decision-rule")
+		r.Run.Floor = res.GetConfig(LayoutFloorKey)
 	} else if run != r.Run.RunID {
 		return fmt.Errorf("%s: run-id %s, but the file's run is %s: expected one run per resumable file", at, run, r.Run.RunID)
 	}

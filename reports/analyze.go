@@ -7,30 +7,48 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // Options are the parameters of the winner rule.
 type Options struct {
-	// Alpha is the significance level of Mann-Whitney U tests (0.05).
+	// Alpha is the significance level of the final decision's tests
+	// (0.02): signed-rank over the rounds two variants share, or
+	// Mann-Whitney U for variants without round records.
 	Alpha float64
 	// Threshold is the smallest relative advantage that counts as a win
-	// (0.01 = 1%).
+	// (0.01 = 1%); a model's layout floor raises it (see Group.Floor).
 	Threshold float64
+	// Race describes the race that eliminated variants before the
+	// decision (harness.RaceParams.String), for the rule line.
+	Race string
 }
 
-// DefaultOptions returns alpha 0.05 and threshold 1%.
-func DefaultOptions() Options { return Options{Alpha: 0.05, Threshold: 0.01} }
+// DefaultOptions returns alpha 0.02 and threshold 1%, after the default
+// race. The race's looks and the final decision spend at most 2% each,
+// so that A/A comparisons name a winner in well under 5% of runs.
+func DefaultOptions() Options {
+	return Options{Alpha: 0.02, Threshold: 0.01, Race: harness.DefaultRaceParams.String()}
+}
 
 // RuleVersion names the winner rule (Analyze's decide); it changes when
 // the rule does, so that a result file records which rule its run meant.
-const RuleVersion = "tunelab-winner/2"
+// Version 3 compares variants paired by round and treats margins below
+// the host's layout floor as ties unless the winner keeps winning when
+// both are moved; version 2 compared independent samples (Mann-Whitney U
+// at alpha 0.05), which version 3 still does for files without rounds.
+const RuleVersion = "tunelab-winner/3"
 
 // String describes the rule and its parameters in one line, as written
 // in result files (decision-rule config) and printed in reports.
 func (o Options) String() string {
-	return fmt.Sprintf("%s alpha=%g threshold=%g%% min-samples=%d candidates=not-external,not-offset-sweep,not-eliminated,not-excluded tie=simpler",
-		RuleVersion, o.Alpha, 100*o.Threshold, MinSamples())
+	race := o.Race
+	if race == "" {
+		race = "race=none"
+	}
+	return fmt.Sprintf("%s paired=signed-rank+hodges-lehmann alpha=%g threshold=%g%% margin=max(threshold,layout-floor)-unless-moved min-samples=%d unpaired=mann-whitney candidates=not-external,not-offset-sweep,not-eliminated,not-excluded tie=simpler %s",
+		RuleVersion, o.Alpha, 100*o.Threshold, MinSamples(), race)
 }
 
 // A Report is the analysis of a Set.
@@ -50,13 +68,18 @@ type Report struct {
 
 // A Group holds every variant measured for one (CPU model, kernel, size).
 type Group struct {
-	Model    *Model
-	Kernel   string
-	Size     int
-	Rows     []*Row // sorted by median, fastest first
-	Base     *Row   // the generic variant, nil if not measured
-	Noise    float64
-	Decision Decision
+	Model  *Model
+	Kernel string
+	Size   int
+	Rows   []*Row // sorted by median, fastest first
+	Base   *Row   // the generic variant, nil if not measured
+	// Noise is the alignment sensitivity of the kernel's family on the
+	// model, from offset sweeps in the data (see LayoutNoise); Floor is
+	// the margin below which a win is a tie unless it survives moving
+	// both variants: the larger of Noise and the model's recorded
+	// layout floor.
+	Noise, Floor float64
+	Decision     Decision
 }
 
 // A Row is one variant's summary within a Group.
@@ -70,7 +93,7 @@ type Row struct {
 	// VsWinner compares with the winner (valid if the group has one).
 	VsWinner Delta
 	// LayoutNoise marks a difference to the winner smaller than the
-	// family's alignment sensitivity on this model.
+	// group's layout floor (Group.Floor).
 	LayoutNoise bool
 	info        variantInfo
 }
@@ -98,7 +121,7 @@ type Decision struct {
 	Winner      string
 	Other       string // runner-up, or the other variant of a tie
 	Delta       Delta  // Other relative to Winner
-	LayoutNoise bool   // the margin did not exceed the layout noise
+	LayoutNoise bool   // the margin did not exceed the layout floor
 	Note        string
 }
 
@@ -109,6 +132,7 @@ func Analyze(set *Set, opt Options) *Report {
 	r.Layout = layoutNoise(r.Groups)
 	for _, g := range r.Groups {
 		g.Noise = noiseFor(r.Layout, g)
+		g.Floor = max(g.Noise, g.Model.LayoutFloor)
 		g.Decision = decide(g, opt, r.MinSamples)
 		markRows(g)
 	}
@@ -126,7 +150,7 @@ func buildGroups(set *Set) []*Group {
 			cur = &Group{Model: p.Model, Kernel: p.Kernel, Size: p.Size}
 			groups = append(groups, cur)
 		}
-		row := &Row{Point: p, Variant: p.Variant, Stat: Summarize(p.NS), info: infoOf(p.Kernel, p.Variant)}
+		row := &Row{Point: p, Variant: p.Variant, Stat: SummarizeRounds(p.NS, p.Rounds), info: infoOf(p.Kernel, p.Variant)}
 		cur.Rows = append(cur.Rows, row)
 		if p.Variant == variant.GenericName {
 			cur.Base = row
@@ -189,7 +213,7 @@ func decideAmong(g *Group, ok []*Row, opt Options) Decision {
 	d := Compare(next.Stat, best.Stat)
 	if win, _ := beats(g, best, next, opt); win {
 		return Decision{Kind: Significant, Winner: best.Variant, Other: next.Variant, Delta: d,
-			Note: fmt.Sprintf("%s wins; runner-up %s %s", best.Variant, next.Variant, d)}
+			Note: fmt.Sprintf("%s wins; runner-up %s %s (%s)", best.Variant, next.Variant, d, d.How())}
 	}
 	kept := best
 	for _, r := range ok[1:] {
@@ -203,56 +227,73 @@ func decideAmong(g *Group, ok []*Row, opt Options) Decision {
 	}
 	_, layout := beats(g, best, next, opt)
 	dd := Compare(other.Stat, kept.Stat)
-	note := fmt.Sprintf("tie: kept %s; %s %s", kept.Variant, other.Variant, dd)
+	note := fmt.Sprintf("tie: kept %s; %s %s (%s)", kept.Variant, other.Variant, dd, dd.How())
 	if layout {
-		note += fmt.Sprintf(" (within layout noise %.1f%%)", 100*g.Noise)
+		note += fmt.Sprintf(" (within the layout floor %.1f%%, and not shown to survive moving both)", 100*g.Floor)
 	}
 	return Decision{Kind: Tie, Winner: kept.Variant, Other: other.Variant, Delta: dd, LayoutNoise: layout, Note: note}
 }
 
-// beats reports whether best's advantage over r is significant, above the
-// threshold, larger than the layout noise, and holds across offsets when
-// best's own offset sweep was measured (its slowest offset must still beat
-// r). layout reports that only the layout guard prevented the win.
+// beats reports whether best's advantage over r is significant and above
+// the threshold, and survives layout: when placements of best or r were
+// measured (an offset sweep: variants differing only in align=64+N),
+// best's slowest placement must still beat r's fastest, whatever the
+// margin; otherwise the margin must exceed the group's layout floor.
+// layout reports that only the layout guard prevented the win.
 func beats(g *Group, best, r *Row, opt Options) (win, layout bool) {
 	d := Compare(r.Stat, best.Stat)
 	if !d.Significant(opt.Alpha, opt.Threshold) || d.Pct <= 0 {
 		return false, false
 	}
-	if g.Noise > 0 && d.Pct <= g.Noise {
-		return false, true
-	}
-	if worst := slowestOffset(g, best); worst != nil {
-		dw := Compare(r.Stat, worst.Stat)
-		if !dw.Significant(opt.Alpha, opt.Threshold) || dw.Pct <= 0 {
+	if worst, fastest, ok := moved(g, best, r); ok {
+		dm := Compare(fastest.Stat, worst.Stat)
+		if !dm.Significant(opt.Alpha, opt.Threshold) || dm.Pct <= 0 {
 			return false, true
 		}
+		return true, false
+	}
+	if g.Floor > 0 && d.Pct <= g.Floor {
+		return false, true
 	}
 	return true, false
 }
 
-// slowestOffset returns the slowest measured member of best's offset sweep
-// (variants differing only in align=64+N, N >= 0), or nil if best is not
-// part of a measured sweep.
-func slowestOffset(g *Group, best *Row) *Row {
-	if sweepOffset(best.Variant) < 0 {
+// moved returns best's slowest and r's fastest measured placement (an
+// arm without an offset sweep of at least two members stands for
+// itself); ok is false when neither has one.
+func moved(g *Group, best, r *Row) (worst, fastest *Row, ok bool) {
+	worst, fastest = best, r
+	if w := placement(g, best, true); w != nil {
+		worst, ok = w, true
+	}
+	if f := placement(g, r, false); f != nil {
+		fastest, ok = f, true
+	}
+	return worst, fastest, ok
+}
+
+// placement returns the slowest (or fastest) measured member of row's
+// offset sweep (variants differing only in align=64+N, N >= 0), or nil
+// if row is not part of a measured sweep of at least two members.
+func placement(g *Group, row *Row, slowest bool) *Row {
+	if sweepOffset(row.Variant) < 0 {
 		return nil
 	}
-	pattern := withKnob(best.Variant, "align", "*")
-	var worst *Row
+	pattern := withKnob(row.Variant, "align", "*")
+	var pick *Row
 	n := 0
 	for _, r := range g.Rows {
 		if sweepOffset(r.Variant) >= 0 && withKnob(r.Variant, "align", "*") == pattern && r.Stat.OK {
 			n++
-			if worst == nil || r.Stat.Median > worst.Stat.Median {
-				worst = r
+			if pick == nil || (r.Stat.Median > pick.Stat.Median) == slowest {
+				pick = r
 			}
 		}
 	}
 	if n < 2 {
 		return nil
 	}
-	return worst
+	return pick
 }
 
 func markRows(g *Group) {
@@ -267,7 +308,7 @@ func markRows(g *Group) {
 	}
 	for _, r := range g.Rows {
 		r.VsWinner = Compare(r.Stat, w.Stat)
-		r.LayoutNoise = r != w && g.Noise > 0 && math.Abs(r.VsWinner.Pct) < g.Noise
+		r.LayoutNoise = r != w && g.Floor > 0 && math.Abs(r.VsWinner.Pct) < g.Floor
 	}
 }
 

@@ -1,7 +1,9 @@
 // Package reports turns benchmark result files (Go benchmark format, as
 // written by the harness on any number of machines) into decisions and the
 // evidence behind them: per CPU model, kernel and size a summary of every
-// variant (benchmath AssumeNothing: median, 95% interval, Mann-Whitney U),
+// variant (benchmath AssumeNothing: median, 95% interval), comparisons
+// paired by round (signed-rank, Hodges–Lehmann) or, without rounds,
+// independent (Mann-Whitney U),
 // a winner chosen by a stated rule, size classes, knob effects, a
 // cross-machine matrix, text/Markdown/HTML reports and the dispatch table
 // export (JSON and Go).
@@ -17,24 +19,37 @@
 //
 // Per (CPU model, kernel, size), candidates are the variants that are
 // neither external references (ext=...) nor offset-sweep members
-// (align=64+N, N > 0). Only candidates with the samples benchmath needs
-// for a 95% interval count; if a candidate with too few samples has the
-// lowest median, there is no winner. The fastest candidate wins if its
-// advantage over the runner-up is significant (Mann-Whitney U, alpha 0.05),
-// larger than the threshold (1%), larger than the layout noise, and holds
-// across offsets. Otherwise the simplest candidate that the fastest does
-// not beat in that sense is kept (fewer required features, then smaller
-// CodeBytes, then name) and the decision reads
-// "tie: kept X; Y +0.4% ±0.9%, p=0.41".
+// (align=64+N, N > 0), nor eliminated or excluded by the race. Only
+// candidates with the samples benchmath needs for a 95% interval count;
+// if a candidate with too few samples has the lowest median, there is no
+// winner. The fastest candidate wins if its advantage over the runner-up
+// is significant (alpha 0.02) and larger than the threshold (1%), and
+// survives layout (below). Otherwise the simplest candidate that the
+// fastest does not beat in that sense is kept (fewer required features,
+// then smaller CodeBytes, then name) and the decision reads
+// "tie: kept X; Y +0.4% ±0.9%, p=0.41 (paired, 23 rounds)".
+//
+// Two variants measured in the same rounds (the sweep announces each
+// round in its result file) are compared pair by pair: the Hodges–Lehmann
+// estimate of the per-round time ratio, its exact 95% interval, and the
+// Wilcoxon signed-rank test (internal/stats.Paired), so that whatever
+// drifts between rounds cancels. Files without round lines (written by
+// tunelab-winner/2 sweeps or by other tools) are compared as independent
+// samples: ratio of medians and Mann-Whitney U, at the same alpha and
+// threshold; their race's eliminations stand as recorded.
 //
 // # Layout-bias guard
 //
 // An offset sweep is a set of variants of one group that differ only in
 // align=64+N (align=64 being N=0). Its sensitivity is slowest median over
 // fastest median minus one; the layout noise of a family on a CPU model is
-// the largest sensitivity of its sweeps there. Differences to the winner
-// below it are marked "within layout noise". A win holds across offsets
-// when the margin exceeds the layout noise and, if the fastest variant's
-// own sweep was measured, its slowest offset is still significantly faster
-// than the runner-up.
+// the largest sensitivity of its sweeps there. A model's layout floor is
+// the larger of that noise and the layout-floor its runs recorded (the
+// largest difference the sweep measured between byte-identical copies of
+// one function at other addresses). A win whose margin is below the floor
+// is a tie, marked "within the layout floor", unless it keeps winning
+// when both variants are moved: when an offset sweep of either was
+// measured, the winner's slowest placement must still beat the other's
+// fastest, significantly and by more than the threshold, whatever the
+// margin.
 package reports

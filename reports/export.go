@@ -65,7 +65,8 @@ type Choice struct {
 // measured size) class: the winner's sample count, median and 95% interval
 // in ns/op, its margin over the other variant of the decision (runner-up's
 // time ratio minus one; negative for a tie kept for simplicity) and the
-// Mann-Whitney U p-value of that comparison (1 when there was none).
+// p-value of that comparison (signed-rank when paired by round, else
+// Mann-Whitney U; 1 when there was none).
 type Evidence struct {
 	Samples  int        `json:"samples"`
 	MedianNS float64    `json:"median_ns"`

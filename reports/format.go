@@ -101,7 +101,7 @@ func (r *Report) summaryLine() string {
 	for _, g := range r.Groups {
 		kernels[g.Kernel] = true
 	}
-	return fmt.Sprintf("%d files, %d CPU models, %d kernels; %s (Mann-Whitney U; a 95%% interval needs %d samples; race-eliminated, excluded and external variants never win)",
+	return fmt.Sprintf("%d files, %d CPU models, %d kernels; %s (variants measured in the same rounds: signed-rank test and Hodges–Lehmann interval of the per-round ratios; otherwise Mann-Whitney U; a 95%% interval needs %d samples; race-eliminated, excluded and external variants never win)",
 		len(r.Set.Files), len(r.Set.Models), len(kernels), r.ruleLine(), r.MinSamples)
 }
 

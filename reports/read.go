@@ -36,6 +36,10 @@ type Model struct {
 	// Unknown marks the model of results without tunelab's host identity:
 	// reported, compared, never exported.
 	Unknown bool
+	// LayoutFloor is the largest layout floor (layout-floor config: the
+	// largest difference between byte-identical copies of one function
+	// at other addresses) the model's runs recorded; 0 if none did.
+	LayoutFloor float64
 }
 
 // ID returns the grouping key of the model: dispatch key and uarch.
@@ -83,7 +87,11 @@ type Point struct {
 	Variant  string // knob parts without size, e.g. "isa=avx2/align=64"
 	FullName string // benchmark name without GOMAXPROCS suffix
 	NS       []float64
-	TSC      []float64 // tsc-cycles/op, may be empty
+	// Rounds holds the round of each NS value ("run-id#segment#n", see
+	// the sweep's round lines), "" where the file recorded none: two
+	// variants are compared pair by pair over the rounds they share.
+	Rounds []string
+	TSC    []float64 // tsc-cycles/op, may be empty
 	// Core holds est-core-cycles/op (core cycles estimated from TSC ticks
 	// and a dependent-add chain, not PMU cycles), may be empty.
 	Core []float64
@@ -217,6 +225,8 @@ type fileRead struct {
 	// segment digests the current marked segment's results, to tell a
 	// copy of a segment from a forgery reusing its run-id and number.
 	segment segmentDigest
+	// round is the round the last round line announced.
+	round roundMark
 }
 
 // line handles one result or harness comment of the file.
@@ -246,7 +256,7 @@ func (fr *fileRead) line(l fileLine) error {
 	if !hasIdentity(res) {
 		fr.unknown++
 	}
-	if fr.rd.add(res, run) {
+	if fr.rd.add(res, run, fr.round) {
 		fr.f.Results++
 	}
 	return nil
@@ -277,6 +287,9 @@ func (fr *fileRead) comment(l fileLine) error {
 		fr.segment = segmentDigest{key: key, at: fmt.Sprintf("%s:%d", fr.f.Path, l.line), dup: !rd.newMarker(key), h: fnv.New64a()}
 		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
 		fr.dupMarker = !rd.claimMarker(fr.f, key, run, fmt.Sprintf("%s:%d", fr.f.Path, l.line))
+		fr.round = roundMark{}
+	case "round":
+		fr.round = newRoundMark(fr.seg.marker, l.comment)
 	case "eliminated", "excluded":
 		if len(l.comment) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
 			return nil
@@ -418,7 +431,7 @@ func hasIdentity(res *benchfmt.Result) bool {
 // the result lacks what a report needs. A result without tunelab's host
 // identity belongs to the unknown host; without a kernel config, its
 // benchmark name is its kernel.
-func (rd *reader) add(res *benchfmt.Result, run string) bool {
+func (rd *reader) add(res *benchfmt.Result, run string, round roundMark) bool {
 	file, line := res.Pos()
 	m, err := rd.model(res)
 	if err != nil {
@@ -455,6 +468,8 @@ func (rd *reader) add(res *benchfmt.Result, run string) bool {
 	}
 	p := rd.point(pointKey{m.ID(), kernel, variant, size}, m, res, full)
 	p.NS = append(p.NS, ns*1e9)
+	p.Rounds = append(p.Rounds, round.key(kernel, size))
+	m.LayoutFloor = max(m.LayoutFloor, layoutFloor(res))
 	if c, ok := res.Value("tsc-cycles/op"); ok {
 		p.TSC = append(p.TSC, c)
 	}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/aclements/go-moremath/stats"
+	moremath "github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // confidence is the level of every interval in reports.
@@ -20,6 +22,10 @@ type Stat struct {
 	// no winner is named from a sample that is not OK.
 	OK     bool
 	sample *benchmath.Sample
+	// values and rounds are the samples in file order and the round of
+	// each ("" where none was recorded), for paired comparisons.
+	values []float64
+	rounds []string
 }
 
 // Summarize returns the Stat of values (which it does not modify).
@@ -28,7 +34,17 @@ func Summarize(values []float64) Stat {
 	s := benchmath.NewSample(append([]float64(nil), values...), &th)
 	sum := benchmath.AssumeNothing.Summary(s, confidence)
 	ok := len(values) > 0 && !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0)
-	return Stat{N: len(values), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, OK: ok, sample: s}
+	return Stat{N: len(values), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, OK: ok, sample: s, values: values}
+}
+
+// SummarizeRounds is Summarize for values measured in rounds (rounds[i]
+// is values[i]'s, "" for none), so that Compare can pair them.
+func SummarizeRounds(values []float64, rounds []string) Stat {
+	s := Summarize(values)
+	if len(rounds) == len(values) {
+		s.rounds = rounds
+	}
+	return s
 }
 
 // MinSamples returns how many samples benchmath needs for a 95% interval
@@ -59,27 +75,74 @@ func (s Stat) PM() string {
 }
 
 // A Delta compares a variant with a reference: Pct is the time ratio minus
-// one (negative = faster), PM the half-width of its approximate 95%
-// interval (the two medians' relative half-widths combined in quadrature)
-// and P the Mann-Whitney U p-value.
+// one (negative = faster), PM the half-width of its 95% interval and P
+// the p-value of the test. Paired deltas (the two were measured in the
+// same rounds, at least minPairs of them) use the per-round time ratios:
+// the Hodges–Lehmann estimate with its exact interval [Lo, Hi] and the
+// Wilcoxon signed-rank test over N rounds. Unpaired ones (result files
+// without round lines, or variants from different runs) compare the
+// medians (the two medians' relative half-widths combined in quadrature)
+// with the Mann-Whitney U test.
 type Delta struct {
 	Pct, PM, P float64
+	Lo, Hi     float64 // the interval of Pct
+	N          int     // rounds compared (paired)
+	Paired     bool
 }
 
-// Compare returns the delta of s against ref.
+// minPairs is the fewest common rounds a paired comparison uses: the
+// fewest with a finite 95% interval (stats.MinPairs(0.05)).
+var minPairs = stats.MinPairs(1 - confidence)
+
+// Compare returns the delta of s against ref: paired over their common
+// rounds when they share at least minPairs, else unpaired.
 func Compare(s, ref Stat) Delta {
+	if x, y := pairs(ref, s); len(x) >= minPairs {
+		p := stats.ComparePaired(x, y, confidence)
+		return Delta{Pct: p.Ratio, Lo: p.Lo, Hi: p.Hi, PM: math.Max(p.Hi-p.Ratio, p.Ratio-p.Lo), P: p.P, N: p.N, Paired: true}
+	}
 	if ref.Median == 0 || s.sample == nil || ref.sample == nil {
-		return Delta{P: 1}
+		return Delta{P: 1, PM: math.Inf(1), Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
 	cmp := benchmath.AssumeNothing.Compare(ref.sample, s.sample)
 	pm := math.Hypot(s.relHalfWidth(), ref.relHalfWidth()) * s.Median / ref.Median
-	return Delta{Pct: s.Median/ref.Median - 1, PM: pm, P: cmp.P}
+	pct := s.Median/ref.Median - 1
+	return Delta{Pct: pct, PM: pm, Lo: pct - pm, Hi: pct + pm, P: cmp.P}
+}
+
+// pairs returns a's and b's values of the rounds both recorded, in a's
+// order.
+func pairs(a, b Stat) (x, y []float64) {
+	if a.rounds == nil || b.rounds == nil {
+		return nil, nil
+	}
+	at := make(map[string]int, len(b.rounds))
+	for k, r := range b.rounds {
+		if r != "" {
+			at[r] = k
+		}
+	}
+	for k, r := range a.rounds {
+		if m, ok := at[r]; ok && r != "" {
+			x, y = append(x, a.values[k]), append(y, b.values[m])
+		}
+	}
+	return x, y
 }
 
 // Significant reports whether the delta is significant at alpha and larger
 // in magnitude than threshold (a fraction, e.g. 0.01).
 func (d Delta) Significant(alpha, threshold float64) bool {
 	return d.P < alpha && math.Abs(d.Pct) > threshold
+}
+
+// How says how the delta was computed: "paired, 23 rounds" or
+// "unpaired".
+func (d Delta) How() string {
+	if d.Paired {
+		return fmt.Sprintf("paired, %d rounds", d.N)
+	}
+	return "unpaired"
 }
 
 // String formats the delta as "+0.4% ±0.9%, p=0.41".
@@ -115,6 +178,6 @@ func geoInterval(ratios []float64) (center, half float64) {
 	if len(logs) < 2 {
 		return math.Exp(logs[0]) - 1, math.Inf(1)
 	}
-	mean, lo, hi := stats.MeanCI(logs, confidence)
+	mean, lo, hi := moremath.MeanCI(logs, confidence)
 	return math.Exp(mean) - 1, math.Max(math.Exp(hi)-math.Exp(mean), math.Exp(mean)-math.Exp(lo))
 }

@@ -10,9 +10,13 @@ func init() {
 	})
 }
 
+// benchstatAlpha is benchstat's default significance level: compare
+// gives benchstat's verdicts, across runs, where nothing is paired.
+const benchstatAlpha = 0.05
+
 func runCompare(e *env, args []string) error {
 	fs := newFlags(e, "compare", "compare [--alpha A] OLD NEW")
-	alpha := fs.Float64("alpha", reports.DefaultOptions().Alpha, "significance level of Mann-Whitney U tests")
+	alpha := fs.Float64("alpha", benchstatAlpha, "significance level of Mann-Whitney U tests")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

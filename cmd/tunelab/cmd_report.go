@@ -24,7 +24,7 @@ func runReport(e *env, args []string) error {
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report with SVG charts to `FILE`")
 	mcaFile := fs.String("mca", "", "add the llvm-mca predictions of `FILE` (written by 'tunelab mca --json') to the HTML report")
 	opt := reports.DefaultOptions()
-	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of Mann-Whitney U tests")
+	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the decision's tests (signed-rank over shared rounds; Mann-Whitney U for files without rounds)")
 	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {

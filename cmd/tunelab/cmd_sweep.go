@@ -198,7 +198,7 @@ func shellQuote(s string) string {
 // prints the summary. flags are the command line's selection and
 // measurement flags, repeated in the resume hint.
 func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string, flags []string, pr *pruning) error {
-	rule := reports.Options{Alpha: cfg.Race.Alpha, Threshold: cfg.Race.Threshold}
+	rule := reports.Options{Alpha: reports.DefaultOptions().Alpha, Threshold: cfg.Race.Threshold, Race: cfg.Race.String()}
 	f, path, err := openResults(cfg, out, resume, rule.String())
 	if err != nil {
 		return err

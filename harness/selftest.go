@@ -3,11 +3,11 @@ package harness
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
+	"math"
 	"time"
 
 	"github.com/tunelab/tunelab/internal/binom"
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -17,24 +17,70 @@ type SelftestCase struct {
 	Name        string
 	Base, Other *variant.Variant
 	// Eps is the planted slowdown of Other in percent; 0 for A/A (Other
-	// is Base).
+	// runs the same instructions as Base).
 	Eps      float64
 	Verdicts int
-	// Target is the rate the case must reach: at most Target positives
-	// for A/A, at least Target detections for a planted case; 0 sets no
-	// target.
+	// Target is what the case must reach; 0 sets none. For A/A of one
+	// function at one address: the most the exact upper 95% bound of the
+	// false-positive rate may be. For a planted case: the least detection
+	// rate. Placement cases (A/A of copies) measure the host and have
+	// none.
 	Target float64
 }
 
 // AA reports whether the case is an A/A comparison.
 func (c *SelftestCase) AA() bool { return c.Eps == 0 }
 
+// Placement reports whether the case compares byte-identical code at
+// two placements (another address or loop offset): an A/A case whose
+// arms are different functions.
+func (c *SelftestCase) Placement() bool { return c.AA() && c.Base != c.Other }
+
+// A Judge applies the decision rule to a finished two-arm race: it
+// returns the index (0 or 1) of the arm the rule names the winner, or -1
+// for a tie or no winner. The selftest command passes the reports
+// package's rule, so that the selftest measures the rule that sweep,
+// report and export apply.
+type Judge func(arms []*Arm) int
+
+// PairedJudge is the decision rule for two arms without the reports
+// package (harness tests): an arm the race eliminated loses, else the
+// paired comparison must be significant at alpha and beyond margin.
+func PairedJudge(alpha, margin float64) Judge {
+	return func(arms []*Arm) int {
+		a, b := arms[0], arms[1]
+		switch {
+		case a.Eliminated && !b.Eliminated:
+			return 1
+		case b.Eliminated && !a.Eliminated:
+			return 0
+		}
+		c := compare(a, b)
+		switch {
+		case !c.Significant(alpha, margin):
+			return -1
+		case c.Ratio > 0:
+			return 0
+		}
+		return 1
+	}
+}
+
 // SelftestResult counts one case's verdicts.
 type SelftestResult struct {
 	Case SelftestCase
-	// Verdicts is the number of races; Positives those that eliminated
-	// Other (for A/A: either arm); Wrong those that eliminated Base.
+	// Verdicts is the number of races; Positives those whose decision
+	// named a winner (for A/A: either arm; planted: Base), Wrong those
+	// that named Other (planted only). AFaster and BFaster split the A/A
+	// positives by the arm named faster: chance flips, layout does not.
 	Verdicts, Positives, Wrong int
+	AFaster, BFaster           int
+	// Estimates holds each verdict's paired estimate of Other's time
+	// relative to Base's minus one (over the rounds both arms ran: up to
+	// an elimination), Deciding that of each positive.
+	Estimates, Deciding []float64
+	// LogRatios pools every round's ln(Other/Base) over the verdicts.
+	LogRatios []float64
 	// Samples and Time total over the verdicts; Attempts, Discarded and
 	// Kept total the disturbance counts (see Arm).
 	Samples                   int
@@ -54,82 +100,28 @@ func (r *SelftestResult) Interval() (lo, hi float64) {
 	return binom.Interval95(r.Positives, r.Verdicts)
 }
 
-// HasTarget reports whether the case has a target rate.
-func (r *SelftestResult) HasTarget() bool { return r.Case.Target > 0 }
-
-// Met reports whether the rate's point estimate meets the case's target
-// (true for a case without one). A case without verdicts meets none.
-func (r *SelftestResult) Met() bool {
-	switch {
-	case !r.HasTarget():
-		return true
-	case r.Verdicts == 0:
-		return false
-	case r.Case.AA():
-		return r.Rate() <= r.Case.Target
-	}
-	return r.Rate() >= r.Case.Target
+// Pooled compares Other with Base over every round of every verdict.
+func (r *SelftestResult) Pooled() stats.Paired {
+	return stats.PairedFromLogRatios(r.LogRatios, confidence)
 }
 
-// Line states the rate, its interval and its target in one line, e.g.
-// "A/A false positives 7/300 = 2.3% [0.9%, 4.7%] (target ≤ 5%): ok".
-func (r *SelftestResult) Line() string {
-	what := "A/A false positives"
-	if !r.Case.AA() {
-		what = fmt.Sprintf("detection of planted eps=%g%%", r.Case.Eps)
+// DirectionP is the two-sided binomial p-value of the A/A positives'
+// split between the arms under chance (each arm equally likely): small
+// when one arm keeps being named faster, as layout would make it.
+func (r *SelftestResult) DirectionP() float64 {
+	n, k := r.AFaster+r.BFaster, min(r.AFaster, r.BFaster)
+	if n == 0 {
+		return 1
 	}
-	lo, hi := r.Interval()
-	s := fmt.Sprintf("%s %d/%d = %s [%s, %s]", what, r.Positives, r.Verdicts, pct1(r.Rate()), pct1(lo), pct1(hi))
-	switch {
-	case !r.HasTarget():
-		return s + " (no target)"
-	case r.Met():
-		return s + fmt.Sprintf(" (target %s): ok", r.targetText())
-	}
-	return s + fmt.Sprintf(" (target %s): MISSED", r.targetText())
-}
-
-// Miss describes a missed target, e.g. "A/A false positives 6.7% > 5%",
-// or returns "" if the target is met.
-func (r *SelftestResult) Miss() string {
-	switch {
-	case r.Met():
-		return ""
-	case r.Verdicts == 0:
-		return r.Case.Name + ": no verdicts"
-	case r.Case.AA():
-		return fmt.Sprintf("A/A false positives %s > %s", pct1(r.Rate()), pctG(r.Case.Target))
-	}
-	return fmt.Sprintf("detection at eps=%g%% %s < %s", r.Case.Eps, pct1(r.Rate()), pctG(r.Case.Target))
-}
-
-func (r *SelftestResult) targetText() string {
-	if r.Case.AA() {
-		return "≤ " + pctG(r.Case.Target)
-	}
-	return "≥ " + pctG(r.Case.Target)
-}
-
-func pct1(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
-func pctG(f float64) string { return fmt.Sprintf("%g%%", 100*f) }
-
-// SelftestMisses returns a description of every missed target.
-func SelftestMisses(results []*SelftestResult) []string {
-	var out []string
-	for _, r := range results {
-		if m := r.Miss(); m != "" {
-			out = append(out, m)
-		}
-	}
-	return out
+	return math.Min(1, 2*binom.CDF(k, n, 0.5))
 }
 
 // Selftest races each case its Verdicts times through Sweep, one
 // single-group sweep per verdict with cfg's budget, interleaving the cases
-// (see selftestSchedule) so that drift hits them alike. Results go to
-// cfg.Results, each verdict as the next segment of cfg.Run. Cancelling ctx
-// stops it after the verdict in flight.
-func Selftest(ctx context.Context, cfg *Config, k *variant.Kernel, cases []SelftestCase) ([]*SelftestResult, error) {
+// (see selftestSchedule) so that drift hits them alike, and judges each
+// race with judge. Results go to cfg.Results, each verdict as the next
+// segment of cfg.Run. Cancelling ctx stops it after the verdict in flight.
+func Selftest(ctx context.Context, cfg *Config, k *variant.Kernel, cases []SelftestCase, judge Judge) ([]*SelftestResult, error) {
 	out := make([]*SelftestResult, len(cases))
 	for i := range cases {
 		out[i] = &SelftestResult{Case: cases[i]}
@@ -142,7 +134,7 @@ func Selftest(ctx context.Context, cfg *Config, k *variant.Kernel, cases []Selft
 		cfg := base
 		cfg.Seed = base.Seed + uint64(n)
 		cfg.Run.Segment = max(base.Run.Segment, 1) + n
-		if err := selftestVerdict(ctx, &cfg, k, cases[i], out[i]); err != nil {
+		if err := selftestVerdict(ctx, &cfg, k, cases[i], out[i], judge); err != nil {
 			return out, err
 		}
 	}
@@ -175,7 +167,7 @@ func selftestSchedule(cases []SelftestCase) []int {
 	}
 }
 
-func selftestVerdict(ctx context.Context, cfg *Config, k *variant.Kernel, c SelftestCase, res *SelftestResult) error {
+func selftestVerdict(ctx context.Context, cfg *Config, k *variant.Kernel, c SelftestCase, res *SelftestResult, judge Judge) error {
 	g := &Group{Kernel: k, Contenders: []Contender{{Label: c.Base.Name + "/arm=a", Variant: c.Base}, {Label: c.Other.Name + "/arm=b", Variant: c.Other}}}
 	rep, err := Sweep(ctx, cfg, []*Group{g})
 	if err != nil {
@@ -189,54 +181,38 @@ func selftestVerdict(ctx context.Context, cfg *Config, k *variant.Kernel, c Self
 	if a.Excluded || b.Excluded || gr.Err != nil {
 		return fmt.Errorf("selftest %s: %s %s / %s %s", c.Name, a.Label, a.Reason, b.Label, b.Reason)
 	}
+	res.count(gr, judge(gr.Race.Arms))
+	return nil
+}
+
+// count adds one judged race (winner: the arm the rule named, -1 none).
+func (res *SelftestResult) count(gr *GroupResult, winner int) {
+	a, b := gr.Race.Arms[0], gr.Race.Arms[1]
 	res.Verdicts++
 	res.Samples += len(a.Values) + len(b.Values)
 	att, disc, kept := gr.Race.Disturbance()
 	res.Attempts, res.Discarded, res.Kept = res.Attempts+att, res.Discarded+disc, res.Kept+kept
 	res.Time += gr.Elapsed
+	x, y := Pairs(a, b)
+	d := stats.LogRatios(x, y)
+	res.LogRatios = append(res.LogRatios, d...)
+	all := stats.PairedFromLogRatios(d, confidence)
+	res.Estimates = append(res.Estimates, all.Ratio)
+	if winner < 0 {
+		return
+	}
+	res.Deciding = append(res.Deciding, all.Ratio)
 	switch {
-	case c.AA() && (a.Eliminated || b.Eliminated):
+	case res.Case.AA():
 		res.Positives++
-	case b.Eliminated:
+		if winner == 0 {
+			res.AFaster++
+		} else {
+			res.BFaster++
+		}
+	case winner == 0:
 		res.Positives++
-	case a.Eliminated:
+	default:
 		res.Wrong++
 	}
-	return nil
-}
-
-// WriteSelftest prints a table of the cases (verdicts, positives, time per
-// verdict), the disturbance totals and one line per rate with its exact
-// 95% interval and target (see SelftestResult.Line).
-func WriteSelftest(w io.Writer, results []*SelftestResult) {
-	fmt.Fprintf(w, "%-24s %8s %9s %8s %12s %12s\n", "comparison", "verdicts", "positive", "rate", "wrong-way", "time/verdict")
-	for _, r := range results {
-		per := r.Time / time.Duration(max(r.Verdicts, 1))
-		fmt.Fprintf(w, "%-24s %8d %9d %7.1f%% %12d %12v  (%.1f samples/verdict)\n", r.Case.Name, r.Verdicts, r.Positives,
-			100*r.Rate(), r.Wrong, per.Round(time.Millisecond), float64(r.Samples)/float64(max(r.Verdicts, 1)))
-	}
-	att, disc, kept := 0, 0, 0
-	for _, r := range results {
-		att, disc, kept = att+r.Attempts, disc+r.Discarded, kept+r.Kept
-	}
-	fmt.Fprintf(w, "disturbance: %d of %d attempts discarded (%.1f%%), %d disturbed samples kept\n",
-		disc, att, 100*float64(disc)/float64(max(att, 1)), kept)
-	for _, r := range results {
-		fmt.Fprintln(w, r.Line())
-	}
-}
-
-// SelftestOutcome sums the results up in one line: every target met, or
-// which were missed.
-func SelftestOutcome(results []*SelftestResult) string {
-	targets := 0
-	for _, r := range results {
-		if r.HasTarget() {
-			targets++
-		}
-	}
-	if misses := SelftestMisses(results); len(misses) > 0 {
-		return fmt.Sprintf("selftest FAILED: %d of %d targets missed: %s", len(misses), targets, strings.Join(misses, "; "))
-	}
-	return fmt.Sprintf("selftest ok: %d of %d targets met (point estimates; the intervals say how sure)", targets, targets)
 }

@@ -51,3 +51,38 @@ func layoutFloor(res interface{ GetConfig(string) string }) float64 {
 	}
 	return f / 100
 }
+
+// DecideArms applies the winner rule to the two arms of one raced group,
+// as Analyze applies it to the file the race wrote, on a model with the
+// given layout floor: it returns the index of the arm the rule names the
+// winner, or -1 for a tie or no winner, and the decision. The arms stand
+// as plain candidates named "arm=a" and "arm=b" whatever they run, so
+// that only their samples, rounds and the race's eliminations decide.
+func DecideArms(arms []*harness.Arm, opt Options, floor float64) (int, Decision) {
+	m := &Model{Key: "selftest", Uarch: "selftest", LayoutFloor: floor}
+	set := &Set{Models: []*Model{m}}
+	names := []string{"arm=a", "arm=b"}
+	for i, a := range arms[:2] {
+		rounds := make([]string, len(a.Values))
+		for k := range rounds {
+			if len(a.Rounds) == len(a.Values) {
+				rounds[k] = strconv.FormatInt(a.Rounds[k], 10)
+			} else {
+				rounds[k] = strconv.Itoa(k)
+			}
+		}
+		set.Points = append(set.Points, &Point{Model: m, Kernel: "selftest", Variant: names[i], NS: a.Values, Rounds: rounds,
+			Eliminated: a.Eliminated, Excluded: a.Excluded})
+	}
+	g := buildGroups(set)[0]
+	g.Floor = floor
+	g.Decision = decide(g, opt, MinSamples())
+	d := g.Decision
+	if d.Kind != Significant && d.Kind != Only {
+		return -1, d
+	}
+	if d.Winner == names[0] {
+		return 0, d
+	}
+	return 1, d
+}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/harness"
 )
 
 // roundsFile writes a sweep-shaped result file: one run in two segments
@@ -66,5 +68,32 @@ func TestReadRounds(t *testing.T) {
 	g := Analyze(set, DefaultOptions()).Groups[0]
 	if d := g.Decision; !d.Delta.Paired || d.Delta.N != 16 || d.Winner != "isa=avx2" {
 		t.Errorf("decision %+v: want isa=avx2, compared with isa=scalar over their 16 common rounds", d)
+	}
+}
+
+// TestDecideArms checks the two-arm form of the rule the selftest
+// judges with: an eliminated arm loses, a paired 3% difference wins, an
+// A/A pair is a tie, and the layout floor turns a 3% win into a tie.
+func TestDecideArms(t *testing.T) {
+	arm := func(mean float64, seed uint64, n int) *harness.Arm {
+		return &harness.Arm{Values: drifting(mean, n, seed)}
+	}
+	opt := DefaultOptions()
+	if w, d := DecideArms([]*harness.Arm{arm(100, 2, 20), arm(103, 3, 20)}, opt, 0); w != 0 || d.Kind != Significant {
+		t.Errorf("3%% slower b: winner %d (%+v), want a", w, d)
+	}
+	if w, d := DecideArms([]*harness.Arm{arm(103, 2, 20), arm(100, 3, 20)}, opt, 0); w != 1 || d.Kind != Significant {
+		t.Errorf("3%% slower a: winner %d (%+v), want b", w, d)
+	}
+	if w, d := DecideArms([]*harness.Arm{arm(100, 2, 20), arm(100, 3, 20)}, opt, 0); w != -1 {
+		t.Errorf("A/A: winner %d (%+v), want none", w, d)
+	}
+	if w, d := DecideArms([]*harness.Arm{arm(100, 2, 20), arm(103, 3, 20)}, opt, 0.05); w != -1 || !d.LayoutNoise {
+		t.Errorf("3%% below a 5%% floor: winner %d (%+v), want a layout tie", w, d)
+	}
+	elim := arm(100, 3, 9)
+	elim.Eliminated = true
+	if w, d := DecideArms([]*harness.Arm{arm(100, 2, 20), elim}, opt, 0); w != 0 || d.Kind != Only {
+		t.Errorf("b eliminated: winner %d (%+v), want a, the only candidate", w, d)
 	}
 }

@@ -31,7 +31,7 @@ func TestAlignUsageErrors(t *testing.T) {
 		{[]string{"align", "--kernel", "keccak.x4", "--offsets", "4/2"}, "needs a range"},
 		{[]string{"align", "--kernel", "keccak.x4", "--entry", "hot"}, `--entry "hot"`},
 		{[]string{"align", "--kernel", "keccak.x4", "--budget", "0s"}, "--budget"},
-		{[]string{"align", "--kernel", "calib"}, "no offset-sweep"},
+		{[]string{"align", "--kernel", "shake128.many"}, "no offset-sweep"},
 		{[]string{"align", "--kernel", "keccak.x4", "--size", "64"}, "fixed-size"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)

@@ -22,8 +22,8 @@ func TestListJSON(t *testing.T) {
 	}
 	golden(t, "list_calib_json.golden", out)
 	var ks []listKernel
-	if err := json.Unmarshal([]byte(out), &ks); err != nil || len(ks) != 1 || len(ks[0].Variants) != 5 {
-		t.Fatalf("list --json: %v; got %d kernels", err, len(ks))
+	if err := json.Unmarshal([]byte(out), &ks); err != nil || len(ks) != 1 || len(ks[0].Variants) != 11 {
+		t.Fatalf("list --json: %v; got %d kernels (want 1 with 11 variants: generic, eps=0/1/2/5, 3 copies, 3 loop offsets)", err, len(ks))
 	}
 	v := ks[0].Variants[1]
 	if v.Name != "isa=amd64/eps=0/align=64" || len(v.Knobs) != 3 || v.Knobs[1][0] != "eps" || !v.Runnable {

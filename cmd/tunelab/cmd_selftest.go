@@ -16,6 +16,7 @@ import (
 
 	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/reports"
 )
 
 func init() {
@@ -33,30 +34,32 @@ const (
 	calibFamily = "calib"
 )
 
-// Selftest defaults. 300 A/A verdicts let the exact 95% upper bound of
-// the false-positive rate fall below 7.5% unless the rate is near its 5%
-// target (0/300: 1.2%, 9/300 = 3%: 5.6%, 15/300 = 5%: 8.1%); 100 verdicts
+// Selftest defaults. 300 A/A verdicts of one function at one address
+// let the exact 95% upper bound of the false-positive rate fall below 7%
+// unless the rate is near 4% (0/300: 1.2%, 6/300 = 2%: 4.3%, 12/300 =
+// 4%: 6.9%); 300 more race byte-identical copies at other addresses and
+// loop offsets against it (the host's layout sensitivity); 100 verdicts
 // of a planted case bound a perfect detection rate below by 96.4%. With
 // every verdict's budget at most selftestTime over the verdicts, a
-// default run takes about 5 minutes at worst on a busy host (a race on
-// calib usually settles in well under a tenth of a second).
+// default run takes about 5 minutes at worst on a busy host.
 const (
-	defaultAAVerdicts      = 300
-	defaultPlantedVerdicts = 100
-	selftestTime           = 4 * time.Minute
-	// aaTarget bounds the A/A false-positive rate; detectTarget is the
-	// detection rate a planted effect of at least twice the racing
-	// threshold must reach.
-	aaTarget     = 0.05
+	defaultAAVerdicts        = 300
+	defaultPlacementVerdicts = 300
+	defaultPlantedVerdicts   = 100
+	selftestTime             = 5 * time.Minute
+	// aaTarget bounds the exact upper 95% bound of the same-address A/A
+	// false-positive rate; detectTarget is the detection rate a planted
+	// effect of at least twice the racing threshold must reach.
+	aaTarget     = 0.07
 	detectTarget = 0.95
 )
 
 // selftestFlags are the flags of `tunelab selftest`.
 type selftestFlags struct {
-	aa, planted *int
-	budget      *time.Duration
-	out         *string
-	measure     *measureFlags
+	aa, placements, planted *int
+	budget                  *time.Duration
+	out                     *string
+	measure                 *measureFlags
 }
 
 func runSelftest(e *env, args []string) error {
@@ -73,14 +76,17 @@ func runSelftest(e *env, args []string) error {
 		return err
 	}
 	defer closeSink()
+	opt := selftestRule(cfg)
 	cfg.Results, cfg.Log, cfg.Run = sink, e.stderr, harness.NewRunInfo(cfg.Seed)
+	cfg.Run.Rule = opt.String()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fmt.Fprintf(e.stderr, "selftest: %s, budget %v per verdict, threshold %g%%, sample time %v\n",
 		verdictCounts(cases), cfg.Budget.Round(time.Millisecond), 100*cfg.Race.Threshold, cfg.SampleTime)
+	fmt.Fprintf(e.stdout, "decision rule: %s\n", opt)
 	start, load0 := time.Now(), fmtLoad()
-	res, err := harness.Selftest(ctx, cfg, variant.LookupKernel(calibKernel), cases)
-	harness.WriteSelftest(e.stdout, res)
+	res, err := harness.Selftest(ctx, cfg, variant.LookupKernel(calibKernel), cases, ruleJudge(opt, 0))
+	harness.WriteSelftest(e.stdout, res, cfg.Race.Threshold)
 	fmt.Fprintf(e.stdout, "selftest took %v; budget %v per verdict; load average %s at start, %s at end on %d CPUs\n",
 		time.Since(start).Round(time.Millisecond), cfg.Budget.Round(time.Millisecond), load0, fmtLoad(), runtime.NumCPU())
 	fmt.Fprintln(e.stdout, harness.SelftestOutcome(res))
@@ -91,13 +97,14 @@ func runSelftest(e *env, args []string) error {
 }
 
 func parseSelftestFlags(e *env, args []string) (*selftestFlags, error) {
-	fs := newFlags(e, "selftest", "selftest [--verdicts N] [--planted N] [--budget D] [flags]")
+	fs := newFlags(e, "selftest", "selftest [--verdicts N] [--placements N] [--planted N] [--budget D] [flags]")
 	f := &selftestFlags{
-		aa:      fs.Int("verdicts", defaultAAVerdicts, "A/A verdicts (races of the unperturbed calibration chain against itself)"),
-		planted: fs.Int("planted", defaultPlantedVerdicts, "verdicts per planted effect (eps=1,2,5%)"),
-		budget:  fs.Duration("budget", 0, "budget per verdict (default: a 2-variant group's share of a default sweep's budget, at most "+selftestTime.String()+" over the verdicts)"),
-		out:     fs.String("o", "", "also write the selftest's samples to this result file"),
-		measure: addMeasureFlags(fs),
+		aa:         fs.Int("verdicts", defaultAAVerdicts, "A/A verdicts of one function at one address (races of the unperturbed calibration chain against itself)"),
+		placements: fs.Int("placements", defaultPlacementVerdicts, "A/A verdicts of byte-identical copies at other addresses and loop offsets, spread over the copies (0: none)"),
+		planted:    fs.Int("planted", defaultPlantedVerdicts, "verdicts per planted effect (eps=1,2,5%)"),
+		budget:     fs.Duration("budget", 0, "budget per verdict (default: a 2-variant group's share of a default sweep's budget, at most "+selftestTime.String()+" over the verdicts)"),
+		out:        fs.String("o", "", "also write the selftest's samples to this result file"),
+		measure:    addMeasureFlags(fs),
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
@@ -118,6 +125,9 @@ func (f *selftestFlags) check(fs *flag.FlagSet) error {
 			return usagef("%s: --%s %d: want a positive number of verdicts", fs.Name(), c.name, c.n)
 		}
 	}
+	if *f.placements < 0 {
+		return usagef("%s: --placements %d: want a number of verdicts, or 0 for none", fs.Name(), *f.placements)
+	}
 	if *f.budget < 0 {
 		return usagef("%s: --budget %v: want a positive duration, or 0 for the default", fs.Name(), *f.budget)
 	}
@@ -130,7 +140,7 @@ func (f *selftestFlags) plan() (*harness.Config, []harness.SelftestCase, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	cases, err := selftestCases(*f.aa, *f.planted, cfg.Race.Threshold)
+	cases, err := selftestCases(*f.aa, *f.placements, *f.planted, cfg.Race.Threshold)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -169,18 +179,37 @@ func selftestExit(ctx context.Context, res []*harness.SelftestResult, cases []ha
 	return nil
 }
 
-// verdictCounts describes the run's verdicts, e.g. "600 verdicts (A/A
-// 300, planted 100 each)".
+// verdictCounts describes the run's verdicts, e.g. "900 verdicts (A/A
+// 300, placements 300, planted 100 each)".
 func verdictCounts(cases []harness.SelftestCase) string {
-	total := 0
+	total, placements, planted := 0, 0, 0
 	for _, c := range cases {
 		total += c.Verdicts
+		switch {
+		case c.Placement():
+			placements += c.Verdicts
+		case !c.AA():
+			planted = c.Verdicts
+		}
 	}
-	planted := 0
-	if len(cases) > 1 {
-		planted = cases[1].Verdicts
+	return fmt.Sprintf("%d verdicts (A/A %d, placements %d, planted %d each)", total, cases[0].Verdicts, placements, planted)
+}
+
+// selftestRule is the decision rule the selftest judges by: the
+// reports package's, with the run's threshold and race.
+func selftestRule(cfg *harness.Config) reports.Options {
+	opt := reports.DefaultOptions()
+	opt.Threshold, opt.Race = cfg.Race.Threshold, cfg.Race.String()
+	return opt
+}
+
+// ruleJudge judges a selftest race by the reports package's rule on a
+// model with the given layout floor.
+func ruleJudge(opt reports.Options, floor float64) harness.Judge {
+	return func(arms []*harness.Arm) int {
+		w, _ := reports.DecideArms(arms, opt, floor)
+		return w
 	}
-	return fmt.Sprintf("%d verdicts (A/A %d, planted %d each)", total, cases[0].Verdicts, planted)
 }
 
 // defaultVerdictBudget is the budget a group of two contenders gets in a
@@ -211,24 +240,31 @@ func verdictBudget() time.Duration {
 	return defaultBudget * 2 / time.Duration(contenders)
 }
 
-// selftestCases returns the A/A case on the unperturbed calibration chain
-// and one planted case per eps variant, aa and planted verdicts each. The
-// A/A case targets at most aaTarget false positives; a planted effect of
-// at least twice the racing threshold (a fraction) must be detected at
-// least detectTarget of the time; one closer to the threshold has no
-// target.
-func selftestCases(aa, planted int, threshold float64) ([]harness.SelftestCase, error) {
+// selftestCases returns the A/A case of the unperturbed calibration
+// chain against itself (one function, one address), aa verdicts; A/A
+// cases of the chain against each byte-identical copy at another address
+// (copy=N) and loop offset (align=64+N), placements verdicts spread over
+// them; and one planted case per eps variant, planted verdicts each. The
+// same-address case targets an exact upper bound of aaTarget on its
+// false-positive rate; a planted effect of at least twice the racing
+// threshold (a fraction) must be detected at least detectTarget of the
+// time; the placement cases measure the host and have no target.
+func selftestCases(aa, placements, planted int, threshold float64) ([]harness.SelftestCase, error) {
 	vs, err := variant.Match(calibKernel, "eps=*")
 	if err != nil || len(vs) == 0 {
 		return nil, fmt.Errorf("selftest: kernel %s has no eps=* variants (built with purego or not on amd64?)", calibKernel)
 	}
-	sort.Slice(vs, func(i, j int) bool { return eps(vs[i]) < eps(vs[j]) })
-	base := vs[0]
-	if eps(base) != 0 {
-		return nil, fmt.Errorf("selftest: kernel %s has no eps=0 variant", calibKernel)
+	base := variant.Lookup(calibKernel, calibBase)
+	if base == nil {
+		return nil, fmt.Errorf("selftest: kernel %s has no %s variant", calibKernel, calibBase)
 	}
-	cases := []harness.SelftestCase{{Name: "A/A eps=0", Base: base, Other: base, Verdicts: aa, Target: aaTarget}}
-	for _, v := range vs[1:] {
+	cases := []harness.SelftestCase{{Name: "A/A same address", Base: base, Other: base, Verdicts: aa, Target: aaTarget}}
+	cases = append(cases, placementCases(base, placements)...)
+	sort.Slice(vs, func(i, j int) bool { return eps(vs[i]) < eps(vs[j]) })
+	for _, v := range vs {
+		if eps(v) <= 0 {
+			continue
+		}
 		c := harness.SelftestCase{Name: fmt.Sprintf("planted eps=%g%%", eps(v)), Base: base, Other: v, Eps: eps(v), Verdicts: planted}
 		if c.Eps >= 200*threshold-1e-9 { // in percent, robust to rounding
 			c.Target = detectTarget
@@ -236,6 +272,44 @@ func selftestCases(aa, planted int, threshold float64) ([]harness.SelftestCase, 
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// calibBase is the calibration chain every case races against.
+const calibBase = "isa=amd64/eps=0/align=64"
+
+// placementCases returns one A/A case per copy of base at another
+// address or loop offset, n verdicts spread over them (none for n = 0).
+func placementCases(base *variant.Variant, n int) []harness.SelftestCase {
+	var copies []*variant.Variant
+	for _, v := range variant.Variants(calibKernel) {
+		if v != base && v.Knob("eps") == "0" {
+			copies = append(copies, v)
+		}
+	}
+	var out []harness.SelftestCase
+	for i, v := range copies {
+		share := n/len(copies) + btoi(i < n%len(copies))
+		if share == 0 {
+			continue
+		}
+		where := "other address"
+		if strings.Contains(v.Knob("align"), "+") {
+			where = "loop offset"
+		}
+		name := fmt.Sprintf("A/A %s (%s)", strings.TrimPrefix(v.Name, base.Name+"/"), where)
+		if where == "loop offset" {
+			name = fmt.Sprintf("A/A align=%s (%s)", v.Knob("align"), where)
+		}
+		out = append(out, harness.SelftestCase{Name: name, Base: base, Other: v, Verdicts: share})
+	}
+	return out
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func eps(v *variant.Variant) float64 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,8 +97,8 @@ func TestSweepInterruptAndResume(t *testing.T) {
 		t.Fatalf("resumed sweep exited %d:\n%s", code, out)
 	}
 	after, text := countResults(t, path)
-	if !strings.Contains(text, "# tunelab: done calib") || len(after) != 5 {
-		t.Fatalf("resumed file: done mark %v, %d variants (want 5):\n%s", strings.Contains(text, "done calib"), len(after), out)
+	if !strings.Contains(text, "# tunelab: done calib") || len(after) != calibContenders {
+		t.Fatalf("resumed file: done mark %v, %d variants (want %d):\n%s", strings.Contains(text, "done calib"), len(after), calibContenders, out)
 	}
 	for name, n := range after {
 		if n != 12 {
@@ -105,6 +106,11 @@ func TestSweepInterruptAndResume(t *testing.T) {
 		}
 	}
 }
+
+// calibContenders is the number of calib variants a default sweep of the
+// kernel races: generic, eps=0/1/2/5 and the three copies of eps=0 at
+// other addresses (the loop-offset copies are offset-sweep variants).
+const calibContenders = 8
 
 func TestSweepUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
@@ -129,7 +135,7 @@ func TestSweepCalib(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sweep exit %d:\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"calib: 5 contenders", "winner ", "baseline   isa=generic", "racing saved", "results: " + path, "core clock (est."} {
+	for _, want := range []string{fmt.Sprintf("calib: %d contenders", calibContenders), "winner ", "baseline   isa=generic", "racing saved", "results: " + path, "core clock (est."} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("sweep summary lacks %q:\n%s", want, stdout)
 		}
@@ -138,8 +144,8 @@ func TestSweepCalib(t *testing.T) {
 		t.Errorf("result file has no est-core-cycles/op values")
 	}
 	n, _ := countResults(t, path)
-	if len(n) != 5 {
-		t.Errorf("result file has %d benchmarks, want the 5 calib variants: %v", len(n), n)
+	if len(n) != calibContenders {
+		t.Errorf("result file has %d benchmarks, want the %d calib variants: %v", len(n), calibContenders, n)
 	}
 	if _, _, code := runCLI(t, "sweep", "--kernel", "calib", "-o", path); code != 1 {
 		t.Errorf("sweep onto an existing file: exit %d, want 1", code)

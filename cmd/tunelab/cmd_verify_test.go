@@ -63,8 +63,8 @@ func TestVerifyCalib(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("verify --kernel calib: exit %d:\n%s%s", code, out, stderr)
 	}
-	if !strings.Contains(out, "verify: 5 variants: 5 verified, 0 mismatched, 0 crashed, 0 skipped (5 variant/size pairs") ||
-		strings.Count(out, "ok    calib ") != 5 {
+	if !strings.Contains(out, "verify: 11 variants: 11 verified, 0 mismatched, 0 crashed, 0 skipped (11 variant/size pairs") ||
+		strings.Count(out, "ok    calib ") != 11 {
 		t.Errorf("verify output:\n%s", out)
 	}
 }

@@ -18,7 +18,7 @@ func init() {
 		Bench:      "Calib",
 		Unit:       "add",
 		UnitsPerOp: func(int) float64 { return BaseLen },
-		Doc:        "calibration: dependent chain of single-cycle adds (planted eps=1,2,5% variants)",
+		Doc:        "calibration: dependent chain of single-cycle adds (planted eps=1,2,5% variants; copies of eps=0 at other addresses and loop offsets)",
 	})
 	registerChain(variant.Impl[chainFunc]{Name: variant.GenericName, Fn: func(n int, x, k uint64) uint64 {
 		return chainGeneric(n, x, k, BaseLen)

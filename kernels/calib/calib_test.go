@@ -48,7 +48,9 @@ func TestChainClosedForm(t *testing.T) {
 
 func TestPlantedLengths(t *testing.T) {
 	want := map[string]int{"isa=amd64/eps=0/align=64": 1000, "isa=amd64/eps=1/align=64": 1010,
-		"isa=amd64/eps=2/align=64": 1020, "isa=amd64/eps=5/align=64": 1050}
+		"isa=amd64/eps=2/align=64": 1020, "isa=amd64/eps=5/align=64": 1050,
+		"isa=amd64/eps=0/align=64/copy=1": 1000, "isa=amd64/eps=0/align=64/copy=2": 1000, "isa=amd64/eps=0/align=64/copy=3": 1000,
+		"isa=amd64/eps=0/align=64+16": 1000, "isa=amd64/eps=0/align=64+32": 1000, "isa=amd64/eps=0/align=64+48": 1000}
 	for _, v := range variant.Variants(kernelName) {
 		if v.IsGeneric() {
 			continue

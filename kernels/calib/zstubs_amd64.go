@@ -15,3 +15,21 @@ func chainE2(n int, x uint64, k uint64) uint64
 
 // chainE5 adds k to x 1050 times per iteration, n iterations, as one dependent chain.
 func chainE5(n int, x uint64, k uint64) uint64
+
+// chainE0c1 adds k to x 1000 times per iteration, n iterations, as one dependent chain.
+func chainE0c1(n int, x uint64, k uint64) uint64
+
+// chainE0c2 adds k to x 1000 times per iteration, n iterations, as one dependent chain.
+func chainE0c2(n int, x uint64, k uint64) uint64
+
+// chainE0c3 adds k to x 1000 times per iteration, n iterations, as one dependent chain.
+func chainE0c3(n int, x uint64, k uint64) uint64
+
+// chainE0o16 adds k to x 1000 times per iteration, n iterations, as one dependent chain.
+func chainE0o16(n int, x uint64, k uint64) uint64
+
+// chainE0o32 adds k to x 1000 times per iteration, n iterations, as one dependent chain.
+func chainE0o32(n int, x uint64, k uint64) uint64
+
+// chainE0o48 adds k to x 1000 times per iteration, n iterations, as one dependent chain.
+func chainE0o48(n int, x uint64, k uint64) uint64

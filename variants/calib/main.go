@@ -8,6 +8,14 @@
 // Every add depends on the previous one, so an iteration takes exactly L
 // core cycles on any CPU with single-cycle integer add latency; the loop
 // counter runs in parallel with the chain.
+//
+// For the layout part of the selftest it also emits copies of the
+// unperturbed chain: chainE0c<i> (variant align=64/copy=i) are byte for
+// byte chainE0 at other addresses (each function starts on its own
+// 64-byte line, a few KiB apart), and chainE0o<N> (variant align=64+N)
+// the same loop with its head N bytes past a 64-byte line. Whatever time
+// differs between them and chainE0 is the host's sensitivity to code
+// placement, not to the code.
 package main
 
 import (
@@ -32,6 +40,37 @@ const baseLen = 1000
 // epsPercent are the planted effects in percent of baseLen.
 var epsPercent = []int{0, 1, 2, 5}
 
+// copies is the number of byte-identical copies of the eps=0 chain, and
+// loopOffsets the loop-head offsets of its offset copies.
+var (
+	copies      = 3
+	loopOffsets = []int{16, 32, 48}
+)
+
+// A variantFn is one generated function: its variant name and symbol, the
+// planted eps and the loop-head placement.
+type variantFn struct {
+	name, sym string
+	eps       int
+	align     asmalign.Align
+	offset    bool // an offset copy (align=64+N)
+}
+
+// variantFns lists every function the generator emits, in order.
+func variantFns() []variantFn {
+	var out []variantFn
+	for _, eps := range epsPercent {
+		out = append(out, variantFn{fmt.Sprintf("isa=amd64/eps=%d/align=64", eps), fmt.Sprintf("chainE%d", eps), eps, asmalign.At(0), false})
+	}
+	for i := 1; i <= copies; i++ {
+		out = append(out, variantFn{fmt.Sprintf("isa=amd64/eps=0/align=64/copy=%d", i), fmt.Sprintf("chainE0c%d", i), 0, asmalign.At(0), false})
+	}
+	for _, off := range loopOffsets {
+		out = append(out, variantFn{fmt.Sprintf("isa=amd64/eps=0/align=64+%d", off), fmt.Sprintf("chainE0o%d", off), 0, asmalign.At(off), true})
+	}
+	return out
+}
+
 var (
 	table = flag.String("table", "", "write the lab variant table (Go) to this file")
 	prod  = flag.String("prod", "", "write the production variant table (Go) to this file")
@@ -40,12 +79,8 @@ var (
 func main() {
 	flag.Parse()
 	ConstraintExpr("!purego")
-	align, err := asmalign.Parse("64")
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, eps := range epsPercent {
-		chain(eps, align)
+	for _, f := range variantFns() {
+		chain(f.sym, f.eps, f.align)
 	}
 	avogen.Generate()
 	if *table != "" {
@@ -58,10 +93,9 @@ func main() {
 // chainLen is L = baseLen·(1+eps/100).
 func chainLen(eps int) int { return baseLen * (100 + eps) / 100 }
 
-// chain emits chainE<eps>: for n iterations, x = x + k, L times in a
-// dependent chain; returns x.
-func chain(eps int, align asmalign.Align) {
-	name := fmt.Sprintf("chainE%d", eps)
+// chain emits name: for n iterations, x = x + k, L times in a dependent
+// chain; returns x.
+func chain(name string, eps int, align asmalign.Align) {
 	TEXT(name, NOSPLIT, "func(n int, x, k uint64) uint64")
 	Doc(fmt.Sprintf("%s adds k to x %d times per iteration, n iterations, as one dependent chain.", name, chainLen(eps)))
 	n := Load(Param("n"), GP64())
@@ -89,13 +123,12 @@ func writeTables(lab, prod string) error {
 		return err
 	}
 	list := impltable.List{Kernel: "calib", Var: "asmChains", Type: "chainFunc"}
-	for _, eps := range epsPercent {
-		name, sym := fmt.Sprintf("isa=amd64/eps=%d/align=64", eps), fmt.Sprintf("chainE%d", eps)
-		feats, err := derived.Features(name, isafeat.Allowed("amd64"), sym)
+	for _, f := range variantFns() {
+		feats, err := derived.Features(f.name, isafeat.Allowed("amd64"), f.sym)
 		if err != nil {
 			return err
 		}
-		list.Rows = append(list.Rows, impltable.Row{Name: name, Features: feats, Symbol: sym, LoopLabel: "loop"})
+		list.Rows = append(list.Rows, impltable.Row{Name: f.name, Features: feats, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset})
 	}
 	f := impltable.File{Pkg: "calib", PkgPath: "github.com/tunelab/tunelab/kernels/calib",
 		Command: "go run ../../variants/calib " + strings.Join(os.Args[1:], " "), Lists: []impltable.List{list}}

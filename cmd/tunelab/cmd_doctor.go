@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/perfcounters"
@@ -27,12 +31,16 @@ func init() {
 }
 
 func runDoctor(e *env, args []string) error {
-	fs := newFlags(e, "doctor", "doctor")
+	fs := newFlags(e, "doctor", "doctor [--layout-verdicts N]")
+	verdicts := fs.Int("layout-verdicts", probeVerdicts, "A/A races of the calibration chain's copies at other addresses and loop offsets that measure the layout floor (0: skip)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
+	}
+	if *verdicts < 0 {
+		return usagef("doctor: --layout-verdicts %d: want a number of verdicts, or 0 to skip", *verdicts)
 	}
 	f := gatherDoctorFacts("/")
 	f.PMUOK, f.PMUReason = probePMU()
@@ -41,8 +49,25 @@ func runDoctor(e *env, args []string) error {
 	f.NoRDTSCP = !perfcounters.HaveRDTSCP()
 	f.Busy = busyProcesses("/", 200*time.Millisecond, os.Getpid())
 	f.Noise = measureNoise(noiseSamples, noiseSpan)
+	if *verdicts > 0 {
+		f.Layout, f.LayoutMeasured, f.LayoutErr = doctorLayout(*verdicts)
+	}
 	writeDoctor(e.stdout, doctorChecks(f))
 	return nil
+}
+
+// doctorLayout measures the layout floor as a sweep does before it
+// starts (probeLayout), with the sweep's default measurement settings.
+func doctorLayout(verdicts int) (harness.Layout, bool, string) {
+	var b [8]byte
+	rand.Read(b[:])
+	cfg := &harness.Config{Race: harness.DefaultRaceParams, CPU: lastAllowedCPU(), SampleTime: 2 * time.Millisecond,
+		Seed: binary.LittleEndian.Uint64(b[:]) | 1, Start: harness.ExecRunner("worker")}
+	l, ok, err := probeLayout(context.Background(), cfg, verdicts, probeMin*time.Duration(verdicts)/probeVerdicts)
+	if err != nil {
+		return l, ok, err.Error()
+	}
+	return l, ok, ""
 }
 
 // doctorFacts is what doctor found out about the host.
@@ -67,6 +92,11 @@ type doctorFacts struct {
 	NCPU       int
 	Busy       []busyProc
 	Noise      noiseResult
+	// Layout is the layout probe's result (LayoutMeasured: it ran;
+	// LayoutErr: why it failed).
+	Layout         harness.Layout
+	LayoutMeasured bool
+	LayoutErr      string
 }
 
 // A busyProc is another process that used CPU while doctor watched.
@@ -315,8 +345,28 @@ type check struct {
 func doctorChecks(f doctorFacts) []check {
 	return []check{
 		pmuCheck(f), paranoidCheck(f), governorCheck(f), boostCheck(f), smtCheck(f),
-		virtCheck(f), tscCheck(f), loadCheck(f), noiseCheck(f),
+		virtCheck(f), tscCheck(f), loadCheck(f), noiseCheck(f), layoutCheck(f),
 	}
+}
+
+// layoutCheck reports the host's layout floor: the largest difference
+// measured between byte-identical copies of the calibration chain at
+// other addresses and loop offsets.
+func layoutCheck(f doctorFacts) check {
+	l := f.Layout
+	threshold := harness.DefaultRaceParams.Threshold
+	switch {
+	case f.LayoutErr != "":
+		return check{"layout floor", "warn", "not measured: " + f.LayoutErr, "sweeps measure it themselves before they start (sweep --layout-floor auto); rerun doctor once the error is fixed"}
+	case !f.LayoutMeasured:
+		return check{"layout floor", "info", "not measured (--layout-verdicts 0, or no calibration copies in this build)", ""}
+	}
+	d := fmt.Sprintf("%s (%d placements, %d verdicts; A/A positives %d)", l.FloorLine(), l.Placements, l.Verdicts, l.Positives)
+	if l.Floor > threshold {
+		return check{"layout floor", "warn", d, fmt.Sprintf("code placement alone moves times by %s here: sweeps on this host treat margins below it as ties unless the winner survives moving both variants (the %s threshold widens to %s)",
+			pct(l.Floor), pct(threshold), pct(l.Floor))}
+	}
+	return check{"layout floor", "ok", d, ""}
 }
 
 func pmuCheck(f doctorFacts) check {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // vmFacts is a noisy VM without a PMU, like the CI machines.
@@ -19,6 +22,9 @@ func vmFacts() doctorFacts {
 		TSCHz:    2.1e9, TSCSource: "/proc/cpuinfo bogomips/2, agrees with calibration", Clock: "tsc",
 		Load1: 3.5, NCPU: 2, Busy: []busyProc{{PID: 2150, Comm: "keccak.test", Percent: 98}},
 		Noise: noiseResult{Samples: 30, Span: 2 * time.Millisecond, CV: 0.0523, RobustCV: 0.012, MedianMs: 2.014, Spread: 0.31, Pinned: "CPU 1"},
+		Layout: harness.Layout{Placements: 6, Verdicts: 12, Largest: stats.Paired{N: 540, Ratio: 0.0005, Lo: -0.0012, Hi: 0.0021},
+			LargestWhere: "A/A copy=2 (other address)"},
+		LayoutMeasured: true,
 	}
 }
 
@@ -31,6 +37,9 @@ func metalFacts() doctorFacts {
 		TSCHz:    2.6e9, TSCSource: "cpuid leaf 0x15 (crystal clock x TSC ratio)", Clock: "tsc",
 		Load1: 0.02, NCPU: 16,
 		Noise: noiseResult{Samples: 30, Span: 2 * time.Millisecond, CV: 0.0021, RobustCV: 0.0015, MedianMs: 2.001, Spread: 0.008, Pinned: "CPU 3"},
+		Layout: harness.Layout{Placements: 6, Verdicts: 12, Largest: stats.Paired{N: 700, Ratio: -0.0002, Lo: -0.0006, Hi: 0.0003},
+			LargestWhere: "A/A copy=1 (other address)"},
+		LayoutMeasured: true,
 	}
 }
 
@@ -42,6 +51,9 @@ func laptopFacts() doctorFacts {
 		TSCFlags: map[string]bool{"constant_tsc": true},
 		TSCHz:    1.8e9, TSCSource: "calibrated against CLOCK_MONOTONIC", Load1: 5, NCPU: 8,
 		Noise: noiseResult{Samples: 30, Span: 2 * time.Millisecond, CV: 0.017, RobustCV: 0.011, MedianMs: 1.9, Spread: 0.06, Pinned: "not pinned"},
+		Layout: harness.Layout{Placements: 6, Verdicts: 12, Positives: 2, BFaster: 2, Floor: 0.021, Where: "A/A align=64+16 (loop offset)",
+			Largest: stats.Paired{N: 480, Ratio: 0.021, Lo: 0.017, Hi: 0.025}, LargestWhere: "A/A align=64+16 (loop offset)"},
+		LayoutMeasured: true,
 	}
 }
 
@@ -69,7 +81,7 @@ func TestDoctorStatuses(t *testing.T) {
 			t.Errorf("tuned bare metal: check %s = %s, want ok", name, st)
 		}
 	}
-	for _, name := range []string{"perf_event_paranoid", "cpufreq governor", "turbo/boost", "SMT", "virtualization", "TSC", "load", "noise floor"} {
+	for _, name := range []string{"perf_event_paranoid", "cpufreq governor", "turbo/boost", "SMT", "virtualization", "TSC", "load", "noise floor", "layout floor"} {
 		if st := statuses(laptopFacts())[name]; st != "warn" {
 			t.Errorf("badly set up laptop: check %s = %s, want warn", name, st)
 		}
@@ -159,11 +171,11 @@ func TestNoiseStats(t *testing.T) {
 }
 
 func TestDoctorLive(t *testing.T) {
-	out, stderr, code := runCLI(t, "doctor")
+	out, stderr, code := runCLI(t, "doctor", "--layout-verdicts", "2")
 	if code != 0 {
 		t.Fatalf("tunelab doctor: exit %d, stderr %q", code, stderr)
 	}
-	for _, want := range []string{"PMU", "perf_event_paranoid", "SMT", "virtualization", "TSC", "load", "noise floor", "CV ", "checks need attention"} {
+	for _, want := range []string{"PMU", "perf_event_paranoid", "SMT", "virtualization", "TSC", "load", "noise floor", "CV ", "layout floor", "checks need attention"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)
 		}

@@ -126,6 +126,7 @@ func runSweep(e *env, args []string) error {
 	prune := fs.Float64("prune-mca", 0, "measure only variants llvm-mca predicts within this many percent of the best on this host's model (0: off)")
 	pruneCheck := fs.String("prune-check", "", "with --prune-mca: a full sweep's result `FILE` of this host, to report whether its winners were kept")
 	verbose := fs.Bool("v", false, "list every skipped variant (default: one line per kernel)")
+	floor := fs.String("layout-floor", "auto", "the host's layout floor in percent, below which a margin is a tie unless it survives moving both variants; auto: measure it first with the calibration chain's copies (a 40th of the budget, 3-15s)")
 	mf := addMeasureFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -141,6 +142,11 @@ func runSweep(e *env, args []string) error {
 		return usagef("sweep: --budget %v: want a positive duration", *budget)
 	}
 	cfg.Budget = *budget
+	if *floor != "auto" {
+		if _, err := parseFloor(*floor); err != nil {
+			return usagef("sweep: --layout-floor: %v (or auto)", err)
+		}
+	}
 	sel, err := selection(*kernels, *glob, *sizes, false)
 	if err != nil {
 		return err
@@ -152,7 +158,7 @@ func runSweep(e *env, args []string) error {
 	}
 	printSkips(e, skips, *verbose)
 	if *prune <= 0 {
-		return sweep(e, cfg, groups, *out, *resume, resumeFlags(fs), nil)
+		return sweep(e, cfg, groups, *out, *resume, *floor, resumeFlags(fs), nil)
 	}
 	pr, err := pruneMCA(groups, *prune)
 	if err != nil {
@@ -163,7 +169,7 @@ func runSweep(e *env, args []string) error {
 			return err
 		}
 	}
-	return sweep(e, cfg, groups, *out, *resume, resumeFlags(fs), pr)
+	return sweep(e, cfg, groups, *out, *resume, *floor, resumeFlags(fs), pr)
 }
 
 // resumeFlags returns the flags given on the command line, -o and
@@ -195,23 +201,27 @@ func shellQuote(s string) string {
 }
 
 // sweep opens the result file, runs the sweep with Ctrl-C handling and
-// prints the summary. flags are the command line's selection and
-// measurement flags, repeated in the resume hint.
-func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume string, flags []string, pr *pruning) error {
+// prints the summary. floor is the --layout-floor flag; flags are the
+// command line's selection and measurement flags, repeated in the resume
+// hint.
+func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, floor string, flags []string, pr *pruning) error {
 	rule := reports.Options{Alpha: reports.DefaultOptions().Alpha, Threshold: cfg.Race.Threshold, Race: cfg.Race.String()}
 	f, path, err := openResults(cfg, out, resume, rule.String())
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := resolveFloor(ctx, e, cfg, floor, cfg.Resume != nil && cfg.Resume.Run.RunID != ""); err != nil {
+		return err
+	}
 	cfg.Results, cfg.Log = f, e.stderr
 	terminal := isTerminal(e.stderr)
 	cfg.Progress = plainProgress(e.stderr, plainEvery)
 	if terminal {
 		cfg.Progress = progressBar(e.stderr)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	fmt.Fprintf(e.stderr, "sweeping %d kernel/size groups, budget %v, results in %s\n", len(groups), cfg.Budget, path)
 	if l, ok := loadAverage(); ok && l >= float64(runtime.NumCPU()) {
 		fmt.Fprintf(e.stderr, "warning: load average %.1f on %d CPUs: samples will be disturbed and verdicts weaker\n", l, runtime.NumCPU())
@@ -221,6 +231,7 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if rep != nil {
+		fmt.Fprintf(e.stdout, "layout floor: %s\n", cfg.Run.Floor)
 		harness.WriteSummary(e.stdout, rep, sweepVerdicts(e, path, rule))
 		printWinnerTable(e.stdout, path, rule)
 		if pr != nil {
@@ -238,6 +249,42 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 		hint := strings.Join(append(append([]string{"tunelab sweep"}, flags...), "--resume", shellQuote(path)), " ")
 		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: %s", hint)}
 	}
+	return nil
+}
+
+// resolveFloor sets the layout floor the race uses and the run records:
+// the resumed file's; the --layout-floor flag's; or, for auto, a short
+// measurement (probeLayout) whose time the sweep's budget pays.
+func resolveFloor(ctx context.Context, e *env, cfg *harness.Config, flag string, resumed bool) error {
+	switch {
+	case resumed:
+		if cfg.Run.Floor == "" {
+			fmt.Fprintln(e.stderr, "layout floor: none recorded in the resumed file (an older sweep): margins are judged against the threshold alone")
+			return nil
+		}
+		cfg.Race.Floor, _ = parseFloor(cfg.Run.Floor)
+		return nil
+	case flag != "auto":
+		v, err := parseFloor(flag)
+		if err != nil {
+			return usagef("sweep: --layout-floor: %v", err)
+		}
+		cfg.Race.Floor, cfg.Run.Floor = v, fmt.Sprintf("%.2f%% (set by --layout-floor)", 100*v)
+		return nil
+	}
+	start := time.Now()
+	budget := probeBudget(cfg.Budget)
+	fmt.Fprintf(e.stderr, "measuring the layout floor (copies of the calibration chain at other addresses and loop offsets, about %v)\n", budget.Round(time.Second))
+	l, ok, err := probeLayout(ctx, cfg, probeVerdicts, budget)
+	if err != nil {
+		return fmt.Errorf("measuring the layout floor: %w", err)
+	}
+	cfg.Budget = max(cfg.Budget-time.Since(start), time.Second)
+	if !ok {
+		cfg.Run.Floor = "unmeasured (no calibration copies in this build)"
+		return nil
+	}
+	cfg.Race.Floor, cfg.Run.Floor = l.Floor, floorConfig(l)
 	return nil
 }
 

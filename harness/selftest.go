@@ -79,6 +79,9 @@ type SelftestResult struct {
 	// relative to Base's minus one (over the rounds both arms ran: up to
 	// an elimination), Deciding that of each positive.
 	Estimates, Deciding []float64
+	// HalfWidths holds each verdict's 95% interval half-width of that
+	// estimate: how finely one verdict resolves a difference here.
+	HalfWidths []float64
 	// LogRatios pools every round's ln(Other/Base) over the verdicts.
 	LogRatios []float64
 	// Samples and Time total over the verdicts; Attempts, Discarded and
@@ -198,6 +201,7 @@ func (res *SelftestResult) count(gr *GroupResult, winner int) {
 	res.LogRatios = append(res.LogRatios, d...)
 	all := stats.PairedFromLogRatios(d, confidence)
 	res.Estimates = append(res.Estimates, all.Ratio)
+	res.HalfWidths = append(res.HalfWidths, all.Width()/2)
 	if winner < 0 {
 		return
 	}

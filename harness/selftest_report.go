@@ -253,10 +253,38 @@ func Promise(results []*SelftestResult, threshold float64) []string {
 	}
 	for _, r := range results {
 		if !r.Case.AA() && r.HasTarget() && !r.Met() {
-			out = append(out, fmt.Sprintf("detection NOT as promised: planted %g%% found %s of the time (target %s)", r.Case.Eps, pct1(r.Rate()), pctG(r.Case.Target)))
+			line := fmt.Sprintf("detection NOT as promised: planted %g%% found %s of the time (target %s)", r.Case.Eps, pct1(r.Rate()), pctG(r.Case.Target))
+			if same != nil {
+				if e := DetectableEffect(same); !math.IsInf(e, 1) {
+					line += fmt.Sprintf("; on this host an effect must be about %.1f%% to be found 95%% of the time (95%% of A/A verdicts' intervals are narrower than ±%.1f%%)", 100*e, 100*e/detectFactor)
+				}
+			}
+			out = append(out, line)
 		}
 	}
 	return out
+}
+
+// detectFactor turns an interval's half-width (1.96 standard errors)
+// into the effect found 95% of the time by a two-sided test at 0.02:
+// (2.33 + 1.645) / 1.96.
+const detectFactor = (2.326 + 1.645) / 1.96
+
+// DetectableEffect estimates the smallest effect one verdict finds 95% of
+// the time on this host: detectFactor times the 95th percentile of the
+// A/A verdicts' interval half-widths (+Inf without finite ones).
+func DetectableEffect(r *SelftestResult) float64 {
+	var hw []float64
+	for _, h := range r.HalfWidths {
+		if !math.IsInf(h, 0) && !math.IsNaN(h) {
+			hw = append(hw, h)
+		}
+	}
+	if len(hw) == 0 {
+		return math.Inf(1)
+	}
+	slices.Sort(hw)
+	return detectFactor * hw[min(len(hw)-1, int(math.Ceil(0.95*float64(len(hw))))-1)]
 }
 
 // WriteSelftest prints a table of the cases (verdicts, positives, the

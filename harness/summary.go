@@ -51,7 +51,7 @@ func writeGroupSummary(w io.Writer, g *GroupResult, verdicts Verdicts) {
 		}
 	}
 	if att, disc, kept := r.Disturbance(); disc+kept > 0 {
-		fmt.Fprintf(w, "  disturbed  %d of %d attempts discarded, %d disturbed samples kept (busy host)\n", disc, att, kept)
+		fmt.Fprintf(w, "  disturbed  %d of %d attempts discarded, %d disturbed samples kept (busy host: timed by the thread's CPU clock)\n", disc, att, kept)
 	}
 }
 

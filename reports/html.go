@@ -300,6 +300,13 @@ func (r *Report) writeClassesHTML(w io.Writer) {
 
 func (r *Report) writeLayoutHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"layout\">Layout noise</h2>")
+	if floors := r.floorModels(); len(floors) > 0 {
+		fmt.Fprintln(w, "<p>Layout floor: the largest difference the sweep measured between byte-identical copies of one function at other addresses and loop offsets; a smaller margin is a tie unless the winner survives moving both variants.</p><ul>")
+		for _, m := range floors {
+			fmt.Fprintf(w, "<li>%s: %s</li>\n", esc(m.Label()), esc(m.LayoutFloorNote))
+		}
+		fmt.Fprintln(w, "</ul>")
+	}
 	if len(r.Layout) == 0 {
 		fmt.Fprintln(w, "<p>No offset sweep (align=64+N) was measured.</p>")
 		return

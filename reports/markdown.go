@@ -54,6 +54,12 @@ func (r *Report) writeClassesMD(w io.Writer) {
 }
 
 func (r *Report) writeLayoutMD(w io.Writer) {
+	if floors := r.floorModels(); len(floors) > 0 {
+		fmt.Fprintf(w, "\n## Layout floor\n\nThe largest difference the sweep measured between byte-identical copies of one function at other addresses and loop offsets; a smaller margin is a tie unless the winner survives moving both variants.\n\n")
+		for _, m := range floors {
+			fmt.Fprintf(w, "- %s: %s\n", m.Label(), m.LayoutFloorNote)
+		}
+	}
 	if len(r.Layout) == 0 {
 		return
 	}

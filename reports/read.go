@@ -40,6 +40,9 @@ type Model struct {
 	// largest difference between byte-identical copies of one function
 	// at other addresses) the model's runs recorded; 0 if none did.
 	LayoutFloor float64
+	// LayoutFloorNote is the layout-floor config that set LayoutFloor
+	// (how it was measured), "" if no run recorded one.
+	LayoutFloorNote string
 }
 
 // ID returns the grouping key of the model: dispatch key and uarch.
@@ -469,7 +472,11 @@ func (rd *reader) add(res *benchfmt.Result, run string, round roundMark) bool {
 	p := rd.point(pointKey{m.ID(), kernel, variant, size}, m, res, full)
 	p.NS = append(p.NS, ns*1e9)
 	p.Rounds = append(p.Rounds, round.key(kernel, size))
-	m.LayoutFloor = max(m.LayoutFloor, layoutFloor(res))
+	if note := res.GetConfig(harness.LayoutFloorKey); note != "" {
+		if f := layoutFloor(res); m.LayoutFloorNote == "" || f > m.LayoutFloor {
+			m.LayoutFloor, m.LayoutFloorNote = f, note
+		}
+	}
 	if c, ok := res.Value("tsc-cycles/op"); ok {
 		p.TSC = append(p.TSC, c)
 	}

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,9 +66,16 @@ func TestReadRounds(t *testing.T) {
 	if f := scalar.Model.LayoutFloor; f != 0.008 {
 		t.Errorf("model layout floor %g, want 0.008 from the layout-floor config", f)
 	}
-	g := Analyze(set, DefaultOptions()).Groups[0]
+	r := Analyze(set, DefaultOptions())
+	g := r.Groups[0]
 	if d := g.Decision; !d.Delta.Paired || d.Delta.N != 16 || d.Winner != "isa=avx2" {
 		t.Errorf("decision %+v: want isa=avx2, compared with isa=scalar over their 16 common rounds", d)
+	}
+	for name, write := range map[string]func(io.Writer) error{"text": r.WriteText, "markdown": r.WriteMarkdown, "html": r.WriteHTML} {
+		var b strings.Builder
+		if err := write(&b); err != nil || !strings.Contains(b.String(), "0.8% (calib copies)") {
+			t.Errorf("%s report (err %v) does not state the recorded layout floor", name, err)
+		}
 	}
 }
 

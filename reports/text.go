@@ -47,6 +47,12 @@ func (r *Report) writeSectionsText(w io.Writer) {
 			fmt.Fprintf(w, "  %s on %s: no winner at any size\n", sc.Kernel, sc.Model.Label())
 		}
 	}
+	if floors := r.floorModels(); len(floors) > 0 {
+		fmt.Fprintln(w, "\nLayout floor (largest difference between byte-identical copies at other addresses, measured by the sweep)")
+		for _, m := range floors {
+			fmt.Fprintf(w, "  %s: %s\n", m.Label(), m.LayoutFloorNote)
+		}
+	}
 	if len(r.Layout) > 0 {
 		fmt.Fprintln(w, "\nLayout noise (alignment sensitivity from offset sweeps)")
 		for _, ln := range r.Layout {
@@ -102,4 +108,15 @@ func (r *Report) writeMatrixText(w io.Writer) {
 			fmt.Fprintf(w, "  ! %s\n", f)
 		}
 	}
+}
+
+// floorModels returns the models whose runs recorded a layout floor.
+func (r *Report) floorModels() []*Model {
+	var out []*Model
+	for _, m := range r.Set.Models {
+		if m.LayoutFloorNote != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }

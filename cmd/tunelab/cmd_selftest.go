@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		name:    "selftest",
-		summary: "measure the measurer: A/A false-positive rate and planted-effect detection on kernel calib",
+		summary: "measure the measurer on kernel calib: A/A false positives at one address, the layout floor from copies at other addresses, planted-effect detection",
 		run:     runSelftest,
 	})
 }

@@ -110,7 +110,7 @@ func TestNewSetErrors(t *testing.T) {
 		{"no.such", "", []int{0}, `unknown kernel "no.such"`},
 		{k, "", []int{0, 1, 3}, "no variant for offset(s) 1,3; available offsets: 0,4,8,"},
 		{k, "isa=nothing", []int{0}, "offset-sweep bases: " + sweepBases(k)[0]},
-		{"calib", "", []int{0}, "no offset-sweep"},
+		{"shake128.many", "", []int{0}, "no offset-sweep"},
 	} {
 		_, err := NewSet(c.kernel, c.name, c.offsets, 0)
 		var re *RequestError

@@ -222,6 +222,7 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if rep != nil {
+		harness.WriteFailures(e.stdout, rep.Failures())
 		harness.WriteSummary(e.stdout, rep, sweepVerdicts(e, path, rule))
 		printWinnerTable(e.stdout, path, rule)
 		if pr != nil {
@@ -238,6 +239,9 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 	if rep.Interrupted {
 		hint := strings.Join(append(append([]string{"tunelab sweep"}, flags...), "--resume", shellQuote(path)), " ")
 		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: %s", hint)}
+	}
+	if n := len(rep.Failures()); n > 0 {
+		return &exitError{1, fmt.Errorf("sweep: %s failed verification or crashed (listed first above; the result file is complete)", plural(n, "variant"))}
 	}
 	return nil
 }

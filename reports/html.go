@@ -48,6 +48,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	r.writeClassesHTML(bw)
 	r.writeLayoutHTML(bw)
 	r.writeMatrixHTML(bw)
+	if r.looModels() {
+		if err := writeLOOHTML(bw, r.LeaveOneOutAll(LOORules[0])); err != nil {
+			return err
+		}
+	}
 	for _, sec := range r.Sections {
 		if err := sec(bw); err != nil {
 			return err

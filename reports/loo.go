@@ -53,10 +53,11 @@ var FeatureKeys = []struct {
 }
 
 // A LOO is a leave-one-out evaluation of a rule over a report's models:
-// for each model, the table is exported without that model's results,
-// dispatch resolves what the rule picks for the model's features, and the
-// pick's time is compared with the model's own winner at every measured
-// size (the regret, pick/winner - 1).
+// for each model, the table is exported without the results of its CPU
+// model (every feature set measured under its dispatch key: the table
+// then does not name it), dispatch resolves what the rule picks for the
+// model's features, and the pick's time is compared with the model's own
+// winner at every measured size (the regret, pick/winner - 1).
 type LOO struct {
 	Rule   LOORule
 	Models []*LOOModel
@@ -67,7 +68,8 @@ type LOO struct {
 // A LOOModel is one left-out model's picks.
 type LOOModel struct {
 	Model *Model
-	// Others counts the models the table was exported from.
+	// Others counts the models (feature sets) the table was exported
+	// from.
 	Others int
 	Picks  []*LOOPick
 	// Summary over this model's scored picks.
@@ -141,7 +143,7 @@ func (r *Report) LeaveOneOut(rule LOORule) *LOO {
 // leaveOut resolves the rule's picks for m from the table of the other
 // models and scores them against m's winners.
 func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOModel {
-	sub := r.without(m)
+	sub := r.without(m.Key)
 	t := sub.Export()
 	if rule.FeatureDefaults {
 		t.Defaults = append(sub.featureDefaults(), t.Defaults...)
@@ -243,27 +245,28 @@ func kernelSize(kernel string, size int) string {
 	return fmt.Sprintf("%s %d", kernel, size)
 }
 
-// without returns the part of the report that Export needs, with m's
-// models, points, groups and size classes left out.
-func (r *Report) without(m *Model) *Report {
+// without returns the part of the report that Export needs, with the
+// models of dispatch key key (every feature set) and their points,
+// groups and size classes left out.
+func (r *Report) without(key string) *Report {
 	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files}, Options: r.Options, MinSamples: r.MinSamples}
 	for _, x := range r.Set.Models {
-		if x != m {
+		if x.Key != key {
 			sub.Set.Models = append(sub.Set.Models, x)
 		}
 	}
 	for _, p := range r.Set.Points {
-		if p.Model != m {
+		if p.Model.Key != key {
 			sub.Set.Points = append(sub.Set.Points, p)
 		}
 	}
 	for _, g := range r.Groups {
-		if g.Model != m {
+		if g.Model.Key != key {
 			sub.Groups = append(sub.Groups, g)
 		}
 	}
 	for _, sc := range r.Classes {
-		if sc.Model != m {
+		if sc.Model.Key != key {
 			sub.Classes = append(sub.Classes, sc)
 		}
 	}

@@ -33,7 +33,7 @@ func (r *Report) LeaveOneOutAll(main LOORule) []*LOO {
 func WriteLOOText(w io.Writer, loos []*LOO) {
 	main := loos[0]
 	fmt.Fprintf(w, "Leave-one-out (rule %s): what a CPU like each, unmeasured, would lose. Per CPU model, the table is exported\n", main.Rule.Name)
-	fmt.Fprintln(w, "without its results; dispatch picks for its features; regret = pick's time / its own winner's - 1 (± 95% interval).")
+	fmt.Fprintln(w, "without the results of its dispatch key; dispatch picks for its features; regret = pick's time / its own winner's - 1 (± 95% interval).")
 	for _, lm := range main.Models {
 		fmt.Fprintf(w, "\n%s [%s, %s]: table from %d other models; %s\n", lm.Model.Label(), lm.Model.Key, lm.Model.Level, lm.Others, lm.Summary.figures())
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -94,7 +94,7 @@ func sizeCell(size int) string {
 func writeLOOMarkdown(w io.Writer, loos []*LOO) {
 	main := loos[0]
 	fmt.Fprintf(w, "\n## Leave-one-out: what a CPU like this, unmeasured, would lose\n\n")
-	fmt.Fprintf(w, "Per CPU model, the dispatch table is exported without its results and dispatch (rule %s) picks for its features; regret = the pick's time / the model's own winner's − 1 (± 95%% interval).\n\n", main.Rule.Name)
+	fmt.Fprintf(w, "Per CPU model, the dispatch table is exported without the results of its dispatch key and dispatch (rule %s) picks for its features; regret = the pick's time / the model's own winner's − 1 (± 95%% interval).\n\n", main.Rule.Name)
 	fmt.Fprintf(w, "| rule | regret | vs %s, where the picks differ | consults |\n", main.Rule.Name)
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, l := range loos {
@@ -114,7 +114,7 @@ func writeLOOMarkdown(w io.Writer, loos []*LOO) {
 // looHTML is the leave-one-out section of the HTML report.
 var looHTML = template.Must(template.New("loo").Parse(`
 <h2 id="leave-one-out">Leave-one-out: what a CPU like this, unmeasured, would lose</h2>
-<p>Per CPU model, the dispatch table is exported without its results and dispatch (rule {{.Main.Rule.Name}}) picks for its features; regret = the pick's time / the model's own winner's − 1 (± 95% interval).</p>
+<p>Per CPU model, the dispatch table is exported without the results of its dispatch key and dispatch (rule {{.Main.Rule.Name}}) picks for its features; regret = the pick's time / the model's own winner's − 1 (± 95% interval).</p>
 <table><tr><th>rule</th><th>regret</th><th>vs {{.Main.Rule.Name}}, where the picks differ</th><th>consults</th></tr>
 {{range .Rules}}<tr><td>{{.Name}}</td><td>{{.Figures}}</td><td>{{.Paired}}</td><td>{{.Doc}}</td></tr>
 {{end}}</table>

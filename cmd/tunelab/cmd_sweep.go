@@ -231,6 +231,7 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, fl
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if rep != nil {
+		harness.WriteFailures(e.stdout, rep.Failures())
 		fmt.Fprintf(e.stdout, "layout floor: %s\n", cfg.Run.Floor)
 		harness.WriteSummary(e.stdout, rep, sweepVerdicts(e, path, rule))
 		printWinnerTable(e.stdout, path, rule)
@@ -248,6 +249,9 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, fl
 	if rep.Interrupted {
 		hint := strings.Join(append(append([]string{"tunelab sweep"}, flags...), "--resume", shellQuote(path)), " ")
 		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: %s", hint)}
+	}
+	if n := len(rep.Failures()); n > 0 {
+		return &exitError{1, fmt.Errorf("sweep: %s failed verification or crashed (listed first above; the result file is complete)", plural(n, "variant"))}
 	}
 	return nil
 }

@@ -161,3 +161,21 @@ func checkDispatchExplanation(t *testing.T, want map[string]string) {
 		t.Errorf("dispatch --results explained %d decisions, want %d", n, len(want))
 	}
 }
+
+// TestOldRuleFileReads checks how a file of the previous rule
+// (tunelab-winner/2, no round lines, no layout floor) is judged: it
+// reads, the report names the rule its run recorded next to the one
+// applied, and every comparison is unpaired (independent samples).
+func TestOldRuleFileReads(t *testing.T) {
+	out, stderr, code := runCLI(t, "report", recorded)
+	if code != 0 {
+		t.Fatalf("report %s: exit %d: %s", recorded, code, stderr)
+	}
+	first := strings.SplitN(out, "\n", 2)[0]
+	if !strings.Contains(first, "decision rule: "+reports.RuleVersion) || !strings.Contains(first, "runs recorded tunelab-winner/2 ") {
+		t.Errorf("rule line %q: want the applied rule and the one the run recorded", first)
+	}
+	if !strings.Contains(out, "(unpaired)") || strings.Contains(out, "(paired, ") {
+		t.Errorf("report of a file without rounds: want unpaired comparisons only:\n%s", out)
+	}
+}

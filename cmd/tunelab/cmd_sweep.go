@@ -283,7 +283,7 @@ func resolveFloor(ctx context.Context, e *env, cfg *harness.Config, flag string,
 	if err != nil {
 		return fmt.Errorf("measuring the layout floor: %w", err)
 	}
-	cfg.Budget = max(cfg.Budget-time.Since(start), time.Second)
+	cfg.Budget = max((cfg.Budget - time.Since(start)).Round(time.Second), time.Second)
 	if !ok {
 		cfg.Run.Floor = "unmeasured (no calibration copies in this build)"
 		return nil

@@ -1,13 +1,10 @@
 package reports
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
 	"hash/fnv"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +14,8 @@ import (
 	"golang.org/x/perf/benchproc"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
 // A Model identifies one CPU model: its dispatch key plus microarchitecture
@@ -100,6 +99,9 @@ type File struct {
 	Digest  string // "sha256:<hex>" of the file's bytes
 	Results int    // results kept (after de-duplication)
 	RunIDs  []string
+	// features maps the ID of each model the file measured to its
+	// joined features (for ExportFiles' feature groups).
+	features map[string]string
 }
 
 // A Set is the merged content of result files.
@@ -186,30 +188,29 @@ func (rd *reader) warnf(file string, line int, format string, a ...any) {
 	rd.warnings = append(rd.warnings, fmt.Sprintf("%s:%d: %s", file, line, fmt.Sprintf(format, a...)))
 }
 
+// readFile streams one file: memory holds what the set keeps (samples
+// per point), never the file.
 func (rd *reader) readFile(path string) error {
-	data, err := os.ReadFile(path)
+	r, err := resultfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("reading results: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	f := &File{Path: path, Digest: "sha256:" + hex.EncodeToString(sum[:])}
+	defer r.Close()
 	rd.inputs++
-	lines, err := scanFile(path, data, func(line int, format string, a ...any) { rd.warnf(path, line, format, a...) })
+	fr := &fileRead{rd: rd, r: r, f: &File{Path: path}, seg: segmenter{input: rd.inputs}}
+	err = fr.readAll()
+	rd.warnings = append(rd.warnings, r.Warnings()...)
 	if err != nil {
 		return err
 	}
-	fr := &fileRead{rd: rd, f: f, seg: segmenter{input: rd.inputs}}
-	for _, l := range lines {
-		if err := fr.line(l); err != nil {
-			return err
-		}
-	}
+	fr.f.Digest = r.Digest()
 	return fr.finish()
 }
 
 // A fileRead is the state of reading one file.
 type fileRead struct {
 	rd                             *reader
+	r                              *resultfile.Reader
 	f                              *File
 	seg                            segmenter
 	dupMarker                      bool // the current segment line repeats one already read
@@ -219,12 +220,24 @@ type fileRead struct {
 	segment segmentDigest
 }
 
-// line handles one result or harness comment of the file.
-func (fr *fileRead) line(l fileLine) error {
-	if l.result == nil {
-		return fr.comment(l)
+// readAll handles every record of the file in line order.
+func (fr *fileRead) readAll() error {
+	for fr.r.Scan() {
+		var err error
+		if c := fr.r.Comment(); c != nil {
+			err = fr.comment(c, fr.r.Line())
+		} else {
+			err = fr.result(fr.r.Result())
+		}
+		if err != nil {
+			return err
+		}
 	}
-	res := l.result
+	return fr.r.Err()
+}
+
+// result handles one result line (valid until the next Scan).
+func (fr *fileRead) result(res *benchfmt.Result) error {
 	fr.seen++
 	file, line := res.Pos()
 	if err := fr.rd.checkIdentity(res, fmt.Sprintf("%s:%d", file, line)); err != nil {
@@ -246,8 +259,9 @@ func (fr *fileRead) line(l fileLine) error {
 	if !hasIdentity(res) {
 		fr.unknown++
 	}
-	if fr.rd.add(res, run) {
+	if m := fr.rd.add(fr.r, res, run); m != nil {
 		fr.f.Results++
+		fr.f.noteModel(m)
 	}
 	return nil
 }
@@ -263,25 +277,26 @@ func (fr *fileRead) claim(key, run string) bool {
 // comment handles a harness line: a segment line starts a segment (a
 // repeated one marks the results after it as duplicates); eliminated
 // and excluded lines record the race's verdicts for the current run.
-func (fr *fileRead) comment(l fileLine) error {
+func (fr *fileRead) comment(fields []string, line int) error {
 	rd := fr.rd
-	switch l.comment[0] {
+	at := fmt.Sprintf("%s:%d", fr.f.Path, line)
+	switch fields[0] {
 	case "segment":
-		key, run, err := markerKey(l.comment)
+		key, run, err := markerKey(fields)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v", fr.f.Path, l.line, err)
+			return fmt.Errorf("%s: %v", at, err)
 		}
 		if err := fr.endSegment(); err != nil {
 			return err
 		}
-		fr.segment = segmentDigest{key: key, at: fmt.Sprintf("%s:%d", fr.f.Path, l.line), dup: !rd.newMarker(key), h: fnv.New64a()}
+		fr.segment = segmentDigest{key: key, at: at, dup: !rd.newMarker(key), h: fnv.New64a()}
 		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
-		fr.dupMarker = !rd.claimMarker(fr.f, key, run, fmt.Sprintf("%s:%d", fr.f.Path, l.line))
+		fr.dupMarker = !rd.claimMarker(fr.f, key, run, at)
 	case "eliminated", "excluded":
-		if len(l.comment) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
+		if len(fields) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
 			return nil
 		}
-		rd.verdict(fr.seg.commentRun, l.comment[0], l.comment[1], l.comment[2])
+		rd.verdict(fr.seg.commentRun, fields[0], fields[1], fields[2])
 	}
 	return nil
 }
@@ -311,22 +326,36 @@ func (fr *fileRead) finish() error {
 	return nil
 }
 
+// noteModel records that the file measured m.
+func (f *File) noteModel(m *Model) {
+	if f.features == nil {
+		f.features = map[string]string{}
+	}
+	if _, ok := f.features[m.ID()]; !ok {
+		f.features[m.ID()] = strings.Join(m.Features, ",")
+	}
+}
+
 // A segmentDigest hashes the results of one marked segment in order.
 type segmentDigest struct {
 	key, at string
 	dup     bool // the segment repeats one read before
 	h       hash.Hash64
+	buf     []byte
 }
 
 func (d *segmentDigest) add(res *benchfmt.Result) {
 	if d.h == nil {
 		return
 	}
-	fmt.Fprintf(d.h, "%s %d", res.Name, res.Iters)
+	b := append(d.buf[:0], res.Name...)
+	b = strconv.AppendInt(append(b, ' '), int64(res.Iters), 10)
 	for _, v := range res.Values {
-		fmt.Fprintf(d.h, " %g %s", v.Value, v.Unit)
+		b = strconv.AppendFloat(append(b, ' '), v.Value, 'g', -1, 64)
+		b = append(append(b, ' '), v.Unit...)
 	}
-	d.h.Write([]byte{'\n'})
+	d.buf = append(b, '\n')
+	d.h.Write(d.buf)
 }
 
 // endSegment records the digest of a segment read first, and refuses a
@@ -414,45 +443,41 @@ func hasIdentity(res *benchfmt.Result) bool {
 	return res.GetConfig("dispatch-key") != "" || res.GetConfig("cpu-vendor") != ""
 }
 
-// add records one result of run; it returns false (with a warning) if
-// the result lacks what a report needs. A result without tunelab's host
-// identity belongs to the unknown host; without a kernel config, its
-// benchmark name is its kernel.
-func (rd *reader) add(res *benchfmt.Result, run string) bool {
-	file, line := res.Pos()
+// add records one result of run and returns its model; it returns nil
+// (with a warning through r) if the result lacks what a report needs. A result without
+// tunelab's host identity belongs to the unknown host; without a kernel
+// config, its benchmark name is its kernel.
+func (rd *reader) add(r *resultfile.Reader, res *benchfmt.Result, run string) *Model {
+	_, line := res.Pos()
 	m, err := rd.model(res)
 	if err != nil {
-		rd.warnf(file, line, "%v", err)
-		return false
+		r.Warnf(line, "%v", err)
+		return nil
 	}
 	base, _ := res.Name.Parts()
 	kernel := rd.proj.kernel.Project(res).Get(rd.proj.fields["kernel"])
 	ours := run != "" // written by a tunelab sweep: held to its format
 	if kernel == "" && ours {
-		rd.warnf(file, line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", run)
-		return false
+		r.Warnf(line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", run)
+		return nil
 	}
 	if kernel == "" {
 		kernel = strings.TrimPrefix(string(base), "Benchmark")
 	}
 	variant, full, knobs := variantOf(res.Name)
 	if ours && !knobs {
-		rd.warnf(file, line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, run)
-		return false
+		r.Warnf(line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, run)
+		return nil
 	}
 	size, err := sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
 	switch {
 	case err != nil && ours:
-		rd.warnf(file, line, "%v", err)
-		return false
+		r.Warnf(line, "%v", err)
+		return nil
 	case err != nil: // a foreign size=1kB: part of the name, not a size
 		size, variant = 0, strings.TrimPrefix(full, string(base)+"/")
 	}
-	ns, ok := res.Value("sec/op")
-	if !ok {
-		rd.warnf(file, line, "expected a ns/op value")
-		return false
-	}
+	ns, _ := res.Value("sec/op") // resultfile checked it is there and in range
 	p := rd.point(pointKey{m.ID(), kernel, variant, size}, m, res, full)
 	p.NS = append(p.NS, ns*1e9)
 	if c, ok := res.Value("tsc-cycles/op"); ok {
@@ -464,7 +489,7 @@ func (rd *reader) add(res *benchfmt.Result, run string) bool {
 	if run != "" {
 		p.runs = appendNew(p.runs, run)
 	}
-	return true
+	return m
 }
 
 func appendNew(list []string, s string) []string {
@@ -511,13 +536,15 @@ func variantOf(name benchfmt.Name) (variant, full string, knobs bool) {
 	return strings.Join(names, "/"), full, knobs
 }
 
+// sizeOf parses a /size= value: "" for none (0), else an integer
+// between 1 and resultfile.MaxSize.
 func sizeOf(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("expected a non-negative integer size, got size=%s", s)
+	if err != nil || n < 1 || n > resultfile.MaxSize {
+		return 0, fmt.Errorf("expected an integer size between 1 and %d, got size=%s", resultfile.MaxSize, s)
 	}
 	return n, nil
 }
@@ -561,17 +588,12 @@ func (rd *reader) unknownModel() *Model {
 }
 
 func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
+	vendor, family, model, err := dispatch.ParseKey(dk)
+	if err != nil {
+		return nil, err
+	}
 	m := &Model{Key: dk, Uarch: uarch, CPU: res.GetConfig("cpu"), Level: res.GetConfig("feature-level")}
-	parts := strings.Split(dk, "/")
-	if len(parts) != 3 {
-		return nil, fmt.Errorf("expected dispatch-key vendor/family/model, got %q", dk)
-	}
-	fam, err1 := strconv.ParseInt(parts[1], 0, 32)
-	mod, err2 := strconv.ParseInt(parts[2], 0, 32)
-	if err1 != nil || err2 != nil {
-		return nil, fmt.Errorf("expected hex family and model in dispatch-key, got %q", dk)
-	}
-	m.Vendor, m.Family, m.Model = parts[0], int(fam), int(mod)
+	m.Vendor, m.Family, m.Model = vendor, family, model
 	m.Features = featureList(res.GetConfig("features"))
 	return m, nil
 }

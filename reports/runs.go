@@ -1,62 +1,20 @@
 package reports
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // commentPrefix starts the harness's own lines in a result file (segment
 // markers, eliminated and excluded contenders); benchfmt ignores them.
-const commentPrefix = "# tunelab: "
-
-// A fileLine is one line of a result file the reader acts on, in file
-// order: a benchmark result or a harness comment.
-type fileLine struct {
-	line    int
-	result  *benchfmt.Result // nil for a comment
-	comment []string         // the comment's fields after the prefix
-}
-
-// scanFile returns a file's results and harness comments in line order;
-// syntax errors are reported through warn.
-func scanFile(path string, data []byte, warn func(line int, format string, a ...any)) ([]fileLine, error) {
-	if i := bytes.IndexByte(data, 0); i >= 0 || !utf8.Valid(data) {
-		return nil, fmt.Errorf("%s:%d: expected a text file in Go benchmark format, found binary data", path, bytes.Count(data[:max(i, 0)], []byte("\n"))+1)
-	}
-	var lines []fileLine
-	r := benchfmt.NewReader(bytes.NewReader(data), path)
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			warn(rec.Line, "%s (expected \"BenchmarkName iters value unit [value unit...]\")", rec.Msg)
-		case *benchfmt.Result:
-			_, line := rec.Pos()
-			lines = append(lines, fileLine{line: line, result: rec.Clone()})
-		}
-	}
-	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if c, ok := strings.CutPrefix(sc.Text(), commentPrefix); ok {
-			lines = append(lines, fileLine{line: n, comment: strings.SplitN(c, " ", 4)})
-		}
-	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].line < lines[j].line })
-	return lines, sc.Err()
-}
+const commentPrefix = resultfile.CommentPrefix
 
 // A runState is what the reader knows of one run-id across every file:
 // the identity its first result fixed, the benchmark each kernel config

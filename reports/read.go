@@ -1,10 +1,12 @@
 package reports
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -35,10 +37,17 @@ type Model struct {
 	// Unknown marks the model of results without tunelab's host identity:
 	// reported, compared, never exported.
 	Unknown bool
+	id      string // ID, once the reader interned the model
 }
 
-// ID returns the grouping key of the model: dispatch key and uarch.
-func (m *Model) ID() string { return modelID(m.Key, m.Uarch, m.Features) }
+// ID returns the grouping key of the model: dispatch key, uarch and
+// features.
+func (m *Model) ID() string {
+	if m.id != "" {
+		return m.id
+	}
+	return modelID(m.Key, m.Uarch, m.Features)
+}
 
 // modelID keys a model by dispatch key, uarch and feature set: one CPU
 // model measured with two feature sets (a VM hiding AVX-512, a mask) is
@@ -90,7 +99,8 @@ type Point struct {
 	// eliminated it in its race (slower, significantly) or excluded it
 	// (crashed, failed verification): such a variant never wins.
 	Eliminated, Excluded bool
-	runs                 []string
+	runs                 []int    // the runs (reader.runNames) that measured it
+	runSet               []uint64 // runs as a bit set
 }
 
 // A File describes one input file that contributed results.
@@ -129,6 +139,8 @@ type reader struct {
 	inputs      int // files read so far
 	warnings    []string
 	proj        projections
+	runNames    []string             // run-ids by runState.id
+	names       map[string]*nameInfo // benchmark name -> what it says
 }
 
 type pointKey struct {
@@ -173,7 +185,7 @@ func Read(paths []string) (*Set, []string, error) {
 		runOwner: map[string]string{},
 		proj:     newProjections(),
 		runs:     map[string]*runState{}, markerOwner: map[string]string{}, segmentSums: map[string]segmentSum{},
-		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{},
+		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{}, names: map[string]*nameInfo{},
 	}
 	for _, p := range paths {
 		if err := rd.readFile(p); err != nil {
@@ -218,6 +230,23 @@ type fileRead struct {
 	// segment digests the current marked segment's results, to tell a
 	// copy of a segment from a forgery reusing its run-id and number.
 	segment segmentDigest
+	cfg     fileConfig
+}
+
+// A fileConfig is what the file's current config says about its results,
+// derived once per config version (resultfile.Reader.ConfigVersion):
+// results between two config lines share it.
+type fileConfig struct {
+	version  uint64
+	valid    bool
+	run      string
+	st       *runState // nil without a run-id
+	cold     bool      // align-entry: cold
+	unknown  bool      // no tunelab host identity
+	model    *Model
+	modelErr error
+	kernel   string // kernel config
+	bench    string // the benchmark last checked against kernel
 }
 
 // readAll handles every record of the file in line order.
@@ -239,32 +268,69 @@ func (fr *fileRead) readAll() error {
 // result handles one result line (valid until the next Scan).
 func (fr *fileRead) result(res *benchfmt.Result) error {
 	fr.seen++
-	file, line := res.Pos()
-	if err := fr.rd.checkIdentity(res, fmt.Sprintf("%s:%d", file, line)); err != nil {
+	c, err := fr.config(res)
+	if err != nil {
 		return err
 	}
-	run := res.GetConfig("run-id")
-	key := fr.seg.segment(run)
+	name := fr.rd.nameOf(res)
+	if err := fr.checkBench(name.bench); err != nil {
+		return err
+	}
+	key := fr.seg.segment(c.run)
 	if strings.HasPrefix(key, "m:") {
 		fr.segment.add(res)
 	}
-	if !fr.claim(key, run) {
+	if !fr.claim(key, c.run) {
 		fr.dup++
 		return nil
 	}
-	if string(res.GetConfig("align-entry")) == "cold" {
+	if c.cold {
 		fr.cold++
 		return nil
 	}
-	if !hasIdentity(res) {
+	if c.unknown {
 		fr.unknown++
 	}
-	if m := fr.rd.add(fr.r, res, run); m != nil {
+	if m := fr.rd.add(fr.r, c, name, res); m != nil {
 		fr.f.Results++
 		fr.f.noteModel(m)
 	}
 	return nil
 }
+
+// config returns what the current config says, refusing a result that
+// changes its run's identity.
+func (fr *fileRead) config(res *benchfmt.Result) (*fileConfig, error) {
+	v := fr.r.ConfigVersion()
+	if fr.cfg.valid && fr.cfg.version == v {
+		return &fr.cfg, nil
+	}
+	c := fileConfig{version: v, valid: true, run: res.GetConfig("run-id"),
+		cold: res.GetConfig("align-entry") == "cold", unknown: !hasIdentity(res), kernel: res.GetConfig("kernel")}
+	if c.run != "" {
+		c.st = fr.rd.runState(c.run)
+		if err := c.st.checkIdentity(res, fr.at()); err != nil {
+			return nil, err
+		}
+	}
+	c.model, c.modelErr = fr.rd.model(res)
+	fr.cfg = c
+	return &fr.cfg, nil
+}
+
+// checkBench checks the benchmark of the current result against the
+// kernel config (once per benchmark and config).
+func (fr *fileRead) checkBench(bench string) error {
+	c := &fr.cfg
+	if c.st == nil || bench == c.bench {
+		return nil
+	}
+	c.bench = bench
+	return c.st.checkBench(c.kernel, bench, fr.at())
+}
+
+// at is the file:line of the current record.
+func (fr *fileRead) at() string { return fmt.Sprintf("%s:%d", fr.f.Path, fr.r.Line()) }
 
 // claim reports whether a result of run in segment key is new data.
 func (fr *fileRead) claim(key, run string) bool {
@@ -290,7 +356,7 @@ func (fr *fileRead) comment(fields []string, line int) error {
 			return err
 		}
 		fr.segment = segmentDigest{key: key, at: at, dup: !rd.newMarker(key), h: fnv.New64a()}
-		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
+		fr.seg.setMarker(key, run)
 		fr.dupMarker = !rd.claimMarker(fr.f, key, run, at)
 	case "eliminated", "excluded":
 		if len(fields) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
@@ -349,10 +415,10 @@ func (d *segmentDigest) add(res *benchfmt.Result) {
 		return
 	}
 	b := append(d.buf[:0], res.Name...)
-	b = strconv.AppendInt(append(b, ' '), int64(res.Iters), 10)
+	b = binary.LittleEndian.AppendUint64(append(b, 0), uint64(res.Iters))
 	for _, v := range res.Values {
-		b = strconv.AppendFloat(append(b, ' '), v.Value, 'g', -1, 64)
-		b = append(append(b, ' '), v.Unit...)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Value))
+		b = append(append(b, v.Unit...), 0)
 	}
 	d.buf = append(b, '\n')
 	d.h.Write(d.buf)
@@ -443,67 +509,92 @@ func hasIdentity(res *benchfmt.Result) bool {
 	return res.GetConfig("dispatch-key") != "" || res.GetConfig("cpu-vendor") != ""
 }
 
-// add records one result of run and returns its model; it returns nil
-// (with a warning through r) if the result lacks what a report needs. A result without
-// tunelab's host identity belongs to the unknown host; without a kernel
-// config, its benchmark name is its kernel.
-func (rd *reader) add(r *resultfile.Reader, res *benchfmt.Result, run string) *Model {
-	_, line := res.Pos()
-	m, err := rd.model(res)
-	if err != nil {
-		r.Warnf(line, "%v", err)
+// add records one result and returns its model; it returns nil (with a
+// warning through r) if the result lacks what a report needs. A result
+// without tunelab's host identity belongs to the unknown host; without
+// a kernel config, its benchmark name is its kernel.
+func (rd *reader) add(r *resultfile.Reader, c *fileConfig, name *nameInfo, res *benchfmt.Result) *Model {
+	line := r.Line()
+	if c.modelErr != nil {
+		r.Warnf(line, "%v", c.modelErr)
 		return nil
 	}
-	base, _ := res.Name.Parts()
-	kernel := rd.proj.kernel.Project(res).Get(rd.proj.fields["kernel"])
-	ours := run != "" // written by a tunelab sweep: held to its format
-	if kernel == "" && ours {
-		r.Warnf(line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", run)
+	ours := c.run != "" // written by a tunelab sweep: held to its format
+	kernel, variant, size := c.kernel, name.variant, name.size
+	switch {
+	case kernel == "" && ours:
+		r.Warnf(line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", c.run)
 		return nil
+	case ours && !name.knobs:
+		r.Warnf(line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, c.run)
+		return nil
+	case name.sizeErr != nil && ours:
+		r.Warnf(line, "%v", name.sizeErr)
+		return nil
+	case name.sizeErr != nil: // a foreign size=1kB: part of the name, not a size
+		size, variant = 0, strings.TrimPrefix(name.full, name.base+"/")
 	}
 	if kernel == "" {
-		kernel = strings.TrimPrefix(string(base), "Benchmark")
+		kernel = strings.TrimPrefix(name.base, "Benchmark")
 	}
-	variant, full, knobs := variantOf(res.Name)
-	if ours && !knobs {
-		r.Warnf(line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, run)
-		return nil
-	}
-	size, err := sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
-	switch {
-	case err != nil && ours:
-		r.Warnf(line, "%v", err)
-		return nil
-	case err != nil: // a foreign size=1kB: part of the name, not a size
-		size, variant = 0, strings.TrimPrefix(full, string(base)+"/")
-	}
+	p := rd.point(pointKey{c.model.ID(), kernel, variant, size}, c.model, name)
+	rd.addSample(p, res, c)
+	return c.model
+}
+
+// addSample appends a result's values to p and notes its run.
+func (rd *reader) addSample(p *Point, res *benchfmt.Result, c *fileConfig) {
 	ns, _ := res.Value("sec/op") // resultfile checked it is there and in range
-	p := rd.point(pointKey{m.ID(), kernel, variant, size}, m, res, full)
 	p.NS = append(p.NS, ns*1e9)
-	if c, ok := res.Value("tsc-cycles/op"); ok {
-		p.TSC = append(p.TSC, c)
+	if v, ok := res.Value("tsc-cycles/op"); ok {
+		p.TSC = append(p.TSC, v)
 	}
-	if c, ok := res.Value(harness.EstCoreCyclesUnit); ok {
-		p.Core = append(p.Core, c)
+	if v, ok := res.Value(harness.EstCoreCyclesUnit); ok {
+		p.Core = append(p.Core, v)
 	}
-	if run != "" {
-		p.runs = appendNew(p.runs, run)
+	if c.st != nil {
+		p.addRun(c.st.id)
 	}
-	return m
 }
 
-func appendNew(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
+// addRun records that run id measured p.
+func (p *Point) addRun(id int) {
+	w, bit := id/64, uint64(1)<<(id%64)
+	if w >= len(p.runSet) {
+		p.runSet = append(p.runSet, make([]uint64, w+1-len(p.runSet))...)
 	}
-	return append(list, s)
+	if p.runSet[w]&bit == 0 {
+		p.runSet[w] |= bit
+		p.runs = append(p.runs, id)
+	}
 }
 
-func (rd *reader) point(k pointKey, m *Model, res *benchfmt.Result, full string) *Point {
+// A nameInfo is what a benchmark name says (cached per distinct name).
+type nameInfo struct {
+	base, bench   string // base name (as benchfmt splits it), and without "Benchmark"
+	variant, full string // see variantOf
+	knobs         bool
+	size          int
+	sizeErr       error
+}
+
+// nameOf returns what res's benchmark name says.
+func (rd *reader) nameOf(res *benchfmt.Result) *nameInfo {
+	if n := rd.names[string(res.Name)]; n != nil {
+		return n
+	}
+	base, _ := res.Name.Parts()
+	n := &nameInfo{base: string(base), bench: strings.TrimPrefix(string(base), "Benchmark")}
+	n.variant, n.full, n.knobs = variantOf(res.Name)
+	n.size, n.sizeErr = sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
+	rd.names[string(res.Name)] = n
+	return n
+}
+
+func (rd *reader) point(k pointKey, m *Model, name *nameInfo) *Point {
 	p := rd.points[k]
 	if p == nil {
-		base, _ := res.Name.Parts()
-		p = &Point{Model: m, Kernel: k.kernel, Bench: string(base), Size: k.size, Variant: k.variant, FullName: full}
+		p = &Point{Model: m, Kernel: k.kernel, Bench: name.base, Size: k.size, Variant: k.variant, FullName: name.full}
 		rd.points[k] = p
 	}
 	return p
@@ -568,6 +659,7 @@ func (rd *reader) model(res *benchfmt.Result) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.id = id
 	rd.models[id] = m
 	return m, nil
 }
@@ -582,7 +674,7 @@ func (rd *reader) unknownModel() *Model {
 	if m := rd.models[id]; m != nil {
 		return m
 	}
-	m := &Model{Key: UnknownHostKey, Uarch: "unknown host", Unknown: true}
+	m := &Model{Key: UnknownHostKey, Uarch: "unknown host", Unknown: true, id: id}
 	rd.models[id] = m
 	return m
 }
@@ -673,7 +765,7 @@ func (rd *reader) allRuns(p *Point, m map[verdictKey]bool) bool {
 		group = fmt.Sprintf("%s/size=%d", p.Kernel, p.Size)
 	}
 	for _, run := range p.runs {
-		if !m[verdictKey{run, group, p.Variant}] {
+		if !m[verdictKey{rd.runNames[run], group, p.Variant}] {
 			return false
 		}
 	}

@@ -33,6 +33,14 @@ const EstCoreCyclesUnit = "est-core-cycles/op"
 // MaxCycles; other per-op counts between 0 and MaxCount; and a
 // /size=N part, where N is an integer, between 1 and MaxSize.
 func CheckResult(res *benchfmt.Result) error {
+	if err := checkValues(res); err != nil {
+		return err
+	}
+	return checkSize(res.Name)
+}
+
+// checkValues checks a result's iterations and values.
+func checkValues(res *benchfmt.Result) error {
 	if res.Iters < 1 || res.Iters > MaxIters {
 		return fmt.Errorf("expected an iteration count between 1 and %d, got %d", int64(MaxIters), res.Iters)
 	}
@@ -46,7 +54,7 @@ func CheckResult(res *benchfmt.Result) error {
 	if !ns {
 		return fmt.Errorf("expected a ns/op value")
 	}
-	return checkSize(res.Name)
+	return nil
 }
 
 // checkValue checks one value against the range of the unit the file
@@ -81,6 +89,27 @@ func valueRange(unit string) (lo, hi float64, ok bool) {
 		return 0, MaxCount, true
 	}
 	return 0, 0, false
+}
+
+// A sizeCache remembers the names checkSize passed, up to maxSizeCache
+// distinct names (then it starts over).
+type sizeCache map[string]bool
+
+const maxSizeCache = 4096
+
+// check returns checkSize(name), from the cache when name passed before.
+func (c sizeCache) check(name benchfmt.Name) error {
+	if c[string(name)] {
+		return nil
+	}
+	if err := checkSize(name); err != nil {
+		return err
+	}
+	if len(c) >= maxSizeCache {
+		clear(c)
+	}
+	c[string(name)] = true
+	return nil
 }
 
 // checkSize checks the name's size=N parts whose N is an integer (a

@@ -42,9 +42,13 @@ type feeder struct {
 	line     int    // lines read so far
 	pending  []byte // bytes of the current line not yet handed out
 	comments []harnessLine
-	err      error // io.EOF at the end; a fatal error otherwise
-	midLine  bool  // the last line had no newline
-	warn     func(line int, format string, a ...any)
+	// configLines are the numbers of the lines handed to benchfmt that
+	// are not result lines (config, unit and other lines), not yet
+	// passed by the reader: they may change the results' config.
+	configLines []int
+	err         error // io.EOF at the end; a fatal error otherwise
+	midLine     bool  // the last line had no newline
+	warn        func(line int, format string, a ...any)
 }
 
 func newFeeder(r io.Reader, name string, warn func(int, string, ...any)) *feeder {
@@ -123,7 +127,21 @@ func (f *feeder) check(raw []byte) []byte {
 		f.comments = append(f.comments, harnessLine{f.line, strings.SplitN(string(c), " ", 4)})
 		return newline
 	}
+	if len(text) > 0 && !bytes.HasPrefix(text, []byte("Benchmark")) {
+		f.configLines = append(f.configLines, f.line)
+	}
 	return raw
+}
+
+// passConfig drops the queued config lines before line and reports
+// whether there were any.
+func (f *feeder) passConfig(line int) bool {
+	n := 0
+	for n < len(f.configLines) && f.configLines[n] < line {
+		n++
+	}
+	f.configLines = f.configLines[n:]
+	return n > 0
 }
 
 // nextComment pops the first queued harness line if it comes before

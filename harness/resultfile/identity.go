@@ -94,6 +94,11 @@ type identityState struct {
 	last    map[string]string
 	lastErr map[string]error
 	skipped int // results skipped for a value warned about before
+	// version is the config version last checked and ok its outcome.
+	version uint64
+	ok      bool
+	checked bool
+	drops   uint64 // values left out so far (each changes the config)
 }
 
 func newIdentityState() identityState {
@@ -103,7 +108,20 @@ func newIdentityState() identityState {
 // check applies identityChecks to res: it drops label values of the
 // wrong shape and returns false (after warning once per value) when a
 // key value has the wrong shape.
-func (s *identityState) check(res *benchfmt.Result, line int, warn func(int, string, ...any)) bool {
+func (s *identityState) check(res *benchfmt.Result, line int, version uint64, warn func(int, string, ...any)) bool {
+	if s.checked && version == s.version {
+		if !s.ok {
+			s.skipped++
+		}
+		return s.ok
+	}
+	s.checked, s.version = true, version
+	s.ok = s.checkAll(res, line, warn)
+	return s.ok
+}
+
+// checkAll applies every check to res (whose config changed).
+func (s *identityState) checkAll(res *benchfmt.Result, line int, warn func(int, string, ...any)) bool {
 	for _, c := range identityChecks {
 		v := res.GetConfig(c.key)
 		if v == "" {
@@ -125,6 +143,7 @@ func (s *identityState) check(res *benchfmt.Result, line int, warn func(int, str
 			warn(line, "%s: %v; the value is left out", c.key, err)
 			res.SetConfig(c.key, "")
 			s.last[c.key], s.lastErr[c.key] = "", nil
+			s.drops++
 		default:
 			warn(line, "%s: %v; results with this %s are skipped", c.key, err, c.key)
 			return false

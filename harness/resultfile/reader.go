@@ -27,18 +27,22 @@ type Reader struct {
 	held     benchfmt.Record // the next benchfmt record, not yet returned
 	eof      bool
 	ids      identityState
+	sizes    sizeCache
 	res      *benchfmt.Result
 	comment  []string
 	line     int
 	err      error
 	warnings []string
 	dropped  int // warnings beyond MaxWarnings
+	// version counts the changes of the results' config (see
+	// ConfigVersion).
+	version uint64
 }
 
 // NewReader returns a Reader of r; name (a path) prefixes messages.
 // Open is the way to read a file: it refuses what is not a regular file.
 func NewReader(r io.Reader, name string) *Reader {
-	rd := &Reader{name: name, ids: newIdentityState()}
+	rd := &Reader{name: name, ids: newIdentityState(), sizes: sizeCache{}}
 	rd.feed = newFeeder(r, name, rd.Warnf)
 	rd.br = benchfmt.NewReader(rd.feed, name)
 	return rd
@@ -100,17 +104,28 @@ func (r *Reader) accept(rec benchfmt.Record) bool {
 	case *benchfmt.SyntaxError:
 		r.Warnf(line, "%s (expected \"BenchmarkName iters value unit [value unit...]\")", rec.Msg)
 	case *benchfmt.Result:
-		if err := CheckResult(rec); err != nil {
+		if r.feed.passConfig(line) {
+			r.version++
+		}
+		if err := r.check(rec); err != nil {
 			r.Warnf(line, "%v: result skipped", err)
 			return false
 		}
-		if !r.ids.check(rec, line, r.Warnf) {
+		if !r.ids.check(rec, line, r.version, r.Warnf) {
 			return false
 		}
 		r.res, r.line = rec, line
 		return true
 	}
 	return false
+}
+
+// check is CheckResult with the names already checked cached.
+func (r *Reader) check(res *benchfmt.Result) error {
+	if err := checkValues(res); err != nil {
+		return err
+	}
+	return r.sizes.check(res.Name)
 }
 
 // Result returns the result Scan read, or nil if it read a harness line.
@@ -125,6 +140,12 @@ func (r *Reader) Comment() []string { return r.comment }
 
 // Line returns the 1-based line number of what Scan read.
 func (r *Reader) Line() int { return r.line }
+
+// ConfigVersion returns a number that changes whenever the config of
+// the results may have changed since the previous result Scan read (a
+// config line came between them, or the reader left out a value):
+// callers cache what they derive from a result's config per version.
+func (r *Reader) ConfigVersion() uint64 { return r.version + r.ids.drops }
 
 // Name returns the name (path) the reader reports lines with.
 func (r *Reader) Name() string { return r.name }

@@ -373,6 +373,9 @@ func (fr *fileRead) finish() error {
 		return err
 	}
 	rd, f, path := fr.rd, fr.f, fr.f.Path
+	if fr.seen == 0 && fr.r.Skipped() > 0 {
+		return fmt.Errorf("reading %s: no usable benchmark results: all %d were skipped (see warnings)", path, fr.r.Skipped())
+	}
 	if fr.seen == 0 {
 		return fmt.Errorf("reading %s: no benchmark results (empty or not in Go benchmark format)", path)
 	}

@@ -37,6 +37,7 @@ type Reader struct {
 	// version counts the changes of the results' config (see
 	// ConfigVersion).
 	version uint64
+	skipped int // bad result and syntax lines (see Skipped)
 }
 
 // NewReader returns a Reader of r; name (a path) prefixes messages.
@@ -102,16 +103,19 @@ func (r *Reader) accept(rec benchfmt.Record) bool {
 	_, line := rec.Pos()
 	switch rec := rec.(type) {
 	case *benchfmt.SyntaxError:
+		r.skipped++
 		r.Warnf(line, "%s (expected \"BenchmarkName iters value unit [value unit...]\")", rec.Msg)
 	case *benchfmt.Result:
 		if r.feed.passConfig(line) {
 			r.version++
 		}
 		if err := r.check(rec); err != nil {
+			r.skipped++
 			r.Warnf(line, "%v: result skipped", err)
 			return false
 		}
 		if !r.ids.check(rec, line, r.version, r.Warnf) {
+			r.skipped++
 			return false
 		}
 		r.res, r.line = rec, line
@@ -186,6 +190,12 @@ func (r *Reader) Digest() string { return "sha256:" + hex.EncodeToString(r.feed.
 // EndsMidLine reports whether the last line read had no newline (a
 // record cut off while being written), once Scan returned false.
 func (r *Reader) EndsMidLine() bool { return r.feed.midLine }
+
+// Skipped returns how many result lines were skipped so far: malformed,
+// with values out of range, or with an identity of the wrong shape
+// (lines skipped for control characters are not counted: they need not
+// be result lines).
+func (r *Reader) Skipped() int { return r.skipped }
 
 // Lines returns the number of lines read so far.
 func (r *Reader) Lines() int { return r.feed.line }

@@ -153,6 +153,10 @@ func (rw *resultWriter) write(g *Group, label string, s *Sample, events []string
 			res.Values = append(res.Values, benchfmt.Value{Value: s.Events[i], Unit: e + "/op"})
 		}
 	}
+	res.Values = resultfile.DropInvalid(res.Values)
+	if err := resultfile.CheckResult(res); err != nil {
+		return fmt.Errorf("writing results: %s: sample not written: %w", res.Name, err)
+	}
 	if err := rw.start(); err != nil {
 		return fmt.Errorf("writing results: %w", err)
 	}

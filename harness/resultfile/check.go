@@ -46,10 +46,10 @@ func checkValues(res *benchfmt.Result) error {
 	}
 	ns := false
 	for _, v := range res.Values {
-		if err := checkValue(v); err != nil {
+		if err := CheckValue(v); err != nil {
 			return err
 		}
-		ns = ns || v.Unit == "sec/op"
+		ns = ns || v.Unit == "sec/op" || v.Unit == "ns/op" // as read (tidied) or written
 	}
 	if !ns {
 		return fmt.Errorf("expected a ns/op value")
@@ -57,9 +57,10 @@ func checkValues(res *benchfmt.Result) error {
 	return nil
 }
 
-// checkValue checks one value against the range of the unit the file
-// wrote it in (benchfmt tidies ns/op to sec/op, except a 0).
-func checkValue(v benchfmt.Value) error {
+// CheckValue checks one value against the range of the unit the file
+// wrote it in (benchfmt tidies ns/op to sec/op, except a 0): see
+// CheckResult.
+func CheckValue(v benchfmt.Value) error {
 	value, unit := v.Value, v.Unit
 	if v.OrigUnit != "" {
 		value, unit = v.OrigValue, v.OrigUnit
@@ -72,6 +73,23 @@ func checkValue(v benchfmt.Value) error {
 		return fmt.Errorf("expected %s between %g and %g, got %v", unit, lo, hi, value)
 	}
 	return nil
+}
+
+// DropInvalid returns vals without the values after the first (ns/op,
+// which a writer checks with CheckResult) that CheckValue refuses, such
+// as a NaN counter or a zero cycle count: writers never write a line the
+// readers would skip.
+func DropInvalid(vals []benchfmt.Value) []benchfmt.Value {
+	if len(vals) == 0 {
+		return vals
+	}
+	out := vals[:1]
+	for _, v := range vals[1:] {
+		if CheckValue(v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // valueRange returns the range of a unit's values as a file writes it;

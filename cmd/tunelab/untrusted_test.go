@@ -139,6 +139,10 @@ func TestReportRefusesWhatIsNotAFile(t *testing.T) {
 				t.Fatalf("tunelab %q did not return in 10 s", args)
 			}
 		}
+		_, stderr, code := runCLI(t, "export", "--base", path, "--format", "json")
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("export --base %s: exit %d, stderr %q; want a refusal saying %q", path, code, stderr, want)
+		}
 	}
 }
 

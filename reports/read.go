@@ -150,8 +150,8 @@ type pointKey struct {
 
 // projections are the benchproc projections used to group results.
 type projections struct {
-	model, kernel, size *benchproc.Projection
-	fields              map[string]*benchproc.Field
+	model, size *benchproc.Projection
+	fields      map[string]*benchproc.Field
 }
 
 func newProjections() projections {
@@ -159,9 +159,8 @@ func newProjections() projections {
 	filter, _ := benchproc.NewFilter("*")
 	p := projections{fields: map[string]*benchproc.Field{}}
 	p.model, _ = pp.Parse("dispatch-key,uarch,cpu-vendor,cpu-family,cpu-model", filter)
-	p.kernel, _ = pp.Parse("kernel", filter)
 	p.size, _ = pp.Parse("/size", filter)
-	for _, proj := range []*benchproc.Projection{p.model, p.kernel, p.size} {
+	for _, proj := range []*benchproc.Projection{p.model, p.size} {
 		for _, f := range proj.Fields() {
 			p.fields[f.Name] = f
 		}
@@ -194,10 +193,6 @@ func Read(paths []string) (*Set, []string, error) {
 	}
 	rd.finish()
 	return rd.set, rd.warnings, nil
-}
-
-func (rd *reader) warnf(file string, line int, format string, a ...any) {
-	rd.warnings = append(rd.warnings, fmt.Sprintf("%s:%d: %s", file, line, fmt.Sprintf(format, a...)))
 }
 
 // readFile streams one file: memory holds what the set keeps (samples

@@ -12,6 +12,52 @@ import (
 // the sweep, report and export give one answer.
 type Verdicts func(g *GroupResult) []string
 
+// A Failure is a contender a sweep excluded: it failed verification,
+// crashed or could not be restarted; Group is its kernel/size group.
+type Failure struct {
+	Group, Variant, Reason string
+}
+
+// Failures returns every contender the sweep excluded, group by group,
+// and every group that could not be measured at all.
+func (r *Report) Failures() []Failure {
+	var out []Failure
+	for _, g := range r.Groups {
+		if g.Err != nil {
+			out = append(out, Failure{Group: g.Group.Key(), Reason: g.Err.Error()})
+		}
+		for _, a := range g.Race.Arms {
+			if a.Excluded {
+				out = append(out, Failure{Group: g.Group.Key(), Variant: a.Label, Reason: a.Reason})
+			}
+		}
+	}
+	return out
+}
+
+// WriteFailures prints the failures under a heading that counts them,
+// one line each; nothing when there are none. Sweeps print them before
+// any verdict: a variant that computes wrong results matters more than
+// which variant is fastest.
+func WriteFailures(w io.Writer, fs []Failure) {
+	if len(fs) == 0 {
+		return
+	}
+	noun := "variants"
+	if len(fs) == 1 {
+		noun = "variant"
+	}
+	fmt.Fprintf(w, "FAILED: %d %s failed verification or crashed; no verdict counts them\n", len(fs), noun)
+	for _, f := range fs {
+		v := f.Variant
+		if v == "" {
+			v = "(whole group)"
+		}
+		fmt.Fprintf(w, "  %s  %s: %s\n", f.Group, v, f.Reason)
+	}
+	fmt.Fprintln(w)
+}
+
 // WriteSummary prints, per group, what the race did and the verdict lines,
 // then the time racing saved.
 func WriteSummary(w io.Writer, rep *Report, verdicts Verdicts) {

@@ -48,6 +48,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	r.writeClassesHTML(bw)
 	r.writeLayoutHTML(bw)
 	r.writeMatrixHTML(bw)
+	if r.looModels() {
+		if err := writeLOOHTML(bw, r.LeaveOneOutAll(LOORules[0])); err != nil {
+			return err
+		}
+	}
 	for _, sec := range r.Sections {
 		if err := sec(bw); err != nil {
 			return err
@@ -100,7 +105,11 @@ func (r *Report) writeTOC(w io.Writer, ids map[*Group]string) {
 		}
 		fmt.Fprintln(w, "</li></ul></li>")
 	}
-	fmt.Fprintln(w, "<li><a href=\"#classes\">Size classes</a></li><li><a href=\"#layout\">Layout noise</a></li><li><a href=\"#matrix\">Cross-machine matrix</a></li></ul>")
+	fmt.Fprint(w, "<li><a href=\"#classes\">Size classes</a></li><li><a href=\"#layout\">Layout noise</a></li><li><a href=\"#matrix\">Cross-machine matrix</a></li>")
+	if r.looModels() {
+		fmt.Fprint(w, "<li><a href=\"#leave-one-out\">Leave-one-out: what an unmeasured CPU would lose</a></li>")
+	}
+	fmt.Fprintln(w, "</ul>")
 }
 
 // sizeOrAll names a group's size in links: "64 B", or "fixed size".

@@ -27,6 +27,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	r.writeLayoutMD(bw)
 	r.writeEffectsMD(bw)
 	r.writeMatrixMD(bw)
+	if r.looModels() {
+		writeLOOMarkdown(bw, r.LeaveOneOutAll(LOORules[0]))
+	}
 	return bw.Flush()
 }
 

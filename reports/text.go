@@ -61,6 +61,10 @@ func (r *Report) writeSectionsText(w io.Writer) {
 		fmt.Fprintf(w, "  %s%s\n", e, sigMark(e))
 	}
 	r.writeMatrixText(w)
+	if r.looModels() {
+		fmt.Fprintln(w)
+		WriteLOOText(w, r.LeaveOneOutAll(LOORules[0]))
+	}
 }
 
 func sigMark(e *KnobEffect) string {

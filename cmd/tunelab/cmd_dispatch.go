@@ -35,17 +35,25 @@ var dispatchSource = func() dispatchState {
 }
 
 func runDispatch(e *env, args []string) error {
-	fs := newFlags(e, "dispatch", "dispatch [--json] [--results FILE...]")
+	fs := newFlags(e, "dispatch", "dispatch [--json] [--results FILE...] | dispatch --leave-one-out FILE... [--rule R]")
 	asJSON := fs.Bool("json", false, "print the plans as JSON")
 	withResults := fs.Bool("results", false, "explain the plans against the winner rule's decisions from the result FILEs for this host")
+	loo := fs.Bool("leave-one-out", false, "for each CPU model in the result FILEs, pick from the table exported without its results and compare with its own winners (the regret)")
+	ruleName := fs.String("rule", reports.LOORules[0].Name, "with --leave-one-out, the rule whose picks are listed: nearest (production), features or level")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(files) > 0 && !*withResults {
-		return usagef("dispatch: unexpected argument %q (result files need --results)", files[0])
-	}
-	if *withResults && len(files) == 0 {
+	switch {
+	case *loo && (*withResults || *asJSON):
+		return usagef("dispatch: --leave-one-out takes neither --results nor --json")
+	case *loo && len(files) == 0:
+		return usagef("dispatch: --leave-one-out needs result files")
+	case *loo:
+		return runLeaveOneOut(e, files, *ruleName)
+	case len(files) > 0 && !*withResults:
+		return usagef("dispatch: unexpected argument %q (result files need --results or --leave-one-out)", files[0])
+	case *withResults && len(files) == 0:
 		return usagef("dispatch: --results needs result files")
 	}
 	r := newDispatchReport(dispatchSource())
@@ -58,6 +66,22 @@ func runDispatch(e *env, args []string) error {
 		return cpuWriteJSON(e.stdout, r)
 	}
 	r.print(e.stdout)
+	return nil
+}
+
+// runLeaveOneOut prints the leave-one-out evaluation of the named rule
+// on the result files, the rules compared, and the rule's summary line.
+func runLeaveOneOut(e *env, files []string, ruleName string) error {
+	rule, ok := reports.LookupLOORule(ruleName)
+	if !ok {
+		return usagef("dispatch: --rule must be nearest, features or level, not %q", ruleName)
+	}
+	set, err := readResults(e, files)
+	if err != nil {
+		return err
+	}
+	rep := reports.Analyze(set, reports.DefaultOptions())
+	reports.WriteLOOText(e.stdout, rep.LeaveOneOutAll(rule))
 	return nil
 }
 
@@ -80,8 +104,12 @@ type dispatchKernel struct {
 	Kernel string `json:"kernel"`
 	// Table says which table entry was used and why, or why none of the
 	// model's entries was ("" when the table has none for the model).
-	Table      string              `json:"table"`
-	Entries    []dispatchEntry     `json:"entries"`
+	Table   string          `json:"table"`
+	Entries []dispatchEntry `json:"entries"`
+	// Nearest are other CPU models' entries for the kernel: the ones
+	// that qualify, nearest first, then the others (see
+	// dispatch.NearStatus).
+	Nearest    []dispatchNear      `json:"nearest"`
 	Choices    []dispatchChoice    `json:"choices"`
 	Candidates []dispatchCandidate `json:"candidates"`
 	Notes      []string            `json:"notes"`
@@ -110,6 +138,21 @@ type dispatchEntry struct {
 	Extra   []string `json:"extra"`
 	Used    bool     `json:"used"`
 	Why     string   `json:"why"`
+}
+
+// dispatchNear is another CPU model's entry for the kernel.
+type dispatchNear struct {
+	Key        string   `json:"dispatch_key"`
+	Uarch      string   `json:"uarch"`
+	Features   []string `json:"features"`
+	Level      string   `json:"feature_level"`
+	Qualifies  bool     `json:"qualifies"`
+	SameFamily bool     `json:"same_family"`
+	Shared     int      `json:"shared_features"`
+	Missing    []string `json:"missing"`
+	Unmeasured []string `json:"unmeasured"`
+	Used       bool     `json:"used"`
+	Why        string   `json:"why"`
 }
 
 type dispatchChoice struct {
@@ -155,11 +198,15 @@ func newDispatchReport(s dispatchState) dispatchReport {
 }
 
 func newDispatchKernel(kp dispatch.KernelPlan) dispatchKernel {
-	k := dispatchKernel{Kernel: kp.Kernel, Table: kp.Table, Entries: []dispatchEntry{},
+	k := dispatchKernel{Kernel: kp.Kernel, Table: kp.Table, Entries: []dispatchEntry{}, Nearest: []dispatchNear{},
 		Notes: cpuNonNil(kp.Notes), Warnings: cpuNonNil(kp.Warnings)}
 	for _, s := range kp.Entries {
 		k.Entries = append(k.Entries, dispatchEntry{s.Uarch, cpuNonNil(s.Features), s.Match,
 			cpuNonNil(s.Missing), cpuNonNil(s.Extra), s.Used, s.Why})
+	}
+	for _, s := range kp.Nearest {
+		k.Nearest = append(k.Nearest, dispatchNear{s.Key, s.Uarch, cpuNonNil(s.Features), s.Level, s.Qualifies, s.SameFamily,
+			s.Shared, cpuNonNil(s.Missing), cpuNonNil(s.Unmeasured), s.Used, s.Why})
 	}
 	prev := 0
 	for i, c := range kp.Choices {
@@ -238,7 +285,8 @@ func (k dispatchKernel) print(w io.Writer) {
 }
 
 // printEntries says which table entry was used and why, then why each
-// other entry for the model was not.
+// other entry for the model was not and, unless this model's entry
+// decided, why each other model's entry was not used.
 func (k dispatchKernel) printEntries(w io.Writer) {
 	if k.Table == "" {
 		return
@@ -248,6 +296,14 @@ func (k dispatchKernel) printEntries(w io.Writer) {
 	for _, e := range k.Entries {
 		if used && !e.Used {
 			fmt.Fprintf(w, "  other:  %s\n", e.Why)
+		}
+	}
+	if used && !slices.ContainsFunc(k.Choices, func(c dispatchChoice) bool { return c.Reason != dispatch.ReasonTable }) {
+		return
+	}
+	for _, n := range k.Nearest {
+		if !n.Used && !strings.Contains(k.Table, n.Why) {
+			fmt.Fprintf(w, "  also:   %s\n", n.Why)
 		}
 	}
 }

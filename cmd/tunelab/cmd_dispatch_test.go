@@ -13,8 +13,10 @@ import (
 // measured with the host's exact features (with a size class naming an
 // unknown variant; an entry measured without AVX-512 ranks below it, one
 // measured with avx512ifma is skipped), one from the defaults (its entry
-// needs avx512ifma), one from a legacy entry, one overridden and one whose
-// override names a variant the CPU cannot run.
+// needs avx512ifma), one from a legacy entry, one from the nearest
+// measured CPU (another model measured with the host's features; one at
+// x86-64-v3 does not qualify), one overridden and one whose override
+// names a variant the CPU cannot run.
 func syntheticDispatch(t *testing.T) dispatchState {
 	cpu := syntheticCPU(t, "avx512ifma=off")
 	full := syntheticCPU(t, "").FeatureList()
@@ -30,6 +32,9 @@ func syntheticDispatch(t *testing.T) dispatchState {
 			entry("mac.x", full, ch(0, "isa=ifma")),
 			entry("perm.x4", full, ch(0, "isa=avx512vl/rot=prol")),
 			entry("mac.z", nil, ch(0, "isa=avx2/unroll=4")),
+			{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mac.n", Features: noAVX512, Choices: []dispatch.Choice{ch(0, "isa=avx2/unroll=4")}},
+			{Vendor: dispatch.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mac.n", Features: cpu.FeatureList(),
+				Choices: []dispatch.Choice{ch(256, "isa=avx2/unroll=4"), ch(0, "isa=avx512/unroll=8")}},
 		},
 		Defaults: []dispatch.Default{
 			{Level: dispatch.LevelV3, Features: []string{"avx2"}, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
@@ -44,6 +49,7 @@ func syntheticDispatch(t *testing.T) dispatchState {
 		dispatch.Resolve(cpu, table, "", "mac.x", macCands),
 		dispatch.Resolve(cpu, table, "", "perm.x4", permCands),
 		dispatch.Resolve(cpu, table, "", "mac.z", macCands),
+		dispatch.Resolve(cpu, table, "", "mac.n", macCands),
 		dispatch.Resolve(cpu, table, "generic", "perm.x8", permCands),
 		dispatch.Resolve(cpu, table, "isa=ifma", "mac.y", macCands),
 	}, overrides: map[string]string{"perm.x8": "isa=generic", "mac.y": "isa=ifma", "no.such": "isa=generic"}}
@@ -78,7 +84,7 @@ func TestDispatchJSONGolden(t *testing.T) {
 	for _, k := range r.Kernels {
 		reasons[k.Kernel] = k.Choices[len(k.Choices)-1].Reason
 	}
-	want := map[string]string{"mac.x": "table", "perm.x4": "default", "mac.z": "table", "perm.x8": "override", "mac.y": "generic"}
+	want := map[string]string{"mac.x": "table", "perm.x4": "default", "mac.z": "table", "mac.n": "nearest", "perm.x8": "override", "mac.y": "generic"}
 	for k, w := range want {
 		if reasons[k] != w {
 			t.Errorf("kernel %s: last choice reason %q, want %q", k, reasons[k], w)
@@ -92,6 +98,7 @@ func TestDispatchJSONGolden(t *testing.T) {
 		"mac.x":   "table AuthenticAMD/0x19/0x11 (Zen 4) [features exact]",
 		"perm.x4": "entry for this model skipped: measured with avx512ifma, which this host lacks; using default x86-64-v4",
 		"mac.z":   "table AuthenticAMD/0x19/0x11 (Zen 4) [features not recorded]: legacy entry",
+		"mac.n":   "nearest measured CPU GenuineIntel/0x06/0xcf (Emerald Rapids) [other vendor or family; measured with this host's features that mac.n's tabled variants use (avx2 avx512f avx512vl)",
 		"perm.x8": "",
 	} {
 		if !strings.HasPrefix(tables[k], w) || (w == "") != (tables[k] == "") {
@@ -119,12 +126,38 @@ func TestDispatchHost(t *testing.T) {
 }
 
 func TestDispatchUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"dispatch", "keccak.x4"}, {"dispatch", "--kernel=x"}} {
+	loo := fixtures + "loo/spr.txt"
+	for _, args := range [][]string{{"dispatch", "keccak.x4"}, {"dispatch", "--kernel=x"}, {"dispatch", "--leave-one-out"},
+		{"dispatch", "--leave-one-out", "--json", loo}, {"dispatch", "--leave-one-out", "--results", loo},
+		{"dispatch", "--leave-one-out", "--rule", "best", loo}} {
 		_, stderr, code := runCLI(t, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code != 2 || !strings.HasPrefix(lines[len(lines)-1], "tunelab: ") {
 			t.Errorf("tunelab %v: exit %d, stderr %q; want exit 2 ending in a one-line reason", args, code, stderr)
 		}
+	}
+}
+
+// TestDispatchLeaveOneOutGolden runs the leave-one-out evaluation on
+// the reports package's fixtures (reports/testdata/loo): a table per
+// CPU model, the rules compared, and exactly one summary line, last.
+func TestDispatchLeaveOneOutGolden(t *testing.T) {
+	var files []string
+	for _, f := range []string{"zen4-metal.txt", "zen4-vm.txt", "zen4-raphael.txt", "spr.txt"} {
+		files = append(files, fixtures+"loo/"+f)
+	}
+	out, stderr, code := runCLI(t, append([]string{"dispatch", "--leave-one-out"}, files...)...)
+	if code != 0 {
+		t.Fatalf("tunelab dispatch --leave-one-out: exit %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if !strings.HasPrefix(lines[len(lines)-1], "leave-one-out regret: geomean ") || strings.Count(out, "leave-one-out regret:") != 1 {
+		t.Errorf("output does not end with exactly one summary line:\n%s", out)
+	}
+	golden(t, "dispatch_loo.golden", out)
+	levelOut, _, _ := runCLI(t, append([]string{"dispatch", "--leave-one-out", "--rule", "level"}, files...)...)
+	if !strings.HasPrefix(levelOut, "Leave-one-out (rule level)") || !strings.Contains(levelOut, "  nearest   geomean") {
+		t.Errorf("--rule level: output does not list the level rule's picks and the nearest rule beside it:\n%s", levelOut)
 	}
 }
 

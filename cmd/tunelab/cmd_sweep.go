@@ -231,13 +231,17 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume str
 	if rep.Interrupted {
 		return interrupted(received(), flags, path)
 	}
+	if n := len(rep.Failures()); n > 0 {
+		return &exitError{1, fmt.Errorf("sweep: %s failed verification or crashed (listed first above; the result file is complete)", plural(n, "variant"))}
+	}
 	return nil
 }
 
-// writeSweepSummary prints the sweep's summary: per group what the
-// reports package decides from the file the sweep wrote (read once),
-// the winner table, and what pruning left out.
+// writeSweepSummary prints the sweep's summary: the variants that failed
+// first, per group what the reports package decides from the file the
+// sweep wrote (read once), the winner table, and what pruning left out.
 func writeSweepSummary(e *env, rep *harness.Report, path string, rule reports.Options, pr *pruning) {
+	harness.WriteFailures(e.stdout, rep.Failures())
 	set, warnings, err := reports.Read([]string{path})
 	for _, w := range warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)

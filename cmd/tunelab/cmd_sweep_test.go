@@ -263,3 +263,28 @@ func TestDefaultSelectionLeavesOutCalib(t *testing.T) {
 		t.Errorf("--kernel calib selects %v", sel.Kernels)
 	}
 }
+
+// TestSweepFailuresFirst sweeps a kernel with a variant that fails
+// verification: the failure is listed before any verdict, the sweep exits
+// 1, and the result file is still complete.
+func TestSweepFailuresFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.txt")
+	cmd, out := tunelabProc(t, []string{testBadKernelEnv + "=1"}, "sweep", "--kernel", "clitest.bad",
+		"--max-samples", "8", "--sample-time", "200us", "-o", path)
+	if code := exitStatus(cmd.Wait()); code != 1 {
+		t.Fatalf("sweep with a failing variant exited %d, want 1:\n%s", code, out)
+	}
+	checkLinesInOrder(t, out.String(), []string{
+		"FAILED: 1 variant failed verification or crashed",
+		"  clitest.bad  mode=wrong: ",
+		"clitest.bad: 2 contenders, 0 eliminated, 1 excluded",
+		"results: " + path,
+		"tunelab: sweep: 1 variant failed verification or crashed",
+	})
+	if !strings.Contains(out.String(), "index 3") {
+		t.Errorf("the failure line does not give the first mismatch:\n%s", out)
+	}
+	if _, text := countResults(t, path); !strings.Contains(text, "excluded clitest.bad mode=wrong") {
+		t.Errorf("result file does not record the exclusion:\n%s", text)
+	}
+}

@@ -122,11 +122,12 @@ func ReleaseOverrideWarnings() {
 // keccak.x1's choice"): Plans and `tunelab dispatch` then show what runs.
 // Call it after Plan, with a variant the host can run.
 //
-// With levelDefaults, feature-level defaults are replaced too: for a
-// kernel whose variants' features depend on the measuring host's other
-// choices (the many-stream SHAKEs run keccak's dispatched permutations),
-// a default measured on another CPU of the level says little.
-func Fallback(kernel, variantName, why string, levelDefaults bool) {
+// With foreign, the choices measured on other CPUs (nearest entries and
+// feature-level defaults) are replaced too, and the plan records why in
+// OwnDefault: for a kernel whose variants' speed depends on the
+// measuring host's other choices (the many-stream SHAKEs run keccak's
+// dispatched permutations), another CPU's measurement says little.
+func Fallback(kernel, variantName, why string, foreign bool) {
 	mu.Lock()
 	defer mu.Unlock()
 	kp, ok := plans[kernel]
@@ -134,16 +135,32 @@ func Fallback(kernel, variantName, why string, levelDefaults bool) {
 		return
 	}
 	kp.Choices, kp.Details = slices.Clone(kp.Choices), slices.Clone(kp.Details)
+	nearest := false
 	for i, c := range kp.Choices {
-		if (FallsBack(c) || levelDefaults && c.Reason == ReasonDefault) && c.Variant != variantName {
+		if (FallsBack(c) || foreign && Foreign(c)) && c.Variant != variantName {
+			nearest = nearest || c.Reason == ReasonNearest
 			kp.Choices[i] = Choice{MaxSize: c.MaxSize, Variant: variantName, Reason: ReasonPackage}
 			if i < len(kp.Details) {
 				kp.Details[i] = "package default: " + why
 			}
 		}
 	}
+	if nearest {
+		kp.Nearest = slices.Clone(kp.Nearest)
+		for i := range kp.Nearest {
+			kp.Nearest[i].Used = false
+		}
+		kp.Table += "; the package runs its own default instead"
+	}
+	if foreign {
+		kp.OwnDefault = why
+	}
 	plans[kernel] = kp
 }
+
+// Foreign reports whether c was measured on another CPU: a nearest
+// entry's choice or a feature-level default.
+func Foreign(c Choice) bool { return c.Reason == ReasonNearest || c.Reason == ReasonDefault }
 
 // FallsBack reports whether c is the generic fallback of a plan: no
 // table entry or default covered its sizes, or a feature-level default

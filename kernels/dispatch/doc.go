@@ -50,9 +50,11 @@
 //
 // Plan resolves, per kernel: override, then the compiled table (ztable.go,
 // written by `tunelab export --format go`) for this CPU's vendor, family and
-// model, then the feature-level defaults, then the generic variant. A
-// variant whose features the CPU lacks is never selected. Resolve is the
-// same selection as a pure function of its inputs.
+// model, then the entries of the nearest measured CPUs (below), then the
+// feature-level defaults, then the generic variant. A variant whose
+// features the CPU lacks is never selected. Resolve is the same selection
+// as a pure function of its inputs; ResolveRule with RuleDefaults skips
+// the nearest CPUs (for leave-one-out comparisons).
 //
 // # Entries and feature sets
 //
@@ -71,4 +73,25 @@
 // left to the defaults, as for any entry. When no entry is usable the
 // defaults decide. KernelPlan.Entries and KernelPlan.Table say which entry
 // was used and why.
+//
+// # CPUs the table does not name
+//
+// Where the CPU's own model has no usable entry for a kernel (most users
+// run on a CPU nobody measured, and a VM's model number may name another
+// CPU than its features), the kernel's plan comes from the entry of the
+// nearest measured CPU that qualifies: one measured at the CPU's feature
+// level and with exactly the CPU's features as far as the kernel's
+// tabled variants use them (the features of the variants any entry or
+// default of the table names for the kernel; a production binary links
+// exactly those). Such an entry's choices all run here, and its sweep
+// measured every tabled variant that runs here: features the kernel's
+// variants do not use (avx512bf16 for Poly1305) do not matter, features
+// they do use (avx512ifma) must match both ways. Among qualifying
+// entries the nearest is the one of the same vendor and CPUID family,
+// then the one with the most features in common with the CPU, then the
+// first listed. The defaults decide only where no measured CPU
+// qualifies. Defaults within a level are tried with the most features
+// first, so that a default keyed by features beyond its level precedes
+// the level's own. KernelPlan.Nearest says what Resolve made of each
+// other model's entry.
 package dispatch

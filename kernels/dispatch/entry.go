@@ -165,21 +165,33 @@ func withoutExtra(s EntryStatus) string {
 }
 
 // summarize sets the plan's one-line account of the table lookup, once
-// its choices are set.
+// its choices are set: the own model's entry used, else why none was,
+// then what the nearest measured CPUs gave, and what was used instead.
 func (r *resolver) summarize() {
 	kp := r.plan
-	var skipped []string
+	near, nearUsed := r.nearSummary()
+	var parts []string
+	sep := "; using "
 	for _, s := range kp.Entries {
-		if s.Used {
+		if !s.Used {
+			parts = append(parts, s.Why)
+			continue
+		}
+		if slices.Contains(kp.Details, r.entryWhere) {
 			kp.Table = s.Why
-			if !slices.Contains(kp.Details, r.entryWhere) {
-				kp.Table += "; none of its choices runs here, using " + kp.Details[0]
-			}
 			return
 		}
-		skipped = append(skipped, s.Why)
+		parts, sep = []string{s.Why + "; none of its choices runs here"}, ", using "
+		break
 	}
-	if len(skipped) > 0 {
-		kp.Table = strings.Join(skipped, "; ") + "; using " + kp.Details[0]
+	if near != "" {
+		parts, sep = append(parts, near), "; using "
+	}
+	switch {
+	case len(parts) == 0:
+	case nearUsed:
+		kp.Table = strings.Join(parts, "; ")
+	default:
+		kp.Table = strings.Join(parts, "; ") + sep + kp.Details[0]
 	}
 }

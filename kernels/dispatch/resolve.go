@@ -16,8 +16,11 @@ const genericName = "isa=generic"
 const (
 	ReasonOverride = "override"
 	ReasonTable    = "table"
-	ReasonDefault  = "default"
-	ReasonGeneric  = "generic"
+	// ReasonNearest marks a choice taken from the entry of the nearest
+	// measured CPU (another model; see RuleNearest).
+	ReasonNearest = "nearest"
+	ReasonDefault = "default"
+	ReasonGeneric = "generic"
 	// ReasonPackage marks a choice its package made where the plan fell
 	// back to generic (see Fallback).
 	ReasonPackage = "package"
@@ -34,17 +37,24 @@ type KernelPlan struct {
 	// Candidates are the variants the kernel offered.
 	Candidates []CandidateStatus
 	// Entries are the table entries for the CPU's dispatch key and the
-	// kernel, in table order, with what Resolve made of each; Table says
-	// in one line which was used and why, or why none was and what was
-	// used instead ("" when the table has no entry for the model or an
-	// override decided).
+	// kernel, in table order, with what Resolve made of each. Nearest are
+	// the other models' entries for the kernel with recorded features
+	// (RuleNearest): the qualifying ones nearest first, then the others.
+	// Table says in one line which entry was used and why, or why none
+	// was and what was used instead ("" when the table has no entry for
+	// the kernel on any model, or an override decided).
 	Entries []EntryStatus
+	Nearest []NearStatus
 	Table   string
 	// Notes say what the table or defaults named that was skipped or
 	// normalized; Warnings are problems with the override (printed to
 	// stderr once by Plan).
 	Notes    []string
 	Warnings []string
+	// OwnDefault, set by Fallback, says why the kernel's package runs
+	// its own default wherever the plan has no entry of this CPU's
+	// ("" when it takes other CPUs' choices like any kernel).
+	OwnDefault string
 }
 
 // A CandidateStatus is a candidate with the features the CPU lacks.
@@ -65,24 +75,33 @@ type pick struct {
 // resolver holds the inputs of one Resolve call.
 type resolver struct {
 	cpu    *CPU
+	rule   Rule
 	byName map[string]CandidateStatus
 	plan   *KernelPlan
 	// entryWhere is the detail of the used table entry's choices.
 	entryWhere string
 }
 
-// Resolve selects the plan of kernel among cands on cpu: the override
-// variant if it is a runnable candidate, else the table entry for cpu's
-// dispatch key that best matches cpu's features (masks applied; see the
-// package comment), else the applicable defaults (highest level first, then
-// table order), else the generic variant. Choices naming unknown or
+// Resolve selects the plan of kernel among cands on cpu with RuleNearest:
+// the override variant if it is a runnable candidate, else the table
+// entry for cpu's dispatch key that best matches cpu's features (masks
+// applied; see the package comment), else the entries of the nearest
+// measured CPUs that qualify, else the applicable defaults (highest level
+// first, then the most features, then table order), else the generic
+// variant. Choices naming unknown or
 // unrunnable variants or negative sizes are skipped; unsorted choices are
 // sorted; of two with the same bound the first listed wins. Sizes a tier
 // leaves uncovered (its unbounded choice skipped) fall to the next tier.
 // override may be "" (none) or "generic". Resolve is a pure function.
 func Resolve(cpu *CPU, table Table, override, kernel string, cands []Candidate) KernelPlan {
+	return ResolveRule(cpu, table, RuleNearest, override, kernel, cands)
+}
+
+// ResolveRule is Resolve with the given rule for the sizes cpu's own
+// entry leaves open.
+func ResolveRule(cpu *CPU, table Table, rule Rule, override, kernel string, cands []Candidate) KernelPlan {
 	kp := KernelPlan{Kernel: kernel}
-	r := resolver{cpu: cpu, byName: map[string]CandidateStatus{}, plan: &kp}
+	r := resolver{cpu: cpu, rule: rule, byName: map[string]CandidateStatus{}, plan: &kp}
 	r.addCandidates(cands)
 	if p, ok := r.override(override); ok {
 		kp.set([]pick{p})
@@ -151,11 +170,18 @@ func (r *resolver) warn(format string, a ...any) {
 }
 
 // tableTiers returns the choices of the table entry picked for the CPU
-// (if any), then each applicable default's, each normalized.
+// (if any), then (RuleNearest) those of each qualifying entry of another
+// model, nearest first, then each applicable default's, each normalized.
 func (r *resolver) tableTiers(t Table) [][]pick {
 	var tiers [][]pick
 	if e, where, ok := r.entry(t.Entries); ok {
 		tiers = append(tiers, r.normalize(e.Choices, ReasonTable, where))
+	}
+	if r.rule == RuleNearest {
+		near := r.nearest(t)
+		for i, e := range near {
+			tiers = append(tiers, r.normalize(e.Choices, ReasonNearest, nearWhere(r.plan.Nearest[i])))
+		}
 	}
 	for _, d := range r.defaults(t.Defaults) {
 		where := "default " + d.Level
@@ -171,7 +197,8 @@ func (r *resolver) tableTiers(t Table) [][]pick {
 }
 
 // defaults returns the kernel's defaults that apply to the CPU, highest
-// level first, table order within a level.
+// level first, then the most features (a default keyed by features beyond
+// its level before the level's own), then table order.
 func (r *resolver) defaults(all []Default) []Default {
 	have := LevelRank(r.cpu.Level())
 	var out []Default
@@ -188,7 +215,9 @@ func (r *resolver) defaults(all []Default) []Default {
 			out = append(out, d)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Default) int { return LevelRank(b.Level) - LevelRank(a.Level) })
+	slices.SortStableFunc(out, func(a, b Default) int {
+		return cmp.Or(LevelRank(b.Level)-LevelRank(a.Level), len(b.Features)-len(a.Features))
+	})
 	return out
 }
 

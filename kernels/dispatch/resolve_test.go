@@ -156,7 +156,8 @@ func featuresOf(v string) []string {
 
 // TestResolveRandomHostileTables checks the plan invariants on random
 // tables full of unknown, unrunnable, unsorted and duplicate choices, and
-// of entries with legacy, foreign, unknown and repeated feature sets.
+// of entries of the CPU's and other models with legacy, foreign, unknown
+// and repeated feature sets, under both rules.
 func TestResolveRandomHostileTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	names := []string{genericName, "isa=avx2", "isa=avx512", "isa=ifma", "isa=future", "isa=nope", ""}
@@ -171,19 +172,23 @@ func TestResolveRandomHostileTables(t *testing.T) {
 	cpus := []*CPU{zen4(t), synth(t, VendorAMD, 0x19, 0x11, haswellAll), synth(t, VendorAMD, 0x19, 0x11, nil),
 		synth(t, VendorAMD, 0x19, 0x11, zen4VMFeatures)}
 	featureSets := [][]string{nil, zen4Canonical(), zen4VMFeatures, haswellAll, {"avx2", "avx10"}, {"avx2", "avx2"}, {}}
+	models := []int{0x11, 0x11, 0x01, 0x61}
 	for i := 0; i < 3000; i++ {
 		cpu := cpus[rng.IntN(len(cpus))]
 		var tab Table
-		for range rng.IntN(4) {
-			tab.Entries = append(tab.Entries, withFeatures(zen4Entry(randChoices()...), featureSets[rng.IntN(len(featureSets))]))
+		for range rng.IntN(6) {
+			e := withFeatures(zen4Entry(randChoices()...), featureSets[rng.IntN(len(featureSets))])
+			e.Model = models[rng.IntN(len(models))]
+			tab.Entries = append(tab.Entries, e)
 		}
 		levelNames := []string{"", LevelV2, LevelV3, LevelV4, "bogus"}
 		for range rng.IntN(3) {
 			tab.Defaults = append(tab.Defaults, Default{Level: levelNames[rng.IntN(len(levelNames))], Kernel: kern, Choices: randChoices()})
 		}
-		kp := Resolve(cpu, tab, names[rng.IntN(len(names))], kern, testCands)
+		kp := ResolveRule(cpu, tab, Rule(rng.IntN(2)), names[rng.IntN(len(names))], kern, testCands)
 		checkPlan(t, cpu, kp)
 		checkEntries(t, cpu, kp)
+		checkNearest(t, kp)
 		if t.Failed() {
 			t.Fatalf("iteration %d: table %+v", i, tab)
 		}

@@ -157,7 +157,10 @@ func TestMalformedSignature(t *testing.T) {
 	msg := []byte("malformed")
 	for _, set := range testSets {
 		k := mustKey(t, set, newTestRand("malformed "+set.name).bytes(SeedSize))
-		sig, _ := k.signDet(msg, nil)
+		sig, err := k.signDet(msg, nil)
+		if err != nil || len(sig) != set.p.sigSize {
+			t.Fatalf("%s: signing the message to malform: %d bytes, %v", set.name, len(sig), err)
+		}
 		p := set.p
 		for size := range p.sigSize + 17 {
 			bad := append(append([]byte(nil), sig...), make([]byte, 17)...)[:size]

@@ -166,17 +166,18 @@ func (k *manyKernel) candidates() []dispatch.Candidate {
 }
 
 // replan plans k's dispatch: the override or the table's entry for this
-// CPU, and elsewhere defaultWays. Feature-level defaults are not used:
-// the ways variants run keccak's dispatched permutations, so a default
-// measured on another CPU of the level (with other keccak choices, or
-// with keccak.x8 forced generic here) says little about this one.
+// CPU, and elsewhere defaultWays. Other CPUs' choices (nearest entries,
+// feature-level defaults) are not used: the ways variants run keccak's
+// dispatched permutations, so a measurement on another CPU (with other
+// keccak choices, or with keccak.x8 forced generic here) says little
+// about this one.
 func (k *manyKernel) replan() {
 	plan := dispatch.Plan(k.name, k.candidates())
 	ways := make([]int, len(plan))
 	def := defaultWays()
 	for i, c := range plan {
 		ways[i] = waysOf(c.Variant)
-		if c.Reason == dispatch.ReasonGeneric || c.Reason == dispatch.ReasonDefault {
+		if c.Reason == dispatch.ReasonGeneric || dispatch.Foreign(c) {
 			ways[i] = def
 		}
 	}

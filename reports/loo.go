@@ -1,0 +1,394 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+)
+
+// A LOORule is a way to choose variants for a CPU the table does not
+// name, as leave-one-out compares them.
+type LOORule struct {
+	// Name is "nearest", "features" or "level".
+	Name string
+	// Dispatch is the dispatch rule for the sizes the CPU's own entry
+	// leaves open (here: all of them).
+	Dispatch dispatch.Rule
+	// FeatureDefaults adds defaults keyed by feature sets beyond the
+	// level (see FeatureKeys) to the table's level defaults.
+	FeatureDefaults bool
+}
+
+// LOORules are the rules leave-one-out compares; the first is the one
+// production uses (dispatch.Resolve).
+var LOORules = []LOORule{
+	{Name: "nearest", Dispatch: dispatch.RuleNearest},
+	{Name: "features", Dispatch: dispatch.RuleDefaults, FeatureDefaults: true},
+	{Name: "level", Dispatch: dispatch.RuleDefaults},
+}
+
+// LookupLOORule returns the rule named name.
+func LookupLOORule(name string) (LOORule, bool) {
+	i := slices.IndexFunc(LOORules, func(r LOORule) bool { return r.Name == name })
+	if i < 0 {
+		return LOORule{}, false
+	}
+	return LOORules[i], true
+}
+
+// FeatureKeys are the feature sets beyond a level that the "features"
+// rule computes defaults for: a default for level plus Features is
+// computed as a level default is, over the measured models that have
+// them, and may use them.
+var FeatureKeys = []struct {
+	Level    string
+	Features []string
+}{
+	{"x86-64-v4", []string{"avx512ifma", "avx512vbmi"}},
+	{"x86-64-v4", []string{"avx512ifma"}},
+	{"x86-64-v4", []string{"avx512vbmi"}},
+	{"x86-64-v3", []string{"vaes"}},
+}
+
+// A LOO is a leave-one-out evaluation of a rule over a report's models:
+// for each model, the table is exported without the results of its CPU
+// model (every feature set measured under its dispatch key: the table
+// then does not name it), dispatch resolves what the rule picks for the
+// model's features, and the pick's time is compared with the model's own
+// winner at every measured size (the regret, pick/winner - 1).
+type LOO struct {
+	Rule   LOORule
+	Models []*LOOModel
+	// Summary over every model's scored picks.
+	Summary LOOSummary
+}
+
+// A LOOModel is one left-out model's picks.
+type LOOModel struct {
+	Model *Model
+	// Others counts the models (feature sets) the table was exported
+	// from.
+	Others int
+	Picks  []*LOOPick
+	// Summary over this model's scored picks.
+	Summary LOOSummary
+}
+
+// A LOOPick is what dispatch picks for one kernel and measured size of a
+// left-out model.
+type LOOPick struct {
+	Kernel string
+	Size   int
+	// Winner is the model's own winner at Size.
+	Winner string
+	// Pick is the variant dispatch picks from the table without the
+	// model; Reason and Detail say where it came from.
+	Pick, Reason, Detail string
+	// Measured reports whether the model measured Pick at Size; Regret
+	// compares it with the winner there (Pct = pick/winner - 1, PM its
+	// 95% interval's half-width; infinite when the pick has too few
+	// samples for an interval).
+	Measured bool
+	Regret   Delta
+	// Skipped says why the pick is not scored ("" when it is): the
+	// kernel's package runs its own default on a CPU the table does not
+	// name, whatever the table says.
+	Skipped string
+}
+
+// A LOOSummary sums up scored picks: their count, how many the left-out
+// model never measured, the geometric mean regret of the measured ones
+// and the largest.
+type LOOSummary struct {
+	Picks, Unmeasured int
+	Geomean, Max      float64
+	MaxPick           *LOOPick
+	MaxModel          *Model
+}
+
+// packageDefaults returns, per kernel, why its package runs its own
+// default instead of other CPUs' choices (dispatch.Fallback); a variable
+// for tests.
+var packageDefaults = func() map[string]string {
+	out := map[string]string{}
+	for _, kp := range dispatch.Plans() {
+		if kp.OwnDefault != "" {
+			out[kp.Kernel] = kp.OwnDefault
+		}
+	}
+	return out
+}
+
+// LeaveOneOut evaluates rule on every model of the report with a known
+// identity.
+func (r *Report) LeaveOneOut(rule LOORule) *LOO {
+	l := &LOO{Rule: rule}
+	own := packageDefaults()
+	for _, m := range r.Set.Models {
+		if m.Unknown {
+			continue
+		}
+		lm := r.leaveOut(m, rule, own)
+		l.Models = append(l.Models, lm)
+		for _, p := range lm.Picks {
+			l.Summary.add(p, m)
+		}
+	}
+	l.Summary.finish()
+	return l
+}
+
+// leaveOut resolves the rule's picks for m from the table of the other
+// models and scores them against m's winners.
+func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOModel {
+	sub := r.without(m.Key)
+	t := sub.Export()
+	if rule.FeatureDefaults {
+		t.Defaults = append(sub.featureDefaults(), t.Defaults...)
+	}
+	entries, defaults := t.dispatchTable()
+	table := dispatch.Table{Entries: entries, Defaults: defaults}
+	lm := &LOOModel{Model: m, Others: len(sub.Set.Models)}
+	// The model's features plus those of its recorded level (a result
+	// file may list only the kernel-relevant ones).
+	cpu := &dispatch.CPU{Arch: "amd64", Vendor: m.Vendor, Family: m.Family, Model: m.Model}
+	known, _ := dispatch.CanonicalFeatures(withLevel(m.Level, m.Features))
+	if err := cpu.SetFeatures(known...); err != nil {
+		return lm
+	}
+	byKernel := map[string][]*Group{}
+	for _, g := range r.Groups {
+		byKernel[g.Kernel] = append(byKernel[g.Kernel], g)
+	}
+	plans := map[string]dispatch.KernelPlan{}
+	for _, g := range r.Groups {
+		if g.Model != m || g.Decision.Winner == "" || isOperation(g.Kernel) {
+			continue
+		}
+		kp, ok := plans[g.Kernel]
+		if !ok {
+			kp = dispatch.ResolveRule(cpu, table, rule.Dispatch, "", g.Kernel, dispatchCandidates(g.Kernel, byKernel[g.Kernel]))
+			plans[g.Kernel] = kp
+		}
+		p := scorePick(g, kp)
+		if why, ok := own[g.Kernel]; ok && p.Reason != dispatch.ReasonTable {
+			p.Skipped = "package default: " + why
+		}
+		lm.Picks = append(lm.Picks, p)
+		lm.Summary.add(p, m)
+	}
+	lm.Summary.finish()
+	return lm
+}
+
+// scorePick compares the plan's choice at g's size with g's winner.
+func scorePick(g *Group, kp dispatch.KernelPlan) *LOOPick {
+	i := dispatch.ForSize(kp.Choices, g.Size)
+	c := kp.Choices[i]
+	p := &LOOPick{Kernel: g.Kernel, Size: g.Size, Winner: g.Decision.Winner, Pick: c.Variant, Reason: c.Reason, Detail: kp.Details[i]}
+	w, row := rowOf(g, p.Winner), rowOf(g, p.Pick)
+	switch {
+	case p.Pick == p.Winner:
+		p.Measured, p.Regret = true, Delta{P: 1}
+	case row != nil && row.Stat.N > 0:
+		p.Measured, p.Regret = true, Compare(row.Stat, w.Stat)
+	}
+	return p
+}
+
+// add counts a pick of model m.
+func (s *LOOSummary) add(p *LOOPick, m *Model) {
+	if p.Skipped != "" {
+		return
+	}
+	s.Picks++
+	if !p.Measured {
+		s.Unmeasured++
+		return
+	}
+	s.Geomean += math.Log1p(p.Regret.Pct)
+	if s.MaxPick == nil || p.Regret.Pct > s.Max {
+		s.Max, s.MaxPick, s.MaxModel = p.Regret.Pct, p, m
+	}
+}
+
+// finish turns the sum of log ratios into the geometric mean regret.
+func (s *LOOSummary) finish() {
+	if n := s.Picks - s.Unmeasured; n > 0 {
+		s.Geomean = math.Expm1(s.Geomean / float64(n))
+	}
+}
+
+// Line is the summary in one line: "leave-one-out regret: geomean 1.2%,
+// max 9.8% (poly1305 1024 on Zen 4), 120 picks, 3 unmeasured".
+func (s LOOSummary) Line() string {
+	return "leave-one-out regret: " + s.figures()
+}
+
+// figures is Line without its label.
+func (s LOOSummary) figures() string {
+	max := "max -"
+	if s.MaxPick != nil {
+		max = fmt.Sprintf("max %.1f%% (%s on %s)", 100*s.Max, kernelSize(s.MaxPick.Kernel, s.MaxPick.Size), s.MaxModel.Label())
+	}
+	return fmt.Sprintf("geomean %.1f%%, %s, %d picks, %d unmeasured", 100*s.Geomean, max, s.Picks, s.Unmeasured)
+}
+
+// kernelSize names a kernel at a size: "poly1305 1024", or the kernel
+// alone for a fixed-size kernel.
+func kernelSize(kernel string, size int) string {
+	if size == 0 {
+		return kernel
+	}
+	return fmt.Sprintf("%s %d", kernel, size)
+}
+
+// without returns the part of the report that Export needs, with the
+// models of dispatch key key (every feature set) and their points,
+// groups and size classes left out.
+func (r *Report) without(key string) *Report {
+	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files}, Options: r.Options, MinSamples: r.MinSamples}
+	for _, x := range r.Set.Models {
+		if x.Key != key {
+			sub.Set.Models = append(sub.Set.Models, x)
+		}
+	}
+	for _, p := range r.Set.Points {
+		if p.Model.Key != key {
+			sub.Set.Points = append(sub.Set.Points, p)
+		}
+	}
+	for _, g := range r.Groups {
+		if g.Model.Key != key {
+			sub.Groups = append(sub.Groups, g)
+		}
+	}
+	for _, sc := range r.Classes {
+		if sc.Model.Key != key {
+			sub.Classes = append(sub.Classes, sc)
+		}
+	}
+	return sub
+}
+
+// featureDefaults computes a default per FeatureKeys entry and kernel,
+// as levelDefault does for a level, over the models that reach the level
+// and have the key's features; the default may use them. (Resolve tries
+// a level's defaults with the most features first.)
+func (r *Report) featureDefaults() []Default {
+	var out []Default
+	for _, key := range FeatureKeys {
+		li := levelIndex(key.Level)
+		var models []*Model
+		for _, m := range modelsAtLevel(r.Set.Models, li) {
+			if m.Has(key.Features) {
+				models = append(models, m)
+			}
+		}
+		if len(models) == 0 {
+			continue
+		}
+		allowed := append(slices.Clone(levels[li].features), key.Features...)
+		for _, k := range r.kernels() {
+			if d, ok := r.levelDefault(key.Level, allowed, models, k); ok {
+				d.Features = sortedUnique(append(d.Features, key.Features...))
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// sortedUnique returns the strings of s sorted, each once.
+func sortedUnique(s []string) []string {
+	set := map[string]bool{}
+	for _, x := range s {
+		set[x] = true
+	}
+	return sortedKeys(set)
+}
+
+// levelIndex returns the index of the named level in levels.
+func levelIndex(name string) int {
+	for i, l := range levels {
+		if l.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// A LOOPaired compares another rule's picks with a reference rule's,
+// pick by pick (same model, kernel and size) where the two picks differ
+// and both were measured: on how many the other rule's regret is lower
+// (Better) or higher (Worse), the two-sided sign test's p-value of that
+// split, and the geometric mean of the other pick's time over the
+// reference pick's minus one (Ratio) with the half-width of its 95%
+// interval (PM; infinite with fewer than two picks).
+type LOOPaired struct {
+	Better, Worse int
+	P             float64
+	Ratio, PM     float64
+}
+
+// Paired compares l's picks with ref's.
+func (l *LOO) Paired(ref *LOO) LOOPaired {
+	type key struct {
+		m      *Model
+		kernel string
+		size   int
+	}
+	refs := map[key]*LOOPick{}
+	for _, lm := range ref.Models {
+		for _, p := range lm.Picks {
+			refs[key{lm.Model, p.Kernel, p.Size}] = p
+		}
+	}
+	var out LOOPaired
+	var ratios []float64
+	for _, lm := range l.Models {
+		for _, p := range lm.Picks {
+			r := refs[key{lm.Model, p.Kernel, p.Size}]
+			if r == nil || r.Pick == p.Pick || !p.Measured || !r.Measured || p.Skipped != "" || r.Skipped != "" {
+				continue
+			}
+			ratios = append(ratios, (1+p.Regret.Pct)/(1+r.Regret.Pct))
+			switch {
+			case p.Regret.Pct < r.Regret.Pct:
+				out.Better++
+			case p.Regret.Pct > r.Regret.Pct:
+				out.Worse++
+			}
+		}
+	}
+	out.P = signTest(out.Better, out.Worse)
+	if len(ratios) > 0 {
+		out.Ratio, out.PM = geoInterval(ratios)
+	}
+	return out
+}
+
+// signTest returns the exact two-sided p-value of a split of a and b
+// under a fair coin: twice the probability of a split at least as
+// uneven, at most 1.
+func signTest(a, b int) float64 {
+	n, k := a+b, min(a, b)
+	if n == 0 {
+		return 1
+	}
+	p := 0.0
+	for i := 0; i <= k; i++ {
+		p += math.Exp(lchoose(n, i) - float64(n)*math.Ln2)
+	}
+	return math.Min(1, 2*p)
+}
+
+// lchoose returns log(n choose k).
+func lchoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}

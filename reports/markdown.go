@@ -14,6 +14,7 @@ import (
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# tunelab report\n\n%s.\n\nDeltas are time relative to the reference (negative = faster); ± is a 95%% interval.\n", mdText(r.summaryLine()))
+	r.writeFailuresMD(bw)
 	r.writeSummaryMD(bw)
 	var model *Model
 	for _, g := range r.Groups {

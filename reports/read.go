@@ -122,6 +122,9 @@ type Set struct {
 	Files  []*File
 	Models []*Model // sorted by ID
 	Points []*Point // sorted by model, kernel, size, variant
+	// Failures are the contenders sweeps excluded (failed verification,
+	// crashed), sorted by model, group and variant.
+	Failures []*Failure
 }
 
 // A reader accumulates results from several files.
@@ -136,7 +139,8 @@ type reader struct {
 	segmentSums map[string]segmentSum // marked segment key -> digest of its results
 	eliminated  map[verdictKey]bool
 	excluded    map[verdictKey]bool
-	inputs      int // files read so far
+	why         map[verdictKey]string // excluded contender -> the reason the sweep gave
+	inputs      int                   // files read so far
 	warnings    []string
 	proj        projections
 	runNames    []string             // run-ids by runState.id
@@ -184,7 +188,7 @@ func Read(paths []string) (*Set, []string, error) {
 		runOwner: map[string]string{},
 		proj:     newProjections(),
 		runs:     map[string]*runState{}, markerOwner: map[string]string{}, segmentSums: map[string]segmentSum{},
-		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{}, names: map[string]*nameInfo{},
+		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{}, why: map[verdictKey]string{}, names: map[string]*nameInfo{},
 	}
 	for _, p := range paths {
 		if err := rd.readFile(p); err != nil {
@@ -309,6 +313,9 @@ func (fr *fileRead) config(res *benchfmt.Result) (*fileConfig, error) {
 		}
 	}
 	c.model, c.modelErr = fr.rd.model(res)
+	if c.st != nil && c.st.model == nil {
+		c.st.model = c.model
+	}
 	fr.cfg = c
 	return &fr.cfg, nil
 }
@@ -357,7 +364,7 @@ func (fr *fileRead) comment(fields []string, line int) error {
 		if len(fields) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
 			return nil
 		}
-		rd.verdict(fr.seg.commentRun, fields[0], fields[1], fields[2])
+		rd.verdict(fr.seg.commentRun, fields[0], fields[1], fields[2], strings.Join(fields[3:], " "))
 	}
 	return nil
 }
@@ -489,11 +496,12 @@ func (rd *reader) claimMarker(f *File, key, run, at string) bool {
 }
 
 // verdict records that the race of run eliminated or excluded label in
-// group ("kernel" or "kernel/size=N").
-func (rd *reader) verdict(run, kind, group, label string) {
+// group ("kernel" or "kernel/size=N"); reason is why it excluded it.
+func (rd *reader) verdict(run, kind, group, label, reason string) {
 	k := verdictKey{run, group, label}
 	if kind == "excluded" {
 		rd.excluded[k] = true
+		rd.why[k] = reason
 	} else {
 		rd.eliminated[k] = true
 	}
@@ -708,6 +716,7 @@ func (rd *reader) finish() {
 		}
 	}
 	rd.set.Rules = sortedKeys(rules)
+	rd.set.Failures = rd.failures()
 	for _, p := range rd.points {
 		p.Eliminated = rd.allRuns(p, rd.eliminated)
 		p.Excluded = rd.allRuns(p, rd.excluded)

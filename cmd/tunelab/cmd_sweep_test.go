@@ -287,4 +287,31 @@ func TestSweepFailuresFirst(t *testing.T) {
 	if _, text := countResults(t, path); !strings.Contains(text, "excluded clitest.bad mode=wrong") {
 		t.Errorf("result file does not record the exclusion:\n%s", text)
 	}
+	checkReportOpensWithFailures(t, path)
+}
+
+// checkReportOpensWithFailures reports the sweep file at path in every
+// format and checks that each opens with the failed variant, its first
+// mismatch, above the summary.
+func checkReportOpensWithFailures(t *testing.T, path string) {
+	dir := t.TempDir()
+	md, html := filepath.Join(dir, "r.md"), filepath.Join(dir, "r.html")
+	cmd, out := tunelabProc(t, []string{testBadKernelEnv + "=1"}, "report", path, "--md", md, "--html", html)
+	if code := exitStatus(cmd.Wait()); code != 0 {
+		t.Fatalf("report of a sweep with a failure: exit %d:\n%s", code, out)
+	}
+	mdText, _ := os.ReadFile(md)
+	htmlText, _ := os.ReadFile(html)
+	for format, text := range map[string]string{"text": out.String(), "markdown": string(mdText), "html": string(htmlText)} {
+		failed := strings.Index(text, "FAILED: 1 variant failed verification or crashed")
+		summary := strings.Index(text, "clitest.bad")
+		mismatch := strings.Index(text, "mismatch on random #1 at index 3: got 0x0, want 0x1")
+		if strings.Contains(text, "unknown CPU") {
+			t.Errorf("%s report does not name the CPU the variant failed on:\n%s", format, text)
+		}
+		if failed < 0 || mismatch < 0 || summary < failed {
+			t.Errorf("%s report does not open with the failure (heading at %d, mismatch at %d, first mention of the kernel at %d):\n%s",
+				format, failed, mismatch, summary, text)
+		}
+	}
 }

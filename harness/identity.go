@@ -17,7 +17,13 @@ type ConfigAt struct{ Value, At string }
 // Check records the identity of the run's first result and refuses, with
 // at (file:line), a later result that changes one of IdentityKeys.
 func (id RunIdentity) Check(res *benchfmt.Result, at string) error {
-	for _, key := range IdentityKeys {
+	return id.check(res, at, IdentityKeys)
+}
+
+// check records the values of keys of the run's first result and
+// refuses a later result that changes one.
+func (id RunIdentity) check(res *benchfmt.Result, at string, keys []string) error {
+	for _, key := range keys {
 		v := res.GetConfig(key)
 		if first, ok := id[key]; !ok {
 			id[key] = ConfigAt{v, at}

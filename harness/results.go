@@ -1,20 +1,17 @@
 package harness
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/perfcounters"
 )
@@ -22,11 +19,11 @@ import (
 // EstCoreCyclesUnit is the unit of estimated core cycles per op (TSC
 // ticks times the core/TSC ratio of a dependent-add chain around the
 // sample): an estimate, kept apart from PMU cycles.
-const EstCoreCyclesUnit = "est-core-cycles/op"
+const EstCoreCyclesUnit = resultfile.EstCoreCyclesUnit
 
 // commentPrefix starts the harness's own lines in a result file; benchfmt
 // readers (and benchstat) ignore them.
-const commentPrefix = "# tunelab: "
+const commentPrefix = resultfile.CommentPrefix
 
 // A resultWriter appends samples in the Go benchmark format.
 type resultWriter struct {
@@ -52,6 +49,10 @@ type RunInfo struct {
 	// one more than the file's last for each --resume. Readers use run-id
 	// and segment to tell a resumed run from a copy of the same data.
 	Segment int
+	// Selection holds the config lines of the sweep's selection
+	// (SweepSelection.Config), written with every result; nil writes
+	// none (a resumed file that recorded none).
+	Selection [][2]string
 }
 
 // NewRunInfo returns a fresh run identity.
@@ -107,6 +108,9 @@ func newResultWriter(w io.Writer, run RunInfo) *resultWriter {
 		}
 		rw.header = append(rw.header, benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true})
 	}
+	for _, p := range run.Selection {
+		rw.header = append(rw.header, benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true})
+	}
 	rw.segment = fmt.Sprintf(commentPrefix+"segment %s %d\n", run.RunID, max(run.Segment, 1))
 	return rw
 }
@@ -157,6 +161,10 @@ func (rw *resultWriter) write(g *Group, label string, s *Sample, events []string
 		if i < len(s.Events) {
 			res.Values = append(res.Values, benchfmt.Value{Value: s.Events[i], Unit: e + "/op"})
 		}
+	}
+	res.Values = resultfile.DropInvalid(res.Values)
+	if err := resultfile.CheckResult(res); err != nil {
+		return fmt.Errorf("writing results: %s: sample not written: %w", res.Name, err)
 	}
 	if err := rw.start(); err != nil {
 		return fmt.Errorf("writing results: %w", err)
@@ -227,14 +235,19 @@ type Resume struct {
 	// where the file recorded none).
 	Samples map[string]map[string][]float64
 	Rounds  map[string]map[string][]int64
-	// lines maps result lines to the rounds the file announced.
-	lines map[int]roundMark
+	// round is the round the last round line announced.
+	round roundMark
 	// Done lists the groups that finished; Excluded and Eliminated map
 	// group key and label to the reason the contender was excluded
 	// (crashed, failed verification) or eliminated by the race.
 	Done       map[string]bool
 	Excluded   map[string]map[string]string
 	Eliminated map[string]map[string]string
+	// Selection is the sweep's selection as its results recorded it
+	// (SelectionKeys config lines, with the line that set each); empty
+	// for a file written before selections were recorded, or one
+	// interrupted before its first sample.
+	Selection RunIdentity
 	// identity holds the file's identity config (IdentityKeys) and the
 	// line that set it.
 	identity RunIdentity
@@ -242,26 +255,23 @@ type Resume struct {
 
 // ReadResume reads a result file written by a sweep so that the sweep can
 // append to it. It refuses, naming file:line and what was expected, a file
-// that is not a tunelab result file (binary, empty, a foreign benchmark
-// file), one whose last line is cut off, one whose identity changes
-// mid-run or that holds several runs, and one measured under another
-// identity than want (HostConfig's keys of this host and tunelab, e.g. a
-// different CPU, CPU mask or tunelab version). Nothing is written.
+// that is not a tunelab result file (not a regular file, binary, empty, a
+// foreign benchmark file, any line a sweep does not write: a bad value,
+// a malformed line), one whose last line is cut off, one whose identity
+// or selection changes mid-run or that holds several runs, and one
+// measured under another identity than want (HostConfig's keys of this
+// host and tunelab, e.g. a different CPU, CPU mask or tunelab version).
+// Nothing is written. The file is read once, as a stream (resultfile).
 func ReadResume(path string, want [][2]string) (*Resume, error) {
-	data, err := os.ReadFile(path)
+	rf, err := resultfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading resume file: %w", err)
 	}
-	if err := checkText(path, data); err != nil {
-		return nil, err
-	}
-	r := &Resume{Samples: map[string]map[string][]float64{}, Rounds: map[string]map[string][]int64{},
-		lines: lineRounds(data), Done: map[string]bool{},
-		Excluded: map[string]map[string]string{}, Eliminated: map[string]map[string]string{}, identity: RunIdentity{}}
-	if err := r.readResults(bytes.NewReader(data), path); err != nil {
-		return nil, err
-	}
-	if err := r.readComments(bytes.NewReader(data), path); err != nil {
+	defer rf.Close()
+	r := &Resume{Samples: map[string]map[string][]float64{}, Rounds: map[string]map[string][]int64{}, Done: map[string]bool{},
+		Excluded: map[string]map[string]string{}, Eliminated: map[string]map[string]string{},
+		Selection: RunIdentity{}, identity: RunIdentity{}}
+	if err := r.read(rf); err != nil {
 		return nil, err
 	}
 	if err := r.checkIdentity(path, want); err != nil {
@@ -271,49 +281,67 @@ func ReadResume(path string, want [][2]string) (*Resume, error) {
 	return r, nil
 }
 
-// checkText refuses data that is not a complete text file.
-func checkText(path string, data []byte) error {
-	if i := bytes.IndexByte(data, 0); i >= 0 || !utf8.Valid(data) {
-		return fmt.Errorf("%s:%d: expected a text result file written by tunelab sweep, found binary data", path, lineOf(data, max(i, 0)))
+// read takes in every record of the file; the first line a sweep would
+// not have written is an error.
+func (r *Resume) read(rf *resultfile.Reader) error {
+	for rf.Scan() {
+		if err := strict(rf); err != nil {
+			return err
+		}
+		if err := r.record(rf); err != nil {
+			return err
+		}
 	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		return fmt.Errorf("%s:%d: the file ends mid-line (a cut-off record); expected every line to end with a newline: refusing to append", path, bytes.Count(data, []byte("\n"))+1)
+	return strict(rf)
+}
+
+// record takes in the harness line or result rf just read.
+func (r *Resume) record(rf *resultfile.Reader) error {
+	c := rf.Comment()
+	if c == nil {
+		return r.addResult(rf.Result())
+	}
+	if err := r.comment(c); err != nil {
+		return fmt.Errorf("%s:%d: %w", rf.Name(), rf.Line(), err)
 	}
 	return nil
 }
 
-// lineOf returns the 1-based line number of byte offset i.
-func lineOf(data []byte, i int) int { return bytes.Count(data[:min(i, len(data))], []byte("\n")) + 1 }
-
-func (r *Resume) readResults(f io.Reader, path string) error {
-	br := benchfmt.NewReader(f, path)
-	for br.Scan() {
-		switch res := br.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return fmt.Errorf("%s:%d: %s (expected a result line written by tunelab sweep)", res.FileName, res.Line, res.Msg)
-		case *benchfmt.Result:
-			if err := r.addResult(res); err != nil {
-				return err
-			}
-		}
+// strict turns what the reader refused or skipped into an error: the
+// file's cut-off end first, then binary data or an I/O error, then the
+// first line it skipped (with the warning's file:line).
+func strict(rf *resultfile.Reader) error {
+	if rf.EndsMidLine() {
+		return fmt.Errorf("%s:%d: the file ends mid-line (a cut-off record); expected every line to end with a newline: refusing to append", rf.Name(), rf.Lines())
 	}
-	return br.Err()
+	if err := rf.Err(); err != nil {
+		return fmt.Errorf("%w (expected a text result file written by tunelab sweep)", err)
+	}
+	if w := rf.Warnings(); len(w) > 0 {
+		return fmt.Errorf("%s (expected only lines written by tunelab sweep)", w[0])
+	}
+	return nil
 }
 
-// addResult records one result line's sample after checking its identity.
+// addResult records one result line's sample after checking its
+// identity and selection.
 func (r *Resume) addResult(res *benchfmt.Result) error {
 	file, line := res.Pos()
-	if err := r.noteIdentity(res, fmt.Sprintf("%s:%d", file, line)); err != nil {
+	at := fmt.Sprintf("%s:%d", file, line)
+	if err := r.noteIdentity(res, at); err != nil {
+		return err
+	}
+	if err := r.Selection.check(res, at, SelectionKeys); err != nil {
 		return err
 	}
 	k := variant.LookupKernel(res.GetConfig("kernel"))
 	if k == nil {
-		return fmt.Errorf("%s:%d: expected a kernel config naming a kernel of this tunelab, got %q", file, line, res.GetConfig("kernel"))
+		return fmt.Errorf("%s: expected a kernel config naming a kernel of this tunelab, got %q", at, res.GetConfig("kernel"))
 	}
-	ns, ok := res.Value("sec/op") // benchfmt tidies ns/op to sec/op
-	label, size, okName := parseBenchName(k, res.Name.String())
-	if !ok || !okName {
-		return fmt.Errorf("%s:%d: expected Benchmark%s/<variant>[/size=N] with a ns/op value for kernel %s", file, line, k.Bench, k.Name)
+	ns, _ := res.Value("sec/op") // benchfmt tidies ns/op to sec/op; resultfile checked it is there
+	label, size, ok := parseBenchName(k, res.Name.String())
+	if !ok {
+		return fmt.Errorf("%s: expected Benchmark%s/<variant>[/size=N] with a ns/op value for kernel %s", at, k.Bench, k.Name)
 	}
 	key := groupKey(k, size)
 	if r.Samples[key] == nil {
@@ -323,7 +351,7 @@ func (r *Resume) addResult(res *benchfmt.Result) error {
 	if r.Rounds[key] == nil {
 		r.Rounds[key] = map[string][]int64{}
 	}
-	r.Rounds[key][label] = append(r.Rounds[key][label], roundOf(r.lines, key, line))
+	r.Rounds[key][label] = append(r.Rounds[key][label], r.round.of(key, line))
 	return nil
 }
 
@@ -377,24 +405,8 @@ func parseBenchName(k *variant.Kernel, name string) (label string, size int, ok 
 	return rest[:i], size, err == nil
 }
 
-func (r *Resume) readComments(f io.Reader, path string) error {
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line, ok := strings.CutPrefix(sc.Text(), commentPrefix)
-		if !ok {
-			continue
-		}
-		if err := r.comment(line); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-	}
-	return sc.Err()
-}
-
-// comment records one harness line.
-func (r *Resume) comment(line string) error {
-	fields := strings.SplitN(line, " ", 4)
+// comment records one harness line (its fields after the prefix).
+func (r *Resume) comment(fields []string) error {
 	reason := func(skip int) string { return strings.Join(fields[skip:], " ") }
 	switch {
 	case len(fields) == 2 && fields[0] == "done":
@@ -404,18 +416,27 @@ func (r *Resume) comment(line string) error {
 	case len(fields) >= 3 && fields[0] == "eliminated":
 		setReason(r.Eliminated, fields[1], fields[2], reason(3))
 	case len(fields) == 3 && fields[0] == "segment":
-		n, err := strconv.Atoi(fields[2])
-		if err != nil || n < 1 {
-			return fmt.Errorf("expected \"segment <run-id> <n>\" with n >= 1, got %q", line)
-		}
-		if r.Run.RunID != "" && fields[1] != r.Run.RunID {
-			return fmt.Errorf("segment of run %s in a file of run %s: expected one run per resumable file", fields[1], r.Run.RunID)
-		}
-		if n <= r.Run.Segment {
-			return fmt.Errorf("segment %d after segment %d: the file repeats part of itself (concatenated copy?)", n, r.Run.Segment)
-		}
-		r.Run.Segment = n
+		r.round = roundMark{}
+		return r.segment(fields[1], fields[2])
+	case len(fields) == 3 && fields[0] == "round":
+		r.round = newRoundMark(max(r.Run.Segment, 1), fields[1], fields[2])
 	}
+	return nil
+}
+
+// segment records a segment line of run with number n.
+func (r *Resume) segment(run, n string) error {
+	seg, err := strconv.Atoi(n)
+	if err != nil || seg < 1 {
+		return fmt.Errorf("expected \"segment <run-id> <n>\" with n >= 1, got %q", "segment "+run+" "+n)
+	}
+	if r.Run.RunID != "" && run != r.Run.RunID {
+		return fmt.Errorf("segment of run %s in a file of run %s: expected one run per resumable file", run, r.Run.RunID)
+	}
+	if seg <= r.Run.Segment {
+		return fmt.Errorf("segment %d after segment %d: the file repeats part of itself (concatenated copy?)", seg, r.Run.Segment)
+	}
+	r.Run.Segment = seg
 	return nil
 }
 

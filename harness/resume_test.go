@@ -52,6 +52,8 @@ func TestResumeRefusesFilesItCannotExtend(t *testing.T) {
 	_, data := interruptedFile(t)
 	last := bytes.LastIndex(data[:len(data)-1], []byte("\nBenchmark"))
 	changed := append(append(append([]byte{}, data[:last+1]...), "dispatch-key: GenuineIntel/0x06/0xcf\n"...), data[last+1:]...)
+	reselected := append(append(append([]byte{}, data[:last+1]...), "sweep-budget: 1h0m0s\n"...), data[last+1:]...)
+	nan := append(append(append([]byte{}, data[:last+1]...), "BenchmarkX/isa=generic 10 NaN ns/op\n"...), data[last+1:]...)
 	foreign := "goos: linux\ngoarch: amd64\nBenchmarkEncode/format=json-48 690848 1726 ns/op\n"
 	otherHost := [][2]string{{"features", "sse3,avx2"}}
 	cases := []struct {
@@ -66,6 +68,8 @@ func TestResumeRefusesFilesItCannotExtend(t *testing.T) {
 		{"other host", data, otherHost, "features is"},
 		{"concatenated", append(append([]byte{}, data...), data...), nil, "repeats part of itself"},
 		{"identity changed", changed, nil, "dispatch-key changed"},
+		{"selection changed", reselected, nil, "sweep-budget changed"},
+		{"NaN", nan, nil, "expected a finite ns/op value, got NaN"},
 	}
 	for _, c := range cases {
 		path := filepath.Join(t.TempDir(), "r.txt")

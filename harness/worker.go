@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -18,13 +19,15 @@ import (
 
 // ServeWorker serves the worker protocol (see the package comment) on in
 // and out until in is closed. It locks the calling goroutine to its OS
-// thread, which setup pins to the requested CPU. SIGINT is ignored: the
-// parent decides when to stop, so Ctrl-C on a terminal never cuts a
-// sample short.
+// thread, which setup pins to the requested CPU. SIGINT and SIGTERM are
+// ignored: the parent decides when to stop, so neither Ctrl-C on a
+// terminal nor a scheduler stopping the job (Slurm signals every process
+// of a step) cuts a sample short or passes for a crash; the worker ends
+// when the parent closes in.
 func ServeWorker(in io.Reader, out io.Writer) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	signal.Ignore(os.Interrupt)
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
 	w := &worker{}
 	defer w.close()
 	sc := bufio.NewScanner(in)

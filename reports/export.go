@@ -169,8 +169,13 @@ func (r *Report) evidence(sc *SizeClasses) Evidence {
 	return Evidence{}
 }
 
-// JSON returns the table as indented JSON.
+// JSON returns the table as indented JSON. It refuses a table Validate
+// refuses, as GoSource does: both formats name only registered,
+// dispatchable variants.
 func (t *Table) JSON() ([]byte, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("refusing to write an invalid dispatch table:\n%w", err)
+	}
 	b, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding dispatch table: %w", err)
@@ -178,7 +183,9 @@ func (t *Table) JSON() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Validate checks that every named variant is registered (kernels/variant),
+// Validate checks that vendor and uarch of every entry have the shapes
+// kernels/dispatch accepts (CheckVendor, CheckUarch), that every named
+// variant is registered (kernels/variant),
 // is not an external reference, and that its required features are a
 // subset of the entry's features (of a default's features; legacy entries
 // are not checked), that each choice list is ordered with a final
@@ -188,7 +195,7 @@ func (t *Table) Validate() error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, e := range t.Entries {
-		where := fmt.Sprintf("entry %s/%#x/%#x (%s) %s", e.CPU.Vendor, e.CPU.Family, e.CPU.Model, e.Uarch, e.Kernel)
+		where := fmt.Sprintf("entry %q (%q) %q", e.Key(), e.Uarch, e.Kernel)
 		errs = append(errs, validateEntry(&e, where)...)
 		if seen[e.id()] {
 			errs = append(errs, fmt.Errorf("%s: duplicate entry for features [%s]", where, strings.Join(e.Features, ",")))
@@ -204,6 +211,14 @@ func (t *Table) Validate() error {
 
 func validateEntry(e *Entry, where string) []error {
 	var errs []error
+	if err := dispatch.CheckVendor(e.CPU.Vendor); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", where, err))
+	}
+	if e.Uarch != "" {
+		if err := dispatch.CheckUarch(e.Uarch); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+		}
+	}
 	if _, unknown := dispatch.CanonicalFeatures(e.Features); len(unknown) > 0 {
 		errs = append(errs, fmt.Errorf("%s: features %v unknown to kernels/dispatch", where, unknown))
 	}

@@ -3,20 +3,24 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 )
+
+// maxTableBytes bounds a dispatch table read to merge (the compiled one
+// is tens of kilobytes).
+const maxTableBytes = 16 << 20
 
 // ReadTable reads an earlier dispatch table to merge new measurements
 // into: the Go source of a ztable.go (a path ending in .go) or the JSON
 // that Table.JSON writes. Its entries without features are legacy
 // entries.
 func ReadTable(path string) (*Table, error) {
-	data, err := os.ReadFile(path)
+	data, err := resultfile.ReadSmall(path, maxTableBytes)
 	if err != nil {
 		return nil, fmt.Errorf("reading dispatch table: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // ExportFiles reads result files and exports their dispatch table (see
@@ -19,24 +18,17 @@ func ExportFiles(paths []string, opt Options) (*Table, []string, error) {
 	if len(paths) == 0 {
 		return (&Report{Set: &Set{}}).Export(), nil, nil
 	}
-	// Read everything once to hold every run to one identity across all
-	// files (the feature groups are read apart below).
-	if _, w, err := Read(paths); err != nil {
-		return nil, w, err
-	}
-	groups, err := featureGroups(paths)
+	// Read everything once, to hold every run to one identity across all
+	// files; when every model has one feature set this is the only read.
+	set, warnings, err := Read(paths)
 	if err != nil {
-		return nil, nil, err
+		return nil, warnings, err
 	}
-	var reps []*Report
-	var warnings []string
-	for _, g := range groups {
-		set, w, err := Read(g)
-		warnings = append(warnings, w...)
-		if err != nil {
+	reps := []*Report{Analyze(set, opt)}
+	if groups := featureGroups(set.Files); len(groups) > 1 {
+		if reps, warnings, err = analyzeGroups(groups, opt); err != nil {
 			return nil, warnings, err
 		}
-		reps = append(reps, Analyze(set, opt))
 	}
 	t := joinReports(reps, paths).Export()
 	unknown := 0
@@ -52,6 +44,21 @@ func ExportFiles(paths []string, opt Options) (*Table, []string, error) {
 	return t, warnings, nil
 }
 
+// analyzeGroups reads and analyzes each group of files on its own.
+func analyzeGroups(groups [][]string, opt Options) ([]*Report, []string, error) {
+	var reps []*Report
+	var warnings []string
+	for _, g := range groups {
+		set, w, err := Read(g)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, warnings, err
+		}
+		reps = append(reps, Analyze(set, opt))
+	}
+	return reps, warnings, nil
+}
+
 // A fileGroup is files in which every CPU model (by ID) has one feature
 // set.
 type fileGroup struct {
@@ -59,33 +66,27 @@ type fileGroup struct {
 	features map[string]string // model ID -> joined features
 }
 
-// featureGroups splits paths, in order, into groups in which every model
-// has one feature set: each file joins the first group it agrees with.
-func featureGroups(paths []string) ([][]string, error) {
-	if len(paths) < 2 {
-		return [][]string{paths}, nil
-	}
+// featureGroups splits the files read, in order, into groups of paths
+// in which every model has one feature set: each file joins the first
+// group it agrees with.
+func featureGroups(files []*File) [][]string {
 	var groups []*fileGroup
-	for _, p := range paths {
-		fs, err := fileFeatures(p)
-		if err != nil {
-			return nil, err
-		}
-		i := slices.IndexFunc(groups, func(g *fileGroup) bool { return g.agrees(fs) })
+	for _, f := range files {
+		i := slices.IndexFunc(groups, func(g *fileGroup) bool { return g.agrees(f.features) })
 		if i < 0 {
 			i = len(groups)
 			groups = append(groups, &fileGroup{features: map[string]string{}})
 		}
-		groups[i].paths = append(groups[i].paths, p)
-		for id, f := range fs {
-			groups[i].features[id] = f
+		groups[i].paths = append(groups[i].paths, f.Path)
+		for id, fs := range f.features {
+			groups[i].features[id] = fs
 		}
 	}
 	out := make([][]string, len(groups))
 	for i, g := range groups {
 		out[i] = g.paths
 	}
-	return out, nil
+	return out
 }
 
 func (g *fileGroup) agrees(fs map[string]string) bool {
@@ -95,19 +96,6 @@ func (g *fileGroup) agrees(fs map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// fileFeatures returns the feature set of each model in one result file.
-func fileFeatures(path string) (map[string]string, error) {
-	set, _, err := Read([]string{path})
-	if err != nil {
-		return nil, err
-	}
-	fs := map[string]string{}
-	for _, m := range set.Models {
-		fs[m.ID()] = strings.Join(m.Features, ",")
-	}
-	return fs, nil
 }
 
 // joinReports joins the reports of file groups into one over all their

@@ -10,8 +10,13 @@ import (
 // GoSource returns the table as the Go source of
 // kernels/dispatch/ztable.go, formatted by tablesrc.FormatTable: entries
 // with the features they were measured with (legacy entries without), and
-// defaults whose Features are only the features beyond their level.
+// defaults whose Features are only the features beyond their level. It
+// refuses a table Validate refuses, as JSON does, and tablesrc refuses
+// any text not of the shapes tunelab writes.
 func (t *Table) GoSource() ([]byte, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("refusing to write an invalid dispatch table:\n%w", err)
+	}
 	entries, defaults := t.dispatchTable()
 	src, err := tablesrc.FormatTable(entries, defaults, t.GeneratedFrom)
 	if err != nil {

@@ -15,7 +15,7 @@ const htmlStyle = `body{font-family:sans-serif;margin:2em;max-width:1300px;color
 table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;vertical-align:top}
 td.n{text-align:right;white-space:nowrap}tr.win td{background:#e6f5e6;font-weight:bold}code{font-size:12px}
 .t td{font:12px monospace;text-align:right}.t td[colspan],.t td:last-child{text-align:left}
-.note{margin:.2em 0 .6em}.flag,.no{color:#b00}.yes{color:#060}.meh{color:#a60}.toc li{margin:.15em 0}.toc a{margin-right:.4em}
+.note{margin:.2em 0 .6em}.flag,.no,h2.failed{color:#b00}.yes{color:#060}.meh{color:#a60}.toc li{margin:.15em 0}.toc a{margin-right:.4em}
 details{margin:0 0 1.5em}summary{cursor:pointer;color:#444}h3 small{font-weight:normal;color:#666}
 svg.chart{display:block;margin:.4em 0 .8em;font:11px monospace}.s{fill:#555}.v{fill:#333}
 .lb text{text-anchor:end}.w{fill:#2ca02c}.c{fill:#6baed6}.x{fill:#999}.b{fill:#555}.n{fill:#f0b0b0}
@@ -32,6 +32,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>tunelab report</title>\n<style>%s</style></head><body>\n", htmlStyle)
 	fmt.Fprintf(bw, "<h1>tunelab report</h1>\n<p>%s.</p>\n", esc(r.summaryLine()))
 	ids := r.anchors()
+	r.writeFailuresHTML(bw)
 	r.writeSummaryHTML(bw, ids)
 	r.writeTOC(bw, ids)
 	r.writeCrossHTML(bw)

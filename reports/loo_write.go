@@ -90,7 +90,8 @@ func sizeCell(size int) string {
 }
 
 // writeLOOMarkdown writes the leave-one-out section of the Markdown
-// report: the rules compared and the production rule's picks per model.
+// report: the rules compared and the production rule's picks per model,
+// text from result files escaped (mdText, mdCode).
 func writeLOOMarkdown(w io.Writer, loos []*LOO) {
 	main := loos[0]
 	fmt.Fprintf(w, "\n## Leave-one-out: what a CPU like this, unmeasured, would lose\n\n")
@@ -101,14 +102,14 @@ func writeLOOMarkdown(w io.Writer, loos []*LOO) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", l.Rule.Name, l.Summary.figures(), pairedCell(l, main), looRuleDoc[l.Rule.Name])
 	}
 	for _, lm := range main.Models {
-		fmt.Fprintf(w, "\n### %s (%s, %s): table from %d other models; %s\n\n", lm.Model.Label(), lm.Model.Key, lm.Model.Level, lm.Others, lm.Summary.figures())
+		fmt.Fprintf(w, "\n### %s (%s, %s): table from %d other models; %s\n\n", mdText(lm.Model.Label()), mdText(lm.Model.Key), mdText(lm.Model.Level), lm.Others, lm.Summary.figures())
 		fmt.Fprintln(w, "| kernel | size | pick (knobs unlike its winner's) | source | regret |")
 		fmt.Fprintln(w, "|---|---|---|---|---|")
 		for _, p := range lm.Picks {
-			fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s |\n", p.Kernel, sizeCell(p.Size), DiffLabel(p.Pick, p.Winner), p.Detail, p.RegretCell())
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdText(p.Kernel), sizeCell(p.Size), mdCode(DiffLabel(p.Pick, p.Winner)), mdText(p.Detail), p.RegretCell())
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n", main.Summary.Line())
+	fmt.Fprintf(w, "\n%s\n", mdText(main.Summary.Line()))
 }
 
 // looHTML is the leave-one-out section of the HTML report.

@@ -1,13 +1,12 @@
 package reports
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash"
 	"hash/fnv"
-	"os"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +16,8 @@ import (
 	"golang.org/x/perf/benchproc"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
 // A Model identifies one CPU model: its dispatch key plus microarchitecture
@@ -38,15 +39,21 @@ type Model struct {
 	Unknown bool
 	// LayoutFloor is the largest layout floor (layout-floor config: the
 	// largest difference between byte-identical copies of one function
-	// at other addresses) the model's runs recorded; 0 if none did.
-	LayoutFloor float64
-	// LayoutFloorNote is the layout-floor config that set LayoutFloor
-	// (how it was measured), "" if no run recorded one.
+	// at other addresses) the model's runs recorded, LayoutFloorNote the
+	// config that set it (how it was measured); 0 and "" if none did.
+	LayoutFloor     float64
 	LayoutFloorNote string
+	id              string // ID, once the reader interned the model
 }
 
-// ID returns the grouping key of the model: dispatch key and uarch.
-func (m *Model) ID() string { return modelID(m.Key, m.Uarch, m.Features) }
+// ID returns the grouping key of the model: dispatch key, uarch and
+// features.
+func (m *Model) ID() string {
+	if m.id != "" {
+		return m.id
+	}
+	return modelID(m.Key, m.Uarch, m.Features)
+}
 
 // modelID keys a model by dispatch key, uarch and feature set: one CPU
 // model measured with two feature sets (a VM hiding AVX-512, a mask) is
@@ -102,7 +109,8 @@ type Point struct {
 	// eliminated it in its race (slower, significantly) or excluded it
 	// (crashed, failed verification): such a variant never wins.
 	Eliminated, Excluded bool
-	runs                 []string
+	runs                 []int    // the runs (reader.runNames) that measured it
+	runSet               []uint64 // runs as a bit set
 }
 
 // A File describes one input file that contributed results.
@@ -111,6 +119,9 @@ type File struct {
 	Digest  string // "sha256:<hex>" of the file's bytes
 	Results int    // results kept (after de-duplication)
 	RunIDs  []string
+	// features maps the ID of each model the file measured to its
+	// joined features (for ExportFiles' feature groups).
+	features map[string]string
 }
 
 // A Set is the merged content of result files.
@@ -121,6 +132,9 @@ type Set struct {
 	Files  []*File
 	Models []*Model // sorted by ID
 	Points []*Point // sorted by model, kernel, size, variant
+	// Failures are the contenders sweeps excluded (failed verification,
+	// crashed), sorted by model, group and variant.
+	Failures []*Failure
 }
 
 // A reader accumulates results from several files.
@@ -135,9 +149,12 @@ type reader struct {
 	segmentSums map[string]segmentSum // marked segment key -> digest of its results
 	eliminated  map[verdictKey]bool
 	excluded    map[verdictKey]bool
-	inputs      int // files read so far
+	why         map[verdictKey]string // excluded contender -> the reason the sweep gave
+	inputs      int                   // files read so far
 	warnings    []string
 	proj        projections
+	runNames    []string             // run-ids by runState.id
+	names       map[string]*nameInfo // benchmark name -> what it says
 }
 
 type pointKey struct {
@@ -147,8 +164,8 @@ type pointKey struct {
 
 // projections are the benchproc projections used to group results.
 type projections struct {
-	model, kernel, size *benchproc.Projection
-	fields              map[string]*benchproc.Field
+	model, size *benchproc.Projection
+	fields      map[string]*benchproc.Field
 }
 
 func newProjections() projections {
@@ -156,9 +173,8 @@ func newProjections() projections {
 	filter, _ := benchproc.NewFilter("*")
 	p := projections{fields: map[string]*benchproc.Field{}}
 	p.model, _ = pp.Parse("dispatch-key,uarch,cpu-vendor,cpu-family,cpu-model", filter)
-	p.kernel, _ = pp.Parse("kernel", filter)
 	p.size, _ = pp.Parse("/size", filter)
-	for _, proj := range []*benchproc.Projection{p.model, p.kernel, p.size} {
+	for _, proj := range []*benchproc.Projection{p.model, p.size} {
 		for _, f := range proj.Fields() {
 			p.fields[f.Name] = f
 		}
@@ -182,7 +198,7 @@ func Read(paths []string) (*Set, []string, error) {
 		runOwner: map[string]string{},
 		proj:     newProjections(),
 		runs:     map[string]*runState{}, markerOwner: map[string]string{}, segmentSums: map[string]segmentSum{},
-		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{},
+		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{}, why: map[verdictKey]string{}, names: map[string]*nameInfo{},
 	}
 	for _, p := range paths {
 		if err := rd.readFile(p); err != nil {
@@ -193,34 +209,29 @@ func Read(paths []string) (*Set, []string, error) {
 	return rd.set, rd.warnings, nil
 }
 
-func (rd *reader) warnf(file string, line int, format string, a ...any) {
-	rd.warnings = append(rd.warnings, fmt.Sprintf("%s:%d: %s", file, line, fmt.Sprintf(format, a...)))
-}
-
+// readFile streams one file: memory holds what the set keeps (samples
+// per point), never the file.
 func (rd *reader) readFile(path string) error {
-	data, err := os.ReadFile(path)
+	r, err := resultfile.Open(path)
 	if err != nil {
 		return fmt.Errorf("reading results: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	f := &File{Path: path, Digest: "sha256:" + hex.EncodeToString(sum[:])}
+	defer r.Close()
 	rd.inputs++
-	lines, err := scanFile(path, data, func(line int, format string, a ...any) { rd.warnf(path, line, format, a...) })
+	fr := &fileRead{rd: rd, r: r, f: &File{Path: path}, seg: segmenter{input: rd.inputs}}
+	err = fr.readAll()
+	rd.warnings = append(rd.warnings, r.Warnings()...)
 	if err != nil {
 		return err
 	}
-	fr := &fileRead{rd: rd, f: f, seg: segmenter{input: rd.inputs}}
-	for _, l := range lines {
-		if err := fr.line(l); err != nil {
-			return err
-		}
-	}
+	fr.f.Digest = r.Digest()
 	return fr.finish()
 }
 
 // A fileRead is the state of reading one file.
 type fileRead struct {
 	rd                             *reader
+	r                              *resultfile.Reader
 	f                              *File
 	seg                            segmenter
 	dupMarker                      bool // the current segment line repeats one already read
@@ -228,42 +239,115 @@ type fileRead struct {
 	// segment digests the current marked segment's results, to tell a
 	// copy of a segment from a forgery reusing its run-id and number.
 	segment segmentDigest
+	cfg     fileConfig
 	// round is the round the last round line announced.
 	round roundMark
 }
 
-// line handles one result or harness comment of the file.
-func (fr *fileRead) line(l fileLine) error {
-	if l.result == nil {
-		return fr.comment(l)
+// A fileConfig is what the file's current config says about its results,
+// derived once per config version (resultfile.Reader.ConfigVersion):
+// results between two config lines share it.
+type fileConfig struct {
+	version  uint64
+	valid    bool
+	run      string
+	st       *runState // nil without a run-id
+	cold     bool      // align-entry: cold
+	unknown  bool      // no tunelab host identity
+	model    *Model
+	modelErr error
+	kernel   string // kernel config
+	bench    string // the benchmark last checked against kernel
+}
+
+// readAll handles every record of the file in line order.
+func (fr *fileRead) readAll() error {
+	for fr.r.Scan() {
+		var err error
+		if c := fr.r.Comment(); c != nil {
+			err = fr.comment(c, fr.r.Line())
+		} else {
+			err = fr.result(fr.r.Result())
+		}
+		if err != nil {
+			return err
+		}
 	}
-	res := l.result
+	return fr.r.Err()
+}
+
+// result handles one result line (valid until the next Scan).
+func (fr *fileRead) result(res *benchfmt.Result) error {
 	fr.seen++
-	file, line := res.Pos()
-	if err := fr.rd.checkIdentity(res, fmt.Sprintf("%s:%d", file, line)); err != nil {
+	c, err := fr.config(res)
+	if err != nil {
 		return err
 	}
-	run := res.GetConfig("run-id")
-	key := fr.seg.segment(run)
+	name := fr.rd.nameOf(res)
+	if err := fr.checkBench(name.bench); err != nil {
+		return err
+	}
+	key := fr.seg.segment(c.run)
 	if strings.HasPrefix(key, "m:") {
 		fr.segment.add(res)
 	}
-	if !fr.claim(key, run) {
+	if !fr.claim(key, c.run) {
 		fr.dup++
 		return nil
 	}
-	if string(res.GetConfig("align-entry")) == "cold" {
+	if c.cold {
 		fr.cold++
 		return nil
 	}
-	if !hasIdentity(res) {
+	if c.unknown {
 		fr.unknown++
 	}
-	if fr.rd.add(res, run, fr.round) {
+	if m := fr.rd.add(fr.r, c, name, res, fr.round); m != nil {
 		fr.f.Results++
+		fr.f.noteModel(m)
 	}
 	return nil
 }
+
+// config returns what the current config says, refusing a result that
+// changes its run's identity.
+func (fr *fileRead) config(res *benchfmt.Result) (*fileConfig, error) {
+	v := fr.r.ConfigVersion()
+	if fr.cfg.valid && fr.cfg.version == v {
+		return &fr.cfg, nil
+	}
+	c := fileConfig{version: v, valid: true, run: res.GetConfig("run-id"),
+		cold: res.GetConfig("align-entry") == "cold", unknown: !hasIdentity(res), kernel: res.GetConfig("kernel")}
+	if c.run != "" {
+		c.st = fr.rd.runState(c.run)
+		if err := c.st.checkIdentity(res, fr.at()); err != nil {
+			return nil, err
+		}
+	}
+	c.model, c.modelErr = fr.rd.model(res)
+	if note := res.GetConfig(harness.LayoutFloorKey); note != "" && c.model != nil {
+		c.model.noteFloor(note, layoutFloor(note))
+	}
+	if c.st != nil && c.st.model == nil {
+		c.st.model = c.model
+	}
+	fr.cfg = c
+	return &fr.cfg, nil
+}
+
+// checkBench checks the benchmark of the current result against the
+// kernel config (once per benchmark and config).
+func (fr *fileRead) checkBench(bench string) error {
+	c := &fr.cfg
+	if c.st == nil || bench == c.bench {
+		return nil
+	}
+	c.bench = bench
+	return c.st.checkBench(c.kernel, bench, fr.at())
+}
+
+// at is the file:line of the current record.
+func (fr *fileRead) at() string { return fmt.Sprintf("%s:%d", fr.f.Path, fr.r.Line()) }
 
 // claim reports whether a result of run in segment key is new data.
 func (fr *fileRead) claim(key, run string) bool {
@@ -276,28 +360,29 @@ func (fr *fileRead) claim(key, run string) bool {
 // comment handles a harness line: a segment line starts a segment (a
 // repeated one marks the results after it as duplicates); eliminated
 // and excluded lines record the race's verdicts for the current run.
-func (fr *fileRead) comment(l fileLine) error {
+func (fr *fileRead) comment(fields []string, line int) error {
 	rd := fr.rd
-	switch l.comment[0] {
+	at := fmt.Sprintf("%s:%d", fr.f.Path, line)
+	switch fields[0] {
 	case "segment":
-		key, run, err := markerKey(l.comment)
+		key, run, err := markerKey(fields)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v", fr.f.Path, l.line, err)
+			return fmt.Errorf("%s: %v", at, err)
 		}
 		if err := fr.endSegment(); err != nil {
 			return err
 		}
-		fr.segment = segmentDigest{key: key, at: fmt.Sprintf("%s:%d", fr.f.Path, l.line), dup: !rd.newMarker(key), h: fnv.New64a()}
-		fr.seg.marker, fr.seg.markerRun, fr.seg.commentRun = key, run, run
-		fr.dupMarker = !rd.claimMarker(fr.f, key, run, fmt.Sprintf("%s:%d", fr.f.Path, l.line))
+		fr.segment = segmentDigest{key: key, at: at, dup: !rd.newMarker(key), h: fnv.New64a()}
+		fr.seg.setMarker(key, run)
+		fr.dupMarker = !rd.claimMarker(fr.f, key, run, at)
 		fr.round = roundMark{}
 	case "round":
-		fr.round = newRoundMark(fr.seg.marker, l.comment)
+		fr.round = newRoundMark(fr.seg.marker, fields)
 	case "eliminated", "excluded":
-		if len(l.comment) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
+		if len(fields) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
 			return nil
 		}
-		rd.verdict(fr.seg.commentRun, l.comment[0], l.comment[1], l.comment[2])
+		rd.verdict(fr.seg.commentRun, fields[0], fields[1], fields[2], strings.Join(fields[3:], " "))
 	}
 	return nil
 }
@@ -308,6 +393,9 @@ func (fr *fileRead) finish() error {
 		return err
 	}
 	rd, f, path := fr.rd, fr.f, fr.f.Path
+	if fr.seen == 0 && fr.r.Skipped() > 0 {
+		return fmt.Errorf("reading %s: no usable benchmark results: all %d were skipped (see warnings)", path, fr.r.Skipped())
+	}
 	if fr.seen == 0 {
 		return fmt.Errorf("reading %s: no benchmark results (empty or not in Go benchmark format)", path)
 	}
@@ -327,22 +415,36 @@ func (fr *fileRead) finish() error {
 	return nil
 }
 
+// noteModel records that the file measured m.
+func (f *File) noteModel(m *Model) {
+	if f.features == nil {
+		f.features = map[string]string{}
+	}
+	if _, ok := f.features[m.ID()]; !ok {
+		f.features[m.ID()] = strings.Join(m.Features, ",")
+	}
+}
+
 // A segmentDigest hashes the results of one marked segment in order.
 type segmentDigest struct {
 	key, at string
 	dup     bool // the segment repeats one read before
 	h       hash.Hash64
+	buf     []byte
 }
 
 func (d *segmentDigest) add(res *benchfmt.Result) {
 	if d.h == nil {
 		return
 	}
-	fmt.Fprintf(d.h, "%s %d", res.Name, res.Iters)
+	b := append(d.buf[:0], res.Name...)
+	b = binary.LittleEndian.AppendUint64(append(b, 0), uint64(res.Iters))
 	for _, v := range res.Values {
-		fmt.Fprintf(d.h, " %g %s", v.Value, v.Unit)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Value))
+		b = append(append(b, v.Unit...), 0)
 	}
-	d.h.Write([]byte{'\n'})
+	d.buf = append(b, '\n')
+	d.h.Write(d.buf)
 }
 
 // endSegment records the digest of a segment read first, and refuses a
@@ -412,11 +514,12 @@ func (rd *reader) claimMarker(f *File, key, run, at string) bool {
 }
 
 // verdict records that the race of run eliminated or excluded label in
-// group ("kernel" or "kernel/size=N").
-func (rd *reader) verdict(run, kind, group, label string) {
+// group ("kernel" or "kernel/size=N"); reason is why it excluded it.
+func (rd *reader) verdict(run, kind, group, label, reason string) {
 	k := verdictKey{run, group, label}
 	if kind == "excluded" {
 		rd.excluded[k] = true
+		rd.why[k] = reason
 	} else {
 		rd.eliminated[k] = true
 	}
@@ -430,77 +533,93 @@ func hasIdentity(res *benchfmt.Result) bool {
 	return res.GetConfig("dispatch-key") != "" || res.GetConfig("cpu-vendor") != ""
 }
 
-// add records one result of run; it returns false (with a warning) if
-// the result lacks what a report needs. A result without tunelab's host
-// identity belongs to the unknown host; without a kernel config, its
-// benchmark name is its kernel.
-func (rd *reader) add(res *benchfmt.Result, run string, round roundMark) bool {
-	file, line := res.Pos()
-	m, err := rd.model(res)
-	if err != nil {
-		rd.warnf(file, line, "%v", err)
-		return false
+// add records one result and returns its model; it returns nil (with a
+// warning through r) if the result lacks what a report needs. A result
+// without tunelab's host identity belongs to the unknown host; without
+// a kernel config, its benchmark name is its kernel.
+func (rd *reader) add(r *resultfile.Reader, c *fileConfig, name *nameInfo, res *benchfmt.Result, round roundMark) *Model {
+	line := r.Line()
+	if c.modelErr != nil {
+		r.Warnf(line, "%v", c.modelErr)
+		return nil
 	}
-	base, _ := res.Name.Parts()
-	kernel := rd.proj.kernel.Project(res).Get(rd.proj.fields["kernel"])
-	ours := run != "" // written by a tunelab sweep: held to its format
-	if kernel == "" && ours {
-		rd.warnf(file, line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", run)
-		return false
+	ours := c.run != "" // written by a tunelab sweep: held to its format
+	kernel, variant, size := c.kernel, name.variant, name.size
+	switch {
+	case kernel == "" && ours:
+		r.Warnf(line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", c.run)
+		return nil
+	case ours && !name.knobs:
+		r.Warnf(line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, c.run)
+		return nil
+	case name.sizeErr != nil && ours:
+		r.Warnf(line, "%v", name.sizeErr)
+		return nil
+	case name.sizeErr != nil: // a foreign size=1kB: part of the name, not a size
+		size, variant = 0, strings.TrimPrefix(name.full, name.base+"/")
 	}
 	if kernel == "" {
-		kernel = strings.TrimPrefix(string(base), "Benchmark")
+		kernel = strings.TrimPrefix(name.base, "Benchmark")
 	}
-	variant, full, knobs := variantOf(res.Name)
-	if ours && !knobs {
-		rd.warnf(file, line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, run)
-		return false
-	}
-	size, err := sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
-	switch {
-	case err != nil && ours:
-		rd.warnf(file, line, "%v", err)
-		return false
-	case err != nil: // a foreign size=1kB: part of the name, not a size
-		size, variant = 0, strings.TrimPrefix(full, string(base)+"/")
-	}
-	ns, ok := res.Value("sec/op")
-	if !ok {
-		rd.warnf(file, line, "expected a ns/op value")
-		return false
-	}
-	p := rd.point(pointKey{m.ID(), kernel, variant, size}, m, res, full)
-	p.NS = append(p.NS, ns*1e9)
+	p := rd.point(pointKey{c.model.ID(), kernel, variant, size}, c.model, name)
+	rd.addSample(p, res, c)
 	p.Rounds = append(p.Rounds, round.key(kernel, size))
-	if note := res.GetConfig(harness.LayoutFloorKey); note != "" {
-		if f := layoutFloor(res); m.LayoutFloorNote == "" || f > m.LayoutFloor {
-			m.LayoutFloor, m.LayoutFloorNote = f, note
-		}
-	}
-	if c, ok := res.Value("tsc-cycles/op"); ok {
-		p.TSC = append(p.TSC, c)
-	}
-	if c, ok := res.Value(harness.EstCoreCyclesUnit); ok {
-		p.Core = append(p.Core, c)
-	}
-	if run != "" {
-		p.runs = appendNew(p.runs, run)
-	}
-	return true
+	return c.model
 }
 
-func appendNew(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
+// addSample appends a result's values to p and notes its run.
+func (rd *reader) addSample(p *Point, res *benchfmt.Result, c *fileConfig) {
+	ns, _ := res.Value("sec/op") // resultfile checked it is there and in range
+	p.NS = append(p.NS, ns*1e9)
+	if v, ok := res.Value("tsc-cycles/op"); ok {
+		p.TSC = append(p.TSC, v)
 	}
-	return append(list, s)
+	if v, ok := res.Value(harness.EstCoreCyclesUnit); ok {
+		p.Core = append(p.Core, v)
+	}
+	if c.st != nil {
+		p.addRun(c.st.id)
+	}
 }
 
-func (rd *reader) point(k pointKey, m *Model, res *benchfmt.Result, full string) *Point {
+// addRun records that run id measured p.
+func (p *Point) addRun(id int) {
+	w, bit := id/64, uint64(1)<<(id%64)
+	if w >= len(p.runSet) {
+		p.runSet = append(p.runSet, make([]uint64, w+1-len(p.runSet))...)
+	}
+	if p.runSet[w]&bit == 0 {
+		p.runSet[w] |= bit
+		p.runs = append(p.runs, id)
+	}
+}
+
+// A nameInfo is what a benchmark name says (cached per distinct name).
+type nameInfo struct {
+	base, bench   string // base name (as benchfmt splits it), and without "Benchmark"
+	variant, full string // see variantOf
+	knobs         bool
+	size          int
+	sizeErr       error
+}
+
+// nameOf returns what res's benchmark name says.
+func (rd *reader) nameOf(res *benchfmt.Result) *nameInfo {
+	if n := rd.names[string(res.Name)]; n != nil {
+		return n
+	}
+	base, _ := res.Name.Parts()
+	n := &nameInfo{base: string(base), bench: strings.TrimPrefix(string(base), "Benchmark")}
+	n.variant, n.full, n.knobs = variantOf(res.Name)
+	n.size, n.sizeErr = sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
+	rd.names[string(res.Name)] = n
+	return n
+}
+
+func (rd *reader) point(k pointKey, m *Model, name *nameInfo) *Point {
 	p := rd.points[k]
 	if p == nil {
-		base, _ := res.Name.Parts()
-		p = &Point{Model: m, Kernel: k.kernel, Bench: string(base), Size: k.size, Variant: k.variant, FullName: full}
+		p = &Point{Model: m, Kernel: k.kernel, Bench: name.base, Size: k.size, Variant: k.variant, FullName: name.full}
 		rd.points[k] = p
 	}
 	return p
@@ -533,13 +652,15 @@ func variantOf(name benchfmt.Name) (variant, full string, knobs bool) {
 	return strings.Join(names, "/"), full, knobs
 }
 
+// sizeOf parses a /size= value: "" for none (0), else an integer
+// between 1 and resultfile.MaxSize.
 func sizeOf(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("expected a non-negative integer size, got size=%s", s)
+	if err != nil || n < 1 || n > resultfile.MaxSize {
+		return 0, fmt.Errorf("expected an integer size between 1 and %d, got size=%s", resultfile.MaxSize, s)
 	}
 	return n, nil
 }
@@ -563,6 +684,7 @@ func (rd *reader) model(res *benchfmt.Result) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.id = id
 	rd.models[id] = m
 	return m, nil
 }
@@ -577,23 +699,18 @@ func (rd *reader) unknownModel() *Model {
 	if m := rd.models[id]; m != nil {
 		return m
 	}
-	m := &Model{Key: UnknownHostKey, Uarch: "unknown host", Unknown: true}
+	m := &Model{Key: UnknownHostKey, Uarch: "unknown host", Unknown: true, id: id}
 	rd.models[id] = m
 	return m
 }
 
 func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
+	vendor, family, model, err := dispatch.ParseKey(dk)
+	if err != nil {
+		return nil, err
+	}
 	m := &Model{Key: dk, Uarch: uarch, CPU: res.GetConfig("cpu"), Level: res.GetConfig("feature-level")}
-	parts := strings.Split(dk, "/")
-	if len(parts) != 3 {
-		return nil, fmt.Errorf("expected dispatch-key vendor/family/model, got %q", dk)
-	}
-	fam, err1 := strconv.ParseInt(parts[1], 0, 32)
-	mod, err2 := strconv.ParseInt(parts[2], 0, 32)
-	if err1 != nil || err2 != nil {
-		return nil, fmt.Errorf("expected hex family and model in dispatch-key, got %q", dk)
-	}
-	m.Vendor, m.Family, m.Model = parts[0], int(fam), int(mod)
+	m.Vendor, m.Family, m.Model = vendor, family, model
 	m.Features = featureList(res.GetConfig("features"))
 	return m, nil
 }
@@ -618,6 +735,7 @@ func (rd *reader) finish() {
 		}
 	}
 	rd.set.Rules = sortedKeys(rules)
+	rd.set.Failures = rd.failures()
 	for _, p := range rd.points {
 		p.Eliminated = rd.allRuns(p, rd.eliminated)
 		p.Excluded = rd.allRuns(p, rd.excluded)
@@ -673,7 +791,7 @@ func (rd *reader) allRuns(p *Point, m map[verdictKey]bool) bool {
 		group = fmt.Sprintf("%s/size=%d", p.Kernel, p.Size)
 	}
 	for _, run := range p.runs {
-		if !m[verdictKey{run, group, p.Variant}] {
+		if !m[verdictKey{rd.runNames[run], group, p.Variant}] {
 			return false
 		}
 	}

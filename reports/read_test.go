@@ -78,7 +78,7 @@ func TestReadMalformedLines(t *testing.T) {
 		26: "",
 		27: "expected a ns/op value",
 		28: "expected key=value",
-		29: "expected a non-negative integer size",
+		29: "expected an integer size between 1 and 1073741824, got size=big",
 	}
 	for line, what := range want {
 		prefix := fmt.Sprintf("%s:%d: ", fixture("bad.txt"), line)

@@ -38,18 +38,26 @@ func (m roundMark) key(kernel string, size int) string {
 	return ""
 }
 
-// layoutFloor parses a result's layout-floor config ("0.8%"), 0 if
-// absent or malformed.
-func layoutFloor(res interface{ GetConfig(string) string }) float64 {
-	v := strings.Fields(res.GetConfig(harness.LayoutFloorKey))
-	if len(v) == 0 {
+// layoutFloor parses a layout-floor config value ("0.8% (...)"), 0 if
+// malformed.
+func layoutFloor(v string) float64 {
+	f := strings.Fields(v)
+	if len(f) == 0 {
 		return 0
 	}
-	f, err := strconv.ParseFloat(strings.TrimSuffix(v[0], "%"), 64)
-	if err != nil || f < 0 {
+	x, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+	if err != nil || x < 0 || x > 100 {
 		return 0
 	}
-	return f / 100
+	return x / 100
+}
+
+// noteFloor records a run's layout-floor config on the model: the largest
+// floor stands, with the note that set it.
+func (m *Model) noteFloor(note string, floor float64) {
+	if m.LayoutFloorNote == "" || floor > m.LayoutFloor {
+		m.LayoutFloor, m.LayoutFloorNote = floor, note
+	}
 }
 
 // DecideArms applies the winner rule to the two arms of one raced group,

@@ -73,7 +73,7 @@ func TestReadRounds(t *testing.T) {
 	}
 	for name, write := range map[string]func(io.Writer) error{"text": r.WriteText, "markdown": r.WriteMarkdown, "html": r.WriteHTML} {
 		var b strings.Builder
-		if err := write(&b); err != nil || !strings.Contains(b.String(), "0.8% (calib copies)") {
+		if err := write(&b); err != nil || !strings.Contains(b.String(), "0.8% (calib copies") {
 			t.Errorf("%s report (err %v) does not state the recorded layout floor", name, err)
 		}
 	}

@@ -1,62 +1,20 @@
 package reports
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // commentPrefix starts the harness's own lines in a result file (segment
 // markers, eliminated and excluded contenders); benchfmt ignores them.
-const commentPrefix = "# tunelab: "
-
-// A fileLine is one line of a result file the reader acts on, in file
-// order: a benchmark result or a harness comment.
-type fileLine struct {
-	line    int
-	result  *benchfmt.Result // nil for a comment
-	comment []string         // the comment's fields after the prefix
-}
-
-// scanFile returns a file's results and harness comments in line order;
-// syntax errors are reported through warn.
-func scanFile(path string, data []byte, warn func(line int, format string, a ...any)) ([]fileLine, error) {
-	if i := bytes.IndexByte(data, 0); i >= 0 || !utf8.Valid(data) {
-		return nil, fmt.Errorf("%s:%d: expected a text file in Go benchmark format, found binary data", path, bytes.Count(data[:max(i, 0)], []byte("\n"))+1)
-	}
-	var lines []fileLine
-	r := benchfmt.NewReader(bytes.NewReader(data), path)
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			warn(rec.Line, "%s (expected \"BenchmarkName iters value unit [value unit...]\")", rec.Msg)
-		case *benchfmt.Result:
-			_, line := rec.Pos()
-			lines = append(lines, fileLine{line: line, result: rec.Clone()})
-		}
-	}
-	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if c, ok := strings.CutPrefix(sc.Text(), commentPrefix); ok {
-			lines = append(lines, fileLine{line: n, comment: strings.SplitN(c, " ", 4)})
-		}
-	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].line < lines[j].line })
-	return lines, sc.Err()
-}
+const commentPrefix = resultfile.CommentPrefix
 
 // A runState is what the reader knows of one run-id across every file:
 // the identity its first result fixed, the benchmark each kernel config
@@ -65,40 +23,39 @@ type runState struct {
 	identity harness.RunIdentity
 	bench    map[string]configAt // kernel config -> benchmark base name
 	model    *Model
+	id       int // index in reader.runNames
 }
 
 // configAt is a config value and the file:line that set it.
 type configAt struct{ value, at string }
 
-// checkIdentity refuses a result that changes its run's identity: the
-// host, features, tunelab version or decision rule (harness.IdentityKeys),
-// or the benchmark a kernel config names.
-func (rd *reader) checkIdentity(res *benchfmt.Result, at string) error {
-	run := res.GetConfig("run-id")
-	if run == "" {
-		return nil
-	}
+// runState returns the state of run, creating it.
+func (rd *reader) runState(run string) *runState {
 	st := rd.runs[run]
 	if st == nil {
-		st = &runState{identity: harness.RunIdentity{}, bench: map[string]configAt{}}
+		st = &runState{identity: harness.RunIdentity{}, bench: map[string]configAt{}, id: len(rd.runNames)}
 		rd.runs[run] = st
+		rd.runNames = append(rd.runNames, run)
 	}
+	return st
+}
+
+// checkIdentity refuses a result that changes its run's identity: the
+// host, features, tunelab version or decision rule (harness.IdentityKeys).
+func (st *runState) checkIdentity(res *benchfmt.Result, at string) error {
 	if err := st.identity.Check(res, at); err != nil {
 		return fmt.Errorf("%w; refusing the file", err)
 	}
-	return checkBench(st, res, at)
+	return nil
 }
 
 // checkBench refuses a kernel config that does not belong to the result's
 // benchmark: the registered kernel's benchmark name, and within a run the
 // same benchmark for the same kernel throughout.
-func checkBench(st *runState, res *benchfmt.Result, at string) error {
-	kernel := res.GetConfig("kernel")
+func (st *runState) checkBench(kernel, bench, at string) error {
 	if kernel == "" {
 		return nil
 	}
-	base, _ := res.Name.Parts()
-	bench := strings.TrimPrefix(string(base), "Benchmark")
 	if k := variant.LookupKernel(kernel); k != nil && k.Bench != bench {
 		return fmt.Errorf("%s: kernel config %s, but the result is Benchmark%s (%s is Benchmark%s): refusing the file", at, kernel, bench, kernel, k.Bench)
 	}
@@ -120,6 +77,7 @@ type segmenter struct {
 	lastRun    string
 	runSegment int
 	commentRun string // run the next comment lines belong to
+	key        string // the current key; "" when it must be computed again
 }
 
 // markerKey returns the segment key for a segment line's fields.
@@ -137,11 +95,19 @@ func markerKey(fields []string) (key, run string, err error) {
 // result belongs to the current marker, else input#stretch.
 func (s *segmenter) segment(run string) string {
 	if run != s.lastRun {
-		s.lastRun, s.runSegment = run, s.runSegment+1
+		s.lastRun, s.runSegment, s.key = run, s.runSegment+1, ""
 	}
 	s.commentRun = run
-	if s.marker != "" && run == s.markerRun {
-		return "m:" + s.marker
+	if s.key == "" {
+		s.key = "m:" + s.marker
+		if s.marker == "" || run != s.markerRun {
+			s.key = fmt.Sprintf("f:%d#%d", s.input, s.runSegment)
+		}
 	}
-	return fmt.Sprintf("f:%d#%d", s.input, s.runSegment)
+	return s.key
+}
+
+// setMarker starts the segment of a segment line of run (key "run#n").
+func (s *segmenter) setMarker(key, run string) {
+	s.marker, s.markerRun, s.commentRun, s.key = key, run, run, ""
 }

@@ -38,13 +38,14 @@ func refCell(ss []Speedup) string {
 }
 
 // speedupCells formats a row's speed-ups, one per size ("64 B: 1.63×
-// [1.60–1.66]" when the class has several sizes).
-func speedupCells(row *SummaryRow, alpha float64) []string {
+// [1.60–1.66]" when the class has several sizes); esc escapes the
+// reference's label (text from result files) for the output format.
+func speedupCells(row *SummaryRow, alpha float64, esc func(string) string) []string {
 	var out []string
 	for _, s := range row.Speedups {
 		c := s.String(alpha)
 		if s.Ref != row.Speedups[0].Ref {
-			c += " vs " + s.RefLabel()
+			c += " vs " + esc(s.RefLabel())
 		}
 		if len(row.Class.Sizes) > 1 {
 			c = sizeText(row.Kernel, s.Size) + ": " + c
@@ -84,7 +85,7 @@ func (r *Report) writeSummaryRowHTML(w io.Writer, row *SummaryRow, ids map[*Grou
 		fmt.Fprintf(w, "<tr><td>%s<td>%s<td colspan=\"4\">no winner at any size\n", link, esc(row.Label))
 		return
 	}
-	cells := speedupCells(row, r.Options.Alpha)
+	cells := speedupCells(row, r.Options.Alpha, plainText)
 	for i, c := range cells {
 		cells[i] = esc(c)
 		if s := row.Speedups; i < len(s) && s[i].Speed() < 1 && s[i].Delta.P < r.Options.Alpha {
@@ -132,26 +133,31 @@ func (r *Report) classGroup(row *SummaryRow) *Group {
 	return nil
 }
 
-// writeSummaryMD writes the summary as Markdown tables.
+// plainText leaves text as it is (for plain-text output).
+func plainText(s string) string { return s }
+
+// writeSummaryMD writes the summary as Markdown tables, text from result
+// files escaped (mdText, mdCode).
 func (r *Report) writeSummaryMD(w io.Writer) {
 	rows := r.Summary()
 	fmt.Fprintf(w, "\n## Summary\n\n%s\n", summaryIntro)
 	for _, m := range summaryModels(rows) {
-		fmt.Fprintf(w, "\n### %s\n\n| kernel | size class | winner (knobs that matter) | reference | speed-up [95%%] | compiled table selects it? |\n|---|---|---|---|---:|---|\n", modelHeading(m))
+		fmt.Fprintf(w, "\n### %s\n\n| kernel | size class | winner (knobs that matter) | reference | speed-up [95%%] | compiled table selects it? |\n|---|---|---|---|---:|---|\n", mdText(modelHeading(m)))
 		for _, row := range rows {
 			if row.Model != m {
 				continue
 			}
 			if row.Winner == "" {
-				fmt.Fprintf(w, "| %s | %s | no winner at any size | | | |\n", row.Kernel, row.Label)
+				fmt.Fprintf(w, "| %s | %s | no winner at any size | | | |\n", mdText(row.Kernel), row.Label)
 				continue
 			}
-			fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | %s |\n", row.Kernel, row.Label, row.Short, refCell(row.Speedups),
-				strings.Join(speedupCells(row, r.Options.Alpha), "<br>"), row.Compiled)
+			cells := speedupCells(row, r.Options.Alpha, mdText)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", mdText(row.Kernel), row.Label, mdCode(row.Short), mdText(refCell(row.Speedups)),
+				strings.Join(cells, "<br>"), mdText(row.Compiled.String()))
 		}
 	}
 	if nw := r.NoWinner(); len(nw) > 0 {
-		fmt.Fprintf(w, "\nNo winner (too few samples): %s.\n", strings.Join(nw, "; "))
+		fmt.Fprintf(w, "\nNo winner (too few samples): %s.\n", mdText(strings.Join(nw, "; ")))
 	}
 }
 
@@ -181,7 +187,7 @@ func (r *Report) writeSummaryRowText(tw io.Writer, row *SummaryRow) {
 		fmt.Fprintf(tw, "  %s\t%s\tno winner at any size\n", row.Kernel, row.Label)
 		return
 	}
-	for i, c := range speedupCells(row, r.Options.Alpha) {
+	for i, c := range speedupCells(row, r.Options.Alpha, plainText) {
 		if i == 0 {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", row.Kernel, row.Label, row.Short, refCell(row.Speedups), c, row.Compiled)
 		} else {

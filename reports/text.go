@@ -14,6 +14,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "tunelab report: %s\n", r.summaryLine())
 	fmt.Fprintln(bw, "Deltas are time relative to the reference (negative = faster); ± is a 95% interval.")
 	fmt.Fprintln(bw)
+	r.writeFailuresText(bw)
 	r.WriteSummaryText(bw)
 	var model *Model
 	for _, g := range r.Groups {

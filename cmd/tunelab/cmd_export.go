@@ -58,9 +58,6 @@ func runExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := table.Validate(); err != nil {
-		return fmt.Errorf("export: refusing to write an invalid dispatch table:\n%w", err)
-	}
 	return writeTable(e, table, f)
 }
 
@@ -144,7 +141,7 @@ func decideByOperations(e *env, table *reports.Table, files []string, opt report
 func writeTable(e *env, t *reports.Table, f exportFlags) error {
 	data, err := encodeTable(t, f.format)
 	if err != nil {
-		return err
+		return fmt.Errorf("export: %w", err)
 	}
 	if f.out == "" && f.format == "go" {
 		f.out = defaultGoTable

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -116,14 +116,15 @@ func (m *measureFlags) config() (*harness.Config, error) {
 
 func runSweep(e *env, args []string) error {
 	fs := newFlags(e, "sweep", "sweep [--kernel K,...] [--variant GLOB] [--size N,...] [-o FILE | --resume FILE] [flags]")
-	kernels := fs.String("kernel", "", "comma-separated kernels (default every kernel except calib)")
-	glob := fs.String("variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
-	sizes := fs.String("size", "", "comma-separated sizes, "+sizeHelp+" (default each kernel's sizes)")
-	offsets := fs.Bool("offset-sweep", false, "include offset-sweep (align=64+N) variants")
-	budget := fs.Duration("budget", defaultBudget, "wall-time budget of the whole sweep, shared among kernel/size groups")
+	var f sweepFlags
+	fs.StringVar(&f.kernels, "kernel", "", "comma-separated kernels (default every kernel except calib)")
+	fs.StringVar(&f.glob, "variant", "", "variant glob over knobs, e.g. 'isa=avx512*/align=64'")
+	fs.StringVar(&f.sizes, "size", "", "comma-separated sizes, "+sizeHelp+" (default each kernel's sizes)")
+	fs.BoolVar(&f.offsets, "offset-sweep", false, "include offset-sweep (align=64+N) variants")
+	fs.DurationVar(&f.budget, "budget", defaultBudget, "wall-time budget of the whole sweep, shared among kernel/size groups")
 	out := fs.String("o", "", "result file (default results/<date>-<host>.txt)")
-	resume := fs.String("resume", "", "continue the interrupted sweep in this result file")
-	prune := fs.Float64("prune-mca", 0, "measure only variants llvm-mca predicts within this many percent of the best on this host's model (0: off)")
+	resume := fs.String("resume", "", "continue the interrupted sweep in this result file (with the selection it recorded)")
+	fs.Float64Var(&f.prune, "prune-mca", 0, "measure only variants llvm-mca predicts within this many percent of the best on this host's model (0: off)")
 	pruneCheck := fs.String("prune-check", "", "with --prune-mca: a full sweep's result `FILE` of this host, to report whether its winners were kept")
 	verbose := fs.Bool("v", false, "list every skipped variant (default: one line per kernel)")
 	floor := fs.String("layout-floor", "auto", "the host's layout floor in percent, below which a margin is a tie unless it survives moving both variants; auto: measure it first with the calibration chain's copies (a 40th of the budget, 3-15s)")
@@ -138,37 +139,33 @@ func runSweep(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *budget <= 0 {
-		return usagef("sweep: --budget %v: want a positive duration", *budget)
-	}
-	cfg.Budget = *budget
 	if *floor != "auto" {
 		if _, err := parseFloor(*floor); err != nil {
 			return usagef("sweep: --layout-floor: %v (or auto)", err)
 		}
 	}
-	sel, err := selection(*kernels, *glob, *sizes, false)
+	ss, prior, err := sweepSelection(fs, f, cfg, *out, *resume)
 	if err != nil {
 		return err
 	}
-	sel.OffsetSweep = *offsets
-	groups, skips, err := harness.Select(sel)
+	cfg.Budget, cfg.Resume = ss.Budget, prior
+	groups, skips, err := harness.Select(ss.Selection)
 	if err != nil {
 		return err
 	}
 	printSkips(e, skips, *verbose)
-	if *prune <= 0 {
-		return sweep(e, cfg, groups, *out, *resume, *floor, resumeFlags(fs), nil)
-	}
-	pr, err := pruneMCA(groups, *prune)
-	if err != nil {
-		return err
-	}
-	if *pruneCheck != "" {
-		if err := pr.loadCheck(e, *pruneCheck); err != nil {
+	var pr *pruning
+	if ss.PruneMCA > 0 {
+		if pr, err = pruneMCA(groups, ss.PruneMCA); err != nil {
 			return err
 		}
+		if *pruneCheck != "" {
+			if err := pr.loadCheck(e, *pruneCheck); err != nil {
+				return err
+			}
+		}
 	}
+	cfg.Run = runInfo(cfg, prior, ss)
 	return sweep(e, cfg, groups, *out, *resume, *floor, resumeFlags(fs), pr)
 }
 
@@ -200,18 +197,19 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// sweep opens the result file, runs the sweep with Ctrl-C handling and
+// sweep opens the result file, runs the sweep stopping cleanly on
+// SIGINT (Ctrl-C) or SIGTERM (what schedulers send before SIGKILL) and
 // prints the summary. floor is the --layout-floor flag; flags are the
 // command line's selection and measurement flags, repeated in the resume
 // hint.
 func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, floor string, flags []string, pr *pruning) error {
-	rule := reports.Options{Alpha: reports.DefaultOptions().Alpha, Threshold: cfg.Race.Threshold, Race: cfg.Race.String()}
-	f, path, err := openResults(cfg, out, resume, rule.String())
+	rule := sweepRule(cfg)
+	f, path, err := openResults(out, resume)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, received, stop := stopSignals()
 	defer stop()
 	if err := resolveFloor(ctx, e, cfg, floor, cfg.Resume != nil && cfg.Resume.Run.RunID != ""); err != nil {
 		return err
@@ -231,13 +229,7 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, fl
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if rep != nil {
-		harness.WriteFailures(e.stdout, rep.Failures())
-		fmt.Fprintf(e.stdout, "layout floor: %s\n", cfg.Run.Floor)
-		harness.WriteSummary(e.stdout, rep, sweepVerdicts(e, path, rule))
-		printWinnerTable(e.stdout, path, rule)
-		if pr != nil {
-			pr.write(e.stdout, rep)
-		}
+		writeSweepSummary(e, rep, path, rule, cfg.Run.Floor, pr)
 	}
 	if err != nil {
 		return err
@@ -247,13 +239,50 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, fl
 	}
 	fmt.Fprintf(e.stdout, "results: %s\n", path)
 	if rep.Interrupted {
-		hint := strings.Join(append(append([]string{"tunelab sweep"}, flags...), "--resume", shellQuote(path)), " ")
-		return &exitError{130, fmt.Errorf("sweep interrupted; continue with: %s", hint)}
+		return interrupted(received(), flags, path)
 	}
 	if n := len(rep.Failures()); n > 0 {
 		return &exitError{1, fmt.Errorf("sweep: %s failed verification or crashed (listed first above; the result file is complete)", plural(n, "variant"))}
 	}
 	return nil
+}
+
+// writeSweepSummary prints the sweep's summary: the variants that failed
+// first, per group what the reports package decides from the file the
+// sweep wrote (read once), the winner table, and what pruning left out.
+func writeSweepSummary(e *env, rep *harness.Report, path string, rule reports.Options, floor string, pr *pruning) {
+	harness.WriteFailures(e.stdout, rep.Failures())
+	fmt.Fprintf(e.stdout, "layout floor: %s\n", floor)
+	set, warnings, err := reports.Read([]string{path})
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	harness.WriteSummary(e.stdout, rep, sweepVerdicts(set, err, rule))
+	if err == nil {
+		writeWinnerTable(e.stdout, reports.Analyze(set, rule))
+	}
+	if pr != nil {
+		pr.write(e.stdout, rep)
+	}
+}
+
+// interrupted is the error of a sweep stopped by sig (nil: an
+// interruption without a signal): exit status 128+signal as a shell
+// reports it (130 for SIGINT, 143 for SIGTERM), with the command that
+// continues the sweep.
+func interrupted(sig os.Signal, flags []string, path string) error {
+	hint := strings.Join(append(append([]string{"tunelab sweep"}, flags...), "--resume", shellQuote(path)), " ")
+	code, by := 130, "interrupted"
+	if s, ok := sig.(syscall.Signal); ok && s != syscall.SIGINT {
+		code, by = 128+int(s), "stopped by "+unix.SignalName(s)
+	}
+	return &exitError{code, fmt.Errorf("sweep %s; continue with: %s", by, hint)}
+}
+
+// sweepRule is the decision rule a sweep records and applies: the
+// reports package's, with the run's threshold and race.
+func sweepRule(cfg *harness.Config) reports.Options {
+	return reports.Options{Alpha: reports.DefaultOptions().Alpha, Threshold: cfg.Race.Threshold, Race: cfg.Race.String()}
 }
 
 // resolveFloor sets the layout floor the race uses and the run records:
@@ -293,15 +322,12 @@ func resolveFloor(ctx context.Context, e *env, cfg *harness.Config, flag string,
 }
 
 // sweepVerdicts returns the verdict lines of each group: the reports
-// package's winner rule applied to what the sweep wrote to path, so that
-// the summary names the winner report and export will.
-func sweepVerdicts(e *env, path string, rule reports.Options) harness.Verdicts {
-	set, warnings, err := reports.Read([]string{path})
+// package's winner rule applied to what the sweep wrote (set, or the
+// error reading it), so that the summary names the winner report and
+// export will.
+func sweepVerdicts(set *reports.Set, err error, rule reports.Options) harness.Verdicts {
 	if err != nil {
 		return func(*harness.GroupResult) []string { return []string{"no verdict: " + err.Error()} }
-	}
-	for _, w := range warnings {
-		fmt.Fprintln(e.stderr, "warning:", w)
 	}
 	rep := reports.Analyze(set, rule)
 	return func(g *harness.GroupResult) []string {
@@ -312,30 +338,16 @@ func sweepVerdicts(e *env, path string, rule reports.Options) harness.Verdicts {
 	}
 }
 
-// openResults opens the result file: a new one, or the resumed one for
-// appending (keeping its run identity).
-func openResults(cfg *harness.Config, out, resume, rule string) (*os.File, string, error) {
+// openResults opens the result file: the resumed one for appending (read
+// and checked before by sweepSelection), or a new one.
+func openResults(out, resume string) (*os.File, string, error) {
 	if resume != "" {
-		if out != "" && out != resume {
-			return nil, "", usagef("-o and --resume name different files")
-		}
-		r, err := harness.ReadResume(resume, harness.HostIdentityConfig(rule))
-		if err != nil {
-			return nil, "", &exitError{2, fmt.Errorf("sweep --resume: %w (the file is unchanged)", err)}
-		}
-		cfg.Resume, cfg.Run = r, r.Run
-		if r.Run.RunID == "" { // interrupted before its first sample
-			cfg.Run = harness.NewRunInfo(cfg.Seed)
-			cfg.Run.Rule, cfg.Run.Segment = rule, r.Run.Segment
-		}
 		f, err := os.OpenFile(resume, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return nil, "", fmt.Errorf("opening resume file: %w", err)
 		}
 		return f, resume, nil
 	}
-	cfg.Run = harness.NewRunInfo(cfg.Seed)
-	cfg.Run.Rule, cfg.Run.Segment = rule, 1
 	if out == "" {
 		host, _ := os.Hostname()
 		out = filepath.Join("results", time.Now().UTC().Format("2006-01-02T150405")+"-"+sanitize(host)+".txt")

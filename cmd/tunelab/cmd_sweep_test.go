@@ -62,12 +62,10 @@ func countResults(t *testing.T, path string) (map[string]int, string) {
 	return n, string(data)
 }
 
-// TestSweepInterruptAndResume sends SIGINT to a running sweep, checks it
-// exits 130 with a readable file, then resumes it to the end.
-func TestSweepInterruptAndResume(t *testing.T) {
-	needCalibAsm(t)
-	path := filepath.Join(t.TempDir(), "r.txt")
-	args := []string{"sweep", "--kernel", "calib", "--min-samples", "12", "--max-samples", "12", "--sample-time", "500us", "--seed", "5"}
+// interruptSweep starts a calib sweep writing to path, sends sig once it
+// wrote 5 results, and returns its exit status and output.
+func interruptSweep(t *testing.T, path string, sig syscall.Signal, args []string) (int, string) {
+	t.Helper()
 	cmd, out := tunelabProc(t, nil, append(args, "-o", path)...)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -81,29 +79,115 @@ func TestSweepInterruptAndResume(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	cmd.Process.Signal(syscall.SIGINT)
-	if code := exitStatus(cmd.Wait()); code != 130 {
-		t.Fatalf("interrupted sweep exited %d, want 130:\n%s", code, out)
+	cmd.Process.Signal(sig)
+	code := exitStatus(cmd.Wait())
+	return code, out.String()
+}
+
+// TestSweepInterruptAndResume stops a running sweep the way a terminal
+// (SIGINT) and a scheduler (SIGTERM, as Kubernetes and Slurm send before
+// SIGKILL) do, checks that it exits 128+signal with its summary, a resume
+// hint and a readable file, then resumes it to the end without repeating
+// the selection flags: the file recorded them (issue 28).
+func TestSweepInterruptAndResume(t *testing.T) {
+	needCalibAsm(t)
+	measure := []string{"--min-samples", "12", "--max-samples", "12", "--sample-time", "500us", "--seed", "5"}
+	args := append([]string{"sweep", "--kernel", "calib"}, measure...)
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+		by   string
+	}{{syscall.SIGINT, 130, "interrupted"}, {syscall.SIGTERM, 143, "stopped by SIGTERM"}} {
+		path := filepath.Join(t.TempDir(), "r.txt")
+		code, out := interruptSweep(t, path, c.sig, args)
+		if code != c.code {
+			t.Fatalf("%v: sweep exited %d, want %d:\n%s", c.sig, code, c.code, out)
+		}
+		for _, want := range []string{fmt.Sprintf("calib: %d contenders", calibContenders), "sweep " + c.by + "; continue with: tunelab sweep --kernel calib --max-samples 12 --min-samples 12 --sample-time '500µs' --seed 5 --resume " + path} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: sweep output lacks %q:\n%s", c.sig, want, out)
+			}
+		}
+		before, text := countResults(t, path)
+		if strings.Contains(text, "# tunelab: done calib") || !strings.Contains(text, "\nsweep-kernels: calib\n") {
+			t.Fatalf("%v: interrupted sweep marked calib done, or recorded no selection:\n%s", c.sig, firstLines(text, 40))
+		}
+		cmd, rout := tunelabProc(t, nil, append(append([]string{"sweep"}, measure...), "--resume", path)...)
+		if code := exitStatus(cmd.Wait()); code != 0 {
+			t.Fatalf("%v: resumed sweep exited %d:\n%s", c.sig, code, rout)
+		}
+		checkFinished(t, path, before)
 	}
-	if !strings.Contains(out.String(), "continue with: tunelab sweep --kernel calib --max-samples 12 --min-samples 12 --sample-time '500µs' --seed 5 --resume "+path) {
-		t.Errorf("interrupted sweep does not say how to resume the same sweep:\n%s", out)
-	}
-	before, text := countResults(t, path)
-	if strings.Contains(text, "# tunelab: done calib") {
-		t.Fatalf("interrupted sweep marked calib done")
-	}
-	cmd, out = tunelabProc(t, nil, append(args, "--resume", path)...)
-	if code := exitStatus(cmd.Wait()); code != 0 {
-		t.Fatalf("resumed sweep exited %d:\n%s", code, out)
-	}
+}
+
+// checkFinished checks that the calib sweep in path ran to the end: every
+// variant has exactly 12 samples, and nothing but calib was swept.
+func checkFinished(t *testing.T, path string, before map[string]int) {
+	t.Helper()
 	after, text := countResults(t, path)
 	if !strings.Contains(text, "# tunelab: done calib") || len(after) != calibContenders {
-		t.Fatalf("resumed file: done mark %v, %d variants (want %d):\n%s", strings.Contains(text, "done calib"), len(after), calibContenders, out)
+		t.Fatalf("resumed file: done mark %v, %d benchmarks (want the %d calib variants)", strings.Contains(text, "done calib"), len(after), calibContenders)
 	}
 	for name, n := range after {
 		if n != 12 {
 			t.Errorf("%s: %d samples after resume (%d before), want exactly 12", name, n, before[name])
 		}
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// TestResumeRefusesAnotherSelection checks that --resume continues the
+// selection its file recorded: flags that repeat it are accepted, flags
+// that change it are a usage error naming the recorded one, and a file
+// written before selections were recorded resumes with the flags given,
+// as before.
+func TestResumeRefusesAnotherSelection(t *testing.T) {
+	needCalibAsm(t)
+	measure := []string{"--min-samples", "12", "--max-samples", "12", "--sample-time", "500us", "--seed", "5"}
+	path := filepath.Join(t.TempDir(), "r.txt")
+	if code, out := interruptSweep(t, path, syscall.SIGTERM, append([]string{"sweep", "--kernel", "calib", "--budget", "1m"}, measure...)); code != 143 {
+		t.Fatalf("sweep exited %d, want 143:\n%s", code, out)
+	}
+	data, _ := os.ReadFile(path)
+	for _, other := range [][]string{{"--kernel", "poly1305"}, {"--budget", "10m"}, {"--variant", "isa=generic"}, {"--size", "64"}} {
+		_, stderr, code := runCLI(t, append(append(append([]string{"sweep"}, other...), measure...), "--resume", path)...)
+		if code != 2 || !strings.Contains(stderr, "the sweep in the file selected sweep-") || !strings.Contains(stderr, path+":") {
+			t.Errorf("--resume with %q: exit %d, stderr %q; want exit 2 naming the recorded selection", other, code, stderr)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, data) {
+			t.Fatalf("--resume with %q changed the file", other)
+		}
+	}
+	before, _ := countResults(t, path)
+	_, stderr, code := runCLI(t, append(append([]string{"sweep", "--kernel", "calib", "--budget", "1m0s"}, measure...), "--resume", path)...)
+	if code != 0 {
+		t.Fatalf("--resume repeating the selection: exit %d: %s", code, stderr)
+	}
+	checkFinished(t, path, before)
+
+	old := filepath.Join(t.TempDir(), "old.txt")
+	if code, out := interruptSweep(t, old, syscall.SIGINT, append([]string{"sweep", "--kernel", "calib"}, measure...)); code != 130 {
+		t.Fatalf("sweep exited %d, want 130:\n%s", code, out)
+	}
+	data, _ = os.ReadFile(old)
+	var kept []string
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if !strings.HasPrefix(line, "sweep-") {
+			kept = append(kept, line)
+		}
+	}
+	os.WriteFile(old, []byte(strings.Join(kept, "")), 0o644)
+	before, _ = countResults(t, old)
+	if _, stderr, code := runCLI(t, append(append([]string{"sweep", "--kernel", "calib"}, measure...), "--resume", old)...); code != 0 {
+		t.Fatalf("--resume of a file without a recorded selection: exit %d: %s", code, stderr)
+	}
+	checkFinished(t, old, before)
+	if text, _ := os.ReadFile(old); bytes.Contains(text, []byte("sweep-kernels")) {
+		t.Errorf("resuming a file without a recorded selection added one mid-run")
 	}
 }
 
@@ -208,5 +292,32 @@ func TestSweepFailuresFirst(t *testing.T) {
 	}
 	if _, text := countResults(t, path); !strings.Contains(text, "excluded clitest.bad mode=wrong") {
 		t.Errorf("result file does not record the exclusion:\n%s", text)
+	}
+	checkReportOpensWithFailures(t, path)
+}
+
+// checkReportOpensWithFailures reports the sweep file at path in every
+// format and checks that each opens with the failed variant, its first
+// mismatch, above the summary.
+func checkReportOpensWithFailures(t *testing.T, path string) {
+	dir := t.TempDir()
+	md, html := filepath.Join(dir, "r.md"), filepath.Join(dir, "r.html")
+	cmd, out := tunelabProc(t, []string{testBadKernelEnv + "=1"}, "report", path, "--md", md, "--html", html)
+	if code := exitStatus(cmd.Wait()); code != 0 {
+		t.Fatalf("report of a sweep with a failure: exit %d:\n%s", code, out)
+	}
+	mdText, _ := os.ReadFile(md)
+	htmlText, _ := os.ReadFile(html)
+	for format, text := range map[string]string{"text": out.String(), "markdown": string(mdText), "html": string(htmlText)} {
+		failed := strings.Index(text, "FAILED: 1 variant failed verification or crashed")
+		summary := strings.Index(text, "clitest.bad")
+		mismatch := strings.Index(text, "mismatch on random #1 at index 3: got 0x0, want 0x1")
+		if strings.Contains(text, "unknown CPU") {
+			t.Errorf("%s report does not name the CPU the variant failed on:\n%s", format, text)
+		}
+		if failed < 0 || mismatch < 0 || summary < failed {
+			t.Errorf("%s report does not open with the failure (heading at %d, mismatch at %d, first mention of the kernel at %d):\n%s",
+				format, failed, mismatch, summary, text)
+		}
 	}
 }

@@ -42,10 +42,24 @@ func registerBadKernel() {
 	bad := func(int, uint64) error {
 		return &variant.Mismatch{Kernel: "clitest.bad", Variant: "mode=wrong", Input: "random #1", Index: 3, Got: "0x0", Want: "0x1"}
 	}
-	newInst := func(int, uint64) variant.Instance { return nopInstance{} }
+	newInst := func(int, uint64) variant.Instance { return &busyInstance{} }
 	variant.Register(variant.Variant{Kernel: "clitest.bad", Name: variant.GenericName, New: newInst, Verify: ok},
 		variant.Variant{Kernel: "clitest.bad", Name: "mode=wrong", New: newInst, Verify: bad})
 }
+
+// busyInstance is an instance whose op is a short dependent chain (about
+// a hundred nanoseconds), so that sweeps of it record plausible samples.
+type busyInstance struct{ x uint64 }
+
+func (b *busyInstance) Run(n int) {
+	for range n {
+		for range 64 {
+			b.x = b.x*6364136223846793005 + 1442695040888963407
+		}
+	}
+}
+
+func (b *busyInstance) Check() error { return nil }
 
 // nopInstance is an instance that does nothing.
 type nopInstance struct{}

@@ -51,7 +51,8 @@ func TestOneDecisionEverywhere(t *testing.T) {
 
 // checkSweepSummary checks the verdict lines the sweep prints.
 func checkSweepSummary(t *testing.T, want map[string]string) {
-	verdicts := sweepVerdicts(&env{stderr: &strings.Builder{}}, recorded, reports.DefaultOptions())
+	set, _, err := reports.Read([]string{recorded})
+	verdicts := sweepVerdicts(set, err, reports.DefaultOptions())
 	for key, w := range want {
 		var kernel string
 		var size int

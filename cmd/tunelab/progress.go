@@ -129,17 +129,6 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// printWinnerTable prints one line per group of the result file at path,
-// as the reports package decides it with rule: the winner's knobs that
-// matter and its speed-up against the reference.
-func printWinnerTable(w io.Writer, path string, rule reports.Options) {
-	set, _, err := reports.Read([]string{path})
-	if err != nil {
-		return
-	}
-	writeWinnerTable(w, reports.Analyze(set, rule))
-}
-
 // writeWinnerTable writes the compact table of a report's groups.
 func writeWinnerTable(w io.Writer, rep *reports.Report) {
 	if len(rep.Groups) == 0 {

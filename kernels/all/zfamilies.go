@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/tunelab/tunelab/kernels/aesecb"
 	"github.com/tunelab/tunelab/kernels/calib"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/keccak"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/mlkem"
@@ -12,7 +13,9 @@ import (
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
-// init registers every generated variant of every kernel family.
+// init registers every generated variant of every kernel family, then
+// prints the dispatch override warnings the final plans still have
+// (see internal/labinit).
 func init() {
 	aesecb.RegisterVariants()
 	calib.RegisterVariants()
@@ -21,4 +24,5 @@ func init() {
 	mlkem.RegisterVariants()
 	poly1305.RegisterVariants()
 	sha3.RegisterVariants()
+	dispatch.ReleaseOverrideWarnings()
 }

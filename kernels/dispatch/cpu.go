@@ -118,7 +118,8 @@ func (c *CPU) Missing(features ...string) []string {
 // comment.
 func (c *CPU) FeatureList() []string { return c.features().names() }
 
-// MaskedList lists the features the hardware has but masks hide.
+// MaskedList lists the features the hardware has but masks hide (a
+// masked feature hides every feature that requires it).
 func (c *CPU) MaskedList() []string { return (c.have & c.mask).names() }
 
 // Level returns the x86-64 feature level with masks applied

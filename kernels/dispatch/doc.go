@@ -25,11 +25,12 @@
 // GODEBUG=cpu.avx512f=off. Masking a feature also masks every feature that
 // cannot be used without it, so that the masked CPU is one that could
 // exist: avx512f masks all avx512*; avx2 masks avx512f; avx masks avx2,
-// fma, f16c, vaes and vpclmulqdq; aes masks vaes; pclmulqdq masks
+// fma, f16c, vaes and vpclmulqdq; osxsave (the OS's XSAVE support, which
+// AVX state needs) masks avx; aes masks vaes; pclmulqdq masks
 // vpclmulqdq; sse3 > ssse3 > sse41 > sse42 > avx each mask the next. "all"
 // masks every named feature (leaving the x86-64-v1 baseline). Only the
 // value "off" is accepted. Invalid entries are ignored with a one-time
-// warning on stderr.
+// warning on stderr that quotes them.
 //
 // # Overrides: TUNELAB_DISPATCH
 //
@@ -37,7 +38,13 @@
 // a variant for every size of a kernel (entries split on ',', then on the
 // first '='; "generic" means isa=generic). An override naming a variant the
 // kernel does not offer, or one the (masked) CPU cannot run, is ignored with
-// a one-time warning on stderr.
+// a one-time warning on stderr; one naming a kernel no tunelab package
+// plans (a typo) is warned about too, in any binary. An override that
+// applies says so once on stderr. Warnings quote the entry (%q), so that
+// no control character reaches the terminal. In a lab binary (one that
+// imports kernels/all), which plans every kernel again once its lab
+// variants are registered, override warnings wait for that final plan:
+// an override naming a lab variant is applied, not reported as ignored.
 //
 // # Selection
 //

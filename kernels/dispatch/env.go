@@ -12,7 +12,7 @@ const (
 )
 
 // parseMask parses a TUNELAB_CPU value into the set of features to hide
-// (closed under maskImplies) and a warning per ignored entry.
+// (closed under requires: see maskClosure) and a warning per ignored entry.
 func parseMask(spec string) (featureSet, []string) {
 	var m featureSet
 	var warnings []string
@@ -38,7 +38,8 @@ func parseMask(spec string) (featureSet, []string) {
 
 // parseOverrides parses a TUNELAB_DISPATCH value into kernel -> variant
 // ("generic" becomes the generic variant's name; a later entry for the same
-// kernel wins) and a warning per ignored entry.
+// kernel wins) and a warning per ignored entry and per entry naming a
+// kernel no tunelab package plans (a typo).
 func parseOverrides(spec string) (map[string]string, []string) {
 	out := map[string]string{}
 	var warnings []string
@@ -48,6 +49,10 @@ func parseOverrides(spec string) (map[string]string, []string) {
 		if !ok || kernel == "" || v == "" {
 			warnings = append(warnings, fmt.Sprintf("%s entry %q ignored: want kernel=variant", EnvDispatch, entry))
 			continue
+		}
+		if !KnownKernel(kernel) {
+			warnings = append(warnings, fmt.Sprintf("%s entry %q has no effect: no kernel %q (kernels: %s)",
+				EnvDispatch, entry, kernel, strings.Join(knownKernels, ", ")))
 		}
 		if v == "generic" {
 			v = genericName

@@ -43,7 +43,7 @@ func TestEnvMasksAndOverrides(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvChild$", "-test.v")
 	cmd.Env = append(os.Environ(), childEnv+"=1",
 		EnvCPU+"=avx512f=off,bogus=off",
-		EnvDispatch+"=test.k=isa=nope,test.j=generic,junk")
+		EnvDispatch+"=test.k=isa=nope,test.j=generic,junk,keccak.x44=generic,test.k=isa=\x1b[31mred")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -64,10 +64,63 @@ func TestEnvMasksAndOverrides(t *testing.T) {
 	if host, _ := Identify(""); host.Has("avx512f") && !strings.Contains(stdout, "masked=avx512f avx512bw") {
 		t.Errorf("child does not report avx512* masked:\n%s", stdout)
 	}
-	for _, w := range []string{`"bogus"`, `isa=nope`, `"junk"`} {
+	for _, w := range []string{`"bogus"`, `"junk"`, `entry "keccak.x44=generic" has no effect: no kernel "keccak.x44"`,
+		`entry "test.k=isa=\x1b[31mred" ignored`, `entry "test.j=isa=generic" applies: test.j runs "isa=generic"`} {
 		if n := countLines(stderr.String(), w); n != 1 {
 			t.Errorf("stderr has %d lines about %s, want one:\n%s", n, w, stderr.String())
 		}
+	}
+	if strings.ContainsRune(stderr.String(), 0x1b) || strings.Contains(stderr.String(), "isa=nope") {
+		t.Errorf("stderr prints a raw escape sequence, or an override a later entry replaced:\n%q", stderr.String())
+	}
+}
+
+const holdEnv = "TUNELAB_DISPATCH_HOLD_CHILD"
+
+// TestHoldChild plans as a lab binary does: with the production
+// candidates first, then with a lab variant registered.
+func TestHoldChild(t *testing.T) {
+	if os.Getenv(holdEnv) != "1" {
+		t.Skip("runs only as TestHeldOverrideWarnings's child")
+	}
+	HoldOverrideWarnings()
+	prod := testCands[:2]
+	lab := append(append([]Candidate{}, testCands...), Candidate{Name: "isa=lab"})
+	Plan("test.k", prod)
+	Plan("test.j", prod)
+	fmt.Fprintln(os.Stderr, "-- lab registered")
+	fmt.Printf("test.k=%s\n", planString(Plan("test.k", lab)))
+	Plan("test.j", lab)
+	ReleaseOverrideWarnings()
+}
+
+// TestHeldOverrideWarnings covers the false "ignored" warning the tunelab
+// binary printed while applying an override naming a lab variant: held
+// warnings are printed only if the final plan still has them.
+func TestHeldOverrideWarnings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldChild$", "-test.v")
+	cmd.Env = append(os.Environ(), holdEnv+"=1", EnvCPU+"=", EnvDispatch+"=test.k=isa=lab,test.j=isa=nope")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	if !strings.Contains(string(out), "test.k=0:isa=lab:override\n") {
+		t.Errorf("the lab plan does not apply the override:\n%s", out)
+	}
+	before, after, _ := strings.Cut(stderr.String(), "-- lab registered\n")
+	if before != "" {
+		t.Errorf("warnings before the lab registered its variants:\n%s", before)
+	}
+	if n := countLines(after, "isa=lab"); n != 1 || !strings.Contains(after, `entry "test.k=isa=lab" applies`) || strings.Contains(after, "ignored: test.k") {
+		t.Errorf("stderr has %d lines about isa=lab, want only the note that it applies:\n%s", n, after)
+	}
+	if n := countLines(after, `entry "test.j=isa=nope" ignored`); n != 1 {
+		t.Errorf("stderr has %d warnings about test.j=isa=nope, want one after the release:\n%s", n, after)
 	}
 }
 

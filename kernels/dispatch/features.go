@@ -68,20 +68,23 @@ var featureIndex = func() map[string]int {
 // allFeatures has every known feature set.
 var allFeatures = featureSet(1)<<len(featureTable) - 1
 
-// maskImplies lists, per feature, the features that cannot be used without
-// it; masking the key masks them too (transitively).
-var maskImplies = map[string][]string{
-	"sse3":      {"ssse3"},
-	"ssse3":     {"sse41"},
-	"sse41":     {"sse42"},
-	"sse42":     {"avx"},
-	"avx":       {"avx2", "fma", "f16c", "vaes", "vpclmulqdq"},
-	"avx2":      {"avx512f"},
-	"aes":       {"vaes"},
-	"pclmulqdq": {"vpclmulqdq"},
-	"avx512f": {"avx512bw", "avx512vl", "avx512dq", "avx512cd", "avx512vbmi",
-		"avx512vbmi2", "avx512ifma", "avx512vnni", "avx512bitalg",
-		"avx512vpopcntdq", "avx512bf16"},
+// requires lists, per feature, the features it cannot be used without:
+// CPUID reports each on its own, but AVX state needs the OS's XSAVE
+// support (osxsave), every AVX extension needs AVX, AVX-512 needs AVX2,
+// and so on. Masking a feature masks every feature that requires it,
+// transitively (maskClosure), so that a masked CPU is one that could
+// exist: osxsave=off hides AVX and everything above it, avx2=off hides
+// AVX-512. (The hardware's own set is taken as cpuid/v2 reports it,
+// which already clears AVX state features the OS does not enable.)
+var requires = map[string][]string{
+	"ssse3": {"sse3"}, "sse41": {"ssse3"}, "sse42": {"sse41"},
+	"avx":  {"sse42", "osxsave"},
+	"avx2": {"avx"}, "fma": {"avx"}, "f16c": {"avx"},
+	"vaes": {"avx", "aes"}, "vpclmulqdq": {"avx", "pclmulqdq"},
+	"avx512f":  {"avx2"},
+	"avx512bw": {"avx512f"}, "avx512vl": {"avx512f"}, "avx512dq": {"avx512f"}, "avx512cd": {"avx512f"},
+	"avx512vbmi": {"avx512f"}, "avx512vbmi2": {"avx512f"}, "avx512ifma": {"avx512f"}, "avx512vnni": {"avx512f"},
+	"avx512bitalg": {"avx512f"}, "avx512vpopcntdq": {"avx512f"}, "avx512bf16": {"avx512f"},
 }
 
 // setOf returns the set of the named features; ok is false if a name is
@@ -119,13 +122,14 @@ func (s featureSet) names() []string {
 	return out
 }
 
-// maskClosure returns s plus every feature masked along with it.
+// maskClosure returns s plus every feature that requires one in s,
+// transitively: what masking s hides.
 func maskClosure(s featureSet) featureSet {
 	for {
 		next := s
 		for i, f := range featureTable {
-			if s&(1<<i) != 0 {
-				next |= mustSet(maskImplies[f.name]...)
+			if s&(1<<i) == 0 && s&mustSet(requires[f.name]...) != 0 {
+				next |= 1 << i
 			}
 		}
 		if next == s {

@@ -33,10 +33,10 @@ func TestFeatureNamesDocumented(t *testing.T) {
 	}
 }
 
-func TestMaskImpliesKnownNames(t *testing.T) {
-	for k, vs := range maskImplies {
+func TestRequiresKnownNames(t *testing.T) {
+	for k, vs := range requires {
 		if _, ok := setOf(append([]string{k}, vs...)...); !ok {
-			t.Errorf("maskImplies[%q] = %v names an unknown feature", k, vs)
+			t.Errorf("requires[%q] = %v names an unknown feature", k, vs)
 		}
 	}
 }

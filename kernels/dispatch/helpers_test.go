@@ -2,6 +2,9 @@ package dispatch
 
 import "testing"
 
+// The test kernels that tests plan and override are known kernels.
+func init() { knownKernels = append(knownKernels, "test.k", "test.j") }
+
 // Feature sets of synthetic CPUs by level, and this project's AVX-512 host.
 var (
 	v2Features = levelV2.names()

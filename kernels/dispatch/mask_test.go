@@ -21,6 +21,8 @@ func TestMask(t *testing.T) {
 		{"pclmulqdq=off", "pclmulqdq vpclmulqdq", 0},
 		{"avx=off", "avx avx2 fma f16c avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 vaes vpclmulqdq", 0},
 		{"all=off", strings.Join(zen4Canonical(), " "), 0},
+		{"osxsave=off", "avx avx2 fma f16c osxsave avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 vaes vpclmulqdq", 0},
+		{"sse3=off", "sse3 ssse3 sse41 sse42 avx avx2 fma f16c avx512f avx512bw avx512vl avx512dq avx512cd avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 vaes vpclmulqdq", 0},
 		{"avx513=off,vaes=off", "vaes", 1},
 		{"vaes=on", "", 1},
 		{"vaes", "", 1},
@@ -71,4 +73,36 @@ func TestSetFeaturesRejectsUnknown(t *testing.T) {
 	if !c.Has("avx512f") {
 		t.Error("failed SetFeatures changed the CPU")
 	}
+}
+
+// TestMaskClosesOverRequirements checks masks both ways: masking a
+// feature hides every feature that requires it, transitively (osxsave
+// hides AVX and everything above it, avx2 hides AVX-512), and nothing
+// that does not.
+func TestMaskClosesOverRequirements(t *testing.T) {
+	for _, f := range featureTable {
+		c := zen4(t)
+		c.Mask(f.name + "=off")
+		for _, g := range featureTable {
+			if want := g.name == f.name || needsTransitively(g.name, f.name); c.Has(g.name) == want && mustSet(zen4All...)&mustSet(g.name) != 0 {
+				t.Errorf("%s=off: Has(%s) = %v, want %v", f.name, g.name, !want, !want)
+			}
+		}
+	}
+	c := zen4(t)
+	c.Mask("osxsave=off")
+	if c.Level() != "x86-64-v2" || c.Has("avx") || c.Has("avx512f") || c.Has("vaes") {
+		t.Errorf("osxsave=off: level %s, avx %v, avx512f %v, vaes %v; want x86-64-v2 without AVX", c.Level(), c.Has("avx"), c.Has("avx512f"), c.Has("vaes"))
+	}
+}
+
+// needsTransitively reports whether feature f requires g, directly or
+// through other requirements.
+func needsTransitively(f, g string) bool {
+	for _, r := range requires[f] {
+		if r == g || needsTransitively(r, g) {
+			return true
+		}
+	}
+	return false
 }

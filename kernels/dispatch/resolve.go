@@ -150,14 +150,15 @@ func (r *resolver) override(v string) (pick, bool) {
 		v = genericName
 	}
 	c, ok := r.byName[v]
+	entry := r.plan.Kernel + "=" + v
 	switch {
 	case !ok:
-		r.warn("%s: %s=%s ignored: %s has no variant %q among the %d this binary registered so far "+
-			"(a production binary links only the variants its dispatch table names; the lab registers the others at start-up and plans again)",
-			EnvDispatch, r.plan.Kernel, v, r.plan.Kernel, v, len(r.byName))
+		r.warn("%s entry %q ignored: %s has no variant %q among the %d this binary links "+
+			"(a production binary links only the variants its compiled table can select; the tunelab binary links them all)",
+			EnvDispatch, entry, r.plan.Kernel, v, len(r.byName))
 	case !c.Runnable():
-		r.warn("%s: %s=%s ignored: needs %s, missing or masked on this CPU",
-			EnvDispatch, r.plan.Kernel, v, strings.Join(c.Missing, " "))
+		r.warn("%s entry %q ignored: %q needs %s, missing or masked on this CPU",
+			EnvDispatch, entry, v, strings.Join(c.Missing, " "))
 	default:
 		return pick{Choice{0, v, ReasonOverride}, "override " + EnvDispatch}, true
 	}

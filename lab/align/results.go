@@ -9,17 +9,22 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // commentPrefix starts tunelab's own lines in a result file, as in the
 // sweep's files; benchfmt readers ignore them.
-const commentPrefix = "# tunelab: "
+const commentPrefix = resultfile.CommentPrefix
 
 // WriteResults writes every sample of m in the Go benchmark format: the
 // host config lines (pkg filled in), kernel, events and align-entry, then
 // one line per sample named <Bench>/<variant>[/size=N] with ns/op,
 // tsc-cycles/op, tsc-cycles/<unit> and <event>/op values. Comment lines
-// record each arm's achieved placement and exclusions.
+// record each arm's achieved placement and exclusions. Values and samples
+// the result-file readers would refuse (resultfile.CheckResult: a NaN or
+// zero count, a zero time) are left out, so that every line written is
+// read.
 func WriteResults(w io.Writer, host [][2]string, m *Measurement) error {
 	k := m.Set.Kernel
 	cfg := resultConfig(host, m)
@@ -37,7 +42,10 @@ func WriteResults(w io.Writer, host [][2]string, m *Measurement) error {
 		}
 		s := m.Samples[i]
 		for j := range s.Ns {
-			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: s.Iters[j], Values: m.values(s, j)}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: s.Iters[j], Values: resultfile.DropInvalid(m.values(s, j))}
+			if resultfile.CheckResult(res) != nil {
+				continue // a sample the readers would skip (see resultfile)
+			}
 			if err := bw.Write(res); err != nil {
 				return fmt.Errorf("writing align results: %w", err)
 			}

@@ -18,7 +18,7 @@ var sampleEntries = []dispatch.Entry{
 	{Vendor: dispatch.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Features: zen4Canonical(),
 		Choices: []dispatch.Choice{ch(256, "isa=scalar"), ch(0, "isa=avx512/radix=44")}},
 	{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4",
-		Choices: []dispatch.Choice{ch(0, `isa=avx512vl/rot=prol/"quoted"`)}},
+		Choices: []dispatch.Choice{ch(0, "isa=avx512vl/rot=prol/chi=ternlog")}},
 	{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: canonical(haswellAll),
 		Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
 	{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: zen4Canonical(),
@@ -152,10 +152,17 @@ func TestFormatTableRejects(t *testing.T) {
 		sources  []string
 		want     string
 	}{
-		{"empty vendor", with(func(e *dispatch.Entry) { e.Vendor = "" }), nil, nil, "empty vendor"},
-		{"empty kernel", with(func(e *dispatch.Entry) { e.Kernel = "" }), nil, nil, "empty kernel"},
+		{"empty vendor", with(func(e *dispatch.Entry) { e.Vendor = "" }), nil, nil, "expected a CPU vendor"},
+		{"empty kernel", with(func(e *dispatch.Entry) { e.Kernel = "" }), nil, nil, "expected a kernel name"},
+		{"vendor quote", with(func(e *dispatch.Entry) { e.Vendor = "Evil\"Vendor`" }), nil, nil, "expected a CPU vendor"},
+		{"uarch bidi", with(func(e *dispatch.Entry) { e.Uarch = "Rocket Lake\u202e }; var x = 1 //\u2066" }), nil, nil, "expected a microarchitecture name"},
+		{"uarch comment end", with(func(e *dispatch.Entry) { e.Uarch = "*/ ANY TEXT" }), nil, nil, "expected a microarchitecture name"},
+		{"uarch BOM", with(func(e *dispatch.Entry) { e.Uarch = "\ufeffZen 4" }), nil, nil, "expected a microarchitecture name"},
+		{"kernel quote", with(func(e *dispatch.Entry) { e.Kernel = "poly1305\"" }), nil, nil, "expected a kernel name"},
+		{"variant bidi", with(func(e *dispatch.Entry) { e.Choices[0].Variant = "isa=avx2\u2066" }), nil, nil, "expected a variant name"},
+		{"default kernel backtick", nil, []dispatch.Default{{Level: "x86-64-v3", Kernel: "k`", Choices: []dispatch.Choice{ch(0, "a")}}}, nil, "expected a kernel name"},
 		{"no choices", with(func(e *dispatch.Entry) { e.Choices = nil }), nil, nil, "no choices"},
-		{"empty variant", with(func(e *dispatch.Entry) { e.Choices[0].Variant = "" }), nil, nil, "empty variant"},
+		{"empty variant", with(func(e *dispatch.Entry) { e.Choices[0].Variant = "" }), nil, nil, "expected a variant name"},
 		{"bounded last", with(func(e *dispatch.Entry) { e.Choices[1].MaxSize = 512 }), nil, nil, "last choice must be unbounded"},
 		{"unsorted", with(func(e *dispatch.Entry) { e.Choices = []dispatch.Choice{ch(512, "a"), ch(256, "b"), ch(0, "c")} }), nil, nil, "not above"},
 		{"negative", with(func(e *dispatch.Entry) { e.Choices[0].MaxSize = -1 }), nil, nil, "negative max size"},
@@ -166,7 +173,8 @@ func TestFormatTableRejects(t *testing.T) {
 		{"bad level", nil, []dispatch.Default{{Level: "v3", Kernel: "k", Choices: []dispatch.Choice{ch(0, "a")}}}, nil, `unknown level "v3"`},
 		{"bad feature", nil, []dispatch.Default{{Features: []string{"avx-512"}, Kernel: "k", Choices: []dispatch.Choice{ch(0, "a")}}}, nil, `unknown feature "avx-512"`},
 		{"duplicate default", nil, []dispatch.Default{sampleDefaults[0], sampleDefaults[0]}, nil, "duplicate default"},
-		{"source newline", nil, nil, []string{"a\nvar x = 1"}, "line break"},
+		{"source newline", nil, nil, []string{"a\nvar x = 1"}, "expected printable ASCII"},
+		{"source bidi", nil, nil, []string{"sha256:ab\u202e"}, "expected printable ASCII"},
 	}
 	for _, tt := range tests {
 		src, err := FormatTable(tt.entries, tt.defaults, tt.sources)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
@@ -28,6 +29,7 @@ type verifyFlags struct {
 	seed                 *uint64
 	jobs                 *int
 	timeout              *time.Duration
+	lean                 *bool
 }
 
 func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
@@ -38,6 +40,8 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 		seed:    fs.Uint64("seed", 1, "seed of the random inputs"),
 		jobs:    fs.Int("jobs", runtime.NumCPU(), "worker processes verifying in parallel"),
 		timeout: fs.Duration("timeout", harness.DefaultVerifyTimeout, "time one variant may take at one size before it counts as hung"),
+		lean: fs.Bool("lean", false, fmt.Sprintf("check every variant on a few inputs (one fresh instance, not every edge case) at two small sizes, for emulated CPUs: "+
+			"each kernel's smallest default size s and its largest up to %d bytes plus s (not --size)", leanMaxSize)),
 	}
 }
 
@@ -45,7 +49,7 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 // included, in worker subprocesses: a variant that crashes or hangs is
 // reported and the rest are verified regardless.
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,...] [--jobs N] [--timeout D]")
+	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D]")
 	vf := addVerifyFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -60,7 +64,7 @@ func runVerify(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	t := newVerifyTally()
-	cfg := &harness.VerifyConfig{Seed: *vf.seed, Start: harness.ExecRunner("worker"), Jobs: *vf.jobs, Timeout: *vf.timeout,
+	cfg := &harness.VerifyConfig{Seed: *vf.seed, Start: harness.ExecRunner("worker"), Jobs: *vf.jobs, Timeout: *vf.timeout, Lean: *vf.lean,
 		Done: func(r *harness.VerifyResult) { printVerifyResult(e.stdout, r); t.add(r) }}
 	start := time.Now()
 	_, err = harness.Verify(ctx, cfg, tasks)
@@ -80,9 +84,63 @@ func (vf *verifyFlags) tasks() ([]harness.VerifyTask, error) {
 		return nil, err
 	}
 	sel.OffsetSweep = true
+	if *vf.lean {
+		if *vf.sizes != "" {
+			return nil, usagef("verify: --lean picks the sizes; it takes no --size")
+		}
+		return leanTasks(sel)
+	}
 	groups, skips, err := harness.Select(sel)
 	if err != nil && len(skips) == 0 {
 		return nil, usagef("verify: %v", err)
+	}
+	return harness.VerifyTasks(groups, skips), nil
+}
+
+// leanMaxSize bounds the larger size --lean checks a kernel at: large
+// enough for every main loop (8 zmm registers of AES blocks are 512
+// bytes) to run twice, small enough for an emulator that is a hundred
+// times slower than the host.
+const leanMaxSize = 1024
+
+// leanSizes returns the sizes --lean checks k at (nil, size 0, for
+// fixed-size kernels): its smallest default size s, and its largest
+// default size up to leanMaxSize plus s, so that the main loops run and
+// end in a tail.
+func leanSizes(k *variant.Kernel) []int {
+	if len(k.Sizes) == 0 {
+		return nil
+	}
+	lo, hi := slices.Min(k.Sizes), 0
+	for _, n := range k.Sizes {
+		if n <= leanMaxSize {
+			hi = max(hi, n)
+		}
+	}
+	if hi <= lo {
+		return []int{lo}
+	}
+	if k.ValidSize(hi+lo) == nil {
+		hi += lo
+	}
+	return []int{lo, hi}
+}
+
+// leanTasks resolves sel kernel by kernel at each kernel's lean sizes.
+// selection has checked that the glob matches some variant; a kernel
+// with no match adds nothing.
+func leanTasks(sel harness.Selection) ([]harness.VerifyTask, error) {
+	var groups []*harness.Group
+	var skips []harness.Skip
+	for _, name := range sel.Kernels {
+		ks := sel
+		ks.Kernels = []string{name}
+		ks.Sizes = leanSizes(variant.LookupKernel(name))
+		g, s, _ := harness.Select(ks)
+		groups, skips = append(groups, g...), append(skips, s...)
+	}
+	if len(groups) == 0 && len(skips) == 0 {
+		return nil, usagef("verify: --variant %q matches no variant of the selected kernels", sel.Variant)
 	}
 	return harness.VerifyTasks(groups, skips), nil
 }

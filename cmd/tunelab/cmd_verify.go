@@ -40,8 +40,8 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 		seed:    fs.Uint64("seed", 1, "seed of the random inputs"),
 		jobs:    fs.Int("jobs", runtime.NumCPU(), "worker processes verifying in parallel"),
 		timeout: fs.Duration("timeout", harness.DefaultVerifyTimeout, "time one variant may take at one size before it counts as hung"),
-		lean: fs.Bool("lean", false, fmt.Sprintf("check every variant on a few inputs (one fresh instance, not every edge case) at two small sizes, for emulated CPUs: "+
-			"each kernel's smallest default size s and its largest up to %d bytes plus s (not --size)", leanMaxSize)),
+		lean: fs.Bool("lean", false, fmt.Sprintf("check each variant on a few inputs (one fresh instance, not every edge case) at two small sizes, for emulated CPUs: "+
+			"each kernel's smallest default size s and its largest up to %d bytes plus s (not --size); offset-sweep copies and external references are left out", leanMaxSize)),
 	}
 }
 
@@ -126,7 +126,9 @@ func leanSizes(k *variant.Kernel) []int {
 	return []int{lo, hi}
 }
 
-// leanTasks resolves sel kernel by kernel at each kernel's lean sizes.
+// leanTasks resolves sel kernel by kernel at each kernel's lean sizes,
+// leaving out offset-sweep copies (another variant's code, moved) and
+// external references (not tunelab's code; they run on every host).
 // selection has checked that the glob matches some variant; a kernel
 // with no match adds nothing.
 func leanTasks(sel harness.Selection) ([]harness.VerifyTask, error) {
@@ -134,15 +136,21 @@ func leanTasks(sel harness.Selection) ([]harness.VerifyTask, error) {
 	var skips []harness.Skip
 	for _, name := range sel.Kernels {
 		ks := sel
-		ks.Kernels = []string{name}
+		ks.Kernels, ks.OffsetSweep = []string{name}, false
 		ks.Sizes = leanSizes(variant.LookupKernel(name))
 		g, s, _ := harness.Select(ks)
 		groups, skips = append(groups, g...), append(skips, s...)
 	}
-	if len(groups) == 0 && len(skips) == 0 {
-		return nil, usagef("verify: --variant %q matches no variant of the selected kernels", sel.Variant)
+	var tasks []harness.VerifyTask
+	for _, t := range harness.VerifyTasks(groups, skips) {
+		if !t.Variant.External {
+			tasks = append(tasks, t)
+		}
 	}
-	return harness.VerifyTasks(groups, skips), nil
+	if len(tasks) == 0 {
+		return nil, usagef("verify: --variant %q selects only offset-sweep copies or external references, which --lean leaves out", sel.Variant)
+	}
+	return tasks, nil
 }
 
 // verifyStatus maps the run's outcome to the command's error: exit 1 on

@@ -200,6 +200,7 @@ func TestLeanSizes(t *testing.T) {
 func TestVerifyUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"--lean", "--size", "16"},
+		{"--lean", "--kernel", "poly1305", "--variant", "ext=*"},
 		{"--variant", "["},
 		{"--kernel", "no.such"},
 		{"--kernel", "calib", "--variant", "nosuchknob=1"},

@@ -13,7 +13,11 @@
 //
 // Usage:
 //
-//	go run ./internal/tiercheck [-func REGEXP] [-seed N] [-list] [-v]
+//	go run ./internal/tiercheck [-func REGEXP] [-seed N] [-maxsize N] [-list] [-v]
+//
+// -maxsize leaves out the larger sizes (emulators that run AVX-512 are
+// hundreds of times slower than the host); the first line of the output
+// names the sizes run, so only runs with the same -maxsize compare.
 //
 // For a variable-length function (poly1305, aesecb) size n is the message
 // length. A fixed-size function (Keccak permutations, NTTs) runs on n

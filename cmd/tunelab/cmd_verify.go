@@ -30,6 +30,7 @@ type verifyFlags struct {
 	jobs                 *int
 	timeout              *time.Duration
 	lean                 *bool
+	maxFailures          *int
 }
 
 func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
@@ -42,6 +43,7 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 		timeout: fs.Duration("timeout", harness.DefaultVerifyTimeout, "time one variant may take at one size before it counts as hung"),
 		lean: fs.Bool("lean", false, fmt.Sprintf("check each variant on a few inputs (one fresh instance, not every edge case) at two small sizes, for emulated CPUs: "+
 			"each kernel's smallest default size s and its largest up to %d bytes plus s (not --size); offset-sweep copies and external references are left out", leanMaxSize)),
+		maxFailures: fs.Int("max-failures", 0, "stop after this many variants mismatched or crashed (0: never), e.g. where a wrong kernel makes every operation on it slow"),
 	}
 }
 
@@ -49,7 +51,7 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 // included, in worker subprocesses: a variant that crashes or hangs is
 // reported and the rest are verified regardless.
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D]")
+	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D] [--max-failures N]")
 	vf := addVerifyFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -63,12 +65,24 @@ func runVerify(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx, enough := context.WithCancel(ctx)
+	defer enough()
 	t := newVerifyTally()
 	cfg := &harness.VerifyConfig{Seed: *vf.seed, Start: harness.ExecRunner("worker"), Jobs: *vf.jobs, Timeout: *vf.timeout, Lean: *vf.lean,
-		Done: func(r *harness.VerifyResult) { printVerifyResult(e.stdout, r); t.add(r) }}
+		Done: func(r *harness.VerifyResult) {
+			printVerifyResult(e.stdout, r)
+			t.add(r)
+			if *vf.maxFailures > 0 && t.total.Failed() >= *vf.maxFailures {
+				enough()
+			}
+		}}
 	start := time.Now()
 	_, err = harness.Verify(ctx, cfg, tasks)
 	t.write(e.stdout, time.Since(start))
+	if *vf.maxFailures > 0 && t.total.Failed() >= *vf.maxFailures && err == nil {
+		return &exitError{1, fmt.Errorf("verify: stopped after %d failures (--max-failures): %d mismatched and %d crashed, %d of %d variants not run",
+			t.total.Failed(), t.total[harness.Mismatched], t.total[harness.Crashed], len(tasks)-t.total.Total(), len(tasks))}
+	}
 	return verifyStatus(t, len(tasks), ctx.Err() != nil, err)
 }
 
@@ -76,8 +90,9 @@ func runVerify(e *env, args []string) error {
 // matching no variant is a usage error; one whose variants the host
 // cannot run is not (they are reported as skipped).
 func (vf *verifyFlags) tasks() ([]harness.VerifyTask, error) {
-	if *vf.jobs < 1 || *vf.timeout <= 0 {
-		return nil, usagef("verify: --jobs %d --timeout %v: want at least one job and a positive timeout", *vf.jobs, *vf.timeout)
+	if *vf.jobs < 1 || *vf.timeout <= 0 || *vf.maxFailures < 0 {
+		return nil, usagef("verify: --jobs %d --timeout %v --max-failures %d: want at least one job, a positive timeout and failures not negative",
+			*vf.jobs, *vf.timeout, *vf.maxFailures)
 	}
 	sel, err := selection(*vf.kernels, *vf.glob, *vf.sizes, true)
 	if err != nil {

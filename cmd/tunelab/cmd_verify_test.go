@@ -154,6 +154,22 @@ func TestVerifyLean(t *testing.T) {
 		"verify: 2 variants: 1 verified, 1 mismatched, 0 crashed, 0 skipped (2 variant/size pairs run in "})
 }
 
+// TestVerifyMaxFailures checks that --max-failures stops handing out
+// variants once that many failed, says how many were not run, and exits 1.
+func TestVerifyMaxFailures(t *testing.T) {
+	cmd, out := tunelabProc(t, []string{testCrashKernelEnv + "=1"}, "verify", "--kernel", "clitest.crash", "--jobs", "1",
+		"--max-failures", "2")
+	if code := exitStatus(cmd.Wait()); code != 1 {
+		t.Fatalf("verify --max-failures 2: exit %d, want 1:\n%s", code, out)
+	}
+	checkLinesInOrder(t, out.String(), []string{"ok    clitest.crash isa=generic", "CRASH clitest.crash mode=segv", "CRASH clitest.crash mode=sigill",
+		"verify: 3 variants: 1 verified, 0 mismatched, 2 crashed, 0 skipped",
+		"tunelab: verify: stopped after 2 failures (--max-failures): 0 mismatched and 2 crashed, 3 of 6 variants not run"})
+	if strings.Contains(out.String(), "mode=hang") {
+		t.Errorf("verify went on to mode=hang after 2 failures:\n%s", out)
+	}
+}
+
 func TestVerifyLeanCalib(t *testing.T) {
 	needCalibAsm(t)
 	out, stderr, code := runCLI(t, "verify", "--lean", "--kernel", "calib", "--variant", "isa=amd64/*")
@@ -200,6 +216,7 @@ func TestLeanSizes(t *testing.T) {
 func TestVerifyUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"--lean", "--size", "16"},
+		{"--max-failures", "-1"},
 		{"--lean", "--kernel", "poly1305", "--variant", "ext=*"},
 		{"--variant", "["},
 		{"--kernel", "no.such"},

@@ -54,11 +54,12 @@ func TestListNames(t *testing.T) {
 	golden(t, "list_calib_names.golden", out)
 }
 
-// TestListProd checks that `list --prod` lists, as production, exactly
-// the variants the compiled dispatch table's entries and feature-level
-// defaults name plus each of their kernels' generic code, and that every
-// variant the table names is registered.
+// TestListProd checks that `list --prod` lists, as production, only the
+// variants the compiled dispatch table's entries and feature-level
+// defaults name plus each of their kernels' generic code, and (where the
+// generated variants are built: not under purego) every one of them.
 func TestListProd(t *testing.T) {
+	asm := variant.Lookup("calib", "isa=amd64/eps=0/align=64") != nil
 	out, stderr, code := runCLI(t, "list", "--prod", "--names")
 	if code != 0 {
 		t.Fatalf("list --prod --names: exit %d: %s", code, stderr)
@@ -86,7 +87,7 @@ func TestListProd(t *testing.T) {
 		add(d.Kernel, d.Choices)
 	}
 	for k := range want {
-		if !listed[k] {
+		if asm && !listed[k] {
 			t.Errorf("the compiled table names %s, which list --prod does not list (not registered?)", k)
 		}
 	}

@@ -68,5 +68,6 @@
 // "verify-one" request per variant and size (kernel, variant and size
 // named in the request, no setup), batching many variants per worker, and
 // after a crash or hang reports that variant with its cause and goes on in
-// a fresh worker (see Verify).
+// a fresh worker (see Verify). A lean request checks one fresh instance
+// (New, then Check) instead of calling the variant's Verify.
 package harness

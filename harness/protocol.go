@@ -46,6 +46,10 @@ type Request struct {
 	ID int `json:"id"`
 	// Variant names the variant for verify-one.
 	Variant string `json:"variant,omitempty"`
+	// Lean makes verify-one check one fresh instance (New, then Check: a
+	// few inputs) instead of calling Verify (every edge case), for CPUs
+	// emulated a hundred times slower than the host.
+	Lean bool `json:"lean,omitempty"`
 	// Timeout, if positive, is how long the parent waits for the answer
 	// before it kills the worker as hung, instead of the default for the
 	// operation. It stays on the parent's side.

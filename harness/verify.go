@@ -108,6 +108,10 @@ type VerifyConfig struct {
 	// Done, if set, is called with each result in task order, as soon as
 	// it and every result before it are known. Calls do not overlap.
 	Done func(*VerifyResult)
+	// Lean checks each variant on one fresh instance per size (New, then
+	// Check: a few inputs) instead of calling its Verify (every edge
+	// case): for emulated CPUs, where Verify is too slow for every variant.
+	Lean bool
 }
 
 // DefaultVerifyTimeout is how long one variant may take to verify at one
@@ -239,7 +243,7 @@ func (v *verifier) verifySize(t *VerifyTask, size int, r *Runner) *SizeFailure {
 		timeout = DefaultVerifyTimeout
 	}
 	resp, err := (*r).Call(&Request{Op: opVerifyOne, Kernel: t.Kernel.Name, Variant: t.Variant.Name,
-		Size: size, Seed: v.cfg.Seed, CPU: -1, Timeout: timeout})
+		Size: size, Seed: v.cfg.Seed, CPU: -1, Timeout: timeout, Lean: v.cfg.Lean})
 	f := &SizeFailure{Group: groupKey(t.Kernel, size), Size: size, Outcome: Mismatched}
 	switch {
 	case err != nil:

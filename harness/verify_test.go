@@ -151,3 +151,48 @@ func TestVerifyOneRefusesMissingFeatures(t *testing.T) {
 		t.Errorf("verify-one mode=ok: %s", r.Error)
 	}
 }
+
+// TestVerifyLean runs a lean Verify in worker subprocesses: each variant
+// is checked on a fresh instance (New, then Check), not by its Verify, so
+// mode=wrong (whose Verify mismatches but whose instances check out) and
+// mode=late (whose Verify crashes at size 32) pass at both sizes.
+func TestVerifyLean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker subprocesses")
+	}
+	groups, skips, err := Select(Selection{Kernels: []string{verifyKernel}, Variant: "mode=[lwo]*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &VerifyConfig{Seed: 1, Jobs: 1, Timeout: 10 * time.Second, Start: ExecRunner(), Lean: true}
+	res, err := Verify(context.Background(), cfg, VerifyTasks(groups, skips))
+	if err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	if len(res) != 3 {
+		t.Fatalf("%d results for mode=late, mode=ok and mode=wrong, want 3", len(res))
+	}
+	for _, r := range res {
+		if r.Outcome != Verified || r.Passed != 2 {
+			t.Errorf("lean verify of %s: %v with %d sizes passed (%+v), want verified at both sizes", r.Variant, r.Outcome, r.Passed, r.Failures)
+		}
+	}
+}
+
+// TestVerifyOneLean checks the worker's side: a lean verify-one checks a
+// fresh instance instead of calling Verify, and still refuses a variant
+// the host cannot run.
+func TestVerifyOneLean(t *testing.T) {
+	req := Request{Op: opVerifyOne, Kernel: verifyKernel, Variant: "mode=wrong", Size: 16}
+	if r := verifyOne(&req); !r.Mismatch {
+		t.Errorf("verify-one mode=wrong: %+v, want its Verify's mismatch", r)
+	}
+	req.Lean = true
+	if r := verifyOne(&req); r.Error != "" {
+		t.Errorf("lean verify-one mode=wrong: %s; want its instance's Check (nil)", r.Error)
+	}
+	req.Variant = "mode=needs"
+	if r := verifyOne(&req); !strings.Contains(r.Error, "missing CPU feature") {
+		t.Errorf("lean verify-one mode=needs: %+v, want a missing-feature error", r)
+	}
+}

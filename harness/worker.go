@@ -101,9 +101,10 @@ func errResponse(err error) *Response {
 	return &Response{Error: err.Error(), Mismatch: errors.As(err, &m)}
 }
 
-// verifyOne verifies one named variant against the generic reference. It
-// refuses a variant whose CPU features the host lacks rather than let it
-// fault: the parent should not have asked.
+// verifyOne verifies one named variant against the generic reference
+// (with Lean, on one fresh instance's inputs). It refuses a variant whose
+// CPU features the host lacks rather than let it fault: the parent should
+// not have asked.
 func verifyOne(req *Request) *Response {
 	v := variant.Lookup(req.Kernel, req.Variant)
 	if v == nil || v.Verify == nil {
@@ -112,6 +113,9 @@ func verifyOne(req *Request) *Response {
 	if missing := MissingFeatures(v); len(missing) > 0 {
 		return &Response{Error: fmt.Sprintf("worker: variant %s of %s needs missing CPU feature %s",
 			req.Variant, req.Kernel, strings.Join(missing, ","))}
+	}
+	if req.Lean && v.New != nil {
+		return errResponse(v.New(req.Size, req.Seed).Check())
 	}
 	return errResponse(v.Verify(req.Size, req.Seed))
 }

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -38,17 +39,25 @@ type listVariant struct {
 	Missing     []string   `json:"missing,omitempty"`
 	External    bool       `json:"external,omitempty"`
 	OffsetSweep bool       `json:"offset_sweep,omitempty"`
+	// Production marks a variant production code can select: see
+	// productionVariants.
+	Production bool `json:"production,omitempty"`
 }
 
 func runList(e *env, args []string) error {
-	fs := newFlags(e, "list", "list [--kernel K,...] [--json]")
+	fs := newFlags(e, "list", "list [--kernel K,...] [--prod] [--json | --names]")
 	kernels := fs.String("kernel", "", "comma-separated kernels to list (default all)")
+	prod := fs.Bool("prod", false, "list only the variants production code can select (compiled dispatch table entries, feature-level defaults, generic fallbacks)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	names := fs.Bool("names", false, "print one line per variant: kernel, variant and role (production, lab or external)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
+	}
+	if *asJSON && *names {
+		return usagef("list: --json and --names are two output formats; pick one")
 	}
 	ks, err := lookupKernels(*kernels)
 	if err != nil {
@@ -56,15 +65,83 @@ func runList(e *env, args []string) error {
 	}
 	out := make([]listKernel, 0, len(ks))
 	for _, k := range ks {
-		out = append(out, describeKernel(k))
+		lk := describeKernel(k)
+		if *prod {
+			lk.Variants = productionOnly(lk.Variants)
+		}
+		if len(lk.Variants) > 0 || !*prod {
+			out = append(out, lk)
+		}
 	}
-	if *asJSON {
+	switch {
+	case *names:
+		printNames(e, out)
+		return nil
+	case *asJSON:
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	printList(e, out)
 	return nil
+}
+
+// productionVariants returns, per kernel, the variants production code
+// can select: every variant a compiled dispatch table entry or a
+// feature-level default names (what each family's generated
+// zprod_amd64.go links), and the generic fallback of every kernel the
+// table covers.
+func productionVariants() map[string]map[string]bool {
+	t := dispatch.Compiled()
+	prod := map[string]map[string]bool{}
+	add := func(kernel string, cs []dispatch.Choice) {
+		if prod[kernel] == nil {
+			prod[kernel] = map[string]bool{variant.GenericName: true}
+		}
+		for _, c := range cs {
+			prod[kernel][c.Variant] = true
+		}
+	}
+	for _, en := range t.Entries {
+		add(en.Kernel, en.Choices)
+	}
+	for _, d := range t.Defaults {
+		add(d.Kernel, d.Choices)
+	}
+	return prod
+}
+
+func productionOnly(vs []listVariant) []listVariant {
+	var out []listVariant
+	for _, v := range vs {
+		if v.Production {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// printNames prints "KERNEL VARIANT ROLE" per variant, for scripts (.ci/matrix
+// checks that every production variant ran on some CPU tier).
+func printNames(e *env, ks []listKernel) {
+	for _, k := range ks {
+		for _, v := range k.Variants {
+			fmt.Fprintf(e.stdout, "%s %s %s\n", k.Name, v.Name, variantRole(v))
+		}
+	}
+}
+
+// variantRole is production, external (a reference implementation from
+// another module, never dispatched) or lab (every other variant,
+// offset-sweep copies included).
+func variantRole(v listVariant) string {
+	switch {
+	case v.Production:
+		return "production"
+	case v.External:
+		return "external"
+	}
+	return "lab"
 }
 
 // lookupKernels resolves a comma-separated kernel list ("" = all).
@@ -95,8 +172,10 @@ func splitList(s string) []string {
 
 func describeKernel(k *variant.Kernel) listKernel {
 	lk := listKernel{Name: k.Name, Family: k.Family, Bench: k.Bench, Unit: k.Unit, Sizes: k.Sizes, Doc: k.Doc}
+	prod := productionVariants()[k.Name]
 	for _, v := range variant.Variants(k.Name) {
-		lv := listVariant{Name: v.Name, Features: v.Features, External: v.External, OffsetSweep: v.OffsetSweep}
+		lv := listVariant{Name: v.Name, Features: v.Features, External: v.External, OffsetSweep: v.OffsetSweep,
+			Production: prod[v.Name] && !v.OffsetSweep && !v.External}
 		for _, kn := range variant.Knobs(v.Name) {
 			lv.Knobs = append(lv.Knobs, []string{kn.Key, kn.Value})
 		}
@@ -144,6 +223,9 @@ func variantState(v listVariant) string {
 	}
 	if v.External {
 		s = append(s, "external")
+	}
+	if v.Production {
+		s = append(s, "production")
 	}
 	if v.OffsetSweep {
 		s = append(s, "offset-sweep")

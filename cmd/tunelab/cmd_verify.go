@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
@@ -28,6 +29,8 @@ type verifyFlags struct {
 	seed                 *uint64
 	jobs                 *int
 	timeout              *time.Duration
+	lean                 *bool
+	maxFailures          *int
 }
 
 func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
@@ -38,6 +41,9 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 		seed:    fs.Uint64("seed", 1, "seed of the random inputs"),
 		jobs:    fs.Int("jobs", runtime.NumCPU(), "worker processes verifying in parallel"),
 		timeout: fs.Duration("timeout", harness.DefaultVerifyTimeout, "time one variant may take at one size before it counts as hung"),
+		lean: fs.Bool("lean", false, fmt.Sprintf("check each variant on a few inputs (one fresh instance, not every edge case) at two small sizes, for emulated CPUs: "+
+			"each kernel's smallest default size s and its largest up to %d bytes plus s (not --size); offset-sweep copies and external references are left out", leanMaxSize)),
+		maxFailures: fs.Int("max-failures", 0, "stop after this many variants mismatched or crashed (0: never), e.g. where a wrong kernel makes every operation on it slow"),
 	}
 }
 
@@ -45,7 +51,7 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 // included, in worker subprocesses: a variant that crashes or hangs is
 // reported and the rest are verified regardless.
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,...] [--jobs N] [--timeout D]")
+	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D] [--max-failures N]")
 	vf := addVerifyFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -59,12 +65,24 @@ func runVerify(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx, enough := context.WithCancel(ctx)
+	defer enough()
 	t := newVerifyTally()
-	cfg := &harness.VerifyConfig{Seed: *vf.seed, Start: harness.ExecRunner("worker"), Jobs: *vf.jobs, Timeout: *vf.timeout,
-		Done: func(r *harness.VerifyResult) { printVerifyResult(e.stdout, r); t.add(r) }}
+	cfg := &harness.VerifyConfig{Seed: *vf.seed, Start: harness.ExecRunner("worker"), Jobs: *vf.jobs, Timeout: *vf.timeout, Lean: *vf.lean,
+		Done: func(r *harness.VerifyResult) {
+			printVerifyResult(e.stdout, r)
+			t.add(r)
+			if *vf.maxFailures > 0 && t.total.Failed() >= *vf.maxFailures {
+				enough()
+			}
+		}}
 	start := time.Now()
 	_, err = harness.Verify(ctx, cfg, tasks)
 	t.write(e.stdout, time.Since(start))
+	if *vf.maxFailures > 0 && t.total.Failed() >= *vf.maxFailures && err == nil {
+		return &exitError{1, fmt.Errorf("verify: stopped after %d failures (--max-failures): %d mismatched and %d crashed, %d of %d variants not run",
+			t.total.Failed(), t.total[harness.Mismatched], t.total[harness.Crashed], len(tasks)-t.total.Total(), len(tasks))}
+	}
 	return verifyStatus(t, len(tasks), ctx.Err() != nil, err)
 }
 
@@ -72,19 +90,82 @@ func runVerify(e *env, args []string) error {
 // matching no variant is a usage error; one whose variants the host
 // cannot run is not (they are reported as skipped).
 func (vf *verifyFlags) tasks() ([]harness.VerifyTask, error) {
-	if *vf.jobs < 1 || *vf.timeout <= 0 {
-		return nil, usagef("verify: --jobs %d --timeout %v: want at least one job and a positive timeout", *vf.jobs, *vf.timeout)
+	if *vf.jobs < 1 || *vf.timeout <= 0 || *vf.maxFailures < 0 {
+		return nil, usagef("verify: --jobs %d --timeout %v --max-failures %d: want at least one job, a positive timeout and failures not negative",
+			*vf.jobs, *vf.timeout, *vf.maxFailures)
 	}
 	sel, err := selection(*vf.kernels, *vf.glob, *vf.sizes, true)
 	if err != nil {
 		return nil, err
 	}
 	sel.OffsetSweep = true
+	if *vf.lean {
+		if *vf.sizes != "" {
+			return nil, usagef("verify: --lean picks the sizes; it takes no --size")
+		}
+		return leanTasks(sel)
+	}
 	groups, skips, err := harness.Select(sel)
 	if err != nil && len(skips) == 0 {
 		return nil, usagef("verify: %v", err)
 	}
 	return harness.VerifyTasks(groups, skips), nil
+}
+
+// leanMaxSize bounds the larger size --lean checks a kernel at: large
+// enough for every main loop (8 zmm registers of AES blocks are 512
+// bytes) to run twice, small enough for an emulator that is a hundred
+// times slower than the host.
+const leanMaxSize = 1024
+
+// leanSizes returns the sizes --lean checks k at (nil, size 0, for
+// fixed-size kernels): its smallest default size s, and its largest
+// default size up to leanMaxSize plus s, so that the main loops run and
+// end in a tail.
+func leanSizes(k *variant.Kernel) []int {
+	if len(k.Sizes) == 0 {
+		return nil
+	}
+	lo, hi := slices.Min(k.Sizes), 0
+	for _, n := range k.Sizes {
+		if n <= leanMaxSize {
+			hi = max(hi, n)
+		}
+	}
+	if hi <= lo {
+		return []int{lo}
+	}
+	if k.ValidSize(hi+lo) == nil {
+		hi += lo
+	}
+	return []int{lo, hi}
+}
+
+// leanTasks resolves sel kernel by kernel at each kernel's lean sizes,
+// leaving out offset-sweep copies (another variant's code, moved) and
+// external references (not tunelab's code; they run on every host).
+// selection has checked that the glob matches some variant; a kernel
+// with no match adds nothing.
+func leanTasks(sel harness.Selection) ([]harness.VerifyTask, error) {
+	var groups []*harness.Group
+	var skips []harness.Skip
+	for _, name := range sel.Kernels {
+		ks := sel
+		ks.Kernels, ks.OffsetSweep = []string{name}, false
+		ks.Sizes = leanSizes(variant.LookupKernel(name))
+		g, s, _ := harness.Select(ks)
+		groups, skips = append(groups, g...), append(skips, s...)
+	}
+	var tasks []harness.VerifyTask
+	for _, t := range harness.VerifyTasks(groups, skips) {
+		if !t.Variant.External {
+			tasks = append(tasks, t)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil, usagef("verify: --variant %q selects only offset-sweep copies or external references, which --lean leaves out", sel.Variant)
+	}
+	return tasks, nil
 }
 
 // verifyStatus maps the run's outcome to the command's error: exit 1 on

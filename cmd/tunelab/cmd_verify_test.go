@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -139,8 +141,83 @@ func TestVerifySkippedOnlyExits0(t *testing.T) {
 		"verify: 2 variants: 1 verified, 0 mismatched, 0 crashed, 1 skipped"})
 }
 
+// TestVerifyLean checks --lean end to end in a subprocess: each variant
+// is checked on a fresh instance (its Check, not its Verify) at the
+// kernel's lean sizes, and a mismatch there still exits 1.
+func TestVerifyLean(t *testing.T) {
+	cmd, out := tunelabProc(t, []string{testBadKernelEnv + "=1"}, "verify", "--lean", "--kernel", "clitest.bad")
+	if code := exitStatus(cmd.Wait()); code != 1 {
+		t.Fatalf("verify --lean of a wrong variant: exit %d, want 1:\n%s", code, out)
+	}
+	checkLinesInOrder(t, out.String(), []string{"ok    clitest.bad isa=generic",
+		"FAIL  clitest.bad mode=wrong: clitest.bad mode=wrong: mismatch on instance input at index 5",
+		"verify: 2 variants: 1 verified, 1 mismatched, 0 crashed, 0 skipped (2 variant/size pairs run in "})
+}
+
+// TestVerifyMaxFailures checks that --max-failures stops handing out
+// variants once that many failed, says how many were not run, and exits 1.
+func TestVerifyMaxFailures(t *testing.T) {
+	cmd, out := tunelabProc(t, []string{testCrashKernelEnv + "=1"}, "verify", "--kernel", "clitest.crash", "--jobs", "1",
+		"--max-failures", "2")
+	if code := exitStatus(cmd.Wait()); code != 1 {
+		t.Fatalf("verify --max-failures 2: exit %d, want 1:\n%s", code, out)
+	}
+	checkLinesInOrder(t, out.String(), []string{"ok    clitest.crash isa=generic", "CRASH clitest.crash mode=segv", "CRASH clitest.crash mode=sigill",
+		"verify: 3 variants: 1 verified, 0 mismatched, 2 crashed, 0 skipped",
+		"tunelab: verify: stopped after 2 failures (--max-failures): 0 mismatched and 2 crashed, 3 of 6 variants not run"})
+	if strings.Contains(out.String(), "mode=hang") {
+		t.Errorf("verify went on to mode=hang after 2 failures:\n%s", out)
+	}
+}
+
+func TestVerifyLeanCalib(t *testing.T) {
+	needCalibAsm(t)
+	out, stderr, code := runCLI(t, "verify", "--lean", "--kernel", "calib", "--variant", "isa=amd64/*")
+	if code != 0 {
+		t.Fatalf("verify --lean --kernel calib: exit %d:\n%s%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "verify: 7 variants: 7 verified, 0 mismatched, 0 crashed, 0 skipped (7 variant/size pairs") {
+		t.Errorf("verify --lean output:\n%s", out)
+	}
+}
+
+// TestLeanSizes checks the two sizes --lean picks: the smallest default
+// and the largest up to leanMaxSize plus the smallest (when the kernel
+// accepts it), so that main loops run and end in a tail.
+func TestLeanSizes(t *testing.T) {
+	blocks := func(n int) error {
+		if n%16 != 0 {
+			return fmt.Errorf("%d is not whole blocks", n)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		k    variant.Kernel
+		want []int
+	}{
+		{variant.Kernel{Name: "fixed"}, nil},
+		{variant.Kernel{Name: "aes", Sizes: []int{16, 64, 256, 1024, 16384, 1 << 20}, SizeCheck: blocks}, []int{16, 1040}},
+		{variant.Kernel{Name: "streams", Sizes: []int{4, 8, 16}}, []int{4, 20}},
+		{variant.Kernel{Name: "only-defaults", Sizes: []int{16, 1000}, SizeCheck: func(n int) error {
+			if n != 16 && n != 1000 {
+				return fmt.Errorf("%d is not 16 or 1000", n)
+			}
+			return nil
+		}}, []int{16, 1000}},
+		{variant.Kernel{Name: "one", Sizes: []int{64}}, []int{64}},
+		{variant.Kernel{Name: "large", Sizes: []int{4096, 65536}}, []int{4096}},
+	} {
+		if got := leanSizes(&c.k); !slices.Equal(got, c.want) {
+			t.Errorf("leanSizes(%s with sizes %v) = %v, want %v", c.k.Name, c.k.Sizes, got, c.want)
+		}
+	}
+}
+
 func TestVerifyUsage(t *testing.T) {
 	for _, args := range [][]string{
+		{"--lean", "--size", "16"},
+		{"--max-failures", "-1"},
+		{"--lean", "--kernel", "poly1305", "--variant", "ext=*"},
 		{"--variant", "["},
 		{"--kernel", "no.such"},
 		{"--kernel", "calib", "--variant", "nosuchknob=1"},

@@ -34,7 +34,8 @@ func init() {
 }
 
 // registerBadKernel registers kernel clitest.bad whose variant
-// "mode=wrong" disagrees with the reference at index 3 of input "random #1".
+// "mode=wrong" disagrees with the reference at index 3 of input "random #1"
+// in Verify, and at index 5 of its instance's input in Check.
 func registerBadKernel() {
 	variant.RegisterKernel(variant.Kernel{Name: "clitest.bad", Family: "clitest", Bench: "CLITestBad", Unit: "op",
 		UnitsPerOp: func(int) float64 { return 1 }, Doc: "verify exit-status test kernel"})
@@ -43,8 +44,17 @@ func registerBadKernel() {
 		return &variant.Mismatch{Kernel: "clitest.bad", Variant: "mode=wrong", Input: "random #1", Index: 3, Got: "0x0", Want: "0x1"}
 	}
 	newInst := func(int, uint64) variant.Instance { return &busyInstance{} }
+	newBad := func(int, uint64) variant.Instance { return badInstance{} }
 	variant.Register(variant.Variant{Kernel: "clitest.bad", Name: variant.GenericName, New: newInst, Verify: ok},
-		variant.Variant{Kernel: "clitest.bad", Name: "mode=wrong", New: newInst, Verify: bad})
+		variant.Variant{Kernel: "clitest.bad", Name: "mode=wrong", New: newBad, Verify: bad})
+}
+
+// badInstance is an instance whose Check reports a mismatch.
+type badInstance struct{}
+
+func (badInstance) Run(int) {}
+func (badInstance) Check() error {
+	return &variant.Mismatch{Kernel: "clitest.bad", Variant: "mode=wrong", Input: "instance input", Index: 5, Got: "0x0", Want: "0x1"}
 }
 
 // busyInstance is an instance whose op is a short dependent chain (about

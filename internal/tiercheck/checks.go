@@ -20,7 +20,8 @@ type check struct {
 	run  func(x *ctx, n int)
 }
 
-// checks lists every exported kernel function, in output order.
+// checks lists every exported kernel function and whole operation
+// (ops.go), in output order.
 var checks = []check{
 	{"keccak.Permute", permuteCheck(1, func(s [][25]uint64) { keccak.Permute(&s[0]) })},
 	{"keccak.PermuteX2", permuteCheck(2, func(s [][25]uint64) { keccak.PermuteX2((*[2][25]uint64)(s)) })},
@@ -46,6 +47,26 @@ var checks = []check{
 	{"sha3.SHAKE128", shake128Stream},
 	{"sha3.SHAKE128Many", shakeManyCheck(sha3.SHAKE128Many)},
 	{"sha3.SHAKE256Many", shakeManyCheck(sha3.SHAKE256Many)},
+	{"sha3.Sum224+384+512", sha3Sums},
+	{"sha3.SumSHAKE256", shake256Sum},
+	{"mlkem512.keygen", kemKeygen(kem512)},
+	{"mlkem512.encaps", kemEncaps(kem512)},
+	{"mlkem512.decaps", kemDecaps(kem512)},
+	{"mlkem768.keygen", kemKeygen(kem768)},
+	{"mlkem768.encaps", kemEncaps(kem768)},
+	{"mlkem768.decaps", kemDecaps(kem768)},
+	{"mlkem1024.keygen", kemKeygen(kem1024)},
+	{"mlkem1024.encaps", kemEncaps(kem1024)},
+	{"mlkem1024.decaps", kemDecaps(kem1024)},
+	{"mldsa44.keygen", dsaKeygen(dsa44)},
+	{"mldsa44.sign", dsaSign(dsa44)},
+	{"mldsa44.verify", dsaVerify(dsa44)},
+	{"mldsa65.keygen", dsaKeygen(dsa65)},
+	{"mldsa65.sign", dsaSign(dsa65)},
+	{"mldsa65.verify", dsaVerify(dsa65)},
+	{"mldsa87.keygen", dsaKeygen(dsa87)},
+	{"mldsa87.sign", dsaSign(dsa87)},
+	{"mldsa87.verify", dsaVerify(dsa87)},
 }
 
 // permuteCheck runs a k-state Keccak-f[1600] function over n bytes' worth

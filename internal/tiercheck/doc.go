@@ -1,17 +1,23 @@
 // Command tiercheck calls every exported kernel function of the family
 // packages (kernels/keccak, kernels/sha3, kernels/poly1305, kernels/aesecb, kernels/mlkem,
-// kernels/mldsa) at a fixed spread of sizes from 0 bytes to 1 MiB on
-// deterministic inputs, and prints one SHA-256 digest per function plus one
-// over all outputs.
+// kernels/mldsa) and every whole operation (SHA-3 and SHAKE; ML-KEM-512,
+// -768 and -1024 key generation, encapsulation and decapsulation; ML-DSA-44,
+// -65 and -87 key generation, signing and verification) at a fixed spread
+// of sizes from 0 bytes to 1 MiB on deterministic inputs, and prints one
+// SHA-256 digest per function plus one over all outputs.
 //
 // The output is a function of the inputs and the specifications only: a
 // build with -tags purego (generic Go), a native build on any CPU and a
-// build run under QEMU user-mode emulation of another CPU tier must print
-// the same bytes. .ci/matrix compares them and fails with a diff.
+// build run under emulation of another CPU tier (QEMU user mode, Bochs for
+// AVX-512) must print the same bytes. .ci/matrix compares them and fails with a diff.
 //
 // Usage:
 //
-//	go run ./internal/tiercheck [-func REGEXP] [-seed N] [-list] [-v]
+//	go run ./internal/tiercheck [-func REGEXP] [-seed N] [-maxsize N] [-list] [-v]
+//
+// -maxsize leaves out the larger sizes (emulators that run AVX-512 are
+// hundreds of times slower than the host); the first line of the output
+// names the sizes run, so only runs with the same -maxsize compare.
 //
 // For a variable-length function (poly1305, aesecb) size n is the message
 // length. A fixed-size function (Keccak permutations, NTTs) runs on n

@@ -34,6 +34,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the input stream")
 	list := fs.Bool("list", false, "list the function names and exit")
 	verbose := fs.Bool("v", false, "print the CPU tier, timings and dispatched variants to stderr")
+	maxSize := fs.Int("maxsize", 1<<20, "run only the sizes up to this many bytes (for emulated CPUs; the output names the sizes)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,7 +58,18 @@ func run(stdout, stderr io.Writer, args []string) error {
 	if *verbose {
 		printTier(stderr)
 	}
-	return runChecks(stdout, stderr, selected, *seed, *verbose)
+	return runChecks(stdout, stderr, selected, sizesUpTo(*maxSize), *seed, *verbose)
+}
+
+// sizesUpTo returns the sizes of the spread up to max bytes.
+func sizesUpTo(max int) []int {
+	var out []int
+	for _, n := range sizes {
+		if n <= max {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func selectChecks(re *regexp.Regexp) []check {
@@ -73,7 +85,7 @@ func selectChecks(re *regexp.Regexp) []check {
 // runChecks runs each check at every size, printing a line as each one
 // finishes (so a crash shows how far the run got), then the digest of all
 // outputs.
-func runChecks(stdout, stderr io.Writer, cs []check, seed uint64, verbose bool) error {
+func runChecks(stdout, stderr io.Writer, cs []check, sizes []int, seed uint64, verbose bool) error {
 	fmt.Fprintf(stdout, "tiercheck seed=%d sizes=%s\n", seed, joinInts(sizes))
 	all := sha256.New()
 	var problems []string

@@ -55,6 +55,20 @@ func TestFilter(t *testing.T) {
 	}
 }
 
+// TestMaxSize checks that -maxsize leaves out the larger sizes, says so
+// in the first line, and leaves each function's digest over the smaller
+// sizes alone (its inputs come from its own stream, size by size).
+func TestMaxSize(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, []string{"-maxsize", "64", "-func", `^poly1305\.Sum$`}); err != nil {
+		t.Fatalf("tiercheck -maxsize 64: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 3 || lines[0] != "tiercheck seed=1 sizes=0,1,15,16,17,63,64" || !strings.Contains(lines[1], " 7 calls") {
+		t.Errorf("tiercheck -maxsize 64 printed:\n%s", stdout.String())
+	}
+}
+
 func TestListAndUsage(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if err := run(&stdout, &stderr, []string{"-list"}); err != nil {

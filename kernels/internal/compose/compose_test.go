@@ -70,7 +70,7 @@ func TestCompositionRunsAndRestores(t *testing.T) {
 	mul, add = 7, 7
 	combo := []Choice{{Value: "three", Use: setter(&mul, 3)}, {Value: "zero", Use: setter(&add, 0)}}
 	ref := []Choice{{Value: "generic", Use: setter(&mul, 3)}, {Value: "generic", Use: setter(&add, 0)}}
-	in := &instance{op: fakeOp("x"), name: "mul=three/add=zero", combo: combo, ref: ref, seed: 5}
+	in := &instance{op: fakeOp("x"), name: "mul=three/add=zero", combo: combo, ref: newReference(ref), seed: 5}
 	in.Run(3)
 	if mul != 7 || add != 7 {
 		t.Errorf("after Run: mul=%d add=%d, want the choices restored to 7, 7", mul, add)
@@ -80,7 +80,8 @@ func TestCompositionRunsAndRestores(t *testing.T) {
 	}
 	broken = true
 	defer func() { broken = false }()
-	in.ref[0] = Choice{Value: "generic", Use: setter(&mul, 1)}
+	ref[0] = Choice{Value: "generic", Use: setter(&mul, 1)}
+	in.ref = newReference(ref)
 	err := in.Check()
 	var mm *variant.Mismatch
 	if !errors.As(err, &mm) || mm.Variant != "mul=three/add=zero" {
@@ -93,5 +94,27 @@ func TestApplyRefusesMissingFeatures(t *testing.T) {
 	_, err := apply([]Choice{{Value: "one", Use: setter(&mul, 1)}, {Value: "x", Features: []string{"nosuchfeature"}, Use: setter(&add, 1)}})
 	if err == nil || mul != 9 {
 		t.Errorf("apply with an unrunnable choice: err %v, mul %d; want an error and nothing applied", err, mul)
+	}
+}
+
+// TestReferenceRunsOncePerSeed checks that the compositions of an op share
+// the reference output of a seed: the reference choices apply once per
+// seed, however many compositions are checked.
+func TestReferenceRunsOncePerSeed(t *testing.T) {
+	mul, add = 7, 7
+	uses := 0
+	counted := func() (func(), error) { uses++; return setter(&mul, 3)() }
+	ref := newReference([]Choice{{Value: "generic", Use: counted}, {Value: "generic", Use: setter(&add, 0)}})
+	combo := []Choice{{Value: "three", Use: setter(&mul, 3)}, {Value: "zero", Use: setter(&add, 0)}}
+	for _, seed := range []uint64{5, 5, 6, 5} {
+		for _, name := range []string{"a", "b"} {
+			in := &instance{op: fakeOp("x"), name: name, combo: combo, ref: ref, seed: seed}
+			if err := in.Check(); err != nil {
+				t.Fatalf("Check of %s at seed %d: %v", name, seed, err)
+			}
+		}
+	}
+	if uses != 2 {
+		t.Errorf("reference applied %d times for seeds 5 and 6, want 2", uses)
 	}
 }

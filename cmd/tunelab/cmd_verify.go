@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
@@ -203,7 +204,10 @@ func printVerifyResult(w io.Writer, r *harness.VerifyResult) {
 		if f.Outcome == harness.Crashed {
 			tag = "CRASH"
 		}
-		fmt.Fprintf(w, "%s %s %s: %s\n", tag, f.Group, r.Variant, f.Err)
+		// The error names the kernel and variant again ("K V: mismatch
+		// on ..."): the line already starts with them.
+		why := strings.Replace(fmt.Sprint(f.Err), r.Kernel+" "+r.Variant+": ", "", 1)
+		fmt.Fprintf(w, "%s %s %s: %s\n", tag, f.Group, r.Variant, why)
 	}
 }
 

@@ -150,7 +150,7 @@ func TestVerifyLean(t *testing.T) {
 		t.Fatalf("verify --lean of a wrong variant: exit %d, want 1:\n%s", code, out)
 	}
 	checkLinesInOrder(t, out.String(), []string{"ok    clitest.bad isa=generic",
-		"FAIL  clitest.bad mode=wrong: clitest.bad mode=wrong: mismatch on instance input at index 5",
+		"FAIL  clitest.bad mode=wrong: mismatch on instance input at index 5",
 		"verify: 2 variants: 1 verified, 1 mismatched, 0 crashed, 0 skipped (2 variant/size pairs run in "})
 }
 

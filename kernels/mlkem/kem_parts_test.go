@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	ksha3 "github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // Tests of the parts of the whole operations against direct, bit-level
@@ -336,12 +338,11 @@ func refSampleNTT(in []byte) (*poly, int) {
 // tested from every starting point, and on a stream found to need more
 // than the xofBytes that xofMany reads.
 func TestSampleNTT(t *testing.T) {
-	h := newHasher()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 50 {
 		in := randBytes(rng, 34)
 		for _, l := range []int{0, 3, 168, 333, xofBytes} {
-			checkSampleNTT(t, &h, in, l, fmt.Sprintf("#%d", i))
+			checkSampleNTT(t, in, l, fmt.Sprintf("#%d", i))
 		}
 	}
 	in := make([]byte, 34)
@@ -352,7 +353,7 @@ func TestSampleNTT(t *testing.T) {
 		in[32], in[33] = byte(i), byte(i>>8)
 		if _, read := refSampleNTT(in); read > xofBytes {
 			t.Logf("input %x reads %d bytes", in, read)
-			checkSampleNTT(t, &h, in, xofBytes, "long stream")
+			checkSampleNTT(t, in, xofBytes, "long stream")
 			break
 		}
 	}
@@ -360,20 +361,19 @@ func TestSampleNTT(t *testing.T) {
 
 // checkSampleNTT runs sampleNTT on in given the first l bytes of its
 // stream.
-func checkSampleNTT(t *testing.T, h *hasher, in []byte, l int, what string) {
+func checkSampleNTT(t *testing.T, in []byte, l int, what string) {
 	t.Helper()
 	buf := sha3.SumSHAKE128(in, l)
 	var got poly
-	sampleNTT(&got, buf, in, h)
+	sampleNTT(&got, buf, in)
 	if want, _ := refSampleNTT(in); got != *want {
 		t.Fatalf("%s: SampleNTT(%x) given %d bytes: %v, want %v", what, in, l, got, *want)
 	}
 }
 
-// TestHashes checks every function of hash.go against crypto/sha3 used
-// directly.
+// TestHashes checks every function of hash.go and the batched matrix and
+// noise streams against crypto/sha3 used directly.
 func TestHashes(t *testing.T) {
-	h := newHasher()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, l := range []int{0, 1, 33, 64, 135, 136, 137, 168, 1184, 1600} {
 		b := randBytes(rng, l)
@@ -384,50 +384,52 @@ func TestHashes(t *testing.T) {
 			t.Errorf("G of %d bytes: %x, want %x", l, got, want)
 		}
 		var got [32]byte
-		h.j(&got, b[:l/3], b[l/3:])
+		var bt ksha3.Batch
+		addJ(&bt, &got, b[:l/3], b[l/3:])
+		bt.Run()
 		if want := sha3.SumSHAKE256(b, 32); !bytes.Equal(got[:], want) {
 			t.Errorf("J of %d bytes: %x, want %x", l, got, want)
 		}
 	}
-	for _, many := range []struct {
-		name string
-		f    func(outs, ins [][]byte)
-		ref  func([]byte, int) []byte
-	}{{"SHAKE128", h.xofMany, sha3.SumSHAKE128}, {"SHAKE256", h.prfMany, sha3.SumSHAKE256}} {
-		for streams := 1; streams <= maxK*maxK; streams++ {
-			ins, outs := make([][]byte, streams), make([][]byte, streams)
-			for i := range ins {
-				ins[i], outs[i] = randBytes(rng, 33+i%2), make([]byte, []int{128, 192, 504, 672}[i%4])
-			}
-			many.f(outs, ins)
-			for i := range outs {
-				if want := many.ref(ins[i], len(outs[i])); !bytes.Equal(outs[i], want) {
-					t.Errorf("%s, %d streams: stream %d differs", many.name, streams, i)
+	for _, p := range []*params{&params512, &params768, &params1024} {
+		var bt ksha3.Batch
+		var ms matrixScratch
+		var sc noiseScratch
+		rho, sigma := [32]byte(randBytes(rng, 32)), [32]byte(randBytes(rng, 32))
+		addMatrix(&bt, &ms, &rho, p.k)
+		addNoise(&bt, &sc, &sigma, 2*p.k+1, p.k, p.eta1)
+		bt.Run()
+		for i := range p.k {
+			for j := range p.k {
+				in := append(rho[:], byte(j), byte(i))
+				if want := sha3.SumSHAKE128(in, xofBytes); !bytes.Equal(ms.out[i*p.k+j][:], want) {
+					t.Errorf("%s: matrix stream (%d, %d) differs from SHAKE128", p.name, i, j)
 				}
 			}
 		}
-	}
-	in := randBytes(rng, 34)
-	x := h.xofStream(in)
-	got := make([]byte, 1000)
-	x.Read(got[:500])
-	x.Read(got[500:])
-	if want := sha3.SumSHAKE128(in, 1000); !bytes.Equal(got, want) {
-		t.Error("xofStream differs from SHAKE128")
+		for i := range 2*p.k + 1 {
+			eta := map[bool]int{true: p.eta1, false: eta2}[i < p.k]
+			if want := sha3.SumSHAKE256(append(sigma[:], byte(i)), 64*eta); !bytes.Equal(sc.prf[i][:64*eta], want) {
+				t.Errorf("%s: PRF stream %d differs from SHAKE256", p.name, i)
+			}
+		}
 	}
 }
 
 // TestAlignment checks that the polynomials lanes reads word by word are
 // 8-byte aligned: those of the scratch and of keys.
 func TestAlignment(t *testing.T) {
-	sc := getScratch()
-	defer sc.release()
-	var dk decapsulationKey
-	if err := dk.generate(&params768, make([]byte, SeedSize)); err != nil {
+	sc := new(noiseScratch)
+	dk, err := newDecapsulationKey(&params768, make([]byte, SeedSize))
+	if err != nil {
 		t.Fatal(err)
 	}
-	polys := map[string]*poly{"noise": &sc.noise[0], "u": &sc.u[0], "acc": &sc.acc, "tmp": &sc.tmp,
-		"Â": &dk.ek.a[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0]}
+	key, err := NewDecapsulationKey768(make([]byte, SeedSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	polys := map[string]*poly{"noise": &sc.noise[0], "acc": &sc.acc, "tmp": &sc.tmp,
+		"Â": &dk.ek.a[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0], "768 key's Â": &key.dk.ek.a[0]}
 	for name, p := range polys {
 		if a := uintptr(unsafe.Pointer(p)) % 8; a != 0 {
 			t.Errorf("%s is at an address ≡ %d mod 8", name, a)

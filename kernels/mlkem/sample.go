@@ -1,48 +1,58 @@
 package mlkem
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/tunelab/tunelab/kernels/sha3"
+)
 
 // Sampling of FIPS 203, 4.2.2: the matrix Â from ρ with SampleNTT
 // (Algorithm 7) on SHAKE128, and the noise polynomials with
-// SamplePolyCBD (Algorithm 8) on PRF = SHAKE256.
+// SamplePolyCBD (Algorithm 8) on PRF = SHAKE256. The streams are added
+// to a sha3.Batch (addMatrix, addNoise), which the caller runs with the
+// operation's other independent hashes; the samplers then read the
+// squeezed bytes in place.
 
-// xofBytes is how much of each SHAKE128 stream xofMany reads at once:
-// three blocks, 336 candidates for 256 coefficients; a stream needs more
-// with probability below 1%, and is then continued by sampleNTT.
+// xofBytes is how much of each SHAKE128 stream the batch squeezes: three
+// blocks, 336 candidates for 256 coefficients; a stream needs more with
+// probability below 1%, and is then continued by sampleNTT.
 const xofBytes = 3 * 168
 
 // prfMax is the longest PRF output, 64·η for η = 3.
 const prfMax = 64 * 3
 
-// expandMatrix sets a[i·k+j] to Â[i, j] = SampleNTT(ρ || j || i) for
-// i, j < k, with every stream squeezed at once. The matrix is public: the
-// time rejection sampling takes may depend on it.
-func expandMatrix(sc *scratch, a []poly, rho *[32]byte, k int) {
-	outs, ins := sc.outs[:k*k], sc.ins[:k*k]
+// addMatrix adds the k² SampleNTT streams of Â, SHAKE128(ρ || j || i) for
+// Â[i, j], to b, into ms.out. The matrix is public: the time rejection
+// sampling takes may depend on it.
+func addMatrix(b *sha3.Batch, ms *matrixScratch, rho *[32]byte, k int) {
 	for i := range k {
 		for j := range k {
 			x := i*k + j
-			in := &sc.xofIn[x]
+			in := &ms.in[x]
 			copy(in[:], rho[:])
 			in[32], in[33] = byte(j), byte(i)
-			ins[x], outs[x] = in[:], sc.xofOut[x][:]
+			b.SHAKE128(ms.out[x][:], in[:])
 		}
 	}
-	sc.h.xofMany(outs, ins)
+}
+
+// sampleMatrix sets a[i·k+j] to Â[i, j] from the streams of addMatrix.
+func sampleMatrix(a []poly, ms *matrixScratch, k int) {
 	for x := range a[:k*k] {
-		sampleNTT(&a[x], outs[x], ins[x], &sc.h)
+		sampleNTT(&a[x], ms.out[x][:], ms.in[x][:])
 	}
 }
 
 // sampleNTT sets f to SampleNTT(in) given buf, the first len(buf) bytes
 // of SHAKE128(in), a multiple of 3: if they are not enough it reads the
 // stream on from there.
-func sampleNTT(f *poly, buf, in []byte, h *hasher) {
+func sampleNTT(f *poly, buf, in []byte) {
 	j := rejectSample(f, 0, buf)
 	if j == n {
 		return
 	}
-	x := h.xofStream(in)
+	x := sha3.NewSHAKE128()
+	x.Write(in)
 	var block [168]byte
 	for skip := len(buf); skip > 0; skip -= len(block) {
 		x.Read(block[:min(skip, len(block))])
@@ -92,27 +102,29 @@ func keep(f *poly, j int, d uint64) int {
 	return j + next
 }
 
-// sampleNoise sets f[i] to SamplePolyCBD_η(PRF_η(seed, i)) for every i,
-// with η = eta for i < nEta and η = η2 after, every PRF stream computed at
-// once.
-func sampleNoise(sc *scratch, f []poly, seed *[32]byte, nEta, eta int) {
-	outs, ins := sc.outs[:len(f)], sc.ins[:len(f)]
-	for i := range f {
+// addNoise adds the PRF streams of count noise polynomials to b:
+// PRF_η(seed, i) into sc.prf[i], with η = eta for i < nEta and η2 after.
+func addNoise(b *sha3.Batch, sc *noiseScratch, seed *[32]byte, count, nEta, eta int) {
+	for i := range count {
 		in := &sc.prfIn[i]
 		copy(in[:], seed[:])
 		in[32] = byte(i)
-		ins[i] = in[:]
-		outs[i] = sc.prfOut[i][:64*eta2]
+		l := 64 * eta2
 		if i < nEta {
-			outs[i] = sc.prfOut[i][:64*eta]
+			l = 64 * eta
 		}
+		b.SHAKE256(sc.prf[i][:l], in[:])
 	}
-	sc.h.prfMany(outs, ins)
-	for i := range f {
-		if len(outs[i]) == 64*3 {
-			cbd3(&f[i], outs[i])
+}
+
+// sampleNoise sets sc.noise[i] to SamplePolyCBD_η of the PRF outputs of
+// addNoise, for i < count.
+func sampleNoise(sc *noiseScratch, count, nEta, eta int) {
+	for i := range count {
+		if i < nEta && eta == 3 {
+			cbd3(&sc.noise[i], sc.prf[i][:])
 		} else {
-			cbd2(&f[i], outs[i])
+			cbd2(&sc.noise[i], sc.prf[i][:])
 		}
 	}
 }

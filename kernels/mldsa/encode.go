@@ -110,24 +110,15 @@ func setZ(z, zHat *poly, j int, v *[4]int32, g1 int32) {
 }
 
 // packW1 writes w1Encode of the row HighBits(w) (FIPS 204 Algorithm 28)
-// for canonical w: SimpleBitPack with 4 bits (γ2 = (Q-1)/32) or 6 bits
-// (γ2 = (Q-1)/88).
+// for canonical w: SimpleBitPack with 4 bits (γ2 = (Q-1)/32, the kernel
+// mldsa.w1pack4) or 6 bits (γ2 = (Q-1)/88).
 func (p *params) packW1(dst []byte, w *poly) {
 	if p.gamma2 == (Q-1)/32 {
-		packW1x4(dst, w)
+		c := newRoundConsts(rounding32, 0)
+		w1Pack4(dst[:n/2], w, &c)
 		return
 	}
 	packW1x6(dst, w)
-}
-
-// packW1x4 packs HighBits for γ2 = (Q-1)/32, two per byte.
-func packW1x4(dst []byte, w *poly) {
-	dst = dst[:n/2]
-	for i := range dst {
-		a, _ := decompose32(w[2*i])
-		b, _ := decompose32(w[2*i+1])
-		dst[i] = byte(a | b<<4)
-	}
 }
 
 // packW1x6 packs HighBits for γ2 = (Q-1)/88, four per three bytes.

@@ -3,6 +3,8 @@ package mldsa
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // publicKey is an ML-DSA public key of any parameter set, with what
@@ -25,6 +27,7 @@ type privateKey struct {
 	seed [SeedSize]byte
 	key  [keySize]byte // K
 	enc  []byte        // skEncode(ρ, K, tr, s1, s2, t0)
+	pub  *publicKey    // the key pair's public key
 	s1   []poly        // NTT(s1), l polynomials
 	s2   []poly        // NTT(s2), k polynomials
 	t0   []poly        // NTT(t0), k polynomials
@@ -33,26 +36,53 @@ type privateKey struct {
 // errSeedSize is returned for a seed that is not SeedSize bytes.
 var errSeedSize = errors.New("mldsa: seed must be 32 bytes")
 
+// A keyMem is the memory of a key pair: the private key's polynomials
+// (l + 2k) and encoding, the public key's polynomials (k·l + k) and
+// encoding. The exported constructors allocate it with the key, in one
+// allocation.
+type keyMem struct {
+	skPolys, pkPolys []poly
+	skEnc, pkEnc     []byte
+}
+
+// newKeyMem returns fresh memory for a key pair of p.
+func newKeyMem(p *params) keyMem {
+	return keyMem{make([]poly, p.l+2*p.k), make([]poly, p.k*p.l+p.k), make([]byte, p.skSize), make([]byte, p.pkSize)}
+}
+
 // newKey is ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6) into sk and
-// pk.
+// pk, in fresh memory.
 func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
+	return newKeyIn(p, seed, sk, pk, newKeyMem(p))
+}
+
+// newKeyIn is newKey in the memory m. Â and the secret vectors are
+// sampled from one batch of streams.
+func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("%w, got %d", errSeedSize, len(seed))
 	}
 	var rho [rhoSize]byte
 	var rhoP [rhoPrime]byte
+	var kl [2]byte
+	kl[0], kl[1] = byte(p.k), byte(p.l)
 	h := newSHAKE256()
 	h.Write(seed)
-	h.Write([]byte{byte(p.k), byte(p.l)})
+	h.Write(kl[:])
 	h.Read(rho[:])
 	h.Read(rhoP[:])
 	h.Read(sk.key[:])
 
 	copy(sk.seed[:], seed)
-	sk.alloc(p)
-	pk.alloc(p, &rho)
-	p.expandA(pk.a, &rho)
-	p.expandS(sk.s1, sk.s2, &rhoP)
+	sk.setMem(p, m.skPolys, m.skEnc)
+	sk.pub = pk
+	pk.setMem(p, &rho, m.pkPolys, m.pkEnc)
+	var b sha3.Batch
+	var sm samplers
+	p.addExpandA(&b, &sm, pk.a, &rho)
+	p.addExpandS(&b, &sm, sk.s1, sk.s2, &rhoP)
+	sm.run(&b)
+	clear(rhoP[:])
 	sk.encodeS(pk)
 	sk.computeT(pk)
 	pk.encode()
@@ -62,20 +92,18 @@ func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
 	return nil
 }
 
-// alloc sizes sk's polynomials (one allocation) and encoding for p.
-func (sk *privateKey) alloc(p *params) {
-	polys := make([]poly, p.l+2*p.k)
+// setMem gives sk its polynomials (l + 2k) and encoding for p.
+func (sk *privateKey) setMem(p *params, polys []poly, enc []byte) {
 	sk.p = p
-	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:]
-	sk.enc = make([]byte, p.skSize)
+	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:p.l+2*p.k]
+	sk.enc = enc[:p.skSize]
 }
 
-// alloc sizes pk's polynomials (one allocation) and encoding for p.
-func (pk *publicKey) alloc(p *params, rho *[rhoSize]byte) {
-	polys := make([]poly, p.k*p.l+p.k)
+// setMem gives pk its polynomials (k·l + k) and encoding for p.
+func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, polys []poly, enc []byte) {
 	pk.p, pk.rho = p, *rho
-	pk.a, pk.t1 = polys[:p.k*p.l], polys[p.k*p.l:]
-	pk.enc = make([]byte, p.pkSize)
+	pk.a, pk.t1 = polys[:p.k*p.l], polys[p.k*p.l:p.k*p.l+p.k]
+	pk.enc = enc[:p.pkSize]
 }
 
 // encodeS writes ρ, K, s1 and s2 (still centered) into the encoded
@@ -156,22 +184,29 @@ func (pk *publicKey) t1ToNTT() {
 }
 
 // newPublicKey is pkDecode (FIPS 204 Algorithm 23) of b into pk, with the
-// precomputation of publicKey. Every b of the right length is a valid
-// encoding.
+// precomputation of publicKey, in fresh memory.
 func newPublicKey(p *params, b []byte, pk *publicKey) error {
+	return newPublicKeyIn(p, b, pk, make([]poly, p.k*p.l+p.k), make([]byte, p.pkSize))
+}
+
+// newPublicKeyIn is newPublicKey in the memory polys (k·l + k) and enc.
+// Every b of the right length is a valid encoding. tr = H(pk, 64) is
+// hashed beside the streams of Â.
+func newPublicKeyIn(p *params, b []byte, pk *publicKey, polys []poly, enc []byte) error {
 	if len(b) != p.pkSize {
 		return fmt.Errorf("mldsa: %s public key must be %d bytes, got %d", p.name, p.pkSize, len(b))
 	}
-	pk.alloc(p, (*[rhoSize]byte)(b))
+	pk.setMem(p, (*[rhoSize]byte)(b), polys, enc)
 	copy(pk.enc, b)
+	var bt sha3.Batch
+	var sm samplers
+	bt.SHAKE256(pk.tr[:], pk.enc)
+	p.addExpandA(&bt, &sm, pk.a, &pk.rho)
+	sm.run(&bt)
 	for i := range pk.t1 {
 		unpackT1(&pk.t1[i], b[rhoSize+i*t1Bytes:])
 	}
-	p.expandA(pk.a, &pk.rho)
 	pk.t1ToNTT()
-	h := newSHAKE256()
-	h.Write(b)
-	h.Read(pk.tr[:])
 	return nil
 }
 

@@ -48,5 +48,6 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 // whose variants compose the Keccak way count and the NTT tier.
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
+	registerRoundLab()
 	operationsOnce.Do(registerOperations)
 }

@@ -79,7 +79,7 @@ func signOp(p *params) compose.Op {
 			run := func() {
 				sigs = sigs[:0]
 				for _, m := range msgs {
-					s, err := signDeterministic(sk, pk, m, nil)
+					s, err := signDeterministic(sk, pk, m, nil, make([]byte, p.sigSize))
 					if err != nil {
 						panic(err)
 					}
@@ -97,7 +97,7 @@ func verifyOp(p *params) compose.Op {
 			msgs := messages(seed)
 			sigs := make([][]byte, len(msgs))
 			for i, m := range msgs {
-				s, err := signDeterministic(sk, pk, m, nil)
+				s, err := signDeterministic(sk, pk, m, nil, make([]byte, p.sigSize))
 				if err != nil {
 					panic(err)
 				}

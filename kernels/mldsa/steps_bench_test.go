@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
+	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // BenchmarkSteps times each step of ML-DSA-65 key generation, signing and
@@ -17,7 +18,8 @@ func BenchmarkSteps(b *testing.B) {
 		b.Fatal(err)
 	}
 	msg := make([]byte, 1024)
-	sig, err := signDeterministic(sk, pk, msg, nil)
+	sigBuf := make([]byte, p.sigSize)
+	sig, err := signDeterministic(sk, pk, msg, nil, make([]byte, p.sigSize))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,8 +29,8 @@ func BenchmarkSteps(b *testing.B) {
 	var rhoPP, rhoP [64]byte
 	var f, g poly
 	var rho [rhoSize]byte
-	var buf [aStream]byte
-	var ebuf [sStream]byte
+	var buf [rate128]byte
+	var ebuf [rate256]byte
 	for i := range buf {
 		buf[i] = byte(i * 7)
 	}
@@ -37,11 +39,18 @@ func BenchmarkSteps(b *testing.B) {
 		fn   func()
 	}{
 		{"H(pk)", func() { h := newSHAKE256(); h.Write(pk.enc); h.Read(pk.tr[:]) }},
+		{"expandA+S(keygen)", func() {
+			var bt sha3.Batch
+			var sm samplers
+			p.addExpandA(&bt, &sm, pk.a, &rho)
+			p.addExpandS(&bt, &sm, sk.s1, sk.s2, &rhoP)
+			sm.run(&bt)
+		}},
 		{"messageHash", func() { messageHash(&mu, &pk.tr, msg, nil) }},
 		{"expandA", func() { p.expandA(pk.a, &rho) }},
-		{"sampleUniform(one)", func() { sampleUniform(&f, 0, buf[:]) }},
+		{"sampleUniform(block)", func() { sampleUniform(&f, 0, buf[:]) }},
 		{"expandS", func() { p.expandS(sk.s1, sk.s2, &rhoP) }},
-		{"sampleBounded(one)", func() { sampleBounded(&f, 0, ebuf[:], p.eta) }},
+		{"sampleBounded(block)", func() { sampleBounded(&f, 0, ebuf[:], p.eta) }},
 		{"expandMask", func() { p.expandMask(&s.y, &s.yHat, &s.mask, &rhoPP, 0) }},
 		{"sampleInBall", func() { sampleInBall(&f, sig[:p.cTilde], p.tau) }},
 		{"NTT", func() { ntt(&f) }},
@@ -65,7 +74,7 @@ func BenchmarkSteps(b *testing.B) {
 		{"sign.response", func() { s.response(sk) }},
 		{"sign.hints", func() { s.hints(sk) }},
 		{"sign.attempt", func() { s.attempt(sk, pk, &mu, &rhoPP, 0) }},
-		{"sign", func() { signDeterministic(sk, pk, msg, nil) }},
+		{"sign", func() { signDeterministic(sk, pk, msg, nil, sigBuf) }},
 		{"verify.commitment", func() {
 			ends, _ := p.hintRows(sig[p.sigHints():])
 			v.commitment(pk, sig[p.sigHints():], &ends)

@@ -13,7 +13,7 @@ import (
 // A batchCase is one random Batch: its sponges' kinds, inputs (split into
 // pieces), output lengths and dependencies.
 type batchCase struct {
-	kinds  []int // 0 SHAKE128, 1 SHAKE256, 2 SHA3-256, 3 SHA3-512
+	kinds  []int // 0 SHAKE128, 1 SHAKE256, 2 SHA3-256, 3 SHA3-512, 4 and 5 streams of SHAKE128 and SHAKE256
 	pieces [][][]byte
 	outs   [][]byte
 	after  []int // -1 or the sponge whose output is the first piece's prefix
@@ -26,13 +26,16 @@ func newBatchCase(r *rand.Rand, maxJobs int) *batchCase {
 	c := &batchCase{}
 	n := 1 + r.IntN(maxJobs)
 	for i := range n {
-		kind := r.IntN(4)
+		kind := r.IntN(6)
 		c.kinds = append(c.kinds, kind)
-		outLen := []int{r.IntN(6 * 168), r.IntN(6 * 136), 32, 64}[kind]
+		outLen := []int{r.IntN(6 * 168), r.IntN(6 * 136), 32, 64, 168 * (1 + r.IntN(8)), 136 * (1 + r.IntN(8))}[kind]
 		c.outs = append(c.outs, make([]byte, outLen))
 		after := -1
-		if i > 0 && r.IntN(4) == 0 {
-			after = r.IntN(i)
+		if i > 0 && r.IntN(4) == 0 && c.kinds[i-1] < 4 {
+			after = i - 1 - r.IntN(i)
+			for c.kinds[after] >= 4 {
+				after++
+			}
 		}
 		c.after = append(c.after, after)
 		var pieces [][]byte
@@ -63,16 +66,37 @@ func (c *batchCase) run(b *Batch, nr int) {
 			b.SHA3_256((*[32]byte)(c.outs[i]), c.pieces[i]...)
 		case 3:
 			b.SHA3_512((*[64]byte)(c.outs[i]), c.pieces[i]...)
+		case 4:
+			b.Stream128(1+len(c.outs[i])/168%3, c.pieces[i]...)
+		case 5:
+			b.Stream256(1+len(c.outs[i])/136%3, c.pieces[i]...)
 		}
 		if c.after[i] >= 0 {
 			b.After(i, c.after[i])
 		}
 	}
-	if nr < 0 {
-		b.Run()
-		return
+	got := make([]int, len(c.kinds)) // bytes of each stream received
+	restore := func() {}
+	if nr >= 0 {
+		var err error
+		if restore, err = UseWays(nr); err != nil {
+			panic(err)
+		}
 	}
-	b.run(nr)
+	defer restore()
+	for {
+		i, block, ok := b.Next()
+		if !ok {
+			break
+		}
+		if c.kinds[i] < 4 || got[i] >= len(c.outs[i]) {
+			panic(fmt.Sprintf("sponge %d (kind %d) gave a block after %d of %d bytes", i, c.kinds[i], got[i], len(c.outs[i])))
+		}
+		got[i] += copy(c.outs[i][got[i]:], block)
+		if got[i] == len(c.outs[i]) {
+			b.Done(i)
+		}
+	}
 }
 
 // want returns sponge i's output by crypto/sha3, given the outputs of the
@@ -80,9 +104,9 @@ func (c *batchCase) run(b *Batch, nr int) {
 func (c *batchCase) want(i int) []byte {
 	in := bytes.Join(c.pieces[i], nil)
 	switch c.kinds[i] {
-	case 0:
+	case 0, 4:
 		return sha3.SumSHAKE128(in, len(c.outs[i]))
-	case 1:
+	case 1, 5:
 		return sha3.SumSHAKE256(in, len(c.outs[i]))
 	case 2:
 		d := sha3.Sum256(in)

@@ -31,8 +31,8 @@ func NewPrivateKey44(seed []byte) (*PrivateKey44, error) {
 // polynomials and encodings.
 type skMem44 struct {
 	key     PrivateKey44
-	skPolys [4+2*4]poly
-	pkPolys [4*4+4]poly
+	skPolys [4 + 2*4]poly
+	pkPolys [4*4 + 4]poly
 	skEnc   [PrivateKeySize44]byte
 	pkEnc   [PublicKeySize44]byte
 }
@@ -87,7 +87,7 @@ func NewPublicKey44(b []byte) (*PublicKey44, error) {
 // key, its polynomials and its encoding.
 type pkMem44 struct {
 	key   PublicKey44
-	polys [4*4+4]poly
+	polys [4*4 + 4]poly
 	enc   [PublicKeySize44]byte
 }
 

@@ -31,8 +31,8 @@ func NewPrivateKey65(seed []byte) (*PrivateKey65, error) {
 // polynomials and encodings.
 type skMem65 struct {
 	key     PrivateKey65
-	skPolys [5+2*6]poly
-	pkPolys [6*5+6]poly
+	skPolys [5 + 2*6]poly
+	pkPolys [6*5 + 6]poly
 	skEnc   [PrivateKeySize65]byte
 	pkEnc   [PublicKeySize65]byte
 }
@@ -87,7 +87,7 @@ func NewPublicKey65(b []byte) (*PublicKey65, error) {
 // key, its polynomials and its encoding.
 type pkMem65 struct {
 	key   PublicKey65
-	polys [6*5+6]poly
+	polys [6*5 + 6]poly
 	enc   [PublicKeySize65]byte
 }
 

@@ -31,8 +31,8 @@ func NewPrivateKey87(seed []byte) (*PrivateKey87, error) {
 // polynomials and encodings.
 type skMem87 struct {
 	key     PrivateKey87
-	skPolys [7+2*8]poly
-	pkPolys [8*7+8]poly
+	skPolys [7 + 2*8]poly
+	pkPolys [8*7 + 8]poly
 	skEnc   [PrivateKeySize87]byte
 	pkEnc   [PublicKeySize87]byte
 }
@@ -87,7 +87,7 @@ func NewPublicKey87(b []byte) (*PublicKey87, error) {
 // key, its polynomials and its encoding.
 type pkMem87 struct {
 	key   PublicKey87
-	polys [8*7+8]poly
+	polys [8*7 + 8]poly
 	enc   [PublicKeySize87]byte
 }
 

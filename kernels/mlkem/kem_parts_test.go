@@ -333,41 +333,60 @@ func refSampleNTT(in []byte) (*poly, int) {
 	return &f, read
 }
 
-// TestSampleNTT checks sampleNTT against Algorithm 7 given stream
-// prefixes of several lengths, so that the continuation of a stream is
-// tested from every starting point, and on a stream found to need more
-// than the xofBytes that xofMany reads.
+// TestSampleNTT checks the matrix expansion (the streams of a batch
+// sampled block by block) against Algorithm 7 on random ρ for every rank,
+// beside other sponges in the batch, and on a ρ whose matrix has a stream
+// that needs more than xofBlocks blocks; rejectSample is checked given
+// stream prefixes of several lengths.
 func TestSampleNTT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for i := range 50 {
-		in := randBytes(rng, 34)
-		for _, l := range []int{0, 3, 168, 333, xofBytes} {
-			checkSampleNTT(t, in, l, fmt.Sprintf("#%d", i))
+	check := func(rho [32]byte, k int, what string) (long bool) {
+		t.Helper()
+		var b ksha3.Batch
+		var ms matrixScratch
+		var h [32]byte
+		b.SHA3_256(&h, rho[:]) // another sponge in the batch
+		addMatrix(&b, &ms, &rho, k)
+		a := make([]poly, k*k)
+		runMatrix(&b, a, &ms)
+		for i := range k {
+			for j := range k {
+				want, read := refSampleNTT(append(rho[:], byte(j), byte(i)))
+				if a[i*k+j] != *want {
+					t.Fatalf("%s: Â[%d, %d] of ρ = %x differs from SampleNTT", what, i, j, rho)
+				}
+				long = long || read > 168*xofBlocks
+			}
+		}
+		if h != sha3.Sum256(rho[:]) {
+			t.Fatalf("%s: the hash beside the matrix differs", what)
+		}
+		return long
+	}
+	for i := range 30 {
+		for k := 2; k <= maxK; k++ {
+			check([32]byte(randBytes(rng, 32)), k, fmt.Sprintf("#%d, k = %d", i, k))
 		}
 	}
-	in := make([]byte, 34)
 	for i := 0; ; i++ {
-		if i == 10000 {
-			t.Fatal("no stream among 10000 needs more than xofBytes")
+		if i == 2000 {
+			t.Fatal("no matrix among 2000 has a stream that needs more than xofBlocks blocks")
 		}
-		in[32], in[33] = byte(i), byte(i>>8)
-		if _, read := refSampleNTT(in); read > xofBytes {
-			t.Logf("input %x reads %d bytes", in, read)
-			checkSampleNTT(t, in, xofBytes, "long stream")
+		if check([32]byte(randBytes(rng, 32)), 3, "long stream") {
 			break
 		}
 	}
-}
-
-// checkSampleNTT runs sampleNTT on in given the first l bytes of its
-// stream.
-func checkSampleNTT(t *testing.T, in []byte, l int, what string) {
-	t.Helper()
-	buf := sha3.SumSHAKE128(in, l)
-	var got poly
-	sampleNTT(&got, buf, in)
-	if want, _ := refSampleNTT(in); got != *want {
-		t.Fatalf("%s: SampleNTT(%x) given %d bytes: %v, want %v", what, in, l, got, *want)
+	for i := range 50 {
+		in := randBytes(rng, 34)
+		want, _ := refSampleNTT(in)
+		buf := sha3.SumSHAKE128(in, 6*168)
+		for _, l := range []int{0, 3, 168, 333, 504} {
+			var got poly
+			j := rejectSample(&got, 0, buf[:l])
+			if j = rejectSample(&got, j, buf[l:]); j != n || got != *want {
+				t.Fatalf("#%d: rejectSample in two parts split at %d differs from SampleNTT", i, l)
+			}
+		}
 	}
 }
 
@@ -398,12 +417,12 @@ func TestHashes(t *testing.T) {
 		rho, sigma := [32]byte(randBytes(rng, 32)), [32]byte(randBytes(rng, 32))
 		addMatrix(&bt, &ms, &rho, p.k)
 		addNoise(&bt, &sc, &sigma, 2*p.k+1, p.k, p.eta1)
-		bt.Run()
+		a := make([]poly, p.k*p.k)
+		runMatrix(&bt, a, &ms)
 		for i := range p.k {
 			for j := range p.k {
-				in := append(rho[:], byte(j), byte(i))
-				if want := sha3.SumSHAKE128(in, xofBytes); !bytes.Equal(ms.out[i*p.k+j][:], want) {
-					t.Errorf("%s: matrix stream (%d, %d) differs from SHAKE128", p.name, i, j)
+				if want, _ := refSampleNTT(append(rho[:], byte(j), byte(i))); a[i*p.k+j] != *want {
+					t.Errorf("%s: Â[%d, %d] differs from SampleNTT", p.name, i, j)
 				}
 			}
 		}

@@ -90,8 +90,7 @@ func (ek *encapsulationKey) parse(p *params, b []byte, polys []poly, enc []byte)
 	var ms matrixScratch
 	bt.SHA3_256(&ek.h, ek.enc)
 	addMatrix(&bt, &ms, &ek.rho, k)
-	bt.Run()
-	sampleMatrix(ek.a, &ms, k)
+	runMatrix(&bt, ek.a, &ms)
 	return nil
 }
 

@@ -22,9 +22,8 @@ func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	var sc noiseScratch
 	addMatrix(&b, &ms, &ek.rho, k)
 	addNoise(&b, &sc, (*[32]byte)(g[32:]), 2*k, 2*k, ek.p.eta1)
-	b.Run()
+	runMatrix(&b, ek.a, &ms)
 	clear(g[:])
-	sampleMatrix(ek.a, &ms, k)
 	sampleNoise(&sc, 2*k, 2*k, ek.p.eta1)
 	se := sc.noise[:2*k]
 	for i := range se {

@@ -13,53 +13,45 @@ import (
 // operation's other independent hashes; the samplers then read the
 // squeezed bytes in place.
 
-// xofBytes is how much of each SHAKE128 stream the batch squeezes: three
-// blocks, 336 candidates for 256 coefficients; a stream needs more with
-// probability below 1%, and is then continued by sampleNTT.
-const xofBytes = 3 * 168
+// xofBlocks is how many blocks of each SHAKE128 stream SampleNTT is
+// expected to read: three, 336 candidates for 256 coefficients; a stream
+// needs more with probability below 1%, and its batch then squeezes on.
+const xofBlocks = 3
 
 // prfMax is the longest PRF output, 64·η for η = 3.
 const prfMax = 64 * 3
 
 // addMatrix adds the k² SampleNTT streams of Â, SHAKE128(ρ || j || i) for
-// Â[i, j], to b, into ms.out. The matrix is public: the time rejection
-// sampling takes may depend on it.
+// Â[i, j], to b. The matrix is public: the time rejection sampling takes
+// may depend on it.
 func addMatrix(b *sha3.Batch, ms *matrixScratch, rho *[32]byte, k int) {
+	ms.first = b.Len()
 	for i := range k {
 		for j := range k {
 			x := i*k + j
 			in := &ms.in[x]
 			copy(in[:], rho[:])
 			in[32], in[33] = byte(j), byte(i)
-			b.SHAKE128(ms.out[x][:], in[:])
+			ms.count[x] = 0
+			b.Stream128(xofBlocks, in[:])
 		}
 	}
 }
 
-// sampleMatrix sets a[i·k+j] to Â[i, j] from the streams of addMatrix.
-func sampleMatrix(a []poly, ms *matrixScratch, k int) {
-	for x := range a[:k*k] {
-		sampleNTT(&a[x], ms.out[x][:], ms.in[x][:])
-	}
-}
-
-// sampleNTT sets f to SampleNTT(in) given buf, the first len(buf) bytes
-// of SHAKE128(in), a multiple of 3: if they are not enough it reads the
-// stream on from there.
-func sampleNTT(f *poly, buf, in []byte) {
-	j := rejectSample(f, 0, buf)
-	if j == n {
-		return
-	}
-	x := sha3.NewSHAKE128()
-	x.Write(in)
-	var block [168]byte
-	for skip := len(buf); skip > 0; skip -= len(block) {
-		x.Read(block[:min(skip, len(block))])
-	}
-	for j < n {
-		x.Read(block[:])
-		j = rejectSample(f, j, block[:])
+// runMatrix runs b, whose only streams are those of addMatrix, and sets
+// a[i·k+j] to Â[i, j] = SampleNTT(ρ || j || i), sampling each block of a
+// stream straight from the Keccak state as the batch squeezes it.
+func runMatrix(b *sha3.Batch, a []poly, ms *matrixScratch) {
+	for {
+		i, block, ok := b.Next()
+		if !ok {
+			return
+		}
+		x := i - ms.first
+		ms.count[x] = rejectSample(&a[x], ms.count[x], block)
+		if ms.count[x] == n {
+			b.Done(i)
+		}
 	}
 }
 

@@ -5,11 +5,13 @@ package mlkem
 // parse returns. The kernels are called through the noescape wrappers of
 // poly.go, so polynomials passed to them stay where they are.
 
-// A matrixScratch holds the SHAKE128 streams of Â: the seeds ρ || j || i
-// and the first xofBytes bytes of each stream.
+// A matrixScratch holds the SHAKE128 streams of Â being sampled: the
+// seeds ρ || j || i, the index of the first stream in its batch and the
+// number of coefficients sampled from each.
 type matrixScratch struct {
-	in  [maxK * maxK][34]byte
-	out [maxK * maxK][xofBytes]byte
+	in    [maxK * maxK][34]byte
+	count [maxK * maxK]int
+	first int
 }
 
 // A noiseScratch holds the PRF outputs of the noise polynomials and the

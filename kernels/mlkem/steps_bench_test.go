@@ -45,11 +45,14 @@ func BenchmarkSteps(b *testing.B) {
 		{"hashG", func() { hashG(m[:]) }},
 		{"hashH(ek)", func() { hashH(ek.enc) }},
 		{"J(z||c)", func() { addJ(&bt, &key, dk.seed[32:], ct); bt.Run() }},
-		{"matrix.xof", func() { addMatrix(&bt, &ms, &ek.rho, k); bt.Run() }},
-		{"matrix.xof+H(ek)", func() { bt.SHA3_256(&key, ek.enc); addMatrix(&bt, &ms, &ek.rho, k); bt.Run() }},
-		{"matrix.xof+noise(keygen)", func() { addMatrix(&bt, &ms, &ek.rho, k); addNoise(&bt, &sc, &m, 2*k, 2*k, p.eta1); bt.Run() }},
-		{"sampleMatrix", func() { sampleMatrix(ek.a, &ms, k) }},
-		{"sampleNTT(one)", func() { rejectSample(&f, 0, ms.out[0][:]) }},
+		{"matrix", func() { addMatrix(&bt, &ms, &ek.rho, k); runMatrix(&bt, polys[:k*k], &ms) }},
+		{"matrix+H(ek)", func() { bt.SHA3_256(&key, ek.enc); addMatrix(&bt, &ms, &ek.rho, k); runMatrix(&bt, polys[:k*k], &ms) }},
+		{"matrix+noise(keygen)", func() {
+			addMatrix(&bt, &ms, &ek.rho, k)
+			addNoise(&bt, &sc, &m, 2*k, 2*k, p.eta1)
+			runMatrix(&bt, polys[:k*k], &ms)
+		}},
+		{"rejectSample(504 B)", func() { rejectSample(&f, 0, out[:504]) }},
 		{"noise.prf(encrypt,7)", func() { addNoise(&bt, &sc, &m, 2*k+1, k, p.eta1); bt.Run() }},
 		{"noise.prf(encrypt,7)+J", func() { addJ(&bt, &key, dk.seed[32:], ct); addNoise(&bt, &sc, &m, 2*k+1, k, p.eta1); bt.Run() }},
 		{"sampleNoise(encrypt,7)", func() { sampleNoise(&sc, 2*k+1, k, p.eta1) }},

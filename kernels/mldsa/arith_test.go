@@ -221,24 +221,6 @@ func TestFieldHelpers(t *testing.T) {
 	}
 }
 
-// TestHalfByte checks the branch-free CoeffFromHalfByte against FIPS 204
-// Algorithm 15 for every nibble.
-func TestHalfByte(t *testing.T) {
-	for _, eta := range []int32{2, 4} {
-		for b := range int32(16) {
-			v, ok := newHalfByte(eta).coeff(b)
-			wantOK := (eta == 2 && b < 15) || (eta == 4 && b < 9)
-			want := eta - b
-			if eta == 2 {
-				want = 2 - b%5
-			}
-			if (ok == 1) != wantOK || (wantOK && v != want) {
-				t.Errorf("η = %d: CoeffFromHalfByte(%d) = (%d, ok %d), want (%d, %v)", eta, b, v, ok, want, wantOK)
-			}
-		}
-	}
-}
-
 // TestParams recomputes every derived size of the parameter sets from
 // FIPS 204 Table 1 and Table 2.
 func TestParams(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -36,7 +38,10 @@ var operationsOnce sync.Once
 func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
-func registerOperations() { compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob()) }
+func registerOperations() {
+	poly := append(polysample.DSASlots(), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4)
+	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", poly...))
+}
 
 // opKernel describes the operation kernel op ("sign") of p, perOp units
 // of unit per op.

@@ -3,6 +3,7 @@ package mldsa
 import (
 	"encoding/binary"
 
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
@@ -123,99 +124,16 @@ func (p *params) expandS(s1, s2 []poly, rhoP *[rhoPrime]byte) {
 	sm.run(&b)
 }
 
-// sampleUniform fills a[j:] with the three-byte candidates of buf below Q
-// (CoeffFromThreeBytes, FIPS 204 Algorithm 14) and returns the new j.
-// Eight candidates (24 bytes, three words) are decoded at a time while
-// eight more coefficients are needed, each stored at a[j] and kept by
-// advancing j; the rest goes one candidate at a time.
-func sampleUniform(a *poly, j int, buf []byte) int {
-	for len(buf) >= 24 && j <= n-8 {
-		x0 := binary.LittleEndian.Uint64(buf)
-		x1 := binary.LittleEndian.Uint64(buf[8:])
-		x2 := binary.LittleEndian.Uint64(buf[16:])
-		j = keep(a, j, x0)
-		j = keep(a, j, x0>>24)
-		j = keep(a, j, x0>>48|x1<<16)
-		j = keep(a, j, x1>>8)
-		j = keep(a, j, x1>>32)
-		j = keep(a, j, x1>>56|x2<<8)
-		j = keep(a, j, x2>>16)
-		j = keep(a, j, x2>>40)
-		buf = buf[24:]
-	}
-	for ; len(buf) >= 3 && j < n; buf = buf[3:] {
-		c := int32(buf[0]) | int32(buf[1])<<8 | int32(buf[2]&0x7f)<<16
-		if c < Q {
-			a[j] = c
-			j++
-		}
-	}
-	return j
-}
+// sampleUniform continues RejNTTPoly with a[:j] sampled on the bytes of
+// buf and returns the new count: the dispatched kernel mldsa.rejntt
+// (kernels/internal/polysample).
+func sampleUniform(a *poly, j int, buf []byte) int { return polysample.RejNTT23(a, j, buf) }
 
-// keep stores the 23-bit candidate in the low bits of v at a[j] and
-// returns j+1 if it is below q, else j (the next candidate overwrites it).
-// j < n; the mask keeps the index check out of the loop.
-func keep(a *poly, j int, v uint64) int {
-	c := int32(v & (1<<23 - 1))
-	a[j&(n-1)] = c
-	return j + int(uint32(c-Q)>>31)
-}
-
-// The secret coefficients of RejBoundedPoly go through sampleBounded
-// without a branch or an index on their values: each candidate is decoded
-// without a branch and stored at the running count, so time and addresses
-// depend only on which candidates were rejected, which the spec's
-// rejection loop reveals anyway and which is independent of the accepted
-// values.
-
-// sampleBounded fills a[j:] with the accepted half-byte candidates of buf,
-// low nibble first, and returns the new j. While two more coefficients fit
-// both candidates of a byte are stored unconditionally, each kept by
-// advancing j; the last coefficient takes the first accepted candidate.
-func sampleBounded(a *poly, j int, buf []byte, eta int32) int {
-	hb := newHalfByte(eta)
-	for len(buf) > 0 && j < n-1 {
-		b := int32(buf[0])
-		buf = buf[1:]
-		v, ok := hb.coeff(b & 15)
-		a[j] = v
-		j += int(ok)
-		v, ok = hb.coeff(b >> 4)
-		a[j] = v
-		j += int(ok)
-	}
-	for ; len(buf) > 0 && j < n; buf = buf[1:] {
-		for _, nibble := range [2]int32{int32(buf[0] & 15), int32(buf[0] >> 4)} {
-			if v, ok := hb.coeff(nibble); ok == 1 && j < n {
-				a[j] = v
-				j++
-			}
-		}
-	}
-	return j
-}
-
-// A halfByte is CoeffFromHalfByte (FIPS 204 Algorithm 15) for one η,
-// without a branch on the nibble: b is accepted if b < limit (15 for
-// η = 2, 9 for η = 4) and gives η - (b mod 5) or η - b. b mod 5 for
-// b < 16 is b - 5·⌊205·b/1024⌋, so both are η - b + five·⌊205·b/1024⌋
-// with five = 5 or 0.
-type halfByte struct{ eta, five, limit int32 }
-
-// newHalfByte returns the halfByte of η (2 or 4).
-func newHalfByte(eta int32) halfByte {
-	if eta == 2 {
-		return halfByte{eta: 2, five: 5, limit: 15}
-	}
-	return halfByte{eta: 4, five: 0, limit: 9}
-}
-
-// coeff returns the coefficient of nibble b and ok = 1 if b is accepted,
-// else ok = 0 and a value to drop.
-func (hb halfByte) coeff(b int32) (v, ok int32) {
-	return hb.eta - b + hb.five*(b*205>>10), (b - hb.limit) >> 31 & 1
-}
+// sampleBounded continues RejBoundedPoly for η with a[:j] sampled on the
+// bytes of buf and returns the new count: the dispatched kernel
+// mldsa.rejeta, whose values are secret and which branches and indexes
+// only on which candidates were rejected.
+func sampleBounded(a *poly, j int, buf []byte, eta int32) int { return polysample.RejEta(a, j, buf, eta) }
 
 // expandMask sets y[:l] (centered, in (-γ1, γ1]) to ExpandMask(ρ″, κ)
 // (FIPS 204 Algorithm 34): y[r] = BitUnpack(H(ρ″ || κ+r, 32·zBits),

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -32,7 +34,9 @@ var operations = func() []compose.Op {
 func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
-func registerOperations() { compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob()) }
+func registerOperations() {
+	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", polysample.KEMSlots()...))
+}
 
 // opKernel describes the operation kernel op ("keygen") of p.
 func opKernel(p *params, op, bench, doc string) variant.Kernel {

@@ -3,6 +3,7 @@ package mlkem
 import (
 	"encoding/binary"
 
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
@@ -55,44 +56,10 @@ func runMatrix(b *sha3.Batch, a []poly, ms *matrixScratch) {
 	}
 }
 
-// rejectSample continues SampleNTT with f[:j] sampled, on the bytes of
-// buf (a multiple of 3), and returns how many coefficients are sampled
-// after. The candidates are the consecutive 12-bit little-endian fields
-// of buf (each 3 bytes hold d1, then d2), kept if below q. Four at a time,
-// from one 64-bit load, they are stored unconditionally and j advances
-// past the accepted ones only; the last ones go as Algorithm 7 has it.
-func rejectSample(f *poly, j int, buf []byte) int {
-	for ; len(buf) >= 8 && j <= n-4; buf = buf[6:] {
-		w := binary.LittleEndian.Uint64(buf)
-		j = keep(f, j, w&0xfff)
-		j = keep(f, j, w>>12&0xfff)
-		j = keep(f, j, w>>24&0xfff)
-		j = keep(f, j, w>>36&0xfff)
-	}
-	for ; len(buf) >= 3 && j < n; buf = buf[3:] {
-		d1 := uint16(buf[0]) | uint16(buf[1]&0xf)<<8
-		d2 := uint16(buf[1]>>4) | uint16(buf[2])<<4
-		if d1 < Q {
-			f[j], j = int16(d1), j+1
-		}
-		if d2 < Q && j < n {
-			f[j], j = int16(d2), j+1
-		}
-	}
-	return j
-}
-
-// keep stores the candidate d as f[j] and returns the index of the next
-// coefficient: j+1 if d < q, else j (without a branch: the compiler emits
-// SETcc).
-func keep(f *poly, j int, d uint64) int {
-	f[j] = int16(d)
-	var next int
-	if d < Q {
-		next = 1
-	}
-	return j + next
-}
+// rejectSample continues SampleNTT with f[:j] sampled on the bytes of
+// buf (a multiple of 3) and returns how many coefficients are sampled
+// after: the dispatched kernel mlkem.rejntt (kernels/internal/polysample).
+func rejectSample(f *poly, j int, buf []byte) int { return polysample.RejNTT12(f, j, buf) }
 
 // addNoise adds the PRF streams of count noise polynomials to b:
 // PRF_η(seed, i) into sc.prf[i], with η = eta for i < nEta and η2 after.

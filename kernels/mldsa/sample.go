@@ -133,7 +133,9 @@ func sampleUniform(a *poly, j int, buf []byte) int { return polysample.RejNTT23(
 // bytes of buf and returns the new count: the dispatched kernel
 // mldsa.rejeta, whose values are secret and which branches and indexes
 // only on which candidates were rejected.
-func sampleBounded(a *poly, j int, buf []byte, eta int32) int { return polysample.RejEta(a, j, buf, eta) }
+func sampleBounded(a *poly, j int, buf []byte, eta int32) int {
+	return polysample.RejEta(a, j, buf, eta)
+}
 
 // expandMask sets y[:l] (centered, in (-γ1, γ1]) to ExpandMask(ρ″, κ)
 // (FIPS 204 Algorithm 34): y[r] = BitUnpack(H(ρ″ || κ+r, 32·zBits),

@@ -1,6 +1,10 @@
 package mldsa
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
+)
 
 // Bit packing of FIPS 204, Section 7.1: coefficient i of a polynomial
 // occupies bits [i·b, (i+1)·b) of the output, least significant bit first.
@@ -64,49 +68,10 @@ func (p *params) packZ(dst []byte, z *poly) { packPoly(dst, z, p.zBits(), p.gamm
 
 // unpackZ is BitUnpack(v, γ1-1, γ1) of src[:p.zBytes()] into z, centered
 // (every value decodes into (-γ1, γ1]; the caller checks the norm bound),
-// and into zHat, canonical. Four coefficients come from each group of 9
-// (γ1 = 2^17) or 10 (γ1 = 2^19) bytes.
+// and into zHat, canonical: the dispatched kernel mldsa.expandmask
+// (kernels/internal/polysample).
 func (p *params) unpackZ(z, zHat *poly, src []byte) {
-	if p.gamma1Bits == 17 {
-		unpackZ18(z, zHat, src)
-		return
-	}
-	unpackZ20(z, zHat, src)
-}
-
-// unpackZ18 decodes 18-bit values γ1 - z_i, γ1 = 2^17.
-func unpackZ18(z, zHat *poly, src []byte) {
-	const m, g1 = 1<<18 - 1, 1 << 17
-	src = src[:n/4*9]
-	for i := 0; i < n/4; i++ {
-		b := (*[9]byte)(src[9*i:])
-		x := binary.LittleEndian.Uint64(b[:8])
-		v := [4]int32{int32(x & m), int32(x >> 18 & m), int32(x >> 36 & m), int32(x>>54 | uint64(b[8])<<10)}
-		setZ(z, zHat, 4*i, &v, g1)
-	}
-}
-
-// unpackZ20 decodes 20-bit values γ1 - z_i, γ1 = 2^19.
-func unpackZ20(z, zHat *poly, src []byte) {
-	const m, g1 = 1<<20 - 1, 1 << 19
-	src = src[:n/4*10]
-	for i := 0; i < n/4; i++ {
-		b := (*[10]byte)(src[10*i:])
-		x := binary.LittleEndian.Uint64(b[:8])
-		y := uint64(binary.LittleEndian.Uint16(b[8:]))
-		v := [4]int32{int32(x & m), int32(x >> 20 & m), int32(x >> 40 & m), int32(x>>60 | y<<4)}
-		setZ(z, zHat, 4*i, &v, g1)
-	}
-}
-
-// setZ stores coefficients j..j+3, γ1 - v, centered in z and canonical in
-// zHat.
-func setZ(z, zHat *poly, j int, v *[4]int32, g1 int32) {
-	zs, hs := (*[4]int32)(z[j:j+4]), (*[4]int32)(zHat[j:j+4])
-	for k, x := range v {
-		c := g1 - x
-		zs[k], hs[k] = c, canon(c)
-	}
+	polysample.ExpandMask(z, zHat, src, int(p.zBits()))
 }
 
 // packW1 writes w1Encode of the row HighBits(w) (FIPS 204 Algorithm 28)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -156,3 +157,10 @@ func TestRoundGenericSpec(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// BenchmarkMLDSALowBits and the others time every runnable rounding
+// variant on one polynomial (median per call).
+func BenchmarkMLDSALowBits(b *testing.B)  { anchorbench.Kernel(b, "mldsa.lowbits") }
+func BenchmarkMLDSAMakeHint(b *testing.B) { anchorbench.Kernel(b, "mldsa.makehint") }
+func BenchmarkMLDSAResponse(b *testing.B) { anchorbench.Kernel(b, "mldsa.response") }
+func BenchmarkMLDSAW1Pack4(b *testing.B)  { anchorbench.Kernel(b, "mldsa.w1pack4") }

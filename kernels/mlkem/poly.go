@@ -33,11 +33,6 @@ func subGE(x, c uint64) uint64 {
 	return x - ge*c
 }
 
-// put4 stores the four lanes of x, lowest first, as f[i..i+3].
-func put4(f *poly, i int, x uint64) {
-	f[i], f[i+1], f[i+2], f[i+3] = int16(x), int16(x>>16), int16(x>>32), int16(x>>48)
-}
-
 // addMod sets f to f + g.
 func addMod(f, g *poly) {
 	a, b := lanes(f), lanes(g)

@@ -1,8 +1,6 @@
 package mlkem
 
 import (
-	"encoding/binary"
-
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
@@ -88,38 +86,11 @@ func sampleNoise(sc *noiseScratch, count, nEta, eta int) {
 	}
 }
 
-// cbd2 sets f to SamplePolyCBD_2(b) for the 128 bytes of b, canonical:
-// coefficient i is b_{4i} + b_{4i+1} − b_{4i+2} − b_{4i+3} mod q. The
-// bit-pair sums of 64 bits are 16 nibbles (x in bits 0-1, y in bits 2-3),
-// spread four at a time into the lanes of a word.
-func cbd2(f *poly, b []byte) {
-	b = b[:128]
-	const m = 0x5555555555555555
-	for i := range n / 16 {
-		w := binary.LittleEndian.Uint64(b[8*i:])
-		t := w&m + w>>1&m
-		for o := range 4 {
-			s := t >> (16 * o) & 0xffff
-			x := s&0xf | s&0xf0<<12 | s&0xf00<<24 | s&0xf000<<36
-			put4(f, 16*i+4*o, subGE(x&(3*ones)+Q*ones-x>>2&(3*ones), Q))
-		}
-	}
-}
+// cbd2 sets f to SamplePolyCBD_2(b) for the first 128 bytes of b,
+// canonical: the dispatched kernel mlkem.cbd2
+// (kernels/internal/polysample).
+func cbd2(f *poly, b []byte) { polysample.CBD2(f, (*[128]byte)(b[:128])) }
 
-// cbd3 sets f to SamplePolyCBD_3(b) for the 192 bytes of b, canonical:
-// coefficient i is the sum of bits 6i..6i+2 minus that of bits 6i+3..6i+5
-// mod q. The bit-triple sums of 48 bits are eight 6-bit groups (x in bits
-// 0-2, y in bits 3-5), spread four at a time into the lanes of a word.
-func cbd3(f *poly, b []byte) {
-	b = b[:192]
-	const m = 0x249249249249
-	for i := range n / 8 {
-		w := uint64(binary.LittleEndian.Uint32(b[6*i:])) | uint64(binary.LittleEndian.Uint16(b[6*i+4:]))<<32
-		t := w&m + w>>1&m + w>>2&m
-		for o := range 2 {
-			s := t >> (24 * o) & 0xffffff
-			x := s&0x3f | s&0xfc0<<10 | s&0x3f000<<20 | s&0xfc0000<<30
-			put4(f, 8*i+4*o, subGE(x&(7*ones)+Q*ones-x>>3&(7*ones), Q))
-		}
-	}
-}
+// cbd3 sets f to SamplePolyCBD_3(b) for the first 192 bytes of b,
+// canonical: the dispatched kernel mlkem.cbd3.
+func cbd3(f *poly, b []byte) { polysample.CBD3(f, (*[192]byte)(b[:192])) }

@@ -11,6 +11,9 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // Run times op(i) for i = 0..b.N-1, each call after an untimed
@@ -94,4 +97,23 @@ func (r *Rand) Fill(out []byte) {
 func (r *Rand) Read(p []byte) (int, error) {
 	r.Fill(p)
 	return len(p), nil
+}
+
+// Kernel benchmarks every runnable variant of kernel (offset-sweep copies
+// left out), one sub-benchmark per variant named by it, each call of the
+// variant's prepared instance timed by Step, and checks each afterwards.
+func Kernel(b *testing.B, kernel string) {
+	b.Helper()
+	for _, v := range variant.Variants(kernel) {
+		if v.OffsetSweep || !dispatch.Has(v.Features...) {
+			continue
+		}
+		b.Run(v.Name, func(b *testing.B) {
+			in := v.New(0, 1)
+			Step(b, func() { in.Run(1) })
+			if err := in.Check(); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
 }

@@ -218,14 +218,21 @@ func RegisterVariants() {
 	slots.rej12.AddLab(asmRejNTT12())
 	slots.rej23.AddLab(asmRejNTT23())
 	slots.rejEta.AddLab(asmRejEta())
+	cbdSlots.cbd2.AddLab(asmCBD2())
+	cbdSlots.cbd3.AddLab(asmCBD3())
+	cbdSlots.expandMask.AddLab(asmExpandMask())
 }
 
-// KEMSlots and DSASlots return the samplers of each scheme, for its
-// whole-operation composition knob (kernelset.TierKnob).
-func KEMSlots() []kernelset.Tiered { return []kernelset.Tiered{slots.rej12} }
+// KEMSlots returns ML-KEM's samplers, for its whole-operation
+// composition knob (kernelset.TierKnob).
+func KEMSlots() []kernelset.Tiered {
+	return []kernelset.Tiered{slots.rej12, cbdSlots.cbd2, cbdSlots.cbd3}
+}
 
 // DSASlots returns ML-DSA's samplers.
-func DSASlots() []kernelset.Tiered { return []kernelset.Tiered{slots.rej23, slots.rejEta} }
+func DSASlots() []kernelset.Tiered {
+	return []kernelset.Tiered{slots.rej23, slots.rejEta, cbdSlots.expandMask}
+}
 
 // noescape returns p, hidden from escape analysis: the kernels are called
 // through function values, which would move every polynomial passed to

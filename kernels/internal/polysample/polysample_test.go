@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -47,6 +48,9 @@ func TestVariants(t *testing.T) {
 	verifyAll(t, slots.rej12)
 	verifyAll(t, slots.rej23)
 	verifyAll(t, slots.rejEta)
+	verifyAll(t, cbdSlots.cbd2)
+	verifyAll(t, cbdSlots.cbd3)
+	verifyAll(t, cbdSlots.expandMask)
 }
 
 // TestRegistered checks that every kernel has its generic variant and
@@ -169,3 +173,12 @@ func TestHalfByte(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMLKEMRejNTT and the others time every runnable variant on one
+// SHAKE block (median per call).
+func BenchmarkMLKEMRejNTT(b *testing.B)     { anchorbench.Kernel(b, "mlkem.rejntt") }
+func BenchmarkMLDSARejNTT(b *testing.B)     { anchorbench.Kernel(b, "mldsa.rejntt") }
+func BenchmarkMLDSARejEta(b *testing.B)     { anchorbench.Kernel(b, "mldsa.rejeta") }
+func BenchmarkMLKEMCBD2(b *testing.B)       { anchorbench.Kernel(b, "mlkem.cbd2") }
+func BenchmarkMLKEMCBD3(b *testing.B)       { anchorbench.Kernel(b, "mlkem.cbd3") }
+func BenchmarkMLDSAExpandMask(b *testing.B) { anchorbench.Kernel(b, "mldsa.expandmask") }

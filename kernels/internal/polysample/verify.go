@@ -91,6 +91,11 @@ func cand23(v uint32) []byte { return []byte{byte(v), byte(v >> 8), byte(v>>16) 
 // candEta encodes the nibble v in both halves of a byte.
 func candEta(v uint32) []byte { return []byte{byte(v&15 | v<<4)} }
 
+// mismatchAt returns the *variant.Mismatch of coefficient i.
+func mismatchAt[E int16 | int32](kernel, name, what string, i int, got, want E) error {
+	return &variant.Mismatch{Kernel: kernel, Variant: name, Input: what, Index: i, Got: fmt.Sprint(got), Want: fmt.Sprint(want)}
+}
+
 // compare runs got and want on copies of a polynomial prefilled with a
 // pattern and returns the first difference (count, then coefficients
 // below it) as a *variant.Mismatch.

@@ -155,7 +155,7 @@ func buildCBD3(g *gen, u int) {
 	var shuf []byte
 	for lane := range 2 {
 		for i := range 4 {
-			lo := byte(3*(4*lane+i)/2)
+			lo := byte(3 * (4*lane + i) / 2)
 			shuf = append(shuf, lo, lo+1, 0x80, 0x80)
 		}
 	}

@@ -3,6 +3,7 @@ package mldsa
 import (
 	"encoding/binary"
 
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 )
 
@@ -51,17 +52,18 @@ func unpackPoly(w *poly, src []byte, bits uint, base, sgn int32) {
 }
 
 // packEta is BitPack(s, η, η) of a centered polynomial with coefficients
-// in [-η, η].
-func (p *params) packEta(dst []byte, s *poly) { packPoly(dst, s, p.etaBits, p.eta, 1) }
+// in [-η, η]: the dispatched kernel mldsa.pack
+// (kernels/internal/polypack), as are packT0, packT1 and unpackT1.
+func (p *params) packEta(dst []byte, s *poly) { polypack.Pack(dst, s, int(p.etaBits), p.eta, 1) }
 
 // packT0 is BitPack(t0, 2^(d-1)-1, 2^(d-1)) of a centered t0.
-func packT0(dst []byte, t0 *poly) { packPoly(dst, t0, t0Bits, 1<<(d-1), 1) }
+func packT0(dst []byte, t0 *poly) { polypack.Pack(dst, t0, t0Bits, 1<<(d-1), 1) }
 
 // packT1 is SimpleBitPack(t1, 2^10-1).
-func packT1(dst []byte, t1 *poly) { packPoly(dst, t1, t1Bits, 0, -1) }
+func packT1(dst []byte, t1 *poly) { polypack.Pack(dst, t1, t1Bits, 0, -1) }
 
 // unpackT1 is SimpleBitUnpack(v, 2^10-1); every input is valid.
-func unpackT1(t1 *poly, src []byte) { unpackPoly(t1, src, t1Bits, 0, -1) }
+func unpackT1(t1 *poly, src []byte) { polypack.Unpack(t1, src, t1Bits, 0, -1) }
 
 // packZ is BitPack(z, γ1-1, γ1) of a centered z in (-γ1, γ1].
 func (p *params) packZ(dst []byte, z *poly) { packPoly(dst, z, p.zBits(), p.gamma1(), 1) }

@@ -18,7 +18,10 @@
 // verification.
 package mldsa
 
-import "github.com/tunelab/tunelab/kernels/internal/polysample"
+import (
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
+)
 
 // Q is the ML-DSA modulus.
 const Q = 8380417
@@ -54,5 +57,6 @@ func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	registerRoundLab()
 	polysample.RegisterVariants()
+	polypack.RegisterVariants()
 	operationsOnce.Do(registerOperations)
 }

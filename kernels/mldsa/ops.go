@@ -8,6 +8,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/opinputs"
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -39,7 +40,7 @@ func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
 func registerOperations() {
-	poly := append(polysample.DSASlots(), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4)
+	poly := append(append(polysample.DSASlots(), polypack.DSASlots()...), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4)
 	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", poly...))
 }
 

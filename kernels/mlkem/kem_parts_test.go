@@ -25,33 +25,6 @@ func refCompress(x, d uint64) uint64 { return (x<<(d+1) + Q) / (2 * Q) % (1 << d
 // refDecompress is ⌈(q/2^d)·y⌋.
 func refDecompress(y, d uint64) uint64 { return (y*Q*2 + 1<<d) >> (d + 1) }
 
-// TestCompress checks compress for every d and every x in [0, q).
-func TestCompress(t *testing.T) {
-	for _, d := range compressWidths {
-		for x := range uint64(Q) {
-			if got, want := uint64(compress(int16(x), d)), refCompress(x, uint64(d)); got != want {
-				t.Fatalf("Compress_%d(%d) = %d, want %d", d, x, got, want)
-			}
-		}
-	}
-}
-
-// TestDecompress checks decompress for every d and y < 2^d: the value, the
-// range [0, q), and Compress_d(Decompress_d(y)) = y.
-func TestDecompress(t *testing.T) {
-	for _, d := range compressWidths {
-		for y := range uint64(1) << d {
-			got := decompress(uint16(y), d)
-			if want := refDecompress(y, uint64(d)); uint64(got) != want || got < 0 || got >= Q {
-				t.Fatalf("Decompress_%d(%d) = %d, want %d in [0, q)", d, y, got, want)
-			}
-			if c := compress(got, d); uint64(c) != y {
-				t.Fatalf("Compress_%d(Decompress_%d(%d)) = %d", d, d, y, c)
-			}
-		}
-	}
-}
-
 // TestSubGE checks subGE for every lane value below 2^15 in every lane,
 // the other lanes random, for the constants q and 2q used here, and that
 // dot's lazy sum of maxK products stays below 2^15.

@@ -21,6 +21,7 @@ package mlkem
 import (
 	"sync"
 
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 )
 
@@ -57,6 +58,7 @@ func MulNTT(h, f, g *[256]int16) { kernels.MulNTT(h, f, g) }
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	polysample.RegisterVariants()
+	polypack.RegisterVariants()
 	operationsOnce.Do(registerOperations)
 }
 

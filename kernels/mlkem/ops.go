@@ -7,6 +7,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/opinputs"
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -35,7 +36,7 @@ func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
 func registerOperations() {
-	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", polysample.KEMSlots()...))
+	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", append(polysample.KEMSlots(), polypack.KEMSlots()...)...))
 }
 
 // opKernel describes the operation kernel op ("keygen") of p.

@@ -129,16 +129,11 @@ func (sk *privateKey) computeT(pk *publicKey) {
 		canonPoly(&sk.s1[j], &sk.s1[j])
 		ntt(&sk.s1[j])
 	}
-	var tmp poly
 	for i := range sk.t0 {
 		t := &sk.t0[i]
-		mulRow(t, pk.a[i*l:(i+1)*l], sk.s1, &tmp)
+		mulRow(t, pk.a[i*l:(i+1)*l], sk.s1)
 		invNTT(t)
-		s2, t1 := &sk.s2[i], &pk.t1[i]
-		for c, x := range t {
-			x += canon(s2[c]) - Q
-			t1[c], t[c] = power2Round(x + (x>>31)&Q)
-		}
+		power2RoundT(&pk.t1[i], t, &sk.s2[i])
 	}
 }
 
@@ -208,23 +203,4 @@ func newPublicKeyIn(p *params, b []byte, pk *publicKey, polys []poly, enc []byte
 	}
 	pk.t1ToNTT()
 	return nil
-}
-
-// mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
-// canonical. The sum of at most 7 canonical products stays below 2^26
-// and is reduced once, with the last term. tmp is scratch.
-func mulRow(acc *poly, a, v []poly, tmp *poly) {
-	mulLazy(acc, a, v, tmp)
-	mulNTT(tmp, &a[len(v)-1], &v[len(v)-1])
-	addReduce(acc, tmp)
-}
-
-// mulLazy sets acc to the lazy sum (below 2^26) of all but the last
-// product of the row: Σ_{j<len(v)-1} a[j]∘v[j].
-func mulLazy(acc *poly, a, v []poly, tmp *poly) {
-	mulNTT(acc, &a[0], &v[0])
-	for j := 1; j < len(v)-1; j++ {
-		mulNTT(tmp, &a[j], &v[j])
-		addLazy(acc, tmp)
-	}
 }

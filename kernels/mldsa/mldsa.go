@@ -56,6 +56,7 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	registerRoundLab()
+	matVec.AddLab(asmMatVec())
 	polysample.RegisterVariants()
 	polypack.RegisterVariants()
 	operationsOnce.Do(registerOperations)

@@ -40,7 +40,7 @@ func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
 func registerOperations() {
-	poly := append(append(polysample.DSASlots(), polypack.DSASlots()...), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4)
+	poly := append(append(polysample.DSASlots(), polypack.DSASlots()...), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4, roundKernels.power2Round, matVec)
 	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", poly...))
 }
 

@@ -29,10 +29,11 @@ func roundingOf(c *roundConsts) rounding { return rounding{mult: c[0], m: c[1], 
 
 // The kernel function types, as the generated tables spell them.
 type (
-	lowBitsFn  = func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
-	makeHintFn = func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)
-	responseFn = func(z, cs1 *[256]int32, limit int32) uint32
-	w1Pack4Fn  = func(dst *[128]byte, w *[256]int32, c *[4]int32)
+	lowBitsFn     = func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
+	makeHintFn    = func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)
+	responseFn    = func(z, cs1 *[256]int32, limit int32) uint32
+	w1Pack4Fn     = func(dst *[128]byte, w *[256]int32, c *[4]int32)
+	power2RoundFn = func(t1, t0, s2 *[256]int32)
 )
 
 // lowBitsGeneric sets w to r = w − cs2 mod q and r1 to HighBits(r) for
@@ -89,14 +90,25 @@ func w1Pack4Generic(dst *[128]byte, w *[256]int32, c *[4]int32) {
 	}
 }
 
+// power2RoundGeneric sets, with t canonical in t0 and s2 centered, t1 and
+// t0 to Power2Round(t + s2 mod q): the high part and the centered low
+// part (mldsa.power2round).
+func power2RoundGeneric(t1, t0, s2 *[256]int32) {
+	for c, x := range t0 {
+		x += canon(s2[c]) - Q
+		t1[c], t0[c] = power2Round(x + (x>>31)&Q)
+	}
+}
+
 // roundKernels are the rounding kernels the signing loop calls, chosen at
 // init among the production tables and again by RegisterVariants among
 // the lab tables.
 var roundKernels = struct {
-	lowBits  *kernelset.Slot[lowBitsFn]
-	makeHint *kernelset.Slot[makeHintFn]
-	response *kernelset.Slot[responseFn]
-	w1Pack4  *kernelset.Slot[w1Pack4Fn]
+	lowBits     *kernelset.Slot[lowBitsFn]
+	makeHint    *kernelset.Slot[makeHintFn]
+	response    *kernelset.Slot[responseFn]
+	w1Pack4     *kernelset.Slot[w1Pack4Fn]
+	power2Round *kernelset.Slot[power2RoundFn]
 }{
 	lowBits: kernelset.New(kernelset.Spec[lowBitsFn]{Kernel: "mldsa.lowbits", Family: "round", Bench: "MLDSALowBits",
 		Unit: "poly", Doc: "ML-DSA r = w − cs2, HighBits(r) and the LowBits norm check (FIPS 204 Alg. 36, 7 line 22)",
@@ -110,6 +122,9 @@ var roundKernels = struct {
 	w1Pack4: kernelset.New(kernelset.Spec[w1Pack4Fn]{Kernel: "mldsa.w1pack4", Family: "round", Bench: "MLDSAW1Pack4",
 		Unit: "poly", Doc: "ML-DSA w1Encode of HighBits(w), γ2 = (q−1)/32 (FIPS 204 Alg. 28)",
 		Generic: w1Pack4Generic, Edges: len(roundEdges), Check: checkW1Pack4, Prepare: prepareW1Pack4}, prodAsmW1Pack4),
+	power2Round: kernelset.New(kernelset.Spec[power2RoundFn]{Kernel: "mldsa.power2round", Family: "round", Bench: "MLDSAPower2Round",
+		Unit: "poly", Doc: "ML-DSA t = t + s2 and Power2Round (FIPS 204 Alg. 6 line 6, Alg. 35)",
+		Generic: power2RoundGeneric, Edges: len(roundEdges), Check: checkPower2Round, Prepare: preparePower2Round}, prodAsmPower2Round),
 }
 
 // registerRoundLab adds the lab tables of the rounding kernels.
@@ -118,6 +133,7 @@ func registerRoundLab() {
 	roundKernels.makeHint.AddLab(asmMakeHint())
 	roundKernels.response.AddLab(asmResponse())
 	roundKernels.w1Pack4.AddLab(asmW1Pack4())
+	roundKernels.power2Round.AddLab(asmPower2Round())
 }
 
 // The calls of the signing loop. The kernels are called through function
@@ -139,6 +155,11 @@ func makeHint(r, ct0 *poly, r1, h *[n]uint8, c *roundConsts) (int, bool) {
 // response is mldsa.response: true if ‖z‖ is over limit.
 func response(z, cs1 *poly, limit int32) bool {
 	return roundKernels.response.Fn(noescape(z), noescape(cs1), limit) != 0
+}
+
+// power2RoundT is mldsa.power2round.
+func power2RoundT(t1, t0, s2 *poly) {
+	roundKernels.power2Round.Fn(noescape(t1), noescape(t0), noescape(s2))
 }
 
 // w1Pack4 is mldsa.w1pack4.
@@ -370,6 +391,40 @@ func prepareW1Pack4(fn w1Pack4Fn, seed uint64) func(int) {
 	return func(k int) {
 		for range k {
 			fn(&dst, &w, &c)
+		}
+	}
+}
+
+func checkPower2Round(kernel, name string, fn, ref power2RoundFn, i int, seed uint64) error {
+	for _, eta := range []int32{2, 4} {
+		var t, s2 poly
+		roundInput(&t, i, seed, rounding32.twoG2)
+		r := nttfield.NewRand(seed + uint64(i))
+		for c := range s2 {
+			s2[c] = int32(r.Uint64()%uint64(2*eta+1)) - eta
+			if i < len(roundEdges) {
+				s2[c] = eta * int32(1-2*(c&1)) // the extremes
+			}
+		}
+		var g1, w1 poly
+		g0, w0 := t, t
+		fn(&g1, &g0, &s2)
+		ref(&w1, &w0, &s2)
+		in := fmt.Sprintf("%s, η = %d", inputName(i, seed, 0), eta)
+		if err := mismatch(kernel, name, in, outputs(nil, []*poly{&g1, &g0}), outputs(nil, []*poly{&w1, &w0})); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func preparePower2Round(fn power2RoundFn, seed uint64) func(int) {
+	var t, s2, t1, t0 poly
+	roundInput(&t, 100, seed, rounding32.twoG2)
+	return func(k int) {
+		for range k {
+			t0 = t
+			fn(&t1, &t0, &s2)
 		}
 	}
 }

@@ -1590,6 +1590,221 @@ loop:
 	VZEROUPPER
 	RET
 
+// func power2round_avx2_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX2
+TEXT ·power2round_avx2_1(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000020, BX
+
+loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU (DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (CX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	DECQ    BX
+	JNZ     loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx2_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX2
+TEXT ·power2round_avx2_2(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000010, BX
+
+loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU (DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (CX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU 32(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 32(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	DECQ    BX
+	JNZ     loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX2
+TEXT ·power2round_avx2_4(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000008, BX
+
+loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU (DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (CX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU 32(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 32(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU 64(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 64(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU 96(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 96(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	DECQ    BX
+	JNZ     loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx512_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX512F
+TEXT ·power2round_avx512_1(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000010, BX
+
+loop:
+	VMOVDQU32 (CX), Z0
+	VMOVDQU32 (DX), Z1
+	VPADDD    Z1, Z0, Z0
+	VPADDD    roundconst_8096b781113d<>+0(SB), Z0, Z1
+	VPSUBD    roundconst_8096b781113d<>+0(SB), Z0, Z2
+	VPMINUD   Z1, Z0, Z0
+	VPMINUD   Z2, Z0, Z0
+	VPADDD    roundconst_3977624c1173<>+0(SB), Z0, Z1
+	VPSRLD    $0x0d, Z1, Z1
+	VMOVDQU32 Z1, (AX)
+	VPSLLD    $0x0d, Z1, Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVDQU32 Z0, (CX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx512_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX512F
+TEXT ·power2round_avx512_2(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000008, BX
+
+loop:
+	VMOVDQU32 (CX), Z0
+	VMOVDQU32 (DX), Z1
+	VPADDD    Z1, Z0, Z0
+	VPADDD    roundconst_8096b781113d<>+0(SB), Z0, Z1
+	VPSUBD    roundconst_8096b781113d<>+0(SB), Z0, Z2
+	VPMINUD   Z1, Z0, Z0
+	VPMINUD   Z2, Z0, Z0
+	VPADDD    roundconst_3977624c1173<>+0(SB), Z0, Z1
+	VPSRLD    $0x0d, Z1, Z1
+	VMOVDQU32 Z1, (AX)
+	VPSLLD    $0x0d, Z1, Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVDQU32 Z0, (CX)
+	VMOVDQU32 64(CX), Z0
+	VMOVDQU32 64(DX), Z1
+	VPADDD    Z1, Z0, Z0
+	VPADDD    roundconst_8096b781113d<>+0(SB), Z0, Z1
+	VPSUBD    roundconst_8096b781113d<>+0(SB), Z0, Z2
+	VPMINUD   Z1, Z0, Z0
+	VPMINUD   Z2, Z0, Z0
+	VPADDD    roundconst_3977624c1173<>+0(SB), Z0, Z1
+	VPSRLD    $0x0d, Z1, Z1
+	VMOVDQU32 Z1, 64(AX)
+	VPSLLD    $0x0d, Z1, Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVDQU32 Z0, 64(CX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 DATA roundconst_16276f6d6405<>+0(SB)/8, $0x003ff000003ff000
 DATA roundconst_16276f6d6405<>+8(SB)/8, $0x003ff000003ff000
 DATA roundconst_16276f6d6405<>+16(SB)/8, $0x003ff000003ff000
@@ -1605,6 +1820,16 @@ DATA roundconst_1645dafaadd8<>+8(SB)/8, $0x0000000100000001
 DATA roundconst_1645dafaadd8<>+16(SB)/8, $0x0000000100000001
 DATA roundconst_1645dafaadd8<>+24(SB)/8, $0x0000000100000001
 GLOBL roundconst_1645dafaadd8<>(SB), RODATA|NOPTR, $32
+
+DATA roundconst_3977624c1173<>+0(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+8(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+16(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+24(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+32(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+40(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+48(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+56(SB)/8, $0x00000fff00000fff
+GLOBL roundconst_3977624c1173<>(SB), RODATA|NOPTR, $64
 
 DATA roundconst_43dc22339670<>+0(SB)/8, $0x1001100110011001
 DATA roundconst_43dc22339670<>+8(SB)/8, $0x1001100110011001
@@ -1633,6 +1858,12 @@ DATA roundconst_8096b781113d<>+40(SB)/8, $0x007fe001007fe001
 DATA roundconst_8096b781113d<>+48(SB)/8, $0x007fe001007fe001
 DATA roundconst_8096b781113d<>+56(SB)/8, $0x007fe001007fe001
 GLOBL roundconst_8096b781113d<>(SB), RODATA|NOPTR, $64
+
+DATA roundconst_8a201e2de23d<>+0(SB)/8, $0x00000fff00000fff
+DATA roundconst_8a201e2de23d<>+8(SB)/8, $0x00000fff00000fff
+DATA roundconst_8a201e2de23d<>+16(SB)/8, $0x00000fff00000fff
+DATA roundconst_8a201e2de23d<>+24(SB)/8, $0x00000fff00000fff
+GLOBL roundconst_8a201e2de23d<>(SB), RODATA|NOPTR, $32
 
 DATA roundconst_9316a9ca5d3d<>+0(SB)/8, $0x007fe001007fe001
 DATA roundconst_9316a9ca5d3d<>+8(SB)/8, $0x007fe001007fe001

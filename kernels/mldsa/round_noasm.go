@@ -10,9 +10,17 @@ func asmMakeHint() []variant.Impl[makeHintFn] { return nil }
 func asmResponse() []variant.Impl[responseFn] { return nil }
 func asmW1Pack4() []variant.Impl[w1Pack4Fn]   { return nil }
 
+func asmPower2Round() []variant.Impl[power2RoundFn] { return nil }
+
 var (
 	prodAsmLowBits  []variant.Impl[lowBitsFn]
 	prodAsmMakeHint []variant.Impl[makeHintFn]
 	prodAsmResponse []variant.Impl[responseFn]
 	prodAsmW1Pack4  []variant.Impl[w1Pack4Fn]
+
+	prodAsmPower2Round []variant.Impl[power2RoundFn]
 )
+
+func asmMatVec() []variant.Impl[matVecFn] { return nil }
+
+var prodAsmMatVec []variant.Impl[matVecFn]

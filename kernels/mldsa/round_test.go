@@ -32,6 +32,9 @@ func roundVariants(t *testing.T) map[string]func(count int) error {
 	add("mldsa.response", func(v *variant.Variant, count int) error {
 		return roundKernels.response.Verify(v.Name, implOf(roundKernels.response.Known(), v.Name, responseGeneric), 3, count)
 	})
+	add("mldsa.power2round", func(v *variant.Variant, count int) error {
+		return roundKernels.power2Round.Verify(v.Name, implOf(roundKernels.power2Round.Known(), v.Name, power2RoundGeneric), 5, count)
+	})
 	add("mldsa.w1pack4", func(v *variant.Variant, count int) error {
 		return roundKernels.w1Pack4.Verify(v.Name, implOf(roundKernels.w1Pack4.Known(), v.Name, w1Pack4Generic), 4, count)
 	})
@@ -58,7 +61,7 @@ func TestRoundVariants(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if n < 4 {
+	if n < 5 {
 		t.Errorf("%d rounding variants verified, want at least the four generic ones", n)
 	}
 }
@@ -160,7 +163,26 @@ func TestRoundGenericSpec(t *testing.T) {
 
 // BenchmarkMLDSALowBits and the others time every runnable rounding
 // variant on one polynomial (median per call).
-func BenchmarkMLDSALowBits(b *testing.B)  { anchorbench.Kernel(b, "mldsa.lowbits") }
-func BenchmarkMLDSAMakeHint(b *testing.B) { anchorbench.Kernel(b, "mldsa.makehint") }
-func BenchmarkMLDSAResponse(b *testing.B) { anchorbench.Kernel(b, "mldsa.response") }
-func BenchmarkMLDSAW1Pack4(b *testing.B)  { anchorbench.Kernel(b, "mldsa.w1pack4") }
+func BenchmarkMLDSALowBits(b *testing.B)     { anchorbench.Kernel(b, "mldsa.lowbits") }
+func BenchmarkMLDSAMakeHint(b *testing.B)    { anchorbench.Kernel(b, "mldsa.makehint") }
+func BenchmarkMLDSAResponse(b *testing.B)    { anchorbench.Kernel(b, "mldsa.response") }
+func BenchmarkMLDSAW1Pack4(b *testing.B)     { anchorbench.Kernel(b, "mldsa.w1pack4") }
+func BenchmarkMLDSAPower2Round(b *testing.B) { anchorbench.Kernel(b, "mldsa.power2round") }
+
+// TestMatVecVariants compares every runnable row-product variant with
+// the generic code on the boundary inputs and 2000 random rows (100
+// under -short) of every length up to maxL.
+func TestMatVecVariants(t *testing.T) {
+	for i, im := range matVec.Known() {
+		if !dispatch.Has(im.Features...) {
+			continue
+		}
+		if err := matVec.Verify(im.Name, im.Fn, uint64(i)+1, counts(2000, 100)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// BenchmarkMLDSAMatVec times every runnable row-product variant on an
+// ML-DSA-65 row (median per call).
+func BenchmarkMLDSAMatVec(b *testing.B) { anchorbench.Kernel(b, "mldsa.matvec") }

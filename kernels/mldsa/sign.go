@@ -121,7 +121,7 @@ func (s *signer) commit(pk *publicKey, mu *[muSize]byte, rhoPP *[64]byte, kappa 
 	}
 	wb := p.w1Bytes()
 	for i := range p.k {
-		mulRow(&s.w[i], pk.a[i*p.l:(i+1)*p.l], y, &s.tmp)
+		mulRow(&s.w[i], pk.a[i*p.l:(i+1)*p.l], y)
 		invNTT(&s.w[i])
 		p.packW1(s.w1[i*wb:], &s.w[i])
 	}

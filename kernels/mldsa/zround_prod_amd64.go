@@ -17,3 +17,6 @@ var prodAsmResponse = []variant.Impl[func(z, cs1 *[256]int32, limit int32) uint3
 
 // prodAsmW1Pack4 lists the implementations of mldsa.w1pack4 the compiled dispatch table can select (0).
 var prodAsmW1Pack4 = []variant.Impl[func(dst *[128]byte, w *[256]int32, c *[4]int32)]{}
+
+// prodAsmPower2Round lists the implementations of mldsa.power2round the compiled dispatch table can select (0).
+var prodAsmPower2Round = []variant.Impl[func(t1, t0, s2 *[256]int32)]{}

@@ -60,3 +60,18 @@ func w1pack4_avx512_2(dst *[128]byte, w *[256]int32, c *[4]int32)
 
 //go:noescape
 func w1pack4_avx512_4(dst *[128]byte, w *[256]int32, c *[4]int32)
+
+//go:noescape
+func power2round_avx2_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+
+//go:noescape
+func power2round_avx2_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+
+//go:noescape
+func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+
+//go:noescape
+func power2round_avx512_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+
+//go:noescape
+func power2round_avx512_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)

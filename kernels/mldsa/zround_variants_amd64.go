@@ -48,3 +48,14 @@ func asmW1Pack4() []variant.Impl[func(dst *[128]byte, w *[256]int32, c *[4]int32
 		{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.w1pack4_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx512_4},
 	}
 }
+
+// asmPower2Round lists every generated implementation of mldsa.power2round (5).
+func asmPower2Round() []variant.Impl[func(t1, t0, s2 *[256]int32)] {
+	return []variant.Impl[func(t1, t0, s2 *[256]int32)]{
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_1},
+		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_2},
+		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_4},
+		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx512_1},
+		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx512_2},
+	}
+}

@@ -182,3 +182,29 @@ func repeat(p []byte, n int) []byte {
 	}
 	return out
 }
+
+// buildPower2Round emits mldsa.power2round: per coefficient, with t in t0
+// (canonical) and s2 centered in [−η, η], v = t + s2 mod q as the unsigned
+// minimum of v, v + q and v − q, then t1 = (v + 2^12 − 1) >> 13 and
+// t0 = v − t1·2^13.
+func buildPower2Round(g *gen) {
+	p := g.begin("t1", "t0", "s2")
+	t1p, t0p, sp := p[0], p[1], p[2]
+	g.loop(func(u int) {
+		v, s := g.isa.Load(g.at(t0p, u)), g.isa.Load(g.at(sp, u))
+		VPADDD(s, v, v)
+		up, down := g.isa.Vec(), g.isa.Vec()
+		VPADDD(g.vec(q), v, up)
+		VPSUBD(g.vec(q), v, down)
+		VPMINUD(up, v, v)
+		VPMINUD(down, v, v)
+		hi := g.isa.Vec()
+		VPADDD(g.vec(1<<12-1), v, hi)
+		VPSRLD(operand.U8(13), hi, hi)
+		g.isa.Store(hi, g.at(t1p, u))
+		VPSLLD(operand.U8(13), hi, hi)
+		VPSUBD(hi, v, v)
+		g.isa.Store(v, g.at(t0p, u))
+	}, step{t1p, g.unroll * g.isa.Bytes}, step{t0p, g.unroll * g.isa.Bytes}, step{sp, g.unroll * g.isa.Bytes})
+	end()
+}

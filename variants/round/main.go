@@ -10,7 +10,10 @@
 //   - mldsa.response: z = y + c·s1 (centered) in place and whether
 //     ‖z‖∞ ≥ γ1 − β;
 //   - mldsa.w1pack4: w1Encode of HighBits(w), 4 bits per coefficient
-//     (γ2 = (q−1)/32: ML-DSA-65 and -87).
+//     (γ2 = (q−1)/32: ML-DSA-65 and -87);
+//   - mldsa.power2round: t = t0 + s2 mod q (key generation's
+//     NTT⁻¹(Â∘NTT(s1)) + s2) split by Power2Round (Algorithm 35) into t1
+//     and centered t0.
 //
 // Decompose (Algorithm 36) is computed as kernels/mldsa's generic code
 // does, with the constants of one γ2 passed in memory (mult, m, 2γ2):
@@ -66,6 +69,8 @@ var kernels = []kernel{
 		map[string][]int{"avx2": {2, 4}, "avx512": {1, 2, 4}}},
 	{"mldsa.w1pack4", "asmW1Pack4", "func(dst *[128]byte, w *[256]int32, c *[4]int32)", buildW1Pack4,
 		map[string][]int{"avx2": {8}, "avx512": {1, 2, 4}}},
+	{"mldsa.power2round", "asmPower2Round", "func(t1, t0, s2 *[256]int32)", buildPower2Round,
+		map[string][]int{"avx2": {1, 2, 4}, "avx512": {1, 2}}},
 }
 
 // A fn is one generated function.

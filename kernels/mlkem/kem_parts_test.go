@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	ksha3 "github.com/tunelab/tunelab/kernels/sha3"
 )
 
@@ -100,12 +101,14 @@ func checkAddSub(f, g *poly) error {
 }
 
 func checkDot(mat, v []poly, k, stride int) error {
-	scr := make([]poly, 3) // heap-allocated, as dot's operands always are
+	scr := make([]poly, 3)
 	for off := range k {
 		if stride == 1 {
 			off *= k
 		}
-		dot(&scr[0], &scr[1], mat, off, stride, v)
+		cs := make([]mulCache, len(v))
+		cacheVector(cs, v)
+		rowProduct(&scr[0], mat, off, stride, cs)
 		var want [n]int32
 		for j := range v {
 			mulNTTGeneric(&scr[2], &mat[off+j*stride], &v[j])
@@ -425,6 +428,62 @@ func TestAlignment(t *testing.T) {
 	for name, p := range polys {
 		if a := uintptr(unsafe.Pointer(p)) % 8; a != 0 {
 			t.Errorf("%s is at an address ≡ %d mod 8", name, a)
+		}
+	}
+}
+
+// TestMatVec checks every runnable mulcache and matvec variant against the
+// generic code (boundary and 2000 random inputs), and the generic row
+// product against sums of the generic MulNTT.
+func TestMatVec(t *testing.T) {
+	for i, im := range mulCacheSlot.Known() {
+		if dispatch.Has(im.Features...) {
+			if err := mulCacheSlot.Verify(im.Name, im.Fn, uint64(i)+1, 2000); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	for i, im := range matVecSlot.Known() {
+		if dispatch.Has(im.Features...) {
+			if err := matVecSlot.Verify(im.Name, im.Fn, uint64(i)+1, 2000); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 50 {
+		k := 1 + trial%maxK
+		m, v := make([]poly, k*k), make([]poly, k)
+		for j := range m {
+			for c := range m[j] {
+				m[j][c] = int16(rng.IntN(Q))
+			}
+		}
+		for j := range v {
+			for c := range v[j] {
+				v[j][c] = int16(rng.IntN(Q))
+			}
+		}
+		cs := make([]mulCache, k)
+		for j := range v {
+			mulCacheGeneric(&cs[j], &v[j])
+		}
+		for _, col := range []bool{false, true} {
+			off, stride := 0, 1
+			if col {
+				off, stride = k-1, k
+			}
+			var got, want, prod poly
+			matVecGeneric(&got, &m[off], stride, &cs[0], k)
+			for j := range k {
+				mulNTTGeneric(&prod, &m[off+j*stride], &v[j])
+				for c := range want {
+					want[c] = int16((int32(want[c]) + int32(prod[c])) % Q)
+				}
+			}
+			if got != want {
+				t.Fatalf("trial %d (k = %d, column %v): the row product differs from the sum of MulNTT", trial, k, col)
+			}
 		}
 	}
 }

@@ -59,6 +59,8 @@ func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	polysample.RegisterVariants()
 	polypack.RegisterVariants()
+	mulCacheSlot.AddLab(asmMulCache())
+	matVecSlot.AddLab(asmMatVec())
 	operationsOnce.Do(registerOperations)
 }
 

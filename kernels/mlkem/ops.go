@@ -36,7 +36,7 @@ func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
 func registerOperations() {
-	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", append(polysample.KEMSlots(), polypack.KEMSlots()...)...))
+	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", append(append(polysample.KEMSlots(), polypack.KEMSlots()...), mulCacheSlot, matVecSlot)...))
 }
 
 // opKernel describes the operation kernel op ("keygen") of p.

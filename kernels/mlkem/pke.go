@@ -30,9 +30,11 @@ func pkeKeyGen(dk *decapsulationKey, d []byte) {
 		ntt(&se[i])
 	}
 	copy(dk.s, se[:k])
+	cs := sc.cache[:k]
+	cacheVector(cs, dk.s)
 	for i := range k {
-		dot(&ek.t[i], &sc.tmp, ek.a, i*k, 1, dk.s) // (Â ∘ ŝ)[i]
-		addMod(&ek.t[i], &se[k+i])                 // + ê[i]
+		rowProduct(&ek.t[i], ek.a, i*k, 1, cs) // (Â ∘ ŝ)[i]
+		addMod(&ek.t[i], &se[k+i])             // + ê[i]
 	}
 	sc.wipe()
 }
@@ -50,14 +52,16 @@ func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) 
 	for i := range y {
 		ntt(&y[i])
 	}
+	cs := sc.cache[:k]
+	cacheVector(cs, y)
 	per := 32 * int(p.du)
 	for i := range k {
-		dot(&sc.acc, &sc.tmp, ek.a, i, k, y) // (Âᵀ ∘ ŷ)[i]
+		rowProduct(&sc.acc, ek.a, i, k, cs) // (Âᵀ ∘ ŷ)[i]
 		invNTT(&sc.acc)
 		addMod(&sc.acc, &e1[i])
 		compressEncode(ct[i*per:], &sc.acc, p.du)
 	}
-	dot(&sc.acc, &sc.tmp, ek.t, 0, 1, y) // t̂ᵀ ∘ ŷ
+	rowProduct(&sc.acc, ek.t, 0, 1, cs) // t̂ᵀ ∘ ŷ
 	invNTT(&sc.acc)
 	addMod(&sc.acc, e2)
 	decodeMessage(&sc.tmp, m) // μ
@@ -71,13 +75,15 @@ func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) 
 func pkeDecrypt(dk *decapsulationKey, m *[32]byte, ct []byte) {
 	p, k := dk.ek.p, dk.ek.p.k
 	var u [maxK]poly
+	var cs [maxK]mulCache
 	var acc, tmp poly
 	per := 32 * int(p.du)
 	for i := range u[:k] {
 		decodeDecompress(&u[i], ct[i*per:], p.du)
 		ntt(&u[i])
 	}
-	dot(&acc, &tmp, dk.s, 0, 1, u[:k]) // ŝᵀ ∘ NTT(u')
+	cacheVector(cs[:k], u[:k])
+	rowProduct(&acc, dk.s, 0, 1, cs[:k]) // ŝᵀ ∘ NTT(u')
 	invNTT(&acc)
 	decodeDecompress(&tmp, ct[p.c1Size():], p.dv) // v'
 	subFrom(&acc, &tmp)                           // w = v' − InvNTT(ŝᵀ ∘ NTT(u'))

@@ -72,22 +72,3 @@ func invNTT(f *poly) { InvNTT(noescape(f)) }
 
 // mulNTT is MulNTT on polynomials that may stay on the stack.
 func mulNTT(h, f, g *poly) { MulNTT(noescape(h), noescape(f), noescape(g)) }
-
-// dot sets acc to Σ_j m[off + j·stride] ∘ v[j], the NTT-domain inner
-// product of v with a row (stride 1) or column (stride k) of the matrix m
-// of k×k polynomials stored row-major, or with a vector (off 0, stride
-// 1). The sum of up to four products is kept lazily below 4q < 2^15 and
-// reduced once; tmp is scratch.
-func dot(acc, tmp *poly, m []poly, off, stride int, v []poly) {
-	mulNTT(acc, &m[off], &v[0])
-	a, t := lanes(acc), lanes(tmp)
-	for j := 1; j < len(v); j++ {
-		mulNTT(tmp, &m[off+j*stride], &v[j])
-		for i := range a {
-			a[i] += t[i]
-		}
-	}
-	for i := range a {
-		a[i] = subGE(subGE(a[i], 2*Q), Q)
-	}
-}

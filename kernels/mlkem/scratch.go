@@ -20,6 +20,7 @@ type matrixScratch struct {
 type noiseScratch struct {
 	noise    [2*maxK + 1]poly
 	acc, tmp poly
+	cache    [maxK]mulCache // of ŝ or ŷ, see matvec.go
 	prf      [2*maxK + 1][prfMax]byte
 	prfIn    [2*maxK + 1][33]byte // seed || N
 }

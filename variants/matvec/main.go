@@ -1,5 +1,6 @@
-// Command matvec generates ML-DSA's NTT-domain row product for
-// kernels/mldsa with avo: mldsa.matvec sets acc to Σ_{j<l} a[j] ∘ v[j],
+// Command matvec generates the NTT-domain row products of ML-DSA (-scheme
+// dsa, for kernels/mldsa) and ML-KEM (-scheme kem, for kernels/mlkem) with
+// avo (ML-KEM's: see kem.go). mldsa.matvec sets acc to Σ_{j<l} a[j] ∘ v[j],
 // canonical, for a row a of the matrix Â and a vector v of l polynomials,
 // each stored contiguously — the inner loop of Â·NTT(y) (signing), of
 // Â·NTT(s1) (key generation) and of Â·NTT(z) (verification).
@@ -13,7 +14,7 @@
 // R²·q⁻¹ for the quotient) and canonicalizes. The knobs are the tier
 // (ymm, 8 lanes; zmm, 16 lanes) and the vectors per loop iteration.
 //
-//	go run ../../variants/matvec -out matvec_amd64.s -stubs zmatvec_stubs_amd64.go -pkg mldsa -table zmatvec_variants_amd64.go -prod zmatvec_prod_amd64.go
+//	go run ../../variants/matvec -scheme dsa -out matvec_amd64.s -stubs zmatvec_stubs_amd64.go -pkg mldsa -table zmatvec_variants_amd64.go -prod zmatvec_prod_amd64.go
 package main
 
 import (
@@ -34,6 +35,7 @@ import (
 )
 
 var (
+	scheme   = flag.String("scheme", "dsa", "dsa (mldsa.matvec) or kem (mlkem.mulcache, mlkem.matvec)")
 	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
 	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
 )
@@ -64,6 +66,10 @@ func main() {
 		log.Fatal("matvec: -table needs -prod")
 	}
 	ConstraintExpr("!purego")
+	if *scheme == "kem" {
+		mainKEM()
+		return
+	}
 	c := vecgen.NewConsts("matvecconst")
 	var rows []impltable.Row
 	type fn struct{ name, sym, isa string }

@@ -20,7 +20,10 @@ import (
 // What the keys hold beyond their encodings: a private key keeps NTT(s1),
 // NTT(s2) and NTT(t0) and shares its public key's Â, tr and ρ; a public
 // key keeps Â = ExpandA(ρ), NTT(t1·2^d) and tr = H(pk, 64). Signing and
-// verifying thus run no ExpandA and no NTT of a key part.
+// verifying thus run no ExpandA and no NTT of a key part after the first
+// time: NTT(s2), NTT(t0) and NTT(t1·2^d) are computed, once, by a key's
+// first signature or verification (key generation returns the encodings
+// without them).
 
 // Options are the signing options of pure ML-DSA: a context string of at
 // most 255 bytes (FIPS 204, Section 5.2). A nil *Options or crypto.Hash(0)

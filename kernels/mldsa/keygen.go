@@ -3,6 +3,7 @@ package mldsa
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
@@ -16,7 +17,9 @@ type publicKey struct {
 	rho [rhoSize]byte
 	tr  [trSize]byte
 	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain
-	t1  []poly // NTT(t1·2^d), k polynomials
+	t1  []poly // t1, then (prepare) NTT(t1·2^d), k polynomials
+	// prep makes t1 NTT(t1·2^d) once, before the first verification.
+	prep sync.Once
 }
 
 // privateKey is an ML-DSA private key of any parameter set, in the NTT
@@ -29,8 +32,10 @@ type privateKey struct {
 	enc  []byte        // skEncode(ρ, K, tr, s1, s2, t0)
 	pub  *publicKey    // the key pair's public key
 	s1   []poly        // NTT(s1), l polynomials
-	s2   []poly        // NTT(s2), k polynomials
-	t0   []poly        // NTT(t0), k polynomials
+	s2   []poly        // s2 centered, then (prepare) NTT(s2), k polynomials
+	t0   []poly        // t0 centered, then (prepare) NTT(t0), k polynomials
+	// prep makes s2 and t0 their NTTs once, before the first signature.
+	prep sync.Once
 }
 
 // errSeedSize is returned for a seed that is not SeedSize bytes.
@@ -51,13 +56,22 @@ func newKeyMem(p *params) keyMem {
 }
 
 // newKey is ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6) into sk and
-// pk, in fresh memory.
+// pk, in fresh memory, with the NTT-domain forms computed at once.
 func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
-	return newKeyIn(p, seed, sk, pk, newKeyMem(p))
+	if err := newKeyIn(p, seed, sk, pk, newKeyMem(p)); err != nil {
+		return err
+	}
+	sk.prepare()
+	pk.prepare()
+	return nil
 }
 
 // newKeyIn is newKey in the memory m. Â and the secret vectors are
-// sampled from one batch of streams.
+// sampled from one batch of streams. The key pair's encodings are
+// complete when it returns; the NTT-domain forms of s2, t0 (for signing)
+// and t1·2^d (for verifying) are computed by the first signature or
+// verification (prepare), so that a key generated to be stored or sent
+// does not pay for them.
 func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("%w, got %d", errSeedSize, len(seed))
@@ -87,10 +101,14 @@ func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) e
 	sk.computeT(pk)
 	pk.encode()
 	sk.encodeT0(pk)
-	sk.toNTT()
-	pk.t1ToNTT()
 	return nil
 }
+
+// prepare replaces s2 and t0 by their NTTs, once.
+func (sk *privateKey) prepare() { sk.prep.Do(sk.toNTT) }
+
+// prepare replaces t1 by NTT(t1·2^d), once.
+func (pk *publicKey) prepare() { pk.prep.Do(pk.t1ToNTT) }
 
 // setMem gives sk its polynomials (l + 2k) and encoding for p.
 func (sk *privateKey) setMem(p *params, polys []poly, enc []byte) {
@@ -181,7 +199,11 @@ func (pk *publicKey) t1ToNTT() {
 // newPublicKey is pkDecode (FIPS 204 Algorithm 23) of b into pk, with the
 // precomputation of publicKey, in fresh memory.
 func newPublicKey(p *params, b []byte, pk *publicKey) error {
-	return newPublicKeyIn(p, b, pk, make([]poly, p.k*p.l+p.k), make([]byte, p.pkSize))
+	if err := newPublicKeyIn(p, b, pk, make([]poly, p.k*p.l+p.k), make([]byte, p.pkSize)); err != nil {
+		return err
+	}
+	pk.prepare()
+	return nil
 }
 
 // newPublicKeyIn is newPublicKey in the memory polys (k·l + k) and enc.
@@ -201,6 +223,5 @@ func newPublicKeyIn(p *params, b []byte, pk *publicKey, polys []poly, enc []byte
 	for i := range pk.t1 {
 		unpackT1(&pk.t1[i], b[rhoSize+i*t1Bytes:])
 	}
-	pk.t1ToNTT()
 	return nil
 }

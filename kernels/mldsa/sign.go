@@ -75,6 +75,7 @@ func messageHash(mu *[muSize]byte, tr *[trSize]byte, msg, ctx []byte) {
 // from μ on. A rejected attempt reveals only that it was rejected, and
 // why, which the spec's loop reveals too.
 func signInternal(sk *privateKey, pk *publicKey, mu *[muSize]byte, rnd *[rndSize]byte, sig []byte) ([]byte, error) {
+	sk.prepare()
 	var rhoPP [64]byte
 	h := newSHAKE256()
 	h.Write(sk.key[:])

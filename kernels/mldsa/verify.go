@@ -21,6 +21,7 @@ func verify(pk *publicKey, msg, ctx, sig []byte) bool {
 	if len(ctx) > maxCtx || len(sig) != p.sigSize {
 		return false
 	}
+	pk.prepare()
 	var v verifier
 	ends, ok := p.hintRows(sig[p.sigHints():])
 	if !ok || !v.unpackZ(p, sig) {

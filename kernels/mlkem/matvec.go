@@ -47,15 +47,17 @@ func mulCacheGeneric(c *[512]int16, b *[256]int16) {
 func matVecGeneric(acc, a *[256]int16, stride int, c *[512]int16, k int) {
 	rows := unsafe.Slice(a, (k-1)*stride+1)
 	cs := unsafe.Slice(c, k)
-	for i := 0; i < n; i += 2 {
-		var even, odd int64
-		for j := range k {
-			p, cj := &rows[j*stride], &cs[j]
-			a0, a1 := int64(p[i]), int64(p[i+1])
-			even += a0*int64(cj[i]) + a1*int64(cj[i+1])
-			odd += a0*int64(cj[256+i]) + a1*int64(cj[256+i+1])
+	var even, odd [n / 2]int32 // below k·2·(q−1)² < 2^27
+	for j := range k {
+		p, cj := &rows[j*stride], &cs[j]
+		for i := range even {
+			a0, a1 := int32(p[2*i]), int32(p[2*i+1])
+			even[i] += a0*int32(cj[2*i]) + a1*int32(cj[2*i+1])
+			odd[i] += a0*int32(cj[256+2*i]) + a1*int32(cj[256+2*i+1])
 		}
-		acc[i], acc[i+1] = int16(even%Q*rInv%Q), int16(odd%Q*rInv%Q)
+	}
+	for i := range even {
+		acc[2*i], acc[2*i+1] = int16(even[i]%Q*rInv%Q), int16(odd[i]%Q*rInv%Q)
 	}
 }
 

@@ -46,6 +46,8 @@ var checks = []check{
 	{"sha3.SHAKE128", shake128Stream},
 	{"sha3.SHAKE128Many", shakeManyCheck(sha3.SHAKE128Many)},
 	{"sha3.SHAKE256Many", shakeManyCheck(sha3.SHAKE256Many)},
+	{"mlkem.KEM768", kemOps},
+	{"mldsa.DSA65", dsaOps},
 }
 
 // permuteCheck runs a k-state Keccak-f[1600] function over n bytes' worth

@@ -16,7 +16,9 @@
 // For a variable-length function (poly1305, aesecb) size n is the message
 // length. A fixed-size function (Keccak permutations, NTTs) runs on n
 // bytes' worth of inputs: ceil(n/B) calls for an input of B bytes, at least
-// one; size 0 is one call on an all-zero input and size 1 one call on the
+// one (the whole operations, mlkem.KEM768 and mldsa.DSA65, which run the
+// coefficient kernels of kernels/internal/polysample, polypack and the
+// rounding and row products, one per 16 KiB); size 0 is one call on an all-zero input and size 1 one call on the
 // largest input (all-ones Keccak lanes, coefficients q-1). Every other
 // input comes from a splitmix64 stream seeded by -seed and the function's
 // name, so a run filtered with -func prints the same per-function lines.

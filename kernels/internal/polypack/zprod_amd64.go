@@ -6,20 +6,37 @@ package polypack
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmEncode12 lists the implementations of mlkem.encode12 the compiled dispatch table can select (0).
-var prodAsmEncode12 = []variant.Impl[func(dst *[384]byte, f *[256]int16)]{}
+// prodAsmEncode12 lists the implementations of mlkem.encode12 the compiled dispatch table can select (2).
+var prodAsmEncode12 = []variant.Impl[func(dst *[384]byte, f *[256]int16)]{
+	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.encode12_avx2", LoopLabel: "", OffsetSweep: false, Fn: encode12_avx2},
+	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.encode12_avx512", LoopLabel: "", OffsetSweep: false, Fn: encode12_avx512},
+}
 
-// prodAsmDecode12 lists the implementations of mlkem.decode12 the compiled dispatch table can select (0).
-var prodAsmDecode12 = []variant.Impl[func(f *[256]int16, src *[384]byte) uint32]{}
+// prodAsmDecode12 lists the implementations of mlkem.decode12 the compiled dispatch table can select (1).
+var prodAsmDecode12 = []variant.Impl[func(f *[256]int16, src *[384]byte) uint32]{
+	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decode12_avx2", LoopLabel: "", OffsetSweep: false, Fn: decode12_avx2},
+}
 
-// prodAsmCompress lists the implementations of mlkem.compress the compiled dispatch table can select (0).
-var prodAsmCompress = []variant.Impl[func(dst []byte, f *[256]int16, d int)]{}
+// prodAsmCompress lists the implementations of mlkem.compress the compiled dispatch table can select (2).
+var prodAsmCompress = []variant.Impl[func(dst []byte, f *[256]int16, d int)]{
+	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.compress_avx2", LoopLabel: "", OffsetSweep: false, Fn: compress_avx2},
+	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.compress_avx512", LoopLabel: "", OffsetSweep: false, Fn: compress_avx512},
+}
 
-// prodAsmDecompress lists the implementations of mlkem.decompress the compiled dispatch table can select (0).
-var prodAsmDecompress = []variant.Impl[func(f *[256]int16, src []byte, d int)]{}
+// prodAsmDecompress lists the implementations of mlkem.decompress the compiled dispatch table can select (2).
+var prodAsmDecompress = []variant.Impl[func(f *[256]int16, src []byte, d int)]{
+	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decompress_avx2", LoopLabel: "", OffsetSweep: false, Fn: decompress_avx2},
+	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decompress_avx512", LoopLabel: "", OffsetSweep: false, Fn: decompress_avx512},
+}
 
-// prodAsmPack lists the implementations of mldsa.pack the compiled dispatch table can select (0).
-var prodAsmPack = []variant.Impl[func(dst []byte, w *[256]int32, bits int, base, sgn int32)]{}
+// prodAsmPack lists the implementations of mldsa.pack the compiled dispatch table can select (2).
+var prodAsmPack = []variant.Impl[func(dst []byte, w *[256]int32, bits int, base, sgn int32)]{
+	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.dsapack_avx2", LoopLabel: "", OffsetSweep: false, Fn: dsapack_avx2},
+	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.dsapack_avx512", LoopLabel: "", OffsetSweep: false, Fn: dsapack_avx512},
+}
 
-// prodAsmUnpack lists the implementations of mldsa.unpack the compiled dispatch table can select (0).
-var prodAsmUnpack = []variant.Impl[func(w *[256]int32, src []byte, bits int, base, sgn int32)]{}
+// prodAsmUnpack lists the implementations of mldsa.unpack the compiled dispatch table can select (2).
+var prodAsmUnpack = []variant.Impl[func(w *[256]int32, src []byte, bits int, base, sgn int32)]{
+	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.dsaunpack_avx2", LoopLabel: "", OffsetSweep: false, Fn: dsaunpack_avx2},
+	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.dsaunpack_avx512", LoopLabel: "", OffsetSweep: false, Fn: dsaunpack_avx512},
+}

@@ -52,7 +52,7 @@ func parseOverrides(spec string) (map[string]string, []string) {
 		}
 		if !KnownKernel(kernel) {
 			warnings = append(warnings, fmt.Sprintf("%s entry %q has no effect: no kernel %q (kernels: %s)",
-				EnvDispatch, entry, kernel, strings.Join(knownKernels, ", ")))
+				EnvDispatch, entry, kernel, strings.Join(knownKernels(), ", ")))
 		}
 		if v == "generic" {
 			v = genericName

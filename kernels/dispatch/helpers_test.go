@@ -3,7 +3,7 @@ package dispatch
 import "testing"
 
 // The test kernels that tests plan and override are known kernels.
-func init() { knownKernels = append(knownKernels, "test.k", "test.j") }
+func init() { extraKnownKernels = append(extraKnownKernels, "test.k", "test.j") }
 
 // Feature sets of synthetic CPUs by level, and this project's AVX-512 host.
 var (

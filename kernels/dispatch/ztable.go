@@ -8,6 +8,8 @@ package dispatch
 //	sha256:6fc01034aa0ae4e2e733be4ace7fd09a824010c9d73cd93ceb273a2d22cf3df1
 //	sha256:59b5e490e43bbb0b683db4d9454afe72f15beb101e3c29e69bd5b77db5faf9b1
 //	sha256:c647a563bb08396aac5e059378b5570dea093d11249fb2d5c581c71b503ba5b1
+//	sha256:665c5bc8c399dc0df7e159d25a07e0a470b0182c6bab56018336464e0b0b3d0a
+//	sha256:84537cee16a4eba8967cec284417c546aa6319fe637ae484ec4713164514f504
 
 // entryFeatures134dd7ed: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq
 // measured on AuthenticAMD/0x19/0x01 (Zen 3), AuthenticAMD/0x19/0x11 (Zen 4).
@@ -18,7 +20,7 @@ var entryFeatures134dd7ed = []string{
 }
 
 // entryFeaturesc410db71: x86-64-v4 + adx aes pclmulqdq sha avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 vaes vpclmulqdq gfni
-// measured on GenuineIntel/0x06/0xcf (Emerald Rapids).
+// measured on AuthenticAMD/0x19/0x11 (Zen 4), GenuineIntel/0x06/0xcf (Emerald Rapids).
 var entryFeaturesc410db71 = []string{
 	"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx",
 	"avx2", "fma", "f16c", "lzcnt", "movbe", "osxsave", "bmi1", "bmi2",
@@ -164,20 +166,140 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.lowbits", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.lowbits", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.pack", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.pack", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/gather=vbmi/compress=reg"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.unpack", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.unpack", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.w1pack4", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.w1pack4", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decode12", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decode12", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decompress", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decompress", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.encode12", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.encode12", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
@@ -431,6 +553,15 @@ var tableDefaults = []Default{
 	{Level: "x86-64-v2", Kernel: "keccak.x8", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.expandmask", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.expandmask", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.expandmask", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
 	}},
@@ -438,6 +569,33 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.lowbits", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.lowbits", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.lowbits", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.makehint", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.makehint", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.makehint", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.matvec", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.matvec", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.matvec", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.mulntt", Choices: []Choice{
@@ -458,6 +616,123 @@ var tableDefaults = []Default{
 	{Level: "x86-64-v2", Kernel: "mldsa.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.pack", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.pack", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.pack", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.power2round", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.power2round", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.power2round", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.rejeta", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.rejeta", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.rejeta", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.rejntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/gather=permd/compress=reg"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.rejntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.rejntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.response", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.response", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.response", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.unpack", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.unpack", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.unpack", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mldsa.w1pack4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mldsa.w1pack4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mldsa.w1pack4", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.cbd2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.cbd2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.cbd2", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.cbd3", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.cbd3", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.cbd3", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.compress", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.compress", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.compress", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.decode12", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.decode12", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.decode12", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.decompress", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.decompress", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.decompress", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.encode12", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.encode12", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.encode12", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
@@ -465,6 +740,24 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/sched=list/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.invntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.matvec", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.matvec", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.matvec", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.mulcache", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.mulcache", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.mulcache", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.mulntt", Choices: []Choice{
@@ -483,6 +776,15 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.ntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=generic"},
+	}},
+	{Level: "x86-64-v4", Kernel: "mlkem.rejntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v3", Kernel: "mlkem.rejntt", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
+	{Level: "x86-64-v2", Kernel: "mlkem.rejntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "poly1305", Choices: []Choice{

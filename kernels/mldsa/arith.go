@@ -54,24 +54,6 @@ func words(a *poly) *[n / 2][8]byte { return (*[n / 2][8]byte)(unsafe.Pointer(a)
 func load(b *[8]byte) uint64     { return binary.NativeEndian.Uint64(b[:]) }
 func store(b *[8]byte, v uint64) { binary.NativeEndian.PutUint64(b[:], v) }
 
-// addLazy adds b to the lazy sum a: lanes stay below 2^26 as long as the
-// sum of the canonical terms does (at most 8 terms).
-func addLazy(a, b *poly) {
-	x, y := words(a), words(b)
-	for i := range x {
-		store(&x[i], load(&x[i])+load(&y[i]))
-	}
-}
-
-// addReduce sets a to (a + b) mod Q for a lazy sum a and canonical b
-// whose total lies below 2^26.
-func addReduce(a, b *poly) {
-	x, y := words(a), words(b)
-	for i := range x {
-		store(&x[i], reduceLanes(load(&x[i])+load(&y[i])))
-	}
-}
-
 // subReduce sets a to (a - b) mod Q for a lazy sum a below 2^26 - Q and
 // canonical b, computed as a + Q - b.
 func subReduce(a, b *poly) {

@@ -20,7 +20,10 @@ import (
 // What the keys hold beyond their encodings: a private key keeps NTT(s1),
 // NTT(s2) and NTT(t0) and shares its public key's Â, tr and ρ; a public
 // key keeps Â = ExpandA(ρ), NTT(t1·2^d) and tr = H(pk, 64). Signing and
-// verifying thus run no ExpandA and no NTT of a key part.
+// verifying thus run no ExpandA and no NTT of a key part after the first
+// time: NTT(s2), NTT(t0) and NTT(t1·2^d) are computed, once, by a key's
+// first signature or verification (key generation returns the encodings
+// without them).
 
 // Options are the signing options of pure ML-DSA: a context string of at
 // most 255 bytes (FIPS 204, Section 5.2). A nil *Options or crypto.Hash(0)
@@ -56,7 +59,13 @@ func signerContext(opts crypto.SignerOpts) ([]byte, error) {
 
 // signHedged is crypto.Signer's Sign for every parameter set: rnd is 32
 // bytes read from rand (crypto/rand if rand is nil).
-func signHedged(sk *privateKey, pk *publicKey, rand io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte, error) {
+// The signature goes to sig, an array of the parameter set's signature
+// size that the exported methods declare (so that it stays on their
+// caller's stack when the caller keeps no reference), and sig is returned
+// on success. These functions are not inlined, so that the methods are.
+//
+//go:noinline
+func (sk *privateKey) signHedged(rand io.Reader, msg []byte, opts crypto.SignerOpts, sig []byte) ([]byte, error) {
 	ctx, err := signerContext(opts)
 	if err != nil {
 		return nil, err
@@ -65,24 +74,42 @@ func signHedged(sk *privateKey, pk *publicKey, rand io.Reader, msg []byte, opts 
 	if err := readRandom(rand, rnd[:]); err != nil {
 		return nil, err
 	}
-	return sign(sk, pk, msg, ctx, &rnd)
+	return sign(sk, sk.pub, msg, ctx, &rnd, sig)
 }
 
-// signDeterministic signs with rnd = 0^32.
-func signDeterministic(sk *privateKey, pk *publicKey, msg, ctx []byte) ([]byte, error) {
+// signDeterministic signs with rnd = 0^32 into sig.
+//
+//go:noinline
+func (sk *privateKey) signDeterministic(msg, ctx, sig []byte) ([]byte, error) {
 	var rnd [rndSize]byte
-	return sign(sk, pk, msg, ctx, &rnd)
+	return sign(sk, sk.pub, msg, ctx, &rnd, sig)
 }
 
-// readRandom fills b from r, or from crypto/rand if r is nil.
+// signDeterministic is the method on a key pair given apart (tests, the
+// lab).
+func signDeterministic(sk *privateKey, pk *publicKey, msg, ctx, sig []byte) ([]byte, error) {
+	var rnd [rndSize]byte
+	return sign(sk, pk, msg, ctx, &rnd, sig)
+}
+
+// readRandom fills b from r, or from crypto/rand if r is nil. crypto/rand
+// is called directly, and another reader reads into a buffer of its own,
+// so that b does not escape into an interface call.
 func readRandom(r io.Reader, b []byte) error {
-	if r == nil {
+	if r == nil || r == rand.Reader {
 		rand.Read(b)
 		return nil
 	}
-	if _, err := io.ReadFull(r, b); err != nil {
+	return readFrom(r, b)
+}
+
+// readFrom fills b from r through a heap buffer r may keep.
+func readFrom(r io.Reader, b []byte) error {
+	buf := make([]byte, len(b))
+	if _, err := io.ReadFull(r, buf); err != nil {
 		return fmt.Errorf("mldsa: reading randomness: %w", err)
 	}
+	copy(b, buf)
 	return nil
 }
 

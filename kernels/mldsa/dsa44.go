@@ -19,11 +19,22 @@ type PublicKey44 struct {
 // NewPrivateKey44 derives the ML-DSA-44 key pair of the 32-byte seed ξ
 // (ML-DSA.KeyGen_internal, FIPS 204 Algorithm 6).
 func NewPrivateKey44(seed []byte) (*PrivateKey44, error) {
-	sk := new(PrivateKey44)
-	if err := newKey(&params44, seed, &sk.priv, &sk.pub.pub); err != nil {
+	m := new(skMem44)
+	mem := keyMem{m.skPolys[:], m.pkPolys[:], m.skEnc[:], m.pkEnc[:]}
+	if err := newKeyIn(&params44, seed, &m.key.priv, &m.key.pub.pub, mem); err != nil {
 		return nil, err
 	}
-	return sk, nil
+	return &m.key, nil
+}
+
+// skMem44 is the one allocation of an ML-DSA-44 key pair: the keys, their
+// polynomials and encodings.
+type skMem44 struct {
+	key     PrivateKey44
+	skPolys [4 + 2*4]poly
+	pkPolys [4*4 + 4]poly
+	skEnc   [PrivateKeySize44]byte
+	pkEnc   [PublicKeySize44]byte
 }
 
 // GenerateKey44 returns a fresh ML-DSA-44 key pair, its seed from
@@ -46,7 +57,8 @@ func (sk *PrivateKey44) Seed() []byte { return append([]byte(nil), sk.priv.seed[
 // with context string context (at most 255 bytes): ML-DSA.Sign with
 // rnd = 0^32.
 func (sk *PrivateKey44) SignDeterministic(msg, context []byte) ([]byte, error) {
-	return signDeterministic(&sk.priv, &sk.pub.pub, msg, context)
+	var sig [SignatureSize44]byte // on the caller's stack if it keeps no reference
+	return sk.priv.signDeterministic(msg, context, sig[:])
 }
 
 // Sign returns the hedged ML-DSA-44 signature of msg (ML-DSA.Sign, FIPS
@@ -54,7 +66,8 @@ func (sk *PrivateKey44) SignDeterministic(msg, context []byte) ([]byte, error) {
 // be crypto.Hash(0) (empty context) or an *Options carrying the context;
 // any other hash is an error, as msg is signed itself.
 func (sk *PrivateKey44) Sign(rand io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte, error) {
-	return signHedged(&sk.priv, &sk.pub.pub, rand, msg, opts)
+	var sig [SignatureSize44]byte // on the caller's stack if it keeps no reference
+	return sk.priv.signHedged(rand, msg, opts, sig[:])
 }
 
 // Bytes returns the PublicKeySize44-byte encoding of pk (pkEncode).
@@ -63,11 +76,19 @@ func (pk *PublicKey44) Bytes() []byte { return append([]byte(nil), pk.pub.enc...
 // NewPublicKey44 decodes an ML-DSA-44 public key (pkDecode); it fails only
 // if b is not PublicKeySize44 bytes.
 func NewPublicKey44(b []byte) (*PublicKey44, error) {
-	pk := new(PublicKey44)
-	if err := newPublicKey(&params44, b, &pk.pub); err != nil {
+	m := new(pkMem44)
+	if err := newPublicKeyIn(&params44, b, &m.key.pub, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return pk, nil
+	return &m.key, nil
+}
+
+// pkMem44 is the one allocation of a parsed ML-DSA-44 public key: the
+// key, its polynomials and its encoding.
+type pkMem44 struct {
+	key   PublicKey44
+	polys [4*4 + 4]poly
+	enc   [PublicKeySize44]byte
 }
 
 // Verify44 reports whether sig is a valid ML-DSA-44 signature of msg with

@@ -19,11 +19,22 @@ type PublicKey65 struct {
 // NewPrivateKey65 derives the ML-DSA-65 key pair of the 32-byte seed ξ
 // (ML-DSA.KeyGen_internal, FIPS 204 Algorithm 6).
 func NewPrivateKey65(seed []byte) (*PrivateKey65, error) {
-	sk := new(PrivateKey65)
-	if err := newKey(&params65, seed, &sk.priv, &sk.pub.pub); err != nil {
+	m := new(skMem65)
+	mem := keyMem{m.skPolys[:], m.pkPolys[:], m.skEnc[:], m.pkEnc[:]}
+	if err := newKeyIn(&params65, seed, &m.key.priv, &m.key.pub.pub, mem); err != nil {
 		return nil, err
 	}
-	return sk, nil
+	return &m.key, nil
+}
+
+// skMem65 is the one allocation of an ML-DSA-65 key pair: the keys, their
+// polynomials and encodings.
+type skMem65 struct {
+	key     PrivateKey65
+	skPolys [5 + 2*6]poly
+	pkPolys [6*5 + 6]poly
+	skEnc   [PrivateKeySize65]byte
+	pkEnc   [PublicKeySize65]byte
 }
 
 // GenerateKey65 returns a fresh ML-DSA-65 key pair, its seed from
@@ -46,7 +57,8 @@ func (sk *PrivateKey65) Seed() []byte { return append([]byte(nil), sk.priv.seed[
 // with context string context (at most 255 bytes): ML-DSA.Sign with
 // rnd = 0^32.
 func (sk *PrivateKey65) SignDeterministic(msg, context []byte) ([]byte, error) {
-	return signDeterministic(&sk.priv, &sk.pub.pub, msg, context)
+	var sig [SignatureSize65]byte // on the caller's stack if it keeps no reference
+	return sk.priv.signDeterministic(msg, context, sig[:])
 }
 
 // Sign returns the hedged ML-DSA-65 signature of msg (ML-DSA.Sign, FIPS
@@ -54,7 +66,8 @@ func (sk *PrivateKey65) SignDeterministic(msg, context []byte) ([]byte, error) {
 // be crypto.Hash(0) (empty context) or an *Options carrying the context;
 // any other hash is an error, as msg is signed itself.
 func (sk *PrivateKey65) Sign(rand io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte, error) {
-	return signHedged(&sk.priv, &sk.pub.pub, rand, msg, opts)
+	var sig [SignatureSize65]byte // on the caller's stack if it keeps no reference
+	return sk.priv.signHedged(rand, msg, opts, sig[:])
 }
 
 // Bytes returns the PublicKeySize65-byte encoding of pk (pkEncode).
@@ -63,11 +76,19 @@ func (pk *PublicKey65) Bytes() []byte { return append([]byte(nil), pk.pub.enc...
 // NewPublicKey65 decodes an ML-DSA-65 public key (pkDecode); it fails only
 // if b is not PublicKeySize65 bytes.
 func NewPublicKey65(b []byte) (*PublicKey65, error) {
-	pk := new(PublicKey65)
-	if err := newPublicKey(&params65, b, &pk.pub); err != nil {
+	m := new(pkMem65)
+	if err := newPublicKeyIn(&params65, b, &m.key.pub, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return pk, nil
+	return &m.key, nil
+}
+
+// pkMem65 is the one allocation of a parsed ML-DSA-65 public key: the
+// key, its polynomials and its encoding.
+type pkMem65 struct {
+	key   PublicKey65
+	polys [6*5 + 6]poly
+	enc   [PublicKeySize65]byte
 }
 
 // Verify65 reports whether sig is a valid ML-DSA-65 signature of msg with

@@ -19,11 +19,22 @@ type PublicKey87 struct {
 // NewPrivateKey87 derives the ML-DSA-87 key pair of the 32-byte seed ξ
 // (ML-DSA.KeyGen_internal, FIPS 204 Algorithm 6).
 func NewPrivateKey87(seed []byte) (*PrivateKey87, error) {
-	sk := new(PrivateKey87)
-	if err := newKey(&params87, seed, &sk.priv, &sk.pub.pub); err != nil {
+	m := new(skMem87)
+	mem := keyMem{m.skPolys[:], m.pkPolys[:], m.skEnc[:], m.pkEnc[:]}
+	if err := newKeyIn(&params87, seed, &m.key.priv, &m.key.pub.pub, mem); err != nil {
 		return nil, err
 	}
-	return sk, nil
+	return &m.key, nil
+}
+
+// skMem87 is the one allocation of an ML-DSA-87 key pair: the keys, their
+// polynomials and encodings.
+type skMem87 struct {
+	key     PrivateKey87
+	skPolys [7 + 2*8]poly
+	pkPolys [8*7 + 8]poly
+	skEnc   [PrivateKeySize87]byte
+	pkEnc   [PublicKeySize87]byte
 }
 
 // GenerateKey87 returns a fresh ML-DSA-87 key pair, its seed from
@@ -46,7 +57,8 @@ func (sk *PrivateKey87) Seed() []byte { return append([]byte(nil), sk.priv.seed[
 // with context string context (at most 255 bytes): ML-DSA.Sign with
 // rnd = 0^32.
 func (sk *PrivateKey87) SignDeterministic(msg, context []byte) ([]byte, error) {
-	return signDeterministic(&sk.priv, &sk.pub.pub, msg, context)
+	var sig [SignatureSize87]byte // on the caller's stack if it keeps no reference
+	return sk.priv.signDeterministic(msg, context, sig[:])
 }
 
 // Sign returns the hedged ML-DSA-87 signature of msg (ML-DSA.Sign, FIPS
@@ -54,7 +66,8 @@ func (sk *PrivateKey87) SignDeterministic(msg, context []byte) ([]byte, error) {
 // be crypto.Hash(0) (empty context) or an *Options carrying the context;
 // any other hash is an error, as msg is signed itself.
 func (sk *PrivateKey87) Sign(rand io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte, error) {
-	return signHedged(&sk.priv, &sk.pub.pub, rand, msg, opts)
+	var sig [SignatureSize87]byte // on the caller's stack if it keeps no reference
+	return sk.priv.signHedged(rand, msg, opts, sig[:])
 }
 
 // Bytes returns the PublicKeySize87-byte encoding of pk (pkEncode).
@@ -63,11 +76,19 @@ func (pk *PublicKey87) Bytes() []byte { return append([]byte(nil), pk.pub.enc...
 // NewPublicKey87 decodes an ML-DSA-87 public key (pkDecode); it fails only
 // if b is not PublicKeySize87 bytes.
 func NewPublicKey87(b []byte) (*PublicKey87, error) {
-	pk := new(PublicKey87)
-	if err := newPublicKey(&params87, b, &pk.pub); err != nil {
+	m := new(pkMem87)
+	if err := newPublicKeyIn(&params87, b, &m.key.pub, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return pk, nil
+	return &m.key, nil
+}
+
+// pkMem87 is the one allocation of a parsed ML-DSA-87 public key: the
+// key, its polynomials and its encoding.
+type pkMem87 struct {
+	key   PublicKey87
+	polys [8*7 + 8]poly
+	enc   [PublicKeySize87]byte
 }
 
 // Verify87 reports whether sig is a valid ML-DSA-87 signature of msg with

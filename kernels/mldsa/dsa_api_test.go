@@ -241,21 +241,51 @@ func TestZBound(t *testing.T) {
 	}
 }
 
-// TestSignAllocs checks that signing allocates only the signature and
-// verifying nothing: the loop's scratch stays on the stack.
+// TestSignAllocs checks that signing and verifying with a reused key
+// allocate nothing when the caller keeps no reference to the signature
+// (it is then on the caller's stack; the loop's scratch stays on the
+// stack too), and that key generation and parsing allocate the key only,
+// for every parameter set.
 func TestSignAllocs(t *testing.T) {
-	sk, err := NewPrivateKey65(make([]byte, SeedSize))
-	if err != nil {
-		t.Fatal(err)
+	seed, msg := make([]byte, SeedSize), make([]byte, 1024)
+	check := func(what string, want float64, f func()) {
+		t.Helper()
+		if got := testing.AllocsPerRun(5, f); got > want {
+			t.Errorf("%s allocates %v times, want %v", what, got, want)
+		}
 	}
-	msg := make([]byte, 1024)
-	var sig []byte
-	if a := testing.AllocsPerRun(5, func() { sig, _ = sk.SignDeterministic(msg, nil) }); a > 1 {
-		t.Errorf("SignDeterministic allocates %v times, want 1 (the signature)", a)
-	}
-	if a := testing.AllocsPerRun(5, func() { Verify65(sk.PublicKey(), msg, nil, sig) }); a > 0 {
-		t.Errorf("Verify65 allocates %v times, want 0", a)
-	}
+	sk44, _ := NewPrivateKey44(seed)
+	sig44, _ := sk44.SignDeterministic(msg, nil)
+	pk44 := sk44.PublicKey().Bytes()
+	check("NewPrivateKey44", 1, func() { NewPrivateKey44(seed) })
+	check("NewPublicKey44", 1, func() { NewPublicKey44(pk44) })
+	check("ML-DSA-44 SignDeterministic", 0, func() { sk44.SignDeterministic(msg, nil) })
+	check("ML-DSA-44 Sign", 0, func() { sk44.Sign(nil, msg, nil) })
+	check("ML-DSA-44 Sign (crypto/rand.Reader)", 0, func() { sk44.Sign(rand.Reader, msg, nil) })
+	check("ML-DSA-44 Sign (another reader)", 1, func() { sk44.Sign(zeroReader{}, msg, nil) })
+	check("Verify44", 0, func() { Verify44(sk44.PublicKey(), msg, nil, sig44) })
+	sk65, _ := NewPrivateKey65(seed)
+	sig65, _ := sk65.SignDeterministic(msg, nil)
+	pk65 := sk65.PublicKey().Bytes()
+	check("NewPrivateKey65", 1, func() { NewPrivateKey65(seed) })
+	check("NewPublicKey65", 1, func() { NewPublicKey65(pk65) })
+	check("ML-DSA-65 SignDeterministic", 0, func() { sk65.SignDeterministic(msg, nil) })
+	check("ML-DSA-65 Sign", 0, func() { sk65.Sign(nil, msg, nil) })
+	check("Verify65", 0, func() { Verify65(sk65.PublicKey(), msg, nil, sig65) })
+	sk87, _ := NewPrivateKey87(seed)
+	sig87, _ := sk87.SignDeterministic(msg, nil)
+	check("NewPrivateKey87", 1, func() { NewPrivateKey87(seed) })
+	check("ML-DSA-87 SignDeterministic", 0, func() { sk87.SignDeterministic(msg, nil) })
+	check("Verify87", 0, func() { Verify87(sk87.PublicKey(), msg, nil, sig87) })
+}
+
+// zeroReader reads zeros: another reader than crypto/rand's, whose buffer
+// escapes into its Read.
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
 
 // dsaChildEnv marks the subprocesses of TestDSAUnderMasks.

@@ -1,6 +1,11 @@
 package mldsa
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
+)
 
 // Bit packing of FIPS 204, Section 7.1: coefficient i of a polynomial
 // occupies bits [i·b, (i+1)·b) of the output, least significant bit first.
@@ -47,87 +52,40 @@ func unpackPoly(w *poly, src []byte, bits uint, base, sgn int32) {
 }
 
 // packEta is BitPack(s, η, η) of a centered polynomial with coefficients
-// in [-η, η].
-func (p *params) packEta(dst []byte, s *poly) { packPoly(dst, s, p.etaBits, p.eta, 1) }
+// in [-η, η]: the dispatched kernel mldsa.pack
+// (kernels/internal/polypack), as are packT0, packT1 and unpackT1.
+func (p *params) packEta(dst []byte, s *poly) { polypack.Pack(dst, s, int(p.etaBits), p.eta, 1) }
 
 // packT0 is BitPack(t0, 2^(d-1)-1, 2^(d-1)) of a centered t0.
-func packT0(dst []byte, t0 *poly) { packPoly(dst, t0, t0Bits, 1<<(d-1), 1) }
+func packT0(dst []byte, t0 *poly) { polypack.Pack(dst, t0, t0Bits, 1<<(d-1), 1) }
 
 // packT1 is SimpleBitPack(t1, 2^10-1).
-func packT1(dst []byte, t1 *poly) { packPoly(dst, t1, t1Bits, 0, -1) }
+func packT1(dst []byte, t1 *poly) { polypack.Pack(dst, t1, t1Bits, 0, -1) }
 
 // unpackT1 is SimpleBitUnpack(v, 2^10-1); every input is valid.
-func unpackT1(t1 *poly, src []byte) { unpackPoly(t1, src, t1Bits, 0, -1) }
+func unpackT1(t1 *poly, src []byte) { polypack.Unpack(t1, src, t1Bits, 0, -1) }
 
 // packZ is BitPack(z, γ1-1, γ1) of a centered z in (-γ1, γ1].
 func (p *params) packZ(dst []byte, z *poly) { packPoly(dst, z, p.zBits(), p.gamma1(), 1) }
 
 // unpackZ is BitUnpack(v, γ1-1, γ1) of src[:p.zBytes()] into z, centered
 // (every value decodes into (-γ1, γ1]; the caller checks the norm bound),
-// and into zHat, canonical. Four coefficients come from each group of 9
-// (γ1 = 2^17) or 10 (γ1 = 2^19) bytes.
+// and into zHat, canonical: the dispatched kernel mldsa.expandmask
+// (kernels/internal/polysample).
 func (p *params) unpackZ(z, zHat *poly, src []byte) {
-	if p.gamma1Bits == 17 {
-		unpackZ18(z, zHat, src)
-		return
-	}
-	unpackZ20(z, zHat, src)
-}
-
-// unpackZ18 decodes 18-bit values γ1 - z_i, γ1 = 2^17.
-func unpackZ18(z, zHat *poly, src []byte) {
-	const m, g1 = 1<<18 - 1, 1 << 17
-	src = src[:n/4*9]
-	for i := 0; i < n/4; i++ {
-		b := (*[9]byte)(src[9*i:])
-		x := binary.LittleEndian.Uint64(b[:8])
-		v := [4]int32{int32(x & m), int32(x >> 18 & m), int32(x >> 36 & m), int32(x>>54 | uint64(b[8])<<10)}
-		setZ(z, zHat, 4*i, &v, g1)
-	}
-}
-
-// unpackZ20 decodes 20-bit values γ1 - z_i, γ1 = 2^19.
-func unpackZ20(z, zHat *poly, src []byte) {
-	const m, g1 = 1<<20 - 1, 1 << 19
-	src = src[:n/4*10]
-	for i := 0; i < n/4; i++ {
-		b := (*[10]byte)(src[10*i:])
-		x := binary.LittleEndian.Uint64(b[:8])
-		y := uint64(binary.LittleEndian.Uint16(b[8:]))
-		v := [4]int32{int32(x & m), int32(x >> 20 & m), int32(x >> 40 & m), int32(x>>60 | y<<4)}
-		setZ(z, zHat, 4*i, &v, g1)
-	}
-}
-
-// setZ stores coefficients j..j+3, γ1 - v, centered in z and canonical in
-// zHat.
-func setZ(z, zHat *poly, j int, v *[4]int32, g1 int32) {
-	zs, hs := (*[4]int32)(z[j:j+4]), (*[4]int32)(zHat[j:j+4])
-	for k, x := range v {
-		c := g1 - x
-		zs[k], hs[k] = c, canon(c)
-	}
+	polysample.ExpandMask(z, zHat, src, int(p.zBits()))
 }
 
 // packW1 writes w1Encode of the row HighBits(w) (FIPS 204 Algorithm 28)
-// for canonical w: SimpleBitPack with 4 bits (γ2 = (Q-1)/32) or 6 bits
-// (γ2 = (Q-1)/88).
+// for canonical w: SimpleBitPack with 4 bits (γ2 = (Q-1)/32, the kernel
+// mldsa.w1pack4) or 6 bits (γ2 = (Q-1)/88).
 func (p *params) packW1(dst []byte, w *poly) {
 	if p.gamma2 == (Q-1)/32 {
-		packW1x4(dst, w)
+		c := newRoundConsts(rounding32, 0)
+		w1Pack4(dst[:n/2], w, &c)
 		return
 	}
 	packW1x6(dst, w)
-}
-
-// packW1x4 packs HighBits for γ2 = (Q-1)/32, two per byte.
-func packW1x4(dst []byte, w *poly) {
-	dst = dst[:n/2]
-	for i := range dst {
-		a, _ := decompose32(w[2*i])
-		b, _ := decompose32(w[2*i+1])
-		dst[i] = byte(a | b<<4)
-	}
 }
 
 // packW1x6 packs HighBits for γ2 = (Q-1)/88, four per three bytes.

@@ -3,6 +3,9 @@ package mldsa
 import (
 	"errors"
 	"fmt"
+	"sync"
+
+	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // publicKey is an ML-DSA public key of any parameter set, with what
@@ -14,7 +17,9 @@ type publicKey struct {
 	rho [rhoSize]byte
 	tr  [trSize]byte
 	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain
-	t1  []poly // NTT(t1·2^d), k polynomials
+	t1  []poly // t1, then (prepare) NTT(t1·2^d), k polynomials
+	// prep makes t1 NTT(t1·2^d) once, before the first verification.
+	prep sync.Once
 }
 
 // privateKey is an ML-DSA private key of any parameter set, in the NTT
@@ -25,57 +30,98 @@ type privateKey struct {
 	seed [SeedSize]byte
 	key  [keySize]byte // K
 	enc  []byte        // skEncode(ρ, K, tr, s1, s2, t0)
+	pub  *publicKey    // the key pair's public key
 	s1   []poly        // NTT(s1), l polynomials
-	s2   []poly        // NTT(s2), k polynomials
-	t0   []poly        // NTT(t0), k polynomials
+	s2   []poly        // s2 centered, then (prepare) NTT(s2), k polynomials
+	t0   []poly        // t0 centered, then (prepare) NTT(t0), k polynomials
+	// prep makes s2 and t0 their NTTs once, before the first signature.
+	prep sync.Once
 }
 
 // errSeedSize is returned for a seed that is not SeedSize bytes.
 var errSeedSize = errors.New("mldsa: seed must be 32 bytes")
 
+// A keyMem is the memory of a key pair: the private key's polynomials
+// (l + 2k) and encoding, the public key's polynomials (k·l + k) and
+// encoding. The exported constructors allocate it with the key, in one
+// allocation.
+type keyMem struct {
+	skPolys, pkPolys []poly
+	skEnc, pkEnc     []byte
+}
+
+// newKeyMem returns fresh memory for a key pair of p.
+func newKeyMem(p *params) keyMem {
+	return keyMem{make([]poly, p.l+2*p.k), make([]poly, p.k*p.l+p.k), make([]byte, p.skSize), make([]byte, p.pkSize)}
+}
+
 // newKey is ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6) into sk and
-// pk.
+// pk, in fresh memory, with the NTT-domain forms computed at once.
 func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
+	if err := newKeyIn(p, seed, sk, pk, newKeyMem(p)); err != nil {
+		return err
+	}
+	sk.prepare()
+	pk.prepare()
+	return nil
+}
+
+// newKeyIn is newKey in the memory m. Â and the secret vectors are
+// sampled from one batch of streams. The key pair's encodings are
+// complete when it returns; the NTT-domain forms of s2, t0 (for signing)
+// and t1·2^d (for verifying) are computed by the first signature or
+// verification (prepare), so that a key generated to be stored or sent
+// does not pay for them.
+func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("%w, got %d", errSeedSize, len(seed))
 	}
 	var rho [rhoSize]byte
 	var rhoP [rhoPrime]byte
+	var kl [2]byte
+	kl[0], kl[1] = byte(p.k), byte(p.l)
 	h := newSHAKE256()
 	h.Write(seed)
-	h.Write([]byte{byte(p.k), byte(p.l)})
+	h.Write(kl[:])
 	h.Read(rho[:])
 	h.Read(rhoP[:])
 	h.Read(sk.key[:])
 
 	copy(sk.seed[:], seed)
-	sk.alloc(p)
-	pk.alloc(p, &rho)
-	p.expandA(pk.a, &rho)
-	p.expandS(sk.s1, sk.s2, &rhoP)
+	sk.setMem(p, m.skPolys, m.skEnc)
+	sk.pub = pk
+	pk.setMem(p, &rho, m.pkPolys, m.pkEnc)
+	var b sha3.Batch
+	var sm samplers
+	p.addExpandA(&b, &sm, pk.a, &rho)
+	p.addExpandS(&b, &sm, sk.s1, sk.s2, &rhoP)
+	sm.run(&b)
+	clear(rhoP[:])
 	sk.encodeS(pk)
 	sk.computeT(pk)
 	pk.encode()
 	sk.encodeT0(pk)
-	sk.toNTT()
-	pk.t1ToNTT()
 	return nil
 }
 
-// alloc sizes sk's polynomials (one allocation) and encoding for p.
-func (sk *privateKey) alloc(p *params) {
-	polys := make([]poly, p.l+2*p.k)
+// prepare replaces s2 and t0 by their NTTs, once.
+func (sk *privateKey) prepare() { sk.prep.Do(sk.toNTT) }
+
+// prepare replaces t1 by NTT(t1·2^d), once.
+func (pk *publicKey) prepare() { pk.prep.Do(pk.t1ToNTT) }
+
+// setMem gives sk its polynomials (l + 2k) and encoding for p.
+func (sk *privateKey) setMem(p *params, polys []poly, enc []byte) {
 	sk.p = p
-	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:]
-	sk.enc = make([]byte, p.skSize)
+	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:p.l+2*p.k]
+	sk.enc = enc[:p.skSize]
 }
 
-// alloc sizes pk's polynomials (one allocation) and encoding for p.
-func (pk *publicKey) alloc(p *params, rho *[rhoSize]byte) {
-	polys := make([]poly, p.k*p.l+p.k)
+// setMem gives pk its polynomials (k·l + k) and encoding for p.
+func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, polys []poly, enc []byte) {
 	pk.p, pk.rho = p, *rho
-	pk.a, pk.t1 = polys[:p.k*p.l], polys[p.k*p.l:]
-	pk.enc = make([]byte, p.pkSize)
+	pk.a, pk.t1 = polys[:p.k*p.l], polys[p.k*p.l:p.k*p.l+p.k]
+	pk.enc = enc[:p.pkSize]
 }
 
 // encodeS writes ρ, K, s1 and s2 (still centered) into the encoded
@@ -101,16 +147,11 @@ func (sk *privateKey) computeT(pk *publicKey) {
 		canonPoly(&sk.s1[j], &sk.s1[j])
 		ntt(&sk.s1[j])
 	}
-	var tmp poly
 	for i := range sk.t0 {
 		t := &sk.t0[i]
-		mulRow(t, pk.a[i*l:(i+1)*l], sk.s1, &tmp)
+		mulRow(t, pk.a[i*l:(i+1)*l], sk.s1)
 		invNTT(t)
-		s2, t1 := &sk.s2[i], &pk.t1[i]
-		for c, x := range t {
-			x += canon(s2[c]) - Q
-			t1[c], t[c] = power2Round(x + (x>>31)&Q)
-		}
+		power2RoundT(&pk.t1[i], t, &sk.s2[i])
 	}
 }
 
@@ -156,40 +197,31 @@ func (pk *publicKey) t1ToNTT() {
 }
 
 // newPublicKey is pkDecode (FIPS 204 Algorithm 23) of b into pk, with the
-// precomputation of publicKey. Every b of the right length is a valid
-// encoding.
+// precomputation of publicKey, in fresh memory.
 func newPublicKey(p *params, b []byte, pk *publicKey) error {
-	if len(b) != p.pkSize {
-		return fmt.Errorf("mldsa: %s public key must be %d bytes, got %d", p.name, p.pkSize, len(b))
+	if err := newPublicKeyIn(p, b, pk, make([]poly, p.k*p.l+p.k), make([]byte, p.pkSize)); err != nil {
+		return err
 	}
-	pk.alloc(p, (*[rhoSize]byte)(b))
-	copy(pk.enc, b)
-	for i := range pk.t1 {
-		unpackT1(&pk.t1[i], b[rhoSize+i*t1Bytes:])
-	}
-	p.expandA(pk.a, &pk.rho)
-	pk.t1ToNTT()
-	h := newSHAKE256()
-	h.Write(b)
-	h.Read(pk.tr[:])
+	pk.prepare()
 	return nil
 }
 
-// mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
-// canonical. The sum of at most 7 canonical products stays below 2^26
-// and is reduced once, with the last term. tmp is scratch.
-func mulRow(acc *poly, a, v []poly, tmp *poly) {
-	mulLazy(acc, a, v, tmp)
-	mulNTT(tmp, &a[len(v)-1], &v[len(v)-1])
-	addReduce(acc, tmp)
-}
-
-// mulLazy sets acc to the lazy sum (below 2^26) of all but the last
-// product of the row: Σ_{j<len(v)-1} a[j]∘v[j].
-func mulLazy(acc *poly, a, v []poly, tmp *poly) {
-	mulNTT(acc, &a[0], &v[0])
-	for j := 1; j < len(v)-1; j++ {
-		mulNTT(tmp, &a[j], &v[j])
-		addLazy(acc, tmp)
+// newPublicKeyIn is newPublicKey in the memory polys (k·l + k) and enc.
+// Every b of the right length is a valid encoding. tr = H(pk, 64) is
+// hashed beside the streams of Â.
+func newPublicKeyIn(p *params, b []byte, pk *publicKey, polys []poly, enc []byte) error {
+	if len(b) != p.pkSize {
+		return fmt.Errorf("mldsa: %s public key must be %d bytes, got %d", p.name, p.pkSize, len(b))
 	}
+	pk.setMem(p, (*[rhoSize]byte)(b), polys, enc)
+	copy(pk.enc, b)
+	var bt sha3.Batch
+	var sm samplers
+	bt.SHAKE256(pk.tr[:], pk.enc)
+	p.addExpandA(&bt, &sm, pk.a, &pk.rho)
+	sm.run(&bt)
+	for i := range pk.t1 {
+		unpackT1(&pk.t1[i], b[rhoSize+i*t1Bytes:])
+	}
+	return nil
 }

@@ -18,6 +18,11 @@
 // verification.
 package mldsa
 
+import (
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
+)
+
 // Q is the ML-DSA modulus.
 const Q = 8380417
 
@@ -44,9 +49,15 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
 //
-// It also registers the whole-operation kernels (mldsa65.sign, ...)
-// whose variants compose the Keccak way count and the NTT tier.
+// It also registers the lab variants of the rounding kernels and of the
+// samplers (kernels/internal/polysample), and the whole-operation kernels
+// (mldsa65.sign, ...) whose variants compose the Keccak way count, the NTT
+// tier and the tier of the coefficient kernels.
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
+	registerRoundLab()
+	matVec.AddLab(asmMatVec())
+	polysample.RegisterVariants()
+	polypack.RegisterVariants()
 	operationsOnce.Do(registerOperations)
 }

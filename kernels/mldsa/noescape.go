@@ -19,6 +19,12 @@ func noescape(p *poly) *poly {
 	return *(**poly)(unsafe.Pointer(&bits))
 }
 
+// noescapeT is noescape for any pointer.
+func noescapeT[T any](p *T) *T {
+	bits := *(*uintptr)(unsafe.Pointer(&p))
+	return *(**T)(unsafe.Pointer(&bits))
+}
+
 // ntt is NTT on a polynomial that may stay on the stack.
 func ntt(w *poly) { NTT(noescape(w)) }
 

@@ -6,7 +6,10 @@ import (
 	"sync"
 
 	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/opinputs"
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -36,7 +39,10 @@ var operationsOnce sync.Once
 func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
-func registerOperations() { compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob()) }
+func registerOperations() {
+	poly := append(append(polysample.DSASlots(), polypack.DSASlots()...), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4, roundKernels.power2Round, matVec)
+	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", poly...))
+}
 
 // opKernel describes the operation kernel op ("sign") of p, perOp units
 // of unit per op.
@@ -79,7 +85,7 @@ func signOp(p *params) compose.Op {
 			run := func() {
 				sigs = sigs[:0]
 				for _, m := range msgs {
-					s, err := signDeterministic(sk, pk, m, nil)
+					s, err := signDeterministic(sk, pk, m, nil, make([]byte, p.sigSize))
 					if err != nil {
 						panic(err)
 					}
@@ -97,7 +103,7 @@ func verifyOp(p *params) compose.Op {
 			msgs := messages(seed)
 			sigs := make([][]byte, len(msgs))
 			for i, m := range msgs {
-				s, err := signDeterministic(sk, pk, m, nil)
+				s, err := signDeterministic(sk, pk, m, nil, make([]byte, p.sigSize))
 				if err != nil {
 					panic(err)
 				}

@@ -15,10 +15,11 @@ func TestOperations(t *testing.T) {
 }
 
 // TestOperationRestoresDispatch checks that running a composition leaves
-// the dispatched NTT functions as they were.
+// the dispatched NTT and coefficient kernels as they were.
 func TestOperationRestoresDispatch(t *testing.T) {
 	RegisterVariants()
-	composetest.CheckRestores(t, "mldsa65.sign", "ways=1/ntt=generic", func() string {
-		return fmt.Sprintf("%p %p %p", kernels.NTT, kernels.InvNTT, kernels.MulNTT)
+	composetest.CheckRestores(t, "mldsa65.sign", "ways=1/ntt=generic/poly=generic", func() string {
+		return fmt.Sprintf("%p %p %p %p %p", kernels.NTT, kernels.InvNTT, kernels.MulNTT,
+			roundKernels.lowBits.Fn, roundKernels.response.Fn)
 	})
 }

@@ -106,19 +106,25 @@ func firstDiffPoly(a, b *poly) int {
 	return -1
 }
 
-// TestRejectionFallback gives rejNTTPoly and rejBoundedPoly first reads
-// of every length from none to the usual one, so that the continuation
-// with a plain SHAKE instance runs, and compares with the spec's loop on
-// one long stream.
-func TestRejectionFallback(t *testing.T) {
+// TestRejectionBlocks feeds the samplers one stream in pieces of every
+// length from none to the usual first read, then block by block (as a
+// batch hands a stream that needs more than expected), and compares with
+// the spec's loop on the whole stream.
+func TestRejectionBlocks(t *testing.T) {
 	r := newTestRand("fallback")
+	feed := func(first int, stream []byte, block int, sample func(j int, b []byte) int) {
+		j := sample(0, stream[:first])
+		for off := first; j < n; off += block {
+			j = sample(j, stream[off:off+block])
+		}
+	}
 	for trial := range 3 {
 		seed := r.bytes(rhoSize + 2)
 		stream := specStream(seed, 3*aStream, false)
 		want, _ := specRejNTT(stream)
 		for _, m := range []int{0, 3, 96, rate128, 2 * rate128, 3 * rate128, aStream} {
 			var got poly
-			rejNTTPoly(&got, seed, stream[:m])
+			feed(m, stream, rate128, func(j int, b []byte) int { return sampleUniform(&got, j, b) })
 			if got != want {
 				t.Fatalf("RejNTTPoly, trial %d, first read %d bytes: coefficient %d differs", trial, m, firstDiffPoly(&got, &want))
 			}
@@ -129,7 +135,7 @@ func TestRejectionFallback(t *testing.T) {
 			want, _ := specRejBounded(stream, eta)
 			for _, m := range []int{0, 1, 100, rate256, 140, sStream} {
 				var got poly
-				rejBoundedPoly(&got, seed, stream[:m], eta)
+				feed(m, stream, rate256, func(j int, b []byte) int { return sampleBounded(&got, j, b, eta) })
 				if got != want {
 					t.Fatalf("RejBoundedPoly η = %d, trial %d, first read %d bytes: coefficient %d differs", eta, trial, m, firstDiffPoly(&got, &want))
 				}

@@ -47,7 +47,7 @@ const (
 
 // sign is ML-DSA.Sign (FIPS 204 Algorithm 2) with rnd given: M' = 0 ||
 // |ctx| || ctx || msg goes to Sign_internal.
-func sign(sk *privateKey, pk *publicKey, msg, ctx []byte, rnd *[rndSize]byte) ([]byte, error) {
+func sign(sk *privateKey, pk *publicKey, msg, ctx []byte, rnd *[rndSize]byte, sig []byte) ([]byte, error) {
 	if sk.p == nil {
 		return nil, errZeroKey
 	}
@@ -56,14 +56,16 @@ func sign(sk *privateKey, pk *publicKey, msg, ctx []byte, rnd *[rndSize]byte) ([
 	}
 	var mu [muSize]byte
 	messageHash(&mu, &pk.tr, msg, ctx)
-	return signInternal(sk, pk, &mu, rnd)
+	return signInternal(sk, pk, &mu, rnd, sig)
 }
 
 // messageHash sets μ = H(tr || M', 64) for M' = 0 || |ctx| || ctx || msg.
 func messageHash(mu *[muSize]byte, tr *[trSize]byte, msg, ctx []byte) {
 	h := newSHAKE256()
 	h.Write(tr[:])
-	h.Write([]byte{0, byte(len(ctx))})
+	var hdr [2]byte
+	hdr[1] = byte(len(ctx))
+	h.Write(hdr[:])
 	h.Write(ctx)
 	h.Write(msg)
 	h.Read(mu[:])
@@ -72,7 +74,8 @@ func messageHash(mu *[muSize]byte, tr *[trSize]byte, msg, ctx []byte) {
 // signInternal is the loop of ML-DSA.Sign_internal (FIPS 204 Algorithm 7)
 // from μ on. A rejected attempt reveals only that it was rejected, and
 // why, which the spec's loop reveals too.
-func signInternal(sk *privateKey, pk *publicKey, mu *[muSize]byte, rnd *[rndSize]byte) ([]byte, error) {
+func signInternal(sk *privateKey, pk *publicKey, mu *[muSize]byte, rnd *[rndSize]byte, sig []byte) ([]byte, error) {
+	sk.prepare()
 	var rhoPP [64]byte
 	h := newSHAKE256()
 	h.Write(sk.key[:])
@@ -84,7 +87,7 @@ func signInternal(sk *privateKey, pk *publicKey, mu *[muSize]byte, rnd *[rndSize
 	p := sk.p
 	for kappa := 0; kappa+p.l <= 1<<16; kappa += p.l {
 		if s.attempt(sk, pk, mu, &rhoPP, kappa) == accepted {
-			return s.encode(p), nil
+			return s.encode(p, sig), nil
 		}
 	}
 	return nil, errNoSignature
@@ -119,7 +122,7 @@ func (s *signer) commit(pk *publicKey, mu *[muSize]byte, rhoPP *[64]byte, kappa 
 	}
 	wb := p.w1Bytes()
 	for i := range p.k {
-		mulRow(&s.w[i], pk.a[i*p.l:(i+1)*p.l], y, &s.tmp)
+		mulRow(&s.w[i], pk.a[i*p.l:(i+1)*p.l], y)
 		invNTT(&s.w[i])
 		p.packW1(s.w1[i*wb:], &s.w[i])
 	}
@@ -132,15 +135,11 @@ func (s *signer) commit(pk *publicKey, mu *[muSize]byte, rhoPP *[64]byte, kappa 
 // response sets z = y + <<cs1>> and reports whether ||z|| < γ1 - β. It
 // stops at the first polynomial over the bound.
 func (s *signer) response(sk *privateKey) bool {
-	bound := sk.p.gamma1() - sk.p.beta()
+	limit := sk.p.gamma1() - sk.p.beta() - 1
 	for j := range sk.s1 {
 		mulNTT(&s.tmp, &s.cHat, &sk.s1[j])
 		invNTT(&s.tmp)
-		z := &s.y[j]
-		for c, x := range &s.tmp {
-			z[c] += centered(x)
-		}
-		if exceeds(z, bound) {
+		if response(&s.y[j], &s.tmp, limit) {
 			return false
 		}
 	}
@@ -150,19 +149,11 @@ func (s *signer) response(sk *privateKey) bool {
 // lowBitsOK sets r = w - <<cs2>>, r1 = HighBits(r) and reports whether
 // ||LowBits(r)|| < γ2 - β.
 func (s *signer) lowBitsOK(sk *privateKey) bool {
-	rd, bound := sk.p.rounding, sk.p.gamma2-sk.p.beta()
+	c := newRoundConsts(sk.p.rounding, sk.p.gamma2-sk.p.beta()-1)
 	for i := range sk.s2 {
 		mulNTT(&s.tmp, &s.cHat, &sk.s2[i])
 		invNTT(&s.tmp)
-		r, r1 := &s.w[i], &s.r1[i]
-		var bad int32
-		for c, x := range &s.tmp {
-			v := canon(r[c] - x)
-			hi, lo := rd.decompose(v)
-			r[c], r1[c] = v, uint8(hi)
-			bad |= bound - 1 - abs(lo)
-		}
-		if bad < 0 {
+		if lowBits(&s.w[i], &s.tmp, &s.r1[i], &c) {
 			return false
 		}
 	}
@@ -173,22 +164,16 @@ func (s *signer) lowBitsOK(sk *privateKey) bool {
 // h = MakeHint(-ct0, r + ct0) = [HighBits(r + ct0) != HighBits(r)] (FIPS
 // 204 Algorithm 39), checking that at most ω are set.
 func (s *signer) hints(sk *privateKey) outcome {
-	rd, g2 := sk.p.rounding, sk.p.gamma2
+	c := newRoundConsts(sk.p.rounding, sk.p.gamma2-1)
 	count := 0
 	for i := range sk.t0 {
 		mulNTT(&s.tmp, &s.cHat, &sk.t0[i])
 		invNTT(&s.tmp)
-		if exceedsCanon(&s.tmp, g2) {
+		k, over := makeHint(&s.w[i], &s.tmp, &s.r1[i], &s.h[i], &c)
+		if over {
 			return rejectT0
 		}
-		r, r1, h := &s.w[i], &s.r1[i], &s.h[i]
-		for c, x := range &s.tmp {
-			v := r[c] + x - Q
-			diff := rd.highBits(v+(v>>31)&Q) ^ int32(r1[c])
-			bit := uint8(uint32(diff|-diff) >> 31)
-			h[c] = bit
-			count += int(bit)
-		}
+		count += k
 	}
 	if count > sk.p.omega {
 		return rejectH
@@ -196,10 +181,11 @@ func (s *signer) hints(sk *privateKey) outcome {
 	return accepted
 }
 
-// encode returns sigEncode(c̃, z, h) (FIPS 204 Algorithm 26) of the
-// accepted attempt.
-func (s *signer) encode(p *params) []byte {
-	sig := make([]byte, p.sigSize)
+// encode writes sigEncode(c̃, z, h) (FIPS 204 Algorithm 26) of the
+// accepted attempt to sig (p.sigSize bytes) and returns it.
+func (s *signer) encode(p *params, sig []byte) []byte {
+	sig = sig[:p.sigSize]
+	clear(sig)
 	copy(sig, s.cTilde[:p.cTilde])
 	zb := p.zBytes()
 	for j := range p.l {

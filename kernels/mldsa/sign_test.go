@@ -20,7 +20,7 @@ func TestRejectionReasons(t *testing.T) {
 				t.Fatal(err)
 			}
 			mu, rnd := (*[muSize]byte)(r.bytes(muSize)), (*[rndSize]byte)(r.bytes(rndSize))
-			want, err := signInternal(sk, pk, mu, rnd)
+			want, err := signInternal(sk, pk, mu, rnd, make([]byte, sk.p.sigSize))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +39,7 @@ func TestRejectionReasons(t *testing.T) {
 					break
 				}
 			}
-			if got := s.encode(set.p); !bytes.Equal(got, want) {
+			if got := s.encode(set.p, make([]byte, set.p.sigSize)); !bytes.Equal(got, want) {
 				t.Fatalf("%s: the accepted attempt (κ = %d) differs from signInternal's signature", set.name, kappa)
 			}
 		}

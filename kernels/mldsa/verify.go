@@ -21,6 +21,7 @@ func verify(pk *publicKey, msg, ctx, sig []byte) bool {
 	if len(ctx) > maxCtx || len(sig) != p.sigSize {
 		return false
 	}
+	pk.prepare()
 	var v verifier
 	ends, ok := p.hintRows(sig[p.sigHints():])
 	if !ok || !v.unpackZ(p, sig) {
@@ -61,12 +62,9 @@ func (v *verifier) commitment(pk *publicKey, hints []byte, ends *[maxK]int) {
 	wb := p.w1Bytes()
 	start := 0
 	for i := range p.k {
-		row := pk.a[i*p.l : (i+1)*p.l]
-		mulLazy(&v.acc, row, v.z[:p.l], &v.tmp)
-		mulNTT(&v.tmp, &row[p.l-1], &v.z[p.l-1])
-		addLazy(&v.acc, &v.tmp)
+		mulRow(&v.acc, pk.a[i*p.l:(i+1)*p.l], v.z[:p.l])
 		mulNTT(&v.tmp, &v.cHat, &pk.t1[i])
-		subReduce(&v.acc, &v.tmp) // below 7Q + Q < 2^26 before the reduction
+		subReduce(&v.acc, &v.tmp) // canonical minus canonical, plus Q: below 2Q
 		invNTT(&v.acc)
 		for _, pos := range hints[start:ends[i]] {
 			v.acc[pos] = p.rounding.hinted(v.acc[pos])

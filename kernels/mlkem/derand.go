@@ -19,11 +19,12 @@ func encapsulator(p *params) derand.Encapsulator {
 		if len(m) != msgSize {
 			return nil, nil, fmt.Errorf("mlkem: %s encapsulation randomness is %d bytes, want %d", p.name, len(m), msgSize)
 		}
-		var key encapsulationKey
-		if err := key.parse(p, ek); err != nil {
+		key, err := newEncapsulationKey(p, ek)
+		if err != nil {
 			return nil, nil, err
 		}
-		sharedKey, ciphertext := key.encapsulate((*[msgSize]byte)(m))
-		return sharedKey, ciphertext, nil
+		out := make([]byte, SharedKeySize+p.ctSize())
+		key.encapsulate(out, (*[msgSize]byte)(m))
+		return out[:SharedKeySize:SharedKeySize], out[SharedKeySize:], nil
 	}
 }

@@ -32,11 +32,19 @@ func GenerateKey512() (*DecapsulationKey512, error) {
 // SeedSize-byte seed d || z (ML-KEM.KeyGen_internal, FIPS 203 Algorithm
 // 16). It returns an error if seed has another length.
 func NewDecapsulationKey512(seed []byte) (*DecapsulationKey512, error) {
-	dk := new(DecapsulationKey512)
-	if err := dk.dk.generate(&params512, seed); err != nil {
+	m := new(dkMem512)
+	if err := m.key.dk.generate(&params512, seed, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return dk, nil
+	return &m.key, nil
+}
+
+// dkMem512 is the one allocation of an ML-KEM-512 decapsulation key: the
+// key, its polynomials (Â, t̂, ŝ) and its encapsulation key's encoding.
+type dkMem512 struct {
+	key   DecapsulationKey512
+	polys [8]poly
+	enc   [EncapsulationKeySize512]byte
 }
 
 // Bytes returns the decapsulation key as its SeedSize-byte seed d || z.
@@ -57,7 +65,8 @@ func (dk *DecapsulationKey512) Encapsulator() crypto.Encapsulator { return dk.En
 // implicit-rejection key J(z || c), unrelated to any encapsulated key,
 // and no error; a ciphertext of another length yields an error.
 func (dk *DecapsulationKey512) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
-	return dk.dk.decapsulate(ciphertext)
+	var key [SharedKeySize]byte // on the caller's stack if it keeps no reference
+	return dk.dk.decapsulateTo(&key, ciphertext)
 }
 
 // An EncapsulationKey512 is an ML-KEM-512 encapsulation key, the public
@@ -71,11 +80,19 @@ type EncapsulationKey512 struct{ ek encapsulationKey }
 // encapsulation key. It returns an error if the length is wrong or a
 // coefficient is not below q (the modulus check of FIPS 203, 7.2).
 func NewEncapsulationKey512(encapsulationKey []byte) (*EncapsulationKey512, error) {
-	ek := new(EncapsulationKey512)
-	if err := ek.ek.parse(&params512, encapsulationKey); err != nil {
+	m := new(ekMem512)
+	if err := m.key.ek.parse(&params512, encapsulationKey, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return ek, nil
+	return &m.key, nil
+}
+
+// ekMem512 is the one allocation of a parsed ML-KEM-512 encapsulation key:
+// the key, its polynomials (Â, t̂) and its encoding.
+type ekMem512 struct {
+	key   EncapsulationKey512
+	polys [6]poly
+	enc   [EncapsulationKeySize512]byte
 }
 
 // Bytes returns the EncapsulationKeySize512-byte encoding of ek.
@@ -85,7 +102,9 @@ func (ek *EncapsulationKey512) Bytes() []byte { return bytes.Clone(ek.ek.enc) }
 // CiphertextSize512-byte encapsulation to ek from random bytes
 // (crypto/rand) (ML-KEM.Encaps, FIPS 203 Algorithm 20).
 func (ek *EncapsulationKey512) Encapsulate() (sharedKey, ciphertext []byte) {
-	return ek.ek.encapsulateRandom()
+	var out [SharedKeySize + CiphertextSize512]byte // on the caller's stack if it keeps no reference
+	ek.ek.encapsulateRandom(out[:])
+	return out[:SharedKeySize:SharedKeySize], out[SharedKeySize:]
 }
 
 // A DecapsulationKey768 is an ML-KEM-768 decapsulation key, the private
@@ -107,11 +126,19 @@ func GenerateKey768() (*DecapsulationKey768, error) {
 // SeedSize-byte seed d || z (ML-KEM.KeyGen_internal, FIPS 203 Algorithm
 // 16). It returns an error if seed has another length.
 func NewDecapsulationKey768(seed []byte) (*DecapsulationKey768, error) {
-	dk := new(DecapsulationKey768)
-	if err := dk.dk.generate(&params768, seed); err != nil {
+	m := new(dkMem768)
+	if err := m.key.dk.generate(&params768, seed, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return dk, nil
+	return &m.key, nil
+}
+
+// dkMem768 is the one allocation of an ML-KEM-768 decapsulation key: the
+// key, its polynomials (Â, t̂, ŝ) and its encapsulation key's encoding.
+type dkMem768 struct {
+	key   DecapsulationKey768
+	polys [15]poly
+	enc   [EncapsulationKeySize768]byte
 }
 
 // Bytes returns the decapsulation key as its SeedSize-byte seed d || z.
@@ -132,7 +159,8 @@ func (dk *DecapsulationKey768) Encapsulator() crypto.Encapsulator { return dk.En
 // implicit-rejection key J(z || c), unrelated to any encapsulated key,
 // and no error; a ciphertext of another length yields an error.
 func (dk *DecapsulationKey768) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
-	return dk.dk.decapsulate(ciphertext)
+	var key [SharedKeySize]byte // on the caller's stack if it keeps no reference
+	return dk.dk.decapsulateTo(&key, ciphertext)
 }
 
 // An EncapsulationKey768 is an ML-KEM-768 encapsulation key, the public
@@ -146,11 +174,19 @@ type EncapsulationKey768 struct{ ek encapsulationKey }
 // encapsulation key. It returns an error if the length is wrong or a
 // coefficient is not below q (the modulus check of FIPS 203, 7.2).
 func NewEncapsulationKey768(encapsulationKey []byte) (*EncapsulationKey768, error) {
-	ek := new(EncapsulationKey768)
-	if err := ek.ek.parse(&params768, encapsulationKey); err != nil {
+	m := new(ekMem768)
+	if err := m.key.ek.parse(&params768, encapsulationKey, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return ek, nil
+	return &m.key, nil
+}
+
+// ekMem768 is the one allocation of a parsed ML-KEM-768 encapsulation key:
+// the key, its polynomials (Â, t̂) and its encoding.
+type ekMem768 struct {
+	key   EncapsulationKey768
+	polys [12]poly
+	enc   [EncapsulationKeySize768]byte
 }
 
 // Bytes returns the EncapsulationKeySize768-byte encoding of ek.
@@ -160,7 +196,9 @@ func (ek *EncapsulationKey768) Bytes() []byte { return bytes.Clone(ek.ek.enc) }
 // CiphertextSize768-byte encapsulation to ek from random bytes
 // (crypto/rand) (ML-KEM.Encaps, FIPS 203 Algorithm 20).
 func (ek *EncapsulationKey768) Encapsulate() (sharedKey, ciphertext []byte) {
-	return ek.ek.encapsulateRandom()
+	var out [SharedKeySize + CiphertextSize768]byte // on the caller's stack if it keeps no reference
+	ek.ek.encapsulateRandom(out[:])
+	return out[:SharedKeySize:SharedKeySize], out[SharedKeySize:]
 }
 
 // A DecapsulationKey1024 is an ML-KEM-1024 decapsulation key, the private
@@ -182,11 +220,19 @@ func GenerateKey1024() (*DecapsulationKey1024, error) {
 // SeedSize-byte seed d || z (ML-KEM.KeyGen_internal, FIPS 203 Algorithm
 // 16). It returns an error if seed has another length.
 func NewDecapsulationKey1024(seed []byte) (*DecapsulationKey1024, error) {
-	dk := new(DecapsulationKey1024)
-	if err := dk.dk.generate(&params1024, seed); err != nil {
+	m := new(dkMem1024)
+	if err := m.key.dk.generate(&params1024, seed, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return dk, nil
+	return &m.key, nil
+}
+
+// dkMem1024 is the one allocation of an ML-KEM-1024 decapsulation key: the
+// key, its polynomials (Â, t̂, ŝ) and its encapsulation key's encoding.
+type dkMem1024 struct {
+	key   DecapsulationKey1024
+	polys [24]poly
+	enc   [EncapsulationKeySize1024]byte
 }
 
 // Bytes returns the decapsulation key as its SeedSize-byte seed d || z.
@@ -207,7 +253,8 @@ func (dk *DecapsulationKey1024) Encapsulator() crypto.Encapsulator { return dk.E
 // implicit-rejection key J(z || c), unrelated to any encapsulated key,
 // and no error; a ciphertext of another length yields an error.
 func (dk *DecapsulationKey1024) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
-	return dk.dk.decapsulate(ciphertext)
+	var key [SharedKeySize]byte // on the caller's stack if it keeps no reference
+	return dk.dk.decapsulateTo(&key, ciphertext)
 }
 
 // An EncapsulationKey1024 is an ML-KEM-1024 encapsulation key, the public
@@ -221,11 +268,19 @@ type EncapsulationKey1024 struct{ ek encapsulationKey }
 // encapsulation key. It returns an error if the length is wrong or a
 // coefficient is not below q (the modulus check of FIPS 203, 7.2).
 func NewEncapsulationKey1024(encapsulationKey []byte) (*EncapsulationKey1024, error) {
-	ek := new(EncapsulationKey1024)
-	if err := ek.ek.parse(&params1024, encapsulationKey); err != nil {
+	m := new(ekMem1024)
+	if err := m.key.ek.parse(&params1024, encapsulationKey, m.polys[:], m.enc[:]); err != nil {
 		return nil, err
 	}
-	return ek, nil
+	return &m.key, nil
+}
+
+// ekMem1024 is the one allocation of a parsed ML-KEM-1024 encapsulation key:
+// the key, its polynomials (Â, t̂) and its encoding.
+type ekMem1024 struct {
+	key   EncapsulationKey1024
+	polys [20]poly
+	enc   [EncapsulationKeySize1024]byte
 }
 
 // Bytes returns the EncapsulationKeySize1024-byte encoding of ek.
@@ -235,7 +290,9 @@ func (ek *EncapsulationKey1024) Bytes() []byte { return bytes.Clone(ek.ek.enc) }
 // CiphertextSize1024-byte encapsulation to ek from random bytes
 // (crypto/rand) (ML-KEM.Encaps, FIPS 203 Algorithm 20).
 func (ek *EncapsulationKey1024) Encapsulate() (sharedKey, ciphertext []byte) {
-	return ek.ek.encapsulateRandom()
+	var out [SharedKeySize + CiphertextSize1024]byte // on the caller's stack if it keeps no reference
+	ek.ek.encapsulateRandom(out[:])
+	return out[:SharedKeySize:SharedKeySize], out[SharedKeySize:]
 }
 
 // randomSeed returns SeedSize random bytes.
@@ -246,10 +303,10 @@ func randomSeed() [SeedSize]byte {
 }
 
 // encapsulateRandom is ML-KEM.Encaps (Algorithm 20): encapsulation with
-// 32 random bytes.
-func (ek *encapsulationKey) encapsulateRandom() (sharedKey, ciphertext []byte) {
+// 32 random bytes, writing K || c to out.
+func (ek *encapsulationKey) encapsulateRandom(out []byte) {
 	var m [msgSize]byte
 	rand.Read(m[:])
-	defer clear(m[:])
-	return ek.encapsulate(&m)
+	ek.encapsulate(out, &m)
+	clear(m[:])
 }

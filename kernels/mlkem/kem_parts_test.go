@@ -7,6 +7,9 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	ksha3 "github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // Tests of the parts of the whole operations against direct, bit-level
@@ -22,33 +25,6 @@ func refCompress(x, d uint64) uint64 { return (x<<(d+1) + Q) / (2 * Q) % (1 << d
 
 // refDecompress is ⌈(q/2^d)·y⌋.
 func refDecompress(y, d uint64) uint64 { return (y*Q*2 + 1<<d) >> (d + 1) }
-
-// TestCompress checks compress for every d and every x in [0, q).
-func TestCompress(t *testing.T) {
-	for _, d := range compressWidths {
-		for x := range uint64(Q) {
-			if got, want := uint64(compress(int16(x), d)), refCompress(x, uint64(d)); got != want {
-				t.Fatalf("Compress_%d(%d) = %d, want %d", d, x, got, want)
-			}
-		}
-	}
-}
-
-// TestDecompress checks decompress for every d and y < 2^d: the value, the
-// range [0, q), and Compress_d(Decompress_d(y)) = y.
-func TestDecompress(t *testing.T) {
-	for _, d := range compressWidths {
-		for y := range uint64(1) << d {
-			got := decompress(uint16(y), d)
-			if want := refDecompress(y, uint64(d)); uint64(got) != want || got < 0 || got >= Q {
-				t.Fatalf("Decompress_%d(%d) = %d, want %d in [0, q)", d, y, got, want)
-			}
-			if c := compress(got, d); uint64(c) != y {
-				t.Fatalf("Compress_%d(Decompress_%d(%d)) = %d", d, d, y, c)
-			}
-		}
-	}
-}
 
 // TestSubGE checks subGE for every lane value below 2^15 in every lane,
 // the other lanes random, for the constants q and 2q used here, and that
@@ -125,12 +101,14 @@ func checkAddSub(f, g *poly) error {
 }
 
 func checkDot(mat, v []poly, k, stride int) error {
-	scr := make([]poly, 3) // heap-allocated, as dot's operands always are
+	scr := make([]poly, 3)
 	for off := range k {
 		if stride == 1 {
 			off *= k
 		}
-		dot(&scr[0], &scr[1], mat, off, stride, v)
+		cs := make([]mulCache, len(v))
+		cacheVector(cs, v)
+		rowProduct(&scr[0], mat, off, stride, cs)
 		var want [n]int32
 		for j := range v {
 			mulNTTGeneric(&scr[2], &mat[off+j*stride], &v[j])
@@ -331,49 +309,66 @@ func refSampleNTT(in []byte) (*poly, int) {
 	return &f, read
 }
 
-// TestSampleNTT checks sampleNTT against Algorithm 7 given stream
-// prefixes of several lengths, so that the continuation of a stream is
-// tested from every starting point, and on a stream found to need more
-// than the xofBytes that xofMany reads.
+// TestSampleNTT checks the matrix expansion (the streams of a batch
+// sampled block by block) against Algorithm 7 on random ρ for every rank,
+// beside other sponges in the batch, and on a ρ whose matrix has a stream
+// that needs more than xofBlocks blocks; rejectSample is checked given
+// stream prefixes of several lengths.
 func TestSampleNTT(t *testing.T) {
-	h := newHasher()
 	rng := rand.New(rand.NewPCG(5, 6))
-	for i := range 50 {
-		in := randBytes(rng, 34)
-		for _, l := range []int{0, 3, 168, 333, xofBytes} {
-			checkSampleNTT(t, &h, in, l, fmt.Sprintf("#%d", i))
+	check := func(rho [32]byte, k int, what string) (long bool) {
+		t.Helper()
+		var b ksha3.Batch
+		var ms matrixScratch
+		var h [32]byte
+		b.SHA3_256(&h, rho[:]) // another sponge in the batch
+		addMatrix(&b, &ms, &rho, k)
+		a := make([]poly, k*k)
+		runMatrix(&b, a, &ms)
+		for i := range k {
+			for j := range k {
+				want, read := refSampleNTT(append(rho[:], byte(j), byte(i)))
+				if a[i*k+j] != *want {
+					t.Fatalf("%s: Â[%d, %d] of ρ = %x differs from SampleNTT", what, i, j, rho)
+				}
+				long = long || read > 168*xofBlocks
+			}
+		}
+		if h != sha3.Sum256(rho[:]) {
+			t.Fatalf("%s: the hash beside the matrix differs", what)
+		}
+		return long
+	}
+	for i := range 30 {
+		for k := 2; k <= maxK; k++ {
+			check([32]byte(randBytes(rng, 32)), k, fmt.Sprintf("#%d, k = %d", i, k))
 		}
 	}
-	in := make([]byte, 34)
 	for i := 0; ; i++ {
-		if i == 10000 {
-			t.Fatal("no stream among 10000 needs more than xofBytes")
+		if i == 2000 {
+			t.Fatal("no matrix among 2000 has a stream that needs more than xofBlocks blocks")
 		}
-		in[32], in[33] = byte(i), byte(i>>8)
-		if _, read := refSampleNTT(in); read > xofBytes {
-			t.Logf("input %x reads %d bytes", in, read)
-			checkSampleNTT(t, &h, in, xofBytes, "long stream")
+		if check([32]byte(randBytes(rng, 32)), 3, "long stream") {
 			break
 		}
 	}
-}
-
-// checkSampleNTT runs sampleNTT on in given the first l bytes of its
-// stream.
-func checkSampleNTT(t *testing.T, h *hasher, in []byte, l int, what string) {
-	t.Helper()
-	buf := sha3.SumSHAKE128(in, l)
-	var got poly
-	sampleNTT(&got, buf, in, h)
-	if want, _ := refSampleNTT(in); got != *want {
-		t.Fatalf("%s: SampleNTT(%x) given %d bytes: %v, want %v", what, in, l, got, *want)
+	for i := range 50 {
+		in := randBytes(rng, 34)
+		want, _ := refSampleNTT(in)
+		buf := sha3.SumSHAKE128(in, 6*168)
+		for _, l := range []int{0, 3, 168, 333, 504} {
+			var got poly
+			j := rejectSample(&got, 0, buf[:l])
+			if j = rejectSample(&got, j, buf[l:]); j != n || got != *want {
+				t.Fatalf("#%d: rejectSample in two parts split at %d differs from SampleNTT", i, l)
+			}
+		}
 	}
 }
 
-// TestHashes checks every function of hash.go against crypto/sha3 used
-// directly.
+// TestHashes checks every function of hash.go and the batched matrix and
+// noise streams against crypto/sha3 used directly.
 func TestHashes(t *testing.T) {
-	h := newHasher()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, l := range []int{0, 1, 33, 64, 135, 136, 137, 168, 1184, 1600} {
 		b := randBytes(rng, l)
@@ -384,53 +379,111 @@ func TestHashes(t *testing.T) {
 			t.Errorf("G of %d bytes: %x, want %x", l, got, want)
 		}
 		var got [32]byte
-		h.j(&got, b[:l/3], b[l/3:])
+		var bt ksha3.Batch
+		addJ(&bt, &got, b[:l/3], b[l/3:])
+		bt.Run()
 		if want := sha3.SumSHAKE256(b, 32); !bytes.Equal(got[:], want) {
 			t.Errorf("J of %d bytes: %x, want %x", l, got, want)
 		}
 	}
-	for _, many := range []struct {
-		name string
-		f    func(outs, ins [][]byte)
-		ref  func([]byte, int) []byte
-	}{{"SHAKE128", h.xofMany, sha3.SumSHAKE128}, {"SHAKE256", h.prfMany, sha3.SumSHAKE256}} {
-		for streams := 1; streams <= maxK*maxK; streams++ {
-			ins, outs := make([][]byte, streams), make([][]byte, streams)
-			for i := range ins {
-				ins[i], outs[i] = randBytes(rng, 33+i%2), make([]byte, []int{128, 192, 504, 672}[i%4])
-			}
-			many.f(outs, ins)
-			for i := range outs {
-				if want := many.ref(ins[i], len(outs[i])); !bytes.Equal(outs[i], want) {
-					t.Errorf("%s, %d streams: stream %d differs", many.name, streams, i)
+	for _, p := range []*params{&params512, &params768, &params1024} {
+		var bt ksha3.Batch
+		var ms matrixScratch
+		var sc noiseScratch
+		rho, sigma := [32]byte(randBytes(rng, 32)), [32]byte(randBytes(rng, 32))
+		addMatrix(&bt, &ms, &rho, p.k)
+		addNoise(&bt, &sc, &sigma, 2*p.k+1, p.k, p.eta1)
+		a := make([]poly, p.k*p.k)
+		runMatrix(&bt, a, &ms)
+		for i := range p.k {
+			for j := range p.k {
+				if want, _ := refSampleNTT(append(rho[:], byte(j), byte(i))); a[i*p.k+j] != *want {
+					t.Errorf("%s: Â[%d, %d] differs from SampleNTT", p.name, i, j)
 				}
 			}
 		}
-	}
-	in := randBytes(rng, 34)
-	x := h.xofStream(in)
-	got := make([]byte, 1000)
-	x.Read(got[:500])
-	x.Read(got[500:])
-	if want := sha3.SumSHAKE128(in, 1000); !bytes.Equal(got, want) {
-		t.Error("xofStream differs from SHAKE128")
+		for i := range 2*p.k + 1 {
+			eta := map[bool]int{true: p.eta1, false: eta2}[i < p.k]
+			if want := sha3.SumSHAKE256(append(sigma[:], byte(i)), 64*eta); !bytes.Equal(sc.prf[i][:64*eta], want) {
+				t.Errorf("%s: PRF stream %d differs from SHAKE256", p.name, i)
+			}
+		}
 	}
 }
 
 // TestAlignment checks that the polynomials lanes reads word by word are
 // 8-byte aligned: those of the scratch and of keys.
 func TestAlignment(t *testing.T) {
-	sc := getScratch()
-	defer sc.release()
-	var dk decapsulationKey
-	if err := dk.generate(&params768, make([]byte, SeedSize)); err != nil {
+	sc := new(noiseScratch)
+	dk, err := newDecapsulationKey(&params768, make([]byte, SeedSize))
+	if err != nil {
 		t.Fatal(err)
 	}
-	polys := map[string]*poly{"noise": &sc.noise[0], "u": &sc.u[0], "acc": &sc.acc, "tmp": &sc.tmp,
-		"Â": &dk.ek.a[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0]}
+	key, err := NewDecapsulationKey768(make([]byte, SeedSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	polys := map[string]*poly{"noise": &sc.noise[0], "acc": &sc.acc, "tmp": &sc.tmp,
+		"Â": &dk.ek.a[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0], "768 key's Â": &key.dk.ek.a[0]}
 	for name, p := range polys {
 		if a := uintptr(unsafe.Pointer(p)) % 8; a != 0 {
 			t.Errorf("%s is at an address ≡ %d mod 8", name, a)
+		}
+	}
+}
+
+// TestMatVec checks every runnable mulcache and matvec variant against the
+// generic code (boundary and 2000 random inputs), and the generic row
+// product against sums of the generic MulNTT.
+func TestMatVec(t *testing.T) {
+	for i, im := range mulCacheSlot.Known() {
+		if dispatch.Has(im.Features...) {
+			if err := mulCacheSlot.Verify(im.Name, im.Fn, uint64(i)+1, 2000); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	for i, im := range matVecSlot.Known() {
+		if dispatch.Has(im.Features...) {
+			if err := matVecSlot.Verify(im.Name, im.Fn, uint64(i)+1, 2000); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 50 {
+		k := 1 + trial%maxK
+		m, v := make([]poly, k*k), make([]poly, k)
+		for j := range m {
+			for c := range m[j] {
+				m[j][c] = int16(rng.IntN(Q))
+			}
+		}
+		for j := range v {
+			for c := range v[j] {
+				v[j][c] = int16(rng.IntN(Q))
+			}
+		}
+		cs := make([]mulCache, k)
+		for j := range v {
+			mulCacheGeneric(&cs[j], &v[j])
+		}
+		for _, col := range []bool{false, true} {
+			off, stride := 0, 1
+			if col {
+				off, stride = k-1, k
+			}
+			var got, want, prod poly
+			matVecGeneric(&got, &m[off], stride, &cs[0], k)
+			for j := range k {
+				mulNTTGeneric(&prod, &m[off+j*stride], &v[j])
+				for c := range want {
+					want[c] = int16((int32(want[c]) + int32(prod[c])) % Q)
+				}
+			}
+			if got != want {
+				t.Fatalf("trial %d (k = %d, column %v): the row product differs from the sum of MulNTT", trial, k, col)
+			}
 		}
 	}
 }

@@ -3,6 +3,8 @@ package mlkem
 import (
 	"crypto/subtle"
 	"fmt"
+
+	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // ML-KEM (FIPS 203, 6 and 7) on one implementation for every parameter
@@ -27,27 +29,39 @@ type decapsulationKey struct {
 	seed [SeedSize]byte
 }
 
+// keyPolys returns the number of polynomials of a decapsulation key of
+// rank k (Â, t̂, ŝ); an encapsulation key uses the first k² + k.
+func keyPolys(k int) int { return k*k + 2*k }
+
 // generate sets dk to the key pair of ML-KEM.KeyGen_internal
-// (Algorithm 16) from the seed d || z.
-func (dk *decapsulationKey) generate(p *params, seed []byte) error {
+// (Algorithm 16) from the seed d || z, in polys (keyPolys(k) of them) and
+// enc (the encapsulation key's size).
+func (dk *decapsulationKey) generate(p *params, seed []byte, polys []poly, enc []byte) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("mlkem: %s seed is %d bytes, want %d", p.name, len(seed), SeedSize)
 	}
 	k := p.k
-	polys := make([]poly, k*k+2*k)
-	dk.s = polys[k*k+k:]
+	dk.s = polys[k*k+k : k*k+2*k]
 	copy(dk.seed[:], seed)
-	dk.ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k]}
-	sc := getScratch()
-	pkeKeyGen(sc, dk, seed[:32])
-	sc.release()
+	dk.ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
+	pkeKeyGen(dk, seed[:32])
 	dk.ek.encode()
 	return nil
 }
 
+// newDecapsulationKey returns the key pair of seed in fresh memory (for
+// tests and the lab; the exported constructors allocate the key and its
+// memory at once).
+func newDecapsulationKey(p *params, seed []byte) (*decapsulationKey, error) {
+	dk := new(decapsulationKey)
+	if err := dk.generate(p, seed, make([]poly, keyPolys(p.k)), make([]byte, p.ekSize())); err != nil {
+		return nil, err
+	}
+	return dk, nil
+}
+
 // encode sets ek.enc and ek.h from t̂ and ρ.
 func (ek *encapsulationKey) encode() {
-	ek.enc = make([]byte, ek.p.ekSize())
 	for i := range ek.t {
 		encode12(ek.enc[384*i:], &ek.t[i])
 	}
@@ -56,64 +70,88 @@ func (ek *encapsulationKey) encode() {
 }
 
 // parse sets ek to the encapsulation key b, checking its length and that
-// every coefficient of t̂ is below q (FIPS 203, 7.2), and expands Â.
-func (ek *encapsulationKey) parse(p *params, b []byte) error {
+// every coefficient of t̂ is below q (FIPS 203, 7.2), and expands Â, in
+// polys (at least k² + k of them) and enc (the key's size). H(ek) is
+// hashed beside the matrix streams.
+func (ek *encapsulationKey) parse(p *params, b []byte, polys []poly, enc []byte) error {
 	if len(b) != p.ekSize() {
 		return fmt.Errorf("mlkem: %s encapsulation key is %d bytes, want %d", p.name, len(b), p.ekSize())
 	}
 	k := p.k
-	polys := make([]poly, k*k+k)
-	*ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k:]}
+	*ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
 	for i := range ek.t {
 		if !decode12(&ek.t[i], b[384*i:]) {
 			return fmt.Errorf("mlkem: %s encapsulation key: a coefficient of polynomial %d is not below q", p.name, i)
 		}
 	}
-	ek.enc = append([]byte(nil), b...)
+	copy(ek.enc, b)
 	copy(ek.rho[:], b[384*k:])
-	ek.h = hashH(b)
-	sc := getScratch()
-	expandMatrix(sc, ek.a, &ek.rho, k)
-	sc.release()
+	var bt sha3.Batch
+	var ms matrixScratch
+	bt.SHA3_256(&ek.h, ek.enc)
+	addMatrix(&bt, &ms, &ek.rho, k)
+	runMatrix(&bt, ek.a, &ms)
 	return nil
 }
 
+// newEncapsulationKey parses b into fresh memory (for tests and the lab).
+func newEncapsulationKey(p *params, b []byte) (*encapsulationKey, error) {
+	ek := new(encapsulationKey)
+	if err := ek.parse(p, b, make([]poly, keyPolys(p.k)), make([]byte, p.ekSize())); err != nil {
+		return nil, err
+	}
+	return ek, nil
+}
+
 // encapsulate is ML-KEM.Encaps_internal (Algorithm 17) with randomness
-// m. It returns K and c in one allocation.
-func (ek *encapsulationKey) encapsulate(m *[32]byte) (sharedKey, ciphertext []byte) {
-	out := make([]byte, SharedKeySize+ek.p.ctSize())
-	sc := getScratch()
-	copy(sc.gIn[:32], m[:])
-	copy(sc.gIn[32:], ek.h[:])
-	g := hashG(sc.gIn[:]) // (K, r)
-	pkeEncrypt(sc, ek, out[SharedKeySize:], m, (*[32]byte)(g[32:]))
-	sc.release()
+// m, writing K || c to out (SharedKeySize + ek.p.ctSize() bytes).
+func (ek *encapsulationKey) encapsulate(out []byte, m *[32]byte) {
+	var gIn [64]byte
+	copy(gIn[:32], m[:])
+	copy(gIn[32:], ek.h[:])
+	g := hashG(gIn[:]) // (K, r)
+	var b sha3.Batch
+	pkeEncrypt(&b, ek, out[SharedKeySize:SharedKeySize+ek.p.ctSize()], m, (*[32]byte)(g[32:]))
 	copy(out, g[:32])
 	clear(g[:])
-	return out[:SharedKeySize:SharedKeySize], out[SharedKeySize:]
+}
+
+// decapsulateTo decapsulates c into key and returns key[:], or nil and
+// the error of a ciphertext of the wrong length. It is not inlined, so
+// that the exported Decapsulate methods are, and the key array they pass
+// stays on their caller's stack.
+//
+//go:noinline
+func (dk *decapsulationKey) decapsulateTo(key *[SharedKeySize]byte, c []byte) ([]byte, error) {
+	if err := dk.decapsulate(key, c); err != nil {
+		return nil, err
+	}
+	return key[:], nil
 }
 
 // decapsulate is ML-KEM.Decaps_internal (Algorithm 18) after the
-// ciphertext length check of 7.3. The re-encryption is compared and the
-// implicit-rejection key J(z || c) selected in constant time.
-func (dk *decapsulationKey) decapsulate(c []byte) ([]byte, error) {
+// ciphertext length check of 7.3, writing the shared key to key. The
+// re-encryption is compared and the implicit-rejection key J(z || c)
+// selected in constant time; J is hashed beside the re-encryption's noise
+// streams.
+func (dk *decapsulationKey) decapsulate(key *[SharedKeySize]byte, c []byte) error {
 	p := dk.ek.p
 	if len(c) != p.ctSize() {
-		return nil, fmt.Errorf("mlkem: %s ciphertext is %d bytes, want %d", p.name, len(c), p.ctSize())
+		return fmt.Errorf("mlkem: %s ciphertext is %d bytes, want %d", p.name, len(c), p.ctSize())
 	}
-	sc := getScratch()
-	defer sc.release()
 	var m [32]byte
-	pkeDecrypt(sc, dk, &m, c)
-	copy(sc.gIn[:32], m[:])
-	copy(sc.gIn[32:], dk.ek.h[:])
-	g := hashG(sc.gIn[:]) // (K', r')
-	var key [SharedKeySize]byte
-	sc.h.j(&key, dk.seed[32:], c) // K̄
-	ct := sc.ct[:len(c)]
-	pkeEncrypt(sc, &dk.ek, ct, &m, (*[32]byte)(g[32:]))
-	subtle.ConstantTimeCopy(subtle.ConstantTimeCompare(c, ct), key[:], g[:32])
+	pkeDecrypt(dk, &m, c)
+	var gIn [64]byte
+	copy(gIn[:32], m[:])
+	copy(gIn[32:], dk.ek.h[:])
+	g := hashG(gIn[:]) // (K', r')
+	var b sha3.Batch
+	addJ(&b, key, dk.seed[32:], c) // K̄
+	var ct [CiphertextSize1024]byte
+	pkeEncrypt(&b, &dk.ek, ct[:len(c)], &m, (*[32]byte)(g[32:]))
+	subtle.ConstantTimeCopy(subtle.ConstantTimeCompare(c, ct[:len(c)]), key[:], g[:32])
 	clear(g[:])
 	clear(m[:])
-	return key[:], nil
+	clear(gIn[:])
+	return nil
 }

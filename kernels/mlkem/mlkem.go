@@ -18,7 +18,12 @@
 // -1024; derandomized encapsulation for tests is in kernels/mlkem/mlkemtest.
 package mlkem
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
+)
 
 // Q is the ML-KEM modulus.
 const Q = 3329
@@ -46,10 +51,16 @@ func MulNTT(h, f, g *[256]int16) { kernels.MulNTT(h, f, g) }
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
 //
-// It also registers the whole-operation kernels (mlkem768.keygen, ...)
-// whose variants compose the Keccak way count and the NTT tier.
+// It also registers the lab variants of the samplers
+// (kernels/internal/polysample) and the whole-operation kernels
+// (mlkem768.keygen, ...) whose variants compose the Keccak way count, the
+// NTT tier and the tier of the coefficient kernels.
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
+	polysample.RegisterVariants()
+	polypack.RegisterVariants()
+	mulCacheSlot.AddLab(asmMulCache())
+	matVecSlot.AddLab(asmMatVec())
 	operationsOnce.Do(registerOperations)
 }
 

@@ -13,8 +13,13 @@ func asmNTT() []variant.Impl[nttfield.Unary[int16]]     { return nil }
 func asmInvNTT() []variant.Impl[nttfield.Unary[int16]]  { return nil }
 func asmMulNTT() []variant.Impl[nttfield.Binary[int16]] { return nil }
 
+func asmMulCache() []variant.Impl[mulCacheFn] { return nil }
+func asmMatVec() []variant.Impl[matVecFn]     { return nil }
+
 var (
-	prodAsmNTT    []variant.Impl[nttfield.Unary[int16]]
-	prodAsmInvNTT []variant.Impl[nttfield.Unary[int16]]
-	prodAsmMulNTT []variant.Impl[nttfield.Binary[int16]]
+	prodAsmMulCache []variant.Impl[mulCacheFn]
+	prodAsmMatVec   []variant.Impl[matVecFn]
+	prodAsmNTT      []variant.Impl[nttfield.Unary[int16]]
+	prodAsmInvNTT   []variant.Impl[nttfield.Unary[int16]]
+	prodAsmMulNTT   []variant.Impl[nttfield.Binary[int16]]
 )

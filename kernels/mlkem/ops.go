@@ -5,7 +5,10 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/opinputs"
+	"github.com/tunelab/tunelab/kernels/internal/polypack"
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -32,7 +35,9 @@ var operations = func() []compose.Op {
 func init() { compose.RegisterKernels(operations...) }
 
 // registerOperations registers the compositions of every operation.
-func registerOperations() { compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob()) }
+func registerOperations() {
+	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", append(append(polysample.KEMSlots(), polypack.KEMSlots()...), mulCacheSlot, matVecSlot)...))
+}
 
 // opKernel describes the operation kernel op ("keygen") of p.
 func opKernel(p *params, op, bench, doc string) variant.Kernel {
@@ -46,9 +51,10 @@ func keygenOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "keygen", "KeyGen", "key generation from a 64-byte seed"),
 		New: func(seed uint64) (func(), func() []byte) {
 			d := opinputs.Bytes(seed, SeedSize)
-			var dk decapsulationKey
+			var dk *decapsulationKey
 			run := func() {
-				if err := dk.generate(p, d); err != nil {
+				var err error
+				if dk, err = newDecapsulationKey(p, d); err != nil {
 					panic(err)
 				}
 			}
@@ -62,14 +68,13 @@ func encapsOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "encaps", "Encaps", "encapsulation from the encapsulation key's bytes"),
 		New: func(seed uint64) (func(), func() []byte) {
 			ek, m := keyBytes(p, seed), (*[msgSize]byte)(opinputs.Bytes(^seed, msgSize))
-			var out []byte
+			out := make([]byte, SharedKeySize+p.ctSize())
 			run := func() {
-				var key encapsulationKey
-				if err := key.parse(p, ek); err != nil {
+				key, err := newEncapsulationKey(p, ek)
+				if err != nil {
 					panic(err)
 				}
-				k, c := key.encapsulate(m)
-				out = append(append(out[:0], k...), c...)
+				key.encapsulate(out, m)
 			}
 			return run, func() []byte { return out }
 		}}
@@ -79,27 +84,27 @@ func encapsOp(p *params) compose.Op {
 func decapsOp(p *params) compose.Op {
 	return compose.Op{Kernel: opKernel(p, "decaps", "Decaps", "decapsulation"),
 		New: func(seed uint64) (func(), func() []byte) {
-			var dk decapsulationKey
-			if err := dk.generate(p, opinputs.Bytes(seed, SeedSize)); err != nil {
+			dk, err := newDecapsulationKey(p, opinputs.Bytes(seed, SeedSize))
+			if err != nil {
 				panic(err)
 			}
-			_, c := dk.ek.encapsulate((*[msgSize]byte)(opinputs.Bytes(^seed, msgSize)))
-			var out []byte
+			kc := make([]byte, SharedKeySize+p.ctSize())
+			dk.ek.encapsulate(kc, (*[msgSize]byte)(opinputs.Bytes(^seed, msgSize)))
+			c := kc[SharedKeySize:]
+			var out [SharedKeySize]byte
 			run := func() {
-				k, err := dk.decapsulate(c)
-				if err != nil {
+				if err := dk.decapsulate(&out, c); err != nil {
 					panic(fmt.Sprintf("mlkem: %s decapsulation of an honest ciphertext: %v", p.name, err))
 				}
-				out = k
 			}
-			return run, func() []byte { return out }
+			return run, func() []byte { return out[:] }
 		}}
 }
 
 // keyBytes returns the encoded encapsulation key of a seed's key pair.
 func keyBytes(p *params, seed uint64) []byte {
-	var dk decapsulationKey
-	if err := dk.generate(p, opinputs.Bytes(seed, SeedSize)); err != nil {
+	dk, err := newDecapsulationKey(p, opinputs.Bytes(seed, SeedSize))
+	if err != nil {
 		panic(err)
 	}
 	return dk.ek.enc

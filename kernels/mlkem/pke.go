@@ -1,70 +1,93 @@
 package mlkem
 
+import "github.com/tunelab/tunelab/kernels/sha3"
+
 // K-PKE (FIPS 203, 5) on parsed keys: the matrix Â and the vectors t̂ and
 // ŝ are kept in the NTT domain, so encryption and decryption neither
 // expand nor decode them again.
 
 // pkeKeyGen is K-PKE.KeyGen (Algorithm 13) from d, with ρ, Â, ŝ and t̂
 // written into dk (whose polynomials are allocated); it leaves the
-// encoding of the encapsulation key to the caller.
-func pkeKeyGen(sc *scratch, dk *decapsulationKey, d []byte) {
+// encoding of the encapsulation key to the caller. The matrix and noise
+// streams are hashed in one batch.
+func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	ek, k := &dk.ek, dk.ek.p.k
-	copy(sc.gIn[:32], d)
-	sc.gIn[32] = byte(k)
-	g := hashG(sc.gIn[:33]) // (ρ, σ)
+	var gIn [33]byte
+	copy(gIn[:32], d)
+	gIn[32] = byte(k)
+	g := hashG(gIn[:]) // (ρ, σ)
 	copy(ek.rho[:], g[:32])
-	expandMatrix(sc, ek.a, &ek.rho, k)
-	se := sc.noise[:2*k]
-	sampleNoise(sc, se, (*[32]byte)(g[32:]), 2*k, ek.p.eta1)
+	var b sha3.Batch
+	var ms matrixScratch
+	var sc noiseScratch
+	addMatrix(&b, &ms, &ek.rho, k)
+	addNoise(&b, &sc, (*[32]byte)(g[32:]), 2*k, 2*k, ek.p.eta1)
+	runMatrix(&b, ek.a, &ms)
 	clear(g[:])
+	sampleNoise(&sc, 2*k, 2*k, ek.p.eta1)
+	se := sc.noise[:2*k]
 	for i := range se {
-		NTT(&se[i])
+		ntt(&se[i])
 	}
 	copy(dk.s, se[:k])
+	cs := sc.cache[:k]
+	cacheVector(cs, dk.s)
 	for i := range k {
-		dot(&ek.t[i], &sc.tmp, ek.a, i*k, 1, dk.s) // (Â ∘ ŝ)[i]
-		addMod(&ek.t[i], &se[k+i])                 // + ê[i]
+		rowProduct(&ek.t[i], ek.a, i*k, 1, cs) // (Â ∘ ŝ)[i]
+		addMod(&ek.t[i], &se[k+i])             // + ê[i]
 	}
+	sc.wipe()
 }
 
 // pkeEncrypt is K-PKE.Encrypt (Algorithm 14) of m with randomness r,
-// writing the ciphertext to ct (ek.p.ctSize() bytes).
-func pkeEncrypt(sc *scratch, ek *encapsulationKey, ct []byte, m, r *[32]byte) {
+// writing the ciphertext to ct (ek.p.ctSize() bytes). b may hold other
+// sponges to run with the noise streams (decapsulation's J).
+func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) {
 	p, k := ek.p, ek.p.k
-	noise := sc.noise[:2*k+1]
-	sampleNoise(sc, noise, r, k, p.eta1)
-	y, e1, e2 := noise[:k], noise[k:2*k], &noise[2*k]
+	var sc noiseScratch
+	addNoise(b, &sc, r, 2*k+1, k, p.eta1)
+	b.Run()
+	sampleNoise(&sc, 2*k+1, k, p.eta1)
+	y, e1, e2 := sc.noise[:k], sc.noise[k:2*k], &sc.noise[2*k]
 	for i := range y {
-		NTT(&y[i])
+		ntt(&y[i])
 	}
+	cs := sc.cache[:k]
+	cacheVector(cs, y)
 	per := 32 * int(p.du)
 	for i := range k {
-		dot(&sc.acc, &sc.tmp, ek.a, i, k, y) // (Âᵀ ∘ ŷ)[i]
-		InvNTT(&sc.acc)
+		rowProduct(&sc.acc, ek.a, i, k, cs) // (Âᵀ ∘ ŷ)[i]
+		invNTT(&sc.acc)
 		addMod(&sc.acc, &e1[i])
 		compressEncode(ct[i*per:], &sc.acc, p.du)
 	}
-	dot(&sc.acc, &sc.tmp, ek.t, 0, 1, y) // t̂ᵀ ∘ ŷ
-	InvNTT(&sc.acc)
+	rowProduct(&sc.acc, ek.t, 0, 1, cs) // t̂ᵀ ∘ ŷ
+	invNTT(&sc.acc)
 	addMod(&sc.acc, e2)
 	decodeMessage(&sc.tmp, m) // μ
 	addMod(&sc.acc, &sc.tmp)
 	compressEncode(ct[p.c1Size():], &sc.acc, p.dv)
+	sc.wipe()
 }
 
 // pkeDecrypt is K-PKE.Decrypt (Algorithm 15) of ct (ek.p.ctSize() bytes)
 // with ŝ, writing the message to m.
-func pkeDecrypt(sc *scratch, dk *decapsulationKey, m *[32]byte, ct []byte) {
+func pkeDecrypt(dk *decapsulationKey, m *[32]byte, ct []byte) {
 	p, k := dk.ek.p, dk.ek.p.k
-	u := sc.u[:k]
+	var u [maxK]poly
+	var cs [maxK]mulCache
+	var acc, tmp poly
 	per := 32 * int(p.du)
-	for i := range u {
+	for i := range u[:k] {
 		decodeDecompress(&u[i], ct[i*per:], p.du)
-		NTT(&u[i])
+		ntt(&u[i])
 	}
-	dot(&sc.acc, &sc.tmp, dk.s, 0, 1, u) // ŝᵀ ∘ NTT(u')
-	InvNTT(&sc.acc)
-	decodeDecompress(&sc.tmp, ct[p.c1Size():], p.dv) // v'
-	subFrom(&sc.acc, &sc.tmp)                        // w = v' − InvNTT(ŝᵀ ∘ NTT(u'))
-	encodeMessage(m, &sc.acc)
+	cacheVector(cs[:k], u[:k])
+	rowProduct(&acc, dk.s, 0, 1, cs[:k]) // ŝᵀ ∘ NTT(u')
+	invNTT(&acc)
+	decodeDecompress(&tmp, ct[p.c1Size():], p.dv) // v'
+	subFrom(&acc, &tmp)                           // w = v' − InvNTT(ŝᵀ ∘ NTT(u'))
+	encodeMessage(m, &acc)
+	clear(acc[:])
+	clear(tmp[:])
 }

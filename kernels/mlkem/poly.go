@@ -33,11 +33,6 @@ func subGE(x, c uint64) uint64 {
 	return x - ge*c
 }
 
-// put4 stores the four lanes of x, lowest first, as f[i..i+3].
-func put4(f *poly, i int, x uint64) {
-	f[i], f[i+1], f[i+2], f[i+3] = int16(x), int16(x>>16), int16(x>>32), int16(x>>48)
-}
-
 // addMod sets f to f + g.
 func addMod(f, g *poly) {
 	a, b := lanes(f), lanes(g)
@@ -54,21 +49,26 @@ func subFrom(f, g *poly) {
 	}
 }
 
-// dot sets acc to Σ_j m[off + j·stride] ∘ v[j], the NTT-domain inner
-// product of v with a row (stride 1) or column (stride k) of the matrix m
-// of k×k polynomials stored row-major, or with a vector (off 0, stride
-// 1). The sum of up to four products is kept lazily below 4q < 2^15 and
-// reduced once; tmp is scratch.
-func dot(acc, tmp *poly, m []poly, off, stride int, v []poly) {
-	MulNTT(acc, &m[off], &v[0])
-	a, t := lanes(acc), lanes(tmp)
-	for j := 1; j < len(v); j++ {
-		MulNTT(tmp, &m[off+j*stride], &v[j])
-		for i := range a {
-			a[i] += t[i]
-		}
-	}
-	for i := range a {
-		a[i] = subGE(subGE(a[i], 2*Q), Q)
-	}
+// The kernels are called through function values, so the compiler cannot
+// see that they do not retain their arguments and would move every
+// polynomial passed to them to the heap. They do not retain them (they
+// transform in place and return), so the operations call them through
+// the wrappers below, which hide the pointers from escape analysis as the
+// runtime's noescape does: the operations' scratch stays on the stack.
+
+// noescape returns p, hidden from escape analysis: the pointer is read and
+// rebuilt through a uintptr with no call in between, so the object cannot
+// move meanwhile. Only pass the result to functions that do not retain it.
+func noescape(p *poly) *poly {
+	bits := *(*uintptr)(unsafe.Pointer(&p))
+	return *(**poly)(unsafe.Pointer(&bits))
 }
+
+// ntt is NTT on a polynomial that may stay on the stack.
+func ntt(f *poly) { NTT(noescape(f)) }
+
+// invNTT is InvNTT on a polynomial that may stay on the stack.
+func invNTT(f *poly) { InvNTT(noescape(f)) }
+
+// mulNTT is MulNTT on polynomials that may stay on the stack.
+func mulNTT(h, f, g *poly) { MulNTT(noescape(h), noescape(f), noescape(g)) }

@@ -1,154 +1,96 @@
 package mlkem
 
-import "encoding/binary"
+import (
+	"github.com/tunelab/tunelab/kernels/internal/polysample"
+	"github.com/tunelab/tunelab/kernels/sha3"
+)
 
 // Sampling of FIPS 203, 4.2.2: the matrix Â from ρ with SampleNTT
 // (Algorithm 7) on SHAKE128, and the noise polynomials with
-// SamplePolyCBD (Algorithm 8) on PRF = SHAKE256.
+// SamplePolyCBD (Algorithm 8) on PRF = SHAKE256. The streams are added
+// to a sha3.Batch (addMatrix, addNoise), which the caller runs with the
+// operation's other independent hashes; the samplers then read the
+// squeezed bytes in place.
 
-// xofBytes is how much of each SHAKE128 stream xofMany reads at once:
-// three blocks, 336 candidates for 256 coefficients; a stream needs more
-// with probability below 1%, and is then continued by sampleNTT.
-const xofBytes = 3 * 168
+// xofBlocks is how many blocks of each SHAKE128 stream SampleNTT is
+// expected to read: three, 336 candidates for 256 coefficients; a stream
+// needs more with probability below 1%, and its batch then squeezes on.
+const xofBlocks = 3
 
 // prfMax is the longest PRF output, 64·η for η = 3.
 const prfMax = 64 * 3
 
-// expandMatrix sets a[i·k+j] to Â[i, j] = SampleNTT(ρ || j || i) for
-// i, j < k, with every stream squeezed at once. The matrix is public: the
-// time rejection sampling takes may depend on it.
-func expandMatrix(sc *scratch, a []poly, rho *[32]byte, k int) {
-	outs, ins := sc.outs[:k*k], sc.ins[:k*k]
+// addMatrix adds the k² SampleNTT streams of Â, SHAKE128(ρ || j || i) for
+// Â[i, j], to b. The matrix is public: the time rejection sampling takes
+// may depend on it.
+func addMatrix(b *sha3.Batch, ms *matrixScratch, rho *[32]byte, k int) {
+	ms.first = b.Len()
 	for i := range k {
 		for j := range k {
 			x := i*k + j
-			in := &sc.xofIn[x]
+			in := &ms.in[x]
 			copy(in[:], rho[:])
 			in[32], in[33] = byte(j), byte(i)
-			ins[x], outs[x] = in[:], sc.xofOut[x][:]
+			ms.count[x] = 0
+			b.Stream128(xofBlocks, in[:])
 		}
 	}
-	sc.h.xofMany(outs, ins)
-	for x := range a[:k*k] {
-		sampleNTT(&a[x], outs[x], ins[x], &sc.h)
-	}
 }
 
-// sampleNTT sets f to SampleNTT(in) given buf, the first len(buf) bytes
-// of SHAKE128(in), a multiple of 3: if they are not enough it reads the
-// stream on from there.
-func sampleNTT(f *poly, buf, in []byte, h *hasher) {
-	j := rejectSample(f, 0, buf)
-	if j == n {
-		return
-	}
-	x := h.xofStream(in)
-	var block [168]byte
-	for skip := len(buf); skip > 0; skip -= len(block) {
-		x.Read(block[:min(skip, len(block))])
-	}
-	for j < n {
-		x.Read(block[:])
-		j = rejectSample(f, j, block[:])
-	}
-}
-
-// rejectSample continues SampleNTT with f[:j] sampled, on the bytes of
-// buf (a multiple of 3), and returns how many coefficients are sampled
-// after. The candidates are the consecutive 12-bit little-endian fields
-// of buf (each 3 bytes hold d1, then d2), kept if below q. Four at a time,
-// from one 64-bit load, they are stored unconditionally and j advances
-// past the accepted ones only; the last ones go as Algorithm 7 has it.
-func rejectSample(f *poly, j int, buf []byte) int {
-	for ; len(buf) >= 8 && j <= n-4; buf = buf[6:] {
-		w := binary.LittleEndian.Uint64(buf)
-		j = keep(f, j, w&0xfff)
-		j = keep(f, j, w>>12&0xfff)
-		j = keep(f, j, w>>24&0xfff)
-		j = keep(f, j, w>>36&0xfff)
-	}
-	for ; len(buf) >= 3 && j < n; buf = buf[3:] {
-		d1 := uint16(buf[0]) | uint16(buf[1]&0xf)<<8
-		d2 := uint16(buf[1]>>4) | uint16(buf[2])<<4
-		if d1 < Q {
-			f[j], j = int16(d1), j+1
+// runMatrix runs b, whose only streams are those of addMatrix, and sets
+// a[i·k+j] to Â[i, j] = SampleNTT(ρ || j || i), sampling each block of a
+// stream straight from the Keccak state as the batch squeezes it.
+func runMatrix(b *sha3.Batch, a []poly, ms *matrixScratch) {
+	for {
+		i, block, ok := b.Next()
+		if !ok {
+			return
 		}
-		if d2 < Q && j < n {
-			f[j], j = int16(d2), j+1
+		x := i - ms.first
+		ms.count[x] = rejectSample(&a[x], ms.count[x], block)
+		if ms.count[x] == n {
+			b.Done(i)
 		}
 	}
-	return j
 }
 
-// keep stores the candidate d as f[j] and returns the index of the next
-// coefficient: j+1 if d < q, else j (without a branch: the compiler emits
-// SETcc).
-func keep(f *poly, j int, d uint64) int {
-	f[j] = int16(d)
-	var next int
-	if d < Q {
-		next = 1
-	}
-	return j + next
-}
+// rejectSample continues SampleNTT with f[:j] sampled on the bytes of
+// buf (a multiple of 3) and returns how many coefficients are sampled
+// after: the dispatched kernel mlkem.rejntt (kernels/internal/polysample).
+func rejectSample(f *poly, j int, buf []byte) int { return polysample.RejNTT12(f, j, buf) }
 
-// sampleNoise sets f[i] to SamplePolyCBD_η(PRF_η(seed, i)) for every i,
-// with η = eta for i < nEta and η = η2 after, every PRF stream computed at
-// once.
-func sampleNoise(sc *scratch, f []poly, seed *[32]byte, nEta, eta int) {
-	outs, ins := sc.outs[:len(f)], sc.ins[:len(f)]
-	for i := range f {
+// addNoise adds the PRF streams of count noise polynomials to b:
+// PRF_η(seed, i) into sc.prf[i], with η = eta for i < nEta and η2 after.
+func addNoise(b *sha3.Batch, sc *noiseScratch, seed *[32]byte, count, nEta, eta int) {
+	for i := range count {
 		in := &sc.prfIn[i]
 		copy(in[:], seed[:])
 		in[32] = byte(i)
-		ins[i] = in[:]
-		outs[i] = sc.prfOut[i][:64*eta2]
+		l := 64 * eta2
 		if i < nEta {
-			outs[i] = sc.prfOut[i][:64*eta]
+			l = 64 * eta
 		}
+		b.SHAKE256(sc.prf[i][:l], in[:])
 	}
-	sc.h.prfMany(outs, ins)
-	for i := range f {
-		if len(outs[i]) == 64*3 {
-			cbd3(&f[i], outs[i])
+}
+
+// sampleNoise sets sc.noise[i] to SamplePolyCBD_η of the PRF outputs of
+// addNoise, for i < count.
+func sampleNoise(sc *noiseScratch, count, nEta, eta int) {
+	for i := range count {
+		if i < nEta && eta == 3 {
+			cbd3(&sc.noise[i], sc.prf[i][:])
 		} else {
-			cbd2(&f[i], outs[i])
+			cbd2(&sc.noise[i], sc.prf[i][:])
 		}
 	}
 }
 
-// cbd2 sets f to SamplePolyCBD_2(b) for the 128 bytes of b, canonical:
-// coefficient i is b_{4i} + b_{4i+1} − b_{4i+2} − b_{4i+3} mod q. The
-// bit-pair sums of 64 bits are 16 nibbles (x in bits 0-1, y in bits 2-3),
-// spread four at a time into the lanes of a word.
-func cbd2(f *poly, b []byte) {
-	b = b[:128]
-	const m = 0x5555555555555555
-	for i := range n / 16 {
-		w := binary.LittleEndian.Uint64(b[8*i:])
-		t := w&m + w>>1&m
-		for o := range 4 {
-			s := t >> (16 * o) & 0xffff
-			x := s&0xf | s&0xf0<<12 | s&0xf00<<24 | s&0xf000<<36
-			put4(f, 16*i+4*o, subGE(x&(3*ones)+Q*ones-x>>2&(3*ones), Q))
-		}
-	}
-}
+// cbd2 sets f to SamplePolyCBD_2(b) for the first 128 bytes of b,
+// canonical: the dispatched kernel mlkem.cbd2
+// (kernels/internal/polysample).
+func cbd2(f *poly, b []byte) { polysample.CBD2(f, (*[128]byte)(b[:128])) }
 
-// cbd3 sets f to SamplePolyCBD_3(b) for the 192 bytes of b, canonical:
-// coefficient i is the sum of bits 6i..6i+2 minus that of bits 6i+3..6i+5
-// mod q. The bit-triple sums of 48 bits are eight 6-bit groups (x in bits
-// 0-2, y in bits 3-5), spread four at a time into the lanes of a word.
-func cbd3(f *poly, b []byte) {
-	b = b[:192]
-	const m = 0x249249249249
-	for i := range n / 8 {
-		w := uint64(binary.LittleEndian.Uint32(b[6*i:])) | uint64(binary.LittleEndian.Uint16(b[6*i+4:]))<<32
-		t := w&m + w>>1&m + w>>2&m
-		for o := range 2 {
-			s := t >> (24 * o) & 0xffffff
-			x := s&0x3f | s&0xfc0<<10 | s&0x3f000<<20 | s&0xfc0000<<30
-			put4(f, 8*i+4*o, subGE(x&(7*ones)+Q*ones-x>>3&(7*ones), Q))
-		}
-	}
-}
+// cbd3 sets f to SamplePolyCBD_3(b) for the first 192 bytes of b,
+// canonical: the dispatched kernel mlkem.cbd3.
+func cbd3(f *poly, b []byte) { polysample.CBD3(f, (*[192]byte)(b[:192])) }

@@ -182,6 +182,7 @@ func (k *manyKernel) replan() {
 		}
 	}
 	k.plan, k.ways = plan, ways
+	setLaneCosts()
 	if def > 0 {
 		dispatch.Fallback(k.name, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here", true)
 	}

@@ -132,11 +132,13 @@ func xorBlock(a *[25]uint64, block []byte) {
 // xorPadded XORs the last, partial block tail (len(tail) < rate) into a,
 // with the domain separator ds and the final bit of pad10*1.
 func xorPadded(a *[25]uint64, tail []byte, rate int, ds byte) {
-	var block [maxRate]byte
-	copy(block[:], tail)
-	block[len(tail)] = ds
-	block[rate-1] ^= 0x80
-	xorBlock(a, block[:rate])
+	words := len(tail) / 8
+	xorBlock(a, tail[:8*words])
+	var last [8]byte
+	copy(last[:], tail[8*words:])
+	last[len(tail)%8] = ds
+	a[words] ^= binary.LittleEndian.Uint64(last[:])
+	a[rate/8-1] ^= 0x80 << 56
 }
 
 // extract writes bytes off .. off+len(dst) of the state's little-endian

@@ -16,7 +16,7 @@ var DefaultMCPUs = []string{"znver3", "znver4", "znver5", "skylake-avx512", "ice
 
 // Feature lists shared by CPU models in mcpuFeatures.
 const (
-	avx2Base   = "sse41 avx avx2 bmi1 bmi2 aes pclmulqdq"
+	avx2Base   = "sse41 popcnt avx avx2 bmi1 bmi2 aes pclmulqdq"
 	avx512Base = avx2Base + " adx avx512f avx512bw avx512vl avx512dq avx512cd"
 	iceLake    = avx512Base + " sha avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq vaes vpclmulqdq gfni"
 	hybrid     = avx2Base + " adx sha vaes vpclmulqdq gfni"

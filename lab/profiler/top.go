@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // A Hot is one instruction address with its share of the samples.
@@ -128,6 +129,7 @@ func WriteTop(w io.Writer, p *profile.Profile, n int, exe string) {
 		fmt.Fprintf(w, "# %s\n", c)
 	}
 	writeFuncShares(w, p, 5)
+	writeKernelShares(w, p)
 	hots := Top(p, n)
 	if exe != "" {
 		if err := AddDisasm(hots, exe); err != nil {
@@ -202,6 +204,56 @@ func writeFuncShares(w io.Writer, p *profile.Profile, n int) {
 		}
 		fmt.Fprintf(w, "%6.2f%%  %s  %s\n", 100*shares[fn], name, filepath.Base(files[fn]))
 	}
+}
+
+// KernelShares returns the share of p's samples in each registered
+// kernel's generated code (a function that is some variant's symbol),
+// largest first, and the share outside every kernel: for a whole
+// operation, where its time goes by kernel, so that the next kernel to
+// tune is visible. Operation kernels are left out (their variants have
+// no code of their own).
+func KernelShares(p *profile.Profile) (kernels []string, shares map[string]float64, other float64) {
+	bySymbol := map[string]string{}
+	for _, k := range variant.Kernels() {
+		if k.Operation {
+			continue
+		}
+		for _, v := range variant.Variants(k.Name) {
+			if v.Symbol != "" {
+				if _, dup := bySymbol[v.Symbol]; !dup {
+					bySymbol[v.Symbol] = k.Name
+				}
+			}
+		}
+	}
+	fns, fnShares, _ := funcShares(p)
+	shares = map[string]float64{}
+	for _, fn := range fns {
+		if k, ok := bySymbol[fn]; ok {
+			if _, seen := shares[k]; !seen {
+				kernels = append(kernels, k)
+			}
+			shares[k] += fnShares[fn]
+			continue
+		}
+		other += fnShares[fn]
+	}
+	sort.SliceStable(kernels, func(i, j int) bool { return shares[kernels[i]] > shares[kernels[j]] })
+	return kernels, shares, other
+}
+
+// writeKernelShares prints KernelShares when some samples are in a
+// kernel's code.
+func writeKernelShares(w io.Writer, p *profile.Profile) {
+	kernels, shares, other := KernelShares(p)
+	if len(kernels) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "time by kernel (generated code; generic Go and glue under other):")
+	for _, k := range kernels {
+		fmt.Fprintf(w, "%6.2f%%  %s\n", 100*shares[k], k)
+	}
+	fmt.Fprintf(w, "%6.2f%%  other\n", 100*other)
 }
 
 // A Moved is one source line whose share changed between two profiles.

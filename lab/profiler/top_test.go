@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // synthetic builds a profile whose samples sit on lines of a fake .s file.
@@ -113,5 +114,26 @@ func TestParseObjdump(t *testing.T) {
 	m := parseObjdump(out)
 	if len(m) != 2 || m[0x5e0480] != "mov 0x8(%rsp),%rax" || m[0x5e0485] != "vprolq $0x1,%zmm3,%zmm4" {
 		t.Errorf("parseObjdump = %v", m)
+	}
+}
+
+// TestKernelShares checks that samples in a registered variant's symbol
+// count for its kernel and the rest for other.
+func TestKernelShares(t *testing.T) {
+	variant.RegisterKernel(variant.Kernel{Name: "test.kernelshares", Family: "test", Bench: "TestKernelShares"})
+	variant.Register(variant.Variant{Kernel: "test.kernelshares", Name: "isa=x", Symbol: "pkg.hot"})
+	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}}}
+	fn := func(name string) *profile.Location {
+		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, Filename: name + ".s"}
+		p.Function = append(p.Function, f)
+		l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: f, Line: 1}}}
+		p.Location = append(p.Location, l)
+		return l
+	}
+	hot, cold := fn("pkg.hot"), fn("pkg.cold")
+	p.Sample = []*profile.Sample{{Location: []*profile.Location{hot}, Value: []int64{3}}, {Location: []*profile.Location{cold}, Value: []int64{1}}}
+	kernels, shares, other := KernelShares(p)
+	if len(kernels) != 1 || kernels[0] != "test.kernelshares" || shares[kernels[0]] != 0.75 || other != 0.25 {
+		t.Errorf("KernelShares = %v, %v, other %v; want test.kernelshares 75%%, other 25%%", kernels, shares, other)
 	}
 }

@@ -1,0 +1,229 @@
+// Package kernelset registers the kernels of the coefficient families of
+// the lattice schemes (rejection sampling, CBD, compression and packing,
+// ML-DSA's rounding) behind kernels/variant, one Slot per kernel, with
+// the dispatch choice of the implementation the scheme calls. It is
+// nttfield's registration layer for kernels of any function type: a
+// family describes each kernel once (Spec: its generic code, how to
+// compare a variant with it, how to prepare a measured input) and hands
+// over its generated production and lab tables; verification, the
+// harness's instances, the choice among the variants, forcing one (Use)
+// and the whole-operation composition knob (TierKnob) are the same for
+// every family.
+package kernelset
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// A Spec describes one kernel whose implementations have type F.
+type Spec[F any] struct {
+	Kernel, Family, Bench, Unit, Doc string
+	// Generic is the reference: the specification in Go.
+	Generic F
+	// Edges is the number of boundary inputs Check knows.
+	Edges int
+	// Check runs fn and ref on input i (i < Edges: boundary input i;
+	// else a pseudo-random input from seed and i) and returns a
+	// *variant.Mismatch naming kernel, variant name and input where their
+	// outputs differ, nil where they agree.
+	Check func(kernel, name string, fn, ref F, i int, seed uint64) error
+	// Prepare prepares an input from seed and returns a function running
+	// fn n times on it, for the harness.
+	Prepare func(fn F, seed uint64) func(n int)
+}
+
+// A Slot holds the implementation of one kernel that its scheme calls
+// (Fn), chosen by dispatch among the generic code and the registered
+// variants.
+type Slot[F any] struct {
+	Fn    F
+	spec  Spec[F]
+	known []variant.Impl[F]
+	once  sync.Once
+}
+
+// New registers spec's kernel, its generic variant and the production
+// table prod, and chooses Fn among them.
+func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
+	variant.RegisterKernel(variant.Kernel{Name: spec.Kernel, Family: spec.Family, Bench: spec.Bench,
+		Unit: spec.Unit, UnitsPerOp: func(int) float64 { return 1 }, Doc: spec.Doc})
+	s := &Slot[F]{spec: spec}
+	variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: spec.Generic}))
+	s.add(prod)
+	return s
+}
+
+// AddLab registers the variants of the lab table lab that production did
+// not and chooses Fn again among all of them, once; call it before the
+// kernel runs concurrently.
+func (s *Slot[F]) AddLab(lab []variant.Impl[F]) { s.once.Do(func() { s.add(lab) }) }
+
+// add registers the variants of impls not registered yet and chooses Fn
+// among all known ones.
+func (s *Slot[F]) add(impls []variant.Impl[F]) {
+	for _, im := range impls {
+		if variant.Find(s.known, im.Name) == nil {
+			s.known = append(s.known, im)
+			variant.Register(s.variant(im))
+		}
+	}
+	s.Fn = variant.Choose(s.spec.Kernel, s.spec.Generic, s.known)
+}
+
+// Kernel returns the kernel's name.
+func (s *Slot[F]) Kernel() string { return s.spec.Kernel }
+
+// Known returns the registered assembly variants, production's first.
+func (s *Slot[F]) Known() []variant.Impl[F] { return s.known }
+
+// Verify compares fn with the generic code on every boundary input and
+// count pseudo-random inputs from seed.
+func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
+	for i := range s.spec.Edges + count {
+		if err := s.spec.Check(s.spec.Kernel, name, fn, s.spec.Generic, i, seed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// variant returns the registry record of im.
+func (s *Slot[F]) variant(im variant.Impl[F]) variant.Variant {
+	v := im.Variant(s.spec.Kernel)
+	if im.Symbol != "" && im.LoopLabel == "" {
+		v.LoopTrips = func(int) float64 { return 1 } // straight-line code
+	}
+	v.New = func(_ int, seed uint64) variant.Instance {
+		return &instance[F]{s: s, name: im.Name, fn: im.Fn, seed: seed, run: s.spec.Prepare(im.Fn, seed)}
+	}
+	v.Verify = func(_ int, seed uint64) error { return s.Verify(im.Name, im.Fn, seed, 64) }
+	return v
+}
+
+// An instance is a prepared input of one variant.
+type instance[F any] struct {
+	s    *Slot[F]
+	name string
+	fn   F
+	seed uint64
+	run  func(n int)
+}
+
+func (in *instance[F]) Run(n int) { in.run(n) }
+
+func (in *instance[F]) Check() error {
+	in.seed++
+	return in.s.Verify(in.name, in.fn, in.seed, 4)
+}
+
+// Use makes Fn the registered variant named name (variant.GenericName:
+// the reference) and returns a function that restores the previous one.
+// It refuses a variant the host cannot run. Use is not safe while the
+// kernel runs concurrently.
+func (s *Slot[F]) Use(name string) (restore func(), err error) {
+	old := s.Fn
+	switch name {
+	case "":
+		return func() {}, nil
+	case variant.GenericName:
+		s.Fn = s.spec.Generic
+	default:
+		im := variant.Find(s.known, name)
+		if im == nil {
+			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, name)
+		}
+		if !dispatch.Has(im.Features...) {
+			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, name)
+		}
+		s.Fn = im.Fn
+	}
+	return func() { s.Fn = old }, nil
+}
+
+// A Tiered is a Slot of any function type, as TierKnob takes them.
+type Tiered interface {
+	Kernel() string
+	// planAt returns the variant dispatch selects at level and its
+	// features.
+	planAt(level string, host *dispatch.CPU) (name string, features []string)
+	Use(name string) (func(), error)
+}
+
+// planAt returns the variant dispatch selects for s's kernel at size 0 on
+// the host (its own level) or on a synthetic CPU of level.
+func (s *Slot[F]) planAt(level string, host *dispatch.CPU) (string, []string) {
+	cpu := host
+	if host.Level() != level {
+		c, err := dispatch.LevelCPU(level)
+		if err != nil {
+			return variant.GenericName, nil
+		}
+		cpu = c
+	}
+	plan := dispatch.Resolve(cpu, dispatch.Compiled(), "", s.spec.Kernel, variant.Candidates(s.known))
+	name := plan.Choices[dispatch.ForSize(plan.Choices, 0)].Variant
+	if im := variant.Find(s.known, name); im != nil {
+		return name, im.Features
+	}
+	return variant.GenericName, nil
+}
+
+// tiers are the ISA tiers of a TierKnob, by the feature level whose
+// dispatch plan names their variants.
+var tiers = []struct{ value, level string }{{"avx2", dispatch.LevelV3}, {"avx512", dispatch.LevelV4}}
+
+// TierKnob returns the whole-operation composition knob key over slots:
+// per ISA tier the host can run, every slot's variant dispatch selects at
+// that tier (the host's own plan at its own level, the compiled table's
+// level default below it), and the generic code of every slot as the
+// reference. A tier whose plan is generic for every slot is left out.
+func TierKnob(key string, slots ...Tiered) compose.Knob {
+	use := func(names []string) func() (func(), error) {
+		return func() (func(), error) {
+			var undo []func()
+			restore := func() {
+				for i := len(undo) - 1; i >= 0; i-- {
+					undo[i]()
+				}
+			}
+			for i, s := range slots {
+				r, err := s.Use(names[i])
+				if err != nil {
+					restore()
+					return nil, err
+				}
+				undo = append(undo, r)
+			}
+			return restore, nil
+		}
+	}
+	generics := make([]string, len(slots))
+	for i := range generics {
+		generics[i] = variant.GenericName
+	}
+	generic := compose.Choice{Value: "generic", Use: use(generics)}
+	kn := compose.Knob{Key: key, Generic: generic, Choices: []compose.Choice{generic}}
+	host := dispatch.Host()
+	for _, t := range tiers {
+		if dispatch.LevelRank(host.Level()) < dispatch.LevelRank(t.level) {
+			continue
+		}
+		names := make([]string, len(slots))
+		var features []string
+		all := true
+		for i, s := range slots {
+			name, f := s.planAt(t.level, host)
+			names[i], features = name, append(features, f...)
+			all = all && name == variant.GenericName
+		}
+		if !all {
+			kn.Choices = append(kn.Choices, compose.Choice{Value: t.value, Features: features, Use: use(names)})
+		}
+	}
+	return kn
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"fmt"
+	"log"
+	"math/big"
+	"os"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/impltable"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
+)
+
+// ML-KEM's row product: the base-case products of FIPS 203 Algorithm 12,
+// (a0 + a1·X)(b0 + b1·X) mod X² − γ = (a0·b0 + a1·b1·γ) + (a0·b1 + a1·b0)·X,
+// summed over a row. With a multiplication cache of each vector
+// polynomial b (mlkem.mulcache, as mlkem-native's): B1 = (b0·R, b1·γ·R)
+// and B2 = (b1·R, b0·R) per pair, R = 2^16 mod q, every product of a pair
+// is one VPMADDWD — a0·B1 + a1·B1' = R·(a0·b0 + a1·b1·γ) in a dword, and
+// likewise the X coefficient with B2 —, the k products of a dword are
+// summed (below 4·2·q² < q·2^15), reduced once by a 16-bit Montgomery
+// reduction (÷R, exact: the cache's factor R cancels) and canonicalized.
+
+// kq is ML-KEM's modulus.
+const kq = 3329
+
+// kemConsts are the Montgomery constants of R = 2^16 and the gammas
+// γ_i = 17^(2·BitRev7(i)+1) mod q, computed from first principles.
+type kemConsts struct {
+	qinv   uint16     // q⁻¹ mod 2^16
+	r2     uint16     // R² mod q
+	gammas [128]int64 // γ_i
+}
+
+func newKEMConsts() kemConsts {
+	var k kemConsts
+	Q := big.NewInt(kq)
+	two16 := big.NewInt(1 << 16)
+	k.qinv = uint16(new(big.Int).ModInverse(Q, two16).Uint64())
+	k.r2 = uint16(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 32), Q).Uint64())
+	for i := range 128 {
+		br := 0
+		for b := range 7 {
+			br |= (i >> b & 1) << (6 - b)
+		}
+		k.gammas[i] = new(big.Int).Exp(big.NewInt(17), big.NewInt(int64(2*br+1)), Q).Int64()
+	}
+	return k
+}
+
+const (
+	kemCacheType  = "func(c *[512]int16, b *[256]int16)"
+	kemMatVecType = "func(acc, a *[256]int16, stride int, c *[512]int16, k int)"
+)
+
+// mainKEM generates mlkem.mulcache and mlkem.matvec.
+func mainKEM() {
+	c := vecgen.NewConsts("kemmatvecconst")
+	kc := newKEMConsts()
+	type fn struct{ kernel, name, sym, isa string }
+	var fns []fn
+	for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
+		sym := "mulcache_" + s.Name
+		buildCache(&gen{isa: s, c: c}, sym, kc)
+		fns = append(fns, fn{"mlkem.mulcache", "isa=" + s.Name, sym, s.Name})
+		for _, u := range []int{1, 2} {
+			sym := fmt.Sprintf("kemmatvec_%s_%d", s.Name, u)
+			buildKEMMatVec(&gen{isa: s, c: c}, sym, u, kc)
+			fns = append(fns, fn{"mlkem.matvec", fmt.Sprintf("isa=%s/unroll=%d", s.Name, u), sym, s.Name})
+		}
+	}
+	c.Emit()
+	avogen.Generate()
+	if *tableOut == "" {
+		return
+	}
+	derived, err := isafeat.Derive()
+	if err != nil {
+		log.Fatal(err)
+	}
+	lists := []impltable.List{{Kernel: "mlkem.mulcache", Var: "asmMulCache", Type: kemCacheType},
+		{Kernel: "mlkem.matvec", Var: "asmMatVec", Type: kemMatVecType}}
+	for i := range lists {
+		for _, x := range fns {
+			if x.kernel != lists[i].Kernel {
+				continue
+			}
+			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
+			if err != nil {
+				log.Fatal(err)
+			}
+			loop := "loop"
+			if x.kernel == "mlkem.mulcache" {
+				loop = ""
+			}
+			lists[i].Rows = append(lists[i].Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: loop})
+		}
+	}
+	file := impltable.File{Pkg: "mlkem", PkgPath: "github.com/tunelab/tunelab/kernels/mlkem",
+		Command: "go run ../../variants/matvec " + strings.Join(os.Args[1:], " "), Lists: lists}
+	if err := file.Write(*tableOut, *prodOut); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// splat16 returns the address of a vector of the tier with v in every
+// 16-bit lane; words16 a vector repeating the 16-bit lanes p.
+func (g *gen) splat16(v uint16) operand.Mem { return g.words16(v) }
+
+func (g *gen) words16(p ...uint16) operand.Mem {
+	l := make([]uint32, g.isa.Lanes(32))
+	for i := range l {
+		l[i] = uint32(p[(2*i)%len(p)]) | uint32(p[(2*i+1)%len(p)])<<16
+	}
+	return g.c.Lanes32(l...)
+}
+
+// montMul16 returns x·c·2^−16 mod q, canonical, for 16-bit lanes x and
+// constant lanes c (below q) given with cq = c·q⁻¹ mod 2^16: VPMULHW of x
+// and c less VPMULHW of q and the quotient VPMULLW(x, cq), then q added to
+// the negative lanes.
+func (g *gen) montMul16(x reg.VecVirtual, c, cq operand.Mem, qv reg.VecVirtual) reg.VecVirtual {
+	t, h := g.isa.Vec(), g.isa.Vec()
+	VPMULLW(cq, x, t)
+	VPMULHW(c, x, h)
+	VPMULHW(qv, t, t)
+	VPSUBW(t, h, h)
+	m := g.isa.Vec()
+	VPSRAW(operand.U8(15), h, m)
+	g.and(qv, m, m)
+	VPADDW(m, h, h)
+	return h
+}
+
+// buildCache emits mlkem.mulcache: per vector of coefficients, b·R with
+// the odd lanes multiplied by γ too (B1, stored at c[i]) and b·R with
+// each pair's words swapped (B2, at c[256+i]).
+func buildCache(g *gen, sym string, kc kemConsts) {
+	TEXT(sym, NOSPLIT, kemCacheType)
+	Pragma("noescape")
+	cp, bp := GP64(), GP64()
+	Load(Param("c"), cp)
+	Load(Param("b"), bp)
+	qv := g.isa.Load(g.splat16(kq))
+	per := g.isa.Lanes(16)
+	var swap []byte
+	for i := 0; i < 64; i += 4 {
+		swap = append(swap, byte(i+2), byte(i+3), byte(i), byte(i+1))
+	}
+	sw := g.isa.Load(g.c.Bytes(swap[:g.isa.Bytes]))
+	for i := 0; i < 256; i += per {
+		// the constants of this vector's pairs: R² in the even lanes,
+		// γ·R² in the odd ones (as Montgomery factors, ·q⁻¹ too)
+		var cs, cqs []uint16
+		for j := i; j < i+per; j += 2 {
+			g2 := uint16(kc.gammas[j/2] * int64(kc.r2) % kq)
+			cs = append(cs, kc.r2, g2)
+			cqs = append(cqs, kc.r2*kc.qinv, g2*kc.qinv)
+		}
+		x := g.isa.Load(operand.Mem{Base: bp, Disp: 2 * i})
+		b1 := g.montMul16(x, g.words16(cs...), g.words16(cqs...), qv)
+		g.isa.Store(b1, operand.Mem{Base: cp, Disp: 2 * i})
+		b := g.montMul16(x, g.splat16(kc.r2), g.splat16(kc.r2*kc.qinv), qv)
+		VPSHUFB(sw, b, b)
+		g.isa.Store(b, operand.Mem{Base: cp, Disp: 512 + 2*i})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// buildKEMMatVec emits mlkem.matvec: acc = Σ_{j<k} a[j·stride] ∘ b_j for
+// the caches c of b_0..b_{k−1} (consecutive), per vector of coefficients
+// the even (a0·b0 + a1·b1·γ) and odd (a0·b1 + a1·b0) dword sums of k
+// VPMADDWD pairs, a Montgomery reduction of each and the pair packed back
+// into words.
+func buildKEMMatVec(g *gen, sym string, unroll int, kc kemConsts) {
+	TEXT(sym, NOSPLIT, kemMatVecType)
+	Pragma("noescape")
+	acc, a, stride, cp, k := GP64(), GP64(), GP64(), GP64(), GP64()
+	Load(Param("acc"), acc)
+	Load(Param("a"), a)
+	Load(Param("stride"), stride)
+	Load(Param("c"), cp)
+	Load(Param("k"), k)
+	SHLQ(operand.U8(9), stride) // bytes between the row's polynomials
+	qv, qi := g.isa.Load(g.splat(kq)), g.isa.Load(g.splat(uint32(kc.qinv)))
+	step := g.isa.Bytes * unroll
+	n := GP64()
+	MOVQ(operand.U64(uint64(512/step)), n)
+	Label("loop")
+	for u := range unroll {
+		off := u * g.isa.Bytes
+		even, odd := g.isa.Vec(), g.isa.Vec()
+		x := g.isa.Load(operand.Mem{Base: a, Disp: off})
+		VPMADDWD(operand.Mem{Base: cp, Disp: off}, x, even)
+		VPMADDWD(operand.Mem{Base: cp, Disp: 512 + off}, x, odd)
+		pa, pc, j := GP64(), GP64(), GP64()
+		LEAQ(operand.Mem{Base: a, Index: stride, Scale: 1, Disp: off}, pa)
+		LEAQ(operand.Mem{Base: cp, Disp: off + 1024}, pc)
+		MOVQ(k, j)
+		inner, last := fmt.Sprintf("term%d", u), fmt.Sprintf("sum%d", u)
+		DECQ(j)
+		JZ(operand.LabelRef(last))
+		Label(inner)
+		x = g.isa.Load(operand.Mem{Base: pa})
+		p := g.isa.Vec()
+		VPMADDWD(operand.Mem{Base: pc}, x, p)
+		VPADDD(p, even, even)
+		VPMADDWD(operand.Mem{Base: pc, Disp: 512}, x, p)
+		VPADDD(p, odd, odd)
+		ADDQ(stride, pa)
+		ADDQ(operand.U32(1024), pc)
+		DECQ(j)
+		JNZ(operand.LabelRef(inner))
+		Label(last)
+		for _, s := range []reg.VecVirtual{even, odd} {
+			t := g.isa.Vec()
+			VPMULLD(qi, s, t)
+			VPSLLD(operand.U8(16), t, t)
+			VPSRAD(operand.U8(16), t, t) // the quotient, signed 16 bits
+			VPMULLD(qv, t, t)
+			VPSUBD(t, s, s)
+			VPSRAD(operand.U8(16), s, s) // in (−q, q)
+			m := g.isa.Vec()
+			VPSRAD(operand.U8(31), s, m)
+			g.and(qv, m, m)
+			VPADDD(m, s, s)
+		}
+		VPSLLD(operand.U8(16), odd, odd)
+		if g.isa.EVEX() {
+			VPORD(odd, even, even)
+		} else {
+			VPOR(odd, even, even)
+		}
+		g.isa.Store(even, operand.Mem{Base: acc, Disp: off})
+	}
+	ADDQ(operand.U32(uint64(step)), acc)
+	ADDQ(operand.U32(uint64(step)), a)
+	ADDQ(operand.U32(uint64(step)), cp)
+	DECQ(n)
+	JNZ(operand.LabelRef("loop"))
+	VZEROUPPER()
+	RET()
+}

@@ -1,0 +1,132 @@
+// Command round generates ML-DSA's rounding kernels (FIPS 204, 7.4) for
+// kernels/mldsa with avo, each a loop over a polynomial's 256 int32
+// coefficients fused with what the signing loop does around it:
+//
+//   - mldsa.lowbits: r = w − c·s2 mod q in place, r1 = HighBits(r) as
+//     bytes, and whether ‖LowBits(r)‖∞ ≥ γ2 − β (a rejection);
+//   - mldsa.makehint: h = MakeHint(−c·t0, r + c·t0) =
+//     [HighBits(r + c·t0) ≠ r1] as bytes, their count, and whether
+//     ‖c·t0‖∞ ≥ γ2;
+//   - mldsa.response: z = y + c·s1 (centered) in place and whether
+//     ‖z‖∞ ≥ γ1 − β;
+//   - mldsa.w1pack4: w1Encode of HighBits(w), 4 bits per coefficient
+//     (γ2 = (q−1)/32: ML-DSA-65 and -87);
+//   - mldsa.power2round: t = t0 + s2 mod q (key generation's
+//     NTT⁻¹(Â∘NTT(s1)) + s2) split by Power2Round (Algorithm 35) into t1
+//     and centered t0.
+//
+// Decompose (Algorithm 36) is computed as kernels/mldsa's generic code
+// does, with the constants of one γ2 passed in memory (mult, m, 2γ2):
+// r1 = ⌈r/128⌉·mult/2^24 rounded, m wrapping to 0, r0 = r − r1·2γ2
+// centered. The knobs are the tier (isa=avx2: ymm, 8 lanes; isa=avx512:
+// zmm, 16 lanes, opmasks and VPMOVDB) and the vectors per loop iteration
+// (unroll). Norm checks keep a running unsigned maximum of the absolute
+// values and compare once after the loop.
+//
+// It writes the assembly and stubs (through avo) and, through impltable,
+// the lab table (-table) and the production table (-prod):
+//
+//	go run ../../variants/round -out round_amd64.s -stubs zround_stubs_amd64.go -pkg mldsa -table zround_variants_amd64.go -prod zround_prod_amd64.go
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/impltable"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
+)
+
+var (
+	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
+	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
+)
+
+// q is the ML-DSA modulus.
+const q = 8380417
+
+// A kernel is one of the generated kernels: its dispatch name, the Var of
+// its tables, its Go function type and builder.
+type kernel struct {
+	name, tableVar, goType string
+	build                  func(g *gen)
+	// unrolls are the vectors per iteration swept per tier.
+	unrolls map[string][]int
+}
+
+var kernels = []kernel{
+	{"mldsa.lowbits", "asmLowBits", "func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32", buildLowBits,
+		map[string][]int{"avx2": {4, 8}, "avx512": {1, 2, 4}}},
+	{"mldsa.makehint", "asmMakeHint", "func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)", buildMakeHint,
+		map[string][]int{"avx2": {4, 8}, "avx512": {1, 2, 4}}},
+	{"mldsa.response", "asmResponse", "func(z, cs1 *[256]int32, limit int32) uint32", buildResponse,
+		map[string][]int{"avx2": {2, 4}, "avx512": {1, 2, 4}}},
+	{"mldsa.w1pack4", "asmW1Pack4", "func(dst *[128]byte, w *[256]int32, c *[4]int32)", buildW1Pack4,
+		map[string][]int{"avx2": {8}, "avx512": {1, 2, 4}}},
+	{"mldsa.power2round", "asmPower2Round", "func(t1, t0, s2 *[256]int32)", buildPower2Round,
+		map[string][]int{"avx2": {1, 2, 4}, "avx512": {1, 2}}},
+}
+
+// A fn is one generated function.
+type fn struct {
+	kernel, name, sym, isa string
+}
+
+func main() {
+	flag.Parse()
+	if *tableOut != "" && *prodOut == "" {
+		log.Fatal("round: -table needs -prod")
+	}
+	ConstraintExpr("!purego")
+	c := vecgen.NewConsts("roundconst")
+	var fns []fn
+	for _, k := range kernels {
+		for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
+			for _, u := range k.unrolls[s.Name] {
+				name := fmt.Sprintf("isa=%s/unroll=%d", s.Name, u)
+				sym := strings.ReplaceAll(strings.TrimPrefix(k.name, "mldsa."), ".", "_") + "_" + s.Name + "_" + fmt.Sprint(u)
+				g := &gen{isa: s, unroll: u, c: c, sym: sym, goType: k.goType}
+				k.build(g)
+				fns = append(fns, fn{kernel: k.name, name: name, sym: sym, isa: s.Name})
+			}
+		}
+	}
+	c.Emit()
+	avogen.Generate()
+	if *tableOut != "" {
+		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// writeTables writes the lab and production tables of every kernel.
+func writeTables(labPath, prodPath string, fns []fn) error {
+	derived, err := isafeat.Derive()
+	if err != nil {
+		return err
+	}
+	file := impltable.File{Pkg: "mldsa", PkgPath: "github.com/tunelab/tunelab/kernels/mldsa",
+		Command: "go run ../../variants/round " + strings.Join(os.Args[1:], " ")}
+	for _, k := range kernels {
+		l := impltable.List{Kernel: k.name, Var: k.tableVar, Type: k.goType}
+		for _, x := range fns {
+			if x.kernel != k.name {
+				continue
+			}
+			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
+			if err != nil {
+				return fmt.Errorf("%s: %w", k.name, err)
+			}
+			l.Rows = append(l.Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: "loop"})
+		}
+		file.Lists = append(file.Lists, l)
+	}
+	return file.Write(labPath, prodPath)
+}

@@ -1,0 +1,157 @@
+// Command sample generates the rejection samplers of ML-KEM and ML-DSA
+// for kernels/internal/polysample with avo: each consumes a buffer of
+// XOF output (a SHAKE block as the batch squeezes it) and appends the
+// accepted candidates to a polynomial, as the generic code there does:
+//
+//   - mlkem.rejntt: SampleNTT's 12-bit candidates (FIPS 203 Algorithm 7),
+//     kept if below q = 3329, into int16 coefficients;
+//   - mldsa.rejntt: RejNTTPoly's 23-bit candidates (FIPS 204 Algorithm
+//     30, CoeffFromThreeBytes), kept if below q = 8380417;
+//   - mldsa.rejeta: RejBoundedPoly's half-byte candidates (Algorithm 31,
+//     CoeffFromHalfByte) for η = 2 or 4, whose values are secret.
+//
+// AVX2 variants decode a group of candidates with one byte shuffle, mask
+// the accepted ones with a compare and compact them with a shuffle whose
+// pattern a table indexed by the acceptance mask gives (VPERMD for 32-bit
+// lanes, VPSHUFB for 16-bit lanes and bytes); AVX-512 variants decode
+// with VPERMB (VBMI) or VPERMD+VPSHUFB, compare into an opmask and compact
+// with VPCOMPRESSD/W/B (VBMI2 for W and B), into a register then stored
+// whole (compress=reg) or straight to memory (compress=mem). A short
+// last group is loaded under a byte mask; what the vector loop leaves
+// (near a full polynomial) goes through a scalar tail. Only which
+// candidates are rejected steers branches and table indices, never an
+// accepted value: the spec's rejection loop reveals that pattern anyway.
+//
+// It writes the assembly and stubs (through avo) and, through impltable,
+// the lab table (-table) and the production table (-prod):
+//
+//	go run ../../../variants/sample -out sample_amd64.s -stubs zstubs_amd64.go -pkg polysample -table zvariants_amd64.go -prod zprod_amd64.go
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/impltable"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
+)
+
+var (
+	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
+	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
+)
+
+// knobs are one variant's knob values.
+type knobs struct {
+	isa      *vecgen.ISA
+	unroll   int    // avx2: groups per loop iteration
+	gather   string // avx512 mldsa.rejntt: "vbmi" (VPERMB) or "permd" (VPERMD + VPSHUFB)
+	compress string // avx512: "reg" or "mem"
+}
+
+func (k knobs) name() string {
+	if !k.isa.EVEX() {
+		return fmt.Sprintf("isa=avx2/unroll=%d", k.unroll)
+	}
+	if k.gather != "" {
+		return fmt.Sprintf("isa=avx512/gather=%s/compress=%s", k.gather, k.compress)
+	}
+	return fmt.Sprintf("isa=avx512/compress=%s", k.compress)
+}
+
+func (k knobs) suffix() string {
+	if !k.isa.EVEX() {
+		return fmt.Sprintf("avx2_%d", k.unroll)
+	}
+	if k.gather != "" {
+		return "avx512_" + k.gather + "_" + k.compress
+	}
+	return "avx512_" + k.compress
+}
+
+// A kernel is one generated kernel.
+type kernel struct {
+	name, prefix, tableVar, goType string
+	space                          []knobs
+	build                          func(g *gen, k knobs)
+}
+
+var (
+	avx2Space = []knobs{{isa: vecgen.AVX2, unroll: 1}, {isa: vecgen.AVX2, unroll: 2}}
+	regMem    = []knobs{{isa: vecgen.AVX512, compress: "reg"}, {isa: vecgen.AVX512, compress: "mem"}}
+)
+
+var kernels = []kernel{
+	{"mlkem.rejntt", "rej12", "asmRejNTT12", "func(f *[256]int16, j int, buf []byte) int",
+		append(append([]knobs{}, avx2Space...), regMem...), buildRej12},
+	{"mldsa.rejntt", "rej23", "asmRejNTT23", "func(a *[256]int32, j int, buf []byte) int",
+		append(append([]knobs{}, avx2Space...),
+			knobs{isa: vecgen.AVX512, gather: "vbmi", compress: "reg"}, knobs{isa: vecgen.AVX512, gather: "vbmi", compress: "mem"},
+			knobs{isa: vecgen.AVX512, gather: "permd", compress: "reg"}, knobs{isa: vecgen.AVX512, gather: "permd", compress: "mem"}),
+		buildRej23},
+	{"mldsa.rejeta", "rejeta", "asmRejEta", "func(a *[256]int32, j int, buf []byte, eta int32) int",
+		append(append([]knobs{}, avx2Space...), knobs{isa: vecgen.AVX512, compress: "reg"}), buildRejEta},
+}
+
+// A fn is one generated function.
+type fn struct {
+	kernel, name, sym, isa string
+}
+
+func main() {
+	flag.Parse()
+	if *tableOut != "" && *prodOut == "" {
+		log.Fatal("sample: -table needs -prod")
+	}
+	ConstraintExpr("!purego")
+	c := vecgen.NewConsts("sampleconst")
+	var fns []fn
+	for _, k := range kernels {
+		for _, kn := range k.space {
+			sym := k.prefix + "_" + kn.suffix()
+			g := &gen{isa: kn.isa, c: c}
+			TEXT(sym, NOSPLIT, k.goType)
+			Pragma("noescape")
+			k.build(g, kn)
+			fns = append(fns, fn{kernel: k.name, name: kn.name(), sym: sym, isa: kn.isa.Name})
+		}
+	}
+	c.Emit()
+	avogen.Generate()
+	if *tableOut != "" {
+		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// writeTables writes the lab and production tables of every kernel.
+func writeTables(labPath, prodPath string, fns []fn) error {
+	derived, err := isafeat.Derive()
+	if err != nil {
+		return err
+	}
+	file := impltable.File{Pkg: "polysample", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polysample",
+		Command: "go run ../../../variants/sample " + strings.Join(os.Args[1:], " ")}
+	for _, k := range kernels {
+		l := impltable.List{Kernel: k.name, Var: k.tableVar, Type: k.goType}
+		for _, x := range fns {
+			if x.kernel != k.name {
+				continue
+			}
+			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
+			if err != nil {
+				return fmt.Errorf("%s: %w", k.name, err)
+			}
+			l.Rows = append(l.Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: "loop"})
+		}
+		file.Lists = append(file.Lists, l)
+	}
+	return file.Write(labPath, prodPath)
+}

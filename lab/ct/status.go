@@ -62,10 +62,19 @@ var (
 
 // register records a generated status file (called from the zstatic
 // files' init).
-func register(f *File) {
+func register(f *File) { Register(f) }
+
+// Register records a status file and returns a function that removes it
+// again (for tests standing in for generated files).
+func Register(f *File) (remove func()) {
 	mu.Lock()
 	defer mu.Unlock()
 	files = append(files, f)
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		files = slices.DeleteFunc(files, func(g *File) bool { return g == f })
+	}
 }
 
 // Files returns every registered status file, sorted by assembly path.

@@ -41,28 +41,29 @@ func ProductionTargets(n int) []Target {
 
 // classSize returns the input size to measure a size class [lo, hi] (hi
 // 0: unbounded) at: the smallest of the kernel's default sizes in the
-// class and the first valid size from lo; 0 for fixed-size kernels.
+// class (the sizes sweeps measure, where the plan's choice was made),
+// unless that is above maxClassSize or there is none, then the first
+// valid size from lo; 0 for fixed-size kernels.
 func classSize(k *variant.Kernel, lo, hi int) int {
 	if len(k.Sizes) == 0 {
 		return 0
 	}
-	var cands []int
-	for _, s := range k.Sizes {
-		if s >= lo && (hi == 0 || s <= hi) {
-			cands = append(cands, s)
+	for _, s := range slices.Sorted(slices.Values(k.Sizes)) {
+		if s >= lo && (hi == 0 || s <= hi) && s <= maxClassSize {
+			return s
 		}
 	}
 	for s := max(lo, 1); s < max(lo, 1)+256 && (hi == 0 || s <= hi); s++ {
 		if k.ValidSize(s) == nil {
-			cands = append(cands, s)
-			break
+			return s
 		}
 	}
-	if len(cands) == 0 {
-		return k.Sizes[0]
-	}
-	return slices.Min(cands)
+	return k.Sizes[0]
 }
+
+// maxClassSize bounds the sizes classSize takes from a kernel's defaults:
+// a million measurements of 1 MiB inputs would take too long.
+const maxClassSize = 64 << 10
 
 // OperationTargets returns the whole operations' targets (ML-KEM and
 // ML-DSA, every parameter set), each with n measurements, and the

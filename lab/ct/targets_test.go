@@ -52,7 +52,7 @@ func TestClassSize(t *testing.T) {
 			return nil
 		}}
 	for _, c := range []struct{ lo, hi, want int }{
-		{0, 16, 16}, {17, 64, 32}, {65, 256, 80}, {16385, 0, 16400}, {0, 0, 16},
+		{0, 16, 16}, {17, 64, 64}, {65, 256, 256}, {257, 1000, 272}, {16385, 0, 16400}, {0, 0, 16},
 	} {
 		if got := classSize(k, c.lo, c.hi); got != c.want {
 			t.Errorf("classSize(%d..%d) = %d, want %d", c.lo, c.hi, got, c.want)

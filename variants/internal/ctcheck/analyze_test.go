@@ -424,3 +424,76 @@ func TestFramePointerRegister(t *testing.T) {
 		t.Errorf("flagged %q, want the load indexed by the scratch slot", fs[0].Instr)
 	}
 }
+
+func TestSecretMaskOfMaskedLoad(t *testing.T) {
+	// A masked load whose opmask comes from secret bits: which bytes are
+	// read depends on the secret.
+	fn, src := compiled(t, "func(key *[8]byte, buf *[64]byte, out *[8]uint64)", func(c *build.Context) {
+		k := c.Load(c.Param("key"), RSI)
+		b := c.Load(c.Param("buf"), RDI)
+		o := c.Load(c.Param("out"), RDX)
+		c.MOVBLZX(Mem{Base: k}, EAX)
+		c.KMOVB(EAX, K1)
+		c.VMOVDQU64_Z(Mem{Base: b}, K1, Z0)
+		c.VMOVDQU64(Z0, Mem{Base: o})
+		c.VZEROUPPER()
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"key", "out"}, Public: []string{"buf"}}), "address VMOVDQU64.Z")
+}
+
+func TestPartialWriteKeepsTaint(t *testing.T) {
+	// Writing the low byte of a secret register leaves the rest secret;
+	// writing its 32-bit half clears it (zero extension).
+	fn, src := compiled(t, "func(key *[8]uint64, table *[256]uint64) uint64", func(c *build.Context) {
+		k := c.Load(c.Param("key"), RSI)
+		tab := c.Load(c.Param("table"), RDI)
+		c.MOVQ(Mem{Base: k}, RAX)
+		c.MOVB(U8(1), AL)
+		c.MOVQ(Mem{Base: tab, Index: RAX, Scale: 8}, RBX) // finding
+		c.MOVL(U32(3), EAX)
+		c.MOVQ(Mem{Base: tab, Index: RAX, Scale: 8}, RCX) // public again
+		c.ADDQ(RCX, RBX)
+		c.Store(RBX, c.ReturnIndex(0))
+		c.RET()
+	})
+	fs := analyze(t, fn, src, ctcheck.Args{Secret: []string{"key"}, Public: []string{"table"}})
+	wantFindings(t, fs, "address MOVQ")
+	if !strings.Contains(fs[0].Instr, "BX") {
+		t.Errorf("flagged %q, want the load into BX", fs[0].Instr)
+	}
+}
+
+func TestExchangeSwapsTaint(t *testing.T) {
+	// XCHGQ moves the secret into the counter register: the branch on it
+	// is a finding, the one on the exchanged public value is not.
+	fn, src := compiled(t, "func(key *[8]uint64, n uint64)", func(c *build.Context) {
+		k := c.Load(c.Param("key"), RSI)
+		c.Load(c.Param("n"), RCX)
+		c.MOVQ(Mem{Base: k}, RAX)
+		c.XCHGQ(RAX, RCX)
+		c.TESTQ(RAX, RAX) // the public n
+		c.JZ(LabelRef("a"))
+		c.Label("a")
+		c.TESTQ(RCX, RCX) // the secret
+		c.JZ(LabelRef("b"))
+		c.Label("b")
+		c.RET()
+	})
+	fs := analyze(t, fn, src, ctcheck.Args{Secret: []string{"key"}, Public: []string{"n"}})
+	wantFindings(t, fs, "branch JZ")
+	if fs[0].Instr != "JZ b" {
+		t.Errorf("flagged %q, want the branch on the exchanged secret (JZ b)", fs[0].Instr)
+	}
+}
+
+func TestFloatingPointDivision(t *testing.T) {
+	fn, src := compiled(t, "func(x *[2]float64) float64", func(c *build.Context) {
+		p := c.Load(c.Param("x"), RSI)
+		c.MOVSD(Mem{Base: p}, X0)
+		c.DIVSD(Mem{Base: p, Disp: 8}, X0)
+		c.Store(X0, c.ReturnIndex(0))
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"x"}}), "latency DIVSD")
+}

@@ -252,14 +252,14 @@ func ctMatches(kernel string, pats []string) bool {
 // measured.
 func writeDynamic(w io.Writer, rs []*ct.Result, skipped map[string]string) {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tvariant\tsize\tclasses\tmeasurements\tmax|t|\ttest\tverdict")
+	fmt.Fprintln(tw, "kernel\tvariant\tsize\tclasses\tmeasurements\tΔmean\tmax|t|\ttest\tverdict")
 	for _, r := range rs {
 		v, size := r.Target.Variant, fmt.Sprint(r.Target.Size)
 		if v == "" {
 			v, size = "(public API)", "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.2f\t%s\t%s\n", r.Target.Kernel, v, size, r.Target.Classes,
-			r.Measured, r.Verdict.AbsT(), r.Verdict.Test, verdictText(r))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%.2f\t%s\t%s\n", r.Target.Kernel, v, size, r.Target.Classes,
+			r.Measured, meanDelta(r.Verdict), r.Verdict.AbsT(), r.Verdict.Test, verdictText(r))
 	}
 	tw.Flush()
 	var ks []string
@@ -270,6 +270,16 @@ func writeDynamic(w io.Writer, rs []*ct.Result, skipped map[string]string) {
 	for _, k := range ks {
 		fmt.Fprintf(w, "%s: not measured: %s\n", k, skipped[k])
 	}
+}
+
+// meanDelta is the fixed class's mean time minus the random class's, in
+// TSC ticks and relative, over all measurements (uncropped).
+func meanDelta(v ct.Verdict) string {
+	if v.Means[1] == 0 {
+		return "-"
+	}
+	d := v.Means[0] - v.Means[1]
+	return fmt.Sprintf("%+.1f (%+.2f%%)", d, 100*d/v.Means[1])
 }
 
 func verdictText(r *ct.Result) string {

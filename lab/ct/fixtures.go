@@ -32,9 +32,11 @@ type leakTarget struct {
 	rng   *rand.Rand
 	key   [16]byte
 	fixed [16]byte
+	tmp   [256]byte
 	table *[leaks.TableSize]byte
 	a, b  [256]byte
 	x, d  [8]uint64
+	dTmp  [8]uint64
 	sink  uint64
 }
 
@@ -68,27 +70,37 @@ func fill(rng *rand.Rand, b []byte) {
 	}
 }
 
-// Prepare draws a random input for both classes (the same work either
-// way), then puts the fixed one in its place for class 0.
+// pick writes the input of a class into dst the same way for both: it
+// draws random bytes into tmp, then copies the fixed bytes (class 0) or
+// tmp (class 1) into dst, so that the last writes before the timed call,
+// and everything before them, are the same work whatever the class.
+func pick(rng *rand.Rand, dst, fixed, tmp []byte, class int) {
+	fill(rng, tmp)
+	src := fixed
+	if class == 1 {
+		src = tmp
+	}
+	copy(dst, src)
+}
+
+// Prepare writes the class's input with the same work for either class
+// (see pick).
 func (t *leakTarget) Prepare(class int) {
 	switch t.name {
 	case "table":
-		fill(t.rng, t.key[:])
-		if class == 0 {
-			t.key = t.fixed
-		}
+		pick(t.rng, t.key[:], t.fixed[:], t.tmp[:16], class)
 	case "compare", "control":
-		fill(t.rng, t.a[:])
-		if class == 0 {
-			t.a = t.b
-		}
+		pick(t.rng, t.a[:], t.b[:], t.tmp[:], class)
 	case "divide":
-		for i := range t.d {
-			t.d[i] = t.rng.Uint64() | 1<<63
-			if class == 0 {
-				t.d[i] = 1
-			}
+		for i := range t.dTmp {
+			t.dTmp[i] = t.rng.Uint64() | 1<<63
 		}
+		ones := [8]uint64{1, 1, 1, 1, 1, 1, 1, 1}
+		src := &ones
+		if class == 1 {
+			src = &t.dTmp
+		}
+		t.d = *src
 	}
 }
 

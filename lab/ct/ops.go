@@ -51,6 +51,16 @@ type kemKey interface {
 	Decapsulate(ciphertext []byte) ([]byte, error)
 }
 
+// A kemPair is a key with a valid ciphertext for it.
+type kemPair struct {
+	key kemKey
+	ct  []byte
+}
+
+// poolSize is the number of inputs of each class a decapsulation target
+// prepares at setup.
+const poolSize = 256
+
 var kemSets = []kemSet{
 	{"mlkem512", mlkem.CiphertextSize512,
 		func(seed []byte) (kemKey, error) { return mlkem.NewDecapsulationKey512(seed) },
@@ -90,26 +100,21 @@ var dsaSets = []dsaSet{
 
 // An opTarget measures one operation of one parameter set.
 type opTarget struct {
-	rng         *rand.Rand
-	fixed, seed []byte // the fixed secret and the current one
-	m           [32]byte
-	prepare     func(class int)
-	run         func()
-	err         error
-	sink        int
+	rng              *rand.Rand
+	fixed, seed, tmp []byte // the fixed secret, the current one, scratch
+	m, fixedM, tmpM  [32]byte
+	prepare          func(class int)
+	run              func()
+	err              error
+	sink             int
 }
 
 func (t *opTarget) Prepare(class int) { t.prepare(class) }
 func (t *opTarget) Run()              { t.run() }
 
-// draw fills t.seed with random bytes, then, for class 0, the fixed
-// secret: the same work for both classes.
-func (t *opTarget) draw(class int) {
-	fill(t.rng, t.seed)
-	if class == 0 {
-		copy(t.seed, t.fixed)
-	}
-}
+// draw sets t.seed to the class's secret with the same work for both
+// classes (see pick).
+func (t *opTarget) draw(class int) { pick(t.rng, t.seed, t.fixed, t.tmp, class) }
 
 func (t *opTarget) check(err error) {
 	if err != nil && t.err == nil {
@@ -133,7 +138,7 @@ func newOpTarget(op, classes string, rng *rand.Rand) (*opTarget, error) {
 }
 
 func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
-	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize)}
+	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize), tmp: make([]byte, mlkem.SeedSize)}
 	fill(rng, t.fixed)
 	key, err := s.newKey(t.fixed) // the fixed key
 	if err != nil {
@@ -157,47 +162,58 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 			t.check(err)
 		}
 	case "encaps/randomness":
-		fixedM := t.m
-		fill(rng, fixedM[:])
-		t.prepare = func(class int) {
-			fill(rng, t.m[:])
-			if class == 0 {
-				t.m = fixedM
-			}
-		}
+		fill(rng, t.fixedM[:])
+		t.prepare = func(class int) { pick(rng, t.m[:], t.fixedM[:], t.tmpM[:], class) }
 		t.run = func() {
 			ct, err := s.encaps(key, t.m[:])
 			t.check(err)
 			t.sink += len(ct)
 		}
 	case "decaps/key":
-		var k kemKey
+		// Prepare makes both classes' inputs, in random order, and keeps
+		// one: a key from the fixed seed and one from a random seed, each
+		// with a fresh valid ciphertext. The work before the timed call
+		// (key generation leaves ρ-dependent state in caches and
+		// predictors) is then the same whatever the class.
+		var cur kemPair
 		t.prepare = func(class int) {
-			t.draw(class)
-			var err error
-			k, err = s.newKey(t.seed)
-			t.check(err)
-			fill(rng, t.m[:])
-			ct, err = s.encaps(k, t.m[:])
-			t.check(err)
+			var made [2]kemPair
+			first := rng.IntN(2)
+			for i := range 2 {
+				c := first ^ i
+				t.draw(c)
+				k, err := s.newKey(t.seed)
+				t.check(err)
+				fill(rng, t.m[:])
+				ct, err := s.encaps(k, t.m[:])
+				t.check(err)
+				made[c] = kemPair{k, ct}
+			}
+			cur = made[class]
 		}
 		t.run = func() {
-			ss, err := k.Decapsulate(ct)
+			ss, err := cur.key.Decapsulate(cur.ct)
 			t.check(err)
 			t.sink += len(ss)
 		}
 	case "decaps/ciphertext":
-		junk := make([]byte, s.ctSize)
-		t.prepare = func(class int) {
+		// Pools of poolSize valid ciphertexts (fresh encapsulations to
+		// the fixed key) and poolSize random ones (invalid but for
+		// 2^-256), made at setup; Prepare copies one of its class's pool
+		// into the ciphertext decapsulated.
+		var pool [2][][]byte
+		for range poolSize {
 			fill(rng, t.m[:])
-			var err error
-			ct, err = s.encaps(key, t.m[:])
-			t.check(err)
-			fill(rng, junk)
-			if class == 1 {
-				copy(ct, junk) // random bytes: invalid but for 2^-256
+			c, err := s.encaps(key, t.m[:])
+			if err != nil {
+				return nil, err
 			}
+			junk := make([]byte, s.ctSize)
+			fill(rng, junk)
+			pool[0], pool[1] = append(pool[0], c), append(pool[1], junk)
 		}
+		ct = make([]byte, s.ctSize)
+		t.prepare = func(class int) { copy(ct, pool[class][rng.IntN(poolSize)]) }
 		t.run = func() {
 			ss, err := key.Decapsulate(ct)
 			t.check(err)
@@ -210,7 +226,7 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 }
 
 func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
-	t := &opTarget{rng: rng, fixed: make([]byte, mldsa.SeedSize), seed: make([]byte, mldsa.SeedSize)}
+	t := &opTarget{rng: rng, fixed: make([]byte, mldsa.SeedSize), seed: make([]byte, mldsa.SeedSize), tmp: make([]byte, mldsa.SeedSize)}
 	fill(rng, t.fixed)
 	msg := make([]byte, 1024)
 	fill(rng, msg)
@@ -222,12 +238,19 @@ func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 			t.check(err)
 		}
 	case "sign/key":
+		// Both classes' keys are made, in random order (see decaps/key).
 		var k dsaKey
 		t.prepare = func(class int) {
-			t.draw(class)
-			var err error
-			k, err = s.newKey(t.seed)
-			t.check(err)
+			var made [2]dsaKey
+			first := rng.IntN(2)
+			for i := range 2 {
+				c := first ^ i
+				t.draw(c)
+				var err error
+				made[c], err = s.newKey(t.seed)
+				t.check(err)
+			}
+			k = made[class]
 		}
 		t.run = func() {
 			sig, err := k.SignDeterministic(msg, nil)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -39,9 +40,6 @@ type ctFlags struct {
 // replace it).
 var ctSource = func() dispatch.Table { return dispatch.Compiled() }
 
-// ctStart starts the dynamic check's workers (tests replace it).
-var ctStart = func() harness.StartRunner { return harness.ExecRunner("worker") }
-
 func runCT(e *env, args []string) error {
 	fs := newFlags(e, "ct", "ct [-v] | ct --dynamic [--kernel K,...] [--n N] [--budget D] | ct --selftest [--n N]")
 	var f ctFlags
@@ -66,6 +64,8 @@ func runCT(e *env, args []string) error {
 		return usagef("ct: --kernel selects what --dynamic measures")
 	case f.n < 0:
 		return usagef("ct: --n must be positive")
+	case f.cpu < -1 || f.cpu >= 0 && !slices.Contains(allowedCPUs(), f.cpu):
+		return usagef("ct: --cpu %d: this process may run on CPUs %v (or -1: no pinning)", f.cpu, allowedCPUs())
 	case f.selftest:
 		return ctSelftest(e, f)
 	case f.dynamic:
@@ -189,7 +189,7 @@ func writeLabFindings(w io.Writer, fs []ct.FileSummary, verbose bool) {
 
 // ctConfig is the dynamic check's configuration.
 func ctConfig(f ctFlags) ct.Config {
-	return ct.Config{Start: ctStart(), CPU: f.cpu, Seed: f.seed, Budget: f.budget}
+	return ct.Config{Start: harness.ExecRunner("worker"), CPU: f.cpu, Seed: f.seed, Budget: f.budget}
 }
 
 // ctDynamic measures production variants and operations.

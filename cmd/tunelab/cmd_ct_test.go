@@ -95,7 +95,7 @@ func TestExportRefusesLeakyVariant(t *testing.T) {
 func TestCTUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"ct", "x"}, {"ct", "--dynamic", "--selftest"}, {"ct", "--kernel", "keccak.x4"},
-		{"ct", "--dynamic", "--kernel", "nosuch"}, {"ct", "--n", "-1"},
+		{"ct", "--dynamic", "--kernel", "nosuch"}, {"ct", "--n", "-1"}, {"ct", "--selftest", "--cpu", "-2"},
 	} {
 		if _, stderr, code := runCLI(t, args...); code != 2 {
 			t.Errorf("tunelab %q: exit %d, want 2 (%s)", args, code, stderr)

@@ -38,6 +38,34 @@
 // and values outside the analysed function (it assumes the caller passes
 // what the declaration says).
 //
+// # Dynamic check
+//
+// Dudect's method (Reparaz, Balasch, Verbauwhede 2017) on what runs: each
+// kernel's production variant per size class on this host (the plans of
+// kernels/dispatch, through the variant registry), and the whole
+// operations on the public API of kernels/mlkem and kernels/mldsa. The
+// harness's worker (harness.MeasureClasses) interleaves the fixed and the
+// random class in random order on its pinned thread and times one call per
+// measurement with RDTSCP; Dudect computes Welch's t on all measurements,
+// below each of 100 percentiles of the first batch, and on the squared
+// deviations (second order). |t| above Threshold (4.5) is a finding.
+//
+// A target's Prepare does the same work for both classes: it makes both
+// classes' inputs (in random order) and keeps one, or draws random bytes
+// and copies either them or the fixed ones. Computing only the class's
+// input before the timed call leaves class-dependent state in caches and
+// branch predictors, which dudect detects as well as a leak (an
+// encapsulation right before a decapsulation primes its re-encryption for
+// valid ciphertexts only). Inputs that cannot be made that way come from
+// pools made at setup (decapsulation's valid and invalid ciphertexts).
+//
+// Operations whose time varies by design are measured and labelled, not
+// counted as findings: ML-KEM key generation from a whole seed (ρ, public,
+// steers ExpandA's rejection sampling; the implicit-rejection seed z is
+// tested alone), ML-DSA key generation (ExpandA on ρ, ExpandS's rejection
+// count) and signing (the rejection loop). ML-DSA verification has no
+// secret input and is listed as not measured.
+//
 // # Gate
 //
 // A variant with a finding never ships: the generator leaves it out of

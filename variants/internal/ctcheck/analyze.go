@@ -15,7 +15,7 @@ type Kind string
 
 // The kinds of findings.
 const (
-	// Branch: a conditional branch whose flags (or JCXZ's register)
+	// Branch: a conditional branch whose flags (or JCXZ's, LOOP's register)
 	// depend on a secret, or an indirect jump to a secret target.
 	Branch Kind = "branch"
 	// Address: a load or store whose address (base, index or the mask of
@@ -290,7 +290,7 @@ func (a *analysis) step(s *state, i int) {
 		}
 		v = v.join(fv)
 	}
-	if strings.HasPrefix(in.Opcode, "JCXZ") && v.sec { // a register condition
+	if in.IsConditional && fe.read == 0 && v.sec { // JCXZ, LOOP: a register condition
 		a.find(Finding{Kind: Branch, Index: i, Origin: int(v.org), Via: -1, What: "the branch condition"})
 	}
 	if in.IsBranch && in.TargetLabel() == nil && v.sec {

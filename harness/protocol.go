@@ -29,6 +29,11 @@ const (
 	// Size with Seed. It needs no setup and leaves the worker's state
 	// alone, so one worker verifies any number of variants in turn.
 	opVerifyOne = "verify-one"
+	// opClassSetup and opClassSample serve the constant-time check's
+	// class measurement (classes.go): set up Target pinned to CPU, then
+	// take Count measurements per sample request.
+	opClassSetup  = "class-setup"
+	opClassSample = "class-sample"
 )
 
 // A Request is one line the parent sends to a worker.
@@ -50,6 +55,10 @@ type Request struct {
 	// few inputs) instead of calling Verify (every edge case), for CPUs
 	// emulated a hundred times slower than the host.
 	Lean bool `json:"lean,omitempty"`
+	// Target names the class target for class-setup; Count is the
+	// number of measurements of a class-sample.
+	Target string `json:"target,omitempty"`
+	Count  int    `json:"count,omitempty"`
 	// Timeout, if positive, is how long the parent waits for the answer
 	// before it kills the worker as hung, instead of the default for the
 	// operation. It stays on the parent's side.
@@ -68,6 +77,10 @@ type Response struct {
 	Iters int `json:"iters,omitempty"`
 	// Sample answers sample.
 	Sample *Sample `json:"sample,omitempty"`
+	// Classes and Ticks answer class-sample: each measurement's class (0
+	// fixed, 1 random) and TSC ticks.
+	Classes []byte   `json:"classes,omitempty"`
+	Ticks   []uint64 `json:"ticks,omitempty"`
 }
 
 // An EventStatus says whether a requested counter is counted on this host.

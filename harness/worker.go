@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"runtime"
@@ -56,6 +57,9 @@ type worker struct {
 	iters     []int
 	meter     meter
 	clock     *clockProbe
+	// The class measurement's target and class order (classes.go).
+	classTarget ClassTarget
+	classRNG    *rand.Rand
 }
 
 func (w *worker) close() {
@@ -70,6 +74,10 @@ func (w *worker) handle(req *Request) *Response {
 		return w.setup(req)
 	case opVerifyOne:
 		return verifyOne(req)
+	case opClassSetup:
+		return w.classSetup(req)
+	case opClassSample:
+		return w.classSample(req)
 	}
 	if w.kernel == nil {
 		return &Response{Error: "worker: " + req.Op + " before setup"}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tunelab/tunelab/lab/ct"
 	"github.com/tunelab/tunelab/reports"
 )
 
@@ -58,7 +59,38 @@ func runExport(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := admitConstantTime(table); err != nil {
+		return err
+	}
 	return writeTable(e, table, f)
+}
+
+// admitConstantTime refuses a table that names a variant with a
+// constant-time finding (or generated code the check has not seen): no
+// such variant may ship.
+func admitConstantTime(t *reports.Table) error {
+	seen := map[string]bool{}
+	var errs []string
+	admit := func(kernel string, cs []reports.Choice) {
+		for _, c := range cs {
+			if key := kernel + " " + c.Variant; !seen[key] {
+				seen[key] = true
+				if err := ct.Admit(kernel, c.Variant); err != nil {
+					errs = append(errs, err.Error())
+				}
+			}
+		}
+	}
+	for _, e := range t.Entries {
+		admit(e.Kernel, e.Choices)
+	}
+	for _, d := range t.Defaults {
+		admit(d.Kernel, d.Choices)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("export: refusing to put variants that fail the constant-time check into a table (measure without them: sweep --variant):\n\t%s", strings.Join(errs, "\n\t"))
+	}
+	return nil
 }
 
 func (f *exportFlags) addAssumption(s string) error {

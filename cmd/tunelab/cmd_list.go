@@ -9,6 +9,7 @@ import (
 	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/ct"
 )
 
 func init() {
@@ -42,6 +43,8 @@ type listVariant struct {
 	// Production marks a variant production code can select: see
 	// productionVariants.
 	Production bool `json:"production,omitempty"`
+	// CT is the constant-time static check's status (see ctState).
+	CT string `json:"ct"`
 }
 
 func runList(e *env, args []string) error {
@@ -179,6 +182,7 @@ func describeKernel(k *variant.Kernel) listKernel {
 		for _, kn := range variant.Knobs(v.Name) {
 			lv.Knobs = append(lv.Knobs, []string{kn.Key, kn.Value})
 		}
+		lv.CT = ctState(v.Kernel, v.Name)
 		lv.Missing = harness.MissingFeatures(v)
 		lv.Runnable = len(lv.Missing) == 0
 		if lv.Features == nil {
@@ -230,5 +234,23 @@ func variantState(v listVariant) string {
 	if v.OffsetSweep {
 		s = append(s, "offset-sweep")
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(append(s, "ct "+v.CT), ", ")
+}
+
+// ctState is a variant's constant-time status: the static check's
+// verdict on its generated functions ("ok", "2 findings (address)"),
+// "go" for Go code (no generated function; only the dynamic check
+// applies), "unchecked" for generated code no status file covers, and
+// "not registered" for a variant this binary does not have.
+func ctState(kernel, name string) string {
+	if s := ct.Lookup(kernel, name); s.Checked {
+		return s.String()
+	}
+	switch v := variant.Lookup(kernel, name); {
+	case v == nil:
+		return "not registered"
+	case v.Symbol == "":
+		return "go"
+	}
+	return "unchecked"
 }

@@ -46,8 +46,14 @@ func runReport(e *env, args []string) error {
 		bounds = mca.Bounds(rep, m)
 		rep.Sections = append(rep.Sections, m.WriteHTML, mca.BoundsHTML(bounds))
 	}
-	rep.Sections = append(rep.Sections, rep.OperationsHTML)
-	if err := writeReportFile(*md, rep.WriteMarkdown); err != nil {
+	cts := newCTSection(rep)
+	rep.Sections = append(rep.Sections, rep.OperationsHTML, cts.writeHTML)
+	if err := writeReportFile(*md, func(w io.Writer) error {
+		if err := rep.WriteMarkdown(w); err != nil {
+			return err
+		}
+		return cts.writeMarkdown(w)
+	}); err != nil {
 		return err
 	}
 	if err := writeReportFile(*htmlOut, rep.WriteHTML); err != nil {
@@ -59,6 +65,7 @@ func runReport(e *env, args []string) error {
 	if err := rep.WriteOperationsText(e.stdout); err != nil {
 		return err
 	}
+	cts.writeText(e.stdout)
 	if *mcaFile != "" {
 		return mca.WriteBoundsText(e.stdout, bounds)
 	}

@@ -2,7 +2,7 @@
 
 package keccak
 
-//go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go -prod zprod_amd64.go
+//go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../lab/ct/zstatic_keccak.go
 
 // prodImpls returns, per nr, the production table (zprod_amd64.go): the
 // generated variants the compiled dispatch table can select.

@@ -16,6 +16,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 )
 
 var (
@@ -39,6 +40,9 @@ func main() {
 		expandKey(bits)
 	}
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *tableOut != "" {
 		if *prodOut == "" {
 			log.Fatal("-table needs -prod: the lab and production tables are written together")
@@ -47,4 +51,12 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
 }
+
+// secrets classifies the generated functions' parameters for the
+// constant-time check (-ct): round keys, blocks in and out, and the key
+// expansion's key and schedules are all secret.
+var secrets = ctcheck.Args{Secret: []string{"rk", "dst", "src", "key", "enc", "dec"}}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -83,12 +84,23 @@ func main() {
 		chain(f.sym, f.eps, f.align)
 	}
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *table != "" {
 		if err := writeTables(*table, *prod); err != nil {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
 }
+
+// secrets classifies the chains' parameters for the constant-time check
+// (-ct): the chain's data is treated as secret, the iteration count is
+// public (the chains are no crypto, but they run like a variant).
+var secrets = ctcheck.Args{Secret: []string{"x", "k"}, Public: []string{"n"}}
 
 // chainLen is L = baseLen·(1+eps/100).
 func chainLen(eps int) int { return baseLen * (100 + eps) / 100 }

@@ -14,8 +14,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"os"
+
+	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -47,11 +49,24 @@ func main() {
 		buildAbsorb(v)
 	}
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
+		os.Exit(1)
+	}
 	if err := writeTables(*tableOut, *prodOut, vs); err != nil {
 		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
 		os.Exit(1)
 	}
+	if err := ctcheck.Write(); err != nil {
+		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
+		os.Exit(1)
+	}
 }
+
+// secrets classifies the generated functions' parameters for the
+// constant-time check (-ct): the states and the absorbed data are secret
+// (the sponge absorbs keys and seeds), the rate is public.
+var secrets = ctcheck.Args{Secret: []string{"a", "data"}, Public: []string{"rate"}}
 
 var (
 	rcTables  = map[int]Mem{}

@@ -39,6 +39,7 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -81,12 +82,23 @@ func main() {
 	}
 	c.emit()
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *tableOut != "" {
 		if err := writeTable(*tableOut, *prodOut, f, fns); err != nil {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
 }
+
+// secrets classifies the generated functions' parameters for the
+// constant-time check (-ct): every polynomial, input or output, is secret
+// (secret keys, noise, messages go through the transforms).
+var secrets = ctcheck.Args{Secret: []string{"f", "h", "a", "b"}}
 
 // nttSpace is the NTT (or InvNTT) knob space: every enumerator's points.
 // Constants are named after their contents, so the order of emission does

@@ -55,6 +55,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 )
 
 const pkgPath = "github.com/tunelab/tunelab/kernels/poly1305"
@@ -71,6 +72,10 @@ func main() {
 		specs[i].generate()
 	}
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	if *table != "" {
 		if *prod == "" {
 			fmt.Fprintln(os.Stderr, "poly1305: -table needs -prod")
@@ -81,4 +86,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }
+
+// secrets classifies the generated functions' parameters for the
+// constant-time check (-ct): the key, r and its powers, the accumulator,
+// the tag and the message are secret (the message strictly need not be,
+// but no variant needs it public); the pad bit, the count of front-pad
+// blocks and their masks follow from the length and are public.
+var secrets = ctcheck.Args{Secret: []string{"h", "r", "pw", "m", "key", "out"}, Public: []string{"hibit", "pad", "fm"}}

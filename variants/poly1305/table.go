@@ -11,6 +11,7 @@ import (
 
 	"github.com/mmcloughlin/avo/printer"
 
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -94,6 +95,9 @@ func recordLiterals(specs []spec) ([]string, error) {
 		}
 		feats, err := derived.Features(s.name(), isafeat.Allowed(s.isa), executed(specs, s)...)
 		if err != nil {
+			return nil, err
+		}
+		if err := ctcheck.RecordVariant(kernel, s.name(), executed(specs, s)...); err != nil {
 			return nil, err
 		}
 		fn := fmt.Sprintf("&asmVariant{id: %d}", i)

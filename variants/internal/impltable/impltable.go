@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 )
 
 // A Row is one generated implementation.
@@ -53,8 +54,17 @@ type File struct {
 }
 
 // Write writes the lab table to labPath and the production table to
-// prodPath.
+// prodPath. It records every row's function with the constant-time check
+// (ctcheck.RecordVariant; nothing if the generator did not run it), so
+// that the production table leaves out variants with findings.
 func (f *File) Write(labPath, prodPath string) error {
+	for _, l := range f.Lists {
+		for _, r := range l.Rows {
+			if err := ctcheck.RecordVariant(l.Kernel, r.Name, r.Symbol); err != nil {
+				return err
+			}
+		}
+	}
 	if err := f.write(labPath, false); err != nil {
 		return err
 	}
@@ -101,12 +111,14 @@ func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod b
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // Dispatchable returns the rows the compiled dispatch table names for
-// kernel, in an entry or a default (offset-sweep copies never).
+// kernel, in an entry or a default (offset-sweep copies never), except
+// variants with constant-time findings (ctcheck.Leaky; the generator's
+// ctcheck.Write then fails, naming them): production never links one.
 func Dispatchable(kernel string, rows []Row) []Row {
 	named := Named(kernel)
 	var out []Row
 	for _, r := range rows {
-		if named[r.Name] && !r.OffsetSweep {
+		if named[r.Name] && !r.OffsetSweep && !ctcheck.Leaky(kernel, r.Name) {
 			out = append(out, r)
 		}
 	}

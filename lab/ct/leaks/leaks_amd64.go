@@ -1,0 +1,12 @@
+//go:build !purego
+
+package leaks
+
+const available = true
+
+var (
+	lookupTableFn  = lookupTable
+	earlyExitFn    = earlyExit
+	secretDivideFn = secretDivide
+	ctCompareFn    = ctCompare
+)

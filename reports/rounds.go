@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // A roundMark is the round a sweep's "round <group> <n>" line announced
@@ -84,7 +85,7 @@ func DecideArms(arms []*harness.Arm, opt Options, floor float64) (int, Decision)
 	}
 	g := buildGroups(set)[0]
 	g.Floor = floor
-	g.Decision = decide(g, opt, MinSamples())
+	g.Decision = decide(g, opt, stats.MinSamples())
 	d := g.Decision
 	if d.Kind != Significant && d.Kind != Only {
 		return -1, d

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -85,7 +86,7 @@ func newFakeSweep(t *testing.T, path string, means map[string]float64) *fakeSwee
 	fs := &fakeSweep{means: means, noise: 0.002}
 	rng := rand.New(rand.NewPCG(7, 8))
 	fs.cfg = &Config{Race: DefaultRaceParams, CPU: -1, SampleTime: time.Millisecond, Budget: time.Hour, Seed: 11,
-		Results: f, Run: RunInfo{RunID: "00000000000000aa", Date: "2026-01-01T00:00:00Z", TSCHz: 2e9},
+		Results: f, Run: resultfile.Run{RunID: "00000000000000aa", Date: "2026-01-01T00:00:00Z", TSCHz: 2e9},
 		Start: func() (Runner, error) {
 			return &fakeRunner{means: fs.means, noise: fs.noise, rng: rng, calls: &fs.calls, samples: &fs.samples,
 				cancel: fs.cancel, at: fs.at, disturb: fs.disturb}, nil

@@ -7,13 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchmath"
-
 	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // confidence is the level of every interval the harness reports.
-const confidence = 0.95
+const confidence = stats.Confidence
 
 // RaceParams configure the racing rule.
 type RaceParams struct {
@@ -125,14 +123,8 @@ func (a *Arm) round(k int) int64 {
 	return int64(k)
 }
 
-// sample returns the arm's values as a benchmath sample.
-func (a *Arm) sample() *benchmath.Sample {
-	return benchmath.NewSample(slices.Clone(a.Values), &benchmath.DefaultThresholds)
-}
-
-func (a *Arm) median() float64 {
-	return benchmath.AssumeNothing.Summary(a.sample(), confidence).Center
-}
+// median returns the median of the arm's values (NaN for none).
+func (a *Arm) median() float64 { return stats.Median(a.Values) }
 
 // Pairs returns the values of a and b measured in the same rounds, in
 // a's order.

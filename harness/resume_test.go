@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -32,10 +33,10 @@ func interruptedFile(t *testing.T) (string, []byte) {
 
 func TestResumeRecordsEliminationsAndSegments(t *testing.T) {
 	path, data := interruptedFile(t)
-	if !bytes.Contains(data, []byte(commentPrefix+"segment 00000000000000aa 1\n")) {
+	if !bytes.Contains(data, []byte(resultfile.CommentPrefix+"segment 00000000000000aa 1\n")) {
 		t.Errorf("no segment line for run 00000000000000aa #1 in:\n%s", firstLines(data, 30))
 	}
-	res, err := ReadResume(path, HostIdentityConfig(""))
+	res, err := ReadResume(path, resultfile.HostIdentityConfig(""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestResumeRefusesFilesItCannotExtend(t *testing.T) {
 		}
 		want := c.want
 		if want == nil {
-			want = HostIdentityConfig("")
+			want = resultfile.HostIdentityConfig("")
 		}
 		_, err := ReadResume(path, want)
 		if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), path+":") {
@@ -98,10 +99,10 @@ func firstLines(data []byte, n int) string {
 func TestResumeKeepsRounds(t *testing.T) {
 	path, data := interruptedFile(t)
 	g1 := testGroups(t, "")[0].Key()
-	if !bytes.Contains(data, []byte(commentPrefix+"round "+g1+" 1\n")) {
+	if !bytes.Contains(data, []byte(resultfile.CommentPrefix+"round "+g1+" 1\n")) {
 		t.Fatalf("no round line for %s round 1 in:\n%s", g1, firstLines(data, 40))
 	}
-	res, err := ReadResume(path, HostIdentityConfig(""))
+	res, err := ReadResume(path, resultfile.HostIdentityConfig(""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package harness
 
-import "strconv"
+import "github.com/tunelab/tunelab/internal/resultfile"
 
 // A roundMark is the round a result line of a file belongs to: the
 // group the last "round <group> <n>" line announced and its round id
@@ -10,14 +10,13 @@ type roundMark struct {
 	id    int64
 }
 
-// newRoundMark returns the mark of a round line's group and number n in
-// segment; a malformed number marks nothing.
-func newRoundMark(segment int, group, n string) roundMark {
-	k, err := strconv.Atoi(n)
-	if err != nil || k < 1 {
+// newRoundMark returns the mark of a round line m in segment; a
+// malformed line marks nothing.
+func newRoundMark(segment int, m *resultfile.Mark) roundMark {
+	if m.Err != nil {
 		return roundMark{}
 	}
-	return roundMark{group: group, id: roundID(segment, k)}
+	return roundMark{group: m.Group, id: roundID(segment, m.N)}
 }
 
 // of returns the round of a result of group at line: the mark's when it

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tunelab/tunelab/internal/resultfile"
 )
 
 // Config keys under which a sweep records its selection in every result
@@ -53,7 +55,7 @@ func (s SweepSelection) Config() [][2]string {
 // ParseSweepSelection parses the selection config lines a result file
 // recorded (see SweepSelection.Config); ok is false when the file
 // recorded none (written before selections were recorded).
-func ParseSweepSelection(cfg RunIdentity) (s SweepSelection, ok bool, err error) {
+func ParseSweepSelection(cfg resultfile.RunIdentity) (s SweepSelection, ok bool, err error) {
 	if cfg[SelKernels].Value == "" {
 		return s, false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -39,10 +40,7 @@ type Group struct {
 func (g *Group) Key() string { return groupKey(g.Kernel, g.Size) }
 
 func groupKey(k *variant.Kernel, size int) string {
-	if len(k.Sizes) == 0 {
-		return k.Name
-	}
-	return fmt.Sprintf("%s/size=%d", k.Name, size)
+	return resultfile.GroupKey(k.Name, sizeOf(k, size))
 }
 
 // A Skip is a selected variant that will not run, with the reason.

@@ -3,10 +3,8 @@ package harness
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
-	"github.com/tunelab/tunelab/internal/binom"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -100,7 +98,7 @@ func (r *SelftestResult) Interval() (lo, hi float64) {
 	if r.Verdicts == 0 {
 		return 0, 1
 	}
-	return binom.Interval95(r.Positives, r.Verdicts)
+	return stats.ClopperPearson95(r.Positives, r.Verdicts)
 }
 
 // Pooled compares Other with Base over every round of every verdict.
@@ -112,11 +110,7 @@ func (r *SelftestResult) Pooled() stats.Paired {
 // split between the arms under chance (each arm equally likely): small
 // when one arm keeps being named faster, as layout would make it.
 func (r *SelftestResult) DirectionP() float64 {
-	n, k := r.AFaster+r.BFaster, min(r.AFaster, r.BFaster)
-	if n == 0 {
-		return 1
-	}
-	return math.Min(1, 2*binom.CDF(k, n, 0.5))
+	return stats.SignTestP(r.AFaster, r.BFaster)
 }
 
 // Selftest races each case its Verdicts times through Sweep, one

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tunelab/tunelab/internal/binom"
 	"github.com/tunelab/tunelab/internal/stats"
 )
 
@@ -151,7 +150,7 @@ func (l Layout) Interval() (lo, hi float64) {
 	if l.Verdicts == 0 {
 		return 0, 1
 	}
-	return binom.Interval95(l.Positives, l.Verdicts)
+	return stats.ClopperPearson95(l.Positives, l.Verdicts)
 }
 
 // Line states the placement positives and the floor in one line.
@@ -160,11 +159,7 @@ func (l Layout) Line() string {
 		return "layout: not measured (no placement copies)"
 	}
 	lo, hi := l.Interval()
-	n := l.AFaster + l.BFaster
-	dir := 1.0
-	if n > 0 {
-		dir = math.Min(1, 2*binom.CDF(min(l.AFaster, l.BFaster), n, 0.5))
-	}
+	dir := stats.SignTestP(l.AFaster, l.BFaster)
 	s := fmt.Sprintf("A/A at other addresses and loop offsets (%d placements): positives %d/%d = %s [%s, %s]; named faster a %d, b %d (chance: p=%.2g)",
 		l.Placements, l.Positives, l.Verdicts, pct1(float64(l.Positives)/float64(l.Verdicts)), pct1(lo), pct1(hi), l.AFaster, l.BFaster, dir)
 	return s + "\n" + l.FloorLine()
@@ -200,7 +195,7 @@ func WidenedThreshold(r *SelftestResult, threshold float64) float64 {
 				kept++
 			}
 		}
-		if _, hi := binom.Interval95(kept, r.Verdicts); hi <= r.Case.Target {
+		if _, hi := stats.ClopperPearson95(kept, r.Verdicts); hi <= r.Case.Target {
 			return t
 		}
 	}
@@ -211,7 +206,7 @@ func WidenedThreshold(r *SelftestResult, threshold float64) float64 {
 // fall to target at all (no positive): fewer cannot show the promise.
 func verdictsToShow(target float64) int {
 	for n := 1; n < 100000; n++ {
-		if _, hi := binom.Interval95(0, n); hi <= target {
+		if _, hi := stats.ClopperPearson95(0, n); hi <= target {
 			return n
 		}
 	}

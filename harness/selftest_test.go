@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/internal/binom"
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -150,7 +150,7 @@ func TestWidenedThreshold(t *testing.T) {
 			kept++
 		}
 	}
-	if _, hi := binom.Interval95(kept, 300); hi > 0.07 || kept != 12 {
+	if _, hi := stats.ClopperPearson95(kept, 300); hi > 0.07 || kept != 12 {
 		t.Errorf("WidenedThreshold = %.4f keeps %d of 20 positives (upper bound %.3f), want the smallest threshold keeping 12", got, kept, hi)
 	}
 	r.Positives, r.Deciding = 3, r.Deciding[:3]

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/tunelab/tunelab/internal/resultfile"
 )
 
 // A Config configures a sweep.
@@ -24,7 +26,7 @@ type Config struct {
 	// Results receives the samples (benchfmt); if it has a Sync method it
 	// is synced after every round.
 	Results io.Writer
-	Run     RunInfo
+	Run     resultfile.Run
 	Resume  *Resume   // prior results to continue from, or nil
 	Log     io.Writer // skips, mismatches, crashes
 	// Progress, if set, is told about every sample.
@@ -138,7 +140,7 @@ func (b *budgeter) done(w int, floor time.Duration) {
 type groupSweep struct {
 	cfg        *Config
 	g          *Group
-	rw         *resultWriter
+	rw         *resultfile.Writer
 	rng        *rand.Rand
 	runner     Runner
 	res        *GroupResult
@@ -187,11 +189,11 @@ func (s *groupSweep) run(ctx context.Context) (*GroupResult, error) {
 	}
 	s.check()
 	if s.res.Stop != "interrupted" {
-		if err := s.rw.comment("done %s", s.g.Key()); err != nil {
+		if err := s.rw.Done(s.g.Key()); err != nil {
 			return s.res, err
 		}
 	}
-	return s.res, s.rw.sync()
+	return s.res, s.rw.Sync()
 }
 
 // loadResume seeds the arms with samples and exclusions from a resumed file.
@@ -274,7 +276,7 @@ func (s *groupSweep) recordEliminated(ids []int) {
 	for _, i := range ids {
 		a := s.res.Race.Arms[i]
 		why := strings.Join(strings.Fields(a.Reason), " ")
-		if err := s.rw.comment("eliminated %s %s n=%d %s", s.g.Key(), a.Label, len(a.Values), why); err != nil {
+		if err := s.rw.Eliminated(s.g.Key(), a.Label, len(a.Values), why); err != nil {
 			s.logf("%v", err)
 		}
 	}
@@ -285,7 +287,7 @@ func (s *groupSweep) exclude(id int, why string) {
 	a := s.res.Race.Arms[id]
 	a.Excluded, a.Reason = true, why
 	s.logf("%s %s: excluded: %s", s.g.Key(), a.Label, why)
-	if err := s.rw.comment("excluded %s %s %s", s.g.Key(), a.Label, why); err != nil {
+	if err := s.rw.Excluded(s.g.Key(), a.Label, why); err != nil {
 		s.logf("%v", err)
 	}
 }
@@ -366,7 +368,7 @@ func (s *groupSweep) race(ctx context.Context, start time.Time) string {
 		if !s.round(ctx) {
 			return "interrupted"
 		}
-		if err := s.rw.sync(); err != nil {
+		if err := s.rw.Sync(); err != nil {
 			s.logf("syncing results: %v", err)
 		}
 	}
@@ -429,7 +431,7 @@ func (s *groupSweep) round(ctx context.Context) bool {
 		if err == nil && resp.Sample != nil && s.account(i, resp.Sample) {
 			if !announced {
 				announced = true
-				if err := s.rw.comment("round %s %d", s.g.Key(), s.rounds); err != nil {
+				if err := s.rw.Round(s.g.Key(), s.rounds); err != nil {
 					s.logf("%v", err)
 				}
 			}
@@ -438,7 +440,7 @@ func (s *groupSweep) round(ctx context.Context) bool {
 			if r := resp.Sample.CoreRatio; r > 0 {
 				s.res.CoreRatios = append(s.res.CoreRatios, r)
 			}
-			if err := s.rw.write(s.g, a.Label, resp.Sample, s.events); err != nil {
+			if err := writeSample(s.rw, s.g, a.Label, resp.Sample, s.events); err != nil {
 				s.logf("%v", err)
 			}
 			s.progress(a)

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -108,7 +109,7 @@ func checkResult(t *testing.T, res *benchfmt.Result) {
 			t.Errorf("result %s: config %q missing", res.Name, k)
 		}
 	}
-	label, size, ok := parseBenchName(variant.LookupKernel(testKernel), res.Name.String())
+	label, size, ok := resultfile.ParseBenchName(variant.LookupKernel(testKernel).Bench, res.Name.String(), true)
 	if !ok || variant.Lookup(testKernel, label) == nil || (size != 16 && size != 32) {
 		t.Errorf("result name %q: want HarnessTest/<variant>/size=16|32", res.Name)
 	}
@@ -135,7 +136,7 @@ func TestResume(t *testing.T) {
 	if !rep.Interrupted {
 		t.Fatal("sweep not marked interrupted")
 	}
-	res, err := ReadResume(path, HostIdentityConfig(""))
+	res, err := ReadResume(path, resultfile.HostIdentityConfig(""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestResume(t *testing.T) {
 	if got, want := len(second.calls), 3*maxN-prior; got != want {
 		t.Errorf("resumed sweep took %d samples of %s, want %d (to MaxSamples from %d)", got, g2, want, prior)
 	}
-	final, err := ReadResume(path, HostIdentityConfig(""))
+	final, err := ReadResume(path, resultfile.HostIdentityConfig(""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -33,7 +34,7 @@ func TestCrashIsolation(t *testing.T) {
 	p := DefaultRaceParams
 	p.MinSamples, p.MaxSamples = 40, 40
 	cfg := &Config{Race: p, CPU: runtime.NumCPU() - 1, SampleTime: 200 * time.Microsecond, Budget: time.Minute, Seed: 3,
-		Start: ExecRunner(), Results: &out, Log: &log, Run: RunInfo{RunID: "1", Date: "d"}}
+		Start: ExecRunner(), Results: &out, Log: &log, Run: resultfile.Run{RunID: "1", Date: "d"}}
 	rep, err := Sweep(context.Background(), cfg, groups)
 	if err != nil {
 		t.Fatalf("Sweep: %v", err)
@@ -54,7 +55,7 @@ func TestCrashIsolation(t *testing.T) {
 		case w != "" && (!a.Excluded || !strings.Contains(a.Reason, w)):
 			t.Errorf("variant %s: excluded=%v reason %q; want excluded for %q", a.Label, a.Excluded, a.Reason, w)
 		}
-		if w != "" && !strings.Contains(out.String(), commentPrefix+"excluded "+crashKernel+" "+a.Label+" ") {
+		if w != "" && !strings.Contains(out.String(), resultfile.CommentPrefix+"excluded "+crashKernel+" "+a.Label+" ") {
 			t.Errorf("variant %s: no exclusion line in the result file", a.Label)
 		}
 	}

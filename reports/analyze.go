@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -48,7 +49,7 @@ func (o Options) String() string {
 		race = "race=none"
 	}
 	return fmt.Sprintf("%s paired=signed-rank+hodges-lehmann alpha=%g threshold=%g%% margin=max(threshold,layout-floor)-unless-moved min-samples=%d unpaired=mann-whitney candidates=not-external,not-offset-sweep,not-eliminated,not-excluded tie=simpler %s",
-		RuleVersion, o.Alpha, 100*o.Threshold, MinSamples(), race)
+		RuleVersion, o.Alpha, 100*o.Threshold, stats.MinSamples(), race)
 }
 
 // A Report is the analysis of a Set.
@@ -86,12 +87,12 @@ type Group struct {
 type Row struct {
 	Point   *Point
 	Variant string
-	Stat    Stat
+	Stat    stats.Stat
 	// VsBase compares with the group's generic variant (valid if HasBase).
-	VsBase  Delta
+	VsBase  stats.Delta
 	HasBase bool
 	// VsWinner compares with the winner (valid if the group has one).
-	VsWinner Delta
+	VsWinner stats.Delta
 	// LayoutNoise marks a difference to the winner smaller than the
 	// group's layout floor (Group.Floor).
 	LayoutNoise bool
@@ -119,15 +120,15 @@ const (
 type Decision struct {
 	Kind        DecisionKind
 	Winner      string
-	Other       string // runner-up, or the other variant of a tie
-	Delta       Delta  // Other relative to Winner
-	LayoutNoise bool   // the margin did not exceed the layout floor
+	Other       string      // runner-up, or the other variant of a tie
+	Delta       stats.Delta // Other relative to Winner
+	LayoutNoise bool        // the margin did not exceed the layout floor
 	Note        string
 }
 
 // Analyze computes the full report of a set.
 func Analyze(set *Set, opt Options) *Report {
-	r := &Report{Set: set, Options: opt, MinSamples: MinSamples()}
+	r := &Report{Set: set, Options: opt, MinSamples: stats.MinSamples()}
 	r.Groups = buildGroups(set)
 	r.Layout = layoutNoise(r.Groups)
 	for _, g := range r.Groups {
@@ -150,7 +151,7 @@ func buildGroups(set *Set) []*Group {
 			cur = &Group{Model: p.Model, Kernel: p.Kernel, Size: p.Size}
 			groups = append(groups, cur)
 		}
-		row := &Row{Point: p, Variant: p.Variant, Stat: SummarizeRounds(p.NS, p.Rounds), info: infoOf(p.Kernel, p.Variant)}
+		row := &Row{Point: p, Variant: p.Variant, Stat: stats.SummarizeRounds(p.NS, p.Rounds), info: infoOf(p.Kernel, p.Variant)}
 		cur.Rows = append(cur.Rows, row)
 		if p.Variant == variant.GenericName {
 			cur.Base = row
@@ -160,7 +161,7 @@ func buildGroups(set *Set) []*Group {
 		sort.SliceStable(g.Rows, func(i, j int) bool { return g.Rows[i].Stat.Median < g.Rows[j].Stat.Median })
 		for _, row := range g.Rows {
 			if g.Base != nil && row != g.Base {
-				row.VsBase, row.HasBase = Compare(row.Stat, g.Base.Stat), true
+				row.VsBase, row.HasBase = stats.Compare(row.Stat, g.Base.Stat), true
 			}
 		}
 	}
@@ -210,7 +211,7 @@ func decide(g *Group, opt Options, minN int) Decision {
 // does not beat is kept.
 func decideAmong(g *Group, ok []*Row, opt Options) Decision {
 	best, next := ok[0], ok[1]
-	d := Compare(next.Stat, best.Stat)
+	d := stats.Compare(next.Stat, best.Stat)
 	if win, _ := beats(g, best, next, opt); win {
 		return Decision{Kind: Significant, Winner: best.Variant, Other: next.Variant, Delta: d,
 			Note: fmt.Sprintf("%s wins; runner-up %s %s (%s)", best.Variant, next.Variant, d, d.How())}
@@ -226,7 +227,7 @@ func decideAmong(g *Group, ok []*Row, opt Options) Decision {
 		other = next
 	}
 	_, layout := beats(g, best, next, opt)
-	dd := Compare(other.Stat, kept.Stat)
+	dd := stats.Compare(other.Stat, kept.Stat)
 	note := fmt.Sprintf("tie: kept %s; %s %s (%s)", kept.Variant, other.Variant, dd, dd.How())
 	if layout {
 		note += fmt.Sprintf(" (within the layout floor %.1f%%, and not shown to survive moving both)", 100*g.Floor)
@@ -241,12 +242,12 @@ func decideAmong(g *Group, ok []*Row, opt Options) Decision {
 // margin; otherwise the margin must exceed the group's layout floor.
 // layout reports that only the layout guard prevented the win.
 func beats(g *Group, best, r *Row, opt Options) (win, layout bool) {
-	d := Compare(r.Stat, best.Stat)
+	d := stats.Compare(r.Stat, best.Stat)
 	if !d.Significant(opt.Alpha, opt.Threshold) || d.Pct <= 0 {
 		return false, false
 	}
 	if worst, fastest, ok := moved(g, best, r); ok {
-		dm := Compare(fastest.Stat, worst.Stat)
+		dm := stats.Compare(fastest.Stat, worst.Stat)
 		if !dm.Significant(opt.Alpha, opt.Threshold) || dm.Pct <= 0 {
 			return false, true
 		}
@@ -307,7 +308,7 @@ func markRows(g *Group) {
 		}
 	}
 	for _, r := range g.Rows {
-		r.VsWinner = Compare(r.Stat, w.Stat)
+		r.VsWinner = stats.Compare(r.Stat, w.Stat)
 		r.LayoutNoise = r != w && g.Floor > 0 && math.Abs(r.VsWinner.Pct) < g.Floor
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"text/tabwriter"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchunit"
 )
@@ -18,10 +19,10 @@ type CompareRow struct {
 	// Unit is the metric compared: "sec/op" (whose Stats hold ns) or
 	// "tsc-cycles/op".
 	Unit     string
-	Old, New *Stat // nil when missing on that side
+	Old, New *stats.Stat // nil when missing on that side
 	// Delta is New relative to Old when both are present: Pct is the
 	// ratio of the medians minus one, P the Mann-Whitney U p-value.
-	Delta Delta
+	Delta stats.Delta
 }
 
 // A compareUnit is a metric CompareSets compares: its benchfmt unit, a
@@ -65,7 +66,7 @@ func CompareSets(old, new *Set) []CompareRow {
 func compareUnitRows(u compareUnit, old, new *Set, name func(*Point) string) []CompareRow {
 	rows := map[string]*CompareRow{}
 	var order []string
-	add := func(p *Point, side func(r *CompareRow, s *Stat)) {
+	add := func(p *Point, side func(r *CompareRow, s *stats.Stat)) {
 		vs := u.values(p)
 		if len(vs) == 0 {
 			return
@@ -75,14 +76,14 @@ func compareUnitRows(u compareUnit, old, new *Set, name func(*Point) string) []C
 			rows[k] = &CompareRow{Name: k, Unit: u.unit}
 			order = append(order, k)
 		}
-		s := Summarize(vs)
+		s := stats.Summarize(vs)
 		side(rows[k], &s)
 	}
 	for _, p := range old.Points {
-		add(p, func(r *CompareRow, s *Stat) { r.Old = s })
+		add(p, func(r *CompareRow, s *stats.Stat) { r.Old = s })
 	}
 	for _, p := range new.Points {
-		add(p, func(r *CompareRow, s *Stat) { r.New = s })
+		add(p, func(r *CompareRow, s *stats.Stat) { r.New = s })
 	}
 	out := make([]CompareRow, 0, len(order))
 	for _, k := range order {
@@ -97,11 +98,9 @@ func compareUnitRows(u compareUnit, old, new *Set, name func(*Point) string) []C
 
 // compareStats returns new relative to old, with benchstat's U test of old
 // against new (also when old's median is 0, where Compare gives none).
-func compareStats(old, new Stat) Delta {
-	d := Compare(new, old)
-	if old.sample != nil && new.sample != nil {
-		d.P = benchmath.AssumeNothing.Compare(old.sample, new.sample).P
-	}
+func compareStats(old, new stats.Stat) stats.Delta {
+	d := stats.Compare(new, old)
+	d.P = stats.UTest(old, new).P
 	return d
 }
 
@@ -157,7 +156,7 @@ func writeUnitTable(w io.Writer, u compareUnit, rows []CompareRow, alpha float64
 // rowScaler returns benchstat's common scale for the medians of a row.
 func rowScaler(u compareUnit, cls benchunit.Class, r CompareRow) benchunit.Scaler {
 	var vs []float64
-	for _, s := range []*Stat{r.Old, r.New} {
+	for _, s := range []*stats.Stat{r.Old, r.New} {
 		if s != nil {
 			vs = append(vs, s.Median*u.scale)
 		}
@@ -165,7 +164,7 @@ func rowScaler(u compareUnit, cls benchunit.Class, r CompareRow) benchunit.Scale
 	return benchunit.CommonScale(vs, cls)
 }
 
-func centerCell(sc benchunit.Scaler, u compareUnit, s *Stat) string {
+func centerCell(sc benchunit.Scaler, u compareUnit, s *stats.Stat) string {
 	if s == nil {
 		return "—"
 	}
@@ -175,7 +174,7 @@ func centerCell(sc benchunit.Scaler, u compareUnit, s *Stat) string {
 // rangeCell is benchstat's "± x%" of the median's 95% interval (the
 // larger distance of a bound from the median), to a tenth of a percent
 // where benchstat rounds to whole ones: kernel effects are often smaller.
-func rangeCell(s *Stat) string {
+func rangeCell(s *stats.Stat) string {
 	if s == nil {
 		return ""
 	}
@@ -186,12 +185,12 @@ func rangeCell(s *Stat) string {
 	return fmt.Sprintf("± %.1f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
 }
 
-func oldStat(r CompareRow) *Stat { return r.Old }
-func newStat(r CompareRow) *Stat { return r.New }
+func oldStat(r CompareRow) *stats.Stat { return r.Old }
+func newStat(r CompareRow) *stats.Stat { return r.New }
 
 // geoCell is the geometric mean of one side's medians ("?" unless all
 // are positive).
-func geoCell(u compareUnit, cls benchunit.Class, rows []CompareRow, side func(CompareRow) *Stat) string {
+func geoCell(u compareUnit, cls benchunit.Class, rows []CompareRow, side func(CompareRow) *stats.Stat) string {
 	var vs []float64
 	for _, r := range rows {
 		if s := side(r); s != nil {

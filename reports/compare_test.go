@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -281,7 +282,7 @@ func checkCenter(t *testing.T, what string, sec float64, cell string) {
 // checkPM requires the interval's half-width (benchstat: the larger
 // distance of a bound from the median, in percent) to round to benchstat's
 // whole percent, and tunelab's cell to show it to a tenth.
-func checkPM(t *testing.T, what string, s Stat, cell string) {
+func checkPM(t *testing.T, what string, s stats.Stat, cell string) {
 	t.Helper()
 	want, err := strconv.ParseFloat(strings.TrimSuffix(cell, "%"), 64)
 	if err != nil {

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -29,7 +30,7 @@ type CompiledCheck struct {
 	Size                    int
 	// Cost is the table's choice's time against the winner at Size when
 	// it does not select the winner and the choice was measured there.
-	Cost    Delta
+	Cost    stats.Delta
 	HasCost bool
 	winner  string
 	alpha   float64
@@ -56,9 +57,9 @@ func (c CompiledCheck) String() string {
 	case !c.HasCost:
 		s += " (not measured)"
 	case c.Cost.Significant(c.alpha, 0):
-		s += fmt.Sprintf(" (%s %s)", pct(c.Cost.Pct), pm(c.Cost.PM))
+		s += fmt.Sprintf(" (%s %s)", stats.FormatPct(c.Cost.Pct), stats.FormatPM(c.Cost.PM))
 	default:
-		s += fmt.Sprintf(" (%s %s, n.s.)", pct(c.Cost.Pct), pm(c.Cost.PM))
+		s += fmt.Sprintf(" (%s %s, n.s.)", stats.FormatPct(c.Cost.Pct), stats.FormatPM(c.Cost.PM))
 	}
 	return s
 }
@@ -144,16 +145,16 @@ func (p compiledPlan) check(c Class, groups []*Group, alpha float64) CompiledChe
 }
 
 // choiceCost compares variant with winner in the group of size.
-func choiceCost(groups []*Group, size int, variant, winner string) (Delta, bool) {
+func choiceCost(groups []*Group, size int, variant, winner string) (stats.Delta, bool) {
 	for _, g := range groups {
 		if g.Size != size {
 			continue
 		}
 		r, w := rowOf(g, variant), rowOf(g, winner)
 		if r == nil || w == nil {
-			return Delta{}, false
+			return stats.Delta{}, false
 		}
-		return Compare(r.Stat, w.Stat), true
+		return stats.Compare(r.Stat, w.Stat), true
 	}
-	return Delta{}, false
+	return stats.Delta{}, false
 }

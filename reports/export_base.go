@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 )

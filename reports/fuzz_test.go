@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"sort"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // A heatCell is one cell of a heat map: t in [-1, 1] colours it from red
@@ -218,10 +220,10 @@ func (r *Report) winnerCell(g *Group, v string) *heatCell {
 	if row == w {
 		return &heatCell{t: 1, text: "winner", title: where + ": the winner"}
 	}
-	d := Compare(row.Stat, w.Stat)
+	d := stats.Compare(row.Stat, w.Stat)
 	if !d.Significant(r.Options.Alpha, r.Options.Threshold) {
-		return &heatCell{t: 0.7, text: pct(d.Pct) + " n.s.", title: where + ": " + d.String() + " against the winner, not a significant difference"}
+		return &heatCell{t: 0.7, text: stats.FormatPct(d.Pct) + " n.s.", title: where + ": " + d.String() + " against the winner, not a significant difference"}
 	}
 	t := 1 - 2*math.Min(1, math.Max(0, math.Log1p(d.Pct))/math.Log(1.25))
-	return &heatCell{t: t, text: pct(d.Pct), title: where + ": " + d.String() + " against " + g.Decision.Winner}
+	return &heatCell{t: t, text: stats.FormatPct(d.Pct), title: where + ": " + d.String() + " against " + g.Decision.Winner}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/internal/resultfile"
 )
 
 // writeFile writes data to a fresh file and returns its path.
@@ -26,7 +28,7 @@ func marked(t *testing.T) string {
 		t.Fatal(err)
 	}
 	s := string(data)
-	return strings.Replace(s, "kernel: test.fixed\n", commentPrefix+"segment a1b2c3d4 1\nkernel: test.fixed\n", 1)
+	return strings.Replace(s, "kernel: test.fixed\n", resultfile.CommentPrefix+"segment a1b2c3d4 1\nkernel: test.fixed\n", 1)
 }
 
 func samples(set *Set) int {
@@ -54,7 +56,7 @@ func TestReadFileConcatenatedWithItself(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "duplicate run-id and segment") {
 		t.Errorf("warnings %q, want one about the duplicate segment", warnings)
 	}
-	resumed := strings.Replace(marked(t), "kernel: test.sized\n", commentPrefix+"segment a1b2c3d4 2\nkernel: test.sized\n", 1)
+	resumed := strings.Replace(marked(t), "kernel: test.sized\n", resultfile.CommentPrefix+"segment a1b2c3d4 2\nkernel: test.sized\n", 1)
 	c, _, err := Read([]string{writeFile(t, "resumed.txt", resumed)})
 	if err != nil || samples(c) != samples(a) {
 		t.Errorf("a resumed file (segments 1 and 2 of one run): %v, %d samples, want all %d", err, samples(c), samples(a))
@@ -88,7 +90,7 @@ func TestEliminatedVariantNeverWins(t *testing.T) {
 	if winner == "" {
 		t.Fatal("no winner in the fixture's test.fixed group")
 	}
-	data := marked(t) + commentPrefix + "eliminated test.fixed " + winner + " n=6 slower than rival\n"
+	data := marked(t) + resultfile.CommentPrefix + "eliminated test.fixed " + winner + " n=6 slower than rival\n"
 	set, _, err := Read([]string{writeFile(t, "elim.txt", data)})
 	if err != nil {
 		t.Fatal(err)

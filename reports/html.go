@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -223,7 +224,7 @@ func vsWinner(g *Group, r *Row) string {
 	if g.Decision.Winner == "" || r.Variant == g.Decision.Winner {
 		return ""
 	}
-	return pct(r.VsWinner.Pct) + " " + pm(r.VsWinner.PM)
+	return stats.FormatPct(r.VsWinner.Pct) + " " + stats.FormatPM(r.VsWinner.PM)
 }
 
 // writeCrossHTML writes the heat maps across CPU models (two or more).

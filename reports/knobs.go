@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -23,7 +24,7 @@ type KnobEffect struct {
 // String formats the effect as
 // "align=64 vs none: -1.8% ±0.6% on Zen 4 across 12 pairs".
 func (e *KnobEffect) String() string {
-	return fmt.Sprintf("%s=%s vs %s: %s %s on %s across %d pairs", e.Knob, e.To, e.From, pct(e.Pct), pm(e.PM), e.Model.Label(), e.Pairs)
+	return fmt.Sprintf("%s=%s vs %s: %s %s on %s across %d pairs", e.Knob, e.To, e.From, stats.FormatPct(e.Pct), stats.FormatPM(e.PM), e.Model.Label(), e.Pairs)
 }
 
 // Significant reports whether the interval excludes zero.
@@ -57,7 +58,7 @@ func knobEffects(groups []*Group) []*KnobEffect {
 	}
 	var out []*KnobEffect
 	for k, a := range acc {
-		c, h := geoInterval(a.ratios)
+		c, h := stats.GeoMeanInterval(a.ratios)
 		out = append(out, &KnobEffect{Model: a.model, Knob: k.knob, From: k.from, To: k.to, Pct: c, PM: h, Pairs: len(a.ratios), Kernels: sortedKeys(a.kernels)})
 	}
 	sort.Slice(out, func(i, j int) bool { return effectLess(out[i], out[j]) })

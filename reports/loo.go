@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -91,7 +92,7 @@ type LOOPick struct {
 	// 95% interval's half-width; infinite when the pick has too few
 	// samples for an interval).
 	Measured bool
-	Regret   Delta
+	Regret   stats.Delta
 	// Skipped says why the pick is not scored ("" when it is): the
 	// kernel's package runs its own default on a CPU the table does not
 	// name, whatever the table says.
@@ -191,9 +192,9 @@ func scorePick(g *Group, kp dispatch.KernelPlan) *LOOPick {
 	w, row := rowOf(g, p.Winner), rowOf(g, p.Pick)
 	switch {
 	case p.Pick == p.Winner:
-		p.Measured, p.Regret = true, Delta{P: 1}
+		p.Measured, p.Regret = true, stats.Delta{P: 1}
 	case row != nil && row.Stat.N > 0:
-		p.Measured, p.Regret = true, Compare(row.Stat, w.Stat)
+		p.Measured, p.Regret = true, stats.Compare(row.Stat, w.Stat)
 	}
 	return p
 }
@@ -363,32 +364,9 @@ func (l *LOO) Paired(ref *LOO) LOOPaired {
 			}
 		}
 	}
-	out.P = signTest(out.Better, out.Worse)
+	out.P = stats.SignTestP(out.Better, out.Worse)
 	if len(ratios) > 0 {
-		out.Ratio, out.PM = geoInterval(ratios)
+		out.Ratio, out.PM = stats.GeoMeanInterval(ratios)
 	}
 	return out
-}
-
-// signTest returns the exact two-sided p-value of a split of a and b
-// under a fair coin: twice the probability of a split at least as
-// uneven, at most 1.
-func signTest(a, b int) float64 {
-	n, k := a+b, min(a, b)
-	if n == 0 {
-		return 1
-	}
-	p := 0.0
-	for i := 0; i <= k; i++ {
-		p += math.Exp(lchoose(n, i) - float64(n)*math.Ln2)
-	}
-	return math.Min(1, 2*p)
-}
-
-// lchoose returns log(n choose k).
-func lchoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
 }

@@ -85,14 +85,3 @@ func TestLeaveOneOutSkipsPackageDefaults(t *testing.T) {
 		t.Errorf("%d picks scored, want 8 (test.sized at two sizes on four models)", n)
 	}
 }
-
-func TestSignTest(t *testing.T) {
-	for _, tt := range []struct {
-		a, b int
-		want float64
-	}{{0, 0, 1}, {5, 5, 1}, {0, 10, 2.0 / 1024}, {10, 0, 2.0 / 1024}, {1, 9, 2 * 11.0 / 1024}} {
-		if got := signTest(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("signTest(%d, %d) = %g, want %g", tt.a, tt.b, got, tt.want)
-		}
-	}
-}

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"io"
 	"text/tabwriter"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // looRuleDoc says in a few words what each rule consults for a CPU the
@@ -65,7 +67,7 @@ func pairedCell(l, main *LOO) string {
 		return "no measured pick differs"
 	}
 	return fmt.Sprintf("%s %s (geomean time ratio); lower regret on %d picks, higher on %d (sign test %s)",
-		pct(pr.Ratio), pm(pr.PM), pr.Better, pr.Worse, pval(pr.P))
+		stats.FormatPct(pr.Ratio), stats.FormatPM(pr.PM), pr.Better, pr.Worse, stats.FormatP(pr.P))
 }
 
 // RegretCell formats the pick's regret: "+3.1% ±1.2%", "0 (its winner)",
@@ -79,7 +81,7 @@ func (p *LOOPick) RegretCell() string {
 	case p.Pick == p.Winner:
 		return "0 (its winner)"
 	}
-	return pct(p.Regret.Pct) + " " + pm(p.Regret.PM)
+	return stats.FormatPct(p.Regret.Pct) + " " + stats.FormatPM(p.Regret.PM)
 }
 
 func sizeCell(size int) string {

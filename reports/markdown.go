@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // WriteMarkdown writes the report as Markdown tables, fit for a code-review
@@ -109,7 +111,7 @@ func (r *Report) writeEffectsMD(w io.Writer) {
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---|")
 	for _, e := range r.Effects {
 		fmt.Fprintf(w, "| %s | %s | %s vs %s | %s | %s | %d | %s |\n",
-			mdText(e.Model.Label()), mdText(e.Knob), mdText(e.To), mdText(e.From), pct(e.Pct), pm(e.PM), e.Pairs, mdText(strings.Join(e.Kernels, ", ")))
+			mdText(e.Model.Label()), mdText(e.Knob), mdText(e.To), mdText(e.From), stats.FormatPct(e.Pct), stats.FormatPM(e.PM), e.Pairs, mdText(strings.Join(e.Kernels, ", ")))
 	}
 }
 

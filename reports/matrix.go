@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // A MatrixKernel is the cross-machine matrix of one kernel: for every
@@ -99,7 +101,7 @@ func fillModel(mk *MatrixKernel, mi int, groups []*Group, opt Options) {
 			}
 			logs[r.Variant] += math.Log(fastest / r.Stat.Median)
 			sizes[r.Variant]++
-			if w != nil && r != w && Compare(r.Stat, w.Stat).Significant(opt.Alpha, opt.Threshold) && r.Stat.Median > w.Stat.Median {
+			if w != nil && r != w && stats.Compare(r.Stat, w.Stat).Significant(opt.Alpha, opt.Threshold) && r.Stat.Median > w.Stat.Median {
 				slower[r.Variant]++
 			}
 		}

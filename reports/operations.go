@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -18,10 +19,10 @@ type OperationEffect struct {
 	Model                *Model
 	Operation, Knob      string
 	Value, WinnerValue   string
-	Op                   Delta // the operation with Value relative to the winner
+	Op                   stats.Delta // the operation with Value relative to the winner
 	Kernel               string
 	KernelSize           int
-	KernelEffect         Delta
+	KernelEffect         stats.Delta
 	HasKernel, HasOpData bool
 }
 
@@ -34,7 +35,7 @@ func (e *OperationEffect) String() string {
 		if e.KernelSize > 0 {
 			where = fmt.Sprintf("%s (size %d)", e.Kernel, e.KernelSize)
 		}
-		kernel = fmt.Sprintf("kernel %s %s %s", where, pct(e.KernelEffect.Pct), pm(e.KernelEffect.PM))
+		kernel = fmt.Sprintf("kernel %s %s %s", where, stats.FormatPct(e.KernelEffect.Pct), stats.FormatPM(e.KernelEffect.PM))
 	}
 	return fmt.Sprintf("%s=%s vs %s: %s, %s %s", e.Knob, e.Value, e.WinnerValue, kernel, e.Operation, e.Op)
 }
@@ -60,7 +61,7 @@ func (r *Report) OperationEffects() []*OperationEffect {
 		for _, row := range g.Rows {
 			if key, val, ok := differsInOne(g.Decision.Winner, row.Variant); ok {
 				e := &OperationEffect{Model: g.Model, Operation: g.Kernel, Knob: key, Value: val,
-					WinnerValue: knobOf(g.Decision.Winner, key), Op: Compare(row.Stat, w.Stat), HasOpData: true}
+					WinnerValue: knobOf(g.Decision.Winner, key), Op: stats.Compare(row.Stat, w.Stat), HasOpData: true}
 				r.kernelEffect(e, streams)
 				out = append(out, e)
 			}
@@ -107,7 +108,7 @@ func (r *Report) kernelEffect(e *OperationEffect, streams int) {
 			a = rowOf(g, variant.GenericName)
 		}
 		if a != nil && b != nil {
-			e.Kernel, e.KernelSize, e.KernelEffect, e.HasKernel = g.Kernel, g.Size, Compare(a.Stat, b.Stat), true
+			e.Kernel, e.KernelSize, e.KernelEffect, e.HasKernel = g.Kernel, g.Size, stats.Compare(a.Stat, b.Stat), true
 		}
 	case "ntt":
 		kernel := strings.TrimRight(strings.Split(e.Operation, ".")[0], "0123456789") + ".ntt"
@@ -117,7 +118,7 @@ func (r *Report) kernelEffect(e *OperationEffect, streams int) {
 		}
 		a, b := rowOf(g, variant.GenericName), rowOf(g, g.Decision.Winner)
 		if a != nil && b != nil {
-			e.Kernel, e.KernelEffect, e.HasKernel = kernel, Compare(a.Stat, b.Stat), true
+			e.Kernel, e.KernelEffect, e.HasKernel = kernel, stats.Compare(a.Stat, b.Stat), true
 		}
 	}
 }
@@ -165,7 +166,7 @@ func (r *Report) OperationsHTML(w io.Writer) error {
 	for _, e := range es {
 		kernel := "—"
 		if e.HasKernel {
-			kernel = fmt.Sprintf("%s: %s %s", e.Kernel, pct(e.KernelEffect.Pct), pm(e.KernelEffect.PM))
+			kernel = fmt.Sprintf("%s: %s %s", e.Kernel, stats.FormatPct(e.KernelEffect.Pct), stats.FormatPM(e.KernelEffect.PM))
 		}
 		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s=%s vs %s</td><td>%s</td><td>%s</td></tr>\n", html.EscapeString(e.Model.Label()),
 			html.EscapeString(e.Operation), e.Knob, html.EscapeString(e.Value), html.EscapeString(e.WinnerValue), html.EscapeString(kernel), html.EscapeString(e.Op.String()))

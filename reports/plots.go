@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // Group charts draw each variant's median time relative to the group's
@@ -102,7 +104,7 @@ func newBar(g *Group, r, ref *Row, what string) bar {
 	m := ref.Stat.Median
 	b := bar{row: r, ratio: r.Stat.Median / m, lo: finiteOr(r.Stat.Lo, r.Stat.Median) / m, hi: finiteOr(r.Stat.Hi, r.Stat.Median) / m}
 	b.label = fitText(DiffLabel(r.Variant, ref.Variant), maxLabelW)
-	b.value = fmtNS(r.Stat.Median) + " " + pct(b.ratio-1)
+	b.value = fmtNS(r.Stat.Median) + " " + stats.FormatPct(b.ratio-1)
 	switch {
 	case r == ref:
 		b.label, b.value, b.cl = what, fmtNS(r.Stat.Median)+" "+r.Stat.PM(), "w"

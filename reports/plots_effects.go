@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // effectChartSVG draws the knob effects of one CPU model: each effect's
@@ -19,7 +21,7 @@ func effectChartSVG(w io.Writer, m *Model, effects []*KnobEffect) {
 	labels, values := make([]string, len(effects)), make([]string, len(effects))
 	for i, e := range effects {
 		labels[i] = fitText(fmt.Sprintf("%s=%s vs %s", e.Knob, e.To, e.From), maxLabelW)
-		values[i] = fmt.Sprintf("%s %s (%s, %s)", pct(e.Pct), pm(e.PM), count(e.Pairs, "pair"), count(len(e.Kernels), "kernel"))
+		values[i] = fmt.Sprintf("%s %s (%s, %s)", stats.FormatPct(e.Pct), stats.FormatPM(e.PM), count(e.Pairs, "pair"), count(len(e.Kernels), "kernel"))
 	}
 	span := effectSpan(effects)
 	labelW := maxTextW(labels) + 10

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -116,7 +117,7 @@ func unitOf(kernel string) (string, func(int) float64) {
 func perUnit(r *Row, units float64, tsc bool) float64 {
 	v := r.Stat.Median
 	if tsc {
-		v = Summarize(r.Point.TSC).Median
+		v = stats.Summarize(r.Point.TSC).Median
 	}
 	return v / units
 }

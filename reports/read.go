@@ -15,8 +15,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 
-	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -264,8 +263,8 @@ type fileConfig struct {
 func (fr *fileRead) readAll() error {
 	for fr.r.Scan() {
 		var err error
-		if c := fr.r.Comment(); c != nil {
-			err = fr.comment(c, fr.r.Line())
+		if m := fr.r.Mark(); m != nil {
+			err = fr.mark(m, fr.r.Line())
 		} else {
 			err = fr.result(fr.r.Result())
 		}
@@ -325,7 +324,7 @@ func (fr *fileRead) config(res *benchfmt.Result) (*fileConfig, error) {
 		}
 	}
 	c.model, c.modelErr = fr.rd.model(res)
-	if note := res.GetConfig(harness.LayoutFloorKey); note != "" && c.model != nil {
+	if note := res.GetConfig(resultfile.LayoutFloorKey); note != "" && c.model != nil {
 		c.model.noteFloor(note, layoutFloor(note))
 	}
 	if c.st != nil && c.st.model == nil {
@@ -357,33 +356,38 @@ func (fr *fileRead) claim(key, run string) bool {
 	return fr.rd.claimRun(fr.f, run, key)
 }
 
-// comment handles a harness line: a segment line starts a segment (a
+// mark handles a harness line: a segment line starts a segment (a
 // repeated one marks the results after it as duplicates); eliminated
 // and excluded lines record the race's verdicts for the current run.
-func (fr *fileRead) comment(fields []string, line int) error {
-	rd := fr.rd
+func (fr *fileRead) mark(m *resultfile.Mark, line int) error {
 	at := fmt.Sprintf("%s:%d", fr.f.Path, line)
-	switch fields[0] {
-	case "segment":
-		key, run, err := markerKey(fields)
-		if err != nil {
-			return fmt.Errorf("%s: %v", at, err)
+	switch m.Kind {
+	case resultfile.KindSegment:
+		if m.Err != nil {
+			return fmt.Errorf("%s: %v", at, m.Err)
 		}
-		if err := fr.endSegment(); err != nil {
-			return err
-		}
-		fr.segment = segmentDigest{key: key, at: at, dup: !rd.newMarker(key), h: fnv.New64a()}
-		fr.seg.setMarker(key, run)
-		fr.dupMarker = !rd.claimMarker(fr.f, key, run, at)
-		fr.round = roundMark{}
-	case "round":
-		fr.round = newRoundMark(fr.seg.marker, fields)
-	case "eliminated", "excluded":
-		if len(fields) < 3 || fr.dupMarker || fr.seg.commentRun == "" {
+		return fr.startSegment(m, at)
+	case resultfile.KindRound:
+		fr.round = newRoundMark(fr.seg.marker, m)
+	case resultfile.KindEliminated, resultfile.KindExcluded:
+		if m.Err != nil || fr.dupMarker || fr.seg.commentRun == "" {
 			return nil
 		}
-		rd.verdict(fr.seg.commentRun, fields[0], fields[1], fields[2], strings.Join(fields[3:], " "))
+		fr.rd.verdict(fr.seg.commentRun, m.Kind, m.Group, m.Label, m.Reason)
 	}
+	return nil
+}
+
+// startSegment starts the segment of a segment line at "at".
+func (fr *fileRead) startSegment(m *resultfile.Mark, at string) error {
+	rd, key := fr.rd, markerKey(m)
+	if err := fr.endSegment(); err != nil {
+		return err
+	}
+	fr.segment = segmentDigest{key: key, at: at, dup: !rd.newMarker(key), h: fnv.New64a()}
+	fr.seg.setMarker(key, m.Run)
+	fr.dupMarker = !rd.claimMarker(fr.f, key, m.Run, at)
+	fr.round = roundMark{}
 	return nil
 }
 
@@ -517,7 +521,7 @@ func (rd *reader) claimMarker(f *File, key, run, at string) bool {
 // group ("kernel" or "kernel/size=N"); reason is why it excluded it.
 func (rd *reader) verdict(run, kind, group, label, reason string) {
 	k := verdictKey{run, group, label}
-	if kind == "excluded" {
+	if kind == resultfile.KindExcluded {
 		rd.excluded[k] = true
 		rd.why[k] = reason
 	} else {
@@ -574,7 +578,7 @@ func (rd *reader) addSample(p *Point, res *benchfmt.Result, c *fileConfig) {
 	if v, ok := res.Value("tsc-cycles/op"); ok {
 		p.TSC = append(p.TSC, v)
 	}
-	if v, ok := res.Value(harness.EstCoreCyclesUnit); ok {
+	if v, ok := res.Value(resultfile.EstCoreCyclesUnit); ok {
 		p.Core = append(p.Core, v)
 	}
 	if c.st != nil {
@@ -786,10 +790,7 @@ func tagFeatureSets(models []*Model) {
 
 // allRuns reports whether every run that measured p has a verdict in m.
 func (rd *reader) allRuns(p *Point, m map[verdictKey]bool) bool {
-	group := p.Kernel
-	if p.Size > 0 {
-		group = fmt.Sprintf("%s/size=%d", p.Kernel, p.Size)
-	}
+	group := resultfile.GroupKey(p.Kernel, p.Size)
 	for _, run := range p.runs {
 		if !m[verdictKey{rd.runNames[run], group, p.Variant}] {
 			return false

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // A roundMark is the round a sweep's "round <group> <n>" line announced
@@ -13,17 +15,14 @@ type roundMark struct {
 	group, id string
 }
 
-// newRoundMark returns the mark of a round line's fields in the segment
-// with key marker ("run-id#segment"); a round outside a marked segment,
-// or malformed, marks nothing.
-func newRoundMark(marker string, fields []string) roundMark {
-	if marker == "" || len(fields) != 3 {
+// newRoundMark returns the mark of a round line m in the segment with
+// key marker ("run-id#segment"); a round outside a marked segment, or
+// malformed, marks nothing.
+func newRoundMark(marker string, m *resultfile.Mark) roundMark {
+	if marker == "" || m.Err != nil {
 		return roundMark{}
 	}
-	if n, err := strconv.Atoi(fields[2]); err != nil || n < 1 {
-		return roundMark{}
-	}
-	return roundMark{group: fields[1], id: marker + "#" + fields[2]}
+	return roundMark{group: m.Group, id: marker + "#" + strconv.Itoa(m.N)}
 }
 
 // key returns the round of a result of kernel at size, "" unless the
@@ -32,7 +31,7 @@ func (m roundMark) key(kernel string, size int) string {
 	if m.group == "" {
 		return ""
 	}
-	if m.group == kernel || m.group == kernel+"/size="+strconv.Itoa(size) {
+	if m.group == kernel || m.group == resultfile.GroupKey(kernel, size) {
 		return m.id
 	}
 	return ""
@@ -84,7 +83,7 @@ func DecideArms(arms []*harness.Arm, opt Options, floor float64) (int, Decision)
 	}
 	g := buildGroups(set)[0]
 	g.Floor = floor
-	g.Decision = decide(g, opt, MinSamples())
+	g.Decision = decide(g, opt, stats.MinSamples())
 	d := g.Decision
 	if d.Kind != Significant && d.Kind != Only {
 		return -1, d

@@ -3,24 +3,18 @@ package reports
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
-
-// commentPrefix starts the harness's own lines in a result file (segment
-// markers, eliminated and excluded contenders); benchfmt ignores them.
-const commentPrefix = resultfile.CommentPrefix
 
 // A runState is what the reader knows of one run-id across every file:
 // the identity its first result fixed, the benchmark each kernel config
 // was written for, and the segments read.
 type runState struct {
-	identity harness.RunIdentity
+	identity resultfile.RunIdentity
 	bench    map[string]configAt // kernel config -> benchmark base name
 	model    *Model
 	id       int // index in reader.runNames
@@ -33,7 +27,7 @@ type configAt struct{ value, at string }
 func (rd *reader) runState(run string) *runState {
 	st := rd.runs[run]
 	if st == nil {
-		st = &runState{identity: harness.RunIdentity{}, bench: map[string]configAt{}, id: len(rd.runNames)}
+		st = &runState{identity: resultfile.RunIdentity{}, bench: map[string]configAt{}, id: len(rd.runNames)}
 		rd.runs[run] = st
 		rd.runNames = append(rd.runNames, run)
 	}
@@ -41,7 +35,7 @@ func (rd *reader) runState(run string) *runState {
 }
 
 // checkIdentity refuses a result that changes its run's identity: the
-// host, features, tunelab version or decision rule (harness.IdentityKeys).
+// host, features, tunelab version or decision rule (resultfile.IdentityKeys).
 func (st *runState) checkIdentity(res *benchfmt.Result, at string) error {
 	if err := st.identity.Check(res, at); err != nil {
 		return fmt.Errorf("%w; refusing the file", err)
@@ -80,16 +74,8 @@ type segmenter struct {
 	key        string // the current key; "" when it must be computed again
 }
 
-// markerKey returns the segment key for a segment line's fields.
-func markerKey(fields []string) (key, run string, err error) {
-	if len(fields) != 3 {
-		return "", "", fmt.Errorf("expected \"segment <run-id> <n>\", got %q", strings.Join(fields, " "))
-	}
-	if n, err := strconv.Atoi(fields[2]); err != nil || n < 1 {
-		return "", "", fmt.Errorf("expected a segment number >= 1, got %q", fields[2])
-	}
-	return fields[1] + "#" + fields[2], fields[1], nil
-}
+// markerKey returns the segment key "run-id#n" of a segment line.
+func markerKey(m *resultfile.Mark) string { return m.Run + "#" + strconv.Itoa(m.N) }
 
 // segment returns the owner key of a result of run: the marker's when the
 // result belongs to the current marker, else input#stretch.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -42,7 +43,7 @@ type Speedup struct {
 	Refs int
 	// Delta is the reference's time relative to the winner: Speed() =
 	// 1 + Delta.Pct is how many times as fast the winner is.
-	Delta Delta
+	Delta stats.Delta
 }
 
 // Speed returns how many times as fast as the reference the winner is.
@@ -176,7 +177,7 @@ func GroupSpeedup(g *Group) (s Speedup, ok bool) {
 	if ref == nil || ref == w {
 		return Speedup{}, false
 	}
-	return Speedup{Size: g.Size, Ref: ref.Variant, Refs: n, Delta: Compare(ref.Stat, w.Stat)}, true
+	return Speedup{Size: g.Size, Ref: ref.Variant, Refs: n, Delta: stats.Compare(ref.Stat, w.Stat)}, true
 }
 
 // classLabel names class i of kernel's classes cs: "fixed size" when
@@ -259,7 +260,7 @@ func knobMatters(groups []*Group, winner, key string, opt Options) bool {
 			if r == w || r.info.offsetSweep || !r.Stat.OK || withKnob(r.Variant, key, "*") != pattern {
 				continue
 			}
-			if d := Compare(r.Stat, w.Stat); d.Pct > 0 && d.Significant(opt.Alpha, opt.Threshold) {
+			if d := stats.Compare(r.Stat, w.Stat); d.Pct > 0 && d.Significant(opt.Alpha, opt.Threshold) {
 				return true
 			}
 		}

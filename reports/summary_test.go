@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -87,10 +88,10 @@ func syntheticGroup(medians map[string]float64) *Group {
 		for i := range vals {
 			vals[i] = med * (1 + 0.001*math.Sin(float64(i)))
 		}
-		g.Rows = append(g.Rows, &Row{Point: &Point{Model: m, Variant: name}, Variant: name, Stat: Summarize(vals), info: infoOf("synthetic", name)})
+		g.Rows = append(g.Rows, &Row{Point: &Point{Model: m, Variant: name}, Variant: name, Stat: stats.Summarize(vals), info: infoOf("synthetic", name)})
 	}
 	sortRows(g)
-	g.Decision = decide(g, DefaultOptions(), MinSamples())
+	g.Decision = decide(g, DefaultOptions(), stats.MinSamples())
 	markRows(g)
 	return g
 }
@@ -140,7 +141,7 @@ func TestDiffLabel(t *testing.T) {
 }
 
 func TestSpeedupString(t *testing.T) {
-	s := Speedup{Ref: "ext=circl", Refs: 2, Delta: Delta{Pct: 0.34, PM: 0.03, P: 0.001}}
+	s := Speedup{Ref: "ext=circl", Refs: 2, Delta: stats.Delta{Pct: 0.34, PM: 0.03, P: 0.001}}
 	if got := s.String(0.05); got != "1.34× [1.31–1.37]" {
 		t.Errorf("String = %q", got)
 	}

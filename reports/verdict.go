@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -56,7 +57,7 @@ func referenceLine(r, w *Row) string {
 	if !r.External() {
 		what = "baseline"
 	}
-	d := Compare(r.Stat, w.Stat)
+	d := stats.Compare(r.Stat, w.Stat)
 	speed := fmt.Sprintf("winner %.2fx as fast", 1+d.Pct)
 	return fmt.Sprintf("%-10s %-40s %s (%s) n=%d", what, r.Variant, d, speed, r.Stat.N)
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // testZen4 is the CPU model of synthetic sets.
@@ -106,9 +108,9 @@ func TestWinnerTieBreaksOnCodeSize(t *testing.T) {
 }
 
 func TestNoWinnerFromTooFewSamples(t *testing.T) {
-	need := MinSamples()
-	if Summarize(make([]float64, need-1)).OK || !Summarize(make([]float64, need)).OK {
-		t.Fatalf("MinSamples() = %d disagrees with Summarize", need)
+	need := stats.MinSamples()
+	if stats.Summarize(make([]float64, need-1)).OK || !stats.Summarize(make([]float64, need)).OK {
+		t.Fatalf("stats.MinSamples() = %d disagrees with Summarize", need)
 	}
 	g := synth("test.sized", 64, map[string][]float64{
 		"isa=scalar": spread(100, need-1, 0.001),
@@ -177,7 +179,7 @@ func TestWinMustHoldAcrossOffsets(t *testing.T) {
 		t.Errorf("decision %+v (noise %.3f): a win that does not hold at offset 64+8 was accepted", g.Decision, g.Noise)
 	}
 	g.Noise, g.Floor = 0, 0
-	if d := decide(g, DefaultOptions(), MinSamples()); d.Kind != Tie || !d.LayoutNoise {
+	if d := decide(g, DefaultOptions(), stats.MinSamples()); d.Kind != Tie || !d.LayoutNoise {
 		t.Errorf("without noise: decision %+v, want a tie from the offset check", d)
 	}
 }

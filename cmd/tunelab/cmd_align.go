@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/align"
 )
@@ -133,14 +134,14 @@ func (f *alignFlags) resolve() (*align.Set, align.Options, error) {
 func (f *alignFlags) writeFiles(e *env, m *align.Measurement, a *align.Analysis) error {
 	var id [8]byte
 	rand.Read(id[:])
-	run := harness.NewRunInfo(binary.LittleEndian.Uint64(id[:]))
+	run := harness.NewRun(binary.LittleEndian.Uint64(id[:]))
 	run.TSCHz = m.TSCHz
 	out := f.out
 	if out == "" {
 		out = filepath.Join("results", fmt.Sprintf("align-%s-%s-%s.txt", f.kernel, f.entry,
 			time.Now().UTC().Format("2006-01-02T150405")))
 	}
-	host := harness.HostConfig(run)
+	host := resultfile.HostConfig(run)
 	if err := align.WriteFileAtomic(out, func(w io.Writer) error { return align.WriteResults(w, host, m) }); err != nil {
 		return err
 	}

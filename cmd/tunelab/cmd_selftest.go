@@ -77,7 +77,7 @@ func runSelftest(e *env, args []string) error {
 	}
 	defer closeSink()
 	opt := selftestRule(cfg)
-	cfg.Results, cfg.Log, cfg.Run = sink, e.stderr, harness.NewRunInfo(cfg.Seed)
+	cfg.Results, cfg.Log, cfg.Run = sink, e.stderr, harness.NewRun(cfg.Seed)
 	cfg.Run.Rule = opt.String()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

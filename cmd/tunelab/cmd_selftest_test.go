@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/internal/binom"
+	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // TestSelftestSmall runs a few real verdicts. Whether 3 A/A verdicts show
@@ -85,7 +85,7 @@ func TestSelftestDefaults(t *testing.T) {
 		t.Errorf("default plan: %d A/A verdicts, %d placements of %d, want 300, 300 of 900", aa, placements, total)
 	}
 	aa := cases[0].Verdicts
-	if _, hi := binom.Interval95(aa*4/100, aa); hi > aaTarget {
+	if _, hi := stats.ClopperPearson95(aa*4/100, aa); hi > aaTarget {
 		t.Errorf("%d/%d A/A positives (4%%): upper bound %.1f%%, want at most %g%%", aa*4/100, aa, 100*hi, 100*aaTarget)
 	}
 	if spent := cfg.Budget * time.Duration(total); spent > selftestTime || cfg.Budget <= 0 {

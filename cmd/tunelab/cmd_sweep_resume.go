@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/resultfile"
 )
 
 // sweepFlags are sweep's selection flags: what it measures.
@@ -44,7 +45,7 @@ func sweepSelection(fs *flag.FlagSet, f sweepFlags, cfg *harness.Config, out, re
 		return ss, nil, usagef("-o and --resume name different files")
 	}
 	rule := sweepRule(cfg)
-	prior, err := harness.ReadResume(resume, harness.HostIdentityConfig(rule.String()))
+	prior, err := harness.ReadResume(resume, resultfile.HostIdentityConfig(rule.String()))
 	if err != nil {
 		return ss, nil, &exitError{2, fmt.Errorf("sweep --resume: %w (the file is unchanged)", err)}
 	}
@@ -91,7 +92,7 @@ func sweepFlagsOf(ss harness.SweepSelection) sweepFlags {
 
 // sameSelection refuses selection flags given with --resume that select
 // something other than what the file recorded.
-func sameSelection(fs *flag.FlagSet, ss harness.SweepSelection, recorded harness.RunIdentity, path string) error {
+func sameSelection(fs *flag.FlagSet, ss harness.SweepSelection, recorded resultfile.RunIdentity, path string) error {
 	given := map[string]string{}
 	for _, kv := range ss.Config() {
 		given[kv[0]] = kv[1]
@@ -111,9 +112,9 @@ func sameSelection(fs *flag.FlagSet, ss harness.SweepSelection, recorded harness
 // runInfo returns the run identity to write: the resumed run's (with its
 // next segment) or a fresh one; the selection is recorded unless a
 // resumed file's results recorded none (written by an earlier tunelab).
-func runInfo(cfg *harness.Config, prior *harness.Resume, ss harness.SweepSelection) harness.RunInfo {
+func runInfo(cfg *harness.Config, prior *harness.Resume, ss harness.SweepSelection) resultfile.Run {
 	rule := sweepRule(cfg).String()
-	run := harness.NewRunInfo(cfg.Seed)
+	run := harness.NewRun(cfg.Seed)
 	run.Rule, run.Segment, run.Selection = rule, 1, ss.Config()
 	if prior == nil {
 		return run

@@ -38,7 +38,7 @@ func probeLayout(ctx context.Context, base *harness.Config, verdicts int, budget
 	cfg := *base
 	cfg.Race.Floor = 0 // the floor is what is measured
 	cfg.Results, cfg.Progress, cfg.Resume, cfg.Log = io.Discard, nil, nil, nil
-	cfg.Run = harness.NewRunInfo(cfg.Seed)
+	cfg.Run = harness.NewRun(cfg.Seed)
 	cfg.Budget = budget / time.Duration(verdicts)
 	res, err := harness.Selftest(ctx, &cfg, variant.LookupKernel(calibKernel), cases, ruleJudge(selftestRule(&cfg), 0))
 	return harness.SelftestLayout(res), true, err

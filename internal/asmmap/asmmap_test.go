@@ -7,7 +7,7 @@ import (
 
 	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/internal/asmmap"
-	"github.com/tunelab/tunelab/internal/looptest"
+	"github.com/tunelab/tunelab/lab/looptest"
 )
 
 func TestLocateAchievesRequestedPlacement(t *testing.T) {

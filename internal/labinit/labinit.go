@@ -14,7 +14,9 @@
 // first in import-path order. This package imports only kernels/dispatch,
 // which every family imports too, and its path (internal/ before
 // kernels/) sorts before every family's: it is initialized before any
-// family, whichever packages the binary links.
+// family, whichever packages the binary links. That is also why it is a
+// library under internal/ rather than under lab/ ("lab/" sorts after
+// "kernels/").
 package labinit
 
 import "github.com/tunelab/tunelab/kernels/dispatch"

@@ -1,11 +1,3 @@
-// Package stats holds the statistics every part of tunelab shares: the
-// one median, as x/perf's benchmath computes it (the center of an
-// AssumeNothing summary), so that a median printed anywhere is the median
-// benchstat would print; and the paired comparison the decision rule
-// applies to arms measured round by round (Paired: the Wilcoxon
-// signed-rank test and the Hodges–Lehmann interval on per-round log
-// ratios), so that the race, the sweep summary, report and export judge
-// the same numbers the same way.
 package stats
 
 import (
@@ -15,11 +7,26 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// Median returns the median of xs (NaN for none); xs is not modified.
+// Confidence is the level of every interval tunelab reports.
+const Confidence = 0.95
+
+// Median returns the median of xs as benchstat computes it (the center
+// of benchmath's AssumeNothing summary), NaN for none; xs is not
+// modified.
 func Median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	s := benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds)
-	return benchmath.AssumeNothing.Summary(s, 0.95).Center
+	return summary(newSample(xs), Confidence).Center
+}
+
+// newSample returns a benchmath sample of a copy of xs.
+func newSample(xs []float64) *benchmath.Sample {
+	return benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds)
+}
+
+// summary is benchmath's AssumeNothing summary of s at level conf: the
+// median with its distribution-free interval.
+func summary(s *benchmath.Sample, conf float64) benchmath.Summary {
+	return benchmath.AssumeNothing.Summary(s, conf)
 }

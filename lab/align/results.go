@@ -1,77 +1,64 @@
 package align
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/harness/resultfile"
+	"github.com/tunelab/tunelab/internal/resultfile"
 )
 
-// commentPrefix starts tunelab's own lines in a result file, as in the
-// sweep's files; benchfmt readers ignore them.
-const commentPrefix = resultfile.CommentPrefix
-
-// WriteResults writes every sample of m in the Go benchmark format: the
-// host config lines (pkg filled in), kernel, events and align-entry, then
-// one line per sample named <Bench>/<variant>[/size=N] with ns/op,
-// tsc-cycles/op, tsc-cycles/<unit> and <event>/op values. Comment lines
-// record each arm's achieved placement and exclusions. Values and samples
-// the result-file readers would refuse (resultfile.CheckResult: a NaN or
-// zero count, a zero time) are left out, so that every line written is
-// read.
+// WriteResults writes every sample of m in the result-file format
+// (resultfile.Writer): the host config lines, each result's pkg, kernel,
+// events and align-entry, then one line per sample named
+// <Bench>/<variant>[/size=N] with ns/op, tsc-cycles/op,
+// tsc-cycles/<unit> and <event>/op values. Harness lines record each
+// arm's achieved placement and exclusions after the unit lines. Values and samples the
+// result-file readers would refuse (a NaN or zero count, a zero time)
+// are left out, so that every line written is read.
 func WriteResults(w io.Writer, host [][2]string, m *Measurement) error {
-	k := m.Set.Kernel
-	cfg := resultConfig(host, m)
-	bw := benchfmt.NewWriter(w)
-	if err := writeUnitMetadata(bw, m); err != nil {
+	rw := resultfile.NewWriter(w, host)
+	if err := rw.DeclareUnits(m.units()...); err != nil {
 		return err
 	}
-	if err := writePlacements(w, m); err != nil {
+	if err := writePlacements(rw, m); err != nil {
 		return err
 	}
+	cfg := resultConfig(m)
 	for i, arm := range m.Set.Arms {
-		name := k.Bench + "/" + arm.Variant.Name
-		if len(k.Sizes) > 0 {
-			name += "/size=" + strconv.Itoa(m.Size)
-		}
+		name := resultfile.BenchName(m.Set.Kernel.Bench, arm.Variant.Name, m.sizeOf())
 		s := m.Samples[i]
 		for j := range s.Ns {
-			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: s.Iters[j], Values: resultfile.DropInvalid(m.values(s, j))}
-			if resultfile.CheckResult(res) != nil {
-				continue // a sample the readers would skip (see resultfile)
-			}
-			if err := bw.Write(res); err != nil {
-				return fmt.Errorf("writing align results: %w", err)
+			err := rw.Write(resultfile.Sample{Name: name, Config: cfg, Iters: s.Iters[j], Values: m.values(s, j)})
+			if err != nil && !errors.Is(err, resultfile.ErrInvalid) {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// resultConfig returns the file config of m's results.
-func resultConfig(host [][2]string, m *Measurement) []benchfmt.Config {
-	var cfg []benchfmt.Config
-	add := func(k, v string) { cfg = append(cfg, benchfmt.Config{Key: k, Value: []byte(v), File: true}) }
-	for _, kv := range host {
-		if kv[0] == "pkg" {
-			kv[1] = "github.com/tunelab/tunelab/kernels/" + m.Set.Kernel.Family
-		}
-		add(kv[0], kv[1])
+// sizeOf returns the measured size of a kernel with sizes, else 0.
+func (m *Measurement) sizeOf() int {
+	if len(m.Set.Kernel.Sizes) == 0 {
+		return 0
 	}
+	return m.Size
+}
+
+// resultConfig returns the config of m's results beyond the host's.
+func resultConfig(m *Measurement) [][2]string {
 	events := "none"
 	if len(m.Events) > 0 {
 		events = strings.Join(m.Events, ",")
 	}
-	add("kernel", m.Set.Kernel.Name)
-	add("events", events)
-	add("align-entry", m.Entry)
-	return cfg
+	return [][2]string{{"pkg", "github.com/tunelab/tunelab/kernels/" + m.Set.Kernel.Family},
+		{"kernel", m.Set.Kernel.Name}, {"events", events}, {"align-entry", m.Entry}}
 }
 
 // values returns the values of sample j.
@@ -91,9 +78,8 @@ func (m *Measurement) values(s Samples, j int) []benchfmt.Value {
 	return vals
 }
 
-// writeUnitMetadata declares every unit lower-is-better with no
-// distributional assumption.
-func writeUnitMetadata(bw *benchfmt.Writer, m *Measurement) error {
+// units returns the units of m's values.
+func (m *Measurement) units() []string {
 	units := []string{"ns/op", "tsc-cycles/op"}
 	if k := m.Set.Kernel; k.Unit != "" && k.UnitsPerOp != nil {
 		units = append(units, "tsc-cycles/"+k.Unit)
@@ -101,31 +87,26 @@ func writeUnitMetadata(bw *benchfmt.Writer, m *Measurement) error {
 	for _, e := range m.Events {
 		units = append(units, e+"/op")
 	}
-	for _, u := range units {
-		for _, kv := range [][2]string{{"better", "lower"}, {"assume", "nothing"}} {
-			md := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: u, Key: kv[0]}, OrigUnit: u, Value: kv[1]}
-			if err := bw.Write(md); err != nil {
-				return fmt.Errorf("writing align results: %w", err)
-			}
-		}
-	}
-	return nil
+	return units
 }
 
-// writePlacements writes one comment line per arm with its placement or
-// why it was excluded.
-func writePlacements(w io.Writer, m *Measurement) error {
+// writePlacements writes one line per arm with its placement, and one
+// per arm excluded with why.
+func writePlacements(rw *resultfile.Writer, m *Measurement) error {
 	for i, a := range m.Set.Arms {
-		line := fmt.Sprintf("%salign-placement %s requested=%s head=%#x head%%64=%d body=%d lines-crossed=%d",
-			commentPrefix, a.Variant.Name, a.Align, a.Place.Head, a.Place.Offset, a.Place.Size, a.Place.LinesCrossed)
+		text := fmt.Sprintf("requested=%s head=%#x head%%64=%d body=%d lines-crossed=%d",
+			a.Align, a.Place.Head, a.Place.Offset, a.Place.Size, a.Place.LinesCrossed)
 		if a.Place.Err != "" {
-			line = fmt.Sprintf("%salign-placement %s requested=%s unknown: %s", commentPrefix, a.Variant.Name, a.Align, a.Place.Err)
+			text = fmt.Sprintf("requested=%s unknown: %s", a.Align, a.Place.Err)
 		}
-		if m.Excluded[i] != "" {
-			line += fmt.Sprintf("\n%salign-excluded %s %s", commentPrefix, a.Variant.Name, m.Excluded[i])
+		if err := rw.AlignPlacement(a.Variant.Name, text); err != nil {
+			return err
 		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return fmt.Errorf("writing align results: %w", err)
+		if m.Excluded[i] == "" {
+			continue
+		}
+		if err := rw.AlignExcluded(a.Variant.Name, m.Excluded[i]); err != nil {
+			return err
 		}
 	}
 	return nil

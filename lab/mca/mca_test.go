@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/asmmap"
-	"github.com/tunelab/tunelab/internal/looptest"
+	"github.com/tunelab/tunelab/lab/looptest"
 )
 
 func needObjdump(t *testing.T) {

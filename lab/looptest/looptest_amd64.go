@@ -9,7 +9,7 @@ type Case struct {
 	Run    func(n uint64) uint64
 }
 
-const pkg = "github.com/tunelab/tunelab/internal/looptest."
+const pkg = "github.com/tunelab/tunelab/lab/looptest."
 
 // Cases lists every generated loop; referencing the functions keeps the
 // linker from dropping them.

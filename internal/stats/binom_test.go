@@ -1,4 +1,4 @@
-package binom
+package stats
 
 import (
 	"math"
@@ -29,9 +29,9 @@ func TestClopperPearsonKnown(t *testing.T) {
 		{3, 1000, 0.000619099931649571, 0.0087420232384783},
 		{17, 23, 0.515948029597562, 0.897713866084642},
 	} {
-		lo, hi := Interval95(c.k, c.n)
+		lo, hi := ClopperPearson95(c.k, c.n)
 		if math.Abs(lo-c.lo) > 1e-9 || math.Abs(hi-c.hi) > 1e-9 {
-			t.Errorf("Interval95(%d, %d) = [%.12f, %.12f], want [%.12f, %.12f]", c.k, c.n, lo, hi, c.lo, c.hi)
+			t.Errorf("ClopperPearson95(%d, %d) = [%.12f, %.12f], want [%.12f, %.12f]", c.k, c.n, lo, hi, c.lo, c.hi)
 		}
 	}
 }
@@ -39,9 +39,9 @@ func TestClopperPearsonKnown(t *testing.T) {
 // TestClopperPearsonIssueExample is the issue's example: 2 positives in 30
 // verdicts say only that the rate lies in 0.8%–22%.
 func TestClopperPearsonIssueExample(t *testing.T) {
-	lo, hi := Interval95(2, 30)
+	lo, hi := ClopperPearson95(2, 30)
 	if got := [2]float64{math.Round(lo*1e4) / 1e4, math.Round(hi*1e4) / 1e4}; got != [2]float64{0.0082, 0.2207} {
-		t.Errorf("Interval95(2, 30) rounds to %v, want [0.0082 0.2207]", got)
+		t.Errorf("ClopperPearson95(2, 30) rounds to %v, want [0.0082 0.2207]", got)
 	}
 }
 
@@ -68,10 +68,10 @@ func TestClopperPearsonClosedForms(t *testing.T) {
 func TestClopperPearsonSymmetry(t *testing.T) {
 	for _, n := range []int{1, 2, 5, 30, 101, 300} {
 		for k := 0; k <= n; k += max(1, n/13) {
-			lo, hi := Interval95(k, n)
-			mlo, mhi := Interval95(n-k, n)
+			lo, hi := ClopperPearson95(k, n)
+			mlo, mhi := ClopperPearson95(n-k, n)
 			if math.Abs(lo-(1-mhi)) > 1e-12 || math.Abs(hi-(1-mlo)) > 1e-12 {
-				t.Errorf("Interval95(%d, %d) = [%g, %g] but Interval95(%d, %d) = [%g, %g]: not mirror images", k, n, lo, hi, n-k, n, mlo, mhi)
+				t.Errorf("ClopperPearson95(%d, %d) = [%g, %g] but ClopperPearson95(%d, %d) = [%g, %g]: not mirror images", k, n, lo, hi, n-k, n, mlo, mhi)
 			}
 		}
 	}
@@ -82,11 +82,11 @@ func TestClopperPearsonSymmetry(t *testing.T) {
 func TestClopperPearsonDefinition(t *testing.T) {
 	for _, c := range [][2]int{{1, 10}, {2, 30}, {9, 300}, {150, 300}, {299, 300}, {40, 2000}} {
 		k, n := c[0], c[1]
-		lo, hi := Interval95(k, n)
-		if got := CDF(k, n, hi); math.Abs(got-0.025) > 1e-9 {
+		lo, hi := ClopperPearson95(k, n)
+		if got := BinomialCDF(k, n, hi); math.Abs(got-0.025) > 1e-9 {
 			t.Errorf("k=%d n=%d: P(X <= k) at hi=%g is %g, want 0.025", k, n, hi, got)
 		}
-		if got := 1 - CDF(k-1, n, lo); math.Abs(got-0.025) > 1e-9 {
+		if got := 1 - BinomialCDF(k-1, n, lo); math.Abs(got-0.025) > 1e-9 {
 			t.Errorf("k=%d n=%d: P(X >= k) at lo=%g is %g, want 0.025", k, n, lo, got)
 		}
 		if p := float64(k) / float64(n); !(lo < p && p < hi) {
@@ -103,8 +103,8 @@ func TestCDFExact(t *testing.T) {
 			pf, _ := p.Float64()
 			for k := -1; k <= n; k++ {
 				want, _ := exactCDF(k, n, p).Float64()
-				if got := CDF(k, n, pf); math.Abs(got-want) > 1e-12 {
-					t.Errorf("CDF(%d, %d, %v) = %.17g, want %.17g", k, n, p, got, want)
+				if got := BinomialCDF(k, n, pf); math.Abs(got-want) > 1e-12 {
+					t.Errorf("BinomialCDF(%d, %d, %v) = %.17g, want %.17g", k, n, p, got, want)
 				}
 			}
 		}
@@ -139,6 +139,17 @@ func TestClopperPearsonInvalid(t *testing.T) {
 	}{{-1, 10, 0.95}, {11, 10, 0.95}, {0, 0, 0.95}, {1, 10, 0}, {1, 10, 1}, {1, 10, math.NaN()}} {
 		if lo, hi := ClopperPearson(c.k, c.n, c.conf); !math.IsNaN(lo) || !math.IsNaN(hi) {
 			t.Errorf("ClopperPearson(%d, %d, %g) = [%g, %g], want NaN, NaN", c.k, c.n, c.conf, lo, hi)
+		}
+	}
+}
+
+func TestSignTestP(t *testing.T) {
+	for _, tt := range []struct {
+		a, b int
+		want float64
+	}{{0, 0, 1}, {5, 5, 1}, {0, 10, 2.0 / 1024}, {10, 0, 2.0 / 1024}, {1, 9, 2 * 11.0 / 1024}} {
+		if got := SignTestP(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("SignTestP(%d, %d) = %g, want %g", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -22,8 +22,9 @@ const (
 	MaxSize    = 1 << 30 // /size=N in bytes
 )
 
-// EstCoreCyclesUnit is the unit of estimated core cycles per op (see
-// harness.EstCoreCyclesUnit).
+// EstCoreCyclesUnit is the unit of estimated core cycles per op (TSC
+// ticks times the core/TSC ratio of a dependent-add chain around the
+// sample): an estimate, kept apart from PMU cycles.
 const EstCoreCyclesUnit = "est-core-cycles/op"
 
 // CheckResult returns an error saying what was expected unless res is a

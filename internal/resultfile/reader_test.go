@@ -40,8 +40,8 @@ func scanString(t *testing.T, data string) (*Reader, scanned) {
 	r := NewReader(strings.NewReader(data), "r.txt")
 	var s scanned
 	for r.Scan() {
-		if c := r.Comment(); c != nil {
-			s.comments = append(s.comments, fmt.Sprint(r.Line(), " ", strings.Join(c, " ")))
+		if m := r.Mark(); m != nil {
+			s.comments = append(s.comments, fmt.Sprint(r.Line(), " ", strings.Join(m.Fields, " ")))
 			continue
 		}
 		ns, _ := r.Result().Value("sec/op")

@@ -13,7 +13,7 @@
 //
 // Usage:
 //
-//	go run ./internal/tiercheck [-func REGEXP] [-seed N] [-maxsize N] [-list] [-v]
+//	go run ./cmd/tiercheck [-func REGEXP] [-seed N] [-maxsize N] [-list] [-v]
 //
 // -maxsize leaves out the larger sizes (emulators that run AVX-512 are
 // hundreds of times slower than the host); the first line of the output

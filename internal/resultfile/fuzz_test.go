@@ -25,8 +25,8 @@ func FuzzReader(f *testing.F) {
 				t.Errorf("line %d after line %d", r.Line(), last)
 			}
 			last = r.Line()
-			if c := r.Comment(); c != nil {
-				checkPrintable(t, strings.Join(c, " "))
+			if m := r.Mark(); m != nil {
+				checkPrintable(t, strings.Join(m.Fields, " "))
 				continue
 			}
 			checkResult(t, r)

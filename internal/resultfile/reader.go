@@ -29,7 +29,7 @@ type Reader struct {
 	ids      identityState
 	sizes    sizeCache
 	res      *benchfmt.Result
-	comment  []string
+	mark     *Mark
 	line     int
 	err      error
 	warnings []string
@@ -52,14 +52,14 @@ func NewReader(r io.Reader, name string) *Reader {
 // Scan advances to the next result or harness line and reports whether
 // there is one.
 func (r *Reader) Scan() bool {
-	r.res, r.comment = nil, nil
+	r.res, r.mark = nil, nil
 	for r.err == nil {
 		if r.held == nil && !r.eof {
 			r.fill()
 			continue
 		}
 		if c, ok := r.feed.nextComment(r.heldLine()); ok {
-			r.comment, r.line = c.fields, c.line
+			r.mark, r.line = parseMark(c.fields), c.line
 			return true
 		}
 		if r.held == nil {
@@ -137,10 +137,8 @@ func (r *Reader) check(res *benchfmt.Result) error {
 // copy what you keep.
 func (r *Reader) Result() *benchfmt.Result { return r.res }
 
-// Comment returns the fields of the harness line Scan read (the text
-// after CommentPrefix split on spaces into at most 4 fields), or nil if
-// it read a result.
-func (r *Reader) Comment() []string { return r.comment }
+// Mark returns the harness line Scan read, or nil if it read a result.
+func (r *Reader) Mark() *Mark { return r.mark }
 
 // Line returns the 1-based line number of what Scan read.
 func (r *Reader) Line() int { return r.line }

@@ -5,14 +5,12 @@ import (
 	"math"
 	"slices"
 
-	"golang.org/x/perf/benchmath"
-
 	"github.com/tunelab/tunelab/internal/stats"
 )
 
 // Confidence is the confidence level of the per-offset intervals and of the
 // sensitivity interval.
-const Confidence = 0.95
+const Confidence = stats.Confidence
 
 // A Point summarizes the samples of one arm.
 type Point struct {
@@ -98,7 +96,7 @@ func Analyze(m *Measurement) *Analysis {
 	}
 	k64 := offsetArms(m)
 	conf := 1 - (1-Confidence)/float64(max(k64, 1))
-	var s0, sNone *benchmath.Sample
+	var s0, sNone *stats.Stat
 	for i, arm := range m.Set.Arms {
 		p, s := summarize(arm, m, i, conf)
 		a.noteMismatch(arm)
@@ -118,7 +116,7 @@ func Analyze(m *Measurement) *Analysis {
 			"differences include where the whole function lies (its lines, pages and neighbours), not only the loop head's offset")
 	}
 	if s0 != nil && sNone != nil {
-		a.Versus = compare(s0, sNone)
+		a.Versus = compare(*s0, *sNone)
 	}
 	return a
 }
@@ -134,8 +132,9 @@ func offsetArms(m *Measurement) int {
 	return n
 }
 
-// summarize computes arm i's point and its benchmath sample (nil if none).
-func summarize(arm *Arm, m *Measurement, i int, simConf float64) (Point, *benchmath.Sample) {
+// summarize computes arm i's point and the summary of its times (nil if
+// none).
+func summarize(arm *Arm, m *Measurement, i int, simConf float64) (Point, *stats.Stat) {
 	p := Point{Label: arm.Label(), Align: arm.Align, Offset: arm.Offset, Place: arm.Place, Excluded: m.Excluded[i]}
 	smp := m.Samples[i]
 	if p.Excluded != "" || len(smp.Ns) == 0 {
@@ -144,18 +143,15 @@ func summarize(arm *Arm, m *Measurement, i int, simConf float64) (Point, *benchm
 		}
 		return p, nil
 	}
-	s := benchmath.NewSample(slices.Clone(smp.Ns), &benchmath.DefaultThresholds)
-	sum := benchmath.AssumeNothing.Summary(s, Confidence)
-	sim := benchmath.AssumeNothing.Summary(s, simConf)
-	p.N, p.Median, p.Lo, p.Hi, p.SimLo, p.SimHi = len(s.Values), sum.Center, sum.Lo, sum.Hi, sim.Lo, sim.Hi
+	s := stats.Summarize(smp.Ns)
+	sim := stats.SummarizeAt(smp.Ns, simConf)
+	p.N, p.Median, p.Lo, p.Hi, p.SimLo, p.SimHi = s.N, s.Median, s.Lo, s.Hi, sim.Lo, sim.Hi
 	p.TSC = stats.Median(smp.TSC)
-	for _, w := range sum.Warnings {
-		p.Warnings = append(p.Warnings, w.Error())
-	}
+	p.Warnings = s.Warnings
 	for j := range m.Events {
 		p.Events = append(p.Events, stats.Median(column(smp.Events, j)))
 	}
-	return p, s
+	return p, &s
 }
 
 // column returns the j-th entry of every row that has one.
@@ -225,10 +221,9 @@ func cmpFloat(x, y float64) int {
 }
 
 // compare tests align=64 (s0) against align=none (sNone).
-func compare(s0, sNone *benchmath.Sample) *Versus {
-	c := benchmath.AssumeNothing.Compare(s0, sNone)
-	m0 := benchmath.AssumeNothing.Summary(s0, Confidence).Center
-	mn := benchmath.AssumeNothing.Summary(sNone, Confidence).Center
+func compare(s0, sNone stats.Stat) *Versus {
+	c := stats.UTest(s0, sNone)
+	m0, mn := s0.Median, sNone.Median
 	v := &Versus{Delta: (m0 - mn) / mn, P: c.P, Alpha: c.Alpha, N1: c.N1, N2: c.N2, Significant: c.P < c.Alpha}
 	for _, w := range c.Warnings {
 		v.Warnings = append(v.Warnings, w.Error())

@@ -1,8 +1,19 @@
-// Package resultfile reads tunelab result files as untrusted input.
+// Package resultfile owns tunelab's result-file format, its writer and
+// its reader, as x/perf's benchfmt owns the Go benchmark format.
 //
-// A result file is the Go benchmark format (golang.org/x/perf/benchfmt)
-// plus tunelab's own harness lines ("# tunelab: segment ...", "done",
-// "eliminated", "excluded"), which benchfmt readers ignore. Files travel
+// A result file is the Go benchmark format (golang.org/x/perf/benchfmt):
+// config lines that make it self-describing (HostConfig: host identity,
+// Go and tunelab versions, run-id, date, decision rule, layout floor,
+// the sweep's selection; each result adds its pkg, kernel and events),
+// unit lines, and one result line per sample (BenchName:
+// "BenchmarkKeccakX4/isa=avx2/size=64 1000 5.1 ns/op 13 tsc-cycles/op").
+// tunelab's own harness lines ("# tunelab: KIND ...": segment, round,
+// done, eliminated, excluded, align-placement, align-excluded; see the
+// Kind constants and Mark) say which run and round the results after
+// them belong to and what the race decided; benchfmt readers ignore them.
+//
+// Every tool that writes results (sweep, selftest, align) writes through
+// a Writer, which never writes a line the Reader would skip. Files travel
 // from machines nobody here controls (a fleet's CI matrix, Kubernetes
 // Jobs), so every command that reads one (report, export, compare,
 // dispatch --results, sweep --resume) reads it through this package's

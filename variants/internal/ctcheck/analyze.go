@@ -356,7 +356,8 @@ func flagNames(f flags) string {
 
 // checkAddresses records an Address finding for each memory operand of in
 // whose base or index register holds a secret, and for a memory access
-// under a secret opmask.
+// under a secret opmask: one the instruction reads as its write mask, not
+// one it only writes (VPCMPGTD m, Z0, K1 sets K1 whatever K1 held).
 func (a *analysis) checkAddresses(s *state, in *ir.Instruction, i int) {
 	hasMem := false
 	for _, op := range in.Operands {
@@ -377,7 +378,7 @@ func (a *analysis) checkAddresses(s *state, in *ir.Instruction, i int) {
 	if !hasMem {
 		return
 	}
-	for _, op := range in.Operands {
+	for _, op := range in.Inputs {
 		if r, ok := op.(reg.Register); ok && kindOf(r) == kMask && r.ID().Index() != 0 {
 			if p := s.reg(r); p != nil && p.sec && !strings.HasPrefix(in.Opcode, "KMOV") {
 				a.find(Finding{Kind: Address, Index: i, Origin: int(p.org), Via: -1, What: "mask " + r.Asm() + " of a masked memory access"})

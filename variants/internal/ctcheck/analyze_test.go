@@ -497,3 +497,26 @@ func TestFloatingPointDivision(t *testing.T) {
 	})
 	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"x"}}), "latency DIVSD")
 }
+
+func TestCompareIntoSecretMaskRegister(t *testing.T) {
+	// A compare with a memory operand writes K1: the old, secret K1 is no
+	// write mask of that load (only a mask the instruction reads is). The
+	// merge-masked subtraction of a constant from memory under the new,
+	// secret K1 is a finding; under the same mask from a register it is
+	// none.
+	fn, src := compiled(t, "func(key *[16]uint32, c *[16]uint32, out *[16]uint32)", func(c *build.Context) {
+		k := c.Load(c.Param("key"), RSI)
+		cp := c.Load(c.Param("c"), RDI)
+		o := c.Load(c.Param("out"), RDX)
+		c.VMOVDQU32(Mem{Base: k}, Z0)
+		c.VPCMPGTD(Mem{Base: cp}, Z0, K1)   // K1 secret
+		c.VPCMPGTD(Mem{Base: cp}, Z0, K1)   // writes K1 again: no finding
+		c.VPSUBD(Mem{Base: cp}, Z0, K1, Z0) // finding
+		c.VMOVDQU32(Mem{Base: cp}, Z1)
+		c.VPSUBD(Z1, Z0, K1, Z0) // register operands: none
+		c.VMOVDQU32(Z0, Mem{Base: o})
+		c.VZEROUPPER()
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"key", "out"}, Public: []string{"c"}}), "address VPSUBD")
+}

@@ -520,3 +520,55 @@ func TestCompareIntoSecretMaskRegister(t *testing.T) {
 	})
 	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"key", "out"}, Public: []string{"c"}}), "address VPSUBD")
 }
+
+func TestPublicDeclassifiesOneInstruction(t *testing.T) {
+	// A rejection sampler's acceptance test: the compare's flags are
+	// declassified, so the branch on them is no finding; the candidate
+	// itself stays secret, so indexing a table with it still is.
+	fn, src := compiled(t, "func(buf *[8]byte, table *[16]uint64, out *[8]uint64)", func(c *build.Context) {
+		b := c.Load(c.Param("buf"), RSI)
+		tab := c.Load(c.Param("table"), RDI)
+		o := c.Load(c.Param("out"), RDX)
+		c.MOVBQZX(Mem{Base: b}, RAX)
+		c.Comment(ctcheck.PublicComment("which candidates are rejected, independent of the accepted values"))
+		c.CMPQ(RAX, U8(15))
+		c.JAE(LabelRef("done"))
+		c.MOVQ(Mem{Base: tab, Index: RAX, Scale: 8}, RBX) // finding
+		c.MOVQ(RBX, Mem{Base: o})
+		c.Label("done")
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"buf", "out"}, Public: []string{"table"}}), "address MOVQ")
+	ds, err := ctcheck.Declassifications(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || !strings.HasPrefix(ds[0].Instr, "CMPQ") || !strings.Contains(ds[0].Why, "rejected") {
+		t.Errorf("Declassifications = %+v, want the CMPQ with its reason", ds)
+	}
+	// Without the declassification the branch is a finding too.
+	fn, src = compiled(t, "func(buf *[8]byte, out *[8]uint64)", func(c *build.Context) {
+		b := c.Load(c.Param("buf"), RSI)
+		o := c.Load(c.Param("out"), RDX)
+		c.MOVBQZX(Mem{Base: b}, RAX)
+		c.CMPQ(RAX, U8(15))
+		c.JAE(LabelRef("done"))
+		c.MOVQ(RAX, Mem{Base: o})
+		c.Label("done")
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"buf", "out"}}), "branch JAE")
+}
+
+func TestPublicNeedsAnInstruction(t *testing.T) {
+	fn, _ := compiled(t, "func(buf *[8]byte)", func(c *build.Context) {
+		c.Load(c.Param("buf"), RSI)
+		c.Comment(ctcheck.PublicComment("nothing"))
+		c.Label("here")
+		c.RET()
+		c.JMP(LabelRef("here"))
+	})
+	if _, err := ctcheck.Analyze(fn, ctcheck.Args{Secret: []string{"buf"}}); err == nil || !strings.Contains(err.Error(), "label") {
+		t.Errorf("Analyze with a declassification before a label: %v, want an error", err)
+	}
+}

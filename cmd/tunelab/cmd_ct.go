@@ -111,6 +111,7 @@ func ctStatic(e *env, f ctFlags) error {
 			s.File.Asm, s.Funcs, s.Findings, kindCounts(s.ByKind))
 	}
 	writeLabFindings(e.stdout, r.Files, f.verbose)
+	writeDeclassified(e.stdout, r.Files, f.verbose)
 	if len(r.Problems) > 0 {
 		return &exitError{1, fmt.Errorf("constant-time gate:\n\t%s", strings.Join(r.Problems, "\n\t"))}
 	}
@@ -182,6 +183,34 @@ func writeLabFindings(w io.Writer, fs []ct.FileSummary, verbose bool) {
 		for _, fn := range s.File.Funcs {
 			for _, x := range fn.Findings {
 				fmt.Fprintf(w, "  %s:%d %s %s: %s: %s\n", s.File.Asm, x.Line, fn.Name, x.Kind, x.Instr, x.Why)
+			}
+		}
+	}
+}
+
+// writeDeclassified lists, per file, the instructions its generator
+// declared public (ctcheck.Public) with each distinct reason and,
+// verbose, every instruction.
+func writeDeclassified(w io.Writer, fs []ct.FileSummary, verbose bool) {
+	n := 0
+	for _, s := range fs {
+		n += s.Declassified
+	}
+	fmt.Fprintf(w, "declassified by the generators (outputs taken as public, not checked): %d instructions\n", n)
+	for _, s := range fs {
+		if s.Declassified == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %s: %d instructions in %d functions\n", s.File.Asm, s.Declassified, s.FuncsDeclassified)
+		var whys []string
+		for _, fn := range s.File.Funcs {
+			for _, d := range fn.Declassified {
+				if verbose {
+					fmt.Fprintf(w, "  %s:%d %s: %s: %s\n", s.File.Asm, d.Line, fn.Name, d.Instr, d.Why)
+				} else if !slices.Contains(whys, d.Why) {
+					whys = append(whys, d.Why)
+					fmt.Fprintf(w, "    %s\n", d.Why)
+				}
 			}
 		}
 	}

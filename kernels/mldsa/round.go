@@ -2,6 +2,7 @@ package mldsa
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
@@ -285,8 +286,11 @@ func checkMakeHint(kernel, name string, fn, ref makeHintFn, i int, seed uint64) 
 		roundInput(&ct0, i+1, ^seed, set.rd.twoG2)
 		for c := range r1 {
 			r1[c] = uint8(set.rd.highBits(r[c]))
-			if (i+c)%7 == 0 {
-				r1[c] = uint8((int32(r1[c]) + 1) % set.rd.m)
+			if (i+c)%7 == 0 { // another high part: the next one, m − 1 wrapping to 0
+				r1[c] = uint8(int32(r1[c]) + 1)
+				if int32(r1[c]) == set.rd.m {
+					r1[c] = 0
+				}
 			}
 		}
 		var mx int32
@@ -313,8 +317,11 @@ func checkResponse(kernel, name string, fn, ref responseFn, i int, seed uint64) 
 		roundInput(&cs1, i, seed, set.rd.twoG2)
 		roundInput(&y, i+1, ^seed, set.rd.twoG2)
 		g1 := set.limits[2] + 1 + int32(map[int]int{0: 196, 1: 78}[s])
+		if g1&(g1-1) != 0 {
+			panic(fmt.Sprintf("mldsa: γ1 = %d of round set %d is not a power of two", g1, s))
+		}
 		for c := range y {
-			y[c] = y[c]%(2*g1) - g1 + 1 // centered in (−γ1, γ1]
+			y[c] = y[c]&(2*g1-1) - g1 + 1 // centered in (−γ1, γ1]: y is canonical, 2γ1 a power of two
 		}
 		var mx int32
 		for c, x := range cs1 {
@@ -401,7 +408,8 @@ func checkPower2Round(kernel, name string, fn, ref power2RoundFn, i int, seed ui
 		roundInput(&t, i, seed, rounding32.twoG2)
 		r := nttfield.NewRand(seed + uint64(i))
 		for c := range s2 {
-			s2[c] = int32(r.Uint64()%uint64(2*eta+1)) - eta
+			hi, _ := bits.Mul64(r.Uint64(), uint64(2*eta+1)) // in [0, 2η], without a division
+			s2[c] = int32(hi) - eta
 			if i < len(roundEdges) {
 				s2[c] = eta * int32(1-2*(c&1)) // the extremes
 			}

@@ -58,11 +58,14 @@ const (
 // 204 Algorithm 32) into a[r·l+s], in the NTT domain with canonical
 // coefficients, to b. Â is public: the rejection loop may take any time.
 func (p *params) addExpandA(b *sha3.Batch, sm *samplers, a []poly, rho *[rhoSize]byte) {
-	for x := range p.k * p.l {
-		seed := &sm.seedA[x]
-		copy(seed[:], rho[:])
-		seed[rhoSize], seed[rhoSize+1] = byte(x%p.l), byte(x/p.l)
-		sm.add(b.Stream128(aBlocks, seed[:]), &a[x], 0)
+	for r := range p.k {
+		for s := range p.l {
+			x := r*p.l + s
+			seed := &sm.seedA[x]
+			copy(seed[:], rho[:])
+			seed[rhoSize], seed[rhoSize+1] = byte(s), byte(r)
+			sm.add(b.Stream128(aBlocks, seed[:]), &a[x], 0)
+		}
 	}
 }
 
@@ -75,9 +78,11 @@ func (p *params) addExpandS(b *sha3.Batch, sm *samplers, s1, s2 []poly, rhoP *[r
 		seed := &sm.seedS[r]
 		copy(seed[:], rhoP[:])
 		binary.LittleEndian.PutUint16(seed[rhoPrime:], uint16(r))
-		dst := &s2[(r-p.l+p.k)%p.k]
+		var dst *poly
 		if r < p.l {
 			dst = &s1[r]
+		} else {
+			dst = &s2[r-p.l]
 		}
 		sm.add(b.Stream256(sBlocks, seed[:]), dst, p.eta)
 	}

@@ -30,6 +30,12 @@
 // writes through its arguments (per argument region). Tables in static
 // data are public unless the function writes a secret there.
 //
+// A generator may declassify an instruction (ctcheck.Public): its outputs
+// are taken as public, for a stated reason, where the algorithm reveals
+// the value by design (a rejection sampler's acceptance test). The status
+// files list every declassified instruction (Func.Declassified), tunelab
+// ct prints them, and a test requires each reason to be reviewed.
+//
 // What the static check does not see: timing of instructions it considers
 // constant-time (multiplication, AES-NI, shuffles, masked blends), micro-
 // architectural effects beyond the instruction stream (store forwarding,

@@ -14,6 +14,9 @@ type FileSummary struct {
 	Funcs, Instrs, Variants  int
 	Findings, FuncsWithFinds int
 	ByKind                   map[string]int
+	// Declassified counts the instructions the generator declared public,
+	// in FuncsDeclassified functions.
+	Declassified, FuncsDeclassified int
 	// Leaky are the variants that run a function with a finding.
 	Leaky []Variant
 }
@@ -24,6 +27,10 @@ func summarize(f *File) FileSummary {
 		s.Instrs += fn.Instrs
 		if len(fn.Findings) > 0 {
 			s.FuncsWithFinds++
+		}
+		if len(fn.Declassified) > 0 {
+			s.FuncsDeclassified++
+			s.Declassified += len(fn.Declassified)
 		}
 		for _, x := range fn.Findings {
 			s.Findings++

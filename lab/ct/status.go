@@ -25,11 +25,13 @@ type File struct {
 	Variants       []Variant
 }
 
-// A Func is one generated function and its findings.
+// A Func is one generated function, its findings and the instructions
+// its generator declassified.
 type Func struct {
-	Name     string // TEXT symbol, without package
-	Instrs   int
-	Findings []Finding
+	Name         string // TEXT symbol, without package
+	Instrs       int
+	Findings     []Finding
+	Declassified []Declassified
 }
 
 // The kinds of findings.
@@ -43,6 +45,16 @@ const (
 // secret through timing.
 type Finding struct {
 	Kind  string
+	Line  int // in File.Asm
+	Instr string
+	Why   string
+}
+
+// A Declassified is an instruction whose outputs the generator declared
+// public (ctcheck.Public): the analysis took them as public, whatever
+// secrets they were computed from, for the reason Why (what the
+// algorithm reveals by design, independent of the secrets).
+type Declassified struct {
 	Line  int // in File.Asm
 	Instr string
 	Why   string

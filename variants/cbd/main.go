@@ -22,7 +22,7 @@
 //
 // The knobs: the tier, and the vectors per loop iteration (unroll).
 //
-//	go run ../../../variants/cbd -out cbd_amd64.s -stubs zcbd_stubs_amd64.go -pkg polysample -table zcbd_variants_amd64.go -prod zcbd_prod_amd64.go
+//	go run ../../../variants/cbd -out cbd_amd64.s -stubs zcbd_stubs_amd64.go -pkg polysample -table zcbd_variants_amd64.go -prod zcbd_prod_amd64.go -ct ../../../lab/ct/zstatic_cbd.go
 package main
 
 import (
@@ -34,6 +34,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -86,12 +87,25 @@ func main() {
 	}
 	c.Emit()
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *tableOut != "" {
 		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
 }
+
+// secrets classifies the samplers' parameters for the constant-time check
+// (-ct): the PRF output and the coefficients are secret (CBD samples the
+// secret vectors s, e and the encryption noise; ExpandMask samples the
+// signing mask y, from which ŷ is its NTT input); the field width bits (18
+// or 20, by parameter set) is public.
+var secrets = ctcheck.Args{Secret: []string{"f", "b", "y", "yHat"}, Public: []string{"bits"}}
 
 // writeTables writes the lab and production tables of every kernel.
 func writeTables(labPath, prodPath string, fns []fn) error {

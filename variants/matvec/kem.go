@@ -10,7 +10,6 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -75,7 +74,7 @@ func mainKEM() {
 		}
 	}
 	c.Emit()
-	avogen.Generate()
+	generate()
 	if *tableOut == "" {
 		return
 	}

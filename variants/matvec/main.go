@@ -14,7 +14,7 @@
 // R²·q⁻¹ for the quotient) and canonicalizes. The knobs are the tier
 // (ymm, 8 lanes; zmm, 16 lanes) and the vectors per loop iteration.
 //
-//	go run ../../variants/matvec -scheme dsa -out matvec_amd64.s -stubs zmatvec_stubs_amd64.go -pkg mldsa -table zmatvec_variants_amd64.go -prod zmatvec_prod_amd64.go
+//	go run ../../variants/matvec -scheme dsa -out matvec_amd64.s -stubs zmatvec_stubs_amd64.go -pkg mldsa -table zmatvec_variants_amd64.go -prod zmatvec_prod_amd64.go -ct ../../lab/ct/zstatic_matvec_mldsa.go
 package main
 
 import (
@@ -29,6 +29,7 @@ import (
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -68,8 +69,32 @@ func main() {
 	ConstraintExpr("!purego")
 	if *scheme == "kem" {
 		mainKEM()
-		return
+	} else {
+		mainDSA()
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// secrets classifies the row products' parameters for the constant-time
+// check (-ct): the accumulator and both factors are secret (a row of Â is
+// public, but the same argument carries ŝ in ML-KEM's decryption, and the
+// vectors are ŝ1, ŷ, ŝ, ŷ or their multiplication caches); the vector
+// length (l, k) and the stride of a row are public.
+var secrets = ctcheck.Args{Secret: []string{"acc", "a", "v", "c", "b"}, Public: []string{"l", "k", "stride"}}
+
+// generate has avo write the assembly and stubs and runs the
+// constant-time check on them.
+func generate() {
+	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// mainDSA generates mldsa.matvec.
+func mainDSA() {
 	c := vecgen.NewConsts("matvecconst")
 	var rows []impltable.Row
 	type fn struct{ name, sym, isa string }
@@ -82,7 +107,7 @@ func main() {
 		}
 	}
 	c.Emit()
-	avogen.Generate()
+	generate()
 	if *tableOut == "" {
 		return
 	}

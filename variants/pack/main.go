@@ -24,7 +24,7 @@
 //
 // The knob is the tier; the code is fully unrolled over the polynomial.
 //
-//	go run ../../../variants/pack -out pack_amd64.s -stubs zstubs_amd64.go -pkg polypack -table zvariants_amd64.go -prod zprod_amd64.go
+//	go run ../../../variants/pack -out pack_amd64.s -stubs zstubs_amd64.go -pkg polypack -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../../lab/ct/zstatic_pack.go
 package main
 
 import (
@@ -36,6 +36,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -85,12 +86,26 @@ func main() {
 	}
 	c.Emit()
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *tableOut != "" {
 		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
 }
+
+// secrets classifies the kernels' parameters for the constant-time check
+// (-ct): the polynomials and their encodings are secret (ŝ of the
+// decapsulation key, the message and the ciphertext's u and v before
+// compression, s1, s2 and t0 of a signing key); the width (d, bits) and
+// the encoding's offset and sign (base, sgn), fixed by the parameter set
+// and the field being packed, are public.
+var secrets = ctcheck.Args{Secret: []string{"dst", "f", "src", "w"}, Public: []string{"d", "bits", "base", "sgn"}}
 
 // writeTables writes the lab and production tables of every kernel.
 func writeTables(labPath, prodPath string, fns []fn) error {

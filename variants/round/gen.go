@@ -18,7 +18,7 @@ type gen struct {
 	sym, goType string
 
 	mult, m, twoG2 reg.VecVirtual // the γ2 constants, from the c parameter
-	q              reg.VecVirtual // q in every lane, where a register operand is needed
+	q              reg.VecVirtual // q in every lane, for centerMasked on AVX-512 (see loadQ)
 }
 
 // vec returns the address of a constant vector of the tier with v in
@@ -123,12 +123,24 @@ func (g *gen) decompose(x reg.VecVirtual) (r1, r0 reg.VecVirtual) {
 	return r1, r0
 }
 
-// centerMasked subtracts q from the lanes of x above (q−1)/2.
+// loadQ loads q into g.q before the loop, on AVX-512, for centerMasked:
+// an operation under an opmask computed from secret lanes takes register
+// operands only, so that no memory access is masked by a secret (whose
+// timing the constant-time check does not assume independent of the
+// mask).
+func (g *gen) loadQ() {
+	if g.isa.EVEX() {
+		g.q = g.isa.Load(g.vec(q))
+	}
+}
+
+// centerMasked subtracts q from the lanes of x above (q−1)/2 (on AVX-512
+// a subtraction merge-masked by the comparison, from g.q: see loadQ).
 func (g *gen) centerMasked(x reg.VecVirtual) {
 	if g.isa.EVEX() {
 		k := K()
 		VPCMPGTD(g.vec((q-1)/2), x, k)
-		VPSUBD(g.vec(q), x, k, x)
+		VPSUBD(g.q, x, k, x)
 		return
 	}
 	gt := g.isa.Vec()

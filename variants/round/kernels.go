@@ -14,6 +14,7 @@ func buildLowBits(g *gen) {
 	p := g.begin("w", "cs2", "r1", "c")
 	wp, sp, rp, cp := p[0], p[1], p[2], p[3]
 	g.roundConsts(cp)
+	g.loadQ()
 	limit := g.isa.Splat32(operand.Mem{Base: cp, Disp: 12})
 	acc := g.zero()
 	var r1s []reg.VecVirtual
@@ -45,11 +46,12 @@ func buildMakeHint(g *gen) {
 	limit := g.isa.Splat32(operand.Mem{Base: cp, Disp: 12})
 	qv := g.isa.Load(g.vec(q))
 	acc := g.zero()
-	var cnt reg.VecVirtual
+	var cnt, one reg.VecVirtual
 	var count reg.GPVirtual
 	if g.isa.EVEX() {
 		count = GP32()
 		XORL(count, count)
+		one = g.isa.Load(g.vec(1)) // the hints under the secret mask come from a register
 	} else {
 		cnt = g.zero()
 	}
@@ -70,7 +72,7 @@ func buildMakeHint(g *gen) {
 		if g.isa.EVEX() {
 			k := K()
 			VPCMPUD(operand.U8(4), r1, hb, k) // hb ≠ r1
-			VMOVDQU32_Z(g.vec(1), k, h)
+			VMOVDQU32_Z(one, k, h)
 			bits := GP32()
 			KMOVW(k, bits)
 			POPCNTL(bits, bits)
@@ -118,6 +120,7 @@ func buildResponse(g *gen) {
 	lim := GP32()
 	Load(Param("limit"), lim)
 	limit := g.splatGP(lim)
+	g.loadQ()
 	acc := g.zero()
 	g.loop(func(u int) {
 		z, s := g.isa.Load(g.at(zp, u)), g.isa.Load(g.at(sp, u))

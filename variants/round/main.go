@@ -26,7 +26,7 @@
 // It writes the assembly and stubs (through avo) and, through impltable,
 // the lab table (-table) and the production table (-prod):
 //
-//	go run ../../variants/round -out round_amd64.s -stubs zround_stubs_amd64.go -pkg mldsa -table zround_variants_amd64.go -prod zround_prod_amd64.go
+//	go run ../../variants/round -out round_amd64.s -stubs zround_stubs_amd64.go -pkg mldsa -table zround_variants_amd64.go -prod zround_prod_amd64.go -ct ../../lab/ct/zstatic_round.go
 package main
 
 import (
@@ -38,6 +38,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -99,11 +100,27 @@ func main() {
 	}
 	c.Emit()
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *tableOut != "" {
 		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// secrets classifies the kernels' parameters for the constant-time check
+// (-ct): every polynomial is secret (w = Â·y and r, r1, h derived from the
+// mask y; c·s1, c·s2, c·t0 and z = y + c·s1 before the rejection decision;
+// t and t0 of key generation, s2; w1 of a rejected iteration); the
+// constants of γ2 (c: mult, m, 2γ2) and the norm bound (limit) are public.
+var secrets = ctcheck.Args{
+	Secret: []string{"w", "cs2", "r1", "r", "ct0", "h", "z", "cs1", "dst", "t1", "t0", "s2"},
+	Public: []string{"c", "limit"},
 }
 
 // writeTables writes the lab and production tables of every kernel.

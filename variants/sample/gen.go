@@ -21,13 +21,14 @@ type sampler struct {
 	a, j, p, n reg.GPVirtual
 }
 
-// params loads the polynomial pointer (named poly), j and buf.
-func params(poly string) sampler {
+// params loads the polynomial pointer, j and the buffer, as the
+// function's signature names the first and the third.
+func params(poly, buf string) sampler {
 	s := sampler{GP64(), GP64(), GP64(), GP64()}
 	Load(Param(poly), s.a)
 	Load(Param("j"), s.j)
-	Load(Param("buf").Base(), s.p)
-	Load(Param("buf").Len(), s.n)
+	Load(Param(buf).Base(), s.p)
+	Load(Param(buf).Len(), s.n)
 	return s
 }
 

@@ -25,7 +25,7 @@
 // It writes the assembly and stubs (through avo) and, through impltable,
 // the lab table (-table) and the production table (-prod):
 //
-//	go run ../../../variants/sample -out sample_amd64.s -stubs zstubs_amd64.go -pkg polysample -table zvariants_amd64.go -prod zprod_amd64.go
+//	go run ../../../variants/sample -out sample_amd64.s -stubs zstubs_amd64.go -pkg polysample -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../../lab/ct/zstatic_sample.go
 package main
 
 import (
@@ -37,6 +37,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -95,7 +96,7 @@ var kernels = []kernel{
 			knobs{isa: vecgen.AVX512, gather: "vbmi", compress: "reg"}, knobs{isa: vecgen.AVX512, gather: "vbmi", compress: "mem"},
 			knobs{isa: vecgen.AVX512, gather: "permd", compress: "reg"}, knobs{isa: vecgen.AVX512, gather: "permd", compress: "mem"}),
 		buildRej23},
-	{"mldsa.rejeta", "rejeta", "asmRejEta", "func(a *[256]int32, j int, buf []byte, eta int32) int",
+	{"mldsa.rejeta", "rejeta", "asmRejEta", "func(s *[256]int32, j int, prf []byte, eta int32) int",
 		append(append([]knobs{}, avx2Space...), knobs{isa: vecgen.AVX512, compress: "reg"}), buildRejEta},
 }
 
@@ -124,12 +125,25 @@ func main() {
 	}
 	c.Emit()
 	avogen.Generate()
+	if err := ctcheck.Check(secrets); err != nil {
+		log.Fatal(err)
+	}
 	if *tableOut != "" {
 		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
 			log.Fatal(err)
 		}
 	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
 }
+
+// secrets classifies the samplers' parameters for the constant-time check
+// (-ct). The uniform samplers' polynomials (f, a) and XOF output (buf)
+// are public: SampleNTT and RejNTTPoly expand the matrix Â from the
+// public seed ρ. mldsa.rejeta's polynomial (s) and PRF output (prf) are
+// secret: they are s1 and s2. The count j and η are public.
+var secrets = ctcheck.Args{Secret: []string{"s", "prf"}, Public: []string{"f", "a", "buf", "j", "eta"}}
 
 // writeTables writes the lab and production tables of every kernel.
 func writeTables(labPath, prodPath string, fns []fn) error {

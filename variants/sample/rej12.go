@@ -13,7 +13,7 @@ const q12 = 3329
 // d1 = b0 + 256·(b1 mod 16), d2 = ⌊b1/16⌋ + 16·b2) below q appended to
 // f[j:].
 func buildRej12(g *gen, k knobs) {
-	s := params("f")
+	s := params("f", "buf")
 	if k.isa.EVEX() {
 		g.rej12AVX512(s, k)
 	} else {

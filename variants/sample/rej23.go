@@ -12,7 +12,7 @@ const q23 = 8380417
 // buildRej23 emits mldsa.rejntt: 23-bit candidates (three bytes, the top
 // bit of the third cleared) below q appended to a[j:].
 func buildRej23(g *gen, k knobs) {
-	s := params("a")
+	s := params("a", "buf")
 	if k.isa.EVEX() {
 		g.rej23AVX512(s, k)
 	} else {

@@ -4,7 +4,18 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 )
+
+// acceptance is why the constant-time check may take the acceptance test
+// of a candidate as public (ctcheck.Public): the nibbles are independent
+// and uniform, the accepted ones stay uniform below the limit whatever
+// was rejected, so the pattern of rejections (and the count and positions
+// it gives) reveals nothing of s1 and s2; FIPS 204's loop reveals it too.
+// Only the comparison with the limit is declassified: the values go
+// through registers (the VPSHUFB of the LUT, arithmetic in the tail) and
+// stay secret.
+const acceptance = "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"
 
 // etaLUT returns CoeffFromHalfByte's values for η as bytes by nibble:
 // η − (b mod 5) for b < 15 (η = 2), η − b for b < 9 (η = 4); the
@@ -26,9 +37,11 @@ func etaLUT(eta int) []byte {
 // coefficients (centered, in [−η, η]) and appended to a[j:]. The values
 // are secret: they come from a VPSHUFB of a 16-entry table in a register
 // (no memory index), the scalar tail computes them arithmetically; only
-// the acceptance pattern steers branches and table indices.
+// the acceptance pattern steers branches, table indices and store
+// addresses, and its comparisons are declassified for the constant-time
+// check (see acceptance).
 func buildRejEta(g *gen, k knobs) {
-	s := params("a")
+	s := params("s", "prf")
 	eta := GP32()
 	Load(Param("eta"), eta)
 	// The LUT and limits of η: the branch is on the public parameter.
@@ -96,6 +109,7 @@ func (g *gen) rejEtaAVX2(s sampler, k knobs, lut, lim reg.VecVirtual) {
 		VPMOVZXBW(operand.Mem{Base: s.p}, x)
 		g.nibbles(x, 16)
 		m := XMM()
+		ctcheck.Public(acceptance)
 		VPCMPGTB(x, lim, m) // lim > x
 		v := XMM()
 		VPSHUFB(x, lut, v)
@@ -137,6 +151,7 @@ func (g *gen) rejEtaAVX512(s sampler, lut, lim reg.VecVirtual) {
 		}
 		g.nibbles(x, 32)
 		acc := K()
+		ctcheck.Public(acceptance)
 		VPCMPUB(operand.U8(1), lim, x, acc) // x < lim
 		v := YMM()
 		VPSHUFB(x, lut, v)
@@ -204,6 +219,7 @@ func rejEtaTail(s sampler, eta, limit, five reg.GPVirtual) {
 		} else {
 			SHRL(operand.U8(4), x)
 		}
+		ctcheck.Public(acceptance)
 		CMPL(x, limit)
 		JAE(operand.LabelRef(next))
 		v, t := GP32(), GP32()

@@ -52,8 +52,11 @@ type Edge struct {
 	Coef func(i int, q int64) int64
 }
 
-// Edges are the boundary inputs every variant is checked on.
-var Edges = []Edge{
+// Edges are the boundary inputs every variant is checked on. An array:
+// its length is a constant, so a verifier's index modulo len(Edges) is a
+// multiplication, not a division (lab/ct disassembles the operations'
+// packages, verifiers included, for divisions).
+var Edges = [...]Edge{
 	{"all-zero", func(int, int64) int64 { return 0 }},
 	{"all-one", func(int, int64) int64 { return 1 }},
 	{"all-q-1", func(_ int, q int64) int64 { return q - 1 }},

@@ -43,7 +43,7 @@ const (
 type (
 	rej12Fn  = func(f *[256]int16, j int, buf []byte) int
 	rej23Fn  = func(a *[256]int32, j int, buf []byte) int
-	rejEtaFn = func(a *[256]int32, j int, buf []byte, eta int32) int
+	rejEtaFn = func(s *[256]int32, j int, prf []byte, eta int32) int
 )
 
 // RejNTT12 continues SampleNTT (FIPS 203 Algorithm 7) with f[:j] sampled

@@ -87,6 +87,9 @@ type analysis struct {
 	blocks []block
 	found  map[findingKey]Finding
 	report bool // record findings (the last pass)
+	// public marks the instructions whose outputs are declassified
+	// (Public).
+	public []bool
 }
 
 type findingKey struct {
@@ -106,8 +109,16 @@ func newAnalysis(fn *ir.Function, args Args) (*analysis, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds, err := Declassifications(fn)
+	if err != nil {
+		return nil, err
+	}
 	a := &analysis{fn: fn, insts: fn.Instructions(), params: pm, slots: (fn.LocalSize + 7) / 8,
 		found: map[findingKey]Finding{}}
+	a.public = make([]bool, len(a.insts))
+	for _, d := range ds {
+		a.public[d.Index] = true
+	}
 	a.region = make([]bool, rArgs+len(pm.params))
 	for i, p := range pm.params {
 		a.region[rArgs+i] = p.secret
@@ -272,7 +283,7 @@ func (a *analysis) step(s *state, i int) {
 	in := a.insts[i]
 	if strings.HasPrefix(in.Opcode, "LEA") {
 		m := in.Operands[0].(operand.Mem)
-		a.write(s, in, in.Operands[1], a.addrVal(s, m), i)
+		a.write(s, in, in.Operands[1], a.declassify(a.addrVal(s, m), i), i)
 		return
 	}
 	a.checkAddresses(s, in, i)
@@ -299,9 +310,9 @@ func (a *analysis) step(s *state, i int) {
 	if variableLatency.MatchString(in.Opcode) && v.sec {
 		a.find(Finding{Kind: Latency, Index: i, Origin: int(v.org), Via: -1, What: "an operand", Note: latencyReason(in.Opcode)})
 	}
-	v = v.moved(frameDelta(in))
+	v = a.declassify(v.moved(frameDelta(in)), i)
 	if strings.HasPrefix(in.Opcode, "XCHG") && len(in.Operands) == 2 {
-		x, y := a.read(s, in, in.Operands[0], i), a.read(s, in, in.Operands[1], i)
+		x, y := a.declassify(a.read(s, in, in.Operands[0], i), i), a.declassify(a.read(s, in, in.Operands[1], i), i)
 		a.write(s, in, in.Operands[0], y, i)
 		a.write(s, in, in.Operands[1], x, i)
 	} else {
@@ -310,6 +321,15 @@ func (a *analysis) step(s *state, i int) {
 		}
 	}
 	s.setFlags(fe, v, i)
+}
+
+// declassify returns v public, pointer provenance kept, if instruction i
+// is declassified (Public), else v.
+func (a *analysis) declassify(v val, i int) val {
+	if a.public[i] {
+		v.sec, v.org = false, -1
+	}
+	return v
 }
 
 // frameDelta says how in moves a pointer into the frame: MOVQ and
@@ -356,7 +376,8 @@ func flagNames(f flags) string {
 
 // checkAddresses records an Address finding for each memory operand of in
 // whose base or index register holds a secret, and for a memory access
-// under a secret opmask.
+// under a secret opmask: one the instruction reads as its write mask, not
+// one it only writes (VPCMPGTD m, Z0, K1 sets K1 whatever K1 held).
 func (a *analysis) checkAddresses(s *state, in *ir.Instruction, i int) {
 	hasMem := false
 	for _, op := range in.Operands {
@@ -377,7 +398,7 @@ func (a *analysis) checkAddresses(s *state, in *ir.Instruction, i int) {
 	if !hasMem {
 		return
 	}
-	for _, op := range in.Operands {
+	for _, op := range in.Inputs {
 		if r, ok := op.(reg.Register); ok && kindOf(r) == kMask && r.ID().Index() != 0 {
 			if p := s.reg(r); p != nil && p.sec && !strings.HasPrefix(in.Opcode, "KMOV") {
 				a.find(Finding{Kind: Address, Index: i, Origin: int(p.org), Via: -1, What: "mask " + r.Asm() + " of a masked memory access"})

@@ -497,3 +497,78 @@ func TestFloatingPointDivision(t *testing.T) {
 	})
 	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"x"}}), "latency DIVSD")
 }
+
+func TestCompareIntoSecretMaskRegister(t *testing.T) {
+	// A compare with a memory operand writes K1: the old, secret K1 is no
+	// write mask of that load (only a mask the instruction reads is). The
+	// merge-masked subtraction of a constant from memory under the new,
+	// secret K1 is a finding; under the same mask from a register it is
+	// none.
+	fn, src := compiled(t, "func(key *[16]uint32, c *[16]uint32, out *[16]uint32)", func(c *build.Context) {
+		k := c.Load(c.Param("key"), RSI)
+		cp := c.Load(c.Param("c"), RDI)
+		o := c.Load(c.Param("out"), RDX)
+		c.VMOVDQU32(Mem{Base: k}, Z0)
+		c.VPCMPGTD(Mem{Base: cp}, Z0, K1)   // K1 secret
+		c.VPCMPGTD(Mem{Base: cp}, Z0, K1)   // writes K1 again: no finding
+		c.VPSUBD(Mem{Base: cp}, Z0, K1, Z0) // finding
+		c.VMOVDQU32(Mem{Base: cp}, Z1)
+		c.VPSUBD(Z1, Z0, K1, Z0) // register operands: none
+		c.VMOVDQU32(Z0, Mem{Base: o})
+		c.VZEROUPPER()
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"key", "out"}, Public: []string{"c"}}), "address VPSUBD")
+}
+
+func TestPublicDeclassifiesOneInstruction(t *testing.T) {
+	// A rejection sampler's acceptance test: the compare's flags are
+	// declassified, so the branch on them is no finding; the candidate
+	// itself stays secret, so indexing a table with it still is.
+	fn, src := compiled(t, "func(buf *[8]byte, table *[16]uint64, out *[8]uint64)", func(c *build.Context) {
+		b := c.Load(c.Param("buf"), RSI)
+		tab := c.Load(c.Param("table"), RDI)
+		o := c.Load(c.Param("out"), RDX)
+		c.MOVBQZX(Mem{Base: b}, RAX)
+		c.Comment(ctcheck.PublicComment("which candidates are rejected, independent of the accepted values"))
+		c.CMPQ(RAX, U8(15))
+		c.JAE(LabelRef("done"))
+		c.MOVQ(Mem{Base: tab, Index: RAX, Scale: 8}, RBX) // finding
+		c.MOVQ(RBX, Mem{Base: o})
+		c.Label("done")
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"buf", "out"}, Public: []string{"table"}}), "address MOVQ")
+	ds, err := ctcheck.Declassifications(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || !strings.HasPrefix(ds[0].Instr, "CMPQ") || !strings.Contains(ds[0].Why, "rejected") {
+		t.Errorf("Declassifications = %+v, want the CMPQ with its reason", ds)
+	}
+	// Without the declassification the branch is a finding too.
+	fn, src = compiled(t, "func(buf *[8]byte, out *[8]uint64)", func(c *build.Context) {
+		b := c.Load(c.Param("buf"), RSI)
+		o := c.Load(c.Param("out"), RDX)
+		c.MOVBQZX(Mem{Base: b}, RAX)
+		c.CMPQ(RAX, U8(15))
+		c.JAE(LabelRef("done"))
+		c.MOVQ(RAX, Mem{Base: o})
+		c.Label("done")
+		c.RET()
+	})
+	wantFindings(t, analyze(t, fn, src, ctcheck.Args{Secret: []string{"buf", "out"}}), "branch JAE")
+}
+
+func TestPublicNeedsAnInstruction(t *testing.T) {
+	fn, _ := compiled(t, "func(buf *[8]byte)", func(c *build.Context) {
+		c.Load(c.Param("buf"), RSI)
+		c.Comment(ctcheck.PublicComment("nothing"))
+		c.Label("here")
+		c.RET()
+		c.JMP(LabelRef("here"))
+	})
+	if _, err := ctcheck.Analyze(fn, ctcheck.Args{Secret: []string{"buf"}}); err == nil || !strings.Contains(err.Error(), "label") {
+		t.Errorf("Analyze with a declassification before a label: %v, want an error", err)
+	}
+}

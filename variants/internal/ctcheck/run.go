@@ -25,6 +25,9 @@ type Func struct {
 	Findings []Finding
 	// Whys are the findings' explanations, with lines.
 	Whys []string
+	// Declassified are the instructions whose outputs the generator
+	// declared public (Public), with lines.
+	Declassified []Declassified
 }
 
 // A Result is the analysis of every function of one generator run, with
@@ -123,8 +126,16 @@ func analyzeFunc(fn *ir.Function, src *Asm, args Args) (*Func, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds, err := Declassifications(fn)
+	if err != nil {
+		return nil, err
+	}
 	insts := fn.Instructions()
 	out := &Func{Name: fn.Name, Instrs: len(insts)}
+	for _, d := range ds {
+		d.Line = lines[d.Index]
+		out.Declassified = append(out.Declassified, d)
+	}
 	for _, f := range fs {
 		f.Line = lines[f.Index]
 		out.Findings = append(out.Findings, f)

@@ -36,15 +36,22 @@ func (r *Result) writeGo(path string) error {
 	fmt.Fprintf(&b, "Secret: %#v,\nPublic: %#v,\n", nonNil(r.Args.Secret), nonNil(r.Args.Public))
 	b.WriteString("Funcs: []Func{\n")
 	for _, f := range r.Funcs {
-		if len(f.Findings) == 0 {
-			fmt.Fprintf(&b, "{Name: %q, Instrs: %d},\n", f.Name, f.Instrs)
-			continue
+		fmt.Fprintf(&b, "{Name: %q, Instrs: %d", f.Name, f.Instrs)
+		if len(f.Findings) > 0 {
+			b.WriteString(", Findings: []Finding{\n")
+			for k, x := range f.Findings {
+				fmt.Fprintf(&b, "{Kind: %q, Line: %d, Instr: %q, Why: %q},\n", x.Kind, x.Line, x.Instr, f.Whys[k])
+			}
+			b.WriteString("}")
 		}
-		fmt.Fprintf(&b, "{Name: %q, Instrs: %d, Findings: []Finding{\n", f.Name, f.Instrs)
-		for k, x := range f.Findings {
-			fmt.Fprintf(&b, "{Kind: %q, Line: %d, Instr: %q, Why: %q},\n", x.Kind, x.Line, x.Instr, f.Whys[k])
+		if len(f.Declassified) > 0 {
+			b.WriteString(", Declassified: []Declassified{\n")
+			for _, d := range f.Declassified {
+				fmt.Fprintf(&b, "{Line: %d, Instr: %q, Why: %q},\n", d.Line, d.Instr, d.Why)
+			}
+			b.WriteString("}")
 		}
-		b.WriteString("}},\n")
+		b.WriteString("},\n")
 	}
 	b.WriteString("},\nVariants: []Variant{\n")
 	for _, v := range r.variants {

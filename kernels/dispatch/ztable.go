@@ -10,6 +10,7 @@ package dispatch
 //	sha256:c647a563bb08396aac5e059378b5570dea093d11249fb2d5c581c71b503ba5b1
 //	sha256:665c5bc8c399dc0df7e159d25a07e0a470b0182c6bab56018336464e0b0b3d0a
 //	sha256:84537cee16a4eba8967cec284417c546aa6319fe637ae484ec4713164514f504
+//	sha256:2835a56b30c80d9d1034cd6f541c8b614dac77f6f60fbd4836d2f16350997b7c
 
 // entryFeatures134dd7ed: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq
 // measured on AuthenticAMD/0x19/0x01 (Zen 3), AuthenticAMD/0x19/0x11 (Zen 4).
@@ -157,14 +158,26 @@ var tableEntries = []Entry{
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x8", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
@@ -307,6 +320,16 @@ var tableEntries = []Entry{
 		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
 		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none"},
 		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "sha3.256", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake128.many", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake256.many", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "aes128.dec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -518,25 +541,25 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x1", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=4/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x4", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
@@ -545,7 +568,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x8", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=32"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x8", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64"},
@@ -806,32 +829,47 @@ var tableDefaults = []Default{
 		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
 	}},
+	{Level: "x86-64-v4", Kernel: "sha3.256", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
+		{MaxSize: 64, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32"},
+		{MaxSize: 256, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32"},
+		{MaxSize: 1024, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
+		{MaxSize: 4096, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32"},
+		{MaxSize: 16384, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
+	}},
 	{Level: "x86-64-v3", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
-		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
-		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64"},
+		{MaxSize: 16384, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
-		{MaxSize: 256, Variant: "isa=scalar/comp=on/unroll=2/align=64"},
-		{MaxSize: 4096, Variant: "isa=scalar/comp=on/unroll=2/align=none"},
-		{MaxSize: 16384, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
-		{MaxSize: 65536, Variant: "isa=scalar/comp=on/unroll=1/align=32"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
+		{MaxSize: 4096, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
 	}},
+	{Level: "x86-64-v4", Kernel: "shake128.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
 	{Level: "x86-64-v3", Kernel: "shake128.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=8"},
-		{MaxSize: 8, Variant: "ways=4"},
+		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v2", Kernel: "shake128.many", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=generic"},
+		{MaxSize: 4, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
+	{Level: "x86-64-v4", Kernel: "shake256.many", Choices: []Choice{
+		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v3", Kernel: "shake256.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=8"},
-		{MaxSize: 0, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v2", Kernel: "shake256.many", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=generic"},
+		{MaxSize: 0, Variant: "ways=8"},
 	}},
 }

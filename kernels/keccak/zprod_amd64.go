@@ -6,27 +6,33 @@ package keccak
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodImplsX1 lists the implementations of keccak.x1 the compiled dispatch table can select (4).
+// prodImplsX1 lists the implementations of keccak.x1 the compiled dispatch table can select (7).
 var prodImplsX1 = []variant.Impl[func(*[25]uint64)]{
 	{Name: "isa=scalar/comp=on/unroll=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_scalar_compon_u1_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_scalar_compon_u1_a64},
+	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_scalar_compoff_rorx_andn_acc_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_scalar_compoff_rorx_andn_acc_u2_a64},
 	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_scalar_compoff_rorx_andn_acc_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_scalar_compoff_rorx_andn_acc_u4_a64},
 	{Name: "isa=scalar/comp=on/regs=acc/unroll=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_scalar_compon_acc_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_scalar_compon_acc_u4_a64},
 	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_avx512vl_lanes_prol_ternlog_all_u1_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_avx512vl_lanes_prol_ternlog_all_u1_anone},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_avx512vl_lanes_prol_ternlog_all_u2_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_avx512vl_lanes_prol_ternlog_all_u2_anone},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64},
 }
 
-// prodImplsX2 lists the implementations of keccak.x2 the compiled dispatch table can select (4).
+// prodImplsX2 lists the implementations of keccak.x2 the compiled dispatch table can select (6).
 var prodImplsX2 = []variant.Impl[func(*[2][25]uint64)]{
 	{Name: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none", Features: []string{"avx"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_anone},
 	{Name: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64", Features: []string{"avx"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx2_shufb_andnxor_spill_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx2_shufb_andnxor_spill_u1_unpack_a64},
-	{Name: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=2/xpose=unpack/align=64", Features: []string{"avx"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx2_shufb_andnxor_spill_split_u2_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx2_shufb_andnxor_spill_split_u2_unpack_a64},
+	{Name: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64", Features: []string{"avx"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx2_shufb_andnxor_spill_split_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx2_shufb_andnxor_spill_split_u1_unpack_a64},
 	{Name: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx512vl_prol_ternlog_all_u1_unpack_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx512vl_prol_ternlog_all_u1_unpack_anone},
+	{Name: "isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=1/xpose=unpack/align=64", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx512vl_prol_ternlog_spill_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx512vl_prol_ternlog_spill_u1_unpack_a64},
+	{Name: "isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX2_avx512vl_prol_ternlog_spill_u2_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX2_avx512vl_prol_ternlog_spill_u2_unpack_a64},
 }
 
-// prodImplsX4 lists the implementations of keccak.x4 the compiled dispatch table can select (3).
+// prodImplsX4 lists the implementations of keccak.x4 the compiled dispatch table can select (4).
 var prodImplsX4 = []variant.Impl[func(*[4][25]uint64)]{
 	{Name: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_anone},
 	{Name: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64},
 	{Name: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone},
+	{Name: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=4/xpose=unpack/align=64", Features: []string{"avx", "avx2", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX4_avx512vl_prol_ternlog_all_u4_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX4_avx512vl_prol_ternlog_all_u4_unpack_a64},
 }
 
 // prodImplsX8 lists the implementations of keccak.x8 the compiled dispatch table can select (4).
@@ -34,26 +40,31 @@ var prodImplsX8 = []variant.Impl[func(*[8][25]uint64)]{
 	{Name: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64},
 	{Name: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64},
 	{Name: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone},
-	{Name: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx512f_prol_ternlog_all_u1_unpack_a64", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx512f_prol_ternlog_all_u1_unpack_a64},
+	{Name: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=32", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.keccakX8_avx512f_prol_ternlog_all_u2_unpack_a32", LoopLabel: "loop", OffsetSweep: false, Fn: keccakX8_avx512f_prol_ternlog_all_u2_unpack_a32},
 }
 
-// prodAbsorbs lists the implementations of sha3.256 the compiled dispatch table can select (9).
+// prodAbsorbs lists the implementations of sha3.256 the compiled dispatch table can select (11).
 var prodAbsorbs = []variant.Impl[func(*[25]uint64, []byte, int)]{
-	{Name: "isa=scalar/comp=on/unroll=1/align=32", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u1_a32", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u1_a32},
-	{Name: "isa=scalar/comp=on/unroll=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u1_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u1_a64},
-	{Name: "isa=scalar/comp=on/unroll=2/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u2_anone", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u2_anone},
-	{Name: "isa=scalar/comp=on/unroll=2/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u2_a64},
 	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compoff_rorx_andn_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compoff_rorx_andn_u2_a64},
 	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compoff_rorx_andn_acc_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compoff_rorx_andn_acc_u2_a64},
 	{Name: "isa=scalar/comp=on/regs=acc/unroll=2/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_acc_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_acc_u2_a64},
 	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compoff_rorx_andn_acc_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compoff_rorx_andn_acc_u4_a64},
 	{Name: "isa=scalar/comp=on/regs=acc/unroll=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_acc_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_acc_u4_a64},
+	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compoff_rorx_andn_acc_u24_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compoff_rorx_andn_acc_u24_a64},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a32", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a32},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a32", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a32},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u4_a64},
 }
 
-// prodAbsorbsX1 lists the implementations of keccak.x1 the compiled dispatch table can select (4).
+// prodAbsorbsX1 lists the implementations of keccak.x1 the compiled dispatch table can select (7).
 var prodAbsorbsX1 = []variant.Impl[func(*[25]uint64, []byte, int)]{
 	{Name: "isa=scalar/comp=on/unroll=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_u1_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_u1_a64},
+	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compoff_rorx_andn_acc_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compoff_rorx_andn_acc_u2_a64},
 	{Name: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64", Features: []string{"bmi1", "bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compoff_rorx_andn_acc_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compoff_rorx_andn_acc_u4_a64},
 	{Name: "isa=scalar/comp=on/regs=acc/unroll=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_scalar_compon_acc_u4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_scalar_compon_acc_u4_a64},
 	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone},
+	{Name: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64", Features: []string{"avx", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/keccak.absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64", LoopLabel: "loop", OffsetSweep: false, Fn: absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64},
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime"
@@ -227,9 +228,10 @@ func ctDynamic(e *env, f ctFlags) error {
 	if n == 0 {
 		n = ct.DefaultN
 	}
-	targets := ct.ProductionTargets(n)
-	ops, skipped := ct.OperationTargets(n)
+	targets, skipped := ct.ProductionTargets(n)
+	ops, opSkipped := ct.OperationTargets(n)
 	targets = append(targets, ops...)
+	maps.Copy(skipped, opSkipped)
 	if f.kernels != "" {
 		targets = filterTargets(targets, splitList(f.kernels))
 		for k := range skipped {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
@@ -18,9 +19,13 @@ const DefaultN = 1_000_000
 // ProductionTargets returns a target for every choice of every kernel's
 // plan on this host (what production dispatches to, per size class), at
 // the smallest size in the class (see classSize), each with n
-// measurements. Whole operations are left to OperationTargets.
-func ProductionTargets(n int) []Target {
-	var out []Target
+// measurements, and the choices left out with the reason (keyed "kernel
+// variant"): those whose generated functions take public inputs only.
+// A choice whose generator declassified instructions is measured and
+// labelled with what its timing reveals by design. Whole operations are
+// left to OperationTargets.
+func ProductionTargets(n int) (targets []Target, skipped map[string]string) {
+	skipped = map[string]string{}
 	for _, kp := range dispatch.Plans() {
 		k := variant.LookupKernel(kp.Kernel)
 		if k == nil || k.Operation {
@@ -29,14 +34,23 @@ func ProductionTargets(n int) []Target {
 		lo := 0
 		for _, c := range kp.Choices {
 			size := classSize(k, lo, c.MaxSize)
-			out = append(out, Target{
+			lo = c.MaxSize + 1
+			st := Lookup(k.Name, c.Variant)
+			if st.PublicOnly() {
+				skipped[k.Name+" "+c.Variant] = "public inputs only (the generator declares no secret parameter): no secret to classify"
+				continue
+			}
+			t := Target{
 				Name: variantTargetName(k.Name, size, c.Variant), Kernel: k.Name, Variant: c.Variant, Size: size,
 				Classes: "fixed vs random input", N: n,
-			})
-			lo = c.MaxSize + 1
+			}
+			if why := st.ByDesign(); len(why) > 0 {
+				t.Variable = "declassified by its generator: " + strings.Join(why, "; ")
+			}
+			targets = append(targets, t)
 		}
 	}
-	return out
+	return targets, skipped
 }
 
 // classSize returns the input size to measure a size class [lo, hi] (hi

@@ -32,6 +32,10 @@ type Func struct {
 	Instrs       int
 	Findings     []Finding
 	Declassified []Declassified
+	// PublicOnly marks a function with no secret parameter (by the
+	// generator's classification): its timing depends on public data
+	// only, and the dynamic check leaves it out.
+	PublicOnly bool
 }
 
 // The kinds of findings.
@@ -149,6 +153,34 @@ func (s Status) String() string {
 	default:
 		return fmt.Sprintf("%d findings (%s)", n, strings.Join(s.Kinds(), ","))
 	}
+}
+
+// PublicOnly reports whether every function of the variant has public
+// parameters only (false for an unchecked variant).
+func (s Status) PublicOnly() bool {
+	if !s.Checked || len(s.Funcs) == 0 {
+		return false
+	}
+	for _, f := range s.Funcs {
+		if !f.PublicOnly {
+			return false
+		}
+	}
+	return true
+}
+
+// ByDesign returns the reasons, distinct, of the variant's declassified
+// instructions: what its timing may reveal by design.
+func (s Status) ByDesign() []string {
+	var out []string
+	for _, f := range s.Funcs {
+		for _, d := range f.Declassified {
+			if !slices.Contains(out, d.Why) {
+				out = append(out, d.Why)
+			}
+		}
+	}
+	return out
 }
 
 // Lookup returns the static status of variant name of kernel.

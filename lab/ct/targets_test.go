@@ -14,7 +14,7 @@ import (
 // TestTargetsRun resolves every target the dynamic check and the
 // self-test measure and runs each class once (no timing).
 func TestTargetsRun(t *testing.T) {
-	targets := ProductionTargets(10)
+	targets, _ := ProductionTargets(10)
 	if len(targets) == 0 {
 		t.Fatal("no production targets: no kernel planned")
 	}
@@ -67,6 +67,53 @@ func TestResolveUnknown(t *testing.T) {
 	for _, name := range []string{"", "v|nosuch|0|isa=x", "op|mlkem768.nosuch|seed", "op|mlkem768.keygen|nosuch", "leak|nosuch", "x|y"} {
 		if _, err := resolve(name, 1); err == nil {
 			t.Errorf("resolve(%q): no error", name)
+		}
+	}
+}
+
+// TestProductionTargetsLeaveOutPublicOnly checks that the dynamic check
+// measures every production choice except those whose generated
+// functions take public inputs only (listed with the reason), and labels
+// a choice with declassified instructions as varying by design.
+func TestProductionTargetsLeaveOutPublicOnly(t *testing.T) {
+	targets, skipped := ProductionTargets(10)
+	for _, tg := range targets {
+		st := Lookup(tg.Kernel, tg.Variant)
+		if st.PublicOnly() {
+			t.Errorf("%s %s: measured, but its functions take public inputs only", tg.Kernel, tg.Variant)
+		}
+		if (len(st.ByDesign()) > 0) != (tg.Variable != "") {
+			t.Errorf("%s %s: variable %q, declassified %q", tg.Kernel, tg.Variant, tg.Variable, st.ByDesign())
+		}
+	}
+	for key, why := range skipped {
+		kernel, name, _ := strings.Cut(key, " ")
+		if !Lookup(kernel, name).PublicOnly() || !strings.Contains(why, "public inputs only") {
+			t.Errorf("%s left out (%s), but it has secret inputs", key, why)
+		}
+	}
+}
+
+// TestStatusPublicOnlyAndByDesign checks the two classifications on
+// synthetic statuses.
+func TestStatusPublicOnlyAndByDesign(t *testing.T) {
+	pub := Func{Name: "a", PublicOnly: true}
+	sec := Func{Name: "b", Declassified: []Declassified{{Why: "w"}, {Why: "w"}}}
+	for _, c := range []struct {
+		st     Status
+		public bool
+		design int
+	}{
+		{Status{}, false, 0},
+		{Status{Checked: true, Funcs: []*Func{&pub}}, true, 0},
+		{Status{Checked: true, Funcs: []*Func{&pub, &sec}}, false, 1},
+		{Status{Checked: true, Funcs: []*Func{&sec}}, false, 1},
+	} {
+		if got := c.st.PublicOnly(); got != c.public {
+			t.Errorf("PublicOnly of %v = %v, want %v", c.st.Funcs, got, c.public)
+		}
+		if got := len(c.st.ByDesign()); got != c.design {
+			t.Errorf("ByDesign of %v: %d reasons, want %d", c.st.Funcs, got, c.design)
 		}
 	}
 }

@@ -35,6 +35,16 @@ type paramMap struct {
 	params []param
 }
 
+// anySecret reports whether any parameter is secret.
+func (pm *paramMap) anySecret() bool {
+	for _, p := range pm.params {
+		if p.secret {
+			return true
+		}
+	}
+	return false
+}
+
 // mapParams classifies fn's parameters by args.
 func mapParams(fn *ir.Function, args Args) (*paramMap, error) {
 	sig := "func" + fn.Signature.String()

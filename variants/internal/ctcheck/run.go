@@ -28,6 +28,10 @@ type Func struct {
 	// Declassified are the instructions whose outputs the generator
 	// declared public (Public), with lines.
 	Declassified []Declassified
+	// PublicOnly marks a function none of whose parameters is secret:
+	// its timing cannot depend on a secret, so the dynamic check does
+	// not classify its inputs.
+	PublicOnly bool
 }
 
 // A Result is the analysis of every function of one generator run, with
@@ -130,8 +134,12 @@ func analyzeFunc(fn *ir.Function, src *Asm, args Args) (*Func, error) {
 	if err != nil {
 		return nil, err
 	}
+	pm, err := mapParams(fn, args)
+	if err != nil {
+		return nil, err
+	}
 	insts := fn.Instructions()
-	out := &Func{Name: fn.Name, Instrs: len(insts)}
+	out := &Func{Name: fn.Name, Instrs: len(insts), PublicOnly: !pm.anySecret()}
 	for _, d := range ds {
 		d.Line = lines[d.Index]
 		out.Declassified = append(out.Declassified, d)

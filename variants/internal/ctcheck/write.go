@@ -37,6 +37,9 @@ func (r *Result) writeGo(path string) error {
 	b.WriteString("Funcs: []Func{\n")
 	for _, f := range r.Funcs {
 		fmt.Fprintf(&b, "{Name: %q, Instrs: %d", f.Name, f.Instrs)
+		if f.PublicOnly {
+			b.WriteString(", PublicOnly: true")
+		}
 		if len(f.Findings) > 0 {
 			b.WriteString(", Findings: []Finding{\n")
 			for k, x := range f.Findings {

@@ -32,7 +32,7 @@ func NewPrivateKey44(seed []byte) (*PrivateKey44, error) {
 type skMem44 struct {
 	key     PrivateKey44
 	skPolys [4 + 2*4]poly
-	pkPolys [4*4 + 4]poly
+	pkPolys [4]poly
 	skEnc   [PrivateKeySize44]byte
 	pkEnc   [PublicKeySize44]byte
 }

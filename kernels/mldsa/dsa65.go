@@ -32,7 +32,7 @@ func NewPrivateKey65(seed []byte) (*PrivateKey65, error) {
 type skMem65 struct {
 	key     PrivateKey65
 	skPolys [5 + 2*6]poly
-	pkPolys [6*5 + 6]poly
+	pkPolys [6]poly
 	skEnc   [PrivateKeySize65]byte
 	pkEnc   [PublicKeySize65]byte
 }

@@ -32,7 +32,7 @@ func NewPrivateKey87(seed []byte) (*PrivateKey87, error) {
 type skMem87 struct {
 	key     PrivateKey87
 	skPolys [7 + 2*8]poly
-	pkPolys [8*7 + 8]poly
+	pkPolys [8]poly
 	skEnc   [PrivateKeySize87]byte
 	pkEnc   [PublicKeySize87]byte
 }

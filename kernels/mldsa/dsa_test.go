@@ -107,7 +107,7 @@ func TestPublicKeyDecode(t *testing.T) {
 			switch {
 			case !bytes.Equal(dec.enc, pk.enc) || dec.rho != pk.rho || dec.tr != pk.tr:
 				t.Fatalf("%s: decoded encoding, ρ or tr differs", p.name)
-			case !slices.Equal(dec.a, pk.a):
+			case !slices.Equal(dec.matrix(), pk.matrix()):
 				t.Fatalf("%s: decoded Â differs", p.name)
 			case !slices.Equal(dec.t1, pk.t1):
 				t.Fatalf("%s: decoded NTT(t1·2^d) differs", p.name)

@@ -16,10 +16,13 @@ type publicKey struct {
 	enc []byte // pkEncode(ρ, t1)
 	rho [rhoSize]byte
 	tr  [trSize]byte
-	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain
+	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain; see matrix
 	t1  []poly // t1, then (prepare) NTT(t1·2^d), k polynomials
 	// prep makes t1 NTT(t1·2^d) once, before the first verification.
 	prep sync.Once
+	// aOnce expands Â into a for a key pair made by key generation,
+	// which keeps none, before its first signature or verification.
+	aOnce sync.Once
 }
 
 // privateKey is an ML-DSA private key of any parameter set, in the NTT
@@ -42,9 +45,13 @@ type privateKey struct {
 var errSeedSize = errors.New("mldsa: seed must be 32 bytes")
 
 // A keyMem is the memory of a key pair: the private key's polynomials
-// (l + 2k) and encoding, the public key's polynomials (k·l + k) and
+// (l + 2k) and encoding, the public key's polynomials (t1: k) and
 // encoding. The exported constructors allocate it with the key, in one
-// allocation.
+// allocation. Â is not part of it: key generation expands it into
+// scratch memory (matrixPool), and the key pair expands it again, into
+// memory of its own, before its first signature or verification
+// (publicKey.matrix), so that a key generated to be stored or sent
+// costs half the memory and the garbage collector half the work.
 type keyMem struct {
 	skPolys, pkPolys []poly
 	skEnc, pkEnc     []byte
@@ -52,7 +59,7 @@ type keyMem struct {
 
 // newKeyMem returns fresh memory for a key pair of p.
 func newKeyMem(p *params) keyMem {
-	return keyMem{make([]poly, p.l+2*p.k), make([]poly, p.k*p.l+p.k), make([]byte, p.skSize), make([]byte, p.pkSize)}
+	return keyMem{make([]poly, p.l+2*p.k), make([]poly, p.k), make([]byte, p.skSize), make([]byte, p.pkSize)}
 }
 
 // newKey is ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6) into sk and
@@ -63,8 +70,13 @@ func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
 	}
 	sk.prepare()
 	pk.prepare()
+	pk.matrix()
 	return nil
 }
+
+// matrixPool holds scratch memory for Â (maxK·maxL polynomials) that key
+// generation computes t with and does not keep. Â is public.
+var matrixPool = sync.Pool{New: func() any { return new([maxK * maxL]poly) }}
 
 // newKeyIn is newKey in the memory m. Â and the secret vectors are
 // sampled from one batch of streams. The key pair's encodings are
@@ -90,15 +102,18 @@ func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) e
 	copy(sk.seed[:], seed)
 	sk.setMem(p, m.skPolys, m.skEnc)
 	sk.pub = pk
-	pk.setMem(p, &rho, m.pkPolys, m.pkEnc)
+	pk.setMem(p, &rho, nil, m.pkPolys, m.pkEnc)
+	scratch := matrixPool.Get().(*[maxK * maxL]poly)
+	defer matrixPool.Put(scratch)
+	a := scratch[:p.k*p.l]
 	var b sha3.Batch
 	var sm samplers
-	p.addExpandA(&b, &sm, pk.a, &rho)
+	p.addExpandA(&b, &sm, a, &rho)
 	p.addExpandS(&b, &sm, sk.s1, sk.s2, &rhoP)
 	sm.run(&b)
 	clear(rhoP[:])
 	sk.encodeS(pk)
-	sk.computeT(pk)
+	sk.computeT(pk, a)
 	pk.encode()
 	sk.encodeT0(pk)
 	return nil
@@ -110,6 +125,20 @@ func (sk *privateKey) prepare() { sk.prep.Do(sk.toNTT) }
 // prepare replaces t1 by NTT(t1·2^d), once.
 func (pk *publicKey) prepare() { pk.prep.Do(pk.t1ToNTT) }
 
+// matrix returns Â, expanding it from ρ into fresh memory the first time
+// for a key pair made by key generation (a parsed public key has it).
+func (pk *publicKey) matrix() []poly {
+	pk.aOnce.Do(func() {
+		if pk.a != nil {
+			return
+		}
+		a := make([]poly, pk.p.k*pk.p.l)
+		pk.p.expandA(a, &pk.rho)
+		pk.a = a
+	})
+	return pk.a
+}
+
 // setMem gives sk its polynomials (l + 2k) and encoding for p.
 func (sk *privateKey) setMem(p *params, polys []poly, enc []byte) {
 	sk.p = p
@@ -117,10 +146,11 @@ func (sk *privateKey) setMem(p *params, polys []poly, enc []byte) {
 	sk.enc = enc[:p.skSize]
 }
 
-// setMem gives pk its polynomials (k·l + k) and encoding for p.
-func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, polys []poly, enc []byte) {
+// setMem gives pk Â (k·l polynomials, or nil to expand later: see
+// matrix), t1 (k) and its encoding for p.
+func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, a, t1 []poly, enc []byte) {
 	pk.p, pk.rho = p, *rho
-	pk.a, pk.t1 = polys[:p.k*p.l], polys[p.k*p.l:p.k*p.l+p.k]
+	pk.a, pk.t1 = a, t1[:p.k]
 	pk.enc = enc[:p.pkSize]
 }
 
@@ -138,10 +168,10 @@ func (sk *privateKey) encodeS(pk *publicKey) {
 	}
 }
 
-// computeT replaces s1 by NTT(s1) and sets, for t = NTT⁻¹(Â∘NTT(s1)) + s2,
-// pk.t1 to the high part and sk.t0 to the centered low part of
+// computeT replaces s1 by NTT(s1) and sets, for t = NTT⁻¹(Â∘NTT(s1)) + s2
+// (Â in a), pk.t1 to the high part and sk.t0 to the centered low part of
 // Power2Round(t). s2 stays centered.
-func (sk *privateKey) computeT(pk *publicKey) {
+func (sk *privateKey) computeT(pk *publicKey, a []poly) {
 	l := sk.p.l
 	for j := range sk.s1 {
 		canonPoly(&sk.s1[j], &sk.s1[j])
@@ -149,7 +179,7 @@ func (sk *privateKey) computeT(pk *publicKey) {
 	}
 	for i := range sk.t0 {
 		t := &sk.t0[i]
-		mulRow(t, pk.a[i*l:(i+1)*l], sk.s1)
+		mulRow(t, a[i*l:(i+1)*l], sk.s1)
 		invNTT(t)
 		power2RoundT(&pk.t1[i], t, &sk.s2[i])
 	}
@@ -213,7 +243,7 @@ func newPublicKeyIn(p *params, b []byte, pk *publicKey, polys []poly, enc []byte
 	if len(b) != p.pkSize {
 		return fmt.Errorf("mldsa: %s public key must be %d bytes, got %d", p.name, p.pkSize, len(b))
 	}
-	pk.setMem(p, (*[rhoSize]byte)(b), polys, enc)
+	pk.setMem(p, (*[rhoSize]byte)(b), polys[:p.k*p.l], polys[p.k*p.l:], enc)
 	copy(pk.enc, b)
 	var bt sha3.Batch
 	var sm samplers

@@ -121,8 +121,9 @@ func (s *signer) commit(pk *publicKey, mu *[muSize]byte, rhoPP *[64]byte, kappa 
 		ntt(&y[j])
 	}
 	wb := p.w1Bytes()
+	a := pk.matrix()
 	for i := range p.k {
-		mulRow(&s.w[i], pk.a[i*p.l:(i+1)*p.l], y)
+		mulRow(&s.w[i], a[i*p.l:(i+1)*p.l], y)
 		invNTT(&s.w[i])
 		p.packW1(s.w1[i*wb:], &s.w[i])
 	}

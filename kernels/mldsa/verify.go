@@ -61,8 +61,9 @@ func (v *verifier) commitment(pk *publicKey, hints []byte, ends *[maxK]int) {
 	p := pk.p
 	wb := p.w1Bytes()
 	start := 0
+	a := pk.matrix()
 	for i := range p.k {
-		mulRow(&v.acc, pk.a[i*p.l:(i+1)*p.l], v.z[:p.l])
+		mulRow(&v.acc, a[i*p.l:(i+1)*p.l], v.z[:p.l])
 		mulNTT(&v.tmp, &v.cHat, &pk.t1[i])
 		subReduce(&v.acc, &v.tmp) // canonical minus canonical, plus Q: below 2Q
 		invNTT(&v.acc)

@@ -232,11 +232,13 @@ TEXT ·rej12_avx512_reg(SB), NOSPLIT, $0-48
 	VMOVDQU32 sampleconst_53b42d8ec3ae<>+0(SB), Z1
 	VMOVDQU32 sampleconst_5c07a7752a12<>+0(SB), Z3
 	VMOVDQU32 sampleconst_3a6ac9fc805a<>+0(SB), Z2
-	MOVQ      $0x0000ffffffffffff, SI
+	MOVQ      $0x00001fffffffffff, SI
 	KMOVQ     SI, K1
+	MOVQ      $0x000000003fffffff, SI
+	KMOVQ     SI, K2
 
 loop:
-	CMPQ        BX, $0x00000030
+	CMPQ        BX, $0x0000002d
 	JB          part
 	CMPQ        CX, $0x000000e0
 	JA          part
@@ -244,14 +246,15 @@ loop:
 	VPERMB      Z4, Z2, Z4
 	VPSRLVW     Z3, Z4, Z4
 	VPANDD      Z0, Z4, Z4
-	VPCMPUW     $0x01, Z1, Z4, K2
-	VPCOMPRESSW Z4, K2, Z5
+	VPCMPUW     $0x01, Z1, Z4, K3
+	KANDD       K2, K3, K3
+	VPCOMPRESSW Z4, K3, Z5
 	VMOVDQU16   Z5, (AX)(CX*2)
-	KMOVD       K2, SI
+	KMOVD       K3, SI
 	POPCNTQ     SI, SI
 	ADDQ        SI, CX
-	ADDQ        $0x00000030, DX
-	SUBQ        $0x00000030, BX
+	ADDQ        $0x0000002d, DX
+	SUBQ        $0x0000002d, BX
 	JMP         loop
 
 part:
@@ -330,11 +333,13 @@ TEXT ·rej12_avx512_mem(SB), NOSPLIT, $0-48
 	VMOVDQU32 sampleconst_53b42d8ec3ae<>+0(SB), Z1
 	VMOVDQU32 sampleconst_5c07a7752a12<>+0(SB), Z3
 	VMOVDQU32 sampleconst_3a6ac9fc805a<>+0(SB), Z2
-	MOVQ      $0x0000ffffffffffff, SI
+	MOVQ      $0x00001fffffffffff, SI
 	KMOVQ     SI, K1
+	MOVQ      $0x000000003fffffff, SI
+	KMOVQ     SI, K2
 
 loop:
-	CMPQ        BX, $0x00000030
+	CMPQ        BX, $0x0000002d
 	JB          part
 	CMPQ        CX, $0x000000e0
 	JA          part
@@ -342,13 +347,14 @@ loop:
 	VPERMB      Z4, Z2, Z4
 	VPSRLVW     Z3, Z4, Z4
 	VPANDD      Z0, Z4, Z4
-	VPCMPUW     $0x01, Z1, Z4, K2
-	VPCOMPRESSW Z4, K2, (AX)(CX*2)
-	KMOVD       K2, SI
+	VPCMPUW     $0x01, Z1, Z4, K3
+	KANDD       K2, K3, K3
+	VPCOMPRESSW Z4, K3, (AX)(CX*2)
+	KMOVD       K3, SI
 	POPCNTQ     SI, SI
 	ADDQ        SI, CX
-	ADDQ        $0x00000030, DX
-	SUBQ        $0x00000030, BX
+	ADDQ        $0x0000002d, DX
+	SUBQ        $0x0000002d, BX
 	JMP         loop
 
 part:

@@ -1,0 +1,3 @@
+module vpcompressw
+
+go 1.26

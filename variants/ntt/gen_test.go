@@ -4,11 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
-
-	"github.com/mmcloughlin/avo/ir"
-	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/reg"
-	"github.com/mmcloughlin/avo/x86"
 )
 
 func TestFieldConstants(t *testing.T) {
@@ -37,7 +32,7 @@ func TestFieldConstants(t *testing.T) {
 func TestShufflePlans(t *testing.T) {
 	for _, f := range []*field{&kem, &dsa} {
 		for _, s := range []*isa{avx2, avx512vl, avx512} {
-			for _, strat := range []string{"unpack", "blend", "permt2", "vbmi", "shufps"} {
+			for _, strat := range []shufKnob{shufUnpack, shufBlend, shufPermt2, shufVBMI, shufShufps} {
 				g := newGen(f, s, newConsts("t"))
 				kinds := g.shuffleKinds(strat)
 				if kinds == nil {
@@ -50,7 +45,7 @@ func TestShufflePlans(t *testing.T) {
 				regs := []int{0, 1, 2}
 				start := identity(g.laneBits)
 				for b := 0; b < g.laneBits; b++ {
-					if strat == "shufps" && 1<<b < 32/f.ebits {
+					if strat == shufShufps && 1<<b < 32/f.ebits {
 						// 32-bit granular: the word bit of ML-KEM's 16-bit
 						// lanes stays (never a butterfly bit, minLen = 2).
 						continue
@@ -92,7 +87,7 @@ func TestMergePasses(t *testing.T) {
 			ks := nttVariants(f, inverse)
 			ks = append(ks, mergeVariants(f, inverse)...)
 			for _, k := range ks {
-				if k.regs != "mem" {
+				if k.regs != regsMem {
 					continue
 				}
 				s := &nttState{g: newGen(f, k.isa, nil), k: k}
@@ -138,13 +133,13 @@ func TestMergePasses(t *testing.T) {
 // longest ago, MRU the one used last, neither one the caller needs.
 func TestResidencyVictim(t *testing.T) {
 	for _, c := range []struct {
-		policy string
+		policy spillPolicy
 		keep   []int
 		want   int
 	}{
-		{"lru", nil, 1}, {"lru", []int{1}, 3}, {"mru", nil, 2}, {"mru", []int{2}, 3},
+		{spillLRU, nil, 1}, {spillLRU, []int{1}, 3}, {spillMRU, nil, 2}, {spillMRU, []int{2}, 3},
 		// next requests: 1 at 4, 2 never, 3 at 2
-		{"opt", nil, 2}, {"opt", []int{2}, 1},
+		{spillOpt, nil, 2}, {spillOpt, []int{2}, 1},
 	} {
 		r := newResidency(c.policy, 3)
 		r.used = map[int]int{1: 1, 2: 5, 3: 3}
@@ -189,115 +184,6 @@ func TestShoupQuotient(t *testing.T) {
 		want := new(big.Int).Div(r.Num(), r.Denom()) // floor, Denom > 0
 		if got := shoupQuotient(w, dsa.q); got != want.Int64() {
 			t.Errorf("shoupQuotient(%d) = %d, want %d", w, got, want)
-		}
-	}
-}
-
-// schedProgram builds two passes over 12 vectors of memory: load, multiply
-// by a constant, add, store; the second pass reads each vector the first
-// wrote to its neighbour.
-func schedProgram(t *testing.T) []*ir.Instruction {
-	col := reg.NewCollection()
-	p := col.GP64()
-	c := operand.Mem{Symbol: operand.Symbol{Name: "c", Static: true}, Base: reg.StaticBase}
-	var ins []*ir.Instruction
-	add := func(i *ir.Instruction, err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		ins = append(ins, i)
-	}
-	for pass := range 2 {
-		for i := range 12 {
-			r, m, a := col.YMM(), col.YMM(), col.YMM()
-			add(x86.VMOVDQU(operand.Mem{Base: p, Disp: 32 * ((i + pass) % 12)}, r))
-			add(x86.VPMULLW(c, r, m))
-			add(x86.VPADDW(m, r, a))
-			add(x86.VMOVDQU(a, operand.Mem{Base: p, Disp: 32 * i}))
-		}
-	}
-	return ins
-}
-
-// TestListSchedule checks every scheduler configuration on schedProgram,
-// with and without split constant loads: the order is a permutation that
-// keeps every dependency (registers and memory), and the linear scan never
-// gives one ymm register to two values live at once.
-func TestListSchedule(t *testing.T) {
-	for _, hoist := range []bool{false, true} {
-		ins := schedProgram(t)
-		if hoist {
-			ins = splitConstLoads(ins)
-		}
-		ops := schedGraph(ins)
-		for i, op := range ops {
-			if op.class != clsLoad || len(memAccesses(op.in)) == 0 || i < len(ops)/2 {
-				continue
-			}
-			stored := false
-			for _, d := range op.preds {
-				stored = stored || ops[d].class == clsStore
-			}
-			if !stored {
-				t.Errorf("hoist=%v: second-pass load %d does not wait for the store of its vector", hoist, i)
-			}
-		}
-		scheduled := 0
-		for _, p := range schedConfigs {
-			order, _, ok := listSchedule(ops, p, 16)
-			if !ok {
-				continue
-			}
-			scheduled++
-			pos := make([]int, len(ops))
-			seen := map[int]bool{}
-			for k, i := range order {
-				pos[i] = k
-				seen[i] = true
-			}
-			if len(order) != len(ops) || len(seen) != len(ops) {
-				t.Fatalf("hoist=%v %v: order of %d instructions is not a permutation of %d", hoist, p, len(order), len(ops))
-			}
-			for i, op := range ops {
-				for _, d := range op.preds {
-					if pos[d] >= pos[i] {
-						t.Errorf("hoist=%v %v: instruction %d scheduled before its dependency %d", hoist, p, i, d)
-					}
-				}
-			}
-			alloc, err := linearScan(ops, order, 16)
-			if err != nil {
-				t.Fatalf("hoist=%v %v: %v", hoist, p, err)
-			}
-			checkAllocation(t, ops, order, alloc)
-		}
-		if scheduled == 0 {
-			t.Errorf("hoist=%v: no configuration scheduled the program", hoist)
-		}
-	}
-}
-
-// checkAllocation replays order and fails if a register is written while
-// another value still needs it.
-func checkAllocation(t *testing.T, ops []*schedOp, order []int, alloc reg.Allocation) {
-	t.Helper()
-	last := map[reg.ID]int{}
-	for k, i := range order {
-		for _, u := range ops[i].uses {
-			last[u] = k
-		}
-	}
-	holder := map[reg.ID]reg.ID{} // physical -> value
-	for k, i := range order {
-		for _, d := range ops[i].defs {
-			ph, ok := alloc[d]
-			if !ok {
-				t.Fatalf("value %v has no register", d)
-			}
-			if v, busy := holder[ph]; busy && v != d && last[v] > k {
-				t.Fatalf("instruction %d writes %v over %v, still needed at %d", k, ph, v, last[v])
-			}
-			holder[ph] = d
 		}
 	}
 }

@@ -6,40 +6,7 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/tunelab/tunelab/internal/asmalign"
 )
-
-// mulKnobs are the knobs of a MulNTT variant.
-type mulKnobs struct {
-	isa *isa
-	// mul is the ML-DSA product: "mont" (two Montgomery products), "ifma"
-	// (Barrett: quotient by VPMADD52HUQ, remainder by VPMULUDQ/VPSUBQ,
-	// lane moves by shifts and blends) or "ifma2" (Barrett with both
-	// halves by IFMA: quotient VPMADD52HUQ, remainder VPMADD52LUQ, lane
-	// moves by VPSHUFD or loads); empty for ML-KEM.
-	mul string
-	// odd is how mul=ifma2 brings the odd lanes to the low dwords:
-	// "shuf" (VPSHUFD) or "load" (a load from 4 bytes further on);
-	// empty otherwise.
-	odd    string
-	unroll int // vectors per loop iteration
-	align  asmalign.Align
-}
-
-func (k mulKnobs) ifma() bool { return k.mul == "ifma" || k.mul == "ifma2" }
-
-// name builds the variant name; ML-DSA names carry the mul knob
-// (see mulKnobs.mul).
-func (k mulKnobs) name(f *field) string {
-	if f.ebits == 16 {
-		return fmt.Sprintf("isa=%s/unroll=%d/align=%s", k.isa.name, k.unroll, k.align)
-	}
-	odd := ""
-	if k.odd != "" {
-		odd = "/odd=" + k.odd
-	}
-	return fmt.Sprintf("isa=%s/mul=%s%s/unroll=%d/align=%s", k.isa.name, k.mul, odd, k.unroll, k.align)
-}
 
 // buildMul emits one MulNTT function: h = f∘g, a loop over vectors.
 // odd=load peels the last iteration, whose last vector must not read past
@@ -53,7 +20,7 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 	m := &mulState{g: g, mul: k.mul, odd: k.odd}
 	m.prepare()
 	trips := g.slots / k.unroll
-	peel := k.odd == "load" && trips > 1
+	peel := k.odd == oddLoad && trips > 1
 	if peel {
 		trips--
 	}
@@ -72,7 +39,7 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 	}
 	k.align.Emit()
 	Label("loop")
-	body(k.odd == "load" && !peel)
+	body(k.odd == oddLoad && !peel)
 	step := operand.U32(uint64(k.unroll * g.isa.bytes))
 	ADDQ(step, hp)
 	ADDQ(step, fp)
@@ -93,8 +60,8 @@ func buildMul(g *gen, sym string, k mulKnobs) {
 // the polynomial's last vector; tp points at this iteration's gamma
 // vectors (ML-KEM).
 func (m *mulState) vector(fp, gp, tp reg.Register, off int, last bool) reg.VecVirtual {
-	if m.mul == "ifma2" {
-		return m.pointwiseIFMA2(fp, gp, off, m.odd == "shuf" || last)
+	if m.mul == prodIFMA2 {
+		return m.pointwiseIFMA2(fp, gp, off, m.odd == oddShuf || last)
 	}
 	g := m.g
 	f := g.load(operand.Mem{Base: fp, Disp: off})
@@ -110,17 +77,21 @@ type mulState struct {
 	qinv  reg.VecVirtual // ML-DSA: q⁻¹ in every lane
 	swap  reg.VecVirtual // ML-KEM avx2: VPSHUFB pattern swapping pair halves
 	gqOff int            // distance from the gamma table to its wq table
-	mul   string         // mulKnobs.mul
-	odd   string         // mulKnobs.odd
+	mul   product        // mulKnobs.mul
+	odd   oddLanes       // mulKnobs.odd
 	// mu = floor(2^52/q) and 2^52 - q per qword (mul=ifma2)
 	mu, negq reg.VecVirtual
 }
 
+// prepare loads the loop-invariant constants: R² for every field; for
+// ML-DSA the Barrett constants (mul=ifma2) or q⁻¹, and the merge masks;
+// for ML-KEM the odd-word mask (EVEX) or the VPSHUFB pair swap, and the
+// gamma table.
 func (m *mulState) prepare() {
 	g, f := m.g, m.g.f
 	m.r2 = g.mulConstOf(splatVals(g.lanes, f.center(f.rmod()*f.rmod())))
 	if f.ebits == 32 {
-		if m.mul == "ifma2" {
+		if m.mul == prodIFMA2 {
 			// the odd-lane mask of the merging VPSHUFD, the Barrett
 			// constants in registers
 			g.kmask(0xAAAA, 32)
@@ -140,9 +111,15 @@ func (m *mulState) prepare() {
 	} else {
 		m.swap = g.load(g.byteShuffle())
 	}
-	// The gamma table: one vector per slot, lanes (R, gamma_i·R) per pair,
-	// stored contiguously (w vectors, then the wq vectors) so one pointer
-	// walks it.
+	m.gammaTable()
+}
+
+// gammaTable places ML-KEM's gamma table: one vector per slot, lanes
+// (R, gamma_i·R) per pair i with gamma_i = root^(2·BitRev7(i)+1), stored
+// contiguously (w vectors, then the wq vectors, w·q⁻¹ mod 2^16) so one
+// pointer walks it.
+func (m *mulState) gammaTable() {
+	g, f := m.g, m.g.f
 	var ws, wqs [][]int64
 	for sl := 0; sl < g.slots; sl++ {
 		w := make([]int64, g.lanes)
@@ -168,6 +145,7 @@ func (m *mulState) prepare() {
 	m.gamma.max = f.q / 2
 }
 
+// brv7 is the 7-bit bit reversal of i.
 func brv7(i int) int64 {
 	r := 0
 	for b := 0; b < 7; b++ {
@@ -182,7 +160,7 @@ func (m *mulState) product(f, gv reg.VecVirtual, tp reg.Register, off int) reg.V
 	if m.g.f.ebits == 16 {
 		return m.baseCase(f, gv, tp, off)
 	}
-	if m.mul == "ifma" {
+	if m.mul == prodIFMA {
 		return m.pointwiseIFMA(f, gv)
 	}
 	return m.pointwise(f, gv)

@@ -8,86 +8,8 @@ import (
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/tunelab/tunelab/internal/asmalign"
+	"github.com/tunelab/tunelab/variants/internal/sched"
 )
-
-// nttKnobs are the knobs of an NTT or InvNTT variant.
-type nttKnobs struct {
-	inverse bool
-	isa     *isa
-	// regs is "all" (whole polynomial in registers), "mem" (passes of
-	// register groups through memory) or "spill" (one pass over the whole
-	// polynomial, more vectors than registers: spill decides which
-	// resident vector goes back to memory when another must come in)
-	regs string
-	// spill is the eviction policy of regs=spill: "lru" (least recently
-	// used), "mru" (most recently used, which keeps a stable subset
-	// resident across the layer sweeps that defeat LRU) or "opt"
-	// (Belady's: the vector needed again last, from the pass's known
-	// request sequence)
-	spill string
-	// merge is, for regs=mem, the number of large-stride layers (index bits
-	// at or above the lane bits) per pass over memory; 0 means the original
-	// split, 3, which the name leaves out so existing names stay.
-	merge   int
-	shuf    string // "unpack", "blend", "permt2", "vbmi", "shufps"
-	reorder string // "undo": restore the order once per pass; "avoid": after every layer
-	// red is "lazy" (reduce only where a lane would overflow), "eager"
-	// (every layer) or "pre1"/"pre2" (lazy, plus one reduction of every
-	// vector beyond (-q, q) before the last one or two layers, which
-	// moves work from the final reduction, where nothing overlaps it, into
-	// the transform and shortens the final subtraction chain)
-	red string
-	// canon is how the last pass brings lanes into [0, q): "" (for
-	// 16-bit lanes the chain of conditional subtractions, else Barrett
-	// and a conditional addition; left out of the name so existing names
-	// stay), "barrett" (16-bit: one Barrett reduction, then one
-	// conditional subtraction), "exact" (the ML-KEM NTT: f[0] and f[1]
-	// biased by a multiple of q that reaches every output, then an exact
-	// unsigned division, see arith.go) or "min" (the default with its
-	// last correction by one unsigned minimum, see canonMin).
-	canon string
-	// mul is the product by the zetas: "" (Montgomery, left out of the
-	// name) or "shoup" (32-bit lanes on avx2: Shoup's method, see
-	// shoupMul).
-	mul string
-	// sched is the instruction order: "" (as built, group by group and
-	// butterfly by butterfly; left out of the name so existing names
-	// stay), "list" (list-scheduled on critical paths under the register
-	// budget, see sched.go) or "hoist" (list-scheduled with the constant
-	// operands split into loads the scheduler hoists).
-	sched string
-	align asmalign.Align
-}
-
-func (k nttKnobs) name() string {
-	// knobs added later appear only when set, so existing names stay
-	alloc, canon := "", ""
-	if k.merge != 0 {
-		alloc = fmt.Sprintf("/merge=%d", k.merge)
-	}
-	if k.spill != "" {
-		alloc += "/spill=" + k.spill
-	}
-	if k.canon != "" {
-		canon = "/canon=" + k.canon
-	}
-	if k.mul != "" {
-		canon += "/mul=" + k.mul
-	}
-	if k.sched != "" {
-		canon += "/sched=" + k.sched
-	}
-	return fmt.Sprintf("isa=%s/regs=%s%s/shuf=%s/reorder=%s/red=%s%s/align=%s",
-		k.isa.name, k.regs, alloc, k.shuf, k.reorder, k.red, canon, k.align)
-}
-
-// mergeLayers is the number of large-stride layers per pass for regs=mem.
-func (k nttKnobs) mergeLayers() int {
-	if k.merge == 0 {
-		return 3
-	}
-	return k.merge
-}
 
 // A pass processes a set of layers on groups of slots loaded together.
 type pass struct {
@@ -145,11 +67,11 @@ func buildNTT(g *gen, sym string, k nttKnobs) {
 			s.runGroup(p, grp, pi == len(passes)-1)
 		}
 	}
-	if k.sched != "" {
+	if k.sched != schedBuilt {
 		if k.isa != avx2 || k.align != asmalign.None {
 			panic(fmt.Sprintf("%s: sched needs isa=avx2 and align=none", k.name()))
 		}
-		if err := scheduleFunction(0, k.sched == "hoist", avx2.regs); err != nil {
+		if err := sched.Last(0, sched.Options{Hoist: k.sched == schedHoist, Regs: avx2.regs}); err != nil {
 			panic(err)
 		}
 	}
@@ -171,36 +93,24 @@ func (s *nttState) layers() []int {
 	return ls
 }
 
-// passes splits the layers: one pass for regs=all; for regs=mem the
-// register bits (large strides) are cut from the top into chunks of merge
-// layers (3 unless the merge knob says otherwise), one pass each, whose
-// groups are the chunk's registers; the last chunk (the remaining register
-// bits, at most merge) shares the final pass with the in-register layers,
-// its groups padded with top register bits (batching) to at least 8
-// registers.
+// passes splits the layers: one pass for regs=all and regs=spill; for
+// regs=mem the register bits (large strides) are cut from the top into
+// chunks of merge layers (3 unless the merge knob says otherwise), one
+// pass each, whose groups are the chunk's registers; the last chunk (the
+// remaining register bits, at most merge) shares the final pass with the
+// in-register layers, its groups padded with top register bits (batching)
+// to at least 8 registers.
 func (s *nttState) passes() []pass {
 	g := s.g
-	all := make([]int, 0, 8-g.laneBits)
-	for b := g.laneBits; b < 8; b++ {
-		all = append(all, b-g.laneBits)
-	}
 	ls := s.layers()
-	if s.k.regs == "all" || s.k.regs == "spill" {
+	if s.k.regs == regsAll || s.k.regs == regsSpill {
+		all := make([]int, 0, 8-g.laneBits)
+		for b := g.laneBits; b < 8; b++ {
+			all = append(all, b-g.laneBits)
+		}
 		return []pass{{layers: ls, regBits: all}}
 	}
-	m := s.k.mergeLayers()
-	// chunk[b] is the pass of index bit b, counted from the top; the
-	// in-register bits go with the last chunk.
-	nreg := 8 - g.laneBits
-	last := (nreg - 1) / m
-	chunk := map[int]int{}
-	for b := 0; b < 8; b++ {
-		if b < g.laneBits {
-			chunk[b] = last
-		} else {
-			chunk[b] = (7 - b) / m
-		}
-	}
+	chunk, last := s.chunks()
 	out := make([]pass, last+1)
 	for _, b := range ls {
 		out[chunk[b]].layers = append(out[chunk[b]].layers, b)
@@ -212,6 +122,37 @@ func (s *nttState) passes() []pass {
 			}
 		}
 	}
+	out[last].regBits = s.finalRegBits(chunk, last)
+	if s.k.inverse {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// chunks assigns the index bits to regs=mem passes, counted from the top:
+// register bit b (b ≥ laneBits) goes to chunk (7 - b)/merge, the lane bits
+// to the last chunk, (8 - laneBits - 1)/merge, which it returns too.
+func (s *nttState) chunks() (map[int]int, int) {
+	g := s.g
+	m := s.k.mergeLayers()
+	nreg := 8 - g.laneBits
+	last := (nreg - 1) / m
+	chunk := map[int]int{}
+	for b := 0; b < 8; b++ {
+		if b < g.laneBits {
+			chunk[b] = last
+		} else {
+			chunk[b] = (7 - b) / m
+		}
+	}
+	return chunk, last
+}
+
+// finalRegBits is the register bits of the final pass: those of the last
+// chunk, bottom up, padded with the top register bits to at least 3 (a
+// group of 8 registers).
+func (s *nttState) finalRegBits(chunk map[int]int, last int) []int {
+	g := s.g
 	var loBits []int
 	for b := g.laneBits; b < 8; b++ {
 		if chunk[b] == last {
@@ -224,11 +165,7 @@ func (s *nttState) passes() []pass {
 		}
 		loBits = append(loBits, b-g.laneBits)
 	}
-	out[last].regBits = loBits
-	if s.k.inverse {
-		slices.Reverse(out)
-	}
-	return out
+	return loBits
 }
 
 // groups lists, per group, the slots of pass p in order of their group
@@ -267,7 +204,7 @@ func (s *nttState) groups(p pass) [][]int {
 func (s *nttState) runGroup(p pass, grp []int, last bool) {
 	g := s.g
 	regs := map[int]reg.VecVirtual{}
-	if s.k.regs == "spill" {
+	if s.k.regs == regsSpill {
 		s.res = newResidency(s.k.spill, g.isa.regs-spillTemps)
 		s.res.trace = s.spillTrace(p, grp)
 	} else {
@@ -280,7 +217,7 @@ func (s *nttState) runGroup(p pass, grp []int, last bool) {
 		s.preReduce(regs, grp, b)
 		s.shuffleTo(regs, grp, p.regBits, goal{bit: b})
 		s.layer(regs, grp, b)
-		if s.k.reorder == "avoid" {
+		if s.k.reorder == reorderAvoid {
 			s.shuffleTo(regs, grp, p.regBits, goal{bit: -1, target: start})
 		}
 	}
@@ -327,7 +264,7 @@ type planKey struct {
 	from    layout
 	gl      goal
 	regBits string
-	shuf    string
+	shuf    shufKnob
 	isa     string
 	ebits   int
 }
@@ -336,7 +273,7 @@ var plans = map[planKey][]step{}
 
 // shuffleTo emits the cheapest shuffle sequence reaching gl.
 func (s *nttState) shuffleTo(regs map[int]reg.VecVirtual, grp, regBits []int, gl goal) {
-	if gl.bit < 0 && (s.k.shuf == "permt2" || s.k.shuf == "vbmi") && s.restorePair(regs, grp, regBits, gl.target) {
+	if gl.bit < 0 && s.k.shuf.twoSource() && s.restorePair(regs, grp, regBits, gl.target) {
 		return
 	}
 	steps, byShuffle := s.shufflePlan(regBits, gl)
@@ -374,38 +311,65 @@ func (s *nttState) shufflePlan(regBits []int, gl goal) ([]step, map[string]*shuf
 // restorePair reaches target with one pair of two-source permutes when the
 // layout differs from it only in lane bits and one register bit (VPERMI2B
 // for shuf=vbmi, else VPERMI2W/D), or, for shuf=vbmi, with one VPERMB per
-// slot when it differs only in lane bits.
+// slot when it differs only in lane bits. It reports whether target was
+// reached.
 func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, target layout) bool {
-	g := s.g
-	vbmi := s.k.shuf == "vbmi"
-	r := -1
+	vbmi := s.k.shuf == shufVBMI
+	r, ok := s.pairBit(target)
+	switch {
+	case !ok:
+		return false
+	case r < 0 && vbmi && s.lay != target:
+		s.permSlots(regs, grp, target)
+	case r < 0:
+		return s.lay == target
+	default:
+		s.permPairs(regs, grp, r, target, vbmi)
+	}
+	s.lay = target
+	return true
+}
+
+// pairBit returns the one register bit whose position differs between the
+// current layout and target (-1 if only lane bits differ); ok is false if
+// more than one register bit does.
+func (s *nttState) pairBit(target layout) (r int, ok bool) {
+	r = -1
 	for b := range s.lay.pos {
 		p, q := s.lay.pos[b], target.pos[b]
 		for _, x := range []int{p, q} {
-			if x >= g.laneBits && p != q {
-				if r >= 0 && r != x-g.laneBits {
-					return false
+			if x >= s.g.laneBits && p != q {
+				if r >= 0 && r != x-s.g.laneBits {
+					return 0, false
 				}
-				r = x - g.laneBits
+				r = x - s.g.laneBits
 			}
 		}
 	}
-	if r < 0 && vbmi && s.lay != target {
-		for _, sl := range grp {
-			s.need(regs, sl)
-			idx := make([]int64, g.lanes)
-			for l := range idx {
-				_, lane := s.find(target.index(sl, l), sl, sl)
-				idx[l] = int64(lane)
-			}
-			regs[sl] = g.permOne(regs[sl], idx)
+	return r, true
+}
+
+// permSlots permutes every slot of grp into target by one VPERMB each
+// (only lane bits differ): lane l takes the lane holding target's
+// coefficient of lane l.
+func (s *nttState) permSlots(regs map[int]reg.VecVirtual, grp []int, target layout) {
+	g := s.g
+	for _, sl := range grp {
+		s.need(regs, sl)
+		idx := make([]int64, g.lanes)
+		for l := range idx {
+			_, lane := s.find(target.index(sl, l), sl, sl)
+			idx[l] = int64(lane)
 		}
-		s.lay = target
-		return true
+		regs[sl] = g.permOne(regs[sl], idx)
 	}
-	if r < 0 {
-		return s.lay == target
-	}
+}
+
+// permPairs permutes every pair of slots of grp differing in register bit
+// r into target by two two-source permutes: lane l of each output takes
+// the lane (src·lanes + lane of the pair) holding target's coefficient.
+func (s *nttState) permPairs(regs map[int]reg.VecVirtual, grp []int, r int, target layout, vbmi bool) {
+	g := s.g
 	for _, sl := range grp {
 		if sl>>r&1 == 1 {
 			continue
@@ -421,8 +385,6 @@ func (s *nttState) restorePair(regs map[int]reg.VecVirtual, grp, regBits []int, 
 		}
 		regs[sl], regs[sl|1<<r] = g.permPairOp(regs[sl], regs[sl|1<<r], idx[0], idx[1], vbmi)
 	}
-	s.lay = target
-	return true
 }
 
 // find returns which of slots a (0) or b (1) holds coefficient i, and where.
@@ -449,7 +411,7 @@ func (s *nttState) slotBound(sl int) interval {
 // biasFirst adds, for canon=exact, the bias to f[0] and f[1] when slot
 // x holds them, before their first butterfly.
 func (s *nttState) biasFirst(regs map[int]reg.VecVirtual, x int) {
-	if s.k.canon != "exact" || s.biased {
+	if s.k.canon != canonExact || s.biased {
 		return
 	}
 	lanes := make([]bool, s.g.lanes)
@@ -533,7 +495,7 @@ func (s *nttState) zetas(x, b int) mulConst {
 // constOf returns the multiplier constant of the product by z (one value
 // per lane) for the mul knob: Shoup's (w, w') or Montgomery's (z·R).
 func (s *nttState) constOf(z []int64) mulConst {
-	if s.k.mul == "shoup" {
+	if s.k.mul == zetaShoup {
 		return s.g.shoupConstOf(z)
 	}
 	w := make([]int64, len(z))
@@ -545,7 +507,7 @@ func (s *nttState) constOf(z []int64) mulConst {
 
 // product emits the product of a by the constant c (mul knob).
 func (s *nttState) product(a reg.VecVirtual, c mulConst) reg.VecVirtual {
-	if s.k.mul == "shoup" {
+	if s.k.mul == zetaShoup {
 		return s.g.shoupMul(a, c)
 	}
 	return s.g.montMul(a, c)
@@ -553,7 +515,7 @@ func (s *nttState) product(a reg.VecVirtual, c mulConst) reg.VecVirtual {
 
 // prodBound bounds product's result for inputs in a.
 func (s *nttState) prodBound(a interval, c mulConst) interval {
-	if s.k.mul == "shoup" {
+	if s.k.mul == zetaShoup {
 		return s.g.f.shoupBound(a)
 	}
 	return s.g.f.montBound(a, c.max)
@@ -611,7 +573,7 @@ func (s *nttState) gsButterfly(regs map[int]reg.VecVirtual, x, y int, z mulConst
 // preReduce reduces, for red=pre1 and pre2, every vector of the group
 // that may lie outside (-q, q) before the last one or two layers.
 func (s *nttState) preReduce(regs map[int]reg.VecVirtual, grp []int, b int) {
-	n := map[string]int{"pre1": 1, "pre2": 2}[s.k.red]
+	n := s.k.red.preLayers()
 	ls := s.layers()
 	if n == 0 || len(ls) < n || b != ls[len(ls)-n] {
 		return
@@ -627,7 +589,7 @@ func (s *nttState) preReduce(regs map[int]reg.VecVirtual, grp []int, b int) {
 // eager reduces, for red=eager, every output of a butterfly that may lie
 // outside (-q, q).
 func (s *nttState) eager(regs map[int]reg.VecVirtual, x, y int) {
-	if s.k.red != "eager" {
+	if s.k.red != redEager {
 		return
 	}
 	for _, sl := range []int{x, y} {
@@ -656,7 +618,7 @@ func (s *nttState) finish(x reg.VecVirtual, sl int) reg.VecVirtual {
 		x = s.product(x, c)
 		b = s.prodBound(b, c)
 	}
-	if s.k.canon == "exact" {
+	if s.k.canon == canonExact {
 		c := s.bias[s.lay.index(sl, 0)]
 		for l := 0; l < g.lanes; l++ {
 			if s.bias[s.lay.index(sl, l)] != c {
@@ -666,7 +628,7 @@ func (s *nttState) finish(x reg.VecVirtual, sl int) reg.VecVirtual {
 		g.canonExact(x, b, c)
 		return x
 	}
-	g.canonical(x, b, s.k.canon == "barrett", s.k.canon == "min")
+	g.canonical(x, b, s.k.canon == canonBarrett, s.k.canon == canonMin)
 	return x
 }
 

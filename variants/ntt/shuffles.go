@@ -14,24 +14,23 @@ type shuf struct {
 	emit func(a, b reg.VecVirtual) (lo, hi reg.VecVirtual)
 }
 
-// shuffleKinds returns the shuffles of strategy name ("unpack", "blend",
-// "permt2", "vbmi", "shufps") for g's isa and field, or nil if the strategy
-// does not apply.
-func (g *gen) shuffleKinds(name string) []*shuf {
+// shuffleKinds returns the shuffles of strategy name for g's isa and
+// field, or nil if the strategy does not apply.
+func (g *gen) shuffleKinds(name shufKnob) []*shuf {
 	e := g.f.ebits
 	var ks []*shuf
 	switch name {
-	case "unpack":
+	case shufUnpack:
 		ks = append(ks, g.unpackKind("qdq", 64/e), g.unpackKind("dq", 32/e))
 		if e == 16 {
 			ks = append(ks, g.unpackKind("wd", 1))
 		}
-	case "blend":
+	case shufBlend:
 		ks = append(ks, g.unpackKind("qdq", 64/e), g.blendKind(32))
 		if e == 16 {
 			ks = append(ks, g.blendKind(16))
 		}
-	case "permt2":
+	case shufPermt2:
 		if !g.isa.evex {
 			return nil
 		}
@@ -39,7 +38,7 @@ func (g *gen) shuffleKinds(name string) []*shuf {
 			ks = append(ks, g.permKind(p))
 		}
 		return ks
-	case "vbmi":
+	case shufVBMI:
 		if !g.isa.evex {
 			return nil
 		}
@@ -47,13 +46,13 @@ func (g *gen) shuffleKinds(name string) []*shuf {
 			ks = append(ks, g.vbmiKind(p))
 		}
 		return ks
-	case "shufps":
+	case shufShufps:
 		// 32-bit granular only: the word bit of 16-bit lanes (ML-KEM index
 		// bit 0, never a butterfly bit since minLen = 2) stays in place.
 		ks = append(ks, g.shufpsKind("shufps64", 0x44, 0xEE), g.shufpsKind("shufps32", 0x88, 0xDD),
 			g.dupBlendKind())
 	default:
-		panic("unknown shuffle strategy " + name)
+		panic("unknown shuffle strategy " + string(name))
 	}
 	return append(ks, g.laneKinds()...)
 }

@@ -17,19 +17,19 @@ const spillTemps = 6
 // when another must be loaded. A spilled slot lives in its own place in
 // the polynomial, which is also where the pass ends up storing it.
 type residency struct {
-	policy   string // "lru", "mru" or "opt"
+	policy   spillPolicy
 	capacity int
 	clock    int
 	used     map[int]int // resident slot -> last use
 	// trace is the sequence of slot requests of the pass (spillTrace),
-	// pos the index of the request being served; "opt" (Belady's
+	// pos the index of the request being served; spillOpt (Belady's
 	// policy) spills the slot whose next request is furthest away.
 	trace [][]int
 	pos   int
 }
 
-func newResidency(policy string, capacity int) *residency {
-	if policy != "lru" && policy != "mru" && policy != "opt" {
+func newResidency(policy spillPolicy, capacity int) *residency {
+	if policy != spillLRU && policy != spillMRU && policy != spillOpt {
 		panic(fmt.Sprintf("unknown spill policy %q", policy))
 	}
 	return &residency{policy: policy, capacity: capacity, used: map[int]int{}}
@@ -42,11 +42,11 @@ func (r *residency) victim(keep []int) int {
 		if slices.Contains(keep, sl) {
 			continue
 		}
-		if r.policy == "opt" {
+		if r.policy == spillOpt {
 			use = r.nextUse(sl)
 		}
 		better := use < bestUse // lru: oldest use
-		if r.policy != "lru" {
+		if r.policy != spillLRU {
 			better = use > bestUse // mru: newest use; opt: furthest next use
 		}
 		if best < 0 || better || use == bestUse && sl < best {
@@ -74,7 +74,7 @@ func (r *residency) nextUse(sl int) int {
 // grp, in order, up to the final stores (which need no spilling), by
 // running its shuffle plans and butterfly loops without emitting code.
 func (s *nttState) spillTrace(p pass, grp []int) [][]int {
-	if s.k.shuf == "permt2" || s.k.shuf == "vbmi" {
+	if s.k.shuf.twoSource() {
 		panic("regs=spill supports the unpack, blend and shufps shuffles only")
 	}
 	start := s.lay
@@ -99,7 +99,7 @@ func (s *nttState) spillTrace(p pass, grp []int) [][]int {
 				tr = append(tr, []int{x, x | 1<<r})
 			}
 		}
-		if s.k.reorder == "avoid" {
+		if s.k.reorder == reorderAvoid {
 			shuffles(goal{bit: -1, target: start})
 		}
 	}

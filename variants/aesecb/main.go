@@ -1,4 +1,4 @@
-// Command aes generates the AES-ECB block functions of kernels/aesecb: for
+// Command aesecb generates the AES-ECB block functions of kernels/aesecb: for
 // each key size (128, 192, 256) and direction, AES-NI xmm with 1, 2, 4, 8
 // blocks in flight and VAES ymm/zmm with 1, 2, 4, 8 registers in flight,
 // round keys in registers or reloaded per round, whitening with a separate

@@ -1,4 +1,4 @@
-// Command evict generates a code footprint that evicts the instruction
+// Command align generates, for lab/align, a code footprint that evicts the instruction
 // cache and the decoded-op cache (AMD op-cache, Intel DSB) when executed.
 //
 // The footprint is Blocks blocks of BlockBytes bytes, each a run of

@@ -20,26 +20,17 @@ package main
 import (
 	"flag"
 	"fmt"
-	"log"
 	"math/big"
-	"os"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
-	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
 )
 
-var (
-	scheme   = flag.String("scheme", "dsa", "dsa (mldsa.matvec) or kem (mlkem.mulcache, mlkem.matvec)")
-	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
-	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
-)
+var scheme = flag.String("scheme", "dsa", "dsa (mldsa.matvec) or kem (mlkem.mulcache, mlkem.matvec)")
 
 // q is the ML-DSA modulus.
 const q = 8380417
@@ -59,22 +50,19 @@ func init() {
 	r2qinv = r2 * qinv
 }
 
-const goType = "func(acc, a, v *[256]int32, l int)"
+// dsaMatVec is mldsa.matvec.
+var dsaMatVec = famgen.Kernel{Name: "mldsa.matvec", Prefix: "matvec", Var: "asmMatVec",
+	Type: "func(acc, a, v *[256]int32, l int)", LoopLabel: "loop"}
 
 func main() {
-	flag.Parse()
-	if *tableOut != "" && *prodOut == "" {
-		log.Fatal("matvec: -table needs -prod")
-	}
-	ConstraintExpr("!purego")
+	flag.Parse() // for -scheme
 	if *scheme == "kem" {
-		mainKEM()
-	} else {
-		mainDSA()
+		famgen.Run(famgen.Family{Command: "matvec", PkgPath: "github.com/tunelab/tunelab/kernels/mlkem",
+			Consts: "kemmatvecconst", Secrets: secrets, Build: buildKEM})
+		return
 	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
-	}
+	famgen.Run(famgen.Family{Command: "matvec", PkgPath: "github.com/tunelab/tunelab/kernels/mldsa",
+		Consts: "matvecconst", Secrets: secrets, Build: buildDSA})
 }
 
 // secrets classifies the row products' parameters for the constant-time
@@ -84,50 +72,10 @@ func main() {
 // length (l, k) and the stride of a row are public.
 var secrets = ctcheck.Args{Secret: []string{"acc", "a", "v", "c", "b"}, Public: []string{"l", "k", "stride"}}
 
-// generate has avo write the assembly and stubs and runs the
-// constant-time check on them.
-func generate() {
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-}
-
-// mainDSA generates mldsa.matvec.
-func mainDSA() {
-	c := vecgen.NewConsts("matvecconst")
-	var rows []impltable.Row
-	type fn struct{ name, sym, isa string }
-	var fns []fn
-	for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
-		for _, u := range []int{1, 2} {
-			sym := fmt.Sprintf("matvec_%s_%d", s.Name, u)
-			build(&gen{isa: s, c: c}, sym, u)
-			fns = append(fns, fn{fmt.Sprintf("isa=%s/unroll=%d", s.Name, u), sym, s.Name})
-		}
-	}
-	c.Emit()
-	generate()
-	if *tableOut == "" {
-		return
-	}
-	derived, err := isafeat.Derive()
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, x := range fns {
-		feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
-		if err != nil {
-			log.Fatal(err)
-		}
-		rows = append(rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: "loop"})
-	}
-	file := impltable.File{Pkg: "mldsa", PkgPath: "github.com/tunelab/tunelab/kernels/mldsa",
-		Command: "go run ../../variants/matvec " + strings.Join(os.Args[1:], " "),
-		Lists:   []impltable.List{{Kernel: "mldsa.matvec", Var: "asmMatVec", Type: goType, Rows: rows}}}
-	if err := file.Write(*tableOut, *prodOut); err != nil {
-		log.Fatal(err)
-	}
+// buildDSA builds mldsa.matvec's variants: per tier, per unroll.
+func buildDSA(b *famgen.Builder) {
+	b.Unrolls(dsaMatVec, map[string][]int{"avx2": {1, 2}, "avx512": {1, 2}},
+		func(s *vecgen.ISA, u int) { build(&gen{isa: s, c: b.Consts}, u) })
 }
 
 // A gen emits one function of a tier.
@@ -148,9 +96,7 @@ func (g *gen) splat(v uint32) operand.Mem {
 // coefficients; per vector the l products summed in 64 bits (even and
 // odd lanes apart), one Montgomery reduction, the product by R² and the
 // canonicalization.
-func build(g *gen, sym string, unroll int) {
-	TEXT(sym, NOSPLIT, goType)
-	Pragma("noescape")
+func build(g *gen, unroll int) {
 	acc, a, v, l := GP64(), GP64(), GP64(), GP64()
 	Load(Param("acc"), acc)
 	Load(Param("a"), a)

@@ -120,12 +120,12 @@ func (b *Builder) Unrolled(k Kernel, isa *vecgen.ISA, unroll int) string {
 
 // Unrolls builds kernel k's variants per tier, in the order of ISAs, and
 // per unroll of the tier's list in unrolls (keyed by the tier's name):
-// each started with Unrolled, then built by build.
-func (b *Builder) Unrolls(k Kernel, unrolls map[string][]int, build func(isa *vecgen.ISA, unroll int)) {
+// each started with Unrolled, then built by emit.
+func (b *Builder) Unrolls(k Kernel, unrolls map[string][]int, emit func(isa *vecgen.ISA, unroll int)) {
 	for _, s := range ISAs {
 		for _, u := range unrolls[s.Name] {
 			b.Unrolled(k, s, u)
-			build(s, u)
+			emit(s, u)
 		}
 	}
 }
@@ -159,8 +159,8 @@ func Run(f Family) {
 // WriteTables writes the lab and production tables of f to labPath and
 // prodPath: a list per kernel of ks, in order (Run passes them in the
 // order of their first variants), of its variants among vs, in order,
-// with the features their instructions require. The header
-// names the generator as run from f's package directory (go run
+// with the features their instructions require. The header names the
+// generator as run from f's package directory (go run
 // ../../variants/round ...) with this run's arguments.
 func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) error {
 	derived, err := isafeat.Derive()

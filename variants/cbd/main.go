@@ -26,77 +26,36 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"log"
-	"os"
-	"strings"
-
-	. "github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
-	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
 )
 
-var (
-	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
-	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
-)
-
-// A kernel is one generated kernel.
+// A kernel is one generated kernel, its unrolls per tier and its builder.
 type kernel struct {
-	name, prefix, tableVar, goType string
-	unrolls                        map[string][]int
-	build                          func(g *gen, u int)
+	famgen.Kernel
+	unrolls map[string][]int
+	build   func(g *gen, u int)
 }
 
 var kernels = []kernel{
-	{"mlkem.cbd2", "cbd2", "asmCBD2", "func(f *[256]int16, b *[128]byte)",
+	{famgen.Kernel{Name: "mlkem.cbd2", Prefix: "cbd2", Var: "asmCBD2", Type: "func(f *[256]int16, b *[128]byte)", LoopLabel: "loop"},
 		map[string][]int{"avx2": {1, 2, 4}, "avx512": {1, 2, 4}}, buildCBD2},
-	{"mlkem.cbd3", "cbd3", "asmCBD3", "func(f *[256]int16, b *[192]byte)",
+	{famgen.Kernel{Name: "mlkem.cbd3", Prefix: "cbd3", Var: "asmCBD3", Type: "func(f *[256]int16, b *[192]byte)", LoopLabel: "loop"},
 		map[string][]int{"avx2": {1, 2}, "avx512": {1, 2}}, buildCBD3},
-	{"mldsa.expandmask", "expandmask", "asmExpandMask", "func(y, yHat *[256]int32, b []byte, bits int)",
+	{famgen.Kernel{Name: "mldsa.expandmask", Prefix: "expandmask", Var: "asmExpandMask", Type: "func(y, yHat *[256]int32, b []byte, bits int)", LoopLabel: "loop"},
 		map[string][]int{"avx2": {1, 2}, "avx512": {1, 2}}, buildExpandMask},
 }
 
-// A fn is one generated function.
-type fn struct {
-	kernel, name, sym, isa string
+func main() {
+	famgen.Run(famgen.Family{Command: "cbd", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polysample",
+		Consts: "cbdconst", Secrets: secrets, Build: build})
 }
 
-func main() {
-	flag.Parse()
-	if *tableOut != "" && *prodOut == "" {
-		log.Fatal("cbd: -table needs -prod")
-	}
-	ConstraintExpr("!purego")
-	c := vecgen.NewConsts("cbdconst")
-	var fns []fn
+// build builds every kernel's variants: per tier, per unroll.
+func build(b *famgen.Builder) {
 	for _, k := range kernels {
-		for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
-			for _, u := range k.unrolls[s.Name] {
-				sym := fmt.Sprintf("%s_%s_%d", k.prefix, s.Name, u)
-				TEXT(sym, NOSPLIT, k.goType)
-				Pragma("noescape")
-				k.build(&gen{isa: s, c: c}, u)
-				fns = append(fns, fn{kernel: k.name, name: fmt.Sprintf("isa=%s/unroll=%d", s.Name, u), sym: sym, isa: s.Name})
-			}
-		}
-	}
-	c.Emit()
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *tableOut != "" {
-		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
+		b.Unrolls(k.Kernel, k.unrolls, func(s *vecgen.ISA, u int) { k.build(&gen{isa: s, c: b.Consts}, u) })
 	}
 }
 
@@ -106,28 +65,3 @@ func main() {
 // signing mask y, from which ŷ is its NTT input); the field width bits (18
 // or 20, by parameter set) is public.
 var secrets = ctcheck.Args{Secret: []string{"f", "b", "y", "yHat"}, Public: []string{"bits"}}
-
-// writeTables writes the lab and production tables of every kernel.
-func writeTables(labPath, prodPath string, fns []fn) error {
-	derived, err := isafeat.Derive()
-	if err != nil {
-		return err
-	}
-	file := impltable.File{Pkg: "polysample", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polysample",
-		Command: "go run ../../../variants/cbd " + strings.Join(os.Args[1:], " ")}
-	for _, k := range kernels {
-		l := impltable.List{Kernel: k.name, Var: k.tableVar, Type: k.goType}
-		for _, x := range fns {
-			if x.kernel != k.name {
-				continue
-			}
-			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.name, err)
-			}
-			l.Rows = append(l.Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: "loop"})
-		}
-		file.Lists = append(file.Lists, l)
-	}
-	return file.Write(labPath, prodPath)
-}

@@ -2,17 +2,12 @@ package main
 
 import (
 	"fmt"
-	"log"
 	"math/big"
-	"os"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
-	"github.com/tunelab/tunelab/variants/internal/vecgen"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 )
 
 // ML-KEM's row product: the base-case products of FIPS 203 Algorithm 12,
@@ -52,58 +47,26 @@ func newKEMConsts() kemConsts {
 	return k
 }
 
-const (
-	kemCacheType  = "func(c *[512]int16, b *[256]int16)"
-	kemMatVecType = "func(acc, a *[256]int16, stride int, c *[512]int16, k int)"
+// kemMulCache and kemMatVec are mlkem.mulcache (straight-line code, no
+// loop) and mlkem.matvec.
+var (
+	kemMulCache = famgen.Kernel{Name: "mlkem.mulcache", Prefix: "mulcache", Var: "asmMulCache",
+		Type: "func(c *[512]int16, b *[256]int16)"}
+	kemMatVec = famgen.Kernel{Name: "mlkem.matvec", Prefix: "kemmatvec", Var: "asmMatVec",
+		Type: "func(acc, a *[256]int16, stride int, c *[512]int16, k int)", LoopLabel: "loop"}
 )
 
-// mainKEM generates mlkem.mulcache and mlkem.matvec.
-func mainKEM() {
-	c := vecgen.NewConsts("kemmatvecconst")
+// buildKEM builds mlkem.mulcache and mlkem.matvec: per tier, the cache's
+// variant and the row product's per unroll.
+func buildKEM(b *famgen.Builder) {
 	kc := newKEMConsts()
-	type fn struct{ kernel, name, sym, isa string }
-	var fns []fn
-	for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
-		sym := "mulcache_" + s.Name
-		buildCache(&gen{isa: s, c: c}, sym, kc)
-		fns = append(fns, fn{"mlkem.mulcache", "isa=" + s.Name, sym, s.Name})
+	for _, s := range famgen.ISAs {
+		b.Tier(kemMulCache, s)
+		buildCache(&gen{isa: s, c: b.Consts}, kc)
 		for _, u := range []int{1, 2} {
-			sym := fmt.Sprintf("kemmatvec_%s_%d", s.Name, u)
-			buildKEMMatVec(&gen{isa: s, c: c}, sym, u, kc)
-			fns = append(fns, fn{"mlkem.matvec", fmt.Sprintf("isa=%s/unroll=%d", s.Name, u), sym, s.Name})
+			b.Unrolled(kemMatVec, s, u)
+			buildKEMMatVec(&gen{isa: s, c: b.Consts}, u, kc)
 		}
-	}
-	c.Emit()
-	generate()
-	if *tableOut == "" {
-		return
-	}
-	derived, err := isafeat.Derive()
-	if err != nil {
-		log.Fatal(err)
-	}
-	lists := []impltable.List{{Kernel: "mlkem.mulcache", Var: "asmMulCache", Type: kemCacheType},
-		{Kernel: "mlkem.matvec", Var: "asmMatVec", Type: kemMatVecType}}
-	for i := range lists {
-		for _, x := range fns {
-			if x.kernel != lists[i].Kernel {
-				continue
-			}
-			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
-			if err != nil {
-				log.Fatal(err)
-			}
-			loop := "loop"
-			if x.kernel == "mlkem.mulcache" {
-				loop = ""
-			}
-			lists[i].Rows = append(lists[i].Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: loop})
-		}
-	}
-	file := impltable.File{Pkg: "mlkem", PkgPath: "github.com/tunelab/tunelab/kernels/mlkem",
-		Command: "go run ../../variants/matvec " + strings.Join(os.Args[1:], " "), Lists: lists}
-	if err := file.Write(*tableOut, *prodOut); err != nil {
-		log.Fatal(err)
 	}
 }
 
@@ -139,9 +102,7 @@ func (g *gen) montMul16(x reg.VecVirtual, c, cq operand.Mem, qv reg.VecVirtual) 
 // buildCache emits mlkem.mulcache: per vector of coefficients, b·R with
 // the odd lanes multiplied by γ too (B1, stored at c[i]) and b·R with
 // each pair's words swapped (B2, at c[256+i]).
-func buildCache(g *gen, sym string, kc kemConsts) {
-	TEXT(sym, NOSPLIT, kemCacheType)
-	Pragma("noescape")
+func buildCache(g *gen, kc kemConsts) {
 	cp, bp := GP64(), GP64()
 	Load(Param("c"), cp)
 	Load(Param("b"), bp)
@@ -177,9 +138,7 @@ func buildCache(g *gen, sym string, kc kemConsts) {
 // the even (a0·b0 + a1·b1·γ) and odd (a0·b1 + a1·b0) dword sums of k
 // VPMADDWD pairs, a Montgomery reduction of each and the pair packed back
 // into words.
-func buildKEMMatVec(g *gen, sym string, unroll int, kc kemConsts) {
-	TEXT(sym, NOSPLIT, kemMatVecType)
-	Pragma("noescape")
+func buildKEMMatVec(g *gen, unroll int, kc kemConsts) {
 	acc, a, stride, cp, k := GP64(), GP64(), GP64(), GP64(), GP64()
 	Load(Param("acc"), acc)
 	Load(Param("a"), a)

@@ -28,74 +28,38 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"log"
-	"os"
-	"strings"
-
-	. "github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
-	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
-	"github.com/tunelab/tunelab/variants/internal/vecgen"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 )
 
-var (
-	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
-	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
-)
-
-// A kernel is one generated kernel.
+// A kernel is one generated kernel and its builder.
 type kernel struct {
-	name, prefix, tableVar, goType string
-	build                          func(g *gen)
+	famgen.Kernel
+	build func(g *gen)
 }
 
 var kernels = []kernel{
-	{"mlkem.encode12", "encode12", "asmEncode12", "func(dst *[384]byte, f *[256]int16)", buildEncode12},
-	{"mlkem.decode12", "decode12", "asmDecode12", "func(f *[256]int16, src *[384]byte) uint32", buildDecode12},
-	{"mlkem.compress", "compress", "asmCompress", "func(dst []byte, f *[256]int16, d int)", buildCompress},
-	{"mlkem.decompress", "decompress", "asmDecompress", "func(f *[256]int16, src []byte, d int)", buildDecompress},
-	{"mldsa.pack", "dsapack", "asmPack", "func(dst []byte, w *[256]int32, bits int, base, sgn int32)", buildPack},
-	{"mldsa.unpack", "dsaunpack", "asmUnpack", "func(w *[256]int32, src []byte, bits int, base, sgn int32)", buildUnpack},
-}
-
-// A fn is one generated function.
-type fn struct {
-	kernel, name, sym, isa string
+	{famgen.Kernel{Name: "mlkem.encode12", Prefix: "encode12", Var: "asmEncode12", Type: "func(dst *[384]byte, f *[256]int16)"}, buildEncode12},
+	{famgen.Kernel{Name: "mlkem.decode12", Prefix: "decode12", Var: "asmDecode12", Type: "func(f *[256]int16, src *[384]byte) uint32"}, buildDecode12},
+	{famgen.Kernel{Name: "mlkem.compress", Prefix: "compress", Var: "asmCompress", Type: "func(dst []byte, f *[256]int16, d int)"}, buildCompress},
+	{famgen.Kernel{Name: "mlkem.decompress", Prefix: "decompress", Var: "asmDecompress", Type: "func(f *[256]int16, src []byte, d int)"}, buildDecompress},
+	{famgen.Kernel{Name: "mldsa.pack", Prefix: "dsapack", Var: "asmPack", Type: "func(dst []byte, w *[256]int32, bits int, base, sgn int32)"}, buildPack},
+	{famgen.Kernel{Name: "mldsa.unpack", Prefix: "dsaunpack", Var: "asmUnpack", Type: "func(w *[256]int32, src []byte, bits int, base, sgn int32)"}, buildUnpack},
 }
 
 func main() {
-	flag.Parse()
-	if *tableOut != "" && *prodOut == "" {
-		log.Fatal("pack: -table needs -prod")
-	}
-	ConstraintExpr("!purego")
-	c := vecgen.NewConsts("packconst")
-	var fns []fn
+	famgen.Run(famgen.Family{Command: "pack", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polypack",
+		Consts: "packconst", Secrets: secrets, Build: build})
+}
+
+// build builds every kernel's variants: one per tier (no loop, so no loop
+// label).
+func build(b *famgen.Builder) {
 	for _, k := range kernels {
-		for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
-			sym := k.prefix + "_" + s.Name
-			TEXT(sym, NOSPLIT, k.goType)
-			Pragma("noescape")
-			k.build(&gen{isa: s, c: c})
-			fns = append(fns, fn{kernel: k.name, name: "isa=" + s.Name, sym: sym, isa: s.Name})
+		for _, s := range famgen.ISAs {
+			b.Tier(k.Kernel, s)
+			k.build(&gen{isa: s, c: b.Consts})
 		}
-	}
-	c.Emit()
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *tableOut != "" {
-		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
 	}
 }
 
@@ -106,28 +70,3 @@ func main() {
 // the encoding's offset and sign (base, sgn), fixed by the parameter set
 // and the field being packed, are public.
 var secrets = ctcheck.Args{Secret: []string{"dst", "f", "src", "w"}, Public: []string{"d", "bits", "base", "sgn"}}
-
-// writeTables writes the lab and production tables of every kernel.
-func writeTables(labPath, prodPath string, fns []fn) error {
-	derived, err := isafeat.Derive()
-	if err != nil {
-		return err
-	}
-	file := impltable.File{Pkg: "polypack", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polypack",
-		Command: "go run ../../../variants/pack " + strings.Join(os.Args[1:], " ")}
-	for _, k := range kernels {
-		l := impltable.List{Kernel: k.name, Var: k.tableVar, Type: k.goType}
-		for _, x := range fns {
-			if x.kernel != k.name {
-				continue
-			}
-			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.name, err)
-			}
-			l.Rows = append(l.Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym})
-		}
-		file.Lists = append(file.Lists, l)
-	}
-	return file.Write(labPath, prodPath)
-}

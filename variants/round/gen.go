@@ -12,10 +12,9 @@ import (
 // A gen emits one function: its tier, unroll, constants and the
 // registers it keeps for the whole loop.
 type gen struct {
-	isa         *vecgen.ISA
-	unroll      int
-	c           *vecgen.Consts
-	sym, goType string
+	isa    *vecgen.ISA
+	unroll int
+	c      *vecgen.Consts
 
 	mult, m, twoG2 reg.VecVirtual // the γ2 constants, from the c parameter
 	q              reg.VecVirtual // q in every lane, for centerMasked on AVX-512 (see loadQ)
@@ -41,11 +40,9 @@ func (g *gen) pattern(p ...uint32) operand.Mem {
 	return g.c.Lanes32(lanes...)
 }
 
-// begin starts the function: TEXT, the noescape pragma and the pointer
-// parameters loaded into registers.
+// begin loads the pointer parameters into registers, at the start of the
+// function (TEXT and the noescape pragma come from famgen's Builder).
 func (g *gen) begin(ptrs ...string) []reg.GPVirtual {
-	TEXT(g.sym, NOSPLIT, g.goType)
-	Pragma("noescape")
 	var out []reg.GPVirtual
 	for _, p := range ptrs {
 		r := GP64()

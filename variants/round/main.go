@@ -30,86 +30,50 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"log"
-	"os"
-	"strings"
-
-	. "github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
-	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
-)
-
-var (
-	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
-	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
 )
 
 // q is the ML-DSA modulus.
 const q = 8380417
 
-// A kernel is one of the generated kernels: its dispatch name, the Var of
-// its tables, its Go function type and builder.
+// A kernel is one of the generated kernels, its builder and the vectors
+// per iteration swept per tier (unrolls).
 type kernel struct {
-	name, tableVar, goType string
-	build                  func(g *gen)
-	// unrolls are the vectors per iteration swept per tier.
+	famgen.Kernel
+	build   func(g *gen)
 	unrolls map[string][]int
 }
 
+// dsaKernel is the famgen.Kernel of mldsa.<name>, whose symbols are
+// <name>_<tier>_<unroll>.
+func dsaKernel(name, tableVar, goType string) famgen.Kernel {
+	return famgen.Kernel{Name: "mldsa." + name, Prefix: name, Var: tableVar, Type: goType, LoopLabel: "loop"}
+}
+
 var kernels = []kernel{
-	{"mldsa.lowbits", "asmLowBits", "func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32", buildLowBits,
+	{dsaKernel("lowbits", "asmLowBits", "func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32"), buildLowBits,
 		map[string][]int{"avx2": {4, 8}, "avx512": {1, 2, 4}}},
-	{"mldsa.makehint", "asmMakeHint", "func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)", buildMakeHint,
+	{dsaKernel("makehint", "asmMakeHint", "func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)"), buildMakeHint,
 		map[string][]int{"avx2": {4, 8}, "avx512": {1, 2, 4}}},
-	{"mldsa.response", "asmResponse", "func(z, cs1 *[256]int32, limit int32) uint32", buildResponse,
+	{dsaKernel("response", "asmResponse", "func(z, cs1 *[256]int32, limit int32) uint32"), buildResponse,
 		map[string][]int{"avx2": {2, 4}, "avx512": {1, 2, 4}}},
-	{"mldsa.w1pack4", "asmW1Pack4", "func(dst *[128]byte, w *[256]int32, c *[4]int32)", buildW1Pack4,
+	{dsaKernel("w1pack4", "asmW1Pack4", "func(dst *[128]byte, w *[256]int32, c *[4]int32)"), buildW1Pack4,
 		map[string][]int{"avx2": {8}, "avx512": {1, 2, 4}}},
-	{"mldsa.power2round", "asmPower2Round", "func(t1, t0, s2 *[256]int32)", buildPower2Round,
+	{dsaKernel("power2round", "asmPower2Round", "func(t1, t0, s2 *[256]int32)"), buildPower2Round,
 		map[string][]int{"avx2": {1, 2, 4}, "avx512": {1, 2}}},
 }
 
-// A fn is one generated function.
-type fn struct {
-	kernel, name, sym, isa string
+func main() {
+	famgen.Run(famgen.Family{Command: "round", PkgPath: "github.com/tunelab/tunelab/kernels/mldsa",
+		Consts: "roundconst", Secrets: secrets, Build: build})
 }
 
-func main() {
-	flag.Parse()
-	if *tableOut != "" && *prodOut == "" {
-		log.Fatal("round: -table needs -prod")
-	}
-	ConstraintExpr("!purego")
-	c := vecgen.NewConsts("roundconst")
-	var fns []fn
+// build builds every kernel's variants: per tier, per unroll.
+func build(b *famgen.Builder) {
 	for _, k := range kernels {
-		for _, s := range []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512} {
-			for _, u := range k.unrolls[s.Name] {
-				name := fmt.Sprintf("isa=%s/unroll=%d", s.Name, u)
-				sym := strings.ReplaceAll(strings.TrimPrefix(k.name, "mldsa."), ".", "_") + "_" + s.Name + "_" + fmt.Sprint(u)
-				g := &gen{isa: s, unroll: u, c: c, sym: sym, goType: k.goType}
-				k.build(g)
-				fns = append(fns, fn{kernel: k.name, name: name, sym: sym, isa: s.Name})
-			}
-		}
-	}
-	c.Emit()
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *tableOut != "" {
-		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
+		b.Unrolls(k.Kernel, k.unrolls, func(s *vecgen.ISA, u int) { k.build(&gen{isa: s, unroll: u, c: b.Consts}) })
 	}
 }
 
@@ -121,29 +85,4 @@ func main() {
 var secrets = ctcheck.Args{
 	Secret: []string{"w", "cs2", "r1", "r", "ct0", "h", "z", "cs1", "dst", "t1", "t0", "s2"},
 	Public: []string{"c", "limit"},
-}
-
-// writeTables writes the lab and production tables of every kernel.
-func writeTables(labPath, prodPath string, fns []fn) error {
-	derived, err := isafeat.Derive()
-	if err != nil {
-		return err
-	}
-	file := impltable.File{Pkg: "mldsa", PkgPath: "github.com/tunelab/tunelab/kernels/mldsa",
-		Command: "go run ../../variants/round " + strings.Join(os.Args[1:], " ")}
-	for _, k := range kernels {
-		l := impltable.List{Kernel: k.name, Var: k.tableVar, Type: k.goType}
-		for _, x := range fns {
-			if x.kernel != k.name {
-				continue
-			}
-			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.name, err)
-			}
-			l.Rows = append(l.Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: "loop"})
-		}
-		file.Lists = append(file.Lists, l)
-	}
-	return file.Write(labPath, prodPath)
 }

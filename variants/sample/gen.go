@@ -38,6 +38,29 @@ func (s sampler) advance(k int) {
 	SUBQ(operand.U32(uint64(k)), s.n)
 }
 
+// buildRej emits a sampler of XOF output ("buf") into the polynomial
+// parameter poly: the tier's vector code (avx2 or avx512 by k's tier),
+// then the scalar tail and the return of j.
+func buildRej(k knobs, poly string, avx2, avx512 func(sampler, knobs), tail func(sampler)) {
+	s := params(poly, "buf")
+	if k.isa.EVEX() {
+		avx512(s, k)
+	} else {
+		avx2(s, k)
+	}
+	tail(s)
+	s.finish()
+}
+
+// loop emits a loop at label: on to exit unless at least bytes remain
+// and j is at most maxJ (whileGroup), then body, which advances.
+func (s sampler) loop(label string, bytes, maxJ int, exit string, body func()) {
+	Label(label)
+	s.whileGroup(bytes, maxJ, exit)
+	body()
+	JMP(operand.LabelRef(label))
+}
+
 // whileGroup jumps to exit unless at least bytes remain and j is at most
 // maxJ.
 func (s sampler) whileGroup(bytes, maxJ int, exit string) {
@@ -53,6 +76,79 @@ func (s sampler) finish() {
 	VZEROUPPER()
 	Store(s.j, ReturnIndex(0))
 	RET()
+}
+
+// shuf24 returns the VPSHUFB pattern of AVX2 groups of 24 bytes loaded
+// by load24, eight three-byte fields: per lane, for its four fields, the
+// bytes pick(b), b the index of the field's first byte within the lane.
+func shuf24(pick func(b byte) []byte) []byte {
+	var shuf []byte
+	for lane := range 2 {
+		for i := range 4 {
+			shuf = append(shuf, pick(byte(4*lane+3*i))...)
+		}
+	}
+	return shuf
+}
+
+// load24 loads the group of 24 bytes at p into a ymm, bytes 0..15 in the
+// low lane and 8..23 in the high one, and shuffles it by shufm (see
+// shuf24).
+func (s sampler) load24(shufm operand.Mem) reg.VecVirtual {
+	x := YMM()
+	VMOVDQU(operand.Mem{Base: s.p}, x.AsX())
+	VINSERTI128(operand.U8(1), operand.Mem{Base: s.p, Disp: 8}, x, x)
+	VPSHUFB(shufm, x, x)
+	return x
+}
+
+// part starts the AVX-512 samplers' short last group, at label "part"
+// (their group loop's exit): on to "tail" unless at least minBytes (one
+// candidate's) remain and j is at most maxJ; it returns the opmask of the
+// n bytes that remain, to load them with.
+func (s sampler) part(minBytes, maxJ int) reg.Register {
+	Label("part")
+	CMPQ(s.n, operand.U32(uint64(minBytes)))
+	JB(operand.LabelRef("tail"))
+	CMPQ(s.j, operand.U32(uint64(maxJ)))
+	JA(operand.LabelRef("tail"))
+	lm := K()
+	loadMask(s.n, lm)
+	return lm
+}
+
+// firstAccepted returns an opmask of the acceptance mask acc's low c bits
+// (c a register): the accepted among a short group's first c candidates,
+// the others beyond the input; m is scratch, kmov the opmask move of acc's
+// width (KMOVW for 16 lanes, KMOVD for 32).
+func firstAccepted(acc reg.Register, c, m reg.GPVirtual, kmov func(_, _ operand.Op)) reg.Register {
+	kmov(acc, m.As32())
+	BZHIQ(c, m, m)
+	cm := K()
+	kmov(m.As32(), cm)
+	return cm
+}
+
+// compress stores the lanes of x that acc selects, compacted, at a[j]
+// (lanes of size bytes): by vpcompress straight to memory (compress=mem)
+// or into a register stored whole by vmov (compress=reg).
+func (s sampler) compress(k knobs, x reg.VecVirtual, acc reg.Register, size uint8, vpcompress, vmov func(...operand.Op)) {
+	dst := operand.Mem{Base: s.a, Index: s.j, Scale: size}
+	if k.compress == "mem" {
+		vpcompress(x, acc, dst)
+	} else {
+		y := ZMM()
+		vpcompress(x, acc, y)
+		vmov(y, dst)
+	}
+}
+
+// addCount adds the number of set bits of the acceptance mask acc to j;
+// kmov is the opmask move of acc's width.
+func (s sampler) addCount(acc reg.Register, kmov func(_, _ operand.Op)) {
+	r := GP64()
+	kmov(acc, r.As32())
+	popAdd(r, s.j)
 }
 
 // idx8 is the table of acceptance masks of eight candidates: entry m

@@ -29,23 +29,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"log"
-	"os"
-	"strings"
 
-	. "github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
-	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
-)
-
-var (
-	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
-	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
 )
 
 // knobs are one variant's knob values.
@@ -76,11 +64,11 @@ func (k knobs) suffix() string {
 	return "avx512_" + k.compress
 }
 
-// A kernel is one generated kernel.
+// A kernel is one generated kernel, its variants' knobs and its builder.
 type kernel struct {
-	name, prefix, tableVar, goType string
-	space                          []knobs
-	build                          func(g *gen, k knobs)
+	famgen.Kernel
+	space []knobs
+	build func(g *gen, k knobs)
 }
 
 var (
@@ -89,52 +77,30 @@ var (
 )
 
 var kernels = []kernel{
-	{"mlkem.rejntt", "rej12", "asmRejNTT12", "func(f *[256]int16, j int, buf []byte) int",
+	{famgen.Kernel{Name: "mlkem.rejntt", Prefix: "rej12", Var: "asmRejNTT12", Type: "func(f *[256]int16, j int, buf []byte) int", LoopLabel: "loop"},
 		append(append([]knobs{}, avx2Space...), regMem...), buildRej12},
-	{"mldsa.rejntt", "rej23", "asmRejNTT23", "func(a *[256]int32, j int, buf []byte) int",
+	{famgen.Kernel{Name: "mldsa.rejntt", Prefix: "rej23", Var: "asmRejNTT23", Type: "func(a *[256]int32, j int, buf []byte) int", LoopLabel: "loop"},
 		append(append([]knobs{}, avx2Space...),
 			knobs{isa: vecgen.AVX512, gather: "vbmi", compress: "reg"}, knobs{isa: vecgen.AVX512, gather: "vbmi", compress: "mem"},
 			knobs{isa: vecgen.AVX512, gather: "permd", compress: "reg"}, knobs{isa: vecgen.AVX512, gather: "permd", compress: "mem"}),
 		buildRej23},
-	{"mldsa.rejeta", "rejeta", "asmRejEta", "func(s *[256]int32, j int, prf []byte, eta int32) int",
+	{famgen.Kernel{Name: "mldsa.rejeta", Prefix: "rejeta", Var: "asmRejEta", Type: "func(s *[256]int32, j int, prf []byte, eta int32) int", LoopLabel: "loop"},
 		append(append([]knobs{}, avx2Space...), knobs{isa: vecgen.AVX512, compress: "reg"}), buildRejEta},
 }
 
-// A fn is one generated function.
-type fn struct {
-	kernel, name, sym, isa string
+func main() {
+	famgen.Run(famgen.Family{Command: "sample", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polysample",
+		Consts: "sampleconst", Secrets: secrets, Build: build})
 }
 
-func main() {
-	flag.Parse()
-	if *tableOut != "" && *prodOut == "" {
-		log.Fatal("sample: -table needs -prod")
-	}
-	ConstraintExpr("!purego")
-	c := vecgen.NewConsts("sampleconst")
-	var fns []fn
+// build builds every kernel's variants, one per knobs of its space.
+func build(b *famgen.Builder) {
 	for _, k := range kernels {
 		for _, kn := range k.space {
-			sym := k.prefix + "_" + kn.suffix()
-			g := &gen{isa: kn.isa, c: c}
-			TEXT(sym, NOSPLIT, k.goType)
-			Pragma("noescape")
+			g := &gen{isa: kn.isa, c: b.Consts}
+			b.Func(k.Kernel, kn.isa, kn.name(), kn.suffix())
 			k.build(g, kn)
-			fns = append(fns, fn{kernel: k.name, name: kn.name(), sym: sym, isa: kn.isa.Name})
 		}
-	}
-	c.Emit()
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *tableOut != "" {
-		if err := writeTables(*tableOut, *prodOut, fns); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
 	}
 }
 
@@ -144,28 +110,3 @@ func main() {
 // public seed ρ. mldsa.rejeta's polynomial (s) and PRF output (prf) are
 // secret: they are s1 and s2. The count j and η are public.
 var secrets = ctcheck.Args{Secret: []string{"s", "prf"}, Public: []string{"f", "a", "buf", "j", "eta"}}
-
-// writeTables writes the lab and production tables of every kernel.
-func writeTables(labPath, prodPath string, fns []fn) error {
-	derived, err := isafeat.Derive()
-	if err != nil {
-		return err
-	}
-	file := impltable.File{Pkg: "polysample", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polysample",
-		Command: "go run ../../../variants/sample " + strings.Join(os.Args[1:], " ")}
-	for _, k := range kernels {
-		l := impltable.List{Kernel: k.name, Var: k.tableVar, Type: k.goType}
-		for _, x := range fns {
-			if x.kernel != k.name {
-				continue
-			}
-			feats, err := derived.Features(x.name, isafeat.Allowed(x.isa), x.sym)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.name, err)
-			}
-			l.Rows = append(l.Rows, impltable.Row{Name: x.name, Features: feats, Symbol: x.sym, LoopLabel: "loop"})
-		}
-		file.Lists = append(file.Lists, l)
-	}
-	return file.Write(labPath, prodPath)
-}

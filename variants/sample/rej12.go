@@ -12,16 +12,7 @@ const q12 = 3329
 // buildRej12 emits mlkem.rejntt: 12-bit candidates (two per three bytes,
 // d1 = b0 + 256·(b1 mod 16), d2 = ⌊b1/16⌋ + 16·b2) below q appended to
 // f[j:].
-func buildRej12(g *gen, k knobs) {
-	s := params("f", "buf")
-	if k.isa.EVEX() {
-		g.rej12AVX512(s, k)
-	} else {
-		g.rej12AVX2(s, k)
-	}
-	rej12Tail(s)
-	s.finish()
-}
+func buildRej12(g *gen, k knobs) { buildRej(k, "f", g.rej12AVX2, g.rej12AVX512, rej12Tail) }
 
 // rej12AVX2 decodes sixteen candidates from 24 bytes per group: bytes
 // 0..15 in the low lane, 8..23 in the high one, a VPSHUFB to one 16-bit
@@ -30,21 +21,13 @@ func buildRej12(g *gen, k knobs) {
 // compacts its accepted candidates, stored at f[j] one lane after the
 // other.
 func (g *gen) rej12AVX2(s sampler, k knobs) {
-	var shuf []byte
-	for lane := range 2 {
-		for i := range 4 {
-			b := byte(4*lane + 3*i)
-			shuf = append(shuf, b, b+1, b+1, b+2)
-		}
-	}
-	shufm, mask, q := g.c.Bytes(shuf), g.c.Bytes(bytesRepeat(words(0x0fff), 32)), YMM()
+	shufm := g.c.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 1, b + 2} }))
+	mask, q := g.c.Bytes(bytesRepeat(words(0x0fff), 32)), YMM()
 	VMOVDQU(g.c.Bytes(bytesRepeat(words(q12), 32)), q)
 	tbl := table(g.idxw())
 	group := func() {
-		x, t := YMM(), YMM()
-		VMOVDQU(operand.Mem{Base: s.p}, x.AsX())
-		VINSERTI128(operand.U8(1), operand.Mem{Base: s.p, Disp: 8}, x, x)
-		VPSHUFB(shufm, x, x)
+		x := s.load24(shufm)
+		t := YMM()
 		VPSRLW(operand.U8(4), x, t)
 		VPBLENDW(operand.U8(0xaa), t, x, x)
 		VPAND(mask, x, x)
@@ -118,44 +101,23 @@ func (g *gen) rej12AVX512(s sampler, k knobs) {
 		return x, acc
 	}
 	store := func(x reg.VecVirtual, acc reg.Register) {
-		dst := operand.Mem{Base: s.a, Index: s.j, Scale: 2}
-		if k.compress == "mem" {
-			VPCOMPRESSW(x, acc, dst)
-		} else {
-			y := ZMM()
-			VPCOMPRESSW(x, acc, y)
-			VMOVDQU16(y, dst)
-		}
-		r := GP64()
-		KMOVD(acc, r.As32())
-		popAdd(r, s.j)
+		s.compress(k, x, acc, 2, VPCOMPRESSW, VMOVDQU16)
+		s.addCount(acc, KMOVD)
 	}
-	Label("loop")
-	s.whileGroup(groupBytes, 224, "part")
-	x, acc := decode(full)
-	KANDD(lanes, acc, acc)
-	store(x, acc)
-	s.advance(groupBytes)
-	JMP(operand.LabelRef("loop"))
+	s.loop("loop", groupBytes, 224, "part", func() {
+		x, acc := decode(full)
+		KANDD(lanes, acc, acc)
+		store(x, acc)
+		s.advance(groupBytes)
+	})
 
 	// A short last group: n < 45 bytes, 2·⌊n/3⌋ candidates.
-	Label("part")
-	CMPQ(s.n, operand.U32(3))
-	JB(operand.LabelRef("tail"))
-	CMPQ(s.j, operand.U32(224))
-	JA(operand.LabelRef("tail"))
-	lm := K()
-	loadMask(s.n, lm)
-	x, acc = decode(lm)
+	x, acc := decode(s.part(3, 224))
 	c, m := GP64(), GP64()
 	IMUL3Q(operand.U32(171), s.n, c) // n/3 = n·171 >> 9 for n < 48
 	SHRQ(operand.U8(9), c)
 	ADDQ(c, c)
-	KMOVD(acc, m.As32())
-	BZHIQ(c, m, m)
-	cm := K()
-	KMOVD(m.As32(), cm)
-	store(x, cm)
+	store(x, firstAccepted(acc, c, m, KMOVD))
 	IMUL3Q(operand.U32(3), c, c) // the bytes of the candidates taken: 3·c/2
 	SHRQ(operand.U8(1), c)
 	ADDQ(c, s.p)

@@ -11,16 +11,7 @@ const q23 = 8380417
 
 // buildRej23 emits mldsa.rejntt: 23-bit candidates (three bytes, the top
 // bit of the third cleared) below q appended to a[j:].
-func buildRej23(g *gen, k knobs) {
-	s := params("a", "buf")
-	if k.isa.EVEX() {
-		g.rej23AVX512(s, k)
-	} else {
-		g.rej23AVX2(s, k)
-	}
-	rej23Tail(s)
-	s.finish()
-}
+func buildRej23(g *gen, k knobs) { buildRej(k, "a", g.rej23AVX2, g.rej23AVX512, rej23Tail) }
 
 // rej23AVX2 decodes eight candidates from 24 bytes per group: bytes
 // 0..15 in the low lane and 8..23 in the high one, a VPSHUFB to one
@@ -28,21 +19,12 @@ func buildRej23(g *gen, k knobs) {
 // eight-bit mask whose idx8 entry is the VPERMD compacting the accepted
 // ones to the front of the store at a[j].
 func (g *gen) rej23AVX2(s sampler, k knobs) {
-	var shuf []byte
-	for lane := range 2 {
-		for i := range 4 {
-			b := byte(4*lane + 3*i)
-			shuf = append(shuf, b, b+1, b+2, 0x80)
-		}
-	}
-	shufm, mask, q := g.c.Bytes(shuf), g.c.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 32)), YMM()
+	shufm := g.c.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} }))
+	mask, q := g.c.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 32)), YMM()
 	VMOVDQU(g.c.Bytes(bytesRepeat([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}, 32)), q)
 	tbl := table(g.idx8())
 	group := func() {
-		x := YMM()
-		VMOVDQU(operand.Mem{Base: s.p}, x.AsX())
-		VINSERTI128(operand.U8(1), operand.Mem{Base: s.p, Disp: 8}, x, x)
-		VPSHUFB(shufm, x, x)
+		x := s.load24(shufm)
 		VPAND(mask, x, x)
 		m := YMM()
 		VPCMPGTD(x, q, m) // q > x
@@ -65,17 +47,13 @@ func groups(s sampler, unroll, bytes, count int, group func()) {
 	single := "loop"
 	if unroll > 1 {
 		single = "single"
-		Label("loop")
-		s.whileGroup(bytes*unroll, 256-count*unroll, single)
-		for range unroll {
-			group()
-		}
-		JMP(operand.LabelRef("loop"))
+		s.loop("loop", bytes*unroll, 256-count*unroll, single, func() {
+			for range unroll {
+				group()
+			}
+		})
 	}
-	Label(single)
-	s.whileGroup(bytes, 256-count, "tail")
-	group()
-	JMP(operand.LabelRef(single))
+	s.loop(single, bytes, 256-count, "tail", group)
 }
 
 // rej23AVX512 decodes sixteen candidates from 48 bytes per group (loaded
@@ -132,42 +110,21 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 		return x, acc
 	}
 	store := func(x reg.VecVirtual, acc reg.Register) {
-		dst := operand.Mem{Base: s.a, Index: s.j, Scale: 4}
-		if k.compress == "mem" {
-			VPCOMPRESSD(x, acc, dst)
-		} else {
-			y := ZMM()
-			VPCOMPRESSD(x, acc, y)
-			VMOVDQU32(y, dst)
-		}
-		r := GP64()
-		KMOVW(acc, r.As32())
-		popAdd(r, s.j)
+		s.compress(k, x, acc, 4, VPCOMPRESSD, VMOVDQU32)
+		s.addCount(acc, KMOVW)
 	}
-	Label("loop")
-	s.whileGroup(48, 240, "part")
-	x, acc := decode(full)
-	store(x, acc)
-	s.advance(48)
-	JMP(operand.LabelRef("loop"))
+	s.loop("loop", 48, 240, "part", func() {
+		x, acc := decode(full)
+		store(x, acc)
+		s.advance(48)
+	})
 
 	// A short last group: n < 48 bytes, n/3 candidates.
-	Label("part")
-	CMPQ(s.n, operand.U32(3))
-	JB(operand.LabelRef("tail"))
-	CMPQ(s.j, operand.U32(240))
-	JA(operand.LabelRef("tail"))
-	lm := K()
-	loadMask(s.n, lm)
-	x, acc = decode(lm)
+	x, acc := decode(s.part(3, 240))
 	c, m := GP64(), GP64()
 	IMUL3Q(operand.U32(171), s.n, c) // n/3 = n·171 >> 9 for n < 48
 	SHRQ(operand.U8(9), c)
-	KMOVW(acc, m.As32())
-	BZHIQ(c, m, m)
-	cm := K()
-	KMOVW(m.As32(), cm)
-	store(x, cm)
+	store(x, firstAccepted(acc, c, m, KMOVW))
 	XORQ(s.n, s.n)
 }
 

@@ -1,0 +1,194 @@
+// Package famgen runs the protocol that the avo generators of the ML-KEM
+// and ML-DSA families (variants/cbd, pack, round, sample, matvec) have in
+// common, so that each generator's main.go holds only what is its own:
+// its kernels, its knobs, the functions it builds and the constant-time
+// classification of their parameters.
+//
+// Run does, in this order:
+//
+//  1. parse the command line (unless the generator already has, to read
+//     a flag of its own first) and check that -table comes with -prod;
+//  2. mark the assembly !purego and build every function through the
+//     family's Build, which starts each one with a Builder method and so
+//     records it as a variant of a kernel;
+//  3. emit the constant data, have avo write the assembly and stubs
+//     (avogen.Generate) and run the constant-time check (ctcheck.Check);
+//  4. with -table, write the lab and production tables (WriteTables);
+//  5. write the constant-time status (ctcheck.Write, the -ct flag).
+//
+// The flags are avo's (-out, -stubs, -pkg), ctcheck's -ct and this
+// package's -table and -prod.
+package famgen
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/impltable"
+	"github.com/tunelab/tunelab/variants/internal/isafeat"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
+)
+
+var (
+	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
+	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
+)
+
+// module is the import path of the module, whose root holds kernels/ and
+// variants/.
+const module = "github.com/tunelab/tunelab"
+
+// ISAs are the tiers every family generates, in order: AVX2 (ymm) and
+// AVX-512 (zmm).
+var ISAs = []*vecgen.ISA{vecgen.AVX2, vecgen.AVX512}
+
+// A Kernel is one generated kernel: one list of each table.
+type Kernel struct {
+	Name      string // dispatch name, e.g. "mlkem.cbd2"
+	Prefix    string // the symbols' prefix, e.g. "cbd2" (cbd2_avx2_1, ...)
+	Var       string // the lab table's func Var(), the production table's var prodVar
+	Type      string // the Go type of every variant, e.g. "func(f *[256]int16, b *[128]byte)"
+	LoopLabel string // the label of every variant's main loop; "" where there is none
+}
+
+// A Family is what one generator generates.
+type Family struct {
+	Command string       // the generator's directory under variants/, e.g. "cbd"
+	PkgPath string       // the import path of the package it generates for
+	Consts  string       // the prefix of its constant data (vecgen.NewConsts)
+	Secrets ctcheck.Args // the classification of its functions' parameters
+	// Build builds every function, each started with a method of b.
+	Build func(b *Builder)
+}
+
+// A Builder starts a family's functions and records each as a variant.
+type Builder struct {
+	Consts   *vecgen.Consts // the family's constant data
+	kernels  []Kernel       // in the order of their first variants
+	variants []Variant
+}
+
+// A Variant is one generated function: the variant name of a kernel.
+type Variant struct {
+	Kernel string // the kernel's Name
+	Name   string // the variant name, e.g. "isa=avx2/unroll=2"
+	Symbol string
+	ISA    string // the tier's name, bounding the features (isafeat.Allowed)
+}
+
+// Func starts the function k.Prefix + "_" + suffix, the variant name of
+// kernel k at tier isa (TEXT, NOSPLIT, of type k.Type, and the noescape
+// pragma), records it and returns its symbol.
+func (b *Builder) Func(k Kernel, isa *vecgen.ISA, name, suffix string) string {
+	sym := k.Prefix + "_" + suffix
+	build.TEXT(sym, build.NOSPLIT, k.Type)
+	build.Pragma("noescape")
+	if !b.has(k.Name) {
+		b.kernels = append(b.kernels, k)
+	}
+	b.variants = append(b.variants, Variant{Kernel: k.Name, Name: name, Symbol: sym, ISA: isa.Name})
+	return sym
+}
+
+func (b *Builder) has(kernel string) bool {
+	for _, k := range b.kernels {
+		if k.Name == kernel {
+			return true
+		}
+	}
+	return false
+}
+
+// Tier is Func for a variant whose only knob is the tier: "isa=avx2",
+// symbol prefix_avx2.
+func (b *Builder) Tier(k Kernel, isa *vecgen.ISA) string {
+	return b.Func(k, isa, "isa="+isa.Name, isa.Name)
+}
+
+// Unrolled is Func for a variant whose knobs are the tier and the vectors
+// per loop iteration: "isa=avx2/unroll=2", symbol prefix_avx2_2.
+func (b *Builder) Unrolled(k Kernel, isa *vecgen.ISA, unroll int) string {
+	return b.Func(k, isa, fmt.Sprintf("isa=%s/unroll=%d", isa.Name, unroll), fmt.Sprintf("%s_%d", isa.Name, unroll))
+}
+
+// Unrolls builds kernel k's variants per tier, in the order of ISAs, and
+// per unroll of the tier's list in unrolls (keyed by the tier's name):
+// each started with Unrolled, then built by emit.
+func (b *Builder) Unrolls(k Kernel, unrolls map[string][]int, emit func(isa *vecgen.ISA, unroll int)) {
+	for _, s := range ISAs {
+		for _, u := range unrolls[s.Name] {
+			b.Unrolled(k, s, u)
+			emit(s, u)
+		}
+	}
+}
+
+// Run generates f (see the package documentation); it exits on an error.
+func Run(f Family) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	if *tableOut != "" && *prodOut == "" {
+		log.Fatalf("%s: -table needs -prod", f.Command)
+	}
+	build.ConstraintExpr("!purego")
+	b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
+	f.Build(b)
+	b.Consts.Emit()
+	avogen.Generate()
+	if err := ctcheck.Check(f.Secrets); err != nil {
+		log.Fatal(err)
+	}
+	if *tableOut != "" {
+		if err := WriteTables(f, *tableOut, *prodOut, b.kernels, b.variants); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// WriteTables writes the lab and production tables of f to labPath and
+// prodPath: a list per kernel of ks, in order (Run passes them in the
+// order of their first variants), of its variants among vs, in order,
+// with the features their instructions require. The header names the
+// generator as run from f's package directory (go run
+// ../../variants/round ...) with this run's arguments.
+func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) error {
+	derived, err := isafeat.Derive()
+	if err != nil {
+		return err
+	}
+	file := impltable.File{Pkg: path.Base(f.PkgPath), PkgPath: f.PkgPath, Command: command(f, os.Args[1:])}
+	for _, k := range ks {
+		l := impltable.List{Kernel: k.Name, Var: k.Var, Type: k.Type}
+		for _, v := range vs {
+			if v.Kernel != k.Name {
+				continue
+			}
+			feats, err := derived.Features(v.Name, isafeat.Allowed(v.ISA), v.Symbol)
+			if err != nil {
+				return fmt.Errorf("%s: %w", k.Name, err)
+			}
+			l.Rows = append(l.Rows, impltable.Row{Name: v.Name, Features: feats, Symbol: v.Symbol, LoopLabel: k.LoopLabel})
+		}
+		file.Lists = append(file.Lists, l)
+	}
+	return file.Write(labPath, prodPath)
+}
+
+// command returns the generator's command line as go generate runs it in
+// f's package directory, e.g. "go run ../../variants/round -out ...".
+func command(f Family, args []string) string {
+	rel := strings.TrimPrefix(f.PkgPath, module+"/")
+	up := strings.Repeat("../", strings.Count(rel, "/")+1)
+	return "go run " + up + "variants/" + f.Command + " " + strings.Join(args, " ")
+}

@@ -1,0 +1,57 @@
+package famgen
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mmcloughlin/avo/build"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
+)
+
+func TestCommand(t *testing.T) {
+	for _, c := range []struct {
+		f    Family
+		want string
+	}{
+		{Family{Command: "cbd", PkgPath: "github.com/tunelab/tunelab/kernels/internal/polysample"},
+			"go run ../../../variants/cbd -out cbd_amd64.s -pkg polysample"},
+		{Family{Command: "round", PkgPath: "github.com/tunelab/tunelab/kernels/mldsa"},
+			"go run ../../variants/round -out cbd_amd64.s -pkg polysample"},
+	} {
+		if got := command(c.f, []string{"-out", "cbd_amd64.s", "-pkg", "polysample"}); got != c.want {
+			t.Errorf("command(%s) = %q, want %q", c.f.PkgPath, got, c.want)
+		}
+	}
+}
+
+// TestBuilder checks the symbols and names of the variants a Builder
+// records and the kernels' order, that of their first variants, when a
+// family interleaves kernels (as mlkem.mulcache and mlkem.matvec).
+func TestBuilder(t *testing.T) {
+	cache := Kernel{Name: "x.cache", Prefix: "cache", Var: "asmCache", Type: "func(p *[4]int32)"}
+	mv := Kernel{Name: "x.matvec", Prefix: "mv", Var: "asmMatVec", Type: "func(p *[4]int32)", LoopLabel: "loop"}
+	b := &Builder{Consts: vecgen.NewConsts("famgentest")}
+	for _, s := range ISAs {
+		b.Tier(cache, s)
+		build.RET()
+		b.Unrolls(mv, map[string][]int{s.Name: {1, 2}}, func(*vecgen.ISA, int) { build.RET() })
+	}
+	if len(b.kernels) != 2 || b.kernels[0].Name != cache.Name || b.kernels[1].Name != mv.Name {
+		t.Errorf("kernels %v, want x.cache, x.matvec", b.kernels)
+	}
+	var got []string
+	for _, v := range b.variants {
+		got = append(got, fmt.Sprintf("%s %s %s %s", v.Kernel, v.Name, v.Symbol, v.ISA))
+	}
+	want := []string{
+		"x.cache isa=avx2 cache_avx2 avx2",
+		"x.matvec isa=avx2/unroll=1 mv_avx2_1 avx2",
+		"x.matvec isa=avx2/unroll=2 mv_avx2_2 avx2",
+		"x.cache isa=avx512 cache_avx512 avx512",
+		"x.matvec isa=avx512/unroll=1 mv_avx512_1 avx512",
+		"x.matvec isa=avx512/unroll=2 mv_avx512_2 avx512",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("variants\n%q\nwant\n%q", got, want)
+	}
+}

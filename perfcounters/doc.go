@@ -9,7 +9,7 @@
 // ("r00c0", "event=0x76,umask=0x0,cmask=1,inv,edge"), software events
 // ("task-clock", "context-switches", ...) and named microarchitecture
 // front-end events ("opcache-hits", "ops-from-opcache", ...) from a table
-// keyed by the microarchitecture names of kernels/dispatch ("Zen 4",
+// keyed by the microarchitecture names of kernels/cpu ("Zen 4",
 // "Sapphire Rapids", ...).
 //
 // Counting degrades cleanly: every event of a Group is either available and

@@ -66,7 +66,7 @@ func ParseSpecs(list string) ([]Spec, error) {
 }
 
 // ParseSpecsFor is ParseSpecs with named microarchitecture events resolved
-// for uarch (a kernels/dispatch microarchitecture name such as "Zen 4").
+// for uarch (a kernels/cpu microarchitecture name such as "Zen 4").
 func ParseSpecsFor(list, uarch string) ([]Spec, error) {
 	items, err := splitList(list)
 	if err != nil {

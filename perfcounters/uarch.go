@@ -74,7 +74,7 @@ var uarchEvents = []uarchEvent{
 	{groupGoldenCove, "itag-miss-stall-cycles", RawFields{Event: 0x83, Umask: 0x04}, "Intel perfmon SPR ICACHE_TAG.STALLS"},
 }
 
-// uarchGroups maps microarchitecture names (as kernels/dispatch reports
+// uarchGroups maps microarchitecture names (as kernels/cpu reports
 // them, compared case-insensitively by prefix) to event groups.
 var uarchGroups = []struct{ prefix, group string }{
 	{"zen 3", groupZen3}, {"zen 4", groupZen4}, {"zen 5", groupZen5},
@@ -97,7 +97,7 @@ func uarchGroup(uarch string) string {
 }
 
 // UarchEvents returns the named front-end events defined for uarch (a
-// kernels/dispatch microarchitecture name such as "Zen 4" or "Sapphire
+// kernels/cpu microarchitecture name such as "Zen 4" or "Sapphire
 // Rapids"), or nil when the table has none for it. On hybrid Intel parts
 // (Alder/Raptor Lake) the events are P-core (Golden Cove) encodings.
 func UarchEvents(uarch string) []Spec {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -76,7 +77,7 @@ type compiledPlan struct {
 
 // compiledPlanFor resolves kernel's plan with the compiled table on a
 // synthetic CPU with model m's identity and recorded features (names
-// kernels/dispatch does not know are left out). The candidates are the
+// kernels/cpu does not know are left out). The candidates are the
 // kernel's registered variants plus the variants measured in groups.
 func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
 	if k := variant.LookupKernel(kernel); k != nil && k.Operation {
@@ -85,12 +86,12 @@ func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
 	if m.Unknown {
 		return compiledPlan{}
 	}
-	cpu := &dispatch.CPU{Arch: "amd64", Vendor: m.Vendor, Family: m.Family, Model: m.Model}
-	known, _ := dispatch.CanonicalFeatures(m.Features)
-	if err := cpu.SetFeatures(known...); err != nil {
+	mc := &cpu.CPU{Arch: "amd64", Vendor: m.Vendor, Family: m.Family, Model: m.Model}
+	known, _ := cpu.CanonicalFeatures(m.Features)
+	if err := mc.SetFeatures(known...); err != nil {
 		return compiledPlan{}
 	}
-	kp := dispatch.Resolve(cpu, compiledTable(), "", kernel, dispatchCandidates(kernel, groups))
+	kp := dispatch.Resolve(mc, compiledTable(), "", kernel, dispatchCandidates(kernel, groups))
 	return compiledPlan{ok: len(kp.Choices) > 0, kp: kp}
 }
 

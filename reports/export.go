@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -36,7 +36,7 @@ type Entry struct {
 	Kernel string `json:"kernel"`
 	// Features are the features the sweep ran with (the result file's
 	// features config) as dispatch names in canonical order; names
-	// kernels/dispatch does not know are left out, as no variant it can
+	// kernels/cpu does not know are left out, as no variant it can
 	// run needs them. Empty for a legacy entry of an earlier table.
 	Features []string `json:"features"`
 	Choices  []Choice `json:"choices"`
@@ -47,7 +47,7 @@ type Entry struct {
 }
 
 // Key returns the dispatch key of the entry's CPU model.
-func (e *Entry) Key() string { return dispatch.DispatchKey(e.CPU.Vendor, e.CPU.Family, e.CPU.Model) }
+func (e *Entry) Key() string { return cpu.DispatchKey(e.CPU.Vendor, e.CPU.Family, e.CPU.Model) }
 
 // id identifies an entry within a table: model, kernel and feature set.
 func (e *Entry) id() string {
@@ -100,7 +100,7 @@ func (r *Report) Export() *Table {
 			continue // no winner; no identity to key an entry by; or never dispatched
 		}
 		m := sc.Model
-		features, _ := dispatch.CanonicalFeatures(m.Features)
+		features, _ := cpu.CanonicalFeatures(m.Features)
 		t.Entries = append(t.Entries, Entry{
 			CPU: CPU{m.Vendor, m.Family, m.Model}, Uarch: m.Uarch, Kernel: sc.Kernel,
 			Features: features, Choices: choices(sc.Classes), Evidence: r.evidence(sc),
@@ -184,12 +184,12 @@ func (t *Table) JSON() ([]byte, error) {
 }
 
 // Validate checks that vendor and uarch of every entry have the shapes
-// kernels/dispatch accepts (CheckVendor, CheckUarch), that every named
+// kernels/cpu accepts (CheckVendor, CheckUarch), that every named
 // variant is registered (kernels/variant),
 // is not an external reference, and that its required features are a
 // subset of the entry's features (of a default's features; legacy entries
 // are not checked), that each choice list is ordered with a final
-// unbounded choice, that entry features are known to kernels/dispatch and
+// unbounded choice, that entry features are known to kernels/cpu and
 // that no two entries share model, kernel and feature set.
 func (t *Table) Validate() error {
 	var errs []error
@@ -211,16 +211,16 @@ func (t *Table) Validate() error {
 
 func validateEntry(e *Entry, where string) []error {
 	var errs []error
-	if err := dispatch.CheckVendor(e.CPU.Vendor); err != nil {
+	if err := cpu.CheckVendor(e.CPU.Vendor); err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", where, err))
 	}
 	if e.Uarch != "" {
-		if err := dispatch.CheckUarch(e.Uarch); err != nil {
+		if err := cpu.CheckUarch(e.Uarch); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", where, err))
 		}
 	}
-	if _, unknown := dispatch.CanonicalFeatures(e.Features); len(unknown) > 0 {
-		errs = append(errs, fmt.Errorf("%s: features %v unknown to kernels/dispatch", where, unknown))
+	if _, unknown := cpu.CanonicalFeatures(e.Features); len(unknown) > 0 {
+		errs = append(errs, fmt.Errorf("%s: features %v unknown to kernels/cpu", where, unknown))
 	}
 	if e.legacy {
 		return append(errs, validateChoices(where, e.Kernel, e.Choices, nil, "")...)
@@ -270,7 +270,7 @@ func missing(need, have []string) []string {
 }
 
 // levels are the x86-64 feature levels defaults are computed for, with
-// the features each needs (as in kernels/dispatch, whose FeatureLevel the
+// the features each needs (as in kernels/cpu, whose FeatureLevel the
 // tests check these lists against).
 var levels = []struct {
 	name     string

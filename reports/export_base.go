@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 )
 
@@ -56,14 +56,14 @@ func tableFromJSON(data []byte) (*Table, error) {
 	}
 	for i := range t.Entries {
 		e := &t.Entries[i]
-		features, unknown := dispatch.CanonicalFeatures(e.Features)
+		features, unknown := cpu.CanonicalFeatures(e.Features)
 		if len(unknown) > 0 {
-			return nil, fmt.Errorf("entry %s %s: features %v unknown to kernels/dispatch", e.Key(), e.Kernel, unknown)
+			return nil, fmt.Errorf("entry %s %s: features %v unknown to kernels/cpu", e.Key(), e.Kernel, unknown)
 		}
 		e.Features, e.legacy = features, len(features) == 0
 	}
 	for i := range t.Defaults {
-		t.Defaults[i].Level, _ = dispatch.FeatureLevel(t.Defaults[i].Features)
+		t.Defaults[i].Level, _ = cpu.FeatureLevel(t.Defaults[i].Features)
 	}
 	t.GeneratedFrom = nonNil(t.GeneratedFrom)
 	t.Entries, t.Defaults = nonNil(t.Entries), nonNil(t.Defaults)
@@ -82,7 +82,7 @@ func nonNil[T any](s []T) []T {
 // for tables exported before features were recorded. It is an error if
 // a feature is unknown or no legacy entry has that key.
 func (t *Table) AssumeFeatures(key string, features []string) error {
-	known, unknown := dispatch.CanonicalFeatures(features)
+	known, unknown := cpu.CanonicalFeatures(features)
 	if len(unknown) > 0 || len(known) == 0 {
 		return fmt.Errorf("assuming features for %s: want known features, got unknown %v", key, unknown)
 	}

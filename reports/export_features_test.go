@@ -265,7 +265,7 @@ func TestValidateEntryFeatures(t *testing.T) {
 		{CPU: CPU{"AuthenticAMD", 0x19, 0x11}, Kernel: "test.fixed", Features: []string{"avx2", "avx10"}, Choices: []Choice{{0, "isa=generic"}}},
 	}}
 	err = bad.Validate()
-	for _, want := range []string{"features [avx10] unknown to kernels/dispatch", "duplicate entry for features [avx2,avx10]"} {
+	for _, want := range []string{"features [avx10] unknown to kernels/cpu", "duplicate entry for features [avx2,avx10]"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate: %v, want %q", err, want)
 		}

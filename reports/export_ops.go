@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -29,7 +29,7 @@ func DecideByOperation(t *Table, r *Report, op string) ([]string, error) {
 		}
 		found = true
 		winner := sc.Classes[len(sc.Classes)-1].Variant
-		features, _ := dispatch.CanonicalFeatures(sc.Model.Features)
+		features, _ := cpu.CanonicalFeatures(sc.Model.Features)
 		for _, kn := range variant.Knobs(winner) {
 			for _, kernel := range knobKernels[kn.Key] {
 				e := t.entryFor(sc.Model, kernel, features)

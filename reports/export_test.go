@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -116,12 +116,12 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestLevelsMatchDispatch checks the level feature lists against
-// kernels/dispatch.
-func TestLevelsMatchDispatch(t *testing.T) {
+// TestLevelsMatchCPU checks the level feature lists against
+// kernels/cpu.
+func TestLevelsMatchCPU(t *testing.T) {
 	for _, l := range levels {
-		if got, _ := dispatch.FeatureLevel(l.features); got != l.name {
-			t.Errorf("dispatch.FeatureLevel(%s features) = %s", l.name, got)
+		if got, _ := cpu.FeatureLevel(l.features); got != l.name {
+			t.Errorf("cpu.FeatureLevel(%s features) = %s", l.name, got)
 		}
 	}
 }

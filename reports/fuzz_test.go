@@ -13,7 +13,7 @@ import (
 
 	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/internal/resultfile"
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // FuzzRead feeds arbitrary result files to every reader (reports.Read,
@@ -61,10 +61,10 @@ func checkSet(t *testing.T, set *Set) {
 		if m.Unknown {
 			continue
 		}
-		if _, _, _, err := dispatch.ParseKey(m.Key); err != nil {
+		if _, _, _, err := cpu.ParseKey(m.Key); err != nil {
 			t.Errorf("model key: %v", err)
 		}
-		if m.Uarch != "" && dispatch.CheckUarch(m.Uarch) != nil {
+		if m.Uarch != "" && cpu.CheckUarch(m.Uarch) != nil {
 			t.Errorf("model uarch %q reached the set", m.Uarch)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -154,9 +155,9 @@ func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOMod
 	lm := &LOOModel{Model: m, Others: len(sub.Set.Models)}
 	// The model's features plus those of its recorded level (a result
 	// file may list only the kernel-relevant ones).
-	cpu := &dispatch.CPU{Arch: "amd64", Vendor: m.Vendor, Family: m.Family, Model: m.Model}
-	known, _ := dispatch.CanonicalFeatures(withLevel(m.Level, m.Features))
-	if err := cpu.SetFeatures(known...); err != nil {
+	mc := &cpu.CPU{Arch: "amd64", Vendor: m.Vendor, Family: m.Family, Model: m.Model}
+	known, _ := cpu.CanonicalFeatures(withLevel(m.Level, m.Features))
+	if err := mc.SetFeatures(known...); err != nil {
 		return lm
 	}
 	byKernel := map[string][]*Group{}
@@ -170,7 +171,7 @@ func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOMod
 		}
 		kp, ok := plans[g.Kernel]
 		if !ok {
-			kp = dispatch.ResolveRule(cpu, table, rule.Dispatch, "", g.Kernel, dispatchCandidates(g.Kernel, byKernel[g.Kernel]))
+			kp = dispatch.ResolveRule(mc, table, rule.Dispatch, "", g.Kernel, dispatchCandidates(g.Kernel, byKernel[g.Kernel]))
 			plans[g.Kernel] = kp
 		}
 		p := scorePick(g, kp)

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/perf/benchproc"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // A Model identifies one CPU model: its dispatch key plus microarchitecture
@@ -709,7 +709,7 @@ func (rd *reader) unknownModel() *Model {
 }
 
 func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
-	vendor, family, model, err := dispatch.ParseKey(dk)
+	vendor, family, model, err := cpu.ParseKey(dk)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -54,7 +55,7 @@ func TestSummaryFixtures(t *testing.T) {
 func TestSummaryCompiledCheck(t *testing.T) {
 	r, _ := load(t, "zen4.txt")
 	m := r.Set.Models[0]
-	features, _ := dispatch.CanonicalFeatures(m.Features)
+	features, _ := cpu.CanonicalFeatures(m.Features)
 	old := compiledTable
 	defer func() { compiledTable = old }()
 	compiledTable = func() dispatch.Table {

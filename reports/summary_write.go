@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // summaryIntro explains the summary's columns.
@@ -20,7 +20,7 @@ func modelHeading(m *Model) string {
 	if m.Unknown {
 		return sectionTitle(m)
 	}
-	level, extras := dispatch.FeatureLevel(m.Features)
+	level, extras := cpu.FeatureLevel(m.Features)
 	s := sectionTitle(m) + ", " + level
 	if len(extras) > 0 {
 		s += " + " + strings.Join(extras, " ")

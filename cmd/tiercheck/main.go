@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -140,12 +141,12 @@ func (x *ctx) failf(format string, args ...any) {
 
 // printTier writes the CPU as dispatch sees it: under QEMU, the emulated one.
 func printTier(w io.Writer) {
-	cpu := dispatch.Host()
-	extras := strings.Join(cpu.Extras(), " ")
+	host := cpu.Host()
+	extras := strings.Join(host.Extras(), " ")
 	if extras == "" {
 		extras = "-"
 	}
-	fmt.Fprintf(w, "cpu %s: level %s, extras %s\n", cpu.Brand, cpu.Level(), extras)
+	fmt.Fprintf(w, "cpu %s: level %s, extras %s\n", host.Brand, host.Level(), extras)
 }
 
 // printPlans writes the variant each kernel dispatched to, per size class.

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/align"
 )
@@ -207,19 +207,19 @@ func checkResultFile(t *testing.T, path, entry string) {
 }
 
 // runMasked runs this test binary as tunelab with TUNELAB_CPU=mask (which
-// kernels/dispatch reads once per process) and returns its combined output
+// kernels/cpu reads once per process) and returns its combined output
 // and exit status.
 func runMasked(t *testing.T, mask string, args ...string) (string, int) {
 	t.Helper()
-	cmd, out := tunelabProc(t, []string{dispatch.EnvCPU + "=" + mask}, args...)
+	cmd, out := tunelabProc(t, []string{cpu.EnvCPU + "=" + mask}, args...)
 	code := exitStatus(cmd.Wait())
 	return out.String(), code
 }
 
 // maskedHost returns this host's CPU with mask applied, as the child
 // process of runMasked sees it.
-func maskedHost(mask string) *dispatch.CPU {
-	c := dispatch.Host()
+func maskedHost(mask string) *cpu.CPU {
+	c := cpu.Host()
 	c.Mask(mask)
 	return c
 }
@@ -246,10 +246,10 @@ func TestAlignDefaultOnEveryTier(t *testing.T) {
 // checkMaskedAlign checks one run of TestAlignDefaultOnEveryTier.
 func checkMaskedAlign(t *testing.T, mask, kernel, out string, code int) {
 	t.Helper()
-	cpu := maskedHost(mask)
+	host := maskedHost(mask)
 	var runnable []string
 	for _, b := range align.Bases(kernel) {
-		if cpu.Has(b.Features...) {
+		if host.Has(b.Features...) {
 			runnable = append(runnable, b.Name)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 func init() {
@@ -18,7 +18,7 @@ func init() {
 }
 
 // cpuSource returns the CPU that `tunelab cpu` describes (tests replace it).
-var cpuSource = dispatch.Host
+var cpuSource = cpu.Host
 
 func runCPU(e *env, args []string) error {
 	fs := newFlags(e, "cpu", "cpu [--json]")
@@ -66,7 +66,7 @@ type cpuCache struct {
 	L3  int `json:"l3"`
 }
 
-func newCPUInfo(c *dispatch.CPU) cpuInfo {
+func newCPUInfo(c *cpu.CPU) cpuInfo {
 	return cpuInfo{
 		Vendor: c.Vendor, Brand: c.Brand,
 		Family: c.Family, Model: c.Model, Stepping: c.Stepping,
@@ -100,7 +100,7 @@ func (i cpuInfo) print(w io.Writer) {
 	row("features", cpuOrDash(strings.Join(i.Features, " ")))
 	masked := "none"
 	if len(i.Masked) > 0 {
-		masked = strings.Join(i.Masked, " ") + " (by " + dispatch.EnvCPU + ")"
+		masked = strings.Join(i.Masked, " ") + " (by " + cpu.EnvCPU + ")"
 	}
 	row("masked", masked)
 	row("logical cores", cpuCount(i.LogicalCores))

@@ -5,18 +5,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // syntheticCPU is a fixed Zen 4 (Genoa) identity, so goldens do not depend
 // on the host; mask is applied in TUNELAB_CPU syntax.
-func syntheticCPU(t *testing.T, mask string) *dispatch.CPU {
+func syntheticCPU(t *testing.T, mask string) *cpu.CPU {
 	t.Helper()
-	c := &dispatch.CPU{
-		Arch: "amd64", Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Stepping: 1,
+	c := &cpu.CPU{
+		Arch: "amd64", Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Stepping: 1,
 		Signature: 0x00a10f11, Brand: "AMD EPYC 9R14 96-Core Processor",
 		LogicalCores: 4, PhysicalCores: 2, ThreadsPerCore: 2,
-		Cache:      dispatch.Cache{L1I: 32 << 10, L1D: 32 << 10, L2: 1 << 20, L3: 32 << 20},
+		Cache:      cpu.Cache{L1I: 32 << 10, L1D: 32 << 10, L2: 1 << 20, L3: 32 << 20},
 		Hypervisor: "KVMKVMKVM",
 	}
 	err := c.SetFeatures("sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf",
@@ -34,9 +34,9 @@ func syntheticCPU(t *testing.T, mask string) *dispatch.CPU {
 }
 
 // withCPU makes `tunelab cpu` describe c for the rest of the test.
-func withCPU(t *testing.T, c *dispatch.CPU) {
+func withCPU(t *testing.T, c *cpu.CPU) {
 	saved := cpuSource
-	cpuSource = func() *dispatch.CPU { return c }
+	cpuSource = func() *cpu.CPU { return c }
 	t.Cleanup(func() { cpuSource = saved })
 }
 
@@ -78,7 +78,7 @@ func TestCPUHost(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tunelab cpu: exit %d, stderr %q", code, stderr)
 	}
-	if key := dispatch.Host().Key(); !strings.Contains(out, "dispatch key    "+key+"\n") {
+	if key := cpu.Host().Key(); !strings.Contains(out, "dispatch key    "+key+"\n") {
 		t.Errorf("tunelab cpu output lacks dispatch key %s:\n%s", key, out)
 	}
 }

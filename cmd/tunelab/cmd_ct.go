@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/lab/ct"
 )
@@ -243,10 +244,10 @@ func ctDynamic(e *env, f ctFlags) error {
 			return usagef("ct: --kernel %s matches no production kernel or operation (run 'tunelab dispatch')", f.kernels)
 		}
 	}
-	cpu := dispatch.Host()
+	host := cpu.Host()
 	fmt.Fprintf(e.stdout, "dynamic check: dudect (fixed vs random secret, classes interleaved in random order, one RDTSCP-timed call each, pinned CPU %d), Welch's t on all, %d crops and 2nd order; |t| > %g is a finding\n",
 		f.cpu, 100, ct.Threshold)
-	fmt.Fprintf(e.stdout, "host: %s (%s), %s; load %s\n", cpu.Key(), cpu.Uarch(), cpu.Level(), loadString())
+	fmt.Fprintf(e.stdout, "host: %s (%s), %s; load %s\n", host.Key(), host.Uarch(), host.Level(), loadString())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()

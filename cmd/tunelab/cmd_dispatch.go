@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/reports"
 )
@@ -22,7 +23,7 @@ func init() {
 
 // dispatchState is what `tunelab dispatch` reports on.
 type dispatchState struct {
-	cpu       *dispatch.CPU
+	cpu       *cpu.CPU
 	table     dispatch.Table
 	plans     []dispatch.KernelPlan
 	overrides map[string]string // parsed TUNELAB_DISPATCH
@@ -30,7 +31,7 @@ type dispatchState struct {
 
 // dispatchSource returns the host's state (tests replace it).
 var dispatchSource = func() dispatchState {
-	return dispatchState{cpu: dispatch.Host(), table: dispatch.Compiled(), plans: dispatch.Plans(),
+	return dispatchState{cpu: cpu.Host(), table: dispatch.Compiled(), plans: dispatch.Plans(),
 		overrides: dispatch.Overrides()}
 }
 
@@ -178,7 +179,7 @@ func newDispatchReport(s dispatchState) dispatchReport {
 		Kernels: []dispatchKernel{},
 	}
 	for _, e := range s.table.Entries {
-		if dispatch.DispatchKey(e.Vendor, e.Family, e.Model) == r.DispatchKey {
+		if cpu.DispatchKey(e.Vendor, e.Family, e.Model) == r.DispatchKey {
 			r.EntriesForHost++
 		}
 	}

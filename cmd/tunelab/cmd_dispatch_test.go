@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -19,40 +20,40 @@ import (
 // x86-64-v3 does not qualify), one overridden and one whose override
 // names a variant the CPU cannot run.
 func syntheticDispatch(t *testing.T) dispatchState {
-	cpu := syntheticCPU(t, "avx512ifma=off")
+	host := syntheticCPU(t, "avx512ifma=off")
 	full := syntheticCPU(t, "").FeatureList()
 	noAVX512 := syntheticCPU(t, "avx512f=off").FeatureList()
 	ch := func(max int, v string) dispatch.Choice { return dispatch.Choice{MaxSize: max, Variant: v} }
 	entry := func(kernel string, features []string, choices ...dispatch.Choice) dispatch.Entry {
-		return dispatch.Entry{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kernel, Features: features, Choices: choices}
+		return dispatch.Entry{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kernel, Features: features, Choices: choices}
 	}
 	table := dispatch.Table{
 		Entries: []dispatch.Entry{
 			entry("mac.x", noAVX512, ch(0, "isa=avx2/unroll=4")),
-			entry("mac.x", cpu.FeatureList(), ch(64, "isa=generic"), ch(1024, "isa=avx2/unroll=4"), ch(4096, "isa=nope"), ch(0, "isa=avx512/unroll=8")),
+			entry("mac.x", host.FeatureList(), ch(64, "isa=generic"), ch(1024, "isa=avx2/unroll=4"), ch(4096, "isa=nope"), ch(0, "isa=avx512/unroll=8")),
 			entry("mac.x", full, ch(0, "isa=ifma")),
 			entry("perm.x4", full, ch(0, "isa=avx512vl/rot=prol")),
 			entry("mac.z", nil, ch(0, "isa=avx2/unroll=4")),
-			{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mac.n", Features: noAVX512, Choices: []dispatch.Choice{ch(0, "isa=avx2/unroll=4")}},
-			{Vendor: dispatch.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mac.n", Features: cpu.FeatureList(),
+			{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "mac.n", Features: noAVX512, Choices: []dispatch.Choice{ch(0, "isa=avx2/unroll=4")}},
+			{Vendor: cpu.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "mac.n", Features: host.FeatureList(),
 				Choices: []dispatch.Choice{ch(256, "isa=avx2/unroll=4"), ch(0, "isa=avx512/unroll=8")}},
 		},
 		Defaults: []dispatch.Default{
-			{Level: dispatch.LevelV3, Features: []string{"avx2"}, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
-			{Level: dispatch.LevelV4, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx512vl/rot=prol")}},
+			{Level: cpu.LevelV3, Features: []string{"avx2"}, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
+			{Level: cpu.LevelV4, Kernel: "perm.x4", Choices: []dispatch.Choice{ch(0, "isa=avx512vl/rot=prol")}},
 		},
 	}
 	macCands := []dispatch.Candidate{{Name: "isa=generic"}, {Name: "isa=avx2/unroll=4", Features: []string{"avx2"}},
 		{Name: "isa=avx512/unroll=8", Features: []string{"avx512f", "avx512vl"}}, {Name: "isa=ifma", Features: []string{"avx512ifma"}}}
 	permCands := []dispatch.Candidate{{Name: "isa=generic"}, {Name: "isa=avx2", Features: []string{"avx2"}},
 		{Name: "isa=avx512vl/rot=prol", Features: []string{"avx512f", "avx512vl"}}}
-	return dispatchState{cpu: cpu, table: table, plans: []dispatch.KernelPlan{
-		dispatch.Resolve(cpu, table, "", "mac.x", macCands),
-		dispatch.Resolve(cpu, table, "", "perm.x4", permCands),
-		dispatch.Resolve(cpu, table, "", "mac.z", macCands),
-		dispatch.Resolve(cpu, table, "", "mac.n", macCands),
-		dispatch.Resolve(cpu, table, "generic", "perm.x8", permCands),
-		dispatch.Resolve(cpu, table, "isa=ifma", "mac.y", macCands),
+	return dispatchState{cpu: host, table: table, plans: []dispatch.KernelPlan{
+		dispatch.Resolve(host, table, "", "mac.x", macCands),
+		dispatch.Resolve(host, table, "", "perm.x4", permCands),
+		dispatch.Resolve(host, table, "", "mac.z", macCands),
+		dispatch.Resolve(host, table, "", "mac.n", macCands),
+		dispatch.Resolve(host, table, "generic", "perm.x8", permCands),
+		dispatch.Resolve(host, table, "isa=ifma", "mac.y", macCands),
 	}, overrides: map[string]string{"perm.x8": "isa=generic", "mac.y": "isa=ifma", "no.such": "isa=generic"}}
 }
 
@@ -116,7 +117,7 @@ func TestDispatchHost(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("tunelab dispatch: exit %d, stderr %q", code, stderr)
 	}
-	if !strings.Contains(out, dispatch.Host().Key()) {
+	if !strings.Contains(out, cpu.Host().Key()) {
 		t.Errorf("output lacks the host's dispatch key:\n%s", out)
 	}
 	for _, kp := range dispatch.Plans() {
@@ -184,7 +185,7 @@ func TestCompiledTableZen4VM(t *testing.T) {
 	vmFeatures := strings.Split("sse3,ssse3,sse41,sse42,popcnt,cx16,lahf,avx,avx2,fma,f16c,lzcnt,movbe,osxsave,bmi1,bmi2,adx,aes,pclmulqdq,sha,vaes,vpclmulqdq", ",")
 	zen4 := map[string]bool{}
 	for _, e := range dispatch.Compiled().Entries {
-		if dispatch.DispatchKey(e.Vendor, e.Family, e.Model) == "AuthenticAMD/0x19/0x11" && sameSet(e.Features, vmFeatures) {
+		if cpu.DispatchKey(e.Vendor, e.Family, e.Model) == "AuthenticAMD/0x19/0x11" && sameSet(e.Features, vmFeatures) {
 			zen4[e.Kernel] = true
 		}
 	}
@@ -205,10 +206,10 @@ func TestCompiledTableZen4VM(t *testing.T) {
 		for _, c := range kp.Candidates {
 			cands = append(cands, c.Candidate)
 		}
-		for cpu, want := range map[*dispatch.CPU]string{vm: "[features exact]", masked: "[features subset]: measured without gfni"} {
-			got := dispatch.Resolve(cpu, dispatch.Compiled(), "", kp.Kernel, cands)
+		for on, want := range map[*cpu.CPU]string{vm: "[features exact]", masked: "[features subset]: measured without gfni"} {
+			got := dispatch.Resolve(on, dispatch.Compiled(), "", kp.Kernel, cands)
 			if !strings.Contains(got.Table, "table AuthenticAMD/0x19/0x11 (Zen 4) "+want) {
-				t.Errorf("%s on %v: table %q, want the Zen 4 entry %s", kp.Kernel, cpu.FeatureList(), got.Table, want)
+				t.Errorf("%s on %v: table %q, want the Zen 4 entry %s", kp.Kernel, on.FeatureList(), got.Table, want)
 			}
 			for _, c := range got.Choices {
 				if c.Reason != dispatch.ReasonTable {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/internal/stats"
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/perfcounters"
 )
 
@@ -44,7 +44,7 @@ func runDoctor(e *env, args []string) error {
 	}
 	f := gatherDoctorFacts("/")
 	f.PMUOK, f.PMUReason = probePMU()
-	f.Hypervisor = dispatch.Host().Hypervisor
+	f.Hypervisor = cpu.Host().Hypervisor
 	f.TSCHz, f.TSCSource = perfcounters.TSCHz()
 	f.NoRDTSCP = !perfcounters.HaveRDTSCP()
 	f.Busy = busyProcesses("/", 200*time.Millisecond, os.Getpid())

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 	"github.com/tunelab/tunelab/reports"
@@ -71,7 +72,7 @@ func TestExportRefusesInvalid(t *testing.T) {
 // their features: a Sapphire Rapids entry for test.fixed.
 func writeLegacyTable(t *testing.T, dir string) string {
 	t.Helper()
-	entries := []dispatch.Entry{{Vendor: dispatch.VendorIntel, Family: 6, Model: 0x8f, Uarch: "Sapphire Rapids", Kernel: "test.fixed",
+	entries := []dispatch.Entry{{Vendor: cpu.VendorIntel, Family: 6, Model: 0x8f, Uarch: "Sapphire Rapids", Kernel: "test.fixed",
 		Choices: []dispatch.Choice{{MaxSize: 0, Variant: "isa=avx512vl/unroll=1/align=none"}}}}
 	src, err := tablesrc.FormatTable(entries, nil, []string{"sha256:0123 old sweep"})
 	if err != nil {
@@ -104,7 +105,7 @@ func TestExportBaseAssumeFeatures(t *testing.T) {
 	}
 	keys := map[string]int{}
 	for _, e := range tab.Entries {
-		keys[dispatch.DispatchKey(e.Vendor, e.Family, e.Model)]++
+		keys[cpu.DispatchKey(e.Vendor, e.Family, e.Model)]++
 		if e.Legacy() || strings.Join(e.Features, ",") != features {
 			t.Errorf("entry %s %s has features %q, want %s", e.Uarch, e.Kernel, e.Features, features)
 		}
@@ -170,7 +171,7 @@ func TestCompiledTableVariantsWithinFeatures(t *testing.T) {
 	}
 	// The check would catch an AVX-512 variant in an entry measured
 	// without AVX-512.
-	bad := dispatch.Table{Entries: []dispatch.Entry{{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Kernel: "test.fixed",
+	bad := dispatch.Table{Entries: []dispatch.Entry{{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Kernel: "test.fixed",
 		Features: []string{"avx", "avx2"}, Choices: []dispatch.Choice{{MaxSize: 0, Variant: "isa=avx512vl/unroll=1/align=none"}}}}}
 	if err := reports.FromDispatch(bad, nil).Validate(); err == nil || !strings.Contains(err.Error(), "needs [avx512f avx512vl]") {
 		t.Errorf("Validate of an AVX-512 variant in an AVX2 entry: %v, want a refusal", err)

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/mca"
 )
@@ -79,7 +79,7 @@ func mcaPredict(f mcaFlags, explicitMCPUs bool, vs []*variant.Variant) (*mca.Rep
 		rep.Results = append(rep.Results, mca.PredictAll(ctx, bin, k, mcpus, mcaSizeFor(k[0].Kernel, f.size))...)
 	}
 	if f.results != "" {
-		ms, err := mca.ReadMeasured(f.results, dispatch.Host().Key())
+		ms, err := mca.ReadMeasured(f.results, cpu.Host().Key())
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -189,4 +189,4 @@ func mcaVariants(kernels, pattern string) ([]*variant.Variant, error) {
 }
 
 // mcaHostUarch returns this host's microarchitecture name.
-func mcaHostUarch() string { return dispatch.Host().Uarch() }
+func mcaHostUarch() string { return cpu.Host().Uarch() }

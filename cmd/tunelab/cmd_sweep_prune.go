@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/mca"
 	"github.com/tunelab/tunelab/reports"
@@ -35,9 +35,9 @@ func pruneMCA(groups []*harness.Group, pct float64) (*pruning, error) {
 	if err != nil {
 		return nil, usagef("sweep --prune-mca: %v", err)
 	}
-	mcpu := mca.MCPUForUarch(dispatch.Host().Uarch())
+	mcpu := mca.MCPUForUarch(cpu.Host().Uarch())
 	if mcpu == "" {
-		return nil, usagef("sweep --prune-mca: llvm-mca has no model for this host (%s)", dispatch.Host().Uarch())
+		return nil, usagef("sweep --prune-mca: llvm-mca has no model for this host (%s)", cpu.Host().Uarch())
 	}
 	pr := &pruning{pct: pct, mcpu: mcpu, groups: map[string]*groupPruning{}}
 	perIter := predictOnce(bin, mcpu, groups)
@@ -111,7 +111,7 @@ func (pr *pruning) loadCheck(e *env, path string) error {
 		return err
 	}
 	pr.check = map[string]string{}
-	host := dispatch.Host().Key()
+	host := cpu.Host().Key()
 	for _, g := range reports.Analyze(set, reports.DefaultOptions()).Groups {
 		if g.Model.Key == host && g.Decision.Winner != "" {
 			pr.check[groupKeyOf(g.Kernel, g.Size)] = g.Decision.Winner

@@ -1,6 +1,6 @@
 // Package avoisa maps the instruction-set extension names of avo's
 // instruction database (what avo prints on a generated function's
-// "// Requires:" line) to the CPU feature names of kernels/dispatch.
+// "// Requires:" line) to the CPU feature names of kernels/cpu.
 //
 // Generators use it to derive a variant's required features from its
 // instructions; tests use it to check registered features against the
@@ -20,7 +20,7 @@ var baseline = map[string]bool{
 	"SSE": true, "SSE2": true, "CMOV": true, "MMX+": true, "CPUID": true, "RDTSC": true,
 }
 
-// features maps avo's extension names to kernels/dispatch feature names.
+// features maps avo's extension names to kernels/cpu feature names.
 var features = map[string]string{
 	"SSE3": "sse3", "SSSE3": "ssse3", "SSE4.1": "sse41", "SSE4.2": "sse42",
 	"POPCNT": "popcnt", "LZCNT": "lzcnt", "MOVBE": "movbe",
@@ -45,7 +45,7 @@ func Feature(isa string) (string, error) {
 	if f, ok := features[isa]; ok {
 		return f, nil
 	}
-	return "", fmt.Errorf("instruction set extension %q has no kernels/dispatch feature", isa)
+	return "", fmt.Errorf("instruction set extension %q has no kernels/cpu feature", isa)
 }
 
 // Features maps a list of avo extension names to the sorted, de-duplicated

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 func TestParseRequires(t *testing.T) {
@@ -22,11 +22,11 @@ func TestParseRequires(t *testing.T) {
 	}
 }
 
-// TestDispatchKnowsEveryFeature checks that kernels/dispatch can detect
+// TestDispatchKnowsEveryFeature checks that kernels/cpu can detect
 // every feature the table maps to.
 func TestDispatchKnowsEveryFeature(t *testing.T) {
 	for isa, f := range features {
-		var c dispatch.CPU
+		var c cpu.CPU
 		if err := c.SetFeatures(f); err != nil {
 			t.Errorf("%s maps to %s: %v", isa, f, err)
 		}

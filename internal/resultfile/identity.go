@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // An identityCheck checks one config value of a result's host identity.
@@ -25,29 +25,29 @@ type identityCheck struct {
 // identityChecks are applied to every result, in this order.
 var identityChecks = []identityCheck{
 	{"dispatch-key", checkKey, false},
-	{"cpu-vendor", dispatch.CheckVendor, false},
+	{"cpu-vendor", cpu.CheckVendor, false},
 	{"cpu-family", checkHex, false},
 	{"cpu-model", checkHex, false},
 	{"features", CheckFeatures, false},
 	{"run-id", CheckRunID, false},
-	{"uarch", dispatch.CheckUarch, true},
+	{"uarch", cpu.CheckUarch, true},
 	{"feature-level", checkLevel, true},
 	{"tsc-hz", checkHz, true},
 }
 
 func checkKey(s string) error {
-	_, _, _, err := dispatch.ParseKey(s)
+	_, _, _, err := cpu.ParseKey(s)
 	return err
 }
 
 func checkHex(s string) error {
-	_, err := dispatch.ParseHexNumber(s)
+	_, err := cpu.ParseHexNumber(s)
 	return err
 }
 
 // CheckFeatures returns an error unless s is a comma-separated list of
 // at most 128 feature names, each 1 to 32 lowercase ASCII letters,
-// digits and underscores (known to kernels/dispatch or not).
+// digits and underscores (known to kernels/cpu or not).
 func CheckFeatures(s string) error {
 	names := strings.Split(s, ",")
 	if len(names) > 128 {

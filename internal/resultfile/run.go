@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // A Run is what a result file records about the run that wrote it, in
@@ -50,7 +50,7 @@ var IdentityKeys = []string{"goos", "goarch", "cpu", "cpu-vendor", "cpu-family",
 // and tunelab versions, the run's identity and its selection. "pkg" is
 // left empty: each result names its package (Sample.Config).
 func HostConfig(run Run) [][2]string {
-	c := dispatch.Host()
+	c := cpu.Host()
 	cfg := [][2]string{
 		{"goos", runtime.GOOS}, {"goarch", runtime.GOARCH}, {"pkg", ""},
 		{"cpu", strings.TrimSpace(c.Brand)}, {"cpu-vendor", c.Vendor},

@@ -3,7 +3,7 @@
 package aesecb
 
 import (
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -14,7 +14,7 @@ import (
 var keyExpander = pickKeyExpander()
 
 func pickKeyExpander() func(key []byte, enc, dec *[240]byte) {
-	if dispatch.Has("aes") {
+	if cpu.Has("aes") {
 		return expandKeyAESNI
 	}
 	return expandKeyGeneric

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -17,7 +17,7 @@ import (
 // addAsmKeyExpanders adds the AESKEYGENASSIST expansion where the host has
 // AES-NI.
 func addAsmKeyExpanders(m map[string]func([]byte, *[240]byte, *[240]byte)) {
-	if dispatch.Has("aes") {
+	if cpu.Has("aes") {
 		m["aeskeygenassist"] = expandKeyAESNI
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -68,7 +68,7 @@ func implementations(t testing.TB, k *kernel) []implementation {
 
 func missingFeature(fs []string) string {
 	for _, f := range fs {
-		if !dispatch.Has(f) {
+		if !cpu.Has(f) {
 			return f
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -202,7 +203,7 @@ func (k *kernel) schedule(key []byte) *[240]byte {
 // whole blocks) and on a random message one block shorter.
 func (k *kernel) verify(name string, features []string, fn cryptFunc, size int, seed uint64) error {
 	for _, f := range features {
-		if !dispatch.Has(f) {
+		if !cpu.Has(f) {
 			return fmt.Errorf("%s %s: host lacks CPU feature %s", k.name, name, f)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 const childEnv = "AESECB_TEST_CHILD"
@@ -52,7 +52,7 @@ func TestMaskedChild(t *testing.T) {
 	for _, k := range kernels {
 		for _, c := range k.plan() {
 			fs := features[k.name+" "+c.Variant]
-			if !dispatch.Has(fs...) {
+			if !cpu.Has(fs...) {
 				t.Errorf("%s: %s planned %s, which needs %v", env, k.name, c.Variant, fs)
 			}
 			if env == "TUNELAB_CPU=all=off" && c.Variant != "isa=generic" {
@@ -68,13 +68,13 @@ func TestMaskedChild(t *testing.T) {
 		}
 		k := kernelFor(map[string]int{"aes128.enc": 128, "aes256.dec": 256}[name], strings.HasSuffix(name, ".dec"))
 		fs, exists := features[name+" "+want]
-		if want == "isa=generic" || exists && dispatch.Has(fs...) {
+		if want == "isa=generic" || exists && cpu.Has(fs...) {
 			if plan := k.plan(); len(plan) != 1 || plan[0].Variant != want {
 				t.Errorf("%s: plan %v, want only %s", env, plan, want)
 			}
 		}
 	}
-	if strings.Contains(env, "all=off") && dispatch.Has("aes") {
-		t.Errorf("%s: dispatch.Has(aes) is true", env)
+	if strings.Contains(env, "all=off") && cpu.Has("aes") {
+		t.Errorf("%s: cpu.Has(aes) is true", env)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	_ "github.com/tunelab/tunelab/kernels/all"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -47,11 +48,11 @@ func TestChild(t *testing.T) {
 func TestLabOverrideApplies(t *testing.T) {
 	lab := "isa=avx2/radix=26/lanes=4/blocks=8/pow=mem/carry=seq/tail=scalar/align=none"
 	v := variant.Lookup("poly1305", lab)
-	if v == nil || !dispatch.Has(v.Features...) {
+	if v == nil || !cpu.Has(v.Features...) {
 		t.Skip("the lab variant is not built (purego) or not runnable here")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$", "-test.v")
-	cmd.Env = append(os.Environ(), childEnv+"=1", dispatch.EnvCPU+"=", dispatch.EnvDispatch+"=poly1305="+lab+",keccak.x4=isa=nope")
+	cmd.Env = append(os.Environ(), childEnv+"=1", cpu.EnvCPU+"=", dispatch.EnvDispatch+"=poly1305="+lab+",keccak.x4=isa=nope")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

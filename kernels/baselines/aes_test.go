@@ -5,7 +5,7 @@ import (
 
 	"github.com/tunelab/tunelab/internal/asmmap"
 	_ "github.com/tunelab/tunelab/kernels/baselines"
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -54,7 +54,7 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("%s %s: symbol %q, loop %q, features %v, code in the binary [%#x, %#x) %v", name, v.Name, v.Symbol, v.LoopLabel, v.Features, entry, end, ferr)
 			}
 			err := v.Verify(256+48, 7)
-			switch runnable := dispatch.Has(v.Features...); {
+			switch runnable := cpu.Has(v.Features...); {
 			case runnable && err != nil:
 				t.Errorf("%s %s: Verify: %v", name, v.Name, err)
 			case !runnable && err == nil:

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 var (
 	hostOnce  sync.Once
-	hostCPU   *CPU
+	hostCPU   *cpu.CPU
 	overrides map[string]string
 
 	mu     sync.Mutex
@@ -26,14 +28,15 @@ var (
 	warnOut io.Writer = os.Stderr
 )
 
-// initHost identifies the host and parses the environment once; warnings
-// about ignored entries go to stderr.
+// initHost takes the host's identity (cpu.Host: the TUNELAB_CPU mask
+// applied) and parses TUNELAB_DISPATCH once; warnings about ignored
+// entries go to stderr.
 func initHost() {
 	hostOnce.Do(func() {
-		var w1, w2 []string
-		hostCPU, w1 = Identify(os.Getenv(EnvCPU))
-		overrides, w2 = parseOverrides(os.Getenv(EnvDispatch))
-		warnOnce(append(w1, w2...))
+		hostCPU = cpu.Host()
+		var w []string
+		overrides, w = parseOverrides(os.Getenv(EnvDispatch))
+		warnOnce(w)
 	})
 }
 
@@ -47,21 +50,6 @@ func warnOnce(warnings []string) {
 			fmt.Fprintf(warnOut, "dispatch: %s\n", w)
 		}
 	}
-}
-
-// Host returns a copy of the identity of the CPU this process runs on, with
-// the TUNELAB_CPU mask applied.
-func Host() *CPU {
-	initHost()
-	c := *hostCPU
-	return &c
-}
-
-// Has reports whether the host has every named feature, masks applied.
-// Unknown names are never present.
-func Has(features ...string) bool {
-	initHost()
-	return hostCPU.Has(features...)
 }
 
 // Plan returns the dispatch plan of kernel among cands (every dispatchable

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // How a table entry's features match the CPU's (masks applied), as in
@@ -39,7 +41,7 @@ type EntryStatus struct {
 }
 
 // legacyRank ranks legacy entries below every feature-matched one.
-var legacyRank = len(featureTable) + 1
+var legacyRank = cpu.KnownFeatures().Len() + 1
 
 // entry picks the table entry for the CPU's dispatch key and the kernel
 // and records the status of every entry for them. Usable entries are
@@ -51,7 +53,7 @@ var legacyRank = len(featureTable) + 1
 func (r *resolver) entry(entries []Entry) (Entry, string, bool) {
 	var picked *Entry
 	best, bestRank := -1, 0
-	seen := map[featureSet]bool{}
+	seen := map[cpu.FeatureSet]bool{}
 	for i := range entries {
 		e := &entries[i]
 		if !r.forKernel(e) {
@@ -105,24 +107,24 @@ func (r *resolver) use(best int) {
 
 // classify returns the status of an entry for the CPU, its feature set
 // and its rank (lower is better; -1 for unusable).
-func (r *resolver) classify(e *Entry) (EntryStatus, featureSet, int) {
+func (r *resolver) classify(e *Entry) (EntryStatus, cpu.FeatureSet, int) {
 	s := EntryStatus{Uarch: e.Uarch, Features: slices.Clone(e.Features)}
 	if e.Legacy() {
 		s.Match = MatchLegacy
 		return s, 0, legacyRank
 	}
-	set, _ := setOf(e.Features...)
-	host := r.cpu.features()
+	set, _ := cpu.SetOf(e.Features...)
+	host := r.cpu.Features()
 	if s.Missing = r.cpu.Missing(e.Features...); len(s.Missing) > 0 {
 		s.Why = "entry for this model skipped: measured with " + strings.Join(s.Missing, ",") + ", which this host lacks"
 		return s, set, -1
 	}
-	s.Extra = (host &^ set).names()
+	s.Extra = (host &^ set).Names()
 	s.Match = MatchExact
 	if len(s.Extra) > 0 {
 		s.Match = MatchSubset
 	}
-	if lv, hl := levelOf(set), levelOf(host); lv != hl {
+	if lv, hl := set.Level(), host.Level(); lv != hl {
 		// A wider ISA tier than the sweep ran with (e.g. a Zen 4 with
 		// AVX-512 against its VM's AVX2 entry): the sweep never measured
 		// the variants this host can run best, so the defaults decide.

@@ -5,36 +5,9 @@ import (
 	"strings"
 )
 
-// Environment variables read by Host and Plan.
-const (
-	EnvCPU      = "TUNELAB_CPU"
-	EnvDispatch = "TUNELAB_DISPATCH"
-)
-
-// parseMask parses a TUNELAB_CPU value into the set of features to hide
-// (closed under requires: see maskClosure) and a warning per ignored entry.
-func parseMask(spec string) (featureSet, []string) {
-	var m featureSet
-	var warnings []string
-	for _, entry := range splitList(spec) {
-		name, value, ok := strings.Cut(entry, "=")
-		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		switch {
-		case !ok || value != "off":
-			warnings = append(warnings, fmt.Sprintf("%s entry %q ignored: want feature=off", EnvCPU, entry))
-		case name == "all":
-			m |= allFeatures
-		default:
-			s, known := setOf(name)
-			if !known {
-				warnings = append(warnings, fmt.Sprintf("%s entry %q ignored: unknown feature %q", EnvCPU, entry, name))
-				continue
-			}
-			m |= s
-		}
-	}
-	return maskClosure(m), warnings
-}
+// EnvDispatch is the environment variable of the overrides Plan applies
+// (see the package comment).
+const EnvDispatch = "TUNELAB_DISPATCH"
 
 // parseOverrides parses a TUNELAB_DISPATCH value into kernel -> variant
 // ("generic" becomes the generic variant's name; a later entry for the same

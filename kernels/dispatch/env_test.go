@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 func TestParseOverrides(t *testing.T) {
@@ -27,8 +29,8 @@ func TestEnvChild(t *testing.T) {
 	if os.Getenv(childEnv) != "1" {
 		t.Skip("runs only as TestEnvMasksAndOverrides's child")
 	}
-	fmt.Printf("has avx512vl=%v avx512f=%v\n", Has("avx512vl"), Has("avx512f"))
-	fmt.Printf("masked=%s\n", strings.Join(Host().MaskedList(), " "))
+	fmt.Printf("has avx512vl=%v avx512f=%v\n", cpu.Has("avx512vl"), cpu.Has("avx512f"))
+	fmt.Printf("masked=%s\n", strings.Join(cpu.Host().MaskedList(), " "))
 	for range 2 {
 		fmt.Printf("test.k=%s\n", planString(Plan("test.k", testCands)))
 	}
@@ -42,7 +44,7 @@ func TestEnvMasksAndOverrides(t *testing.T) {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvChild$", "-test.v")
 	cmd.Env = append(os.Environ(), childEnv+"=1",
-		EnvCPU+"=avx512f=off,bogus=off",
+		cpu.EnvCPU+"=avx512f=off,bogus=off",
 		EnvDispatch+"=test.k=isa=nope,test.j=generic,junk,keccak.x44=generic,test.k=isa=\x1b[31mred")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -61,7 +63,7 @@ func TestEnvMasksAndOverrides(t *testing.T) {
 			t.Errorf("child stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if host, _ := Identify(""); host.Has("avx512f") && !strings.Contains(stdout, "masked=avx512f avx512bw") {
+	if host, _ := cpu.Identify(""); host.Has("avx512f") && !strings.Contains(stdout, "masked=avx512f avx512bw") {
 		t.Errorf("child does not report avx512* masked:\n%s", stdout)
 	}
 	for _, w := range []string{`"bogus"`, `"junk"`, `entry "keccak.x44=generic" has no effect: no kernel "keccak.x44"`,
@@ -102,7 +104,7 @@ func TestHeldOverrideWarnings(t *testing.T) {
 		t.Skip("starts a child process")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldChild$", "-test.v")
-	cmd.Env = append(os.Environ(), holdEnv+"=1", EnvCPU+"=", EnvDispatch+"=test.k=isa=lab,test.j=isa=nope")
+	cmd.Env = append(os.Environ(), holdEnv+"=1", cpu.EnvCPU+"=", EnvDispatch+"=test.k=isa=lab,test.j=isa=nope")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

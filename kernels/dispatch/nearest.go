@@ -3,9 +3,10 @@ package dispatch
 import (
 	"cmp"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // A Rule says where Resolve looks for the sizes that the CPU's own table
@@ -69,12 +70,12 @@ func (s NearStatus) label() string {
 // those of the candidates that an entry or default of t names for the
 // kernel. A production binary links exactly those variants and the lab
 // registers them too, so both see the same set.
-func (r *resolver) relevantFeatures(t Table) featureSet {
-	var s featureSet
+func (r *resolver) relevantFeatures(t Table) cpu.FeatureSet {
+	var s cpu.FeatureSet
 	add := func(cs []Choice) {
 		for _, c := range cs {
 			if st, ok := r.byName[c.Variant]; ok {
-				fs, _ := setOf(st.Features...)
+				fs, _ := cpu.SetOf(st.Features...)
 				s |= fs
 			}
 		}
@@ -103,7 +104,7 @@ func (r *resolver) relevantFeatures(t Table) featureSet {
 // and CPUID family first, then the most features in common, then table
 // order.
 func (r *resolver) nearest(t Table) []Entry {
-	rel, host := r.relevantFeatures(t), r.cpu.features()
+	rel, host := r.relevantFeatures(t), r.cpu.Features()
 	type cand struct {
 		s NearStatus
 		e Entry
@@ -114,14 +115,14 @@ func (r *resolver) nearest(t Table) []Entry {
 		if e.Kernel != r.plan.Kernel || r.ownModel(e) || e.Legacy() {
 			continue
 		}
-		set, _ := setOf(e.Features...)
+		set, _ := cpu.SetOf(e.Features...)
 		s := NearStatus{
-			Key: DispatchKey(e.Vendor, e.Family, e.Model), Uarch: e.Uarch, Features: slices.Clone(e.Features), Level: levelOf(set),
+			Key: cpu.DispatchKey(e.Vendor, e.Family, e.Model), Uarch: e.Uarch, Features: slices.Clone(e.Features), Level: set.Level(),
 			SameFamily: e.Vendor == r.cpu.Vendor && e.Family == r.cpu.Family,
-			Shared:     bits.OnesCount64(uint64(set & host)),
-			Missing:    (set &^ host & rel).names(), Unmeasured: (host &^ set & rel).names(),
+			Shared:     (set & host).Len(),
+			Missing:    (set &^ host & rel).Names(), Unmeasured: (host &^ set & rel).Names(),
 		}
-		s.Qualifies = s.Level == levelOf(host) && len(s.Missing) == 0 && len(s.Unmeasured) == 0
+		s.Qualifies = s.Level == host.Level() && len(s.Missing) == 0 && len(s.Unmeasured) == 0
 		if s.Qualifies {
 			qual = append(qual, cand{s, e})
 		} else {
@@ -165,13 +166,13 @@ func (r *resolver) ownModel(e Entry) bool {
 
 // nearWhy explains a qualifying entry: "[same vendor and family; the
 // features kernel's tabled variants use: a b c; 35 features in common]".
-func (r *resolver) nearWhy(s NearStatus, rel featureSet) string {
+func (r *resolver) nearWhy(s NearStatus, rel cpu.FeatureSet) string {
 	family := "other vendor or family"
 	if s.SameFamily {
 		family = "same vendor and family"
 	}
 	used := "none"
-	if names := (rel & r.cpu.features()).names(); len(names) > 0 {
+	if names := (rel & r.cpu.Features()).Names(); len(names) > 0 {
 		used = strings.Join(names, " ")
 	}
 	return fmt.Sprintf("nearest measured CPU %s [%s; measured with this host's features that %s's tabled variants use (%s); %d features in common]",

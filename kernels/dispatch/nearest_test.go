@@ -3,6 +3,8 @@ package dispatch
 import (
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // Feature sets of the synthetic CPUs below.
@@ -18,17 +20,17 @@ var (
 
 // Entries of measured CPUs for the nearest tests (kernel kern).
 var (
-	emeraldEntry = Entry{Vendor: VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: kern,
+	emeraldEntry = Entry{Vendor: cpu.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: kern,
 		Features: zen4All, Choices: []Choice{ch(1024, "isa=avx512"), ch(0, "isa=ifma")}}
-	genoaEntry = Entry{Vendor: VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kern,
+	genoaEntry = Entry{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kern,
 		Features: zen4All, Choices: []Choice{ch(64, "isa=avx2"), ch(0, "isa=ifma")}}
-	skylakeEntry = Entry{Vendor: VendorIntel, Family: 6, Model: 0x55, Uarch: "Skylake-SP", Kernel: kern,
+	skylakeEntry = Entry{Vendor: cpu.VendorIntel, Family: 6, Model: 0x55, Uarch: "Skylake-SP", Kernel: kern,
 		Features: skylakeX, Choices: []Choice{ch(0, "isa=avx512")}}
-	zen3Entry = Entry{Vendor: VendorAMD, Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: kern,
+	zen3Entry = Entry{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: kern,
 		Features: zen3All, Choices: []Choice{ch(256, genericName), ch(0, "isa=avx2")}}
 	// alderLakeEntry is the entry of a v3 model whose number a VM with
 	// AVX-512 features may report.
-	alderLakeEntry = Entry{Vendor: VendorIntel, Family: 6, Model: 0x97, Uarch: "Alder Lake", Kernel: kern,
+	alderLakeEntry = Entry{Vendor: cpu.VendorIntel, Family: 6, Model: 0x97, Uarch: "Alder Lake", Kernel: kern,
 		Features: alderLake, Choices: []Choice{ch(0, "isa=avx2")}}
 )
 
@@ -40,66 +42,66 @@ func TestResolveNearest(t *testing.T) {
 	all := []Entry{zen3Entry, emeraldEntry, skylakeEntry}
 	tests := []struct {
 		name    string
-		cpu     func(t *testing.T) *CPU
+		cpu     func(t *testing.T) *cpu.CPU
 		entries []Entry
 		rule    Rule
 		want    string // plan
 		table   string // substring of KernelPlan.Table
 	}{
-		{"v4 with IFMA takes the entry measured with its relevant features", cpuOf(VendorIntel, 6, 0x6a, iceLakeSP), all, RuleNearest,
+		{"v4 with IFMA takes the entry measured with its relevant features", cpuOf(cpu.VendorIntel, 6, 0x6a, iceLakeSP), all, RuleNearest,
 			"1024:isa=avx512:nearest,0:isa=ifma:nearest",
 			"nearest measured CPU GenuineIntel/0x06/0xcf (Emerald Rapids) [same vendor and family; measured with this host's features that test.k's tabled variants use (avx2 avx512f avx512vl avx512ifma); 34 features in common]"},
-		{"v4 with IFMA, level rule", cpuOf(VendorIntel, 6, 0x6a, iceLakeSP), all, RuleDefaults,
+		{"v4 with IFMA, level rule", cpuOf(cpu.VendorIntel, 6, 0x6a, iceLakeSP), all, RuleDefaults,
 			"0:isa=avx512:default", ""},
-		{"v4 without IFMA takes the entry measured without it", cpuOf(VendorIntel, 6, 0x6a, skylakeX), all, RuleNearest,
+		{"v4 without IFMA takes the entry measured without it", cpuOf(cpu.VendorIntel, 6, 0x6a, skylakeX), all, RuleNearest,
 			"0:isa=avx512:nearest", "nearest measured CPU GenuineIntel/0x06/0x55 (Skylake-SP) [same vendor and family"},
-		{"v4 without IFMA and no entry measured without it", cpuOf(VendorIntel, 6, 0x6a, skylakeX), []Entry{zen3Entry, emeraldEntry}, RuleNearest,
+		{"v4 without IFMA and no entry measured without it", cpuOf(cpu.VendorIntel, 6, 0x6a, skylakeX), []Entry{zen3Entry, emeraldEntry}, RuleNearest,
 			"0:isa=avx512:default",
 			"no measured CPU qualifies (1 measured at another feature level, 1 with features this host lacks, 0 without features it has that test.k's tabled variants use); using default x86-64-v4"},
-		{"AVX2 CPU", cpuOf(VendorIntel, 6, 0x97, alderLake), all, RuleNearest,
+		{"AVX2 CPU", cpuOf(cpu.VendorIntel, 6, 0x97, alderLake), all, RuleNearest,
 			"256:isa=generic:nearest,0:isa=avx2:nearest", "nearest measured CPU AuthenticAMD/0x19/0x01 (Zen 3)"},
-		{"model number of a v3 CPU with AVX-512 features", cpuOf(VendorIntel, 6, 0x97, zen4All), append([]Entry{alderLakeEntry}, all...), RuleNearest,
+		{"model number of a v3 CPU with AVX-512 features", cpuOf(cpu.VendorIntel, 6, 0x97, zen4All), append([]Entry{alderLakeEntry}, all...), RuleNearest,
 			"1024:isa=avx512:nearest,0:isa=ifma:nearest",
 			"entry for this model skipped: measured at x86-64-v3, below this host's x86-64-v4; nearest measured CPU GenuineIntel/0x06/0xcf (Emerald Rapids)"},
-		{"model number of an AVX-512 CPU with AVX2 features", cpuOf(VendorIntel, 6, 0xcf, alderLake), all, RuleNearest,
+		{"model number of an AVX-512 CPU with AVX2 features", cpuOf(cpu.VendorIntel, 6, 0xcf, alderLake), all, RuleNearest,
 			"256:isa=generic:nearest,0:isa=avx2:nearest",
 			"entry for this model skipped: measured with avx512f,"},
-		{"same vendor and family first", cpuOf(VendorAMD, 0x19, 0x61, zen4All), []Entry{emeraldEntry, genoaEntry}, RuleNearest,
+		{"same vendor and family first", cpuOf(cpu.VendorAMD, 0x19, 0x61, zen4All), []Entry{emeraldEntry, genoaEntry}, RuleNearest,
 			"64:isa=avx2:nearest,0:isa=ifma:nearest", "nearest measured CPU AuthenticAMD/0x19/0x11 (Zen 4) [same vendor and family"},
-		{"more features in common first", cpuOf(VendorIntel, 6, 0x6a, zen4All),
+		{"more features in common first", cpuOf(cpu.VendorIntel, 6, 0x6a, zen4All),
 			[]Entry{withFeatures(skylakeEntry, without(zen4All, "gfni")), emeraldEntry}, RuleNearest,
 			"1024:isa=avx512:nearest,0:isa=ifma:nearest", "(Emerald Rapids) [same vendor and family; measured with this host's features that test.k's tabled variants use (avx2 avx512f avx512vl avx512ifma); 35 features in common]"},
 		{"the own model's entry first", zen4, []Entry{emeraldEntry, genoaEntry}, RuleNearest,
 			"64:isa=avx2:table,0:isa=ifma:table", "table AuthenticAMD/0x19/0x11 (Zen 4) [features exact]"},
-		{"legacy entries of other models not used", cpuOf(VendorAMD, 0x19, 0x61, zen4All), []Entry{withFeatures(emeraldEntry, nil)}, RuleNearest,
+		{"legacy entries of other models not used", cpuOf(cpu.VendorAMD, 0x19, 0x61, zen4All), []Entry{withFeatures(emeraldEntry, nil)}, RuleNearest,
 			"0:isa=avx512:default", ""},
-		{"masked features count as absent", maskedCPU(cpuOf(VendorAMD, 0x19, 0x61, zen4All), "avx512ifma=off"), all, RuleNearest,
+		{"masked features count as absent", maskedCPU(cpuOf(cpu.VendorAMD, 0x19, 0x61, zen4All), "avx512ifma=off"), all, RuleNearest,
 			"0:isa=avx512:nearest", "nearest measured CPU GenuineIntel/0x06/0x55 (Skylake-SP)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cpu := tt.cpu(t)
-			kp := ResolveRule(cpu, Table{Entries: tt.entries, Defaults: []Default{defV4, defV3}}, tt.rule, "", kern, testCands)
+			host := tt.cpu(t)
+			kp := ResolveRule(host, Table{Entries: tt.entries, Defaults: []Default{defV4, defV3}}, tt.rule, "", kern, testCands)
 			if got := planString(kp.Choices); got != tt.want {
 				t.Errorf("plan %s, want %s (table %q, nearest %+v)", got, tt.want, kp.Table, kp.Nearest)
 			}
 			if !strings.Contains(kp.Table, tt.table) {
 				t.Errorf("table summary %q, want it to contain %q", kp.Table, tt.table)
 			}
-			checkPlan(t, cpu, kp)
-			checkEntries(t, cpu, kp)
+			checkPlan(t, host, kp)
+			checkEntries(t, host, kp)
 			checkNearest(t, kp)
 		})
 	}
 }
 
 // cpuOf returns a constructor of a synthetic CPU.
-func cpuOf(vendor string, family, model int, features []string) func(t *testing.T) *CPU {
-	return func(t *testing.T) *CPU { return synth(t, vendor, family, model, features) }
+func cpuOf(vendor string, family, model int, features []string) func(t *testing.T) *cpu.CPU {
+	return func(t *testing.T) *cpu.CPU { return synth(t, vendor, family, model, features) }
 }
 
-func maskedCPU(f func(t *testing.T) *CPU, spec string) func(t *testing.T) *CPU {
-	return func(t *testing.T) *CPU { c := f(t); c.Mask(spec); return c }
+func maskedCPU(f func(t *testing.T) *cpu.CPU, spec string) func(t *testing.T) *cpu.CPU {
+	return func(t *testing.T) *cpu.CPU { c := f(t); c.Mask(spec); return c }
 }
 
 // checkNearest checks that at most one other model's entry is used, that
@@ -130,8 +132,8 @@ func checkNearest(t *testing.T, kp KernelPlan) {
 // entry: the used one first, then the nearer-ranked qualifying ones,
 // then the others in table order with why they do not qualify.
 func TestNearestStatuses(t *testing.T) {
-	cpu := synth(t, VendorIntel, 6, 0x6a, zen4All)
-	kp := Resolve(cpu, Table{Entries: []Entry{zen3Entry, skylakeEntry, genoaEntry, emeraldEntry}}, "", kern, testCands)
+	host := synth(t, cpu.VendorIntel, 6, 0x6a, zen4All)
+	kp := Resolve(host, Table{Entries: []Entry{zen3Entry, skylakeEntry, genoaEntry, emeraldEntry}}, "", kern, testCands)
 	want := []string{
 		"nearest measured CPU GenuineIntel/0x06/0xcf (Emerald Rapids) [same vendor and family; measured with this host's features that test.k's tabled variants use (avx2 avx512f avx512vl avx512ifma); 35 features in common]",
 		"not used: GenuineIntel/0x06/0xcf (Emerald Rapids) is nearer; nearest measured CPU AuthenticAMD/0x19/0x11 (Zen 4) [other vendor or family; measured with this host's features that test.k's tabled variants use (avx2 avx512f avx512vl avx512ifma); 35 features in common]",

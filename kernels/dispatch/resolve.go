@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // genericName is variant.GenericName (not imported, to keep kernels/variant
@@ -74,7 +76,7 @@ type pick struct {
 
 // resolver holds the inputs of one Resolve call.
 type resolver struct {
-	cpu    *CPU
+	cpu    *cpu.CPU
 	rule   Rule
 	byName map[string]CandidateStatus
 	plan   *KernelPlan
@@ -93,13 +95,13 @@ type resolver struct {
 // sorted; of two with the same bound the first listed wins. Sizes a tier
 // leaves uncovered (its unbounded choice skipped) fall to the next tier.
 // override may be "" (none) or "generic". Resolve is a pure function.
-func Resolve(cpu *CPU, table Table, override, kernel string, cands []Candidate) KernelPlan {
+func Resolve(cpu *cpu.CPU, table Table, override, kernel string, cands []Candidate) KernelPlan {
 	return ResolveRule(cpu, table, RuleNearest, override, kernel, cands)
 }
 
 // ResolveRule is Resolve with the given rule for the sizes cpu's own
 // entry leaves open.
-func ResolveRule(cpu *CPU, table Table, rule Rule, override, kernel string, cands []Candidate) KernelPlan {
+func ResolveRule(cpu *cpu.CPU, table Table, rule Rule, override, kernel string, cands []Candidate) KernelPlan {
 	kp := KernelPlan{Kernel: kernel}
 	r := resolver{cpu: cpu, rule: rule, byName: map[string]CandidateStatus{}, plan: &kp}
 	r.addCandidates(cands)
@@ -200,13 +202,13 @@ func (r *resolver) tableTiers(t Table) [][]pick {
 // level first, then the most features (a default keyed by features beyond
 // its level before the level's own), then table order.
 func (r *resolver) defaults(all []Default) []Default {
-	have := LevelRank(r.cpu.Level())
+	have := cpu.LevelRank(r.cpu.Level())
 	var out []Default
 	for i, d := range all {
 		if d.Kernel != r.plan.Kernel {
 			continue
 		}
-		rank := LevelRank(d.Level)
+		rank := cpu.LevelRank(d.Level)
 		if rank < 0 {
 			r.note("default %d: unknown level %q, skipped", i, d.Level)
 			continue
@@ -216,7 +218,7 @@ func (r *resolver) defaults(all []Default) []Default {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Default) int {
-		return cmp.Or(LevelRank(b.Level)-LevelRank(a.Level), len(b.Features)-len(a.Features))
+		return cmp.Or(cpu.LevelRank(b.Level)-cpu.LevelRank(a.Level), len(b.Features)-len(a.Features))
 	})
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 const kern = "test.k"
@@ -27,24 +29,24 @@ func planString(choices []Choice) string {
 }
 
 func zen4Entry(choices ...Choice) Entry {
-	return Entry{Vendor: VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kern, Choices: choices}
+	return Entry{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: kern, Choices: choices}
 }
 
 func ch(max int, v string) Choice { return Choice{MaxSize: max, Variant: v} }
 
 var (
-	defV3 = Default{Level: LevelV3, Features: []string{"avx2"}, Kernel: kern, Choices: []Choice{ch(0, "isa=avx2")}}
-	defV4 = Default{Level: LevelV4, Kernel: kern, Choices: []Choice{ch(0, "isa=avx512")}}
+	defV3 = Default{Level: cpu.LevelV3, Features: []string{"avx2"}, Kernel: kern, Choices: []Choice{ch(0, "isa=avx2")}}
+	defV4 = Default{Level: cpu.LevelV4, Kernel: kern, Choices: []Choice{ch(0, "isa=avx512")}}
 )
 
 func TestResolve(t *testing.T) {
-	haswellAsZen4 := func(t *testing.T) *CPU { return synth(t, VendorAMD, 0x19, 0x11, haswellAll) }
-	masked := func(spec string) func(t *testing.T) *CPU {
-		return func(t *testing.T) *CPU { c := zen4(t); c.Mask(spec); return c }
+	haswellAsZen4 := func(t *testing.T) *cpu.CPU { return synth(t, cpu.VendorAMD, 0x19, 0x11, haswellAll) }
+	masked := func(spec string) func(t *testing.T) *cpu.CPU {
+		return func(t *testing.T) *cpu.CPU { c := zen4(t); c.Mask(spec); return c }
 	}
 	tests := []struct {
 		name     string
-		cpu      func(t *testing.T) *CPU
+		cpu      func(t *testing.T) *cpu.CPU
 		table    Table
 		override string
 		want     string
@@ -55,9 +57,9 @@ func TestResolve(t *testing.T) {
 		{"table", zen4, Table{Entries: []Entry{zen4Entry(ch(256, "isa=avx2"), ch(0, "isa=avx512"))}}, "",
 			"256:isa=avx2:table,0:isa=avx512:table", 0, 0},
 		{"other model uses defaults", zen4, Table{
-			Entries:  []Entry{{Vendor: VendorAMD, Family: 0x19, Model: 0x61, Kernel: kern, Choices: []Choice{ch(0, "isa=ifma")}}},
+			Entries:  []Entry{{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x61, Kernel: kern, Choices: []Choice{ch(0, "isa=ifma")}}},
 			Defaults: []Default{defV3, defV4}}, "", "0:isa=avx512:default", 0, 0},
-		{"other kernel ignored", zen4, Table{Entries: []Entry{{Vendor: VendorAMD, Family: 0x19, Model: 0x11, Kernel: "other", Choices: []Choice{ch(0, "isa=avx2")}}}}, "",
+		{"other kernel ignored", zen4, Table{Entries: []Entry{{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Kernel: "other", Choices: []Choice{ch(0, "isa=avx2")}}}}, "",
 			"0:isa=generic:generic", 0, 0},
 		{"unknown variant", zen4, Table{Entries: []Entry{zen4Entry(ch(0, "isa=nope"))}, Defaults: []Default{defV3}}, "",
 			"0:isa=avx2:default", 1, 0},
@@ -119,12 +121,12 @@ func TestResolve(t *testing.T) {
 }
 
 // synth2 returns a constructor of a synthetic Zen 4-keyed CPU.
-func synth2(features []string) func(t *testing.T) *CPU {
-	return func(t *testing.T) *CPU { return synth(t, VendorAMD, 0x19, 0x11, features) }
+func synth2(features []string) func(t *testing.T) *cpu.CPU {
+	return func(t *testing.T) *cpu.CPU { return synth(t, cpu.VendorAMD, 0x19, 0x11, features) }
 }
 
 // checkPlan checks the invariants Plan promises on any input.
-func checkPlan(t *testing.T, cpu *CPU, kp KernelPlan) {
+func checkPlan(t *testing.T, host *cpu.CPU, kp KernelPlan) {
 	t.Helper()
 	if len(kp.Choices) == 0 || len(kp.Details) != len(kp.Choices) {
 		t.Fatalf("plan %q: %d choices, %d details", planString(kp.Choices), len(kp.Choices), len(kp.Details))
@@ -136,7 +138,7 @@ func checkPlan(t *testing.T, cpu *CPU, kp KernelPlan) {
 			t.Errorf("plan %q: choice %d has bad bound %d", planString(kp.Choices), i, c.MaxSize)
 		}
 		prev = c.MaxSize
-		if c.Variant != genericName && !cpu.Has(featuresOf(c.Variant)...) {
+		if c.Variant != genericName && !host.Has(featuresOf(c.Variant)...) {
 			t.Errorf("plan %q: choice %d (%s) not runnable on the CPU", planString(kp.Choices), i, c.Variant)
 		}
 		if c.Reason == "" {
@@ -169,25 +171,25 @@ func TestResolveRandomHostileTables(t *testing.T) {
 		}
 		return out
 	}
-	cpus := []*CPU{zen4(t), synth(t, VendorAMD, 0x19, 0x11, haswellAll), synth(t, VendorAMD, 0x19, 0x11, nil),
-		synth(t, VendorAMD, 0x19, 0x11, zen4VMFeatures)}
+	cpus := []*cpu.CPU{zen4(t), synth(t, cpu.VendorAMD, 0x19, 0x11, haswellAll), synth(t, cpu.VendorAMD, 0x19, 0x11, nil),
+		synth(t, cpu.VendorAMD, 0x19, 0x11, zen4VMFeatures)}
 	featureSets := [][]string{nil, zen4Canonical(), zen4VMFeatures, haswellAll, {"avx2", "avx10"}, {"avx2", "avx2"}, {}}
 	models := []int{0x11, 0x11, 0x01, 0x61}
 	for i := 0; i < 3000; i++ {
-		cpu := cpus[rng.IntN(len(cpus))]
+		host := cpus[rng.IntN(len(cpus))]
 		var tab Table
 		for range rng.IntN(6) {
 			e := withFeatures(zen4Entry(randChoices()...), featureSets[rng.IntN(len(featureSets))])
 			e.Model = models[rng.IntN(len(models))]
 			tab.Entries = append(tab.Entries, e)
 		}
-		levelNames := []string{"", LevelV2, LevelV3, LevelV4, "bogus"}
+		levelNames := []string{"", cpu.LevelV2, cpu.LevelV3, cpu.LevelV4, "bogus"}
 		for range rng.IntN(3) {
 			tab.Defaults = append(tab.Defaults, Default{Level: levelNames[rng.IntN(len(levelNames))], Kernel: kern, Choices: randChoices()})
 		}
-		kp := ResolveRule(cpu, tab, Rule(rng.IntN(2)), names[rng.IntN(len(names))], kern, testCands)
-		checkPlan(t, cpu, kp)
-		checkEntries(t, cpu, kp)
+		kp := ResolveRule(host, tab, Rule(rng.IntN(2)), names[rng.IntN(len(names))], kern, testCands)
+		checkPlan(t, host, kp)
+		checkEntries(t, host, kp)
 		checkNearest(t, kp)
 		if t.Failed() {
 			t.Fatalf("iteration %d: table %+v", i, tab)
@@ -212,7 +214,7 @@ func TestForSize(t *testing.T) {
 }
 
 // zen4VMFeatures is a Zen 4 whose hypervisor hides AVX-512.
-var zen4VMFeatures = (mustSet(zen4All...) &^ maskClosure(mustSet("avx512f"))).names()
+var zen4VMFeatures = maskedFeatures(zen4All, "avx512f=off")
 
 func withFeatures(e Entry, features []string) Entry {
 	e.Features = features
@@ -239,10 +241,10 @@ func TestResolveFeatureSets(t *testing.T) {
 	noGFNI := withFeatures(zen4Entry(ch(0, "isa=ifma")), without(zen4Canonical(), "gfni"))
 	legacy := zen4Entry(ch(256, "isa=avx2"), ch(0, "isa=avx512"))
 	unknown := withFeatures(zen4Entry(ch(0, genericName)), []string{"avx2", "avx10"})
-	noAVX512 := func(t *testing.T) *CPU { c := zen4(t); c.Mask("avx512f=off"); return c }
+	noAVX512 := func(t *testing.T) *cpu.CPU { c := zen4(t); c.Mask("avx512f=off"); return c }
 	tests := []struct {
 		name    string
-		cpu     func(t *testing.T) *CPU
+		cpu     func(t *testing.T) *cpu.CPU
 		entries []Entry
 		want    string // plan
 		matches string // Match of each entry status, "-" for unusable, * marks the used one
@@ -272,8 +274,8 @@ func TestResolveFeatureSets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cpu := tt.cpu(t)
-			kp := Resolve(cpu, Table{Entries: tt.entries, Defaults: []Default{defV4, defV3}}, "", kern, testCands)
+			host := tt.cpu(t)
+			kp := Resolve(host, Table{Entries: tt.entries, Defaults: []Default{defV4, defV3}}, "", kern, testCands)
 			if got := planString(kp.Choices); got != tt.want {
 				t.Errorf("plan %s, want %s (entries %+v)", got, tt.want, kp.Entries)
 			}
@@ -286,8 +288,8 @@ func TestResolveFeatureSets(t *testing.T) {
 			if len(kp.Notes) != tt.notes {
 				t.Errorf("notes %q, want %d", kp.Notes, tt.notes)
 			}
-			checkPlan(t, cpu, kp)
-			checkEntries(t, cpu, kp)
+			checkPlan(t, host, kp)
+			checkEntries(t, host, kp)
 		})
 	}
 }
@@ -311,7 +313,7 @@ func matchString(st []EntryStatus) string {
 
 // checkEntries checks that at most one entry is used, that it needs no
 // feature the CPU lacks, and that every status is explained.
-func checkEntries(t *testing.T, cpu *CPU, kp KernelPlan) {
+func checkEntries(t *testing.T, host *cpu.CPU, kp KernelPlan) {
 	t.Helper()
 	used := 0
 	for i, s := range kp.Entries {
@@ -322,8 +324,8 @@ func checkEntries(t *testing.T, cpu *CPU, kp KernelPlan) {
 			continue
 		}
 		used++
-		if !cpu.Has(s.Features...) || s.Match == "" {
-			t.Errorf("used entry %d measured with %q needs features the CPU lacks (%q)", i, s.Features, cpu.Missing(s.Features...))
+		if !host.Has(s.Features...) || s.Match == "" {
+			t.Errorf("used entry %d measured with %q needs features the CPU lacks (%q)", i, s.Features, host.Missing(s.Features...))
 		}
 	}
 	if used > 1 || (used == 1) != strings.HasPrefix(kp.Table, "table ") {

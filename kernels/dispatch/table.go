@@ -4,7 +4,7 @@ package dispatch
 // from measurements (`tunelab export --format go` writes ztable.go).
 type Entry struct {
 	// Vendor is the CPUID vendor string; Family and Model are decoded as
-	// by DecodeSignature. Together they are the dispatch key.
+	// by cpu.DecodeSignature. Together they are the dispatch key.
 	Vendor        string
 	Family, Model int
 	// Uarch is the microarchitecture name, for readers of the table.

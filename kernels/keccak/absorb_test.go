@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -31,7 +31,7 @@ func absorbLengths(rate int) []int {
 func missingFeatures(features []string) []string {
 	var out []string
 	for _, f := range features {
-		if !dispatch.Has(f) {
+		if !cpu.Has(f) {
 			out = append(out, f)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -29,7 +30,7 @@ func TestPublicAPI(t *testing.T) {
 	states := map[int][][25]uint64{1: a1[:], 2: a2[:], 4: a4[:], 8: a8[:]}
 	for _, nr := range widths {
 		m := byName(nr, selected[nr])
-		if m == nil || !dispatch.Has(m.Features...) {
+		if m == nil || !cpu.Has(m.Features...) {
 			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selected[nr])
 		}
 		for call := 0; call < 50; call++ {
@@ -81,8 +82,8 @@ func checkAbsorbAPI(t *testing.T, r *rand.Rand) {
 func checkChildEnv(t *testing.T) {
 	switch os.Getenv(childEnv) {
 	case "avx512f=off":
-		if dispatch.Has("avx512f") {
-			t.Errorf("TUNELAB_CPU=avx512f=off: dispatch.Has(avx512f) is still true")
+		if cpu.Has("avx512f") {
+			t.Errorf("TUNELAB_CPU=avx512f=off: cpu.Has(avx512f) is still true")
 		}
 		for _, nr := range widths {
 			if strings.Contains(selected[nr], "avx512") {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -80,7 +80,7 @@ func runnable(t testing.TB, nr int) []*impl {
 func missing(m *impl) []string {
 	var out []string
 	for _, f := range m.Features {
-		if !dispatch.Has(f) {
+		if !cpu.Has(f) {
 			out = append(out, f)
 		}
 	}

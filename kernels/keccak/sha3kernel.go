@@ -3,6 +3,7 @@ package keccak
 import (
 	"fmt"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -154,7 +155,7 @@ func planned(list []*absorber, c dispatch.Choice, x1 string) absorbChoice {
 	if m := findAbsorber(list, c.Variant); m != nil && !dispatch.FallsBack(c) {
 		return m.choice()
 	}
-	if m := findAbsorber(list, x1); m != nil && m != genericAbsorber && dispatch.Has(m.Features...) && provenFused(m) {
+	if m := findAbsorber(list, x1); m != nil && m != genericAbsorber && cpu.Has(m.Features...) && provenFused(m) {
 		return m.choice()
 	}
 	return absorbChoice{name: viaPermute, fn: absorbViaPermute}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -16,7 +16,7 @@ func roundVariants(t *testing.T) map[string]func(count int) error {
 	out := map[string]func(int) error{}
 	add := func(kernel string, verify func(v *variant.Variant, count int) error) {
 		for _, v := range variant.Variants(kernel) {
-			if !dispatch.Has(v.Features...) {
+			if !cpu.Has(v.Features...) {
 				t.Logf("skipping %s %s: host lacks %v", kernel, v.Name, v.Features)
 				continue
 			}
@@ -75,7 +75,7 @@ func TestDecomposeExhaustive(t *testing.T) {
 		stride = 61
 	}
 	for _, im := range append(roundKernels.lowBits.Known(), variant.Impl[lowBitsFn]{Name: variant.GenericName, Fn: lowBitsGeneric}) {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			continue
 		}
 		for _, set := range roundSets {
@@ -102,7 +102,7 @@ func TestDecomposeExhaustive(t *testing.T) {
 		}
 	}
 	for _, im := range roundKernels.w1Pack4.Known() {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			continue
 		}
 		c := newRoundConsts(rounding32, 0)
@@ -174,7 +174,7 @@ func BenchmarkMLDSAPower2Round(b *testing.B) { anchorbench.Kernel(b, "mldsa.powe
 // under -short) of every length up to maxL.
 func TestMatVecVariants(t *testing.T) {
 	for i, im := range matVec.Known() {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			continue
 		}
 		if err := matVec.Verify(im.Name, im.Fn, uint64(i)+1, counts(2000, 100)); err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	ksha3 "github.com/tunelab/tunelab/kernels/sha3"
 )
 
@@ -437,14 +437,14 @@ func TestAlignment(t *testing.T) {
 // product against sums of the generic MulNTT.
 func TestMatVec(t *testing.T) {
 	for i, im := range mulCacheSlot.Known() {
-		if dispatch.Has(im.Features...) {
+		if cpu.Has(im.Features...) {
 			if err := mulCacheSlot.Verify(im.Name, im.Fn, uint64(i)+1, 2000); err != nil {
 				t.Error(err)
 			}
 		}
 	}
 	for i, im := range matVecSlot.Known() {
-		if dispatch.Has(im.Features...) {
+		if cpu.Has(im.Features...) {
 			if err := matVecSlot.Verify(im.Name, im.Fn, uint64(i)+1, 2000); err != nil {
 				t.Error(err)
 			}

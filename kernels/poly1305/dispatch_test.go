@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/crypto/poly1305"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -51,7 +52,7 @@ func TestPublicAPIChild(t *testing.T) {
 	}
 	mask := os.Getenv("TUNELAB_CPU")
 	for i, im := range selected {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			t.Errorf("plan[%d] = %s needs %v, not all present", i, im.Name, im.Features)
 		}
 		for _, f := range im.Features {
@@ -60,15 +61,15 @@ func TestPublicAPIChild(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(mask, "avx512f=off") && dispatch.Has("avx512f") {
-		t.Errorf("TUNELAB_CPU=%s but dispatch.Has(avx512f) is true", mask)
+	if strings.Contains(mask, "avx512f=off") && cpu.Has("avx512f") {
+		t.Errorf("TUNELAB_CPU=%s but cpu.Has(avx512f) is true", mask)
 	}
 	if o := os.Getenv("TUNELAB_DISPATCH"); o != "" && mask == "" {
 		want := strings.TrimPrefix(o, "poly1305=")
 		if want == "generic" {
 			want = generic.Name
 		}
-		if im := lookup(want); im.Name == want && dispatch.Has(im.Features...) && selected[0].Name != want {
+		if im := lookup(want); im.Name == want && cpu.Has(im.Features...) && selected[0].Name != want {
 			t.Errorf("TUNELAB_DISPATCH=%s: plan selects %s", o, selected[0].Name)
 		}
 	}

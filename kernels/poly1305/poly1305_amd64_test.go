@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 )
 
@@ -133,7 +133,7 @@ func TestProductionLinksTable(t *testing.T) {
 func TestLabSwitches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(55, 56))
 	for _, r := range labVariants() {
-		if !dispatch.Has(r.Features...) {
+		if !cpu.Has(r.Features...) {
 			continue
 		}
 		im := newImpl(r, true)

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/crypto/poly1305"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -17,7 +17,7 @@ import (
 func runnable(t testing.TB) []*impl {
 	var out []*impl
 	for _, im := range impls {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			t.Logf("skipping %s: host lacks one of %v", im.Name, im.Features)
 			continue
 		}

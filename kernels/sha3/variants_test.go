@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -26,7 +27,7 @@ func TestRegisteredVariants(t *testing.T) {
 		var names []string
 		for _, v := range variant.Variants(k.name) {
 			names = append(names, v.Name)
-			if !dispatch.Has(v.Features...) {
+			if !cpu.Has(v.Features...) {
 				t.Logf("%s %s skipped: needs %v", k.name, v.Name, v.Features)
 				continue
 			}

@@ -3,6 +3,7 @@ package variant
 import (
 	"slices"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -36,7 +37,7 @@ func (im Impl[F]) Variant(kernel string) Variant {
 func Choose[F any](kernel string, generic F, impls []Impl[F]) F {
 	plan := dispatch.Plan(kernel, Candidates(impls))
 	name := plan[dispatch.ForSize(plan, 0)].Variant
-	if im := Find(impls, name); im != nil && dispatch.Has(im.Features...) {
+	if im := Find(impls, name); im != nil && cpu.Has(im.Features...) {
 		return im.Fn
 	}
 	return generic

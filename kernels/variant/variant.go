@@ -70,7 +70,7 @@ type Variant struct {
 	// Name is built from knobs, see the package comment.
 	Name string
 	// Features are the CPU features required to execute it, using the
-	// names of kernels/dispatch (e.g. "avx2", "avx512f", "avx512vl").
+	// names of kernels/cpu (e.g. "avx2", "avx512f", "avx512vl").
 	Features []string
 	// External marks a reference implementation from another module
 	// (crypto/sha3, circl, x/crypto): measured, never dispatched.

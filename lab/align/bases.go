@@ -5,13 +5,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // hostCPU returns the CPU whose features decide what runs: the host with
 // TUNELAB_CPU masks applied. Tests replace it with a synthetic CPU.
-var hostCPU = dispatch.Host
+var hostCPU = cpu.Host
 
 // A Base is one offset-sweep set of a kernel: the variant name without its
 // align knob that an align=64 variant and its align=64+N copies share.
@@ -55,19 +56,19 @@ func featuresOf(sib map[string]*variant.Variant) []string {
 	return out
 }
 
-// chooseBase picks the base to measure on cpu among bases: the base of
-// dispatched (the variant dispatch selects; nil if none) if cpu runs it;
-// else, of the bases cpu runs, the first as wide as dispatched, else the
-// first of the widest. It returns an *UnrunnableError when cpu runs none.
-func chooseBase(kernel string, bases []Base, cpu *dispatch.CPU, dispatched *variant.Variant) (Base, error) {
+// chooseBase picks the base to measure on target among bases: the base of
+// dispatched (the variant dispatch selects; nil if none) if target runs it;
+// else, of the bases target runs, the first as wide as dispatched, else the
+// first of the widest. It returns an *UnrunnableError when target runs none.
+func chooseBase(kernel string, bases []Base, target *cpu.CPU, dispatched *variant.Variant) (Base, error) {
 	var runnable []Base
 	for _, b := range bases {
-		if len(cpu.Missing(b.Features...)) == 0 {
+		if len(target.Missing(b.Features...)) == 0 {
 			runnable = append(runnable, b)
 		}
 	}
 	if len(runnable) == 0 {
-		return Base{}, unrunnable(kernel, bases, cpu, "")
+		return Base{}, unrunnable(kernel, bases, target, "")
 	}
 	if dispatched != nil {
 		if i := slices.IndexFunc(runnable, func(b Base) bool { return b.Name == BaseName(dispatched.Name) }); i >= 0 {
@@ -138,13 +139,13 @@ func (e *UnrunnableError) Error() string {
 	return fmt.Sprintf("%s %s, %s; runnable base: %s", e.Kernel, strings.Join(needs, "; "), lacks, e.Runnable)
 }
 
-// unrunnable builds the error for the bases cpu cannot run, naming
+// unrunnable builds the error for the bases target cannot run, naming
 // runnable as the alternative.
-func unrunnable(kernel string, bases []Base, cpu *dispatch.CPU, runnable string) *UnrunnableError {
+func unrunnable(kernel string, bases []Base, target *cpu.CPU, runnable string) *UnrunnableError {
 	e := &UnrunnableError{Kernel: kernel, Runnable: runnable}
-	masked := cpu.MaskedList()
+	masked := target.MaskedList()
 	for _, b := range bases {
-		if miss := cpu.Missing(b.Features...); len(miss) > 0 {
+		if miss := target.Missing(b.Features...); len(miss) > 0 {
 			e.Lacking = append(e.Lacking, Lack{b.Name, miss})
 			e.Masked = e.Masked || slices.ContainsFunc(miss, func(f string) bool { return slices.Contains(masked, f) })
 		}
@@ -153,14 +154,14 @@ func unrunnable(kernel string, bases []Base, cpu *dispatch.CPU, runnable string)
 }
 
 // checkRunnable returns an *UnrunnableError naming the default base at
-// size as the alternative if cpu cannot run base, whose variants are sib.
-func checkRunnable(kernel, base string, sib map[string]*variant.Variant, size int, cpu *dispatch.CPU) error {
+// size as the alternative if target cannot run base, whose variants are sib.
+func checkRunnable(kernel, base string, sib map[string]*variant.Variant, size int, target *cpu.CPU) error {
 	b := Base{Name: base, Features: featuresOf(sib)}
-	if len(cpu.Missing(b.Features...)) == 0 {
+	if len(target.Missing(b.Features...)) == 0 {
 		return nil
 	}
-	alt, _ := chooseBase(kernel, Bases(kernel), cpu, dispatched(kernel, size))
-	e := unrunnable(kernel, []Base{b}, cpu, alt.Name)
+	alt, _ := chooseBase(kernel, Bases(kernel), target, dispatched(kernel, size))
+	e := unrunnable(kernel, []Base{b}, target, alt.Name)
 	e.Named = true
 	return e
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -45,24 +45,24 @@ func registerSweep(kernel, base string, features []string, knobs ...string) {
 }
 
 // tierCPU returns a synthetic CPU with the features of one tier.
-func tierCPU(t *testing.T, tier string) *dispatch.CPU {
+func tierCPU(t *testing.T, tier string) *cpu.CPU {
 	t.Helper()
-	level, extra := map[string]string{"x86-64-v1": dispatch.LevelV1, "x86-64-v2": dispatch.LevelV2,
-		"avx2": dispatch.LevelV3, "avx512": dispatch.LevelV4}[tier], []string(nil)
+	level, extra := map[string]string{"x86-64-v1": cpu.LevelV1, "x86-64-v2": cpu.LevelV2,
+		"avx2": cpu.LevelV3, "avx512": cpu.LevelV4}[tier], []string(nil)
 	if tier == "avx512" {
 		extra = []string{}
 	}
-	c, err := dispatch.LevelCPU(level, extra...)
+	c, err := cpu.LevelCPU(level, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-// withHost makes the package see cpu as the host until the test ends.
-func withHost(t *testing.T, cpu *dispatch.CPU) {
+// withHost makes the package see target as the host until the test ends.
+func withHost(t *testing.T, target *cpu.CPU) {
 	old := hostCPU
-	hostCPU = func() *dispatch.CPU { c := *cpu; return &c }
+	hostCPU = func() *cpu.CPU { c := *target; return &c }
 	t.Cleanup(func() { hostCPU = old })
 }
 
@@ -87,7 +87,7 @@ func TestChooseBasePrefersWidestRunnable(t *testing.T) {
 }
 
 func TestChooseBaseFollowsDispatch(t *testing.T) {
-	cpu := tierCPU(t, "avx512")
+	target := tierCPU(t, "avx512")
 	for dispatched, want := range map[string]string{
 		base256 + "/align=64":          base256,    // a base itself
 		"isa=avx2/unroll=4/align=none": base256,    // no sweep: a base of its width
@@ -102,7 +102,7 @@ func TestChooseBaseFollowsDispatch(t *testing.T) {
 				v.Features = avx2Features
 			}
 		}
-		b, err := chooseBase(tierKernel, Bases(tierKernel), cpu, v)
+		b, err := chooseBase(tierKernel, Bases(tierKernel), target, v)
 		if err != nil || b.Name != want {
 			t.Errorf("dispatch selects %s: chose %q (%v), want %q", dispatched, b.Name, err, want)
 		}
@@ -153,9 +153,9 @@ func TestNewSetNamedNoAlternative(t *testing.T) {
 }
 
 func TestNewSetMaskedSaysSo(t *testing.T) {
-	cpu := tierCPU(t, "avx512")
-	cpu.Mask("avx512f=off")
-	withHost(t, cpu)
+	target := tierCPU(t, "avx512")
+	target.Mask("avx512f=off")
+	withHost(t, target)
 	_, err := NewSet(tierKernel, base512, []int{0}, 0)
 	if err == nil || !strings.Contains(err.Error(), "lacks or TUNELAB_CPU masks; runnable base: "+base256) {
 		t.Errorf("NewSet(%q) with avx512f masked = %v; want the mask mentioned and %s named", base512, err, base256)
@@ -182,17 +182,17 @@ func TestDefaultBaseRunsOnEveryTier(t *testing.T) {
 			continue
 		}
 		for _, tier := range []string{"x86-64-v1", "x86-64-v2", "avx2", "avx512"} {
-			cpu := tierCPU(t, tier)
-			b, err := chooseBase(k.Name, bases, cpu, nil)
+			target := tierCPU(t, tier)
+			b, err := chooseBase(k.Name, bases, target, nil)
 			if err != nil {
-				checkNoneRunnable(t, k.Name, tier, bases, cpu, err)
+				checkNoneRunnable(t, k.Name, tier, bases, target, err)
 				continue
 			}
-			if miss := cpu.Missing(b.Features...); len(miss) > 0 {
+			if miss := target.Missing(b.Features...); len(miss) > 0 {
 				t.Errorf("%s on %s: chose %s, which needs %v", k.Name, tier, b.Name, miss)
 			}
 			for _, o := range bases {
-				if cpu.Has(o.Features...) && variant.TierWidth(o.Features) > variant.TierWidth(b.Features) {
+				if target.Has(o.Features...) && variant.TierWidth(o.Features) > variant.TierWidth(b.Features) {
 					t.Errorf("%s on %s: chose %s (%d bits) over runnable %s (%d bits)", k.Name, tier, b.Name, variant.TierWidth(b.Features), o.Name, variant.TierWidth(o.Features))
 				}
 			}
@@ -201,14 +201,14 @@ func TestDefaultBaseRunsOnEveryTier(t *testing.T) {
 }
 
 // checkNoneRunnable checks the error chooseBase returned on tier.
-func checkNoneRunnable(t *testing.T, kernel, tier string, bases []Base, cpu *dispatch.CPU, err error) {
+func checkNoneRunnable(t *testing.T, kernel, tier string, bases []Base, target *cpu.CPU, err error) {
 	t.Helper()
 	var ue *UnrunnableError
 	if !errors.As(err, &ue) || len(ue.Lacking) != len(bases) {
 		t.Errorf("%s on %s: %v; want an *UnrunnableError listing all %d bases", kernel, tier, err, len(bases))
 	}
 	for _, b := range bases {
-		if cpu.Has(b.Features...) {
+		if target.Has(b.Features...) {
 			t.Errorf("%s on %s: error %v, but %s runs there", kernel, tier, err, b.Name)
 		}
 	}

@@ -23,7 +23,7 @@ const (
 )
 
 // mcpuFeatures lists, per llvm-mca CPU model, the kernel-relevant features
-// that model has (names of kernels/dispatch): every model MCPUForUarch
+// that model has (names of kernels/cpu): every model MCPUForUarch
 // returns and the common server ones. Variants needing more are not
 // predicted for it: llvm-mca rejects or mis-models instructions a model
 // lacks. Models not listed are not checked.
@@ -68,7 +68,7 @@ func mcpuHas(mcpu, f string) bool {
 	return !known || slices.Contains(strings.Fields(have), f)
 }
 
-// MCPUForUarch maps a kernels/dispatch microarchitecture name to the
+// MCPUForUarch maps a kernels/cpu microarchitecture name to the
 // llvm-mca CPU model that models it, or "".
 func MCPUForUarch(uarch string) string {
 	m := map[string]string{

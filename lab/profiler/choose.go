@@ -5,13 +5,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // hostCPU returns the CPU whose features decide what runs: the host with
 // TUNELAB_CPU masks applied. Tests replace it with a synthetic CPU.
-var hostCPU = dispatch.Host
+var hostCPU = cpu.Host
 
 // Default picks the variant to profile for kernel at size on the host
 // (TUNELAB_CPU masks applied): the one kernels/dispatch selects if the
@@ -25,13 +26,13 @@ func Default(kernel string, size int) (*variant.Variant, error) {
 	return choose(kernel, variant.Variants(kernel), hostCPU(), dispatched(kernel, size))
 }
 
-// choose is Default over the variants vs of kernel on cpu, where dispatch
+// choose is Default over the variants vs of kernel on target, where dispatch
 // selects dispatched ("" if the kernel has no plan).
-func choose(kernel string, vs []*variant.Variant, cpu *dispatch.CPU, dispatched string) (*variant.Variant, error) {
+func choose(kernel string, vs []*variant.Variant, target *cpu.CPU, dispatched string) (*variant.Variant, error) {
 	var best, generic *variant.Variant
 	for _, v := range vs {
 		switch {
-		case !cpu.Has(v.Features...):
+		case !target.Has(v.Features...):
 		case v.Name == dispatched:
 			return v, nil
 		case v.IsGeneric():
@@ -88,15 +89,15 @@ func Runnable(v *variant.Variant, size int) error {
 	return runnableOn(v, size, hostCPU())
 }
 
-func runnableOn(v *variant.Variant, size int, cpu *dispatch.CPU) error {
-	miss := cpu.Missing(v.Features...)
+func runnableOn(v *variant.Variant, size int, target *cpu.CPU) error {
+	miss := target.Missing(v.Features...)
 	if len(miss) == 0 {
 		return nil
 	}
-	masked := cpu.MaskedList()
+	masked := target.MaskedList()
 	e := &UnrunnableError{Kernel: v.Kernel, Variant: v.Name, Missing: miss,
 		Masked: slices.ContainsFunc(miss, func(f string) bool { return slices.Contains(masked, f) })}
-	if alt, err := choose(v.Kernel, variant.Variants(v.Kernel), cpu, dispatched(v.Kernel, size)); err == nil {
+	if alt, err := choose(v.Kernel, variant.Variants(v.Kernel), target, dispatched(v.Kernel, size)); err == nil {
 		e.Alternative = alt.Name
 	}
 	return e

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	_ "github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -28,24 +28,24 @@ func init() {
 }
 
 // tierCPU returns a synthetic CPU with the features of one tier.
-func tierCPU(t *testing.T, tier string) *dispatch.CPU {
+func tierCPU(t *testing.T, tier string) *cpu.CPU {
 	t.Helper()
-	level, extra := map[string]string{"x86-64-v1": dispatch.LevelV1, "x86-64-v2": dispatch.LevelV2,
-		"avx2": dispatch.LevelV3, "avx512": dispatch.LevelV4}[tier], []string(nil)
+	level, extra := map[string]string{"x86-64-v1": cpu.LevelV1, "x86-64-v2": cpu.LevelV2,
+		"avx2": cpu.LevelV3, "avx512": cpu.LevelV4}[tier], []string(nil)
 	if tier == "avx512" {
 		extra = []string{"avx512ifma"}
 	}
-	c, err := dispatch.LevelCPU(level, extra...)
+	c, err := cpu.LevelCPU(level, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-// withHost makes the package see cpu as the host until the test ends.
-func withHost(t *testing.T, cpu *dispatch.CPU) {
+// withHost makes the package see target as the host until the test ends.
+func withHost(t *testing.T, target *cpu.CPU) {
 	old := hostCPU
-	hostCPU = func() *dispatch.CPU { c := *cpu; return &c }
+	hostCPU = func() *cpu.CPU { c := *target; return &c }
 	t.Cleanup(func() { hostCPU = old })
 }
 
@@ -106,14 +106,14 @@ func TestRecordRefusesUnrunnable(t *testing.T) {
 func TestDefaultRunsOnEveryTier(t *testing.T) {
 	for _, kernel := range []string{"mldsa.mulntt", tierKernel} {
 		for _, tier := range []string{"x86-64-v1", "x86-64-v2", "avx2", "avx512"} {
-			cpu := tierCPU(t, tier)
-			withHost(t, cpu)
+			target := tierCPU(t, tier)
+			withHost(t, target)
 			v, err := Default(kernel, 0)
 			if err != nil {
 				t.Errorf("%s on %s: %v", kernel, tier, err)
 				continue
 			}
-			if miss := cpu.Missing(v.Features...); len(miss) > 0 {
+			if miss := target.Missing(v.Features...); len(miss) > 0 {
 				t.Errorf("%s on %s: Default picked %s, which needs %v", kernel, tier, v.Name, miss)
 			}
 		}

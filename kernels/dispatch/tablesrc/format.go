@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -52,7 +53,7 @@ func canonicalEntries(entries []dispatch.Entry) []dispatch.Entry {
 	out := slices.Clone(entries)
 	for i := range out {
 		if !out[i].Legacy() {
-			out[i].Features, _ = dispatch.CanonicalFeatures(out[i].Features)
+			out[i].Features, _ = cpu.CanonicalFeatures(out[i].Features)
 		}
 	}
 	return out
@@ -67,7 +68,7 @@ func compareEntries(a, b dispatch.Entry) int {
 
 func compareDefaults(a, b dispatch.Default) int {
 	return cmp.Or(cmp.Compare(a.Kernel, b.Kernel),
-		-cmp.Compare(dispatch.LevelRank(a.Level), dispatch.LevelRank(b.Level)),
+		-cmp.Compare(cpu.LevelRank(a.Level), cpu.LevelRank(b.Level)),
 		-cmp.Compare(len(a.Features), len(b.Features)),
 		cmp.Compare(strings.Join(a.Features, ","), strings.Join(b.Features, ",")))
 }
@@ -99,13 +100,13 @@ func writeFeatureSets(b *bytes.Buffer, entries []dispatch.Entry) map[string]stri
 			names[key] = featureVar(key)
 			sets = append(sets, e.Features)
 		}
-		if m := fmt.Sprintf("%s (%s)", dispatch.DispatchKey(e.Vendor, e.Family, e.Model), e.Uarch); !slices.Contains(models[key], m) {
+		if m := fmt.Sprintf("%s (%s)", cpu.DispatchKey(e.Vendor, e.Family, e.Model), e.Uarch); !slices.Contains(models[key], m) {
 			models[key] = append(models[key], m)
 		}
 	}
 	for _, set := range sets {
 		key := strings.Join(set, ",")
-		level, extras := dispatch.FeatureLevel(set)
+		level, extras := cpu.FeatureLevel(set)
 		fmt.Fprintf(b, "// %s: %s", names[key], level)
 		if len(extras) > 0 {
 			fmt.Fprintf(b, " + %s", strings.Join(extras, " "))
@@ -200,12 +201,12 @@ func validateTable(entries []dispatch.Entry, defaults []dispatch.Default, source
 	}
 	seen := map[string]bool{}
 	for i, e := range entries {
-		where := fmt.Sprintf("dispatch table entry %d (%s %s)", i, dispatch.DispatchKey(e.Vendor, e.Family, e.Model), e.Kernel)
+		where := fmt.Sprintf("dispatch table entry %d (%s %s)", i, cpu.DispatchKey(e.Vendor, e.Family, e.Model), e.Kernel)
 		if err := validateEntry(e, where); err != nil {
 			return err
 		}
-		known, _ := dispatch.CanonicalFeatures(e.Features)
-		k := "entry\x00" + dispatch.DispatchKey(e.Vendor, e.Family, e.Model) + "\x00" + e.Kernel + "\x00" + strings.Join(known, ",")
+		known, _ := cpu.CanonicalFeatures(e.Features)
+		k := "entry\x00" + cpu.DispatchKey(e.Vendor, e.Family, e.Model) + "\x00" + e.Kernel + "\x00" + strings.Join(known, ",")
 		if seen[k] {
 			return fmt.Errorf("%s: duplicate entry", where)
 		}
@@ -228,7 +229,7 @@ func validateTable(entries []dispatch.Entry, defaults []dispatch.Default, source
 // Text that reaches the generated source is held to a strict grammar, so
 // that no input (a result file, a base table) can put anything but
 // printable ASCII of a known shape into ztable.go: vendor and uarch as
-// dispatch.CheckVendor and dispatch.CheckUarch accept them, kernel and
+// cpu.CheckVendor and cpu.CheckUarch accept them, kernel and
 // variant names as the registry writes them, sources as printable ASCII.
 
 // checkSource accepts 1 to 200 printable ASCII characters
@@ -281,11 +282,11 @@ func validateEntry(e dispatch.Entry, where string) error {
 // validateIdentity checks the entry's text: vendor, uarch ("" allowed)
 // and kernel name.
 func validateIdentity(e dispatch.Entry) error {
-	if err := dispatch.CheckVendor(e.Vendor); err != nil {
+	if err := cpu.CheckVendor(e.Vendor); err != nil {
 		return err
 	}
 	if e.Uarch != "" {
-		if err := dispatch.CheckUarch(e.Uarch); err != nil {
+		if err := cpu.CheckUarch(e.Uarch); err != nil {
 			return err
 		}
 	}
@@ -296,7 +297,7 @@ func validateDefault(d dispatch.Default, where string) error {
 	if err := checkName("kernel", d.Kernel); err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
-	if dispatch.LevelRank(d.Level) < 0 {
+	if cpu.LevelRank(d.Level) < 0 {
 		return fmt.Errorf("%s: unknown level %q", where, d.Level)
 	}
 	if err := validateFeatures(d.Features, where); err != nil {
@@ -309,7 +310,7 @@ func validateDefault(d dispatch.Default, where string) error {
 func validateFeatures(features []string, where string) error {
 	seen := map[string]bool{}
 	for _, f := range features {
-		if _, unknown := dispatch.CanonicalFeatures([]string{f}); len(unknown) > 0 {
+		if _, unknown := cpu.CanonicalFeatures([]string{f}); len(unknown) > 0 {
 			return fmt.Errorf("%s: unknown feature %q", where, f)
 		}
 		if seen[f] {

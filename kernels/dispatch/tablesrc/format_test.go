@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
@@ -15,13 +16,13 @@ import (
 // model and kernel with different feature sets (the larger set first),
 // and one of another vendor.
 var sampleEntries = []dispatch.Entry{
-	{Vendor: dispatch.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Features: zen4Canonical(),
+	{Vendor: cpu.VendorIntel, Family: 6, Model: 0xcf, Uarch: "Emerald Rapids", Kernel: "poly1305", Features: zen4Canonical(),
 		Choices: []dispatch.Choice{ch(256, "isa=scalar"), ch(0, "isa=avx512/radix=44")}},
-	{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4",
+	{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4",
 		Choices: []dispatch.Choice{ch(0, "isa=avx512vl/rot=prol/chi=ternlog")}},
-	{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: canonical(haswellAll),
+	{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: canonical(haswellAll),
 		Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
-	{Vendor: dispatch.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: zen4Canonical(),
+	{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: zen4Canonical(),
 		Choices: []dispatch.Choice{ch(0, "isa=avx512/radix=44")}},
 }
 
@@ -37,7 +38,7 @@ var (
 
 // canonical returns features in kernels/dispatch's canonical order.
 func canonical(features []string) []string {
-	known, _ := dispatch.CanonicalFeatures(features)
+	known, _ := cpu.CanonicalFeatures(features)
 	return known
 }
 
@@ -46,9 +47,9 @@ func zen4Canonical() []string { return canonical(zen4All) }
 func ch(max int, v string) dispatch.Choice { return dispatch.Choice{MaxSize: max, Variant: v} }
 
 var sampleDefaults = []dispatch.Default{
-	{Level: dispatch.LevelV3, Features: []string{"avx2"}, Kernel: "keccak.x4", Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
+	{Level: cpu.LevelV3, Features: []string{"avx2"}, Kernel: "keccak.x4", Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
 	{Kernel: "keccak.x4", Choices: []dispatch.Choice{ch(0, "isa=generic")}},
-	{Level: dispatch.LevelV4, Features: []string{"avx512f", "avx512vl"}, Kernel: "keccak.x4", Choices: []dispatch.Choice{ch(0, "isa=avx512vl")}},
+	{Level: cpu.LevelV4, Features: []string{"avx512f", "avx512vl"}, Kernel: "keccak.x4", Choices: []dispatch.Choice{ch(0, "isa=avx512vl")}},
 }
 
 func TestFormatTableRoundTrip(t *testing.T) {

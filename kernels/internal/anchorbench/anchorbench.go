@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -105,7 +105,7 @@ func (r *Rand) Read(p []byte) (int, error) {
 func Kernel(b *testing.B, kernel string) {
 	b.Helper()
 	for _, v := range variant.Variants(kernel) {
-		if v.OffsetSweep || !dispatch.Has(v.Features...) {
+		if v.OffsetSweep || !cpu.Has(v.Features...) {
 			continue
 		}
 		b.Run(v.Name, func(b *testing.B) {

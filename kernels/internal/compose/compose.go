@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -214,7 +214,7 @@ func apply(combo []Choice) (restore func(), err error) {
 		}
 	}
 	for _, c := range combo {
-		if !dispatch.Has(c.Features...) {
+		if !cpu.Has(c.Features...) {
 			restore()
 			return nil, fmt.Errorf("compose: %s needs CPU features this host lacks: %v", c.Value, c.Features)
 		}

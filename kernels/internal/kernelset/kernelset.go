@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -137,7 +138,7 @@ func (s *Slot[F]) Use(name string) (restore func(), err error) {
 		if im == nil {
 			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, name)
 		}
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, name)
 		}
 		s.Fn = im.Fn
@@ -150,22 +151,22 @@ type Tiered interface {
 	Kernel() string
 	// planAt returns the variant dispatch selects at level and its
 	// features.
-	planAt(level string, host *dispatch.CPU) (name string, features []string)
+	planAt(level string, host *cpu.CPU) (name string, features []string)
 	Use(name string) (func(), error)
 }
 
 // planAt returns the variant dispatch selects for s's kernel at size 0 on
 // the host (its own level) or on a synthetic CPU of level.
-func (s *Slot[F]) planAt(level string, host *dispatch.CPU) (string, []string) {
-	cpu := host
+func (s *Slot[F]) planAt(level string, host *cpu.CPU) (string, []string) {
+	on := host
 	if host.Level() != level {
-		c, err := dispatch.LevelCPU(level)
+		c, err := cpu.LevelCPU(level)
 		if err != nil {
 			return variant.GenericName, nil
 		}
-		cpu = c
+		on = c
 	}
-	plan := dispatch.Resolve(cpu, dispatch.Compiled(), "", s.spec.Kernel, variant.Candidates(s.known))
+	plan := dispatch.Resolve(on, dispatch.Compiled(), "", s.spec.Kernel, variant.Candidates(s.known))
 	name := plan.Choices[dispatch.ForSize(plan.Choices, 0)].Variant
 	if im := variant.Find(s.known, name); im != nil {
 		return name, im.Features
@@ -175,7 +176,7 @@ func (s *Slot[F]) planAt(level string, host *dispatch.CPU) (string, []string) {
 
 // tiers are the ISA tiers of a TierKnob, by the feature level whose
 // dispatch plan names their variants.
-var tiers = []struct{ value, level string }{{"avx2", dispatch.LevelV3}, {"avx512", dispatch.LevelV4}}
+var tiers = []struct{ value, level string }{{"avx2", cpu.LevelV3}, {"avx512", cpu.LevelV4}}
 
 // TierKnob returns the whole-operation composition knob key over slots:
 // per ISA tier the host can run, every slot's variant dispatch selects at
@@ -208,9 +209,9 @@ func TierKnob(key string, slots ...Tiered) compose.Knob {
 	}
 	generic := compose.Choice{Value: "generic", Use: use(generics)}
 	kn := compose.Knob{Key: key, Generic: generic, Choices: []compose.Choice{generic}}
-	host := dispatch.Host()
+	host := cpu.Host()
 	for _, t := range tiers {
-		if dispatch.LevelRank(host.Level()) < dispatch.LevelRank(t.level) {
+		if cpu.LevelRank(host.Level()) < cpu.LevelRank(t.level) {
 			continue
 		}
 		names := make([]string, len(slots))

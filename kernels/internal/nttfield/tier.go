@@ -1,6 +1,7 @@
 package nttfield
 
 import (
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -8,7 +9,7 @@ import (
 
 // tiers are the ISA tiers of the ntt knob, by the feature level whose
 // dispatch plan names their variants.
-var tiers = []struct{ value, level string }{{"avx2", dispatch.LevelV3}, {"avx512", dispatch.LevelV4}}
+var tiers = []struct{ value, level string }{{"avx2", cpu.LevelV3}, {"avx512", cpu.LevelV4}}
 
 // TierKnob returns the "ntt" knob of whole-operation compositions: per
 // ISA tier the host can run, the NTT, InvNTT and MulNTT variants dispatch
@@ -22,9 +23,9 @@ func (s *Set[E]) TierKnob() compose.Knob {
 		return s.Use(variant.GenericName, variant.GenericName, variant.GenericName)
 	}}
 	kn := compose.Knob{Key: "ntt", Generic: generic, Choices: []compose.Choice{generic}}
-	host := dispatch.Host()
+	host := cpu.Host()
 	for _, t := range tiers {
-		if dispatch.LevelRank(host.Level()) < dispatch.LevelRank(t.level) {
+		if cpu.LevelRank(host.Level()) < cpu.LevelRank(t.level) {
 			continue
 		}
 		if c, ok := s.tierChoice(t.value, t.level, host); ok {
@@ -35,7 +36,7 @@ func (s *Set[E]) TierKnob() compose.Knob {
 }
 
 // tierChoice returns the choice of one tier, false if its plan is generic.
-func (s *Set[E]) tierChoice(value, level string, host *dispatch.CPU) (compose.Choice, bool) {
+func (s *Set[E]) tierChoice(value, level string, host *cpu.CPU) (compose.Choice, bool) {
 	names := [3]string{
 		planAt(s.t.NTTSpec.Kernel, variant.Candidates(s.knownNTT), level, host),
 		planAt(s.t.InvNTTSpec.Kernel, variant.Candidates(s.knownInvNTT), level, host),
@@ -54,16 +55,16 @@ func (s *Set[E]) tierChoice(value, level string, host *dispatch.CPU) (compose.Ch
 
 // planAt returns the variant dispatch selects for kernel at size 0 on the
 // host (its own level) or on a synthetic CPU of level.
-func planAt(kernel string, cands []dispatch.Candidate, level string, host *dispatch.CPU) string {
-	cpu := host
+func planAt(kernel string, cands []dispatch.Candidate, level string, host *cpu.CPU) string {
+	on := host
 	if host.Level() != level {
-		c, err := dispatch.LevelCPU(level)
+		c, err := cpu.LevelCPU(level)
 		if err != nil {
 			return variant.GenericName
 		}
-		cpu = c
+		on = c
 	}
-	plan := dispatch.Resolve(cpu, dispatch.Compiled(), "", kernel, cands)
+	plan := dispatch.Resolve(on, dispatch.Compiled(), "", kernel, cands)
 	return plan.Choices[dispatch.ForSize(plan.Choices, 0)].Variant
 }
 

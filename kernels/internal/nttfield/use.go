@@ -3,7 +3,7 @@ package nttfield
 import (
 	"fmt"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -52,7 +52,7 @@ func pick[F any](kernel, name string, cur, ref F, known []variant.Impl[F]) (F, e
 		if im.Name != name {
 			continue
 		}
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			return cur, fmt.Errorf("%s: variant %s cannot run on this CPU", kernel, name)
 		}
 		return im.Fn, nil

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -22,7 +22,7 @@ func verifyAll[F any](t *testing.T, s *kernelset.Slot[F], count int) {
 	t.Helper()
 	ran := 0
 	for i, im := range s.Known() {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			t.Logf("skipping %s %s: host lacks %v", s.Kernel(), im.Name, im.Features)
 			continue
 		}
@@ -55,7 +55,7 @@ func TestVariants(t *testing.T) {
 func TestCompressExhaustive(t *testing.T) {
 	impls := append(slices.Clone(slots.compress.Known()), variant.Impl[compressFn]{Name: variant.GenericName, Fn: compressGeneric})
 	for _, im := range impls {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			continue
 		}
 		for _, d := range kemWidths {

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -30,7 +30,7 @@ func verifyAll[F any](t *testing.T, s *kernelset.Slot[F]) {
 	t.Helper()
 	ran := 0
 	for i, im := range s.Known() {
-		if !dispatch.Has(im.Features...) {
+		if !cpu.Has(im.Features...) {
 			t.Logf("skipping %s %s: host lacks %v", s.Kernel(), im.Name, im.Features)
 			continue
 		}
@@ -64,7 +64,7 @@ func TestRegistered(t *testing.T) {
 			t.Errorf("%s: %d registered variants, want %d", kernel, len(vs), want)
 		}
 		for _, v := range vs {
-			if dispatch.Has(v.Features...) {
+			if cpu.Has(v.Features...) {
 				if err := v.Verify(0, 7); err != nil {
 					t.Error(err)
 				}

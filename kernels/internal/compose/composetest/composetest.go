@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -36,7 +36,7 @@ func CheckOperations(t *testing.T, ops []compose.Op) {
 			if !strings.Contains(v.Name, "ntt=") && v.Name != variant.GenericName {
 				t.Errorf("%s %s: no ntt knob", name, v.Name)
 			}
-			if !dispatch.Has(v.Features...) {
+			if !cpu.Has(v.Features...) {
 				continue
 			}
 			for _, seed := range seeds {

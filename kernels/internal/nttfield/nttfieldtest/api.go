@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -50,7 +51,7 @@ func API[E nttfield.Elem](t *testing.T, fd Field[E]) {
 		for _, c := range kp.Choices {
 			t.Logf("%s: dispatching to %s (%s)", kp.Kernel, c.Variant, c.Reason)
 			v := variant.Lookup(kp.Kernel, c.Variant)
-			if v == nil || !dispatch.Has(v.Features...) {
+			if v == nil || !cpu.Has(v.Features...) {
 				t.Errorf("%s: dispatch chose %q, which is not a runnable variant here", kp.Kernel, c.Variant)
 			}
 		}

@@ -3,7 +3,7 @@ package nttfieldtest
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -12,7 +12,7 @@ import (
 // sub-benchmark per variant, and checks each afterwards.
 func BenchKernel(b *testing.B, kernel string) {
 	for _, v := range variant.Variants(kernel) {
-		if v.OffsetSweep || !dispatch.Has(v.Features...) {
+		if v.OffsetSweep || !cpu.Has(v.Features...) {
 			continue
 		}
 		b.Run(v.Name, func(b *testing.B) {

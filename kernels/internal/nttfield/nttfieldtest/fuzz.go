@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 )
 
@@ -38,7 +38,7 @@ func FuzzVariants[E nttfield.Elem](f *testing.F, fd Field[E]) {
 			want := a
 			k.ref(&want)
 			for _, v := range k.impls {
-				if v.OffsetSweep || !dispatch.Has(v.Features...) {
+				if v.OffsetSweep || !cpu.Has(v.Features...) {
 					continue
 				}
 				got := a
@@ -51,7 +51,7 @@ func FuzzVariants[E nttfield.Elem](f *testing.F, fd Field[E]) {
 		var want nttfield.Poly[E]
 		fd.MulNTT(&want, &a, &b)
 		for _, v := range fd.AsmMulNTT {
-			if v.OffsetSweep || !dispatch.Has(v.Features...) {
+			if v.OffsetSweep || !cpu.Has(v.Features...) {
 				continue
 			}
 			var got nttfield.Poly[E]

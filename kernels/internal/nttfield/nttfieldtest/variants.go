@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -34,7 +34,7 @@ func binaryPolys[E nttfield.Elem](v variant.Impl[nttfield.Binary[E]]) int {
 }
 
 func runnable(t *testing.T, name string, features []string) bool {
-	if !dispatch.Has(features...) {
+	if !cpu.Has(features...) {
 		t.Logf("skipping %s: host lacks %s", name, strings.Join(features, "+"))
 		return false
 	}

@@ -1,4 +1,4 @@
-package dispatch
+package cpu
 
 import (
 	"strings"
@@ -43,7 +43,7 @@ func TestMask(t *testing.T) {
 }
 
 // zen4Canonical is zen4All in canonical order.
-func zen4Canonical() []string { return mustSet(zen4All...).names() }
+func zen4Canonical() []string { return mustSet(zen4All...).Names() }
 
 func TestMaskWarningsNameEntry(t *testing.T) {
 	_, w := parseMask("avx513=off")

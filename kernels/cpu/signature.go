@@ -1,4 +1,4 @@
-package dispatch
+package cpu
 
 // Vendor strings as CPUID leaf 0 reports them.
 const (

@@ -1,4 +1,4 @@
-package dispatch
+package cpu
 
 import "fmt"
 
@@ -14,7 +14,7 @@ const (
 // beyond the x86-64-v1 baseline (cumulative).
 var levels = []struct {
 	name string
-	need featureSet
+	need FeatureSet
 }{
 	{LevelV4, levelV3 | mustSet("avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")},
 	{LevelV3, levelV3},
@@ -28,7 +28,7 @@ var (
 )
 
 // levelOf returns the highest level whose features are all in s.
-func levelOf(s featureSet) string {
+func levelOf(s FeatureSet) string {
 	for _, l := range levels {
 		if s&l.need == l.need {
 			return l.name
@@ -38,7 +38,7 @@ func levelOf(s featureSet) string {
 }
 
 // levelNeeds returns the features the named level requires.
-func levelNeeds(level string) featureSet {
+func levelNeeds(level string) FeatureSet {
 	for _, l := range levels {
 		if l.name == level {
 			return l.need
@@ -64,14 +64,14 @@ func LevelRank(level string) int {
 // names are ignored. It lets reports compute a level from a result file's
 // feature list.
 func FeatureLevel(features []string) (level string, extras []string) {
-	s, _ := setOf(features...)
+	s, _ := SetOf(features...)
 	level = levelOf(s)
 	return level, extrasOf(s, level)
 }
 
 // extrasOf lists the kernel-relevant features in s that level does not
 // imply.
-func extrasOf(s featureSet, level string) []string {
+func extrasOf(s FeatureSet, level string) []string {
 	var out []string
 	rest := s &^ levelNeeds(level)
 	for i, f := range featureTable {
@@ -90,7 +90,7 @@ func LevelCPU(level string, extra ...string) (*CPU, error) {
 		return nil, fmt.Errorf("synthetic cpu: unknown feature level %q", level)
 	}
 	c := &CPU{Arch: "amd64"}
-	if err := c.SetFeatures(append(levelNeeds(level).names(), extra...)...); err != nil {
+	if err := c.SetFeatures(append(levelNeeds(level).Names(), extra...)...); err != nil {
 		return nil, err
 	}
 	return c, nil

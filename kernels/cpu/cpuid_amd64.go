@@ -1,6 +1,6 @@
 //go:build amd64 && gc
 
-package dispatch
+package cpu
 
 // cpuidLeaf1EAX returns EAX of CPUID leaf 1, the processor signature.
 // Implemented in cpuid_amd64.s.

@@ -1,4 +1,4 @@
-package dispatch
+package cpu
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // A CPU is the identity of a processor as tunelab sees it: what result
-// files record and what dispatch selects by.
+// files record and what kernels/dispatch selects by.
 type CPU struct {
 	// Arch is the GOARCH the identity was taken on ("amd64").
 	Arch string
@@ -28,8 +28,8 @@ type CPU struct {
 	// Hypervisor is the hypervisor vendor string, "" on bare metal.
 	Hypervisor string
 
-	have featureSet // features the hardware reports
-	mask featureSet // features hidden by masks
+	have FeatureSet // features the hardware reports
+	mask FeatureSet // features hidden by masks
 }
 
 // Cache holds cache sizes in bytes (per core or shared, as CPUID reports
@@ -70,7 +70,7 @@ func Identify(mask string) (*CPU, []string) {
 // previous set and clearing masks; for synthetic CPUs in tests and
 // previews. Unknown names are an error and leave c unchanged.
 func (c *CPU) SetFeatures(names ...string) error {
-	s, ok := setOf(names...)
+	s, ok := SetOf(names...)
 	if !ok {
 		for _, n := range names {
 			if _, known := featureIndex[n]; !known {
@@ -91,14 +91,14 @@ func (c *CPU) Mask(spec string) []string {
 	return warnings
 }
 
-// features returns the usable (unmasked) feature set.
-func (c *CPU) features() featureSet { return c.have &^ c.mask }
+// Features returns the usable feature set (masks applied).
+func (c *CPU) Features() FeatureSet { return c.have &^ c.mask }
 
 // Has reports whether c has every named feature, masks applied. Unknown
 // names are never present.
 func (c *CPU) Has(features ...string) bool {
-	s, ok := setOf(features...)
-	return ok && c.features()&s == s
+	s, ok := SetOf(features...)
+	return ok && c.Features()&s == s
 }
 
 // Missing lists the named features c lacks (or has masked), in the order
@@ -116,11 +116,11 @@ func (c *CPU) Missing(features ...string) []string {
 // FeatureList lists c's usable features (masks applied) in canonical
 // order: the level features and the kernel-relevant ones of the package
 // comment.
-func (c *CPU) FeatureList() []string { return c.features().names() }
+func (c *CPU) FeatureList() []string { return c.Features().Names() }
 
 // MaskedList lists the features the hardware has but masks hide (a
 // masked feature hides every feature that requires it).
-func (c *CPU) MaskedList() []string { return (c.have & c.mask).names() }
+func (c *CPU) MaskedList() []string { return (c.have & c.mask).Names() }
 
 // Level returns the x86-64 feature level with masks applied
 // ("x86-64-v4"), or "" when Arch is not amd64.
@@ -128,11 +128,11 @@ func (c *CPU) Level() string {
 	if c.Arch != "amd64" {
 		return ""
 	}
-	return levelOf(c.features())
+	return levelOf(c.Features())
 }
 
 // Extras lists the kernel-relevant features c has beyond its level.
-func (c *CPU) Extras() []string { return extrasOf(c.features(), c.Level()) }
+func (c *CPU) Extras() []string { return extrasOf(c.Features(), c.Level()) }
 
 // Key returns the dispatch key "vendor/0xFF/0xMM" that tables are keyed by.
 func (c *CPU) Key() string { return DispatchKey(c.Vendor, c.Family, c.Model) }

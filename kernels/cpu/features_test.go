@@ -1,4 +1,4 @@
-package dispatch
+package cpu
 
 import (
 	"os"
@@ -35,7 +35,7 @@ func TestFeatureNamesDocumented(t *testing.T) {
 
 func TestRequiresKnownNames(t *testing.T) {
 	for k, vs := range requires {
-		if _, ok := setOf(append([]string{k}, vs...)...); !ok {
+		if _, ok := SetOf(append([]string{k}, vs...)...); !ok {
 			t.Errorf("requires[%q] = %v names an unknown feature", k, vs)
 		}
 	}

@@ -1,4 +1,4 @@
-package dispatch
+package cpu
 
 import (
 	"math/bits"
@@ -7,8 +7,9 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// A featureSet is a bit set over featureTable indexes.
-type featureSet uint64
+// A FeatureSet is a set of known features (a bit set over featureTable
+// indexes, in canonical order). The zero value is the empty set.
+type FeatureSet uint64
 
 // featureInfo names one feature and its cpuid/v2 identifier.
 type featureInfo struct {
@@ -66,7 +67,7 @@ var featureIndex = func() map[string]int {
 }()
 
 // allFeatures has every known feature set.
-var allFeatures = featureSet(1)<<len(featureTable) - 1
+var allFeatures = FeatureSet(1)<<len(featureTable) - 1
 
 // requires lists, per feature, the features it cannot be used without:
 // CPUID reports each on its own, but AVX state needs the OS's XSAVE
@@ -87,9 +88,9 @@ var requires = map[string][]string{
 	"avx512bitalg": {"avx512f"}, "avx512vpopcntdq": {"avx512f"}, "avx512bf16": {"avx512f"},
 }
 
-// setOf returns the set of the named features; ok is false if a name is
+// SetOf returns the set of the named features; ok is false if a name is
 // unknown (unknown names are left out).
-func setOf(names ...string) (s featureSet, ok bool) {
+func SetOf(names ...string) (s FeatureSet, ok bool) {
 	ok = true
 	for _, n := range names {
 		i, known := featureIndex[n]
@@ -103,17 +104,27 @@ func setOf(names ...string) (s featureSet, ok bool) {
 }
 
 // mustSet is setOf for names known to be valid.
-func mustSet(names ...string) featureSet {
-	s, ok := setOf(names...)
+func mustSet(names ...string) FeatureSet {
+	s, ok := SetOf(names...)
 	if !ok {
-		panic("dispatch: unknown feature in " + strings.Join(names, " "))
+		panic("cpu: unknown feature in " + strings.Join(names, " "))
 	}
 	return s
 }
 
-// names lists the features of s in canonical order.
-func (s featureSet) names() []string {
-	out := make([]string, 0, bits.OnesCount64(uint64(s)))
+// KnownFeatures returns the set of every known feature.
+func KnownFeatures() FeatureSet { return allFeatures }
+
+// Len returns the number of features in s.
+func (s FeatureSet) Len() int { return bits.OnesCount64(uint64(s)) }
+
+// Level returns the highest x86-64 feature level whose features are all
+// in s (LevelV1 for none).
+func (s FeatureSet) Level() string { return levelOf(s) }
+
+// Names lists the features of s in canonical order.
+func (s FeatureSet) Names() []string {
+	out := make([]string, 0, s.Len())
 	for i, f := range featureTable {
 		if s&(1<<i) != 0 {
 			out = append(out, f.name)
@@ -124,7 +135,7 @@ func (s featureSet) names() []string {
 
 // maskClosure returns s plus every feature that requires one in s,
 // transitively: what masking s hides.
-func maskClosure(s featureSet) featureSet {
+func maskClosure(s FeatureSet) FeatureSet {
 	for {
 		next := s
 		for i, f := range featureTable {
@@ -140,8 +151,8 @@ func maskClosure(s featureSet) featureSet {
 }
 
 // hostFeatures reads the known features from cpuid/v2.
-func hostFeatures() featureSet {
-	var s featureSet
+func hostFeatures() FeatureSet {
+	var s FeatureSet
 	for i, f := range featureTable {
 		if cpuid.CPU.Supports(f.id) {
 			s |= 1 << i
@@ -153,11 +164,11 @@ func hostFeatures() featureSet {
 // CanonicalFeatures returns the known names among features in canonical
 // order without duplicates, and the unknown names in the order given.
 func CanonicalFeatures(features []string) (known, unknown []string) {
-	s, _ := setOf(features...)
+	s, _ := SetOf(features...)
 	for _, f := range features {
 		if _, ok := featureIndex[f]; !ok {
 			unknown = append(unknown, f)
 		}
 	}
-	return s.names(), unknown
+	return s.Names(), unknown
 }

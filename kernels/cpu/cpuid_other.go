@@ -1,6 +1,6 @@
 //go:build !amd64 || !gc
 
-package dispatch
+package cpu
 
 // rawSignature reports that no x86 processor signature is available.
 func rawSignature() (uint32, bool) { return 0, false }

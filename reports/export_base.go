@@ -8,7 +8,7 @@ import (
 
 	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
+	"github.com/tunelab/tunelab/reports/tablesrc"
 )
 
 // maxTableBytes bounds a dispatch table read to merge (the compiled one

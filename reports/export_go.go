@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
+	"github.com/tunelab/tunelab/reports/tablesrc"
 )
 
 // GoSource returns the table as the Go source of

@@ -8,8 +8,8 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/dispatch/tablesrc"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/tablesrc"
 )
 
 func TestExportJSON(t *testing.T) {

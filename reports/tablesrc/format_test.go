@@ -121,7 +121,7 @@ func TestFormatTableEmptyMatchesShape(t *testing.T) {
 // FormatTable writes for its own contents, and that ParseTable reads the
 // compiled table back from it.
 func TestCompiledTableIsExporterOutput(t *testing.T) {
-	file, err := os.ReadFile("../ztable.go")
+	file, err := os.ReadFile("../../kernels/dispatch/ztable.go")
 	if err != nil {
 		t.Fatal(err)
 	}

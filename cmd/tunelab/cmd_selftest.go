@@ -27,7 +27,7 @@ func init() {
 	})
 }
 
-// calibKernel is the calibration kernel of package kernels/calib and
+// calibKernel is the calibration kernel of package lab/calib and
 // calibFamily its family, which default sweeps leave out.
 const (
 	calibKernel = "calib"

@@ -1,4 +1,4 @@
 package main
 
 // Register every kernel family and its external references.
-import _ "github.com/tunelab/tunelab/kernels/all"
+import _ "github.com/tunelab/tunelab/lab/all"

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tunelab/tunelab/internal/asmalign"
 	"github.com/tunelab/tunelab/internal/asmmap"
-	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/all"
 )
 
 // TestRegisteredVariantPlacements locates the hot loop of every registered

@@ -1,12 +1,12 @@
 // Package labinit tells kernels/dispatch that this binary is a lab
 // binary (the tunelab command, its workers, the tests), before any
-// kernel family plans its dispatch: kernels/all imports it.
+// kernel family plans its dispatch: lab/all imports it.
 //
 // A lab binary's families plan twice: at their own init with the
-// production variants, then once kernels/all registered the lab
+// production variants, then once lab/all registered the lab
 // variants. An override (TUNELAB_DISPATCH) naming a lab variant is
 // unknown to the first plan and applied by the second, so Plan holds
-// override warnings until kernels/all releases them (see
+// override warnings until lab/all releases them (see
 // dispatch.HoldOverrideWarnings): no "ignored" warning for an override
 // that applies.
 //

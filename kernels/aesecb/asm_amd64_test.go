@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // addAsmKeyExpanders adds the AESKEYGENASSIST expansion where the host has

@@ -78,7 +78,7 @@ func Plan(kernel string, cands []Candidate) []Choice {
 
 // HoldOverrideWarnings holds the override warnings of Plan until
 // ReleaseOverrideWarnings. A lab binary calls it before any kernel
-// family plans (internal/labinit, which kernels/all imports): its
+// family plans (internal/labinit, which lab/all imports): its
 // families plan first with the production variants, and again once the
 // lab registered the others, so that an override naming a lab variant
 // is applied, not ignored; only a warning the final plan still has is

@@ -13,7 +13,7 @@
 // plans (a typo) is warned about too, in any binary. An override that
 // applies says so once on stderr. Warnings quote the entry (%q), so that
 // no control character reaches the terminal. In a lab binary (one that
-// imports kernels/all), which plans every kernel again once its lab
+// imports lab/all), which plans every kernel again once its lab
 // variants are registered, override warnings wait for that final plan:
 // an override naming a lab variant is applied, not reported as ignored.
 //

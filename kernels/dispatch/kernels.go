@@ -8,7 +8,7 @@ import (
 // knownKernels lists every kernel the compiled table (ztable.go, made by
 // tunelab export from measurements) names in an entry or a default, so
 // that a TUNELAB_DISPATCH entry naming another (a typo) is warned about
-// in any binary, whichever packages it links. A test in kernels/all
+// in any binary, whichever packages it links. A test in lab/all
 // checks that every kernel a family plans is in it, and nothing else.
 var knownKernels = sync.OnceValue(func() []string {
 	ks := slices.Clone(extraKnownKernels)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestGeneratedFeatures checks every variant's declared CPU features

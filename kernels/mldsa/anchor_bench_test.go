@@ -3,7 +3,7 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 // anchorSink keeps the keys' bytes of BenchmarkAnchor's key generation.

@@ -45,7 +45,7 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT(c, a, b) }
 // the functions above call again among all of them, so that
 // TUNELAB_DISPATCH can force any variant. Production code need not call it
 // and then links only the variants its dispatch table can select. It is
-// idempotent; call it before the kernels run concurrently (kernels/all
+// idempotent; call it before the kernels run concurrently (lab/all
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
 //

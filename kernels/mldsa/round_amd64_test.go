@@ -5,8 +5,8 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestRoundGeneratedFeatures checks the declared CPU features of every

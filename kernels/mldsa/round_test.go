@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 // roundVariants returns every registered variant of the rounding kernels

@@ -3,8 +3,8 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/sha3"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 // BenchmarkSteps times each step of ML-DSA-65 key generation, signing and

@@ -5,8 +5,8 @@ package mlkem
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestMatVecGeneratedFeatures checks the declared CPU features of every

@@ -3,7 +3,7 @@ package mlkem
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 // BenchmarkMLKEMMulCache and BenchmarkMLKEMMatVec time every runnable

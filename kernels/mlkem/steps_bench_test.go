@@ -3,9 +3,9 @@ package mlkem
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/keccak"
 	"github.com/tunelab/tunelab/kernels/sha3"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 // BenchmarkSteps times each step of ML-KEM-768 key generation,

@@ -14,7 +14,7 @@ import (
 // dispatch table can select. RegisterVariants adds the variants the
 // production set lacks and plans dispatch again among all; calling it
 // again does nothing. Call it before using the package concurrently
-// (kernels/all calls it from an init function). Under purego, or off
+// (lab/all calls it from an init function). Under purego, or off
 // amd64, there are no generated variants and it registers nothing.
 func RegisterVariants() { registerOnce.Do(registerLab) }
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // testPowerTables recomputes every vector variant's power table with

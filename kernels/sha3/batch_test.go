@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 // A batchCase is one random Batch: its sponges' kinds, inputs (split into

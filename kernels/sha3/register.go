@@ -73,7 +73,7 @@ func init() {
 var registerOnce sync.Once
 
 // RegisterVariants plans the many-stream kernels' dispatch again, for the
-// lab: kernels/all calls it after kernels/keccak's RegisterVariants, which
+// lab: lab/all calls it after kernels/keccak's RegisterVariants, which
 // may select other permutations (under TUNELAB_DISPATCH) and so change
 // the default NR. The variants themselves are registered at init (there
 // are no generated ones). It is idempotent; call it from an init

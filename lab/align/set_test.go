@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/all"
 )
 
 func TestBaseName(t *testing.T) {

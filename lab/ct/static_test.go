@@ -9,7 +9,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/ct"
 
-	_ "github.com/tunelab/tunelab/kernels/all"
+	_ "github.com/tunelab/tunelab/lab/all"
 )
 
 // leakyFile is a status file standing in for a generator whose variant

@@ -8,7 +8,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/ct/leaks"
 
-	_ "github.com/tunelab/tunelab/kernels/all"
+	_ "github.com/tunelab/tunelab/lab/all"
 )
 
 // TestTargetsRun resolves every target the dynamic check and the

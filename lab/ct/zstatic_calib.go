@@ -4,8 +4,8 @@ package ct
 
 func init() {
 	register(&File{
-		Package:   "github.com/tunelab/tunelab/kernels/calib",
-		Asm:       "kernels/calib/calib_amd64.s",
+		Package:   "github.com/tunelab/tunelab/lab/calib",
+		Asm:       "lab/calib/calib_amd64.s",
 		Generator: "go run ../../variants/calib -out calib_amd64.s -stubs zstubs_amd64.go -pkg calib -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../lab/ct/zstatic_calib.go",
 		Fixture:   false,
 		Secret:    []string{"x", "k"},

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/all"
 )
 
 func TestIsEVEX(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"os/exec"
 	"testing"
 
-	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/all"
 	"github.com/tunelab/tunelab/lab/mca"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	_ "github.com/tunelab/tunelab/kernels/calib"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/calib"
 )
 
 //go:noinline

@@ -1,5 +1,5 @@
 // Command calib generates the calibration kernels of package
-// kernels/calib: dependent chains of single-cycle ADDQ instructions whose
+// lab/calib: dependent chains of single-cycle ADDQ instructions whose
 // exact length is known, so the measurement machinery can be tested
 // against planted effects.
 //
@@ -142,7 +142,7 @@ func writeTables(lab, prod string) error {
 		}
 		list.Rows = append(list.Rows, impltable.Row{Name: f.name, Features: feats, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset})
 	}
-	f := impltable.File{Pkg: "calib", PkgPath: "github.com/tunelab/tunelab/kernels/calib",
+	f := impltable.File{Pkg: "calib", PkgPath: "github.com/tunelab/tunelab/lab/calib",
 		Command: "go run ../../variants/calib " + strings.Join(os.Args[1:], " "), Lists: []impltable.List{list}}
 	return f.Write(lab, prod)
 }

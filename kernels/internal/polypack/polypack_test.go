@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/anchorbench"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/anchorbench"
 )
 
 func TestMain(m *testing.M) {

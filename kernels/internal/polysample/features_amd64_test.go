@@ -5,8 +5,8 @@ package polysample
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestGeneratedFeatures checks every variant's declared CPU features

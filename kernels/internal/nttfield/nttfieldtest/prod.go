@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // ProductionEnv, set in a test process, leaves the lab variants

@@ -1,7 +1,7 @@
 package nttfieldtest
 
 import (
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
+	"github.com/tunelab/tunelab/lab/asmtest"
 	"strings"
 	"testing"
 

@@ -4,13 +4,13 @@ package all
 
 import (
 	"github.com/tunelab/tunelab/kernels/aesecb"
-	"github.com/tunelab/tunelab/kernels/calib"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/keccak"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/mlkem"
 	"github.com/tunelab/tunelab/kernels/poly1305"
 	"github.com/tunelab/tunelab/kernels/sha3"
+	"github.com/tunelab/tunelab/lab/calib"
 )
 
 // init registers every generated variant of every kernel family, then

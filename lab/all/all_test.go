@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/tunelab/tunelab/kernels/all"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/all"
 )
 
 // TestKnownKernelsArePlanned checks dispatch's list of kernels (with

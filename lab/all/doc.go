@@ -10,4 +10,4 @@
 // adding a family touches no file here.
 package all
 
-//go:generate go run ../../variants/all -kernels .. -out zfamilies.go
+//go:generate go run ../../variants/all -dirs ../../kernels,.. -out zfamilies.go

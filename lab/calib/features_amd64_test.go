@@ -5,7 +5,7 @@ package calib
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/asmtest"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestGeneratedFeatures checks every chain's declared CPU features against

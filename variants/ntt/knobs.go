@@ -176,8 +176,6 @@ type mulKnobs struct {
 	align  asmalign.Align
 }
 
-func (k mulKnobs) ifma() bool { return k.mul == prodIFMA || k.mul == prodIFMA2 }
-
 // mergeLayers is the number of large-stride layers per pass for regs=mem.
 func (k nttKnobs) mergeLayers() int {
 	if k.merge == 0 {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tunelab/tunelab/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
-	"github.com/tunelab/tunelab/kernels/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 	"github.com/tunelab/tunelab/kernels/sha3"

@@ -25,7 +25,7 @@
 // the variants ways=1, ways=2, ways=4 and ways=8 (each on keccak's
 // dispatched permutation of that width), the generic reference
 // isa=generic (the streams one after another through the single-stream
-// sponge) and, in kernels/baselines, crypto/sha3 as ext=sha3.
+// sponge) and, in lab/baselines, crypto/sha3 as ext=sha3.
 //
 // A sweep of these kernels measures the sampling step of the lattice
 // schemes as they run it. The size of a sweep is the number of streams

@@ -50,7 +50,7 @@ const (
 // SweepShape returns the per-stream input and output lengths in bytes of
 // the sweep of the many-stream kernel named kernel ("shake128.many" or
 // "shake256.many"), and false for any other name. External references
-// (kernels/baselines) use it to measure the same work as the variants.
+// (lab/baselines) use it to measure the same work as the variants.
 func SweepShape(kernel string) (inLen, outLen int, ok bool) {
 	for _, k := range manyKernels {
 		if k.name == kernel {

@@ -1,3 +1,3 @@
 package all
 
-import _ "github.com/tunelab/tunelab/kernels/baselines"
+import _ "github.com/tunelab/tunelab/lab/baselines"

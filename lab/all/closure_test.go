@@ -13,9 +13,8 @@ var publicFamilies = []string{"keccak", "sha3", "mlkem", "mlkem/mlkemtest", "mld
 // labUnderKernels are the lab packages still under kernels/, outside the
 // public families' dependency closure: the debt of moving the lab out of
 // kernels/. composetest and nttfieldtest import kernels/internal (compose,
-// nttfield), and baselines imports kernels/internal/opinputs, so they
-// leave kernels/ with those. The list may only shrink.
-var labUnderKernels = []string{"baselines", "internal/compose/composetest", "internal/nttfield/nttfieldtest"}
+// nttfield), so they leave kernels/ with those. The list may only shrink.
+var labUnderKernels = []string{"internal/compose/composetest", "internal/nttfield/nttfieldtest"}
 
 // TestKernelsShip checks that every Go package under kernels/ is in the
 // dependency closure of the public family packages, built without test or

@@ -46,7 +46,7 @@ type Op struct {
 
 // RegisterKernels registers each op's kernel (marked Allocates and
 // Operation); a package does it at init, so that reference
-// implementations (kernels/baselines) can add their variants.
+// implementations (lab/baselines) can add their variants.
 func RegisterKernels(ops ...Op) {
 	for _, op := range ops {
 		k := op.Kernel

@@ -10,7 +10,7 @@ import (
 	"github.com/cloudflare/circl/kem/mlkem/mlkem1024"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem768"
-	"github.com/tunelab/tunelab/kernels/internal/opinputs"
+	"github.com/tunelab/tunelab/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/mlkem"
 	"github.com/tunelab/tunelab/kernels/mlkem/mlkemtest"
 	"github.com/tunelab/tunelab/kernels/variant"

@@ -7,7 +7,7 @@ import (
 	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
-	"github.com/tunelab/tunelab/kernels/internal/opinputs"
+	"github.com/tunelab/tunelab/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/variant"
 )

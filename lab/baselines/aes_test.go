@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/asmmap"
-	_ "github.com/tunelab/tunelab/kernels/baselines"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/baselines"
 )
 
 // TestBaselines verifies the crypto/aes and crypto/cipher CTR baselines

@@ -1,7 +1,7 @@
 // Package opinputs derives the inputs of the whole-operation sweep kernels
 // (keys' seeds, messages, encapsulation randomness) from a variant
 // instance's seed, so that tunelab's compositions and the external
-// references (kernels/baselines) run exactly the same work: signing time,
+// references (lab/baselines) run exactly the same work: signing time,
 // for one, depends on the message through FIPS 204's rejection loop.
 package opinputs
 

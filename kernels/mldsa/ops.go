@@ -5,8 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tunelab/tunelab/internal/compose"
 	"github.com/tunelab/tunelab/internal/opinputs"
-	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/compose"
 	"github.com/tunelab/tunelab/internal/opinputs"
-	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/compose/composetest"
+	"github.com/tunelab/tunelab/lab/composetest"
 )
 
 // TestOperations verifies every runnable composition of every operation

@@ -3,7 +3,7 @@ package sha3
 import (
 	"strconv"
 
-	"github.com/tunelab/tunelab/kernels/internal/compose"
+	"github.com/tunelab/tunelab/internal/compose"
 )
 
 // WaysKnob returns the "ways" knob of whole-operation compositions: the

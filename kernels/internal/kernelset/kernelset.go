@@ -15,9 +15,9 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tunelab/tunelab/internal/compose"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 

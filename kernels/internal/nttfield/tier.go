@@ -1,9 +1,9 @@
 package nttfield
 
 import (
+	"github.com/tunelab/tunelab/internal/compose"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/compose"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/compose"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 

@@ -45,8 +45,9 @@ type Op struct {
 }
 
 // RegisterKernels registers each op's kernel (marked Allocates and
-// Operation); a package does it at init, so that reference
-// implementations (lab/baselines) can add their variants.
+// Operation). Operation kernels are lab kernels: a family registers them
+// in its RegisterVariants, never at init, and reference implementations
+// (lab/baselines) call that before adding their variants.
 func RegisterKernels(ops ...Op) {
 	for _, op := range ops {
 		k := op.Kernel

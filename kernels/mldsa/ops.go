@@ -20,28 +20,31 @@ import (
 // the kernel choices under them: the Keccak way count of the many-stream
 // SHAKEs (ExpandA, ExpandS, ExpandMask) × the NTT tier (the variants
 // dispatch selects at each ISA tier the host has), plus the generic
-// reference. They are lab kernels: init registers the kernels,
-// RegisterVariants their compositions.
+// reference. They are lab kernels: RegisterVariants registers the kernels
+// and their compositions, init neither.
 
 // signedMessage is the message size of the sign and verify operations.
 const signedMessage = 1024
 
-var operations = func() []compose.Op {
+// operations returns the nine operations, which RegisterVariants
+// registers (registerOperations): production never does.
+func operations() []compose.Op {
 	var ops []compose.Op
 	for _, p := range []*params{&params44, &params65, &params87} {
 		ops = append(ops, keygenOp(p), signOp(p), verifyOp(p))
 	}
 	return ops
-}()
+}
 
 var operationsOnce sync.Once
 
-func init() { compose.RegisterKernels(operations...) }
-
-// registerOperations registers the compositions of every operation.
+// registerOperations registers every operation's kernel and its
+// compositions: lab kernels, which init leaves to RegisterVariants.
 func registerOperations() {
+	ops := operations()
+	compose.RegisterKernels(ops...)
 	poly := append(append(polysample.DSASlots(), polypack.DSASlots()...), roundKernels.lowBits, roundKernels.makeHint, roundKernels.response, roundKernels.w1Pack4, roundKernels.power2Round, matVec)
-	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", poly...))
+	compose.Register(ops, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", poly...))
 }
 
 // opKernel describes the operation kernel op ("sign") of p, perOp units

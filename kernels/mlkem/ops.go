@@ -22,21 +22,22 @@ import (
 // 3 compositions plus the generic reference). They are lab kernels,
 // registered by RegisterVariants.
 
-// operations are the nine operation kernels; init registers the kernels,
-// RegisterVariants their compositions.
-var operations = func() []compose.Op {
+// operations returns the nine operations, which RegisterVariants
+// registers (registerOperations): production never does.
+func operations() []compose.Op {
 	var ops []compose.Op
 	for _, p := range []*params{&params512, &params768, &params1024} {
 		ops = append(ops, keygenOp(p), encapsOp(p), decapsOp(p))
 	}
 	return ops
-}()
+}
 
-func init() { compose.RegisterKernels(operations...) }
-
-// registerOperations registers the compositions of every operation.
+// registerOperations registers every operation's kernel and its
+// compositions: lab kernels, which init leaves to RegisterVariants.
 func registerOperations() {
-	compose.Register(operations, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", append(append(polysample.KEMSlots(), polypack.KEMSlots()...), mulCacheSlot, matVecSlot)...))
+	ops := operations()
+	compose.RegisterKernels(ops...)
+	compose.Register(ops, sha3.WaysKnob(), kernels.TierKnob(), kernelset.TierKnob("poly", append(append(polysample.KEMSlots(), polypack.KEMSlots()...), mulCacheSlot, matVecSlot)...))
 }
 
 // opKernel describes the operation kernel op ("keygen") of p.

@@ -11,7 +11,7 @@ import (
 // kernel against the generic reference composition.
 func TestOperations(t *testing.T) {
 	RegisterVariants()
-	composetest.CheckOperations(t, operations)
+	composetest.CheckOperations(t, operations())
 }
 
 // TestOperationRestoresDispatch checks that running a composition leaves

@@ -23,7 +23,10 @@ import (
 // for the key pair.
 type dsaImpl func(seed []byte) (pk, sk []byte, sign func(msg []byte) []byte, verify func(msg, sig []byte) bool)
 
+// init registers the ext=circl variants of the operation kernels, which
+// mldsa.RegisterVariants registers first (it is idempotent).
 func init() {
+	mldsa.RegisterVariants()
 	sets := []struct {
 		set         string
 		circl, ours dsaImpl

@@ -41,7 +41,11 @@ type ours struct {
 	decaps func(seed, ct []byte) []byte
 }
 
+// init registers the ext=circl and ext=stdlib variants of the operation
+// kernels, which mlkem.RegisterVariants registers first (it is
+// idempotent).
 func init() {
+	mlkem.RegisterVariants()
 	sets := []struct {
 		set    string
 		ours   ours

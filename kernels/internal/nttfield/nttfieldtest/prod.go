@@ -65,9 +65,11 @@ func inLab[F any](t *testing.T, kernel string, prod, lab []variant.Impl[F]) []st
 // ProductionInit checks, in a subprocess that does not register the lab
 // variants first (ProductionEnv), that init registers exactly the generic
 // variant and the production table of each of fd's kernels and dispatches
-// among them, and that register (the package's RegisterVariants, called
-// twice) then registers every lab variant once and dispatches among all.
-// It is the body of each family's TestProductionInit.
+// among them, and no whole-operation kernel (those are the lab's), and
+// that register (the package's RegisterVariants, called twice) then
+// registers every lab variant once and dispatches among all, and the
+// family's operation kernels. It is the body of each family's
+// TestProductionInit.
 func ProductionInit[E nttfield.Elem](t *testing.T, fd Field[E], register func()) {
 	if os.Getenv(ProductionEnv) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestProductionInit$", "-test.count=1", "-test.v")
@@ -79,9 +81,27 @@ func ProductionInit[E nttfield.Elem](t *testing.T, fd Field[E], register func())
 		return
 	}
 	checkTables(t, fd, "at init", fd.ProdNTT, fd.ProdInvNTT, fd.ProdMulNTT)
+	if ops := operationKernels(""); len(ops) > 0 {
+		t.Errorf("at init: operation kernels %q registered, want none (RegisterVariants registers them)", ops)
+	}
 	register()
 	register()
 	checkTables(t, fd, "after RegisterVariants", fd.AsmNTT, fd.AsmInvNTT, fd.AsmMulNTT)
+	if len(operationKernels(fd.Prefix)) == 0 {
+		t.Errorf("after RegisterVariants: no operation kernel of family %s registered", fd.Prefix)
+	}
+}
+
+// operationKernels returns the names of the registered whole-operation
+// kernels of family, or of every family for "".
+func operationKernels(family string) []string {
+	var names []string
+	for _, k := range variant.Kernels() {
+		if k.Operation && (family == "" || k.Family == family) {
+			names = append(names, k.Name)
+		}
+	}
+	return names
 }
 
 // checkTables checks the registered variants and dispatch plans of fd's

@@ -3,7 +3,7 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 func BenchmarkMLDSANTT(b *testing.B)    { nttfieldtest.BenchKernel(b, "mldsa.ntt") }

@@ -3,7 +3,7 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // The assembly variants compute with signed 32-bit lanes: Montgomery

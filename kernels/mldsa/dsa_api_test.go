@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // Compile-time checks: the private keys are crypto.Signers and *Options

@@ -5,7 +5,7 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // TestGeneratedFeatures checks every variant's declared CPU features

@@ -1,9 +1,9 @@
 package mldsa
 
-import "github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+import "github.com/tunelab/tunelab/lab/nttfieldtest"
 
 // field describes this package's kernels to the tests shared with the
-// other NTT family (kernels/internal/nttfield/nttfieldtest).
+// other NTT family (lab/nttfieldtest).
 var field = nttfieldtest.Field[int32]{
 	Prefix: "mldsa",
 	Q:      Q,

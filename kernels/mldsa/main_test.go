@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // TestMain registers every generated variant (RegisterVariants), so that

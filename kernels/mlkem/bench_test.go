@@ -3,7 +3,7 @@ package mlkem
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 func BenchmarkMLKEMNTT(b *testing.B)    { nttfieldtest.BenchKernel(b, "mlkem.ntt") }

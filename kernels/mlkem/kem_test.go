@@ -14,8 +14,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
 	"github.com/tunelab/tunelab/kernels/mlkem"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // The key types have the shapes of crypto/mlkem's.

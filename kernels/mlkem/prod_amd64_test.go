@@ -5,7 +5,7 @@ package mlkem
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield/nttfieldtest"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // TestProductionLinksTable checks that the production tables hold every

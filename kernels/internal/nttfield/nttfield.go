@@ -1,7 +1,8 @@
 // Package nttfield holds what the NTT kernel families (kernels/mlkem and
-// kernels/mldsa) share: polynomial inputs for tests and sweeps, and the
-// registration of a kernel's variants behind kernels/variant together with
-// the dispatch choice of the implementation the public API calls.
+// kernels/mldsa) share: polynomial inputs for tests and sweeps (those of
+// internal/polyvec, which the lab's tests use too), and the registration
+// of a kernel's variants behind kernels/variant together with the
+// dispatch choice of the implementation the public API calls.
 // Production registers and chooses among a family's production table (the
 // variants the compiled dispatch table can select, RegisterUnary and
 // RegisterBinary); the lab adds the rest of the lab table and chooses again
@@ -13,81 +14,38 @@
 // coefficient order.
 package nttfield
 
+import "github.com/tunelab/tunelab/internal/polyvec"
+
+// The polynomials and their inputs are internal/polyvec's; nttfield names
+// them for the registrations here and the families' code.
+
 // N is the number of coefficients of every polynomial.
-const N = 256
+const N = polyvec.N
 
 // Elem is a coefficient type: int16 for ML-KEM, int32 for ML-DSA.
-type Elem interface{ ~int16 | ~int32 }
+type Elem = polyvec.Elem
 
 // Poly is a polynomial of either field.
-type Poly[E Elem] = [N]E
+type Poly[E Elem] = polyvec.Poly[E]
 
-// A Rand is a small deterministic generator (splitmix64); tests and sweeps
-// derive reproducible inputs from a seed with it.
-type Rand struct{ s uint64 }
+// A Rand is a small deterministic generator (polyvec.Rand).
+type Rand = polyvec.Rand
+
+// An Edge is a named boundary input (polyvec.Edge).
+type Edge = polyvec.Edge
+
+// Edges are the boundary inputs every variant is checked on
+// (polyvec.Edges): an array, as there.
+var Edges = polyvec.Edges
 
 // NewRand returns a generator seeded with seed.
-func NewRand(seed uint64) *Rand { return &Rand{s: seed} }
-
-// Uint64 returns the next pseudo-random value.
-func (r *Rand) Uint64() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func NewRand(seed uint64) *Rand { return polyvec.NewRand(seed) }
 
 // Fill sets p to uniformly random canonical coefficients in [0, q).
-func Fill[E Elem](r *Rand, q E, p *Poly[E]) {
-	for i := range p {
-		p[i] = E(r.Uint64() % uint64(q))
-	}
-}
-
-// Edge is a named boundary input.
-type Edge struct {
-	Name string
-	// Coef returns coefficient i of the input for modulus q.
-	Coef func(i int, q int64) int64
-}
-
-// Edges are the boundary inputs every variant is checked on. An array:
-// its length is a constant, so a verifier's index modulo len(Edges) is a
-// multiplication, not a division (lab/ct disassembles the operations'
-// packages, verifiers included, for divisions).
-var Edges = [...]Edge{
-	{"all-zero", func(int, int64) int64 { return 0 }},
-	{"all-one", func(int, int64) int64 { return 1 }},
-	{"all-q-1", func(_ int, q int64) int64 { return q - 1 }},
-	{"alternating-0-q-1", func(i int, q int64) int64 { return int64(i&1) * (q - 1) }},
-	{"alternating-q-1-0", func(i int, q int64) int64 { return int64(1-i&1) * (q - 1) }},
-	{"blocks-q-1-0", func(i int, q int64) int64 { return int64((i>>4)&1) * (q - 1) }},
-	{"half-q", func(_ int, q int64) int64 { return q / 2 }},
-	{"delta-0", func(i int, q int64) int64 { return b2i(i == 0) }},
-	{"delta-255", func(i int, q int64) int64 { return b2i(i == 255) * (q - 1) }},
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
-}
+func Fill[E Elem](r *Rand, q E, p *Poly[E]) { polyvec.Fill(r, q, p) }
 
 // SetEdge sets p to the boundary input e.
-func SetEdge[E Elem](e Edge, q E, p *Poly[E]) {
-	for i := range p {
-		p[i] = E(e.Coef(i, int64(q)))
-	}
-}
+func SetEdge[E Elem](e Edge, q E, p *Poly[E]) { polyvec.SetEdge(e, q, p) }
 
 // FirstDiff returns the first index where a and b differ, or -1.
-func FirstDiff[E Elem](a, b *Poly[E]) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return -1
-}
+func FirstDiff[E Elem](a, b *Poly[E]) int { return polyvec.FirstDiff(a, b) }

@@ -10,17 +10,29 @@
 // subprocesses, and FuzzVariants must be called from a fuzz target of the
 // calling package. Each family's TestMain calls Main, so that the tests see
 // every generated variant.
+//
+// A lab package, it reaches kernels/internal/nttfield only through what
+// the families register in kernels/variant (a variant's Verify is
+// nttfield's comparison with the generic code) and through the
+// polynomials and inputs nttfield takes from internal/polyvec.
 package nttfieldtest
 
 import (
 	"math/big"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
+// unary and binary are nttfield's Unary (an in-place NTT or InvNTT) and
+// Binary (a MulNTT product h = f∘g).
+type (
+	unary[E polyvec.Elem]  = func(*polyvec.Poly[E])
+	binary[E polyvec.Elem] = func(h, f, g *polyvec.Poly[E])
+)
+
 // A Field describes one family's kernels to the shared tests.
-type Field[E nttfield.Elem] struct {
+type Field[E polyvec.Elem] struct {
 	// Prefix names the kernels: "mlkem" stands for "mlkem.ntt",
 	// "mlkem.invntt" and "mlkem.mulntt".
 	Prefix string
@@ -28,41 +40,35 @@ type Field[E nttfield.Elem] struct {
 	Q E
 
 	// NTT, InvNTT and MulNTT are the generic references.
-	NTT, InvNTT nttfield.Unary[E]
-	MulNTT      nttfield.Binary[E]
+	NTT, InvNTT unary[E]
+	MulNTT      binary[E]
 
 	// AsmNTT, AsmInvNTT and AsmMulNTT are the assembly variant tables,
 	// the lab's: every generated variant (empty without assembly).
-	AsmNTT, AsmInvNTT []variant.Impl[nttfield.Unary[E]]
-	AsmMulNTT         []variant.Impl[nttfield.Binary[E]]
+	AsmNTT, AsmInvNTT []variant.Impl[unary[E]]
+	AsmMulNTT         []variant.Impl[binary[E]]
 
 	// ProdNTT, ProdInvNTT and ProdMulNTT are the production tables: the
 	// variants the compiled dispatch table can select (empty without
 	// assembly).
-	ProdNTT, ProdInvNTT []variant.Impl[nttfield.Unary[E]]
-	ProdMulNTT          []variant.Impl[nttfield.Binary[E]]
+	ProdNTT, ProdInvNTT []variant.Impl[unary[E]]
+	ProdMulNTT          []variant.Impl[binary[E]]
 
 	// APINTT, APIInvNTT and APIMulNTT are the public functions, which call
 	// the variant dispatch chose.
-	APINTT, APIInvNTT nttfield.Unary[E]
-	APIMulNTT         nttfield.Binary[E]
+	APINTT, APIInvNTT unary[E]
+	APIMulNTT         binary[E]
 }
 
 // Kernel returns the registered name of the kernel op ("ntt", "invntt" or
 // "mulntt").
 func (fd Field[E]) Kernel(op string) string { return fd.Prefix + "." + op }
 
-// Spec returns the spec nttfield.VerifyUnary and VerifyBinary need for the
-// kernel op.
-func (fd Field[E]) Spec(op string) nttfield.Spec[E] {
-	return nttfield.Spec[E]{Kernel: fd.Kernel(op), Q: fd.Q}
-}
-
 // unaryKernel is one in-place transform of a Field.
-type unaryKernel[E nttfield.Elem] struct {
+type unaryKernel[E polyvec.Elem] struct {
 	op       string
-	ref, api nttfield.Unary[E]
-	impls    []variant.Impl[nttfield.Unary[E]]
+	ref, api unary[E]
+	impls    []variant.Impl[unary[E]]
 }
 
 // unaries returns NTT and InvNTT.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/asmtest"
 )
@@ -33,7 +33,7 @@ func Main(m *testing.M, register func()) int {
 // generated variant the compiled dispatch table names for fd's kernels
 // (asmtest.CheckProduction) and that each is the lab table's variant of
 // that name. It is the body of each family's TestProductionLinksTable.
-func ProductionLinksTable[E nttfield.Elem](t *testing.T, fd Field[E]) {
+func ProductionLinksTable[E polyvec.Elem](t *testing.T, fd Field[E]) {
 	asmtest.CheckProduction(t, map[string][]string{
 		fd.Kernel("ntt"):    inLab(t, fd.Kernel("ntt"), fd.ProdNTT, fd.AsmNTT),
 		fd.Kernel("invntt"): inLab(t, fd.Kernel("invntt"), fd.ProdInvNTT, fd.AsmInvNTT),
@@ -70,7 +70,7 @@ func inLab[F any](t *testing.T, kernel string, prod, lab []variant.Impl[F]) []st
 // registers every lab variant once and dispatches among all, and the
 // family's operation kernels. It is the body of each family's
 // TestProductionInit.
-func ProductionInit[E nttfield.Elem](t *testing.T, fd Field[E], register func()) {
+func ProductionInit[E polyvec.Elem](t *testing.T, fd Field[E], register func()) {
 	if os.Getenv(ProductionEnv) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestProductionInit$", "-test.count=1", "-test.v")
 		cmd.Env = append(os.Environ(), ProductionEnv+"=1")
@@ -106,7 +106,7 @@ func operationKernels(family string) []string {
 
 // checkTables checks the registered variants and dispatch plans of fd's
 // kernels against the tables.
-func checkTables[E nttfield.Elem](t *testing.T, fd Field[E], when string, ntt, inv []variant.Impl[nttfield.Unary[E]], mul []variant.Impl[nttfield.Binary[E]]) {
+func checkTables[E polyvec.Elem](t *testing.T, fd Field[E], when string, ntt, inv []variant.Impl[unary[E]], mul []variant.Impl[binary[E]]) {
 	t.Helper()
 	checkTable(t, fd.Kernel("ntt"), when, ntt)
 	checkTable(t, fd.Kernel("invntt"), when, inv)

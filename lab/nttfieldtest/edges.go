@@ -6,22 +6,22 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/internal/polyvec"
 )
 
 // MulAliasing checks every runnable MulNTT variant with the output
 // aliasing either input and with all three the same polynomial (the API
 // allows both). It is the body of each family's TestMulAliasing.
-func MulAliasing[E nttfield.Elem](t *testing.T, fd Field[E]) {
-	rng := nttfield.NewRand(77)
+func MulAliasing[E polyvec.Elem](t *testing.T, fd Field[E]) {
+	rng := polyvec.NewRand(77)
 	for _, v := range fd.AsmMulNTT {
 		if !runnable(t, v.Name, v.Features) {
 			continue
 		}
 		for range 20 {
-			var a, b, want nttfield.Poly[E]
-			nttfield.Fill(rng, fd.Q, &a)
-			nttfield.Fill(rng, fd.Q, &b)
+			var a, b, want polyvec.Poly[E]
+			polyvec.Fill(rng, fd.Q, &a)
+			polyvec.Fill(rng, fd.Q, &b)
 			fd.MulNTT(&want, &a, &b)
 			x, y := a, b
 			v.Fn(&x, &x, &y)
@@ -42,9 +42,9 @@ func MulAliasing[E nttfield.Elem](t *testing.T, fd Field[E]) {
 // byte outside its polynomials (MulNTT variants that load the odd lanes 4
 // bytes further on must not do so for the last vector). It is the body of
 // each family's TestGuardPages.
-func GuardPages[E nttfield.Elem](t *testing.T, fd Field[E]) {
+func GuardPages[E polyvec.Elem](t *testing.T, fd Field[E]) {
 	page := unix.Getpagesize()
-	size := int(unsafe.Sizeof(nttfield.Poly[E]{}))
+	size := int(unsafe.Sizeof(polyvec.Poly[E]{}))
 	if 3*size > page {
 		t.Skipf("page of %d bytes too small for three polynomials", page)
 	}
@@ -58,7 +58,7 @@ func GuardPages[E nttfield.Elem](t *testing.T, fd Field[E]) {
 			t.Skipf("mprotect: %v", err)
 		}
 	}
-	at := func(off int) *nttfield.Poly[E] { return (*nttfield.Poly[E])(unsafe.Pointer(&mem[off])) }
+	at := func(off int) *polyvec.Poly[E] { return (*polyvec.Poly[E])(unsafe.Pointer(&mem[off])) }
 	// three polynomials after the first guard page, three before the second
 	for _, offs := range [][3]int{{page, page + size, page + 2*size}, {2*page - 3*size, 2*page - 2*size, 2*page - size}} {
 		h, f, g := at(offs[0]), at(offs[1]), at(offs[2])
@@ -69,15 +69,15 @@ func GuardPages[E nttfield.Elem](t *testing.T, fd Field[E]) {
 
 // guardedUnaries runs every NTT and InvNTT variant in place on the first
 // and the last polynomial of a group.
-func guardedUnaries[E nttfield.Elem](t *testing.T, fd Field[E], first, last *nttfield.Poly[E]) {
-	rng := nttfield.NewRand(78)
+func guardedUnaries[E polyvec.Elem](t *testing.T, fd Field[E], first, last *polyvec.Poly[E]) {
+	rng := polyvec.NewRand(78)
 	for _, k := range fd.unaries() {
 		for _, v := range k.impls {
 			if !runnable(t, v.Name, v.Features) {
 				continue
 			}
-			for _, p := range []*nttfield.Poly[E]{first, last} {
-				nttfield.Fill(rng, fd.Q, p)
+			for _, p := range []*polyvec.Poly[E]{first, last} {
+				polyvec.Fill(rng, fd.Q, p)
 				want := *p
 				k.ref(&want)
 				v.Fn(p)
@@ -89,15 +89,15 @@ func guardedUnaries[E nttfield.Elem](t *testing.T, fd Field[E], first, last *ntt
 
 // guardedProducts runs every MulNTT variant on the group h, f, g and,
 // swapped, writing the last polynomial from the first two.
-func guardedProducts[E nttfield.Elem](t *testing.T, fd Field[E], h, f, g *nttfield.Poly[E]) {
-	rng := nttfield.NewRand(79)
+func guardedProducts[E polyvec.Elem](t *testing.T, fd Field[E], h, f, g *polyvec.Poly[E]) {
+	rng := polyvec.NewRand(79)
 	for _, v := range fd.AsmMulNTT {
 		if !runnable(t, v.Name, v.Features) {
 			continue
 		}
-		nttfield.Fill(rng, fd.Q, f)
-		nttfield.Fill(rng, fd.Q, g)
-		var want nttfield.Poly[E]
+		polyvec.Fill(rng, fd.Q, f)
+		polyvec.Fill(rng, fd.Q, g)
+		var want polyvec.Poly[E]
 		fd.MulNTT(&want, f, g)
 		v.Fn(h, f, g)
 		checkSame(t, v.Name, "next to a guard page", h, &want)
@@ -108,9 +108,9 @@ func guardedProducts[E nttfield.Elem](t *testing.T, fd Field[E], h, f, g *nttfie
 	}
 }
 
-func checkSame[E nttfield.Elem](t *testing.T, name, what string, got, want *nttfield.Poly[E]) {
+func checkSame[E polyvec.Elem](t *testing.T, name, what string, got, want *polyvec.Poly[E]) {
 	t.Helper()
-	if i := nttfield.FirstDiff(got, want); i >= 0 {
+	if i := polyvec.FirstDiff(got, want); i >= 0 {
 		t.Errorf("%s, %s: coefficient %d is %d, want %d", name, what, i, got[i], want[i])
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -20,27 +20,27 @@ const ChildEnv = "TUNELAB_NTT_API_CHILD"
 // the generic code on 200 random inputs, and that every dispatch choice of
 // fd's kernels is a variant runnable on this host. It is the body of each
 // family's TestAPI.
-func API[E nttfield.Elem](t *testing.T, fd Field[E]) {
-	rng := nttfield.NewRand(99)
+func API[E polyvec.Elem](t *testing.T, fd Field[E]) {
+	rng := polyvec.NewRand(99)
 	for i := range 200 {
-		var f, g, got, want nttfield.Poly[E]
-		nttfield.Fill(rng, fd.Q, &f)
-		nttfield.Fill(rng, fd.Q, &g)
+		var f, g, got, want polyvec.Poly[E]
+		polyvec.Fill(rng, fd.Q, &f)
+		polyvec.Fill(rng, fd.Q, &g)
 		got, want = f, f
 		fd.APINTT(&got)
 		fd.NTT(&want)
-		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
+		if j := polyvec.FirstDiff(&got, &want); j >= 0 {
 			t.Fatalf("NTT, random #%d: coefficient %d = %d, want %d", i, j, got[j], want[j])
 		}
 		got, want = f, f
 		fd.APIInvNTT(&got)
 		fd.InvNTT(&want)
-		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
+		if j := polyvec.FirstDiff(&got, &want); j >= 0 {
 			t.Fatalf("InvNTT, random #%d: coefficient %d = %d, want %d", i, j, got[j], want[j])
 		}
 		fd.APIMulNTT(&got, &f, &g)
 		fd.MulNTT(&want, &f, &g)
-		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
+		if j := polyvec.FirstDiff(&got, &want); j >= 0 {
 			t.Fatalf("MulNTT, random #%d: coefficient %d = %d, want %d", i, j, got[j], want[j])
 		}
 	}
@@ -65,7 +65,7 @@ func API[E nttfield.Elem](t *testing.T, fd Field[E]) {
 // (ProductionEnv), unmasked and with AVX-512 masked, as a program that
 // never calls RegisterVariants runs. It is the body of each family's
 // TestAPIUnderMasks.
-func APIUnderMasks[E nttfield.Elem](t *testing.T, fd Field[E]) {
+func APIUnderMasks[E polyvec.Elem](t *testing.T, fd Field[E]) {
 	if os.Getenv(ChildEnv) != "" {
 		t.Skip("in child")
 	}

@@ -5,28 +5,37 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // RandomPolys is the number of random polynomials every variant is
 // compared on (10,000 in total, split over the offset-sweep copies of a
-// base variant, which share its code).
+// base variant, which share its code), besides the boundary inputs.
 const RandomPolys = 10000
 
 // sweepPolys is the share of one offset-sweep copy, or aligned copy of a
 // base NTT variant.
 const sweepPolys = 500
 
-func unaryPolys[E nttfield.Elem](v variant.Impl[nttfield.Unary[E]]) int {
+// verifyPolys is how many random polynomials one call of a registered
+// variant's Verify compares with the generic code, besides the boundary
+// inputs (kernels/internal/nttfield's registration).
+const verifyPolys = 64
+
+// unaryPolys returns the random polynomials NTT or InvNTT variant v is
+// compared on.
+func unaryPolys[E polyvec.Elem](v variant.Impl[unary[E]]) int {
 	if v.OffsetSweep || strings.Contains(v.Name, "align=32") || strings.Contains(v.Name, "align=64") {
 		return sweepPolys
 	}
 	return RandomPolys
 }
 
-func binaryPolys[E nttfield.Elem](v variant.Impl[nttfield.Binary[E]]) int {
+// binaryPolys returns the random polynomials MulNTT variant v is compared
+// on.
+func binaryPolys[E polyvec.Elem](v variant.Impl[binary[E]]) int {
 	if v.OffsetSweep {
 		return sweepPolys
 	}
@@ -42,25 +51,38 @@ func runnable(t *testing.T, name string, features []string) bool {
 }
 
 // VariantsBitExact compares every runnable assembly variant with the
-// generic code on boundary inputs and random polynomials. It is the body of
-// each family's TestVariantsBitExact.
-func VariantsBitExact[E nttfield.Elem](t *testing.T, fd Field[E]) {
+// generic code on boundary inputs and random polynomials, through the
+// Verify of its registered variant, called on as many seeds as its share
+// of random polynomials needs. It is the body of each family's
+// TestVariantsBitExact.
+func VariantsBitExact[E polyvec.Elem](t *testing.T, fd Field[E]) {
 	for _, k := range fd.unaries() {
 		for i, v := range k.impls {
-			if !runnable(t, v.Name, v.Features) {
-				continue
-			}
-			if err := nttfield.VerifyUnary(fd.Spec(k.op), v.Name, v.Fn, k.ref, uint64(i)+1, unaryPolys(v)); err != nil {
-				t.Error(err)
-			}
+			verifyRegistered(t, fd.Kernel(k.op), v.Name, v.Features, i, unaryPolys(v))
 		}
 	}
 	for i, v := range fd.AsmMulNTT {
-		if !runnable(t, v.Name, v.Features) {
-			continue
-		}
-		if err := nttfield.VerifyBinary(fd.Spec("mulntt"), v.Name, v.Fn, fd.MulNTT, uint64(i)+1, binaryPolys(v)); err != nil {
+		verifyRegistered(t, fd.Kernel("mulntt"), v.Name, v.Features, i, binaryPolys(v))
+	}
+}
+
+// verifyRegistered calls the Verify of kernel's registered variant name,
+// the i-th of its table, on seeds of its own until it has compared polys
+// random polynomials; it stops at the first mismatch.
+func verifyRegistered(t *testing.T, kernel, name string, features []string, i, polys int) {
+	t.Helper()
+	if !runnable(t, name, features) {
+		return
+	}
+	v := variant.Lookup(kernel, name)
+	if v == nil {
+		t.Errorf("%s %s: not registered", kernel, name)
+		return
+	}
+	for s := range (polys + verifyPolys - 1) / verifyPolys {
+		if err := v.Verify(0, uint64(i+1)<<32|uint64(s)); err != nil {
 			t.Error(err)
+			return
 		}
 	}
 }
@@ -69,7 +91,7 @@ func VariantsBitExact[E nttfield.Elem](t *testing.T, fd Field[E]) {
 // every table entry is registered, and that every runnable registered
 // variant passes its own Verify. It is the body of each family's
 // TestRegistered.
-func Registered[E nttfield.Elem](t *testing.T, fd Field[E]) {
+func Registered[E polyvec.Elem](t *testing.T, fd Field[E]) {
 	want := map[string]int{
 		fd.Kernel("ntt"):    len(fd.AsmNTT) + 1,
 		fd.Kernel("invntt"): len(fd.AsmInvNTT) + 1,
@@ -98,31 +120,7 @@ func Registered[E nttfield.Elem](t *testing.T, fd Field[E]) {
 // kernels declares exactly the features avo derived for its function in
 // the generated file asm. It is the body of each family's
 // TestGeneratedFeatures.
-func GeneratedFeatures[E nttfield.Elem](t *testing.T, fd Field[E], asm string) {
+func GeneratedFeatures[E polyvec.Elem](t *testing.T, fd Field[E], asm string) {
 	kernels := []string{fd.Kernel("ntt"), fd.Kernel("invntt"), fd.Kernel("mulntt")}
 	asmtest.CheckFeatures(t, asm, kernels, asmtest.OwnSymbol)
-}
-
-// VerifyDetectsMismatch makes sure the comparisons VariantsBitExact uses
-// fail, naming the variant, input and coefficient, when one coefficient is
-// off. It is the body of each family's TestVerifyDetectsMismatch.
-func VerifyDetectsMismatch[E nttfield.Elem](t *testing.T, fd Field[E]) {
-	broken := func(f *nttfield.Poly[E]) {
-		fd.NTT(f)
-		f[200] = (f[200] + 1) % fd.Q
-	}
-	err := nttfield.VerifyUnary(fd.Spec("ntt"), "broken", broken, fd.NTT, 1, 1)
-	m, ok := err.(*variant.Mismatch)
-	if !ok || m.Index != 200 || m.Variant != "broken" || m.Input == "" || m.Kernel != fd.Kernel("ntt") {
-		t.Errorf("VerifyUnary on a broken variant returned %v, want a mismatch at index 200", err)
-	}
-	brokenMul := func(h, f, g *nttfield.Poly[E]) {
-		fd.MulNTT(h, f, g)
-		h[17] = (h[17] + 1) % fd.Q
-	}
-	err = nttfield.VerifyBinary(fd.Spec("mulntt"), "broken", brokenMul, fd.MulNTT, 1, 1)
-	m, ok = err.(*variant.Mismatch)
-	if !ok || m.Index != 17 || m.Variant != "broken" || m.Input == "" || m.Kernel != fd.Kernel("mulntt") {
-		t.Errorf("VerifyBinary on a broken variant returned %v, want a mismatch at index 17", err)
-	}
 }

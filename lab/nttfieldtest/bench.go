@@ -3,8 +3,8 @@ package nttfieldtest
 import (
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -29,8 +29,8 @@ func BenchKernel(b *testing.B, kernel string) {
 
 // BenchAPI measures the public functions (the dispatched variant). It is
 // the body of each family's BenchmarkAPI.
-func BenchAPI[E nttfield.Elem](b *testing.B, fd Field[E]) {
-	var f, g, h nttfield.Poly[E]
+func BenchAPI[E polyvec.Elem](b *testing.B, fd Field[E]) {
+	var f, g, h polyvec.Poly[E]
 	b.Run("NTT", func(b *testing.B) {
 		for range b.N {
 			fd.APINTT(&f)

@@ -1,13 +1,13 @@
 package nttfieldtest
 
 import (
-	"github.com/tunelab/tunelab/lab/asmtest"
 	"strings"
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // RandomPolys is the number of random polynomials every variant is

@@ -1,19 +1,20 @@
-// Package kernelset registers the kernels of the coefficient families of
-// the lattice schemes (rejection sampling, CBD, compression and packing,
-// ML-DSA's rounding) behind kernels/variant, one Slot per kernel, with
-// the dispatch choice of the implementation the scheme calls. It is
-// nttfield's registration layer for kernels of any function type: a
+// Package kernelset is the one registration protocol of every kernel
+// family (Keccak, SHA-3, Poly1305, AES-ECB, the NTTs and the coefficient
+// kernels of the lattice schemes): it registers each kernel behind
+// kernels/variant, one Slot per kernel, with the dispatch plan (per
+// message-size class) of the implementations the family's API calls. A
 // family describes each kernel once (Spec: its generic code, how to
 // compare a variant with it, how to prepare a measured input) and hands
-// over its generated production and lab tables; verification, the
-// harness's instances, the choice among the variants, forcing one (Use)
-// and the whole-operation composition knob (TierKnob) are the same for
-// every family.
+// over its generated production table at init and its lab table from its
+// RegisterVariants; verification, the harness's instances, the plan among
+// the variants, forcing one (Use) and the whole-operation composition
+// knob (TierKnob) are the same for every family.
 package kernelset
 
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
@@ -24,6 +25,13 @@ import (
 // A Spec describes one kernel whose implementations have type F.
 type Spec[F any] struct {
 	Kernel, Family, Bench, Unit, Doc string
+	// Sizes, SizeCheck and SizeClasses are those of variant.Kernel: nil
+	// Sizes for a kernel of fixed-size input.
+	Sizes       []int
+	SizeCheck   func(size int) error
+	SizeClasses bool
+	// UnitsPerOp is that of variant.Kernel; nil: one unit per op.
+	UnitsPerOp func(size int) float64
 	// Generic is the reference: the specification in Go.
 	Generic F
 	// Edges is the number of boundary inputs Check knows.
@@ -36,23 +44,48 @@ type Spec[F any] struct {
 	// Prepare prepares an input from seed and returns a function running
 	// fn n times on it, for the harness.
 	Prepare func(fn F, seed uint64) func(n int)
+	// Instance and VerifyAt, both set, replace Check and Prepare for a
+	// kernel of sized inputs: Instance prepares an input of size bytes
+	// for the variant named name, VerifyAt compares the variant (with its
+	// CPU features) with the reference on inputs of size bytes.
+	Instance func(name string, fn F, size int, seed uint64) variant.Instance
+	VerifyAt func(name string, features []string, fn F, size int, seed uint64) error
+	// LoopTrips, if set, returns the main-loop trips per op of generated
+	// variant v (nil: unknown); unset, a variant without a loop label
+	// runs straight-line code once per op.
+	LoopTrips func(v *variant.Variant) func(size int) float64
 }
 
-// A Slot holds the implementation of one kernel that its scheme calls
-// (Fn), chosen by dispatch among the generic code and the registered
-// variants.
+// A Slot holds the implementations of one kernel that its API calls:
+// the dispatch plan among the generic code and the registered variants
+// (For, by input size) and its choice at size 0 (Fn).
 type Slot[F any] struct {
 	Fn    F
 	spec  Spec[F]
 	known []variant.Impl[F]
 	once  sync.Once
+	// plan is replaced whole when AddLab or Use re-plans, so a concurrent
+	// For sees the old plan or the new one.
+	plan atomic.Pointer[plan[F]]
+}
+
+// A plan is a kernel's dispatch plan with its functions: fns[i]
+// implements choices[i].
+type plan[F any] struct {
+	choices []dispatch.Choice
+	fns     []F
 }
 
 // New registers spec's kernel, its generic variant and the production
-// table prod, and chooses Fn among them.
+// table prod, and plans dispatch among them.
 func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
+	units := spec.UnitsPerOp
+	if units == nil {
+		units = func(int) float64 { return 1 }
+	}
 	variant.RegisterKernel(variant.Kernel{Name: spec.Kernel, Family: spec.Family, Bench: spec.Bench,
-		Unit: spec.Unit, UnitsPerOp: func(int) float64 { return 1 }, Doc: spec.Doc})
+		Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
+		Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc})
 	s := &Slot[F]{spec: spec}
 	variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: spec.Generic}))
 	s.add(prod)
@@ -60,12 +93,12 @@ func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
 }
 
 // AddLab registers the variants of the lab table lab that production did
-// not and chooses Fn again among all of them, once; call it before the
-// kernel runs concurrently.
+// not and plans dispatch again among all of them, once. Callers of For
+// may run concurrently; Fn is safe to read only after AddLab returns.
 func (s *Slot[F]) AddLab(lab []variant.Impl[F]) { s.once.Do(func() { s.add(lab) }) }
 
-// add registers the variants of impls not registered yet and chooses Fn
-// among all known ones.
+// add registers the variants of impls not registered yet and plans
+// dispatch among all known ones.
 func (s *Slot[F]) add(impls []variant.Impl[F]) {
 	for _, im := range impls {
 		if variant.Find(s.known, im.Name) == nil {
@@ -73,8 +106,37 @@ func (s *Slot[F]) add(impls []variant.Impl[F]) {
 			variant.Register(s.variant(im))
 		}
 	}
-	s.Fn = variant.Choose(s.spec.Kernel, s.spec.Generic, s.known)
+	choices := dispatch.Plan(s.spec.Kernel, variant.Candidates(s.known))
+	p := &plan[F]{choices: choices, fns: make([]F, len(choices))}
+	for i, c := range choices {
+		p.fns[i] = s.fn(c.Variant)
+	}
+	s.install(p)
 }
+
+// fn returns the function of the known variant named name, or the
+// generic code where there is none or the host lacks its features.
+func (s *Slot[F]) fn(name string) F {
+	if im := variant.Find(s.known, name); im != nil && cpu.Has(im.Features...) {
+		return im.Fn
+	}
+	return s.spec.Generic
+}
+
+// install makes p the plan and its choice at size 0 Fn.
+func (s *Slot[F]) install(p *plan[F]) {
+	s.plan.Store(p)
+	s.Fn = p.fns[dispatch.ForSize(p.choices, 0)]
+}
+
+// For returns the function the plan selects for an input of n bytes.
+func (s *Slot[F]) For(n int) F {
+	p := s.plan.Load()
+	return p.fns[dispatch.ForSize(p.choices, n)]
+}
+
+// Plan returns the kernel's current dispatch plan.
+func (s *Slot[F]) Plan() []dispatch.Choice { return s.plan.Load().choices }
 
 // Kernel returns the kernel's name.
 func (s *Slot[F]) Kernel() string { return s.spec.Kernel }
@@ -96,8 +158,17 @@ func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
 // variant returns the registry record of im.
 func (s *Slot[F]) variant(im variant.Impl[F]) variant.Variant {
 	v := im.Variant(s.spec.Kernel)
-	if im.Symbol != "" && im.LoopLabel == "" {
+	switch {
+	case im.Symbol == "":
+	case s.spec.LoopTrips != nil:
+		v.LoopTrips = s.spec.LoopTrips(&v)
+	case im.LoopLabel == "":
 		v.LoopTrips = func(int) float64 { return 1 } // straight-line code
+	}
+	if s.spec.Instance != nil {
+		v.New = func(size int, seed uint64) variant.Instance { return s.spec.Instance(im.Name, im.Fn, size, seed) }
+		v.Verify = func(size int, seed uint64) error { return s.spec.VerifyAt(im.Name, im.Features, im.Fn, size, seed) }
+		return v
 	}
 	v.New = func(_ int, seed uint64) variant.Instance {
 		return &instance[F]{s: s, name: im.Name, fn: im.Fn, seed: seed, run: s.spec.Prepare(im.Fn, seed)}
@@ -122,17 +193,17 @@ func (in *instance[F]) Check() error {
 	return in.s.Verify(in.name, in.fn, in.seed, 4)
 }
 
-// Use makes Fn the registered variant named name (variant.GenericName:
-// the reference) and returns a function that restores the previous one.
-// It refuses a variant the host cannot run. Use is not safe while the
-// kernel runs concurrently.
+// Use makes the registered variant named name (variant.GenericName: the
+// reference) the plan for every size and returns a function that
+// restores the previous plan. It refuses a variant the host cannot run.
+// Use is not safe while the kernel's Fn is read concurrently.
 func (s *Slot[F]) Use(name string) (restore func(), err error) {
-	old := s.Fn
+	old := s.plan.Load()
+	fn := s.spec.Generic
 	switch name {
 	case "":
 		return func() {}, nil
 	case variant.GenericName:
-		s.Fn = s.spec.Generic
 	default:
 		im := variant.Find(s.known, name)
 		if im == nil {
@@ -141,9 +212,10 @@ func (s *Slot[F]) Use(name string) (restore func(), err error) {
 		if !cpu.Has(im.Features...) {
 			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, name)
 		}
-		s.Fn = im.Fn
+		fn = im.Fn
 	}
-	return func() { s.Fn = old }, nil
+	s.install(&plan[F]{choices: []dispatch.Choice{{Variant: name}}, fns: []F{fn}})
+	return func() { s.install(old) }, nil
 }
 
 // A Tiered is a Slot of any function type, as TierKnob takes them.

@@ -194,27 +194,37 @@ func (in *instance[F]) Check() error {
 }
 
 // Use makes the registered variant named name (variant.GenericName: the
-// reference) the plan for every size and returns a function that
-// restores the previous plan. It refuses a variant the host cannot run.
-// Use is not safe while the kernel's Fn is read concurrently.
+// reference; "": no change) the plan for every size and returns a
+// function that restores the previous plan. It refuses a variant the
+// host cannot run. Use is not safe while the kernel's Fn is read
+// concurrently.
 func (s *Slot[F]) Use(name string) (restore func(), err error) {
-	old := s.plan.Load()
-	fn := s.spec.Generic
-	switch name {
-	case "":
+	if name == "" {
 		return func() {}, nil
-	case variant.GenericName:
-	default:
-		im := variant.Find(s.known, name)
+	}
+	return s.UsePlan([]dispatch.Choice{{Variant: name}})
+}
+
+// UsePlan makes choices, naming registered variants, the plan and
+// returns a function that restores the previous one, as Use.
+func (s *Slot[F]) UsePlan(choices []dispatch.Choice) (restore func(), err error) {
+	p := &plan[F]{choices: choices, fns: make([]F, len(choices))}
+	for i, c := range choices {
+		p.fns[i] = s.spec.Generic
+		if c.Variant == variant.GenericName {
+			continue
+		}
+		im := variant.Find(s.known, c.Variant)
 		if im == nil {
-			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, name)
+			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, c.Variant)
 		}
 		if !cpu.Has(im.Features...) {
-			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, name)
+			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, c.Variant)
 		}
-		fn = im.Fn
+		p.fns[i] = im.Fn
 	}
-	s.install(&plan[F]{choices: []dispatch.Choice{{Variant: name}}, fns: []F{fn}})
+	old := s.plan.Load()
+	s.install(p)
 	return func() { s.install(old) }, nil
 }
 

@@ -54,6 +54,10 @@ type Spec[F any] struct {
 	// variant v (nil: unknown); unset, a variant without a loop label
 	// runs straight-line code once per op.
 	LoopTrips func(v *variant.Variant) func(size int) float64
+	// Resolve, if set, returns the function to run for plan choice c,
+	// given fn, the one of the variant c names (the generic code where
+	// no known variant the host runs has that name).
+	Resolve func(c dispatch.Choice, fn F) F
 }
 
 // A Slot holds the implementations of one kernel that its API calls:
@@ -106,10 +110,19 @@ func (s *Slot[F]) add(impls []variant.Impl[F]) {
 			variant.Register(s.variant(im))
 		}
 	}
+	s.Replan()
+}
+
+// Replan plans dispatch again among the known variants, for a kernel
+// whose plan depends on others'.
+func (s *Slot[F]) Replan() {
 	choices := dispatch.Plan(s.spec.Kernel, variant.Candidates(s.known))
 	p := &plan[F]{choices: choices, fns: make([]F, len(choices))}
 	for i, c := range choices {
 		p.fns[i] = s.fn(c.Variant)
+		if s.spec.Resolve != nil {
+			p.fns[i] = s.spec.Resolve(c, p.fns[i])
+		}
 	}
 	s.install(p)
 }
@@ -137,6 +150,13 @@ func (s *Slot[F]) For(n int) F {
 
 // Plan returns the kernel's current dispatch plan.
 func (s *Slot[F]) Plan() []dispatch.Choice { return s.plan.Load().choices }
+
+// Planned returns the current dispatch plan and the functions of its
+// choices.
+func (s *Slot[F]) Planned() ([]dispatch.Choice, []F) {
+	p := s.plan.Load()
+	return p.choices, p.fns
+}
 
 // Kernel returns the kernel's name.
 func (s *Slot[F]) Kernel() string { return s.spec.Kernel }

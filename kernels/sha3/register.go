@@ -200,19 +200,10 @@ func UseWays(nr int) (restore func(), err error) {
 	if nr != 0 && !slices.Contains(widths, nr) {
 		return nil, fmt.Errorf("sha3: ways=%d: want 0 (generic) or one of %v", nr, widths)
 	}
-	var undo []func()
-	restore = func() {
-		for _, r := range undo {
-			r()
-		}
-	}
+	var slots []kernelset.Tiered
+	var names []string
 	for _, k := range manyKernels {
-		r, err := k.slot.Use(waysName(nr))
-		if err != nil {
-			restore()
-			return nil, err
-		}
-		undo = append(undo, r)
+		slots, names = append(slots, k.slot), append(names, waysName(nr))
 	}
-	return restore, nil
+	return kernelset.UseAll(slots, names)
 }

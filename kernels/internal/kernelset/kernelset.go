@@ -101,15 +101,25 @@ func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
 // may run concurrently; Fn is safe to read only after AddLab returns.
 func (s *Slot[F]) AddLab(lab []variant.Impl[F]) { s.once.Do(func() { s.add(lab) }) }
 
-// add registers the variants of impls not registered yet and plans
-// dispatch among all known ones.
+// add registers the variants of impls not registered yet, lists the
+// known ones in impls' order (the records registered first kept), and
+// plans dispatch among them all.
 func (s *Slot[F]) add(impls []variant.Impl[F]) {
+	list := make([]variant.Impl[F], 0, len(impls))
 	for _, im := range impls {
-		if variant.Find(s.known, im.Name) == nil {
-			s.known = append(s.known, im)
+		if old := variant.Find(s.known, im.Name); old != nil {
+			im = *old
+		} else {
 			variant.Register(s.variant(im))
 		}
+		list = append(list, im)
 	}
+	for _, im := range s.known {
+		if variant.Find(list, im.Name) == nil {
+			list = append(list, im)
+		}
+	}
+	s.known = list
 	s.Replan()
 }
 
@@ -161,7 +171,8 @@ func (s *Slot[F]) Planned() ([]dispatch.Choice, []F) {
 // Kernel returns the kernel's name.
 func (s *Slot[F]) Kernel() string { return s.spec.Kernel }
 
-// Known returns the registered assembly variants, production's first.
+// Known returns the registered assembly variants, in the order of the
+// last table added.
 func (s *Slot[F]) Known() []variant.Impl[F] { return s.known }
 
 // Verify compares fn with the generic code on every boundary input and
@@ -248,7 +259,29 @@ func (s *Slot[F]) UsePlan(choices []dispatch.Choice) (restore func(), err error)
 	return func() { s.install(old) }, nil
 }
 
-// A Tiered is a Slot of any function type, as TierKnob takes them.
+// UseAll makes each slot use the variant of the same index in names (as
+// Slot.Use) and returns a function that restores them all; on an error it
+// restores those it changed.
+func UseAll(slots []Tiered, names []string) (restore func(), err error) {
+	var undo []func()
+	restore = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	for i, s := range slots {
+		r, err := s.Use(names[i])
+		if err != nil {
+			restore()
+			return nil, err
+		}
+		undo = append(undo, r)
+	}
+	return restore, nil
+}
+
+// A Tiered is a Slot of any function type, as TierKnob and UseAll take
+// them.
 type Tiered interface {
 	Kernel() string
 	// planAt returns the variant dispatch selects at level and its
@@ -287,23 +320,7 @@ var tiers = []struct{ value, level string }{{"avx2", cpu.LevelV3}, {"avx512", cp
 // reference. A tier whose plan is generic for every slot is left out.
 func TierKnob(key string, slots ...Tiered) compose.Knob {
 	use := func(names []string) func() (func(), error) {
-		return func() (func(), error) {
-			var undo []func()
-			restore := func() {
-				for i := len(undo) - 1; i >= 0; i-- {
-					undo[i]()
-				}
-			}
-			for i, s := range slots {
-				r, err := s.Use(names[i])
-				if err != nil {
-					restore()
-					return nil, err
-				}
-				undo = append(undo, r)
-			}
-			return restore, nil
-		}
+		return func() (func(), error) { return UseAll(slots, names) }
 	}
 	generics := make([]string, len(slots))
 	for i := range generics {

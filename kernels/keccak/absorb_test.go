@@ -89,7 +89,7 @@ func TestAbsorbVariants(t *testing.T) {
 // the bytes consumed, the state, at every test rate; that every size
 // class of its plan runs here; and that a bad rate panics as documented.
 func TestAbsorbBlocks(t *testing.T) {
-	t.Logf("AbsorbBlocks plan: %s (keccak.x1: %s)", planNames(absorbPlan), selected[1])
+	t.Logf("AbsorbBlocks plan: %s (keccak.x1: %s)", planNames(absorbPlan), selectedOf(1))
 	r := rand.New(rand.NewPCG(8, 136))
 	for _, rate := range testRates {
 		for _, n := range absorbLengths(rate) {
@@ -203,7 +203,7 @@ func TestSHA3Kernel(t *testing.T) {
 		t.Fatalf("kernel %s registered as %+v", sha3Kernel, k)
 	}
 	want := map[string]bool{}
-	for _, m := range impls[1] {
+	for _, m := range implsOf(1) {
 		if !m.OffsetSweep {
 			want[m.Name] = true
 		}

@@ -34,7 +34,7 @@ func contenderName(name string) bool {
 // kernel nr; ns/perm is reported per permutation.
 func benchKernel(b *testing.B, nr int, ext map[string]func(b *testing.B)) {
 	for _, m := range runnable(b, nr) {
-		if m.OffsetSweep || !*benchAll && !contender(m) && m.Name != selected[nr] && m.Name != variant.GenericName {
+		if m.OffsetSweep || !*benchAll && !contender(m) && m.Name != selectedOf(nr) && m.Name != variant.GenericName {
 			continue
 		}
 		b.Run(m.Name, func(b *testing.B) {

@@ -29,9 +29,9 @@ func TestPublicAPI(t *testing.T) {
 	}
 	states := map[int][][25]uint64{1: a1[:], 2: a2[:], 4: a4[:], 8: a8[:]}
 	for _, nr := range widths {
-		m := byName(nr, selected[nr])
+		m := byName(nr, selectedOf(nr))
 		if m == nil || !cpu.Has(m.Features...) {
-			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selected[nr])
+			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selectedOf(nr))
 		}
 		for call := 0; call < 50; call++ {
 			s := states[nr]
@@ -86,8 +86,8 @@ func checkChildEnv(t *testing.T) {
 			t.Errorf("TUNELAB_CPU=avx512f=off: cpu.Has(avx512f) is still true")
 		}
 		for _, nr := range widths {
-			if strings.Contains(selected[nr], "avx512") {
-				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selected[nr])
+			if strings.Contains(selectedOf(nr), "avx512") {
+				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selectedOf(nr))
 			}
 		}
 		for _, c := range absorbPlan {
@@ -97,7 +97,7 @@ func checkChildEnv(t *testing.T) {
 		}
 	case "all=off":
 		for _, nr := range widths {
-			if m := byName(nr, selected[nr]); len(m.Features) > 0 {
+			if m := byName(nr, selectedOf(nr)); len(m.Features) > 0 {
 				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.Name, m.Features)
 			}
 		}
@@ -114,8 +114,8 @@ func checkChildEnv(t *testing.T) {
 		for _, kv := range strings.Split(env, ",") {
 			kernel, want, _ := strings.Cut(kv, "=")
 			for _, nr := range widths {
-				if kernelName(nr) == kernel && selected[nr] != want {
-					t.Errorf("%s=%s: %s selected %s", dispatch.EnvDispatch, env, kernel, selected[nr])
+				if kernelName(nr) == kernel && selectedOf(nr) != want {
+					t.Errorf("%s=%s: %s selected %s", dispatch.EnvDispatch, env, kernel, selectedOf(nr))
 				}
 			}
 			if kernel == sha3Kernel && (len(absorbPlan) != 1 || absorbPlan[0].name != want) {

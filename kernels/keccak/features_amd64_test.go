@@ -26,11 +26,11 @@ func TestGeneratedFeatures(t *testing.T) {
 // lab selects among every variant (unless TUNELAB_DISPATCH forces a
 // kernel).
 func TestProductionLinksTable(t *testing.T) {
-	prod := prodImpls()
+	prod := prodTables()
 	names := map[string][]string{}
 	for _, nr := range widths {
 		names[kernelName(nr)] = []string{}
-		for _, m := range prod[nr] {
+		for _, m := range prod.erased(nr) {
 			names[kernelName(nr)] = append(names[kernelName(nr)], m.Name)
 		}
 	}
@@ -43,10 +43,10 @@ func TestProductionLinksTable(t *testing.T) {
 		if dispatch.Overrides()[kernelName(nr)] != "" {
 			continue
 		}
-		got := choose(nr, prod[nr]).Name
-		selectVariant(nr) // choose recorded production's plan; record the lab's again
-		if got != selected[nr] {
-			t.Errorf("%s: production selects %q, the lab %q", kernelName(nr), got, selected[nr])
+		got := choose(nr, prod.erased(nr)).Name
+		replanOf(nr) // choose recorded production's plan; record the lab's again
+		if got != selectedOf(nr) {
+			t.Errorf("%s: production selects %q, the lab %q", kernelName(nr), got, selectedOf(nr))
 		}
 	}
 	checkAbsorbProduction(t)
@@ -93,8 +93,8 @@ func checkAbsorbProduction(t *testing.T) {
 		return
 	}
 	list := append([]*absorber{genericAbsorber}, prodAbsorbImpls()...)
-	got := planNames(planAbsorb(list, choose(1, prodImpls()[1]).Name))
-	selectVariant(1)
+	got := planNames(planAbsorb(list, choose(1, prodTables().erased(1)).Name))
+	replanOf(1)
 	selectAbsorb() // planAbsorb recorded production's plan; record the lab's again
 	if want := planNames(absorbPlan); got != want {
 		t.Errorf("AbsorbBlocks: production plans %s, the lab %s", got, want)

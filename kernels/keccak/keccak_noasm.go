@@ -2,11 +2,11 @@
 
 package keccak
 
-// prodImpls is empty without assembly: only the generic code runs.
-func prodImpls() map[int][]*impl { return nil }
+// prodTables is empty without assembly: only the generic code runs.
+func prodTables() tables { return tables{} }
 
-// labImpls is empty without assembly: RegisterVariants registers nothing.
-func labImpls() map[int][]*impl { return nil }
+// labTables is empty without assembly: RegisterVariants registers nothing.
+func labTables() tables { return tables{} }
 
 // prodAbsorbImpls is empty without assembly: AbsorbBlocks runs Go code.
 func prodAbsorbImpls() []*absorber { return nil }

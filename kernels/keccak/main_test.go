@@ -36,11 +36,11 @@ func TestProductionInit(t *testing.T) {
 		}
 		return
 	}
-	prod, lab := prodImpls(), labImpls()
+	prod, lab := prodTables(), labTables()
 	for _, nr := range widths {
-		checkRegistered(t, nr, "at init", prod[nr])
-		if m := byName(nr, selected[nr]); m == nil {
-			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selected[nr])
+		checkRegistered(t, nr, "at init", prod.erased(nr))
+		if m := byName(nr, selectedOf(nr)); m == nil {
+			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selectedOf(nr))
 		}
 	}
 	checkRegisteredSHA3(t, "at init", prodAbsorbImpls())
@@ -52,7 +52,7 @@ func TestProductionInit(t *testing.T) {
 	RegisterVariants()
 	RegisterVariants()
 	for _, nr := range widths {
-		checkRegistered(t, nr, "after RegisterVariants", lab[nr])
+		checkRegistered(t, nr, "after RegisterVariants", lab.erased(nr))
 	}
 	checkRegisteredSHA3(t, "after RegisterVariants", labAbsorbImpls())
 }
@@ -95,7 +95,7 @@ func checkRegistered(t *testing.T, nr int, when string, table []*impl) {
 	for _, v := range variant.Variants(kernelName(nr)) {
 		got = append(got, v.Name)
 	}
-	for _, m := range impls[nr] {
+	for _, m := range implsOf(nr) {
 		listed = append(listed, m.Name)
 	}
 	slices.Sort(got)

@@ -124,7 +124,7 @@ func findAbsorber(list []*absorber, name string) *absorber {
 }
 
 // selectAbsorb sets AbsorbBlocks' plan among the listed implementations.
-func selectAbsorb() { absorbPlan = planAbsorb(absorbers, selected[1]) }
+func selectAbsorb() { absorbPlan = planAbsorb(absorbers, x1.Selected()) }
 
 // planAbsorb returns AbsorbBlocks' plan among list (generic first) from
 // the dispatch plan of sha3.256, falling back to the variant named x1,

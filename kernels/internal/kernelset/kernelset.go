@@ -161,6 +161,18 @@ func (s *Slot[F]) For(n int) F {
 // Plan returns the kernel's current dispatch plan.
 func (s *Slot[F]) Plan() []dispatch.Choice { return s.plan.Load().choices }
 
+// Selected returns the name of the variant Fn runs: the plan's choice at
+// size 0, or the generic code where no known variant the host runs has
+// that name.
+func (s *Slot[F]) Selected() string {
+	p := s.plan.Load()
+	name := p.choices[dispatch.ForSize(p.choices, 0)].Variant
+	if im := variant.Find(s.known, name); im != nil && cpu.Has(im.Features...) {
+		return name
+	}
+	return variant.GenericName
+}
+
 // Planned returns the current dispatch plan and the functions of its
 // choices.
 func (s *Slot[F]) Planned() ([]dispatch.Choice, []F) {

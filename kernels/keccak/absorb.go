@@ -21,7 +21,7 @@ func AbsorbBlocks(a *[25]uint64, data []byte, rate int) int {
 	}
 	n := len(data) - len(data)%rate
 	if n > 0 {
-		absorbFor(len(data))(a, data[:n], rate)
+		sha3Slot.For(len(data))(a, data[:n], rate)
 	}
 	return n
 }

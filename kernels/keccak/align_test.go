@@ -29,8 +29,8 @@ func TestLoopPlacement(t *testing.T) {
 		checkPlacements(t, vs, nr == 4)
 	}
 	var vs []variant.Variant
-	for _, m := range absorbers[1:] {
-		vs = append(vs, m.variant())
+	for _, m := range absorbers()[1:] {
+		vs = append(vs, m.record())
 	}
 	checkPlacements(t, vs, false)
 }

@@ -53,14 +53,14 @@ func TestPublicAPI(t *testing.T) {
 // rate, for lengths in every size class.
 func checkAbsorbAPI(t *testing.T, r *rand.Rand) {
 	t.Helper()
-	for i, c := range absorbPlan {
+	for i, c := range absorbPlan() {
 		if miss := missingFeatures(c.features); len(miss) > 0 {
 			t.Fatalf("AbsorbBlocks plan[%d] = %s is not runnable here: lacks %v", i, c.name, miss)
 		}
 	}
 	for _, rate := range spongeRates {
 		lo := 0 // the smallest size of the class
-		for _, c := range absorbPlan {
+		for _, c := range absorbPlan() {
 			n := lo + 3*rate + 1
 			if c.maxSize != 0 {
 				n, lo = min(n, c.maxSize), c.maxSize+1
@@ -70,7 +70,7 @@ func checkAbsorbAPI(t *testing.T, r *rand.Rand) {
 			data := randomBytes(r, n)
 			AbsorbBlocks(&got, data, rate)
 			absorbGeneric(&want, data, rate)
-			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan)+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
+			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan())+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -90,9 +90,9 @@ func checkChildEnv(t *testing.T) {
 				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selectedOf(nr))
 			}
 		}
-		for _, c := range absorbPlan {
+		for _, c := range absorbPlan() {
 			if strings.Contains(c.name, "avx512") {
-				t.Errorf("TUNELAB_CPU=avx512f=off: AbsorbBlocks plans %s", planNames(absorbPlan))
+				t.Errorf("TUNELAB_CPU=avx512f=off: AbsorbBlocks plans %s", planNames(absorbPlan()))
 			}
 		}
 	case "all=off":
@@ -101,7 +101,7 @@ func checkChildEnv(t *testing.T) {
 				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.Name, m.Features)
 			}
 		}
-		for _, c := range absorbPlan {
+		for _, c := range absorbPlan() {
 			if len(c.features) > 0 {
 				t.Errorf("TUNELAB_CPU=all=off: AbsorbBlocks plans %s needing %v", c.name, c.features)
 			}
@@ -118,8 +118,8 @@ func checkChildEnv(t *testing.T) {
 					t.Errorf("%s=%s: %s selected %s", dispatch.EnvDispatch, env, kernel, selectedOf(nr))
 				}
 			}
-			if kernel == sha3Kernel && (len(absorbPlan) != 1 || absorbPlan[0].name != want) {
-				t.Errorf("%s=%s: AbsorbBlocks plans %s", dispatch.EnvDispatch, env, planNames(absorbPlan))
+			if kernel == sha3Kernel && (len(absorbPlan()) != 1 || absorbPlan()[0].name != want) {
+				t.Errorf("%s=%s: AbsorbBlocks plans %s", dispatch.EnvDispatch, env, planNames(absorbPlan()))
 			}
 		}
 	}
@@ -164,7 +164,7 @@ func forcedVariants() map[int]string {
 // run, or "".
 func forcedAbsorb() string {
 	for _, name := range forcedAbsorbs {
-		if m := findAbsorber(absorbers, name); m != nil && len(missingFeatures(m.Features)) == 0 {
+		if m := findAbsorber(absorbers(), name); m != nil && len(missingFeatures(m.Features)) == 0 {
 			return name
 		}
 	}

@@ -2,6 +2,8 @@
 
 package keccak
 
+import "github.com/tunelab/tunelab/kernels/variant"
+
 //go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../lab/ct/zstatic_keccak.go
 
 // prodTables returns the production tables (zprod_amd64.go): the
@@ -16,8 +18,8 @@ func labTables() tables { return tables{implsX1(), implsX2(), implsX4(), implsX8
 // prodAbsorbImpls returns the production absorb variants
 // (zprod_amd64.go): those the compiled dispatch table names for sha3.256,
 // then those named like a keccak.x1 choice, each once.
-func prodAbsorbImpls() []*absorber { return absorbersOf(prodAbsorbs, prodAbsorbsX1) }
+func prodAbsorbImpls() []variant.Impl[absorbFunc] { return mergeTables(prodAbsorbs, prodAbsorbsX1) }
 
 // labAbsorbImpls returns every generated absorb variant
 // (zvariants_amd64.go).
-func labAbsorbImpls() []*absorber { return absorbersOf(absorbs()) }
+func labAbsorbImpls() []variant.Impl[absorbFunc] { return mergeTables(absorbs()) }

@@ -2,6 +2,8 @@
 
 package keccak
 
+import "github.com/tunelab/tunelab/kernels/variant"
+
 // prodTables is empty without assembly: only the generic code runs.
 func prodTables() tables { return tables{} }
 
@@ -9,7 +11,7 @@ func prodTables() tables { return tables{} }
 func labTables() tables { return tables{} }
 
 // prodAbsorbImpls is empty without assembly: AbsorbBlocks runs Go code.
-func prodAbsorbImpls() []*absorber { return nil }
+func prodAbsorbImpls() []variant.Impl[absorbFunc] { return nil }
 
 // labAbsorbImpls is empty without assembly.
-func labAbsorbImpls() []*absorber { return nil }
+func labAbsorbImpls() []variant.Impl[absorbFunc] { return nil }

@@ -44,8 +44,8 @@ func TestProductionInit(t *testing.T) {
 		}
 	}
 	checkRegisteredSHA3(t, "at init", prodAbsorbImpls())
-	for i, c := range absorbPlan {
-		if c.name != viaPermute && findAbsorber(absorbers, c.name) == nil {
+	for i, c := range absorbPlan() {
+		if c.name != viaPermute && findAbsorber(absorbers(), c.name) == nil {
 			t.Errorf("%s: at init AbsorbBlocks plan[%d] is %q, which is neither generic nor in the production table", sha3Kernel, i, c.name)
 		}
 	}
@@ -59,7 +59,7 @@ func TestProductionInit(t *testing.T) {
 
 // checkRegisteredSHA3 checks that the registered and listed sha3.256
 // variants are the generic code and then table, in order.
-func checkRegisteredSHA3(t *testing.T, when string, table []*absorber) {
+func checkRegisteredSHA3(t *testing.T, when string, table []variant.Impl[absorbFunc]) {
 	t.Helper()
 	want := []string{variant.GenericName}
 	for _, m := range table {
@@ -71,7 +71,7 @@ func checkRegisteredSHA3(t *testing.T, when string, table []*absorber) {
 			got = append(got, v.Name)
 		}
 	}
-	for _, m := range absorbers {
+	for _, m := range absorbers() {
 		listed = append(listed, m.Name)
 	}
 	slices.Sort(got)

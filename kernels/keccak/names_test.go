@@ -22,8 +22,8 @@ func TestNames(t *testing.T) {
 			checkName(t, record(m), m.Fn)
 		}
 	}
-	for _, m := range absorbers {
-		checkName(t, m.variant(), m.Fn)
+	for _, m := range absorbers() {
+		checkName(t, m.record(), m.Fn)
 	}
 }
 

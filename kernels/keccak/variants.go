@@ -119,7 +119,7 @@ func registerLab() {
 	x2.AddLab(lab.x2)
 	x4.AddLab(lab.x4)
 	x8.AddLab(lab.x8)
-	installAbsorbers(labAbsorbImpls())
+	sha3Slot.AddLab(labAbsorbImpls())
 }
 
 // randomStates fills s with pseudo-random lanes.

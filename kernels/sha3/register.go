@@ -146,11 +146,12 @@ func waysImpls() []variant.Impl[int] {
 // keccak's dispatched permutations, so a measurement on another CPU (with
 // other keccak choices, or with keccak.x8 forced generic here) says
 // little about this one.
-func resolveWays(c dispatch.Choice, nr int) int {
+func resolveWays(c dispatch.Choice, name string, nr int, _ []variant.Impl[int]) (string, int) {
 	if c.Reason == dispatch.ReasonGeneric || dispatch.Foreign(c) {
-		return defaultWays()
+		nr = defaultWays()
+		return waysName(nr), nr
 	}
-	return nr
+	return name, nr
 }
 
 // planned updates what depends on k's plan: the lane costs of Batch and

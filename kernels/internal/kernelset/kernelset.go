@@ -54,10 +54,11 @@ type Spec[F any] struct {
 	// variant v (nil: unknown); unset, a variant without a loop label
 	// runs straight-line code once per op.
 	LoopTrips func(v *variant.Variant) func(size int) float64
-	// Resolve, if set, returns the function to run for plan choice c,
-	// given fn, the one of the variant c names (the generic code where
-	// no known variant the host runs has that name).
-	Resolve func(c dispatch.Choice, fn F) F
+	// Resolve, if set, returns the variant to run for plan choice c (its
+	// name and function) among the known ones, given the one c names
+	// (the generic code where no known variant the host runs has that
+	// name).
+	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
 }
 
 // A Slot holds the implementations of one kernel that its API calls:
@@ -73,11 +74,17 @@ type Slot[F any] struct {
 	plan atomic.Pointer[plan[F]]
 }
 
-// A plan is a kernel's dispatch plan with its functions: fns[i]
-// implements choices[i].
+// A plan is a kernel's dispatch plan with the variants that run for it:
+// fns[i], variant names[i], implements choices[i].
 type plan[F any] struct {
 	choices []dispatch.Choice
+	names   []string
 	fns     []F
+}
+
+// newPlan returns a plan of choices, the variants yet to be set.
+func newPlan[F any](choices []dispatch.Choice) *plan[F] {
+	return &plan[F]{choices: choices, names: make([]string, len(choices)), fns: make([]F, len(choices))}
 }
 
 // New registers spec's kernel, its generic variant and the production
@@ -126,24 +133,23 @@ func (s *Slot[F]) add(impls []variant.Impl[F]) {
 // Replan plans dispatch again among the known variants, for a kernel
 // whose plan depends on others'.
 func (s *Slot[F]) Replan() {
-	choices := dispatch.Plan(s.spec.Kernel, variant.Candidates(s.known))
-	p := &plan[F]{choices: choices, fns: make([]F, len(choices))}
-	for i, c := range choices {
-		p.fns[i] = s.fn(c.Variant)
+	p := newPlan[F](dispatch.Plan(s.spec.Kernel, variant.Candidates(s.known)))
+	for i, c := range p.choices {
+		p.names[i], p.fns[i] = s.impl(c.Variant)
 		if s.spec.Resolve != nil {
-			p.fns[i] = s.spec.Resolve(c, p.fns[i])
+			p.names[i], p.fns[i] = s.spec.Resolve(c, p.names[i], p.fns[i], s.known)
 		}
 	}
 	s.install(p)
 }
 
-// fn returns the function of the known variant named name, or the
-// generic code where there is none or the host lacks its features.
-func (s *Slot[F]) fn(name string) F {
+// impl returns the known variant named name, or the generic code where
+// there is none or the host lacks its features.
+func (s *Slot[F]) impl(name string) (string, F) {
 	if im := variant.Find(s.known, name); im != nil && cpu.Has(im.Features...) {
-		return im.Fn
+		return name, im.Fn
 	}
-	return s.spec.Generic
+	return variant.GenericName, s.spec.Generic
 }
 
 // install makes p the plan and its choice at size 0 Fn.
@@ -161,23 +167,40 @@ func (s *Slot[F]) For(n int) F {
 // Plan returns the kernel's current dispatch plan.
 func (s *Slot[F]) Plan() []dispatch.Choice { return s.plan.Load().choices }
 
-// Selected returns the name of the variant Fn runs: the plan's choice at
-// size 0, or the generic code where no known variant the host runs has
-// that name.
+// Selected returns the name of the variant Fn runs.
 func (s *Slot[F]) Selected() string {
 	p := s.plan.Load()
-	name := p.choices[dispatch.ForSize(p.choices, 0)].Variant
-	if im := variant.Find(s.known, name); im != nil && cpu.Has(im.Features...) {
-		return name
-	}
-	return variant.GenericName
+	return p.names[dispatch.ForSize(p.choices, 0)]
 }
 
-// Planned returns the current dispatch plan and the functions of its
-// choices.
-func (s *Slot[F]) Planned() ([]dispatch.Choice, []F) {
+// A Class is one size class of a plan: dispatch's choice and the variant
+// that runs for it.
+type Class[F any] struct {
+	dispatch.Choice
+	Name string
+	Fn   F
+}
+
+// Planned returns the current plan, by size class.
+func (s *Slot[F]) Planned() []Class[F] {
 	p := s.plan.Load()
-	return p.choices, p.fns
+	classes := make([]Class[F], len(p.choices))
+	for i := range p.choices {
+		classes[i] = p.class(i)
+	}
+	return classes
+}
+
+// ClassFor returns the size class of the current plan for an input of n
+// bytes.
+func (s *Slot[F]) ClassFor(n int) Class[F] {
+	p := s.plan.Load()
+	return p.class(dispatch.ForSize(p.choices, n))
+}
+
+// class returns size class i of p.
+func (p *plan[F]) class(i int) Class[F] {
+	return Class[F]{Choice: p.choices[i], Name: p.names[i], Fn: p.fns[i]}
 }
 
 // Kernel returns the kernel's name.
@@ -251,9 +274,9 @@ func (s *Slot[F]) Use(name string) (restore func(), err error) {
 // UsePlan makes choices, naming registered variants, the plan and
 // returns a function that restores the previous one, as Use.
 func (s *Slot[F]) UsePlan(choices []dispatch.Choice) (restore func(), err error) {
-	p := &plan[F]{choices: choices, fns: make([]F, len(choices))}
+	p := newPlan[F](choices)
 	for i, c := range choices {
-		p.fns[i] = s.spec.Generic
+		p.names[i], p.fns[i] = c.Variant, s.spec.Generic
 		if c.Variant == variant.GenericName {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -127,14 +128,18 @@ func byName(nr int, name string) *impl {
 }
 
 // choose returns the implementation of kernel nr that dispatch selects
-// among the generated ones in table (variant.Choose: the compiled table's
-// choice, a feature-level default or generic); it records that plan.
+// (at size 0) among the generated ones in table: the compiled table's
+// choice, a feature-level default or generic; it records that plan.
 func choose(nr int, table []*impl) *impl {
 	cands := make([]variant.Impl[*impl], len(table))
 	for i, m := range table {
 		cands[i] = variant.Impl[*impl]{Name: m.Name, Features: m.Features, OffsetSweep: m.OffsetSweep, Fn: m}
 	}
-	return variant.Choose(kernelName(nr), generics[nr], cands)
+	plan := dispatch.Plan(kernelName(nr), variant.Candidates(cands))
+	if im := variant.Find(cands, plan[dispatch.ForSize(plan, 0)].Variant); im != nil && cpu.Has(im.Features...) {
+		return im.Fn
+	}
+	return generics[nr]
 }
 
 // record returns the registry record of m.

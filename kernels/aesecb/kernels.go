@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -18,21 +18,12 @@ import (
 type cryptFunc func(rk *[240]byte, dst, src []byte)
 
 // A kernel is one dispatch kernel (key size and direction) with its
-// current plan.
+// slot: its registered variants and dispatch plan.
 type kernel struct {
 	name, bench string
 	bits        int
 	dec         bool
-	// disp is replaced whole when RegisterVariants re-plans, so a
-	// concurrent CryptBlocks sees the old plan or the new one.
-	disp atomic.Pointer[dispatchPlan]
-}
-
-// A dispatchPlan is a kernel's plan with its functions: fns[i] implements
-// choices[i].
-type dispatchPlan struct {
-	choices []dispatch.Choice
-	fns     []cryptFunc
+	slot        *kernelset.Slot[cryptFunc]
 }
 
 var kernels = [...]*kernel{
@@ -52,10 +43,7 @@ var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 // adds the rest for the lab.
 func init() {
 	for _, k := range kernels {
-		k.register()
-		prod := prodImpls(k.name)
-		k.registerImpls(prod)
-		k.replan(prod)
+		k.slot = kernelset.New(k.spec(), prodImpls(k.name))
 	}
 }
 
@@ -72,7 +60,7 @@ func kernelFor(bits int, dec bool) *kernel {
 func (k *kernel) rounds() int { return k.bits/32 + 6 }
 
 // plan returns the kernel's current dispatch plan.
-func (k *kernel) plan() []dispatch.Choice { return k.disp.Load().choices }
+func (k *kernel) plan() []dispatch.Choice { return k.slot.Plan() }
 
 // generic returns the generic Go implementation of the kernel.
 func (k *kernel) generic() cryptFunc {
@@ -83,18 +71,22 @@ func (k *kernel) generic() cryptFunc {
 	return func(rk *[240]byte, dst, src []byte) { encryptBlocksGeneric(rk, nr, dst, src) }
 }
 
-// register records the kernel and its generic variant.
-func (k *kernel) register() {
+// spec describes the kernel for kernelset.
+func (k *kernel) spec() kernelset.Spec[cryptFunc] {
 	dir := "encryption"
 	if k.dec {
 		dir = "decryption"
 	}
-	variant.RegisterKernel(variant.Kernel{
-		Name: k.name, Family: "aes", Bench: k.bench, Sizes: sizes, SizeCheck: checkSize, SizeClasses: true,
+	return kernelset.Spec[cryptFunc]{
+		Kernel: k.name, Family: "aes", Bench: k.bench, Sizes: sizes, SizeCheck: checkSize, SizeClasses: true,
 		Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n &^ 15) },
-		Doc: fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
-	})
-	variant.Register(k.runnable(variant.Variant{Kernel: k.name, Name: variant.GenericName}, k.generic()))
+		Doc:     fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
+		Generic: k.generic(),
+		Instance: func(name string, fn cryptFunc, size int, seed uint64) variant.Instance {
+			return k.newInstance(name, fn, size, seed)
+		},
+		VerifyAt: k.verify, LoopTrips: loopTrips,
+	}
 }
 
 // checkSize accepts whole, non-empty messages: ECB crypts 16-byte blocks
@@ -104,47 +96,6 @@ func checkSize(n int) error {
 		return errors.New("AES ECB needs a positive multiple of 16 bytes")
 	}
 	return nil
-}
-
-// registerImpls records generated implementations of k.
-func (k *kernel) registerImpls(impls []variant.Impl[cryptFunc]) {
-	for _, im := range impls {
-		v := k.runnable(im.Variant(k.name), im.Fn)
-		v.LoopTrips = loopTrips(&v)
-		variant.Register(v)
-	}
-}
-
-// replan asks dispatch for k's plan among the generic variant and impls
-// (offset-sweep copies left out) and installs it.
-func (k *kernel) replan(impls []variant.Impl[cryptFunc]) {
-	choices := dispatch.Plan(k.name, variant.Candidates(impls))
-	p := &dispatchPlan{choices: choices, fns: make([]cryptFunc, len(choices))}
-	for i, c := range choices {
-		if c.Variant == variant.GenericName {
-			p.fns[i] = k.generic()
-			continue
-		}
-		im := variant.Find(impls, c.Variant)
-		if im == nil {
-			panic(fmt.Sprintf("aesecb: dispatch chose unknown variant %q for %s", c.Variant, k.name))
-		}
-		p.fns[i] = im.Fn
-	}
-	k.disp.Store(p)
-}
-
-// runnable adds to v, a variant of k, the New and Verify of its function
-// fn.
-func (k *kernel) runnable(v variant.Variant, fn cryptFunc) variant.Variant {
-	name, features := v.Name, v.Features
-	v.New = func(size int, seed uint64) variant.Instance {
-		return k.newInstance(name, fn, size, seed)
-	}
-	v.Verify = func(size int, seed uint64) error {
-		return k.verify(name, features, fn, size, seed)
-	}
-	return v
 }
 
 // An instance is a random key and message of a fixed size.

@@ -3,8 +3,6 @@ package aesecb
 import (
 	"fmt"
 	"unsafe"
-
-	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
 // A schedule holds the expanded keys: nr+1 round keys of 16 bytes each in
@@ -71,8 +69,7 @@ func (e *ecb) CryptBlocks(dst, src []byte) {
 	if len(src) == 0 {
 		return
 	}
-	p := e.k.disp.Load()
-	p.fns[dispatch.ForSize(p.choices, len(src))](e.rk, dst, src)
+	e.k.slot.For(len(src))(e.rk, dst, src)
 }
 
 // inexactOverlap reports whether x and y share memory at different

@@ -21,7 +21,7 @@ func AbsorbBlocks(a *[25]uint64, data []byte, rate int) int {
 	}
 	n := len(data) - len(data)%rate
 	if n > 0 {
-		absorbFor(len(data))(a, data[:n], rate)
+		sha3Slot.For(len(data))(a, data[:n], rate)
 	}
 	return n
 }
@@ -42,4 +42,4 @@ func absorbGeneric(a *[25]uint64, data []byte, rate int) { absorbGo(a, data, rat
 
 // absorbViaPermute is the Go loop over the dispatched single-state
 // permutation, what AbsorbBlocks runs when no fused variant is selected.
-func absorbViaPermute(a *[25]uint64, data []byte, rate int) { absorbGo(a, data, rate, permuteX1) }
+func absorbViaPermute(a *[25]uint64, data []byte, rate int) { absorbGo(a, data, rate, x1.Fn) }

@@ -38,10 +38,56 @@ func missingFeatures(features []string) []string {
 	return out
 }
 
+// An absorbChoice is one size class of AbsorbBlocks' plan: for inputs of
+// at most maxSize bytes (0: no bound) it runs fn, sha3.256 variant name
+// (or viaPermute) requiring features.
+type absorbChoice struct {
+	maxSize  int
+	name     string
+	features []string
+	fn       absorbFunc
+}
+
+// absorbPlan returns AbsorbBlocks' current plan.
+func absorbPlan() []absorbChoice {
+	var plan []absorbChoice
+	for _, c := range sha3Slot.Planned() {
+		ac := absorbChoice{maxSize: c.MaxSize, name: c.Name, fn: c.Fn}
+		if m := variant.Find(sha3Slot.Known(), c.Name); m != nil {
+			ac.features = m.Features
+		}
+		plan = append(plan, ac)
+	}
+	return plan
+}
+
+// absorbers returns the registered implementations, generic first, then
+// the fused ones in table order.
+func absorbers() []*absorber {
+	list := []*absorber{genericAbsorber}
+	for _, im := range sha3Slot.Known() {
+		list = append(list, &absorber{im})
+	}
+	return list
+}
+
+// findAbsorber returns the implementation of list named name, or nil.
+func findAbsorber(list []*absorber, name string) *absorber {
+	for _, m := range list {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// record returns the registry record of m.
+func (m *absorber) record() variant.Variant { return *variant.Lookup(sha3Kernel, m.Name) }
+
 // forEachAbsorber runs f in a subtest per sha3.256 implementation (the
 // generic one too if withGeneric), skipping those the host cannot run.
 func forEachAbsorber(t *testing.T, withGeneric bool, f func(t *testing.T, m *absorber)) {
-	for _, m := range absorbers {
+	for _, m := range absorbers() {
 		if m == genericAbsorber && !withGeneric {
 			continue
 		}
@@ -89,7 +135,7 @@ func TestAbsorbVariants(t *testing.T) {
 // the bytes consumed, the state, at every test rate; that every size
 // class of its plan runs here; and that a bad rate panics as documented.
 func TestAbsorbBlocks(t *testing.T) {
-	t.Logf("AbsorbBlocks plan: %s (keccak.x1: %s)", planNames(absorbPlan), selected[1])
+	t.Logf("AbsorbBlocks plan: %s (keccak.x1: %s)", planNames(absorbPlan()), selectedOf(1))
 	r := rand.New(rand.NewPCG(8, 136))
 	for _, rate := range testRates {
 		for _, n := range absorbLengths(rate) {
@@ -100,12 +146,12 @@ func TestAbsorbBlocks(t *testing.T) {
 				t.Fatalf("AbsorbBlocks(%d bytes, rate %d) consumed %d, want %d", n, rate, k, wantK)
 			}
 			absorbGeneric(&want, data, rate)
-			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan)+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
+			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan())+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	for i, c := range absorbPlan {
+	for i, c := range absorbPlan() {
 		if miss := missingFeatures(c.features); len(miss) > 0 {
 			t.Errorf("AbsorbBlocks plan[%d] = %s needs %v, missing here", i, c.name, miss)
 		}
@@ -180,7 +226,7 @@ func TestSHA3Registered(t *testing.T) {
 		sizes = sha3Sizes[:len(sha3Sizes)-1]
 	}
 	forEachAbsorber(t, true, func(t *testing.T, m *absorber) {
-		v := m.variant()
+		v := m.record()
 		for _, size := range sizes {
 			if err := v.Verify(size, 11); err != nil {
 				t.Fatal(err)
@@ -203,7 +249,7 @@ func TestSHA3Kernel(t *testing.T) {
 		t.Fatalf("kernel %s registered as %+v", sha3Kernel, k)
 	}
 	want := map[string]bool{}
-	for _, m := range impls[1] {
+	for _, m := range implsOf(1) {
 		if !m.OffsetSweep {
 			want[m.Name] = true
 		}
@@ -241,7 +287,7 @@ func FuzzAbsorbBlocks(f *testing.F) {
 		if err := compareLanes("AbsorbBlocks", fmt.Sprintf("fuzz input, rate %d", rate), &got, &want); err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range absorbers[1:] {
+		for _, m := range absorbers()[1:] {
 			if len(missingFeatures(m.Features)) == 0 {
 				got = start
 				m.Fn(&got, data, rate)
@@ -264,9 +310,7 @@ func TestAVX512FusedNotDefault(t *testing.T) {
 		features []string
 		want     bool
 	}{{nil, true}, {[]string{"bmi1", "bmi2"}, true}, {[]string{"avx", "avx2"}, true}, {[]string{"avx512f", "avx512vl"}, false}} {
-		m := &absorber{}
-		m.Features = c.features
-		if got := provenFused(m); got != c.want {
+		if got := provenFused(c.features); got != c.want {
 			t.Errorf("provenFused(%v) = %v, want %v", c.features, got, c.want)
 		}
 	}

@@ -23,14 +23,14 @@ var allPlacements = flag.Bool("keccak.placements", false, "check the loop placem
 func TestLoopPlacement(t *testing.T) {
 	for _, nr := range widths {
 		var vs []variant.Variant
-		for _, m := range impls[nr][1:] {
-			vs = append(vs, m.variant())
+		for _, m := range implsOf(nr)[1:] {
+			vs = append(vs, record(m))
 		}
 		checkPlacements(t, vs, nr == 4)
 	}
 	var vs []variant.Variant
-	for _, m := range absorbers[1:] {
-		vs = append(vs, m.variant())
+	for _, m := range absorbers()[1:] {
+		vs = append(vs, m.record())
 	}
 	checkPlacements(t, vs, false)
 }

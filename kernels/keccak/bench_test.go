@@ -34,7 +34,7 @@ func contenderName(name string) bool {
 // kernel nr; ns/perm is reported per permutation.
 func benchKernel(b *testing.B, nr int, ext map[string]func(b *testing.B)) {
 	for _, m := range runnable(b, nr) {
-		if m.OffsetSweep || !*benchAll && !contender(m) && m.Name != selected[nr] && m.Name != variant.GenericName {
+		if m.OffsetSweep || !*benchAll && !contender(m) && m.Name != selectedOf(nr) && m.Name != variant.GenericName {
 			continue
 		}
 		b.Run(m.Name, func(b *testing.B) {
@@ -131,7 +131,7 @@ func BenchmarkSHA3_256(b *testing.B) {
 			})
 		}
 		run("ext=sha3", func() { st.out = sha3.Sum256(msg) })
-		for _, m := range append([]*absorber{dispatched}, absorbers...) {
+		for _, m := range append([]*absorber{dispatched}, absorbers()...) {
 			if len(missingFeatures(m.Features)) == 0 && benchAbsorber(m) {
 				run(m.Name, func() { m.digest(&st, msg) })
 			}
@@ -141,6 +141,6 @@ func BenchmarkSHA3_256(b *testing.B) {
 
 // benchAbsorber reports whether BenchmarkSHA3_256 measures m.
 func benchAbsorber(m *absorber) bool {
-	planned := slices.ContainsFunc(absorbPlan, func(c absorbChoice) bool { return c.name == m.Name })
+	planned := slices.ContainsFunc(absorbPlan(), func(c absorbChoice) bool { return c.name == m.Name })
 	return *benchAll || planned || contenderName(m.Name) || m.Symbol == ""
 }

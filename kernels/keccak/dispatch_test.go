@@ -29,9 +29,9 @@ func TestPublicAPI(t *testing.T) {
 	}
 	states := map[int][][25]uint64{1: a1[:], 2: a2[:], 4: a4[:], 8: a8[:]}
 	for _, nr := range widths {
-		m := byName(nr, selected[nr])
+		m := byName(nr, selectedOf(nr))
 		if m == nil || !cpu.Has(m.Features...) {
-			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selected[nr])
+			t.Fatalf("%s: selected variant %q is not runnable here", kernelName(nr), selectedOf(nr))
 		}
 		for call := 0; call < 50; call++ {
 			s := states[nr]
@@ -53,14 +53,14 @@ func TestPublicAPI(t *testing.T) {
 // rate, for lengths in every size class.
 func checkAbsorbAPI(t *testing.T, r *rand.Rand) {
 	t.Helper()
-	for i, c := range absorbPlan {
+	for i, c := range absorbPlan() {
 		if miss := missingFeatures(c.features); len(miss) > 0 {
 			t.Fatalf("AbsorbBlocks plan[%d] = %s is not runnable here: lacks %v", i, c.name, miss)
 		}
 	}
 	for _, rate := range spongeRates {
 		lo := 0 // the smallest size of the class
-		for _, c := range absorbPlan {
+		for _, c := range absorbPlan() {
 			n := lo + 3*rate + 1
 			if c.maxSize != 0 {
 				n, lo = min(n, c.maxSize), c.maxSize+1
@@ -70,7 +70,7 @@ func checkAbsorbAPI(t *testing.T, r *rand.Rand) {
 			data := randomBytes(r, n)
 			AbsorbBlocks(&got, data, rate)
 			absorbGeneric(&want, data, rate)
-			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan)+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
+			if err := compareLanes("AbsorbBlocks ("+planNames(absorbPlan())+")", fmt.Sprintf("%d bytes at rate %d", n, rate), &got, &want); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -86,22 +86,22 @@ func checkChildEnv(t *testing.T) {
 			t.Errorf("TUNELAB_CPU=avx512f=off: cpu.Has(avx512f) is still true")
 		}
 		for _, nr := range widths {
-			if strings.Contains(selected[nr], "avx512") {
-				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selected[nr])
+			if strings.Contains(selectedOf(nr), "avx512") {
+				t.Errorf("TUNELAB_CPU=avx512f=off: %s selected %s", kernelName(nr), selectedOf(nr))
 			}
 		}
-		for _, c := range absorbPlan {
+		for _, c := range absorbPlan() {
 			if strings.Contains(c.name, "avx512") {
-				t.Errorf("TUNELAB_CPU=avx512f=off: AbsorbBlocks plans %s", planNames(absorbPlan))
+				t.Errorf("TUNELAB_CPU=avx512f=off: AbsorbBlocks plans %s", planNames(absorbPlan()))
 			}
 		}
 	case "all=off":
 		for _, nr := range widths {
-			if m := byName(nr, selected[nr]); len(m.Features) > 0 {
+			if m := byName(nr, selectedOf(nr)); len(m.Features) > 0 {
 				t.Errorf("TUNELAB_CPU=all=off: %s selected %s needing %v", kernelName(nr), m.Name, m.Features)
 			}
 		}
-		for _, c := range absorbPlan {
+		for _, c := range absorbPlan() {
 			if len(c.features) > 0 {
 				t.Errorf("TUNELAB_CPU=all=off: AbsorbBlocks plans %s needing %v", c.name, c.features)
 			}
@@ -114,12 +114,12 @@ func checkChildEnv(t *testing.T) {
 		for _, kv := range strings.Split(env, ",") {
 			kernel, want, _ := strings.Cut(kv, "=")
 			for _, nr := range widths {
-				if kernelName(nr) == kernel && selected[nr] != want {
-					t.Errorf("%s=%s: %s selected %s", dispatch.EnvDispatch, env, kernel, selected[nr])
+				if kernelName(nr) == kernel && selectedOf(nr) != want {
+					t.Errorf("%s=%s: %s selected %s", dispatch.EnvDispatch, env, kernel, selectedOf(nr))
 				}
 			}
-			if kernel == sha3Kernel && (len(absorbPlan) != 1 || absorbPlan[0].name != want) {
-				t.Errorf("%s=%s: AbsorbBlocks plans %s", dispatch.EnvDispatch, env, planNames(absorbPlan))
+			if kernel == sha3Kernel && (len(absorbPlan()) != 1 || absorbPlan()[0].name != want) {
+				t.Errorf("%s=%s: AbsorbBlocks plans %s", dispatch.EnvDispatch, env, planNames(absorbPlan()))
 			}
 		}
 	}
@@ -164,7 +164,7 @@ func forcedVariants() map[int]string {
 // run, or "".
 func forcedAbsorb() string {
 	for _, name := range forcedAbsorbs {
-		if m := findAbsorber(absorbers, name); m != nil && len(missingFeatures(m.Features)) == 0 {
+		if m := findAbsorber(absorbers(), name); m != nil && len(missingFeatures(m.Features)) == 0 {
 			return name
 		}
 	}

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
@@ -26,11 +28,11 @@ func TestGeneratedFeatures(t *testing.T) {
 // lab selects among every variant (unless TUNELAB_DISPATCH forces a
 // kernel).
 func TestProductionLinksTable(t *testing.T) {
-	prod := prodImpls()
+	prod := prodTables()
 	names := map[string][]string{}
 	for _, nr := range widths {
 		names[kernelName(nr)] = []string{}
-		for _, m := range prod[nr] {
+		for _, m := range prod.erased(nr) {
 			names[kernelName(nr)] = append(names[kernelName(nr)], m.Name)
 		}
 	}
@@ -43,10 +45,10 @@ func TestProductionLinksTable(t *testing.T) {
 		if dispatch.Overrides()[kernelName(nr)] != "" {
 			continue
 		}
-		got := choose(nr, prod[nr]).Name
-		selectVariant(nr) // choose recorded production's plan; record the lab's again
-		if got != selected[nr] {
-			t.Errorf("%s: production selects %q, the lab %q", kernelName(nr), got, selected[nr])
+		got := choose(nr, prod.erased(nr)).Name
+		replanOf(nr) // choose recorded production's plan; record the lab's again
+		if got != selectedOf(nr) {
+			t.Errorf("%s: production selects %q, the lab %q", kernelName(nr), got, selectedOf(nr))
 		}
 	}
 	checkAbsorbProduction(t)
@@ -69,7 +71,7 @@ func checkAbsorbFollowsX1(t *testing.T, prod []string) {
 		}
 	}
 	for _, name := range named {
-		if findAbsorber(absorbers, name) != nil && !slices.Contains(prod, name) {
+		if findAbsorber(absorbers(), name) != nil && !slices.Contains(prod, name) {
 			t.Errorf("%s: the dispatch table names keccak.x1 %q, whose absorb variant production does not link (regenerate: go generate ./kernels/...)", sha3Kernel, name)
 		}
 	}
@@ -92,11 +94,19 @@ func checkAbsorbProduction(t *testing.T) {
 	if ov[sha3Kernel] != "" || ov[kernelName(1)] != "" {
 		return
 	}
-	list := append([]*absorber{genericAbsorber}, prodAbsorbImpls()...)
-	got := planNames(planAbsorb(list, choose(1, prodImpls()[1]).Name))
-	selectVariant(1)
-	selectAbsorb() // planAbsorb recorded production's plan; record the lab's again
-	if want := planNames(absorbPlan); got != want {
+	prod := prodAbsorbImpls()
+	var plan []absorbChoice
+	for _, c := range dispatch.Plan(sha3Kernel, variant.Candidates(prod)) {
+		name, fn := variant.GenericName, absorbFunc(absorbGeneric)
+		if m := variant.Find(prod, c.Variant); m != nil && cpu.Has(m.Features...) {
+			name, fn = m.Name, m.Fn
+		}
+		name, _ = resolveAbsorb(c, name, fn, prod)
+		plan = append(plan, absorbChoice{maxSize: c.MaxSize, name: name})
+	}
+	got := planNames(plan)
+	sha3Slot.Replan() // dispatch.Plan recorded production's plan; record the lab's again
+	if want := planNames(absorbPlan()); got != want {
 		t.Errorf("AbsorbBlocks: production plans %s, the lab %s", got, want)
 	}
 }

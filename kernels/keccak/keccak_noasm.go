@@ -2,14 +2,16 @@
 
 package keccak
 
-// prodImpls is empty without assembly: only the generic code runs.
-func prodImpls() map[int][]*impl { return nil }
+import "github.com/tunelab/tunelab/kernels/variant"
 
-// labImpls is empty without assembly: RegisterVariants registers nothing.
-func labImpls() map[int][]*impl { return nil }
+// prodTables is empty without assembly: only the generic code runs.
+func prodTables() tables { return tables{} }
+
+// labTables is empty without assembly: RegisterVariants registers nothing.
+func labTables() tables { return tables{} }
 
 // prodAbsorbImpls is empty without assembly: AbsorbBlocks runs Go code.
-func prodAbsorbImpls() []*absorber { return nil }
+func prodAbsorbImpls() []variant.Impl[absorbFunc] { return nil }
 
 // labAbsorbImpls is empty without assembly.
-func labAbsorbImpls() []*absorber { return nil }
+func labAbsorbImpls() []variant.Impl[absorbFunc] { return nil }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -66,7 +67,7 @@ var katZero = [2][25]uint64{{
 // logging the ones it skips with the missing features.
 func runnable(t testing.TB, nr int) []*impl {
 	var out []*impl
-	for _, m := range impls[nr] {
+	for _, m := range implsOf(nr) {
 		if miss := missing(m); len(miss) > 0 {
 			t.Logf("skipping %s %s: host lacks %v", kernelName(nr), m.Name, miss)
 			continue
@@ -75,6 +76,74 @@ func runnable(t testing.TB, nr int) []*impl {
 	}
 	return out
 }
+
+// implsOf returns the implementations of kernel nr the package lists:
+// the generic code, then the known variants in table order.
+func implsOf(nr int) []*impl {
+	known := tables{x1.Known(), x2.Known(), x4.Known(), x8.Known()}
+	return append([]*impl{generics[nr]}, known.erased(nr)...)
+}
+
+// erased returns the records of tab's table of kernel nr.
+func (tab tables) erased(nr int) []*impl {
+	switch nr {
+	case 1:
+		return eraseAll(1, tab.x1)
+	case 2:
+		return eraseAll(2, tab.x2)
+	case 4:
+		return eraseAll(4, tab.x4)
+	}
+	return eraseAll(8, tab.x8)
+}
+
+func eraseAll[F any](nr int, table []variant.Impl[F]) []*impl {
+	var out []*impl
+	for _, im := range table {
+		out = append(out, erase(nr, im))
+	}
+	return out
+}
+
+// selectedOf returns the name of the variant kernel nr's public function
+// runs.
+func selectedOf(nr int) string {
+	return map[int]string{1: x1.Selected(), 2: x2.Selected(), 4: x4.Selected(), 8: x8.Selected()}[nr]
+}
+
+// replanOf plans kernel nr's dispatch again.
+func replanOf(nr int) {
+	map[int]func(){1: x1.Replan, 2: x2.Replan, 4: x4.Replan, 8: x8.Replan}[nr]()
+}
+
+// byName returns the listed implementation of kernel nr named name, or
+// nil.
+func byName(nr int, name string) *impl {
+	for _, m := range implsOf(nr) {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// choose returns the implementation of kernel nr that dispatch selects
+// (at size 0) among the generated ones in table: the compiled table's
+// choice, a feature-level default or generic; it records that plan.
+func choose(nr int, table []*impl) *impl {
+	cands := make([]variant.Impl[*impl], len(table))
+	for i, m := range table {
+		cands[i] = variant.Impl[*impl]{Name: m.Name, Features: m.Features, OffsetSweep: m.OffsetSweep, Fn: m}
+	}
+	plan := dispatch.Plan(kernelName(nr), variant.Candidates(cands))
+	if im := variant.Find(cands, plan[dispatch.ForSize(plan, 0)].Variant); im != nil && cpu.Has(im.Features...) {
+		return im.Fn
+	}
+	return generics[nr]
+}
+
+// record returns the registry record of m.
+func record(m *impl) variant.Variant { return *variant.Lookup(kernelName(m.nr), m.Name) }
 
 // missing returns the features m needs that the host lacks (or masks).
 func missing(m *impl) []string {
@@ -91,7 +160,7 @@ func missing(m *impl) []string {
 // too if withGeneric), skipping variants the host cannot run and naming
 // the missing features.
 func forEach(t *testing.T, nr int, withGeneric bool, f func(t *testing.T, m *impl)) {
-	for _, m := range impls[nr] {
+	for _, m := range implsOf(nr) {
 		if m.Name == variant.GenericName && !withGeneric {
 			continue
 		}
@@ -159,7 +228,7 @@ func TestVariants(t *testing.T) {
 func TestRegistered(t *testing.T) {
 	for _, nr := range widths {
 		forEach(t, nr, true, func(t *testing.T, m *impl) {
-			v := m.variant()
+			v := record(m)
 			if err := v.Verify(0, 7); err != nil {
 				t.Fatal(err)
 			}

@@ -36,30 +36,30 @@ func TestProductionInit(t *testing.T) {
 		}
 		return
 	}
-	prod, lab := prodImpls(), labImpls()
+	prod, lab := prodTables(), labTables()
 	for _, nr := range widths {
-		checkRegistered(t, nr, "at init", prod[nr])
-		if m := byName(nr, selected[nr]); m == nil {
-			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selected[nr])
+		checkRegistered(t, nr, "at init", prod.erased(nr))
+		if m := byName(nr, selectedOf(nr)); m == nil {
+			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selectedOf(nr))
 		}
 	}
 	checkRegisteredSHA3(t, "at init", prodAbsorbImpls())
-	for i, c := range absorbPlan {
-		if c.name != viaPermute && findAbsorber(absorbers, c.name) == nil {
+	for i, c := range absorbPlan() {
+		if c.name != viaPermute && findAbsorber(absorbers(), c.name) == nil {
 			t.Errorf("%s: at init AbsorbBlocks plan[%d] is %q, which is neither generic nor in the production table", sha3Kernel, i, c.name)
 		}
 	}
 	RegisterVariants()
 	RegisterVariants()
 	for _, nr := range widths {
-		checkRegistered(t, nr, "after RegisterVariants", lab[nr])
+		checkRegistered(t, nr, "after RegisterVariants", lab.erased(nr))
 	}
 	checkRegisteredSHA3(t, "after RegisterVariants", labAbsorbImpls())
 }
 
 // checkRegisteredSHA3 checks that the registered and listed sha3.256
 // variants are the generic code and then table, in order.
-func checkRegisteredSHA3(t *testing.T, when string, table []*absorber) {
+func checkRegisteredSHA3(t *testing.T, when string, table []variant.Impl[absorbFunc]) {
 	t.Helper()
 	want := []string{variant.GenericName}
 	for _, m := range table {
@@ -71,7 +71,7 @@ func checkRegisteredSHA3(t *testing.T, when string, table []*absorber) {
 			got = append(got, v.Name)
 		}
 	}
-	for _, m := range absorbers {
+	for _, m := range absorbers() {
 		listed = append(listed, m.Name)
 	}
 	slices.Sort(got)
@@ -95,7 +95,7 @@ func checkRegistered(t *testing.T, nr int, when string, table []*impl) {
 	for _, v := range variant.Variants(kernelName(nr)) {
 		got = append(got, v.Name)
 	}
-	for _, m := range impls[nr] {
+	for _, m := range implsOf(nr) {
 		listed = append(listed, m.Name)
 	}
 	slices.Sort(got)

@@ -18,12 +18,12 @@ var knobOrder = []string{"isa", "layout", "comp", "rot", "chi", "regs", "load", 
 // permutation and sha3.256 variant.
 func TestNames(t *testing.T) {
 	for _, nr := range widths {
-		for _, m := range impls[nr] {
-			checkName(t, m.variant(), m.Fn)
+		for _, m := range implsOf(nr) {
+			checkName(t, record(m), m.Fn)
 		}
 	}
-	for _, m := range absorbers {
-		checkName(t, m.variant(), m.Fn)
+	for _, m := range absorbers() {
+		checkName(t, m.record(), m.Fn)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -27,163 +28,88 @@ var sha3Sizes = []int{16, 64, 256, 1024, 4096, 16384, 65536, 1 << 20}
 // after the last full block.
 type absorbFunc = func(a *[25]uint64, data []byte, rate int)
 
-// An absorber is one implementation of sha3.256.
+// An absorber is one implementation of sha3.256, as instances and
+// verification run it.
 type absorber struct {
 	variant.Impl[absorbFunc]
 }
 
 var (
 	genericAbsorber = &absorber{variant.Impl[absorbFunc]{Name: variant.GenericName, Fn: absorbGeneric}}
-	// absorbers lists the registered implementations, generic first, then
-	// the fused ones in table order: production's after init, every
-	// generated one after RegisterVariants.
-	absorbers = []*absorber{genericAbsorber}
+	// sha3Slot holds the registered implementations and AbsorbBlocks'
+	// plan, set at init and by RegisterVariants.
+	sha3Slot *kernelset.Slot[absorbFunc]
 )
 
-// viaPermute names, in an absorbChoice, the Go loop over the dispatched
-// keccak.x1 permutation (absorbViaPermute), which is no sha3.256 variant.
+// viaPermute names, in AbsorbBlocks' plan, the Go loop over the
+// dispatched keccak.x1 permutation (absorbViaPermute), which is no
+// sha3.256 variant.
 const viaPermute = "absorb=go/permute=keccak.x1"
-
-// An absorbChoice is one size class of AbsorbBlocks' plan: for inputs of
-// at most maxSize bytes (0: no bound) it runs fn, sha3.256 variant name
-// (or viaPermute) requiring features.
-type absorbChoice struct {
-	maxSize  int
-	name     string
-	features []string
-	fn       absorbFunc
-}
-
-// absorbPlan is AbsorbBlocks' plan, in increasing maxSize order, the last
-// unbounded; set at init and by RegisterVariants.
-var absorbPlan = []absorbChoice{{name: viaPermute, fn: absorbViaPermute}}
-
-// absorbFor returns the function AbsorbBlocks runs for n bytes.
-func absorbFor(n int) absorbFunc {
-	p := absorbPlan
-	for _, c := range p[:len(p)-1] {
-		if n <= c.maxSize {
-			return c.fn
-		}
-	}
-	return p[len(p)-1].fn
-}
 
 // registerSHA3 registers the kernel, its generic variant and the fused
 // variants of table, and plans AbsorbBlocks.
-func registerSHA3(table []*absorber) {
-	variant.RegisterKernel(variant.Kernel{
-		Name: sha3Kernel, Family: "keccak", Bench: "SHA3_256",
+func registerSHA3(table []variant.Impl[absorbFunc]) {
+	sha3Slot = kernelset.New(kernelset.Spec[absorbFunc]{
+		Kernel: sha3Kernel, Family: "keccak", Bench: "SHA3_256",
 		Sizes: sha3Sizes, SizeClasses: true, Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n) },
-		Doc: "SHA3-256 of an n-byte message: the full blocks absorbed by the variant, then the padded final block",
-	})
-	variant.Register(genericAbsorber.variant())
-	installAbsorbers(table)
+		Doc:     "SHA3-256 of an n-byte message: the full blocks absorbed by the variant, then the padded final block",
+		Generic: absorbGeneric,
+		Instance: func(name string, fn absorbFunc, size int, seed uint64) variant.Instance {
+			return newSHA3Instance(&absorber{variant.Impl[absorbFunc]{Name: name, Fn: fn}}, size, seed)
+		},
+		VerifyAt: func(name string, _ []string, fn absorbFunc, size int, seed uint64) error {
+			return (&absorber{variant.Impl[absorbFunc]{Name: name, Fn: fn}}).verify(size, seed)
+		},
+		LoopTrips: func(v *variant.Variant) func(int) float64 {
+			perBlock := float64(numRounds / unrollOf(v.Name))
+			return func(size int) float64 { return float64(max(size, 0)/rate256+1) * perBlock }
+		},
+		Resolve: resolveAbsorb,
+	}, table)
 }
 
-// installAbsorbers registers the implementations of table not registered
-// yet, lists generic and table's, and plans AbsorbBlocks among them.
-func installAbsorbers(table []*absorber) {
-	list := []*absorber{genericAbsorber}
-	for _, m := range table {
-		if old := findAbsorber(absorbers, m.Name); old != nil {
-			m = old
-		} else {
-			variant.Register(m.variant())
-		}
-		list = append(list, m)
-	}
-	absorbers = list
-	selectAbsorb()
-}
-
-// absorbersOf returns the implementations of the generated tables, each
+// mergeTables returns the implementations of the generated tables, each
 // name once, in order of first appearance.
-func absorbersOf(tables ...[]variant.Impl[absorbFunc]) []*absorber {
-	var out []*absorber
-	seen := map[string]bool{}
+func mergeTables(tables ...[]variant.Impl[absorbFunc]) []variant.Impl[absorbFunc] {
+	var out []variant.Impl[absorbFunc]
 	for _, t := range tables {
 		for _, im := range t {
-			if !seen[im.Name] {
-				seen[im.Name] = true
-				out = append(out, &absorber{im})
+			if variant.Find(out, im.Name) == nil {
+				out = append(out, im)
 			}
 		}
 	}
 	return out
 }
 
-// findAbsorber returns the implementation of list named name, or nil.
-func findAbsorber(list []*absorber, name string) *absorber {
-	for _, m := range list {
-		if m.Name == name {
-			return m
-		}
+// resolveAbsorb returns what AbsorbBlocks runs for choice c, named name
+// and fn where known lists the variant c names (an override, a table
+// entry or a default), else, where no entry or default covers c's sizes,
+// the fused copy of keccak.x1's selection, or the Go loop over the
+// dispatched permutation when x1 has none, is generic or its fused copy
+// is not yet proven (see provenFused). It reports a fallback to the fused
+// copy to dispatch.
+func resolveAbsorb(c dispatch.Choice, name string, fn absorbFunc, known []variant.Impl[absorbFunc]) (string, absorbFunc) {
+	if !dispatch.FallsBack(c) && (c.Variant == variant.GenericName || variant.Find(known, c.Variant) != nil) {
+		return name, fn
 	}
-	return nil
+	name, fn = viaPermute, absorbViaPermute
+	if m := variant.Find(known, x1.Selected()); m != nil && cpu.Has(m.Features...) && provenFused(m.Features) {
+		name, fn = m.Name, m.Fn
+	}
+	if dispatch.FallsBack(c) && name != viaPermute {
+		dispatch.Fallback(sha3Kernel, name, "the fused absorb copy of keccak.x1's choice", false)
+	}
+	return name, fn
 }
 
-// selectAbsorb sets AbsorbBlocks' plan among the listed implementations.
-func selectAbsorb() { absorbPlan = planAbsorb(absorbers, selected[1]) }
-
-// planAbsorb returns AbsorbBlocks' plan among list (generic first) from
-// the dispatch plan of sha3.256, falling back to the variant named x1,
-// keccak.x1's selection.
-func planAbsorb(list []*absorber, x1 string) []absorbChoice {
-	records := make([]variant.Impl[absorbFunc], 0, len(list)-1)
-	for _, m := range list[1:] {
-		records = append(records, m.Impl)
-	}
-	plan := dispatch.Plan(sha3Kernel, variant.Candidates(records))
-	choices := make([]absorbChoice, len(plan))
-	for i, c := range plan {
-		choices[i] = planned(list, c, x1)
-		choices[i].maxSize = c.MaxSize
-		if dispatch.FallsBack(c) && choices[i].name != viaPermute {
-			dispatch.Fallback(sha3Kernel, choices[i].name, "the fused absorb copy of keccak.x1's choice", false)
-		}
-	}
-	return choices
-}
-
-// planned returns what AbsorbBlocks runs for choice c: the variant c
-// names (an override, a table entry or a default), else, where no entry
-// or default covers c's sizes, the fused copy of x1 (keccak.x1's
-// selection), or the Go loop over the dispatched permutation when x1 has
-// none, is generic or its fused copy is not yet proven (see provenFused).
-func planned(list []*absorber, c dispatch.Choice, x1 string) absorbChoice {
-	if m := findAbsorber(list, c.Variant); m != nil && !dispatch.FallsBack(c) {
-		return m.choice()
-	}
-	if m := findAbsorber(list, x1); m != nil && m != genericAbsorber && cpu.Has(m.Features...) && provenFused(m) {
-		return m.choice()
-	}
-	return absorbChoice{name: viaPermute, fn: absorbViaPermute}
-}
-
-// provenFused reports whether the fused absorb loop m may be the default
-// of a CPU the table does not name for sha3.256. The AVX-512 loops have
-// been verified only by reading their code and their features (no
-// AVX-512 host and no emulator has run them yet): until a sweep on such a
-// host verifies them and names one in the table, the default there keeps
-// the verified AVX-512 permutation under the Go loop.
-func provenFused(m *absorber) bool { return variant.TierWidth(m.Features) < 512 }
-
-func (m *absorber) choice() absorbChoice {
-	return absorbChoice{name: m.Name, features: m.Features, fn: m.Fn}
-}
-
-// variant describes m for kernels/variant.
-func (m *absorber) variant() variant.Variant {
-	v := m.Variant(sha3Kernel)
-	v.New = func(size int, seed uint64) variant.Instance { return newSHA3Instance(m, size, seed) }
-	v.Verify = m.verify
-	if m.Symbol != "" {
-		perBlock := float64(numRounds / unrollOf(m.Name))
-		v.LoopTrips = func(size int) float64 { return float64(max(size, 0)/rate256+1) * perBlock }
-	}
-	return v
-}
+// provenFused reports whether the fused absorb loop with features may be
+// the default of a CPU the table does not name for sha3.256. The AVX-512
+// loops have been verified only by reading their code and their features
+// (no AVX-512 host and no emulator has run them yet): until a sweep on
+// such a host verifies them and names one in the table, the default there
+// keeps the verified AVX-512 permutation under the Go loop.
+func provenFused(features []string) bool { return variant.TierWidth(features) < 512 }
 
 // numRounds is the number of rounds of Keccak-f[1600].
 const numRounds = len(roundConstants)

@@ -66,7 +66,7 @@ var spongeCases = []spongeCase{
 // runnable keccak.x1 variant) and compares them with crypto/sha3 for random
 // messages of every length 0..1000.
 func TestSpongeVsStdlib(t *testing.T) {
-	perms := map[string]func(*[25]uint64){"Permute (" + selected[1] + ")": Permute}
+	perms := map[string]func(*[25]uint64){"Permute (" + selectedOf(1) + ")": Permute}
 	for _, m := range runnable(t, 1) {
 		if !m.OffsetSweep {
 			perms[m.Name] = m.Fn.(func(*[25]uint64))

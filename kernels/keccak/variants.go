@@ -4,27 +4,25 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // An impl is one implementation of a kernel: the generic code or a
 // generated variant, as its table records it (Fn erased to any: a
 // func(*[25]uint64), func(*[2][25]uint64), func(*[4][25]uint64) or
-// func(*[8][25]uint64) according to nr), with the states it permutes.
+// func(*[8][25]uint64) according to nr), with the states it permutes;
+// instances and verification run it on states of any width.
 type impl struct {
 	variant.Impl[any]
 	nr int
 }
 
-// erase returns the records of the generated implementations in table,
-// the nr-state kernel's.
-func erase[F any](nr int, table []variant.Impl[F]) []*impl {
-	out := make([]*impl, len(table))
-	for i, im := range table {
-		out[i] = &impl{nr: nr, Impl: variant.Impl[any]{Name: im.Name, Features: im.Features, Symbol: im.Symbol,
-			LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep, Fn: im.Fn}}
-	}
-	return out
+// erase returns the record of the generated implementation im of the
+// nr-state kernel.
+func erase[F any](nr int, im variant.Impl[F]) *impl {
+	return &impl{nr: nr, Impl: variant.Impl[any]{Name: im.Name, Features: im.Features, Symbol: im.Symbol,
+		LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep, Fn: im.Fn}}
 }
 
 // run applies the implementation to len(s) == nr states.
@@ -41,36 +39,44 @@ func (m *impl) run(s [][25]uint64) {
 	}
 }
 
-// trips returns the round-loop iterations per call: 24 rounds over the
-// unroll depth, run once per group of states when the groups are permuted
-// in sequence (group=seq).
-func (m *impl) trips() float64 {
-	v := variant.Variant{Name: m.Name}
+// trips returns the round-loop iterations per call of variant v: 24
+// rounds over the unroll depth, run once per group of states when the
+// groups are permuted in sequence (group=seq).
+func trips(v *variant.Variant) func(int) float64 {
 	passes := 1.0
 	if v.Knob("group") == "seq" {
 		passes = 2
 	}
-	return passes * 24 / float64(m.unroll())
+	t := passes * 24 / float64(unrollOf(v.Name))
+	return func(int) float64 { return t }
 }
-
-// unroll returns the rounds per loop iteration from the variant's name.
-func (m *impl) unroll() int { return unrollOf(m.Name) }
 
 // kernelName returns the dispatch name of the nr-state kernel.
 func kernelName(nr int) string { return fmt.Sprintf("keccak.x%d", nr) }
 
+// tables are the generated tables of the four permutation kernels.
+type tables struct {
+	x1 []variant.Impl[func(*[25]uint64)]
+	x2 []variant.Impl[func(*[2][25]uint64)]
+	x4 []variant.Impl[func(*[4][25]uint64)]
+	x8 []variant.Impl[func(*[8][25]uint64)]
+}
+
 var (
 	widths   = []int{1, 2, 4, 8}
 	generics = map[int]*impl{
-		1: {nr: 1, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteGeneric}},
-		2: {nr: 2, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteX2Generic}},
-		4: {nr: 4, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteX4Generic}},
-		8: {nr: 8, Impl: variant.Impl[any]{Name: variant.GenericName, Fn: permuteX8Generic}},
+		1: erase(1, variant.Impl[any]{Name: variant.GenericName, Fn: permuteGeneric}),
+		2: erase(2, variant.Impl[any]{Name: variant.GenericName, Fn: permuteX2Generic}),
+		4: erase(4, variant.Impl[any]{Name: variant.GenericName, Fn: permuteX4Generic}),
+		8: erase(8, variant.Impl[any]{Name: variant.GenericName, Fn: permuteX8Generic}),
 	}
-	// impls lists every registered implementation per nr, generic first,
-	// then the generated ones in table order: the production table's
-	// after init, every generated variant after RegisterVariants.
-	impls = map[int][]*impl{}
+	// The slots of the permutations: their registered variants and the
+	// functions the public API calls, set at init and again by
+	// RegisterVariants.
+	x1 *kernelset.Slot[func(*[25]uint64)]
+	x2 *kernelset.Slot[func(*[2][25]uint64)]
+	x4 *kernelset.Slot[func(*[4][25]uint64)]
+	x8 *kernelset.Slot[func(*[8][25]uint64)]
 )
 
 // init registers the kernels (the permutations and sha3.256), the generic
@@ -78,109 +84,43 @@ var (
 // select), and points the public functions at the variants dispatch
 // selects among them.
 func init() {
-	prod := prodImpls()
-	for _, nr := range widths {
-		variant.RegisterKernel(variant.Kernel{
-			Name: kernelName(nr), Family: "keccak", Bench: fmt.Sprintf("KeccakX%d", nr),
-			Unit: "perm", UnitsPerOp: func(int) float64 { return float64(nr) },
-			Doc: fmt.Sprintf("Keccak-f[1600] on %d state(s), state-major [%d][25]uint64", nr, nr),
-		})
-		impls[nr] = []*impl{generics[nr]}
-		variant.Register(generics[nr].variant())
-		install(nr, prod[nr])
-	}
+	prod := prodTables()
+	x1 = newSlot(1, permuteGeneric, prod.x1)
+	x2 = newSlot(2, permuteX2Generic, prod.x2)
+	x4 = newSlot(4, permuteX4Generic, prod.x4)
+	x8 = newSlot(8, permuteX8Generic, prod.x8)
 	registerSHA3(prodAbsorbImpls())
+}
+
+// newSlot registers the nr-state kernel, its generic code and the
+// production table prod.
+func newSlot[F any](nr int, generic F, prod []variant.Impl[F]) *kernelset.Slot[F] {
+	return kernelset.New(kernelset.Spec[F]{
+		Kernel: kernelName(nr), Family: "keccak", Bench: fmt.Sprintf("KeccakX%d", nr),
+		Unit: "perm", UnitsPerOp: func(int) float64 { return float64(nr) },
+		Doc:     fmt.Sprintf("Keccak-f[1600] on %d state(s), state-major [%d][25]uint64", nr, nr),
+		Generic: generic,
+		Instance: func(name string, fn F, _ int, seed uint64) variant.Instance {
+			return newInstance(erase(nr, variant.Impl[F]{Name: name, Fn: fn}), seed)
+		},
+		VerifyAt: func(name string, _ []string, fn F, _ int, seed uint64) error {
+			return verify(erase(nr, variant.Impl[F]{Name: name, Fn: fn}), seed, 64)
+		},
+		LoopTrips: trips,
+	}, prod)
 }
 
 // registerLab registers every generated variant not registered yet and
 // re-selects among all of them (RegisterVariants); AbsorbBlocks' plan
 // last, as it may follow keccak.x1's selection.
 func registerLab() {
-	lab := labImpls()
-	for _, nr := range widths {
-		if len(lab[nr]) > 0 {
-			install(nr, lab[nr])
-		}
-	}
-	installAbsorbers(labAbsorbImpls())
+	lab := labTables()
+	x1.AddLab(lab.x1)
+	x2.AddLab(lab.x2)
+	x4.AddLab(lab.x4)
+	x8.AddLab(lab.x8)
+	sha3Slot.AddLab(labAbsorbImpls())
 }
-
-// install registers the implementations of table (generated variants of
-// the nr-state kernel, in table order) that are not registered yet, lists
-// the generated variants as table does, and selects among them.
-func install(nr int, table []*impl) {
-	list := []*impl{generics[nr]}
-	for _, m := range table {
-		if old := byName(nr, m.Name); old != nil {
-			m = old
-		} else {
-			variant.Register(m.variant())
-		}
-		list = append(list, m)
-	}
-	impls[nr] = list
-	selectVariant(nr)
-}
-
-// byName returns the listed implementation of kernel nr named name, or nil.
-func byName(nr int, name string) *impl {
-	for _, m := range impls[nr] {
-		if m.Name == name {
-			return m
-		}
-	}
-	return nil
-}
-
-// variant describes m for kernels/variant.
-func (m *impl) variant() variant.Variant {
-	v := m.Impl.Variant(kernelName(m.nr))
-	v.New = func(_ int, seed uint64) variant.Instance { return newInstance(m, seed) }
-	v.Verify = func(_ int, seed uint64) error { return verify(m, seed, 64) }
-	if m.Symbol != "" {
-		trips := m.trips()
-		v.LoopTrips = func(int) float64 { return trips }
-	}
-	return v
-}
-
-// choose returns the implementation of kernel nr that dispatch selects
-// among the generated ones in table (variant.Choose: the compiled table's
-// choice, a feature-level default or generic).
-func choose(nr int, table []*impl) *impl {
-	cands := make([]variant.Impl[*impl], len(table))
-	for i, m := range table {
-		cands[i] = variant.Impl[*impl]{Name: m.Name, Features: m.Features, OffsetSweep: m.OffsetSweep, Fn: m}
-	}
-	return variant.Choose(kernelName(nr), generics[nr], cands)
-}
-
-// selectVariant points the public function for nr states at the variant
-// dispatch selects among the listed ones.
-func selectVariant(nr int) {
-	m := choose(nr, impls[nr][1:])
-	switch f := m.Fn.(type) {
-	case func(*[25]uint64):
-		permuteX1 = f
-	case func(*[2][25]uint64):
-		permuteX2 = f
-	case func(*[4][25]uint64):
-		permuteX4 = f
-	case func(*[8][25]uint64):
-		permuteX8 = f
-	}
-	selected[nr] = m.Name
-}
-
-// The functions behind the public API, set at init and again by
-// RegisterVariants.
-var (
-	permuteX1 = permuteGeneric
-	permuteX2 = permuteX2Generic
-	permuteX4 = permuteX4Generic
-	permuteX8 = permuteX8Generic
-	selected  = map[int]string{}
-)
 
 // randomStates fills s with pseudo-random lanes.
 func randomStates(s [][25]uint64, r *rand.Rand) {

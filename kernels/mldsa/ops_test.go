@@ -19,7 +19,7 @@ func TestOperations(t *testing.T) {
 func TestOperationRestoresDispatch(t *testing.T) {
 	RegisterVariants()
 	composetest.CheckRestores(t, "mldsa65.sign", "ways=1/ntt=generic/poly=generic", func() string {
-		return fmt.Sprintf("%p %p %p %p %p", kernels.NTT, kernels.InvNTT, kernels.MulNTT,
+		return fmt.Sprintf("%p %p %p %p %p", kernels.NTT.Fn, kernels.InvNTT.Fn, kernels.MulNTT.Fn,
 			roundKernels.lowBits.Fn, roundKernels.response.Fn)
 	})
 }

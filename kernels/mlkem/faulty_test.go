@@ -16,13 +16,13 @@ func faultyKernels() (restore func()) {
 			p[i] = int16(r.Uint64())
 		}
 	}
-	old := [3]any{kernels.NTT, kernels.InvNTT, kernels.MulNTT}
-	kernels.NTT, kernels.InvNTT = garble, garble
-	kernels.MulNTT = func(h, _, _ *nttfield.Poly[int16]) { garble(h) }
+	old := [3]any{kernels.NTT.Fn, kernels.InvNTT.Fn, kernels.MulNTT.Fn}
+	kernels.NTT.Fn, kernels.InvNTT.Fn = garble, garble
+	kernels.MulNTT.Fn = func(h, _, _ *nttfield.Poly[int16]) { garble(h) }
 	return func() {
-		kernels.NTT = old[0].(nttfield.Unary[int16])
-		kernels.InvNTT = old[1].(nttfield.Unary[int16])
-		kernels.MulNTT = old[2].(nttfield.Binary[int16])
+		kernels.NTT.Fn = old[0].(nttfield.Unary[int16])
+		kernels.InvNTT.Fn = old[1].(nttfield.Unary[int16])
+		kernels.MulNTT.Fn = old[2].(nttfield.Binary[int16])
 	}
 }
 

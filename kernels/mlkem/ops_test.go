@@ -19,6 +19,6 @@ func TestOperations(t *testing.T) {
 func TestOperationRestoresDispatch(t *testing.T) {
 	RegisterVariants()
 	composetest.CheckRestores(t, "mlkem768.keygen", "ways=1/ntt=generic/poly=generic", func() string {
-		return fmt.Sprintf("%p %p %p", kernels.NTT, kernels.InvNTT, kernels.MulNTT)
+		return fmt.Sprintf("%p %p %p", kernels.NTT.Fn, kernels.InvNTT.Fn, kernels.MulNTT.Fn)
 	})
 }

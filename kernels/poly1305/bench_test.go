@@ -29,7 +29,7 @@ func BenchmarkPoly1305(b *testing.B) {
 		run("dispatch", func() { Sum(&tag, m, key) })
 		for _, im := range runnable(b) {
 			if !im.OffsetSweep {
-				run(im.Name, func() { im.sum(&tag, m, key) })
+				run(im.Name, func() { sum(im.Fn, &tag, m, key) })
 			}
 		}
 	}

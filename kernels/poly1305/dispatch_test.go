@@ -12,6 +12,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 const childEnv = "TUNELAB_POLY1305_CHILD"
@@ -51,7 +52,8 @@ func TestPublicAPIChild(t *testing.T) {
 		t.Skip("run by TestPublicAPIUnderMasks")
 	}
 	mask := os.Getenv("TUNELAB_CPU")
-	for i, im := range selected {
+	for i, c := range slot.Plan() {
+		im := lookup(c.Variant)
 		if !cpu.Has(im.Features...) {
 			t.Errorf("plan[%d] = %s needs %v, not all present", i, im.Name, im.Features)
 		}
@@ -66,14 +68,11 @@ func TestPublicAPIChild(t *testing.T) {
 	}
 	if o := os.Getenv("TUNELAB_DISPATCH"); o != "" && mask == "" {
 		want := strings.TrimPrefix(o, "poly1305=")
-		if want == "generic" {
-			want = generic.Name
-		}
-		if im := lookup(want); im.Name == want && cpu.Has(im.Features...) && selected[0].Name != want {
-			t.Errorf("TUNELAB_DISPATCH=%s: plan selects %s", o, selected[0].Name)
+		if im := lookup(want); im.Name == want && cpu.Has(im.Features...) && slot.Plan()[0].Variant != want {
+			t.Errorf("TUNELAB_DISPATCH=%s: plan selects %s", o, slot.Plan()[0].Variant)
 		}
 	}
-	t.Logf("plan: %v", plan)
+	t.Logf("plan: %v", slot.Plan())
 	rng := rand.New(rand.NewPCG(21, 22))
 	for _, n := range []int{0, 1, 16, 64, 100, 256, 1000, 1024, 4096 + 5, 16384} {
 		m := make([]byte, n)
@@ -115,10 +114,12 @@ func TestSizeClassPlan(t *testing.T) {
 		t.Skip("fewer than three runnable implementations")
 	}
 	small, mid, large := ims[1], ims[len(ims)/2], ims[len(ims)-1]
-	oldPlan, oldSel := plan, selected
-	defer func() { plan, selected = oldPlan, oldSel }()
-	plan = []dispatch.Choice{{MaxSize: 64, Variant: small.Name}, {MaxSize: 1024, Variant: mid.Name}, {Variant: large.Name}}
-	selected = []*impl{small, mid, large}
+	plan := []dispatch.Choice{{MaxSize: 64, Variant: small.Name}, {MaxSize: 1024, Variant: mid.Name}, {Variant: large.Name}}
+	restore, err := slot.UsePlan(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
 	rng := rand.New(rand.NewPCG(31, 32))
 	for _, n := range []int{0, 15, 16, 63, 64, 65, 1023, 1024, 1025, 4096, 20000} {
 		m := make([]byte, n)
@@ -128,7 +129,7 @@ func TestSizeClassPlan(t *testing.T) {
 		Sum(&got, m, key)
 		poly1305.Sum(&want, m, key)
 		if got != want {
-			t.Errorf("%d bytes (class %s): Sum %x, want %x", n, selected[pick(n)].Name, got, want)
+			t.Errorf("%d bytes (class %s): Sum %x, want %x", n, plan[dispatch.ForSize(plan, n)].Variant, got, want)
 		}
 		mac := New(key)
 		for rest := m; len(rest) > 0; {
@@ -140,4 +141,14 @@ func TestSizeClassPlan(t *testing.T) {
 			t.Errorf("%d bytes: streaming MAC over the plan rejected x/crypto's tag", n)
 		}
 	}
+}
+
+// lookup returns the implementation named name, the generic one if none
+// is.
+func lookup(name string) impl {
+	all := impls()
+	if im := variant.Find(all, name); im != nil {
+		return *im
+	}
+	return all[0]
 }

@@ -3,8 +3,6 @@ package poly1305
 import (
 	"bytes"
 	"sync"
-
-	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // RegisterVariants registers every generated variant with kernels/variant
@@ -16,23 +14,9 @@ import (
 // again does nothing. Call it before using the package concurrently
 // (lab/all calls it from an init function). Under purego, or off
 // amd64, there are no generated variants and it registers nothing.
-func RegisterVariants() { registerOnce.Do(registerLab) }
+func RegisterVariants() { registerOnce.Do(func() { slot.AddLab(labImpls()) }) }
 
 var registerOnce sync.Once
-
-func registerLab() {
-	all := labImpls(impls[1:])
-	if all == nil {
-		return
-	}
-	for _, im := range all {
-		if im.lab {
-			variant.Register(im.variant())
-		}
-	}
-	impls = append([]*impl{generic}, all...)
-	replan()
-}
 
 // labCalls runs the lab variants through the lab switches of
 // zvariants_amd64.go. labImpls sets it: production binaries, which never
@@ -46,22 +30,22 @@ var labCalls struct {
 	run    func(v *asmVariant, n int, out *[16]byte, m []byte, key *[32]byte)
 }
 
-// sumCopy computes the MAC with lab variant im for the public API, on
+// sumCopy computes the MAC with lab variant v for the public API, on
 // heap copies of m and key, so that none of its arguments escapes. Only
 // a binary that called RegisterVariants gets here, when TUNELAB_DISPATCH
 // forces a lab variant; the copies cost that binary an allocation and a
 // copy of m per call, which measurements avoid by calling the variant
 // directly (instances, sum).
-func sumCopy(im *impl, out *[16]byte, m []byte, key *[32]byte) {
+func sumCopy(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {
 	o, k := new([16]byte), new([32]byte)
 	*k = *key
-	labCalls.sum(im.Fn, o, bytes.Clone(m), k)
+	labCalls.sum(v, o, bytes.Clone(m), k)
 	*out = *o
 }
 
-// blocksCopy is apiBlocks for lab variant im on heap copies of st, m and
+// blocksCopy is apiBlocks for lab variant v on heap copies of st, m and
 // pc, as sumCopy.
-func blocksCopy(im *impl, st *state, m []byte, pc *powCache) {
+func blocksCopy(v *asmVariant, st *state, m []byte, pc *powCache) {
 	s := new(state)
 	*s = *st
 	var c *powCache
@@ -69,7 +53,7 @@ func blocksCopy(im *impl, st *state, m []byte, pc *powCache) {
 		c = new(powCache)
 		*c = *pc
 	}
-	labCalls.blocks(im.Fn, s, bytes.Clone(m), c)
+	labCalls.blocks(v, s, bytes.Clone(m), c)
 	*st = *s
 	if pc != nil {
 		*pc = *c

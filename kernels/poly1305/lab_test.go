@@ -6,7 +6,6 @@ import (
 
 	"golang.org/x/crypto/poly1305"
 
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -17,12 +16,12 @@ func init() { RegisterVariants() }
 // nothing (a second registration of a variant would panic) and that every
 // implementation is registered.
 func TestRegisterVariantsOnce(t *testing.T) {
-	n := len(impls)
+	n := len(impls())
 	RegisterVariants()
-	if len(impls) != n {
-		t.Fatalf("second RegisterVariants: %d implementations, had %d", len(impls), n)
+	if len(impls()) != n {
+		t.Fatalf("second RegisterVariants: %d implementations, had %d", len(impls()), n)
 	}
-	for _, im := range impls {
+	for _, im := range impls() {
 		if variant.Lookup(kernel, im.Name) == nil {
 			t.Errorf("%s: not registered", im.Name)
 		}
@@ -35,7 +34,7 @@ func TestNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
 	key := randKey(rng)
 	for _, im := range runnable(t) {
-		if im.lab {
+		if im.Fn.inLab() {
 			continue
 		}
 		withPlan(t, im, func() {
@@ -70,7 +69,7 @@ func TestNoAllocs(t *testing.T) {
 func TestPublicAPIRunsLabVariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 54))
 	for _, im := range runnable(t) {
-		if !im.lab {
+		if !im.Fn.inLab() {
 			continue
 		}
 		withPlan(t, im, func() {
@@ -96,10 +95,12 @@ func TestPublicAPIRunsLabVariants(t *testing.T) {
 }
 
 // withPlan runs f with im as the plan for every size.
-func withPlan(t *testing.T, im *impl, f func()) {
+func withPlan(t *testing.T, im impl, f func()) {
 	t.Helper()
-	oldPlan, oldSel := plan, selected
-	defer func() { plan, selected = oldPlan, oldSel }()
-	plan, selected = []dispatch.Choice{{Variant: im.Name}}, []*impl{im}
+	restore, err := slot.Use(im.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
 	f()
 }

@@ -8,7 +8,7 @@ const TagSize = 16
 // Sum writes to out the authenticator of m under the one-time key, using
 // the variant dispatch selects for len(m) bytes.
 func Sum(out *[TagSize]byte, m []byte, key *[32]byte) {
-	selected[pick(len(m))].apiSum(out, m, key)
+	apiSum(slot.For(len(m)), out, m, key)
 }
 
 // Verify reports whether mac is the authenticator of m under key, in
@@ -28,7 +28,7 @@ type MAC struct {
 	buf    [16]byte
 	nbuf   int
 	pow    powCache
-	pick   func(n int) *impl // nil: dispatch
+	pick   func(n int) *asmVariant // nil: dispatch
 	summed bool
 }
 
@@ -60,18 +60,19 @@ func (h *MAC) Write(p []byte) (int, error) {
 		h.nbuf = 0
 	}
 	if full := len(p) &^ 15; full > 0 {
-		h.impl(full).apiBlocks(&h.st, p[:full], &h.pow)
+		apiBlocks(h.impl(full), &h.st, p[:full], &h.pow)
 		p = p[full:]
 	}
 	h.nbuf = copy(h.buf[:], p)
 	return n, nil
 }
 
-func (h *MAC) impl(n int) *impl {
+// impl returns the variant for n bytes of blocks (nil: the generic code).
+func (h *MAC) impl(n int) *asmVariant {
 	if h.pick != nil {
 		return h.pick(n)
 	}
-	return selected[pick(n)]
+	return slot.For(n)
 }
 
 // Sum appends the authenticator of the message written so far to b.

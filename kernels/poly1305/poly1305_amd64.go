@@ -2,11 +2,7 @@
 
 package poly1305
 
-import (
-	"slices"
-
-	"github.com/tunelab/tunelab/kernels/variant"
-)
+import "github.com/tunelab/tunelab/kernels/variant"
 
 //go:generate go run ../../variants/poly1305 -out poly1305_amd64.s -stubs zstubs_amd64.go -pkg poly1305 -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../lab/ct/zstatic_poly1305.go
 
@@ -29,8 +25,10 @@ type asmVariant struct {
 
 	// first[pad] are the first-iteration masks of a tail=vector variant
 	// for pad leading virtual blocks (pad < blocks per iteration <= 16),
-	// set by newImpl.
+	// set by prepare.
 	first *[16][8]uint16
+	// lab marks a variant only the lab set has: it runs through labCalls.
+	lab bool
 }
 
 // maxPowWords bounds the power table of every vector variant:
@@ -59,44 +57,41 @@ type powCache struct {
 	tab  [maxPowWords]uint64
 }
 
-// platformImpls returns the production set, in generation order.
-func platformImpls() []*impl {
-	out := make([]*impl, len(prodVariants))
-	for i, r := range prodVariants {
-		out[i] = newImpl(r, false)
+// prodImpls returns the production set, in generation order.
+func prodImpls() []variant.Impl[*asmVariant] {
+	for _, r := range prodVariants {
+		prepare(r.Fn, false)
 	}
-	return out
+	return prodVariants
 }
 
-// labImpls returns every generated variant in generation order: the
-// production implementations prod, and a lab implementation of each
-// other variant. It sets labCalls to the lab wrappers, which makes the
-// binary link the lab switches and every variant.
-func labImpls(prod []*impl) []*impl {
+// labImpls returns every generated variant in generation order, those
+// the production set lacks marked lab. It sets labCalls to the lab
+// wrappers, which makes the binary link the lab switches and every
+// variant.
+func labImpls() []variant.Impl[*asmVariant] {
 	labCalls.sum, labCalls.blocks, labCalls.run = labSum, labBlocks, labRun
-	var out []*impl
-	for _, r := range labVariants() {
-		if i := slices.IndexFunc(prod, func(im *impl) bool { return im.Name == r.Name }); i >= 0 {
-			out = append(out, prod[i])
-		} else {
-			out = append(out, newImpl(r, true))
-		}
+	all := labVariants()
+	for _, r := range all {
+		prepare(r.Fn, variant.Find(prodVariants, r.Name) == nil)
 	}
-	return out
+	return all
 }
 
-// newImpl returns the implementation of record r, computing the masks of
-// a tail=vector variant.
-func newImpl(r variant.Impl[*asmVariant], inLab bool) *impl {
-	v := r.Fn
+// prepare marks v as a lab variant or not and computes the masks of a
+// tail=vector variant.
+func prepare(v *asmVariant, inLab bool) {
+	v.lab = inLab
 	if v.tailVector && v.first == nil {
 		v.first = new([16][8]uint16)
 		for pad := 0; pad < v.lanes*v.unroll; pad++ {
 			v.first[pad] = v.masks(pad)
 		}
 	}
-	return &impl{Impl: r, lab: inLab}
 }
+
+// inLab reports whether v is a lab variant (nil: the generic code is not).
+func (v *asmVariant) inLab() bool { return v != nil && v.lab }
 
 // oneShot returns the variant whose one-shot function computes the MAC of
 // an n-byte message in one assembly call, and true: a scalar variant's

@@ -120,9 +120,9 @@ func TestProductionLinksTable(t *testing.T) {
 		}
 	}
 	asmtest.CheckProduction(t, map[string][]string{kernel: names})
-	for _, im := range impls[1:] {
-		if prod := slices.Contains(names, im.Name); prod == im.lab {
-			t.Errorf("%s: lab = %v, but in the production set: %v", im.Name, im.lab, prod)
+	for _, im := range slot.Known() {
+		if prod := slices.Contains(names, im.Name); prod == im.Fn.inLab() {
+			t.Errorf("%s: lab = %v, but in the production set: %v", im.Name, im.Fn.inLab(), prod)
 		}
 	}
 }
@@ -136,11 +136,11 @@ func TestLabSwitches(t *testing.T) {
 		if !cpu.Has(r.Features...) {
 			continue
 		}
-		im := newImpl(r, true)
+		prepare(r.Fn, true)
 		for _, n := range []int{0, 16, 100, 1024, 4096 + 48} {
 			m := make([]byte, n)
 			fill(rng, m)
-			checkAgainstXCrypto(t, im, m, randKey(rng), "lab switches")
+			checkAgainstXCrypto(t, r, m, randKey(rng), "lab switches")
 		}
 	}
 }

@@ -2,6 +2,8 @@
 
 package poly1305
 
+import "github.com/tunelab/tunelab/kernels/variant"
+
 // asmVariant is empty: this build has no generated variants, every
 // implementation's Fn is nil.
 type asmVariant struct{}
@@ -9,11 +11,14 @@ type asmVariant struct{}
 // powCache is unused without assembly.
 type powCache struct{}
 
-// platformImpls returns no generated variants: the generic code only.
-func platformImpls() []*impl { return nil }
+// prodImpls returns no generated variants: the generic code only.
+func prodImpls() []variant.Impl[*asmVariant] { return nil }
 
 // labImpls returns nil: there are no lab variants to register.
-func labImpls(prod []*impl) []*impl { return nil }
+func labImpls() []variant.Impl[*asmVariant] { return nil }
+
+// inLab is false: there are no lab variants.
+func (v *asmVariant) inLab() bool { return false }
 
 // prodSum is never called: no implementation has generated code.
 func prodSum(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {

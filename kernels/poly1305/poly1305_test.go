@@ -12,11 +12,17 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
+// An impl is an implementation's record: Fn nil for the generic code.
+type impl = variant.Impl[*asmVariant]
+
+// impls returns every registered implementation, the generic code first.
+func impls() []impl { return append([]impl{{Name: variant.GenericName}}, slot.Known()...) }
+
 // runnable returns the implementations the host can execute, logging the
 // skipped ones with the missing features.
-func runnable(t testing.TB) []*impl {
-	var out []*impl
-	for _, im := range impls {
+func runnable(t testing.TB) []impl {
+	var out []impl
+	for _, im := range impls() {
 		if !cpu.Has(im.Features...) {
 			t.Logf("skipping %s: host lacks one of %v", im.Name, im.Features)
 			continue
@@ -33,10 +39,10 @@ func randKey(rng *rand.Rand) *[32]byte {
 }
 
 // checkAgainstXCrypto compares im's tag with x/crypto's on (m, key).
-func checkAgainstXCrypto(t testing.TB, im *impl, m []byte, key *[32]byte, input string) {
+func checkAgainstXCrypto(t testing.TB, im impl, m []byte, key *[32]byte, input string) {
 	t.Helper()
 	var got, want [16]byte
-	im.sum(&got, m, key)
+	sum(im.Fn, &got, m, key)
 	poly1305.Sum(&want, m, key)
 	if got != want {
 		t.Fatalf("%s: %s (%d bytes, key %x): tag %x, want %x (x/crypto)", im.Name, input, len(m), key, got, want)
@@ -122,10 +128,10 @@ func TestStreamingSwitchesVariants(t *testing.T) {
 		key := randKey(rng)
 		mac := New(key)
 		var used []string
-		mac.pick = func(int) *impl {
+		mac.pick = func(int) *asmVariant {
 			im := ims[rng.IntN(len(ims))]
 			used = append(used, im.Name)
-			return im
+			return im.Fn
 		}
 		for rest := m; len(rest) > 0; {
 			k := min(len(rest), rng.IntN(600))

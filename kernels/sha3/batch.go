@@ -569,10 +569,8 @@ func (b *Batch) runGeneric() bool {
 // plan is no measured or forced choice (a feature-level default or the
 // generic code), for the Batch to choose by its cost model.
 func batchWays(n int) (nr int, auto bool) {
-	k := shake128Many
-	i := dispatch.ForSize(k.plan, n)
-	r := k.plan[i].Reason
-	return k.ways[i], r == dispatch.ReasonDefault || r == dispatch.ReasonGeneric
+	c := shake128Many.slot.ClassFor(n)
+	return c.Fn, c.Reason == dispatch.ReasonDefault || c.Reason == dispatch.ReasonGeneric
 }
 
 // laneCosts[w] is the cost model of a permutation call of width w (1, 2,

@@ -102,7 +102,7 @@ func TestManyPublicAPI(t *testing.T) {
 		k    *manyKernel
 		many func(outs, ins [][]byte)
 	}{{shake128Many, SHAKE128Many}, {shake256Many, SHAKE256Many}} {
-		t.Logf("%s plan %v, ways %v", f.k.name, f.k.plan, f.k.ways)
+		t.Logf("%s plan %v", f.k.name, f.k.slot.Plan())
 		for n := 0; n <= 17; n++ {
 			ins, outs := f.k.mixedStreams(rng, n)
 			f.many(outs, ins)
@@ -128,13 +128,14 @@ func TestManyLengthMismatchPanics(t *testing.T) {
 // above), and checks the NR each count gets and the outputs.
 func TestManySizeClasses(t *testing.T) {
 	k := shake128Many
-	oldPlan, oldWays := k.plan, k.ways
-	defer func() { k.plan, k.ways = oldPlan, oldWays }()
-	k.plan = []dispatch.Choice{{MaxSize: 2, Variant: "ways=1"}, {MaxSize: 5, Variant: "ways=4"}, {Variant: "ways=8"}}
-	k.ways = []int{1, 4, 8}
+	restore, err := k.slot.UsePlan([]dispatch.Choice{{MaxSize: 2, Variant: "ways=1"}, {MaxSize: 5, Variant: "ways=4"}, {Variant: "ways=8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
 	rng := rand.New(rand.NewPCG(15, 16))
 	for n, want := range map[int]int{0: 1, 1: 1, 2: 1, 3: 4, 5: 4, 6: 8, 17: 8} {
-		if got := k.ways[dispatch.ForSize(k.plan, n)]; got != want {
+		if got := k.slot.For(n); got != want {
 			t.Errorf("%d streams: ways=%d, want ways=%d", n, got, want)
 		}
 		ins, outs := equalStreams(rng, n, 34, 504)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -18,10 +18,9 @@ type manyKernel struct {
 	rate             int
 	// inLen and outLen are the per-stream sweep shape.
 	inLen, outLen int
-	// plan is the dispatch plan by number of streams and ways[i] the NR
-	// of plan[i] (0: the generic code).
-	plan []dispatch.Choice
-	ways []int
+	// slot holds the dispatch plan by number of streams, the NR of each
+	// choice (0: the generic code).
+	slot *kernelset.Slot[int]
 }
 
 var (
@@ -64,9 +63,8 @@ func SweepShape(kernel string) (inLen, outLen int, ok bool) {
 // their dispatch.
 func init() {
 	for _, k := range manyKernels {
-		variant.RegisterKernel(k.kernel())
-		variant.Register(k.variants()...)
-		k.replan()
+		k.slot = kernelset.New(k.spec(), waysImpls())
+		planned(k)
 	}
 }
 
@@ -81,7 +79,8 @@ var registerOnce sync.Once
 func RegisterVariants() {
 	registerOnce.Do(func() {
 		for _, k := range manyKernels {
-			k.replan()
+			k.slot.Replan()
+			planned(k)
 		}
 	})
 }
@@ -91,7 +90,7 @@ func (k *manyKernel) run(outs, ins [][]byte) {
 	if len(outs) != len(ins) {
 		panic(fmt.Sprintf("sha3: %s: %d outputs for %d inputs", k.bench, len(outs), len(ins)))
 	}
-	k.runWays(k.ways[dispatch.ForSize(k.plan, len(ins))], outs, ins)
+	k.runWays(k.slot.For(len(ins)), outs, ins)
 }
 
 // runWays hashes the streams nr at a time, or with the generic code for
@@ -104,10 +103,10 @@ func (k *manyKernel) runWays(nr int, outs, ins [][]byte) {
 	manyWays(outs, ins, k.rate, nr)
 }
 
-// kernel returns k's registry record.
-func (k *manyKernel) kernel() variant.Kernel {
-	return variant.Kernel{
-		Name: k.name, Family: "sha3", Bench: k.bench, Sizes: sweepSizes, SizeClasses: true,
+// spec describes k for kernelset: its variants are the NRs.
+func (k *manyKernel) spec() kernelset.Spec[int] {
+	return kernelset.Spec[int]{
+		Kernel: k.name, Family: "sha3", Bench: k.bench, Sizes: sweepSizes, SizeClasses: true,
 		SizeCheck: func(n int) error {
 			if n < 1 || n > maxStreams {
 				return fmt.Errorf("%d streams: want 1 to %d", n, maxStreams)
@@ -115,75 +114,51 @@ func (k *manyKernel) kernel() variant.Kernel {
 			return nil
 		},
 		Unit: "stream", UnitsPerOp: func(n int) float64 { return float64(n) }, Doc: k.doc,
+		Instance: func(_ string, nr, size int, seed uint64) variant.Instance { return k.newInstance(nr, size, seed) },
+		VerifyAt: func(_ string, _ []string, nr, size int, seed uint64) error { return k.verify(nr, size, seed) },
+		Resolve:  resolveWays,
 	}
 }
 
-// waysName is the variant name of NR = nr.
-func waysName(nr int) string { return "ways=" + strconv.Itoa(nr) }
-
-// waysOf returns the NR of a variant name, 0 for the generic code.
-func waysOf(name string) int {
-	nr, err := strconv.Atoi(strings.TrimPrefix(name, "ways="))
-	if err != nil || !strings.HasPrefix(name, "ways=") {
-		return 0
+// waysName is the variant name of NR = nr (0: generic).
+func waysName(nr int) string {
+	if nr == 0 {
+		return variant.GenericName
 	}
-	return nr
+	return "ways=" + strconv.Itoa(nr)
 }
 
-// variants returns k's variants: the generic code, then ways=1..8. A
-// ways variant needs no CPU feature of its own: each width runs the keccak
-// permutation dispatch selected for this CPU, which is always runnable, so
-// what a ways variant requires does not depend on the host that registers
-// it.
-func (k *manyKernel) variants() []variant.Variant {
-	vs := []variant.Variant{k.variant(0)}
+// waysImpls returns the variants ways=1..8. A ways variant needs no CPU
+// feature of its own: each width runs the keccak permutation dispatch
+// selected for this CPU, which is always runnable, so what a ways variant
+// requires does not depend on the host that registers it.
+func waysImpls() []variant.Impl[int] {
+	var impls []variant.Impl[int]
 	for _, nr := range widths {
-		vs = append(vs, k.variant(nr))
+		impls = append(impls, variant.Impl[int]{Name: waysName(nr), Fn: nr})
 	}
-	return vs
+	return impls
 }
 
-// variant returns the registry record of NR = nr (0: generic).
-func (k *manyKernel) variant(nr int) variant.Variant {
-	name := variant.GenericName
-	if nr > 0 {
-		name = waysName(nr)
+// resolveWays runs a plan choice's NR where the table or an override
+// made it, and elsewhere defaultWays. Other CPUs' choices (nearest
+// entries, feature-level defaults) are not used: the ways variants run
+// keccak's dispatched permutations, so a measurement on another CPU (with
+// other keccak choices, or with keccak.x8 forced generic here) says
+// little about this one.
+func resolveWays(c dispatch.Choice, name string, nr int, _ []variant.Impl[int]) (string, int) {
+	if c.Reason == dispatch.ReasonGeneric || dispatch.Foreign(c) {
+		nr = defaultWays()
+		return waysName(nr), nr
 	}
-	return variant.Variant{
-		Kernel: k.name, Name: name,
-		New:    func(size int, seed uint64) variant.Instance { return k.newInstance(nr, size, seed) },
-		Verify: func(size int, seed uint64) error { return k.verify(nr, size, seed) },
-	}
+	return name, nr
 }
 
-// candidates returns k's dispatch candidates, generic first.
-func (k *manyKernel) candidates() []dispatch.Candidate {
-	cands := []dispatch.Candidate{{Name: variant.GenericName}}
-	for _, nr := range widths {
-		cands = append(cands, dispatch.Candidate{Name: waysName(nr)})
-	}
-	return cands
-}
-
-// replan plans k's dispatch: the override or the table's entry for this
-// CPU, and elsewhere defaultWays. Other CPUs' choices (nearest entries,
-// feature-level defaults) are not used: the ways variants run keccak's
-// dispatched permutations, so a measurement on another CPU (with other
-// keccak choices, or with keccak.x8 forced generic here) says little
-// about this one.
-func (k *manyKernel) replan() {
-	plan := dispatch.Plan(k.name, k.candidates())
-	ways := make([]int, len(plan))
-	def := defaultWays()
-	for i, c := range plan {
-		ways[i] = waysOf(c.Variant)
-		if c.Reason == dispatch.ReasonGeneric || dispatch.Foreign(c) {
-			ways[i] = def
-		}
-	}
-	k.plan, k.ways = plan, ways
+// planned updates what depends on k's plan: the lane costs of Batch and
+// the fallback dispatch reports.
+func planned(k *manyKernel) {
 	setLaneCosts()
-	if def > 0 {
+	if def := defaultWays(); def > 0 {
 		dispatch.Fallback(k.name, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here", true)
 	}
 }
@@ -226,18 +201,10 @@ func UseWays(nr int) (restore func(), err error) {
 	if nr != 0 && !slices.Contains(widths, nr) {
 		return nil, fmt.Errorf("sha3: ways=%d: want 0 (generic) or one of %v", nr, widths)
 	}
-	type saved struct {
-		plan []dispatch.Choice
-		ways []int
-	}
-	var old []saved
+	var slots []kernelset.Tiered
+	var names []string
 	for _, k := range manyKernels {
-		old = append(old, saved{k.plan, k.ways})
-		k.plan, k.ways = []dispatch.Choice{{Variant: waysName(nr)}}, []int{nr}
+		slots, names = append(slots, k.slot), append(names, waysName(nr))
 	}
-	return func() {
-		for i, k := range manyKernels {
-			k.plan, k.ways = old[i].plan, old[i].ways
-		}
-	}, nil
+	return kernelset.UseAll(slots, names)
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"crypto/sha3"
 	"testing"
-
-	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
 func TestUseWays(t *testing.T) {
@@ -15,7 +13,7 @@ func TestUseWays(t *testing.T) {
 		if err != nil {
 			t.Fatalf("UseWays(%d): %v", nr, err)
 		}
-		if got := shake128Many.ways[dispatch.ForSize(shake128Many.plan, len(ins))]; got != nr {
+		if got := shake128Many.slot.For(len(ins)); got != nr {
 			t.Errorf("UseWays(%d): SHAKE128Many runs ways=%d", nr, got)
 		}
 		outs := make([][]byte, len(ins))
@@ -30,11 +28,11 @@ func TestUseWays(t *testing.T) {
 		}
 		restore()
 	}
-	before := shake128Many.ways
+	before := shake128Many.slot.Plan()
 	if _, err := UseWays(3); err == nil {
 		t.Error("UseWays(3) accepted")
 	}
-	if &before[0] != &shake128Many.ways[0] {
+	if &before[0] != &shake128Many.slot.Plan()[0] {
 		t.Error("a refused UseWays changed the plan")
 	}
 }

@@ -3,15 +3,14 @@ package variant
 import (
 	"slices"
 
-	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
 // An Impl is one generated implementation of a kernel as its generator
 // records it: the variant's name and metadata, and the function (of a
 // family-specific type F). Every family's generated tables are lists of
-// Impls; Variant turns one into a registry Variant and Choose picks the one
-// dispatch selects.
+// Impls; Variant turns one into a registry Variant, Candidates into
+// dispatch candidates (kernels/internal/kernelset plans among them).
 type Impl[F any] struct {
 	Name        string
 	Features    []string
@@ -28,19 +27,6 @@ func (im Impl[F]) Variant(kernel string) Variant {
 		Kernel: kernel, Name: im.Name, Features: im.Features, Symbol: im.Symbol,
 		LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep,
 	}
-}
-
-// Choose returns the function dispatch selects for kernel (at size 0)
-// among generic and impls: the compiled table's choice, a feature-level
-// default or generic, never an implementation whose features the host
-// lacks. Offset-sweep copies are never candidates.
-func Choose[F any](kernel string, generic F, impls []Impl[F]) F {
-	plan := dispatch.Plan(kernel, Candidates(impls))
-	name := plan[dispatch.ForSize(plan, 0)].Variant
-	if im := Find(impls, name); im != nil && cpu.Has(im.Features...) {
-		return im.Fn
-	}
-	return generic
 }
 
 // Candidates returns the dispatch candidates of impls (offset-sweep copies

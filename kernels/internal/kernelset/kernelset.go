@@ -1,22 +1,20 @@
-// Package kernelset registers the kernels of the coefficient families of
-// the lattice schemes (rejection sampling, CBD, compression and packing,
-// ML-DSA's rounding) behind kernels/variant, one Slot per kernel, with
-// the dispatch choice of the implementation the scheme calls. It is
-// nttfield's registration layer for kernels of any function type: a
+// Package kernelset is the one registration protocol of every kernel
+// family (Keccak, SHA-3, Poly1305, AES-ECB, the NTTs and the coefficient
+// kernels of the lattice schemes): it registers each kernel behind
+// kernels/variant, one Slot per kernel, with the dispatch plan (per
+// message-size class) of the implementations the family's API calls. A
 // family describes each kernel once (Spec: its generic code, how to
 // compare a variant with it, how to prepare a measured input) and hands
-// over its generated production and lab tables; verification, the
-// harness's instances, the choice among the variants, forcing one (Use)
-// and the whole-operation composition knob (TierKnob) are the same for
-// every family.
+// over its generated production table at init and its lab table from its
+// RegisterVariants; verification, the harness's instances, the plan among
+// the variants, forcing one (Use) and the whole-operation composition
+// knob (TierKnob) are the same for every family.
 package kernelset
 
 import (
-	"fmt"
 	"sync"
+	"sync/atomic"
 
-	"github.com/tunelab/tunelab/internal/compose"
-	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -24,6 +22,13 @@ import (
 // A Spec describes one kernel whose implementations have type F.
 type Spec[F any] struct {
 	Kernel, Family, Bench, Unit, Doc string
+	// Sizes, SizeCheck and SizeClasses are those of variant.Kernel: nil
+	// Sizes for a kernel of fixed-size input.
+	Sizes       []int
+	SizeCheck   func(size int) error
+	SizeClasses bool
+	// UnitsPerOp is that of variant.Kernel; nil: one unit per op.
+	UnitsPerOp func(size int) float64
 	// Generic is the reference: the specification in Go.
 	Generic F
 	// Edges is the number of boundary inputs Check knows.
@@ -36,23 +41,46 @@ type Spec[F any] struct {
 	// Prepare prepares an input from seed and returns a function running
 	// fn n times on it, for the harness.
 	Prepare func(fn F, seed uint64) func(n int)
+	// Instance and VerifyAt, both set, replace Check and Prepare for a
+	// kernel of sized inputs: Instance prepares an input of size bytes
+	// for the variant named name, VerifyAt compares the variant (with its
+	// CPU features) with the reference on inputs of size bytes.
+	Instance func(name string, fn F, size int, seed uint64) variant.Instance
+	VerifyAt func(name string, features []string, fn F, size int, seed uint64) error
+	// LoopTrips, if set, returns the main-loop trips per op of generated
+	// variant v (nil: unknown); unset, a variant without a loop label
+	// runs straight-line code once per op.
+	LoopTrips func(v *variant.Variant) func(size int) float64
+	// Resolve, if set, returns the variant to run for plan choice c (its
+	// name and function) among the known ones, given the one c names
+	// (the generic code where no known variant the host runs has that
+	// name).
+	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
 }
 
-// A Slot holds the implementation of one kernel that its scheme calls
-// (Fn), chosen by dispatch among the generic code and the registered
-// variants.
+// A Slot holds the implementations of one kernel that its API calls:
+// the dispatch plan among the generic code and the registered variants
+// (For, by input size) and its choice at size 0 (Fn).
 type Slot[F any] struct {
 	Fn    F
 	spec  Spec[F]
 	known []variant.Impl[F]
 	once  sync.Once
+	// plan is replaced whole when AddLab or Use re-plans, so a concurrent
+	// For sees the old plan or the new one.
+	plan atomic.Pointer[plan[F]]
 }
 
 // New registers spec's kernel, its generic variant and the production
-// table prod, and chooses Fn among them.
+// table prod, and plans dispatch among them.
 func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
+	units := spec.UnitsPerOp
+	if units == nil {
+		units = func(int) float64 { return 1 }
+	}
 	variant.RegisterKernel(variant.Kernel{Name: spec.Kernel, Family: spec.Family, Bench: spec.Bench,
-		Unit: spec.Unit, UnitsPerOp: func(int) float64 { return 1 }, Doc: spec.Doc})
+		Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
+		Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc})
 	s := &Slot[F]{spec: spec}
 	variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: spec.Generic}))
 	s.add(prod)
@@ -60,26 +88,37 @@ func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
 }
 
 // AddLab registers the variants of the lab table lab that production did
-// not and chooses Fn again among all of them, once; call it before the
-// kernel runs concurrently.
+// not and plans dispatch again among all of them, once. Callers of For
+// may run concurrently; Fn is safe to read only after AddLab returns.
 func (s *Slot[F]) AddLab(lab []variant.Impl[F]) { s.once.Do(func() { s.add(lab) }) }
 
-// add registers the variants of impls not registered yet and chooses Fn
-// among all known ones.
+// add registers the variants of impls not registered yet, lists the
+// known ones in impls' order (the records registered first kept), and
+// plans dispatch among them all.
 func (s *Slot[F]) add(impls []variant.Impl[F]) {
+	list := make([]variant.Impl[F], 0, len(impls))
 	for _, im := range impls {
-		if variant.Find(s.known, im.Name) == nil {
-			s.known = append(s.known, im)
+		if old := variant.Find(s.known, im.Name); old != nil {
+			im = *old
+		} else {
 			variant.Register(s.variant(im))
 		}
+		list = append(list, im)
 	}
-	s.Fn = variant.Choose(s.spec.Kernel, s.spec.Generic, s.known)
+	for _, im := range s.known {
+		if variant.Find(list, im.Name) == nil {
+			list = append(list, im)
+		}
+	}
+	s.known = list
+	s.Replan()
 }
 
 // Kernel returns the kernel's name.
 func (s *Slot[F]) Kernel() string { return s.spec.Kernel }
 
-// Known returns the registered assembly variants, production's first.
+// Known returns the registered assembly variants, in the order of the
+// last table added.
 func (s *Slot[F]) Known() []variant.Impl[F] { return s.known }
 
 // Verify compares fn with the generic code on every boundary input and
@@ -96,8 +135,17 @@ func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
 // variant returns the registry record of im.
 func (s *Slot[F]) variant(im variant.Impl[F]) variant.Variant {
 	v := im.Variant(s.spec.Kernel)
-	if im.Symbol != "" && im.LoopLabel == "" {
+	switch {
+	case im.Symbol == "":
+	case s.spec.LoopTrips != nil:
+		v.LoopTrips = s.spec.LoopTrips(&v)
+	case im.LoopLabel == "":
 		v.LoopTrips = func(int) float64 { return 1 } // straight-line code
+	}
+	if s.spec.Instance != nil {
+		v.New = func(size int, seed uint64) variant.Instance { return s.spec.Instance(im.Name, im.Fn, size, seed) }
+		v.Verify = func(size int, seed uint64) error { return s.spec.VerifyAt(im.Name, im.Features, im.Fn, size, seed) }
+		return v
 	}
 	v.New = func(_ int, seed uint64) variant.Instance {
 		return &instance[F]{s: s, name: im.Name, fn: im.Fn, seed: seed, run: s.spec.Prepare(im.Fn, seed)}
@@ -120,111 +168,4 @@ func (in *instance[F]) Run(n int) { in.run(n) }
 func (in *instance[F]) Check() error {
 	in.seed++
 	return in.s.Verify(in.name, in.fn, in.seed, 4)
-}
-
-// Use makes Fn the registered variant named name (variant.GenericName:
-// the reference) and returns a function that restores the previous one.
-// It refuses a variant the host cannot run. Use is not safe while the
-// kernel runs concurrently.
-func (s *Slot[F]) Use(name string) (restore func(), err error) {
-	old := s.Fn
-	switch name {
-	case "":
-		return func() {}, nil
-	case variant.GenericName:
-		s.Fn = s.spec.Generic
-	default:
-		im := variant.Find(s.known, name)
-		if im == nil {
-			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, name)
-		}
-		if !cpu.Has(im.Features...) {
-			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, name)
-		}
-		s.Fn = im.Fn
-	}
-	return func() { s.Fn = old }, nil
-}
-
-// A Tiered is a Slot of any function type, as TierKnob takes them.
-type Tiered interface {
-	Kernel() string
-	// planAt returns the variant dispatch selects at level and its
-	// features.
-	planAt(level string, host *cpu.CPU) (name string, features []string)
-	Use(name string) (func(), error)
-}
-
-// planAt returns the variant dispatch selects for s's kernel at size 0 on
-// the host (its own level) or on a synthetic CPU of level.
-func (s *Slot[F]) planAt(level string, host *cpu.CPU) (string, []string) {
-	on := host
-	if host.Level() != level {
-		c, err := cpu.LevelCPU(level)
-		if err != nil {
-			return variant.GenericName, nil
-		}
-		on = c
-	}
-	plan := dispatch.Resolve(on, dispatch.Compiled(), "", s.spec.Kernel, variant.Candidates(s.known))
-	name := plan.Choices[dispatch.ForSize(plan.Choices, 0)].Variant
-	if im := variant.Find(s.known, name); im != nil {
-		return name, im.Features
-	}
-	return variant.GenericName, nil
-}
-
-// tiers are the ISA tiers of a TierKnob, by the feature level whose
-// dispatch plan names their variants.
-var tiers = []struct{ value, level string }{{"avx2", cpu.LevelV3}, {"avx512", cpu.LevelV4}}
-
-// TierKnob returns the whole-operation composition knob key over slots:
-// per ISA tier the host can run, every slot's variant dispatch selects at
-// that tier (the host's own plan at its own level, the compiled table's
-// level default below it), and the generic code of every slot as the
-// reference. A tier whose plan is generic for every slot is left out.
-func TierKnob(key string, slots ...Tiered) compose.Knob {
-	use := func(names []string) func() (func(), error) {
-		return func() (func(), error) {
-			var undo []func()
-			restore := func() {
-				for i := len(undo) - 1; i >= 0; i-- {
-					undo[i]()
-				}
-			}
-			for i, s := range slots {
-				r, err := s.Use(names[i])
-				if err != nil {
-					restore()
-					return nil, err
-				}
-				undo = append(undo, r)
-			}
-			return restore, nil
-		}
-	}
-	generics := make([]string, len(slots))
-	for i := range generics {
-		generics[i] = variant.GenericName
-	}
-	generic := compose.Choice{Value: "generic", Use: use(generics)}
-	kn := compose.Knob{Key: key, Generic: generic, Choices: []compose.Choice{generic}}
-	host := cpu.Host()
-	for _, t := range tiers {
-		if cpu.LevelRank(host.Level()) < cpu.LevelRank(t.level) {
-			continue
-		}
-		names := make([]string, len(slots))
-		var features []string
-		all := true
-		for i, s := range slots {
-			name, f := s.planAt(t.level, host)
-			names[i], features = name, append(features, f...)
-			all = all && name == variant.GenericName
-		}
-		if !all {
-			kn.Choices = append(kn.Choices, compose.Choice{Value: t.value, Features: features, Use: use(names)})
-		}
-	}
-	return kn
 }

@@ -1,12 +1,10 @@
 // Package nttfield holds what the NTT kernel families (kernels/mlkem and
 // kernels/mldsa) share: polynomial inputs for tests and sweeps (those of
-// internal/polyvec, which the lab's tests use too), and the registration
-// of a kernel's variants behind kernels/variant together with the
-// dispatch choice of the implementation the public API calls.
+// internal/polyvec, which the lab's tests use too), their verification,
+// and a field's Set of three kernelset slots (NTT, InvNTT, MulNTT).
 // Production registers and chooses among a family's production table (the
-// variants the compiled dispatch table can select, RegisterUnary and
-// RegisterBinary); the lab adds the rest of the lab table and chooses again
-// among all (AddUnary and AddBinary).
+// variants the compiled dispatch table can select, NewSet); the lab adds
+// the rest of the lab table and chooses again among all (RegisterLab).
 //
 // A polynomial is a *[256]E with E int16 (ML-KEM, q = 3329) or int32
 // (ML-DSA, q = 8380417). Every variant's contract is the same: inputs

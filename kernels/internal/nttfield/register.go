@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/tunelab/tunelab/internal/compose"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -21,78 +22,41 @@ type Spec[E Elem] struct {
 	Q                          E
 }
 
-// RegisterUnary registers spec's kernel, its generic variant ref and the
-// assembly variants impls (in production, the production table), and
-// returns the function dispatch selects among them.
-func RegisterUnary[E Elem](spec Spec[E], ref Unary[E], impls []variant.Impl[Unary[E]]) Unary[E] {
-	registerKernel(spec)
-	variant.Register(unaryVariant(spec, variant.Impl[Unary[E]]{Name: variant.GenericName, Fn: ref}, ref))
-	return AddUnary(spec, ref, impls)
-}
-
-// AddUnary registers the variants of impls that are not registered yet
-// (for the lab: the lab table after the production one) and returns the
-// function dispatch selects among impls. spec's kernel must be registered.
-func AddUnary[E Elem](spec Spec[E], ref Unary[E], impls []variant.Impl[Unary[E]]) Unary[E] {
-	for _, im := range impls {
-		if variant.Lookup(spec.Kernel, im.Name) == nil {
-			variant.Register(unaryVariant(spec, im, ref))
-		}
+// slotSpec describes spec's kernel for kernelset: the generic code ref,
+// instances from newInstance, verification by verify (VerifyUnary or
+// VerifyBinary).
+func slotSpec[E Elem, F any](spec Spec[E], ref F, newInstance func(name string, fn F, seed uint64) variant.Instance,
+	verify func(spec Spec[E], name string, fn, ref F, seed uint64, count int) error) kernelset.Spec[F] {
+	return kernelset.Spec[F]{
+		Kernel: spec.Kernel, Family: spec.Family, Bench: spec.Bench, Unit: "poly", Doc: spec.Doc, Generic: ref,
+		Instance: func(name string, fn F, _ int, seed uint64) variant.Instance { return newInstance(name, fn, seed) },
+		VerifyAt: func(name string, _ []string, fn F, _ int, seed uint64) error {
+			return verify(spec, name, fn, ref, seed, 64)
+		},
+		LoopTrips: loopTrips,
 	}
-	return variant.Choose(spec.Kernel, ref, impls)
 }
 
-// RegisterBinary is RegisterUnary for products.
-func RegisterBinary[E Elem](spec Spec[E], ref Binary[E], impls []variant.Impl[Binary[E]]) Binary[E] {
-	registerKernel(spec)
-	variant.Register(binaryVariant(spec, variant.Impl[Binary[E]]{Name: variant.GenericName, Fn: ref}, ref))
-	return AddBinary(spec, ref, impls)
-}
-
-// AddBinary is AddUnary for products.
-func AddBinary[E Elem](spec Spec[E], ref Binary[E], impls []variant.Impl[Binary[E]]) Binary[E] {
-	for _, im := range impls {
-		if variant.Lookup(spec.Kernel, im.Name) == nil {
-			variant.Register(binaryVariant(spec, im, ref))
-		}
-	}
-	return variant.Choose(spec.Kernel, ref, impls)
-}
-
-func registerKernel[E Elem](spec Spec[E]) {
-	variant.RegisterKernel(variant.Kernel{
-		Name: spec.Kernel, Family: spec.Family, Bench: spec.Bench,
-		Unit: "poly", UnitsPerOp: func(int) float64 { return 1 }, Doc: spec.Doc,
-	})
-}
-
-func unaryVariant[E Elem](spec Spec[E], im variant.Impl[Unary[E]], ref Unary[E]) variant.Variant {
-	v := baseVariant(spec.Kernel, im)
-	v.New = func(_ int, seed uint64) variant.Instance {
-		in := &unaryInstance[E]{spec: spec, name: im.Name, fn: im.Fn, ref: ref, rng: NewRand(seed)}
+// unarySlot registers spec's kernel, its generic variant ref and the
+// production table prod.
+func unarySlot[E Elem](spec Spec[E], ref Unary[E], prod []variant.Impl[Unary[E]]) *kernelset.Slot[Unary[E]] {
+	newInstance := func(name string, fn Unary[E], seed uint64) variant.Instance {
+		in := &unaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: NewRand(seed)}
 		Fill(in.rng, spec.Q, &in.p)
 		return in
 	}
-	v.Verify = func(_ int, seed uint64) error { return VerifyUnary(spec, im.Name, im.Fn, ref, seed, 64) }
-	return v
+	return kernelset.New(slotSpec(spec, ref, newInstance, VerifyUnary[E]), prod)
 }
 
-func binaryVariant[E Elem](spec Spec[E], im variant.Impl[Binary[E]], ref Binary[E]) variant.Variant {
-	v := baseVariant(spec.Kernel, im)
-	v.New = func(_ int, seed uint64) variant.Instance {
-		in := &binaryInstance[E]{spec: spec, name: im.Name, fn: im.Fn, ref: ref, rng: NewRand(seed)}
+// binarySlot is unarySlot for products.
+func binarySlot[E Elem](spec Spec[E], ref Binary[E], prod []variant.Impl[Binary[E]]) *kernelset.Slot[Binary[E]] {
+	newInstance := func(name string, fn Binary[E], seed uint64) variant.Instance {
+		in := &binaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: NewRand(seed)}
 		Fill(in.rng, spec.Q, &in.f)
 		Fill(in.rng, spec.Q, &in.g)
 		return in
 	}
-	v.Verify = func(_ int, seed uint64) error { return VerifyBinary(spec, im.Name, im.Fn, ref, seed, 64) }
-	return v
-}
-
-func baseVariant[F any](kernel string, im variant.Impl[F]) variant.Variant {
-	v := im.Variant(kernel)
-	v.LoopTrips = loopTrips(&v)
-	return v
+	return kernelset.New(slotSpec(spec, ref, newInstance, VerifyBinary[E]), prod)
 }
 
 // loopTrips returns the runs of v's hot code per call: a fully unrolled
@@ -235,40 +199,50 @@ type Tables[E Elem] struct {
 	MulNTTSpec          Spec[E]
 }
 
-// A Set holds the implementations a field's public API calls: chosen
-// among the production tables by NewSet, and again among the lab tables by
+// A Set holds the implementations a field's public API calls, one
+// kernelset.Slot per kernel (the API calls its Fn): chosen among the
+// production tables by NewSet, and again among the lab tables by
 // RegisterLab.
 type Set[E Elem] struct {
-	NTT, InvNTT Unary[E]
-	MulNTT      Binary[E]
-	t           Tables[E]
-	once        sync.Once
-	// known are the implementations registered so far, for Use.
-	knownNTT, knownInvNTT []variant.Impl[Unary[E]]
-	knownMulNTT           []variant.Impl[Binary[E]]
+	NTT, InvNTT *kernelset.Slot[Unary[E]]
+	MulNTT      *kernelset.Slot[Binary[E]]
 }
 
 // NewSet registers the three kernels with their generic and production
 // variants and chooses the implementations among them.
 func NewSet[E Elem](t Tables[E]) *Set[E] {
-	s := &Set[E]{
-		NTT:    RegisterUnary(t.NTTSpec, t.NTT, t.ProdNTT),
-		InvNTT: RegisterUnary(t.InvNTTSpec, t.InvNTT, t.ProdInvNTT),
-		MulNTT: RegisterBinary(t.MulNTTSpec, t.MulNTT, t.ProdMulNTT),
-		t:      t,
+	return &Set[E]{
+		NTT:    unarySlot(t.NTTSpec, t.NTT, t.ProdNTT),
+		InvNTT: unarySlot(t.InvNTTSpec, t.InvNTT, t.ProdInvNTT),
+		MulNTT: binarySlot(t.MulNTTSpec, t.MulNTT, t.ProdMulNTT),
 	}
-	s.remember(t.ProdNTT, t.ProdInvNTT, t.ProdMulNTT)
-	return s
 }
 
 // RegisterLab registers the variants of the lab tables that production
 // did not and chooses the implementations again among all of them, once;
 // call it before the kernels run concurrently.
 func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []variant.Impl[Binary[E]]) {
-	s.once.Do(func() {
-		s.NTT = AddUnary(s.t.NTTSpec, s.t.NTT, ntt)
-		s.InvNTT = AddUnary(s.t.InvNTTSpec, s.t.InvNTT, invNTT)
-		s.MulNTT = AddBinary(s.t.MulNTTSpec, s.t.MulNTT, mulNTT)
-		s.remember(ntt, invNTT, mulNTT)
-	})
+	s.NTT.AddLab(ntt)
+	s.InvNTT.AddLab(invNTT)
+	s.MulNTT.AddLab(mulNTT)
 }
+
+// Use makes the set's functions call the registered variants named ntt,
+// invNTT and mulNTT ("" keeps the current choice, variant.GenericName is
+// the reference) and returns a function that restores the previous ones.
+// The lab composes kernel choices this way to measure whole operations
+// (e.g. an ML-KEM key generation on the generic NTT); it refuses a variant
+// whose CPU features the host lacks. Use is not safe while the kernels run
+// concurrently.
+func (s *Set[E]) Use(ntt, invNTT, mulNTT string) (restore func(), err error) {
+	return kernelset.UseAll([]kernelset.Tiered{s.NTT, s.InvNTT, s.MulNTT}, []string{ntt, invNTT, mulNTT})
+}
+
+// TierKnob returns the "ntt" knob of whole-operation compositions: per
+// ISA tier the host can run, the NTT, InvNTT and MulNTT variants dispatch
+// selects at that tier (the host's own plan at its own level, the compiled
+// table's level default below it, so that the composition space holds
+// only what the kernel sweeps chose), and the generic code as the
+// reference. A tier whose plan is the generic code for all three kernels
+// is left out.
+func (s *Set[E]) TierKnob() compose.Knob { return kernelset.TierKnob("ntt", s.NTT, s.InvNTT, s.MulNTT) }

@@ -1,0 +1,154 @@
+package kernelset
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// inc is the test kernel's function type: it returns x + 1.
+type inc = func(x int) int
+
+// testSpec describes a kernel of sized inputs whose variants must return
+// x + 1 for every x.
+func testSpec(kernel string) Spec[inc] {
+	return Spec[inc]{
+		Kernel: kernel, Family: "kernelset", Bench: "KernelsetTest", Unit: "op", Doc: "x + 1",
+		Sizes: []int{16, 64}, SizeClasses: true, Generic: func(x int) int { return x + 1 },
+		Instance: func(name string, fn inc, size int, seed uint64) variant.Instance {
+			return &testInstance{name: name, fn: fn, x: int(seed) + size}
+		},
+		VerifyAt: func(name string, _ []string, fn inc, size int, seed uint64) error {
+			if x := int(seed) + size; fn(x) != x+1 {
+				return &variant.Mismatch{Kernel: kernel, Variant: name, Input: fmt.Sprint(x),
+					Got: fmt.Sprint(fn(x)), Want: fmt.Sprint(x + 1)}
+			}
+			return nil
+		},
+	}
+}
+
+type testInstance struct {
+	name string
+	fn   inc
+	x    int
+}
+
+func (in *testInstance) Run(n int) {
+	for range n {
+		in.x = in.fn(in.x) - 1
+	}
+}
+
+func (in *testInstance) Check() error {
+	if got := in.fn(in.x); got != in.x+1 {
+		return fmt.Errorf("%s: %d, want %d", in.name, got, in.x+1)
+	}
+	return nil
+}
+
+func impl(name string, fn inc) variant.Impl[inc] { return variant.Impl[inc]{Name: name, Fn: fn} }
+
+// TestSlot checks registration (production, then the lab table once, in
+// its order), the registry records' Verify, forcing a plan by size class
+// and restoring it, and refusing unknown variants.
+func TestSlot(t *testing.T) {
+	good := func(x int) int { return x + 1 }
+	bad := func(x int) int { return x + 2 }
+	s := New(testSpec("kernelset.test"), []variant.Impl[inc]{impl("a", good)})
+	if got := names(variant.Variants("kernelset.test")); !slices.Equal(got, []string{"a", variant.GenericName}) {
+		t.Fatalf("registered at New: %q", got)
+	}
+	s.AddLab([]variant.Impl[inc]{impl("bad", bad), impl("a", good)})
+	s.AddLab([]variant.Impl[inc]{impl("c", good)})
+	if got := knownNames(s); !slices.Equal(got, []string{"bad", "a"}) {
+		t.Errorf("known after AddLab: %q, want the lab table's order, and a second AddLab ignored", got)
+	}
+	if got := names(variant.Variants("kernelset.test")); !slices.Equal(got, []string{"a", "bad", variant.GenericName}) {
+		t.Errorf("registered after AddLab: %q", got)
+	}
+	for _, name := range []string{variant.GenericName, "a"} {
+		v := variant.Lookup("kernelset.test", name)
+		if err := v.Verify(16, 3); err != nil {
+			t.Errorf("%s: Verify: %v", name, err)
+		}
+		in := v.New(64, 5)
+		in.Run(3)
+		if err := in.Check(); err != nil {
+			t.Errorf("%s: instance: %v", name, err)
+		}
+	}
+	if err := variant.Lookup("kernelset.test", "bad").Verify(16, 3); err == nil {
+		t.Error("bad: Verify passed a variant returning x + 2")
+	}
+	checkUsePlan(t, s)
+}
+
+// checkUsePlan forces a two-class plan on s and checks For, Selected,
+// Planned and the restore function.
+func checkUsePlan(t *testing.T, s *Slot[inc]) {
+	t.Helper()
+	before := s.Planned()
+	restore, err := s.UsePlan([]dispatch.Choice{{MaxSize: 16, Variant: "bad"}, {Variant: variant.GenericName}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.For(16)(0) != 2 || s.For(17)(0) != 1 || s.Fn(0) != 2 || s.Selected() != "bad" {
+		t.Errorf("forced plan: For(16)(0) = %d, For(17)(0) = %d, Fn(0) = %d, Selected %q", s.For(16)(0), s.For(17)(0), s.Fn(0), s.Selected())
+	}
+	if c := s.ClassFor(100); c.Name != variant.GenericName {
+		t.Errorf("ClassFor(100) = %+v, want the generic class", c)
+	}
+	restore()
+	if got := s.Planned(); len(got) != len(before) || got[0].Name != before[0].Name {
+		t.Errorf("restored plan %+v, want %+v", got, before)
+	}
+	if _, err := s.Use("nope"); err == nil {
+		t.Error("Use accepted an unregistered variant")
+	}
+	if r, err := s.Use(""); err != nil || s.Selected() != before[0].Name {
+		t.Errorf("Use(\"\") changed the plan or failed: %v", err)
+	} else {
+		r()
+	}
+}
+
+// TestResolve checks that Resolve decides what each class runs.
+func TestResolve(t *testing.T) {
+	spec := testSpec("kernelset.resolve")
+	spec.Resolve = func(c dispatch.Choice, name string, fn inc, known []variant.Impl[inc]) (string, inc) {
+		if im := variant.Find(known, "b"); im != nil {
+			return im.Name, im.Fn
+		}
+		return name, fn
+	}
+	s := New(spec, []variant.Impl[inc]{impl("b", func(x int) int { return x + 1 })})
+	for _, c := range s.Planned() {
+		if c.Name != "b" {
+			t.Errorf("class %+v: runs %s, want b (Resolve)", c.Choice, c.Name)
+		}
+	}
+	if s.Selected() != "b" {
+		t.Errorf("Selected %q, want b", s.Selected())
+	}
+}
+
+func names(vs []*variant.Variant) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func knownNames(s *Slot[inc]) []string {
+	var out []string
+	for _, im := range s.Known() {
+		out = append(out, im.Name)
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package kernelset
+
+import (
+	"fmt"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
+	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/variant"
+)
+
+// A plan is a kernel's dispatch plan with the variants that run for it:
+// fns[i], variant names[i], implements choices[i].
+type plan[F any] struct {
+	choices []dispatch.Choice
+	names   []string
+	fns     []F
+}
+
+// newPlan returns a plan of choices, the variants yet to be set.
+func newPlan[F any](choices []dispatch.Choice) *plan[F] {
+	return &plan[F]{choices: choices, names: make([]string, len(choices)), fns: make([]F, len(choices))}
+}
+
+// Replan plans dispatch again among the known variants, for a kernel
+// whose plan depends on others'.
+func (s *Slot[F]) Replan() {
+	p := newPlan[F](dispatch.Plan(s.spec.Kernel, variant.Candidates(s.known)))
+	for i, c := range p.choices {
+		p.names[i], p.fns[i] = s.impl(c.Variant)
+		if s.spec.Resolve != nil {
+			p.names[i], p.fns[i] = s.spec.Resolve(c, p.names[i], p.fns[i], s.known)
+		}
+	}
+	s.install(p)
+}
+
+// impl returns the known variant named name, or the generic code where
+// there is none or the host lacks its features.
+func (s *Slot[F]) impl(name string) (string, F) {
+	if im := variant.Find(s.known, name); im != nil && cpu.Has(im.Features...) {
+		return name, im.Fn
+	}
+	return variant.GenericName, s.spec.Generic
+}
+
+// install makes p the plan and its choice at size 0 Fn.
+func (s *Slot[F]) install(p *plan[F]) {
+	s.plan.Store(p)
+	s.Fn = p.fns[dispatch.ForSize(p.choices, 0)]
+}
+
+// For returns the function the plan selects for an input of n bytes.
+func (s *Slot[F]) For(n int) F {
+	p := s.plan.Load()
+	return p.fns[dispatch.ForSize(p.choices, n)]
+}
+
+// Plan returns the kernel's current dispatch plan.
+func (s *Slot[F]) Plan() []dispatch.Choice { return s.plan.Load().choices }
+
+// Selected returns the name of the variant Fn runs.
+func (s *Slot[F]) Selected() string {
+	p := s.plan.Load()
+	return p.names[dispatch.ForSize(p.choices, 0)]
+}
+
+// A Class is one size class of a plan: dispatch's choice and the variant
+// that runs for it.
+type Class[F any] struct {
+	dispatch.Choice
+	Name string
+	Fn   F
+}
+
+// Planned returns the current plan, by size class.
+func (s *Slot[F]) Planned() []Class[F] {
+	p := s.plan.Load()
+	classes := make([]Class[F], len(p.choices))
+	for i := range p.choices {
+		classes[i] = p.class(i)
+	}
+	return classes
+}
+
+// ClassFor returns the size class of the current plan for an input of n
+// bytes.
+func (s *Slot[F]) ClassFor(n int) Class[F] {
+	p := s.plan.Load()
+	return p.class(dispatch.ForSize(p.choices, n))
+}
+
+// class returns size class i of p.
+func (p *plan[F]) class(i int) Class[F] {
+	return Class[F]{Choice: p.choices[i], Name: p.names[i], Fn: p.fns[i]}
+}
+
+// Use makes the registered variant named name (variant.GenericName: the
+// reference; "": no change) the plan for every size and returns a
+// function that restores the previous plan. It refuses a variant the
+// host cannot run. Use is not safe while the kernel's Fn is read
+// concurrently.
+func (s *Slot[F]) Use(name string) (restore func(), err error) {
+	if name == "" {
+		return func() {}, nil
+	}
+	return s.UsePlan([]dispatch.Choice{{Variant: name}})
+}
+
+// UsePlan makes choices, naming registered variants, the plan and
+// returns a function that restores the previous one, as Use.
+func (s *Slot[F]) UsePlan(choices []dispatch.Choice) (restore func(), err error) {
+	p := newPlan[F](choices)
+	for i, c := range choices {
+		p.names[i], p.fns[i] = c.Variant, s.spec.Generic
+		if c.Variant == variant.GenericName {
+			continue
+		}
+		im := variant.Find(s.known, c.Variant)
+		if im == nil {
+			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, c.Variant)
+		}
+		if !cpu.Has(im.Features...) {
+			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, c.Variant)
+		}
+		p.fns[i] = im.Fn
+	}
+	old := s.plan.Load()
+	s.install(p)
+	return func() { s.install(old) }, nil
+}

@@ -53,10 +53,7 @@ func runCT(e *env, args []string) error {
 	fs.DurationVar(&f.budget, "budget", 0, "bound each target's measurement time (0: none; the count reached is reported)")
 	fs.IntVar(&f.cpu, "cpu", lastAllowedCPU(), "CPU to pin the measuring thread to (-1: no pinning)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random classes and inputs")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {

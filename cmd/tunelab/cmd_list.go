@@ -53,10 +53,7 @@ func runList(e *env, args []string) error {
 	prod := fs.Bool("prod", false, "list only the variants production code can select (compiled dispatch table entries, feature-level defaults, generic fallbacks)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	names := fs.Bool("names", false, "print one line per variant: kernel, variant and role (production, lab or external)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *asJSON && *names {
@@ -163,6 +160,8 @@ func lookupKernels(list string) ([]*variant.Kernel, error) {
 	return ks, nil
 }
 
+// splitList splits a comma-separated list, trimming spaces and dropping
+// empty items.
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {

@@ -92,21 +92,14 @@ func runList(e *env, args []string) error {
 // zprod_amd64.go links), and the generic fallback of every kernel the
 // table covers.
 func productionVariants() map[string]map[string]bool {
-	t := dispatch.Compiled()
 	prod := map[string]map[string]bool{}
-	add := func(kernel string, cs []dispatch.Choice) {
+	for kernel, cs := range dispatch.Compiled().Choices() {
 		if prod[kernel] == nil {
 			prod[kernel] = map[string]bool{variant.GenericName: true}
 		}
 		for _, c := range cs {
 			prod[kernel][c.Variant] = true
 		}
-	}
-	for _, en := range t.Entries {
-		add(en.Kernel, en.Choices)
-	}
-	for _, d := range t.Defaults {
-		add(d.Kernel, d.Choices)
 	}
 	return prod
 }

@@ -137,6 +137,19 @@ func newOpTarget(op, classes string, rng *rand.Rand) (*opTarget, error) {
 	return nil, fmt.Errorf("unknown operation %q", op)
 }
 
+// bothClasses makes an input of each class, 0 and 1, in random order,
+// and returns the one of class: the work done before the timed call is
+// then the same whatever the class.
+func bothClasses[T any](rng *rand.Rand, class int, input func(class int) T) T {
+	var made [2]T
+	first := rng.IntN(2)
+	for i := range 2 {
+		c := first ^ i
+		made[c] = input(c)
+	}
+	return made[class]
+}
+
 func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
 	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize), tmp: make([]byte, mlkem.SeedSize)}
 	fill(rng, t.fixed)
@@ -177,19 +190,15 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 		// predictors) is then the same whatever the class.
 		var cur kemPair
 		t.prepare = func(class int) {
-			var made [2]kemPair
-			first := rng.IntN(2)
-			for i := range 2 {
-				c := first ^ i
+			cur = bothClasses(rng, class, func(c int) kemPair {
 				t.draw(c)
 				k, err := s.newKey(t.seed)
 				t.check(err)
 				fill(rng, t.m[:])
 				ct, err := s.encaps(k, t.m[:])
 				t.check(err)
-				made[c] = kemPair{k, ct}
-			}
-			cur = made[class]
+				return kemPair{k, ct}
+			})
 		}
 		t.run = func() {
 			ss, err := cur.key.Decapsulate(cur.ct)
@@ -241,16 +250,12 @@ func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 		// Both classes' keys are made, in random order (see decaps/key).
 		var k dsaKey
 		t.prepare = func(class int) {
-			var made [2]dsaKey
-			first := rng.IntN(2)
-			for i := range 2 {
-				c := first ^ i
+			k = bothClasses(rng, class, func(c int) dsaKey {
 				t.draw(c)
-				var err error
-				made[c], err = s.newKey(t.seed)
+				k, err := s.newKey(t.seed)
 				t.check(err)
-			}
-			k = made[class]
+				return k
+			})
 		}
 		t.run = func() {
 			sig, err := k.SignDeterministic(msg, nil)

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -149,13 +148,8 @@ func writeFileSummaries(w io.Writer, fs []ct.FileSummary, total bool) {
 
 // kindCounts formats counts by kind: "address 16, branch 1".
 func kindCounts(m map[string]int) string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
 	var out []string
-	for _, k := range ks {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	if len(out) == 0 {
@@ -291,12 +285,7 @@ func writeDynamic(w io.Writer, rs []*ct.Result, skipped map[string]string) {
 			r.Measured, meanDelta(r.Verdict), r.Verdict.AbsT(), r.Verdict.Test, verdictText(r))
 	}
 	tw.Flush()
-	var ks []string
-	for k := range skipped {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	for _, k := range ks {
+	for _, k := range slices.Sorted(maps.Keys(skipped)) {
 		fmt.Fprintf(w, "%s: not measured: %s\n", k, skipped[k])
 	}
 }

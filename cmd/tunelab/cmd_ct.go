@@ -225,9 +225,9 @@ func ctDynamic(e *env, f ctFlags) error {
 	targets = append(targets, ops...)
 	maps.Copy(skipped, opSkipped)
 	if f.kernels != "" {
-		targets = filterTargets(targets, splitList(f.kernels))
+		targets = filterTargets(targets, cpu.SplitList(f.kernels))
 		for k := range skipped {
-			if !ctMatches(k, splitList(f.kernels)) {
+			if !ctMatches(k, cpu.SplitList(f.kernels)) {
 				delete(skipped, k)
 			}
 		}

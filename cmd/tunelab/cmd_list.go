@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/ct"
@@ -143,7 +144,7 @@ func lookupKernels(list string) ([]*variant.Kernel, error) {
 		return variant.Kernels(), nil
 	}
 	var ks []*variant.Kernel
-	for _, n := range splitList(list) {
+	for _, n := range cpu.SplitList(list) {
 		k := variant.LookupKernel(n)
 		if k == nil {
 			return nil, usagef("unknown kernel %q (run 'tunelab list')", n)
@@ -151,18 +152,6 @@ func lookupKernels(list string) ([]*variant.Kernel, error) {
 		ks = append(ks, k)
 	}
 	return ks, nil
-}
-
-// splitList splits a comma-separated list, trimming spaces and dropping
-// empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func describeKernel(k *variant.Kernel) listKernel {

@@ -128,7 +128,7 @@ func mcaCheckSizes(vs []*variant.Variant, size int) error {
 // host's own model (when llvm-mca has one) if the list is the default, so
 // that every host can reconcile predictions with its measurements.
 func mcaModels(list string, explicit bool, host string) []string {
-	mcpus := splitList(list)
+	mcpus := cpu.SplitList(list)
 	if !explicit && host != "" && !slices.Contains(mcpus, host) {
 		mcpus = append(mcpus, host)
 	}
@@ -152,7 +152,7 @@ func mcaVariants(kernels, pattern string) ([]*variant.Variant, error) {
 			names = append(names, k.Name)
 		}
 	} else {
-		names = splitList(kernels)
+		names = cpu.SplitList(kernels)
 	}
 	var out []*variant.Variant
 	for _, name := range names {

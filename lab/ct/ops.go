@@ -252,9 +252,9 @@ func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 		t.prepare = func(class int) {
 			k = bothClasses(rng, class, func(c int) dsaKey {
 				t.draw(c)
-				k, err := s.newKey(t.seed)
+				key, err := s.newKey(t.seed)
 				t.check(err)
-				return k
+				return key
 			})
 		}
 		t.run = func() {

@@ -150,6 +150,15 @@ func bothClasses[T any](rng *rand.Rand, class int, input func(class int) T) T {
 	return made[class]
 }
 
+// classKey draws the class's seed (see draw) and makes its key with
+// newKey, outside the timed call.
+func classKey[K any](t *opTarget, class int, newKey func(seed []byte) (K, error)) K {
+	t.draw(class)
+	k, err := newKey(t.seed)
+	t.check(err)
+	return k
+}
+
 func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
 	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize), tmp: make([]byte, mlkem.SeedSize)}
 	fill(rng, t.fixed)
@@ -191,9 +200,7 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 		var cur kemPair
 		t.prepare = func(class int) {
 			cur = bothClasses(rng, class, func(c int) kemPair {
-				t.draw(c)
-				k, err := s.newKey(t.seed)
-				t.check(err)
+				k := classKey(t, c, s.newKey)
 				fill(rng, t.m[:])
 				ct, err := s.encaps(k, t.m[:])
 				t.check(err)
@@ -250,12 +257,7 @@ func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 		// Both classes' keys are made, in random order (see decaps/key).
 		var k dsaKey
 		t.prepare = func(class int) {
-			k = bothClasses(rng, class, func(c int) dsaKey {
-				t.draw(c)
-				key, err := s.newKey(t.seed)
-				t.check(err)
-				return key
-			})
+			k = bothClasses(rng, class, func(c int) dsaKey { return classKey(t, c, s.newKey) })
 		}
 		t.run = func() {
 			sig, err := k.SignDeterministic(msg, nil)

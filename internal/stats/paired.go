@@ -215,11 +215,9 @@ func signedRankCritical(n int, tail float64) int {
 	for i := range ranks {
 		ranks[i] = i + 1
 	}
-	dist := signedRankDist(ranks)
-	total := len(dist) - 1
 	cum, k := 0.0, 0
-	for w := 0; w <= total; w++ {
-		cum += dist[w]
+	for w, p := range signedRankDist(ranks) {
+		cum += p
 		if cum > tail {
 			break
 		}

@@ -159,6 +159,15 @@ func classKey[K any](t *opTarget, class int, newKey func(seed []byte) (K, error)
 	return k
 }
 
+// keygenRun returns the timed call of a key generation: the key of the
+// seed Prepare set.
+func keygenRun[K any](t *opTarget, newKey func(seed []byte) (K, error)) func() {
+	return func() {
+		_, err := newKey(t.seed)
+		t.check(err)
+	}
+}
+
 func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
 	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize), tmp: make([]byte, mlkem.SeedSize)}
 	fill(rng, t.fixed)
@@ -170,19 +179,13 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 	switch op + "/" + classes {
 	case "keygen/seed":
 		t.prepare = t.draw
-		t.run = func() {
-			_, err := s.newKey(t.seed)
-			t.check(err)
-		}
+		t.run = keygenRun(t, s.newKey)
 	case "keygen/z":
 		t.prepare = func(class int) {
 			t.draw(class)
 			copy(t.seed[:32], t.fixed[:32])
 		}
-		t.run = func() {
-			_, err := s.newKey(t.seed)
-			t.check(err)
-		}
+		t.run = keygenRun(t, s.newKey)
 	case "encaps/randomness":
 		fill(rng, t.fixedM[:])
 		t.prepare = func(class int) { pick(rng, t.m[:], t.fixedM[:], t.tmpM[:], class) }
@@ -249,10 +252,7 @@ func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 	switch op + "/" + classes {
 	case "keygen/seed":
 		t.prepare = t.draw
-		t.run = func() {
-			_, err := s.newKey(t.seed)
-			t.check(err)
-		}
+		t.run = keygenRun(t, s.newKey)
 	case "sign/key":
 		// Both classes' keys are made, in random order (see decaps/key).
 		var k dsaKey

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -217,18 +218,8 @@ func (r *Race) ranked() []int {
 	for _, i := range out {
 		meds[i] = r.Arms[i].median()
 	}
-	slices.SortStableFunc(out, func(a, b int) int { return cmpFloat(meds[a], meds[b]) })
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(meds[a], meds[b]) })
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // beaten says why arm i loses to one of the fastest arms, or "".

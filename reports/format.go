@@ -26,6 +26,28 @@ func groupTitle(g *Group) string {
 	return fmt.Sprintf("%s size=%d", g.Kernel, g.Size)
 }
 
+// describe describes the classes as classRanges does, or says that no
+// size has a winner.
+func (sc *SizeClasses) describe() string {
+	if len(sc.Classes) == 0 {
+		return "no winner at any size"
+	}
+	return classRanges(sc.Classes)
+}
+
+// eachGroup calls group for every group in report order, calling heading
+// first whenever a group's CPU model differs from the previous group's.
+func (r *Report) eachGroup(heading func(*Model), group func(*Group)) {
+	var model *Model
+	for _, g := range r.Groups {
+		if g.Model != model {
+			model = g.Model
+			heading(model)
+		}
+		group(g)
+	}
+}
+
 // classRanges describes size classes as "≤64 B: X; 65–1024 B: Y; >1024 B: Z".
 func classRanges(cs []Class) string {
 	if len(cs) == 1 && cs[0].MinSize == 0 {

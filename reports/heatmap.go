@@ -24,6 +24,18 @@ type heatMap struct {
 	cells [][]*heatCell
 }
 
+// newHeatMap returns an empty heat map with one column per model, and
+// each model's column.
+func newHeatMap(models []*Model) (*heatMap, map[*Model]int) {
+	h := &heatMap{}
+	col := map[*Model]int{}
+	for j, m := range models {
+		h.cols = append(h.cols, m.Label())
+		col[m] = j
+	}
+	return h, col
+}
+
 // Heat map layout: row height, cell width bounds, header line height.
 const (
 	heatRowH  = 18
@@ -113,12 +125,7 @@ func (r *Report) heatModels() []*Model {
 // where the winner is faster than the reference, red where it is slower,
 // white where the difference is not significant.
 func (r *Report) speedupMap(models []*Model) *heatMap {
-	h := &heatMap{}
-	col := map[*Model]int{}
-	for j, m := range models {
-		h.cols = append(h.cols, m.Label())
-		col[m] = j
-	}
+	h, col := newHeatMap(models)
 	row := map[string]int{}
 	for _, g := range sortedGroups(r.Groups) {
 		key := groupTitle(g)
@@ -164,12 +171,7 @@ func sortedGroups(groups []*Group) []*Group {
 // red from +25%. A green cell beside a red one is a gain on one CPU and a
 // regression on another.
 func (r *Report) winnersMap(models []*Model) *heatMap {
-	h := &heatMap{}
-	col := map[*Model]int{}
-	for j, m := range models {
-		h.cols = append(h.cols, m.Label())
-		col[m] = j
-	}
+	h, col := newHeatMap(models)
 	byKey := map[string][]*Group{}
 	var keys []string
 	for _, g := range sortedGroups(r.Groups) {

@@ -300,11 +300,7 @@ func speedupLine(groups []*Group, alpha float64) string {
 func (r *Report) writeClassesHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"classes\">Size classes</h2>\n<table><tr><th>kernel</th><th>CPU model</th><th>classes</th></tr>")
 	for _, sc := range r.Classes {
-		desc := "no winner at any size"
-		if len(sc.Classes) > 0 {
-			desc = classRanges(sc.Classes)
-		}
-		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(sc.Kernel), esc(sc.Model.Label()), esc(desc))
+		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(sc.Kernel), esc(sc.Model.Label()), esc(sc.describe()))
 	}
 	fmt.Fprintln(w, "</table>")
 }

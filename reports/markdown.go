@@ -18,14 +18,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "# tunelab report\n\n%s.\n\nDeltas are time relative to the reference (negative = faster); ± is a 95%% interval.\n", mdText(r.summaryLine()))
 	r.writeFailuresMD(bw)
 	r.writeSummaryMD(bw)
-	var model *Model
-	for _, g := range r.Groups {
-		if g.Model != model {
-			model = g.Model
-			fmt.Fprintf(bw, "\n## %s\n", mdText(sectionTitle(model)))
-		}
-		writeGroupMD(bw, g)
-	}
+	r.eachGroup(func(m *Model) { fmt.Fprintf(bw, "\n## %s\n", mdText(sectionTitle(m))) },
+		func(g *Group) { writeGroupMD(bw, g) })
 	r.writeClassesMD(bw)
 	r.writeLayoutMD(bw)
 	r.writeEffectsMD(bw)
@@ -77,11 +71,7 @@ func writeGroupMD(w io.Writer, g *Group) {
 func (r *Report) writeClassesMD(w io.Writer) {
 	fmt.Fprintf(w, "\n## Size classes\n\n| kernel | CPU model | classes |\n|---|---|---|\n")
 	for _, sc := range r.Classes {
-		desc := "no winner at any size"
-		if len(sc.Classes) > 0 {
-			desc = classRanges(sc.Classes)
-		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", mdText(sc.Kernel), mdText(sc.Model.Label()), mdText(desc))
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mdText(sc.Kernel), mdText(sc.Model.Label()), mdText(sc.describe()))
 	}
 }
 

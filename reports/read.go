@@ -721,12 +721,7 @@ func newModel(dk, uarch string, res *benchfmt.Result) (*Model, error) {
 
 // featureList parses a features config: sorted names.
 func featureList(config string) []string {
-	var out []string
-	for _, f := range strings.Split(config, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
+	out := cpu.SplitList(config)
 	sort.Strings(out)
 	return out
 }

@@ -16,14 +16,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintln(bw)
 	r.writeFailuresText(bw)
 	r.WriteSummaryText(bw)
-	var model *Model
-	for _, g := range r.Groups {
-		if g.Model != model {
-			model = g.Model
-			fmt.Fprintf(bw, "\n== %s ==\n", sectionTitle(model))
-		}
-		writeGroupText(bw, g)
-	}
+	r.eachGroup(func(m *Model) { fmt.Fprintf(bw, "\n== %s ==\n", sectionTitle(m)) },
+		func(g *Group) { writeGroupText(bw, g) })
 	r.writeSectionsText(bw)
 	return bw.Flush()
 }
@@ -42,11 +36,7 @@ func writeGroupText(w io.Writer, g *Group) {
 func (r *Report) writeSectionsText(w io.Writer) {
 	fmt.Fprintln(w, "\nSize classes")
 	for _, sc := range r.Classes {
-		if len(sc.Classes) > 0 {
-			fmt.Fprintf(w, "  %s on %s: %s\n", sc.Kernel, sc.Model.Label(), classRanges(sc.Classes))
-		} else {
-			fmt.Fprintf(w, "  %s on %s: no winner at any size\n", sc.Kernel, sc.Model.Label())
-		}
+		fmt.Fprintf(w, "  %s on %s: %s\n", sc.Kernel, sc.Model.Label(), sc.describe())
 	}
 	if floors := r.floorModels(); len(floors) > 0 {
 		fmt.Fprintln(w, "\nLayout floor (largest difference between byte-identical copies at other addresses, measured by the sweep)")

@@ -90,13 +90,23 @@ func kemKeygen(k kemSet) func(*ctx, int) {
 	}
 }
 
+// kemInputs returns the key pair of a seed: the encapsulation key bytes
+// and the decapsulation function.
+func kemInputs(x *ctx, k kemSet) ([]byte, func(ct []byte) ([]byte, error), bool) {
+	ek, decaps, err := k.keygen(opSeed(x, mlkem.SeedSize))
+	if err != nil {
+		x.failf("keygen: %v", err)
+		return nil, nil, false
+	}
+	return ek, decaps, true
+}
+
 // kemEncaps outputs the ciphertext and shared key of a derandomized
 // encapsulation to a parsed encapsulation key.
 func kemEncaps(k kemSet) func(*ctx, int) {
 	return func(x *ctx, _ int) {
-		ek, _, err := k.keygen(opSeed(x, mlkem.SeedSize))
-		if err != nil {
-			x.failf("keygen: %v", err)
+		ek, _, ok := kemInputs(x, k)
+		if !ok {
 			return
 		}
 		ss, ct, err := k.encaps(ek, opSeed(x, 32))
@@ -115,9 +125,8 @@ func kemEncaps(k kemSet) func(*ctx, int) {
 // (the implicit-rejection key, also output).
 func kemDecaps(k kemSet) func(*ctx, int) {
 	return func(x *ctx, n int) {
-		ek, decaps, err := k.keygen(opSeed(x, mlkem.SeedSize))
-		if err != nil {
-			x.failf("keygen: %v", err)
+		ek, decaps, ok := kemInputs(x, k)
+		if !ok {
 			return
 		}
 		want, ct, err := k.encaps(ek, opSeed(x, 32))

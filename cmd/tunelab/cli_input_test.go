@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,6 +117,34 @@ func TestUnknownFlagIsOneLine(t *testing.T) {
 	_, stderr, code := runCLI(t, "sweep", "-h")
 	if code != 0 || !strings.Contains(stderr, "Usage: tunelab sweep") || !strings.Contains(stderr, "-budget duration") {
 		t.Errorf("tunelab sweep -h: exit %d, stderr %q; want the full flag documentation", code, stderr)
+	}
+}
+
+// TestParseNoArgs checks that parseNoArgs parses flags and refuses a
+// positional argument as a usage error; cpu and list, cheap to run if
+// they did not, show that commands use it.
+func TestParseNoArgs(t *testing.T) {
+	e := &env{stdout: io.Discard, stderr: io.Discard}
+	fs := newFlags(e, "x", "x [--n N]")
+	n := fs.Int("n", 0, "a number")
+	if err := parseNoArgs(fs, []string{"--n", "3"}); err != nil || *n != 3 {
+		t.Errorf("parseNoArgs(--n 3) = %v, n %d; want nil, 3", err, *n)
+	}
+	var u *usageError
+	if err := parseNoArgs(fs, []string{"--n", "4", "extra"}); !errors.As(err, &u) || !strings.Contains(err.Error(), `x: unexpected argument "extra"`) {
+		t.Errorf("parseNoArgs(--n 4 extra) = %v, want a usage error naming the argument", err)
+	}
+	for _, name := range []string{"cpu", "list"} {
+		wantUsage(t, []string{name, "extra"}, name+": unexpected argument", `"extra"`)
+	}
+}
+
+// TestDecisionFlags checks that report and export take the winner rule's
+// --alpha and --threshold.
+func TestDecisionFlags(t *testing.T) {
+	for _, name := range []string{"report", "export"} {
+		wantUsage(t, []string{name, "--alpha", "0.01", "--threshold", "0.02"}, name+": no result files")
+		wantUsage(t, []string{name, "--alpha", "x"}, "-alpha")
 	}
 }
 

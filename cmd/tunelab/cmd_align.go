@@ -70,10 +70,7 @@ func parseAlignFlags(e *env, args []string) (*alignFlags, error) {
 	fs.IntVar(&f.samples, "samples", 0, fmt.Sprintf("maximum samples per offset (default %d warm, %d cold)", align.DefaultWarmSamples, align.DefaultColdSamples))
 	fs.DurationVar(&f.sampleTime, "sample-time", time.Millisecond, "target duration of one warm sample")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for inputs and the interleaving order")
-	if err := parseFlags(fs, args); err != nil {
-		return nil, err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
 	return f, f.validate()

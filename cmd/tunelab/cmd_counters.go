@@ -25,10 +25,7 @@ func runCounters(e *env, args []string) error {
 	fs := newFlags(e, "counters", "counters [--json] [--events LIST]")
 	asJSON := fs.Bool("json", false, "print JSON")
 	events := fs.String("events", "", "comma-separated events (perf names, rNNNN, event=0x..,umask=0x.., named uarch events); default: all generic events and this CPU's front-end events")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	uarch := perfcounters.HostUarch()

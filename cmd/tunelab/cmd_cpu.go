@@ -23,10 +23,7 @@ var cpuSource = cpu.Host
 func runCPU(e *env, args []string) error {
 	fs := newFlags(e, "cpu", "cpu [--json]")
 	asJSON := fs.Bool("json", false, "print the identity as JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	info := newCPUInfo(cpuSource())

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -53,10 +52,7 @@ func runCT(e *env, args []string) error {
 	fs.DurationVar(&f.budget, "budget", 0, "bound each target's measurement time (0: none; the count reached is reported)")
 	fs.IntVar(&f.cpu, "cpu", lastAllowedCPU(), "CPU to pin the measuring thread to (-1: no pinning)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random classes and inputs")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
@@ -152,13 +148,8 @@ func writeFileSummaries(w io.Writer, fs []ct.FileSummary, total bool) {
 
 // kindCounts formats counts by kind: "address 16, branch 1".
 func kindCounts(m map[string]int) string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
 	var out []string
-	for _, k := range ks {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	if len(out) == 0 {
@@ -234,9 +225,9 @@ func ctDynamic(e *env, f ctFlags) error {
 	targets = append(targets, ops...)
 	maps.Copy(skipped, opSkipped)
 	if f.kernels != "" {
-		targets = filterTargets(targets, splitList(f.kernels))
+		targets = filterTargets(targets, cpu.SplitList(f.kernels))
 		for k := range skipped {
-			if !ctMatches(k, splitList(f.kernels)) {
+			if !ctMatches(k, cpu.SplitList(f.kernels)) {
 				delete(skipped, k)
 			}
 		}
@@ -294,12 +285,7 @@ func writeDynamic(w io.Writer, rs []*ct.Result, skipped map[string]string) {
 			r.Measured, meanDelta(r.Verdict), r.Verdict.AbsT(), r.Verdict.Test, verdictText(r))
 	}
 	tw.Flush()
-	var ks []string
-	for k := range skipped {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	for _, k := range ks {
+	for _, k := range slices.Sorted(maps.Keys(skipped)) {
 		fmt.Fprintf(w, "%s: not measured: %s\n", k, skipped[k])
 	}
 }

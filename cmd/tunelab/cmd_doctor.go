@@ -33,10 +33,7 @@ func init() {
 func runDoctor(e *env, args []string) error {
 	fs := newFlags(e, "doctor", "doctor [--layout-verdicts N]")
 	verdicts := fs.Int("layout-verdicts", probeVerdicts, "A/A races of the calibration chain's copies at other addresses and loop offsets that measure the layout floor (0: skip)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *verdicts < 0 {

@@ -45,9 +45,7 @@ func runExport(e *env, args []string) error {
 		func(s string) error { f.byOperation = append(f.byOperation, s); return nil })
 	fs.Func("assume-features", "record `KEY=f1,f2,...` (e.g. GenuineIntel/0x06/0xcf=sse3,avx2) as the features of the base table's legacy entries of that model; repeatable",
 		func(s string) error { return f.addAssumption(s) })
-	opt := reports.DefaultOptions()
-	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the decision's tests (signed-rank over shared rounds; Mann-Whitney U for files without rounds)")
-	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
+	opt := addDecisionFlags(fs)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -55,7 +53,7 @@ func runExport(e *env, args []string) error {
 	if err := f.check(files); err != nil {
 		return err
 	}
-	table, err := exportTable(e, files, opt, f)
+	table, err := exportTable(e, files, *opt, f)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/ct"
@@ -53,10 +54,7 @@ func runList(e *env, args []string) error {
 	prod := fs.Bool("prod", false, "list only the variants production code can select (compiled dispatch table entries, feature-level defaults, generic fallbacks)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	names := fs.Bool("names", false, "print one line per variant: kernel, variant and role (production, lab or external)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *asJSON && *names {
@@ -95,21 +93,14 @@ func runList(e *env, args []string) error {
 // zprod_amd64.go links), and the generic fallback of every kernel the
 // table covers.
 func productionVariants() map[string]map[string]bool {
-	t := dispatch.Compiled()
 	prod := map[string]map[string]bool{}
-	add := func(kernel string, cs []dispatch.Choice) {
+	for kernel, cs := range dispatch.Compiled().Choices() {
 		if prod[kernel] == nil {
 			prod[kernel] = map[string]bool{variant.GenericName: true}
 		}
 		for _, c := range cs {
 			prod[kernel][c.Variant] = true
 		}
-	}
-	for _, en := range t.Entries {
-		add(en.Kernel, en.Choices)
-	}
-	for _, d := range t.Defaults {
-		add(d.Kernel, d.Choices)
 	}
 	return prod
 }
@@ -153,7 +144,7 @@ func lookupKernels(list string) ([]*variant.Kernel, error) {
 		return variant.Kernels(), nil
 	}
 	var ks []*variant.Kernel
-	for _, n := range splitList(list) {
+	for _, n := range cpu.SplitList(list) {
 		k := variant.LookupKernel(n)
 		if k == nil {
 			return nil, usagef("unknown kernel %q (run 'tunelab list')", n)
@@ -161,16 +152,6 @@ func lookupKernels(list string) ([]*variant.Kernel, error) {
 		ks = append(ks, k)
 	}
 	return ks, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func describeKernel(k *variant.Kernel) listKernel {

@@ -36,10 +36,7 @@ func runMCA(e *env, args []string) error {
 	fs.Var(sizeValue{&f.size}, "size", "input size for cycles per op, "+sizeHelp+" (default: each kernel's first default size)")
 	fs.StringVar(&f.results, "results", "", "benchfmt results of this host to reconcile predictions with")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	vs, err := mcaVariants(f.kernel, f.variant)
@@ -131,7 +128,7 @@ func mcaCheckSizes(vs []*variant.Variant, size int) error {
 // host's own model (when llvm-mca has one) if the list is the default, so
 // that every host can reconcile predictions with its measurements.
 func mcaModels(list string, explicit bool, host string) []string {
-	mcpus := mcaSplit(list)
+	mcpus := cpu.SplitList(list)
 	if !explicit && host != "" && !slices.Contains(mcpus, host) {
 		mcpus = append(mcpus, host)
 	}
@@ -145,16 +142,6 @@ func mcaFlagGiven(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-func mcaSplit(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // mcaVariants selects registered variants with a generated loop: every
 // kernel in the comma-separated list (all when empty) whose name matches
 // the glob. Offset-sweep variants are included: their layout is the point.
@@ -165,7 +152,7 @@ func mcaVariants(kernels, pattern string) ([]*variant.Variant, error) {
 			names = append(names, k.Name)
 		}
 	} else {
-		names = mcaSplit(kernels)
+		names = cpu.SplitList(kernels)
 	}
 	var out []*variant.Variant
 	for _, name := range names {

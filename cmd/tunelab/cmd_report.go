@@ -23,9 +23,7 @@ func runReport(e *env, args []string) error {
 	md := fs.String("md", "", "also write the report as Markdown to `FILE`")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report with SVG charts to `FILE`")
 	mcaFile := fs.String("mca", "", "add the llvm-mca predictions of `FILE` (written by 'tunelab mca --json') to the HTML report")
-	opt := reports.DefaultOptions()
-	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the decision's tests (signed-rank over shared rounds; Mann-Whitney U for files without rounds)")
-	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
+	opt := addDecisionFlags(fs)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -33,7 +31,7 @@ func runReport(e *env, args []string) error {
 	if len(files) == 0 {
 		return usagef("report: no result files given")
 	}
-	rep, err := analyzeFiles(e, files, opt)
+	rep, err := analyzeFiles(e, files, *opt)
 	if err != nil {
 		return err
 	}
@@ -70,6 +68,16 @@ func runReport(e *env, args []string) error {
 		return mca.WriteBoundsText(e.stdout, bounds)
 	}
 	return nil
+}
+
+// addDecisionFlags adds the winner rule's settings, --alpha and
+// --threshold, to fs and returns the options they set, the defaults
+// where not given.
+func addDecisionFlags(fs *flag.FlagSet) *reports.Options {
+	opt := reports.DefaultOptions()
+	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the decision's tests (signed-rank over shared rounds; Mann-Whitney U for files without rounds)")
+	fs.Float64Var(&opt.Threshold, "threshold", opt.Threshold, "smallest relative advantage that counts as a win (0.01 = 1%)")
+	return &opt
 }
 
 // analyzeFiles reads result files, printing warnings to stderr; unreadable

@@ -106,10 +106,7 @@ func parseSelftestFlags(e *env, args []string) (*selftestFlags, error) {
 		out:        fs.String("o", "", "also write the selftest's samples to this result file"),
 		measure:    addMeasureFlags(fs),
 	}
-	if err := parseFlags(fs, args); err != nil {
-		return nil, err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
 	return f, f.check(fs)

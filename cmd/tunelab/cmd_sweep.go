@@ -129,10 +129,7 @@ func runSweep(e *env, args []string) error {
 	verbose := fs.Bool("v", false, "list every skipped variant (default: one line per kernel)")
 	floor := fs.String("layout-floor", "auto", "the host's layout floor in percent, below which a margin is a tie unless it survives moving both variants; auto: measure it first with the calibration chain's copies (a 40th of the budget, 3-15s)")
 	mf := addMeasureFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	cfg, err := mf.config()

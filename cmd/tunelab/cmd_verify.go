@@ -54,10 +54,7 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 func runVerify(e *env, args []string) error {
 	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D] [--max-failures N]")
 	vf := addVerifyFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	tasks, err := vf.tasks()

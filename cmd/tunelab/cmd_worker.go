@@ -13,10 +13,7 @@ func init() {
 		hidden:  true,
 		run: func(e *env, args []string) error {
 			fs := newFlags(e, "worker", "worker")
-			if err := parseFlags(fs, args); err != nil {
-				return err
-			}
-			if err := noArgs(fs); err != nil {
+			if err := parseNoArgs(fs, args); err != nil {
 				return err
 			}
 			return harness.ServeWorker(os.Stdin, e.stdout)

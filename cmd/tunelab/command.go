@@ -101,6 +101,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseNoArgs parses args as parseFlags does, for a command that takes
+// no positional arguments: one is a usage error.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return noArgs(fs)
+}
+
 // noArgs rejects positional arguments for commands that take none.
 func noArgs(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {

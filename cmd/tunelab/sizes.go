@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -37,7 +38,7 @@ func parseSize(s string) (int, error) {
 // parseSizes parses a comma-separated --size list.
 func parseSizes(list string) ([]int, error) {
 	var out []int
-	for _, s := range splitList(list) {
+	for _, s := range cpu.SplitList(list) {
 		n, err := parseSize(s)
 		if err != nil {
 			return nil, usagef("--size %q: %v", s, err)

@@ -104,29 +104,11 @@ func SignedRankP(d []float64) float64 {
 	if n == 0 {
 		return 1
 	}
-	total := 0
-	for _, r := range ranks {
-		total += r
-	}
 	if n > exactPairs {
 		return normalSignedRankP(ranks, pos)
 	}
-	// count[s] = number of sign patterns whose positive doubled ranks sum
-	// to s; probabilities kept as fractions of 2^n, scaled each step.
-	dist := make([]float64, total+1)
-	dist[0] = 1
-	hi := 0
-	for _, r := range ranks {
-		for s := hi; s >= 0; s-- {
-			if dist[s] != 0 {
-				dist[s+r] += dist[s] * 0.5
-				dist[s] *= 0.5
-			}
-		}
-		hi += r
-	}
 	le, ge := 0.0, 0.0
-	for s, pr := range dist {
+	for s, pr := range signedRankDist(ranks) {
 		if s <= pos {
 			le += pr
 		}
@@ -229,11 +211,35 @@ func signedRankCritical(n int, tail float64) int {
 		z := math.Sqrt2 * math.Erfinv(1-2*tail)
 		return max(int(math.Floor(mean-z*sd-0.5))+1, 0)
 	}
-	total := n * (n + 1) / 2
+	ranks := make([]int, n)
+	for i := range ranks {
+		ranks[i] = i + 1
+	}
+	cum, k := 0.0, 0
+	for w, p := range signedRankDist(ranks) {
+		cum += p
+		if cum > tail {
+			break
+		}
+		k = w + 1
+	}
+	return k
+}
+
+// signedRankDist returns the exact null distribution of the signed-rank
+// statistic for the given (integer) ranks: dist[s] is the probability
+// that the ranks of the positive differences sum to s when every sign
+// pattern is equally likely, for s from 0 to the sum of the ranks. Each
+// rank halves the probabilities, so they stay fractions of 2^-n.
+func signedRankDist(ranks []int) []float64 {
+	total := 0
+	for _, r := range ranks {
+		total += r
+	}
 	dist := make([]float64, total+1)
 	dist[0] = 1
 	hi := 0
-	for r := 1; r <= n; r++ {
+	for _, r := range ranks {
 		for s := hi; s >= 0; s-- {
 			if dist[s] != 0 {
 				dist[s+r] += dist[s] * 0.5
@@ -242,15 +248,7 @@ func signedRankCritical(n int, tail float64) int {
 		}
 		hi += r
 	}
-	cum, k := 0.0, 0
-	for w := 0; w <= total; w++ {
-		cum += dist[w]
-		if cum > tail {
-			break
-		}
-		k = w + 1
-	}
-	return k
+	return dist
 }
 
 // signInterval returns the median of d and the exact sign-test interval

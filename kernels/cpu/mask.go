@@ -10,7 +10,7 @@ import (
 func parseMask(spec string) (FeatureSet, []string) {
 	var m FeatureSet
 	var warnings []string
-	for _, entry := range splitList(spec) {
+	for _, entry := range SplitList(spec) {
 		name, value, ok := strings.Cut(entry, "=")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		switch {
@@ -30,8 +30,10 @@ func parseMask(spec string) (FeatureSet, []string) {
 	return maskClosure(m), warnings
 }
 
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
+// SplitList splits a comma-separated list as TUNELAB_CPU entries,
+// feature lists and the lab's command-line lists are written: each item
+// trimmed of spaces, empty items dropped; nil for a list with no items.
+func SplitList(s string) []string {
 	var out []string
 	for _, item := range strings.Split(s, ",") {
 		if item = strings.TrimSpace(item); item != "" {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,4 +106,24 @@ func needsTransitively(f, g string) bool {
 		}
 	}
 	return false
+}
+
+// TestSplitList checks the list grammar: items trimmed, empty items
+// dropped, nil when none is left.
+func TestSplitList(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{" , ,", nil},
+		{"avx2", []string{"avx2"}},
+		{" a=1 ,, b c ,", []string{"a=1", "b c"}},
+	}
+	for _, tt := range tests {
+		got := SplitList(tt.in)
+		if !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("SplitList(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }

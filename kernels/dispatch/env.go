@@ -3,6 +3,8 @@ package dispatch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 // EnvDispatch is the environment variable of the overrides Plan applies
@@ -16,7 +18,7 @@ const EnvDispatch = "TUNELAB_DISPATCH"
 func parseOverrides(spec string) (map[string]string, []string) {
 	out := map[string]string{}
 	var warnings []string
-	for _, entry := range splitList(spec) {
+	for _, entry := range cpu.SplitList(spec) {
 		kernel, v, ok := strings.Cut(entry, "=")
 		kernel, v = strings.TrimSpace(kernel), strings.TrimSpace(v)
 		if !ok || kernel == "" || v == "" {
@@ -33,15 +35,4 @@ func parseOverrides(spec string) (map[string]string, []string) {
 		out[kernel] = v
 	}
 	return out, warnings
-}
-
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	return out
 }

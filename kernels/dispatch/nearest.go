@@ -72,22 +72,15 @@ func (s NearStatus) label() string {
 // registers them too, so both see the same set.
 func (r *resolver) relevantFeatures(t Table) cpu.FeatureSet {
 	var s cpu.FeatureSet
-	add := func(cs []Choice) {
+	for kernel, cs := range t.Choices() {
+		if kernel != r.plan.Kernel {
+			continue
+		}
 		for _, c := range cs {
 			if st, ok := r.byName[c.Variant]; ok {
 				fs, _ := cpu.SetOf(st.Features...)
 				s |= fs
 			}
-		}
-	}
-	for _, e := range t.Entries {
-		if e.Kernel == r.plan.Kernel {
-			add(e.Choices)
-		}
-	}
-	for _, d := range t.Defaults {
-		if d.Kernel == r.plan.Kernel {
-			add(d.Choices)
 		}
 	}
 	return s

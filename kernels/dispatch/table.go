@@ -1,5 +1,7 @@
 package dispatch
 
+import "iter"
+
 // An Entry is the tuned plan of one kernel on one CPU model, as exported
 // from measurements (`tunelab export --format go` writes ztable.go).
 type Entry struct {
@@ -38,6 +40,23 @@ type Default struct {
 type Table struct {
 	Entries  []Entry
 	Defaults []Default
+}
+
+// Choices yields the kernel and the choices of every entry of t, then of
+// every default, in table order.
+func (t Table) Choices() iter.Seq2[string, []Choice] {
+	return func(yield func(kernel string, cs []Choice) bool) {
+		for _, e := range t.Entries {
+			if !yield(e.Kernel, e.Choices) {
+				return
+			}
+		}
+		for _, d := range t.Defaults {
+			if !yield(d.Kernel, d.Choices) {
+				return
+			}
+		}
+	}
 }
 
 // Compiled returns the table compiled into this binary (ztable.go). The

@@ -1,6 +1,7 @@
 package align
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -187,8 +188,8 @@ func sensitivity(pts []Point, conf float64) *Sensitivity {
 	if len(live) < 2 {
 		return nil
 	}
-	slow := slices.MaxFunc(live, func(x, y Point) int { return cmpFloat(x.Median, y.Median) })
-	fast := slices.MinFunc(live, func(x, y Point) int { return cmpFloat(x.Median, y.Median) })
+	slow := slices.MaxFunc(live, func(x, y Point) int { return cmp.Compare(x.Median, y.Median) })
+	fast := slices.MinFunc(live, func(x, y Point) int { return cmp.Compare(x.Median, y.Median) })
 	maxLo, maxHi, minLo, minHi := math.Inf(-1), math.Inf(-1), math.Inf(1), math.Inf(1)
 	s := &Sensitivity{Ratio: slow.Median / fast.Median, Slowest: slow.Label, Fastest: fast.Label,
 		Offsets: len(live), PerOffsetConf: conf}
@@ -208,16 +209,6 @@ func sensitivity(pts []Point, conf float64) *Sensitivity {
 	}
 	s.Significant = s.Lo > 1
 	return s
-}
-
-func cmpFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // compare tests align=64 (s0) against align=none (sNone).

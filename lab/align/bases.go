@@ -2,6 +2,7 @@ package align
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -39,12 +40,7 @@ func Bases(kernel string) []Base {
 // align=64 variant first, then in align knob order.
 func featuresOf(sib map[string]*variant.Variant) []string {
 	var out []string
-	knobs := make([]string, 0, len(sib))
-	for k := range sib {
-		knobs = append(knobs, k)
-	}
-	slices.Sort(knobs)
-	for _, k := range append([]string{"64"}, knobs...) {
+	for _, k := range append([]string{"64"}, slices.Sorted(maps.Keys(sib))...) {
 		if v := sib[k]; v != nil {
 			for _, f := range v.Features {
 				if !slices.Contains(out, f) {

@@ -137,6 +137,37 @@ func newOpTarget(op, classes string, rng *rand.Rand) (*opTarget, error) {
 	return nil, fmt.Errorf("unknown operation %q", op)
 }
 
+// bothClasses makes an input of each class, 0 and 1, in random order,
+// and returns the one of class: the work done before the timed call is
+// then the same whatever the class.
+func bothClasses[T any](rng *rand.Rand, class int, input func(class int) T) T {
+	var made [2]T
+	first := rng.IntN(2)
+	for i := range 2 {
+		c := first ^ i
+		made[c] = input(c)
+	}
+	return made[class]
+}
+
+// classKey draws the class's seed (see draw) and makes its key with
+// newKey, outside the timed call.
+func classKey[K any](t *opTarget, class int, newKey func(seed []byte) (K, error)) K {
+	t.draw(class)
+	k, err := newKey(t.seed)
+	t.check(err)
+	return k
+}
+
+// keygenRun returns the timed call of a key generation: the key of the
+// seed Prepare set.
+func keygenRun[K any](t *opTarget, newKey func(seed []byte) (K, error)) func() {
+	return func() {
+		_, err := newKey(t.seed)
+		t.check(err)
+	}
+}
+
 func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
 	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize), tmp: make([]byte, mlkem.SeedSize)}
 	fill(rng, t.fixed)
@@ -148,19 +179,13 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 	switch op + "/" + classes {
 	case "keygen/seed":
 		t.prepare = t.draw
-		t.run = func() {
-			_, err := s.newKey(t.seed)
-			t.check(err)
-		}
+		t.run = keygenRun(t, s.newKey)
 	case "keygen/z":
 		t.prepare = func(class int) {
 			t.draw(class)
 			copy(t.seed[:32], t.fixed[:32])
 		}
-		t.run = func() {
-			_, err := s.newKey(t.seed)
-			t.check(err)
-		}
+		t.run = keygenRun(t, s.newKey)
 	case "encaps/randomness":
 		fill(rng, t.fixedM[:])
 		t.prepare = func(class int) { pick(rng, t.m[:], t.fixedM[:], t.tmpM[:], class) }
@@ -177,19 +202,13 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 		// predictors) is then the same whatever the class.
 		var cur kemPair
 		t.prepare = func(class int) {
-			var made [2]kemPair
-			first := rng.IntN(2)
-			for i := range 2 {
-				c := first ^ i
-				t.draw(c)
-				k, err := s.newKey(t.seed)
-				t.check(err)
+			cur = bothClasses(rng, class, func(c int) kemPair {
+				k := classKey(t, c, s.newKey)
 				fill(rng, t.m[:])
 				ct, err := s.encaps(k, t.m[:])
 				t.check(err)
-				made[c] = kemPair{k, ct}
-			}
-			cur = made[class]
+				return kemPair{k, ct}
+			})
 		}
 		t.run = func() {
 			ss, err := cur.key.Decapsulate(cur.ct)
@@ -233,24 +252,12 @@ func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 	switch op + "/" + classes {
 	case "keygen/seed":
 		t.prepare = t.draw
-		t.run = func() {
-			_, err := s.newKey(t.seed)
-			t.check(err)
-		}
+		t.run = keygenRun(t, s.newKey)
 	case "sign/key":
 		// Both classes' keys are made, in random order (see decaps/key).
 		var k dsaKey
 		t.prepare = func(class int) {
-			var made [2]dsaKey
-			first := rng.IntN(2)
-			for i := range 2 {
-				c := first ^ i
-				t.draw(c)
-				var err error
-				made[c], err = s.newKey(t.seed)
-				t.check(err)
-			}
-			k = made[class]
+			k = bothClasses(rng, class, func(c int) dsaKey { return classKey(t, c, s.newKey) })
 		}
 		t.run = func() {
 			sig, err := k.SignDeterministic(msg, nil)

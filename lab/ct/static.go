@@ -115,14 +115,9 @@ func Static(t dispatch.Table) *StaticReport {
 // named returns the (kernel, variant) pairs t names, sorted.
 func named(t dispatch.Table) [][2]string {
 	set := map[[2]string]bool{}
-	for _, e := range t.Entries {
-		for _, c := range e.Choices {
-			set[[2]string{e.Kernel, c.Variant}] = true
-		}
-	}
-	for _, d := range t.Defaults {
-		for _, c := range d.Choices {
-			set[[2]string{d.Kernel, c.Variant}] = true
+	for kernel, cs := range t.Choices() {
+		for _, c := range cs {
+			set[[2]string{kernel, c.Variant}] = true
 		}
 	}
 	out := make([][2]string, 0, len(set))

@@ -131,13 +131,11 @@ func (s Status) Kinds() []string {
 	var out []string
 	for _, f := range s.Funcs {
 		for _, x := range f.Findings {
-			if !slices.Contains(out, x.Kind) {
-				out = append(out, x.Kind)
-			}
+			out = append(out, x.Kind)
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // String is the status in a few words: "ok", "2 findings (address,

@@ -97,7 +97,7 @@ func main() {
 	for _, k := range mulSpace(f) {
 		fns = append(fns, emitMul(f, c, k))
 	}
-	c.emit()
+	c.Emit()
 	avogen.Generate()
 	if err := ctcheck.Check(secrets); err != nil {
 		log.Fatal(err)

@@ -58,7 +58,7 @@ func build(b *famgen.Builder) {
 	for _, k := range kernels {
 		for _, s := range famgen.ISAs {
 			b.Tier(k.Kernel, s)
-			k.build(&gen{isa: s, c: b.Consts})
+			k.build(&gen{b.Gen(s)})
 		}
 	}
 }

@@ -10,10 +10,7 @@ import (
 )
 
 // A gen emits one sampler function.
-type gen struct {
-	isa *vecgen.ISA
-	c   *vecgen.Consts
-}
+type gen struct{ vecgen.Gen }
 
 // sampler holds the registers of a sampler's parameters: the polynomial,
 // the running count j, the buffer's pointer and remaining length.
@@ -167,7 +164,7 @@ func (g *gen) idx8() operand.Mem {
 		}
 		b = append(b, e[:]...)
 	}
-	return g.c.Bytes(b)
+	return g.Consts.Bytes(b)
 }
 
 // idxw is the table of acceptance masks of eight 16-bit lanes: entry m
@@ -189,7 +186,7 @@ func (g *gen) idxw() operand.Mem {
 		}
 		b = append(b, e[:]...)
 	}
-	return g.c.Bytes(b)
+	return g.Consts.Bytes(b)
 }
 
 // table loads the address of the constant t into a register: Go's

@@ -21,9 +21,9 @@ func buildRej12(g *gen, k knobs) { buildRej(k, "f", g.rej12AVX2, g.rej12AVX512, 
 // compacts its accepted candidates, stored at f[j] one lane after the
 // other.
 func (g *gen) rej12AVX2(s sampler, k knobs) {
-	shufm := g.c.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 1, b + 2} }))
-	mask, q := g.c.Bytes(bytesRepeat(words(0x0fff), 32)), YMM()
-	VMOVDQU(g.c.Bytes(bytesRepeat(words(q12), 32)), q)
+	shufm := g.Consts.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 1, b + 2} }))
+	mask, q := g.Consts.Bytes(bytesRepeat(words(0x0fff), 32)), YMM()
+	VMOVDQU(g.Consts.Bytes(bytesRepeat(words(q12), 32)), q)
 	tbl := table(g.idxw())
 	group := func() {
 		x := s.load24(shufm)
@@ -76,14 +76,14 @@ func (g *gen) rej12AVX2(s sampler, k knobs) {
 func (g *gen) rej12AVX512(s sampler, k knobs) {
 	const groupBytes, groupCands = 45, 30
 	mask, q, idx, sh := ZMM(), ZMM(), ZMM(), ZMM()
-	VMOVDQU32(g.c.Bytes(bytesRepeat(words(0x0fff), 64)), mask)
-	VMOVDQU32(g.c.Bytes(bytesRepeat(words(q12), 64)), q)
-	VMOVDQU32(g.c.Bytes(bytesRepeat(words(0, 4), 64)), sh)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat(words(0x0fff), 64)), mask)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat(words(q12), 64)), q)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat(words(0, 4), 64)), sh)
 	var b []byte
 	for i := range 16 {
 		b = append(b, byte(3*i), byte(3*i+1), byte(3*i+1), byte(3*i+2))
 	}
-	VMOVDQU32(g.c.Bytes(b), idx)
+	VMOVDQU32(g.Consts.Bytes(b), idx)
 	full, lanes := K(), K()
 	all := GP64()
 	MOVQ(operand.U64(1<<groupBytes-1), all)

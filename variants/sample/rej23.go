@@ -19,9 +19,9 @@ func buildRej23(g *gen, k knobs) { buildRej(k, "a", g.rej23AVX2, g.rej23AVX512, 
 // eight-bit mask whose idx8 entry is the VPERMD compacting the accepted
 // ones to the front of the store at a[j].
 func (g *gen) rej23AVX2(s sampler, k knobs) {
-	shufm := g.c.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} }))
-	mask, q := g.c.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 32)), YMM()
-	VMOVDQU(g.c.Bytes(bytesRepeat([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}, 32)), q)
+	shufm := g.Consts.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} }))
+	mask, q := g.Consts.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 32)), YMM()
+	VMOVDQU(g.Consts.Bytes(bytesRepeat([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}, 32)), q)
 	tbl := table(g.idx8())
 	group := func() {
 		x := s.load24(shufm)
@@ -64,8 +64,8 @@ func groups(s sampler, unroll, bytes, count int, group func()) {
 // (compress=reg) or straight to memory (compress=mem).
 func (g *gen) rej23AVX512(s sampler, k knobs) {
 	mask, q := ZMM(), ZMM()
-	VMOVDQU32(g.c.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 64)), mask)
-	VPBROADCASTD(g.c.Bytes([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}), q)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 64)), mask)
+	VPBROADCASTD(g.Consts.Bytes([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}), q)
 	var idx, shuf reg.VecVirtual
 	idx = ZMM()
 	if k.gather == "vbmi" {
@@ -73,7 +73,7 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 		for i := range 16 {
 			b = append(b, byte(3*i), byte(3*i+1), byte(3*i+2), byte(3*i+2))
 		}
-		VMOVDQU32(g.c.Bytes(b), idx)
+		VMOVDQU32(g.Consts.Bytes(b), idx)
 	} else {
 		var d []byte
 		for lane := range 4 {
@@ -81,13 +81,13 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 				d = append(d, byte(w), 0, 0, 0)
 			}
 		}
-		VMOVDQU32(g.c.Bytes(d), idx)
+		VMOVDQU32(g.Consts.Bytes(d), idx)
 		var p []byte
 		for i := range 4 {
 			p = append(p, byte(3*i), byte(3*i+1), byte(3*i+2), 0x80)
 		}
 		shuf = ZMM()
-		VMOVDQU32(g.c.Bytes(bytesRepeat(p, 64)), shuf)
+		VMOVDQU32(g.Consts.Bytes(bytesRepeat(p, 64)), shuf)
 	}
 	full := K()
 	all := GP64()

@@ -106,6 +106,10 @@ func (b *Builder) has(kernel string) bool {
 	return false
 }
 
+// Gen returns the code generator of a function at tier isa, whose
+// constants go to the family's table.
+func (b *Builder) Gen(isa *vecgen.ISA) vecgen.Gen { return vecgen.Gen{ISA: isa, Consts: b.Consts} }
+
 // Tier is Func for a variant whose only knob is the tier: "isa=avx2",
 // symbol prefix_avx2.
 func (b *Builder) Tier(k Kernel, isa *vecgen.ISA) string {

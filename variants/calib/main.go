@@ -19,9 +19,7 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"log"
 	"os"
 	"strings"
 
@@ -29,8 +27,8 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -72,29 +70,15 @@ func variantFns() []variantFn {
 	return out
 }
 
-var (
-	table = flag.String("table", "", "write the lab variant table (Go) to this file")
-	prod  = flag.String("prod", "", "write the production variant table (Go) to this file")
-)
-
 func main() {
-	flag.Parse()
-	ConstraintExpr("!purego")
-	for _, f := range variantFns() {
-		chain(f.sym, f.eps, f.align)
-	}
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *table != "" {
-		if err := writeTables(*table, *prod); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
-	}
+	famgen.Generate(famgen.Generator{Name: "calib", Secrets: secrets,
+		Build: func() {
+			for _, f := range variantFns() {
+				chain(f.sym, f.eps, f.align)
+			}
+		},
+		Tables: writeTables,
+	})
 }
 
 // secrets classifies the chains' parameters for the constant-time check

@@ -57,14 +57,7 @@ func buildAbsorb(v variant) {
 	TEXT(absorbSymbol(v), NOSPLIT, absorbSignature)
 	Doc(fmt.Sprintf("%s absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, "+
 		"with the permutation of variant %s.", absorbSymbol(v), v.name()))
-	switch {
-	case v.isa == "scalar":
-		absorbScalar(v)
-	case v.layout == "rows":
-		absorbZmmRows(v)
-	default:
-		absorbXmmLanes(v)
-	}
+	byLayout(v, absorbScalar, absorbZmmRows, absorbXmmLanes)
 }
 
 // absorbArgs loads data's base, data's length and the rate into

@@ -1,8 +1,11 @@
-// Package famgen runs the protocol that the avo generators of the ML-KEM
-// and ML-DSA families (variants/cbd, pack, round, sample, matvec) have in
-// common, so that each generator's main.go holds only what is its own:
-// its kernels, its knobs, the functions it builds and the constant-time
-// classification of their parameters.
+// Package famgen runs the protocol that the avo generators of kernel
+// families have in common, so that each generator's main.go holds only
+// what is its own: its kernels, its knobs, the functions it builds and the
+// constant-time classification of their parameters. Run serves the
+// generators of the ML-KEM and ML-DSA coefficient families
+// (variants/cbd, pack, round, sample, matvec), which start each function
+// with a Builder; Generate the others (variants/aesecb, calib, keccak,
+// ntt, poly1305), which build and list their functions themselves.
 //
 // Run does, in this order:
 //
@@ -136,22 +139,46 @@ func (b *Builder) Unrolls(k Kernel, unrolls map[string][]int, emit func(isa *vec
 
 // Run generates f (see the package documentation); it exits on an error.
 func Run(f Family) {
+	b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
+	Generate(Generator{Name: f.Command, Secrets: f.Secrets,
+		Build: func() {
+			f.Build(b)
+			b.Consts.Emit()
+		},
+		Tables: func(lab, prod string) error { return WriteTables(f, lab, prod, b.kernels, b.variants) },
+	})
+}
+
+// A Generator is what is a generator's own in the protocol of Run, for
+// the generators that build their functions and tables without a Builder
+// (variants/aesecb, calib, keccak, ntt, poly1305).
+type Generator struct {
+	Name    string       // the command, for messages, e.g. "keccak"
+	Secrets ctcheck.Args // the classification of its functions' parameters
+	Build   func()       // emits every function and its constant data
+	// Tables writes the lab and production tables to the files of -table
+	// and -prod.
+	Tables func(lab, prod string) error
+}
+
+// Generate runs the steps of Run (see the package documentation) with
+// g.Build building every function and g.Tables writing the tables; it
+// exits on an error.
+func Generate(g Generator) {
 	if !flag.Parsed() {
 		flag.Parse()
 	}
 	if *tableOut != "" && *prodOut == "" {
-		log.Fatalf("%s: -table needs -prod", f.Command)
+		log.Fatalf("%s: -table needs -prod", g.Name)
 	}
 	build.ConstraintExpr("!purego")
-	b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
-	f.Build(b)
-	b.Consts.Emit()
+	g.Build()
 	avogen.Generate()
-	if err := ctcheck.Check(f.Secrets); err != nil {
+	if err := ctcheck.Check(g.Secrets); err != nil {
 		log.Fatal(err)
 	}
 	if *tableOut != "" {
-		if err := WriteTables(f, *tableOut, *prodOut, b.kernels, b.variants); err != nil {
+		if err := g.Tables(*tableOut, *prodOut); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -16,11 +16,7 @@ import (
 )
 
 func main() {
-	var all []config
-	famgen.Generate(famgen.Generator{Name: "aesecb", Secrets: secrets,
-		Build:  func() { all = build() },
-		Tables: func(lab, prod string) error { return writeTables(lab, prod, all) },
-	})
+	famgen.Generate(famgen.Generator[[]config]{Name: "aesecb", Secrets: secrets, Build: build, Tables: writeTables})
 }
 
 // build emits every block function, per key size and direction, and the

@@ -71,14 +71,16 @@ func variantFns() []variantFn {
 }
 
 func main() {
-	famgen.Generate(famgen.Generator{Name: "calib", Secrets: secrets,
-		Build: func() {
-			for _, f := range variantFns() {
-				chain(f.sym, f.eps, f.align)
-			}
-		},
-		Tables: writeTables,
-	})
+	famgen.Generate(famgen.Generator[[]variantFn]{Name: "calib", Secrets: secrets, Build: build, Tables: writeTables})
+}
+
+// build emits every chain; it returns their table rows.
+func build() []variantFn {
+	fns := variantFns()
+	for _, f := range fns {
+		chain(f.sym, f.eps, f.align)
+	}
+	return fns
 }
 
 // secrets classifies the chains' parameters for the constant-time check
@@ -113,13 +115,13 @@ func chain(name string, eps int, align asmalign.Align) {
 
 // writeTables writes the lab and production tables of the generated
 // chains, with the features avo derived from their instructions.
-func writeTables(lab, prod string) error {
+func writeTables(lab, prod string, fns []variantFn) error {
 	derived, err := isafeat.Derive()
 	if err != nil {
 		return err
 	}
 	list := impltable.List{Kernel: "calib", Var: "asmChains", Type: "chainFunc"}
-	for _, f := range variantFns() {
+	for _, f := range fns {
 		feats, err := derived.Features(f.name, isafeat.Allowed("amd64"), f.sym)
 		if err != nil {
 			return err

@@ -22,11 +22,7 @@ import (
 )
 
 func main() {
-	var vs []variant
-	famgen.Generate(famgen.Generator{Name: "keccak", Secrets: secrets,
-		Build:  func() { vs = build() },
-		Tables: func(lab, prod string) error { return writeTables(lab, prod, vs) },
-	})
+	famgen.Generate(famgen.Generator[[]variant]{Name: "keccak", Secrets: secrets, Build: build, Tables: writeTables})
 }
 
 // build emits the data tables, every variant of the knob space and the

@@ -78,10 +78,9 @@ func main() {
 	} else if *fieldName != "kem" {
 		log.Fatalf("ntt: unknown field %q", *fieldName)
 	}
-	var fns []fn
-	famgen.Generate(famgen.Generator{Name: "ntt", Secrets: secrets,
-		Build:  func() { fns = build(f) },
-		Tables: func(lab, prod string) error { return writeTable(lab, prod, f, fns) },
+	famgen.Generate(famgen.Generator[[]fn]{Name: "ntt", Secrets: secrets,
+		Build:  func() []fn { return build(f) },
+		Tables: func(lab, prod string, fns []fn) error { return writeTable(lab, prod, f, fns) },
 	})
 }
 

@@ -56,16 +56,17 @@ import (
 const pkgPath = "github.com/tunelab/tunelab/kernels/poly1305"
 
 func main() {
-	var specs []spec
-	famgen.Generate(famgen.Generator{Name: "poly1305", Secrets: secrets,
-		Build: func() {
-			specs = append(scalarSpecs(), vectorSpecs()...)
-			for i := range specs {
-				specs[i].generate()
-			}
-		},
-		Tables: func(lab, prod string) error { return writeTables(lab, prod, specs) },
-	})
+	famgen.Generate(famgen.Generator[[]spec]{Name: "poly1305", Secrets: secrets, Build: build, Tables: writeTables})
+}
+
+// build emits the functions of every scalar and vector variant; it
+// returns their specs.
+func build() []spec {
+	specs := append(scalarSpecs(), vectorSpecs()...)
+	for i := range specs {
+		specs[i].generate()
+	}
+	return specs
 }
 
 // secrets classifies the generated functions' parameters for the

@@ -139,32 +139,34 @@ func (b *Builder) Unrolls(k Kernel, unrolls map[string][]int, emit func(isa *vec
 
 // Run generates f (see the package documentation); it exits on an error.
 func Run(f Family) {
-	b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
-	Generate(Generator{Name: f.Command, Secrets: f.Secrets,
-		Build: func() {
+	Generate(Generator[*Builder]{Name: f.Command, Secrets: f.Secrets,
+		Build: func() *Builder {
+			b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
 			f.Build(b)
 			b.Consts.Emit()
+			return b
 		},
-		Tables: func(lab, prod string) error { return WriteTables(f, lab, prod, b.kernels, b.variants) },
+		Tables: func(lab, prod string, b *Builder) error { return WriteTables(f, lab, prod, b.kernels, b.variants) },
 	})
 }
 
 // A Generator is what is a generator's own in the protocol of Run, for
 // the generators that build their functions and tables without a Builder
-// (variants/aesecb, calib, keccak, ntt, poly1305).
-type Generator struct {
+// (variants/aesecb, calib, keccak, ntt, poly1305): T is what building
+// returns for the tables, such as the list of variants.
+type Generator[T any] struct {
 	Name    string       // the command, for messages, e.g. "keccak"
 	Secrets ctcheck.Args // the classification of its functions' parameters
-	Build   func()       // emits every function and its constant data
-	// Tables writes the lab and production tables to the files of -table
-	// and -prod.
-	Tables func(lab, prod string) error
+	Build   func() T     // emits every function and its constant data
+	// Tables writes the lab and production tables of what Build returned
+	// to the files of -table and -prod.
+	Tables func(lab, prod string, built T) error
 }
 
 // Generate runs the steps of Run (see the package documentation) with
 // g.Build building every function and g.Tables writing the tables; it
 // exits on an error.
-func Generate(g Generator) {
+func Generate[T any](g Generator[T]) {
 	if !flag.Parsed() {
 		flag.Parse()
 	}
@@ -172,13 +174,13 @@ func Generate(g Generator) {
 		log.Fatalf("%s: -table needs -prod", g.Name)
 	}
 	build.ConstraintExpr("!purego")
-	g.Build()
+	built := g.Build()
 	avogen.Generate()
 	if err := ctcheck.Check(g.Secrets); err != nil {
 		log.Fatal(err)
 	}
 	if *tableOut != "" {
-		if err := g.Tables(*tableOut, *prodOut); err != nil {
+		if err := g.Tables(*tableOut, *prodOut, built); err != nil {
 			log.Fatal(err)
 		}
 	}

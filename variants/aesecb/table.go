@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
@@ -20,11 +18,7 @@ func writeTables(labPath, prodPath string, cs []config) error {
 	if err != nil {
 		return err
 	}
-	f := impltable.File{
-		Pkg:     pkgName(),
-		PkgPath: "github.com/tunelab/tunelab/kernels/" + pkgName(),
-		Command: "go run main.go " + strings.Join(os.Args[1:], " "),
-	}
+	f := impltable.NewFile("github.com/tunelab/tunelab/kernels/"+pkgName(), "main.go")
 	byKernel := map[string]int{} // kernel -> index in f.Lists
 	for _, c := range cs {
 		row, err := tableRow(derived, c)

@@ -20,8 +20,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -128,7 +126,7 @@ func writeTables(lab, prod string, fns []variantFn) error {
 		}
 		list.Rows = append(list.Rows, impltable.Row{Name: f.name, Features: feats, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset})
 	}
-	f := impltable.File{Pkg: "calib", PkgPath: "github.com/tunelab/tunelab/lab/calib",
-		Command: "go run ../../variants/calib " + strings.Join(os.Args[1:], " "), Lists: []impltable.List{list}}
+	f := impltable.NewFile("github.com/tunelab/tunelab/lab/calib", "../../variants/calib")
+	f.Lists = []impltable.List{list}
 	return f.Write(lab, prod)
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
@@ -19,11 +17,7 @@ func writeTables(lab, prod string, vs []variant) error {
 	if err != nil {
 		return err
 	}
-	f := impltable.File{
-		Pkg:     "keccak",
-		PkgPath: "github.com/tunelab/tunelab/kernels/keccak",
-		Command: "go run ../../variants/keccak " + strings.Join(os.Args[1:], " "),
-	}
+	f := impltable.NewFile("github.com/tunelab/tunelab/kernels/keccak", "../../variants/keccak")
 	for _, nr := range widths {
 		l := impltable.List{Kernel: fmt.Sprintf("keccak.x%d", nr), Var: fmt.Sprintf("implsX%d", nr), Type: stateType(nr)}
 		for _, v := range vs {

@@ -27,8 +27,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"os"
-	"path"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
@@ -200,7 +198,7 @@ func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) 
 	if err != nil {
 		return err
 	}
-	file := impltable.File{Pkg: path.Base(f.PkgPath), PkgPath: f.PkgPath, Command: command(f, os.Args[1:])}
+	file := impltable.NewFile(f.PkgPath, generator(f))
 	for _, k := range ks {
 		l := impltable.List{Kernel: k.Name, Var: k.Var, Type: k.Type}
 		for _, v := range vs {
@@ -218,10 +216,9 @@ func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) 
 	return file.Write(labPath, prodPath)
 }
 
-// command returns the generator's command line as go generate runs it in
-// f's package directory, e.g. "go run ../../variants/round -out ...".
-func command(f Family, args []string) string {
+// generator returns the path of f's generator relative to f's package
+// directory, where go generate runs it, e.g. "../../variants/round".
+func generator(f Family) string {
 	rel := strings.TrimPrefix(f.PkgPath, module+"/")
-	up := strings.Repeat("../", strings.Count(rel, "/")+1)
-	return "go run " + up + "variants/" + f.Command + " " + strings.Join(args, " ")
+	return strings.Repeat("../", strings.Count(rel, "/")+1) + "variants/" + f.Command
 }

@@ -117,6 +117,15 @@ func (b *Builder) Tier(k Kernel, isa *vecgen.ISA) string {
 	return b.Func(k, isa, "isa="+isa.Name, isa.Name)
 }
 
+// Tiers builds kernel k's variants whose only knob is the tier, in the
+// order of ISAs: each started with Tier, then built by emit.
+func (b *Builder) Tiers(k Kernel, emit func(isa *vecgen.ISA)) {
+	for _, s := range ISAs {
+		b.Tier(k, s)
+		emit(s)
+	}
+}
+
 // Unrolled is Func for a variant whose knobs are the tier and the vectors
 // per loop iteration: "isa=avx2/unroll=2", symbol prefix_avx2_2.
 func (b *Builder) Unrolled(k Kernel, isa *vecgen.ISA, unroll int) string {

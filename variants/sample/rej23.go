@@ -19,9 +19,8 @@ func buildRej23(g *gen, k knobs) { buildRej(k, "a", g.rej23AVX2, g.rej23AVX512, 
 // eight-bit mask whose idx8 entry is the VPERMD compacting the accepted
 // ones to the front of the store at a[j].
 func (g *gen) rej23AVX2(s sampler, k knobs) {
-	shufm := g.Consts.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} }))
-	mask, q := g.Consts.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 32)), YMM()
-	VMOVDQU(g.Consts.Bytes(bytesRepeat([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}, 32)), q)
+	shufm, mask, q := g.avx2Consts(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} },
+		[]byte{0xff, 0xff, 0x7f, 0}, []byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0})
 	tbl := table(g.idx8())
 	group := func() {
 		x := s.load24(shufm)
@@ -113,18 +112,10 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 		s.compress(k, x, acc, 4, VPCOMPRESSD, VMOVDQU32)
 		s.addCount(acc, KMOVW)
 	}
-	s.loop("loop", 48, 240, "part", func() {
-		x, acc := decode(full)
-		store(x, acc)
-		s.advance(48)
-	})
-
-	// A short last group: n < 48 bytes, n/3 candidates.
-	x, acc := decode(s.part(3, 240))
-	c, m := GP64(), GP64()
-	IMUL3Q(operand.U32(171), s.n, c) // n/3 = n·171 >> 9 for n < 48
-	SHRQ(operand.U8(9), c)
-	store(x, firstAccepted(acc, c, m, KMOVW))
+	whole := func() (reg.VecVirtual, reg.Register) { return decode(full) }
+	// The short last group: n < 48 bytes, n/3 candidates.
+	s.groups512(avx512Groups{bytes: 48, maxJ: 240, minBytes: 3,
+		whole: whole, part: decode, store: store, kmov: KMOVW}, func(c reg.GPVirtual) { thirds(s.n, c) })
 	XORQ(s.n, s.n)
 }
 

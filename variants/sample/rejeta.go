@@ -169,18 +169,13 @@ func (g *gen) rejEtaAVX512(s sampler, lut, lim reg.VecVirtual) {
 		VMOVDQU32(hi, operand.Mem{Base: s.a, Index: s.j, Scale: 4, Disp: 64})
 		s.addCount(acc, KMOVD)
 	}
-	s.loop("loop", 16, 224, "part", func() {
-		v, acc := decode(nil)
-		store(v, acc)
-		s.advance(16)
+	whole := func() (reg.VecVirtual, reg.Register) { return decode(nil) }
+	// The short last group: n < 16 bytes, 2n candidates.
+	s.groups512(avx512Groups{bytes: 16, maxJ: 224, minBytes: 1,
+		whole: whole, part: decode, store: store, kmov: KMOVD}, func(c reg.GPVirtual) {
+		MOVQ(s.n, c)
+		ADDQ(c, c)
 	})
-
-	// A short last group: n < 16 bytes, 2n candidates.
-	v, acc := decode(s.part(1, 224))
-	c, m := GP64(), GP64()
-	MOVQ(s.n, c)
-	ADDQ(c, c)
-	store(v, firstAccepted(acc, c, m, KMOVD))
 	XORQ(s.n, s.n)
 }
 

@@ -55,11 +55,7 @@ func (g *vecGen) body26(hv []VecVirtual) {
 		g.mulAcc26(d, g.acc, 0)
 	}
 	for k := 0; k < u; k++ {
-		var h []VecVirtual
-		if k == 0 {
-			h = hv
-		}
-		m := g.msgLimbs(k, h)
+		m := g.msgLimbs(k, firstOnly(k, hv))
 		if k == u-1 {
 			for i := range m {
 				addInto(d, i, m[i])
@@ -85,11 +81,7 @@ func (g *vecGen) body26late(hv []VecVirtual) {
 	u := g.s.unroll()
 	d := make([]VecVirtual, 5)
 	for k := 0; k < u-1; k++ {
-		var h []VecVirtual
-		if k == 0 {
-			h = hv
-		}
-		g.streamMul(d, k, h, k+1)
+		g.streamMul(d, k, firstOnly(k, hv), k+1)
 	}
 	g.addLoose(d, u-1)
 	if hv == nil {
@@ -112,15 +104,21 @@ func (g *vecGen) body26comp(hv []VecVirtual) {
 		g.mulComp(d, g.acc, 0)
 	}
 	for k := 0; k < u-1; k++ {
-		var h []VecVirtual
-		if k == 0 {
-			h = hv
-		}
 		Commentf("message vector %d -> limbs, times its power by component", k)
-		g.mulComp(d, g.splitVector(k, h), k+1)
+		g.mulComp(d, g.splitVector(k, firstOnly(k, hv)), k+1)
 	}
 	g.addLoose(d, u-1)
 	g.carry26(d)
+}
+
+// firstOnly returns hv for message vector k = 0 and nil for the others:
+// the incoming h (hv non-nil in the peeled first iteration) joins the
+// first vector only.
+func firstOnly(k int, hv []VecVirtual) []VecVirtual {
+	if k == 0 {
+		return hv
+	}
+	return nil
 }
 
 // tailStep (tail=vec4) emits acc = acc·r^L + m for the L=4 blocks at mp:

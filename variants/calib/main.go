@@ -114,19 +114,16 @@ func chain(name string, eps int, align asmalign.Align) {
 // writeTables writes the lab and production tables of the generated
 // chains, with the features avo derived from their instructions.
 func writeTables(lab, prod string, fns []variantFn) error {
-	derived, err := isafeat.Derive()
+	t, err := impltable.NewTable("github.com/tunelab/tunelab/lab/calib", "../../variants/calib")
 	if err != nil {
 		return err
 	}
-	list := impltable.List{Kernel: "calib", Var: "asmChains", Type: "chainFunc"}
+	l := impltable.List{Kernel: "calib", Var: "asmChains", Type: "chainFunc"}
 	for _, f := range fns {
-		feats, err := derived.Features(f.name, isafeat.Allowed("amd64"), f.sym)
-		if err != nil {
+		r := impltable.Row{Name: f.name, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset}
+		if err := t.Add(l, r, isafeat.Allowed("amd64")); err != nil {
 			return err
 		}
-		list.Rows = append(list.Rows, impltable.Row{Name: f.name, Features: feats, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset})
 	}
-	f := impltable.NewFile("github.com/tunelab/tunelab/lab/calib", "../../variants/calib")
-	f.Lists = []impltable.List{list}
-	return f.Write(lab, prod)
+	return t.Write(lab, prod)
 }

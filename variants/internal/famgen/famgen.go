@@ -203,26 +203,26 @@ func Generate[T any](g Generator[T]) {
 // generator as run from f's package directory (go run
 // ../../variants/round ...) with this run's arguments.
 func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) error {
-	derived, err := isafeat.Derive()
+	var lists []impltable.List
+	for _, k := range ks {
+		lists = append(lists, impltable.List{Kernel: k.Name, Var: k.Var, Type: k.Type})
+	}
+	t, err := impltable.NewTable(f.PkgPath, generator(f), lists...)
 	if err != nil {
 		return err
 	}
-	file := impltable.NewFile(f.PkgPath, generator(f))
-	for _, k := range ks {
-		l := impltable.List{Kernel: k.Name, Var: k.Var, Type: k.Type}
+	for i, k := range ks {
 		for _, v := range vs {
 			if v.Kernel != k.Name {
 				continue
 			}
-			feats, err := derived.Features(v.Name, isafeat.Allowed(v.ISA), v.Symbol)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.Name, err)
+			r := impltable.Row{Name: v.Name, Symbol: v.Symbol, LoopLabel: k.LoopLabel}
+			if err := t.Add(lists[i], r, isafeat.Allowed(v.ISA)); err != nil {
+				return err
 			}
-			l.Rows = append(l.Rows, impltable.Row{Name: v.Name, Features: feats, Symbol: v.Symbol, LoopLabel: k.LoopLabel})
 		}
-		file.Lists = append(file.Lists, l)
 	}
-	return file.Write(labPath, prodPath)
+	return t.Write(labPath, prodPath)
 }
 
 // generator returns the path of f's generator relative to f's package

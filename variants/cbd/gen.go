@@ -142,6 +142,61 @@ var zforms = []zform{{bits: 20, gamma: 1 << 19, hi: 4}, {bits: 18, gamma: 1 << 1
 // field returns the first byte and shift of field k.
 func (z zform) field(k int) (byte, uint32) { return byte(z.bits * k / 8), uint32(z.bits * k % 8) }
 
+// A zloader holds what loading the fields of one vector of expandmask's
+// input into dwords takes: on AVX-512 the VPERMB index and the opmask of
+// the vector's input bytes; on AVX2 the VPSHUFB pattern of two 16-byte
+// loads.
+type zloader struct {
+	idx  reg.VecVirtual
+	lm   reg.Register
+	shuf operand.Mem
+}
+
+// zloader sets up the loads of form z's fields, in input bytes per
+// vector.
+func (g *gen) zloader(z zform, in int) zloader {
+	var zl zloader
+	if !g.ISA.EVEX() {
+		var shuf []byte
+		for lane := range 2 {
+			for i := range 4 {
+				o, _ := z.field(4*lane + i)
+				o -= byte(lane * z.hi)
+				shuf = append(shuf, o, o+1, o+2, 0x80)
+			}
+		}
+		zl.shuf = g.Consts.Bytes(shuf)
+		return zl
+	}
+	var p []byte
+	for k := range g.ISA.Lanes(32) {
+		o, _ := z.field(k)
+		p = append(p, o, o+1, o+2, o+2)
+	}
+	zl.idx = ZMM()
+	VMOVDQU32(g.Consts.Bytes(p), zl.idx)
+	zl.lm = K()
+	m := GP64()
+	MOVQ(operand.U64(1<<in-1), m)
+	KMOVQ(m, zl.lm)
+	return zl
+}
+
+// zload returns a fresh vector holding in its dwords the three bytes
+// from which each field of the vector at src is shifted (see zloader).
+func (g *gen) zload(zl zloader, z zform, src operand.Mem) reg.VecVirtual {
+	x := g.ISA.Vec()
+	if g.ISA.EVEX() {
+		VMOVDQU8_Z(src, zl.lm, x)
+		VPERMB(x, zl.idx, x)
+	} else {
+		VMOVDQU(src, x.AsX())
+		VINSERTI128(operand.U8(1), src.Offset(z.hi), x, x)
+		VPSHUFB(zl.shuf, x, x)
+	}
+	return x
+}
+
 // buildExpandMask emits mldsa.expandmask: one loop per field width,
 // chosen by the bits parameter (public).
 func buildExpandMask(g *gen, u int) {
@@ -158,30 +213,7 @@ func buildExpandMask(g *gen, u int) {
 			Label("z18")
 		}
 		in := lanes * z.bits / 8 // input bytes per vector
-		var shuf []byte
-		var idx reg.VecVirtual
-		var lm reg.Register
-		if g.ISA.EVEX() {
-			var p []byte
-			for k := range lanes {
-				o, _ := z.field(k)
-				p = append(p, o, o+1, o+2, o+2)
-			}
-			idx = ZMM()
-			VMOVDQU32(g.Consts.Bytes(p), idx)
-			lm = K()
-			m := GP64()
-			MOVQ(operand.U64(1<<in-1), m)
-			KMOVQ(m, lm)
-		} else {
-			for lane := range 2 {
-				for i := range 4 {
-					o, _ := z.field(4*lane + i)
-					o -= byte(lane * z.hi)
-					shuf = append(shuf, o, o+1, o+2, 0x80)
-				}
-			}
-		}
+		zl := g.zloader(z, in)
 		var sh []uint32
 		for k := range lanes {
 			_, s := z.field(k)
@@ -192,16 +224,7 @@ func buildExpandMask(g *gen, u int) {
 			label = "loop18"
 		}
 		vecgen.Loop(label, 256/(lanes*u), u, func(i int) {
-			x := g.ISA.Vec()
-			src := operand.Mem{Base: b, Disp: i * in}
-			if g.ISA.EVEX() {
-				VMOVDQU8_Z(src, lm, x)
-				VPERMB(x, idx, x)
-			} else {
-				VMOVDQU(src, x.AsX())
-				VINSERTI128(operand.U8(1), operand.Mem{Base: b, Disp: i*in + z.hi}, x, x)
-				VPSHUFB(g.Consts.Bytes(shuf), x, x)
-			}
+			x := g.zload(zl, z, operand.Mem{Base: b, Disp: i * in})
 			VPSRLVD(g.Lanes32(sh...), x, x)
 			g.ISA.AndD(g.Splat(1<<z.bits-1), x, x)
 			v := g.ISA.Load(g.Splat(z.gamma))

@@ -63,10 +63,11 @@ func declareConsts() {
 	}
 }
 
-func genVector(s *spec) {
-	declareConsts()
-	g := &vecGen{s: s, zmm: s.lanes == 8, evex: s.isa != "avx2", masked: s.tail == "vector"}
-	if g.masked {
+// textVector starts the block function of vector variant s (TEXT, doc
+// comment, noescape pragma): its signature has the padding parameters
+// where masked (tail=vector).
+func textVector(s *spec, masked bool) {
+	if masked {
 		TEXT(s.fn(), NOSPLIT, "func(h *[3]uint64, pw *uint64, m []byte, pad int, fm *[8]uint16)")
 		Doc("Poly1305 blocks, variant "+s.name()+"; len(m) is a non-zero multiple of 16, len(m)/16 + pad",
 			"a multiple of the blocks per iteration: the first iteration reads pad virtual zero blocks",
@@ -80,6 +81,15 @@ func genVector(s *spec) {
 		Doc("Poly1305 blocks, variant " + s.name() + "; len(m) is a non-zero multiple of the blocks per iteration times 16.")
 	}
 	Pragma("noescape")
+}
+
+// genVector emits the block function of vector variant s: the peeled
+// first iteration taking in h, the loop over whole iterations (then
+// single vectors, tail=vec4) and the final fold of the lanes into h.
+func genVector(s *spec) {
+	declareConsts()
+	g := &vecGen{s: s, zmm: s.lanes == 8, evex: s.isa != "avx2", masked: s.tail == "vector"}
+	textVector(s, g.masked)
 	if s.radix == 26 {
 		g.nl, g.ns = 5, 4
 	} else {

@@ -54,10 +54,10 @@ type File struct {
 	Lists   []List
 }
 
-// NewFile returns the File of the package at import path pkgPath whose
+// newFile returns the File of the package at import path pkgPath whose
 // header names the generator gen as go generate runs it in the package's
 // directory, with this run's arguments: "go run " + gen + " -out ...".
-func NewFile(pkgPath, gen string) File {
+func newFile(pkgPath, gen string) File {
 	return File{Pkg: path.Base(pkgPath), PkgPath: pkgPath, Command: "go run " + gen + " " + strings.Join(os.Args[1:], " ")}
 }
 

@@ -43,16 +43,12 @@ func (g *vecGen) body26(hv []VecVirtual) {
 	}
 	u := g.s.unroll()
 	if hv != nil && u == 1 {
-		m := g.msgLimbs(0, hv)
-		for i := range m {
-			g.mov(m[i], g.acc[i])
-		}
+		g.setAcc(g.msgLimbs(0, hv))
 		return
 	}
 	d := make([]VecVirtual, 5)
-	if hv == nil && !g.evex {
-		Comment("d = acc·r^(L·u)")
-		g.mulAcc26(d, g.acc, 0)
+	if !g.evex {
+		g.accTerm(d, hv, "d = acc·r^(L·u)", g.mulAcc26)
 	}
 	for k := 0; k < u; k++ {
 		m := g.msgLimbs(k, firstOnly(k, hv))
@@ -64,9 +60,8 @@ func (g *vecGen) body26(hv []VecVirtual) {
 		}
 		g.mulAcc26(d, m, k+1)
 	}
-	if hv == nil && g.evex {
-		Comment("d += acc·r^(L·u)")
-		g.mulAcc26(d, g.acc, 0)
+	if g.evex {
+		g.accTerm(d, hv, "d += acc·r^(L·u)", g.mulAcc26)
 	}
 	g.carry26(d)
 }
@@ -84,10 +79,7 @@ func (g *vecGen) body26late(hv []VecVirtual) {
 		g.streamMul(d, k, firstOnly(k, hv), k+1)
 	}
 	g.addLoose(d, u-1)
-	if hv == nil {
-		Comment("d += acc·r^(L·u)")
-		g.mulAcc26(d, g.acc, 0)
-	}
+	g.accTerm(d, hv, "d += acc·r^(L·u)", g.mulAcc26)
 	g.carry26(d)
 }
 
@@ -99,16 +91,31 @@ func (g *vecGen) body26late(hv []VecVirtual) {
 func (g *vecGen) body26comp(hv []VecVirtual) {
 	u := g.s.unroll()
 	d := make([]VecVirtual, 5)
-	if hv == nil {
-		Comment("d = acc·r^(L·u), by power component")
-		g.mulComp(d, g.acc, 0)
-	}
+	g.accTerm(d, hv, "d = acc·r^(L·u), by power component", g.mulComp)
 	for k := 0; k < u-1; k++ {
 		Commentf("message vector %d -> limbs, times its power by component", k)
 		g.mulComp(d, g.splitVector(k, firstOnly(k, hv)), k+1)
 	}
 	g.addLoose(d, u-1)
 	g.carry26(d)
+}
+
+// accTerm emits the loop-carried products acc·r^(L·u) into d by mul
+// (mulAcc26 or mulComp), under the comment c, in every iteration but the
+// peeled first (hv non-nil), whose h comes in with message vector 0.
+func (g *vecGen) accTerm(d, hv []VecVirtual, c string, mul func(d, a []VecVirtual, e int)) {
+	if hv == nil {
+		Comment(c)
+		mul(d, g.acc, 0)
+	}
+}
+
+// setAcc sets acc to the limbs m: the whole first iteration of one
+// message vector, h included.
+func (g *vecGen) setAcc(m []VecVirtual) {
+	for i := range m {
+		g.mov(m[i], g.acc[i])
+	}
 }
 
 // firstOnly returns hv for message vector k = 0 and nil for the others:

@@ -170,26 +170,21 @@ func (e emitter) broadcast(w, r int, dst VecPhysical) {
 	}
 }
 
-// load and store move w blocks between memory and a register.
-func (e emitter) load(w int, m Mem, dst VecPhysical) {
-	switch {
-	case e.c.isa.name == aesni.name:
-		MOVOU(m, dst)
-	case w == 4:
-		VMOVDQU64(m, dst)
-	default:
-		VMOVDQU(m, dst)
-	}
-}
+// load and store move w blocks between memory and a register (move).
+func (e emitter) load(w int, m Mem, dst VecPhysical) { e.move(w, m, dst) }
 
-func (e emitter) store(w int, src VecPhysical, m Mem) {
+func (e emitter) store(w int, src VecPhysical, m Mem) { e.move(w, src, m) }
+
+// move copies w blocks from src to dst, one of them memory: MOVOU on the
+// AES-NI tier, VMOVDQU64 for zmm (four blocks), else VMOVDQU.
+func (e emitter) move(w int, src, dst Op) {
 	switch {
 	case e.c.isa.name == aesni.name:
-		MOVOU(src, m)
+		MOVOU(src, dst)
 	case w == 4:
-		VMOVDQU64(src, m)
+		VMOVDQU64(src, dst)
 	default:
-		VMOVDQU(src, m)
+		VMOVDQU(src, dst)
 	}
 }
 

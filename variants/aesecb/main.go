@@ -11,22 +11,17 @@
 package main
 
 import (
-	"flag"
-	"log"
-
-	. "github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
-)
-
-var (
-	tableOut = flag.String("table", "", "write the lab table of every variant (Go) to `file`")
-	prodOut  = flag.String("prod", "", "write the production table (Go) to `file`; required with -table")
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 )
 
 func main() {
-	flag.Parse()
-	ConstraintExpr("!purego")
+	famgen.Generate(famgen.Generator[[]config]{Name: "aesecb", Secrets: secrets, Build: build, Tables: writeTables})
+}
+
+// build emits every block function, per key size and direction, and the
+// key expansions; it returns the block functions' configurations.
+func build() []config {
 	var all []config
 	for _, bits := range []int{128, 192, 256} {
 		for _, dec := range []bool{false, true} {
@@ -39,21 +34,7 @@ func main() {
 	for _, bits := range []int{128, 192, 256} {
 		expandKey(bits)
 	}
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *tableOut != "" {
-		if *prodOut == "" {
-			log.Fatal("-table needs -prod: the lab and production tables are written together")
-		}
-		if err := writeTables(*tableOut, *prodOut, all); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
-	}
+	return all
 }
 
 // secrets classifies the generated functions' parameters for the

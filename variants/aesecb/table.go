@@ -3,11 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/tunelab/tunelab/variants/internal/impltable"
-	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
 
 // writeTables writes, through impltable, the lab table (labPath: every
@@ -16,41 +13,18 @@ import (
 // variant's name, function, features (derived by isafeat from the
 // instructions avo emitted), loop label and code-size estimate.
 func writeTables(labPath, prodPath string, cs []config) error {
-	derived, err := isafeat.Derive()
+	t, err := impltable.NewTable("github.com/tunelab/tunelab/kernels/"+pkgName(), "main.go")
 	if err != nil {
 		return err
 	}
-	f := impltable.File{
-		Pkg:     pkgName(),
-		PkgPath: "github.com/tunelab/tunelab/kernels/" + pkgName(),
-		Command: "go run main.go " + strings.Join(os.Args[1:], " "),
-	}
-	byKernel := map[string]int{} // kernel -> index in f.Lists
 	for _, c := range cs {
-		row, err := tableRow(derived, c)
-		if err != nil {
+		l := impltable.List{Kernel: c.kernel(), Var: listVar(c), Type: "cryptFunc"}
+		r := impltable.Row{Name: c.name(), Symbol: c.symbol(), LoopLabel: "loop", OffsetSweep: c.sweep}
+		if err := t.Add(l, r, c.ceiling()); err != nil {
 			return err
 		}
-		i, ok := byKernel[c.kernel()]
-		if !ok {
-			i = len(f.Lists)
-			byKernel[c.kernel()] = i
-			f.Lists = append(f.Lists, impltable.List{Kernel: c.kernel(), Var: listVar(c), Type: "cryptFunc"})
-		}
-		f.Lists[i].Rows = append(f.Lists[i].Rows, row)
 	}
-	return f.Write(labPath, prodPath)
-}
-
-// tableRow is the table row of one generated variant.
-func tableRow(derived isafeat.Funcs, c config) (impltable.Row, error) {
-	feats, err := derived.Features(c.kernel()+" "+c.name(), c.ceiling(), c.symbol())
-	if err != nil {
-		return impltable.Row{}, err
-	}
-	return impltable.Row{
-		Name: c.name(), Features: feats, Symbol: c.symbol(), LoopLabel: "loop", OffsetSweep: c.sweep,
-	}, nil
+	return t.Write(labPath, prodPath)
 }
 
 // listVar names a kernel's tables: implsAES128Enc() in the lab table,

@@ -19,18 +19,14 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"log"
-	"os"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 
 	"github.com/tunelab/tunelab/internal/asmalign"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -72,29 +68,17 @@ func variantFns() []variantFn {
 	return out
 }
 
-var (
-	table = flag.String("table", "", "write the lab variant table (Go) to this file")
-	prod  = flag.String("prod", "", "write the production variant table (Go) to this file")
-)
-
 func main() {
-	flag.Parse()
-	ConstraintExpr("!purego")
-	for _, f := range variantFns() {
+	famgen.Generate(famgen.Generator[[]variantFn]{Name: "calib", Secrets: secrets, Build: build, Tables: writeTables})
+}
+
+// build emits every chain; it returns their table rows.
+func build() []variantFn {
+	fns := variantFns()
+	for _, f := range fns {
 		chain(f.sym, f.eps, f.align)
 	}
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *table != "" {
-		if err := writeTables(*table, *prod); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
-	}
+	return fns
 }
 
 // secrets classifies the chains' parameters for the constant-time check
@@ -129,20 +113,17 @@ func chain(name string, eps int, align asmalign.Align) {
 
 // writeTables writes the lab and production tables of the generated
 // chains, with the features avo derived from their instructions.
-func writeTables(lab, prod string) error {
-	derived, err := isafeat.Derive()
+func writeTables(lab, prod string, fns []variantFn) error {
+	t, err := impltable.NewTable("github.com/tunelab/tunelab/lab/calib", "../../variants/calib")
 	if err != nil {
 		return err
 	}
-	list := impltable.List{Kernel: "calib", Var: "asmChains", Type: "chainFunc"}
-	for _, f := range variantFns() {
-		feats, err := derived.Features(f.name, isafeat.Allowed("amd64"), f.sym)
-		if err != nil {
+	l := impltable.List{Kernel: "calib", Var: "asmChains", Type: "chainFunc"}
+	for _, f := range fns {
+		r := impltable.Row{Name: f.name, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset}
+		if err := t.Add(l, r, isafeat.Allowed("amd64")); err != nil {
 			return err
 		}
-		list.Rows = append(list.Rows, impltable.Row{Name: f.name, Features: feats, Symbol: f.sym, LoopLabel: "loop", OffsetSweep: f.offset})
 	}
-	f := impltable.File{Pkg: "calib", PkgPath: "github.com/tunelab/tunelab/lab/calib",
-		Command: "go run ../../variants/calib " + strings.Join(os.Args[1:], " "), Lists: []impltable.List{list}}
-	return f.Write(lab, prod)
+	return t.Write(lab, prod)
 }

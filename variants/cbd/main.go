@@ -55,7 +55,7 @@ func main() {
 // build builds every kernel's variants: per tier, per unroll.
 func build(b *famgen.Builder) {
 	for _, k := range kernels {
-		b.Unrolls(k.Kernel, k.unrolls, func(s *vecgen.ISA, u int) { k.build(&gen{isa: s, c: b.Consts}, u) })
+		b.Unrolls(k.Kernel, k.unrolls, func(s *vecgen.ISA, u int) { k.build(&gen{b.Gen(s)}, u) })
 	}
 }
 

@@ -57,14 +57,7 @@ func buildAbsorb(v variant) {
 	TEXT(absorbSymbol(v), NOSPLIT, absorbSignature)
 	Doc(fmt.Sprintf("%s absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, "+
 		"with the permutation of variant %s.", absorbSymbol(v), v.name()))
-	switch {
-	case v.isa == "scalar":
-		absorbScalar(v)
-	case v.layout == "rows":
-		absorbZmmRows(v)
-	default:
-		absorbXmmLanes(v)
-	}
+	byLayout(v, absorbScalar, absorbZmmRows, absorbXmmLanes)
 }
 
 // absorbArgs loads data's base, data's length and the rate into
@@ -150,7 +143,7 @@ func absorbXmmLanes(v variant) {
 	})
 	g.p.release(t)
 	nextBlock(data, left, rate)
-	loop(g.v, rcTable(g.w), g.w, s.round, s.home)
+	loop(g.v, rcTable(g.w), g.w, roundOf(s), s.home)
 	CMPQ(left, rate)
 	JAE(LabelRef("block"))
 	s.storeX1(a)
@@ -172,7 +165,7 @@ func absorbZmmRows(v variant) {
 	Label("block")
 	s.xorBlock(data, masks)
 	nextBlock(data, left, rate)
-	loop(v, rowRC, 64, s.round, s.home)
+	loop(v, rowRC, 64, roundOf(s), s.home)
 	CMPQ(left, rate)
 	JAE(LabelRef("block"))
 	s.store(a)

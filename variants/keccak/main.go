@@ -12,54 +12,46 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
 
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-var (
-	tableOut = flag.String("table", "zvariants_amd64.go", "lab variant table output `file` (every variant)")
-	prodOut  = flag.String("prod", "zprod_amd64.go", "production variant table output `file` (the variants the compiled dispatch table can select)")
-)
-
 func main() {
-	flag.Parse()
-	ConstraintExpr("!purego")
+	famgen.Generate(famgen.Generator[[]variant]{Name: "keccak", Secrets: secrets, Build: build, Tables: writeTables})
+}
+
+// build emits the data tables, every variant of the knob space and the
+// absorb functions; it returns the variants.
+func build() []variant {
 	declareTables()
 	declareRowTables()
 	declareByteRotMasks()
 	vs := space()
 	for _, v := range vs {
-		switch {
-		case v.isa == "scalar":
-			buildScalar(v)
-		case v.layout == "rows":
-			buildRows(v)
-		default:
-			buildVector(v)
-		}
+		byLayout(v, buildScalar, buildRows, buildVector)
 	}
 	for _, v := range absorbSpace(vs) {
 		buildAbsorb(v)
 	}
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
-		os.Exit(1)
-	}
-	if err := writeTables(*tableOut, *prodOut, vs); err != nil {
-		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
-		os.Exit(1)
-	}
-	if err := ctcheck.Write(); err != nil {
-		fmt.Fprintf(os.Stderr, "keccak generator: %v\n", err)
-		os.Exit(1)
+	return vs
+}
+
+// byLayout calls the builder of v's layout: scalar (general-purpose
+// registers), rows (AVX-512, a state per row of zmm registers) or lanes
+// (the other vector variants, a state per lane).
+func byLayout(v variant, scalar, rows, lanes func(variant)) {
+	switch {
+	case v.isa == "scalar":
+		scalar(v)
+	case v.layout == "rows":
+		rows(v)
+	default:
+		lanes(v)
 	}
 }
 

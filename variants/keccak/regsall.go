@@ -87,12 +87,24 @@ func (s *allState) iota(rcTable Mem, k int) {
 	s.xor(s.lane[0], s.lane[0], rcTable.Offset(k*s.w))
 }
 
-// round applies one round R = iota . chi . pi . rho . theta.
-func (s *allState) round(rcTable Mem, k int) {
-	s.theta()
-	s.rhoPi()
-	s.chi()
-	s.iota(rcTable, k)
+// A stepper holds a state in registers and applies the step mappings of
+// a round to it (allState, rowState).
+type stepper interface {
+	theta()
+	rhoPi()
+	chi()
+	iota(rc Mem, k int)
+}
+
+// roundOf returns the round function of s for loop: round k applies
+// R = iota . chi . pi . rho . theta, with the round constants at rc.
+func roundOf(s stepper) func(rc Mem, k int) {
+	return func(rc Mem, k int) {
+		s.theta()
+		s.rhoPi()
+		s.chi()
+		s.iota(rc, k)
+	}
 }
 
 // home moves every lane back to register i (a parallel move: cycles are

@@ -99,13 +99,6 @@ func (s *rowState) iota(rc Mem, k int) {
 	VPXORQ(rc.Offset(64*k), z(s.row[0]), z(s.row[0]))
 }
 
-func (s *rowState) round(rc Mem, k int) {
-	s.theta()
-	s.rhoPi()
-	s.chi()
-	s.iota(rc, k)
-}
-
 // home moves the rows back to registers 0..4 after an odd number of rounds.
 func (s *rowState) home() {
 	if s.row[0] == 0 {
@@ -141,7 +134,7 @@ func buildRows(v variant) {
 	s := newRowState()
 	s.loadConstants()
 	s.load(a)
-	loop(v, rowRC, 64, s.round, s.home)
+	loop(v, rowRC, 64, roundOf(s), s.home)
 	s.store(a)
 	VZEROUPPER()
 	RET()

@@ -60,14 +60,14 @@ func buildAll(g *vgen, a reg.GPPhysical) {
 	s := &allState{vgen: g}
 	if g.v.nr == 1 {
 		s.loadX1(a)
-		loop(g.v, rcTable(g.w), g.w, s.round, s.home)
+		loop(g.v, rcTable(g.w), g.w, roundOf(s), s.home)
 		s.storeX1(a)
 		return
 	}
 	scratch := AllocLocal(64)
 	g.loadLanes(a, 0, scratch, func(i, r int) { s.lane[i] = r })
 	s.home()
-	loop(g.v, rcTable(g.w), g.w, s.round, s.home)
+	loop(g.v, rcTable(g.w), g.w, roundOf(s), s.home)
 	g.storeLanes(a, 0, scratch, func(i int) int { return s.lane[i] })
 }
 

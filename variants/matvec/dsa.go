@@ -32,88 +32,66 @@ func init() {
 }
 
 // A gen emits one function of a tier.
-type gen struct {
-	isa *vecgen.ISA
-	c   *vecgen.Consts
-}
-
-func (g *gen) splat(v uint32) operand.Mem {
-	l := make([]uint32, g.isa.Lanes(32))
-	for i := range l {
-		l[i] = v
-	}
-	return g.c.Lanes32(l...)
-}
+type gen struct{ vecgen.Gen }
 
 // build emits one row product: per iteration unroll vectors of
 // coefficients; per vector the l products summed in 64 bits (even and
 // odd lanes apart), one Montgomery reduction, the product by R² and the
 // canonicalization.
 func build(g *gen, unroll int) {
-	acc, a, v, l := GP64(), GP64(), GP64(), GP64()
-	Load(Param("acc"), acc)
-	Load(Param("a"), a)
-	Load(Param("v"), v)
-	Load(Param("l"), l)
-	qv := g.isa.Load(g.splat(q))
-	qi := g.isa.Load(g.splat(qinv))
-	step := g.isa.Bytes * unroll
-	n := GP64()
-	MOVQ(operand.U64(uint64(1024/step)), n)
-	Label("loop")
-	for u := range unroll {
-		off := u * g.isa.Bytes
-		even, odd := g.isa.Vec(), g.isa.Vec()
+	p := vecgen.Ptrs("acc", "a", "v", "l")
+	acc, a, v, l := p[0], p[1], p[2], p[3]
+	qv := g.ISA.Load(g.Splat(q))
+	qi := g.ISA.Load(g.Splat(qinv))
+	step := g.ISA.Bytes * unroll
+	vecgen.Loop("loop", 1024/step, unroll, func(u int) {
+		off := u * g.ISA.Bytes
+		even, odd := g.ISA.Vec(), g.ISA.Vec()
 		// j = 0 initializes the sums; then a loop over the other terms.
-		x, y := g.isa.Load(operand.Mem{Base: a, Disp: off}), g.isa.Load(operand.Mem{Base: v, Disp: off})
+		x, y := g.ISA.Load(operand.Mem{Base: a, Disp: off}), g.ISA.Load(operand.Mem{Base: v, Disp: off})
 		VPMULDQ(y, x, even)
 		VPSRLQ(operand.U8(32), x, x)
 		VPSRLQ(operand.U8(32), y, y)
 		VPMULDQ(y, x, odd)
-		pa, pv, j := GP64(), GP64(), GP64()
+		pa, pv := GP64(), GP64()
 		LEAQ(operand.Mem{Base: a, Disp: off + 1024}, pa)
 		LEAQ(operand.Mem{Base: v, Disp: off + 1024}, pv)
-		MOVQ(l, j)
-		inner, last := fmt.Sprintf("term%d", u), fmt.Sprintf("sum%d", u)
-		DECQ(j)
-		JZ(operand.LabelRef(last))
-		Label(inner)
-		x, y = g.isa.Load(operand.Mem{Base: pa}), g.isa.Load(operand.Mem{Base: pv})
-		p := g.isa.Vec()
-		VPMULDQ(y, x, p)
-		VPADDQ(p, even, even)
-		VPSRLQ(operand.U8(32), x, x)
-		VPSRLQ(operand.U8(32), y, y)
-		VPMULDQ(y, x, p)
-		VPADDQ(p, odd, odd)
-		ADDQ(operand.U32(1024), pa)
-		ADDQ(operand.U32(1024), pv)
-		DECQ(j)
-		JNZ(operand.LabelRef(inner))
-		Label(last)
+		terms(u, l, func() {
+			x, y = g.ISA.Load(operand.Mem{Base: pa}), g.ISA.Load(operand.Mem{Base: pv})
+			p := g.ISA.Vec()
+			VPMULDQ(y, x, p)
+			VPADDQ(p, even, even)
+			VPSRLQ(operand.U8(32), x, x)
+			VPSRLQ(operand.U8(32), y, y)
+			VPMULDQ(y, x, p)
+			VPADDQ(p, odd, odd)
+			ADDQ(operand.U32(1024), pa)
+			ADDQ(operand.U32(1024), pv)
+		})
 		r := g.reduce(even, odd, qv, qi)
 		r = g.timesR2(r, qv)
-		m := g.isa.Vec()
+		m := g.ISA.Vec()
 		VPSRAD(operand.U8(31), r, m)
-		g.and(qv, m, m)
+		g.ISA.AndD(qv, m, m)
 		VPADDD(m, r, r)
-		g.isa.Store(r, operand.Mem{Base: acc, Disp: off})
-	}
-	ADDQ(operand.U32(uint64(step)), acc)
-	ADDQ(operand.U32(uint64(step)), a)
-	ADDQ(operand.U32(uint64(step)), v)
-	DECQ(n)
-	JNZ(operand.LabelRef("loop"))
-	VZEROUPPER()
-	RET()
+		g.ISA.Store(r, operand.Mem{Base: acc, Disp: off})
+	}, vecgen.Stride(acc, step), vecgen.Stride(a, step), vecgen.Stride(v, step))
+	vecgen.End()
 }
 
-func (g *gen) and(b, x, dst reg.VecVirtual) {
-	if g.isa.EVEX() {
-		VPANDD(b, x, dst)
-	} else {
-		VPAND(b, x, dst)
-	}
+// terms emits the loop over the terms of sum u after the first: count − 1
+// runs of body (labels term<u> and sum<u>), none where count is 1.
+func terms(u int, count reg.GPVirtual, body func()) {
+	j := GP64()
+	MOVQ(count, j)
+	inner, last := fmt.Sprintf("term%d", u), fmt.Sprintf("sum%d", u)
+	DECQ(j)
+	JZ(operand.LabelRef(last))
+	Label(inner)
+	body()
+	DECQ(j)
+	JNZ(operand.LabelRef(inner))
+	Label(last)
 }
 
 // reduce returns the Montgomery reductions of the 64-bit sums in even
@@ -121,7 +99,7 @@ func (g *gen) and(b, x, dst reg.VecVirtual) {
 // dwords in order: t = low32(s)·q⁻¹, (s − t·q)/2^32 in (−q, q).
 func (g *gen) reduce(even, odd, qv, qi reg.VecVirtual) reg.VecVirtual {
 	for _, s := range []reg.VecVirtual{even, odd} {
-		t := g.isa.Vec()
+		t := g.ISA.Vec()
 		VPMULDQ(qi, s, t)
 		VPMULDQ(qv, t, t)
 		VPSUBQ(t, s, s)
@@ -132,9 +110,9 @@ func (g *gen) reduce(even, odd, qv, qi reg.VecVirtual) reg.VecVirtual {
 // merge returns the high dwords of even's qwords in the even lanes and
 // odd's in the odd lanes.
 func (g *gen) merge(even, odd reg.VecVirtual) reg.VecVirtual {
-	r := g.isa.Vec()
+	r := g.ISA.Vec()
 	VMOVSHDUP(even, r)
-	if g.isa.EVEX() {
+	if g.ISA.EVEX() {
 		k := K()
 		m := GP32()
 		MOVL(operand.U32(0xaaaa), m)
@@ -150,12 +128,12 @@ func (g *gen) merge(even, odd reg.VecVirtual) reg.VecVirtual {
 // (−q, q): Montgomery with the quotient t = x·(R²·q⁻¹) mod 2^32 from one
 // VPMULLD, (x·R² − t·q)/2^32 from the even and odd 64-bit products.
 func (g *gen) timesR2(x, qv reg.VecVirtual) reg.VecVirtual {
-	t := g.isa.Vec()
-	VPMULLD(g.splat(r2qinv), x, t)
-	xo, to := g.isa.Vec(), g.isa.Vec()
+	t := g.ISA.Vec()
+	VPMULLD(g.Splat(r2qinv), x, t)
+	xo, to := g.ISA.Vec(), g.ISA.Vec()
 	VPSRLQ(operand.U8(32), x, xo)
 	VPSRLQ(operand.U8(32), t, to)
-	r2v := g.isa.Load(g.splat(r2))
+	r2v := g.ISA.Load(g.Splat(r2))
 	VPMULDQ(r2v, x, x)
 	VPMULDQ(r2v, xo, xo)
 	VPMULDQ(qv, t, t)

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"math/big"
 
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/tunelab/tunelab/variants/internal/famgen"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
 )
 
 // ML-KEM's row product: the base-case products of FIPS 203 Algorithm 12,
@@ -62,24 +62,12 @@ func buildKEM(b *famgen.Builder) {
 	kc := newKEMConsts()
 	for _, s := range famgen.ISAs {
 		b.Tier(kemMulCache, s)
-		buildCache(&gen{isa: s, c: b.Consts}, kc)
+		buildCache(&gen{b.Gen(s)}, kc)
 		for _, u := range []int{1, 2} {
 			b.Unrolled(kemMatVec, s, u)
-			buildKEMMatVec(&gen{isa: s, c: b.Consts}, u, kc)
+			buildKEMMatVec(&gen{b.Gen(s)}, u, kc)
 		}
 	}
-}
-
-// splat16 returns the address of a vector of the tier with v in every
-// 16-bit lane; words16 a vector repeating the 16-bit lanes p.
-func (g *gen) splat16(v uint16) operand.Mem { return g.words16(v) }
-
-func (g *gen) words16(p ...uint16) operand.Mem {
-	l := make([]uint32, g.isa.Lanes(32))
-	for i := range l {
-		l[i] = uint32(p[(2*i)%len(p)]) | uint32(p[(2*i+1)%len(p)])<<16
-	}
-	return g.c.Lanes32(l...)
 }
 
 // montMul16 returns x·c·2^−16 mod q, canonical, for 16-bit lanes x and
@@ -87,14 +75,14 @@ func (g *gen) words16(p ...uint16) operand.Mem {
 // and c less VPMULHW of q and the quotient VPMULLW(x, cq), then q added to
 // the negative lanes.
 func (g *gen) montMul16(x reg.VecVirtual, c, cq operand.Mem, qv reg.VecVirtual) reg.VecVirtual {
-	t, h := g.isa.Vec(), g.isa.Vec()
+	t, h := g.ISA.Vec(), g.ISA.Vec()
 	VPMULLW(cq, x, t)
 	VPMULHW(c, x, h)
 	VPMULHW(qv, t, t)
 	VPSUBW(t, h, h)
-	m := g.isa.Vec()
+	m := g.ISA.Vec()
 	VPSRAW(operand.U8(15), h, m)
-	g.and(qv, m, m)
+	g.ISA.AndD(qv, m, m)
 	VPADDW(m, h, h)
 	return h
 }
@@ -106,13 +94,13 @@ func buildCache(g *gen, kc kemConsts) {
 	cp, bp := GP64(), GP64()
 	Load(Param("c"), cp)
 	Load(Param("b"), bp)
-	qv := g.isa.Load(g.splat16(kq))
-	per := g.isa.Lanes(16)
+	qv := g.ISA.Load(g.Lanes16(kq))
+	per := g.ISA.Lanes(16)
 	var swap []byte
 	for i := 0; i < 64; i += 4 {
 		swap = append(swap, byte(i+2), byte(i+3), byte(i), byte(i+1))
 	}
-	sw := g.isa.Load(g.c.Bytes(swap[:g.isa.Bytes]))
+	sw := g.ISA.Load(g.Consts.Bytes(swap[:g.ISA.Bytes]))
 	for i := 0; i < 256; i += per {
 		// the constants of this vector's pairs: R² in the even lanes,
 		// γ·R² in the odd ones (as Montgomery factors, ·q⁻¹ too)
@@ -122,15 +110,14 @@ func buildCache(g *gen, kc kemConsts) {
 			cs = append(cs, kc.r2, g2)
 			cqs = append(cqs, kc.r2*kc.qinv, g2*kc.qinv)
 		}
-		x := g.isa.Load(operand.Mem{Base: bp, Disp: 2 * i})
-		b1 := g.montMul16(x, g.words16(cs...), g.words16(cqs...), qv)
-		g.isa.Store(b1, operand.Mem{Base: cp, Disp: 2 * i})
-		b := g.montMul16(x, g.splat16(kc.r2), g.splat16(kc.r2*kc.qinv), qv)
+		x := g.ISA.Load(operand.Mem{Base: bp, Disp: 2 * i})
+		b1 := g.montMul16(x, g.Lanes16(cs...), g.Lanes16(cqs...), qv)
+		g.ISA.Store(b1, operand.Mem{Base: cp, Disp: 2 * i})
+		b := g.montMul16(x, g.Lanes16(kc.r2), g.Lanes16(kc.r2*kc.qinv), qv)
 		VPSHUFB(sw, b, b)
-		g.isa.Store(b, operand.Mem{Base: cp, Disp: 512 + 2*i})
+		g.ISA.Store(b, operand.Mem{Base: cp, Disp: 512 + 2*i})
 	}
-	VZEROUPPER()
-	RET()
+	vecgen.End()
 }
 
 // buildKEMMatVec emits mlkem.matvec: acc = Σ_{j<k} a[j·stride] ∘ b_j for
@@ -139,69 +126,53 @@ func buildCache(g *gen, kc kemConsts) {
 // VPMADDWD pairs, a Montgomery reduction of each and the pair packed back
 // into words.
 func buildKEMMatVec(g *gen, unroll int, kc kemConsts) {
-	acc, a, stride, cp, k := GP64(), GP64(), GP64(), GP64(), GP64()
-	Load(Param("acc"), acc)
-	Load(Param("a"), a)
-	Load(Param("stride"), stride)
-	Load(Param("c"), cp)
-	Load(Param("k"), k)
+	p := vecgen.Ptrs("acc", "a", "stride", "c", "k")
+	acc, a, stride, cp, k := p[0], p[1], p[2], p[3], p[4]
 	SHLQ(operand.U8(9), stride) // bytes between the row's polynomials
-	qv, qi := g.isa.Load(g.splat(kq)), g.isa.Load(g.splat(uint32(kc.qinv)))
-	step := g.isa.Bytes * unroll
-	n := GP64()
-	MOVQ(operand.U64(uint64(512/step)), n)
-	Label("loop")
-	for u := range unroll {
-		off := u * g.isa.Bytes
-		even, odd := g.isa.Vec(), g.isa.Vec()
-		x := g.isa.Load(operand.Mem{Base: a, Disp: off})
+	qv, qi := g.ISA.Load(g.Splat(kq)), g.ISA.Load(g.Splat(uint32(kc.qinv)))
+	step := g.ISA.Bytes * unroll
+	vecgen.Loop("loop", 512/step, unroll, func(u int) {
+		off := u * g.ISA.Bytes
+		even, odd := g.ISA.Vec(), g.ISA.Vec()
+		x := g.ISA.Load(operand.Mem{Base: a, Disp: off})
 		VPMADDWD(operand.Mem{Base: cp, Disp: off}, x, even)
 		VPMADDWD(operand.Mem{Base: cp, Disp: 512 + off}, x, odd)
-		pa, pc, j := GP64(), GP64(), GP64()
+		pa, pc := GP64(), GP64()
 		LEAQ(operand.Mem{Base: a, Index: stride, Scale: 1, Disp: off}, pa)
 		LEAQ(operand.Mem{Base: cp, Disp: off + 1024}, pc)
-		MOVQ(k, j)
-		inner, last := fmt.Sprintf("term%d", u), fmt.Sprintf("sum%d", u)
-		DECQ(j)
-		JZ(operand.LabelRef(last))
-		Label(inner)
-		x = g.isa.Load(operand.Mem{Base: pa})
-		p := g.isa.Vec()
-		VPMADDWD(operand.Mem{Base: pc}, x, p)
-		VPADDD(p, even, even)
-		VPMADDWD(operand.Mem{Base: pc, Disp: 512}, x, p)
-		VPADDD(p, odd, odd)
-		ADDQ(stride, pa)
-		ADDQ(operand.U32(1024), pc)
-		DECQ(j)
-		JNZ(operand.LabelRef(inner))
-		Label(last)
+		terms(u, k, func() {
+			x = g.ISA.Load(operand.Mem{Base: pa})
+			p := g.ISA.Vec()
+			VPMADDWD(operand.Mem{Base: pc}, x, p)
+			VPADDD(p, even, even)
+			VPMADDWD(operand.Mem{Base: pc, Disp: 512}, x, p)
+			VPADDD(p, odd, odd)
+			ADDQ(stride, pa)
+			ADDQ(operand.U32(1024), pc)
+		})
 		for _, s := range []reg.VecVirtual{even, odd} {
-			t := g.isa.Vec()
-			VPMULLD(qi, s, t)
-			VPSLLD(operand.U8(16), t, t)
-			VPSRAD(operand.U8(16), t, t) // the quotient, signed 16 bits
-			VPMULLD(qv, t, t)
-			VPSUBD(t, s, s)
-			VPSRAD(operand.U8(16), s, s) // in (−q, q)
-			m := g.isa.Vec()
-			VPSRAD(operand.U8(31), s, m)
-			g.and(qv, m, m)
-			VPADDD(m, s, s)
+			g.reduce16(s, qv, qi)
 		}
 		VPSLLD(operand.U8(16), odd, odd)
-		if g.isa.EVEX() {
-			VPORD(odd, even, even)
-		} else {
-			VPOR(odd, even, even)
-		}
-		g.isa.Store(even, operand.Mem{Base: acc, Disp: off})
-	}
-	ADDQ(operand.U32(uint64(step)), acc)
-	ADDQ(operand.U32(uint64(step)), a)
-	ADDQ(operand.U32(uint64(step)), cp)
-	DECQ(n)
-	JNZ(operand.LabelRef("loop"))
-	VZEROUPPER()
-	RET()
+		g.ISA.OrD(odd, even, even)
+		g.ISA.Store(even, operand.Mem{Base: acc, Disp: off})
+	}, vecgen.Stride(acc, step), vecgen.Stride(a, step), vecgen.Stride(cp, step))
+	vecgen.End()
+}
+
+// reduce16 reduces the dword sums s in place to (−q, q) and then to
+// [0, q): Montgomery with R = 2^16, the quotient the signed low 16 bits
+// of s·q⁻¹.
+func (g *gen) reduce16(s, qv, qi reg.VecVirtual) {
+	t := g.ISA.Vec()
+	VPMULLD(qi, s, t)
+	VPSLLD(operand.U8(16), t, t)
+	VPSRAD(operand.U8(16), t, t) // the quotient, signed 16 bits
+	VPMULLD(qv, t, t)
+	VPSUBD(t, s, s)
+	VPSRAD(operand.U8(16), s, s) // in (−q, q)
+	m := g.ISA.Vec()
+	VPSRAD(operand.U8(31), s, m)
+	g.ISA.AndD(qv, m, m)
+	VPADDD(m, s, s)
 }

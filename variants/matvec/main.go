@@ -52,5 +52,5 @@ var secrets = ctcheck.Args{Secret: []string{"acc", "a", "v", "c", "b"}, Public: 
 // buildDSA builds mldsa.matvec's variants: per tier, per unroll.
 func buildDSA(b *famgen.Builder) {
 	b.Unrolls(dsaMatVec, map[string][]int{"avx2": {1, 2}, "avx512": {1, 2}},
-		func(s *vecgen.ISA, u int) { build(&gen{isa: s, c: b.Consts}, u) })
+		func(s *vecgen.ISA, u int) { build(&gen{b.Gen(s)}, u) })
 }

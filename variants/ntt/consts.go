@@ -1,29 +1,21 @@
 package main
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"maps"
-	"slices"
 
-	"github.com/mmcloughlin/avo/attr"
-	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
 )
 
 // consts holds the read-only vectors (zetas, multipliers, permute
-// indices) of one generated file, each a data symbol named after its
-// content (prefix plus a hash), so identical vectors are stored once and a
-// function's code does not depend on which functions were emitted before
-// it.
-type consts struct {
-	prefix string
-	data   map[string][]byte // symbol -> contents
-}
+// indices) of one generated file in a vecgen.Consts table: each a data
+// symbol named after its content, so identical vectors are stored once and
+// a function's code does not depend on which functions were emitted
+// before it.
+type consts struct{ *vecgen.Consts }
 
-func newConsts(prefix string) *consts { return &consts{prefix: prefix, data: map[string][]byte{}} }
+func newConsts(prefix string) *consts { return &consts{vecgen.NewConsts(prefix)} }
 
 // vector stores v as lanes of ebits (8, 16 or 32) bits in a vector of size
 // bytes and returns its address.
@@ -32,7 +24,7 @@ func (c *consts) vector(v []int64, ebits, size int) operand.Mem {
 	if len(b) != size {
 		panic(fmt.Sprintf("constant vector of %d bytes, want %d", len(b), size))
 	}
-	return c.symbol(b)
+	return c.Bytes(b)
 }
 
 // block stores vectors contiguously and returns the address of the first.
@@ -41,7 +33,7 @@ func (c *consts) block(vs [][]int64, ebits, size int) operand.Mem {
 	for _, v := range vs {
 		b = appendLanes(b, v, ebits)
 	}
-	return c.symbol(b)
+	return c.Bytes(b)
 }
 
 // appendLanes appends v as little-endian lanes of ebits bits.
@@ -57,27 +49,4 @@ func appendLanes(b []byte, v []int64, ebits int) []byte {
 		}
 	}
 	return b
-}
-
-// symbol records contents b under its content name and returns its
-// address.
-func (c *consts) symbol(b []byte) operand.Mem {
-	sum := sha256.Sum256(b)
-	name := fmt.Sprintf("%s_%x", c.prefix, sum[:6])
-	if old, ok := c.data[name]; ok && string(old) != string(b) {
-		panic("constant name collision: " + name)
-	}
-	c.data[name] = b
-	return operand.Mem{Symbol: operand.Symbol{Name: name, Static: true}, Base: reg.StaticBase}
-}
-
-// emit writes every constant as a DATA section, in name order.
-func (c *consts) emit() {
-	for _, name := range slices.Sorted(maps.Keys(c.data)) {
-		b := c.data[name]
-		GLOBL(name, attr.RODATA|attr.NOPTR)
-		for off := 0; off < len(b); off += 8 {
-			DATA(off, operand.U64(binary.LittleEndian.Uint64(b[off:])))
-		}
-	}
 }

@@ -52,17 +52,12 @@ import (
 	"log"
 	"strings"
 
-	. "github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/internal/asmalign"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 )
 
-var (
-	fieldName = flag.String("field", "kem", "field: kem (ML-KEM) or dsa (ML-DSA)")
-	tableOut  = flag.String("table", "", "write the Go lab table (every variant) to this file")
-	prodOut   = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
-)
+var fieldName = flag.String("field", "kem", "field: kem (ML-KEM) or dsa (ML-DSA)")
 
 // A fn is one generated function, a row of the tables (see tableRows).
 type fn struct {
@@ -76,17 +71,22 @@ type fn struct {
 // constants and, through avogen, the assembly and stubs; it runs the
 // constant-time check and writes the tables.
 func main() {
-	flag.Parse()
-	if *tableOut != "" && *prodOut == "" {
-		log.Fatal("ntt: -table needs -prod")
-	}
+	flag.Parse() // for -field
 	f := &kem
 	if *fieldName == "dsa" {
 		f = &dsa
 	} else if *fieldName != "kem" {
 		log.Fatalf("ntt: unknown field %q", *fieldName)
 	}
-	ConstraintExpr("!purego")
+	famgen.Generate(famgen.Generator[[]fn]{Name: "ntt", Secrets: secrets,
+		Build:  func() []fn { return build(f) },
+		Tables: func(lab, prod string, fns []fn) error { return writeTable(lab, prod, f, fns) },
+	})
+}
+
+// build emits every function of field f and their constants; it returns
+// the table rows.
+func build(f *field) []fn {
 	c := newConsts("nttconst")
 	var fns []fn
 	for _, inverse := range []bool{false, true} {
@@ -97,19 +97,8 @@ func main() {
 	for _, k := range mulSpace(f) {
 		fns = append(fns, emitMul(f, c, k))
 	}
-	c.emit()
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		log.Fatal(err)
-	}
-	if *tableOut != "" {
-		if err := writeTable(*tableOut, *prodOut, f, fns); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		log.Fatal(err)
-	}
+	c.Emit()
+	return fns
 }
 
 // secrets classifies the generated functions' parameters for the

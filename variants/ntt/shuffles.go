@@ -30,20 +30,16 @@ func (g *gen) shuffleKinds(name shufKnob) []*shuf {
 		if e == 16 {
 			ks = append(ks, g.blendKind(16))
 		}
-	case shufPermt2:
+	case shufPermt2, shufVBMI:
 		if !g.isa.evex {
 			return nil
 		}
-		for p := 0; p < g.laneBits; p++ {
-			ks = append(ks, g.permKind(p))
-		}
-		return ks
-	case shufVBMI:
-		if !g.isa.evex {
-			return nil
+		kind := g.permKind
+		if name == shufVBMI {
+			kind = g.vbmiKind
 		}
 		for p := 0; p < g.laneBits; p++ {
-			ks = append(ks, g.vbmiKind(p))
+			ks = append(ks, kind(p))
 		}
 		return ks
 	case shufShufps:

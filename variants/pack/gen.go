@@ -18,50 +18,7 @@ const (
 )
 
 // A gen emits one function of a tier.
-type gen struct {
-	isa *vecgen.ISA
-	c   *vecgen.Consts
-}
-
-// splat32 and splat16 return the address of a vector of the tier with v
-// in every 32-bit or 16-bit lane.
-func (g *gen) splat32(v uint32) operand.Mem {
-	lanes := make([]uint32, g.isa.Lanes(32))
-	for i := range lanes {
-		lanes[i] = v
-	}
-	return g.c.Lanes32(lanes...)
-}
-
-func (g *gen) splat16(v uint16) operand.Mem { return g.splat32(uint32(v) | uint32(v)<<16) }
-
-// pattern64 returns the address of a vector of the tier repeating the
-// 64-bit lanes p.
-func (g *gen) pattern64(p ...uint64) operand.Mem {
-	var l []uint32
-	for i := range g.isa.Lanes(64) {
-		v := p[i%len(p)]
-		l = append(l, uint32(v), uint32(v>>32))
-	}
-	return g.c.Lanes32(l...)
-}
-
-// and, or: the tier's encodings of the bitwise operations.
-func (g *gen) and(m operand.Op, x, dst reg.VecVirtual) {
-	if g.isa.EVEX() {
-		VPANDQ(m, x, dst)
-	} else {
-		VPAND(m, x, dst)
-	}
-}
-
-func (g *gen) or(a, x, dst reg.VecVirtual) {
-	if g.isa.EVEX() {
-		VPORQ(a, x, dst)
-	} else {
-		VPOR(a, x, dst)
-	}
-}
+type gen struct{ vecgen.Gen }
 
 // ptr loads a pointer parameter (or a slice's base).
 func ptr(p gotypes.Component) reg.GPVirtual {
@@ -79,22 +36,22 @@ func mem(p reg.GPVirtual, off int) operand.Mem { return operand.Mem{Base: p, Dis
 // qwords (the high dword shifted down by 32 − 2w), qword pairs across the
 // lane (the high qword shifted up by 4w into both halves). w ≤ 14.
 func (g *gen) mergeLanes(x reg.VecVirtual, w int) {
-	VPMADDWD(g.splat32(1|1<<(16+w)), x, x)
-	hi := g.isa.Vec()
-	g.and(g.pattern64(0xffffffff00000000), x, hi)
-	g.and(g.pattern64(0x00000000ffffffff), x, x)
+	VPMADDWD(g.Splat(1|1<<(16+w)), x, x)
+	hi := g.ISA.Vec()
+	g.ISA.AndQ(g.Lanes64(0xffffffff00000000), x, hi)
+	g.ISA.AndQ(g.Lanes64(0x00000000ffffffff), x, x)
 	VPSRLQ(operand.U8(uint64(32-2*w)), hi, hi)
-	g.or(hi, x, x)
+	g.ISA.OrQ(hi, x, x)
 	// x's lanes now hold q0 | q1<<64 with 4w bits each.
-	a, b := g.isa.Vec(), g.isa.Vec()
+	a, b := g.ISA.Vec(), g.ISA.Vec()
 	VPSRLDQ(operand.U8(8), x, a) // q1 in the low half
-	g.and(g.pattern64(^uint64(0), 0), x, x)
+	g.ISA.AndQ(g.Lanes64(^uint64(0), 0), x, x)
 	VPSLLQ(operand.U8(uint64(4*w)), a, b) // q1 << 4w, low half
-	g.or(b, x, x)
+	g.ISA.OrQ(b, x, x)
 	if 4*w < 64 {
 		VPSRLQ(operand.U8(uint64(64-4*w)), a, a) // the bits of q1 beyond 64 − 4w
 		VPSLLDQ(operand.U8(8), a, a)
-		g.or(a, x, x)
+		g.ISA.OrQ(a, x, x)
 	}
 }
 
@@ -127,7 +84,7 @@ func storeExact(x reg.Register, m operand.Mem, k int) {
 // mergeLanes) contiguously at m: 2w bytes from a ymm by exact pieces; 4w
 // bytes from a zmm compacted by VPERMB and stored under a byte mask.
 func (g *gen) storePacked(x reg.VecVirtual, m operand.Mem, w int) {
-	if !g.isa.EVEX() {
+	if !g.ISA.EVEX() {
 		storeExact(x.AsX(), m, w)
 		hi := XMM()
 		VEXTRACTI128(operand.U8(1), x, hi)
@@ -141,7 +98,7 @@ func (g *gen) storePacked(x reg.VecVirtual, m operand.Mem, w int) {
 			idx[j] = 0
 		}
 	}
-	VPERMB(x, g.loadConst(g.c.Bytes(idx)), x)
+	VPERMB(x, g.loadConst(g.Consts.Bytes(idx)), x)
 	k := K()
 	r := GP64()
 	MOVQ(operand.U64(uint64(1)<<(4*w)-1), r)
@@ -150,7 +107,7 @@ func (g *gen) storePacked(x reg.VecVirtual, m operand.Mem, w int) {
 }
 
 // loadConst loads the constant at m into a fresh register of the tier.
-func (g *gen) loadConst(m operand.Mem) reg.VecVirtual { return g.isa.Load(m) }
+func (g *gen) loadConst(m operand.Mem) reg.VecVirtual { return g.ISA.Load(m) }
 
 // field returns the first byte and the bit shift of field k of width w.
 func field(k, w int) (int, int) { return k * w / 8, k * w % 8 }
@@ -162,15 +119,15 @@ func field(k, w int) (int, int) { return k * w / 8, k * w % 8 }
 // byte, or earlier near the end so as not to read past total; AVX-512
 // loads the fields' bytes under a byte mask and gathers with VPERMB.
 func (g *gen) gather(p reg.GPVirtual, k0, w, total int) reg.VecVirtual {
-	x := g.isa.Vec()
-	lanes := g.isa.Lanes(32)
+	x := g.ISA.Vec()
+	lanes := g.ISA.Lanes(32)
 	var shifts []uint32
 	for k := range lanes {
 		_, s := field(k0+k, w)
 		shifts = append(shifts, uint32(s))
 	}
 	first, _ := field(k0, w)
-	if g.isa.EVEX() {
+	if g.ISA.EVEX() {
 		last, _ := field(k0+lanes-1, w)
 		n := min(last+3, total-first)
 		var idx []byte
@@ -184,7 +141,7 @@ func (g *gen) gather(p reg.GPVirtual, k0, w, total int) reg.VecVirtual {
 		MOVQ(operand.U64(uint64(1)<<n-1), r)
 		KMOVQ(r, lm)
 		VMOVDQU8_Z(mem(p, first), lm, x)
-		VPERMB(x, g.loadConst(g.c.Bytes(idx)), x)
+		VPERMB(x, g.loadConst(g.Consts.Bytes(idx)), x)
 	} else {
 		var shuf []byte
 		for lane := range 2 {
@@ -210,21 +167,21 @@ func (g *gen) gather(p reg.GPVirtual, k0, w, total int) reg.VecVirtual {
 				VINSERTI128(operand.U8(1), mem(p, base), x, x)
 			}
 		}
-		VPSHUFB(g.c.Bytes(shuf), x, x)
+		VPSHUFB(g.Consts.Bytes(shuf), x, x)
 	}
-	VPSRLVD(g.c.Lanes32(shifts...), x, x)
-	g.and(g.splat32(1<<w-1), x, x)
+	VPSRLVD(g.Lanes32(shifts...), x, x)
+	g.ISA.AndQ(g.Splat(1<<w-1), x, x)
 	return x
 }
 
 // words narrows the dword lanes of a and b (each below 2^16) to the 16-bit
 // lanes of one register, a's first, in order.
 func (g *gen) words(a, b reg.VecVirtual) reg.VecVirtual {
-	x := g.isa.Vec()
+	x := g.ISA.Vec()
 	VPACKUSDW(b, a, x)
-	if g.isa.EVEX() {
+	if g.ISA.EVEX() {
 		// per 128-bit lane: four words of a, four of b
-		VPERMQ(x, g.loadConst(g.pattern64(0, 2, 4, 6, 1, 3, 5, 7)), x)
+		VPERMQ(x, g.loadConst(g.Lanes64(0, 2, 4, 6, 1, 3, 5, 7)), x)
 		return x
 	}
 	VPERMQ(operand.U8(0xd8), x, x)
@@ -233,7 +190,7 @@ func (g *gen) words(a, b reg.VecVirtual) reg.VecVirtual {
 
 // dwords widens 16-bit lanes at m (half a vector of them) to dword lanes.
 func (g *gen) dwords(m operand.Mem) reg.VecVirtual {
-	x := g.isa.Vec()
+	x := g.ISA.Vec()
 	VPMOVZXWD(m, x)
 	return x
 }
@@ -242,17 +199,17 @@ func (g *gen) dwords(m operand.Mem) reg.VecVirtual {
 // ⌊(x·2^d + 1664)/q⌋ mod 2^d by the multiply-high of even and odd lanes.
 func (g *gen) compressLanes(x reg.VecVirtual, d int) {
 	VPSLLD(operand.U8(uint64(d)), x, x)
-	VPADDD(g.splat32(1664), x, x)
-	m := g.loadConst(g.splat32(compressMul))
-	odd := g.isa.Vec()
+	VPADDD(g.Splat(1664), x, x)
+	m := g.loadConst(g.Splat(compressMul))
+	odd := g.ISA.Vec()
 	VPSRLQ(operand.U8(32), x, odd)
 	VPMULUDQ(m, x, x)
 	VPMULUDQ(m, odd, odd)
 	VPSRLQ(operand.U8(35), x, x)
 	VPSRLQ(operand.U8(3), odd, odd)
-	g.and(g.pattern64(0xffffffff00000000), odd, odd)
-	g.or(odd, x, x)
-	g.and(g.splat32(1<<d-1), x, x)
+	g.ISA.AndQ(g.Lanes64(0xffffffff00000000), odd, odd)
+	g.ISA.OrQ(odd, x, x)
+	g.ISA.AndQ(g.Splat(1<<d-1), x, x)
 }
 
 // branchOn emits one path per value of the parameter reg, each ending in
@@ -271,6 +228,5 @@ func branchOn(r reg.GPVirtual, vals []int, body func(v int)) {
 		}
 	}
 	Label("done")
-	VZEROUPPER()
-	RET()
+	vecgen.End()
 }

@@ -4,45 +4,41 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
 )
 
 // perVec returns the coefficients a 16-bit-lane vector of the tier holds.
-func (g *gen) perVec() int { return g.isa.Lanes(16) }
+func (g *gen) perVec() int { return g.ISA.Lanes(16) }
 
 // buildEncode12 emits mlkem.encode12: ByteEncode_12 of canonical f.
 func buildEncode12(g *gen) {
 	dst, f := ptr(Param("dst")), ptr(Param("f"))
 	per := g.perVec()
 	for i := 0; i < 256; i += per {
-		x := g.isa.Load(mem(f, 2*i))
+		x := g.ISA.Load(mem(f, 2*i))
 		g.mergeLanes(x, 12)
 		g.storePacked(x, mem(dst, i*12/8), 12)
 	}
-	VZEROUPPER()
-	RET()
+	vecgen.End()
 }
 
 // buildDecode12 emits mlkem.decode12: ByteDecode_12 into f and 1 if every
 // coefficient is below q (else 0), from a running maximum.
 func buildDecode12(g *gen) {
 	f, src := ptr(Param("f")), ptr(Param("src"))
-	acc := g.isa.Vec()
-	if g.isa.EVEX() {
-		VPXORQ(acc, acc, acc)
-	} else {
-		VPXOR(acc, acc, acc)
-	}
-	lanes := g.isa.Lanes(32)
+	acc := g.ISA.Vec()
+	g.ISA.XorQ(acc, acc, acc)
+	lanes := g.ISA.Lanes(32)
 	for i := 0; i < 256; i += 2 * lanes {
 		a := g.gather(src, i, 12, 384)
 		b := g.gather(src, i+lanes, 12, 384)
 		VPMAXUD(a, acc, acc)
 		VPMAXUD(b, acc, acc)
-		g.isa.Store(g.words(a, b), mem(f, 2*i))
+		g.ISA.Store(g.words(a, b), mem(f, 2*i))
 	}
 	ok := GP8()
-	limit := g.loadConst(g.splat32(q - 1))
-	if g.isa.EVEX() {
+	limit := g.loadConst(g.Splat(q - 1))
+	if g.ISA.EVEX() {
 		k := K()
 		VPCMPUD(operand.U8(6), limit, acc, k) // acc > q − 1
 		KORTESTW(k, k)
@@ -55,8 +51,7 @@ func buildDecode12(g *gen) {
 	r := GP32()
 	MOVBLZX(ok, r)
 	Store(r, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	vecgen.End()
 }
 
 // buildCompress emits mlkem.compress: ByteEncode_d(Compress_d(f)) for
@@ -85,10 +80,10 @@ func buildCompress(g *gen) {
 // 833 ≤ f[i] ≤ 2496 (where ⌊(2x + 1664)/q⌋ is 1), gathered from compare
 // masks 32 coefficients at a time.
 func (g *gen) compress1(dst, f reg.GPVirtual) {
-	lo, hi := g.loadConst(g.splat16(832)), g.loadConst(g.splat16(2497))
-	if g.isa.EVEX() {
+	lo, hi := g.loadConst(g.Lanes16(832)), g.loadConst(g.Lanes16(2497))
+	if g.ISA.EVEX() {
 		for i := 0; i < 256; i += 32 {
-			x := g.isa.Load(mem(f, 2*i))
+			x := g.ISA.Load(mem(f, 2*i))
 			k1, k2 := K(), K()
 			VPCMPUW(operand.U8(6), lo, x, k1)     // x > 832
 			VPCMPUW(operand.U8(1), hi, x, k1, k2) // and x < 2497
@@ -101,7 +96,7 @@ func (g *gen) compress1(dst, f reg.GPVirtual) {
 	for i := 0; i < 256; i += 32 {
 		a, b := YMM(), YMM()
 		for j, x := range []reg.VecVirtual{a, b} {
-			v := g.isa.Load(mem(f, 2*(i+16*j)))
+			v := g.ISA.Load(mem(f, 2*(i+16*j)))
 			t := YMM()
 			VPCMPGTW(lo, v, t) // v > 832
 			VPCMPGTW(v, hi, x) // 2497 > v
@@ -125,18 +120,18 @@ func buildDecompress(g *gen) {
 			g.decompress1(f, src)
 			return
 		}
-		lanes := g.isa.Lanes(32)
-		qv := g.loadConst(g.splat32(q))
+		lanes := g.ISA.Lanes(32)
+		qv := g.loadConst(g.Splat(q))
 		for i := 0; i < 256; i += 2 * lanes {
 			var ab [2]reg.VecVirtual
 			for j := range ab {
 				x := g.gather(src, i+j*lanes, d, 32*d)
 				VPMULLD(qv, x, x)
-				VPADDD(g.splat32(1<<(d-1)), x, x)
+				VPADDD(g.Splat(1<<(d-1)), x, x)
 				VPSRLD(operand.U8(uint64(d)), x, x)
 				ab[j] = x
 			}
-			g.isa.Store(g.words(ab[0], ab[1]), mem(f, 2*i))
+			g.ISA.Store(g.words(ab[0], ab[1]), mem(f, 2*i))
 		}
 	})
 }
@@ -153,11 +148,11 @@ func (g *gen) decompress1(f, src reg.GPVirtual) {
 	for _, v := range bits {
 		b = append(b, byte(v), byte(v>>8))
 	}
-	mask := g.loadConst(g.c.Bytes(b))
-	half := g.loadConst(g.splat16(1665))
+	mask := g.loadConst(g.Consts.Bytes(b))
+	half := g.loadConst(g.Lanes16(1665))
 	for i := 0; i < 256; i += per {
-		x := g.isa.Vec()
-		if g.isa.EVEX() {
+		x := g.ISA.Vec()
+		if g.ISA.EVEX() {
 			// words 0-15 from the first two bytes, 16-31 from the next two
 			hi := ZMM()
 			VPBROADCASTW(mem(src, i/8), x)
@@ -172,7 +167,7 @@ func (g *gen) decompress1(f, src reg.GPVirtual) {
 			VPCMPEQW(mask, x, x)
 			VPAND(half, x, x)
 		}
-		g.isa.Store(x, mem(f, 2*i))
+		g.ISA.Store(x, mem(f, 2*i))
 	}
 }
 
@@ -186,13 +181,13 @@ func buildPack(g *gen) {
 	bits := ptr(Param("bits"))
 	base, sgn := g.param32("base"), g.param32("sgn")
 	branchOn(bits, dsaWidths, func(b int) {
-		lanes := g.isa.Lanes(32)
+		lanes := g.ISA.Lanes(32)
 		for i := 0; i < 256; i += 2 * lanes {
 			var ab [2]reg.VecVirtual
 			for j := range ab {
-				x := g.isa.Load(mem(w, 4*(i+j*lanes)))
+				x := g.ISA.Load(mem(w, 4*(i+j*lanes)))
 				VPMULLD(sgn, x, x)
-				v := g.isa.Vec()
+				v := g.ISA.Vec()
 				VPSUBD(x, base, v)
 				ab[j] = v
 			}
@@ -209,13 +204,13 @@ func buildUnpack(g *gen) {
 	bits := ptr(Param("bits"))
 	base, sgn := g.param32("base"), g.param32("sgn")
 	branchOn(bits, dsaWidths, func(b int) {
-		lanes := g.isa.Lanes(32)
+		lanes := g.ISA.Lanes(32)
 		for i := 0; i < 256; i += lanes {
 			x := g.gather(src, i, b, 32*b)
 			VPMULLD(sgn, x, x)
-			v := g.isa.Vec()
+			v := g.ISA.Vec()
 			VPSUBD(x, base, v)
-			g.isa.Store(v, mem(w, 4*i))
+			g.ISA.Store(v, mem(w, 4*i))
 		}
 	})
 }
@@ -226,7 +221,7 @@ func (g *gen) param32(name string) reg.VecVirtual {
 	Load(Param(name), r)
 	x := XMM()
 	MOVD(r, x)
-	v := g.isa.Vec()
+	v := g.ISA.Vec()
 	VPBROADCASTD(x, v)
 	return v
 }

@@ -30,6 +30,7 @@ package main
 import (
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/famgen"
+	"github.com/tunelab/tunelab/variants/internal/vecgen"
 )
 
 // A kernel is one generated kernel and its builder.
@@ -56,10 +57,7 @@ func main() {
 // label).
 func build(b *famgen.Builder) {
 	for _, k := range kernels {
-		for _, s := range famgen.ISAs {
-			b.Tier(k.Kernel, s)
-			k.build(&gen{isa: s, c: b.Consts})
-		}
+		b.Tiers(k.Kernel, func(s *vecgen.ISA) { k.build(&gen{b.Gen(s)}) })
 	}
 }
 

@@ -49,47 +49,24 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-
-	"github.com/mmcloughlin/avo/build"
-	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/famgen"
 )
 
 const pkgPath = "github.com/tunelab/tunelab/kernels/poly1305"
 
 func main() {
-	table := flag.String("table", "", "write the lab variant table Go file to `file`")
-	prod := flag.String("prod", "", "write the production variant table Go file to `file` (with -table)")
-	flag.Parse()
-	build.ConstraintExpr("!purego")
-	var specs []spec
-	specs = append(specs, scalarSpecs()...)
-	specs = append(specs, vectorSpecs()...)
+	famgen.Generate(famgen.Generator[[]spec]{Name: "poly1305", Secrets: secrets, Build: build, Tables: writeTables})
+}
+
+// build emits the functions of every scalar and vector variant; it
+// returns their specs.
+func build() []spec {
+	specs := append(scalarSpecs(), vectorSpecs()...)
 	for i := range specs {
 		specs[i].generate()
 	}
-	avogen.Generate()
-	if err := ctcheck.Check(secrets); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if *table != "" {
-		if *prod == "" {
-			fmt.Fprintln(os.Stderr, "poly1305: -table needs -prod")
-			os.Exit(2)
-		}
-		if err := writeTables(*table, *prod, specs); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-	}
-	if err := ctcheck.Write(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	return specs
 }
 
 // secrets classifies the generated functions' parameters for the

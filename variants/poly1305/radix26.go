@@ -43,23 +43,15 @@ func (g *vecGen) body26(hv []VecVirtual) {
 	}
 	u := g.s.unroll()
 	if hv != nil && u == 1 {
-		m := g.msgLimbs(0, hv)
-		for i := range m {
-			g.mov(m[i], g.acc[i])
-		}
+		g.setAcc(g.msgLimbs(0, hv))
 		return
 	}
 	d := make([]VecVirtual, 5)
-	if hv == nil && !g.evex {
-		Comment("d = acc·r^(L·u)")
-		g.mulAcc26(d, g.acc, 0)
+	if !g.evex {
+		g.accTerm(d, hv, "d = acc·r^(L·u)", g.mulAcc26)
 	}
 	for k := 0; k < u; k++ {
-		var h []VecVirtual
-		if k == 0 {
-			h = hv
-		}
-		m := g.msgLimbs(k, h)
+		m := g.msgLimbs(k, firstOnly(k, hv))
 		if k == u-1 {
 			for i := range m {
 				addInto(d, i, m[i])
@@ -68,9 +60,8 @@ func (g *vecGen) body26(hv []VecVirtual) {
 		}
 		g.mulAcc26(d, m, k+1)
 	}
-	if hv == nil && g.evex {
-		Comment("d += acc·r^(L·u)")
-		g.mulAcc26(d, g.acc, 0)
+	if g.evex {
+		g.accTerm(d, hv, "d += acc·r^(L·u)", g.mulAcc26)
 	}
 	g.carry26(d)
 }
@@ -85,17 +76,10 @@ func (g *vecGen) body26late(hv []VecVirtual) {
 	u := g.s.unroll()
 	d := make([]VecVirtual, 5)
 	for k := 0; k < u-1; k++ {
-		var h []VecVirtual
-		if k == 0 {
-			h = hv
-		}
-		g.streamMul(d, k, h, k+1)
+		g.streamMul(d, k, firstOnly(k, hv), k+1)
 	}
 	g.addLoose(d, u-1)
-	if hv == nil {
-		Comment("d += acc·r^(L·u)")
-		g.mulAcc26(d, g.acc, 0)
-	}
+	g.accTerm(d, hv, "d += acc·r^(L·u)", g.mulAcc26)
 	g.carry26(d)
 }
 
@@ -107,20 +91,41 @@ func (g *vecGen) body26late(hv []VecVirtual) {
 func (g *vecGen) body26comp(hv []VecVirtual) {
 	u := g.s.unroll()
 	d := make([]VecVirtual, 5)
-	if hv == nil {
-		Comment("d = acc·r^(L·u), by power component")
-		g.mulComp(d, g.acc, 0)
-	}
+	g.accTerm(d, hv, "d = acc·r^(L·u), by power component", g.mulComp)
 	for k := 0; k < u-1; k++ {
-		var h []VecVirtual
-		if k == 0 {
-			h = hv
-		}
 		Commentf("message vector %d -> limbs, times its power by component", k)
-		g.mulComp(d, g.splitVector(k, h), k+1)
+		g.mulComp(d, g.splitVector(k, firstOnly(k, hv)), k+1)
 	}
 	g.addLoose(d, u-1)
 	g.carry26(d)
+}
+
+// accTerm emits the loop-carried products acc·r^(L·u) into d by mul
+// (mulAcc26 or mulComp), under the comment c, in every iteration but the
+// peeled first (hv non-nil), whose h comes in with message vector 0.
+func (g *vecGen) accTerm(d, hv []VecVirtual, c string, mul func(d, a []VecVirtual, e int)) {
+	if hv == nil {
+		Comment(c)
+		mul(d, g.acc, 0)
+	}
+}
+
+// setAcc sets acc to the limbs m: the whole first iteration of one
+// message vector, h included.
+func (g *vecGen) setAcc(m []VecVirtual) {
+	for i := range m {
+		g.mov(m[i], g.acc[i])
+	}
+}
+
+// firstOnly returns hv for message vector k = 0 and nil for the others:
+// the incoming h (hv non-nil in the peeled first iteration) joins the
+// first vector only.
+func firstOnly(k int, hv []VecVirtual) []VecVirtual {
+	if k == 0 {
+		return hv
+	}
+	return nil
 }
 
 // tailStep (tail=vec4) emits acc = acc·r^L + m for the L=4 blocks at mp:

@@ -60,9 +60,7 @@ func (g *vecGen) body44(hv []VecVirtual) {
 	}
 	mLast := g.msgLimbs(u-1, hvFor(u-1))
 	if hv != nil && u == 1 {
-		for i := range mLast {
-			g.mov(mLast[i], g.acc[i])
-		}
+		g.setAcc(mLast)
 		return
 	}
 	p := g.zeroProd(mLast)

@@ -122,10 +122,7 @@ func mulModP(s *spec, g scalarRegs) {
 func mulMULQ(g scalarRegs) [4]GPVirtual {
 	Comment("t = h·r (MULQ)")
 	t0, t1, t2, t3, x := GP64(), GP64(), GP64(), GP64(), GP64()
-	MOVQ(g.r0, RAX)
-	MULQ(g.h0)
-	MOVQ(RAX, t0)
-	MOVQ(RDX, t1)
+	mulq(g.r0, g.h0, t0, t1)
 	MOVQ(g.r0, RAX)
 	MULQ(g.h1)
 	ADDQ(RAX, t1)
@@ -140,10 +137,7 @@ func mulMULQ(g scalarRegs) [4]GPVirtual {
 	MOVQ(RDX, x)
 	MOVQ(g.r1, t3)
 	IMULQ(g.h2, t3)
-	MOVQ(g.r1, RAX)
-	MULQ(g.h1)
-	ADDQ(RAX, t2)
-	ADCQ(RDX, t3)
+	mulqAdd(g.r1, g.h1, t2, t3)
 	ADDQ(x, t2)
 	ADCQ(Imm(0), t3)
 	return [4]GPVirtual{t0, t1, t2, t3}
@@ -191,14 +185,10 @@ func reduce(g scalarRegs, t [4]GPVirtual) {
 	MOVQ(t[2], g.h2)
 	ANDQ(Imm(3), g.h2)
 	ANDQ(I32(-4), t[2])
-	ADDQ(t[2], g.h0)
-	ADCQ(t[3], g.h1)
-	ADCQ(Imm(0), g.h2)
+	addH(g, t[2], t[3])
 	SHRQ(Imm(2), t[3], t[2])
 	SHRQ(Imm(2), t[3])
-	ADDQ(t[2], g.h0)
-	ADCQ(t[3], g.h1)
-	ADCQ(Imm(0), g.h2)
+	addH(g, t[2], t[3])
 }
 
 // mulFused emits h = h·r mod p with the reduction fused into the
@@ -239,23 +229,34 @@ func mulFused(s *spec, g scalarRegs) {
 func fusedMULQ(g scalarRegs) (d0lo, d0hi, d1lo, d1hi GPVirtual) {
 	Comment("d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)")
 	d0lo, d0hi, d1lo, d1hi = GP64(), GP64(), GP64(), GP64()
-	MOVQ(g.r0, RAX)
-	MULQ(g.h0)
-	MOVQ(RAX, d0lo)
-	MOVQ(RDX, d0hi)
-	MOVQ(g.s1, RAX)
-	MULQ(g.h1)
-	ADDQ(RAX, d0lo)
-	ADCQ(RDX, d0hi)
-	MOVQ(g.r1, RAX)
-	MULQ(g.h0)
-	MOVQ(RAX, d1lo)
-	MOVQ(RDX, d1hi)
-	MOVQ(g.r0, RAX)
-	MULQ(g.h1)
-	ADDQ(RAX, d1lo)
-	ADCQ(RDX, d1hi)
+	mulq(g.r0, g.h0, d0lo, d0hi)
+	mulqAdd(g.s1, g.h1, d0lo, d0hi)
+	mulq(g.r1, g.h0, d1lo, d1hi)
+	mulqAdd(g.r0, g.h1, d1lo, d1hi)
 	return
+}
+
+// mulq sets hi:lo = a·b with MULQ (through RAX and RDX).
+func mulq(a, b Op, lo, hi GPVirtual) {
+	MOVQ(a, RAX)
+	MULQ(b)
+	MOVQ(RAX, lo)
+	MOVQ(RDX, hi)
+}
+
+// mulqAdd adds a·b to hi:lo with MULQ.
+func mulqAdd(a, b Op, lo, hi GPVirtual) {
+	MOVQ(a, RAX)
+	MULQ(b)
+	ADDQ(RAX, lo)
+	ADCQ(RDX, hi)
+}
+
+// addH adds lo + hi·2^64 to h, carrying into h2.
+func addH(g scalarRegs, lo, hi Op) {
+	ADDQ(lo, g.h0)
+	ADCQ(hi, g.h1)
+	ADCQ(Imm(0), g.h2)
 }
 
 // fusedMULX is fusedMULQ with MULXQ (no flags written, free choice of
@@ -291,7 +292,5 @@ func fold(g scalarRegs, lo, mid, x GPVirtual) {
 	SHRQ(Imm(2), c)
 	ANDQ(I32(-4), x)
 	ADDQ(c, x)
-	ADDQ(x, g.h0)
-	ADCQ(Imm(0), g.h1)
-	ADCQ(Imm(0), g.h2)
+	addH(g, x, Imm(0))
 }

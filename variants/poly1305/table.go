@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/mmcloughlin/avo/printer"
 
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/gofile"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 )
@@ -65,14 +64,7 @@ func writeFile(path string, specs []spec, records []string, s set, extra func(*b
 	if extra != nil {
 		extra(&b)
 	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return fmt.Errorf("formatting variant table %s: %w", path, err)
-	}
-	if err := os.WriteFile(path, src, 0o644); err != nil {
-		return fmt.Errorf("writing variant table: %w", err)
-	}
-	return nil
+	return gofile.Write(path, b.Bytes(), "variant table")
 }
 
 // recordLiterals returns the variant.Impl literal of every spec: name,

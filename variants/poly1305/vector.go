@@ -63,10 +63,11 @@ func declareConsts() {
 	}
 }
 
-func genVector(s *spec) {
-	declareConsts()
-	g := &vecGen{s: s, zmm: s.lanes == 8, evex: s.isa != "avx2", masked: s.tail == "vector"}
-	if g.masked {
+// textVector starts the block function of vector variant s (TEXT, doc
+// comment, noescape pragma): its signature has the padding parameters
+// where masked (tail=vector).
+func textVector(s *spec, masked bool) {
+	if masked {
 		TEXT(s.fn(), NOSPLIT, "func(h *[3]uint64, pw *uint64, m []byte, pad int, fm *[8]uint16)")
 		Doc("Poly1305 blocks, variant "+s.name()+"; len(m) is a non-zero multiple of 16, len(m)/16 + pad",
 			"a multiple of the blocks per iteration: the first iteration reads pad virtual zero blocks",
@@ -80,6 +81,15 @@ func genVector(s *spec) {
 		Doc("Poly1305 blocks, variant " + s.name() + "; len(m) is a non-zero multiple of the blocks per iteration times 16.")
 	}
 	Pragma("noescape")
+}
+
+// genVector emits the block function of vector variant s: the peeled
+// first iteration taking in h, the loop over whole iterations (then
+// single vectors, tail=vec4) and the final fold of the lanes into h.
+func genVector(s *spec) {
+	declareConsts()
+	g := &vecGen{s: s, zmm: s.lanes == 8, evex: s.isa != "avx2", masked: s.tail == "vector"}
+	textVector(s, g.masked)
 	if s.radix == 26 {
 		g.nl, g.ns = 5, 4
 	} else {
@@ -377,11 +387,7 @@ func (g *vecGen) maskedLimbs(k int, hv []VecVirtual) []VecVirtual {
 	VPUNPCKLQDQ(b, a, lo)
 	VPUNPCKHQDQ(b, a, hi)
 	m0 := g.shrAnd(lo, 0, g.mask)
-	m1, t := g.vec(), g.vec()
-	VPSRLQ(U8(44), lo, m1)
-	VPSLLQ(U8(20), hi, t)
-	g.or(t, m1, m1)
-	g.and(g.mask, m1, m1)
+	m1 := g.funnel(lo, hi, 44)
 	m2 := g.vec()
 	VPSRLQ(U8(24), hi, m2)
 	VPORQ(g.hib, m2, ks[2], m2)
@@ -404,16 +410,23 @@ func (g *vecGen) shrAnd(x VecVirtual, sh int, mask VecVirtual) VecVirtual {
 	return t
 }
 
+// funnel returns (lo>>sh | hi<<(64−sh)) & mask: the limb that starts at
+// bit sh of lo and ends in hi.
+func (g *vecGen) funnel(lo, hi VecVirtual, sh int) VecVirtual {
+	m, t := g.vec(), g.vec()
+	VPSRLQ(U8(sh), lo, m)
+	VPSLLQ(U8(64-sh), hi, t)
+	g.or(t, m, m)
+	g.and(g.mask, m, m)
+	return m
+}
+
 // split26: m0 = lo, m1 = lo>>26, m2 = lo>>52 | hi<<12, m3 = hi>>14 (each
 // masked to 26 bits), m4 = hi>>40 | 2^24.
 func (g *vecGen) split26(lo, hi VecVirtual) []VecVirtual {
 	m0 := g.shrAnd(lo, 0, g.mask)
 	m1 := g.shrAnd(lo, 26, g.mask)
-	m2, t := g.vec(), g.vec()
-	VPSRLQ(U8(52), lo, m2)
-	VPSLLQ(U8(12), hi, t)
-	g.or(t, m2, m2)
-	g.and(g.mask, m2, m2)
+	m2 := g.funnel(lo, hi, 52)
 	m3 := g.shrAnd(hi, 14, g.mask)
 	m4 := g.vec()
 	VPSRLQ(U8(40), hi, m4)
@@ -425,11 +438,7 @@ func (g *vecGen) split26(lo, hi VecVirtual) []VecVirtual {
 // m2 = hi>>24 | 2^40.
 func (g *vecGen) split44(lo, hi VecVirtual) []VecVirtual {
 	m0 := g.shrAnd(lo, 0, g.mask)
-	m1, t := g.vec(), g.vec()
-	VPSRLQ(U8(44), lo, m1)
-	VPSLLQ(U8(20), hi, t)
-	g.or(t, m1, m1)
-	g.and(g.mask, m1, m1)
+	m1 := g.funnel(lo, hi, 44)
 	m2 := g.vec()
 	VPSRLQ(U8(24), hi, m2)
 	g.or(g.hib, m2, m2)

@@ -10,10 +10,7 @@ import (
 )
 
 // A gen emits one sampler function.
-type gen struct {
-	isa *vecgen.ISA
-	c   *vecgen.Consts
-}
+type gen struct{ vecgen.Gen }
 
 // sampler holds the registers of a sampler's parameters: the polynomial,
 // the running count j, the buffer's pointer and remaining length.
@@ -117,6 +114,51 @@ func (s sampler) part(minBytes, maxJ int) reg.Register {
 	return lm
 }
 
+// avx2Consts returns the constants of an AVX2 sampler of 24-byte groups
+// (load24): the VPSHUFB pattern shuf24(pick), the candidates' mask (the
+// lane mask repeated) and the bound (the lane bound repeated) in a fresh
+// ymm.
+func (g *gen) avx2Consts(pick func(b byte) []byte, mask, bound []byte) (shufm, maskm operand.Mem, q reg.VecVirtual) {
+	shufm = g.Consts.Bytes(shuf24(pick))
+	maskm, q = g.Consts.Bytes(bytesRepeat(mask, 32)), YMM()
+	VMOVDQU(g.Consts.Bytes(bytesRepeat(bound, 32)), q)
+	return shufm, maskm, q
+}
+
+// avx512Groups is an AVX-512 sampler's group loop: groups of bytes while
+// j is at most maxJ, then a short last group of at least minBytes (one
+// candidate's). whole decodes a full group at p, part the group under the
+// opmask lm: each returns the candidates and their acceptance mask, which
+// store appends to a[j]; kmov is the opmask move of the mask's width.
+type avx512Groups struct {
+	bytes, maxJ, minBytes int
+	whole                 func() (reg.VecVirtual, reg.Register)
+	part                  func(lm reg.Register) (reg.VecVirtual, reg.Register)
+	store                 func(x reg.VecVirtual, acc reg.Register)
+	kmov                  func(_, _ operand.Op)
+}
+
+// groups512 emits the loop of gr over the full groups, then the short
+// last group, of which store takes the accepted among the first c
+// candidates, c a register that count sets from n; it returns c.
+func (s sampler) groups512(gr avx512Groups, count func(c reg.GPVirtual)) reg.GPVirtual {
+	s.loop("loop", gr.bytes, gr.maxJ, "part", func() {
+		gr.store(gr.whole())
+		s.advance(gr.bytes)
+	})
+	x, acc := gr.part(s.part(gr.minBytes, gr.maxJ))
+	c, m := GP64(), GP64()
+	count(c)
+	gr.store(x, firstAccepted(acc, c, m, gr.kmov))
+	return c
+}
+
+// thirds sets c = ⌊n/3⌋ = n·171 >> 9, for n < 48.
+func thirds(n, c reg.GPVirtual) {
+	IMUL3Q(operand.U32(171), n, c)
+	SHRQ(operand.U8(9), c)
+}
+
 // firstAccepted returns an opmask of the acceptance mask acc's low c bits
 // (c a register): the accepted among a short group's first c candidates,
 // the others beyond the input; m is scratch, kmov the opmask move of acc's
@@ -167,7 +209,7 @@ func (g *gen) idx8() operand.Mem {
 		}
 		b = append(b, e[:]...)
 	}
-	return g.c.Bytes(b)
+	return g.Consts.Bytes(b)
 }
 
 // idxw is the table of acceptance masks of eight 16-bit lanes: entry m
@@ -189,7 +231,7 @@ func (g *gen) idxw() operand.Mem {
 		}
 		b = append(b, e[:]...)
 	}
-	return g.c.Bytes(b)
+	return g.Consts.Bytes(b)
 }
 
 // table loads the address of the constant t into a register: Go's

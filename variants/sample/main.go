@@ -97,7 +97,7 @@ func main() {
 func build(b *famgen.Builder) {
 	for _, k := range kernels {
 		for _, kn := range k.space {
-			g := &gen{isa: kn.isa, c: b.Consts}
+			g := &gen{b.Gen(kn.isa)}
 			b.Func(k.Kernel, kn.isa, kn.name(), kn.suffix())
 			k.build(g, kn)
 		}

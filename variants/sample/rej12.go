@@ -21,9 +21,7 @@ func buildRej12(g *gen, k knobs) { buildRej(k, "f", g.rej12AVX2, g.rej12AVX512, 
 // compacts its accepted candidates, stored at f[j] one lane after the
 // other.
 func (g *gen) rej12AVX2(s sampler, k knobs) {
-	shufm := g.c.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 1, b + 2} }))
-	mask, q := g.c.Bytes(bytesRepeat(words(0x0fff), 32)), YMM()
-	VMOVDQU(g.c.Bytes(bytesRepeat(words(q12), 32)), q)
+	shufm, mask, q := g.avx2Consts(func(b byte) []byte { return []byte{b, b + 1, b + 1, b + 2} }, words(0x0fff), words(q12))
 	tbl := table(g.idxw())
 	group := func() {
 		x := s.load24(shufm)
@@ -76,14 +74,14 @@ func (g *gen) rej12AVX2(s sampler, k knobs) {
 func (g *gen) rej12AVX512(s sampler, k knobs) {
 	const groupBytes, groupCands = 45, 30
 	mask, q, idx, sh := ZMM(), ZMM(), ZMM(), ZMM()
-	VMOVDQU32(g.c.Bytes(bytesRepeat(words(0x0fff), 64)), mask)
-	VMOVDQU32(g.c.Bytes(bytesRepeat(words(q12), 64)), q)
-	VMOVDQU32(g.c.Bytes(bytesRepeat(words(0, 4), 64)), sh)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat(words(0x0fff), 64)), mask)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat(words(q12), 64)), q)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat(words(0, 4), 64)), sh)
 	var b []byte
 	for i := range 16 {
 		b = append(b, byte(3*i), byte(3*i+1), byte(3*i+1), byte(3*i+2))
 	}
-	VMOVDQU32(g.c.Bytes(b), idx)
+	VMOVDQU32(g.Consts.Bytes(b), idx)
 	full, lanes := K(), K()
 	all := GP64()
 	MOVQ(operand.U64(1<<groupBytes-1), all)
@@ -104,20 +102,17 @@ func (g *gen) rej12AVX512(s sampler, k knobs) {
 		s.compress(k, x, acc, 2, VPCOMPRESSW, VMOVDQU16)
 		s.addCount(acc, KMOVD)
 	}
-	s.loop("loop", groupBytes, 224, "part", func() {
+	whole := func() (reg.VecVirtual, reg.Register) {
 		x, acc := decode(full)
 		KANDD(lanes, acc, acc)
-		store(x, acc)
-		s.advance(groupBytes)
+		return x, acc
+	}
+	// The short last group: n < 45 bytes, 2·⌊n/3⌋ candidates.
+	c := s.groups512(avx512Groups{bytes: groupBytes, maxJ: 224, minBytes: 3,
+		whole: whole, part: decode, store: store, kmov: KMOVD}, func(c reg.GPVirtual) {
+		thirds(s.n, c)
+		ADDQ(c, c)
 	})
-
-	// A short last group: n < 45 bytes, 2·⌊n/3⌋ candidates.
-	x, acc := decode(s.part(3, 224))
-	c, m := GP64(), GP64()
-	IMUL3Q(operand.U32(171), s.n, c) // n/3 = n·171 >> 9 for n < 48
-	SHRQ(operand.U8(9), c)
-	ADDQ(c, c)
-	store(x, firstAccepted(acc, c, m, KMOVD))
 	IMUL3Q(operand.U32(3), c, c) // the bytes of the candidates taken: 3·c/2
 	SHRQ(operand.U8(1), c)
 	ADDQ(c, s.p)

@@ -19,9 +19,8 @@ func buildRej23(g *gen, k knobs) { buildRej(k, "a", g.rej23AVX2, g.rej23AVX512, 
 // eight-bit mask whose idx8 entry is the VPERMD compacting the accepted
 // ones to the front of the store at a[j].
 func (g *gen) rej23AVX2(s sampler, k knobs) {
-	shufm := g.c.Bytes(shuf24(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} }))
-	mask, q := g.c.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 32)), YMM()
-	VMOVDQU(g.c.Bytes(bytesRepeat([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}, 32)), q)
+	shufm, mask, q := g.avx2Consts(func(b byte) []byte { return []byte{b, b + 1, b + 2, 0x80} },
+		[]byte{0xff, 0xff, 0x7f, 0}, []byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0})
 	tbl := table(g.idx8())
 	group := func() {
 		x := s.load24(shufm)
@@ -64,8 +63,8 @@ func groups(s sampler, unroll, bytes, count int, group func()) {
 // (compress=reg) or straight to memory (compress=mem).
 func (g *gen) rej23AVX512(s sampler, k knobs) {
 	mask, q := ZMM(), ZMM()
-	VMOVDQU32(g.c.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 64)), mask)
-	VPBROADCASTD(g.c.Bytes([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}), q)
+	VMOVDQU32(g.Consts.Bytes(bytesRepeat([]byte{0xff, 0xff, 0x7f, 0}, 64)), mask)
+	VPBROADCASTD(g.Consts.Bytes([]byte{q23 & 0xff, q23 >> 8 & 0xff, q23 >> 16, 0}), q)
 	var idx, shuf reg.VecVirtual
 	idx = ZMM()
 	if k.gather == "vbmi" {
@@ -73,7 +72,7 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 		for i := range 16 {
 			b = append(b, byte(3*i), byte(3*i+1), byte(3*i+2), byte(3*i+2))
 		}
-		VMOVDQU32(g.c.Bytes(b), idx)
+		VMOVDQU32(g.Consts.Bytes(b), idx)
 	} else {
 		var d []byte
 		for lane := range 4 {
@@ -81,13 +80,13 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 				d = append(d, byte(w), 0, 0, 0)
 			}
 		}
-		VMOVDQU32(g.c.Bytes(d), idx)
+		VMOVDQU32(g.Consts.Bytes(d), idx)
 		var p []byte
 		for i := range 4 {
 			p = append(p, byte(3*i), byte(3*i+1), byte(3*i+2), 0x80)
 		}
 		shuf = ZMM()
-		VMOVDQU32(g.c.Bytes(bytesRepeat(p, 64)), shuf)
+		VMOVDQU32(g.Consts.Bytes(bytesRepeat(p, 64)), shuf)
 	}
 	full := K()
 	all := GP64()
@@ -113,18 +112,10 @@ func (g *gen) rej23AVX512(s sampler, k knobs) {
 		s.compress(k, x, acc, 4, VPCOMPRESSD, VMOVDQU32)
 		s.addCount(acc, KMOVW)
 	}
-	s.loop("loop", 48, 240, "part", func() {
-		x, acc := decode(full)
-		store(x, acc)
-		s.advance(48)
-	})
-
-	// A short last group: n < 48 bytes, n/3 candidates.
-	x, acc := decode(s.part(3, 240))
-	c, m := GP64(), GP64()
-	IMUL3Q(operand.U32(171), s.n, c) // n/3 = n·171 >> 9 for n < 48
-	SHRQ(operand.U8(9), c)
-	store(x, firstAccepted(acc, c, m, KMOVW))
+	whole := func() (reg.VecVirtual, reg.Register) { return decode(full) }
+	// The short last group: n < 48 bytes, n/3 candidates.
+	s.groups512(avx512Groups{bytes: 48, maxJ: 240, minBytes: 3,
+		whole: whole, part: decode, store: store, kmov: KMOVW}, func(c reg.GPVirtual) { thirds(s.n, c) })
 	XORQ(s.n, s.n)
 }
 

@@ -46,7 +46,7 @@ func buildRejEta(g *gen, k knobs) {
 	Load(Param("eta"), eta)
 	// The LUT and limits of η: the branch is on the public parameter.
 	lut, lim := XMM(), XMM()
-	if g.isa.EVEX() {
+	if g.ISA.EVEX() {
 		lut, lim = YMM(), YMM()
 	}
 	limit, five := GP32(), GP32()
@@ -58,12 +58,12 @@ func buildRejEta(g *gen, k knobs) {
 			Label("eta4")
 		}
 		l := 15 - 6*(e/4)
-		if g.isa.EVEX() {
-			VMOVDQU8(g.c.Bytes(bytesRepeat(etaLUT(e), 32)), lut)
-			VPBROADCASTB(g.c.Bytes([]byte{byte(l)}), lim)
+		if g.ISA.EVEX() {
+			VMOVDQU8(g.Consts.Bytes(bytesRepeat(etaLUT(e), 32)), lut)
+			VPBROADCASTB(g.Consts.Bytes([]byte{byte(l)}), lim)
 		} else {
-			VMOVDQU(g.c.Bytes(etaLUT(e)), lut)
-			VMOVDQU(g.c.Bytes(bytesRepeat([]byte{byte(l)}, 16)), lim)
+			VMOVDQU(g.Consts.Bytes(etaLUT(e)), lut)
+			VMOVDQU(g.Consts.Bytes(bytesRepeat([]byte{byte(l)}, 16)), lim)
 		}
 		MOVL(operand.U32(uint64(l)), limit)
 		MOVL(operand.U32(uint64(5*(2-e/2)+0)), five)
@@ -94,7 +94,7 @@ func (g *gen) nibbles(w reg.VecVirtual, size int) {
 	}
 	VPSLLW(operand.U8(4), w, t)
 	VPOR(t, w, w)
-	VPAND(g.c.Bytes(bytesRepeat([]byte{0x0f}, size)), w, w)
+	VPAND(g.Consts.Bytes(bytesRepeat([]byte{0x0f}, size)), w, w)
 }
 
 // rejEtaAVX2 takes 8 bytes (16 candidates) per group: their nibbles as
@@ -169,18 +169,13 @@ func (g *gen) rejEtaAVX512(s sampler, lut, lim reg.VecVirtual) {
 		VMOVDQU32(hi, operand.Mem{Base: s.a, Index: s.j, Scale: 4, Disp: 64})
 		s.addCount(acc, KMOVD)
 	}
-	s.loop("loop", 16, 224, "part", func() {
-		v, acc := decode(nil)
-		store(v, acc)
-		s.advance(16)
+	whole := func() (reg.VecVirtual, reg.Register) { return decode(nil) }
+	// The short last group: n < 16 bytes, 2n candidates.
+	s.groups512(avx512Groups{bytes: 16, maxJ: 224, minBytes: 1,
+		whole: whole, part: decode, store: store, kmov: KMOVD}, func(c reg.GPVirtual) {
+		MOVQ(s.n, c)
+		ADDQ(c, c)
 	})
-
-	// A short last group: n < 16 bytes, 2n candidates.
-	v, acc := decode(s.part(1, 224))
-	c, m := GP64(), GP64()
-	MOVQ(s.n, c)
-	ADDQ(c, c)
-	store(v, firstAccepted(acc, c, m, KMOVD))
 	XORQ(s.n, s.n)
 }
 

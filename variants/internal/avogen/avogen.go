@@ -227,3 +227,12 @@ func compile(fn *ir.Function) error {
 	}
 	return nil
 }
+
+// Asm formats an instruction as the generated file has it.
+func Asm(inst *ir.Instruction) string {
+	ops := make([]string, len(inst.Operands))
+	for i, op := range inst.Operands {
+		ops[i] = op.Asm()
+	}
+	return strings.TrimSpace(inst.OpcodeWithSuffixes() + " " + strings.Join(ops, ", "))
+}

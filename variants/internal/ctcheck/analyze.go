@@ -8,6 +8,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 )
 
 // A Kind is the kind of a finding.
@@ -46,9 +47,9 @@ type Finding struct {
 func (f Finding) Why(insts []*ir.Instruction, lines []int) string {
 	at := func(i int) string {
 		if i < len(lines) && lines[i] > 0 {
-			return fmt.Sprintf("line %d (%s)", lines[i], asm(insts[i]))
+			return fmt.Sprintf("line %d (%s)", lines[i], avogen.Asm(insts[i]))
 		}
-		return fmt.Sprintf("instruction %d (%s)", i, asm(insts[i]))
+		return fmt.Sprintf("instruction %d (%s)", i, avogen.Asm(insts[i]))
 	}
 	var b strings.Builder
 	b.WriteString(f.What)
@@ -136,14 +137,14 @@ func newAnalysis(fn *ir.Function, args Args) (*analysis, error) {
 func (a *analysis) checkInstructions() error {
 	for i, in := range a.insts {
 		if strings.HasPrefix(in.Opcode, "CALL") {
-			return fmt.Errorf("instruction %d (%s): calls are not analysed", i, asm(in))
+			return fmt.Errorf("instruction %d (%s): calls are not analysed", i, avogen.Asm(in))
 		}
 		if len(in.Operands) > 0 && in.Inputs == nil && in.Outputs == nil && !in.IsBranch && in.Opcode != "PCALIGN" && in.Opcode != "BYTE" {
-			return fmt.Errorf("instruction %d (%s): no operand metadata (raw instruction)", i, asm(in))
+			return fmt.Errorf("instruction %d (%s): no operand metadata (raw instruction)", i, avogen.Asm(in))
 		}
 		for _, r := range in.Registers() {
 			if r.ID().IsVirtual() {
-				return fmt.Errorf("instruction %d (%s): virtual register %s: compile the function first", i, asm(in), r.Asm())
+				return fmt.Errorf("instruction %d (%s): virtual register %s: compile the function first", i, avogen.Asm(in), r.Asm())
 			}
 		}
 	}
@@ -259,7 +260,7 @@ func (a *analysis) find(f Finding) {
 	}
 	k := findingKey{f.Index, f.Kind}
 	if _, ok := a.found[k]; !ok {
-		f.Instr = asm(a.insts[f.Index])
+		f.Instr = avogen.Asm(a.insts[f.Index])
 		a.found[k] = f
 	}
 }
@@ -508,13 +509,4 @@ func equalBools(a, b []bool) bool {
 		}
 	}
 	return true
-}
-
-// asm formats an instruction as the generated file has it.
-func asm(in *ir.Instruction) string {
-	ops := make([]string, len(in.Operands))
-	for i, op := range in.Operands {
-		ops[i] = op.Asm()
-	}
-	return strings.TrimSpace(in.OpcodeWithSuffixes() + " " + strings.Join(ops, ", "))
 }

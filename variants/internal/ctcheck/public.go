@@ -6,6 +6,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/tunelab/tunelab/variants/internal/avogen"
 )
 
 // publicPrefix starts the comment that declassifies the next instruction.
@@ -68,7 +69,7 @@ func Declassifications(fn *ir.Function) ([]Declassified, error) {
 			}
 		case *ir.Instruction:
 			if pending != "" {
-				out = append(out, Declassified{Index: i, Instr: asm(node), Why: pending})
+				out = append(out, Declassified{Index: i, Instr: avogen.Asm(node), Why: pending})
 				pending = ""
 			}
 			i++

@@ -1,6 +1,7 @@
 package ctcheck
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -244,24 +245,13 @@ var strongStore = regexp.MustCompile(`^(MOV[BWLQ]|MOVOU|MOVO|MOVOA|MOVUPS|MOVAPS
 // encoding, which keeps the upper bits of the YMM/ZMM register.
 func legacySSE(inst *ir.Instruction) bool { return !strings.HasPrefix(inst.Opcode, "V") }
 
+// constValue returns an immediate's value, a signed one sign-extended.
 func constValue(c operand.Constant) uint64 {
-	switch c := c.(type) {
-	case operand.U8:
-		return uint64(c)
-	case operand.U16:
-		return uint64(c)
-	case operand.U32:
-		return uint64(c)
-	case operand.U64:
-		return uint64(c)
-	case operand.I8:
-		return uint64(c)
-	case operand.I16:
-		return uint64(c)
-	case operand.I32:
-		return uint64(c)
-	case operand.I64:
-		return uint64(c)
+	switch v := reflect.ValueOf(c); {
+	case v.CanUint(): // U8 ... U64
+		return v.Uint()
+	case v.CanInt(): // I8 ... I64
+		return uint64(v.Int())
 	}
 	return 1 // unknown constant kind: assume a nonzero count
 }

@@ -3,11 +3,12 @@ package ctcheck
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"github.com/tunelab/tunelab/variants/internal/gofile"
 )
 
 // writeGo writes the lab's status file: a Go file of package
@@ -61,14 +62,7 @@ func (r *Result) writeGo(path string) error {
 		fmt.Fprintf(&b, "{Kernel: %q, Name: %q, Funcs: %#v},\n", v.kernel, v.name, v.funcs)
 	}
 	b.WriteString("},\n})\n}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return fmt.Errorf("formatting constant-time status %s: %w", path, err)
-	}
-	if err := os.WriteFile(path, src, 0o644); err != nil {
-		return fmt.Errorf("writing constant-time status: %w", err)
-	}
-	return nil
+	return gofile.Write(path, b.Bytes(), "constant-time status")
 }
 
 func nonNil(s []string) []string {

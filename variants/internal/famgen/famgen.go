@@ -1,8 +1,11 @@
-// Package famgen runs the protocol that the avo generators of the ML-KEM
-// and ML-DSA families (variants/cbd, pack, round, sample, matvec) have in
-// common, so that each generator's main.go holds only what is its own:
-// its kernels, its knobs, the functions it builds and the constant-time
-// classification of their parameters.
+// Package famgen runs the protocol that the avo generators of kernel
+// families have in common, so that each generator's main.go holds only
+// what is its own: its kernels, its knobs, the functions it builds and the
+// constant-time classification of their parameters. Run serves the
+// generators of the ML-KEM and ML-DSA coefficient families
+// (variants/cbd, pack, round, sample, matvec), which start each function
+// with a Builder; Generate the others (variants/aesecb, calib, keccak,
+// ntt, poly1305), which build and list their functions themselves.
 //
 // Run does, in this order:
 //
@@ -24,8 +27,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"os"
-	"path"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
@@ -106,10 +107,23 @@ func (b *Builder) has(kernel string) bool {
 	return false
 }
 
+// Gen returns the code generator of a function at tier isa, whose
+// constants go to the family's table.
+func (b *Builder) Gen(isa *vecgen.ISA) vecgen.Gen { return vecgen.Gen{ISA: isa, Consts: b.Consts} }
+
 // Tier is Func for a variant whose only knob is the tier: "isa=avx2",
 // symbol prefix_avx2.
 func (b *Builder) Tier(k Kernel, isa *vecgen.ISA) string {
 	return b.Func(k, isa, "isa="+isa.Name, isa.Name)
+}
+
+// Tiers builds kernel k's variants whose only knob is the tier, in the
+// order of ISAs: each started with Tier, then built by emit.
+func (b *Builder) Tiers(k Kernel, emit func(isa *vecgen.ISA)) {
+	for _, s := range ISAs {
+		b.Tier(k, s)
+		emit(s)
+	}
 }
 
 // Unrolled is Func for a variant whose knobs are the tier and the vectors
@@ -132,22 +146,48 @@ func (b *Builder) Unrolls(k Kernel, unrolls map[string][]int, emit func(isa *vec
 
 // Run generates f (see the package documentation); it exits on an error.
 func Run(f Family) {
+	Generate(Generator[*Builder]{Name: f.Command, Secrets: f.Secrets,
+		Build: func() *Builder {
+			b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
+			f.Build(b)
+			b.Consts.Emit()
+			return b
+		},
+		Tables: func(lab, prod string, b *Builder) error { return WriteTables(f, lab, prod, b.kernels, b.variants) },
+	})
+}
+
+// A Generator is what is a generator's own in the protocol of Run, for
+// the generators that build their functions and tables without a Builder
+// (variants/aesecb, calib, keccak, ntt, poly1305): T is what building
+// returns for the tables, such as the list of variants.
+type Generator[T any] struct {
+	Name    string       // the command, for messages, e.g. "keccak"
+	Secrets ctcheck.Args // the classification of its functions' parameters
+	Build   func() T     // emits every function and its constant data
+	// Tables writes the lab and production tables of what Build returned
+	// to the files of -table and -prod.
+	Tables func(lab, prod string, built T) error
+}
+
+// Generate runs the steps of Run (see the package documentation) with
+// g.Build building every function and g.Tables writing the tables; it
+// exits on an error.
+func Generate[T any](g Generator[T]) {
 	if !flag.Parsed() {
 		flag.Parse()
 	}
 	if *tableOut != "" && *prodOut == "" {
-		log.Fatalf("%s: -table needs -prod", f.Command)
+		log.Fatalf("%s: -table needs -prod", g.Name)
 	}
 	build.ConstraintExpr("!purego")
-	b := &Builder{Consts: vecgen.NewConsts(f.Consts)}
-	f.Build(b)
-	b.Consts.Emit()
+	built := g.Build()
 	avogen.Generate()
-	if err := ctcheck.Check(f.Secrets); err != nil {
+	if err := ctcheck.Check(g.Secrets); err != nil {
 		log.Fatal(err)
 	}
 	if *tableOut != "" {
-		if err := WriteTables(f, *tableOut, *prodOut, b.kernels, b.variants); err != nil {
+		if err := g.Tables(*tableOut, *prodOut, built); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -163,32 +203,31 @@ func Run(f Family) {
 // generator as run from f's package directory (go run
 // ../../variants/round ...) with this run's arguments.
 func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) error {
-	derived, err := isafeat.Derive()
+	var lists []impltable.List
+	for _, k := range ks {
+		lists = append(lists, impltable.List{Kernel: k.Name, Var: k.Var, Type: k.Type})
+	}
+	t, err := impltable.NewTable(f.PkgPath, generator(f), lists...)
 	if err != nil {
 		return err
 	}
-	file := impltable.File{Pkg: path.Base(f.PkgPath), PkgPath: f.PkgPath, Command: command(f, os.Args[1:])}
-	for _, k := range ks {
-		l := impltable.List{Kernel: k.Name, Var: k.Var, Type: k.Type}
+	for i, k := range ks {
 		for _, v := range vs {
 			if v.Kernel != k.Name {
 				continue
 			}
-			feats, err := derived.Features(v.Name, isafeat.Allowed(v.ISA), v.Symbol)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k.Name, err)
+			r := impltable.Row{Name: v.Name, Symbol: v.Symbol, LoopLabel: k.LoopLabel}
+			if err := t.Add(lists[i], r, isafeat.Allowed(v.ISA)); err != nil {
+				return err
 			}
-			l.Rows = append(l.Rows, impltable.Row{Name: v.Name, Features: feats, Symbol: v.Symbol, LoopLabel: k.LoopLabel})
 		}
-		file.Lists = append(file.Lists, l)
 	}
-	return file.Write(labPath, prodPath)
+	return t.Write(labPath, prodPath)
 }
 
-// command returns the generator's command line as go generate runs it in
-// f's package directory, e.g. "go run ../../variants/round -out ...".
-func command(f Family, args []string) string {
+// generator returns the path of f's generator relative to f's package
+// directory, where go generate runs it, e.g. "../../variants/round".
+func generator(f Family) string {
 	rel := strings.TrimPrefix(f.PkgPath, module+"/")
-	up := strings.Repeat("../", strings.Count(rel, "/")+1)
-	return "go run " + up + "variants/" + f.Command + " " + strings.Join(args, " ")
+	return strings.Repeat("../", strings.Count(rel, "/")+1) + "variants/" + f.Command
 }

@@ -20,12 +20,13 @@ package impltable
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/gofile"
 )
 
 // A Row is one generated implementation.
@@ -51,6 +52,13 @@ type File struct {
 	PkgPath string // import path, prefixing symbols
 	Command string // the generator command, for the header
 	Lists   []List
+}
+
+// newFile returns the File of the package at import path pkgPath whose
+// header names the generator gen as go generate runs it in the package's
+// directory, with this run's arguments: "go run " + gen + " -out ...".
+func newFile(pkgPath, gen string) File {
+	return File{Pkg: path.Base(pkgPath), PkgPath: pkgPath, Command: "go run " + gen + " " + strings.Join(os.Args[1:], " ")}
 }
 
 // Write writes the lab table to labPath and the production table to
@@ -82,14 +90,7 @@ func (f *File) write(path string, prod bool) error {
 		}
 		f.writeList(&b, l, rows, doc, prod)
 	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return fmt.Errorf("formatting implementation table %s: %w", path, err)
-	}
-	if err := os.WriteFile(path, src, 0o644); err != nil {
-		return fmt.Errorf("writing implementation table: %w", err)
-	}
-	return nil
+	return gofile.Write(path, b.Bytes(), "implementation table")
 }
 
 func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod bool) {

@@ -92,25 +92,16 @@ func (fn Func) within(allowed Ceiling) error {
 	for _, inst := range fn.fn.Instructions() {
 		feats, err := avoisa.Features(inst.ISA)
 		if err != nil {
-			return fmt.Errorf("function %s, instruction %s: %w", fn.Name, asm(inst), err)
+			return fmt.Errorf("function %s, instruction %s: %w", fn.Name, avogen.Asm(inst), err)
 		}
 		for _, f := range feats {
 			if !allowed(f) {
 				return fmt.Errorf("function %s: instruction %s needs %s (%s), beyond its isa knob",
-					fn.Name, asm(inst), f, strings.Join(inst.ISA, ", "))
+					fn.Name, avogen.Asm(inst), f, strings.Join(inst.ISA, ", "))
 			}
 		}
 	}
 	return nil
-}
-
-// asm formats an instruction as in the generated file.
-func asm(inst *ir.Instruction) string {
-	ops := make([]string, len(inst.Operands))
-	for i, op := range inst.Operands {
-		ops[i] = op.Asm()
-	}
-	return strings.TrimSpace(inst.OpcodeWithSuffixes() + " " + strings.Join(ops, ", "))
 }
 
 // A Ceiling reports whether a variant's knobs allow it to require a

@@ -1,8 +1,11 @@
 // Package vecgen holds what the generators of the coefficient families
-// (variants/round, variants/sample, variants/pack) share: the two vector
-// tiers they target (AVX2 on ymm, AVX-512 on zmm) with the loads, stores
-// and lane-wise operations whose encoding differs between them, and a
-// table of read-only constants named after their contents.
+// (variants/cbd, matvec, pack, round, sample) share: the two vector tiers
+// they target (AVX2 on ymm, AVX-512 on zmm) with the loads, stores and
+// lane-wise operations whose encoding differs between them, a table of
+// read-only constants named after their contents (also variants/ntt's),
+// the Gen that their code generators embed (a tier and its constants:
+// vectors of repeated lanes) and the counted loop and pointer parameters
+// of their functions.
 package vecgen
 
 import (
@@ -83,20 +86,6 @@ type Consts struct {
 
 // NewConsts returns an empty table whose symbols start with prefix.
 func NewConsts(prefix string) *Consts { return &Consts{prefix: prefix, data: map[string][]byte{}} }
-
-// U32 returns the address of a 4-byte constant (for VPBROADCASTD).
-func (c *Consts) U32(v uint32) operand.Mem {
-	return c.Bytes(binary.LittleEndian.AppendUint32(nil, v))
-}
-
-// Lanes32 returns the address of a vector of 32-bit lanes.
-func (c *Consts) Lanes32(v ...uint32) operand.Mem {
-	var b []byte
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, x)
-	}
-	return c.Bytes(b)
-}
 
 // Bytes returns the address of the constant b.
 func (c *Consts) Bytes(b []byte) operand.Mem {

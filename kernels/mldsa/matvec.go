@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -40,7 +41,7 @@ var matVec = kernelset.New(kernelset.Spec[matVecFn]{Kernel: "mldsa.matvec", Fami
 // canonical: the dispatched kernel mldsa.matvec on the consecutive
 // polynomials of the row a and the vector v (len(v) of each).
 func mulRow(acc *poly, a, v []poly) {
-	matVec.Fn(noescape(acc), noescape(&a[0]), noescape(&v[0]), len(v))
+	matVec.Fn(escape.Hide(acc), escape.Hide(&a[0]), escape.Hide(&v[0]), len(v))
 }
 
 // checkMatVec compares the row products of rows and vectors of l = 1 to

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -143,29 +144,29 @@ func registerRoundLab() {
 
 // lowBits is mldsa.lowbits.
 func lowBits(w, cs2 *poly, r1 *[n]uint8, c *roundConsts) bool {
-	return roundKernels.lowBits.Fn(noescape(w), noescape(cs2), noescapeT(r1), noescapeT(c)) != 0
+	return roundKernels.lowBits.Fn(escape.Hide(w), escape.Hide(cs2), escape.Hide(r1), escape.Hide(c)) != 0
 }
 
 // makeHint is mldsa.makehint: the hint count, and true if ‖ct0‖ is over
 // the limit.
 func makeHint(r, ct0 *poly, r1, h *[n]uint8, c *roundConsts) (int, bool) {
-	count, bad := roundKernels.makeHint.Fn(noescape(r), noescape(ct0), noescapeT(r1), noescapeT(h), noescapeT(c))
+	count, bad := roundKernels.makeHint.Fn(escape.Hide(r), escape.Hide(ct0), escape.Hide(r1), escape.Hide(h), escape.Hide(c))
 	return int(count), bad != 0
 }
 
 // response is mldsa.response: true if ‖z‖ is over limit.
 func response(z, cs1 *poly, limit int32) bool {
-	return roundKernels.response.Fn(noescape(z), noescape(cs1), limit) != 0
+	return roundKernels.response.Fn(escape.Hide(z), escape.Hide(cs1), limit) != 0
 }
 
 // power2RoundT is mldsa.power2round.
 func power2RoundT(t1, t0, s2 *poly) {
-	roundKernels.power2Round.Fn(noescape(t1), noescape(t0), noescape(s2))
+	roundKernels.power2Round.Fn(escape.Hide(t1), escape.Hide(t0), escape.Hide(s2))
 }
 
 // w1Pack4 is mldsa.w1pack4.
 func w1Pack4(dst []byte, w *poly, c *roundConsts) {
-	roundKernels.w1Pack4.Fn(noescapeT((*[n / 2]byte)(dst)), noescape(w), noescapeT(c))
+	roundKernels.w1Pack4.Fn(escape.Hide((*[n / 2]byte)(dst)), escape.Hide(w), escape.Hide(c))
 }
 
 // Verification of the rounding kernels: boundary polynomials (every

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -75,7 +76,7 @@ var (
 // cacheVector sets cs[j] to the multiplication cache of v[j].
 func cacheVector(cs []mulCache, v []poly) {
 	for j := range v {
-		mulCacheSlot.Fn(noescapeT(&cs[j]), noescape(&v[j]))
+		mulCacheSlot.Fn(escape.Hide(&cs[j]), escape.Hide(&v[j]))
 	}
 }
 
@@ -84,13 +85,7 @@ func cacheVector(cs []mulCache, v []poly) {
 // of the matrix m stored row-major, or a vector (off 0, stride 1).
 func rowProduct(acc *poly, m []poly, off, stride int, cs []mulCache) {
 	_ = m[off+(len(cs)-1)*stride] // bounds
-	matVecSlot.Fn(noescape(acc), noescape(&m[off]), stride, noescapeT(&cs[0]), len(cs))
-}
-
-// noescapeT is noescape for any pointer.
-func noescapeT[T any](p *T) *T {
-	bits := *(*uintptr)(unsafe.Pointer(&p))
-	return *(**T)(unsafe.Pointer(&bits))
+	matVecSlot.Fn(escape.Hide(acc), escape.Hide(&m[off]), stride, escape.Hide(&cs[0]), len(cs))
 }
 
 func checkMulCache(kernel, name string, fn, ref mulCacheFn, i int, seed uint64) error {

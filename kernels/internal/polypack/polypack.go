@@ -172,8 +172,11 @@ func decompressGeneric(f *[256]int16, src []byte, d int) {
 	}
 }
 
-// packGeneric is Pack in Go.
-func packGeneric(dst []byte, w *[256]int32, bits int, base, sgn int32) {
+// PackBits is Pack's generic code, for any width bits up to 24: it writes
+// the 256 values base − sgn·w[i], each in [0, 2^bits), in bits bits to
+// dst[:32·bits]. Callers with a width the kernels do not take (ML-DSA's
+// z, 18 or 20 bits) call it directly.
+func PackBits(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	mask := uint64(1)<<bits - 1
 	dst = dst[:n*bits/8]
 	var acc uint64
@@ -190,9 +193,12 @@ func packGeneric(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	}
 }
 
-// unpackGeneric is Unpack in Go, reading 8 bytes at a time (from a padded
-// copy when src has fewer than 8 bytes past the packed polynomial).
-func unpackGeneric(w *[256]int32, src []byte, bits int, base, sgn int32) {
+// UnpackBits is Unpack's generic code, for any width bits up to 24: it
+// sets w[i] = base − sgn·v_i for the 256 values v_i of bits bits in
+// src[:32·bits], reading 8 bytes at a time (from a padded copy when src
+// has fewer than 8 bytes past the packed polynomial). Callers with a width
+// the kernels do not take call it directly.
+func UnpackBits(w *[256]int32, src []byte, bits int, base, sgn int32) {
 	size := n * bits / 8
 	if len(src) < size+8 {
 		var padded [n*24/8 + 8]byte
@@ -231,10 +237,10 @@ var slots = struct {
 		Generic: decompressGeneric, Edges: len(edges), Check: checkDecompress, Prepare: prepareDecompress}, prodAsmDecompress),
 	pack: kernelset.New(kernelset.Spec[packFn]{Kernel: "mldsa.pack", Family: "pack", Bench: "MLDSAPack",
 		Unit: "poly", Doc: "ML-DSA BitPack in 3, 4, 10, 13 bits (FIPS 204 Alg. 16, 17)",
-		Generic: packGeneric, Edges: len(edges), Check: checkPack, Prepare: preparePack}, prodAsmPack),
+		Generic: PackBits, Edges: len(edges), Check: checkPack, Prepare: preparePack}, prodAsmPack),
 	unpack: kernelset.New(kernelset.Spec[unpackFn]{Kernel: "mldsa.unpack", Family: "pack", Bench: "MLDSAUnpack",
 		Unit: "poly", Doc: "ML-DSA BitUnpack in 3, 4, 10, 13 bits (FIPS 204 Alg. 18, 19)",
-		Generic: unpackGeneric, Edges: len(edges), Check: checkUnpack, Prepare: prepareUnpack}, prodAsmUnpack),
+		Generic: UnpackBits, Edges: len(edges), Check: checkUnpack, Prepare: prepareUnpack}, prodAsmUnpack),
 }
 
 // RegisterVariants registers every generated variant of the packings for

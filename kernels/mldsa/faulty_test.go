@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 )
 
@@ -11,15 +12,15 @@ import (
 // pseudo-random coefficients anywhere in the int32 range (the way a wrong
 // assembly variant would), until the returned function restores them.
 func faultyKernels() (restore func()) {
-	r := nttfield.NewRand(0xbad)
-	garble := func(p *nttfield.Poly[int32]) {
+	r := polyvec.NewRand(0xbad)
+	garble := func(p *polyvec.Poly[int32]) {
 		for i := range p {
 			p[i] = int32(r.Uint64())
 		}
 	}
 	old := [3]any{kernels.NTT.Fn, kernels.InvNTT.Fn, kernels.MulNTT.Fn}
 	kernels.NTT.Fn, kernels.InvNTT.Fn = garble, garble
-	kernels.MulNTT.Fn = func(h, _, _ *nttfield.Poly[int32]) { garble(h) }
+	kernels.MulNTT.Fn = func(h, _, _ *polyvec.Poly[int32]) { garble(h) }
 	return func() {
 		kernels.NTT.Fn = old[0].(nttfield.Unary[int32])
 		kernels.InvNTT.Fn = old[1].(nttfield.Unary[int32])

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
-	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // The row product of the NTT-domain matrix-vector products (family
@@ -34,13 +34,13 @@ func matVecGeneric(acc, a, v *[256]int32, l int) {
 // matVec is the slot of the row product.
 var matVec = kernelset.New(kernelset.Spec[matVecFn]{Kernel: "mldsa.matvec", Family: "matvec", Bench: "MLDSAMatVec",
 	Unit: "row", Doc: "ML-DSA NTT-domain row product Σ a[j]∘v[j] of l = 5 polynomials, one reduction (FIPS 204 Alg. 7 line 12)",
-	Generic: matVecGeneric, Edges: len(nttfield.Edges), Check: checkMatVec, Prepare: prepareMatVec}, prodAsmMatVec)
+	Generic: matVecGeneric, Edges: len(polyvec.Edges), Check: checkMatVec, Prepare: prepareMatVec}, prodAsmMatVec)
 
 // mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
 // canonical: the dispatched kernel mldsa.matvec on the consecutive
 // polynomials of the row a and the vector v (len(v) of each).
 func mulRow(acc *poly, a, v []poly) {
-	matVec.Fn(noescape(acc), noescape(&a[0]), noescape(&v[0]), len(v))
+	matVec.Fn(escape.Hide(acc), escape.Hide(&a[0]), escape.Hide(&v[0]), len(v))
 }
 
 // checkMatVec compares the row products of rows and vectors of l = 1 to
@@ -48,23 +48,23 @@ func mulRow(acc *poly, a, v []poly) {
 // random ones with canonical coefficients.
 func checkMatVec(kernel, name string, fn, ref matVecFn, i int, seed uint64) error {
 	var a, v [maxL]poly
-	r := nttfield.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
+	r := polyvec.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
 	for j := range maxL {
-		if i < len(nttfield.Edges) {
-			nttfield.SetEdge(nttfield.Edges[i], int32(Q), &a[j])
-			nttfield.SetEdge(nttfield.Edges[(i+j)%len(nttfield.Edges)], int32(Q), &v[j])
+		if i < len(polyvec.Edges) {
+			polyvec.SetEdge(polyvec.Edges[i], int32(Q), &a[j])
+			polyvec.SetEdge(polyvec.Edges[(i+j)%len(polyvec.Edges)], int32(Q), &v[j])
 		} else {
-			nttfield.Fill(r, int32(Q), &a[j])
-			nttfield.Fill(r, int32(Q), &v[j])
+			polyvec.Fill(r, int32(Q), &a[j])
+			polyvec.Fill(r, int32(Q), &v[j])
 		}
 	}
 	for l := 1; l <= maxL; l++ {
 		var got, want poly
 		fn(&got, &a[0], &v[0], l)
 		ref(&want, &a[0], &v[0], l)
-		if j := nttfield.FirstDiff(&got, &want); j >= 0 {
-			return &variant.Mismatch{Kernel: kernel, Variant: name, Input: fmt.Sprintf("input %d (seed %#x), l = %d", i, seed, l),
-				Index: j, Got: fmt.Sprint(got[j]), Want: fmt.Sprint(want[j])}
+		in := fmt.Sprintf("input %d (seed %#x), l = %d", i, seed, l)
+		if err := kernelset.Diff(kernel, name, in, got[:], want[:]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -74,10 +74,10 @@ func checkMatVec(kernel, name string, fn, ref matVecFn, i int, seed uint64) erro
 func prepareMatVec(fn matVecFn, seed uint64) func(int) {
 	var a, v [5]poly
 	var acc poly
-	r := nttfield.NewRand(seed)
+	r := polyvec.NewRand(seed)
 	for j := range a {
-		nttfield.Fill(r, int32(Q), &a[j])
-		nttfield.Fill(r, int32(Q), &v[j])
+		polyvec.Fill(r, int32(Q), &a[j])
+		polyvec.Fill(r, int32(Q), &v[j])
 	}
 	return func(k int) {
 		for range k {

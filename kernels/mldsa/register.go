@@ -6,13 +6,7 @@ import "github.com/tunelab/tunelab/kernels/internal/nttfield"
 // among the production tables and again among the lab tables by
 // RegisterVariants.
 var kernels = nttfield.NewSet(nttfield.Tables[int32]{
+	Name: "mldsa", Bench: "MLDSA", Title: "ML-DSA", Standard: "FIPS 204", Algs: [3]int{41, 42, 45}, Q: Q,
 	NTT: nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
 	ProdNTT: prodAsmNTT, ProdInvNTT: prodAsmInvNTT, ProdMulNTT: prodAsmMulNTT,
-	NTTSpec:    spec("mldsa.ntt", "MLDSANTT", "ML-DSA NTT (FIPS 204 Alg. 41)"),
-	InvNTTSpec: spec("mldsa.invntt", "MLDSAInvNTT", "ML-DSA inverse NTT (FIPS 204 Alg. 42)"),
-	MulNTTSpec: spec("mldsa.mulntt", "MLDSAMulNTT", "ML-DSA NTT-domain product (FIPS 204 Alg. 45)"),
 })
-
-func spec(kernel, bench, doc string) nttfield.Spec[int32] {
-	return nttfield.Spec[int32]{Kernel: kernel, Family: "ntt", Bench: bench, Doc: doc, Q: Q}
-}

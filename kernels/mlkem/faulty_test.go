@@ -3,6 +3,7 @@ package mlkem
 import (
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 )
 
@@ -10,15 +11,15 @@ import (
 // pseudo-random coefficients anywhere in the int16 range (the way a wrong
 // assembly variant would), until the returned function restores them.
 func faultyKernels() (restore func()) {
-	r := nttfield.NewRand(0xbad)
-	garble := func(p *nttfield.Poly[int16]) {
+	r := polyvec.NewRand(0xbad)
+	garble := func(p *polyvec.Poly[int16]) {
 		for i := range p {
 			p[i] = int16(r.Uint64())
 		}
 	}
 	old := [3]any{kernels.NTT.Fn, kernels.InvNTT.Fn, kernels.MulNTT.Fn}
 	kernels.NTT.Fn, kernels.InvNTT.Fn = garble, garble
-	kernels.MulNTT.Fn = func(h, _, _ *nttfield.Poly[int16]) { garble(h) }
+	kernels.MulNTT.Fn = func(h, _, _ *polyvec.Poly[int16]) { garble(h) }
 	return func() {
 		kernels.NTT.Fn = old[0].(nttfield.Unary[int16])
 		kernels.InvNTT.Fn = old[1].(nttfield.Unary[int16])
@@ -104,7 +105,7 @@ func decapsulateAll(decaps func([]byte) ([]byte, error), cts [][]byte) error {
 // generation, parsing the (wrong) encapsulation key, encapsulation, and
 // decapsulation of its ciphertext and of random ones of every size class.
 func TestFaultyKernelsNeverPanic(t *testing.T) {
-	r := nttfield.NewRand(7)
+	r := polyvec.NewRand(7)
 	random := func(n int) []byte {
 		b := make([]byte, n)
 		for i := range b {

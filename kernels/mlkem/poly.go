@@ -1,6 +1,10 @@
 package mlkem
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/tunelab/tunelab/kernels/internal/escape"
+)
 
 // Polynomial arithmetic of the whole operations, on canonical
 // coefficients in [0, q) unless said otherwise. The transforms and the
@@ -53,22 +57,14 @@ func subFrom(f, g *poly) {
 // see that they do not retain their arguments and would move every
 // polynomial passed to them to the heap. They do not retain them (they
 // transform in place and return), so the operations call them through
-// the wrappers below, which hide the pointers from escape analysis as the
-// runtime's noescape does: the operations' scratch stays on the stack.
-
-// noescape returns p, hidden from escape analysis: the pointer is read and
-// rebuilt through a uintptr with no call in between, so the object cannot
-// move meanwhile. Only pass the result to functions that do not retain it.
-func noescape(p *poly) *poly {
-	bits := *(*uintptr)(unsafe.Pointer(&p))
-	return *(**poly)(unsafe.Pointer(&bits))
-}
+// the wrappers below, which hide the pointers from escape analysis
+// (kernels/internal/escape): the operations' scratch stays on the stack.
 
 // ntt is NTT on a polynomial that may stay on the stack.
-func ntt(f *poly) { NTT(noescape(f)) }
+func ntt(f *poly) { NTT(escape.Hide(f)) }
 
 // invNTT is InvNTT on a polynomial that may stay on the stack.
-func invNTT(f *poly) { InvNTT(noescape(f)) }
+func invNTT(f *poly) { InvNTT(escape.Hide(f)) }
 
 // mulNTT is MulNTT on polynomials that may stay on the stack.
-func mulNTT(h, f, g *poly) { MulNTT(noescape(h), noescape(f), noescape(g)) }
+func mulNTT(h, f, g *poly) { MulNTT(escape.Hide(h), escape.Hide(f), escape.Hide(g)) }

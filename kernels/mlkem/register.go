@@ -6,13 +6,7 @@ import "github.com/tunelab/tunelab/kernels/internal/nttfield"
 // among the production tables and again among the lab tables by
 // RegisterVariants.
 var kernels = nttfield.NewSet(nttfield.Tables[int16]{
+	Name: "mlkem", Bench: "MLKEM", Title: "ML-KEM", Standard: "FIPS 203", Algs: [3]int{9, 10, 11}, Q: Q,
 	NTT: nttGeneric, InvNTT: invNTTGeneric, MulNTT: mulNTTGeneric,
 	ProdNTT: prodAsmNTT, ProdInvNTT: prodAsmInvNTT, ProdMulNTT: prodAsmMulNTT,
-	NTTSpec:    spec("mlkem.ntt", "MLKEMNTT", "ML-KEM NTT (FIPS 203 Alg. 9)"),
-	InvNTTSpec: spec("mlkem.invntt", "MLKEMInvNTT", "ML-KEM inverse NTT (FIPS 203 Alg. 10)"),
-	MulNTTSpec: spec("mlkem.mulntt", "MLKEMMulNTT", "ML-KEM NTT-domain product (FIPS 203 Alg. 11)"),
 })
-
-func spec(kernel, bench, doc string) nttfield.Spec[int16] {
-	return nttfield.Spec[int16]{Kernel: kernel, Family: "ntt", Bench: bench, Doc: doc, Q: Q}
-}

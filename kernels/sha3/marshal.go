@@ -161,25 +161,21 @@ func decodeState(a *[25]uint64, b []byte) {
 	}
 }
 
-// funcName names the function of a rate and domain-separation byte.
+// funcName names the function of a rate and domain-separation byte. The
+// capacity, 200 − rate bytes, is twice the digest size of SHA3-d and
+// twice the security level of SHAKEd and cSHAKEd, in bits: d = (200 −
+// rate)·4.
 func funcName(rate int, ds byte) string {
+	d := (200 - rate) * 4
+	isSHA3 := rate == rate224 || rate == rate256 || rate == rate384 || rate == rate512
+	isSHAKE := rate == rate128X || rate == rate256X
 	switch {
-	case ds == dsSHA3 && rate == rate224:
-		return "SHA3-224"
-	case ds == dsSHA3 && rate == rate256:
-		return "SHA3-256"
-	case ds == dsSHA3 && rate == rate384:
-		return "SHA3-384"
-	case ds == dsSHA3 && rate == rate512:
-		return "SHA3-512"
-	case ds == dsSHAKE && rate == rate128X:
-		return "SHAKE128"
-	case ds == dsSHAKE && rate == rate256X:
-		return "SHAKE256"
-	case ds == dsCSHAKE && rate == rate128X:
-		return "cSHAKE128"
-	case ds == dsCSHAKE && rate == rate256X:
-		return "cSHAKE256"
+	case ds == dsSHA3 && isSHA3:
+		return fmt.Sprintf("SHA3-%d", d)
+	case ds == dsSHAKE && isSHAKE:
+		return fmt.Sprintf("SHAKE%d", d)
+	case ds == dsCSHAKE && isSHAKE:
+		return fmt.Sprintf("cSHAKE%d", d)
 	}
 	return fmt.Sprintf("an unknown function (rate %d, dsbyte %#02x)", rate, ds)
 }

@@ -234,3 +234,24 @@ func theirOutput(c xofCase, msg []byte, n int) []byte {
 	ref.Read(out)
 	return out
 }
+
+// TestFuncName checks the names unmarshaling errors give each function,
+// and an unknown one.
+func TestFuncName(t *testing.T) {
+	for _, c := range []struct {
+		rate int
+		ds   byte
+		want string
+	}{
+		{rate224, dsSHA3, "SHA3-224"}, {rate256, dsSHA3, "SHA3-256"},
+		{rate384, dsSHA3, "SHA3-384"}, {rate512, dsSHA3, "SHA3-512"},
+		{rate128X, dsSHAKE, "SHAKE128"}, {rate256X, dsSHAKE, "SHAKE256"},
+		{rate128X, dsCSHAKE, "cSHAKE128"}, {rate256X, dsCSHAKE, "cSHAKE256"},
+		{rate224, dsSHAKE, "an unknown function (rate 144, dsbyte 0x1f)"},
+		{100, dsSHA3, "an unknown function (rate 100, dsbyte 0x06)"},
+	} {
+		if got := funcName(c.rate, c.ds); got != c.want {
+			t.Errorf("funcName(%d, %#02x) = %q, want %q", c.rate, c.ds, got, c.want)
+		}
+	}
+}

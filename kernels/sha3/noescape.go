@@ -1,8 +1,7 @@
 package sha3
 
 import (
-	"unsafe"
-
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/keccak"
 )
 
@@ -11,36 +10,21 @@ import (
 // arguments and moves every state and message passed to them to the heap:
 // Sum256 on a stack state would allocate. They do not retain them (they
 // permute or read in place and return), so the wrappers below hide the
-// pointers from escape analysis, as the runtime's noescape does, and the
+// pointers from escape analysis (kernels/internal/escape), and the
 // states of Sum*, SumSHAKE* and the many-stream functions stay on the
 // stack. This file can go once kernels/keccak's functions no longer leak
 // their arguments.
 
-// noescape returns p, hidden from escape analysis: the pointer is read
-// and rebuilt through a uintptr with no call in between, so the object
-// cannot move meanwhile. Only pass the result to functions that do not
-// retain it.
-func noescape[T any](p *T) *T {
-	bits := *(*uintptr)(unsafe.Pointer(&p))
-	return *(**T)(unsafe.Pointer(&bits))
-}
-
-// noescapeBytes returns b, its array hidden from escape analysis as with
-// noescape (the capacity becomes the length).
-func noescapeBytes(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice(noescape(unsafe.SliceData(b)), len(b))
-}
+// noescapeBytes is escape.HideBytes (batch.go's name for it).
+func noescapeBytes(b []byte) []byte { return escape.HideBytes(b) }
 
 // permute is keccak.Permute on a state that may stay on the stack.
-func permute(a *[25]uint64) { keccak.Permute(noescape(a)) }
+func permute(a *[25]uint64) { keccak.Permute(escape.Hide(a)) }
 
 // absorbBlocks is keccak.AbsorbBlocks on a state and message that may
 // stay on the stack.
 func absorbBlocks(a *[25]uint64, data []byte, rate int) int {
-	return keccak.AbsorbBlocks(noescape(a), noescapeBytes(data), rate)
+	return keccak.AbsorbBlocks(escape.Hide(a), escape.HideBytes(data), rate)
 }
 
 // permuteStates permutes len(s) (1, 2, 4 or 8) states with keccak's
@@ -48,13 +32,13 @@ func absorbBlocks(a *[25]uint64, data []byte, rate int) int {
 func permuteStates(s [][25]uint64) {
 	switch len(s) {
 	case 1:
-		keccak.Permute(noescape(&s[0]))
+		keccak.Permute(escape.Hide(&s[0]))
 	case 2:
-		keccak.PermuteX2(noescape((*[2][25]uint64)(s)))
+		keccak.PermuteX2(escape.Hide((*[2][25]uint64)(s)))
 	case 4:
-		keccak.PermuteX4(noescape((*[4][25]uint64)(s)))
+		keccak.PermuteX4(escape.Hide((*[4][25]uint64)(s)))
 	case 8:
-		keccak.PermuteX8(noescape((*[8][25]uint64)(s)))
+		keccak.PermuteX8(escape.Hide((*[8][25]uint64)(s)))
 	default:
 		panic("sha3: internal error: permuting a group of states that is not 1, 2, 4 or 8 wide")
 	}

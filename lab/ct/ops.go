@@ -168,6 +168,8 @@ func keygenRun[K any](t *opTarget, newKey func(seed []byte) (K, error)) func() {
 	}
 }
 
+// newKEMTarget returns the target of op (keygen, encaps or decaps) of the
+// ML-KEM parameter set s for the input classes named classes.
 func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, error) {
 	t := &opTarget{rng: rng, fixed: make([]byte, mlkem.SeedSize), seed: make([]byte, mlkem.SeedSize), tmp: make([]byte, mlkem.SeedSize)}
 	fill(rng, t.fixed)
@@ -175,7 +177,6 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 	if err != nil {
 		return nil, err
 	}
-	var ct []byte
 	switch op + "/" + classes {
 	case "keygen/seed":
 		t.prepare = t.draw
@@ -195,53 +196,66 @@ func newKEMTarget(s kemSet, op, classes string, rng *rand.Rand) (*opTarget, erro
 			t.sink += len(ct)
 		}
 	case "decaps/key":
-		// Prepare makes both classes' inputs, in random order, and keeps
-		// one: a key from the fixed seed and one from a random seed, each
-		// with a fresh valid ciphertext. The work before the timed call
-		// (key generation leaves ρ-dependent state in caches and
-		// predictors) is then the same whatever the class.
-		var cur kemPair
-		t.prepare = func(class int) {
-			cur = bothClasses(rng, class, func(c int) kemPair {
-				k := classKey(t, c, s.newKey)
-				fill(rng, t.m[:])
-				ct, err := s.encaps(k, t.m[:])
-				t.check(err)
-				return kemPair{k, ct}
-			})
-		}
-		t.run = func() {
-			ss, err := cur.key.Decapsulate(cur.ct)
-			t.check(err)
-			t.sink += len(ss)
-		}
+		decapsKeyClasses(t, s)
 	case "decaps/ciphertext":
-		// Pools of poolSize valid ciphertexts (fresh encapsulations to
-		// the fixed key) and poolSize random ones (invalid but for
-		// 2^-256), made at setup; Prepare copies one of its class's pool
-		// into the ciphertext decapsulated.
-		var pool [2][][]byte
-		for range poolSize {
-			fill(rng, t.m[:])
-			c, err := s.encaps(key, t.m[:])
-			if err != nil {
-				return nil, err
-			}
-			junk := make([]byte, s.ctSize)
-			fill(rng, junk)
-			pool[0], pool[1] = append(pool[0], c), append(pool[1], junk)
-		}
-		ct = make([]byte, s.ctSize)
-		t.prepare = func(class int) { copy(ct, pool[class][rng.IntN(poolSize)]) }
-		t.run = func() {
-			ss, err := key.Decapsulate(ct)
-			t.check(err)
-			t.sink += len(ss)
+		if err := decapsCiphertextClasses(t, s, key); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, fmt.Errorf("unknown classes %q of %s.%s", classes, s.name, op)
 	}
 	return t, nil
+}
+
+// decapsKeyClasses sets t to time decapsulation with the fixed key or a
+// random one. Prepare makes both classes' inputs, in random order, and
+// keeps one: a key from the fixed seed and one from a random seed, each
+// with a fresh valid ciphertext. The work before the timed call (key
+// generation leaves ρ-dependent state in caches and predictors) is then
+// the same whatever the class.
+func decapsKeyClasses(t *opTarget, s kemSet) {
+	var cur kemPair
+	t.prepare = func(class int) {
+		cur = bothClasses(t.rng, class, func(c int) kemPair {
+			k := classKey(t, c, s.newKey)
+			fill(t.rng, t.m[:])
+			ct, err := s.encaps(k, t.m[:])
+			t.check(err)
+			return kemPair{k, ct}
+		})
+	}
+	t.run = func() {
+		ss, err := cur.key.Decapsulate(cur.ct)
+		t.check(err)
+		t.sink += len(ss)
+	}
+}
+
+// decapsCiphertextClasses sets t to time decapsulation with key of a
+// valid or a random ciphertext. Pools of poolSize valid ciphertexts
+// (fresh encapsulations to key) and poolSize random ones (invalid but for
+// 2^-256) are made here, at setup; Prepare copies one of its class's pool
+// into the ciphertext decapsulated.
+func decapsCiphertextClasses(t *opTarget, s kemSet, key kemKey) error {
+	var pool [2][][]byte
+	for range poolSize {
+		fill(t.rng, t.m[:])
+		c, err := s.encaps(key, t.m[:])
+		if err != nil {
+			return err
+		}
+		junk := make([]byte, s.ctSize)
+		fill(t.rng, junk)
+		pool[0], pool[1] = append(pool[0], c), append(pool[1], junk)
+	}
+	ct := make([]byte, s.ctSize)
+	t.prepare = func(class int) { copy(ct, pool[class][t.rng.IntN(poolSize)]) }
+	t.run = func() {
+		ss, err := key.Decapsulate(ct)
+		t.check(err)
+		t.sink += len(ss)
+	}
+	return nil
 }
 
 func newDSATarget(s dsaSet, op, classes string, rng *rand.Rand) (*opTarget, error) {

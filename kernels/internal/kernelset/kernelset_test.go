@@ -152,3 +152,18 @@ func knownNames(s *Slot[inc]) []string {
 	}
 	return out
 }
+
+func TestDiff(t *testing.T) {
+	if err := Diff("k", "v", "in", []int16{1, 2, 3}, []int16{1, 2, 3}); err != nil {
+		t.Fatalf("Diff of equal slices: %v", err)
+	}
+	err := Diff("k", "v", "in", []int32{1, 5, 7}, []int32{1, 2, 3})
+	m, ok := err.(*variant.Mismatch)
+	if !ok {
+		t.Fatalf("Diff = %v, want a *variant.Mismatch", err)
+	}
+	want := variant.Mismatch{Kernel: "k", Variant: "v", Input: "in", Index: 1, Got: "5", Want: "2"}
+	if *m != want {
+		t.Fatalf("Diff = %+v, want %+v", *m, want)
+	}
+}

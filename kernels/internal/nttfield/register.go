@@ -6,18 +6,19 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/compose"
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
 // Unary is an in-place transform (NTT, InvNTT).
-type Unary[E Elem] = func(*Poly[E])
+type Unary[E polyvec.Elem] = func(*polyvec.Poly[E])
 
 // Binary is a product h = f∘g (MulNTT).
-type Binary[E Elem] = func(h, f, g *Poly[E])
+type Binary[E polyvec.Elem] = func(h, f, g *polyvec.Poly[E])
 
 // A Spec names a kernel and its field.
-type Spec[E Elem] struct {
+type Spec[E polyvec.Elem] struct {
 	Kernel, Family, Bench, Doc string
 	Q                          E
 }
@@ -25,7 +26,7 @@ type Spec[E Elem] struct {
 // slotSpec describes spec's kernel for kernelset: the generic code ref,
 // instances from newInstance, verification by verify (VerifyUnary or
 // VerifyBinary).
-func slotSpec[E Elem, F any](spec Spec[E], ref F, newInstance func(name string, fn F, seed uint64) variant.Instance,
+func slotSpec[E polyvec.Elem, F any](spec Spec[E], ref F, newInstance func(name string, fn F, seed uint64) variant.Instance,
 	verify func(spec Spec[E], name string, fn, ref F, seed uint64, count int) error) kernelset.Spec[F] {
 	return kernelset.Spec[F]{
 		Kernel: spec.Kernel, Family: spec.Family, Bench: spec.Bench, Unit: "poly", Doc: spec.Doc, Generic: ref,
@@ -39,21 +40,21 @@ func slotSpec[E Elem, F any](spec Spec[E], ref F, newInstance func(name string, 
 
 // unarySlot registers spec's kernel, its generic variant ref and the
 // production table prod.
-func unarySlot[E Elem](spec Spec[E], ref Unary[E], prod []variant.Impl[Unary[E]]) *kernelset.Slot[Unary[E]] {
+func unarySlot[E polyvec.Elem](spec Spec[E], ref Unary[E], prod []variant.Impl[Unary[E]]) *kernelset.Slot[Unary[E]] {
 	newInstance := func(name string, fn Unary[E], seed uint64) variant.Instance {
-		in := &unaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: NewRand(seed)}
-		Fill(in.rng, spec.Q, &in.p)
+		in := &unaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: polyvec.NewRand(seed)}
+		polyvec.Fill(in.rng, spec.Q, &in.p)
 		return in
 	}
 	return kernelset.New(slotSpec(spec, ref, newInstance, VerifyUnary[E]), prod)
 }
 
 // binarySlot is unarySlot for products.
-func binarySlot[E Elem](spec Spec[E], ref Binary[E], prod []variant.Impl[Binary[E]]) *kernelset.Slot[Binary[E]] {
+func binarySlot[E polyvec.Elem](spec Spec[E], ref Binary[E], prod []variant.Impl[Binary[E]]) *kernelset.Slot[Binary[E]] {
 	newInstance := func(name string, fn Binary[E], seed uint64) variant.Instance {
-		in := &binaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: NewRand(seed)}
-		Fill(in.rng, spec.Q, &in.f)
-		Fill(in.rng, spec.Q, &in.g)
+		in := &binaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: polyvec.NewRand(seed)}
+		polyvec.Fill(in.rng, spec.Q, &in.f)
+		polyvec.Fill(in.rng, spec.Q, &in.g)
 		return in
 	}
 	return kernelset.New(slotSpec(spec, ref, newInstance, VerifyBinary[E]), prod)
@@ -84,12 +85,12 @@ func loopTrips(v *variant.Variant) func(int) float64 {
 	return func(int) float64 { return trips }
 }
 
-type unaryInstance[E Elem] struct {
+type unaryInstance[E polyvec.Elem] struct {
 	spec    Spec[E]
 	name    string
 	fn, ref Unary[E]
-	rng     *Rand
-	p       Poly[E]
+	rng     *polyvec.Rand
+	p       polyvec.Poly[E]
 }
 
 // Run transforms the prepared polynomial n times; outputs are canonical,
@@ -104,12 +105,12 @@ func (in *unaryInstance[E]) Check() error {
 	return VerifyUnary(in.spec, in.name, in.fn, in.ref, in.rng.Uint64(), 4)
 }
 
-type binaryInstance[E Elem] struct {
+type binaryInstance[E polyvec.Elem] struct {
 	spec    Spec[E]
 	name    string
 	fn, ref Binary[E]
-	rng     *Rand
-	h, f, g Poly[E]
+	rng     *polyvec.Rand
+	h, f, g polyvec.Poly[E]
 }
 
 func (in *binaryInstance[E]) Run(n int) {
@@ -125,23 +126,23 @@ func (in *binaryInstance[E]) Check() error {
 // VerifyUnary compares fn with ref on every edge input and on count random
 // polynomials derived from seed; it returns a *variant.Mismatch on the
 // first difference.
-func VerifyUnary[E Elem](spec Spec[E], name string, fn, ref Unary[E], seed uint64, count int) error {
-	var in, got, want Poly[E]
+func VerifyUnary[E polyvec.Elem](spec Spec[E], name string, fn, ref Unary[E], seed uint64, count int) error {
+	var in, got, want polyvec.Poly[E]
 	check := func(input string) error {
 		got, want = in, in
 		fn(&got)
 		ref(&want)
-		return mismatch(spec.Kernel, name, input, &got, &want)
+		return kernelset.Diff(spec.Kernel, name, input, got[:], want[:])
 	}
-	for _, e := range Edges {
-		SetEdge(e, spec.Q, &in)
+	for _, e := range polyvec.Edges {
+		polyvec.SetEdge(e, spec.Q, &in)
 		if err := check(e.Name); err != nil {
 			return err
 		}
 	}
-	rng := NewRand(seed)
+	rng := polyvec.NewRand(seed)
 	for i := range count {
-		Fill(rng, spec.Q, &in)
+		polyvec.Fill(rng, spec.Q, &in)
 		if err := check(fmt.Sprintf("random #%d (seed %#x)", i, seed)); err != nil {
 			return err
 		}
@@ -151,26 +152,26 @@ func VerifyUnary[E Elem](spec Spec[E], name string, fn, ref Unary[E], seed uint6
 
 // VerifyBinary is VerifyUnary for products; edge inputs are used for both
 // factors in every combination.
-func VerifyBinary[E Elem](spec Spec[E], name string, fn, ref Binary[E], seed uint64, count int) error {
-	var f, g, got, want Poly[E]
+func VerifyBinary[E polyvec.Elem](spec Spec[E], name string, fn, ref Binary[E], seed uint64, count int) error {
+	var f, g, got, want polyvec.Poly[E]
 	check := func(input string) error {
 		fn(&got, &f, &g)
 		ref(&want, &f, &g)
-		return mismatch(spec.Kernel, name, input, &got, &want)
+		return kernelset.Diff(spec.Kernel, name, input, got[:], want[:])
 	}
-	for _, ef := range Edges {
-		for _, eg := range Edges {
-			SetEdge(ef, spec.Q, &f)
-			SetEdge(eg, spec.Q, &g)
+	for _, ef := range polyvec.Edges {
+		for _, eg := range polyvec.Edges {
+			polyvec.SetEdge(ef, spec.Q, &f)
+			polyvec.SetEdge(eg, spec.Q, &g)
 			if err := check(ef.Name + " x " + eg.Name); err != nil {
 				return err
 			}
 		}
 	}
-	rng := NewRand(seed)
+	rng := polyvec.NewRand(seed)
 	for i := range count {
-		Fill(rng, spec.Q, &f)
-		Fill(rng, spec.Q, &g)
+		polyvec.Fill(rng, spec.Q, &f)
+		polyvec.Fill(rng, spec.Q, &g)
 		if err := check(fmt.Sprintf("random #%d (seed %#x)", i, seed)); err != nil {
 			return err
 		}
@@ -178,43 +179,54 @@ func VerifyBinary[E Elem](spec Spec[E], name string, fn, ref Binary[E], seed uin
 	return nil
 }
 
-func mismatch[E Elem](kernel, name, input string, got, want *Poly[E]) error {
-	i := FirstDiff(got, want)
-	if i < 0 {
-		return nil
-	}
-	return &variant.Mismatch{Kernel: kernel, Variant: name, Input: input, Index: i,
-		Got: fmt.Sprint(got[i]), Want: fmt.Sprint(want[i])}
+// A Tables is a field's generic code and production tables for its three
+// kernels, and their names. The lab tables are passed to RegisterLab
+// only, so that a binary that never calls it does not link them.
+type Tables[E polyvec.Elem] struct {
+	// Name and Bench prefix the kernels' and benchmarks' names ("mlkem":
+	// mlkem.ntt, mlkem.invntt, mlkem.mulntt; "MLKEM": MLKEMNTT, ...);
+	// Title, Standard and Algs (the standard's algorithm numbers of NTT,
+	// InvNTT and MulNTT) make their descriptions.
+	Name, Bench, Title, Standard string
+	Algs                         [3]int
+	Q                            E
+	NTT, InvNTT                  Unary[E]
+	MulNTT                       Binary[E]
+	ProdNTT, ProdInvNTT          []variant.Impl[Unary[E]]
+	ProdMulNTT                   []variant.Impl[Binary[E]]
 }
 
-// A Tables is a field's generic code and production tables for its three
-// kernels. The lab tables are passed to RegisterLab only, so that a
-// binary that never calls it does not link them.
-type Tables[E Elem] struct {
-	NTT, InvNTT         Unary[E]
-	MulNTT              Binary[E]
-	ProdNTT, ProdInvNTT []variant.Impl[Unary[E]]
-	ProdMulNTT          []variant.Impl[Binary[E]]
-	NTTSpec, InvNTTSpec Spec[E]
-	MulNTTSpec          Spec[E]
+// kernelNames are the names of the three kernels after the scheme's
+// prefix, their benchmarks' after Bench and their descriptions'.
+var kernelNames = [3]struct{ kernel, bench, doc string }{
+	{"ntt", "NTT", "NTT"},
+	{"invntt", "InvNTT", "inverse NTT"},
+	{"mulntt", "MulNTT", "NTT-domain product"},
+}
+
+// spec returns the Spec of kernel k (0: NTT, 1: InvNTT, 2: MulNTT).
+func (t *Tables[E]) spec(k int) Spec[E] {
+	nm := kernelNames[k]
+	return Spec[E]{Kernel: t.Name + "." + nm.kernel, Family: "ntt", Bench: t.Bench + nm.bench,
+		Doc: fmt.Sprintf("%s %s (%s Alg. %d)", t.Title, nm.doc, t.Standard, t.Algs[k]), Q: t.Q}
 }
 
 // A Set holds the implementations a field's public API calls, one
 // kernelset.Slot per kernel (the API calls its Fn): chosen among the
 // production tables by NewSet, and again among the lab tables by
 // RegisterLab.
-type Set[E Elem] struct {
+type Set[E polyvec.Elem] struct {
 	NTT, InvNTT *kernelset.Slot[Unary[E]]
 	MulNTT      *kernelset.Slot[Binary[E]]
 }
 
 // NewSet registers the three kernels with their generic and production
 // variants and chooses the implementations among them.
-func NewSet[E Elem](t Tables[E]) *Set[E] {
+func NewSet[E polyvec.Elem](t Tables[E]) *Set[E] {
 	return &Set[E]{
-		NTT:    unarySlot(t.NTTSpec, t.NTT, t.ProdNTT),
-		InvNTT: unarySlot(t.InvNTTSpec, t.InvNTT, t.ProdInvNTT),
-		MulNTT: binarySlot(t.MulNTTSpec, t.MulNTT, t.ProdMulNTT),
+		NTT:    unarySlot(t.spec(0), t.NTT, t.ProdNTT),
+		InvNTT: unarySlot(t.spec(1), t.InvNTT, t.ProdInvNTT),
+		MulNTT: binarySlot(t.spec(2), t.MulNTT, t.ProdMulNTT),
 	}
 }
 

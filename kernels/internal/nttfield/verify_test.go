@@ -3,6 +3,7 @@ package nttfield
 import (
 	"testing"
 
+	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -19,14 +20,14 @@ func TestVerifyDetectsMismatch(t *testing.T) {
 // verifyDetectsMismatch checks VerifyUnary and VerifyBinary in spec's
 // field, with stand-ins for the transforms: doubling each coefficient and
 // the coefficient-wise product, both mod q.
-func verifyDetectsMismatch[E Elem](t *testing.T, spec Spec[E]) {
+func verifyDetectsMismatch[E polyvec.Elem](t *testing.T, spec Spec[E]) {
 	q := int64(spec.Q)
-	double := func(p *Poly[E]) {
+	double := func(p *polyvec.Poly[E]) {
 		for i := range p {
 			p[i] = E(2 * int64(p[i]) % q)
 		}
 	}
-	mul := func(h, f, g *Poly[E]) {
+	mul := func(h, f, g *polyvec.Poly[E]) {
 		for i := range h {
 			h[i] = E(int64(f[i]) * int64(g[i]) % q)
 		}
@@ -37,12 +38,12 @@ func verifyDetectsMismatch[E Elem](t *testing.T, spec Spec[E]) {
 	if err := VerifyBinary(spec, "same", mul, mul, 1, 4); err != nil {
 		t.Errorf("%s: VerifyBinary of the reference against itself: %v", spec.Kernel, err)
 	}
-	broken := func(p *Poly[E]) {
+	broken := func(p *polyvec.Poly[E]) {
 		double(p)
 		p[200] = (p[200] + 1) % spec.Q
 	}
 	checkMismatch(t, spec.Kernel, "VerifyUnary", VerifyUnary(spec, "broken", broken, double, 1, 1), 200)
-	brokenMul := func(h, f, g *Poly[E]) {
+	brokenMul := func(h, f, g *polyvec.Poly[E]) {
 		mul(h, f, g)
 		h[17] = (h[17] + 1) % spec.Q
 	}
@@ -56,5 +57,21 @@ func checkMismatch(t *testing.T, kernel, what string, err error, index int) {
 	m, ok := err.(*variant.Mismatch)
 	if !ok || m.Index != index || m.Variant != "broken" || m.Input == "" || m.Kernel != kernel {
 		t.Errorf("%s: %s on a broken variant returned %v, want a mismatch at index %d", kernel, what, err, index)
+	}
+}
+
+// TestTablesSpec checks the names and descriptions a Tables gives its
+// three kernels.
+func TestTablesSpec(t *testing.T) {
+	tb := Tables[int16]{Name: "mlkem", Bench: "MLKEM", Title: "ML-KEM", Standard: "FIPS 203", Algs: [3]int{9, 10, 11}, Q: 3329}
+	want := []Spec[int16]{
+		{Kernel: "mlkem.ntt", Family: "ntt", Bench: "MLKEMNTT", Doc: "ML-KEM NTT (FIPS 203 Alg. 9)", Q: 3329},
+		{Kernel: "mlkem.invntt", Family: "ntt", Bench: "MLKEMInvNTT", Doc: "ML-KEM inverse NTT (FIPS 203 Alg. 10)", Q: 3329},
+		{Kernel: "mlkem.mulntt", Family: "ntt", Bench: "MLKEMMulNTT", Doc: "ML-KEM NTT-domain product (FIPS 203 Alg. 11)", Q: 3329},
+	}
+	for k, w := range want {
+		if got := tb.spec(k); got != w {
+			t.Errorf("spec(%d) = %+v, want %+v", k, got, w)
+		}
 	}
 }

@@ -21,8 +21,8 @@ package polypack
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
 
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 )
 
@@ -43,26 +43,26 @@ type (
 )
 
 // Encode12 writes ByteEncode_12(f) for canonical f (mlkem.encode12).
-func Encode12(dst *[384]byte, f *[256]int16) { slots.encode12.Fn(noescape(dst), noescape(f)) }
+func Encode12(dst *[384]byte, f *[256]int16) { slots.encode12.Fn(escape.Hide(dst), escape.Hide(f)) }
 
 // Decode12 sets f to ByteDecode_12(src) and reports whether every
 // coefficient is below q (mlkem.decode12).
 func Decode12(f *[256]int16, src *[384]byte) bool {
-	return slots.decode12.Fn(noescape(f), noescape(src)) == 1
+	return slots.decode12.Fn(escape.Hide(f), escape.Hide(src)) == 1
 }
 
 // Compress writes ByteEncode_d(Compress_d(f)), 32·d bytes, to dst for
 // canonical f and d in {1, 4, 5, 10, 11} (mlkem.compress).
 func Compress(dst []byte, f *[256]int16, d int) {
 	checkWidth("Compress", len(dst), d, kemWidths)
-	slots.compress.Fn(noescapeBytes(dst), noescape(f), d)
+	slots.compress.Fn(escape.HideBytes(dst), escape.Hide(f), d)
 }
 
 // Decompress sets f to Decompress_d(ByteDecode_d(src)), canonical, for
 // the 32·d bytes of src and d in {1, 4, 5, 10, 11} (mlkem.decompress).
 func Decompress(f *[256]int16, src []byte, d int) {
 	checkWidth("Decompress", len(src), d, kemWidths)
-	slots.decompress.Fn(noescape(f), noescapeBytes(src), d)
+	slots.decompress.Fn(escape.Hide(f), escape.HideBytes(src), d)
 }
 
 // Pack writes the 256 values base − sgn·w[i], each in [0, 2^bits), in
@@ -70,14 +70,14 @@ func Decompress(f *[256]int16, src []byte, d int) {
 // sgn = 1, SimpleBitPack with base = 0, sgn = −1.
 func Pack(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	checkWidth("Pack", len(dst), bits, dsaWidths)
-	slots.pack.Fn(noescapeBytes(dst), noescape(w), bits, base, sgn)
+	slots.pack.Fn(escape.HideBytes(dst), escape.Hide(w), bits, base, sgn)
 }
 
 // Unpack sets w[i] = base − sgn·v_i for the 256 values v_i of bits bits
 // (3, 4, 10 or 13) in src[:32·bits] (mldsa.unpack).
 func Unpack(w *[256]int32, src []byte, bits int, base, sgn int32) {
 	checkWidth("Unpack", len(src), bits, dsaWidths)
-	slots.unpack.Fn(noescape(w), noescapeBytes(src), bits, base, sgn)
+	slots.unpack.Fn(escape.Hide(w), escape.HideBytes(src), bits, base, sgn)
 }
 
 // kemWidths and dsaWidths are the widths each kernel takes.
@@ -172,8 +172,11 @@ func decompressGeneric(f *[256]int16, src []byte, d int) {
 	}
 }
 
-// packGeneric is Pack in Go.
-func packGeneric(dst []byte, w *[256]int32, bits int, base, sgn int32) {
+// PackBits is Pack's generic code, for any width bits up to 24: it writes
+// the 256 values base − sgn·w[i], each in [0, 2^bits), in bits bits to
+// dst[:32·bits]. Callers with a width the kernels do not take (ML-DSA's
+// z, 18 or 20 bits) call it directly.
+func PackBits(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	mask := uint64(1)<<bits - 1
 	dst = dst[:n*bits/8]
 	var acc uint64
@@ -190,9 +193,12 @@ func packGeneric(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	}
 }
 
-// unpackGeneric is Unpack in Go, reading 8 bytes at a time (from a padded
-// copy when src has fewer than 8 bytes past the packed polynomial).
-func unpackGeneric(w *[256]int32, src []byte, bits int, base, sgn int32) {
+// UnpackBits is Unpack's generic code, for any width bits up to 24: it
+// sets w[i] = base − sgn·v_i for the 256 values v_i of bits bits in
+// src[:32·bits], reading 8 bytes at a time (from a padded copy when src
+// has fewer than 8 bytes past the packed polynomial). Callers with a width
+// the kernels do not take call it directly.
+func UnpackBits(w *[256]int32, src []byte, bits int, base, sgn int32) {
 	size := n * bits / 8
 	if len(src) < size+8 {
 		var padded [n*24/8 + 8]byte
@@ -231,10 +237,10 @@ var slots = struct {
 		Generic: decompressGeneric, Edges: len(edges), Check: checkDecompress, Prepare: prepareDecompress}, prodAsmDecompress),
 	pack: kernelset.New(kernelset.Spec[packFn]{Kernel: "mldsa.pack", Family: "pack", Bench: "MLDSAPack",
 		Unit: "poly", Doc: "ML-DSA BitPack in 3, 4, 10, 13 bits (FIPS 204 Alg. 16, 17)",
-		Generic: packGeneric, Edges: len(edges), Check: checkPack, Prepare: preparePack}, prodAsmPack),
+		Generic: PackBits, Edges: len(edges), Check: checkPack, Prepare: preparePack}, prodAsmPack),
 	unpack: kernelset.New(kernelset.Spec[unpackFn]{Kernel: "mldsa.unpack", Family: "pack", Bench: "MLDSAUnpack",
 		Unit: "poly", Doc: "ML-DSA BitUnpack in 3, 4, 10, 13 bits (FIPS 204 Alg. 18, 19)",
-		Generic: unpackGeneric, Edges: len(edges), Check: checkUnpack, Prepare: prepareUnpack}, prodAsmUnpack),
+		Generic: UnpackBits, Edges: len(edges), Check: checkUnpack, Prepare: prepareUnpack}, prodAsmUnpack),
 }
 
 // RegisterVariants registers every generated variant of the packings for
@@ -257,19 +263,3 @@ func KEMSlots() []kernelset.Tiered {
 
 // DSASlots returns ML-DSA's packings.
 func DSASlots() []kernelset.Tiered { return []kernelset.Tiered{slots.pack, slots.unpack} }
-
-// noescape returns p, hidden from escape analysis: the kernels are called
-// through function values, which would move every array passed to them to
-// the heap, and they do not retain their arguments.
-func noescape[T any](p *T) *T {
-	bits := *(*uintptr)(unsafe.Pointer(&p))
-	return *(**T)(unsafe.Pointer(&bits))
-}
-
-// noescapeBytes is noescape for a slice's array.
-func noescapeBytes(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice(noescape(unsafe.SliceData(b)), len(b))
-}

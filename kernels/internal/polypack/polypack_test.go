@@ -134,3 +134,30 @@ func TestDecompress(t *testing.T) {
 		}
 	}
 }
+
+// TestPackBitsWide packs and unpacks ML-DSA's z widths, which no kernel
+// takes: every value, written bit by bit, comes back.
+func TestPackBitsWide(t *testing.T) {
+	for _, bits := range []int{18, 20} {
+		var w, back [256]int32
+		base := int32(1) << (bits - 1) // γ1
+		for i := range w {
+			w[i] = base - int32(i*2654435761%(1<<bits))
+		}
+		dst := make([]byte, 32*bits)
+		PackBits(dst, &w, bits, base, 1)
+		for i := range w {
+			v := uint32(base - w[i])
+			for k := range bits {
+				pos := i*bits + k
+				if got := uint32(dst[pos/8]>>(pos%8)) & 1; got != v>>k&1 {
+					t.Fatalf("%d bits: bit %d of value %d is %d, want %d", bits, k, i, got, v>>k&1)
+				}
+			}
+		}
+		UnpackBits(&back, dst, bits, base, 1)
+		if back != w {
+			t.Fatalf("%d bits: UnpackBits(PackBits(w)) differs from w", bits)
+		}
+	}
+}

@@ -3,8 +3,8 @@ package polypack
 import (
 	"fmt"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
-	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/internal/polyvec"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 )
 
 // Verification of the packings: boundary inputs (extremes, alternations,
@@ -32,23 +32,11 @@ func values(i int, seed uint64, max uint32, count int) ([]uint32, string) {
 		}
 		return out, fmt.Sprintf("boundary input %d", i)
 	}
-	r := nttfield.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
+	r := polyvec.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
 	for k := range out {
 		out[k] = uint32(r.Uint64() % uint64(max+1))
 	}
 	return out, fmt.Sprintf("random input %d (seed %#x)", i, seed)
-}
-
-// diff returns a *variant.Mismatch at the first index where got and want
-// differ, or nil.
-func diff[E comparable](kernel, name, what string, got, want []E) error {
-	for i := range got {
-		if got[i] != want[i] {
-			return &variant.Mismatch{Kernel: kernel, Variant: name, Input: what, Index: i,
-				Got: fmt.Sprint(got[i]), Want: fmt.Sprint(want[i])}
-		}
-	}
-	return nil
 }
 
 func kemPoly(i int, seed uint64) (*[256]int16, string) {
@@ -74,7 +62,7 @@ func checkEncode12(kernel, name string, fn, ref encode12Fn, i int, seed uint64) 
 	var got, want [384]byte
 	fn(&got, f)
 	ref(&want, f)
-	return diff(kernel, name, what, got[:], want[:])
+	return kernelset.Diff(kernel, name, what, got[:], want[:])
 }
 
 func checkDecode12(kernel, name string, fn, ref decode12Fn, i int, seed uint64) error {
@@ -87,10 +75,10 @@ func checkDecode12(kernel, name string, fn, ref decode12Fn, i int, seed uint64) 
 		}
 		var got, want [256]int16
 		okg, okw := fn(&got, (*[384]byte)(b)), ref(&want, (*[384]byte)(b))
-		if err := diff(kernel, name, what+", check", []uint32{okg}, []uint32{okw}); err != nil {
+		if err := kernelset.Diff(kernel, name, what+", check", []uint32{okg}, []uint32{okw}); err != nil {
 			return err
 		}
-		if err := diff(kernel, name, what, got[:], want[:]); err != nil {
+		if err := kernelset.Diff(kernel, name, what, got[:], want[:]); err != nil {
 			return err
 		}
 	}
@@ -103,7 +91,7 @@ func checkCompress(kernel, name string, fn, ref compressFn, i int, seed uint64) 
 		got, want := make([]byte, 32*d), make([]byte, 32*d)
 		fn(got, f, d)
 		ref(want, f, d)
-		if err := diff(kernel, name, fmt.Sprintf("%s, d = %d", what, d), got, want); err != nil {
+		if err := kernelset.Diff(kernel, name, fmt.Sprintf("%s, d = %d", what, d), got, want); err != nil {
 			return err
 		}
 	}
@@ -116,7 +104,7 @@ func checkDecompress(kernel, name string, fn, ref decompressFn, i int, seed uint
 		var got, want [256]int16
 		fn(&got, b, d)
 		ref(&want, b, d)
-		if err := diff(kernel, name, fmt.Sprintf("%s, d = %d", what, d), got[:], want[:]); err != nil {
+		if err := kernelset.Diff(kernel, name, fmt.Sprintf("%s, d = %d", what, d), got[:], want[:]); err != nil {
 			return err
 		}
 	}
@@ -140,7 +128,7 @@ func checkPack(kernel, name string, fn, ref packFn, i int, seed uint64) error {
 		got, want := make([]byte, 32*fm.bits), make([]byte, 32*fm.bits)
 		fn(got, &w, fm.bits, fm.base, fm.sgn)
 		ref(want, &w, fm.bits, fm.base, fm.sgn)
-		if err := diff(kernel, name, fmt.Sprintf("%s, %d bits, base %d, sgn %d", what, fm.bits, fm.base, fm.sgn), got, want); err != nil {
+		if err := kernelset.Diff(kernel, name, fmt.Sprintf("%s, %d bits, base %d, sgn %d", what, fm.bits, fm.base, fm.sgn), got, want); err != nil {
 			return err
 		}
 	}
@@ -153,7 +141,7 @@ func checkUnpack(kernel, name string, fn, ref unpackFn, i int, seed uint64) erro
 		var got, want [256]int32
 		fn(&got, b, fm.bits, fm.base, fm.sgn)
 		ref(&want, b, fm.bits, fm.base, fm.sgn)
-		if err := diff(kernel, name, fmt.Sprintf("%s, %d bits, base %d, sgn %d", what, fm.bits, fm.base, fm.sgn), got[:], want[:]); err != nil {
+		if err := kernelset.Diff(kernel, name, fmt.Sprintf("%s, %d bits, base %d, sgn %d", what, fm.bits, fm.base, fm.sgn), got[:], want[:]); err != nil {
 			return err
 		}
 	}

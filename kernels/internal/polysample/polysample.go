@@ -25,8 +25,8 @@ package polysample
 
 import (
 	"encoding/binary"
-	"unsafe"
 
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 )
 
@@ -51,7 +51,7 @@ type (
 // d2 = ⌊b1/16⌋ + 16·b2 of each three bytes, kept if below q = 3329. It
 // returns the new count (mlkem.rejntt). buf is public.
 func RejNTT12(f *[256]int16, j int, buf []byte) int {
-	return slots.rej12.Fn(noescape(f), j, noescapeBytes(buf))
+	return slots.rej12.Fn(escape.Hide(f), j, escape.HideBytes(buf))
 }
 
 // RejNTT23 continues RejNTTPoly (FIPS 204 Algorithm 30) with a[:j]
@@ -59,7 +59,7 @@ func RejNTT12(f *[256]int16, j int, buf []byte) int {
 // (the top bit of the third cleared), kept if below q = 8380417. It
 // returns the new count (mldsa.rejntt). buf is public.
 func RejNTT23(a *[256]int32, j int, buf []byte) int {
-	return slots.rej23.Fn(noescape(a), j, noescapeBytes(buf))
+	return slots.rej23.Fn(escape.Hide(a), j, escape.HideBytes(buf))
 }
 
 // RejEta continues RejBoundedPoly (FIPS 204 Algorithm 31) with a[:j]
@@ -70,7 +70,7 @@ func RejNTT23(a *[256]int32, j int, buf []byte) int {
 // depends on them, only on which candidates were rejected, which the
 // spec's loop reveals and which is independent of the accepted values.
 func RejEta(a *[256]int32, j int, buf []byte, eta int32) int {
-	return slots.rejEta.Fn(noescape(a), j, noescapeBytes(buf), eta)
+	return slots.rejEta.Fn(escape.Hide(a), j, escape.HideBytes(buf), eta)
 }
 
 // rejNTT12Generic is RejNTT12 in Go. Four candidates at a time, from one
@@ -232,20 +232,4 @@ func KEMSlots() []kernelset.Tiered {
 // DSASlots returns ML-DSA's samplers.
 func DSASlots() []kernelset.Tiered {
 	return []kernelset.Tiered{slots.rej23, slots.rejEta, cbdSlots.expandMask}
-}
-
-// noescape returns p, hidden from escape analysis: the kernels are called
-// through function values, which would move every polynomial passed to
-// them to the heap, and they do not retain their arguments.
-func noescape[T any](p *T) *T {
-	bits := *(*uintptr)(unsafe.Pointer(&p))
-	return *(**T)(unsafe.Pointer(&bits))
-}
-
-// noescapeBytes is noescape for a slice's array.
-func noescapeBytes(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice(noescape(unsafe.SliceData(b)), len(b))
 }

@@ -3,7 +3,8 @@ package polysample
 import (
 	"fmt"
 
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
+	"github.com/tunelab/tunelab/internal/polyvec"
+	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -23,34 +24,34 @@ type input struct {
 
 // edges are the boundary inputs, by the kind of candidates: each gets a
 // fill function making a candidate of value v (kind-specific encoding).
-var edges = []func(r *nttfield.Rand, cand func(v uint32) []byte, bound uint32) input{
-	func(*nttfield.Rand, func(uint32) []byte, uint32) input { return input{nil, 0} },
-	func(_ *nttfield.Rand, c func(uint32) []byte, b uint32) input { return input{c(b - 1), 255} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 168), 0} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 168), 250} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 504), 0} },
-	func(*nttfield.Rand, func(uint32) []byte, uint32) input { return input{repeat(0xff, 168), 0} },
-	func(*nttfield.Rand, func(uint32) []byte, uint32) input { return input{repeat(0x00, 168), 100} },
-	func(_ *nttfield.Rand, c func(uint32) []byte, b uint32) input {
+var edges = []func(r *polyvec.Rand, cand func(v uint32) []byte, bound uint32) input{
+	func(*polyvec.Rand, func(uint32) []byte, uint32) input { return input{nil, 0} },
+	func(_ *polyvec.Rand, c func(uint32) []byte, b uint32) input { return input{c(b - 1), 255} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 168), 0} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 168), 250} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 504), 0} },
+	func(*polyvec.Rand, func(uint32) []byte, uint32) input { return input{repeat(0xff, 168), 0} },
+	func(*polyvec.Rand, func(uint32) []byte, uint32) input { return input{repeat(0x00, 168), 100} },
+	func(_ *polyvec.Rand, c func(uint32) []byte, b uint32) input {
 		var buf []byte
 		for i := range 120 {
 			buf = append(buf, c(b-1+uint32(i%3))...) // q−1, q, q+1
 		}
 		return input{buf, 3}
 	},
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 170), 0} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 47), 0} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 1000), 0} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 168), 256} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 136), 241} },
-	func(r *nttfield.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 96), 225} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 170), 0} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 47), 0} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 1000), 0} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 168), 256} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 136), 241} },
+	func(r *polyvec.Rand, _ func(uint32) []byte, _ uint32) input { return input{randBytes(r, 96), 225} },
 }
 
 // inputOf returns input i of seed: boundary input i, or a buffer of
 // random length (0 to 700 bytes) with a random starting count (0 half of
 // the time, near full a quarter of it).
 func inputOf(i int, seed uint64, cand func(v uint32) []byte, bound uint32) (input, string) {
-	r := nttfield.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
+	r := polyvec.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
 	if i < len(edges) {
 		return edges[i](r, cand, bound), fmt.Sprintf("boundary input %d", i)
 	}
@@ -64,7 +65,7 @@ func inputOf(i int, seed uint64, cand func(v uint32) []byte, bound uint32) (inpu
 	return in, fmt.Sprintf("random input %d (seed %#x)", i, seed)
 }
 
-func randBytes(r *nttfield.Rand, n int) []byte {
+func randBytes(r *polyvec.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(r.Uint64())
@@ -91,11 +92,6 @@ func cand23(v uint32) []byte { return []byte{byte(v), byte(v >> 8), byte(v>>16) 
 // candEta encodes the nibble v in both halves of a byte.
 func candEta(v uint32) []byte { return []byte{byte(v&15 | v<<4)} }
 
-// mismatchAt returns the *variant.Mismatch of coefficient i.
-func mismatchAt[E int16 | int32](kernel, name, what string, i int, got, want E) error {
-	return &variant.Mismatch{Kernel: kernel, Variant: name, Input: what, Index: i, Got: fmt.Sprint(got), Want: fmt.Sprint(want)}
-}
-
 // compare runs got and want on copies of a polynomial prefilled with a
 // pattern and returns the first difference (count, then coefficients
 // below it) as a *variant.Mismatch.
@@ -110,13 +106,7 @@ func compare[E int16 | int32](kernel, name, what string, j int, got, want func(p
 		return &variant.Mismatch{Kernel: kernel, Variant: name, Input: what, Index: -1,
 			Got: fmt.Sprintf("count %d", jg), Want: fmt.Sprintf("count %d", jw)}
 	}
-	for i := range jw {
-		if pg[i] != pw[i] {
-			return &variant.Mismatch{Kernel: kernel, Variant: name, Input: fmt.Sprintf("%s (from j = %d)", what, j), Index: i,
-				Got: fmt.Sprint(pg[i]), Want: fmt.Sprint(pw[i])}
-		}
-	}
-	return nil
+	return kernelset.Diff(kernel, name, fmt.Sprintf("%s (from j = %d)", what, j), pg[:jw], pw[:jw])
 }
 
 func check12(kernel, name string, fn, ref rej12Fn, i int, seed uint64) error {
@@ -150,7 +140,7 @@ func checkEta(kernel, name string, fn, ref rejEtaFn, i int, seed uint64) error {
 
 func prepare12(fn rej12Fn, seed uint64) func(int) {
 	var f [256]int16
-	buf := randBytes(nttfield.NewRand(seed), 168)
+	buf := randBytes(polyvec.NewRand(seed), 168)
 	return func(k int) {
 		for range k {
 			fn(&f, 0, buf)
@@ -160,7 +150,7 @@ func prepare12(fn rej12Fn, seed uint64) func(int) {
 
 func prepare23(fn rej23Fn, seed uint64) func(int) {
 	var a [256]int32
-	buf := randBytes(nttfield.NewRand(seed), 168)
+	buf := randBytes(polyvec.NewRand(seed), 168)
 	return func(k int) {
 		for range k {
 			fn(&a, 0, buf)
@@ -170,7 +160,7 @@ func prepare23(fn rej23Fn, seed uint64) func(int) {
 
 func prepareEta(fn rejEtaFn, seed uint64) func(int) {
 	var a [256]int32
-	buf := randBytes(nttfield.NewRand(seed), 136)
+	buf := randBytes(polyvec.NewRand(seed), 136)
 	return func(k int) {
 		for range k {
 			fn(&a, 0, buf, 4)

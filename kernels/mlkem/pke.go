@@ -61,7 +61,13 @@ func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) 
 		addMod(&sc.acc, &e1[i])
 		compressEncode(ct[i*per:], &sc.acc, p.du)
 	}
-	rowProduct(&sc.acc, ek.t, 0, 1, cs) // t̂ᵀ ∘ ŷ
+	t := ek.t
+	if t == nil { // a parsed key: t̂ (public) from its encoding
+		var buf [maxK]poly
+		ek.decodeT(buf[:k])
+		t = buf[:k]
+	}
+	rowProduct(&sc.acc, t, 0, 1, cs) // t̂ᵀ ∘ ŷ
 	invNTT(&sc.acc)
 	addMod(&sc.acc, e2)
 	decodeMessage(&sc.tmp, m) // μ

@@ -35,7 +35,8 @@ func keyPolys(k int) int { return k*k + 2*k }
 
 // generate sets dk to the key pair of ML-KEM.KeyGen_internal
 // (Algorithm 16) from the seed d || z, in polys (keyPolys(k) of them) and
-// enc (the encapsulation key's size).
+// enc (the encapsulation key's size), where K-PKE.KeyGen writes ek and
+// hashes it (pkeKeyGen).
 func (dk *decapsulationKey) generate(p *params, seed []byte, polys []poly, enc []byte) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("mlkem: %s seed is %d bytes, want %d", p.name, len(seed), SeedSize)
@@ -45,7 +46,6 @@ func (dk *decapsulationKey) generate(p *params, seed []byte, polys []poly, enc [
 	copy(dk.seed[:], seed)
 	dk.ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
 	pkeKeyGen(dk, seed[:32])
-	dk.ek.encode()
 	return nil
 }
 
@@ -58,15 +58,6 @@ func newDecapsulationKey(p *params, seed []byte) (*decapsulationKey, error) {
 		return nil, err
 	}
 	return dk, nil
-}
-
-// encode sets ek.enc and ek.h from t̂ and ρ.
-func (ek *encapsulationKey) encode() {
-	for i := range ek.t {
-		encode12(ek.enc[384*i:], &ek.t[i])
-	}
-	copy(ek.enc[384*ek.p.k:], ek.rho[:])
-	ek.h = hashH(ek.enc)
 }
 
 // decodeT sets t[:k] to t̂, decoded from ek's encoding, whose

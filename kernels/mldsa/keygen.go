@@ -82,12 +82,16 @@ func (ks *keygenScratch) release() {
 
 // newKeyIn is ML-DSA.KeyGen_internal(ξ) into sk and pk, with their
 // encodings in skEnc and pkEnc (p.skSize and p.pkSize bytes). Â and the
-// secret vectors are sampled from one batch of streams into pooled
-// scratch memory; the key pair keeps only its encodings, from which the
-// first signature decodes NTT(s1), NTT(s2), NTT(t0) and the first
-// verification NTT(t1·2^d) (prepare), and before which Â is expanded
-// again into memory of the key's own (matrix), so that a key generated
-// to be stored or sent costs its encodings' memory and no more.
+// secret vectors are sampled into pooled scratch memory in two batches:
+// the secret vectors with Â's first k−2 rows, then Â's last two rows
+// beside the absorption into tr = H(pk) of pk's prefix known by then (ρ
+// and the first k−2 rows of t1), so that most of H(pk)'s long chain of
+// permutations runs on lanes beside the matrix streams instead of after
+// them. The key pair keeps only its encodings, from which the first
+// signature decodes NTT(s1), NTT(s2), NTT(t0) and the first verification
+// NTT(t1·2^d) (prepare), and before which Â is expanded again into
+// memory of the key's own (matrix), so that a key generated to be stored
+// or sent costs its encodings' memory and no more.
 func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, skEnc, pkEnc []byte) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("%w, got %d", errSeedSize, len(seed))
@@ -108,15 +112,24 @@ func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, skEnc, pkEn
 	pk.p, pk.rho, pk.enc = p, rho, pkEnc[:p.pkSize]
 	ks := keygenPool.Get().(*keygenScratch)
 	defer ks.release()
+	first := p.k - 2 // rows of Â in the first batch
 	var b sha3.Batch
 	var sm samplers
-	p.addExpandA(&b, &sm, ks.a[:p.k*p.l], &rho)
+	p.addExpandARows(&b, &sm, ks.a[:p.k*p.l], &rho, 0, first)
 	p.addExpandS(&b, &sm, ks.s1[:p.l], ks.s2[:p.k], &rhoP)
 	sm.run(&b)
 	clear(rhoP[:])
 	sk.encodeS(ks)
-	ks.computeT(p, sk.enc, pk.enc)
-	pk.encode()
+	copy(pk.enc, rho[:])
+	ks.nttS1(p)
+	ks.computeT(p, 0, first, sk.enc, pk.enc)
+	var hpk shake // tr = H(pk, 64)
+	absorbed := addH(&b, &hpk, pk.enc[:rhoSize+first*t1Bytes])
+	p.addExpandARows(&b, &sm, ks.a[:p.k*p.l], &rho, first, p.k)
+	sm.run(&b)
+	ks.computeT(p, first, p.k, sk.enc, pk.enc)
+	hpk.Write(pk.enc[absorbed:])
+	hpk.Read(pk.tr[:])
 	copy(sk.enc[rhoSize+keySize:], pk.tr[:])
 	return nil
 }
@@ -162,32 +175,27 @@ func (sk *privateKey) encodeS(ks *keygenScratch) {
 	}
 }
 
-// computeT packs, for t = NTT⁻¹(Â∘NTT(s1)) + s2 (Â, s1 and s2 centered
-// in ks), the high part t1 of Power2Round(t) into pkEnc and the centered
-// low part t0 into skEnc, row by row. s1 becomes NTT(s1).
-func (ks *keygenScratch) computeT(p *params, skEnc, pkEnc []byte) {
+// nttS1 replaces the centered s1 of ks by NTT(s1), canonical.
+func (ks *keygenScratch) nttS1(p *params) {
+	for j := range ks.s1[:p.l] {
+		canonPoly(&ks.s1[j], &ks.s1[j])
+		ntt(&ks.s1[j])
+	}
+}
+
+// computeT packs, for rows r0 to r1−1 of t = NTT⁻¹(Â∘NTT(s1)) + s2 (Â,
+// NTT(s1) and the centered s2 in ks), the high part t1 of Power2Round(t)
+// into pkEnc and the centered low part t0 into skEnc.
+func (ks *keygenScratch) computeT(p *params, r0, r1 int, skEnc, pkEnc []byte) {
 	l := p.l
 	s1 := ks.s1[:l]
-	for j := range s1 {
-		canonPoly(&s1[j], &s1[j])
-		ntt(&s1[j])
-	}
-	for i := range p.k {
+	for i := r0; i < r1; i++ {
 		mulRow(&ks.t, ks.a[i*l:(i+1)*l], s1)
 		invNTT(&ks.t)
 		power2RoundT(&ks.t1, &ks.t, &ks.s2[i])
 		packT1(pkEnc[rhoSize+i*t1Bytes:], &ks.t1)
 		packT0(skEnc[p.skT0()+i*t0Bytes:], &ks.t)
 	}
-}
-
-// encode writes ρ into pkEncode(ρ, t1), whose t1 computeT wrote, and sets
-// tr = H(pk, 64).
-func (pk *publicKey) encode() {
-	copy(pk.enc, pk.rho[:])
-	h := newSHAKE256()
-	h.Write(pk.enc)
-	h.Read(pk.tr[:])
 }
 
 // decodeNTT sets s1, s2 and t0, in fresh memory, to the NTTs of the

@@ -73,7 +73,7 @@ func BenchmarkSteps(b *testing.B) {
 		{"packZ", func() { p.packZ(s.w1[:], &g) }},
 		{"unpackZ", func() { p.unpackZ(&f, &g, sig[p.cTilde:]) }},
 		{"packW1", func() { p.packW1(s.w1[:], &pk.matrix()[0]) }},
-		{"keygen.computeT", func() { ks.computeT(p, tk.enc, tpk.enc) }},
+		{"keygen.computeT", func() { ks.nttS1(p); ks.computeT(p, 0, p.k, tk.enc, tpk.enc) }},
 		{"keygen.decodeNTT", func() { tk.decodeNTT() }},
 		{"keygen.t1ToNTT", func() { tpk.t1ToNTT() }},
 		{"keygen(lazy)", func() { newKeyIn(p, seed, new(privateKey), new(publicKey), skEnc, pkEnc) }},

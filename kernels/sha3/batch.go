@@ -130,17 +130,29 @@ func (b *Batch) Stream128(expect int, in ...[]byte) int {
 // written only during Run or Next.
 func (b *Batch) Absorb(h *SHA3, in []byte) int {
 	h.setup()
-	if h.s.n != 0 || h.s.squeezing {
-		panic("sha3: Batch.Absorb into a hash with a partial block or being read")
+	return b.absorbInto(&h.s, in)
+}
+
+// AbsorbSHAKE is Absorb for a SHAKE or cSHAKE that has not been read
+// from (ML-DSA key generation: H(pk)'s prefix beside Â's last rows).
+func (b *Batch) AbsorbSHAKE(h *SHAKE, in []byte) int {
+	h.setup()
+	return b.absorbInto(&h.s, in)
+}
+
+// absorbInto adds the absorption of in's whole blocks into s (Absorb).
+func (b *Batch) absorbInto(s *sponge, in []byte) int {
+	if s.n != 0 || s.squeezing {
+		panic("sha3: Batch.Absorb into a sponge with a partial block or being read")
 	}
-	blocks := len(in) / h.s.rate
+	blocks := len(in) / s.rate
 	if blocks == 0 {
 		return -1
 	}
-	n := blocks * h.s.rate
-	b.add(nil, h.s.rate, h.s.dsbyte, [][]byte{in[:n]}, 0)
+	n := blocks * s.rate
+	b.add(nil, s.rate, s.dsbyte, [][]byte{in[:n]}, 0)
 	j := &b.jobs[b.n-1]
-	j.absorb, j.perms, j.st = int32(blocks), int32(blocks), noescape(&h.s.a)
+	j.absorb, j.perms, j.st = int32(blocks), int32(blocks), noescape(&s.a)
 	return n
 }
 

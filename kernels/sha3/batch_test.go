@@ -147,31 +147,39 @@ func TestBatch(t *testing.T) {
 	}
 }
 
-// TestBatchAbsorb checks absorptions (Absorb) of random prefixes into
-// SHA3-256 and SHA3-512 hashes, some with whole blocks written before,
-// beside random batches, on every lane count and the generic path: the
-// hash, completed with the rest of its message, must be crypto/sha3's.
+// TestBatchAbsorb checks absorptions (Absorb, AbsorbSHAKE) of random
+// prefixes into SHA3-256 and SHA3-512 hashes, some with whole blocks
+// written before, and into SHAKE128 and SHAKE256, beside random batches,
+// on every lane count and the generic path: the hash, completed with the
+// rest of its message, must be crypto/sha3's.
 func TestBatchAbsorb(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var b Batch
 	for i := range 200 {
 		for _, nr := range []int{-1, 0, 1, 2, 4, 8} {
-			c := newBatchCase(r, []int{3, 12, MaxJobs - 3}[i%3])
+			c := newBatchCase(r, []int{3, 12, MaxJobs - 5}[i%3])
 			var hs [3]*SHA3
-			var msgs [3][]byte
-			var absorbed [3]int
-			for k := range 1 + r.IntN(3) {
-				hs[k] = []*SHA3{New256(), New512()}[r.IntN(2)]
+			var xs [2]*SHAKE
+			var msgs [5][]byte
+			var absorbed [5]int
+			for k := range 5 {
 				msgs[k] = make([]byte, r.IntN(1500))
 				for x := range msgs[k] {
 					msgs[k][x] = byte(r.Uint32())
 				}
+			}
+			for k := range 1 + r.IntN(3) {
+				hs[k] = []*SHA3{New256(), New512()}[r.IntN(2)]
 				pre := r.IntN(3) * hs[k].BlockSize()
 				if pre > len(msgs[k]) {
 					pre = 0
 				}
 				hs[k].Write(msgs[k][:pre])
 				absorbed[k] = pre + max(0, b.Absorb(hs[k], msgs[k][pre:]))
+			}
+			for k := range r.IntN(3) {
+				xs[k] = []*SHAKE{NewSHAKE128(), NewSHAKE256()}[r.IntN(2)]
+				absorbed[3+k] = max(0, b.AbsorbSHAKE(xs[k], msgs[3+k]))
 			}
 			c.runAfter(&b, nr, b.Len())
 			for k, h := range hs {
@@ -190,6 +198,23 @@ func TestBatchAbsorb(t *testing.T) {
 				if got := h.Sum(nil); !bytes.Equal(got, want) {
 					t.Fatalf("case %d, ways=%d: hash %d (%d bytes, %d absorbed by the batch) differs from crypto/sha3",
 						i, nr, k, len(msgs[k]), absorbed[k])
+				}
+			}
+			for k, x := range xs {
+				if x == nil {
+					continue
+				}
+				m := msgs[3+k]
+				x.Write(m[absorbed[3+k]:])
+				got := make([]byte, 200)
+				x.Read(got)
+				want := sha3.SumSHAKE256(m, 200)
+				if x.BlockSize() == 168 {
+					want = sha3.SumSHAKE128(m, 200)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("case %d, ways=%d: SHAKE %d (rate %d, %d bytes, %d absorbed by the batch) differs from crypto/sha3",
+						i, nr, k, x.BlockSize(), len(m), absorbed[3+k])
 				}
 			}
 			for j := range c.kinds {

@@ -7,7 +7,9 @@ import "github.com/tunelab/tunelab/kernels/sha3"
 // that do not depend on each other, J and PRF (SHAKE256) and the XOF of
 // SampleNTT (SHAKE128), together in one sha3.Batch, whose lanes run them
 // on the dispatched many-state Keccak kernels (the encapsulation key's
-// hash beside the matrix streams, J beside the noise streams).
+// hash beside the matrix streams, J beside the noise streams); key
+// generation absorbs the prefix of its encapsulation key into H in a
+// batch too (addH), beside the streams of Â's last row.
 
 // hashG returns G(b) = SHA3-512(b).
 func hashG(b []byte) [64]byte { return sha3.Sum512(b) }

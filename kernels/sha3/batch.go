@@ -20,7 +20,9 @@ const MaxJobs = 72
 // sponges with the longest chain of permutations first, so that one long
 // stream (an ML-KEM encapsulation key's hash) runs beside many short ones
 // (the matrix streams) instead of after them. A sponge may wait for
-// another's output (After), which then forms part of its input. Once at
+// another's output (After), which then forms part of its input. A sponge
+// may also be the absorption of a message's prefix into a SHA3 or SHAKE
+// that the caller completes afterwards (Absorb, AbsorbSHAKE). Once at
 // most half the lanes are busy, narrower permutations run them.
 //
 // A sponge has a fixed output (SHAKE128, SHA3_256, ...: written into the

@@ -20,21 +20,19 @@ type PublicKey44 struct {
 // (ML-DSA.KeyGen_internal, FIPS 204 Algorithm 6).
 func NewPrivateKey44(seed []byte) (*PrivateKey44, error) {
 	m := new(skMem44)
-	mem := keyMem{m.skPolys[:], m.pkPolys[:], m.skEnc[:], m.pkEnc[:]}
-	if err := newKeyIn(&params44, seed, &m.key.priv, &m.key.pub.pub, mem); err != nil {
+	if err := newKeyIn(&params44, seed, &m.key.priv, &m.key.pub.pub, m.skEnc[:], m.pkEnc[:]); err != nil {
 		return nil, err
 	}
 	return &m.key, nil
 }
 
-// skMem44 is the one allocation of an ML-DSA-44 key pair: the keys, their
-// polynomials and encodings.
+// skMem44 is the one allocation of an ML-DSA-44 key pair from key
+// generation: the keys and their encodings. The first signature or
+// verification allocates the polynomials it needs (see newKeyIn).
 type skMem44 struct {
-	key     PrivateKey44
-	skPolys [4 + 2*4]poly
-	pkPolys [4]poly
-	skEnc   [PrivateKeySize44]byte
-	pkEnc   [PublicKeySize44]byte
+	key   PrivateKey44
+	skEnc [PrivateKeySize44]byte
+	pkEnc [PublicKeySize44]byte
 }
 
 // GenerateKey44 returns a fresh ML-DSA-44 key pair, its seed from

@@ -20,21 +20,19 @@ type PublicKey65 struct {
 // (ML-DSA.KeyGen_internal, FIPS 204 Algorithm 6).
 func NewPrivateKey65(seed []byte) (*PrivateKey65, error) {
 	m := new(skMem65)
-	mem := keyMem{m.skPolys[:], m.pkPolys[:], m.skEnc[:], m.pkEnc[:]}
-	if err := newKeyIn(&params65, seed, &m.key.priv, &m.key.pub.pub, mem); err != nil {
+	if err := newKeyIn(&params65, seed, &m.key.priv, &m.key.pub.pub, m.skEnc[:], m.pkEnc[:]); err != nil {
 		return nil, err
 	}
 	return &m.key, nil
 }
 
-// skMem65 is the one allocation of an ML-DSA-65 key pair: the keys, their
-// polynomials and encodings.
+// skMem65 is the one allocation of an ML-DSA-65 key pair from key
+// generation: the keys and their encodings. The first signature or
+// verification allocates the polynomials it needs (see newKeyIn).
 type skMem65 struct {
-	key     PrivateKey65
-	skPolys [5 + 2*6]poly
-	pkPolys [6]poly
-	skEnc   [PrivateKeySize65]byte
-	pkEnc   [PublicKeySize65]byte
+	key   PrivateKey65
+	skEnc [PrivateKeySize65]byte
+	pkEnc [PublicKeySize65]byte
 }
 
 // GenerateKey65 returns a fresh ML-DSA-65 key pair, its seed from

@@ -20,21 +20,19 @@ type PublicKey87 struct {
 // (ML-DSA.KeyGen_internal, FIPS 204 Algorithm 6).
 func NewPrivateKey87(seed []byte) (*PrivateKey87, error) {
 	m := new(skMem87)
-	mem := keyMem{m.skPolys[:], m.pkPolys[:], m.skEnc[:], m.pkEnc[:]}
-	if err := newKeyIn(&params87, seed, &m.key.priv, &m.key.pub.pub, mem); err != nil {
+	if err := newKeyIn(&params87, seed, &m.key.priv, &m.key.pub.pub, m.skEnc[:], m.pkEnc[:]); err != nil {
 		return nil, err
 	}
 	return &m.key, nil
 }
 
-// skMem87 is the one allocation of an ML-DSA-87 key pair: the keys, their
-// polynomials and encodings.
+// skMem87 is the one allocation of an ML-DSA-87 key pair from key
+// generation: the keys and their encodings. The first signature or
+// verification allocates the polynomials it needs (see newKeyIn).
 type skMem87 struct {
-	key     PrivateKey87
-	skPolys [7 + 2*8]poly
-	pkPolys [8]poly
-	skEnc   [PrivateKeySize87]byte
-	pkEnc   [PublicKeySize87]byte
+	key   PrivateKey87
+	skEnc [PrivateKeySize87]byte
+	pkEnc [PublicKeySize87]byte
 }
 
 // GenerateKey87 returns a fresh ML-DSA-87 key pair, its seed from

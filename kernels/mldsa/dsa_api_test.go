@@ -316,3 +316,41 @@ func TestDSAUnderMasks(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstUseConcurrent signs and verifies with fresh key pairs from
+// several goroutines at once, so that their first signature (which
+// decodes NTT(s1), NTT(s2), NTT(t0) from the encoding and expands Â) and
+// first verification (NTT(t1·2^d)) race (go test -race): every
+// deterministic signature must equal circl's and verify.
+func TestFirstUseConcurrent(t *testing.T) {
+	msg := []byte("first use")
+	for _, set := range testSets {
+		seed := newTestRand("first use " + set.name).seed()
+		want, err := set.circl(seed).signDet(msg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := mustKey(t, set, seed[:])
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				sig, err := k.signDet(msg, nil)
+				switch {
+				case err != nil:
+					errs <- err
+				case !bytes.Equal(sig, want):
+					errs <- errors.New(set.name + ": a first signature differs from circl's")
+				case !k.verify(msg, nil, sig):
+					errs <- errors.New(set.name + ": a first verification rejects the signature")
+				default:
+					errs <- nil
+				}
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}

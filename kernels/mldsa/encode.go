@@ -56,8 +56,15 @@ func unpackPoly(w *poly, src []byte, bits uint, base, sgn int32) {
 // (kernels/internal/polypack), as are packT0, packT1 and unpackT1.
 func (p *params) packEta(dst []byte, s *poly) { polypack.Pack(dst, s, int(p.etaBits), p.eta, 1) }
 
+// unpackEta is BitUnpack(v, η, η) (FIPS 204 Algorithm 19) into a
+// centered polynomial: the inverse of packEta on its outputs.
+func (p *params) unpackEta(s *poly, src []byte) { polypack.Unpack(s, src, int(p.etaBits), p.eta, 1) }
+
 // packT0 is BitPack(t0, 2^(d-1)-1, 2^(d-1)) of a centered t0.
 func packT0(dst []byte, t0 *poly) { polypack.Pack(dst, t0, t0Bits, 1<<(d-1), 1) }
+
+// unpackT0 is BitUnpack(v, 2^(d-1)-1, 2^(d-1)) into a centered t0.
+func unpackT0(t0 *poly, src []byte) { polypack.Unpack(t0, src, t0Bits, 1<<(d-1), 1) }
 
 // packT1 is SimpleBitPack(t1, 2^10-1).
 func packT1(dst []byte, t1 *poly) { polypack.Pack(dst, t1, t1Bits, 0, -1) }

@@ -16,6 +16,11 @@ func newSHAKE128() *shake { return sha3.NewSHAKE128() }
 // newSHAKE256 returns a fresh SHAKE256 (H in FIPS 204).
 func newSHAKE256() *shake { return sha3.NewSHAKE256() }
 
+// addH adds to b the absorption of the whole blocks of prefix into h, an
+// H = SHAKE256 not written to yet, and returns how many bytes of prefix
+// that is; once b has run, h takes the rest of the message.
+func addH(b *sha3.Batch, h *shake, prefix []byte) int { return max(0, b.AbsorbSHAKE(h, prefix)) }
+
 // shake128Many fills each outs[i] with SHAKE128(ins[i]) (G in FIPS 204).
 func shake128Many(outs, ins [][]byte) { sha3.SHAKE128Many(outs, ins) }
 

@@ -17,7 +17,7 @@ type publicKey struct {
 	rho [rhoSize]byte
 	tr  [trSize]byte
 	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain; see matrix
-	t1  []poly // t1, then (prepare) NTT(t1·2^d), k polynomials
+	t1  []poly // t1, then (prepare) NTT(t1·2^d), k polynomials; nil until prepare for a key pair made by key generation
 	// prep makes t1 NTT(t1·2^d) once, before the first verification.
 	prep sync.Once
 	// aOnce expands Â into a for a key pair made by key generation,
@@ -26,46 +26,30 @@ type publicKey struct {
 }
 
 // privateKey is an ML-DSA private key of any parameter set, in the NTT
-// domain as signing needs it: NTT(s1), NTT(s2), NTT(t0). Â and tr are
-// those of its public key.
+// domain as signing needs it: NTT(s1), NTT(s2), NTT(t0), decoded from
+// its encoding by the first signature (prepare). Â and tr are those of
+// its public key.
 type privateKey struct {
 	p    *params
 	seed [SeedSize]byte
 	key  [keySize]byte // K
 	enc  []byte        // skEncode(ρ, K, tr, s1, s2, t0)
 	pub  *publicKey    // the key pair's public key
-	s1   []poly        // NTT(s1), l polynomials
-	s2   []poly        // s2 centered, then (prepare) NTT(s2), k polynomials
-	t0   []poly        // t0 centered, then (prepare) NTT(t0), k polynomials
-	// prep makes s2 and t0 their NTTs once, before the first signature.
+	s1   []poly        // NTT(s1), l polynomials; nil until prepare
+	s2   []poly        // NTT(s2), k polynomials; nil until prepare
+	t0   []poly        // NTT(t0), k polynomials; nil until prepare
+	// prep decodes s1, s2 and t0 into their NTTs once, before the first
+	// signature.
 	prep sync.Once
 }
 
 // errSeedSize is returned for a seed that is not SeedSize bytes.
 var errSeedSize = errors.New("mldsa: seed must be 32 bytes")
 
-// A keyMem is the memory of a key pair: the private key's polynomials
-// (l + 2k) and encoding, the public key's polynomials (t1: k) and
-// encoding. The exported constructors allocate it with the key, in one
-// allocation. Â is not part of it: key generation expands it into
-// scratch memory (matrixPool), and the key pair expands it again, into
-// memory of its own, before its first signature or verification
-// (publicKey.matrix), so that a key generated to be stored or sent
-// costs half the memory and the garbage collector half the work.
-type keyMem struct {
-	skPolys, pkPolys []poly
-	skEnc, pkEnc     []byte
-}
-
-// newKeyMem returns fresh memory for a key pair of p.
-func newKeyMem(p *params) keyMem {
-	return keyMem{make([]poly, p.l+2*p.k), make([]poly, p.k), make([]byte, p.skSize), make([]byte, p.pkSize)}
-}
-
 // newKey is ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6) into sk and
 // pk, in fresh memory, with the NTT-domain forms computed at once.
 func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
-	if err := newKeyIn(p, seed, sk, pk, newKeyMem(p)); err != nil {
+	if err := newKeyIn(p, seed, sk, pk, make([]byte, p.skSize), make([]byte, p.pkSize)); err != nil {
 		return err
 	}
 	sk.prepare()
@@ -74,17 +58,41 @@ func newKey(p *params, seed []byte, sk *privateKey, pk *publicKey) error {
 	return nil
 }
 
-// matrixPool holds scratch memory for Â (maxK·maxL polynomials) that key
-// generation computes t with and does not keep. Â is public.
-var matrixPool = sync.Pool{New: func() any { return new([maxK * maxL]poly) }}
+// A keygenScratch is the memory key generation computes in and keeps
+// none of: Â (public), s1, s2 and the row of t being rounded (secret).
+// The key pair keeps only its encodings.
+type keygenScratch struct {
+	a     [maxK * maxL]poly
+	s1    [maxL]poly
+	s2    [maxK]poly
+	t, t1 poly
+}
 
-// newKeyIn is newKey in the memory m. Â and the secret vectors are
-// sampled from one batch of streams. The key pair's encodings are
-// complete when it returns; the NTT-domain forms of s2, t0 (for signing)
-// and t1·2^d (for verifying) are computed by the first signature or
-// verification (prepare), so that a key generated to be stored or sent
-// does not pay for them.
-func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) error {
+// keygenPool holds the scratch memory of key generation.
+var keygenPool = sync.Pool{New: func() any { return new(keygenScratch) }}
+
+// release clears the secret polynomials of ks (s1, s2 and t, which
+// holds t0) and returns ks to keygenPool.
+func (ks *keygenScratch) release() {
+	clear(ks.s1[:])
+	clear(ks.s2[:])
+	clear(ks.t[:])
+	keygenPool.Put(ks)
+}
+
+// newKeyIn is ML-DSA.KeyGen_internal(ξ) into sk and pk, with their
+// encodings in skEnc and pkEnc (p.skSize and p.pkSize bytes). Â and the
+// secret vectors are sampled into pooled scratch memory in two batches:
+// the secret vectors with Â's first k−2 rows, then Â's last two rows
+// beside the absorption into tr = H(pk) of pk's prefix known by then (ρ
+// and the first k−2 rows of t1), so that most of H(pk)'s long chain of
+// permutations runs on lanes beside the matrix streams instead of after
+// them. The key pair keeps only its encodings, from which the first
+// signature decodes NTT(s1), NTT(s2), NTT(t0) and the first verification
+// NTT(t1·2^d) (prepare), and before which Â is expanded again into
+// memory of the key's own (matrix), so that a key generated to be stored
+// or sent costs its encodings' memory and no more.
+func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, skEnc, pkEnc []byte) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("%w, got %d", errSeedSize, len(seed))
 	}
@@ -100,29 +108,36 @@ func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, m keyMem) e
 	h.Read(sk.key[:])
 
 	copy(sk.seed[:], seed)
-	sk.setMem(p, m.skPolys, m.skEnc)
-	sk.pub = pk
-	pk.setMem(p, &rho, nil, m.pkPolys, m.pkEnc)
-	scratch := matrixPool.Get().(*[maxK * maxL]poly)
-	defer matrixPool.Put(scratch)
-	a := scratch[:p.k*p.l]
+	sk.p, sk.enc, sk.pub = p, skEnc[:p.skSize], pk
+	pk.p, pk.rho, pk.enc = p, rho, pkEnc[:p.pkSize]
+	ks := keygenPool.Get().(*keygenScratch)
+	defer ks.release()
+	first := p.k - 2 // rows of Â in the first batch
 	var b sha3.Batch
 	var sm samplers
-	p.addExpandA(&b, &sm, a, &rho)
-	p.addExpandS(&b, &sm, sk.s1, sk.s2, &rhoP)
+	p.addExpandARows(&b, &sm, ks.a[:p.k*p.l], &rho, 0, first)
+	p.addExpandS(&b, &sm, ks.s1[:p.l], ks.s2[:p.k], &rhoP)
 	sm.run(&b)
 	clear(rhoP[:])
-	sk.encodeS(pk)
-	sk.computeT(pk, a)
-	pk.encode()
-	sk.encodeT0(pk)
+	sk.encodeS(ks)
+	copy(pk.enc, rho[:])
+	ks.nttS1(p)
+	ks.computeT(p, 0, first, sk.enc, pk.enc)
+	var hpk shake // tr = H(pk, 64)
+	absorbed := addH(&b, &hpk, pk.enc[:rhoSize+first*t1Bytes])
+	p.addExpandARows(&b, &sm, ks.a[:p.k*p.l], &rho, first, p.k)
+	sm.run(&b)
+	ks.computeT(p, first, p.k, sk.enc, pk.enc)
+	hpk.Write(pk.enc[absorbed:])
+	hpk.Read(pk.tr[:])
+	copy(sk.enc[rhoSize+keySize:], pk.tr[:])
 	return nil
 }
 
-// prepare replaces s2 and t0 by their NTTs, once.
-func (sk *privateKey) prepare() { sk.prep.Do(sk.toNTT) }
+// prepare sets s1, s2 and t0 to their NTTs, once.
+func (sk *privateKey) prepare() { sk.prep.Do(sk.decodeNTT) }
 
-// prepare replaces t1 by NTT(t1·2^d), once.
+// prepare sets t1 to NTT(t1·2^d), once.
 func (pk *publicKey) prepare() { pk.prep.Do(pk.t1ToNTT) }
 
 // matrix returns Â, expanding it from ρ into fresh memory the first time
@@ -139,74 +154,67 @@ func (pk *publicKey) matrix() []poly {
 	return pk.a
 }
 
-// setMem gives sk its polynomials (l + 2k) and encoding for p.
-func (sk *privateKey) setMem(p *params, polys []poly, enc []byte) {
-	sk.p = p
-	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:p.l+2*p.k]
-	sk.enc = enc[:p.skSize]
-}
-
-// setMem gives pk Â (k·l polynomials, or nil to expand later: see
-// matrix), t1 (k) and its encoding for p.
+// setMem gives pk Â (k·l polynomials), t1 (k) and its encoding for p.
 func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, a, t1 []poly, enc []byte) {
 	pk.p, pk.rho = p, *rho
 	pk.a, pk.t1 = a, t1[:p.k]
 	pk.enc = enc[:p.pkSize]
 }
 
-// encodeS writes ρ, K, s1 and s2 (still centered) into the encoded
+// encodeS writes ρ, K and the centered s1 and s2 of ks into the encoded
 // private key.
-func (sk *privateKey) encodeS(pk *publicKey) {
+func (sk *privateKey) encodeS(ks *keygenScratch) {
 	p, eb := sk.p, sk.p.etaBytes()
-	copy(sk.enc, pk.rho[:])
+	copy(sk.enc, sk.pub.rho[:])
 	copy(sk.enc[rhoSize:], sk.key[:])
+	for i := range p.l {
+		p.packEta(sk.enc[p.skS1()+i*eb:], &ks.s1[i])
+	}
+	for i := range p.k {
+		p.packEta(sk.enc[p.skS2()+i*eb:], &ks.s2[i])
+	}
+}
+
+// nttS1 replaces the centered s1 of ks by NTT(s1), canonical.
+func (ks *keygenScratch) nttS1(p *params) {
+	for j := range ks.s1[:p.l] {
+		canonPoly(&ks.s1[j], &ks.s1[j])
+		ntt(&ks.s1[j])
+	}
+}
+
+// computeT packs, for rows r0 to r1−1 of t = NTT⁻¹(Â∘NTT(s1)) + s2 (Â,
+// NTT(s1) and the centered s2 in ks), the high part t1 of Power2Round(t)
+// into pkEnc and the centered low part t0 into skEnc.
+func (ks *keygenScratch) computeT(p *params, r0, r1 int, skEnc, pkEnc []byte) {
+	l := p.l
+	s1 := ks.s1[:l]
+	for i := r0; i < r1; i++ {
+		mulRow(&ks.t, ks.a[i*l:(i+1)*l], s1)
+		invNTT(&ks.t)
+		power2RoundT(&ks.t1, &ks.t, &ks.s2[i])
+		packT1(pkEnc[rhoSize+i*t1Bytes:], &ks.t1)
+		packT0(skEnc[p.skT0()+i*t0Bytes:], &ks.t)
+	}
+}
+
+// decodeNTT sets s1, s2 and t0, in fresh memory, to the NTTs of the
+// vectors of the encoded private key (skDecode, FIPS 204 Algorithm 25,
+// with canonical coefficients).
+func (sk *privateKey) decodeNTT() {
+	p, eb := sk.p, sk.p.etaBytes()
+	polys := make([]poly, p.l+2*p.k)
+	sk.s1, sk.s2, sk.t0 = polys[:p.l], polys[p.l:p.l+p.k], polys[p.l+p.k:]
 	for i := range sk.s1 {
-		p.packEta(sk.enc[p.skS1()+i*eb:], &sk.s1[i])
+		p.unpackEta(&sk.s1[i], sk.enc[p.skS1()+i*eb:])
 	}
 	for i := range sk.s2 {
-		p.packEta(sk.enc[p.skS2()+i*eb:], &sk.s2[i])
-	}
-}
-
-// computeT replaces s1 by NTT(s1) and sets, for t = NTT⁻¹(Â∘NTT(s1)) + s2
-// (Â in a), pk.t1 to the high part and sk.t0 to the centered low part of
-// Power2Round(t). s2 stays centered.
-func (sk *privateKey) computeT(pk *publicKey, a []poly) {
-	l := sk.p.l
-	for j := range sk.s1 {
-		canonPoly(&sk.s1[j], &sk.s1[j])
-		ntt(&sk.s1[j])
+		p.unpackEta(&sk.s2[i], sk.enc[p.skS2()+i*eb:])
 	}
 	for i := range sk.t0 {
-		t := &sk.t0[i]
-		mulRow(t, a[i*l:(i+1)*l], sk.s1)
-		invNTT(t)
-		power2RoundT(&pk.t1[i], t, &sk.s2[i])
+		unpackT0(&sk.t0[i], sk.enc[p.skT0()+i*t0Bytes:])
 	}
-}
-
-// encode writes pkEncode(ρ, t1) and sets tr = H(pk, 64).
-func (pk *publicKey) encode() {
-	copy(pk.enc, pk.rho[:])
-	for i := range pk.t1 {
-		packT1(pk.enc[rhoSize+i*t1Bytes:], &pk.t1[i])
-	}
-	h := newSHAKE256()
-	h.Write(pk.enc)
-	h.Read(pk.tr[:])
-}
-
-// encodeT0 writes tr and t0 (still centered) into the encoded private key.
-func (sk *privateKey) encodeT0(pk *publicKey) {
-	copy(sk.enc[rhoSize+keySize:], pk.tr[:])
-	for i := range sk.t0 {
-		packT0(sk.enc[sk.p.skT0()+i*t0Bytes:], &sk.t0[i])
-	}
-}
-
-// toNTT replaces the centered s2 and t0 by their NTTs.
-func (sk *privateKey) toNTT() {
-	for _, v := range [][]poly{sk.s2, sk.t0} {
+	for _, v := range [][]poly{sk.s1, sk.s2, sk.t0} {
 		for i := range v {
 			canonPoly(&v[i], &v[i])
 			ntt(&v[i])
@@ -214,9 +222,16 @@ func (sk *privateKey) toNTT() {
 	}
 }
 
-// t1ToNTT replaces t1 by NTT(t1·2^d); t1·2^d <= 1023·2^13 = Q-1 is
-// canonical.
+// t1ToNTT replaces t1, decoded from the encoding into fresh memory for a
+// key pair made by key generation, by NTT(t1·2^d); t1·2^d <= 1023·2^13 =
+// Q-1 is canonical.
 func (pk *publicKey) t1ToNTT() {
+	if pk.t1 == nil {
+		pk.t1 = make([]poly, pk.p.k)
+		for i := range pk.t1 {
+			unpackT1(&pk.t1[i], pk.enc[rhoSize+i*t1Bytes:])
+		}
+	}
 	for i := range pk.t1 {
 		t := &pk.t1[i]
 		for c := range t {

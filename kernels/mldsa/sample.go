@@ -58,7 +58,12 @@ const (
 // 204 Algorithm 32) into a[r·l+s], in the NTT domain with canonical
 // coefficients, to b. Â is public: the rejection loop may take any time.
 func (p *params) addExpandA(b *sha3.Batch, sm *samplers, a []poly, rho *[rhoSize]byte) {
-	for r := range p.k {
+	p.addExpandARows(b, sm, a, rho, 0, p.k)
+}
+
+// addExpandARows adds the streams of rows r0 to r1−1 of Â (addExpandA).
+func (p *params) addExpandARows(b *sha3.Batch, sm *samplers, a []poly, rho *[rhoSize]byte, r0, r1 int) {
+	for r := r0; r < r1; r++ {
 		for s := range p.l {
 			x := r*p.l + s
 			seed := &sm.seedA[x]

@@ -23,6 +23,9 @@ func BenchmarkSteps(b *testing.B) {
 	if err := newKey(p, seed, tk, tpk); err != nil {
 		b.Fatal(err)
 	}
+	ks := new(keygenScratch)
+	p.expandA(ks.a[:p.k*p.l], &tpk.rho)
+	skEnc, pkEnc := make([]byte, p.skSize), make([]byte, p.pkSize)
 	msg := make([]byte, 1024)
 	sigBuf := make([]byte, p.sigSize)
 	sig, err := signDeterministic(sk, pk, msg, nil, make([]byte, p.sigSize))
@@ -70,10 +73,10 @@ func BenchmarkSteps(b *testing.B) {
 		{"packZ", func() { p.packZ(s.w1[:], &g) }},
 		{"unpackZ", func() { p.unpackZ(&f, &g, sig[p.cTilde:]) }},
 		{"packW1", func() { p.packW1(s.w1[:], &pk.matrix()[0]) }},
-		{"keygen.computeT", func() { tk.computeT(tpk, tpk.matrix()) }},
-		{"keygen.toNTT", func() { tk.toNTT() }},
+		{"keygen.computeT", func() { ks.nttS1(p); ks.computeT(p, 0, p.k, tk.enc, tpk.enc) }},
+		{"keygen.decodeNTT", func() { tk.decodeNTT() }},
 		{"keygen.t1ToNTT", func() { tpk.t1ToNTT() }},
-		{"keygen(lazy)", func() { newKeyIn(p, seed, new(privateKey), new(publicKey), newKeyMem(p)) }},
+		{"keygen(lazy)", func() { newKeyIn(p, seed, new(privateKey), new(publicKey), skEnc, pkEnc) }},
 		{"keygen(prepared)", func() { newKey(p, seed, new(privateKey), new(publicKey)) }},
 		{"sign.commit", func() { s.commit(pk, &mu, &rhoPP, 0) }},
 		{"sign.lowBitsOK", func() { s.lowBitsOK(sk) }},

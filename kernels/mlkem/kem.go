@@ -88,10 +88,10 @@ func NewEncapsulationKey512(encapsulationKey []byte) (*EncapsulationKey512, erro
 }
 
 // ekMem512 is the one allocation of a parsed ML-KEM-512 encapsulation key:
-// the key, its polynomials (Â, t̂) and its encoding.
+// the key, its polynomials (Â) and its encoding.
 type ekMem512 struct {
 	key   EncapsulationKey512
-	polys [6]poly
+	polys [4]poly
 	enc   [EncapsulationKeySize512]byte
 }
 
@@ -182,10 +182,10 @@ func NewEncapsulationKey768(encapsulationKey []byte) (*EncapsulationKey768, erro
 }
 
 // ekMem768 is the one allocation of a parsed ML-KEM-768 encapsulation key:
-// the key, its polynomials (Â, t̂) and its encoding.
+// the key, its polynomials (Â) and its encoding.
 type ekMem768 struct {
 	key   EncapsulationKey768
-	polys [12]poly
+	polys [9]poly
 	enc   [EncapsulationKeySize768]byte
 }
 
@@ -276,10 +276,10 @@ func NewEncapsulationKey1024(encapsulationKey []byte) (*EncapsulationKey1024, er
 }
 
 // ekMem1024 is the one allocation of a parsed ML-KEM-1024 encapsulation key:
-// the key, its polynomials (Â, t̂) and its encoding.
+// the key, its polynomials (Â) and its encoding.
 type ekMem1024 struct {
 	key   EncapsulationKey1024
-	polys [20]poly
+	polys [16]poly
 	enc   [EncapsulationKeySize1024]byte
 }
 

@@ -375,6 +375,16 @@ func TestHashes(t *testing.T) {
 		if got, want := hashH(b), sha3.Sum256(b); got != want {
 			t.Errorf("H of %d bytes: %x, want %x", l, got, want)
 		}
+		for _, cut := range []int{0, l / 2, l} {
+			var h ksha3.SHA3
+			var bt ksha3.Batch
+			var got [32]byte
+			n := addH(&bt, &h, b[:cut])
+			bt.Run()
+			if finishH(&got, &h, b[n:]); got != sha3.Sum256(b) {
+				t.Errorf("H of %d bytes, %d of them batched (addH): %x, want %x", l, n, got, sha3.Sum256(b))
+			}
+		}
 		if got, want := hashG(b), sha3.Sum512(b); got != want {
 			t.Errorf("G of %d bytes: %x, want %x", l, got, want)
 		}

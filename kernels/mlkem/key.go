@@ -16,7 +16,7 @@ import (
 type encapsulationKey struct {
 	p   *params
 	a   []poly // Â in the NTT domain, row-major: a[i·k+j] = Â[i, j]
-	t   []poly // t̂
+	t   []poly // t̂ of a generated key; nil for a parsed one (see parse)
 	rho [32]byte
 	h   [32]byte // H(ek)
 	enc []byte   // ek = ByteEncode_12(t̂) || ρ
@@ -30,12 +30,13 @@ type decapsulationKey struct {
 }
 
 // keyPolys returns the number of polynomials of a decapsulation key of
-// rank k (Â, t̂, ŝ); an encapsulation key uses the first k² + k.
+// rank k (Â, t̂, ŝ); a parsed encapsulation key has the first k² (Â).
 func keyPolys(k int) int { return k*k + 2*k }
 
 // generate sets dk to the key pair of ML-KEM.KeyGen_internal
 // (Algorithm 16) from the seed d || z, in polys (keyPolys(k) of them) and
-// enc (the encapsulation key's size).
+// enc (the encapsulation key's size), where K-PKE.KeyGen writes ek and
+// hashes it (pkeKeyGen).
 func (dk *decapsulationKey) generate(p *params, seed []byte, polys []poly, enc []byte) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("mlkem: %s seed is %d bytes, want %d", p.name, len(seed), SeedSize)
@@ -45,7 +46,6 @@ func (dk *decapsulationKey) generate(p *params, seed []byte, polys []poly, enc [
 	copy(dk.seed[:], seed)
 	dk.ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
 	pkeKeyGen(dk, seed[:32])
-	dk.ek.encode()
 	return nil
 }
 
@@ -60,27 +60,29 @@ func newDecapsulationKey(p *params, seed []byte) (*decapsulationKey, error) {
 	return dk, nil
 }
 
-// encode sets ek.enc and ek.h from t̂ and ρ.
-func (ek *encapsulationKey) encode() {
-	for i := range ek.t {
-		encode12(ek.enc[384*i:], &ek.t[i])
+// decodeT sets t[:k] to t̂, decoded from ek's encoding, whose
+// coefficients parse checked to be below q.
+func (ek *encapsulationKey) decodeT(t []poly) {
+	for i := range t[:ek.p.k] {
+		decode12(&t[i], ek.enc[384*i:])
 	}
-	copy(ek.enc[384*ek.p.k:], ek.rho[:])
-	ek.h = hashH(ek.enc)
 }
 
 // parse sets ek to the encapsulation key b, checking its length and that
 // every coefficient of t̂ is below q (FIPS 203, 7.2), and expands Â, in
-// polys (at least k² + k of them) and enc (the key's size). H(ek) is
-// hashed beside the matrix streams.
+// polys (at least k² of them) and enc (the key's size). H(ek) is hashed
+// beside the matrix streams. A parsed key keeps t̂ only in its encoding,
+// which encryption decodes (decodeT): its memory, which every parse
+// allocates and zeroes, is then 6 KB, not 8, for ML-KEM-768.
 func (ek *encapsulationKey) parse(p *params, b []byte, polys []poly, enc []byte) error {
 	if len(b) != p.ekSize() {
 		return fmt.Errorf("mlkem: %s encapsulation key is %d bytes, want %d", p.name, len(b), p.ekSize())
 	}
 	k := p.k
-	*ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
-	for i := range ek.t {
-		if !decode12(&ek.t[i], b[384*i:]) {
+	*ek = encapsulationKey{p: p, a: polys[:k*k], enc: enc[:p.ekSize()]}
+	var t poly
+	for i := range k {
+		if !decode12(&t, b[384*i:]) {
 			return fmt.Errorf("mlkem: %s encapsulation key: a coefficient of polynomial %d is not below q", p.name, i)
 		}
 	}
@@ -97,7 +99,7 @@ func (ek *encapsulationKey) parse(p *params, b []byte, polys []poly, enc []byte)
 // newEncapsulationKey parses b into fresh memory (for tests and the lab).
 func newEncapsulationKey(p *params, b []byte) (*encapsulationKey, error) {
 	ek := new(encapsulationKey)
-	if err := ek.parse(p, b, make([]poly, keyPolys(p.k)), make([]byte, p.ekSize())); err != nil {
+	if err := ek.parse(p, b, make([]poly, p.k*p.k), make([]byte, p.ekSize())); err != nil {
 		return nil, err
 	}
 	return ek, nil

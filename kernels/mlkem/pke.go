@@ -7,9 +7,13 @@ import "github.com/tunelab/tunelab/kernels/sha3"
 // expand nor decode them again.
 
 // pkeKeyGen is K-PKE.KeyGen (Algorithm 13) from d, with ρ, Â, ŝ and t̂
-// written into dk (whose polynomials are allocated); it leaves the
-// encoding of the encapsulation key to the caller. The matrix and noise
-// streams are hashed in one batch.
+// written into dk (whose polynomials are allocated), and the encoding ek
+// of the encapsulation key and H(ek) (ML-KEM.KeyGen_internal, Algorithm
+// 16) into dk.ek.enc and dk.ek.h. It runs in two batches: the noise
+// streams with the streams of Â's first k−1 rows, then the streams of the
+// last row beside the absorption of ek's first k−1 rows of t̂ (known by
+// then) into H, so that most of H(ek)'s long chain of permutations runs
+// on lanes beside the matrix streams instead of after them.
 func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	ek, k := &dk.ek, dk.ek.p.k
 	var gIn [33]byte
@@ -20,7 +24,7 @@ func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	var b sha3.Batch
 	var ms matrixScratch
 	var sc noiseScratch
-	addMatrix(&b, &ms, &ek.rho, k)
+	addMatrixRows(&b, &ms, &ek.rho, k, 0, k-1)
 	addNoise(&b, &sc, (*[32]byte)(g[32:]), 2*k, 2*k, ek.p.eta1)
 	runMatrix(&b, ek.a, &ms)
 	clear(g[:])
@@ -32,11 +36,25 @@ func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	copy(dk.s, se[:k])
 	cs := sc.cache[:k]
 	cacheVector(cs, dk.s)
-	for i := range k {
-		rowProduct(&ek.t[i], ek.a, i*k, 1, cs) // (Â ∘ ŝ)[i]
-		addMod(&ek.t[i], &se[k+i])             // + ê[i]
+	for i := range k - 1 {
+		ek.computeT(i, cs, &se[k+i])
 	}
+	var h sha3.SHA3 // H
+	absorbed := addH(&b, &h, ek.enc[:384*(k-1)])
+	addMatrixRows(&b, &ms, &ek.rho, k, k-1, k)
+	runMatrix(&b, ek.a, &ms)
+	ek.computeT(k-1, cs, &se[2*k-1])
+	copy(ek.enc[384*k:], ek.rho[:])
+	finishH(&ek.h, &h, ek.enc[absorbed:])
 	sc.wipe()
+}
+
+// computeT sets t̂[i] = (Â ∘ ŝ)[i] + ê[i], for ŝ cached in cs, and its
+// encoding in ek.enc.
+func (ek *encapsulationKey) computeT(i int, cs []mulCache, e *poly) {
+	rowProduct(&ek.t[i], ek.a, i*len(cs), 1, cs)
+	addMod(&ek.t[i], e)
+	encode12(ek.enc[384*i:], &ek.t[i])
 }
 
 // pkeEncrypt is K-PKE.Encrypt (Algorithm 14) of m with randomness r,
@@ -61,7 +79,13 @@ func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) 
 		addMod(&sc.acc, &e1[i])
 		compressEncode(ct[i*per:], &sc.acc, p.du)
 	}
-	rowProduct(&sc.acc, ek.t, 0, 1, cs) // t̂ᵀ ∘ ŷ
+	t := ek.t
+	if t == nil { // a parsed key: t̂ (public) from its encoding
+		var buf [maxK]poly
+		ek.decodeT(buf[:k])
+		t = buf[:k]
+	}
+	rowProduct(&sc.acc, t, 0, 1, cs) // t̂ᵀ ∘ ŷ
 	invNTT(&sc.acc)
 	addMod(&sc.acc, e2)
 	decodeMessage(&sc.tmp, m) // μ

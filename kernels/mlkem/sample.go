@@ -24,8 +24,13 @@ const prfMax = 64 * 3
 // Â[i, j], to b. The matrix is public: the time rejection sampling takes
 // may depend on it.
 func addMatrix(b *sha3.Batch, ms *matrixScratch, rho *[32]byte, k int) {
-	ms.first = b.Len()
-	for i := range k {
+	addMatrixRows(b, ms, rho, k, 0, k)
+}
+
+// addMatrixRows adds the streams of rows r0 to r1−1 of Â (addMatrix).
+func addMatrixRows(b *sha3.Batch, ms *matrixScratch, rho *[32]byte, k, r0, r1 int) {
+	ms.first, ms.x0 = b.Len(), r0*k
+	for i := r0; i < r1; i++ {
 		for j := range k {
 			x := i*k + j
 			in := &ms.in[x]
@@ -37,16 +42,17 @@ func addMatrix(b *sha3.Batch, ms *matrixScratch, rho *[32]byte, k int) {
 	}
 }
 
-// runMatrix runs b, whose only streams are those of addMatrix, and sets
-// a[i·k+j] to Â[i, j] = SampleNTT(ρ || j || i), sampling each block of a
-// stream straight from the Keccak state as the batch squeezes it.
+// runMatrix runs b, whose only streams are those of addMatrix (or
+// addMatrixRows), and sets a[i·k+j] to Â[i, j] = SampleNTT(ρ || j || i),
+// sampling each block of a stream straight from the Keccak state as the
+// batch squeezes it.
 func runMatrix(b *sha3.Batch, a []poly, ms *matrixScratch) {
 	for {
 		i, block, ok := b.Next()
 		if !ok {
 			return
 		}
-		x := i - ms.first
+		x := i - ms.first + ms.x0
 		ms.count[x] = rejectSample(&a[x], ms.count[x], block)
 		if ms.count[x] == n {
 			b.Done(i)

@@ -6,12 +6,13 @@ package mlkem
 // poly.go, so polynomials passed to them stay where they are.
 
 // A matrixScratch holds the SHAKE128 streams of Â being sampled: the
-// seeds ρ || j || i, the index of the first stream in its batch and the
-// number of coefficients sampled from each.
+// seeds ρ || j || i, the index of the first stream in its batch, the
+// index in Â of that stream's polynomial and the number of coefficients
+// sampled from each.
 type matrixScratch struct {
-	in    [maxK * maxK][34]byte
-	count [maxK * maxK]int
-	first int
+	in        [maxK * maxK][34]byte
+	count     [maxK * maxK]int
+	first, x0 int
 }
 
 // A noiseScratch holds the PRF outputs of the noise polynomials and the

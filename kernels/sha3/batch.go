@@ -20,7 +20,9 @@ const MaxJobs = 72
 // sponges with the longest chain of permutations first, so that one long
 // stream (an ML-KEM encapsulation key's hash) runs beside many short ones
 // (the matrix streams) instead of after them. A sponge may wait for
-// another's output (After), which then forms part of its input. Once at
+// another's output (After), which then forms part of its input. A sponge
+// may also be the absorption of a message's prefix into a SHA3 or SHAKE
+// that the caller completes afterwards (Absorb, AbsorbSHAKE). Once at
 // most half the lanes are busy, narrower permutations run them.
 //
 // A sponge has a fixed output (SHAKE128, SHA3_256, ...: written into the
@@ -73,6 +75,9 @@ type job struct {
 	after  int8 // sponge whose output must be complete first, -1 for none
 	stream bool
 	state  uint8
+	// st is the state an absorption (Absorb) starts from and leaves its
+	// result in; nil for the other sponges, which start from zero.
+	st *[25]uint64
 }
 
 // Job states.
@@ -114,6 +119,43 @@ func (b *Batch) SHA3_512(out *[64]byte, in ...[]byte) int {
 // to need, for the schedule.
 func (b *Batch) Stream128(expect int, in ...[]byte) int {
 	return b.add(nil, rate128X, dsSHAKE, in, expect)
+}
+
+// Absorb adds the absorption of the whole blocks of in into h, which
+// must hold no partial block and not have been read from (as after New256
+// and writes of whole blocks), and returns how many bytes of in that is
+// (-1 and nothing added if less than a block): the caller writes the rest
+// to h once the batch is complete. So the prefix of a long message, known
+// before the rest, is hashed on a lane beside the batch's other sponges
+// (ML-KEM key generation: the first rows of its encapsulation key beside
+// the streams of Â's last row) instead of after them. h is read and
+// written only during Run or Next.
+func (b *Batch) Absorb(h *SHA3, in []byte) int {
+	h.setup()
+	return b.absorbInto(&h.s, in)
+}
+
+// AbsorbSHAKE is Absorb for a SHAKE or cSHAKE that has not been read
+// from (ML-DSA key generation: H(pk)'s prefix beside Â's last rows).
+func (b *Batch) AbsorbSHAKE(h *SHAKE, in []byte) int {
+	h.setup()
+	return b.absorbInto(&h.s, in)
+}
+
+// absorbInto adds the absorption of in's whole blocks into s (Absorb).
+func (b *Batch) absorbInto(s *sponge, in []byte) int {
+	if s.n != 0 || s.squeezing {
+		panic("sha3: Batch.Absorb into a sponge with a partial block or being read")
+	}
+	blocks := len(in) / s.rate
+	if blocks == 0 {
+		return -1
+	}
+	n := blocks * s.rate
+	b.add(nil, s.rate, s.dsbyte, [][]byte{in[:n]}, 0)
+	j := &b.jobs[b.n-1]
+	j.absorb, j.perms, j.st = int32(blocks), int32(blocks), noescape(&s.a)
+	return n
 }
 
 // Stream256 is Stream128 for SHAKE256 (136-byte blocks).
@@ -291,6 +333,9 @@ func (b *Batch) fill() int {
 				b.lane[l] = int8(j)
 				b.jobs[j].state = running
 				b.st[l] = [25]uint64{}
+				if st := b.jobs[j].st; st != nil {
+					b.st[l] = *st
+				}
 			}
 		}
 		if b.lane[l] >= 0 {
@@ -503,8 +548,12 @@ func (j *job) absorbNext(a *[25]uint64) {
 
 // squeezeNext extracts the output block of a fixed-output sponge that the
 // permutation just made (done counts it) and marks the sponge complete
-// after its last.
+// after its last; an absorption's state goes back to its hash.
 func (j *job) squeezeNext(a *[25]uint64) {
+	if j.st != nil {
+		*j.st, j.state = *a, finished
+		return
+	}
 	off := int(j.done-j.absorb) * int(j.rate)
 	if off < len(j.out) {
 		extract(j.out[off:min(len(j.out), off+int(j.rate))], a, 0)
@@ -552,6 +601,11 @@ func (b *Batch) runGeneric() bool {
 		j := &b.jobs[i]
 		if j.stream {
 			all = false
+			continue
+		}
+		if j.st != nil {
+			absorbBlocks(j.st, j.in[0], int(j.rate))
+			j.state = finished
 			continue
 		}
 		s := sponge{rate: int(j.rate), dsbyte: j.ds}

@@ -55,7 +55,11 @@ func newBatchCase(r *rand.Rand, maxJobs int) *batchCase {
 }
 
 // run computes the case with a Batch on nr lanes (-1: Run's choice).
-func (c *batchCase) run(b *Batch, nr int) {
+func (c *batchCase) run(b *Batch, nr int) { c.runAfter(b, nr, 0) }
+
+// runAfter is run on a Batch that holds first sponges of its own already
+// (absorptions, which give no blocks).
+func (c *batchCase) runAfter(b *Batch, nr, first int) {
 	for i, kind := range c.kinds {
 		switch kind {
 		case 0:
@@ -72,7 +76,7 @@ func (c *batchCase) run(b *Batch, nr int) {
 			b.Stream256(1+len(c.outs[i])/136%3, c.pieces[i]...)
 		}
 		if c.after[i] >= 0 {
-			b.After(i, c.after[i])
+			b.After(first+i, first+c.after[i])
 		}
 	}
 	got := make([]int, len(c.kinds)) // bytes of each stream received
@@ -89,12 +93,13 @@ func (c *batchCase) run(b *Batch, nr int) {
 		if !ok {
 			break
 		}
+		i -= first
 		if c.kinds[i] < 4 || got[i] >= len(c.outs[i]) {
 			panic(fmt.Sprintf("sponge %d (kind %d) gave a block after %d of %d bytes", i, c.kinds[i], got[i], len(c.outs[i])))
 		}
 		got[i] += copy(c.outs[i][got[i]:], block)
 		if got[i] == len(c.outs[i]) {
-			b.Done(i)
+			b.Done(first + i)
 		}
 	}
 }
@@ -137,6 +142,85 @@ func TestBatch(t *testing.T) {
 			}
 			if b.Len() != 0 {
 				t.Fatalf("case %d: Run left %d sponges", i, b.Len())
+			}
+		}
+	}
+}
+
+// TestBatchAbsorb checks absorptions (Absorb, AbsorbSHAKE) of random
+// prefixes into SHA3-256 and SHA3-512 hashes, some with whole blocks
+// written before, and into SHAKE128 and SHAKE256, beside random batches,
+// on every lane count and the generic path: the hash, completed with the
+// rest of its message, must be crypto/sha3's.
+func TestBatchAbsorb(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var b Batch
+	for i := range 200 {
+		for _, nr := range []int{-1, 0, 1, 2, 4, 8} {
+			c := newBatchCase(r, []int{3, 12, MaxJobs - 5}[i%3])
+			var hs [3]*SHA3
+			var xs [2]*SHAKE
+			var msgs [5][]byte
+			var absorbed [5]int
+			for k := range 5 {
+				msgs[k] = make([]byte, r.IntN(1500))
+				for x := range msgs[k] {
+					msgs[k][x] = byte(r.Uint32())
+				}
+			}
+			for k := range 1 + r.IntN(3) {
+				hs[k] = []*SHA3{New256(), New512()}[r.IntN(2)]
+				pre := r.IntN(3) * hs[k].BlockSize()
+				if pre > len(msgs[k]) {
+					pre = 0
+				}
+				hs[k].Write(msgs[k][:pre])
+				absorbed[k] = pre + max(0, b.Absorb(hs[k], msgs[k][pre:]))
+			}
+			for k := range r.IntN(3) {
+				xs[k] = []*SHAKE{NewSHAKE128(), NewSHAKE256()}[r.IntN(2)]
+				absorbed[3+k] = max(0, b.AbsorbSHAKE(xs[k], msgs[3+k]))
+			}
+			c.runAfter(&b, nr, b.Len())
+			for k, h := range hs {
+				if h == nil {
+					continue
+				}
+				h.Write(msgs[k][absorbed[k]:])
+				var want []byte
+				if h.Size() == 32 {
+					d := sha3.Sum256(msgs[k])
+					want = d[:]
+				} else {
+					d := sha3.Sum512(msgs[k])
+					want = d[:]
+				}
+				if got := h.Sum(nil); !bytes.Equal(got, want) {
+					t.Fatalf("case %d, ways=%d: hash %d (%d bytes, %d absorbed by the batch) differs from crypto/sha3",
+						i, nr, k, len(msgs[k]), absorbed[k])
+				}
+			}
+			for k, x := range xs {
+				if x == nil {
+					continue
+				}
+				m := msgs[3+k]
+				x.Write(m[absorbed[3+k]:])
+				got := make([]byte, 200)
+				x.Read(got)
+				want := sha3.SumSHAKE256(m, 200)
+				if x.BlockSize() == 168 {
+					want = sha3.SumSHAKE128(m, 200)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("case %d, ways=%d: SHAKE %d (rate %d, %d bytes, %d absorbed by the batch) differs from crypto/sha3",
+						i, nr, k, x.BlockSize(), len(m), absorbed[3+k])
+				}
+			}
+			for j := range c.kinds {
+				if want := c.want(j); !bytes.Equal(c.outs[j], want) {
+					t.Fatalf("case %d, ways=%d, sponge %d: output differs from crypto/sha3", i, nr, j)
+				}
 			}
 		}
 	}

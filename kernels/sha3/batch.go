@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/internal/escape"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -154,7 +155,7 @@ func (b *Batch) absorbInto(s *sponge, in []byte) int {
 	n := blocks * s.rate
 	b.add(nil, s.rate, s.dsbyte, [][]byte{in[:n]}, 0)
 	j := &b.jobs[b.n-1]
-	j.absorb, j.perms, j.st = int32(blocks), int32(blocks), noescape(&s.a)
+	j.absorb, j.perms, j.st = int32(blocks), int32(blocks), escape.Hide(&s.a)
 	return n
 }
 
@@ -184,10 +185,10 @@ func (b *Batch) add(out []byte, rate int, ds byte, in [][]byte, expect int) int 
 		panic("sha3: a Batch sponge takes at most three input pieces")
 	}
 	j := &b.jobs[b.n]
-	*j = job{out: noescapeBytes(out), rate: int32(rate), ds: ds, after: -1, stream: expect > 0}
+	*j = job{out: escape.HideBytes(out), rate: int32(rate), ds: ds, after: -1, stream: expect > 0}
 	inLen := 0
 	for k, p := range in {
-		j.in[k] = noescapeBytes(p)
+		j.in[k] = escape.HideBytes(p)
 		inLen += len(p)
 	}
 	absorb := inLen/rate + 1

@@ -15,9 +15,6 @@ import (
 // stack. This file can go once kernels/keccak's functions no longer leak
 // their arguments.
 
-// noescapeBytes is escape.HideBytes (batch.go's name for it).
-func noescapeBytes(b []byte) []byte { return escape.HideBytes(b) }
-
 // permute is keccak.Permute on a state that may stay on the stack.
 func permute(a *[25]uint64) { keccak.Permute(escape.Hide(a)) }
 

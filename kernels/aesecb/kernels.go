@@ -38,12 +38,11 @@ var kernels = [...]*kernel{
 // sizes are the sweep's message sizes in bytes.
 var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 
-// init registers the kernels, their generic variants and the production
-// variants (prodImpls), and plans each kernel among those; RegisterVariants
-// adds the rest for the lab.
+// init plans each kernel among its generic code and the production
+// variants (prodImpls); RegisterVariants registers them all for the lab.
 func init() {
 	for _, k := range kernels {
-		k.slot = kernelset.New(k.spec(), prodImpls(k.name))
+		k.slot = kernelset.New(kernelset.Prod[cryptFunc]{Kernel: k.name, Generic: k.generic()}, prodImpls(k.name))
 	}
 }
 
@@ -71,17 +70,16 @@ func (k *kernel) generic() cryptFunc {
 	return func(rk *[240]byte, dst, src []byte) { encryptBlocksGeneric(rk, nr, dst, src) }
 }
 
-// spec describes the kernel for kernelset.
+// spec describes the kernel for the lab (kernelset.Slot.AddLab).
 func (k *kernel) spec() kernelset.Spec[cryptFunc] {
 	dir := "encryption"
 	if k.dec {
 		dir = "decryption"
 	}
 	return kernelset.Spec[cryptFunc]{
-		Kernel: k.name, Family: "aes", Bench: k.bench, Sizes: sizes, SizeCheck: checkSize, SizeClasses: true,
+		Family: "aes", Bench: k.bench, Sizes: sizes, SizeCheck: checkSize, SizeClasses: true,
 		Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n &^ 15) },
-		Doc:     fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
-		Generic: k.generic(),
+		Doc: fmt.Sprintf("AES-%d ECB %s of a message (multiple of 16 bytes)", k.bits, dir),
 		Instance: func(name string, fn cryptFunc, size int, seed uint64) variant.Instance {
 			return k.newInstance(name, fn, size, seed)
 		},

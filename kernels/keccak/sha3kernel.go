@@ -46,14 +46,18 @@ var (
 // sha3.256 variant.
 const viaPermute = "absorb=go/permute=keccak.x1"
 
-// registerSHA3 registers the kernel, its generic variant and the fused
-// variants of table, and plans AbsorbBlocks.
+// registerSHA3 plans AbsorbBlocks among the generic code and the fused
+// variants of table; registerLab registers them for the lab (sha3LabSpec).
 func registerSHA3(table []variant.Impl[absorbFunc]) {
-	sha3Slot = kernelset.New(kernelset.Spec[absorbFunc]{
-		Kernel: sha3Kernel, Family: "keccak", Bench: "SHA3_256",
+	sha3Slot = kernelset.New(kernelset.Prod[absorbFunc]{Kernel: sha3Kernel, Generic: absorbGeneric, Resolve: resolveAbsorb}, table)
+}
+
+// sha3LabSpec describes the sha3.256 kernel for the lab.
+func sha3LabSpec() kernelset.Spec[absorbFunc] {
+	return kernelset.Spec[absorbFunc]{
+		Family: "keccak", Bench: "SHA3_256",
 		Sizes: sha3Sizes, SizeClasses: true, Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n) },
-		Doc:     "SHA3-256 of an n-byte message: the full blocks absorbed by the variant, then the padded final block",
-		Generic: absorbGeneric,
+		Doc: "SHA3-256 of an n-byte message: the full blocks absorbed by the variant, then the padded final block",
 		Instance: func(name string, fn absorbFunc, size int, seed uint64) variant.Instance {
 			return newSHA3Instance(&absorber{variant.Impl[absorbFunc]{Name: name, Fn: fn}}, size, seed)
 		},
@@ -64,8 +68,7 @@ func registerSHA3(table []variant.Impl[absorbFunc]) {
 			perBlock := float64(numRounds / unrollOf(v.Name))
 			return func(size int) float64 { return float64(max(size, 0)/rate256+1) * perBlock }
 		},
-		Resolve: resolveAbsorb,
-	}, table)
+	}
 }
 
 // mergeTables returns the implementations of the generated tables, each

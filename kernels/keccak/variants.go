@@ -92,14 +92,18 @@ func init() {
 	registerSHA3(prodAbsorbImpls())
 }
 
-// newSlot registers the nr-state kernel, its generic code and the
+// newSlot plans the nr-state kernel among its generic code and the
 // production table prod.
 func newSlot[F any](nr int, generic F, prod []variant.Impl[F]) *kernelset.Slot[F] {
-	return kernelset.New(kernelset.Spec[F]{
-		Kernel: kernelName(nr), Family: "keccak", Bench: fmt.Sprintf("KeccakX%d", nr),
+	return kernelset.New(kernelset.Prod[F]{Kernel: kernelName(nr), Generic: generic}, prod)
+}
+
+// labSpec describes the nr-state kernel for the lab.
+func labSpec[F any](nr int) kernelset.Spec[F] {
+	return kernelset.Spec[F]{
+		Family: "keccak", Bench: fmt.Sprintf("KeccakX%d", nr),
 		Unit: "perm", UnitsPerOp: func(int) float64 { return float64(nr) },
-		Doc:     fmt.Sprintf("Keccak-f[1600] on %d state(s), state-major [%d][25]uint64", nr, nr),
-		Generic: generic,
+		Doc: fmt.Sprintf("Keccak-f[1600] on %d state(s), state-major [%d][25]uint64", nr, nr),
 		Instance: func(name string, fn F, _ int, seed uint64) variant.Instance {
 			return newInstance(erase(nr, variant.Impl[F]{Name: name, Fn: fn}), seed)
 		},
@@ -107,7 +111,7 @@ func newSlot[F any](nr int, generic F, prod []variant.Impl[F]) *kernelset.Slot[F
 			return verify(erase(nr, variant.Impl[F]{Name: name, Fn: fn}), seed, 64)
 		},
 		LoopTrips: trips,
-	}, prod)
+	}
 }
 
 // registerLab registers every generated variant not registered yet and
@@ -115,11 +119,11 @@ func newSlot[F any](nr int, generic F, prod []variant.Impl[F]) *kernelset.Slot[F
 // last, as it may follow keccak.x1's selection.
 func registerLab() {
 	lab := labTables()
-	x1.AddLab(lab.x1)
-	x2.AddLab(lab.x2)
-	x4.AddLab(lab.x4)
-	x8.AddLab(lab.x8)
-	sha3Slot.AddLab(labAbsorbImpls())
+	x1.AddLab(labSpec[func(*[25]uint64)](1), lab.x1)
+	x2.AddLab(labSpec[func(*[2][25]uint64)](2), lab.x2)
+	x4.AddLab(labSpec[func(*[4][25]uint64)](4), lab.x4)
+	x8.AddLab(labSpec[func(*[8][25]uint64)](8), lab.x8)
+	sha3Slot.AddLab(sha3LabSpec(), labAbsorbImpls())
 }
 
 // randomStates fills s with pseudo-random lanes.

@@ -13,8 +13,10 @@ import (
 )
 
 // TestProductionLinksOnlyTable builds a program that calls only NTT and
-// checks that every generated function it links is in a production table:
-// the lab tables must stay unreachable from production code.
+// checks that every generated function it links is in a production table
+// and that it links none of the lab's verification machinery: the lab
+// tables and what verifies them must stay unreachable from production
+// code.
 func TestProductionLinksOnlyTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
@@ -55,6 +57,30 @@ func TestProductionLinksOnlyTable(t *testing.T) {
 	if len(linked) == 0 {
 		t.Error("the production program links no generated variant at all")
 	}
+	for _, sym := range labMachinery(string(out)) {
+		t.Errorf("the production program links %s, the lab's verification machinery", sym)
+	}
+}
+
+// labMachinery returns the symbols of nm's output that belong to the
+// lab's verification: the registry records' Verify and the references
+// and test inputs they use (math/big's arithmetic, internal/polyvec),
+// which only RegisterVariants may reach.
+func labMachinery(nm string) []string {
+	var found []string
+	for _, line := range strings.Split(nm, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		sym := f[len(f)-1]
+		if strings.HasPrefix(sym, "math/big.(*") || strings.Contains(sym, "tunelab/internal/polyvec.") ||
+			strings.Contains(sym, "kernelset.(*Slot[") && strings.HasSuffix(sym, ").Verify") ||
+			strings.Contains(sym, "nttfield.Verify") {
+			found = append(found, sym)
+		}
+	}
+	return found
 }
 
 // symbols returns the linker symbols of impls.

@@ -32,9 +32,7 @@ func matVecGeneric(acc, a, v *[256]int32, l int) {
 }
 
 // matVec is the slot of the row product.
-var matVec = kernelset.New(kernelset.Spec[matVecFn]{Kernel: "mldsa.matvec", Family: "matvec", Bench: "MLDSAMatVec",
-	Unit: "row", Doc: "ML-DSA NTT-domain row product Σ a[j]∘v[j] of l = 5 polynomials, one reduction (FIPS 204 Alg. 7 line 12)",
-	Generic: matVecGeneric, Edges: len(polyvec.Edges), Check: checkMatVec, Prepare: prepareMatVec}, prodAsmMatVec)
+var matVec = kernelset.New(kernelset.Prod[matVecFn]{Kernel: "mldsa.matvec", Generic: matVecGeneric}, prodAsmMatVec)
 
 // mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
 // canonical: the dispatched kernel mldsa.matvec on the consecutive
@@ -83,5 +81,18 @@ func prepareMatVec(fn matVecFn, seed uint64) func(int) {
 		for range k {
 			fn(&acc, &a[0], &v[0], 5)
 		}
+	}
+}
+
+// labSpecMatVec describes matVec's kernel for the lab (AddLab).
+func labSpecMatVec() kernelset.Spec[matVecFn] {
+	return kernelset.Spec[matVecFn]{
+		Family:  "matvec",
+		Bench:   "MLDSAMatVec",
+		Unit:    "row",
+		Doc:     "ML-DSA NTT-domain row product Σ a[j]∘v[j] of l = 5 polynomials, one reduction (FIPS 204 Alg. 7 line 12)",
+		Edges:   len(polyvec.Edges),
+		Check:   checkMatVec,
+		Prepare: prepareMatVec,
 	}
 }

@@ -56,7 +56,7 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT.Fn(c, a, b) }
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	registerRoundLab()
-	matVec.AddLab(asmMatVec())
+	matVec.AddLab(labSpecMatVec(), asmMatVec())
 	polysample.RegisterVariants()
 	polypack.RegisterVariants()
 	operationsOnce.Do(registerOperations)

@@ -111,30 +111,20 @@ var roundKernels = struct {
 	w1Pack4     *kernelset.Slot[w1Pack4Fn]
 	power2Round *kernelset.Slot[power2RoundFn]
 }{
-	lowBits: kernelset.New(kernelset.Spec[lowBitsFn]{Kernel: "mldsa.lowbits", Family: "round", Bench: "MLDSALowBits",
-		Unit: "poly", Doc: "ML-DSA r = w − cs2, HighBits(r) and the LowBits norm check (FIPS 204 Alg. 36, 7 line 22)",
-		Generic: lowBitsGeneric, Edges: len(roundEdges), Check: checkLowBits, Prepare: prepareLowBits}, prodAsmLowBits),
-	makeHint: kernelset.New(kernelset.Spec[makeHintFn]{Kernel: "mldsa.makehint", Family: "round", Bench: "MLDSAMakeHint",
-		Unit: "poly", Doc: "ML-DSA MakeHint and the ct0 norm check (FIPS 204 Alg. 39, 7 line 28)",
-		Generic: makeHintGeneric, Edges: len(roundEdges), Check: checkMakeHint, Prepare: prepareMakeHint}, prodAsmMakeHint),
-	response: kernelset.New(kernelset.Spec[responseFn]{Kernel: "mldsa.response", Family: "round", Bench: "MLDSAResponse",
-		Unit: "poly", Doc: "ML-DSA z = y + cs1 and its norm check (FIPS 204 Alg. 7 lines 20, 23)",
-		Generic: responseGeneric, Edges: len(roundEdges), Check: checkResponse, Prepare: prepareResponse}, prodAsmResponse),
-	w1Pack4: kernelset.New(kernelset.Spec[w1Pack4Fn]{Kernel: "mldsa.w1pack4", Family: "round", Bench: "MLDSAW1Pack4",
-		Unit: "poly", Doc: "ML-DSA w1Encode of HighBits(w), γ2 = (q−1)/32 (FIPS 204 Alg. 28)",
-		Generic: w1Pack4Generic, Edges: len(roundEdges), Check: checkW1Pack4, Prepare: prepareW1Pack4}, prodAsmW1Pack4),
-	power2Round: kernelset.New(kernelset.Spec[power2RoundFn]{Kernel: "mldsa.power2round", Family: "round", Bench: "MLDSAPower2Round",
-		Unit: "poly", Doc: "ML-DSA t = t + s2 and Power2Round (FIPS 204 Alg. 6 line 6, Alg. 35)",
-		Generic: power2RoundGeneric, Edges: len(roundEdges), Check: checkPower2Round, Prepare: preparePower2Round}, prodAsmPower2Round),
+	lowBits:     kernelset.New(kernelset.Prod[lowBitsFn]{Kernel: "mldsa.lowbits", Generic: lowBitsGeneric}, prodAsmLowBits),
+	makeHint:    kernelset.New(kernelset.Prod[makeHintFn]{Kernel: "mldsa.makehint", Generic: makeHintGeneric}, prodAsmMakeHint),
+	response:    kernelset.New(kernelset.Prod[responseFn]{Kernel: "mldsa.response", Generic: responseGeneric}, prodAsmResponse),
+	w1Pack4:     kernelset.New(kernelset.Prod[w1Pack4Fn]{Kernel: "mldsa.w1pack4", Generic: w1Pack4Generic}, prodAsmW1Pack4),
+	power2Round: kernelset.New(kernelset.Prod[power2RoundFn]{Kernel: "mldsa.power2round", Generic: power2RoundGeneric}, prodAsmPower2Round),
 }
 
 // registerRoundLab adds the lab tables of the rounding kernels.
 func registerRoundLab() {
-	roundKernels.lowBits.AddLab(asmLowBits())
-	roundKernels.makeHint.AddLab(asmMakeHint())
-	roundKernels.response.AddLab(asmResponse())
-	roundKernels.w1Pack4.AddLab(asmW1Pack4())
-	roundKernels.power2Round.AddLab(asmPower2Round())
+	roundKernels.lowBits.AddLab(labSpecLowBits(), asmLowBits())
+	roundKernels.makeHint.AddLab(labSpecMakeHint(), asmMakeHint())
+	roundKernels.response.AddLab(labSpecResponse(), asmResponse())
+	roundKernels.w1Pack4.AddLab(labSpecW1Pack4(), asmW1Pack4())
+	roundKernels.power2Round.AddLab(labSpecPower2Round(), asmPower2Round())
 }
 
 // The calls of the signing loop. The kernels are called through function
@@ -422,5 +412,70 @@ func preparePower2Round(fn power2RoundFn, seed uint64) func(int) {
 			t0 = t
 			fn(&t1, &t0, &s2)
 		}
+	}
+}
+
+// labSpecLowBits describes lowBits's kernel for the lab (AddLab).
+func labSpecLowBits() kernelset.Spec[lowBitsFn] {
+	return kernelset.Spec[lowBitsFn]{
+		Family:  "round",
+		Bench:   "MLDSALowBits",
+		Unit:    "poly",
+		Doc:     "ML-DSA r = w − cs2, HighBits(r) and the LowBits norm check (FIPS 204 Alg. 36, 7 line 22)",
+		Edges:   len(roundEdges),
+		Check:   checkLowBits,
+		Prepare: prepareLowBits,
+	}
+}
+
+// labSpecMakeHint describes makeHint's kernel for the lab (AddLab).
+func labSpecMakeHint() kernelset.Spec[makeHintFn] {
+	return kernelset.Spec[makeHintFn]{
+		Family:  "round",
+		Bench:   "MLDSAMakeHint",
+		Unit:    "poly",
+		Doc:     "ML-DSA MakeHint and the ct0 norm check (FIPS 204 Alg. 39, 7 line 28)",
+		Edges:   len(roundEdges),
+		Check:   checkMakeHint,
+		Prepare: prepareMakeHint,
+	}
+}
+
+// labSpecResponse describes response's kernel for the lab (AddLab).
+func labSpecResponse() kernelset.Spec[responseFn] {
+	return kernelset.Spec[responseFn]{
+		Family:  "round",
+		Bench:   "MLDSAResponse",
+		Unit:    "poly",
+		Doc:     "ML-DSA z = y + cs1 and its norm check (FIPS 204 Alg. 7 lines 20, 23)",
+		Edges:   len(roundEdges),
+		Check:   checkResponse,
+		Prepare: prepareResponse,
+	}
+}
+
+// labSpecW1Pack4 describes w1Pack4's kernel for the lab (AddLab).
+func labSpecW1Pack4() kernelset.Spec[w1Pack4Fn] {
+	return kernelset.Spec[w1Pack4Fn]{
+		Family:  "round",
+		Bench:   "MLDSAW1Pack4",
+		Unit:    "poly",
+		Doc:     "ML-DSA w1Encode of HighBits(w), γ2 = (q−1)/32 (FIPS 204 Alg. 28)",
+		Edges:   len(roundEdges),
+		Check:   checkW1Pack4,
+		Prepare: prepareW1Pack4,
+	}
+}
+
+// labSpecPower2Round describes power2Round's kernel for the lab (AddLab).
+func labSpecPower2Round() kernelset.Spec[power2RoundFn] {
+	return kernelset.Spec[power2RoundFn]{
+		Family:  "round",
+		Bench:   "MLDSAPower2Round",
+		Unit:    "poly",
+		Doc:     "ML-DSA t = t + s2 and Power2Round (FIPS 204 Alg. 6 line 6, Alg. 35)",
+		Edges:   len(roundEdges),
+		Check:   checkPower2Round,
+		Prepare: preparePower2Round,
 	}
 }

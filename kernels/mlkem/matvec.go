@@ -64,12 +64,8 @@ func matVecGeneric(acc, a *[256]int16, stride int, c *[512]int16, k int) {
 // The kernels' slots, chosen at init among the production tables and by
 // RegisterVariants among the lab tables.
 var (
-	mulCacheSlot = kernelset.New(kernelset.Spec[mulCacheFn]{Kernel: "mlkem.mulcache", Family: "matvec", Bench: "MLKEMMulCache",
-		Unit: "poly", Doc: "ML-KEM multiplication cache (b0·R, b1·γ·R; b1·R, b0·R) of a vector polynomial",
-		Generic: mulCacheGeneric, Edges: len(polyvec.Edges), Check: checkMulCache, Prepare: prepareMulCache}, prodAsmMulCache)
-	matVecSlot = kernelset.New(kernelset.Spec[matVecFn]{Kernel: "mlkem.matvec", Family: "matvec", Bench: "MLKEMMatVec",
-		Unit: "row", Doc: "ML-KEM NTT-domain row product of k = 3 polynomials against their caches, one reduction (FIPS 203 Alg. 11, 12)",
-		Generic: matVecGeneric, Edges: len(polyvec.Edges), Check: checkMatVec, Prepare: prepareMatVec}, prodAsmMatVec)
+	mulCacheSlot = kernelset.New(kernelset.Prod[mulCacheFn]{Kernel: "mlkem.mulcache", Generic: mulCacheGeneric}, prodAsmMulCache)
+	matVecSlot   = kernelset.New(kernelset.Prod[matVecFn]{Kernel: "mlkem.matvec", Generic: matVecGeneric}, prodAsmMatVec)
 )
 
 // cacheVector sets cs[j] to the multiplication cache of v[j].
@@ -164,5 +160,31 @@ func prepareMatVec(fn matVecFn, seed uint64) func(int) {
 		for range k {
 			fn(&acc, &a[0], 1, &cs[0], 3)
 		}
+	}
+}
+
+// labSpecMulCacheSlot describes mulCacheSlot's kernel for the lab (AddLab).
+func labSpecMulCacheSlot() kernelset.Spec[mulCacheFn] {
+	return kernelset.Spec[mulCacheFn]{
+		Family:  "matvec",
+		Bench:   "MLKEMMulCache",
+		Unit:    "poly",
+		Doc:     "ML-KEM multiplication cache (b0·R, b1·γ·R; b1·R, b0·R) of a vector polynomial",
+		Edges:   len(polyvec.Edges),
+		Check:   checkMulCache,
+		Prepare: prepareMulCache,
+	}
+}
+
+// labSpecMatVecSlot describes matVecSlot's kernel for the lab (AddLab).
+func labSpecMatVecSlot() kernelset.Spec[matVecFn] {
+	return kernelset.Spec[matVecFn]{
+		Family:  "matvec",
+		Bench:   "MLKEMMatVec",
+		Unit:    "row",
+		Doc:     "ML-KEM NTT-domain row product of k = 3 polynomials against their caches, one reduction (FIPS 203 Alg. 11, 12)",
+		Edges:   len(polyvec.Edges),
+		Check:   checkMatVec,
+		Prepare: prepareMatVec,
 	}
 }

@@ -59,8 +59,8 @@ func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	polysample.RegisterVariants()
 	polypack.RegisterVariants()
-	mulCacheSlot.AddLab(asmMulCache())
-	matVecSlot.AddLab(asmMatVec())
+	mulCacheSlot.AddLab(labSpecMulCacheSlot(), asmMulCache())
+	matVecSlot.AddLab(labSpecMatVecSlot(), asmMatVec())
 	operationsOnce.Do(registerOperations)
 }
 

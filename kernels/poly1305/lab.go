@@ -13,8 +13,8 @@ import (
 // production set lacks and plans dispatch again among all; calling it
 // again does nothing. Call it before using the package concurrently
 // (lab/all calls it from an init function). Under purego, or off
-// amd64, there are no generated variants and it registers nothing.
-func RegisterVariants() { registerOnce.Do(func() { slot.AddLab(labImpls()) }) }
+// amd64, there are no generated variants and it registers the generic one.
+func RegisterVariants() { registerOnce.Do(func() { slot.AddLab(labSpec(), labImpls()) }) }
 
 var registerOnce sync.Once
 

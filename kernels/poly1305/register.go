@@ -21,18 +21,23 @@ var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 // production set (zprod_amd64.go: those the compiled dispatch table can
 // select) runs through the production switches; one that only the lab set
 // has (added by RegisterVariants) runs through labCalls.
-var slot = kernelset.New(kernelset.Spec[*asmVariant]{
-	Kernel: kernel, Family: "poly1305", Bench: "Poly1305",
-	Sizes: sizes, SizeClasses: true, Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n) },
-	Doc: "Poly1305 one-time MAC (RFC 8439) of an n-byte message",
-	Instance: func(name string, v *asmVariant, size int, seed uint64) variant.Instance {
-		return newInstance(name, v, size, seed)
-	},
-	VerifyAt: func(name string, _ []string, v *asmVariant, size int, seed uint64) error {
-		return verify(name, v, size, seed)
-	},
-	LoopTrips: loopTrips,
-}, prodImpls())
+var slot = kernelset.New(kernelset.Prod[*asmVariant]{Kernel: kernel}, prodImpls())
+
+// labSpec describes the kernel for the lab (RegisterVariants).
+func labSpec() kernelset.Spec[*asmVariant] {
+	return kernelset.Spec[*asmVariant]{
+		Family: "poly1305", Bench: "Poly1305",
+		Sizes: sizes, SizeClasses: true, Unit: "B", UnitsPerOp: func(n int) float64 { return float64(n) },
+		Doc: "Poly1305 one-time MAC (RFC 8439) of an n-byte message",
+		Instance: func(name string, v *asmVariant, size int, seed uint64) variant.Instance {
+			return newInstance(name, v, size, seed)
+		},
+		VerifyAt: func(name string, _ []string, v *asmVariant, size int, seed uint64) error {
+			return verify(name, v, size, seed)
+		},
+		LoopTrips: loopTrips,
+	}
+}
 
 // apiSum computes the MAC with v (nil: the generic code) for the public
 // API: no pointer argument escapes, so that Sum and Verify allocate

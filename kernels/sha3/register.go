@@ -59,11 +59,11 @@ func SweepShape(kernel string) (inLen, outLen int, ok bool) {
 	return 0, 0, false
 }
 
-// init registers the many-stream kernels and their variants and plans
-// their dispatch.
+// init plans the many-stream kernels' dispatch; RegisterVariants
+// registers them and their variants for the lab.
 func init() {
 	for _, k := range manyKernels {
-		k.slot = kernelset.New(k.spec(), waysImpls())
+		k.slot = kernelset.New(kernelset.Prod[int]{Kernel: k.name, Resolve: resolveWays}, waysImpls())
 		planned(k)
 	}
 }
@@ -73,13 +73,13 @@ var registerOnce sync.Once
 // RegisterVariants plans the many-stream kernels' dispatch again, for the
 // lab: lab/all calls it after kernels/keccak's RegisterVariants, which
 // may select other permutations (under TUNELAB_DISPATCH) and so change
-// the default NR. The variants themselves are registered at init (there
+// the default NR, and registers the kernels and their variants (there
 // are no generated ones). It is idempotent; call it from an init
 // function, before the package is used concurrently.
 func RegisterVariants() {
 	registerOnce.Do(func() {
 		for _, k := range manyKernels {
-			k.slot.Replan()
+			k.slot.AddLab(k.spec(), nil)
 			planned(k)
 		}
 	})
@@ -106,7 +106,7 @@ func (k *manyKernel) runWays(nr int, outs, ins [][]byte) {
 // spec describes k for kernelset: its variants are the NRs.
 func (k *manyKernel) spec() kernelset.Spec[int] {
 	return kernelset.Spec[int]{
-		Kernel: k.name, Family: "sha3", Bench: k.bench, Sizes: sweepSizes, SizeClasses: true,
+		Family: "sha3", Bench: k.bench, Sizes: sweepSizes, SizeClasses: true,
 		SizeCheck: func(n int) error {
 			if n < 1 || n > maxStreams {
 				return fmt.Errorf("%d streams: want 1 to %d", n, maxStreams)
@@ -116,7 +116,6 @@ func (k *manyKernel) spec() kernelset.Spec[int] {
 		Unit: "stream", UnitsPerOp: func(n int) float64 { return float64(n) }, Doc: k.doc,
 		Instance: func(_ string, nr, size int, seed uint64) variant.Instance { return k.newInstance(nr, size, seed) },
 		VerifyAt: func(_ string, _ []string, nr, size int, seed uint64) error { return k.verify(nr, size, seed) },
-		Resolve:  resolveWays,
 	}
 }
 

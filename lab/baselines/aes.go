@@ -28,6 +28,7 @@ var aesKernels = []struct {
 }
 
 func init() {
+	aesecb.RegisterVariants()
 	for _, k := range aesKernels {
 		for _, ctr := range []bool{false, true} {
 			b := aesBaseline{kernel: k.name, bits: k.bits, dec: k.dec, ctr: ctr}

@@ -28,6 +28,7 @@ import (
 // code in kernels/keccak's tests).
 
 func init() {
+	keccak.RegisterVariants()
 	variant.Register(
 		variant.Variant{Kernel: "keccak.x1", Name: "ext=sha3", External: true,
 			New:    func(_ int, seed uint64) variant.Instance { return newSHAKEInstance(seed) },

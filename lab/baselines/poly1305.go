@@ -15,6 +15,7 @@ import (
 // kernels/poly1305's Sum (itself verified against its generic code).
 
 func init() {
+	poly1305.RegisterVariants()
 	variant.Register(variant.Variant{
 		Kernel: "poly1305", Name: "ext=xcrypto", External: true,
 		New: func(size int, seed uint64) variant.Instance { return newXPolyInstance(size, seed) },

@@ -5,6 +5,7 @@ import (
 	"crypto/sha3"
 	"encoding/hex"
 	"fmt"
+	"github.com/tunelab/tunelab/kernels/keccak"
 	"math/rand/v2"
 
 	tsha3 "github.com/tunelab/tunelab/kernels/sha3"
@@ -19,6 +20,8 @@ import (
 // (Verify on at most 64 streams: beyond that the work only repeats).
 
 func init() {
+	keccak.RegisterVariants()
+	tsha3.RegisterVariants()
 	variant.Register(shakeManyVariant("shake128.many", sha3.NewSHAKE128, tsha3.SumSHAKE128),
 		shakeManyVariant("shake256.many", sha3.NewSHAKE256, tsha3.SumSHAKE256))
 }

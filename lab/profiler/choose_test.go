@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
-	_ "github.com/tunelab/tunelab/kernels/mldsa"
+	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
@@ -104,6 +104,7 @@ func TestRecordRefusesUnrunnable(t *testing.T) {
 // TestDefaultRunsOnEveryTier checks that the variant Default picks for
 // mldsa.mulntt (and the synthetic kernel) is one every tier runs.
 func TestDefaultRunsOnEveryTier(t *testing.T) {
+	mldsa.RegisterVariants() // the lab registers the kernels; production does not
 	for _, kernel := range []string{"mldsa.mulntt", tierKernel} {
 		for _, tier := range []string{"x86-64-v1", "x86-64-v2", "avx2", "avx512"} {
 			target := tierCPU(t, tier)

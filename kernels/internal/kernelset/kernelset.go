@@ -1,14 +1,17 @@
 // Package kernelset is the one registration protocol of every kernel
 // family (Keccak, SHA-3, Poly1305, AES-ECB, the NTTs and the coefficient
-// kernels of the lattice schemes): it registers each kernel behind
-// kernels/variant, one Slot per kernel, with the dispatch plan (per
-// message-size class) of the implementations the family's API calls. A
-// family describes each kernel once (Spec: its generic code, how to
-// compare a variant with it, how to prepare a measured input) and hands
-// over its generated production table at init and its lab table from its
-// RegisterVariants; verification, the harness's instances, the plan among
-// the variants, forcing one (Use) and the whole-operation composition
-// knob (TierKnob) are the same for every family.
+// kernels of the lattice schemes): one Slot per kernel holds the dispatch
+// plan (per message-size class) of the implementations the family's API
+// calls. Production knows a kernel by its Prod (name, generic code) and
+// its generated production table, and registers nothing; the family's
+// RegisterVariants hands the lab its Spec (how to compare a variant with
+// the generic code, how to prepare a measured input) and lab table
+// (AddLab), which registers the kernel and every variant behind
+// kernels/variant. So a production program links none of the lab's
+// descriptions, references and verification. Verification, the
+// harness's instances, the plan among the variants, forcing one (Use) and
+// the whole-operation composition knob (TierKnob) are the same for every
+// family.
 package kernelset
 
 import (
@@ -19,9 +22,26 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-// A Spec describes one kernel whose implementations have type F.
+// A Prod is what production needs of a kernel: its name, its generic
+// code and how to resolve a plan's choice. A production program's slots
+// hold only these, so that it links none of the lab's descriptions,
+// references and verification (Spec), which RegisterVariants hands over.
+type Prod[F any] struct {
+	Kernel string
+	// Generic is the reference: the specification in Go.
+	Generic F
+	// Resolve, if set, returns the variant to run for plan choice c (its
+	// name and function) among the known ones, given the one c names
+	// (the generic code where no known variant the host runs has that
+	// name).
+	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
+}
+
+// A Spec describes one kernel whose implementations have type F for the
+// lab: its registry record, how to compare a variant with the generic
+// code and how to prepare a measured input.
 type Spec[F any] struct {
-	Kernel, Family, Bench, Unit, Doc string
+	Family, Bench, Unit, Doc string
 	// Sizes, SizeCheck and SizeClasses are those of variant.Kernel: nil
 	// Sizes for a kernel of fixed-size input.
 	Sizes       []int
@@ -29,8 +49,6 @@ type Spec[F any] struct {
 	SizeClasses bool
 	// UnitsPerOp is that of variant.Kernel; nil: one unit per op.
 	UnitsPerOp func(size int) float64
-	// Generic is the reference: the specification in Go.
-	Generic F
 	// Edges is the number of boundary inputs Check knows.
 	Edges int
 	// Check runs fn and ref on input i (i < Edges: boundary input i;
@@ -51,11 +69,6 @@ type Spec[F any] struct {
 	// variant v (nil: unknown); unset, a variant without a loop label
 	// runs straight-line code once per op.
 	LoopTrips func(v *variant.Variant) func(size int) float64
-	// Resolve, if set, returns the variant to run for plan choice c (its
-	// name and function) among the known ones, given the one c names
-	// (the generic code where no known variant the host runs has that
-	// name).
-	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
 }
 
 // A Slot holds the implementations of one kernel that its API calls:
@@ -63,7 +76,8 @@ type Spec[F any] struct {
 // (For, by input size) and its choice at size 0 (Fn).
 type Slot[F any] struct {
 	Fn    F
-	spec  Spec[F]
+	prod  Prod[F]
+	lab   Spec[F] // set by AddLab
 	known []variant.Impl[F]
 	once  sync.Once
 	// plan is replaced whole when AddLab or Use re-plans, so a concurrent
@@ -71,26 +85,35 @@ type Slot[F any] struct {
 	plan atomic.Pointer[plan[F]]
 }
 
-// New registers spec's kernel, its generic variant and the production
-// table prod, and plans dispatch among them.
-func New[F any](spec Spec[F], prod []variant.Impl[F]) *Slot[F] {
-	units := spec.UnitsPerOp
-	if units == nil {
-		units = func(int) float64 { return 1 }
-	}
-	variant.RegisterKernel(variant.Kernel{Name: spec.Kernel, Family: spec.Family, Bench: spec.Bench,
-		Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
-		Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc})
-	s := &Slot[F]{spec: spec}
-	variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: spec.Generic}))
-	s.add(prod)
+// New plans dispatch for p's kernel among its generic code and the
+// production table prod. It registers nothing: AddLab does, for the lab.
+func New[F any](p Prod[F], prod []variant.Impl[F]) *Slot[F] {
+	s := &Slot[F]{prod: p, known: prod}
+	s.Replan()
 	return s
 }
 
-// AddLab registers the variants of the lab table lab that production did
-// not and plans dispatch again among all of them, once. Callers of For
-// may run concurrently; Fn is safe to read only after AddLab returns.
-func (s *Slot[F]) AddLab(lab []variant.Impl[F]) { s.once.Do(func() { s.add(lab) }) }
+// AddLab registers the kernel as spec describes it, its generic variant,
+// the production variants and those of the lab table lab, and plans
+// dispatch again among them all, once. Callers of For may run
+// concurrently; Fn is safe to read only after AddLab returns.
+func (s *Slot[F]) AddLab(spec Spec[F], lab []variant.Impl[F]) {
+	s.once.Do(func() {
+		s.lab = spec
+		units := spec.UnitsPerOp
+		if units == nil {
+			units = func(int) float64 { return 1 }
+		}
+		variant.RegisterKernel(variant.Kernel{Name: s.prod.Kernel, Family: spec.Family, Bench: spec.Bench,
+			Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
+			Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc})
+		variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: s.prod.Generic}))
+		for _, im := range s.known {
+			variant.Register(s.variant(im))
+		}
+		s.add(lab)
+	})
+}
 
 // add registers the variants of impls not registered yet, lists the
 // known ones in impls' order (the records registered first kept), and
@@ -115,7 +138,7 @@ func (s *Slot[F]) add(impls []variant.Impl[F]) {
 }
 
 // Kernel returns the kernel's name.
-func (s *Slot[F]) Kernel() string { return s.spec.Kernel }
+func (s *Slot[F]) Kernel() string { return s.prod.Kernel }
 
 // Known returns the registered assembly variants, in the order of the
 // last table added.
@@ -124,8 +147,8 @@ func (s *Slot[F]) Known() []variant.Impl[F] { return s.known }
 // Verify compares fn with the generic code on every boundary input and
 // count pseudo-random inputs from seed.
 func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
-	for i := range s.spec.Edges + count {
-		if err := s.spec.Check(s.spec.Kernel, name, fn, s.spec.Generic, i, seed); err != nil {
+	for i := range s.lab.Edges + count {
+		if err := s.lab.Check(s.prod.Kernel, name, fn, s.prod.Generic, i, seed); err != nil {
 			return err
 		}
 	}
@@ -134,21 +157,21 @@ func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
 
 // variant returns the registry record of im.
 func (s *Slot[F]) variant(im variant.Impl[F]) variant.Variant {
-	v := im.Variant(s.spec.Kernel)
+	v := im.Variant(s.prod.Kernel)
 	switch {
 	case im.Symbol == "":
-	case s.spec.LoopTrips != nil:
-		v.LoopTrips = s.spec.LoopTrips(&v)
+	case s.lab.LoopTrips != nil:
+		v.LoopTrips = s.lab.LoopTrips(&v)
 	case im.LoopLabel == "":
 		v.LoopTrips = func(int) float64 { return 1 } // straight-line code
 	}
-	if s.spec.Instance != nil {
-		v.New = func(size int, seed uint64) variant.Instance { return s.spec.Instance(im.Name, im.Fn, size, seed) }
-		v.Verify = func(size int, seed uint64) error { return s.spec.VerifyAt(im.Name, im.Features, im.Fn, size, seed) }
+	if s.lab.Instance != nil {
+		v.New = func(size int, seed uint64) variant.Instance { return s.lab.Instance(im.Name, im.Fn, size, seed) }
+		v.Verify = func(size int, seed uint64) error { return s.lab.VerifyAt(im.Name, im.Features, im.Fn, size, seed) }
 		return v
 	}
 	v.New = func(_ int, seed uint64) variant.Instance {
-		return &instance[F]{s: s, name: im.Name, fn: im.Fn, seed: seed, run: s.spec.Prepare(im.Fn, seed)}
+		return &instance[F]{s: s, name: im.Name, fn: im.Fn, seed: seed, run: s.lab.Prepare(im.Fn, seed)}
 	}
 	v.Verify = func(_ int, seed uint64) error { return s.Verify(im.Name, im.Fn, seed, 64) }
 	return v

@@ -12,12 +12,17 @@ import (
 // inc is the test kernel's function type: it returns x + 1.
 type inc = func(x int) int
 
-// testSpec describes a kernel of sized inputs whose variants must return
+// testProd is the production side of a kernel whose variants must return
 // x + 1 for every x.
+func testProd(kernel string) Prod[inc] {
+	return Prod[inc]{Kernel: kernel, Generic: func(x int) int { return x + 1 }}
+}
+
+// testSpec describes the kernel of testProd, of sized inputs, for the lab.
 func testSpec(kernel string) Spec[inc] {
 	return Spec[inc]{
-		Kernel: kernel, Family: "kernelset", Bench: "KernelsetTest", Unit: "op", Doc: "x + 1",
-		Sizes: []int{16, 64}, SizeClasses: true, Generic: func(x int) int { return x + 1 },
+		Family: "kernelset", Bench: "KernelsetTest", Unit: "op", Doc: "x + 1",
+		Sizes: []int{16, 64}, SizeClasses: true,
 		Instance: func(name string, fn inc, size int, seed uint64) variant.Instance {
 			return &testInstance{name: name, fn: fn, x: int(seed) + size}
 		},
@@ -58,12 +63,12 @@ func impl(name string, fn inc) variant.Impl[inc] { return variant.Impl[inc]{Name
 func TestSlot(t *testing.T) {
 	good := func(x int) int { return x + 1 }
 	bad := func(x int) int { return x + 2 }
-	s := New(testSpec("kernelset.test"), []variant.Impl[inc]{impl("a", good)})
-	if got := names(variant.Variants("kernelset.test")); !slices.Equal(got, []string{"a", variant.GenericName}) {
-		t.Fatalf("registered at New: %q", got)
+	s := New(testProd("kernelset.test"), []variant.Impl[inc]{impl("a", good)})
+	if got := names(variant.Variants("kernelset.test")); len(got) != 0 || variant.LookupKernel("kernelset.test") != nil {
+		t.Fatalf("registered at New: %q, want nothing (production registers nothing)", got)
 	}
-	s.AddLab([]variant.Impl[inc]{impl("bad", bad), impl("a", good)})
-	s.AddLab([]variant.Impl[inc]{impl("c", good)})
+	s.AddLab(testSpec("kernelset.test"), []variant.Impl[inc]{impl("bad", bad), impl("a", good)})
+	s.AddLab(testSpec("kernelset.test"), []variant.Impl[inc]{impl("c", good)})
 	if got := knownNames(s); !slices.Equal(got, []string{"bad", "a"}) {
 		t.Errorf("known after AddLab: %q, want the lab table's order, and a second AddLab ignored", got)
 	}
@@ -118,7 +123,7 @@ func checkUsePlan(t *testing.T, s *Slot[inc]) {
 
 // TestResolve checks that Resolve decides what each class runs.
 func TestResolve(t *testing.T) {
-	spec := testSpec("kernelset.resolve")
+	spec := testProd("kernelset.resolve")
 	spec.Resolve = func(c dispatch.Choice, name string, fn inc, known []variant.Impl[inc]) (string, inc) {
 		if im := variant.Find(known, "b"); im != nil {
 			return im.Name, im.Fn

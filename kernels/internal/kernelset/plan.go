@@ -24,11 +24,11 @@ func newPlan[F any](choices []dispatch.Choice) *plan[F] {
 // Replan plans dispatch again among the known variants, for a kernel
 // whose plan depends on others'.
 func (s *Slot[F]) Replan() {
-	p := newPlan[F](dispatch.Plan(s.spec.Kernel, variant.Candidates(s.known)))
+	p := newPlan[F](dispatch.Plan(s.prod.Kernel, variant.Candidates(s.known)))
 	for i, c := range p.choices {
 		p.names[i], p.fns[i] = s.impl(c.Variant)
-		if s.spec.Resolve != nil {
-			p.names[i], p.fns[i] = s.spec.Resolve(c, p.names[i], p.fns[i], s.known)
+		if s.prod.Resolve != nil {
+			p.names[i], p.fns[i] = s.prod.Resolve(c, p.names[i], p.fns[i], s.known)
 		}
 	}
 	s.install(p)
@@ -40,7 +40,7 @@ func (s *Slot[F]) impl(name string) (string, F) {
 	if im := variant.Find(s.known, name); im != nil && cpu.Has(im.Features...) {
 		return name, im.Fn
 	}
-	return variant.GenericName, s.spec.Generic
+	return variant.GenericName, s.prod.Generic
 }
 
 // install makes p the plan and its choice at size 0 Fn.
@@ -111,16 +111,16 @@ func (s *Slot[F]) Use(name string) (restore func(), err error) {
 func (s *Slot[F]) UsePlan(choices []dispatch.Choice) (restore func(), err error) {
 	p := newPlan[F](choices)
 	for i, c := range choices {
-		p.names[i], p.fns[i] = c.Variant, s.spec.Generic
+		p.names[i], p.fns[i] = c.Variant, s.prod.Generic
 		if c.Variant == variant.GenericName {
 			continue
 		}
 		im := variant.Find(s.known, c.Variant)
 		if im == nil {
-			return nil, fmt.Errorf("%s: no registered variant %s", s.spec.Kernel, c.Variant)
+			return nil, fmt.Errorf("%s: no registered variant %s", s.prod.Kernel, c.Variant)
 		}
 		if !cpu.Has(im.Features...) {
-			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.spec.Kernel, c.Variant)
+			return nil, fmt.Errorf("%s: variant %s cannot run on this CPU", s.prod.Kernel, c.Variant)
 		}
 		p.fns[i] = im.Fn
 	}

@@ -49,7 +49,7 @@ func (s *Slot[F]) planAt(level string, host *cpu.CPU) (string, []string) {
 		}
 		on = c
 	}
-	plan := dispatch.Resolve(on, dispatch.Compiled(), "", s.spec.Kernel, variant.Candidates(s.known))
+	plan := dispatch.Resolve(on, dispatch.Compiled(), "", s.prod.Kernel, variant.Candidates(s.known))
 	name := plan.Choices[dispatch.ForSize(plan.Choices, 0)].Variant
 	if im := variant.Find(s.known, name); im != nil {
 		return name, im.Features

@@ -29,7 +29,7 @@ type Spec[E polyvec.Elem] struct {
 func slotSpec[E polyvec.Elem, F any](spec Spec[E], ref F, newInstance func(name string, fn F, seed uint64) variant.Instance,
 	verify func(spec Spec[E], name string, fn, ref F, seed uint64, count int) error) kernelset.Spec[F] {
 	return kernelset.Spec[F]{
-		Kernel: spec.Kernel, Family: spec.Family, Bench: spec.Bench, Unit: "poly", Doc: spec.Doc, Generic: ref,
+		Family: spec.Family, Bench: spec.Bench, Unit: "poly", Doc: spec.Doc,
 		Instance: func(name string, fn F, _ int, seed uint64) variant.Instance { return newInstance(name, fn, seed) },
 		VerifyAt: func(name string, _ []string, fn F, _ int, seed uint64) error {
 			return verify(spec, name, fn, ref, seed, 64)
@@ -38,26 +38,31 @@ func slotSpec[E polyvec.Elem, F any](spec Spec[E], ref F, newInstance func(name 
 	}
 }
 
-// unarySlot registers spec's kernel, its generic variant ref and the
-// production table prod.
-func unarySlot[E polyvec.Elem](spec Spec[E], ref Unary[E], prod []variant.Impl[Unary[E]]) *kernelset.Slot[Unary[E]] {
+// unaryLabSpec describes spec's kernel, of generic code ref, for the lab.
+func unaryLabSpec[E polyvec.Elem](spec Spec[E], ref Unary[E]) kernelset.Spec[Unary[E]] {
 	newInstance := func(name string, fn Unary[E], seed uint64) variant.Instance {
 		in := &unaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: polyvec.NewRand(seed)}
 		polyvec.Fill(in.rng, spec.Q, &in.p)
 		return in
 	}
-	return kernelset.New(slotSpec(spec, ref, newInstance, VerifyUnary[E]), prod)
+	return slotSpec(spec, ref, newInstance, VerifyUnary[E])
 }
 
-// binarySlot is unarySlot for products.
-func binarySlot[E polyvec.Elem](spec Spec[E], ref Binary[E], prod []variant.Impl[Binary[E]]) *kernelset.Slot[Binary[E]] {
+// binaryLabSpec is unaryLabSpec for products.
+func binaryLabSpec[E polyvec.Elem](spec Spec[E], ref Binary[E]) kernelset.Spec[Binary[E]] {
 	newInstance := func(name string, fn Binary[E], seed uint64) variant.Instance {
 		in := &binaryInstance[E]{spec: spec, name: name, fn: fn, ref: ref, rng: polyvec.NewRand(seed)}
 		polyvec.Fill(in.rng, spec.Q, &in.f)
 		polyvec.Fill(in.rng, spec.Q, &in.g)
 		return in
 	}
-	return kernelset.New(slotSpec(spec, ref, newInstance, VerifyBinary[E]), prod)
+	return slotSpec(spec, ref, newInstance, VerifyBinary[E])
+}
+
+// newSlot plans spec's kernel among its generic code ref and the
+// production table prod.
+func newSlot[E polyvec.Elem, F any](spec Spec[E], ref F, prod []variant.Impl[F]) *kernelset.Slot[F] {
+	return kernelset.New(kernelset.Prod[F]{Kernel: spec.Kernel, Generic: ref}, prod)
 }
 
 // loopTrips returns the runs of v's hot code per call: a fully unrolled
@@ -218,25 +223,28 @@ func (t *Tables[E]) spec(k int) Spec[E] {
 type Set[E polyvec.Elem] struct {
 	NTT, InvNTT *kernelset.Slot[Unary[E]]
 	MulNTT      *kernelset.Slot[Binary[E]]
+	tables      Tables[E]
 }
 
-// NewSet registers the three kernels with their generic and production
-// variants and chooses the implementations among them.
+// NewSet chooses the three kernels' implementations among their generic
+// code and production variants; RegisterLab registers them for the lab.
 func NewSet[E polyvec.Elem](t Tables[E]) *Set[E] {
 	return &Set[E]{
-		NTT:    unarySlot(t.spec(0), t.NTT, t.ProdNTT),
-		InvNTT: unarySlot(t.spec(1), t.InvNTT, t.ProdInvNTT),
-		MulNTT: binarySlot(t.spec(2), t.MulNTT, t.ProdMulNTT),
+		NTT:    newSlot(t.spec(0), t.NTT, t.ProdNTT),
+		InvNTT: newSlot(t.spec(1), t.InvNTT, t.ProdInvNTT),
+		MulNTT: newSlot(t.spec(2), t.MulNTT, t.ProdMulNTT),
+		tables: t,
 	}
 }
 
-// RegisterLab registers the variants of the lab tables that production
-// did not and chooses the implementations again among all of them, once;
+// RegisterLab registers the kernels, their generic, production and lab
+// variants and chooses the implementations again among all of them, once;
 // call it before the kernels run concurrently.
 func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []variant.Impl[Binary[E]]) {
-	s.NTT.AddLab(ntt)
-	s.InvNTT.AddLab(invNTT)
-	s.MulNTT.AddLab(mulNTT)
+	t := &s.tables
+	s.NTT.AddLab(unaryLabSpec(t.spec(0), t.NTT), ntt)
+	s.InvNTT.AddLab(unaryLabSpec(t.spec(1), t.InvNTT), invNTT)
+	s.MulNTT.AddLab(binaryLabSpec(t.spec(2), t.MulNTT), mulNTT)
 }
 
 // Use makes the set's functions call the registered variants named ntt,

@@ -223,36 +223,24 @@ var slots = struct {
 	pack       *kernelset.Slot[packFn]
 	unpack     *kernelset.Slot[unpackFn]
 }{
-	encode12: kernelset.New(kernelset.Spec[encode12Fn]{Kernel: "mlkem.encode12", Family: "pack", Bench: "MLKEMEncode12",
-		Unit: "poly", Doc: "ML-KEM ByteEncode_12 (FIPS 203 Alg. 5)",
-		Generic: encode12Generic, Edges: len(edges), Check: checkEncode12, Prepare: prepareEncode12}, prodAsmEncode12),
-	decode12: kernelset.New(kernelset.Spec[decode12Fn]{Kernel: "mlkem.decode12", Family: "pack", Bench: "MLKEMDecode12",
-		Unit: "poly", Doc: "ML-KEM ByteDecode_12 with the modulus check (FIPS 203 Alg. 6, 7.2)",
-		Generic: decode12Generic, Edges: len(edges), Check: checkDecode12, Prepare: prepareDecode12}, prodAsmDecode12),
-	compress: kernelset.New(kernelset.Spec[compressFn]{Kernel: "mlkem.compress", Family: "pack", Bench: "MLKEMCompress",
-		Unit: "poly", Doc: "ML-KEM ByteEncode_d(Compress_d), d = 1, 4, 5, 10, 11 (FIPS 203 4.2.1)",
-		Generic: compressGeneric, Edges: len(edges), Check: checkCompress, Prepare: prepareCompress}, prodAsmCompress),
-	decompress: kernelset.New(kernelset.Spec[decompressFn]{Kernel: "mlkem.decompress", Family: "pack", Bench: "MLKEMDecompress",
-		Unit: "poly", Doc: "ML-KEM Decompress_d(ByteDecode_d), d = 1, 4, 5, 10, 11 (FIPS 203 4.2.1)",
-		Generic: decompressGeneric, Edges: len(edges), Check: checkDecompress, Prepare: prepareDecompress}, prodAsmDecompress),
-	pack: kernelset.New(kernelset.Spec[packFn]{Kernel: "mldsa.pack", Family: "pack", Bench: "MLDSAPack",
-		Unit: "poly", Doc: "ML-DSA BitPack in 3, 4, 10, 13 bits (FIPS 204 Alg. 16, 17)",
-		Generic: PackBits, Edges: len(edges), Check: checkPack, Prepare: preparePack}, prodAsmPack),
-	unpack: kernelset.New(kernelset.Spec[unpackFn]{Kernel: "mldsa.unpack", Family: "pack", Bench: "MLDSAUnpack",
-		Unit: "poly", Doc: "ML-DSA BitUnpack in 3, 4, 10, 13 bits (FIPS 204 Alg. 18, 19)",
-		Generic: UnpackBits, Edges: len(edges), Check: checkUnpack, Prepare: prepareUnpack}, prodAsmUnpack),
+	encode12:   kernelset.New(kernelset.Prod[encode12Fn]{Kernel: "mlkem.encode12", Generic: encode12Generic}, prodAsmEncode12),
+	decode12:   kernelset.New(kernelset.Prod[decode12Fn]{Kernel: "mlkem.decode12", Generic: decode12Generic}, prodAsmDecode12),
+	compress:   kernelset.New(kernelset.Prod[compressFn]{Kernel: "mlkem.compress", Generic: compressGeneric}, prodAsmCompress),
+	decompress: kernelset.New(kernelset.Prod[decompressFn]{Kernel: "mlkem.decompress", Generic: decompressGeneric}, prodAsmDecompress),
+	pack:       kernelset.New(kernelset.Prod[packFn]{Kernel: "mldsa.pack", Generic: PackBits}, prodAsmPack),
+	unpack:     kernelset.New(kernelset.Prod[unpackFn]{Kernel: "mldsa.unpack", Generic: UnpackBits}, prodAsmUnpack),
 }
 
 // RegisterVariants registers every generated variant of the packings for
 // the lab and chooses again among all of them. It is idempotent; call it
 // before the kernels run concurrently.
 func RegisterVariants() {
-	slots.encode12.AddLab(asmEncode12())
-	slots.decode12.AddLab(asmDecode12())
-	slots.compress.AddLab(asmCompress())
-	slots.decompress.AddLab(asmDecompress())
-	slots.pack.AddLab(asmPack())
-	slots.unpack.AddLab(asmUnpack())
+	slots.encode12.AddLab(labSpecEncode12(), asmEncode12())
+	slots.decode12.AddLab(labSpecDecode12(), asmDecode12())
+	slots.compress.AddLab(labSpecCompress(), asmCompress())
+	slots.decompress.AddLab(labSpecDecompress(), asmDecompress())
+	slots.pack.AddLab(labSpecPack(), asmPack())
+	slots.unpack.AddLab(labSpecUnpack(), asmUnpack())
 }
 
 // KEMSlots and DSASlots return each scheme's packings, for its
@@ -263,3 +251,81 @@ func KEMSlots() []kernelset.Tiered {
 
 // DSASlots returns ML-DSA's packings.
 func DSASlots() []kernelset.Tiered { return []kernelset.Tiered{slots.pack, slots.unpack} }
+
+// labSpecEncode12 describes encode12's kernel for the lab (AddLab).
+func labSpecEncode12() kernelset.Spec[encode12Fn] {
+	return kernelset.Spec[encode12Fn]{
+		Family:  "pack",
+		Bench:   "MLKEMEncode12",
+		Unit:    "poly",
+		Doc:     "ML-KEM ByteEncode_12 (FIPS 203 Alg. 5)",
+		Edges:   len(edges),
+		Check:   checkEncode12,
+		Prepare: prepareEncode12,
+	}
+}
+
+// labSpecDecode12 describes decode12's kernel for the lab (AddLab).
+func labSpecDecode12() kernelset.Spec[decode12Fn] {
+	return kernelset.Spec[decode12Fn]{
+		Family:  "pack",
+		Bench:   "MLKEMDecode12",
+		Unit:    "poly",
+		Doc:     "ML-KEM ByteDecode_12 with the modulus check (FIPS 203 Alg. 6, 7.2)",
+		Edges:   len(edges),
+		Check:   checkDecode12,
+		Prepare: prepareDecode12,
+	}
+}
+
+// labSpecCompress describes compress's kernel for the lab (AddLab).
+func labSpecCompress() kernelset.Spec[compressFn] {
+	return kernelset.Spec[compressFn]{
+		Family:  "pack",
+		Bench:   "MLKEMCompress",
+		Unit:    "poly",
+		Doc:     "ML-KEM ByteEncode_d(Compress_d), d = 1, 4, 5, 10, 11 (FIPS 203 4.2.1)",
+		Edges:   len(edges),
+		Check:   checkCompress,
+		Prepare: prepareCompress,
+	}
+}
+
+// labSpecDecompress describes decompress's kernel for the lab (AddLab).
+func labSpecDecompress() kernelset.Spec[decompressFn] {
+	return kernelset.Spec[decompressFn]{
+		Family:  "pack",
+		Bench:   "MLKEMDecompress",
+		Unit:    "poly",
+		Doc:     "ML-KEM Decompress_d(ByteDecode_d), d = 1, 4, 5, 10, 11 (FIPS 203 4.2.1)",
+		Edges:   len(edges),
+		Check:   checkDecompress,
+		Prepare: prepareDecompress,
+	}
+}
+
+// labSpecPack describes pack's kernel for the lab (AddLab).
+func labSpecPack() kernelset.Spec[packFn] {
+	return kernelset.Spec[packFn]{
+		Family:  "pack",
+		Bench:   "MLDSAPack",
+		Unit:    "poly",
+		Doc:     "ML-DSA BitPack in 3, 4, 10, 13 bits (FIPS 204 Alg. 16, 17)",
+		Edges:   len(edges),
+		Check:   checkPack,
+		Prepare: preparePack,
+	}
+}
+
+// labSpecUnpack describes unpack's kernel for the lab (AddLab).
+func labSpecUnpack() kernelset.Spec[unpackFn] {
+	return kernelset.Spec[unpackFn]{
+		Family:  "pack",
+		Bench:   "MLDSAUnpack",
+		Unit:    "poly",
+		Doc:     "ML-DSA BitUnpack in 3, 4, 10, 13 bits (FIPS 204 Alg. 18, 19)",
+		Edges:   len(edges),
+		Check:   checkUnpack,
+		Prepare: prepareUnpack,
+	}
+}

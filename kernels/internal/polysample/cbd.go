@@ -132,15 +132,9 @@ var cbdSlots = struct {
 	cbd3       *kernelset.Slot[cbd3Fn]
 	expandMask *kernelset.Slot[expandMaskFn]
 }{
-	cbd2: kernelset.New(kernelset.Spec[cbd2Fn]{Kernel: "mlkem.cbd2", Family: "cbd", Bench: "MLKEMCBD2",
-		Unit: "poly", Doc: "ML-KEM SamplePolyCBD_2 of 128 bytes (FIPS 203 Alg. 8)",
-		Generic: cbd2Generic, Edges: len(byteEdges), Check: checkCBD2, Prepare: prepareCBD2}, prodAsmCBD2),
-	cbd3: kernelset.New(kernelset.Spec[cbd3Fn]{Kernel: "mlkem.cbd3", Family: "cbd", Bench: "MLKEMCBD3",
-		Unit: "poly", Doc: "ML-KEM SamplePolyCBD_3 of 192 bytes (FIPS 203 Alg. 8)",
-		Generic: cbd3Generic, Edges: len(byteEdges), Check: checkCBD3, Prepare: prepareCBD3}, prodAsmCBD3),
-	expandMask: kernelset.New(kernelset.Spec[expandMaskFn]{Kernel: "mldsa.expandmask", Family: "cbd", Bench: "MLDSAExpandMask",
-		Unit: "poly", Doc: "ML-DSA BitUnpack of an ExpandMask stream or z, 18 or 20 bits (FIPS 204 Alg. 19, 34)",
-		Generic: expandMaskGeneric, Edges: len(byteEdges), Check: checkExpandMask, Prepare: prepareExpandMask}, prodAsmExpandMask),
+	cbd2:       kernelset.New(kernelset.Prod[cbd2Fn]{Kernel: "mlkem.cbd2", Generic: cbd2Generic}, prodAsmCBD2),
+	cbd3:       kernelset.New(kernelset.Prod[cbd3Fn]{Kernel: "mlkem.cbd3", Generic: cbd3Generic}, prodAsmCBD3),
+	expandMask: kernelset.New(kernelset.Prod[expandMaskFn]{Kernel: "mldsa.expandmask", Generic: expandMaskGeneric}, prodAsmExpandMask),
 }
 
 // byteEdges are the boundary inputs: constant bytes and alternating
@@ -228,5 +222,44 @@ func prepareExpandMask(fn expandMaskFn, seed uint64) func(int) {
 		for range k {
 			fn(&y, &yh, b, 20)
 		}
+	}
+}
+
+// labSpecCbd2 describes cbd2's kernel for the lab (AddLab).
+func labSpecCbd2() kernelset.Spec[cbd2Fn] {
+	return kernelset.Spec[cbd2Fn]{
+		Family:  "cbd",
+		Bench:   "MLKEMCBD2",
+		Unit:    "poly",
+		Doc:     "ML-KEM SamplePolyCBD_2 of 128 bytes (FIPS 203 Alg. 8)",
+		Edges:   len(byteEdges),
+		Check:   checkCBD2,
+		Prepare: prepareCBD2,
+	}
+}
+
+// labSpecCbd3 describes cbd3's kernel for the lab (AddLab).
+func labSpecCbd3() kernelset.Spec[cbd3Fn] {
+	return kernelset.Spec[cbd3Fn]{
+		Family:  "cbd",
+		Bench:   "MLKEMCBD3",
+		Unit:    "poly",
+		Doc:     "ML-KEM SamplePolyCBD_3 of 192 bytes (FIPS 203 Alg. 8)",
+		Edges:   len(byteEdges),
+		Check:   checkCBD3,
+		Prepare: prepareCBD3,
+	}
+}
+
+// labSpecExpandMask describes expandMask's kernel for the lab (AddLab).
+func labSpecExpandMask() kernelset.Spec[expandMaskFn] {
+	return kernelset.Spec[expandMaskFn]{
+		Family:  "cbd",
+		Bench:   "MLDSAExpandMask",
+		Unit:    "poly",
+		Doc:     "ML-DSA BitUnpack of an ExpandMask stream or z, 18 or 20 bits (FIPS 204 Alg. 19, 34)",
+		Edges:   len(byteEdges),
+		Check:   checkExpandMask,
+		Prepare: prepareExpandMask,
 	}
 }

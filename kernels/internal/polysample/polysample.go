@@ -200,27 +200,21 @@ var slots = struct {
 	rej23  *kernelset.Slot[rej23Fn]
 	rejEta *kernelset.Slot[rejEtaFn]
 }{
-	rej12: kernelset.New(kernelset.Spec[rej12Fn]{Kernel: "mlkem.rejntt", Family: "sample", Bench: "MLKEMRejNTT",
-		Unit: "block", Doc: "ML-KEM SampleNTT's rejection loop on a 168-byte SHAKE128 block (FIPS 203 Alg. 7)",
-		Generic: rejNTT12Generic, Edges: len(edges), Check: check12, Prepare: prepare12}, prodAsmRejNTT12),
-	rej23: kernelset.New(kernelset.Spec[rej23Fn]{Kernel: "mldsa.rejntt", Family: "sample", Bench: "MLDSARejNTT",
-		Unit: "block", Doc: "ML-DSA RejNTTPoly's loop on a 168-byte SHAKE128 block (FIPS 204 Alg. 30)",
-		Generic: rejNTT23Generic, Edges: len(edges), Check: check23, Prepare: prepare23}, prodAsmRejNTT23),
-	rejEta: kernelset.New(kernelset.Spec[rejEtaFn]{Kernel: "mldsa.rejeta", Family: "sample", Bench: "MLDSARejEta",
-		Unit: "block", Doc: "ML-DSA RejBoundedPoly's loop on a 136-byte SHAKE256 block, η = 4 (FIPS 204 Alg. 31)",
-		Generic: rejEtaGeneric, Edges: len(edges), Check: checkEta, Prepare: prepareEta}, prodAsmRejEta),
+	rej12:  kernelset.New(kernelset.Prod[rej12Fn]{Kernel: "mlkem.rejntt", Generic: rejNTT12Generic}, prodAsmRejNTT12),
+	rej23:  kernelset.New(kernelset.Prod[rej23Fn]{Kernel: "mldsa.rejntt", Generic: rejNTT23Generic}, prodAsmRejNTT23),
+	rejEta: kernelset.New(kernelset.Prod[rejEtaFn]{Kernel: "mldsa.rejeta", Generic: rejEtaGeneric}, prodAsmRejEta),
 }
 
 // RegisterVariants registers every generated variant of the samplers for
 // the lab and chooses again among all of them. It is idempotent; call it
 // before the samplers run concurrently.
 func RegisterVariants() {
-	slots.rej12.AddLab(asmRejNTT12())
-	slots.rej23.AddLab(asmRejNTT23())
-	slots.rejEta.AddLab(asmRejEta())
-	cbdSlots.cbd2.AddLab(asmCBD2())
-	cbdSlots.cbd3.AddLab(asmCBD3())
-	cbdSlots.expandMask.AddLab(asmExpandMask())
+	slots.rej12.AddLab(labSpecRej12(), asmRejNTT12())
+	slots.rej23.AddLab(labSpecRej23(), asmRejNTT23())
+	slots.rejEta.AddLab(labSpecRejEta(), asmRejEta())
+	cbdSlots.cbd2.AddLab(labSpecCbd2(), asmCBD2())
+	cbdSlots.cbd3.AddLab(labSpecCbd3(), asmCBD3())
+	cbdSlots.expandMask.AddLab(labSpecExpandMask(), asmExpandMask())
 }
 
 // KEMSlots returns ML-KEM's samplers, for its whole-operation
@@ -232,4 +226,43 @@ func KEMSlots() []kernelset.Tiered {
 // DSASlots returns ML-DSA's samplers.
 func DSASlots() []kernelset.Tiered {
 	return []kernelset.Tiered{slots.rej23, slots.rejEta, cbdSlots.expandMask}
+}
+
+// labSpecRej12 describes rej12's kernel for the lab (AddLab).
+func labSpecRej12() kernelset.Spec[rej12Fn] {
+	return kernelset.Spec[rej12Fn]{
+		Family:  "sample",
+		Bench:   "MLKEMRejNTT",
+		Unit:    "block",
+		Doc:     "ML-KEM SampleNTT's rejection loop on a 168-byte SHAKE128 block (FIPS 203 Alg. 7)",
+		Edges:   len(edges),
+		Check:   check12,
+		Prepare: prepare12,
+	}
+}
+
+// labSpecRej23 describes rej23's kernel for the lab (AddLab).
+func labSpecRej23() kernelset.Spec[rej23Fn] {
+	return kernelset.Spec[rej23Fn]{
+		Family:  "sample",
+		Bench:   "MLDSARejNTT",
+		Unit:    "block",
+		Doc:     "ML-DSA RejNTTPoly's loop on a 168-byte SHAKE128 block (FIPS 204 Alg. 30)",
+		Edges:   len(edges),
+		Check:   check23,
+		Prepare: prepare23,
+	}
+}
+
+// labSpecRejEta describes rejEta's kernel for the lab (AddLab).
+func labSpecRejEta() kernelset.Spec[rejEtaFn] {
+	return kernelset.Spec[rejEtaFn]{
+		Family:  "sample",
+		Bench:   "MLDSARejEta",
+		Unit:    "block",
+		Doc:     "ML-DSA RejBoundedPoly's loop on a 136-byte SHAKE256 block, η = 4 (FIPS 204 Alg. 31)",
+		Edges:   len(edges),
+		Check:   checkEta,
+		Prepare: prepareEta,
+	}
 }

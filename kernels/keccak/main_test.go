@@ -42,8 +42,14 @@ func TestProductionInit(t *testing.T) {
 		if m := byName(nr, selectedOf(nr)); m == nil {
 			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selectedOf(nr))
 		}
+		if m := byName(nr, selectedOf(nr)); m != nil && len(m.Features) > 0 && PermutationFeatures(nr, m.Name) == nil {
+			t.Errorf("%s: at init PermutationFeatures(%q) is nil without the registry, want %v", kernelName(nr), m.Name, m.Features)
+		}
 		if m := byName(nr, selectedOf(nr)); m == nil {
 			t.Errorf("%s: at init selected %q, which is neither generic nor in the production table", kernelName(nr), selectedOf(nr))
+		}
+		if m := byName(nr, selectedOf(nr)); m != nil && len(m.Features) > 0 && PermutationFeatures(nr, m.Name) == nil {
+			t.Errorf("%s: at init PermutationFeatures(%q) is nil without the registry, want %v", kernelName(nr), m.Name, m.Features)
 		}
 	}
 	checkNoneRegistered(t, sha3Kernel)

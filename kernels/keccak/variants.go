@@ -224,3 +224,21 @@ func b2u(b bool) int {
 	}
 	return 0
 }
+
+// PermutationFeatures returns the CPU features of the variant of the
+// nr-state permutation (nr = 1, 2, 4 or 8) named name, among those this
+// program knows (the production table, and the lab's after
+// RegisterVariants); nil for the generic code or an unknown name or nr.
+func PermutationFeatures(nr int, name string) []string {
+	switch nr {
+	case 1:
+		return x1.Features(name)
+	case 2:
+		return x2.Features(name)
+	case 4:
+		return x4.Features(name)
+	case 8:
+		return x8.Features(name)
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package sha3
 
 import (
 	"fmt"
+	"github.com/tunelab/tunelab/kernels/keccak"
 	"slices"
 	"strconv"
 	"sync"
@@ -174,7 +175,8 @@ func defaultWays() int {
 }
 
 // keccakSelected returns the name and features of the variant dispatch
-// selected for keccak.x<nr>, from the plan kernels/keccak recorded.
+// selected for keccak.x<nr>, from the plan kernels/keccak recorded and
+// its tables (not the registry, which production programs leave empty).
 func keccakSelected(nr int) (name string, features []string) {
 	kernel := fmt.Sprintf("keccak.x%d", nr)
 	name = variant.GenericName
@@ -183,10 +185,7 @@ func keccakSelected(nr int) (name string, features []string) {
 			name = kp.Choices[dispatch.ForSize(kp.Choices, 0)].Variant
 		}
 	}
-	if v := variant.Lookup(kernel, name); v != nil {
-		features = v.Features
-	}
-	return name, features
+	return name, keccak.PermutationFeatures(nr, name)
 }
 
 // UseWays makes SHAKE128Many and SHAKE256Many hash nr streams at a time

@@ -64,6 +64,16 @@ func (s *Slot[F]) Selected() string {
 	return p.names[dispatch.ForSize(p.choices, 0)]
 }
 
+// Features returns the CPU features of the known variant named name (nil
+// for the generic code or an unknown name): production knows its table's
+// variants without the registry.
+func (s *Slot[F]) Features(name string) []string {
+	if im := variant.Find(s.known, name); im != nil {
+		return im.Features
+	}
+	return nil
+}
+
 // A Class is one size class of a plan: dispatch's choice and the variant
 // that runs for it.
 type Class[F any] struct {

@@ -126,11 +126,3 @@ func (r *Report) summaryLine() string {
 	return fmt.Sprintf("%d files, %d CPU models, %d kernels; %s (variants measured in the same rounds: signed-rank test and Hodges–Lehmann interval of the per-round ratios; otherwise Mann-Whitney U; a 95%% interval needs %d samples; race-eliminated, excluded and external variants never win)",
 		len(r.Set.Files), len(r.Set.Models), len(kernels), r.ruleLine(), r.MinSamples)
 }
-
-// modelTitle names a model with its identity.
-func modelTitle(m *Model) string {
-	if m.Uarch == "" {
-		return m.Key
-	}
-	return fmt.Sprintf("%s (%s)", m.Uarch, m.Key)
-}

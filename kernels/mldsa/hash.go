@@ -10,9 +10,6 @@ import "github.com/tunelab/tunelab/kernels/sha3"
 // shake is one SHAKE128 or SHAKE256 instance (Write, then Read).
 type shake = sha3.SHAKE
 
-// newSHAKE128 returns a fresh SHAKE128.
-func newSHAKE128() *shake { return sha3.NewSHAKE128() }
-
 // newSHAKE256 returns a fresh SHAKE256 (H in FIPS 204).
 func newSHAKE256() *shake { return sha3.NewSHAKE256() }
 
@@ -20,9 +17,3 @@ func newSHAKE256() *shake { return sha3.NewSHAKE256() }
 // H = SHAKE256 not written to yet, and returns how many bytes of prefix
 // that is; once b has run, h takes the rest of the message.
 func addH(b *sha3.Batch, h *shake, prefix []byte) int { return max(0, b.AbsorbSHAKE(h, prefix)) }
-
-// shake128Many fills each outs[i] with SHAKE128(ins[i]) (G in FIPS 204).
-func shake128Many(outs, ins [][]byte) { sha3.SHAKE128Many(outs, ins) }
-
-// shake256Many fills each outs[i] with SHAKE256(ins[i]) (H in FIPS 204).
-func shake256Many(outs, ins [][]byte) { sha3.SHAKE256Many(outs, ins) }

@@ -247,17 +247,6 @@ func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []vari
 	s.MulNTT.AddLab(binaryLabSpec(t.spec(2), t.MulNTT), mulNTT)
 }
 
-// Use makes the set's functions call the registered variants named ntt,
-// invNTT and mulNTT ("" keeps the current choice, variant.GenericName is
-// the reference) and returns a function that restores the previous ones.
-// The lab composes kernel choices this way to measure whole operations
-// (e.g. an ML-KEM key generation on the generic NTT); it refuses a variant
-// whose CPU features the host lacks. Use is not safe while the kernels run
-// concurrently.
-func (s *Set[E]) Use(ntt, invNTT, mulNTT string) (restore func(), err error) {
-	return kernelset.UseAll([]kernelset.Tiered{s.NTT, s.InvNTT, s.MulNTT}, []string{ntt, invNTT, mulNTT})
-}
-
 // TierKnob returns the "ntt" knob of whole-operation compositions: per
 // ISA tier the host can run, the NTT, InvNTT and MulNTT variants dispatch
 // selects at that tier (the host's own plan at its own level, the compiled

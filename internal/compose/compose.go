@@ -2,7 +2,7 @@
 // generation, an ML-DSA signature) whose variants are compositions of the
 // underlying kernels' choices: the Keccak way count × the NTT tier, say.
 // Each variant applies its choices (through the kernel packages' lab hooks,
-// e.g. sha3.UseWays and nttfield.Set.Use) around the operation and
+// e.g. sha3.UseWays and kernelset.UseAll) around the operation and
 // restores the dispatched ones afterwards, so that one worker can race the
 // compositions against each other, interleaved, like any other variants.
 package compose

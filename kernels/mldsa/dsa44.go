@@ -85,7 +85,7 @@ func NewPublicKey44(b []byte) (*PublicKey44, error) {
 // key, its polynomials and its encoding.
 type pkMem44 struct {
 	key   PublicKey44
-	polys [4*4 + 4]poly
+	polys [4]poly // t1
 	enc   [PublicKeySize44]byte
 }
 

@@ -85,7 +85,7 @@ func NewPublicKey65(b []byte) (*PublicKey65, error) {
 // key, its polynomials and its encoding.
 type pkMem65 struct {
 	key   PublicKey65
-	polys [6*5 + 6]poly
+	polys [6]poly // t1
 	enc   [PublicKeySize65]byte
 }
 

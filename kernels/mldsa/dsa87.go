@@ -85,7 +85,7 @@ func NewPublicKey87(b []byte) (*PublicKey87, error) {
 // key, its polynomials and its encoding.
 type pkMem87 struct {
 	key   PublicKey87
-	polys [8*7 + 8]poly
+	polys [8]poly // t1
 	enc   [PublicKeySize87]byte
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tunelab/tunelab/lab/nttfieldtest"
@@ -247,6 +248,9 @@ func TestZBound(t *testing.T) {
 // stack too), and that key generation and parsing allocate the key only,
 // for every parameter set.
 func TestSignAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
 	seed, msg := make([]byte, SeedSize), make([]byte, 1024)
 	check := func(what string, want float64, f func()) {
 		t.Helper()
@@ -351,6 +355,40 @@ func TestFirstUseConcurrent(t *testing.T) {
 			if err := <-errs; err != nil {
 				t.Error(err)
 			}
+		}
+	}
+}
+
+// TestParsedFirstUseConcurrent verifies with freshly parsed public keys
+// from several goroutines at once, so that the first uses (Â into
+// scratch memory beside tr) race with the later ones (Â into the key's
+// own memory, tr hashed alone) (go test -race): every one must accept
+// the signature and reject a corrupted one.
+func TestParsedFirstUseConcurrent(t *testing.T) {
+	msg := []byte("parsed first use")
+	for _, set := range testSets {
+		seed := newTestRand("parsed first use " + set.name).seed()
+		k := mustKey(t, set, seed[:])
+		sig, err := k.signDet(msg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := bytes.Clone(sig)
+		bad[len(bad)/2] ^= 1
+		for range 3 {
+			verify, err := set.newPub(k.pk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			for g := range 4 {
+				wg.Go(func() {
+					if !verify(msg, nil, sig) || verify(msg, nil, bad) {
+						t.Errorf("%s: goroutine %d: a parsed key's verification is wrong", set.name, g)
+					}
+				})
+			}
+			wg.Wait()
 		}
 	}
 }

@@ -91,26 +91,47 @@ func checkPublicRoundTrip(t *testing.T, set testSet, pk []byte) {
 }
 
 // TestPublicKeyDecode checks that decoding a generated public key gives
-// the key generation's precomputation: Â, NTT(t1·2^d), tr, ρ and the
-// encoding.
+// the key generation's precomputation: NTT(t1·2^d), ρ and the encoding,
+// and Â, tr and μ both from the first verification's scratch memory
+// (beside the hashes of tr and μ) and from the key's own memory after it.
 func TestPublicKeyDecode(t *testing.T) {
 	r := newTestRand("decode")
 	for _, p := range []*params{&params44, &params65, &params87} {
 		for range counts(20, 2) {
-			sk, pk, dec := new(privateKey), new(publicKey), new(publicKey)
-			if err := newKey(p, r.bytes(SeedSize), sk, pk); err != nil {
+			sk, pk, dec, lazy := new(privateKey), new(publicKey), new(publicKey), new(publicKey)
+			seed := r.bytes(SeedSize)
+			if err := newKey(p, seed, sk, pk); err != nil {
+				t.Fatal(err)
+			}
+			// lazy: a generated key, tr known, Â not expanded
+			if err := newKeyIn(p, seed, new(privateKey), lazy, make([]byte, p.skSize), make([]byte, p.pkSize)); err != nil {
 				t.Fatal(err)
 			}
 			if err := newPublicKey(p, pk.enc, dec); err != nil {
 				t.Fatalf("%s: newPublicKey: %v", p.name, err)
 			}
-			switch {
-			case !bytes.Equal(dec.enc, pk.enc) || dec.rho != pk.rho || dec.tr != pk.tr:
-				t.Fatalf("%s: decoded encoding, ρ or tr differs", p.name)
-			case !slices.Equal(dec.matrix(), pk.matrix()):
-				t.Fatalf("%s: decoded Â differs", p.name)
-			case !slices.Equal(dec.t1, pk.t1):
-				t.Fatalf("%s: decoded NTT(t1·2^d) differs", p.name)
+			if !bytes.Equal(dec.enc, pk.enc) || dec.rho != pk.rho || !slices.Equal(dec.t1, pk.t1) {
+				t.Fatalf("%s: decoded encoding, ρ or NTT(t1·2^d) differs", p.name)
+			}
+			msg, ctx := r.bytes(1+r.intn(300)), r.bytes(r.intn(256))
+			var want [muSize]byte
+			messageHash(&want, pk.hashTR(nil), msg, ctx)
+			for use := range 4 {
+				key := dec
+				if use >= 2 {
+					key = lazy
+				}
+				var mu [muSize]byte
+				a, ks := key.verifyInputs(&mu, msg, ctx)
+				if (ks != nil) != (use%2 == 0) {
+					t.Fatalf("%s: verification %d: scratch memory %v, want it for each key's first only", p.name, use, ks != nil)
+				}
+				if ks != nil {
+					keygenPool.Put(ks)
+				}
+				if !slices.Equal(a, pk.matrix()) || *key.hashTR(nil) != *pk.hashTR(nil) || mu != want {
+					t.Fatalf("%s: verification %d: decoded Â, tr or μ differs", p.name, use)
+				}
 			}
 		}
 	}

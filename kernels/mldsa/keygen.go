@@ -5,24 +5,22 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tunelab/tunelab/kernels/internal/keycache"
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
 // publicKey is an ML-DSA public key of any parameter set, with what
 // verification needs precomputed: Â = ExpandA(ρ), NTT(t1·2^d) and
-// tr = H(pk, 64).
+// tr = H(pk, 64), each computed when first needed (see verifyInputs).
 type publicKey struct {
 	p   *params
 	enc []byte // pkEncode(ρ, t1)
 	rho [rhoSize]byte
-	tr  [trSize]byte
-	a   []poly // Â, row r at a[r·l:(r+1)·l], NTT domain; see matrix
-	t1  []poly // t1, then (prepare) NTT(t1·2^d), k polynomials; nil until prepare for a key pair made by key generation
+	tr  keycache.Digest[[trSize]byte] // H(pk, 64): see hashTR
+	a   keycache.Matrix[poly]         // Â, row r at [r·l, (r+1)·l), NTT domain: see matrix, verifyInputs
+	t1  []poly                        // t1, then (prepare) NTT(t1·2^d), k polynomials; nil until prepare for a key pair made by key generation
 	// prep makes t1 NTT(t1·2^d) once, before the first verification.
 	prep sync.Once
-	// aOnce expands Â into a for a key pair made by key generation,
-	// which keeps none, before its first signature or verification.
-	aOnce sync.Once
 }
 
 // privateKey is an ML-DSA private key of any parameter set, in the NTT
@@ -129,8 +127,9 @@ func newKeyIn(p *params, seed []byte, sk *privateKey, pk *publicKey, skEnc, pkEn
 	sm.run(&b)
 	ks.computeT(p, first, p.k, sk.enc, pk.enc)
 	hpk.Write(pk.enc[absorbed:])
-	hpk.Read(pk.tr[:])
-	copy(sk.enc[rhoSize+keySize:], pk.tr[:])
+	var tr [trSize]byte
+	hpk.Read(tr[:])
+	copy(sk.enc[rhoSize+keySize:], pk.hashTR(&tr)[:])
 	return nil
 }
 
@@ -140,24 +139,62 @@ func (sk *privateKey) prepare() { sk.prep.Do(sk.decodeNTT) }
 // prepare sets t1 to NTT(t1·2^d), once.
 func (pk *publicKey) prepare() { pk.prep.Do(pk.t1ToNTT) }
 
-// matrix returns Â, expanding it from ρ into fresh memory the first time
-// for a key pair made by key generation (a parsed public key has it).
+// matrix returns Â in the key's own memory, expanding it from ρ the
+// first time.
 func (pk *publicKey) matrix() []poly {
-	pk.aOnce.Do(func() {
-		if pk.a != nil {
-			return
-		}
-		a := make([]poly, pk.p.k*pk.p.l)
-		pk.p.expandA(a, &pk.rho)
-		pk.a = a
-	})
-	return pk.a
+	return pk.a.Own(pk.p.k*pk.p.l, func(a []poly) { pk.p.expandA(a, &pk.rho) })
 }
 
-// setMem gives pk Â (k·l polynomials), t1 (k) and its encoding for p.
-func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, a, t1 []poly, enc []byte) {
+// hashTR returns tr = H(pk, 64), setting it the first time to *batched,
+// hashed by the caller beside other streams, or (batched nil) hashing it.
+func (pk *publicKey) hashTR(batched *[trSize]byte) *[trSize]byte {
+	return pk.tr.Get(batched, func(tr *[trSize]byte) {
+		h := newSHAKE256()
+		h.Write(pk.enc)
+		h.Read(tr[:])
+	})
+}
+
+// verifyInputs returns Â for a verification of msg with context ctx and
+// sets mu to μ = H(tr || M', 64). The key's first use
+// (keycache.Matrix.Transient) expands Â into pooled scratch memory,
+// returned as ks for the caller to put back into keygenPool, in one
+// batch with tr = H(pk) where not known yet and μ, on a lane that starts
+// once tr is complete (sha3.Batch.After): a key parsed to verify one
+// signature allocates no matrix (30 KiB for ML-DSA-65), and its two long
+// hash chains run on lanes beside the matrix streams. Later uses expand
+// Â into the key's own memory once (matrix) and keep it.
+func (pk *publicKey) verifyInputs(mu *[muSize]byte, msg, ctx []byte) (a []poly, ks *keygenScratch) {
+	if !pk.a.Transient() {
+		messageHash(mu, pk.hashTR(nil), msg, ctx)
+		return pk.matrix(), nil
+	}
+	p := pk.p
+	ks = keygenPool.Get().(*keygenScratch)
+	a = ks.a[:p.k*p.l]
+	var b sha3.Batch
+	var sm samplers
+	var hdr [2 + maxCtx]byte // 0 || |ctx| || ctx
+	hdr[1] = byte(len(ctx))
+	prefix := hdr[:2+copy(hdr[2:], ctx)]
+	var batched *[trSize]byte
+	if pk.tr.Known() {
+		b.SHAKE256(mu[:], pk.hashTR(nil)[:], prefix, msg)
+	} else {
+		batched = new([trSize]byte)
+		tr := b.SHAKE256(batched[:], pk.enc)
+		b.After(b.SHAKE256(mu[:], batched[:], prefix, msg), tr)
+	}
+	p.addExpandA(&b, &sm, a, &pk.rho)
+	sm.run(&b)
+	pk.hashTR(batched)
+	return a, ks
+}
+
+// setMem gives pk t1 (k polynomials) and its encoding for p.
+func (pk *publicKey) setMem(p *params, rho *[rhoSize]byte, t1 []poly, enc []byte) {
 	pk.p, pk.rho = p, *rho
-	pk.a, pk.t1 = a, t1[:p.k]
+	pk.t1 = t1[:p.k]
 	pk.enc = enc[:p.pkSize]
 }
 
@@ -241,30 +278,26 @@ func (pk *publicKey) t1ToNTT() {
 	}
 }
 
-// newPublicKey is pkDecode (FIPS 204 Algorithm 23) of b into pk, with the
-// precomputation of publicKey, in fresh memory.
+// newPublicKey is pkDecode (FIPS 204 Algorithm 23) of b into pk, with
+// NTT(t1·2^d), in fresh memory.
 func newPublicKey(p *params, b []byte, pk *publicKey) error {
-	if err := newPublicKeyIn(p, b, pk, make([]poly, p.k*p.l+p.k), make([]byte, p.pkSize)); err != nil {
+	if err := newPublicKeyIn(p, b, pk, make([]poly, p.k), make([]byte, p.pkSize)); err != nil {
 		return err
 	}
 	pk.prepare()
 	return nil
 }
 
-// newPublicKeyIn is newPublicKey in the memory polys (k·l + k) and enc.
-// Every b of the right length is a valid encoding. tr = H(pk, 64) is
-// hashed beside the streams of Â.
-func newPublicKeyIn(p *params, b []byte, pk *publicKey, polys []poly, enc []byte) error {
+// newPublicKeyIn is pkDecode of b into pk, in the memory t1 (k
+// polynomials) and enc. Every b of the right length is a valid encoding.
+// Â and tr = H(pk, 64) are left to the first verification
+// (verifyInputs).
+func newPublicKeyIn(p *params, b []byte, pk *publicKey, t1 []poly, enc []byte) error {
 	if len(b) != p.pkSize {
 		return fmt.Errorf("mldsa: %s public key must be %d bytes, got %d", p.name, p.pkSize, len(b))
 	}
-	pk.setMem(p, (*[rhoSize]byte)(b), polys[:p.k*p.l], polys[p.k*p.l:], enc)
+	pk.setMem(p, (*[rhoSize]byte)(b), t1, enc)
 	copy(pk.enc, b)
-	var bt sha3.Batch
-	var sm samplers
-	bt.SHAKE256(pk.tr[:], pk.enc)
-	p.addExpandA(&bt, &sm, pk.a, &pk.rho)
-	sm.run(&bt)
 	for i := range pk.t1 {
 		unpackT1(&pk.t1[i], b[rhoSize+i*t1Bytes:])
 	}

@@ -55,7 +55,7 @@ func sign(sk *privateKey, pk *publicKey, msg, ctx []byte, rnd *[rndSize]byte, si
 		return nil, fmt.Errorf("%w, got %d", errContext, len(ctx))
 	}
 	var mu [muSize]byte
-	messageHash(&mu, &pk.tr, msg, ctx)
+	messageHash(&mu, pk.hashTR(nil), msg, ctx)
 	return signInternal(sk, pk, &mu, rnd, sig)
 }
 

@@ -47,16 +47,16 @@ func BenchmarkSteps(b *testing.B) {
 		name string
 		fn   func()
 	}{
-		{"H(pk)", func() { h := newSHAKE256(); h.Write(tpk.enc); h.Read(tpk.tr[:]) }},
+		{"H(pk)", func() { h := newSHAKE256(); h.Write(tpk.enc); h.Read(mu[:]) }},
 		{"expandA+S(keygen)", func() {
 			var bt sha3.Batch
 			var sm samplers
-			p.addExpandA(&bt, &sm, tpk.a, &rho)
+			p.addExpandA(&bt, &sm, ks.a[:p.k*p.l], &rho)
 			p.addExpandS(&bt, &sm, tk.s1, tk.s2, &rhoP)
 			sm.run(&bt)
 		}},
-		{"messageHash", func() { messageHash(&mu, &pk.tr, msg, nil) }},
-		{"expandA", func() { p.expandA(tpk.a, &rho) }},
+		{"messageHash", func() { messageHash(&mu, pk.hashTR(nil), msg, nil) }},
+		{"expandA", func() { p.expandA(ks.a[:p.k*p.l], &rho) }},
 		{"sampleUniform(block)", func() { sampleUniform(&f, 0, buf[:]) }},
 		{"expandS", func() { p.expandS(tk.s1, tk.s2, &rhoP) }},
 		{"sampleBounded(block)", func() { sampleBounded(&f, 0, ebuf[:], p.eta) }},
@@ -86,10 +86,15 @@ func BenchmarkSteps(b *testing.B) {
 		{"sign", func() { signDeterministic(sk, pk, msg, nil, sigBuf) }},
 		{"verify.commitment", func() {
 			ends, _ := p.hintRows(sig[p.sigHints():])
-			v.commitment(pk, sig[p.sigHints():], &ends)
+			v.commitment(pk, pk.matrix(), sig[p.sigHints():], &ends)
 		}},
 		{"verify.unpackZ", func() { v.unpackZ(p, sig) }},
 		{"parsePublicKey", func() { newPublicKey(p, pk.enc, new(publicKey)) }},
+		{"verify(parsed key)", func() {
+			var parsed publicKey
+			newPublicKey(p, pk.enc, &parsed)
+			verify(&parsed, msg, nil, sig)
+		}},
 		{"verify", func() { verify(pk, msg, nil, sig) }},
 	}
 	for _, s := range steps {

@@ -28,10 +28,13 @@ func verify(pk *publicKey, msg, ctx, sig []byte) bool {
 		return false
 	}
 	var mu [muSize]byte
-	messageHash(&mu, &pk.tr, msg, ctx)
+	a, ks := pk.verifyInputs(&mu, msg, ctx)
 	sampleInBall(&v.cHat, sig[:p.cTilde], p.tau)
 	ntt(&v.cHat)
-	v.commitment(pk, sig[p.sigHints():], &ends)
+	v.commitment(pk, a, sig[p.sigHints():], &ends)
+	if ks != nil {
+		keygenPool.Put(ks) // Â is public: nothing to clear
+	}
 	h := newSHAKE256()
 	h.Write(mu[:])
 	h.Write(v.w1[:p.k*p.w1Bytes()])
@@ -56,12 +59,11 @@ func (v *verifier) unpackZ(p *params, sig []byte) bool {
 
 // commitment computes, row by row, w'Approx = NTT⁻¹(Â∘NTT(z) -
 // NTT(c)∘NTT(t1·2^d)) and packs w1' = UseHint(h, w'Approx) into v.w1.
-// hints is the encoded hint section, its rows ending at ends.
-func (v *verifier) commitment(pk *publicKey, hints []byte, ends *[maxK]int) {
+// a is Â, hints the encoded hint section, its rows ending at ends.
+func (v *verifier) commitment(pk *publicKey, a []poly, hints []byte, ends *[maxK]int) {
 	p := pk.p
 	wb := p.w1Bytes()
 	start := 0
-	a := pk.matrix()
 	for i := range p.k {
 		mulRow(&v.acc, a[i*p.l:(i+1)*p.l], v.z[:p.l])
 		mulNTT(&v.tmp, &v.cHat, &pk.t1[i])

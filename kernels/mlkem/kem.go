@@ -52,7 +52,7 @@ func (dk *DecapsulationKey512) Bytes() []byte { return bytes.Clone(dk.dk.seed[:]
 
 // EncapsulationKey returns the encapsulation key of dk's key pair.
 func (dk *DecapsulationKey512) EncapsulationKey() *EncapsulationKey512 {
-	return &EncapsulationKey512{dk.dk.ek}
+	return &EncapsulationKey512{&dk.dk.ek}
 }
 
 // Encapsulator returns the encapsulation key of dk's key pair, as
@@ -74,25 +74,26 @@ func (dk *DecapsulationKey512) Decapsulate(ciphertext []byte) (sharedKey []byte,
 // crypto.Encapsulator and is safe for concurrent use. Get one from
 // NewEncapsulationKey512 or DecapsulationKey512.EncapsulationKey; the
 // zero value is not a key.
-type EncapsulationKey512 struct{ ek encapsulationKey }
+type EncapsulationKey512 struct{ ek *encapsulationKey }
 
 // NewEncapsulationKey512 parses an EncapsulationKeySize512-byte ML-KEM-512
 // encapsulation key. It returns an error if the length is wrong or a
 // coefficient is not below q (the modulus check of FIPS 203, 7.2).
 func NewEncapsulationKey512(encapsulationKey []byte) (*EncapsulationKey512, error) {
 	m := new(ekMem512)
-	if err := m.key.ek.parse(&params512, encapsulationKey, m.polys[:], m.enc[:]); err != nil {
+	m.key.ek = &m.ek
+	if err := m.ek.parse(&params512, encapsulationKey, m.enc[:]); err != nil {
 		return nil, err
 	}
 	return &m.key, nil
 }
 
 // ekMem512 is the one allocation of a parsed ML-KEM-512 encapsulation key:
-// the key, its polynomials (Â) and its encoding.
+// the key and its encoding (Â is expanded on use, see encryptInputs).
 type ekMem512 struct {
-	key   EncapsulationKey512
-	polys [4]poly
-	enc   [EncapsulationKeySize512]byte
+	key EncapsulationKey512
+	ek  encapsulationKey
+	enc [EncapsulationKeySize512]byte
 }
 
 // Bytes returns the EncapsulationKeySize512-byte encoding of ek.
@@ -146,7 +147,7 @@ func (dk *DecapsulationKey768) Bytes() []byte { return bytes.Clone(dk.dk.seed[:]
 
 // EncapsulationKey returns the encapsulation key of dk's key pair.
 func (dk *DecapsulationKey768) EncapsulationKey() *EncapsulationKey768 {
-	return &EncapsulationKey768{dk.dk.ek}
+	return &EncapsulationKey768{&dk.dk.ek}
 }
 
 // Encapsulator returns the encapsulation key of dk's key pair, as
@@ -168,25 +169,26 @@ func (dk *DecapsulationKey768) Decapsulate(ciphertext []byte) (sharedKey []byte,
 // crypto.Encapsulator and is safe for concurrent use. Get one from
 // NewEncapsulationKey768 or DecapsulationKey768.EncapsulationKey; the
 // zero value is not a key.
-type EncapsulationKey768 struct{ ek encapsulationKey }
+type EncapsulationKey768 struct{ ek *encapsulationKey }
 
 // NewEncapsulationKey768 parses an EncapsulationKeySize768-byte ML-KEM-768
 // encapsulation key. It returns an error if the length is wrong or a
 // coefficient is not below q (the modulus check of FIPS 203, 7.2).
 func NewEncapsulationKey768(encapsulationKey []byte) (*EncapsulationKey768, error) {
 	m := new(ekMem768)
-	if err := m.key.ek.parse(&params768, encapsulationKey, m.polys[:], m.enc[:]); err != nil {
+	m.key.ek = &m.ek
+	if err := m.ek.parse(&params768, encapsulationKey, m.enc[:]); err != nil {
 		return nil, err
 	}
 	return &m.key, nil
 }
 
 // ekMem768 is the one allocation of a parsed ML-KEM-768 encapsulation key:
-// the key, its polynomials (Â) and its encoding.
+// the key and its encoding (Â is expanded on use, see encryptInputs).
 type ekMem768 struct {
-	key   EncapsulationKey768
-	polys [9]poly
-	enc   [EncapsulationKeySize768]byte
+	key EncapsulationKey768
+	ek  encapsulationKey
+	enc [EncapsulationKeySize768]byte
 }
 
 // Bytes returns the EncapsulationKeySize768-byte encoding of ek.
@@ -240,7 +242,7 @@ func (dk *DecapsulationKey1024) Bytes() []byte { return bytes.Clone(dk.dk.seed[:
 
 // EncapsulationKey returns the encapsulation key of dk's key pair.
 func (dk *DecapsulationKey1024) EncapsulationKey() *EncapsulationKey1024 {
-	return &EncapsulationKey1024{dk.dk.ek}
+	return &EncapsulationKey1024{&dk.dk.ek}
 }
 
 // Encapsulator returns the encapsulation key of dk's key pair, as
@@ -262,25 +264,26 @@ func (dk *DecapsulationKey1024) Decapsulate(ciphertext []byte) (sharedKey []byte
 // crypto.Encapsulator and is safe for concurrent use. Get one from
 // NewEncapsulationKey1024 or DecapsulationKey1024.EncapsulationKey; the
 // zero value is not a key.
-type EncapsulationKey1024 struct{ ek encapsulationKey }
+type EncapsulationKey1024 struct{ ek *encapsulationKey }
 
 // NewEncapsulationKey1024 parses an EncapsulationKeySize1024-byte ML-KEM-1024
 // encapsulation key. It returns an error if the length is wrong or a
 // coefficient is not below q (the modulus check of FIPS 203, 7.2).
 func NewEncapsulationKey1024(encapsulationKey []byte) (*EncapsulationKey1024, error) {
 	m := new(ekMem1024)
-	if err := m.key.ek.parse(&params1024, encapsulationKey, m.polys[:], m.enc[:]); err != nil {
+	m.key.ek = &m.ek
+	if err := m.ek.parse(&params1024, encapsulationKey, m.enc[:]); err != nil {
 		return nil, err
 	}
 	return &m.key, nil
 }
 
 // ekMem1024 is the one allocation of a parsed ML-KEM-1024 encapsulation key:
-// the key, its polynomials (Â) and its encoding.
+// the key and its encoding (Â is expanded on use, see encryptInputs).
 type ekMem1024 struct {
-	key   EncapsulationKey1024
-	polys [16]poly
-	enc   [EncapsulationKeySize1024]byte
+	key EncapsulationKey1024
+	ek  encapsulationKey
+	enc [EncapsulationKeySize1024]byte
 }
 
 // Bytes returns the EncapsulationKeySize1024-byte encoding of ek.

@@ -433,8 +433,10 @@ func TestAlignment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	polys := map[string]*poly{"noise": &sc.noise[0], "acc": &sc.acc, "tmp": &sc.tmp,
-		"Â": &dk.ek.a[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0], "768 key's Â": &key.dk.ek.a[0]}
+	pooled := matrixPool.Get().(*[maxK * maxK]poly)
+	defer matrixPool.Put(pooled)
+	polys := map[string]*poly{"noise": &sc.noise[0], "acc": &sc.acc, "tmp": &sc.tmp, "pooled Â": &pooled[0],
+		"Â": &dk.ek.matrix()[0], "t̂": &dk.ek.t[0], "ŝ": &dk.s[0], "768 key's Â": &key.dk.ek.matrix()[0]}
 	for name, p := range polys {
 		if a := uintptr(unsafe.Pointer(p)) % 8; a != 0 {
 			t.Errorf("%s is at an address ≡ %d mod 8", name, a)

@@ -3,7 +3,9 @@ package mlkem
 import (
 	"crypto/subtle"
 	"fmt"
+	"sync"
 
+	"github.com/tunelab/tunelab/kernels/internal/keycache"
 	"github.com/tunelab/tunelab/kernels/sha3"
 )
 
@@ -15,11 +17,11 @@ import (
 // copied from it share its slices.
 type encapsulationKey struct {
 	p   *params
-	a   []poly // Â in the NTT domain, row-major: a[i·k+j] = Â[i, j]
-	t   []poly // t̂ of a generated key; nil for a parsed one (see parse)
+	a   keycache.Matrix[poly] // Â in the NTT domain, row-major: a[i·k+j] = Â[i, j]; see encryptInputs
+	t   []poly                // t̂ of a generated key; nil for a parsed one (see parse)
 	rho [32]byte
-	h   [32]byte // H(ek)
-	enc []byte   // ek = ByteEncode_12(t̂) || ρ
+	h   keycache.Digest[[32]byte] // H(ek): see hashH
+	enc []byte                    // ek = ByteEncode_12(t̂) || ρ
 }
 
 // A decapsulationKey is a key pair generated from its seed d || z.
@@ -44,8 +46,8 @@ func (dk *decapsulationKey) generate(p *params, seed []byte, polys []poly, enc [
 	k := p.k
 	dk.s = polys[k*k+k : k*k+2*k]
 	copy(dk.seed[:], seed)
-	dk.ek = encapsulationKey{p: p, a: polys[:k*k], t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
-	pkeKeyGen(dk, seed[:32])
+	dk.ek = encapsulationKey{p: p, t: polys[k*k : k*k+k], enc: enc[:p.ekSize()]}
+	pkeKeyGen(dk, seed[:32], polys[:k*k])
 	return nil
 }
 
@@ -69,17 +71,17 @@ func (ek *encapsulationKey) decodeT(t []poly) {
 }
 
 // parse sets ek to the encapsulation key b, checking its length and that
-// every coefficient of t̂ is below q (FIPS 203, 7.2), and expands Â, in
-// polys (at least k² of them) and enc (the key's size). H(ek) is hashed
-// beside the matrix streams. A parsed key keeps t̂ only in its encoding,
-// which encryption decodes (decodeT): its memory, which every parse
-// allocates and zeroes, is then 6 KB, not 8, for ML-KEM-768.
-func (ek *encapsulationKey) parse(p *params, b []byte, polys []poly, enc []byte) error {
+// every coefficient of t̂ is below q (FIPS 203, 7.2), with its encoding in
+// enc (the key's size). A parsed key keeps t̂ only in its encoding, which
+// encryption decodes (decodeT), and leaves Â and H(ek) to its first use
+// (encryptInputs): its memory, which every parse allocates and zeroes, is
+// then 1.2 KB, not 8, for ML-KEM-768.
+func (ek *encapsulationKey) parse(p *params, b []byte, enc []byte) error {
 	if len(b) != p.ekSize() {
 		return fmt.Errorf("mlkem: %s encapsulation key is %d bytes, want %d", p.name, len(b), p.ekSize())
 	}
 	k := p.k
-	*ek = encapsulationKey{p: p, a: polys[:k*k], enc: enc[:p.ekSize()]}
+	*ek = encapsulationKey{p: p, enc: enc[:p.ekSize()]}
 	var t poly
 	for i := range k {
 		if !decode12(&t, b[384*i:]) {
@@ -88,34 +90,79 @@ func (ek *encapsulationKey) parse(p *params, b []byte, polys []poly, enc []byte)
 	}
 	copy(ek.enc, b)
 	copy(ek.rho[:], b[384*k:])
-	var bt sha3.Batch
-	var ms matrixScratch
-	bt.SHA3_256(&ek.h, ek.enc)
-	addMatrix(&bt, &ms, &ek.rho, k)
-	runMatrix(&bt, ek.a, &ms)
 	return nil
 }
 
 // newEncapsulationKey parses b into fresh memory (for tests and the lab).
 func newEncapsulationKey(p *params, b []byte) (*encapsulationKey, error) {
 	ek := new(encapsulationKey)
-	if err := ek.parse(p, b, make([]poly, p.k*p.k), make([]byte, p.ekSize())); err != nil {
+	if err := ek.parse(p, b, make([]byte, p.ekSize())); err != nil {
 		return nil, err
 	}
 	return ek, nil
 }
 
+// matrixPool holds the scratch memory of a key's first use for Â.
+var matrixPool = sync.Pool{New: func() any { return new([maxK * maxK]poly) }}
+
+// matrix returns Â in the key's own memory, expanding it from ρ the first
+// time (a generated key keeps it from key generation).
+func (ek *encapsulationKey) matrix() []poly {
+	k := ek.p.k
+	return ek.a.Own(k*k, func(a []poly) {
+		var b sha3.Batch
+		var ms matrixScratch
+		addMatrix(&b, &ms, &ek.rho, k)
+		runMatrix(&b, a, &ms)
+	})
+}
+
+// hashH returns H(ek), setting it the first time to *batched, hashed by
+// the caller beside other streams, or (batched nil) hashing it.
+func (ek *encapsulationKey) hashH(batched *[32]byte) *[32]byte {
+	return ek.h.Get(batched, func(h *[32]byte) { *h = hashH(ek.enc) })
+}
+
+// encryptInputs returns Â and H(ek) for an encapsulation. The key's first
+// use (keycache.Matrix.Transient) expands Â into pooled scratch memory,
+// returned as buf for the caller to put back into matrixPool, beside
+// H(ek) where not known yet: a key parsed to encapsulate once allocates no
+// matrix and hashes H(ek) on a lane beside the matrix streams. Later uses
+// expand Â into the key's own memory once (matrix) and keep it.
+func (ek *encapsulationKey) encryptInputs() (a []poly, h *[32]byte, buf *[maxK * maxK]poly) {
+	if !ek.a.Transient() {
+		return ek.matrix(), ek.hashH(nil), nil
+	}
+	k := ek.p.k
+	buf = matrixPool.Get().(*[maxK * maxK]poly)
+	a = buf[:k*k]
+	var b sha3.Batch
+	var ms matrixScratch
+	var batched *[32]byte
+	if !ek.h.Known() {
+		batched = new([32]byte)
+		b.SHA3_256(batched, ek.enc)
+	}
+	addMatrix(&b, &ms, &ek.rho, k)
+	runMatrix(&b, a, &ms)
+	return a, ek.hashH(batched), buf
+}
+
 // encapsulate is ML-KEM.Encaps_internal (Algorithm 17) with randomness
 // m, writing K || c to out (SharedKeySize + ek.p.ctSize() bytes).
 func (ek *encapsulationKey) encapsulate(out []byte, m *[32]byte) {
+	a, h, buf := ek.encryptInputs()
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
-	copy(gIn[32:], ek.h[:])
+	copy(gIn[32:], h[:])
 	g := hashG(gIn[:]) // (K, r)
 	var b sha3.Batch
-	pkeEncrypt(&b, ek, out[SharedKeySize:SharedKeySize+ek.p.ctSize()], m, (*[32]byte)(g[32:]))
+	pkeEncrypt(&b, ek, a, out[SharedKeySize:SharedKeySize+ek.p.ctSize()], m, (*[32]byte)(g[32:]))
 	copy(out, g[:32])
 	clear(g[:])
+	if buf != nil {
+		matrixPool.Put(buf) // Â is public: nothing to clear
+	}
 }
 
 // decapsulateTo decapsulates c into key and returns key[:], or nil and
@@ -145,12 +192,12 @@ func (dk *decapsulationKey) decapsulate(key *[SharedKeySize]byte, c []byte) erro
 	pkeDecrypt(dk, &m, c)
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
-	copy(gIn[32:], dk.ek.h[:])
+	copy(gIn[32:], dk.ek.hashH(nil)[:])
 	g := hashG(gIn[:]) // (K', r')
 	var b sha3.Batch
 	addJ(&b, key, dk.seed[32:], c) // K̄
 	var ct [CiphertextSize1024]byte
-	pkeEncrypt(&b, &dk.ek, ct[:len(c)], &m, (*[32]byte)(g[32:]))
+	pkeEncrypt(&b, &dk.ek, dk.ek.matrix(), ct[:len(c)], &m, (*[32]byte)(g[32:]))
 	subtle.ConstantTimeCopy(subtle.ConstantTimeCompare(c, ct[:len(c)]), key[:], g[:32])
 	clear(g[:])
 	clear(m[:])

@@ -6,15 +6,16 @@ import "github.com/tunelab/tunelab/kernels/sha3"
 // ŝ are kept in the NTT domain, so encryption and decryption neither
 // expand nor decode them again.
 
-// pkeKeyGen is K-PKE.KeyGen (Algorithm 13) from d, with ρ, Â, ŝ and t̂
-// written into dk (whose polynomials are allocated), and the encoding ek
+// pkeKeyGen is K-PKE.KeyGen (Algorithm 13) from d, with ρ, ŝ and t̂
+// written into dk (whose polynomials are allocated) and Â into a, which dk
+// keeps as its own (a decapsulation key's every use needs it), and the encoding ek
 // of the encapsulation key and H(ek) (ML-KEM.KeyGen_internal, Algorithm
 // 16) into dk.ek.enc and dk.ek.h. It runs in two batches: the noise
 // streams with the streams of Â's first k−1 rows, then the streams of the
 // last row beside the absorption of ek's first k−1 rows of t̂ (known by
 // then) into H, so that most of H(ek)'s long chain of permutations runs
 // on lanes beside the matrix streams instead of after them.
-func pkeKeyGen(dk *decapsulationKey, d []byte) {
+func pkeKeyGen(dk *decapsulationKey, d []byte, a []poly) {
 	ek, k := &dk.ek, dk.ek.p.k
 	var gIn [33]byte
 	copy(gIn[:32], d)
@@ -26,7 +27,7 @@ func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	var sc noiseScratch
 	addMatrixRows(&b, &ms, &ek.rho, k, 0, k-1)
 	addNoise(&b, &sc, (*[32]byte)(g[32:]), 2*k, 2*k, ek.p.eta1)
-	runMatrix(&b, ek.a, &ms)
+	runMatrix(&b, a, &ms)
 	clear(g[:])
 	sampleNoise(&sc, 2*k, 2*k, ek.p.eta1)
 	se := sc.noise[:2*k]
@@ -37,30 +38,34 @@ func pkeKeyGen(dk *decapsulationKey, d []byte) {
 	cs := sc.cache[:k]
 	cacheVector(cs, dk.s)
 	for i := range k - 1 {
-		ek.computeT(i, cs, &se[k+i])
+		ek.computeT(i, a, cs, &se[k+i])
 	}
 	var h sha3.SHA3 // H
 	absorbed := addH(&b, &h, ek.enc[:384*(k-1)])
 	addMatrixRows(&b, &ms, &ek.rho, k, k-1, k)
-	runMatrix(&b, ek.a, &ms)
-	ek.computeT(k-1, cs, &se[2*k-1])
+	runMatrix(&b, a, &ms)
+	ek.computeT(k-1, a, cs, &se[2*k-1])
 	copy(ek.enc[384*k:], ek.rho[:])
-	finishH(&ek.h, &h, ek.enc[absorbed:])
+	var hek [32]byte
+	finishH(&hek, &h, ek.enc[absorbed:])
+	ek.hashH(&hek)
+	ek.a.Keep(a)
 	sc.wipe()
 }
 
-// computeT sets t̂[i] = (Â ∘ ŝ)[i] + ê[i], for ŝ cached in cs, and its
-// encoding in ek.enc.
-func (ek *encapsulationKey) computeT(i int, cs []mulCache, e *poly) {
-	rowProduct(&ek.t[i], ek.a, i*len(cs), 1, cs)
+// computeT sets t̂[i] = (Â ∘ ŝ)[i] + ê[i], for Â in a and ŝ cached in
+// cs, and its encoding in ek.enc.
+func (ek *encapsulationKey) computeT(i int, a []poly, cs []mulCache, e *poly) {
+	rowProduct(&ek.t[i], a, i*len(cs), 1, cs)
 	addMod(&ek.t[i], e)
 	encode12(ek.enc[384*i:], &ek.t[i])
 }
 
-// pkeEncrypt is K-PKE.Encrypt (Algorithm 14) of m with randomness r,
-// writing the ciphertext to ct (ek.p.ctSize() bytes). b may hold other
-// sponges to run with the noise streams (decapsulation's J).
-func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) {
+// pkeEncrypt is K-PKE.Encrypt (Algorithm 14) of m with randomness r and
+// ek's matrix Â in a, writing the ciphertext to ct (ek.p.ctSize() bytes).
+// b may hold other sponges to run with the noise streams (decapsulation's
+// J).
+func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, a []poly, ct []byte, m, r *[32]byte) {
 	p, k := ek.p, ek.p.k
 	var sc noiseScratch
 	addNoise(b, &sc, r, 2*k+1, k, p.eta1)
@@ -74,7 +79,7 @@ func pkeEncrypt(b *sha3.Batch, ek *encapsulationKey, ct []byte, m, r *[32]byte) 
 	cacheVector(cs, y)
 	per := 32 * int(p.du)
 	for i := range k {
-		rowProduct(&sc.acc, ek.a, i, k, cs) // (Âᵀ ∘ ŷ)[i]
+		rowProduct(&sc.acc, a, i, k, cs) // (Âᵀ ∘ ŷ)[i]
 		invNTT(&sc.acc)
 		addMod(&sc.acc, &e1[i])
 		compressEncode(ct[i*per:], &sc.acc, p.du)

@@ -3,7 +3,8 @@
 # against the C anchors in alternation, in one sitting on one host.
 #
 # Per round: the anchors (ANCHORS, default ../shared/anchors/run), then
-# BenchmarkAnchor of kernels/mlkem and kernels/mldsa natively
+# BenchmarkAnchor of lab/anchorbench (ML-KEM-768 and ML-DSA-65 in a test
+# binary that registers no lab variant, as a production program) natively
 # (native.txt) and with AVX-512 masked (TUNELAB_CPU=avx512f=off,
 # avx2.txt), the anchors again, AVX2, native. Every binary is pinned to
 # the last CPU. OUTDIR gets anchors.txt and the two tunelab files, all in
@@ -17,17 +18,14 @@ out=$1 rounds=${2:-10}
 cd "$(dirname "$0")/../.."
 anchors=${3:-$(pwd)/../shared/anchors/run}
 mkdir -p "$out"
-go test -c -o "$out/mlkem.test" ./kernels/mlkem
-go test -c -o "$out/mldsa.test" ./kernels/mldsa
+go test -c -o "$out/anchor.test" ./lab/anchorbench
 cpu=$(($(nproc) - 1))
 
-# ours FILE ENV...: one run of both families' BenchmarkAnchor into FILE.
+# ours FILE ENV...: one run of BenchmarkAnchor into FILE.
 ours() {
-	local f=$1 t
+	local f=$1
 	shift
-	for t in mlkem mldsa; do
-		env "$@" taskset -c "$cpu" "$out/$t.test" -test.run '^$' -test.bench '^BenchmarkAnchor$' -test.benchtime 3000x | grep '^Benchmark' >>"$f"
-	done
+	env "$@" taskset -c "$cpu" "$out/anchor.test" -test.run '^$' -test.bench '^BenchmarkAnchor$' -test.benchtime 3000x | grep '^Benchmark' >>"$f"
 }
 
 # theirs: one run of the anchors, appended to anchors.txt.

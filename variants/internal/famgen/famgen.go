@@ -16,11 +16,19 @@
 //     records it as a variant of a kernel;
 //  3. emit the constant data, have avo write the assembly and stubs
 //     (avogen.Generate) and run the constant-time check (ctcheck.Check);
-//  4. with -table, write the lab and production tables (WriteTables);
+//     with -lab, compile the file (avogen.Compile), plan from the tables
+//     which functions production runs (impltable.StartSplit), print those
+//     and the helpers no variant runs to -out and -stubs and the others
+//     to files of the same names in -lab's package (avogen.Print), and
+//     check both files (ctcheck.CheckSplit);
+//  4. with -table, write the lab and production tables (WriteTables; with
+//     -lab, the lab table goes to -lab's package);
 //  5. write the constant-time status (ctcheck.Write, the -ct flag).
 //
 // The flags are avo's (-out, -stubs, -pkg), ctcheck's -ct and this
-// package's -table and -prod.
+// package's -table, -prod and -lab. With -lab, the family's package
+// under kernels/ holds only what production links, and the package under
+// lab/variants the rest (see variant.OfferLab).
 package famgen
 
 import (

@@ -4,7 +4,10 @@
 //
 //   - the lab table (zvariants_amd64.go): a function per kernel returning
 //     every implementation, so that only a binary that calls it (the
-//     tunelab binary, its workers, tests) links them all;
+//     tunelab binary, its workers, tests) links them all; in a split
+//     run (famgen's -lab, Split), it is written in the package under
+//     lab/variants that holds the functions production does not link,
+//     and the production table gets functions reading it;
 //   - the production table (zprod_amd64.go): per kernel, the
 //     implementations the compiled dispatch table
 //     (kernels/dispatch/ztable.go) names in an entry or feature-level

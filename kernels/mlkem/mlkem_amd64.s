@@ -4172,32 +4172,6 @@ DATA nttconst_0463985db42e<>+16(SB)/8, $0x53be53be997e997e
 DATA nttconst_0463985db42e<>+24(SB)/8, $0x53be53be997e997e
 GLOBL nttconst_0463985db42e<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_04735cba1b45<>+0(SB)/8, $0x05bc05bc05bc05bc
-DATA nttconst_04735cba1b45<>+8(SB)/8, $0x05bc05bc05bc05bc
-DATA nttconst_04735cba1b45<>+16(SB)/8, $0x05bc05bc05bc05bc
-DATA nttconst_04735cba1b45<>+24(SB)/8, $0x05bc05bc05bc05bc
-DATA nttconst_04735cba1b45<>+32(SB)/8, $0xfa3efa3efa3efa3e
-DATA nttconst_04735cba1b45<>+40(SB)/8, $0xfa3efa3efa3efa3e
-DATA nttconst_04735cba1b45<>+48(SB)/8, $0xfa3efa3efa3efa3e
-DATA nttconst_04735cba1b45<>+56(SB)/8, $0xfa3efa3efa3efa3e
-GLOBL nttconst_04735cba1b45<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_04ea088b6788<>+0(SB)/8, $0x0204020402040204
-DATA nttconst_04ea088b6788<>+8(SB)/8, $0xfff8fff8fff8fff8
-DATA nttconst_04ea088b6788<>+16(SB)/8, $0xfec0fec0fec0fec0
-DATA nttconst_04ea088b6788<>+24(SB)/8, $0xfd66fd66fd66fd66
-DATA nttconst_04ea088b6788<>+32(SB)/8, $0xf9aef9aef9aef9ae
-DATA nttconst_04ea088b6788<>+40(SB)/8, $0xfb76fb76fb76fb76
-DATA nttconst_04ea088b6788<>+48(SB)/8, $0x007e007e007e007e
-DATA nttconst_04ea088b6788<>+56(SB)/8, $0x05bd05bd05bd05bd
-GLOBL nttconst_04ea088b6788<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_05e8dd3b1b8e<>+0(SB)/8, $0x2bae2baefeb1feb1
-DATA nttconst_05e8dd3b1b8e<>+8(SB)/8, $0x344b344bd32bd32b
-DATA nttconst_05e8dd3b1b8e<>+16(SB)/8, $0xc867c867821d821d
-DATA nttconst_05e8dd3b1b8e<>+24(SB)/8, $0xab69ab69500e500e
-GLOBL nttconst_05e8dd3b1b8e<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_05ef4418e70f<>+0(SB)/8, $0x0000000068086808
 DATA nttconst_05ef4418e70f<>+8(SB)/8, $0x0000000000000000
 DATA nttconst_05ef4418e70f<>+16(SB)/8, $0x0000000000000000
@@ -4242,12 +4216,6 @@ DATA nttconst_0820ba531689<>+16(SB)/8, $0xbbf2bbf25dbe5dbe
 DATA nttconst_0820ba531689<>+24(SB)/8, $0x5a5c5a5c1e4c1e4c
 GLOBL nttconst_0820ba531689<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_092cf7ca119d<>+0(SB)/8, $0x6808680868086808
-DATA nttconst_092cf7ca119d<>+8(SB)/8, $0x6808680868086808
-DATA nttconst_092cf7ca119d<>+16(SB)/8, $0x6808680868086808
-DATA nttconst_092cf7ca119d<>+24(SB)/8, $0x6808680868086808
-GLOBL nttconst_092cf7ca119d<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_0974b3bb5942<>+0(SB)/8, $0x9908990899089908
 DATA nttconst_0974b3bb5942<>+8(SB)/8, $0x9908990899089908
 DATA nttconst_0974b3bb5942<>+16(SB)/8, $0x8e7f8e7f8e7f8e7f
@@ -4276,23 +4244,11 @@ DATA nttconst_0b9bea2cd629<>+16(SB)/8, $0xf9ddf9ddf9ddf9dd
 DATA nttconst_0b9bea2cd629<>+24(SB)/8, $0xf9ddf9ddf9ddf9dd
 GLOBL nttconst_0b9bea2cd629<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_0bd3a20cb568<>+0(SB)/8, $0x0449044903310331
-DATA nttconst_0bd3a20cb568<>+8(SB)/8, $0x02620262025b025b
-DATA nttconst_0bd3a20cb568<>+16(SB)/8, $0xfafbfafb052a052a
-DATA nttconst_0bd3a20cb568<>+24(SB)/8, $0x01800180fa47fa47
-GLOBL nttconst_0bd3a20cb568<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_0bd49ba60cfb<>+0(SB)/8, $0x44984498b7cab7ca
 DATA nttconst_0bd49ba60cfb<>+8(SB)/8, $0x485d485d4e844e84
 DATA nttconst_0bd49ba60cfb<>+16(SB)/8, $0xeb64eb64c7a2c7a2
 DATA nttconst_0bd49ba60cfb<>+24(SB)/8, $0xceb5ceb54c494c49
 GLOBL nttconst_0bd49ba60cfb<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_0c2242d18da3<>+0(SB)/8, $0xff78ff78fb41fb41
-DATA nttconst_0c2242d18da3<>+8(SB)/8, $0xfac9fac904c204c2
-DATA nttconst_0c2242d18da3<>+16(SB)/8, $0x00dc00dcfc96fc96
-DATA nttconst_0c2242d18da3<>+24(SB)/8, $0xf985f985fb5dfb5d
-GLOBL nttconst_0c2242d18da3<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_0c6164792d5e<>+0(SB)/8, $0xee15ee1515751575
 DATA nttconst_0c6164792d5e<>+8(SB)/8, $0x03b103b118261826
@@ -4300,41 +4256,11 @@ DATA nttconst_0c6164792d5e<>+16(SB)/8, $0x334b334b5a345a34
 DATA nttconst_0c6164792d5e<>+24(SB)/8, $0x93a693a6c5ddc5dd
 GLOBL nttconst_0c6164792d5e<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_0c8d29848bc8<>+0(SB)/8, $0x4342414003020100
-DATA nttconst_0c8d29848bc8<>+8(SB)/8, $0x4746454407060504
-DATA nttconst_0c8d29848bc8<>+16(SB)/8, $0x4b4a49480b0a0908
-DATA nttconst_0c8d29848bc8<>+24(SB)/8, $0x4f4e4d4c0f0e0d0c
-DATA nttconst_0c8d29848bc8<>+32(SB)/8, $0x5352515013121110
-DATA nttconst_0c8d29848bc8<>+40(SB)/8, $0x5756555417161514
-DATA nttconst_0c8d29848bc8<>+48(SB)/8, $0x5b5a59581b1a1918
-DATA nttconst_0c8d29848bc8<>+56(SB)/8, $0x5f5e5d5c1f1e1d1c
-GLOBL nttconst_0c8d29848bc8<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_0e532e7ee9ff<>+0(SB)/8, $0x01de01de065c065c
-DATA nttconst_0e532e7ee9ff<>+8(SB)/8, $0xfc9afc9a05f205f2
-DATA nttconst_0e532e7ee9ff<>+16(SB)/8, $0xfcaafcaafa4cfa4c
-DATA nttconst_0e532e7ee9ff<>+24(SB)/8, $0xfa1afa1a03be03be
-DATA nttconst_0e532e7ee9ff<>+32(SB)/8, $0x031a031a03df03df
-DATA nttconst_0e532e7ee9ff<>+40(SB)/8, $0xfb02fb0203e403e4
-DATA nttconst_0e532e7ee9ff<>+48(SB)/8, $0xfa06fa06feccfecc
-DATA nttconst_0e532e7ee9ff<>+56(SB)/8, $0xfb5ffb5fff94ff94
-GLOBL nttconst_0e532e7ee9ff<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_0e7d1cb06b69<>+0(SB)/8, $0x9257925792579257
 DATA nttconst_0e7d1cb06b69<>+8(SB)/8, $0x9257925792579257
 DATA nttconst_0e7d1cb06b69<>+16(SB)/8, $0x5ef95ef95ef95ef9
 DATA nttconst_0e7d1cb06b69<>+24(SB)/8, $0x5ef95ef95ef95ef9
 GLOBL nttconst_0e7d1cb06b69<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_0eb58b00bb1c<>+0(SB)/8, $0x2260226022602260
-DATA nttconst_0eb58b00bb1c<>+8(SB)/8, $0x2260226022602260
-DATA nttconst_0eb58b00bb1c<>+16(SB)/8, $0xd6dcd6dcd6dcd6dc
-DATA nttconst_0eb58b00bb1c<>+24(SB)/8, $0xd6dcd6dcd6dcd6dc
-DATA nttconst_0eb58b00bb1c<>+32(SB)/8, $0x5ef95ef95ef95ef9
-DATA nttconst_0eb58b00bb1c<>+40(SB)/8, $0x5ef95ef95ef95ef9
-DATA nttconst_0eb58b00bb1c<>+48(SB)/8, $0x9257925792579257
-DATA nttconst_0eb58b00bb1c<>+56(SB)/8, $0x9257925792579257
-GLOBL nttconst_0eb58b00bb1c<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_0f4de6f084ab<>+0(SB)/8, $0x23ae23ae23ae23ae
 DATA nttconst_0f4de6f084ab<>+8(SB)/8, $0xfd76fd76fd76fd76
@@ -4342,43 +4268,17 @@ DATA nttconst_0f4de6f084ab<>+16(SB)/8, $0x9a7e9a7e9a7e9a7e
 DATA nttconst_0f4de6f084ab<>+24(SB)/8, $0x6cbd6cbd6cbd6cbd
 GLOBL nttconst_0f4de6f084ab<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_1059bf0a4d5e<>+0(SB)/8, $0x810a810a7d0a7d0a
-DATA nttconst_1059bf0a4d5e<>+8(SB)/8, $0x766d766d29872987
-DATA nttconst_1059bf0a4d5e<>+16(SB)/8, $0xb6cbb6cb71f771f7
-DATA nttconst_1059bf0a4d5e<>+24(SB)/8, $0x315f315f8fa68fa6
-GLOBL nttconst_1059bf0a4d5e<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_116e3f133763<>+0(SB)/8, $0xf9faf9fa019b019b
 DATA nttconst_116e3f133763<>+8(SB)/8, $0xf9faf9fa019b019b
 DATA nttconst_116e3f133763<>+16(SB)/8, $0xf9faf9fa019b019b
 DATA nttconst_116e3f133763<>+24(SB)/8, $0xf9faf9fa019b019b
 GLOBL nttconst_116e3f133763<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_11e1e4ade368<>+0(SB)/8, $0x810a810a7d0a7d0a
-DATA nttconst_11e1e4ade368<>+8(SB)/8, $0x766d766d29872987
-DATA nttconst_11e1e4ade368<>+16(SB)/8, $0x4e844e84b7cab7ca
-DATA nttconst_11e1e4ade368<>+24(SB)/8, $0x485d485d44984498
-DATA nttconst_11e1e4ade368<>+32(SB)/8, $0xb6cbb6cb71f771f7
-DATA nttconst_11e1e4ade368<>+40(SB)/8, $0x315f315f8fa68fa6
-DATA nttconst_11e1e4ade368<>+48(SB)/8, $0x4c494c49c7a2c7a2
-DATA nttconst_11e1e4ade368<>+56(SB)/8, $0xceb5ceb5eb64eb64
-GLOBL nttconst_11e1e4ade368<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_11fdac9f6289<>+0(SB)/8, $0x03e403e4ff94ff94
 DATA nttconst_11fdac9f6289<>+8(SB)/8, $0x03df03dffeccfecc
 DATA nttconst_11fdac9f6289<>+16(SB)/8, $0x05f205f203be03be
 DATA nttconst_11fdac9f6289<>+24(SB)/8, $0x065c065cfa4cfa4c
 GLOBL nttconst_11fdac9f6289<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_124a784d69d1<>+0(SB)/8, $0x0069006906750675
-DATA nttconst_124a784d69d1<>+8(SB)/8, $0x060e060e06260626
-DATA nttconst_124a784d69d1<>+16(SB)/8, $0x03670367fe34fe34
-DATA nttconst_124a784d69d1<>+24(SB)/8, $0xfb1dfb1dfeddfedd
-DATA nttconst_124a784d69d1<>+32(SB)/8, $0x034b034bff15ff15
-DATA nttconst_124a784d69d1<>+40(SB)/8, $0x022b022b00b100b1
-DATA nttconst_124a784d69d1<>+48(SB)/8, $0x01ae01ae024b024b
-DATA nttconst_124a784d69d1<>+56(SB)/8, $0xfbb1fbb101a601a6
-GLOBL nttconst_124a784d69d1<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_1258bfc9a214<>+0(SB)/8, $0x0d010d010d010d01
 DATA nttconst_1258bfc9a214<>+8(SB)/8, $0x0d010d010d010d01
@@ -4420,26 +4320,6 @@ DATA nttconst_16cf71744d8e<>+48(SB)/8, $0xff64ff6401a201a2
 DATA nttconst_16cf71744d8e<>+56(SB)/8, $0xffb5ffb501490149
 GLOBL nttconst_16cf71744d8e<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_1709de6e9a95<>+0(SB)/8, $0x0003000200010000
-DATA nttconst_1709de6e9a95<>+8(SB)/8, $0x0007000600050004
-DATA nttconst_1709de6e9a95<>+16(SB)/8, $0x0023002200210020
-DATA nttconst_1709de6e9a95<>+24(SB)/8, $0x0027002600250024
-DATA nttconst_1709de6e9a95<>+32(SB)/8, $0x0013001200110010
-DATA nttconst_1709de6e9a95<>+40(SB)/8, $0x0017001600150014
-DATA nttconst_1709de6e9a95<>+48(SB)/8, $0x0033003200310030
-DATA nttconst_1709de6e9a95<>+56(SB)/8, $0x0037003600350034
-GLOBL nttconst_1709de6e9a95<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_17241abd0fa5<>+0(SB)/8, $0x6c6e6c6e6c6e6c6e
-DATA nttconst_17241abd0fa5<>+8(SB)/8, $0x6c6e6c6e6c6e6c6e
-DATA nttconst_17241abd0fa5<>+16(SB)/8, $0x6c6e6c6e6c6e6c6e
-DATA nttconst_17241abd0fa5<>+24(SB)/8, $0x6c6e6c6e6c6e6c6e
-DATA nttconst_17241abd0fa5<>+32(SB)/8, $0xae55ae55ae55ae55
-DATA nttconst_17241abd0fa5<>+40(SB)/8, $0xae55ae55ae55ae55
-DATA nttconst_17241abd0fa5<>+48(SB)/8, $0xae55ae55ae55ae55
-DATA nttconst_17241abd0fa5<>+56(SB)/8, $0xae55ae55ae55ae55
-GLOBL nttconst_17241abd0fa5<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_18847136636b<>+0(SB)/8, $0xf129f129c2b6c2b6
 DATA nttconst_18847136636b<>+8(SB)/8, $0xf129f129c2b6c2b6
 DATA nttconst_18847136636b<>+16(SB)/8, $0xf129f129c2b6c2b6
@@ -4466,16 +4346,6 @@ DATA nttconst_198fbbe64a20<>+48(SB)/8, $0xfcc3fcc3f9bef9be
 DATA nttconst_198fbbe64a20<>+56(SB)/8, $0xfcc3fcc3f9bef9be
 GLOBL nttconst_198fbbe64a20<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_19d6531b3774<>+0(SB)/8, $0xf9ddf9ddf9ddf9dd
-DATA nttconst_19d6531b3774<>+8(SB)/8, $0xf9ddf9ddf9ddf9dd
-DATA nttconst_19d6531b3774<>+16(SB)/8, $0xff33ff33ff33ff33
-DATA nttconst_19d6531b3774<>+24(SB)/8, $0xff33ff33ff33ff33
-DATA nttconst_19d6531b3774<>+32(SB)/8, $0x019b019b019b019b
-DATA nttconst_19d6531b3774<>+40(SB)/8, $0x019b019b019b019b
-DATA nttconst_19d6531b3774<>+48(SB)/8, $0xf9faf9faf9faf9fa
-DATA nttconst_19d6531b3774<>+56(SB)/8, $0xf9faf9faf9faf9fa
-GLOBL nttconst_19d6531b3774<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_1a41aa8d37b8<>+0(SB)/8, $0x033e033efc49fc49
 DATA nttconst_1a41aa8d37b8<>+8(SB)/8, $0x033e033efc49fc49
 DATA nttconst_1a41aa8d37b8<>+16(SB)/8, $0xfef1fef1ff09ff09
@@ -4485,22 +4355,6 @@ DATA nttconst_1a41aa8d37b8<>+40(SB)/8, $0xffa6ffa6fa73fa73
 DATA nttconst_1a41aa8d37b8<>+48(SB)/8, $0xfcabfcab006b006b
 DATA nttconst_1a41aa8d37b8<>+56(SB)/8, $0xfcabfcab006b006b
 GLOBL nttconst_1a41aa8d37b8<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_1c96252d2a60<>+0(SB)/8, $0xfcc3fcc3fcc3fcc3
-DATA nttconst_1c96252d2a60<>+8(SB)/8, $0xfcc3fcc3fcc3fcc3
-DATA nttconst_1c96252d2a60<>+16(SB)/8, $0x05b205b205b205b2
-DATA nttconst_1c96252d2a60<>+24(SB)/8, $0x05b205b205b205b2
-DATA nttconst_1c96252d2a60<>+32(SB)/8, $0xf9bef9bef9bef9be
-DATA nttconst_1c96252d2a60<>+40(SB)/8, $0xf9bef9bef9bef9be
-DATA nttconst_1c96252d2a60<>+48(SB)/8, $0xff7eff7eff7eff7e
-DATA nttconst_1c96252d2a60<>+56(SB)/8, $0xff7eff7eff7eff7e
-GLOBL nttconst_1c96252d2a60<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_1d67d0d3fad1<>+0(SB)/8, $0x2726252407060504
-DATA nttconst_1d67d0d3fad1<>+8(SB)/8, $0x2f2e2d2c0f0e0d0c
-DATA nttconst_1d67d0d3fad1<>+16(SB)/8, $0x3736353417161514
-DATA nttconst_1d67d0d3fad1<>+24(SB)/8, $0x3f3e3d3c1f1e1d1c
-GLOBL nttconst_1d67d0d3fad1<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_1e5621a9bb82<>+0(SB)/8, $0x03c103c1fd2bfd2b
 DATA nttconst_1e5621a9bb82<>+8(SB)/8, $0x03c103c1fd2bfd2b
@@ -4530,32 +4384,6 @@ DATA nttconst_209f8692e3bf<>+16(SB)/8, $0x0200020002000200
 DATA nttconst_209f8692e3bf<>+24(SB)/8, $0x0200020002000200
 GLOBL nttconst_209f8692e3bf<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_21225a695ce9<>+0(SB)/8, $0xfcabfcabfcabfcab
-DATA nttconst_21225a695ce9<>+8(SB)/8, $0xffa6ffa6ffa6ffa6
-DATA nttconst_21225a695ce9<>+16(SB)/8, $0xfef1fef1fef1fef1
-DATA nttconst_21225a695ce9<>+24(SB)/8, $0x033e033e033e033e
-DATA nttconst_21225a695ce9<>+32(SB)/8, $0x006b006b006b006b
-DATA nttconst_21225a695ce9<>+40(SB)/8, $0xfa73fa73fa73fa73
-DATA nttconst_21225a695ce9<>+48(SB)/8, $0xff09ff09ff09ff09
-DATA nttconst_21225a695ce9<>+56(SB)/8, $0xfc49fc49fc49fc49
-GLOBL nttconst_21225a695ce9<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_21c1eb291038<>+0(SB)/8, $0x3472347234723472
-DATA nttconst_21c1eb291038<>+8(SB)/8, $0x41c041c041c041c0
-DATA nttconst_21c1eb291038<>+16(SB)/8, $0x36c136c136c136c1
-DATA nttconst_21c1eb291038<>+24(SB)/8, $0x10d710d710d710d7
-DATA nttconst_21c1eb291038<>+32(SB)/8, $0x8e1c8e1c8e1c8e1c
-DATA nttconst_21c1eb291038<>+40(SB)/8, $0xa1a5a1a5a1a5a1a5
-DATA nttconst_21c1eb291038<>+48(SB)/8, $0xce2bce2bce2bce2b
-DATA nttconst_21c1eb291038<>+56(SB)/8, $0xba05ba05ba05ba05
-GLOBL nttconst_21c1eb291038<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_21de81eab11b<>+0(SB)/8, $0x3472347234723472
-DATA nttconst_21de81eab11b<>+8(SB)/8, $0x8e1c8e1c8e1c8e1c
-DATA nttconst_21de81eab11b<>+16(SB)/8, $0x36c136c136c136c1
-DATA nttconst_21de81eab11b<>+24(SB)/8, $0xce2bce2bce2bce2b
-GLOBL nttconst_21de81eab11b<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_22879e851f23<>+0(SB)/8, $0x8fa68fa6315f315f
 DATA nttconst_22879e851f23<>+8(SB)/8, $0x29872987766d766d
 DATA nttconst_22879e851f23<>+16(SB)/8, $0x71f771f7b6cbb6cb
@@ -4573,22 +4401,6 @@ DATA nttconst_24b675ab63e7<>+8(SB)/8, $0xfff8fff8fff8fff8
 DATA nttconst_24b675ab63e7<>+16(SB)/8, $0xfec0fec0fec0fec0
 DATA nttconst_24b675ab63e7<>+24(SB)/8, $0x0204020402040204
 GLOBL nttconst_24b675ab63e7<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_24c0936aea31<>+0(SB)/8, $0xfe72fe72fe72fe72
-DATA nttconst_24c0936aea31<>+8(SB)/8, $0xfa1cfa1cfa1cfa1c
-DATA nttconst_24c0936aea31<>+16(SB)/8, $0x03c103c103c103c1
-DATA nttconst_24c0936aea31<>+24(SB)/8, $0xfd2bfd2bfd2bfd2b
-GLOBL nttconst_24c0936aea31<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_2585ee6ea0fc<>+0(SB)/8, $0xe9c7e9c7e9c7e9c7
-DATA nttconst_2585ee6ea0fc<>+8(SB)/8, $0xe68ce68ce68ce68c
-DATA nttconst_2585ee6ea0fc<>+16(SB)/8, $0x05d805d805d805d8
-DATA nttconst_2585ee6ea0fc<>+24(SB)/8, $0x78f778f778f778f7
-DATA nttconst_2585ee6ea0fc<>+32(SB)/8, $0xa3f3a3f3a3f3a3f3
-DATA nttconst_2585ee6ea0fc<>+40(SB)/8, $0x4ed34ed34ed34ed3
-DATA nttconst_2585ee6ea0fc<>+48(SB)/8, $0x50e650e650e650e6
-DATA nttconst_2585ee6ea0fc<>+56(SB)/8, $0x61f861f861f861f8
-GLOBL nttconst_2585ee6ea0fc<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_259ec81f85f2<>+0(SB)/8, $0x03f903f903f903f9
 DATA nttconst_259ec81f85f2<>+8(SB)/8, $0x03f903f903f903f9
@@ -4622,16 +4434,6 @@ DATA nttconst_2651743c290e<>+16(SB)/8, $0x03f903f903f903f9
 DATA nttconst_2651743c290e<>+24(SB)/8, $0x03f903f903f903f9
 GLOBL nttconst_2651743c290e<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_26b2b2e2f6ec<>+0(SB)/8, $0x4342414003020100
-DATA nttconst_26b2b2e2f6ec<>+8(SB)/8, $0x4b4a49480b0a0908
-DATA nttconst_26b2b2e2f6ec<>+16(SB)/8, $0x5352515013121110
-DATA nttconst_26b2b2e2f6ec<>+24(SB)/8, $0x5b5a59581b1a1918
-DATA nttconst_26b2b2e2f6ec<>+32(SB)/8, $0x6362616023222120
-DATA nttconst_26b2b2e2f6ec<>+40(SB)/8, $0x6b6a69682b2a2928
-DATA nttconst_26b2b2e2f6ec<>+48(SB)/8, $0x7372717033323130
-DATA nttconst_26b2b2e2f6ec<>+56(SB)/8, $0x7b7a79783b3a3938
-GLOBL nttconst_26b2b2e2f6ec<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_26ef936e060e<>+0(SB)/8, $0xfd2bfd2bfb05fb05
 DATA nttconst_26ef936e060e<>+8(SB)/8, $0xfd2bfd2bfb05fb05
 DATA nttconst_26ef936e060e<>+16(SB)/8, $0xfa1cfa1c02a502a5
@@ -4641,16 +4443,6 @@ DATA nttconst_26ef936e060e<>+40(SB)/8, $0x03c103c1fbd7fbd7
 DATA nttconst_26ef936e060e<>+48(SB)/8, $0xfe72fe7201c001c0
 DATA nttconst_26ef936e060e<>+56(SB)/8, $0xfe72fe7201c001c0
 GLOBL nttconst_26ef936e060e<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_2781f37438c8<>+0(SB)/8, $0x4746454407060504
-DATA nttconst_2781f37438c8<>+8(SB)/8, $0x4f4e4d4c0f0e0d0c
-DATA nttconst_2781f37438c8<>+16(SB)/8, $0x5756555417161514
-DATA nttconst_2781f37438c8<>+24(SB)/8, $0x5f5e5d5c1f1e1d1c
-DATA nttconst_2781f37438c8<>+32(SB)/8, $0x6766656427262524
-DATA nttconst_2781f37438c8<>+40(SB)/8, $0x6f6e6d6c2f2e2d2c
-DATA nttconst_2781f37438c8<>+48(SB)/8, $0x7776757437363534
-DATA nttconst_2781f37438c8<>+56(SB)/8, $0x7f7e7d7c3f3e3d3c
-GLOBL nttconst_2781f37438c8<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_27aad09ecba0<>+0(SB)/8, $0x79bc79bc79bc79bc
 DATA nttconst_27aad09ecba0<>+8(SB)/8, $0x79bc79bc79bc79bc
@@ -4663,16 +4455,6 @@ DATA nttconst_27f5dd095427<>+8(SB)/8, $0xcf8ecf8ecf8ecf8e
 DATA nttconst_27f5dd095427<>+16(SB)/8, $0xcf8ecf8ecf8ecf8e
 DATA nttconst_27f5dd095427<>+24(SB)/8, $0xcf8ecf8ecf8ecf8e
 GLOBL nttconst_27f5dd095427<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_288552b9ed0a<>+0(SB)/8, $0x0204020402040204
-DATA nttconst_288552b9ed0a<>+8(SB)/8, $0xf9aef9aef9aef9ae
-DATA nttconst_288552b9ed0a<>+16(SB)/8, $0xfff8fff8fff8fff8
-DATA nttconst_288552b9ed0a<>+24(SB)/8, $0xfb76fb76fb76fb76
-DATA nttconst_288552b9ed0a<>+32(SB)/8, $0xfec0fec0fec0fec0
-DATA nttconst_288552b9ed0a<>+40(SB)/8, $0x007e007e007e007e
-DATA nttconst_288552b9ed0a<>+48(SB)/8, $0xfd66fd66fd66fd66
-DATA nttconst_288552b9ed0a<>+56(SB)/8, $0x05bd05bd05bd05bd
-GLOBL nttconst_288552b9ed0a<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_2957e582a7c1<>+0(SB)/8, $0xfd57fd5703f903f9
 DATA nttconst_2957e582a7c1<>+8(SB)/8, $0xfd57fd5703f903f9
@@ -4690,28 +4472,6 @@ DATA nttconst_297dc913b2e6<>+48(SB)/8, $0x80f680f680f680f6
 DATA nttconst_297dc913b2e6<>+56(SB)/8, $0x80f680f680f680f6
 GLOBL nttconst_297dc913b2e6<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_2a3e00d1b296<>+0(SB)/8, $0x0019001800090008
-DATA nttconst_2a3e00d1b296<>+8(SB)/8, $0x001b001a000b000a
-DATA nttconst_2a3e00d1b296<>+16(SB)/8, $0x001d001c000d000c
-DATA nttconst_2a3e00d1b296<>+24(SB)/8, $0x001f001e000f000e
-GLOBL nttconst_2a3e00d1b296<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_2bb28a5d5ddb<>+0(SB)/8, $0xfcf7fcf7ff0aff0a
-DATA nttconst_2bb28a5d5ddb<>+8(SB)/8, $0x05cb05cb030a030a
-DATA nttconst_2bb28a5d5ddb<>+16(SB)/8, $0xfda6fda604870487
-DATA nttconst_2bb28a5d5ddb<>+24(SB)/8, $0x045f045fff6dff6d
-GLOBL nttconst_2bb28a5d5ddb<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_2bcba6e9ab46<>+0(SB)/8, $0x0706050403020100
-DATA nttconst_2bcba6e9ab46<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA nttconst_2bcba6e9ab46<>+16(SB)/8, $0x4746454443424140
-DATA nttconst_2bcba6e9ab46<>+24(SB)/8, $0x4f4e4d4c4b4a4948
-DATA nttconst_2bcba6e9ab46<>+32(SB)/8, $0x2726252423222120
-DATA nttconst_2bcba6e9ab46<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA nttconst_2bcba6e9ab46<>+48(SB)/8, $0x6766656463626160
-DATA nttconst_2bcba6e9ab46<>+56(SB)/8, $0x6f6e6d6c6b6a6968
-GLOBL nttconst_2bcba6e9ab46<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_2c1e71c410f5<>+0(SB)/8, $0x03c203c2fb4efb4e
 DATA nttconst_2c1e71c410f5<>+8(SB)/8, $0x03c203c2fb4efb4e
 DATA nttconst_2c1e71c410f5<>+16(SB)/8, $0x03c203c2fb4efb4e
@@ -4721,12 +4481,6 @@ DATA nttconst_2c1e71c410f5<>+40(SB)/8, $0x03c203c2fb4efb4e
 DATA nttconst_2c1e71c410f5<>+48(SB)/8, $0x03c203c2fb4efb4e
 DATA nttconst_2c1e71c410f5<>+56(SB)/8, $0x03c203c2fb4efb4e
 GLOBL nttconst_2c1e71c410f5<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_2c54a1d41882<>+0(SB)/8, $0x2322212003020100
-DATA nttconst_2c54a1d41882<>+8(SB)/8, $0x2726252407060504
-DATA nttconst_2c54a1d41882<>+16(SB)/8, $0x2b2a29280b0a0908
-DATA nttconst_2c54a1d41882<>+24(SB)/8, $0x2f2e2d2c0f0e0d0c
-GLOBL nttconst_2c54a1d41882<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_2c70508537d8<>+0(SB)/8, $0x022b022bfbb1fbb1
 DATA nttconst_2c70508537d8<>+8(SB)/8, $0x034b034b01ae01ae
@@ -4750,16 +4504,6 @@ DATA nttconst_2cc6a45feff4<>+48(SB)/8, $0x007e007e007e007e
 DATA nttconst_2cc6a45feff4<>+56(SB)/8, $0x05bd05bd05bd05bd
 GLOBL nttconst_2cc6a45feff4<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_2d437655ae91<>+0(SB)/8, $0x4f494f4986318631
-DATA nttconst_2d437655ae91<>+8(SB)/8, $0x08620862635b635b
-DATA nttconst_2d437655ae91<>+16(SB)/8, $0xe778e778ae41ae41
-DATA nttconst_2d437655ae91<>+24(SB)/8, $0xc5c9c5c92ac22ac2
-DATA nttconst_2d437655ae91<>+32(SB)/8, $0x3bfb3bfbe32ae32a
-DATA nttconst_2d437655ae91<>+40(SB)/8, $0x818081805f475f47
-DATA nttconst_2d437655ae91<>+48(SB)/8, $0xd4dcd4dc5e965e96
-DATA nttconst_2d437655ae91<>+56(SB)/8, $0x38853885425d425d
-GLOBL nttconst_2d437655ae91<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_2d8703674daf<>+0(SB)/8, $0xfbb2fbb2997e997e
 DATA nttconst_2d8703674daf<>+8(SB)/8, $0xfbb2fbb2997e997e
 DATA nttconst_2d8703674daf<>+16(SB)/8, $0x15c315c353be53be
@@ -4775,16 +4519,6 @@ DATA nttconst_2e170bc6a44d<>+8(SB)/8, $0x36c136c136c136c1
 DATA nttconst_2e170bc6a44d<>+16(SB)/8, $0x8e1c8e1c8e1c8e1c
 DATA nttconst_2e170bc6a44d<>+24(SB)/8, $0x3472347234723472
 GLOBL nttconst_2e170bc6a44d<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_2e6db9d97612<>+0(SB)/8, $0x00b600b600b600b6
-DATA nttconst_2e6db9d97612<>+8(SB)/8, $0x00b600b600b600b6
-DATA nttconst_2e6db9d97612<>+16(SB)/8, $0x00b600b600b600b6
-DATA nttconst_2e6db9d97612<>+24(SB)/8, $0x00b600b600b600b6
-DATA nttconst_2e6db9d97612<>+32(SB)/8, $0x0629062906290629
-DATA nttconst_2e6db9d97612<>+40(SB)/8, $0x0629062906290629
-DATA nttconst_2e6db9d97612<>+48(SB)/8, $0x0629062906290629
-DATA nttconst_2e6db9d97612<>+56(SB)/8, $0x0629062906290629
-GLOBL nttconst_2e6db9d97612<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_2eccf1da759e<>+0(SB)/8, $0xcf66cf66cf66cf66
 DATA nttconst_2eccf1da759e<>+8(SB)/8, $0x67f867f867f867f8
@@ -4811,12 +4545,6 @@ DATA nttconst_2f4c88c93ccd<>+40(SB)/8, $0xfb02fb02031a031a
 DATA nttconst_2f4c88c93ccd<>+48(SB)/8, $0xff94ff94feccfecc
 DATA nttconst_2f4c88c93ccd<>+56(SB)/8, $0xfb5ffb5ffa06fa06
 GLOBL nttconst_2f4c88c93ccd<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_30a388fc4faf<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA nttconst_30a388fc4faf<>+8(SB)/8, $0x2f2e2d2c2b2a2928
-DATA nttconst_30a388fc4faf<>+16(SB)/8, $0x1f1e1d1c1b1a1918
-DATA nttconst_30a388fc4faf<>+24(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL nttconst_30a388fc4faf<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_30b0a23a2aac<>+0(SB)/8, $0x0629062900b600b6
 DATA nttconst_30b0a23a2aac<>+8(SB)/8, $0x0629062900b600b6
@@ -4884,32 +4612,6 @@ DATA nttconst_351ee3dd6df5<>+16(SB)/8, $0xfb5dfb5dfc96fc96
 DATA nttconst_351ee3dd6df5<>+24(SB)/8, $0xf985f98500dc00dc
 GLOBL nttconst_351ee3dd6df5<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_35256141d693<>+0(SB)/8, $0x030a030aff0aff0a
-DATA nttconst_35256141d693<>+8(SB)/8, $0xff6dff6d04870487
-DATA nttconst_35256141d693<>+16(SB)/8, $0x02840284f9caf9ca
-DATA nttconst_35256141d693<>+24(SB)/8, $0x015d015dfc98fc98
-DATA nttconst_35256141d693<>+32(SB)/8, $0x05cb05cbfcf7fcf7
-DATA nttconst_35256141d693<>+40(SB)/8, $0x045f045ffda6fda6
-DATA nttconst_35256141d693<>+48(SB)/8, $0x0149014901a201a2
-DATA nttconst_35256141d693<>+56(SB)/8, $0xffb5ffb5ff64ff64
-GLOBL nttconst_35256141d693<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_353315f7cec0<>+0(SB)/8, $0x4dab4dab4dab4dab
-DATA nttconst_353315f7cec0<>+8(SB)/8, $0xc1f1c1f1c1f1c1f1
-DATA nttconst_353315f7cec0<>+16(SB)/8, $0x91a691a691a691a6
-DATA nttconst_353315f7cec0<>+24(SB)/8, $0xdd3edd3edd3edd3e
-GLOBL nttconst_353315f7cec0<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_37636bd687aa<>+0(SB)/8, $0xe93de93de93de93d
-DATA nttconst_37636bd687aa<>+8(SB)/8, $0xe93de93de93de93d
-DATA nttconst_37636bd687aa<>+16(SB)/8, $0x43d343d343d343d3
-DATA nttconst_37636bd687aa<>+24(SB)/8, $0x43d343d343d343d3
-DATA nttconst_37636bd687aa<>+32(SB)/8, $0x9908990899089908
-DATA nttconst_37636bd687aa<>+40(SB)/8, $0x9908990899089908
-DATA nttconst_37636bd687aa<>+48(SB)/8, $0x8e7f8e7f8e7f8e7f
-DATA nttconst_37636bd687aa<>+56(SB)/8, $0x8e7f8e7f8e7f8e7f
-GLOBL nttconst_37636bd687aa<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_37939a189aa4<>+0(SB)/8, $0x02dc02dc02dc02dc
 DATA nttconst_37939a189aa4<>+8(SB)/8, $0x02dc02dc02dc02dc
 DATA nttconst_37939a189aa4<>+16(SB)/8, $0x0260026002600260
@@ -4942,22 +4644,6 @@ DATA nttconst_38820a7cb977<>+16(SB)/8, $0xfcabfcabfef1fef1
 DATA nttconst_38820a7cb977<>+24(SB)/8, $0xfcabfcabfef1fef1
 GLOBL nttconst_38820a7cb977<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_38dad2ad3a21<>+0(SB)/8, $0x01a201a2f9caf9ca
-DATA nttconst_38dad2ad3a21<>+8(SB)/8, $0x0149014902840284
-DATA nttconst_38dad2ad3a21<>+16(SB)/8, $0xff64ff64fc98fc98
-DATA nttconst_38dad2ad3a21<>+24(SB)/8, $0xffb5ffb5015d015d
-GLOBL nttconst_38dad2ad3a21<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_38fc6412d454<>+0(SB)/8, $0xf9ddf9ddf9ddf9dd
-DATA nttconst_38fc6412d454<>+8(SB)/8, $0xf9ddf9ddf9ddf9dd
-DATA nttconst_38fc6412d454<>+16(SB)/8, $0x019b019b019b019b
-DATA nttconst_38fc6412d454<>+24(SB)/8, $0x019b019b019b019b
-DATA nttconst_38fc6412d454<>+32(SB)/8, $0xff33ff33ff33ff33
-DATA nttconst_38fc6412d454<>+40(SB)/8, $0xff33ff33ff33ff33
-DATA nttconst_38fc6412d454<>+48(SB)/8, $0xf9faf9faf9faf9fa
-DATA nttconst_38fc6412d454<>+56(SB)/8, $0xf9faf9faf9faf9fa
-GLOBL nttconst_38fc6412d454<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_38fde581eeb0<>+0(SB)/8, $0x80f680f680f680f6
 DATA nttconst_38fde581eeb0<>+8(SB)/8, $0x80f680f680f680f6
 DATA nttconst_38fde581eeb0<>+16(SB)/8, $0x80f680f680f680f6
@@ -4970,41 +4656,11 @@ DATA nttconst_393e867057dc<>+16(SB)/8, $0x925792575ef95ef9
 DATA nttconst_393e867057dc<>+24(SB)/8, $0x925792575ef95ef9
 GLOBL nttconst_393e867057dc<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_3a4e0a7e31fb<>+0(SB)/8, $0x8180818038853885
-DATA nttconst_3a4e0a7e31fb<>+8(SB)/8, $0x5f475f47425d425d
-DATA nttconst_3a4e0a7e31fb<>+16(SB)/8, $0x3bfb3bfbd4dcd4dc
-DATA nttconst_3a4e0a7e31fb<>+24(SB)/8, $0xe32ae32a5e965e96
-DATA nttconst_3a4e0a7e31fb<>+32(SB)/8, $0x08620862c5c9c5c9
-DATA nttconst_3a4e0a7e31fb<>+40(SB)/8, $0x635b635b2ac22ac2
-DATA nttconst_3a4e0a7e31fb<>+48(SB)/8, $0x4f494f49e778e778
-DATA nttconst_3a4e0a7e31fb<>+56(SB)/8, $0x86318631ae41ae41
-GLOBL nttconst_3a4e0a7e31fb<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_3b8cbac8548e<>+0(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_3b8cbac8548e<>+8(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_3b8cbac8548e<>+16(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_3b8cbac8548e<>+24(SB)/8, $0x6e1f6e1f6e1f6e1f
 GLOBL nttconst_3b8cbac8548e<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_3c861c08cb6c<>+0(SB)/8, $0x2726252423222120
-DATA nttconst_3c861c08cb6c<>+8(SB)/8, $0x2f2e2d2c2b2a2928
-DATA nttconst_3c861c08cb6c<>+16(SB)/8, $0x3736353433323130
-DATA nttconst_3c861c08cb6c<>+24(SB)/8, $0x3f3e3d3c3b3a3938
-DATA nttconst_3c861c08cb6c<>+32(SB)/8, $0x6766656463626160
-DATA nttconst_3c861c08cb6c<>+40(SB)/8, $0x6f6e6d6c6b6a6968
-DATA nttconst_3c861c08cb6c<>+48(SB)/8, $0x7776757473727170
-DATA nttconst_3c861c08cb6c<>+56(SB)/8, $0x7f7e7d7c7b7a7978
-GLOBL nttconst_3c861c08cb6c<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_3caac4eb6c1b<>+0(SB)/8, $0xfad3fad3017f017f
-DATA nttconst_3caac4eb6c1b<>+8(SB)/8, $0xfad3fad3017f017f
-DATA nttconst_3caac4eb6c1b<>+16(SB)/8, $0xfad3fad3017f017f
-DATA nttconst_3caac4eb6c1b<>+24(SB)/8, $0xfad3fad3017f017f
-DATA nttconst_3caac4eb6c1b<>+32(SB)/8, $0x023d023d01080108
-DATA nttconst_3caac4eb6c1b<>+40(SB)/8, $0x023d023d01080108
-DATA nttconst_3caac4eb6c1b<>+48(SB)/8, $0x023d023d01080108
-DATA nttconst_3caac4eb6c1b<>+56(SB)/8, $0x023d023d01080108
-GLOBL nttconst_3caac4eb6c1b<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_3d7e415b8212<>+0(SB)/8, $0xfb4efb4efb4efb4e
 DATA nttconst_3d7e415b8212<>+8(SB)/8, $0xfb4efb4efb4efb4e
@@ -5028,26 +4684,6 @@ DATA nttconst_3eef4cb81c80<>+16(SB)/8, $0xff09ff09ff09ff09
 DATA nttconst_3eef4cb81c80<>+24(SB)/8, $0x006b006b006b006b
 GLOBL nttconst_3eef4cb81c80<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_3ef5dc6eacab<>+0(SB)/8, $0x0031003000110010
-DATA nttconst_3ef5dc6eacab<>+8(SB)/8, $0x0033003200130012
-DATA nttconst_3ef5dc6eacab<>+16(SB)/8, $0x0035003400150014
-DATA nttconst_3ef5dc6eacab<>+24(SB)/8, $0x0037003600170016
-DATA nttconst_3ef5dc6eacab<>+32(SB)/8, $0x0039003800190018
-DATA nttconst_3ef5dc6eacab<>+40(SB)/8, $0x003b003a001b001a
-DATA nttconst_3ef5dc6eacab<>+48(SB)/8, $0x003d003c001d001c
-DATA nttconst_3ef5dc6eacab<>+56(SB)/8, $0x003f003e001f001e
-GLOBL nttconst_3ef5dc6eacab<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_3f8d6781ee46<>+0(SB)/8, $0xf9faf9faf9faf9fa
-DATA nttconst_3f8d6781ee46<>+8(SB)/8, $0xf9faf9faf9faf9fa
-DATA nttconst_3f8d6781ee46<>+16(SB)/8, $0x019b019b019b019b
-DATA nttconst_3f8d6781ee46<>+24(SB)/8, $0x019b019b019b019b
-DATA nttconst_3f8d6781ee46<>+32(SB)/8, $0xff33ff33ff33ff33
-DATA nttconst_3f8d6781ee46<>+40(SB)/8, $0xff33ff33ff33ff33
-DATA nttconst_3f8d6781ee46<>+48(SB)/8, $0xf9ddf9ddf9ddf9dd
-DATA nttconst_3f8d6781ee46<>+56(SB)/8, $0xf9ddf9ddf9ddf9dd
-GLOBL nttconst_3f8d6781ee46<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_4011cd81c8a6<>+0(SB)/8, $0x298729877d0a7d0a
 DATA nttconst_4011cd81c8a6<>+8(SB)/8, $0x766d766d810a810a
 DATA nttconst_4011cd81c8a6<>+16(SB)/8, $0x44984498b7cab7ca
@@ -5069,46 +4705,6 @@ DATA nttconst_407baad6f729<>+8(SB)/8, $0x43d343d343d343d3
 DATA nttconst_407baad6f729<>+16(SB)/8, $0xe93de93de93de93d
 DATA nttconst_407baad6f729<>+24(SB)/8, $0xe93de93de93de93d
 GLOBL nttconst_407baad6f729<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_40a20683faf7<>+0(SB)/8, $0x315f315fceb5ceb5
-DATA nttconst_40a20683faf7<>+8(SB)/8, $0x8fa68fa6eb64eb64
-DATA nttconst_40a20683faf7<>+16(SB)/8, $0xb6cbb6cb4c494c49
-DATA nttconst_40a20683faf7<>+24(SB)/8, $0x71f771f7c7a2c7a2
-DATA nttconst_40a20683faf7<>+32(SB)/8, $0x766d766d485d485d
-DATA nttconst_40a20683faf7<>+40(SB)/8, $0x2987298744984498
-DATA nttconst_40a20683faf7<>+48(SB)/8, $0x810a810a4e844e84
-DATA nttconst_40a20683faf7<>+56(SB)/8, $0x7d0a7d0ab7cab7ca
-GLOBL nttconst_40a20683faf7<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_41464fb82eb3<>+0(SB)/8, $0xba05ba05ba05ba05
-DATA nttconst_41464fb82eb3<>+8(SB)/8, $0xce2bce2bce2bce2b
-DATA nttconst_41464fb82eb3<>+16(SB)/8, $0xa1a5a1a5a1a5a1a5
-DATA nttconst_41464fb82eb3<>+24(SB)/8, $0x8e1c8e1c8e1c8e1c
-DATA nttconst_41464fb82eb3<>+32(SB)/8, $0x10d710d710d710d7
-DATA nttconst_41464fb82eb3<>+40(SB)/8, $0x36c136c136c136c1
-DATA nttconst_41464fb82eb3<>+48(SB)/8, $0x41c041c041c041c0
-DATA nttconst_41464fb82eb3<>+56(SB)/8, $0x3472347234723472
-GLOBL nttconst_41464fb82eb3<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4349e2f2ea80<>+0(SB)/8, $0x01a601a6fbb1fbb1
-DATA nttconst_4349e2f2ea80<>+8(SB)/8, $0x024b024b01ae01ae
-DATA nttconst_4349e2f2ea80<>+16(SB)/8, $0x00b100b1022b022b
-DATA nttconst_4349e2f2ea80<>+24(SB)/8, $0xff15ff15034b034b
-DATA nttconst_4349e2f2ea80<>+32(SB)/8, $0xfeddfeddfb1dfb1d
-DATA nttconst_4349e2f2ea80<>+40(SB)/8, $0xfe34fe3403670367
-DATA nttconst_4349e2f2ea80<>+48(SB)/8, $0x06260626060e060e
-DATA nttconst_4349e2f2ea80<>+56(SB)/8, $0x0675067500690069
-GLOBL nttconst_4349e2f2ea80<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_434ccd5020f0<>+0(SB)/8, $0x0021002000010000
-DATA nttconst_434ccd5020f0<>+8(SB)/8, $0x0023002200030002
-DATA nttconst_434ccd5020f0<>+16(SB)/8, $0x0025002400050004
-DATA nttconst_434ccd5020f0<>+24(SB)/8, $0x0027002600070006
-DATA nttconst_434ccd5020f0<>+32(SB)/8, $0x0029002800090008
-DATA nttconst_434ccd5020f0<>+40(SB)/8, $0x002b002a000b000a
-DATA nttconst_434ccd5020f0<>+48(SB)/8, $0x002d002c000d000c
-DATA nttconst_434ccd5020f0<>+56(SB)/8, $0x002f002e000f000e
-GLOBL nttconst_434ccd5020f0<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_43ba81dad31d<>+0(SB)/8, $0x023d023d023d023d
 DATA nttconst_43ba81dad31d<>+8(SB)/8, $0x023d023d023d023d
@@ -5144,26 +4740,6 @@ DATA nttconst_4822949ab8ab<>+16(SB)/8, $0xfc96fc9600dc00dc
 DATA nttconst_4822949ab8ab<>+24(SB)/8, $0xfb41fb41ff78ff78
 GLOBL nttconst_4822949ab8ab<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_485eb38dd339<>+0(SB)/8, $0xfe72fe72fe72fe72
-DATA nttconst_485eb38dd339<>+8(SB)/8, $0x03c103c103c103c1
-DATA nttconst_485eb38dd339<>+16(SB)/8, $0xfa1cfa1cfa1cfa1c
-DATA nttconst_485eb38dd339<>+24(SB)/8, $0xfd2bfd2bfd2bfd2b
-DATA nttconst_485eb38dd339<>+32(SB)/8, $0x01c001c001c001c0
-DATA nttconst_485eb38dd339<>+40(SB)/8, $0xfbd7fbd7fbd7fbd7
-DATA nttconst_485eb38dd339<>+48(SB)/8, $0x02a502a502a502a5
-DATA nttconst_485eb38dd339<>+56(SB)/8, $0xfb05fb05fb05fb05
-GLOBL nttconst_485eb38dd339<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4966a31173ee<>+0(SB)/8, $0xc0ddc0ddc0ddc0dd
-DATA nttconst_4966a31173ee<>+8(SB)/8, $0xc0ddc0ddc0ddc0dd
-DATA nttconst_4966a31173ee<>+16(SB)/8, $0x229b229b229b229b
-DATA nttconst_4966a31173ee<>+24(SB)/8, $0x229b229b229b229b
-DATA nttconst_4966a31173ee<>+32(SB)/8, $0x6833683368336833
-DATA nttconst_4966a31173ee<>+40(SB)/8, $0x6833683368336833
-DATA nttconst_4966a31173ee<>+48(SB)/8, $0x47fa47fa47fa47fa
-DATA nttconst_4966a31173ee<>+56(SB)/8, $0x47fa47fa47fa47fa
-GLOBL nttconst_4966a31173ee<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_49c04a7c2f6f<>+0(SB)/8, $0x9257925792579257
 DATA nttconst_49c04a7c2f6f<>+8(SB)/8, $0x9257925792579257
 DATA nttconst_49c04a7c2f6f<>+16(SB)/8, $0xd6dcd6dcd6dcd6dc
@@ -5173,16 +4749,6 @@ DATA nttconst_49c04a7c2f6f<>+40(SB)/8, $0x5ef95ef95ef95ef9
 DATA nttconst_49c04a7c2f6f<>+48(SB)/8, $0x2260226022602260
 DATA nttconst_49c04a7c2f6f<>+56(SB)/8, $0x2260226022602260
 GLOBL nttconst_49c04a7c2f6f<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4a4ce9c41712<>+0(SB)/8, $0xfe72fe72fe72fe72
-DATA nttconst_4a4ce9c41712<>+8(SB)/8, $0x01c001c001c001c0
-DATA nttconst_4a4ce9c41712<>+16(SB)/8, $0x03c103c103c103c1
-DATA nttconst_4a4ce9c41712<>+24(SB)/8, $0xfbd7fbd7fbd7fbd7
-DATA nttconst_4a4ce9c41712<>+32(SB)/8, $0xfa1cfa1cfa1cfa1c
-DATA nttconst_4a4ce9c41712<>+40(SB)/8, $0x02a502a502a502a5
-DATA nttconst_4a4ce9c41712<>+48(SB)/8, $0xfd2bfd2bfd2bfd2b
-DATA nttconst_4a4ce9c41712<>+56(SB)/8, $0xfb05fb05fb05fb05
-GLOBL nttconst_4a4ce9c41712<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_4abc77d7824c<>+0(SB)/8, $0xff64ff64ffb5ffb5
 DATA nttconst_4abc77d7824c<>+8(SB)/8, $0xfc98fc98015d015d
@@ -5238,37 +4804,11 @@ DATA nttconst_4bca4bbf728e<>+48(SB)/8, $0x05f205f203be03be
 DATA nttconst_4bca4bbf728e<>+56(SB)/8, $0x065c065cfa4cfa4c
 GLOBL nttconst_4bca4bbf728e<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_4c7c3ac423fb<>+0(SB)/8, $0x026e026e026e026e
-DATA nttconst_4c7c3ac423fb<>+8(SB)/8, $0x026e026e026e026e
-DATA nttconst_4c7c3ac423fb<>+16(SB)/8, $0x026e026e026e026e
-DATA nttconst_4c7c3ac423fb<>+24(SB)/8, $0x026e026e026e026e
-DATA nttconst_4c7c3ac423fb<>+32(SB)/8, $0xff55ff55ff55ff55
-DATA nttconst_4c7c3ac423fb<>+40(SB)/8, $0xff55ff55ff55ff55
-DATA nttconst_4c7c3ac423fb<>+48(SB)/8, $0xff55ff55ff55ff55
-DATA nttconst_4c7c3ac423fb<>+56(SB)/8, $0xff55ff55ff55ff55
-GLOBL nttconst_4c7c3ac423fb<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4ca3b396d2bd<>+0(SB)/8, $0x006b006b006b006b
-DATA nttconst_4ca3b396d2bd<>+8(SB)/8, $0xff09ff09ff09ff09
-DATA nttconst_4ca3b396d2bd<>+16(SB)/8, $0xfa73fa73fa73fa73
-DATA nttconst_4ca3b396d2bd<>+24(SB)/8, $0xfc49fc49fc49fc49
-GLOBL nttconst_4ca3b396d2bd<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_4d7cd2039ea7<>+0(SB)/8, $0xfe72fe72fe72fe72
 DATA nttconst_4d7cd2039ea7<>+8(SB)/8, $0x03c103c103c103c1
 DATA nttconst_4d7cd2039ea7<>+16(SB)/8, $0xfa1cfa1cfa1cfa1c
 DATA nttconst_4d7cd2039ea7<>+24(SB)/8, $0xfd2bfd2bfd2bfd2b
 GLOBL nttconst_4d7cd2039ea7<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_4dc3f8c1ba88<>+0(SB)/8, $0x997e997e997e997e
-DATA nttconst_4dc3f8c1ba88<>+8(SB)/8, $0x997e997e997e997e
-DATA nttconst_4dc3f8c1ba88<>+16(SB)/8, $0xfbb2fbb2fbb2fbb2
-DATA nttconst_4dc3f8c1ba88<>+24(SB)/8, $0xfbb2fbb2fbb2fbb2
-DATA nttconst_4dc3f8c1ba88<>+32(SB)/8, $0x53be53be53be53be
-DATA nttconst_4dc3f8c1ba88<>+40(SB)/8, $0x53be53be53be53be
-DATA nttconst_4dc3f8c1ba88<>+48(SB)/8, $0x15c315c315c315c3
-DATA nttconst_4dc3f8c1ba88<>+56(SB)/8, $0x15c315c315c315c3
-GLOBL nttconst_4dc3f8c1ba88<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_4f51b1762f54<>+0(SB)/8, $0xe102e102285f285f
 DATA nttconst_4f51b1762f54<>+8(SB)/8, $0xb11ab11aac06ac06
@@ -5279,38 +4819,6 @@ DATA nttconst_4f51b1762f54<>+40(SB)/8, $0xbbdebbde5aaa5aaa
 DATA nttconst_4f51b1762f54<>+48(SB)/8, $0xbbf2bbf25dbe5dbe
 DATA nttconst_4f51b1762f54<>+56(SB)/8, $0x5a5c5a5c1e4c1e4c
 GLOBL nttconst_4f51b1762f54<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4f663ec49f01<>+0(SB)/8, $0x054e054e054e054e
-DATA nttconst_4f663ec49f01<>+8(SB)/8, $0x054e054e054e054e
-DATA nttconst_4f663ec49f01<>+16(SB)/8, $0x054e054e054e054e
-DATA nttconst_4f663ec49f01<>+24(SB)/8, $0x054e054e054e054e
-DATA nttconst_4f663ec49f01<>+32(SB)/8, $0x29c229c229c229c2
-DATA nttconst_4f663ec49f01<>+40(SB)/8, $0x29c229c229c229c2
-DATA nttconst_4f663ec49f01<>+48(SB)/8, $0x29c229c229c229c2
-DATA nttconst_4f663ec49f01<>+56(SB)/8, $0x29c229c229c229c2
-GLOBL nttconst_4f663ec49f01<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4f7a3959d72d<>+0(SB)/8, $0xf9caf9caff0aff0a
-DATA nttconst_4f7a3959d72d<>+8(SB)/8, $0x02840284030a030a
-DATA nttconst_4f7a3959d72d<>+16(SB)/8, $0xfc98fc9804870487
-DATA nttconst_4f7a3959d72d<>+24(SB)/8, $0x015d015dff6dff6d
-DATA nttconst_4f7a3959d72d<>+32(SB)/8, $0x01a201a2fcf7fcf7
-DATA nttconst_4f7a3959d72d<>+40(SB)/8, $0x0149014905cb05cb
-DATA nttconst_4f7a3959d72d<>+48(SB)/8, $0xff64ff64fda6fda6
-DATA nttconst_4f7a3959d72d<>+56(SB)/8, $0xffb5ffb5045f045f
-GLOBL nttconst_4f7a3959d72d<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_4fba697d52b3<>+0(SB)/8, $0xa2cca2cc7b947b94
-DATA nttconst_4fba697d52b3<>+8(SB)/8, $0xb0dfb0df6fe46fe4
-DATA nttconst_4fba697d52b3<>+16(SB)/8, $0x1e4c1e4c5dbe5dbe
-DATA nttconst_4fba697d52b3<>+24(SB)/8, $0x5a5c5a5cbbf2bbf2
-GLOBL nttconst_4fba697d52b3<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_4fbd5b594bdb<>+0(SB)/8, $0xfeccfeccff94ff94
-DATA nttconst_4fbd5b594bdb<>+8(SB)/8, $0x03df03df03e403e4
-DATA nttconst_4fbd5b594bdb<>+16(SB)/8, $0xfa4cfa4c03be03be
-DATA nttconst_4fbd5b594bdb<>+24(SB)/8, $0x065c065c05f205f2
-GLOBL nttconst_4fbd5b594bdb<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_50c320ce2fe6<>+0(SB)/8, $0x34d534d534d534d5
 DATA nttconst_50c320ce2fe6<>+8(SB)/8, $0x34d534d534d534d5
@@ -5323,16 +4831,6 @@ DATA nttconst_50fdf5fbee76<>+8(SB)/8, $0x3999399939993999
 DATA nttconst_50fdf5fbee76<>+16(SB)/8, $0x3999399939993999
 DATA nttconst_50fdf5fbee76<>+24(SB)/8, $0x3999399939993999
 GLOBL nttconst_50fdf5fbee76<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_51c810111d43<>+0(SB)/8, $0x4dab4dab4dab4dab
-DATA nttconst_51c810111d43<>+8(SB)/8, $0x916b916b916b916b
-DATA nttconst_51c810111d43<>+16(SB)/8, $0x91a691a691a691a6
-DATA nttconst_51c810111d43<>+24(SB)/8, $0x2373237323732373
-DATA nttconst_51c810111d43<>+32(SB)/8, $0xc1f1c1f1c1f1c1f1
-DATA nttconst_51c810111d43<>+40(SB)/8, $0x8a098a098a098a09
-DATA nttconst_51c810111d43<>+48(SB)/8, $0xdd3edd3edd3edd3e
-DATA nttconst_51c810111d43<>+56(SB)/8, $0x4749474947494749
-GLOBL nttconst_51c810111d43<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_52ee6132b514<>+0(SB)/8, $0x0629062906290629
 DATA nttconst_52ee6132b514<>+8(SB)/8, $0x0629062906290629
@@ -5376,32 +4874,6 @@ DATA nttconst_53e47e5f9387<>+48(SB)/8, $0x6c6e6c6e6c6e6c6e
 DATA nttconst_53e47e5f9387<>+56(SB)/8, $0x6c6e6c6e6c6e6c6e
 GLOBL nttconst_53e47e5f9387<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_542d3bd2e3e1<>+0(SB)/8, $0x1a021a021a021a02
-DATA nttconst_542d3bd2e3e1<>+8(SB)/8, $0x1a021a021a021a02
-DATA nttconst_542d3bd2e3e1<>+16(SB)/8, $0x1a021a021a021a02
-DATA nttconst_542d3bd2e3e1<>+24(SB)/8, $0x1a021a021a021a02
-GLOBL nttconst_542d3bd2e3e1<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_54b724382d40<>+0(SB)/8, $0xff7eff7eff7eff7e
-DATA nttconst_54b724382d40<>+8(SB)/8, $0xff7eff7eff7eff7e
-DATA nttconst_54b724382d40<>+16(SB)/8, $0x05b205b205b205b2
-DATA nttconst_54b724382d40<>+24(SB)/8, $0x05b205b205b205b2
-DATA nttconst_54b724382d40<>+32(SB)/8, $0xf9bef9bef9bef9be
-DATA nttconst_54b724382d40<>+40(SB)/8, $0xf9bef9bef9bef9be
-DATA nttconst_54b724382d40<>+48(SB)/8, $0xfcc3fcc3fcc3fcc3
-DATA nttconst_54b724382d40<>+56(SB)/8, $0xfcc3fcc3fcc3fcc3
-GLOBL nttconst_54b724382d40<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_55ce026dcf3e<>+0(SB)/8, $0xac06ac06285f285f
-DATA nttconst_55ce026dcf3e<>+8(SB)/8, $0xb11ab11ae102e102
-DATA nttconst_55ce026dcf3e<>+16(SB)/8, $0x5aaa5aaaa81aa81a
-DATA nttconst_55ce026dcf3e<>+24(SB)/8, $0xbbdebbde2a9a2a9a
-DATA nttconst_55ce026dcf3e<>+32(SB)/8, $0xa2cca2cc7b947b94
-DATA nttconst_55ce026dcf3e<>+40(SB)/8, $0xb0dfb0df6fe46fe4
-DATA nttconst_55ce026dcf3e<>+48(SB)/8, $0x1e4c1e4c5dbe5dbe
-DATA nttconst_55ce026dcf3e<>+56(SB)/8, $0x5a5c5a5cbbf2bbf2
-GLOBL nttconst_55ce026dcf3e<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_55e1ae3f6206<>+0(SB)/8, $0x635b635b86318631
 DATA nttconst_55e1ae3f6206<>+8(SB)/8, $0x086208624f494f49
 DATA nttconst_55e1ae3f6206<>+16(SB)/8, $0x5f475f47e32ae32a
@@ -5418,37 +4890,11 @@ DATA nttconst_5624b16ce34d<>+48(SB)/8, $0x04c704c7faf3faf3
 DATA nttconst_5624b16ce34d<>+56(SB)/8, $0x04c704c7faf3faf3
 GLOBL nttconst_5624b16ce34d<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_5724838d28a5<>+0(SB)/8, $0xfbb2fbb2997e997e
-DATA nttconst_5724838d28a5<>+8(SB)/8, $0xfbb2fbb2997e997e
-DATA nttconst_5724838d28a5<>+16(SB)/8, $0xfbb2fbb2997e997e
-DATA nttconst_5724838d28a5<>+24(SB)/8, $0xfbb2fbb2997e997e
-DATA nttconst_5724838d28a5<>+32(SB)/8, $0x15c315c353be53be
-DATA nttconst_5724838d28a5<>+40(SB)/8, $0x15c315c353be53be
-DATA nttconst_5724838d28a5<>+48(SB)/8, $0x15c315c353be53be
-DATA nttconst_5724838d28a5<>+56(SB)/8, $0x15c315c353be53be
-GLOBL nttconst_5724838d28a5<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_57c77b50185c<>+0(SB)/8, $0x031a031a01de01de
 DATA nttconst_57c77b50185c<>+8(SB)/8, $0xfb02fb02fc9afc9a
 DATA nttconst_57c77b50185c<>+16(SB)/8, $0xfa06fa06fcaafcaa
 DATA nttconst_57c77b50185c<>+24(SB)/8, $0xfb5ffb5ffa1afa1a
 GLOBL nttconst_57c77b50185c<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_580e8e32c5e7<>+0(SB)/8, $0x7b947b94285f285f
-DATA nttconst_580e8e32c5e7<>+8(SB)/8, $0xa2cca2ccac06ac06
-DATA nttconst_580e8e32c5e7<>+16(SB)/8, $0x6fe46fe4e102e102
-DATA nttconst_580e8e32c5e7<>+24(SB)/8, $0xb0dfb0dfb11ab11a
-DATA nttconst_580e8e32c5e7<>+32(SB)/8, $0x5dbe5dbea81aa81a
-DATA nttconst_580e8e32c5e7<>+40(SB)/8, $0x1e4c1e4c5aaa5aaa
-DATA nttconst_580e8e32c5e7<>+48(SB)/8, $0xbbf2bbf22a9a2a9a
-DATA nttconst_580e8e32c5e7<>+56(SB)/8, $0x5a5c5a5cbbdebbde
-GLOBL nttconst_580e8e32c5e7<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_586954344a6c<>+0(SB)/8, $0x0011001000010000
-DATA nttconst_586954344a6c<>+8(SB)/8, $0x0013001200030002
-DATA nttconst_586954344a6c<>+16(SB)/8, $0x0015001400050004
-DATA nttconst_586954344a6c<>+24(SB)/8, $0x0017001600070006
-GLOBL nttconst_586954344a6c<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_58bc50e228a8<>+0(SB)/8, $0x67f867f8cf66cf66
 DATA nttconst_58bc50e228a8<>+8(SB)/8, $0x67f867f8cf66cf66
@@ -5466,16 +4912,6 @@ DATA nttconst_59f7f71f1431<>+48(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_59f7f71f1431<>+56(SB)/8, $0x6e1f6e1f6e1f6e1f
 GLOBL nttconst_59f7f71f1431<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_5a43ff80e73d<>+0(SB)/8, $0x8e7f8e7f8e7f8e7f
-DATA nttconst_5a43ff80e73d<>+8(SB)/8, $0x8e7f8e7f8e7f8e7f
-DATA nttconst_5a43ff80e73d<>+16(SB)/8, $0x43d343d343d343d3
-DATA nttconst_5a43ff80e73d<>+24(SB)/8, $0x43d343d343d343d3
-DATA nttconst_5a43ff80e73d<>+32(SB)/8, $0x9908990899089908
-DATA nttconst_5a43ff80e73d<>+40(SB)/8, $0x9908990899089908
-DATA nttconst_5a43ff80e73d<>+48(SB)/8, $0xe93de93de93de93d
-DATA nttconst_5a43ff80e73d<>+56(SB)/8, $0xe93de93de93de93d
-GLOBL nttconst_5a43ff80e73d<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_5b225eef9d14<>+0(SB)/8, $0x3999399939993999
 DATA nttconst_5b225eef9d14<>+8(SB)/8, $0x3999399939993999
 DATA nttconst_5b225eef9d14<>+16(SB)/8, $0x3999399939993999
@@ -5486,43 +4922,17 @@ DATA nttconst_5b225eef9d14<>+48(SB)/8, $0x3999399939993999
 DATA nttconst_5b225eef9d14<>+56(SB)/8, $0x3999399939993999
 GLOBL nttconst_5b225eef9d14<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_5b42fe858db3<>+0(SB)/8, $0x05b205b2ff7eff7e
-DATA nttconst_5b42fe858db3<>+8(SB)/8, $0x05b205b2ff7eff7e
-DATA nttconst_5b42fe858db3<>+16(SB)/8, $0x05b205b2ff7eff7e
-DATA nttconst_5b42fe858db3<>+24(SB)/8, $0x05b205b2ff7eff7e
-DATA nttconst_5b42fe858db3<>+32(SB)/8, $0xfcc3fcc3f9bef9be
-DATA nttconst_5b42fe858db3<>+40(SB)/8, $0xfcc3fcc3f9bef9be
-DATA nttconst_5b42fe858db3<>+48(SB)/8, $0xfcc3fcc3f9bef9be
-DATA nttconst_5b42fe858db3<>+56(SB)/8, $0xfcc3fcc3f9bef9be
-GLOBL nttconst_5b42fe858db3<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_5b737d5cebef<>+0(SB)/8, $0xe102e102285f285f
 DATA nttconst_5b737d5cebef<>+8(SB)/8, $0xb11ab11aac06ac06
 DATA nttconst_5b737d5cebef<>+16(SB)/8, $0x2a9a2a9aa81aa81a
 DATA nttconst_5b737d5cebef<>+24(SB)/8, $0xbbdebbde5aaa5aaa
 GLOBL nttconst_5b737d5cebef<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_5b9de1083914<>+0(SB)/8, $0xac06ac06285f285f
-DATA nttconst_5b9de1083914<>+8(SB)/8, $0xb11ab11ae102e102
-DATA nttconst_5b9de1083914<>+16(SB)/8, $0xa2cca2cc7b947b94
-DATA nttconst_5b9de1083914<>+24(SB)/8, $0xb0dfb0df6fe46fe4
-DATA nttconst_5b9de1083914<>+32(SB)/8, $0x5aaa5aaaa81aa81a
-DATA nttconst_5b9de1083914<>+40(SB)/8, $0xbbdebbde2a9a2a9a
-DATA nttconst_5b9de1083914<>+48(SB)/8, $0x1e4c1e4c5dbe5dbe
-DATA nttconst_5b9de1083914<>+56(SB)/8, $0x5a5c5a5cbbf2bbf2
-GLOBL nttconst_5b9de1083914<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_5ba785dde7d3<>+0(SB)/8, $0xb0dfb0df5a5c5a5c
 DATA nttconst_5ba785dde7d3<>+8(SB)/8, $0x6fe46fe4bbf2bbf2
 DATA nttconst_5ba785dde7d3<>+16(SB)/8, $0xa2cca2cc1e4c1e4c
 DATA nttconst_5ba785dde7d3<>+24(SB)/8, $0x7b947b945dbe5dbe
 GLOBL nttconst_5ba785dde7d3<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_5c96c43e911f<>+0(SB)/8, $0x0b0a090803020100
-DATA nttconst_5c96c43e911f<>+8(SB)/8, $0x1b1a191813121110
-DATA nttconst_5c96c43e911f<>+16(SB)/8, $0x0f0e0d0c07060504
-DATA nttconst_5c96c43e911f<>+24(SB)/8, $0x1f1e1d1c17161514
-GLOBL nttconst_5c96c43e911f<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_5d1f79930590<>+0(SB)/8, $0x015d015dffb5ffb5
 DATA nttconst_5d1f79930590<>+8(SB)/8, $0xfc98fc98ff64ff64
@@ -5546,33 +4956,11 @@ DATA nttconst_5f0fb976a6dd<>+48(SB)/8, $0x50e650e650e650e6
 DATA nttconst_5f0fb976a6dd<>+56(SB)/8, $0x61f861f861f861f8
 GLOBL nttconst_5f0fb976a6dd<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_60e2aee245f3<>+0(SB)/8, $0xc5ddc5dd93a693a6
-DATA nttconst_60e2aee245f3<>+8(SB)/8, $0x5a345a34334b334b
-DATA nttconst_60e2aee245f3<>+16(SB)/8, $0x1826182603b103b1
-DATA nttconst_60e2aee245f3<>+24(SB)/8, $0x15751575ee15ee15
-GLOBL nttconst_60e2aee245f3<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_6151755f3729<>+0(SB)/8, $0xc0ddc0ddc0ddc0dd
 DATA nttconst_6151755f3729<>+8(SB)/8, $0xc0ddc0ddc0ddc0dd
 DATA nttconst_6151755f3729<>+16(SB)/8, $0x6833683368336833
 DATA nttconst_6151755f3729<>+24(SB)/8, $0x6833683368336833
 GLOBL nttconst_6151755f3729<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_63123d3ede3e<>+0(SB)/8, $0xe9c7e9c7e9c7e9c7
-DATA nttconst_63123d3ede3e<>+8(SB)/8, $0x05d805d805d805d8
-DATA nttconst_63123d3ede3e<>+16(SB)/8, $0xe68ce68ce68ce68c
-DATA nttconst_63123d3ede3e<>+24(SB)/8, $0x78f778f778f778f7
-GLOBL nttconst_63123d3ede3e<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_636841fb6107<>+0(SB)/8, $0x0003000200010000
-DATA nttconst_636841fb6107<>+8(SB)/8, $0x0007000600050004
-DATA nttconst_636841fb6107<>+16(SB)/8, $0x000b000a00090008
-DATA nttconst_636841fb6107<>+24(SB)/8, $0x000f000e000d000c
-DATA nttconst_636841fb6107<>+32(SB)/8, $0x0023002200210020
-DATA nttconst_636841fb6107<>+40(SB)/8, $0x0027002600250024
-DATA nttconst_636841fb6107<>+48(SB)/8, $0x002b002a00290028
-DATA nttconst_636841fb6107<>+56(SB)/8, $0x002f002e002d002c
-GLOBL nttconst_636841fb6107<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_637ee024b368<>+0(SB)/8, $0x0200020002000200
 DATA nttconst_637ee024b368<>+8(SB)/8, $0x0200020002000200
@@ -5596,53 +4984,17 @@ DATA nttconst_6427866ab14a<>+16(SB)/8, $0x4ebf4ebf4ebf4ebf
 DATA nttconst_6427866ab14a<>+24(SB)/8, $0x4ebf4ebf4ebf4ebf
 GLOBL nttconst_6427866ab14a<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_64a0a7c49774<>+0(SB)/8, $0x052a052a03310331
-DATA nttconst_64a0a7c49774<>+8(SB)/8, $0xfafbfafb04490449
-DATA nttconst_64a0a7c49774<>+16(SB)/8, $0xfa47fa47025b025b
-DATA nttconst_64a0a7c49774<>+24(SB)/8, $0x0180018002620262
-GLOBL nttconst_64a0a7c49774<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_64b325d92f24<>+0(SB)/8, $0x000b000a00090008
-DATA nttconst_64b325d92f24<>+8(SB)/8, $0x000f000e000d000c
-DATA nttconst_64b325d92f24<>+16(SB)/8, $0x002b002a00290028
-DATA nttconst_64b325d92f24<>+24(SB)/8, $0x002f002e002d002c
-DATA nttconst_64b325d92f24<>+32(SB)/8, $0x001b001a00190018
-DATA nttconst_64b325d92f24<>+40(SB)/8, $0x001f001e001d001c
-DATA nttconst_64b325d92f24<>+48(SB)/8, $0x003b003a00390038
-DATA nttconst_64b325d92f24<>+56(SB)/8, $0x003f003e003d003c
-GLOBL nttconst_64b325d92f24<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_64f835761cd8<>+0(SB)/8, $0x00ca00ca00ca00ca
 DATA nttconst_64f835761cd8<>+8(SB)/8, $0x00ca00ca00ca00ca
 DATA nttconst_64f835761cd8<>+16(SB)/8, $0x00ca00ca00ca00ca
 DATA nttconst_64f835761cd8<>+24(SB)/8, $0x00ca00ca00ca00ca
 GLOBL nttconst_64f835761cd8<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_6510d95e628c<>+0(SB)/8, $0x05bd05bd05bd05bd
-DATA nttconst_6510d95e628c<>+8(SB)/8, $0xfd66fd66fd66fd66
-DATA nttconst_6510d95e628c<>+16(SB)/8, $0x007e007e007e007e
-DATA nttconst_6510d95e628c<>+24(SB)/8, $0xfec0fec0fec0fec0
-DATA nttconst_6510d95e628c<>+32(SB)/8, $0xfb76fb76fb76fb76
-DATA nttconst_6510d95e628c<>+40(SB)/8, $0xfff8fff8fff8fff8
-DATA nttconst_6510d95e628c<>+48(SB)/8, $0xf9aef9aef9aef9ae
-DATA nttconst_6510d95e628c<>+56(SB)/8, $0x0204020402040204
-GLOBL nttconst_6510d95e628c<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_657945ebbd59<>+0(SB)/8, $0xfaf3faf3faf3faf3
 DATA nttconst_657945ebbd59<>+8(SB)/8, $0x05d305d305d305d3
 DATA nttconst_657945ebbd59<>+16(SB)/8, $0xfee6fee6fee6fee6
 DATA nttconst_657945ebbd59<>+24(SB)/8, $0xf9f8f9f8f9f8f9f8
 GLOBL nttconst_657945ebbd59<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_658ee30aae85<>+0(SB)/8, $0x017f017f017f017f
-DATA nttconst_658ee30aae85<>+8(SB)/8, $0x017f017f017f017f
-DATA nttconst_658ee30aae85<>+16(SB)/8, $0xfad3fad3fad3fad3
-DATA nttconst_658ee30aae85<>+24(SB)/8, $0xfad3fad3fad3fad3
-DATA nttconst_658ee30aae85<>+32(SB)/8, $0x0108010801080108
-DATA nttconst_658ee30aae85<>+40(SB)/8, $0x0108010801080108
-DATA nttconst_658ee30aae85<>+48(SB)/8, $0x023d023d023d023d
-DATA nttconst_658ee30aae85<>+56(SB)/8, $0x023d023d023d023d
-GLOBL nttconst_658ee30aae85<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_663e97b3ed7c<>+0(SB)/8, $0xd6dcd6dc22602260
 DATA nttconst_663e97b3ed7c<>+8(SB)/8, $0xd6dcd6dc22602260
@@ -5672,18 +5024,6 @@ DATA nttconst_68f9e2e6dc79<>+16(SB)/8, $0x007e007e007e007e
 DATA nttconst_68f9e2e6dc79<>+24(SB)/8, $0xf9aef9aef9aef9ae
 GLOBL nttconst_68f9e2e6dc79<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_696579f786bc<>+0(SB)/8, $0xac06ac06285f285f
-DATA nttconst_696579f786bc<>+8(SB)/8, $0xb11ab11ae102e102
-DATA nttconst_696579f786bc<>+16(SB)/8, $0x5aaa5aaaa81aa81a
-DATA nttconst_696579f786bc<>+24(SB)/8, $0xbbdebbde2a9a2a9a
-GLOBL nttconst_696579f786bc<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_69bd97f2d76f<>+0(SB)/8, $0xe32ae32a86318631
-DATA nttconst_69bd97f2d76f<>+8(SB)/8, $0x3bfb3bfb4f494f49
-DATA nttconst_69bd97f2d76f<>+16(SB)/8, $0x5f475f47635b635b
-DATA nttconst_69bd97f2d76f<>+24(SB)/8, $0x8180818008620862
-GLOBL nttconst_69bd97f2d76f<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_6b7ee34e33c8<>+0(SB)/8, $0xfb02fb02fb5ffb5f
 DATA nttconst_6b7ee34e33c8<>+8(SB)/8, $0x031a031afa06fa06
 DATA nttconst_6b7ee34e33c8<>+16(SB)/8, $0xfc9afc9afa1afa1a
@@ -5696,33 +5036,11 @@ DATA nttconst_6ba61368a8f5<>+16(SB)/8, $0xc2b6c2b6c2b6c2b6
 DATA nttconst_6ba61368a8f5<>+24(SB)/8, $0xc2b6c2b6c2b6c2b6
 GLOBL nttconst_6ba61368a8f5<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_6c88a08f64c2<>+0(SB)/8, $0xfb41fb4103310331
-DATA nttconst_6c88a08f64c2<>+8(SB)/8, $0xff78ff7804490449
-DATA nttconst_6c88a08f64c2<>+16(SB)/8, $0x04c204c2025b025b
-DATA nttconst_6c88a08f64c2<>+24(SB)/8, $0xfac9fac902620262
-DATA nttconst_6c88a08f64c2<>+32(SB)/8, $0xfc96fc96052a052a
-DATA nttconst_6c88a08f64c2<>+40(SB)/8, $0x00dc00dcfafbfafb
-DATA nttconst_6c88a08f64c2<>+48(SB)/8, $0xfb5dfb5dfa47fa47
-DATA nttconst_6c88a08f64c2<>+56(SB)/8, $0xf985f98501800180
-GLOBL nttconst_6c88a08f64c2<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_6c88e48fe761<>+0(SB)/8, $0xfcc3fcc3fcc3fcc3
 DATA nttconst_6c88e48fe761<>+8(SB)/8, $0xfcc3fcc3fcc3fcc3
 DATA nttconst_6c88e48fe761<>+16(SB)/8, $0x05b205b205b205b2
 DATA nttconst_6c88e48fe761<>+24(SB)/8, $0x05b205b205b205b2
 GLOBL nttconst_6c88e48fe761<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_6cd11f7cb446<>+0(SB)/8, $0x0003000200010000
-DATA nttconst_6cd11f7cb446<>+8(SB)/8, $0x0007000600050004
-DATA nttconst_6cd11f7cb446<>+16(SB)/8, $0x0013001200110010
-DATA nttconst_6cd11f7cb446<>+24(SB)/8, $0x0017001600150014
-GLOBL nttconst_6cd11f7cb446<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_6d8c50134f58<>+0(SB)/8, $0x0013001200030002
-DATA nttconst_6d8c50134f58<>+8(SB)/8, $0x0017001600070006
-DATA nttconst_6d8c50134f58<>+16(SB)/8, $0x001b001a000b000a
-DATA nttconst_6d8c50134f58<>+24(SB)/8, $0x001f001e000f000e
-GLOBL nttconst_6d8c50134f58<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_6db0e34d61a1<>+0(SB)/8, $0xcf66cf666cbd6cbd
 DATA nttconst_6db0e34d61a1<>+8(SB)/8, $0xcf66cf666cbd6cbd
@@ -5740,26 +5058,6 @@ DATA nttconst_6e4a8a6ff727<>+16(SB)/8, $0xfa13fa13fa13fa13
 DATA nttconst_6e4a8a6ff727<>+24(SB)/8, $0xfa13fa13fa13fa13
 GLOBL nttconst_6e4a8a6ff727<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_6ee4d986becc<>+0(SB)/8, $0x4749474947494749
-DATA nttconst_6ee4d986becc<>+8(SB)/8, $0xdd3edd3edd3edd3e
-DATA nttconst_6ee4d986becc<>+16(SB)/8, $0x8a098a098a098a09
-DATA nttconst_6ee4d986becc<>+24(SB)/8, $0xc1f1c1f1c1f1c1f1
-DATA nttconst_6ee4d986becc<>+32(SB)/8, $0x2373237323732373
-DATA nttconst_6ee4d986becc<>+40(SB)/8, $0x91a691a691a691a6
-DATA nttconst_6ee4d986becc<>+48(SB)/8, $0x916b916b916b916b
-DATA nttconst_6ee4d986becc<>+56(SB)/8, $0x4dab4dab4dab4dab
-GLOBL nttconst_6ee4d986becc<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_6ee5830d6bae<>+0(SB)/8, $0xfc49fc49fc49fc49
-DATA nttconst_6ee5830d6bae<>+8(SB)/8, $0x033e033e033e033e
-DATA nttconst_6ee5830d6bae<>+16(SB)/8, $0xff09ff09ff09ff09
-DATA nttconst_6ee5830d6bae<>+24(SB)/8, $0xfef1fef1fef1fef1
-DATA nttconst_6ee5830d6bae<>+32(SB)/8, $0xfa73fa73fa73fa73
-DATA nttconst_6ee5830d6bae<>+40(SB)/8, $0xffa6ffa6ffa6ffa6
-DATA nttconst_6ee5830d6bae<>+48(SB)/8, $0x006b006b006b006b
-DATA nttconst_6ee5830d6bae<>+56(SB)/8, $0xfcabfcabfcabfcab
-GLOBL nttconst_6ee5830d6bae<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_6fae625da10a<>+0(SB)/8, $0x5ef95ef95ef95ef9
 DATA nttconst_6fae625da10a<>+8(SB)/8, $0x5ef95ef95ef95ef9
 DATA nttconst_6fae625da10a<>+16(SB)/8, $0x9257925792579257
@@ -5772,36 +5070,6 @@ DATA nttconst_7010046a1325<>+16(SB)/8, $0xf9bef9bef9bef9be
 DATA nttconst_7010046a1325<>+24(SB)/8, $0xf9bef9bef9bef9be
 GLOBL nttconst_7010046a1325<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_708cd99727ce<>+0(SB)/8, $0x023d023d023d023d
-DATA nttconst_708cd99727ce<>+8(SB)/8, $0x023d023d023d023d
-DATA nttconst_708cd99727ce<>+16(SB)/8, $0xfad3fad3fad3fad3
-DATA nttconst_708cd99727ce<>+24(SB)/8, $0xfad3fad3fad3fad3
-DATA nttconst_708cd99727ce<>+32(SB)/8, $0x0108010801080108
-DATA nttconst_708cd99727ce<>+40(SB)/8, $0x0108010801080108
-DATA nttconst_708cd99727ce<>+48(SB)/8, $0x017f017f017f017f
-DATA nttconst_708cd99727ce<>+56(SB)/8, $0x017f017f017f017f
-GLOBL nttconst_708cd99727ce<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_70f47bab3dcd<>+0(SB)/8, $0x0260026002600260
-DATA nttconst_70f47bab3dcd<>+8(SB)/8, $0x0260026002600260
-DATA nttconst_70f47bab3dcd<>+16(SB)/8, $0x03f903f903f903f9
-DATA nttconst_70f47bab3dcd<>+24(SB)/8, $0x03f903f903f903f9
-DATA nttconst_70f47bab3dcd<>+32(SB)/8, $0x02dc02dc02dc02dc
-DATA nttconst_70f47bab3dcd<>+40(SB)/8, $0x02dc02dc02dc02dc
-DATA nttconst_70f47bab3dcd<>+48(SB)/8, $0xfd57fd57fd57fd57
-DATA nttconst_70f47bab3dcd<>+56(SB)/8, $0xfd57fd57fd57fd57
-GLOBL nttconst_70f47bab3dcd<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_70fb007694a2<>+0(SB)/8, $0xe9c7e9c7e9c7e9c7
-DATA nttconst_70fb007694a2<>+8(SB)/8, $0xa3f3a3f3a3f3a3f3
-DATA nttconst_70fb007694a2<>+16(SB)/8, $0xe68ce68ce68ce68c
-DATA nttconst_70fb007694a2<>+24(SB)/8, $0x4ed34ed34ed34ed3
-DATA nttconst_70fb007694a2<>+32(SB)/8, $0x05d805d805d805d8
-DATA nttconst_70fb007694a2<>+40(SB)/8, $0x50e650e650e650e6
-DATA nttconst_70fb007694a2<>+48(SB)/8, $0x78f778f778f778f7
-DATA nttconst_70fb007694a2<>+56(SB)/8, $0x61f861f861f861f8
-GLOBL nttconst_70fb007694a2<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_72180d615576<>+0(SB)/8, $0xfe72fe72fe72fe72
 DATA nttconst_72180d615576<>+8(SB)/8, $0x03c103c103c103c1
 DATA nttconst_72180d615576<>+16(SB)/8, $0x01c001c001c001c0
@@ -5811,16 +5079,6 @@ DATA nttconst_72180d615576<>+40(SB)/8, $0xfd2bfd2bfd2bfd2b
 DATA nttconst_72180d615576<>+48(SB)/8, $0x02a502a502a502a5
 DATA nttconst_72180d615576<>+56(SB)/8, $0xfb05fb05fb05fb05
 GLOBL nttconst_72180d615576<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_72904602a9b0<>+0(SB)/8, $0xf9f8f9f8f9f8f9f8
-DATA nttconst_72904602a9b0<>+8(SB)/8, $0x03f703f703f703f7
-DATA nttconst_72904602a9b0<>+16(SB)/8, $0xfee6fee6fee6fee6
-DATA nttconst_72904602a9b0<>+24(SB)/8, $0xfdd8fdd8fdd8fdd8
-DATA nttconst_72904602a9b0<>+32(SB)/8, $0x05d305d305d305d3
-DATA nttconst_72904602a9b0<>+40(SB)/8, $0x028c028c028c028c
-DATA nttconst_72904602a9b0<>+48(SB)/8, $0xfaf3faf3faf3faf3
-DATA nttconst_72904602a9b0<>+56(SB)/8, $0x04c704c704c704c7
-GLOBL nttconst_72904602a9b0<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_72ce0a560310<>+0(SB)/8, $0xce04ce04ce04ce04
 DATA nttconst_72ce0a560310<>+8(SB)/8, $0x67f867f867f867f8
@@ -5844,16 +5102,6 @@ DATA nttconst_732b22d3c9ee<>+16(SB)/8, $0x058e058e058e058e
 DATA nttconst_732b22d3c9ee<>+24(SB)/8, $0x058e058e058e058e
 GLOBL nttconst_732b22d3c9ee<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_73535534a314<>+0(SB)/8, $0x47fa47fa47fa47fa
-DATA nttconst_73535534a314<>+8(SB)/8, $0x47fa47fa47fa47fa
-DATA nttconst_73535534a314<>+16(SB)/8, $0x229b229b229b229b
-DATA nttconst_73535534a314<>+24(SB)/8, $0x229b229b229b229b
-DATA nttconst_73535534a314<>+32(SB)/8, $0x6833683368336833
-DATA nttconst_73535534a314<>+40(SB)/8, $0x6833683368336833
-DATA nttconst_73535534a314<>+48(SB)/8, $0xc0ddc0ddc0ddc0dd
-DATA nttconst_73535534a314<>+56(SB)/8, $0xc0ddc0ddc0ddc0dd
-GLOBL nttconst_73535534a314<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_735c7b3eac01<>+0(SB)/8, $0xbecabecabecabeca
 DATA nttconst_735c7b3eac01<>+8(SB)/8, $0xbecabecabecabeca
 DATA nttconst_735c7b3eac01<>+16(SB)/8, $0xbecabecabecabeca
@@ -5865,16 +5113,6 @@ DATA nttconst_73cc04762e65<>+8(SB)/8, $0xe68ce68ce68ce68c
 DATA nttconst_73cc04762e65<>+16(SB)/8, $0x05d805d805d805d8
 DATA nttconst_73cc04762e65<>+24(SB)/8, $0x78f778f778f778f7
 GLOBL nttconst_73cc04762e65<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_7419b546e5c7<>+0(SB)/8, $0x229b229bc0ddc0dd
-DATA nttconst_7419b546e5c7<>+8(SB)/8, $0x229b229bc0ddc0dd
-DATA nttconst_7419b546e5c7<>+16(SB)/8, $0x229b229bc0ddc0dd
-DATA nttconst_7419b546e5c7<>+24(SB)/8, $0x229b229bc0ddc0dd
-DATA nttconst_7419b546e5c7<>+32(SB)/8, $0x47fa47fa68336833
-DATA nttconst_7419b546e5c7<>+40(SB)/8, $0x47fa47fa68336833
-DATA nttconst_7419b546e5c7<>+48(SB)/8, $0x47fa47fa68336833
-DATA nttconst_7419b546e5c7<>+56(SB)/8, $0x47fa47fa68336833
-GLOBL nttconst_7419b546e5c7<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_7477a96fc065<>+0(SB)/8, $0x36c136c1ce2bce2b
 DATA nttconst_7477a96fc065<>+8(SB)/8, $0x36c136c1ce2bce2b
@@ -5908,12 +5146,6 @@ DATA nttconst_756fe0e7bdf0<>+48(SB)/8, $0xe93de93d99089908
 DATA nttconst_756fe0e7bdf0<>+56(SB)/8, $0xe93de93d99089908
 GLOBL nttconst_756fe0e7bdf0<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_762ef25ebe0f<>+0(SB)/8, $0x000b000a00090008
-DATA nttconst_762ef25ebe0f<>+8(SB)/8, $0x000f000e000d000c
-DATA nttconst_762ef25ebe0f<>+16(SB)/8, $0x001b001a00190018
-DATA nttconst_762ef25ebe0f<>+24(SB)/8, $0x001f001e001d001c
-GLOBL nttconst_762ef25ebe0f<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_7771aaf8280a<>+0(SB)/8, $0x0549054905490549
 DATA nttconst_7771aaf8280a<>+8(SB)/8, $0x0549054905490549
 DATA nttconst_7771aaf8280a<>+16(SB)/8, $0x0549054905490549
@@ -5925,16 +5157,6 @@ DATA nttconst_77df148f8e21<>+8(SB)/8, $0x04870487fda6fda6
 DATA nttconst_77df148f8e21<>+16(SB)/8, $0x030a030a05cb05cb
 DATA nttconst_77df148f8e21<>+24(SB)/8, $0xff0aff0afcf7fcf7
 GLOBL nttconst_77df148f8e21<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_78e583edaf63<>+0(SB)/8, $0x8e7f8e7f8e7f8e7f
-DATA nttconst_78e583edaf63<>+8(SB)/8, $0x8e7f8e7f8e7f8e7f
-DATA nttconst_78e583edaf63<>+16(SB)/8, $0x9908990899089908
-DATA nttconst_78e583edaf63<>+24(SB)/8, $0x9908990899089908
-DATA nttconst_78e583edaf63<>+32(SB)/8, $0x43d343d343d343d3
-DATA nttconst_78e583edaf63<>+40(SB)/8, $0x43d343d343d343d3
-DATA nttconst_78e583edaf63<>+48(SB)/8, $0xe93de93de93de93d
-DATA nttconst_78e583edaf63<>+56(SB)/8, $0xe93de93de93de93d
-GLOBL nttconst_78e583edaf63<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_7ba7fa39d630<>+0(SB)/8, $0xfe99fe99fe99fe99
 DATA nttconst_7ba7fa39d630<>+8(SB)/8, $0xfe99fe99fe99fe99
@@ -5968,22 +5190,6 @@ DATA nttconst_7ca64b88e379<>+16(SB)/8, $0x997e997e997e997e
 DATA nttconst_7ca64b88e379<>+24(SB)/8, $0x997e997e997e997e
 GLOBL nttconst_7ca64b88e379<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_7cdc3ff97ee9<>+0(SB)/8, $0x3404340434043404
-DATA nttconst_7cdc3ff97ee9<>+8(SB)/8, $0x3404340434043404
-DATA nttconst_7cdc3ff97ee9<>+16(SB)/8, $0x3404340434043404
-DATA nttconst_7cdc3ff97ee9<>+24(SB)/8, $0x3404340434043404
-GLOBL nttconst_7cdc3ff97ee9<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_7ce85f6c16e5<>+0(SB)/8, $0xab69ab6915751575
-DATA nttconst_7ce85f6c16e5<>+8(SB)/8, $0x500e500e18261826
-DATA nttconst_7ce85f6c16e5<>+16(SB)/8, $0xc867c8675a345a34
-DATA nttconst_7ce85f6c16e5<>+24(SB)/8, $0x821d821dc5ddc5dd
-DATA nttconst_7ce85f6c16e5<>+32(SB)/8, $0x344b344bee15ee15
-DATA nttconst_7ce85f6c16e5<>+40(SB)/8, $0xd32bd32b03b103b1
-DATA nttconst_7ce85f6c16e5<>+48(SB)/8, $0x2bae2bae334b334b
-DATA nttconst_7ce85f6c16e5<>+56(SB)/8, $0xfeb1feb193a693a6
-GLOBL nttconst_7ce85f6c16e5<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_7d7289e48c1a<>+0(SB)/8, $0x47fa47fa47fa47fa
 DATA nttconst_7d7289e48c1a<>+8(SB)/8, $0x47fa47fa47fa47fa
 DATA nttconst_7d7289e48c1a<>+16(SB)/8, $0x229b229b229b229b
@@ -6013,12 +5219,6 @@ DATA nttconst_7e6f961dc282<>+8(SB)/8, $0x00b100b1ff15ff15
 DATA nttconst_7e6f961dc282<>+16(SB)/8, $0xfeddfeddfe34fe34
 DATA nttconst_7e6f961dc282<>+24(SB)/8, $0x01a601a6024b024b
 GLOBL nttconst_7e6f961dc282<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_7eff2cec4264<>+0(SB)/8, $0xa81aa81a285f285f
-DATA nttconst_7eff2cec4264<>+8(SB)/8, $0x5aaa5aaaac06ac06
-DATA nttconst_7eff2cec4264<>+16(SB)/8, $0x2a9a2a9ae102e102
-DATA nttconst_7eff2cec4264<>+24(SB)/8, $0xbbdebbdeb11ab11a
-GLOBL nttconst_7eff2cec4264<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_7f0a74949f64<>+0(SB)/8, $0x7b0a7b0a7b0a7b0a
 DATA nttconst_7f0a74949f64<>+8(SB)/8, $0x7b0a7b0a7b0a7b0a
@@ -6160,49 +5360,17 @@ DATA nttconst_7f3896e8e405<>+1008(SB)/8, $0x440effecbbf2ffec
 DATA nttconst_7f3896e8e405<>+1016(SB)/8, $0xa5a4ffec5a5cffec
 GLOBL nttconst_7f3896e8e405<>(SB), RODATA|NOPTR, $1024
 
-DATA nttconst_7f3ec8d0740b<>+0(SB)/8, $0xb7cab7ca7d0a7d0a
-DATA nttconst_7f3ec8d0740b<>+8(SB)/8, $0x4e844e84810a810a
-DATA nttconst_7f3ec8d0740b<>+16(SB)/8, $0x4498449829872987
-DATA nttconst_7f3ec8d0740b<>+24(SB)/8, $0x485d485d766d766d
-DATA nttconst_7f3ec8d0740b<>+32(SB)/8, $0xc7a2c7a271f771f7
-DATA nttconst_7f3ec8d0740b<>+40(SB)/8, $0x4c494c49b6cbb6cb
-DATA nttconst_7f3ec8d0740b<>+48(SB)/8, $0xeb64eb648fa68fa6
-DATA nttconst_7f3ec8d0740b<>+56(SB)/8, $0xceb5ceb5315f315f
-GLOBL nttconst_7f3ec8d0740b<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_7f76a1e259df<>+0(SB)/8, $0xf9aef9aef9aef9ae
 DATA nttconst_7f76a1e259df<>+8(SB)/8, $0xfb76fb76fb76fb76
 DATA nttconst_7f76a1e259df<>+16(SB)/8, $0x007e007e007e007e
 DATA nttconst_7f76a1e259df<>+24(SB)/8, $0x05bd05bd05bd05bd
 GLOBL nttconst_7f76a1e259df<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_7fbbd19b38ea<>+0(SB)/8, $0x71f771f77d0a7d0a
-DATA nttconst_7fbbd19b38ea<>+8(SB)/8, $0xb6cbb6cb810a810a
-DATA nttconst_7fbbd19b38ea<>+16(SB)/8, $0x8fa68fa629872987
-DATA nttconst_7fbbd19b38ea<>+24(SB)/8, $0x315f315f766d766d
-GLOBL nttconst_7fbbd19b38ea<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_7fd86b93c00a<>+0(SB)/8, $0x0108010801080108
 DATA nttconst_7fd86b93c00a<>+8(SB)/8, $0x0108010801080108
 DATA nttconst_7fd86b93c00a<>+16(SB)/8, $0x017f017f017f017f
 DATA nttconst_7fd86b93c00a<>+24(SB)/8, $0x017f017f017f017f
 GLOBL nttconst_7fd86b93c00a<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_811c56c1293a<>+0(SB)/8, $0x0023002200030002
-DATA nttconst_811c56c1293a<>+8(SB)/8, $0x0027002600070006
-DATA nttconst_811c56c1293a<>+16(SB)/8, $0x002b002a000b000a
-DATA nttconst_811c56c1293a<>+24(SB)/8, $0x002f002e000f000e
-DATA nttconst_811c56c1293a<>+32(SB)/8, $0x0033003200130012
-DATA nttconst_811c56c1293a<>+40(SB)/8, $0x0037003600170016
-DATA nttconst_811c56c1293a<>+48(SB)/8, $0x003b003a001b001a
-DATA nttconst_811c56c1293a<>+56(SB)/8, $0x003f003e001f001e
-GLOBL nttconst_811c56c1293a<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_81a6a24ec739<>+0(SB)/8, $0x01c001c001c001c0
-DATA nttconst_81a6a24ec739<>+8(SB)/8, $0x02a502a502a502a5
-DATA nttconst_81a6a24ec739<>+16(SB)/8, $0xfbd7fbd7fbd7fbd7
-DATA nttconst_81a6a24ec739<>+24(SB)/8, $0xfb05fb05fb05fb05
-GLOBL nttconst_81a6a24ec739<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_81a76c16efd8<>+0(SB)/8, $0xae55ae556c6e6c6e
 DATA nttconst_81a76c16efd8<>+8(SB)/8, $0xae55ae556c6e6c6e
@@ -6219,16 +5387,6 @@ DATA nttconst_820ab7dcb5ce<>+8(SB)/8, $0x04870487ff6dff6d
 DATA nttconst_820ab7dcb5ce<>+16(SB)/8, $0xfcf7fcf705cb05cb
 DATA nttconst_820ab7dcb5ce<>+24(SB)/8, $0xff0aff0a030a030a
 GLOBL nttconst_820ab7dcb5ce<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_8406f8d6e3ba<>+0(SB)/8, $0xae41ae4186318631
-DATA nttconst_8406f8d6e3ba<>+8(SB)/8, $0xe778e7784f494f49
-DATA nttconst_8406f8d6e3ba<>+16(SB)/8, $0x2ac22ac2635b635b
-DATA nttconst_8406f8d6e3ba<>+24(SB)/8, $0xc5c9c5c908620862
-DATA nttconst_8406f8d6e3ba<>+32(SB)/8, $0x5e965e96e32ae32a
-DATA nttconst_8406f8d6e3ba<>+40(SB)/8, $0xd4dcd4dc3bfb3bfb
-DATA nttconst_8406f8d6e3ba<>+48(SB)/8, $0x425d425d5f475f47
-DATA nttconst_8406f8d6e3ba<>+56(SB)/8, $0x3885388581808180
-GLOBL nttconst_8406f8d6e3ba<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_84ab6179a761<>+0(SB)/8, $0x0504070601000302
 DATA nttconst_84ab6179a761<>+8(SB)/8, $0x0d0c0f0e09080b0a
@@ -6257,16 +5415,6 @@ DATA nttconst_858189f00337<>+8(SB)/8, $0x04c204c2fb5dfb5d
 DATA nttconst_858189f00337<>+16(SB)/8, $0xff78ff7800dc00dc
 DATA nttconst_858189f00337<>+24(SB)/8, $0xfb41fb41fc96fc96
 GLOBL nttconst_858189f00337<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_869ce75b1ffc<>+0(SB)/8, $0x6362616023222120
-DATA nttconst_869ce75b1ffc<>+8(SB)/8, $0x6766656427262524
-DATA nttconst_869ce75b1ffc<>+16(SB)/8, $0x6b6a69682b2a2928
-DATA nttconst_869ce75b1ffc<>+24(SB)/8, $0x6f6e6d6c2f2e2d2c
-DATA nttconst_869ce75b1ffc<>+32(SB)/8, $0x7372717033323130
-DATA nttconst_869ce75b1ffc<>+40(SB)/8, $0x7776757437363534
-DATA nttconst_869ce75b1ffc<>+48(SB)/8, $0x7b7a79783b3a3938
-DATA nttconst_869ce75b1ffc<>+56(SB)/8, $0x7f7e7d7c3f3e3d3c
-GLOBL nttconst_869ce75b1ffc<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_881373b99dfa<>+0(SB)/8, $0x03df03df065c065c
 DATA nttconst_881373b99dfa<>+8(SB)/8, $0x03e403e405f205f2
@@ -6302,22 +5450,6 @@ DATA nttconst_8a78eb084c58<>+16(SB)/8, $0xff64ff6401a201a2
 DATA nttconst_8a78eb084c58<>+24(SB)/8, $0xffb5ffb501490149
 GLOBL nttconst_8a78eb084c58<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_8a95f183d254<>+0(SB)/8, $0x01ae01aefbb1fbb1
-DATA nttconst_8a95f183d254<>+8(SB)/8, $0x034b034b022b022b
-DATA nttconst_8a95f183d254<>+16(SB)/8, $0x03670367fb1dfb1d
-DATA nttconst_8a95f183d254<>+24(SB)/8, $0x00690069060e060e
-DATA nttconst_8a95f183d254<>+32(SB)/8, $0x024b024b01a601a6
-DATA nttconst_8a95f183d254<>+40(SB)/8, $0xff15ff1500b100b1
-DATA nttconst_8a95f183d254<>+48(SB)/8, $0xfe34fe34feddfedd
-DATA nttconst_8a95f183d254<>+56(SB)/8, $0x0675067506260626
-GLOBL nttconst_8a95f183d254<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_8b5124a587ad<>+0(SB)/8, $0x5dbe5dbe7b947b94
-DATA nttconst_8b5124a587ad<>+8(SB)/8, $0x1e4c1e4ca2cca2cc
-DATA nttconst_8b5124a587ad<>+16(SB)/8, $0xbbf2bbf26fe46fe4
-DATA nttconst_8b5124a587ad<>+24(SB)/8, $0x5a5c5a5cb0dfb0df
-GLOBL nttconst_8b5124a587ad<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_8b9447bde3cf<>+0(SB)/8, $0xbbf2bbf25a5c5a5c
 DATA nttconst_8b9447bde3cf<>+8(SB)/8, $0x2a9a2a9abbdebbde
 DATA nttconst_8b9447bde3cf<>+16(SB)/8, $0x5dbe5dbe1e4c1e4c
@@ -6346,12 +5478,6 @@ DATA nttconst_8cbef0c1aaad<>+16(SB)/8, $0x04490449fafbfafb
 DATA nttconst_8cbef0c1aaad<>+24(SB)/8, $0x03310331052a052a
 GLOBL nttconst_8cbef0c1aaad<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_8d4cd831a5fe<>+0(SB)/8, $0xa3f3a3f3a3f3a3f3
-DATA nttconst_8d4cd831a5fe<>+8(SB)/8, $0x50e650e650e650e6
-DATA nttconst_8d4cd831a5fe<>+16(SB)/8, $0x4ed34ed34ed34ed3
-DATA nttconst_8d4cd831a5fe<>+24(SB)/8, $0x61f861f861f861f8
-GLOBL nttconst_8d4cd831a5fe<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_8d6bc5934886<>+0(SB)/8, $0x025b025b03310331
 DATA nttconst_8d6bc5934886<>+8(SB)/8, $0x0262026204490449
 DATA nttconst_8d6bc5934886<>+16(SB)/8, $0x04c204c2fb41fb41
@@ -6361,16 +5487,6 @@ DATA nttconst_8d6bc5934886<>+40(SB)/8, $0x01800180fafbfafb
 DATA nttconst_8d6bc5934886<>+48(SB)/8, $0xfb5dfb5dfc96fc96
 DATA nttconst_8d6bc5934886<>+56(SB)/8, $0xf985f98500dc00dc
 GLOBL nttconst_8d6bc5934886<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_8da01bb3c70b<>+0(SB)/8, $0x61f861f861f861f8
-DATA nttconst_8da01bb3c70b<>+8(SB)/8, $0x78f778f778f778f7
-DATA nttconst_8da01bb3c70b<>+16(SB)/8, $0x50e650e650e650e6
-DATA nttconst_8da01bb3c70b<>+24(SB)/8, $0x05d805d805d805d8
-DATA nttconst_8da01bb3c70b<>+32(SB)/8, $0x4ed34ed34ed34ed3
-DATA nttconst_8da01bb3c70b<>+40(SB)/8, $0xe68ce68ce68ce68c
-DATA nttconst_8da01bb3c70b<>+48(SB)/8, $0xa3f3a3f3a3f3a3f3
-DATA nttconst_8da01bb3c70b<>+56(SB)/8, $0xe9c7e9c7e9c7e9c7
-GLOBL nttconst_8da01bb3c70b<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_8e110eb50bc3<>+0(SB)/8, $0xff55ff55026e026e
 DATA nttconst_8e110eb50bc3<>+8(SB)/8, $0xff55ff55026e026e
@@ -6382,42 +5498,6 @@ DATA nttconst_8e110eb50bc3<>+48(SB)/8, $0xff55ff55026e026e
 DATA nttconst_8e110eb50bc3<>+56(SB)/8, $0xff55ff55026e026e
 GLOBL nttconst_8e110eb50bc3<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_8fed156b29a9<>+0(SB)/8, $0x03f903f902600260
-DATA nttconst_8fed156b29a9<>+8(SB)/8, $0x03f903f902600260
-DATA nttconst_8fed156b29a9<>+16(SB)/8, $0x03f903f902600260
-DATA nttconst_8fed156b29a9<>+24(SB)/8, $0x03f903f902600260
-DATA nttconst_8fed156b29a9<>+32(SB)/8, $0xfd57fd5702dc02dc
-DATA nttconst_8fed156b29a9<>+40(SB)/8, $0xfd57fd5702dc02dc
-DATA nttconst_8fed156b29a9<>+48(SB)/8, $0xfd57fd5702dc02dc
-DATA nttconst_8fed156b29a9<>+56(SB)/8, $0xfd57fd5702dc02dc
-GLOBL nttconst_8fed156b29a9<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_8ffd89101e8d<>+0(SB)/8, $0x0b0a090803020100
-DATA nttconst_8ffd89101e8d<>+8(SB)/8, $0x1b1a191813121110
-DATA nttconst_8ffd89101e8d<>+16(SB)/8, $0x2b2a292823222120
-DATA nttconst_8ffd89101e8d<>+24(SB)/8, $0x3b3a393833323130
-DATA nttconst_8ffd89101e8d<>+32(SB)/8, $0x0f0e0d0c07060504
-DATA nttconst_8ffd89101e8d<>+40(SB)/8, $0x1f1e1d1c17161514
-DATA nttconst_8ffd89101e8d<>+48(SB)/8, $0x2f2e2d2c27262524
-DATA nttconst_8ffd89101e8d<>+56(SB)/8, $0x3f3e3d3c37363534
-GLOBL nttconst_8ffd89101e8d<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_901a9595703f<>+0(SB)/8, $0xbbdebbde5a5c5a5c
-DATA nttconst_901a9595703f<>+8(SB)/8, $0x2a9a2a9abbf2bbf2
-DATA nttconst_901a9595703f<>+16(SB)/8, $0x5aaa5aaa1e4c1e4c
-DATA nttconst_901a9595703f<>+24(SB)/8, $0xa81aa81a5dbe5dbe
-DATA nttconst_901a9595703f<>+32(SB)/8, $0xb11ab11ab0dfb0df
-DATA nttconst_901a9595703f<>+40(SB)/8, $0xe102e1026fe46fe4
-DATA nttconst_901a9595703f<>+48(SB)/8, $0xac06ac06a2cca2cc
-DATA nttconst_901a9595703f<>+56(SB)/8, $0x285f285f7b947b94
-GLOBL nttconst_901a9595703f<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_906c34914cf9<>+0(SB)/8, $0x821d821dfeb1feb1
-DATA nttconst_906c34914cf9<>+8(SB)/8, $0xc867c8672bae2bae
-DATA nttconst_906c34914cf9<>+16(SB)/8, $0x500e500ed32bd32b
-DATA nttconst_906c34914cf9<>+24(SB)/8, $0xab69ab69344b344b
-GLOBL nttconst_906c34914cf9<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_90ab8097841a<>+0(SB)/8, $0xfa13fa13fa13fa13
 DATA nttconst_90ab8097841a<>+8(SB)/8, $0xfa13fa13fa13fa13
 DATA nttconst_90ab8097841a<>+16(SB)/8, $0xfa13fa13fa13fa13
@@ -6428,27 +5508,11 @@ DATA nttconst_90ab8097841a<>+48(SB)/8, $0xfa13fa13fa13fa13
 DATA nttconst_90ab8097841a<>+56(SB)/8, $0xfa13fa13fa13fa13
 GLOBL nttconst_90ab8097841a<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_9196a2963c38<>+0(SB)/8, $0x3332313013121110
-DATA nttconst_9196a2963c38<>+8(SB)/8, $0x3736353417161514
-DATA nttconst_9196a2963c38<>+16(SB)/8, $0x3b3a39381b1a1918
-DATA nttconst_9196a2963c38<>+24(SB)/8, $0x3f3e3d3c1f1e1d1c
-GLOBL nttconst_9196a2963c38<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_92742bfb6666<>+0(SB)/8, $0xfcc3fcc305b205b2
 DATA nttconst_92742bfb6666<>+8(SB)/8, $0xfcc3fcc305b205b2
 DATA nttconst_92742bfb6666<>+16(SB)/8, $0xfcc3fcc305b205b2
 DATA nttconst_92742bfb6666<>+24(SB)/8, $0xfcc3fcc305b205b2
 GLOBL nttconst_92742bfb6666<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_931a0f42935b<>+0(SB)/8, $0x15c315c315c315c3
-DATA nttconst_931a0f42935b<>+8(SB)/8, $0x15c315c315c315c3
-DATA nttconst_931a0f42935b<>+16(SB)/8, $0xfbb2fbb2fbb2fbb2
-DATA nttconst_931a0f42935b<>+24(SB)/8, $0xfbb2fbb2fbb2fbb2
-DATA nttconst_931a0f42935b<>+32(SB)/8, $0x53be53be53be53be
-DATA nttconst_931a0f42935b<>+40(SB)/8, $0x53be53be53be53be
-DATA nttconst_931a0f42935b<>+48(SB)/8, $0x997e997e997e997e
-DATA nttconst_931a0f42935b<>+56(SB)/8, $0x997e997e997e997e
-GLOBL nttconst_931a0f42935b<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_944eefc7f336<>+0(SB)/8, $0xae55ae55ae55ae55
 DATA nttconst_944eefc7f336<>+8(SB)/8, $0xae55ae55ae55ae55
@@ -6466,12 +5530,6 @@ DATA nttconst_9472cd1d2da5<>+48(SB)/8, $0xfe99fe99fe99fe99
 DATA nttconst_9472cd1d2da5<>+56(SB)/8, $0xfe99fe99fe99fe99
 GLOBL nttconst_9472cd1d2da5<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_94c54abc9b19<>+0(SB)/8, $0x0003000200010000
-DATA nttconst_94c54abc9b19<>+8(SB)/8, $0x0013001200110010
-DATA nttconst_94c54abc9b19<>+16(SB)/8, $0x000b000a00090008
-DATA nttconst_94c54abc9b19<>+24(SB)/8, $0x001b001a00190018
-GLOBL nttconst_94c54abc9b19<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_95343bf3586c<>+0(SB)/8, $0xfa3efa3e05bc05bc
 DATA nttconst_95343bf3586c<>+8(SB)/8, $0xfa3efa3e05bc05bc
 DATA nttconst_95343bf3586c<>+16(SB)/8, $0xfa3efa3e05bc05bc
@@ -6482,51 +5540,17 @@ DATA nttconst_95343bf3586c<>+48(SB)/8, $0xfa3efa3e05bc05bc
 DATA nttconst_95343bf3586c<>+56(SB)/8, $0xfa3efa3e05bc05bc
 GLOBL nttconst_95343bf3586c<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_953ba50ef77b<>+0(SB)/8, $0xfb1dfb1dfbb1fbb1
-DATA nttconst_953ba50ef77b<>+8(SB)/8, $0x0367036701ae01ae
-DATA nttconst_953ba50ef77b<>+16(SB)/8, $0x060e060e022b022b
-DATA nttconst_953ba50ef77b<>+24(SB)/8, $0x00690069034b034b
-GLOBL nttconst_953ba50ef77b<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_9572a24ae61a<>+0(SB)/8, $0xce04ce04ce04ce04
-DATA nttconst_9572a24ae61a<>+8(SB)/8, $0x3ec03ec03ec03ec0
-DATA nttconst_9572a24ae61a<>+16(SB)/8, $0x67f867f867f867f8
-DATA nttconst_9572a24ae61a<>+24(SB)/8, $0xcf66cf66cf66cf66
-GLOBL nttconst_9572a24ae61a<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_958d4eb271fd<>+0(SB)/8, $0x025b025b03310331
 DATA nttconst_958d4eb271fd<>+8(SB)/8, $0x0262026204490449
 DATA nttconst_958d4eb271fd<>+16(SB)/8, $0xfa47fa47052a052a
 DATA nttconst_958d4eb271fd<>+24(SB)/8, $0x01800180fafbfafb
 GLOBL nttconst_958d4eb271fd<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_95de806bca0a<>+0(SB)/8, $0x02840284f9caf9ca
-DATA nttconst_95de806bca0a<>+8(SB)/8, $0x015d015dfc98fc98
-DATA nttconst_95de806bca0a<>+16(SB)/8, $0x0149014901a201a2
-DATA nttconst_95de806bca0a<>+24(SB)/8, $0xffb5ffb5ff64ff64
-GLOBL nttconst_95de806bca0a<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_96b52983fc4f<>+0(SB)/8, $0x024b024b01a601a6
-DATA nttconst_96b52983fc4f<>+8(SB)/8, $0xff15ff1500b100b1
-DATA nttconst_96b52983fc4f<>+16(SB)/8, $0xfe34fe34feddfedd
-DATA nttconst_96b52983fc4f<>+24(SB)/8, $0x0675067506260626
-GLOBL nttconst_96b52983fc4f<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_96d686077ba2<>+0(SB)/8, $0x033e033e033e033e
 DATA nttconst_96d686077ba2<>+8(SB)/8, $0xffa6ffa6ffa6ffa6
 DATA nttconst_96d686077ba2<>+16(SB)/8, $0xfef1fef1fef1fef1
 DATA nttconst_96d686077ba2<>+24(SB)/8, $0xfcabfcabfcabfcab
 GLOBL nttconst_96d686077ba2<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_972a7f2ef7b6<>+0(SB)/8, $0xfb05fb05fb05fb05
-DATA nttconst_972a7f2ef7b6<>+8(SB)/8, $0xfd2bfd2bfd2bfd2b
-DATA nttconst_972a7f2ef7b6<>+16(SB)/8, $0x02a502a502a502a5
-DATA nttconst_972a7f2ef7b6<>+24(SB)/8, $0xfa1cfa1cfa1cfa1c
-DATA nttconst_972a7f2ef7b6<>+32(SB)/8, $0xfbd7fbd7fbd7fbd7
-DATA nttconst_972a7f2ef7b6<>+40(SB)/8, $0x03c103c103c103c1
-DATA nttconst_972a7f2ef7b6<>+48(SB)/8, $0x01c001c001c001c0
-DATA nttconst_972a7f2ef7b6<>+56(SB)/8, $0xfe72fe72fe72fe72
-GLOBL nttconst_972a7f2ef7b6<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_978b3d165b7b<>+0(SB)/8, $0xeb64eb64ceb5ceb5
 DATA nttconst_978b3d165b7b<>+8(SB)/8, $0x8fa68fa6315f315f
@@ -6537,22 +5561,6 @@ DATA nttconst_978b3d165b7b<>+40(SB)/8, $0x29872987766d766d
 DATA nttconst_978b3d165b7b<>+48(SB)/8, $0xb7cab7ca4e844e84
 DATA nttconst_978b3d165b7b<>+56(SB)/8, $0x7d0a7d0a810a810a
 GLOBL nttconst_978b3d165b7b<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_98af33ed8bb3<>+0(SB)/8, $0xf9aef9aef9aef9ae
-DATA nttconst_98af33ed8bb3<>+8(SB)/8, $0x007e007e007e007e
-DATA nttconst_98af33ed8bb3<>+16(SB)/8, $0xfb76fb76fb76fb76
-DATA nttconst_98af33ed8bb3<>+24(SB)/8, $0x05bd05bd05bd05bd
-GLOBL nttconst_98af33ed8bb3<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_99a2383091be<>+0(SB)/8, $0x0260026002600260
-DATA nttconst_99a2383091be<>+8(SB)/8, $0x0260026002600260
-DATA nttconst_99a2383091be<>+16(SB)/8, $0x02dc02dc02dc02dc
-DATA nttconst_99a2383091be<>+24(SB)/8, $0x02dc02dc02dc02dc
-DATA nttconst_99a2383091be<>+32(SB)/8, $0x03f903f903f903f9
-DATA nttconst_99a2383091be<>+40(SB)/8, $0x03f903f903f903f9
-DATA nttconst_99a2383091be<>+48(SB)/8, $0xfd57fd57fd57fd57
-DATA nttconst_99a2383091be<>+56(SB)/8, $0xfd57fd57fd57fd57
-GLOBL nttconst_99a2383091be<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_9aed556b434c<>+0(SB)/8, $0xfd0afd0afd0afd0a
 DATA nttconst_9aed556b434c<>+8(SB)/8, $0xfd0afd0afd0afd0a
@@ -6565,12 +5573,6 @@ DATA nttconst_9b51d30baa50<>+8(SB)/8, $0xfbd7fbd7fbd7fbd7
 DATA nttconst_9b51d30baa50<>+16(SB)/8, $0x02a502a502a502a5
 DATA nttconst_9b51d30baa50<>+24(SB)/8, $0xfb05fb05fb05fb05
 GLOBL nttconst_9b51d30baa50<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_9c9ac7dfc50e<>+0(SB)/8, $0x04c704c704c704c7
-DATA nttconst_9c9ac7dfc50e<>+8(SB)/8, $0xfdd8fdd8fdd8fdd8
-DATA nttconst_9c9ac7dfc50e<>+16(SB)/8, $0x028c028c028c028c
-DATA nttconst_9c9ac7dfc50e<>+24(SB)/8, $0x03f703f703f703f7
-GLOBL nttconst_9c9ac7dfc50e<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_9cd8b70d05b0<>+0(SB)/8, $0x060e060e00690069
 DATA nttconst_9cd8b70d05b0<>+8(SB)/8, $0x022b022b034b034b
@@ -6600,18 +5602,6 @@ DATA nttconst_9f7cd349465f<>+16(SB)/8, $0x01080108017f017f
 DATA nttconst_9f7cd349465f<>+24(SB)/8, $0x01080108017f017f
 GLOBL nttconst_9f7cd349465f<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_9fcc41950d55<>+0(SB)/8, $0x334b334b93a693a6
-DATA nttconst_9fcc41950d55<>+8(SB)/8, $0xee15ee1503b103b1
-DATA nttconst_9fcc41950d55<>+16(SB)/8, $0x5a345a34c5ddc5dd
-DATA nttconst_9fcc41950d55<>+24(SB)/8, $0x1575157518261826
-GLOBL nttconst_9fcc41950d55<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_9fedd3913bf3<>+0(SB)/8, $0x0706050403020100
-DATA nttconst_9fedd3913bf3<>+8(SB)/8, $0x2726252423222120
-DATA nttconst_9fedd3913bf3<>+16(SB)/8, $0x1716151413121110
-DATA nttconst_9fedd3913bf3<>+24(SB)/8, $0x3736353433323130
-GLOBL nttconst_9fedd3913bf3<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_a0ce2ab59e0d<>+0(SB)/8, $0x00b600b600b600b6
 DATA nttconst_a0ce2ab59e0d<>+8(SB)/8, $0x00b600b600b600b6
 DATA nttconst_a0ce2ab59e0d<>+16(SB)/8, $0x00b600b600b600b6
@@ -6639,12 +5629,6 @@ DATA nttconst_a1acb744448a<>+40(SB)/8, $0x4ebf4ebf4ebf4ebf
 DATA nttconst_a1acb744448a<>+48(SB)/8, $0x4ebf4ebf4ebf4ebf
 DATA nttconst_a1acb744448a<>+56(SB)/8, $0x4ebf4ebf4ebf4ebf
 GLOBL nttconst_a1acb744448a<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_a36b7c526b78<>+0(SB)/8, $0x0706050403020100
-DATA nttconst_a36b7c526b78<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA nttconst_a36b7c526b78<>+16(SB)/8, $0x2726252423222120
-DATA nttconst_a36b7c526b78<>+24(SB)/8, $0x2f2e2d2c2b2a2928
-GLOBL nttconst_a36b7c526b78<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_a523fae3aa92<>+0(SB)/8, $0xf9bef9bef9bef9be
 DATA nttconst_a523fae3aa92<>+8(SB)/8, $0xf9bef9bef9bef9be
@@ -6684,18 +5668,6 @@ DATA nttconst_a5cab2b4f480<>+48(SB)/8, $0x06260626feddfedd
 DATA nttconst_a5cab2b4f480<>+56(SB)/8, $0x06750675fe34fe34
 GLOBL nttconst_a5cab2b4f480<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_a60cc3126596<>+0(SB)/8, $0x03be03beff94ff94
-DATA nttconst_a60cc3126596<>+8(SB)/8, $0xfa4cfa4cfeccfecc
-DATA nttconst_a60cc3126596<>+16(SB)/8, $0x05f205f203e403e4
-DATA nttconst_a60cc3126596<>+24(SB)/8, $0x065c065c03df03df
-GLOBL nttconst_a60cc3126596<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_a6fe87a03400<>+0(SB)/8, $0xc7a2c7a2b7cab7ca
-DATA nttconst_a6fe87a03400<>+8(SB)/8, $0x4c494c494e844e84
-DATA nttconst_a6fe87a03400<>+16(SB)/8, $0xeb64eb6444984498
-DATA nttconst_a6fe87a03400<>+24(SB)/8, $0xceb5ceb5485d485d
-GLOBL nttconst_a6fe87a03400<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_a7c46e66167b<>+0(SB)/8, $0x5049504950495049
 DATA nttconst_a7c46e66167b<>+8(SB)/8, $0x5049504950495049
 DATA nttconst_a7c46e66167b<>+16(SB)/8, $0x5049504950495049
@@ -6712,47 +5684,11 @@ DATA nttconst_a83377a83a55<>+48(SB)/8, $0x425d425d5e965e96
 DATA nttconst_a83377a83a55<>+56(SB)/8, $0x38853885d4dcd4dc
 GLOBL nttconst_a83377a83a55<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_a93d04580aa1<>+0(SB)/8, $0xfa06fa06fb5ffb5f
-DATA nttconst_a93d04580aa1<>+8(SB)/8, $0x031a031afb02fb02
-DATA nttconst_a93d04580aa1<>+16(SB)/8, $0xfcaafcaafa1afa1a
-DATA nttconst_a93d04580aa1<>+24(SB)/8, $0x01de01defc9afc9a
-DATA nttconst_a93d04580aa1<>+32(SB)/8, $0xfeccfeccff94ff94
-DATA nttconst_a93d04580aa1<>+40(SB)/8, $0x03df03df03e403e4
-DATA nttconst_a93d04580aa1<>+48(SB)/8, $0xfa4cfa4c03be03be
-DATA nttconst_a93d04580aa1<>+56(SB)/8, $0x065c065c05f205f2
-GLOBL nttconst_a93d04580aa1<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_a9995928b940<>+0(SB)/8, $0x0011001000010000
-DATA nttconst_a9995928b940<>+8(SB)/8, $0x0015001400050004
-DATA nttconst_a9995928b940<>+16(SB)/8, $0x0019001800090008
-DATA nttconst_a9995928b940<>+24(SB)/8, $0x001d001c000d000c
-GLOBL nttconst_a9995928b940<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_ab067698fff9<>+0(SB)/8, $0x4dab4dab4dab4dab
-DATA nttconst_ab067698fff9<>+8(SB)/8, $0x91a691a691a691a6
-DATA nttconst_ab067698fff9<>+16(SB)/8, $0xc1f1c1f1c1f1c1f1
-DATA nttconst_ab067698fff9<>+24(SB)/8, $0xdd3edd3edd3edd3e
-DATA nttconst_ab067698fff9<>+32(SB)/8, $0x916b916b916b916b
-DATA nttconst_ab067698fff9<>+40(SB)/8, $0x2373237323732373
-DATA nttconst_ab067698fff9<>+48(SB)/8, $0x8a098a098a098a09
-DATA nttconst_ab067698fff9<>+56(SB)/8, $0x4749474947494749
-GLOBL nttconst_ab067698fff9<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_abed34b8d521<>+0(SB)/8, $0x6833683368336833
 DATA nttconst_abed34b8d521<>+8(SB)/8, $0x6833683368336833
 DATA nttconst_abed34b8d521<>+16(SB)/8, $0xc0ddc0ddc0ddc0dd
 DATA nttconst_abed34b8d521<>+24(SB)/8, $0xc0ddc0ddc0ddc0dd
 GLOBL nttconst_abed34b8d521<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_ac1f8c4a6ef8<>+0(SB)/8, $0x43d343d38e7f8e7f
-DATA nttconst_ac1f8c4a6ef8<>+8(SB)/8, $0x43d343d38e7f8e7f
-DATA nttconst_ac1f8c4a6ef8<>+16(SB)/8, $0x43d343d38e7f8e7f
-DATA nttconst_ac1f8c4a6ef8<>+24(SB)/8, $0x43d343d38e7f8e7f
-DATA nttconst_ac1f8c4a6ef8<>+32(SB)/8, $0xe93de93d99089908
-DATA nttconst_ac1f8c4a6ef8<>+40(SB)/8, $0xe93de93d99089908
-DATA nttconst_ac1f8c4a6ef8<>+48(SB)/8, $0xe93de93d99089908
-DATA nttconst_ac1f8c4a6ef8<>+56(SB)/8, $0xe93de93d99089908
-GLOBL nttconst_ac1f8c4a6ef8<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_ac269236e298<>+0(SB)/8, $0x990899088e7f8e7f
 DATA nttconst_ac269236e298<>+8(SB)/8, $0x990899088e7f8e7f
@@ -6760,47 +5696,11 @@ DATA nttconst_ac269236e298<>+16(SB)/8, $0x990899088e7f8e7f
 DATA nttconst_ac269236e298<>+24(SB)/8, $0x990899088e7f8e7f
 GLOBL nttconst_ac269236e298<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_ac4eb899d5cc<>+0(SB)/8, $0x79bc79bc79bc79bc
-DATA nttconst_ac4eb899d5cc<>+8(SB)/8, $0x79bc79bc79bc79bc
-DATA nttconst_ac4eb899d5cc<>+16(SB)/8, $0x79bc79bc79bc79bc
-DATA nttconst_ac4eb899d5cc<>+24(SB)/8, $0x79bc79bc79bc79bc
-DATA nttconst_ac4eb899d5cc<>+32(SB)/8, $0xd43ed43ed43ed43e
-DATA nttconst_ac4eb899d5cc<>+40(SB)/8, $0xd43ed43ed43ed43e
-DATA nttconst_ac4eb899d5cc<>+48(SB)/8, $0xd43ed43ed43ed43e
-DATA nttconst_ac4eb899d5cc<>+56(SB)/8, $0xd43ed43ed43ed43e
-GLOBL nttconst_ac4eb899d5cc<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_ac8e82a5284e<>+0(SB)/8, $0x29c229c229c229c2
 DATA nttconst_ac8e82a5284e<>+8(SB)/8, $0x29c229c229c229c2
 DATA nttconst_ac8e82a5284e<>+16(SB)/8, $0x29c229c229c229c2
 DATA nttconst_ac8e82a5284e<>+24(SB)/8, $0x29c229c229c229c2
 GLOBL nttconst_ac8e82a5284e<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_ada40dfbe819<>+0(SB)/8, $0x9257925792579257
-DATA nttconst_ada40dfbe819<>+8(SB)/8, $0x9257925792579257
-DATA nttconst_ada40dfbe819<>+16(SB)/8, $0x5ef95ef95ef95ef9
-DATA nttconst_ada40dfbe819<>+24(SB)/8, $0x5ef95ef95ef95ef9
-DATA nttconst_ada40dfbe819<>+32(SB)/8, $0xd6dcd6dcd6dcd6dc
-DATA nttconst_ada40dfbe819<>+40(SB)/8, $0xd6dcd6dcd6dcd6dc
-DATA nttconst_ada40dfbe819<>+48(SB)/8, $0x2260226022602260
-DATA nttconst_ada40dfbe819<>+56(SB)/8, $0x2260226022602260
-GLOBL nttconst_ada40dfbe819<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_aed6c50850e5<>+0(SB)/8, $0x0007000600050004
-DATA nttconst_aed6c50850e5<>+8(SB)/8, $0x0017001600150014
-DATA nttconst_aed6c50850e5<>+16(SB)/8, $0x000f000e000d000c
-DATA nttconst_aed6c50850e5<>+24(SB)/8, $0x001f001e001d001c
-GLOBL nttconst_aed6c50850e5<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_aed786f32e28<>+0(SB)/8, $0xfd57fd57fd57fd57
-DATA nttconst_aed786f32e28<>+8(SB)/8, $0xfd57fd57fd57fd57
-DATA nttconst_aed786f32e28<>+16(SB)/8, $0x03f903f903f903f9
-DATA nttconst_aed786f32e28<>+24(SB)/8, $0x03f903f903f903f9
-DATA nttconst_aed786f32e28<>+32(SB)/8, $0x02dc02dc02dc02dc
-DATA nttconst_aed786f32e28<>+40(SB)/8, $0x02dc02dc02dc02dc
-DATA nttconst_aed786f32e28<>+48(SB)/8, $0x0260026002600260
-DATA nttconst_aed786f32e28<>+56(SB)/8, $0x0260026002600260
-GLOBL nttconst_aed786f32e28<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_aee4d7b079ef<>+0(SB)/8, $0x0626062606750675
 DATA nttconst_aee4d7b079ef<>+8(SB)/8, $0x060e060e00690069
@@ -6811,12 +5711,6 @@ DATA nttconst_aee4d7b079ef<>+40(SB)/8, $0x022b022b034b034b
 DATA nttconst_aee4d7b079ef<>+48(SB)/8, $0x01a601a6024b024b
 DATA nttconst_aee4d7b079ef<>+56(SB)/8, $0xfbb1fbb101ae01ae
 GLOBL nttconst_aee4d7b079ef<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_af7b3eda8e26<>+0(SB)/8, $0x916b916b916b916b
-DATA nttconst_af7b3eda8e26<>+8(SB)/8, $0x8a098a098a098a09
-DATA nttconst_af7b3eda8e26<>+16(SB)/8, $0x2373237323732373
-DATA nttconst_af7b3eda8e26<>+24(SB)/8, $0x4749474947494749
-GLOBL nttconst_af7b3eda8e26<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_b0962c69e956<>+0(SB)/8, $0xff15ff1506750675
 DATA nttconst_b0962c69e956<>+8(SB)/8, $0x00b100b106260626
@@ -6842,16 +5736,6 @@ DATA nttconst_b45b9509b5b9<>+16(SB)/8, $0x5e965e96d4dcd4dc
 DATA nttconst_b45b9509b5b9<>+24(SB)/8, $0xae41ae41e778e778
 GLOBL nttconst_b45b9509b5b9<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_b4bc3f8adc35<>+0(SB)/8, $0x019b019bf9ddf9dd
-DATA nttconst_b4bc3f8adc35<>+8(SB)/8, $0x019b019bf9ddf9dd
-DATA nttconst_b4bc3f8adc35<>+16(SB)/8, $0x019b019bf9ddf9dd
-DATA nttconst_b4bc3f8adc35<>+24(SB)/8, $0x019b019bf9ddf9dd
-DATA nttconst_b4bc3f8adc35<>+32(SB)/8, $0xf9faf9faff33ff33
-DATA nttconst_b4bc3f8adc35<>+40(SB)/8, $0xf9faf9faff33ff33
-DATA nttconst_b4bc3f8adc35<>+48(SB)/8, $0xf9faf9faff33ff33
-DATA nttconst_b4bc3f8adc35<>+56(SB)/8, $0xf9faf9faff33ff33
-GLOBL nttconst_b4bc3f8adc35<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_b5f9f48795c9<>+0(SB)/8, $0xff55ff55ff55ff55
 DATA nttconst_b5f9f48795c9<>+8(SB)/8, $0xff55ff55ff55ff55
 DATA nttconst_b5f9f48795c9<>+16(SB)/8, $0xff55ff55ff55ff55
@@ -6874,16 +5758,6 @@ DATA nttconst_b681e2f9ae52<>+48(SB)/8, $0x017f017f017f017f
 DATA nttconst_b681e2f9ae52<>+56(SB)/8, $0x017f017f017f017f
 GLOBL nttconst_b681e2f9ae52<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_b6a31c4b52ea<>+0(SB)/8, $0x0007000600050004
-DATA nttconst_b6a31c4b52ea<>+8(SB)/8, $0x0027002600250024
-DATA nttconst_b6a31c4b52ea<>+16(SB)/8, $0x000f000e000d000c
-DATA nttconst_b6a31c4b52ea<>+24(SB)/8, $0x002f002e002d002c
-DATA nttconst_b6a31c4b52ea<>+32(SB)/8, $0x0017001600150014
-DATA nttconst_b6a31c4b52ea<>+40(SB)/8, $0x0037003600350034
-DATA nttconst_b6a31c4b52ea<>+48(SB)/8, $0x001f001e001d001c
-DATA nttconst_b6a31c4b52ea<>+56(SB)/8, $0x003f003e003d003c
-GLOBL nttconst_b6a31c4b52ea<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_b7f1d72d05c4<>+0(SB)/8, $0xfd2bfd2bfd2bfd2b
 DATA nttconst_b7f1d72d05c4<>+8(SB)/8, $0x03c103c103c103c1
 DATA nttconst_b7f1d72d05c4<>+16(SB)/8, $0xfa1cfa1cfa1cfa1c
@@ -6900,36 +5774,6 @@ DATA nttconst_b870c788a0e9<>+48(SB)/8, $0x92579257d6dcd6dc
 DATA nttconst_b870c788a0e9<>+56(SB)/8, $0x92579257d6dcd6dc
 GLOBL nttconst_b870c788a0e9<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_b91f2b9926d0<>+0(SB)/8, $0x04c704c704c704c7
-DATA nttconst_b91f2b9926d0<>+8(SB)/8, $0xfaf3faf3faf3faf3
-DATA nttconst_b91f2b9926d0<>+16(SB)/8, $0x028c028c028c028c
-DATA nttconst_b91f2b9926d0<>+24(SB)/8, $0x05d305d305d305d3
-DATA nttconst_b91f2b9926d0<>+32(SB)/8, $0xfdd8fdd8fdd8fdd8
-DATA nttconst_b91f2b9926d0<>+40(SB)/8, $0xfee6fee6fee6fee6
-DATA nttconst_b91f2b9926d0<>+48(SB)/8, $0x03f703f703f703f7
-DATA nttconst_b91f2b9926d0<>+56(SB)/8, $0xf9f8f9f8f9f8f9f8
-GLOBL nttconst_b91f2b9926d0<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_b95695f6fa87<>+0(SB)/8, $0x017f017f017f017f
-DATA nttconst_b95695f6fa87<>+8(SB)/8, $0x017f017f017f017f
-DATA nttconst_b95695f6fa87<>+16(SB)/8, $0x0108010801080108
-DATA nttconst_b95695f6fa87<>+24(SB)/8, $0x0108010801080108
-DATA nttconst_b95695f6fa87<>+32(SB)/8, $0xfad3fad3fad3fad3
-DATA nttconst_b95695f6fa87<>+40(SB)/8, $0xfad3fad3fad3fad3
-DATA nttconst_b95695f6fa87<>+48(SB)/8, $0x023d023d023d023d
-DATA nttconst_b95695f6fa87<>+56(SB)/8, $0x023d023d023d023d
-GLOBL nttconst_b95695f6fa87<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_ba6717bb8d7e<>+0(SB)/8, $0x4f494f4986318631
-DATA nttconst_ba6717bb8d7e<>+8(SB)/8, $0x08620862635b635b
-DATA nttconst_ba6717bb8d7e<>+16(SB)/8, $0x3bfb3bfbe32ae32a
-DATA nttconst_ba6717bb8d7e<>+24(SB)/8, $0x818081805f475f47
-DATA nttconst_ba6717bb8d7e<>+32(SB)/8, $0xe778e778ae41ae41
-DATA nttconst_ba6717bb8d7e<>+40(SB)/8, $0xc5c9c5c92ac22ac2
-DATA nttconst_ba6717bb8d7e<>+48(SB)/8, $0xd4dcd4dc5e965e96
-DATA nttconst_ba6717bb8d7e<>+56(SB)/8, $0x38853885425d425d
-GLOBL nttconst_ba6717bb8d7e<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_bb3ce3bbc736<>+0(SB)/8, $0x0313031303130313
 DATA nttconst_bb3ce3bbc736<>+8(SB)/8, $0x0313031303130313
 DATA nttconst_bb3ce3bbc736<>+16(SB)/8, $0x0313031303130313
@@ -6940,49 +5784,17 @@ DATA nttconst_bb3ce3bbc736<>+48(SB)/8, $0x0313031303130313
 DATA nttconst_bb3ce3bbc736<>+56(SB)/8, $0x0313031303130313
 GLOBL nttconst_bb3ce3bbc736<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_bbb5cde240bd<>+0(SB)/8, $0xce04ce04ce04ce04
-DATA nttconst_bbb5cde240bd<>+8(SB)/8, $0x23ae23ae23ae23ae
-DATA nttconst_bbb5cde240bd<>+16(SB)/8, $0x67f867f867f867f8
-DATA nttconst_bbb5cde240bd<>+24(SB)/8, $0xfd76fd76fd76fd76
-DATA nttconst_bbb5cde240bd<>+32(SB)/8, $0x3ec03ec03ec03ec0
-DATA nttconst_bbb5cde240bd<>+40(SB)/8, $0x9a7e9a7e9a7e9a7e
-DATA nttconst_bbb5cde240bd<>+48(SB)/8, $0xcf66cf66cf66cf66
-DATA nttconst_bbb5cde240bd<>+56(SB)/8, $0x6cbd6cbd6cbd6cbd
-GLOBL nttconst_bbb5cde240bd<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_bc40969a6290<>+0(SB)/8, $0x017f017f017f017f
 DATA nttconst_bc40969a6290<>+8(SB)/8, $0x017f017f017f017f
 DATA nttconst_bc40969a6290<>+16(SB)/8, $0x0108010801080108
 DATA nttconst_bc40969a6290<>+24(SB)/8, $0x0108010801080108
 GLOBL nttconst_bc40969a6290<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_bcaba2fb6b78<>+0(SB)/8, $0xfc96fc96fb41fb41
-DATA nttconst_bcaba2fb6b78<>+8(SB)/8, $0x00dc00dcff78ff78
-DATA nttconst_bcaba2fb6b78<>+16(SB)/8, $0xfb5dfb5d04c204c2
-DATA nttconst_bcaba2fb6b78<>+24(SB)/8, $0xf985f985fac9fac9
-GLOBL nttconst_bcaba2fb6b78<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_bd1a9940528f<>+0(SB)/8, $0x9d7e9d7e9d7e9d7e
 DATA nttconst_bd1a9940528f<>+8(SB)/8, $0x9d7e9d7e9d7e9d7e
 DATA nttconst_bd1a9940528f<>+16(SB)/8, $0x9d7e9d7e9d7e9d7e
 DATA nttconst_bd1a9940528f<>+24(SB)/8, $0x9d7e9d7e9d7e9d7e
 GLOBL nttconst_bd1a9940528f<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_bd2295cd7417<>+0(SB)/8, $0xe778e778ae41ae41
-DATA nttconst_bd2295cd7417<>+8(SB)/8, $0xc5c9c5c92ac22ac2
-DATA nttconst_bd2295cd7417<>+16(SB)/8, $0xd4dcd4dc5e965e96
-DATA nttconst_bd2295cd7417<>+24(SB)/8, $0x38853885425d425d
-GLOBL nttconst_bd2295cd7417<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_bd4ec31bc6f4<>+0(SB)/8, $0x04c704c704c704c7
-DATA nttconst_bd4ec31bc6f4<>+8(SB)/8, $0x028c028c028c028c
-DATA nttconst_bd4ec31bc6f4<>+16(SB)/8, $0xfdd8fdd8fdd8fdd8
-DATA nttconst_bd4ec31bc6f4<>+24(SB)/8, $0x03f703f703f703f7
-DATA nttconst_bd4ec31bc6f4<>+32(SB)/8, $0xfaf3faf3faf3faf3
-DATA nttconst_bd4ec31bc6f4<>+40(SB)/8, $0x05d305d305d305d3
-DATA nttconst_bd4ec31bc6f4<>+48(SB)/8, $0xfee6fee6fee6fee6
-DATA nttconst_bd4ec31bc6f4<>+56(SB)/8, $0xf9f8f9f8f9f8f9f8
-GLOBL nttconst_bd4ec31bc6f4<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_bdd029656e66<>+0(SB)/8, $0x500e500eab69ab69
 DATA nttconst_bdd029656e66<>+8(SB)/8, $0xd32bd32b344b344b
@@ -6996,71 +5808,11 @@ DATA nttconst_bf99db5581db<>+16(SB)/8, $0x15c315c3fbb2fbb2
 DATA nttconst_bf99db5581db<>+24(SB)/8, $0x15c315c3fbb2fbb2
 GLOBL nttconst_bf99db5581db<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_bfb1ca54107a<>+0(SB)/8, $0x0003000200010000
-DATA nttconst_bfb1ca54107a<>+8(SB)/8, $0x0023002200210020
-DATA nttconst_bfb1ca54107a<>+16(SB)/8, $0x000b000a00090008
-DATA nttconst_bfb1ca54107a<>+24(SB)/8, $0x002b002a00290028
-DATA nttconst_bfb1ca54107a<>+32(SB)/8, $0x0013001200110010
-DATA nttconst_bfb1ca54107a<>+40(SB)/8, $0x0033003200310030
-DATA nttconst_bfb1ca54107a<>+48(SB)/8, $0x001b001a00190018
-DATA nttconst_bfb1ca54107a<>+56(SB)/8, $0x003b003a00390038
-GLOBL nttconst_bfb1ca54107a<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c04b4d9479f2<>+0(SB)/8, $0xff7eff7eff7eff7e
-DATA nttconst_c04b4d9479f2<>+8(SB)/8, $0xff7eff7eff7eff7e
-DATA nttconst_c04b4d9479f2<>+16(SB)/8, $0xf9bef9bef9bef9be
-DATA nttconst_c04b4d9479f2<>+24(SB)/8, $0xf9bef9bef9bef9be
-DATA nttconst_c04b4d9479f2<>+32(SB)/8, $0x05b205b205b205b2
-DATA nttconst_c04b4d9479f2<>+40(SB)/8, $0x05b205b205b205b2
-DATA nttconst_c04b4d9479f2<>+48(SB)/8, $0xfcc3fcc3fcc3fcc3
-DATA nttconst_c04b4d9479f2<>+56(SB)/8, $0xfcc3fcc3fcc3fcc3
-GLOBL nttconst_c04b4d9479f2<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_c057c8b76da9<>+0(SB)/8, $0x2373237347494749
 DATA nttconst_c057c8b76da9<>+8(SB)/8, $0x2373237347494749
 DATA nttconst_c057c8b76da9<>+16(SB)/8, $0x916b916b8a098a09
 DATA nttconst_c057c8b76da9<>+24(SB)/8, $0x916b916b8a098a09
 GLOBL nttconst_c057c8b76da9<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_c1038c3e1ef2<>+0(SB)/8, $0x01800180f985f985
-DATA nttconst_c1038c3e1ef2<>+8(SB)/8, $0xfa47fa47fb5dfb5d
-DATA nttconst_c1038c3e1ef2<>+16(SB)/8, $0xfafbfafb00dc00dc
-DATA nttconst_c1038c3e1ef2<>+24(SB)/8, $0x052a052afc96fc96
-DATA nttconst_c1038c3e1ef2<>+32(SB)/8, $0x02620262fac9fac9
-DATA nttconst_c1038c3e1ef2<>+40(SB)/8, $0x025b025b04c204c2
-DATA nttconst_c1038c3e1ef2<>+48(SB)/8, $0x04490449ff78ff78
-DATA nttconst_c1038c3e1ef2<>+56(SB)/8, $0x03310331fb41fb41
-GLOBL nttconst_c1038c3e1ef2<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c1945833bae9<>+0(SB)/8, $0x5ef95ef922602260
-DATA nttconst_c1945833bae9<>+8(SB)/8, $0x5ef95ef922602260
-DATA nttconst_c1945833bae9<>+16(SB)/8, $0x5ef95ef922602260
-DATA nttconst_c1945833bae9<>+24(SB)/8, $0x5ef95ef922602260
-DATA nttconst_c1945833bae9<>+32(SB)/8, $0x92579257d6dcd6dc
-DATA nttconst_c1945833bae9<>+40(SB)/8, $0x92579257d6dcd6dc
-DATA nttconst_c1945833bae9<>+48(SB)/8, $0x92579257d6dcd6dc
-DATA nttconst_c1945833bae9<>+56(SB)/8, $0x92579257d6dcd6dc
-GLOBL nttconst_c1945833bae9<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c1b82af90865<>+0(SB)/8, $0xfcabfcabfcabfcab
-DATA nttconst_c1b82af90865<>+8(SB)/8, $0x006b006b006b006b
-DATA nttconst_c1b82af90865<>+16(SB)/8, $0xffa6ffa6ffa6ffa6
-DATA nttconst_c1b82af90865<>+24(SB)/8, $0xfa73fa73fa73fa73
-DATA nttconst_c1b82af90865<>+32(SB)/8, $0xfef1fef1fef1fef1
-DATA nttconst_c1b82af90865<>+40(SB)/8, $0xff09ff09ff09ff09
-DATA nttconst_c1b82af90865<>+48(SB)/8, $0x033e033e033e033e
-DATA nttconst_c1b82af90865<>+56(SB)/8, $0xfc49fc49fc49fc49
-GLOBL nttconst_c1b82af90865<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c20c72f5c054<>+0(SB)/8, $0x0449044903310331
-DATA nttconst_c20c72f5c054<>+8(SB)/8, $0x02620262025b025b
-DATA nttconst_c20c72f5c054<>+16(SB)/8, $0xff78ff78fb41fb41
-DATA nttconst_c20c72f5c054<>+24(SB)/8, $0xfac9fac904c204c2
-DATA nttconst_c20c72f5c054<>+32(SB)/8, $0xfafbfafb052a052a
-DATA nttconst_c20c72f5c054<>+40(SB)/8, $0x01800180fa47fa47
-DATA nttconst_c20c72f5c054<>+48(SB)/8, $0x00dc00dcfc96fc96
-DATA nttconst_c20c72f5c054<>+56(SB)/8, $0xf985f985fb5dfb5d
-GLOBL nttconst_c20c72f5c054<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_c30eefbf3669<>+0(SB)/8, $0xfef6fef6fef6fef6
 DATA nttconst_c30eefbf3669<>+8(SB)/8, $0xfef6fef6fef6fef6
@@ -7071,36 +5823,6 @@ DATA nttconst_c30eefbf3669<>+40(SB)/8, $0xfef6fef6fef6fef6
 DATA nttconst_c30eefbf3669<>+48(SB)/8, $0xfef6fef6fef6fef6
 DATA nttconst_c30eefbf3669<>+56(SB)/8, $0xfef6fef6fef6fef6
 GLOBL nttconst_c30eefbf3669<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c42e85a868d9<>+0(SB)/8, $0xfa06fa06fb5ffb5f
-DATA nttconst_c42e85a868d9<>+8(SB)/8, $0x031a031afb02fb02
-DATA nttconst_c42e85a868d9<>+16(SB)/8, $0xfeccfeccff94ff94
-DATA nttconst_c42e85a868d9<>+24(SB)/8, $0x03df03df03e403e4
-DATA nttconst_c42e85a868d9<>+32(SB)/8, $0xfcaafcaafa1afa1a
-DATA nttconst_c42e85a868d9<>+40(SB)/8, $0x01de01defc9afc9a
-DATA nttconst_c42e85a868d9<>+48(SB)/8, $0xfa4cfa4c03be03be
-DATA nttconst_c42e85a868d9<>+56(SB)/8, $0x065c065c05f205f2
-GLOBL nttconst_c42e85a868d9<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c4ee54c10c4c<>+0(SB)/8, $0x030a030aff0aff0a
-DATA nttconst_c4ee54c10c4c<>+8(SB)/8, $0xff6dff6d04870487
-DATA nttconst_c4ee54c10c4c<>+16(SB)/8, $0x05cb05cbfcf7fcf7
-DATA nttconst_c4ee54c10c4c<>+24(SB)/8, $0x045f045ffda6fda6
-DATA nttconst_c4ee54c10c4c<>+32(SB)/8, $0x02840284f9caf9ca
-DATA nttconst_c4ee54c10c4c<>+40(SB)/8, $0x015d015dfc98fc98
-DATA nttconst_c4ee54c10c4c<>+48(SB)/8, $0x0149014901a201a2
-DATA nttconst_c4ee54c10c4c<>+56(SB)/8, $0xffb5ffb5ff64ff64
-GLOBL nttconst_c4ee54c10c4c<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c528ba8c23b5<>+0(SB)/8, $0x045f045fffb5ffb5
-DATA nttconst_c528ba8c23b5<>+8(SB)/8, $0xfda6fda6ff64ff64
-DATA nttconst_c528ba8c23b5<>+16(SB)/8, $0x05cb05cb01490149
-DATA nttconst_c528ba8c23b5<>+24(SB)/8, $0xfcf7fcf701a201a2
-DATA nttconst_c528ba8c23b5<>+32(SB)/8, $0xff6dff6d015d015d
-DATA nttconst_c528ba8c23b5<>+40(SB)/8, $0x04870487fc98fc98
-DATA nttconst_c528ba8c23b5<>+48(SB)/8, $0x030a030a02840284
-DATA nttconst_c528ba8c23b5<>+56(SB)/8, $0xff0aff0af9caf9ca
-GLOBL nttconst_c528ba8c23b5<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_c5536067ba0d<>+0(SB)/8, $0x3472347234723472
 DATA nttconst_c5536067ba0d<>+8(SB)/8, $0x36c136c136c136c1
@@ -7128,12 +5850,6 @@ DATA nttconst_c5850ae56e54<>+48(SB)/8, $0x5049504950495049
 DATA nttconst_c5850ae56e54<>+56(SB)/8, $0x5049504950495049
 GLOBL nttconst_c5850ae56e54<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_c5f42d6ca7fe<>+0(SB)/8, $0x23ae23ae23ae23ae
-DATA nttconst_c5f42d6ca7fe<>+8(SB)/8, $0x9a7e9a7e9a7e9a7e
-DATA nttconst_c5f42d6ca7fe<>+16(SB)/8, $0xfd76fd76fd76fd76
-DATA nttconst_c5f42d6ca7fe<>+24(SB)/8, $0x6cbd6cbd6cbd6cbd
-GLOBL nttconst_c5f42d6ca7fe<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_c60842c15661<>+0(SB)/8, $0x028c028c03f703f7
 DATA nttconst_c60842c15661<>+8(SB)/8, $0x028c028c03f703f7
 DATA nttconst_c60842c15661<>+16(SB)/8, $0x04c704c7fdd8fdd8
@@ -7150,12 +5866,6 @@ DATA nttconst_c612034afccf<>+48(SB)/8, $0xe9c7e9c7a3f3a3f3
 DATA nttconst_c612034afccf<>+56(SB)/8, $0xe9c7e9c7a3f3a3f3
 GLOBL nttconst_c612034afccf<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_c63e624e2c64<>+0(SB)/8, $0xfa1afa1afb5ffb5f
-DATA nttconst_c63e624e2c64<>+8(SB)/8, $0xfcaafcaafa06fa06
-DATA nttconst_c63e624e2c64<>+16(SB)/8, $0xfc9afc9afb02fb02
-DATA nttconst_c63e624e2c64<>+24(SB)/8, $0x01de01de031a031a
-GLOBL nttconst_c63e624e2c64<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_c675727e18ce<>+0(SB)/8, $0xfb76fb7605bd05bd
 DATA nttconst_c675727e18ce<>+8(SB)/8, $0xfb76fb7605bd05bd
 DATA nttconst_c675727e18ce<>+16(SB)/8, $0xf9aef9ae007e007e
@@ -7167,38 +5877,6 @@ DATA nttconst_c67726397491<>+8(SB)/8, $0x10d710d710d710d7
 DATA nttconst_c67726397491<>+16(SB)/8, $0xa1a5a1a5a1a5a1a5
 DATA nttconst_c67726397491<>+24(SB)/8, $0x41c041c041c041c0
 GLOBL nttconst_c67726397491<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_c7a1423248d9<>+0(SB)/8, $0xfb4efb4efb4efb4e
-DATA nttconst_c7a1423248d9<>+8(SB)/8, $0xfb4efb4efb4efb4e
-DATA nttconst_c7a1423248d9<>+16(SB)/8, $0xfb4efb4efb4efb4e
-DATA nttconst_c7a1423248d9<>+24(SB)/8, $0xfb4efb4efb4efb4e
-DATA nttconst_c7a1423248d9<>+32(SB)/8, $0x03c203c203c203c2
-DATA nttconst_c7a1423248d9<>+40(SB)/8, $0x03c203c203c203c2
-DATA nttconst_c7a1423248d9<>+48(SB)/8, $0x03c203c203c203c2
-DATA nttconst_c7a1423248d9<>+56(SB)/8, $0x03c203c203c203c2
-GLOBL nttconst_c7a1423248d9<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_c8c1d512202d<>+0(SB)/8, $0x0204020402040204
-DATA nttconst_c8c1d512202d<>+8(SB)/8, $0xfec0fec0fec0fec0
-DATA nttconst_c8c1d512202d<>+16(SB)/8, $0xfff8fff8fff8fff8
-DATA nttconst_c8c1d512202d<>+24(SB)/8, $0xfd66fd66fd66fd66
-GLOBL nttconst_c8c1d512202d<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_c9a34e52051c<>+0(SB)/8, $0xfcabfcabfcabfcab
-DATA nttconst_c9a34e52051c<>+8(SB)/8, $0xfef1fef1fef1fef1
-DATA nttconst_c9a34e52051c<>+16(SB)/8, $0xffa6ffa6ffa6ffa6
-DATA nttconst_c9a34e52051c<>+24(SB)/8, $0x033e033e033e033e
-GLOBL nttconst_c9a34e52051c<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_c9e0e3594c74<>+0(SB)/8, $0xce04ce04ce04ce04
-DATA nttconst_c9e0e3594c74<>+8(SB)/8, $0x67f867f867f867f8
-DATA nttconst_c9e0e3594c74<>+16(SB)/8, $0x3ec03ec03ec03ec0
-DATA nttconst_c9e0e3594c74<>+24(SB)/8, $0xcf66cf66cf66cf66
-DATA nttconst_c9e0e3594c74<>+32(SB)/8, $0x23ae23ae23ae23ae
-DATA nttconst_c9e0e3594c74<>+40(SB)/8, $0xfd76fd76fd76fd76
-DATA nttconst_c9e0e3594c74<>+48(SB)/8, $0x9a7e9a7e9a7e9a7e
-DATA nttconst_c9e0e3594c74<>+56(SB)/8, $0x6cbd6cbd6cbd6cbd
-GLOBL nttconst_c9e0e3594c74<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_ca4caf1a082d<>+0(SB)/8, $0xf301f301f301f301
 DATA nttconst_ca4caf1a082d<>+8(SB)/8, $0xf301f301f301f301
@@ -7215,16 +5893,6 @@ DATA nttconst_cb4f092caa8e<>+40(SB)/8, $0xdd3edd3edd3edd3e
 DATA nttconst_cb4f092caa8e<>+48(SB)/8, $0x8a098a098a098a09
 DATA nttconst_cb4f092caa8e<>+56(SB)/8, $0x4749474947494749
 GLOBL nttconst_cb4f092caa8e<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_cba8a7bf91a7<>+0(SB)/8, $0x6cbd6cbd6cbd6cbd
-DATA nttconst_cba8a7bf91a7<>+8(SB)/8, $0xcf66cf66cf66cf66
-DATA nttconst_cba8a7bf91a7<>+16(SB)/8, $0x9a7e9a7e9a7e9a7e
-DATA nttconst_cba8a7bf91a7<>+24(SB)/8, $0x3ec03ec03ec03ec0
-DATA nttconst_cba8a7bf91a7<>+32(SB)/8, $0xfd76fd76fd76fd76
-DATA nttconst_cba8a7bf91a7<>+40(SB)/8, $0x67f867f867f867f8
-DATA nttconst_cba8a7bf91a7<>+48(SB)/8, $0x23ae23ae23ae23ae
-DATA nttconst_cba8a7bf91a7<>+56(SB)/8, $0xce04ce04ce04ce04
-GLOBL nttconst_cba8a7bf91a7<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_ccbecf97ebcf<>+0(SB)/8, $0xfcabfcabfcabfcab
 DATA nttconst_ccbecf97ebcf<>+8(SB)/8, $0xffa6ffa6ffa6ffa6
@@ -7310,16 +5978,6 @@ DATA nttconst_d22df5fe07b8<>+48(SB)/8, $0x054e054e054e054e
 DATA nttconst_d22df5fe07b8<>+56(SB)/8, $0x054e054e054e054e
 GLOBL nttconst_d22df5fe07b8<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_d2d927da641e<>+0(SB)/8, $0x0021002000010000
-DATA nttconst_d2d927da641e<>+8(SB)/8, $0x0025002400050004
-DATA nttconst_d2d927da641e<>+16(SB)/8, $0x0029002800090008
-DATA nttconst_d2d927da641e<>+24(SB)/8, $0x002d002c000d000c
-DATA nttconst_d2d927da641e<>+32(SB)/8, $0x0031003000110010
-DATA nttconst_d2d927da641e<>+40(SB)/8, $0x0035003400150014
-DATA nttconst_d2d927da641e<>+48(SB)/8, $0x0039003800190018
-DATA nttconst_d2d927da641e<>+56(SB)/8, $0x003d003c001d001c
-GLOBL nttconst_d2d927da641e<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_d2fbf78c1bd0<>+0(SB)/8, $0x03f903f902600260
 DATA nttconst_d2fbf78c1bd0<>+8(SB)/8, $0x03f903f902600260
 DATA nttconst_d2fbf78c1bd0<>+16(SB)/8, $0xfd57fd5702dc02dc
@@ -7330,47 +5988,11 @@ DATA nttconst_d2fbf78c1bd0<>+48(SB)/8, $0xfd57fd5702dc02dc
 DATA nttconst_d2fbf78c1bd0<>+56(SB)/8, $0xfd57fd5702dc02dc
 GLOBL nttconst_d2fbf78c1bd0<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_d2fcfe779f4b<>+0(SB)/8, $0x997e997e997e997e
-DATA nttconst_d2fcfe779f4b<>+8(SB)/8, $0x997e997e997e997e
-DATA nttconst_d2fcfe779f4b<>+16(SB)/8, $0x53be53be53be53be
-DATA nttconst_d2fcfe779f4b<>+24(SB)/8, $0x53be53be53be53be
-DATA nttconst_d2fcfe779f4b<>+32(SB)/8, $0xfbb2fbb2fbb2fbb2
-DATA nttconst_d2fcfe779f4b<>+40(SB)/8, $0xfbb2fbb2fbb2fbb2
-DATA nttconst_d2fcfe779f4b<>+48(SB)/8, $0x15c315c315c315c3
-DATA nttconst_d2fcfe779f4b<>+56(SB)/8, $0x15c315c315c315c3
-GLOBL nttconst_d2fcfe779f4b<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_d33c65a6e006<>+0(SB)/8, $0xff94ff94fb5ffb5f
-DATA nttconst_d33c65a6e006<>+8(SB)/8, $0xfeccfeccfa06fa06
-DATA nttconst_d33c65a6e006<>+16(SB)/8, $0x03e403e4fb02fb02
-DATA nttconst_d33c65a6e006<>+24(SB)/8, $0x03df03df031a031a
-DATA nttconst_d33c65a6e006<>+32(SB)/8, $0x03be03befa1afa1a
-DATA nttconst_d33c65a6e006<>+40(SB)/8, $0xfa4cfa4cfcaafcaa
-DATA nttconst_d33c65a6e006<>+48(SB)/8, $0x05f205f2fc9afc9a
-DATA nttconst_d33c65a6e006<>+56(SB)/8, $0x065c065c01de01de
-GLOBL nttconst_d33c65a6e006<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_d547f59f4d4f<>+0(SB)/8, $0x0449044903310331
-DATA nttconst_d547f59f4d4f<>+8(SB)/8, $0x02620262025b025b
-DATA nttconst_d547f59f4d4f<>+16(SB)/8, $0xfafbfafb052a052a
-DATA nttconst_d547f59f4d4f<>+24(SB)/8, $0x01800180fa47fa47
-DATA nttconst_d547f59f4d4f<>+32(SB)/8, $0xff78ff78fb41fb41
-DATA nttconst_d547f59f4d4f<>+40(SB)/8, $0xfac9fac904c204c2
-DATA nttconst_d547f59f4d4f<>+48(SB)/8, $0x00dc00dcfc96fc96
-DATA nttconst_d547f59f4d4f<>+56(SB)/8, $0xf985f985fb5dfb5d
-GLOBL nttconst_d547f59f4d4f<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_d70974d45cd9<>+0(SB)/8, $0x04c704c704c704c7
 DATA nttconst_d70974d45cd9<>+8(SB)/8, $0x028c028c028c028c
 DATA nttconst_d70974d45cd9<>+16(SB)/8, $0xfdd8fdd8fdd8fdd8
 DATA nttconst_d70974d45cd9<>+24(SB)/8, $0x03f703f703f703f7
 GLOBL nttconst_d70974d45cd9<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_d710ce33ffdd<>+0(SB)/8, $0x030a030aff0aff0a
-DATA nttconst_d710ce33ffdd<>+8(SB)/8, $0xff6dff6d04870487
-DATA nttconst_d710ce33ffdd<>+16(SB)/8, $0x05cb05cbfcf7fcf7
-DATA nttconst_d710ce33ffdd<>+24(SB)/8, $0x045f045ffda6fda6
-GLOBL nttconst_d710ce33ffdd<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_d88dfd0a53f5<>+0(SB)/8, $0x91a691a6dd3edd3e
 DATA nttconst_d88dfd0a53f5<>+8(SB)/8, $0x91a691a6dd3edd3e
@@ -7378,35 +6000,11 @@ DATA nttconst_d88dfd0a53f5<>+16(SB)/8, $0x4dab4dabc1f1c1f1
 DATA nttconst_d88dfd0a53f5<>+24(SB)/8, $0x4dab4dabc1f1c1f1
 GLOBL nttconst_d88dfd0a53f5<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_d8b37941a723<>+0(SB)/8, $0x41c041c041c041c0
-DATA nttconst_d8b37941a723<>+8(SB)/8, $0xa1a5a1a5a1a5a1a5
-DATA nttconst_d8b37941a723<>+16(SB)/8, $0x10d710d710d710d7
-DATA nttconst_d8b37941a723<>+24(SB)/8, $0xba05ba05ba05ba05
-GLOBL nttconst_d8b37941a723<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_d8d8ecb86f51<>+0(SB)/8, $0x02dc02dc02600260
 DATA nttconst_d8d8ecb86f51<>+8(SB)/8, $0x02dc02dc02600260
 DATA nttconst_d8d8ecb86f51<>+16(SB)/8, $0x02dc02dc02600260
 DATA nttconst_d8d8ecb86f51<>+24(SB)/8, $0x02dc02dc02600260
 GLOBL nttconst_d8d8ecb86f51<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_d9196953d501<>+0(SB)/8, $0x5e965e96ae41ae41
-DATA nttconst_d9196953d501<>+8(SB)/8, $0xd4dcd4dce778e778
-DATA nttconst_d9196953d501<>+16(SB)/8, $0x425d425d2ac22ac2
-DATA nttconst_d9196953d501<>+24(SB)/8, $0x38853885c5c9c5c9
-GLOBL nttconst_d9196953d501<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_db068ad89c1a<>+0(SB)/8, $0x1716151413121110
-DATA nttconst_db068ad89c1a<>+8(SB)/8, $0x1f1e1d1c1b1a1918
-DATA nttconst_db068ad89c1a<>+16(SB)/8, $0x3736353433323130
-DATA nttconst_db068ad89c1a<>+24(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL nttconst_db068ad89c1a<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_db93e2e08d88<>+0(SB)/8, $0x01ae01aefbb1fbb1
-DATA nttconst_db93e2e08d88<>+8(SB)/8, $0x034b034b022b022b
-DATA nttconst_db93e2e08d88<>+16(SB)/8, $0x03670367fb1dfb1d
-DATA nttconst_db93e2e08d88<>+24(SB)/8, $0x00690069060e060e
-GLOBL nttconst_db93e2e08d88<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_dc050bc6d36f<>+0(SB)/8, $0x6808680868086808
 DATA nttconst_dc050bc6d36f<>+8(SB)/8, $0x6808680868086808
@@ -7456,26 +6054,6 @@ DATA nttconst_dd85efe3f78b<>+16(SB)/8, $0xd6dcd6dcd6dcd6dc
 DATA nttconst_dd85efe3f78b<>+24(SB)/8, $0xd6dcd6dcd6dcd6dc
 GLOBL nttconst_dd85efe3f78b<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_de9ca4f8c759<>+0(SB)/8, $0x93a693a6feb1feb1
-DATA nttconst_de9ca4f8c759<>+8(SB)/8, $0x334b334b2bae2bae
-DATA nttconst_de9ca4f8c759<>+16(SB)/8, $0x03b103b1d32bd32b
-DATA nttconst_de9ca4f8c759<>+24(SB)/8, $0xee15ee15344b344b
-DATA nttconst_de9ca4f8c759<>+32(SB)/8, $0xc5ddc5dd821d821d
-DATA nttconst_de9ca4f8c759<>+40(SB)/8, $0x5a345a34c867c867
-DATA nttconst_de9ca4f8c759<>+48(SB)/8, $0x18261826500e500e
-DATA nttconst_de9ca4f8c759<>+56(SB)/8, $0x15751575ab69ab69
-GLOBL nttconst_de9ca4f8c759<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_e0abd15582d9<>+0(SB)/8, $0x0706050403020100
-DATA nttconst_e0abd15582d9<>+8(SB)/8, $0x4746454443424140
-DATA nttconst_e0abd15582d9<>+16(SB)/8, $0x1716151413121110
-DATA nttconst_e0abd15582d9<>+24(SB)/8, $0x5756555453525150
-DATA nttconst_e0abd15582d9<>+32(SB)/8, $0x2726252423222120
-DATA nttconst_e0abd15582d9<>+40(SB)/8, $0x6766656463626160
-DATA nttconst_e0abd15582d9<>+48(SB)/8, $0x3736353433323130
-DATA nttconst_e0abd15582d9<>+56(SB)/8, $0x7776757473727170
-GLOBL nttconst_e0abd15582d9<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_e147d2c28832<>+0(SB)/8, $0xfbd7fbd7fb05fb05
 DATA nttconst_e147d2c28832<>+8(SB)/8, $0xfbd7fbd7fb05fb05
 DATA nttconst_e147d2c28832<>+16(SB)/8, $0x01c001c002a502a5
@@ -7494,16 +6072,6 @@ DATA nttconst_e2cc1411c980<>+16(SB)/8, $0xa1a5a1a5a1a5a1a5
 DATA nttconst_e2cc1411c980<>+24(SB)/8, $0xba05ba05ba05ba05
 GLOBL nttconst_e2cc1411c980<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_e3d0d61f8ac6<>+0(SB)/8, $0xc0ddc0ddc0ddc0dd
-DATA nttconst_e3d0d61f8ac6<>+8(SB)/8, $0xc0ddc0ddc0ddc0dd
-DATA nttconst_e3d0d61f8ac6<>+16(SB)/8, $0x6833683368336833
-DATA nttconst_e3d0d61f8ac6<>+24(SB)/8, $0x6833683368336833
-DATA nttconst_e3d0d61f8ac6<>+32(SB)/8, $0x229b229b229b229b
-DATA nttconst_e3d0d61f8ac6<>+40(SB)/8, $0x229b229b229b229b
-DATA nttconst_e3d0d61f8ac6<>+48(SB)/8, $0x47fa47fa47fa47fa
-DATA nttconst_e3d0d61f8ac6<>+56(SB)/8, $0x47fa47fa47fa47fa
-GLOBL nttconst_e3d0d61f8ac6<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_e3dba6e7f728<>+0(SB)/8, $0x47fa47fa47fa47fa
 DATA nttconst_e3dba6e7f728<>+8(SB)/8, $0x47fa47fa47fa47fa
 DATA nttconst_e3dba6e7f728<>+16(SB)/8, $0x6833683368336833
@@ -7514,73 +6082,11 @@ DATA nttconst_e3dba6e7f728<>+48(SB)/8, $0xc0ddc0ddc0ddc0dd
 DATA nttconst_e3dba6e7f728<>+56(SB)/8, $0xc0ddc0ddc0ddc0dd
 GLOBL nttconst_e3dba6e7f728<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_e443d6460bb2<>+0(SB)/8, $0x810a810a7d0a7d0a
-DATA nttconst_e443d6460bb2<>+8(SB)/8, $0x766d766d29872987
-DATA nttconst_e443d6460bb2<>+16(SB)/8, $0xb6cbb6cb71f771f7
-DATA nttconst_e443d6460bb2<>+24(SB)/8, $0x315f315f8fa68fa6
-DATA nttconst_e443d6460bb2<>+32(SB)/8, $0x4e844e84b7cab7ca
-DATA nttconst_e443d6460bb2<>+40(SB)/8, $0x485d485d44984498
-DATA nttconst_e443d6460bb2<>+48(SB)/8, $0x4c494c49c7a2c7a2
-DATA nttconst_e443d6460bb2<>+56(SB)/8, $0xceb5ceb5eb64eb64
-GLOBL nttconst_e443d6460bb2<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_e5cab5a1abae<>+0(SB)/8, $0xfeddfedd01a601a6
-DATA nttconst_e5cab5a1abae<>+8(SB)/8, $0xfe34fe34024b024b
-DATA nttconst_e5cab5a1abae<>+16(SB)/8, $0x0626062600b100b1
-DATA nttconst_e5cab5a1abae<>+24(SB)/8, $0x06750675ff15ff15
-GLOBL nttconst_e5cab5a1abae<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_e6c782ba26ed<>+0(SB)/8, $0x01ae01aefbb1fbb1
-DATA nttconst_e6c782ba26ed<>+8(SB)/8, $0x034b034b022b022b
-DATA nttconst_e6c782ba26ed<>+16(SB)/8, $0x024b024b01a601a6
-DATA nttconst_e6c782ba26ed<>+24(SB)/8, $0xff15ff1500b100b1
-DATA nttconst_e6c782ba26ed<>+32(SB)/8, $0x03670367fb1dfb1d
-DATA nttconst_e6c782ba26ed<>+40(SB)/8, $0x00690069060e060e
-DATA nttconst_e6c782ba26ed<>+48(SB)/8, $0xfe34fe34feddfedd
-DATA nttconst_e6c782ba26ed<>+56(SB)/8, $0x0675067506260626
-GLOBL nttconst_e6c782ba26ed<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_e745ce233b27<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA nttconst_e745ce233b27<>+8(SB)/8, $0x4f4e4d4c4b4a4948
-DATA nttconst_e745ce233b27<>+16(SB)/8, $0x1f1e1d1c1b1a1918
-DATA nttconst_e745ce233b27<>+24(SB)/8, $0x5f5e5d5c5b5a5958
-DATA nttconst_e745ce233b27<>+32(SB)/8, $0x2f2e2d2c2b2a2928
-DATA nttconst_e745ce233b27<>+40(SB)/8, $0x6f6e6d6c6b6a6968
-DATA nttconst_e745ce233b27<>+48(SB)/8, $0x3f3e3d3c3b3a3938
-DATA nttconst_e745ce233b27<>+56(SB)/8, $0x7f7e7d7c7b7a7978
-GLOBL nttconst_e745ce233b27<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_e88a208f6795<>+0(SB)/8, $0xe93de93de93de93d
 DATA nttconst_e88a208f6795<>+8(SB)/8, $0xe93de93de93de93d
 DATA nttconst_e88a208f6795<>+16(SB)/8, $0x43d343d343d343d3
 DATA nttconst_e88a208f6795<>+24(SB)/8, $0x43d343d343d343d3
 GLOBL nttconst_e88a208f6795<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_e90075b0ff97<>+0(SB)/8, $0x0013001200110010
-DATA nttconst_e90075b0ff97<>+8(SB)/8, $0x0017001600150014
-DATA nttconst_e90075b0ff97<>+16(SB)/8, $0x001b001a00190018
-DATA nttconst_e90075b0ff97<>+24(SB)/8, $0x001f001e001d001c
-DATA nttconst_e90075b0ff97<>+32(SB)/8, $0x0033003200310030
-DATA nttconst_e90075b0ff97<>+40(SB)/8, $0x0037003600350034
-DATA nttconst_e90075b0ff97<>+48(SB)/8, $0x003b003a00390038
-DATA nttconst_e90075b0ff97<>+56(SB)/8, $0x003f003e003d003c
-GLOBL nttconst_e90075b0ff97<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_e909d9da72bb<>+0(SB)/8, $0xc2b6c2b6c2b6c2b6
-DATA nttconst_e909d9da72bb<>+8(SB)/8, $0xc2b6c2b6c2b6c2b6
-DATA nttconst_e909d9da72bb<>+16(SB)/8, $0xc2b6c2b6c2b6c2b6
-DATA nttconst_e909d9da72bb<>+24(SB)/8, $0xc2b6c2b6c2b6c2b6
-DATA nttconst_e909d9da72bb<>+32(SB)/8, $0xf129f129f129f129
-DATA nttconst_e909d9da72bb<>+40(SB)/8, $0xf129f129f129f129
-DATA nttconst_e909d9da72bb<>+48(SB)/8, $0xf129f129f129f129
-DATA nttconst_e909d9da72bb<>+56(SB)/8, $0xf129f129f129f129
-GLOBL nttconst_e909d9da72bb<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_eabc78b8fc16<>+0(SB)/8, $0xfaf3faf3faf3faf3
-DATA nttconst_eabc78b8fc16<>+8(SB)/8, $0xfee6fee6fee6fee6
-DATA nttconst_eabc78b8fc16<>+16(SB)/8, $0x05d305d305d305d3
-DATA nttconst_eabc78b8fc16<>+24(SB)/8, $0xf9f8f9f8f9f8f9f8
-GLOBL nttconst_eabc78b8fc16<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_eb80da2eda1f<>+0(SB)/8, $0x78f778f778f778f7
 DATA nttconst_eb80da2eda1f<>+8(SB)/8, $0xe68ce68ce68ce68c
@@ -7600,16 +6106,6 @@ DATA nttconst_ec35e4f825f7<>+16(SB)/8, $0xa3f3a3f350e650e6
 DATA nttconst_ec35e4f825f7<>+24(SB)/8, $0xa3f3a3f350e650e6
 GLOBL nttconst_ec35e4f825f7<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_ec81beae0386<>+0(SB)/8, $0x3472347234723472
-DATA nttconst_ec81beae0386<>+8(SB)/8, $0x36c136c136c136c1
-DATA nttconst_ec81beae0386<>+16(SB)/8, $0x8e1c8e1c8e1c8e1c
-DATA nttconst_ec81beae0386<>+24(SB)/8, $0xce2bce2bce2bce2b
-DATA nttconst_ec81beae0386<>+32(SB)/8, $0x41c041c041c041c0
-DATA nttconst_ec81beae0386<>+40(SB)/8, $0x10d710d710d710d7
-DATA nttconst_ec81beae0386<>+48(SB)/8, $0xa1a5a1a5a1a5a1a5
-DATA nttconst_ec81beae0386<>+56(SB)/8, $0xba05ba05ba05ba05
-GLOBL nttconst_ec81beae0386<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_ed23b1acd2b7<>+0(SB)/8, $0xfa3efa3efa3efa3e
 DATA nttconst_ed23b1acd2b7<>+8(SB)/8, $0xfa3efa3efa3efa3e
 DATA nttconst_ed23b1acd2b7<>+16(SB)/8, $0xfa3efa3efa3efa3e
@@ -7619,26 +6115,6 @@ DATA nttconst_ed23b1acd2b7<>+40(SB)/8, $0x05bc05bc05bc05bc
 DATA nttconst_ed23b1acd2b7<>+48(SB)/8, $0x05bc05bc05bc05bc
 DATA nttconst_ed23b1acd2b7<>+56(SB)/8, $0x05bc05bc05bc05bc
 GLOBL nttconst_ed23b1acd2b7<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_ed49f7f9d5b2<>+0(SB)/8, $0x2bae2baefeb1feb1
-DATA nttconst_ed49f7f9d5b2<>+8(SB)/8, $0x344b344bd32bd32b
-DATA nttconst_ed49f7f9d5b2<>+16(SB)/8, $0x334b334b93a693a6
-DATA nttconst_ed49f7f9d5b2<>+24(SB)/8, $0xee15ee1503b103b1
-DATA nttconst_ed49f7f9d5b2<>+32(SB)/8, $0xc867c867821d821d
-DATA nttconst_ed49f7f9d5b2<>+40(SB)/8, $0xab69ab69500e500e
-DATA nttconst_ed49f7f9d5b2<>+48(SB)/8, $0x5a345a34c5ddc5dd
-DATA nttconst_ed49f7f9d5b2<>+56(SB)/8, $0x1575157518261826
-GLOBL nttconst_ed49f7f9d5b2<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_ef633344d871<>+0(SB)/8, $0x2bae2baefeb1feb1
-DATA nttconst_ef633344d871<>+8(SB)/8, $0x344b344bd32bd32b
-DATA nttconst_ef633344d871<>+16(SB)/8, $0xc867c867821d821d
-DATA nttconst_ef633344d871<>+24(SB)/8, $0xab69ab69500e500e
-DATA nttconst_ef633344d871<>+32(SB)/8, $0x334b334b93a693a6
-DATA nttconst_ef633344d871<>+40(SB)/8, $0xee15ee1503b103b1
-DATA nttconst_ef633344d871<>+48(SB)/8, $0x5a345a34c5ddc5dd
-DATA nttconst_ef633344d871<>+56(SB)/8, $0x1575157518261826
-GLOBL nttconst_ef633344d871<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_f08bb3ff28ed<>+0(SB)/8, $0x34d534d534d534d5
 DATA nttconst_f08bb3ff28ed<>+8(SB)/8, $0x34d534d534d534d5
@@ -7655,16 +6131,6 @@ DATA nttconst_f15bc81b22c0<>+8(SB)/8, $0x47fa47fa229b229b
 DATA nttconst_f15bc81b22c0<>+16(SB)/8, $0x47fa47fa229b229b
 DATA nttconst_f15bc81b22c0<>+24(SB)/8, $0x47fa47fa229b229b
 GLOBL nttconst_f15bc81b22c0<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_f3829a2c6201<>+0(SB)/8, $0x1716151413121110
-DATA nttconst_f3829a2c6201<>+8(SB)/8, $0x1f1e1d1c1b1a1918
-DATA nttconst_f3829a2c6201<>+16(SB)/8, $0x5756555453525150
-DATA nttconst_f3829a2c6201<>+24(SB)/8, $0x5f5e5d5c5b5a5958
-DATA nttconst_f3829a2c6201<>+32(SB)/8, $0x3736353433323130
-DATA nttconst_f3829a2c6201<>+40(SB)/8, $0x3f3e3d3c3b3a3938
-DATA nttconst_f3829a2c6201<>+48(SB)/8, $0x7776757473727170
-DATA nttconst_f3829a2c6201<>+56(SB)/8, $0x7f7e7d7c7b7a7978
-GLOBL nttconst_f3829a2c6201<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_f3ebbb0a2e72<>+0(SB)/8, $0xfb5dfb5df985f985
 DATA nttconst_f3ebbb0a2e72<>+8(SB)/8, $0xfa47fa4701800180
@@ -7714,16 +6180,6 @@ DATA nttconst_f6cb10f84a93<>+16(SB)/8, $0xc5ddc5dd5a345a34
 DATA nttconst_f6cb10f84a93<>+24(SB)/8, $0x93a693a6334b334b
 GLOBL nttconst_f6cb10f84a93<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_f6eeeddb1196<>+0(SB)/8, $0x2260226022602260
-DATA nttconst_f6eeeddb1196<>+8(SB)/8, $0x2260226022602260
-DATA nttconst_f6eeeddb1196<>+16(SB)/8, $0x5ef95ef95ef95ef9
-DATA nttconst_f6eeeddb1196<>+24(SB)/8, $0x5ef95ef95ef95ef9
-DATA nttconst_f6eeeddb1196<>+32(SB)/8, $0xd6dcd6dcd6dcd6dc
-DATA nttconst_f6eeeddb1196<>+40(SB)/8, $0xd6dcd6dcd6dcd6dc
-DATA nttconst_f6eeeddb1196<>+48(SB)/8, $0x9257925792579257
-DATA nttconst_f6eeeddb1196<>+56(SB)/8, $0x9257925792579257
-GLOBL nttconst_f6eeeddb1196<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_f73496d97577<>+0(SB)/8, $0xfad3fad3fad3fad3
 DATA nttconst_f73496d97577<>+8(SB)/8, $0xfad3fad3fad3fad3
 DATA nttconst_f73496d97577<>+16(SB)/8, $0x023d023d023d023d
@@ -7749,16 +6205,6 @@ DATA nttconst_f7c282f657dd<>+40(SB)/8, $0x058e058e058e058e
 DATA nttconst_f7c282f657dd<>+48(SB)/8, $0x058e058e058e058e
 DATA nttconst_f7c282f657dd<>+56(SB)/8, $0x058e058e058e058e
 GLOBL nttconst_f7c282f657dd<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_f87cebe54d64<>+0(SB)/8, $0x0706050403020100
-DATA nttconst_f87cebe54d64<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA nttconst_f87cebe54d64<>+16(SB)/8, $0x1716151413121110
-DATA nttconst_f87cebe54d64<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA nttconst_f87cebe54d64<>+32(SB)/8, $0x4746454443424140
-DATA nttconst_f87cebe54d64<>+40(SB)/8, $0x4f4e4d4c4b4a4948
-DATA nttconst_f87cebe54d64<>+48(SB)/8, $0x5756555453525150
-DATA nttconst_f87cebe54d64<>+56(SB)/8, $0x5f5e5d5c5b5a5958
-GLOBL nttconst_f87cebe54d64<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_f8ea550ea997<>+0(SB)/8, $0xfff8fff8fd66fd66
 DATA nttconst_f8ea550ea997<>+8(SB)/8, $0xfff8fff8fd66fd66
@@ -7788,12 +6234,6 @@ DATA nttconst_fb52b4684a5f<>+16(SB)/8, $0x8fa68fa671f771f7
 DATA nttconst_fb52b4684a5f<>+24(SB)/8, $0x315f315fb6cbb6cb
 GLOBL nttconst_fb52b4684a5f<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_fb9028cdb5c3<>+0(SB)/8, $0x4f494f4986318631
-DATA nttconst_fb9028cdb5c3<>+8(SB)/8, $0x08620862635b635b
-DATA nttconst_fb9028cdb5c3<>+16(SB)/8, $0x3bfb3bfbe32ae32a
-DATA nttconst_fb9028cdb5c3<>+24(SB)/8, $0x818081805f475f47
-GLOBL nttconst_fb9028cdb5c3<>(SB), RODATA|NOPTR, $32
-
 DATA nttconst_fc5d8816513a<>+0(SB)/8, $0x6cbd6cbd6cbd6cbd
 DATA nttconst_fc5d8816513a<>+8(SB)/8, $0xfd76fd76fd76fd76
 DATA nttconst_fc5d8816513a<>+16(SB)/8, $0x9a7e9a7e9a7e9a7e
@@ -7805,12 +6245,6 @@ DATA nttconst_fc6c809811f5<>+8(SB)/8, $0x6c6e6c6e6c6e6c6e
 DATA nttconst_fc6c809811f5<>+16(SB)/8, $0x6c6e6c6e6c6e6c6e
 DATA nttconst_fc6c809811f5<>+24(SB)/8, $0x6c6e6c6e6c6e6c6e
 GLOBL nttconst_fc6c809811f5<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_fd179ca3755c<>+0(SB)/8, $0x2322212003020100
-DATA nttconst_fd179ca3755c<>+8(SB)/8, $0x2b2a29280b0a0908
-DATA nttconst_fd179ca3755c<>+16(SB)/8, $0x3332313013121110
-DATA nttconst_fd179ca3755c<>+24(SB)/8, $0x3b3a39381b1a1918
-GLOBL nttconst_fd179ca3755c<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_fd750cdf8193<>+0(SB)/8, $0x229b229bc0ddc0dd
 DATA nttconst_fd750cdf8193<>+8(SB)/8, $0x229b229bc0ddc0dd
@@ -7833,18 +6267,6 @@ DATA nttconst_fe53bc760b9b<>+8(SB)/8, $0x05d305d305d305d3
 DATA nttconst_fe53bc760b9b<>+16(SB)/8, $0xfee6fee6fee6fee6
 DATA nttconst_fe53bc760b9b<>+24(SB)/8, $0xfaf3faf3faf3faf3
 GLOBL nttconst_fe53bc760b9b<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_ff5f9caecd2b<>+0(SB)/8, $0xfa06fa06fb5ffb5f
-DATA nttconst_ff5f9caecd2b<>+8(SB)/8, $0x031a031afb02fb02
-DATA nttconst_ff5f9caecd2b<>+16(SB)/8, $0xfcaafcaafa1afa1a
-DATA nttconst_ff5f9caecd2b<>+24(SB)/8, $0x01de01defc9afc9a
-GLOBL nttconst_ff5f9caecd2b<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_ff8e88867c27<>+0(SB)/8, $0x4e844e84b7cab7ca
-DATA nttconst_ff8e88867c27<>+8(SB)/8, $0x485d485d44984498
-DATA nttconst_ff8e88867c27<>+16(SB)/8, $0x4c494c49c7a2c7a2
-DATA nttconst_ff8e88867c27<>+24(SB)/8, $0xceb5ceb5eb64eb64
-GLOBL nttconst_ff8e88867c27<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_ff9ce0ab1a1b<>+0(SB)/8, $0x054e054e054e054e
 DATA nttconst_ff9ce0ab1a1b<>+8(SB)/8, $0x054e054e054e054e

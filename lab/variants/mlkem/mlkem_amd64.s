@@ -120707,16 +120707,6 @@ DATA nttconst_2f07d5a78132<>+48(SB)/8, $0x997e997e997e997e
 DATA nttconst_2f07d5a78132<>+56(SB)/8, $0x997e997e997e997e
 GLOBL nttconst_2f07d5a78132<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_2f4c88c93ccd<>+0(SB)/8, $0x05f205f2065c065c
-DATA nttconst_2f4c88c93ccd<>+8(SB)/8, $0xfc9afc9a01de01de
-DATA nttconst_2f4c88c93ccd<>+16(SB)/8, $0x03be03befa4cfa4c
-DATA nttconst_2f4c88c93ccd<>+24(SB)/8, $0xfa1afa1afcaafcaa
-DATA nttconst_2f4c88c93ccd<>+32(SB)/8, $0x03e403e403df03df
-DATA nttconst_2f4c88c93ccd<>+40(SB)/8, $0xfb02fb02031a031a
-DATA nttconst_2f4c88c93ccd<>+48(SB)/8, $0xff94ff94feccfecc
-DATA nttconst_2f4c88c93ccd<>+56(SB)/8, $0xfb5ffb5ffa06fa06
-GLOBL nttconst_2f4c88c93ccd<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_30a388fc4faf<>+0(SB)/8, $0x0f0e0d0c0b0a0908
 DATA nttconst_30a388fc4faf<>+8(SB)/8, $0x2f2e2d2c2b2a2928
 DATA nttconst_30a388fc4faf<>+16(SB)/8, $0x1f1e1d1c1b1a1918
@@ -121857,16 +121847,6 @@ DATA nttconst_7c24e2e543ff<>+48(SB)/8, $0x29c229c2054e054e
 DATA nttconst_7c24e2e543ff<>+56(SB)/8, $0x29c229c2054e054e
 GLOBL nttconst_7c24e2e543ff<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_7c54e3304be2<>+0(SB)/8, $0xff64ff64ffb5ffb5
-DATA nttconst_7c54e3304be2<>+8(SB)/8, $0xfda6fda6045f045f
-DATA nttconst_7c54e3304be2<>+16(SB)/8, $0x01a201a201490149
-DATA nttconst_7c54e3304be2<>+24(SB)/8, $0xfcf7fcf705cb05cb
-DATA nttconst_7c54e3304be2<>+32(SB)/8, $0xfc98fc98015d015d
-DATA nttconst_7c54e3304be2<>+40(SB)/8, $0x04870487ff6dff6d
-DATA nttconst_7c54e3304be2<>+48(SB)/8, $0xf9caf9ca02840284
-DATA nttconst_7c54e3304be2<>+56(SB)/8, $0xff0aff0a030a030a
-GLOBL nttconst_7c54e3304be2<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_7ca64b88e379<>+0(SB)/8, $0x53be53be53be53be
 DATA nttconst_7ca64b88e379<>+8(SB)/8, $0x53be53be53be53be
 DATA nttconst_7ca64b88e379<>+16(SB)/8, $0x997e997e997e997e
@@ -122191,16 +122171,6 @@ DATA nttconst_899070ca15d2<>+16(SB)/8, $0x810a810ab6cbb6cb
 DATA nttconst_899070ca15d2<>+24(SB)/8, $0x7d0a7d0a71f771f7
 GLOBL nttconst_899070ca15d2<>(SB), RODATA|NOPTR, $32
 
-DATA nttconst_8a5a5aaf020c<>+0(SB)/8, $0x425d425d38853885
-DATA nttconst_8a5a5aaf020c<>+8(SB)/8, $0x5f475f4781808180
-DATA nttconst_8a5a5aaf020c<>+16(SB)/8, $0x5e965e96d4dcd4dc
-DATA nttconst_8a5a5aaf020c<>+24(SB)/8, $0xe32ae32a3bfb3bfb
-DATA nttconst_8a5a5aaf020c<>+32(SB)/8, $0x2ac22ac2c5c9c5c9
-DATA nttconst_8a5a5aaf020c<>+40(SB)/8, $0x635b635b08620862
-DATA nttconst_8a5a5aaf020c<>+48(SB)/8, $0xae41ae41e778e778
-DATA nttconst_8a5a5aaf020c<>+56(SB)/8, $0x863186314f494f49
-GLOBL nttconst_8a5a5aaf020c<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_8a78eb084c58<>+0(SB)/8, $0xfc98fc98f9caf9ca
 DATA nttconst_8a78eb084c58<>+8(SB)/8, $0x015d015d02840284
 DATA nttconst_8a78eb084c58<>+16(SB)/8, $0xff64ff6401a201a2
@@ -122222,16 +122192,6 @@ DATA nttconst_8b5124a587ad<>+8(SB)/8, $0x1e4c1e4ca2cca2cc
 DATA nttconst_8b5124a587ad<>+16(SB)/8, $0xbbf2bbf26fe46fe4
 DATA nttconst_8b5124a587ad<>+24(SB)/8, $0x5a5c5a5cb0dfb0df
 GLOBL nttconst_8b5124a587ad<>(SB), RODATA|NOPTR, $32
-
-DATA nttconst_8b9447bde3cf<>+0(SB)/8, $0xbbf2bbf25a5c5a5c
-DATA nttconst_8b9447bde3cf<>+8(SB)/8, $0x2a9a2a9abbdebbde
-DATA nttconst_8b9447bde3cf<>+16(SB)/8, $0x5dbe5dbe1e4c1e4c
-DATA nttconst_8b9447bde3cf<>+24(SB)/8, $0xa81aa81a5aaa5aaa
-DATA nttconst_8b9447bde3cf<>+32(SB)/8, $0x6fe46fe4b0dfb0df
-DATA nttconst_8b9447bde3cf<>+40(SB)/8, $0xe102e102b11ab11a
-DATA nttconst_8b9447bde3cf<>+48(SB)/8, $0x7b947b94a2cca2cc
-DATA nttconst_8b9447bde3cf<>+56(SB)/8, $0x285f285fac06ac06
-GLOBL nttconst_8b9447bde3cf<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_8bd35e6b5e8f<>+0(SB)/8, $0xb11ab11abbdebbde
 DATA nttconst_8bd35e6b5e8f<>+8(SB)/8, $0xe102e1022a9a2a9a
@@ -122432,16 +122392,6 @@ DATA nttconst_972a7f2ef7b6<>+40(SB)/8, $0x03c103c103c103c1
 DATA nttconst_972a7f2ef7b6<>+48(SB)/8, $0x01c001c001c001c0
 DATA nttconst_972a7f2ef7b6<>+56(SB)/8, $0xfe72fe72fe72fe72
 GLOBL nttconst_972a7f2ef7b6<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_978b3d165b7b<>+0(SB)/8, $0xeb64eb64ceb5ceb5
-DATA nttconst_978b3d165b7b<>+8(SB)/8, $0x8fa68fa6315f315f
-DATA nttconst_978b3d165b7b<>+16(SB)/8, $0xc7a2c7a24c494c49
-DATA nttconst_978b3d165b7b<>+24(SB)/8, $0x71f771f7b6cbb6cb
-DATA nttconst_978b3d165b7b<>+32(SB)/8, $0x44984498485d485d
-DATA nttconst_978b3d165b7b<>+40(SB)/8, $0x29872987766d766d
-DATA nttconst_978b3d165b7b<>+48(SB)/8, $0xb7cab7ca4e844e84
-DATA nttconst_978b3d165b7b<>+56(SB)/8, $0x7d0a7d0a810a810a
-GLOBL nttconst_978b3d165b7b<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_98af33ed8bb3<>+0(SB)/8, $0xf9aef9aef9aef9ae
 DATA nttconst_98af33ed8bb3<>+8(SB)/8, $0x007e007e007e007e
@@ -122706,16 +122656,6 @@ DATA nttconst_aed786f32e28<>+40(SB)/8, $0x02dc02dc02dc02dc
 DATA nttconst_aed786f32e28<>+48(SB)/8, $0x0260026002600260
 DATA nttconst_aed786f32e28<>+56(SB)/8, $0x0260026002600260
 GLOBL nttconst_aed786f32e28<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_aee4d7b079ef<>+0(SB)/8, $0x0626062606750675
-DATA nttconst_aee4d7b079ef<>+8(SB)/8, $0x060e060e00690069
-DATA nttconst_aee4d7b079ef<>+16(SB)/8, $0xfeddfeddfe34fe34
-DATA nttconst_aee4d7b079ef<>+24(SB)/8, $0xfb1dfb1d03670367
-DATA nttconst_aee4d7b079ef<>+32(SB)/8, $0x00b100b1ff15ff15
-DATA nttconst_aee4d7b079ef<>+40(SB)/8, $0x022b022b034b034b
-DATA nttconst_aee4d7b079ef<>+48(SB)/8, $0x01a601a6024b024b
-DATA nttconst_aee4d7b079ef<>+56(SB)/8, $0xfbb1fbb101ae01ae
-GLOBL nttconst_aee4d7b079ef<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_af7b3eda8e26<>+0(SB)/8, $0x916b916b916b916b
 DATA nttconst_af7b3eda8e26<>+8(SB)/8, $0x8a098a098a098a09
@@ -123571,16 +123511,6 @@ DATA nttconst_f3829a2c6201<>+48(SB)/8, $0x7776757473727170
 DATA nttconst_f3829a2c6201<>+56(SB)/8, $0x7f7e7d7c7b7a7978
 GLOBL nttconst_f3829a2c6201<>(SB), RODATA|NOPTR, $64
 
-DATA nttconst_f3ebbb0a2e72<>+0(SB)/8, $0xfb5dfb5df985f985
-DATA nttconst_f3ebbb0a2e72<>+8(SB)/8, $0xfa47fa4701800180
-DATA nttconst_f3ebbb0a2e72<>+16(SB)/8, $0xfc96fc9600dc00dc
-DATA nttconst_f3ebbb0a2e72<>+24(SB)/8, $0x052a052afafbfafb
-DATA nttconst_f3ebbb0a2e72<>+32(SB)/8, $0x04c204c2fac9fac9
-DATA nttconst_f3ebbb0a2e72<>+40(SB)/8, $0x025b025b02620262
-DATA nttconst_f3ebbb0a2e72<>+48(SB)/8, $0xfb41fb41ff78ff78
-DATA nttconst_f3ebbb0a2e72<>+56(SB)/8, $0x0331033104490449
-GLOBL nttconst_f3ebbb0a2e72<>(SB), RODATA|NOPTR, $64
-
 DATA nttconst_f428997e9440<>+0(SB)/8, $0x997e997e997e997e
 DATA nttconst_f428997e9440<>+8(SB)/8, $0x997e997e997e997e
 DATA nttconst_f428997e9440<>+16(SB)/8, $0x53be53be53be53be
@@ -123596,16 +123526,6 @@ DATA nttconst_f4cbe378e2ee<>+40(SB)/8, $0x03f703f703f703f7
 DATA nttconst_f4cbe378e2ee<>+48(SB)/8, $0xfee6fee6fee6fee6
 DATA nttconst_f4cbe378e2ee<>+56(SB)/8, $0xf9f8f9f8f9f8f9f8
 GLOBL nttconst_f4cbe378e2ee<>(SB), RODATA|NOPTR, $64
-
-DATA nttconst_f50d0dfdbfd2<>+0(SB)/8, $0x1826182615751575
-DATA nttconst_f50d0dfdbfd2<>+8(SB)/8, $0x500e500eab69ab69
-DATA nttconst_f50d0dfdbfd2<>+16(SB)/8, $0xc5ddc5dd5a345a34
-DATA nttconst_f50d0dfdbfd2<>+24(SB)/8, $0x821d821dc867c867
-DATA nttconst_f50d0dfdbfd2<>+32(SB)/8, $0x03b103b1ee15ee15
-DATA nttconst_f50d0dfdbfd2<>+40(SB)/8, $0xd32bd32b344b344b
-DATA nttconst_f50d0dfdbfd2<>+48(SB)/8, $0x93a693a6334b334b
-DATA nttconst_f50d0dfdbfd2<>+56(SB)/8, $0xfeb1feb12bae2bae
-GLOBL nttconst_f50d0dfdbfd2<>(SB), RODATA|NOPTR, $64
 
 DATA nttconst_f57766a13632<>+0(SB)/8, $0x05d305d3f9f8f9f8
 DATA nttconst_f57766a13632<>+8(SB)/8, $0x05d305d3f9f8f9f8

@@ -108,13 +108,26 @@ func Compile() (*ir.File, error) {
 }
 
 // Print writes, with avo's printers, the part of the compiled file f that
-// holds every data section and the functions keep accepts, as package
+// holds the functions keep accepts and the data they address, as package
 // pkg: the assembly to asmPath and the Go declarations to stubsPath.
 func Print(f *ir.File, keep func(fn string) bool, pkg, asmPath, stubsPath string) error {
 	part := &ir.File{Constraints: f.Constraints, Includes: f.Includes}
+	used := map[string]bool{} // data symbols the kept functions address
+	for _, fn := range f.Functions() {
+		if keep(fn.Name) {
+			addressed(fn, used)
+		}
+	}
 	for _, s := range f.Sections {
-		if fn, ok := s.(*ir.Function); ok && !keep(fn.Name) {
-			continue
+		switch s := s.(type) {
+		case *ir.Function:
+			if !keep(s.Name) {
+				continue
+			}
+		case *ir.Global:
+			if !used[s.Symbol.Name] {
+				continue
+			}
 		}
 		part.AddSection(s)
 	}
@@ -133,6 +146,17 @@ func Print(f *ir.File, keep func(fn string) bool, pkg, asmPath, stubsPath string
 		}
 	}
 	return nil
+}
+
+// addressed adds to set the symbols of the memory operands of fn.
+func addressed(fn *ir.Function, set map[string]bool) {
+	for _, inst := range fn.Instructions() {
+		for _, op := range inst.Operands {
+			if m, ok := op.(operand.Mem); ok && m.Symbol.Name != "" {
+				set[m.Symbol.Name] = true
+			}
+		}
+	}
 }
 
 // compileParallel compiles fns with one worker per CPU: the first

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package all_test
 
 import (

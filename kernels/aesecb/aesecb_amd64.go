@@ -7,7 +7,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-//go:generate go run ../../variants/aesecb -out aesecb_amd64.s -stubs zstubs_amd64.go -pkg aesecb -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../lab/ct/zstatic_aesecb.go
+//go:generate go run ../../variants/aesecb -out aesecb_amd64.s -stubs zstubs_amd64.go -pkg aesecb -table zvariants_amd64.go -prod zprod_amd64.go -lab ../../lab/variants/aesecb -ct ../../lab/ct/zstatic_aesecb.go
 
 // keyExpander is the key expansion in use: AESKEYGENASSIST and AESIMC
 // where the host has AES-NI (after TUNELAB_CPU masks), else generic Go.

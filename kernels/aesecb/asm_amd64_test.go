@@ -26,22 +26,17 @@ func addAsmKeyExpanders(m map[string]func([]byte, *[240]byte, *[240]byte)) {
 // generated assembly: its function exists with the loop label, and Symbol
 // is the name the runtime reports for the function.
 func TestGeneratedMetadata(t *testing.T) {
-	src, err := os.ReadFile("aesecb_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs := map[string]string{} // symbol -> "Requires" line + body
-	for _, chunk := range strings.Split(string(src), "\n// func ")[1:] {
-		_, rest, _ := strings.Cut(chunk, "TEXT ·")
-		name, _, _ := strings.Cut(rest, "(SB)")
-		funcs[name] = chunk
-	}
+	files := map[string]map[string]string{} // path -> symbol -> "Requires" line + body
 	for _, k := range kernels {
 		for _, im := range labImpls(k.name) {
+			path := asmtest.File(im.Symbol, "aesecb_amd64.s")
+			if files[path] == nil {
+				files[path] = readFuncs(t, path)
+			}
 			sym := asmtest.LocalName(im.Symbol)
-			body, ok := funcs[sym]
+			body, ok := files[path][sym]
 			if !ok {
-				t.Errorf("%s %s: no TEXT ·%s in aesecb_amd64.s", k.name, im.Name, sym)
+				t.Errorf("%s %s: no TEXT ·%s in %s", k.name, im.Name, sym, path)
 				continue
 			}
 			if !strings.Contains(body, "\n"+im.LoopLabel+":\n") {
@@ -53,6 +48,23 @@ func TestGeneratedMetadata(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readFuncs returns the functions of the generated assembly file at path,
+// by name: each one's "Requires" line and body.
+func readFuncs(t *testing.T, path string) map[string]string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]string{}
+	for _, chunk := range strings.Split(string(src), "\n// func ")[1:] {
+		_, rest, _ := strings.Cut(chunk, "TEXT ·")
+		name, _, _ := strings.Cut(rest, "(SB)")
+		funcs[name] = chunk
+	}
+	return funcs
 }
 
 // TestGeneratedFeatures checks every variant's declared CPU features

@@ -14,8 +14,9 @@ import (
 )
 
 // A cryptFunc crypts len(src)/16 blocks of src into dst (len(dst) >=
-// len(src); dst == src allowed) with the schedule rk.
-type cryptFunc func(rk *[240]byte, dst, src []byte)
+// len(src); dst == src allowed) with the schedule rk. An alias of the
+// func type, which the lab table of lab/variants/aesecb spells out.
+type cryptFunc = func(rk *[240]byte, dst, src []byte)
 
 // A kernel is one dispatch kernel (key size and direction) with its
 // slot: its registered variants and dispatch plan.

@@ -4,7 +4,7 @@ package keccak
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-//go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../lab/ct/zstatic_keccak.go
+//go:generate go run ../../variants/keccak -out keccak_amd64.s -stubs zstubs_amd64.go -pkg keccak -table zvariants_amd64.go -prod zprod_amd64.go -lab ../../lab/variants/keccak -ct ../../lab/ct/zstatic_keccak.go
 
 // prodTables returns the production tables (zprod_amd64.go): the
 // generated variants the compiled dispatch table can select.

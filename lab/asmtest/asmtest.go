@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,6 +63,46 @@ func LocalName(symbol string) string {
 	return symbol
 }
 
+// labVariants is the import path prefix of the generated packages that
+// hold the variants production does not link.
+const labVariants = "github.com/tunelab/tunelab/lab/variants/"
+
+// File returns the path, from the directory of the running test's
+// package (under kernels/), of the generated assembly file named name
+// that holds the function of symbol: name itself, or for a symbol of a
+// package under lab/variants, the file of that name in that package.
+func File(symbol, name string) string {
+	dot := strings.LastIndex(symbol, ".")
+	rest, ok := strings.CutPrefix(symbol[:max(dot, 0)], labVariants)
+	if !ok {
+		return name
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return name
+	}
+	return filepath.Join(root, "lab", "variants", filepath.FromSlash(rest), name)
+}
+
+// moduleRoot returns the directory holding go.mod above the working
+// directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above %s", dir)
+		}
+		dir = parent
+	}
+}
+
 // Executes lists the functions (local names) a variant runs.
 type Executes func(v *variant.Variant) []string
 
@@ -72,17 +113,26 @@ func OwnSymbol(v *variant.Variant) []string { return []string{LocalName(v.Symbol
 // each function it executes is in the assembly file asm, and its Features
 // are exactly the union of their requirements. It fails if no variant was
 // checked.
+//
+// asm names the file in the test's package; a variant of a package under
+// lab/variants is checked against the file of the same name there (File).
 func CheckFeatures(t *testing.T, asm string, kernels []string, executes Executes) {
 	t.Helper()
-	req, err := Requires(asm)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reqs := map[string]map[string][]string{} // by path
 	checked := 0
 	for _, k := range kernels {
 		for _, v := range variant.Variants(k) {
 			if v.Symbol == "" || v.External {
 				continue
+			}
+			path := File(v.Symbol, asm)
+			req, ok := reqs[path]
+			if !ok {
+				var err error
+				if req, err = Requires(path); err != nil {
+					t.Fatal(err)
+				}
+				reqs[path] = req
 			}
 			checked++
 			want, err := union(req, executes(v))
@@ -92,7 +142,7 @@ func CheckFeatures(t *testing.T, asm string, kernels []string, executes Executes
 			}
 			got := slices.Sorted(slices.Values(v.Features))
 			if !slices.Equal(got, want) {
-				t.Errorf("%s %s: declares features %v, its instructions require %v (avo, %s)", k, v.Name, got, want, asm)
+				t.Errorf("%s %s: declares features %v, its instructions require %v (avo, %s)", k, v.Name, got, want, path)
 			}
 		}
 	}

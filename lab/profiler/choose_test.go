@@ -8,6 +8,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/variants" // the lab tables mldsa.RegisterVariants takes
 )
 
 // tierKernel is a synthetic kernel with variants on every ISA tier.

@@ -18,7 +18,7 @@ func writeTables(labPath, prodPath string, cs []config) error {
 		return err
 	}
 	for _, c := range cs {
-		l := impltable.List{Kernel: c.kernel(), Var: listVar(c), Type: "cryptFunc"}
+		l := impltable.List{Kernel: c.kernel(), Var: listVar(c), Type: "func(rk *[240]byte, dst, src []byte)"}
 		r := impltable.Row{Name: c.name(), Symbol: c.symbol(), LoopLabel: "loop", OffsetSweep: c.sweep}
 		if err := t.Add(l, r, c.ceiling()); err != nil {
 			return err

@@ -15,6 +15,8 @@
 package kernelset
 
 import (
+	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -115,7 +117,9 @@ func (s *Slot[F]) AddLab(spec Spec[F], lab []variant.Impl[F]) {
 	})
 }
 
-// add registers the variants of impls not registered yet, lists the
+// add registers the variants of impls not registered yet (a row of a
+// generated lab table without a function must name a production
+// variant, which production links), lists the
 // known ones in impls' order (the records registered first kept), and
 // plans dispatch among them all.
 func (s *Slot[F]) add(impls []variant.Impl[F]) {
@@ -124,6 +128,7 @@ func (s *Slot[F]) add(impls []variant.Impl[F]) {
 		if old := variant.Find(s.known, im.Name); old != nil {
 			im = *old
 		} else {
+			mustHaveFn(s.prod.Kernel, im)
 			variant.Register(s.variant(im))
 		}
 		list = append(list, im)
@@ -191,4 +196,14 @@ func (in *instance[F]) Run(n int) { in.run(n) }
 func (in *instance[F]) Check() error {
 	in.seed++
 	return in.s.Verify(in.name, in.fn, in.seed, 4)
+}
+
+// mustHaveFn panics if im, a variant unknown to production, has no
+// function: its lab table says production links it, and production's
+// table disagrees (tables of different generator runs).
+func mustHaveFn[F any](kernel string, im variant.Impl[F]) {
+	v := reflect.ValueOf(im.Fn)
+	if !v.IsValid() || (v.Kind() == reflect.Func || v.Kind() == reflect.Pointer) && v.IsNil() {
+		panic(fmt.Sprintf("kernelset: lab table row %s %s has no function and names no production variant: regenerate (go generate ./...)", kernel, im.Name))
+	}
 }

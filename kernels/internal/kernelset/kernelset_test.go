@@ -3,6 +3,7 @@ package kernelset
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
@@ -171,4 +172,24 @@ func TestDiff(t *testing.T) {
 	if *m != want {
 		t.Fatalf("Diff = %+v, want %+v", *m, want)
 	}
+}
+
+// TestAddLabResolvesProductionRows checks that a lab-table row without a
+// function (one production links, listed by a generated lab package)
+// takes production's record, and that one production does not know
+// panics, naming the kernel and the variant.
+func TestAddLabResolvesProductionRows(t *testing.T) {
+	good := func(x int) int { return x + 1 }
+	s := New(testProd("kernelset.nilrow"), []variant.Impl[inc]{impl("p", good)})
+	s.AddLab(testSpec("kernelset.nilrow"), []variant.Impl[inc]{{Name: "p"}, impl("l", good)})
+	if p := variant.Find(s.Known(), "p"); p == nil || p.Fn == nil {
+		t.Errorf("known after AddLab: %v, want p with production's function", s.Known())
+	}
+	bad := New(testProd("kernelset.nilrowbad"), nil)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "kernelset.nilrowbad q") {
+			t.Errorf("AddLab of a row without a function production lacks: recovered %v, want a panic naming it", r)
+		}
+	}()
+	bad.AddLab(testSpec("kernelset.nilrowbad"), []variant.Impl[inc]{{Name: "q"}})
 }

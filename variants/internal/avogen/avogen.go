@@ -15,6 +15,7 @@ package avogen
 import (
 	"fmt"
 	"log"
+	"os"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -26,6 +27,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/printer"
 	"github.com/mmcloughlin/avo/reg"
 )
 
@@ -85,6 +87,76 @@ func Generate() {
 		}
 	}
 	build.Generate()
+}
+
+// Compile compiles every function of the global context as Generate
+// does, and avo's whole-file passes after, and returns the file, for a
+// generator that prints it in parts (Print) rather than to avo's -out and
+// -stubs alone.
+func Compile() (*ir.File, error) {
+	f, err := File()
+	if err != nil {
+		return nil, err
+	}
+	if err := compileParallel(f.Functions()); err != nil {
+		return nil, err
+	}
+	if err := pass.Compile.Execute(f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Print writes, with avo's printers, the part of the compiled file f that
+// holds the functions keep accepts and the data they address, as package
+// pkg: the assembly to asmPath and the Go declarations to stubsPath.
+func Print(f *ir.File, keep func(fn string) bool, pkg, asmPath, stubsPath string) error {
+	part := &ir.File{Constraints: f.Constraints, Includes: f.Includes}
+	used := map[string]bool{} // data symbols the kept functions address
+	for _, fn := range f.Functions() {
+		if keep(fn.Name) {
+			addressed(fn, used)
+		}
+	}
+	for _, s := range f.Sections {
+		switch s := s.(type) {
+		case *ir.Function:
+			if !keep(s.Name) {
+				continue
+			}
+		case *ir.Global:
+			if !used[s.Symbol.Name] {
+				continue
+			}
+		}
+		part.AddSection(s)
+	}
+	cfg := printer.NewGoRunConfig()
+	cfg.Pkg = pkg
+	for _, out := range []struct {
+		path string
+		p    printer.Printer
+	}{{asmPath, printer.NewGoAsm(cfg)}, {stubsPath, printer.NewStubs(cfg)}} {
+		b, err := out.p.Print(part)
+		if err != nil {
+			return fmt.Errorf("printing %s: %w", out.path, err)
+		}
+		if err := os.WriteFile(out.path, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addressed adds to set the symbols of the memory operands of fn.
+func addressed(fn *ir.Function, set map[string]bool) {
+	for _, inst := range fn.Instructions() {
+		for _, op := range inst.Operands {
+			if m, ok := op.(operand.Mem); ok && m.Symbol.Name != "" {
+				set[m.Symbol.Name] = true
+			}
+		}
+	}
 }
 
 // compileParallel compiles fns with one worker per CPU: the first

@@ -37,9 +37,15 @@ type Func struct {
 // A Result is the analysis of every function of one generator run, with
 // the variants the generator's tables list.
 type Result struct {
-	Args     Args
-	Fixture  bool
-	Asm      string // the generated .s, as the -out flag names it
+	Args    Args
+	Fixture bool
+	Asm     string // the generated .s, as the -out flag names it
+	// Package is the import path of the package of Asm; "": that of the
+	// working directory.
+	Package string
+	// Lab is the part of a split generator (CheckSplit) printed into a
+	// package under lab/variants; nil otherwise.
+	Lab      *Result
 	Funcs    []*Func
 	byName   map[string]int
 	variants []*variantRow
@@ -67,6 +73,50 @@ func Check(args Args) error { return check(args, false) }
 // CheckFixtures is Check for lab-only fixtures with planted leaks: their
 // findings are expected and never fail the generator.
 func CheckFixtures(args Args) error { return check(args, true) }
+
+// CheckSplit is Check for a generator that printed its functions in two
+// parts (famgen's -lab flag): those prod accepts to the -out file, those
+// lab accepts to labAsm in the package at import path labPkg. Each part
+// maps its findings to its own file's lines; a variant belongs to the
+// first part that holds all its functions.
+func CheckSplit(args Args, prod, lab func(fn string) bool, labAsm, labPkg string) error {
+	r, err := checkPart(args, flagValue("out"), prod)
+	if err != nil {
+		return err
+	}
+	if r.Lab, err = checkPart(args, labAsm, lab); err != nil {
+		return err
+	}
+	r.Lab.Package = labPkg
+	mu.Lock()
+	result = r
+	mu.Unlock()
+	return nil
+}
+
+// checkPart analyses the functions keep accepts, printed to path.
+func checkPart(args Args, path string, keep func(fn string) bool) (*Result, error) {
+	f, err := avogen.File()
+	if err != nil {
+		return nil, err
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("constant-time check: %w", err)
+	}
+	var fns []*ir.Function
+	for _, fn := range f.Functions() {
+		if keep(fn.Name) {
+			fns = append(fns, fn)
+		}
+	}
+	r, err := analyzeFile(fns, ParseAsm(src), args)
+	if err != nil {
+		return nil, fmt.Errorf("constant-time check of %s: %w", path, err)
+	}
+	r.Asm = path
+	return r, nil
+}
 
 func check(args Args, fixture bool) error {
 	f, err := avogen.File()
@@ -162,15 +212,19 @@ func RecordVariant(kernel, name string, symbols ...string) error {
 	if result == nil {
 		return nil
 	}
+	r := result
+	if r.Lab != nil && !r.holds(symbols) {
+		r = r.Lab
+	}
 	key := [2]string{kernel, name}
-	row := result.byKey[key]
+	row := r.byKey[key]
 	if row == nil {
 		row = &variantRow{kernel: kernel, name: name}
-		result.byKey[key] = row
-		result.variants = append(result.variants, row)
+		r.byKey[key] = row
+		r.variants = append(r.variants, row)
 	}
 	for _, s := range symbols {
-		i, ok := result.byName[s]
+		i, ok := r.byName[s]
 		if !ok {
 			return fmt.Errorf("constant-time check: variant %s %s runs %s, which the generator did not build", kernel, name, s)
 		}
@@ -190,8 +244,22 @@ func Leaky(kernel, name string) bool {
 	if result == nil {
 		return false
 	}
-	row := result.byKey[[2]string{kernel, name}]
-	return row != nil && result.leaky(row)
+	for r := result; r != nil; r = r.Lab {
+		if row := r.byKey[[2]string{kernel, name}]; row != nil && r.leaky(row) {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether r analysed every function of symbols.
+func (r *Result) holds(symbols []string) bool {
+	for _, s := range symbols {
+		if _, ok := r.byName[s]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Result) leaky(row *variantRow) bool {
@@ -215,14 +283,18 @@ func Write() error {
 		return errors.New("constant-time check: Write before Check")
 	}
 	if path := *statusOut; path != "" {
-		if err := result.writeGo(path); err != nil {
+		if err := writeGo(path, result); err != nil {
 			return err
 		}
 	}
 	if result.Fixture {
 		return nil
 	}
-	return result.gate(dispatch.Compiled())
+	var errs []error
+	for r := result; r != nil; r = r.Lab {
+		errs = append(errs, r.gate(dispatch.Compiled()))
+	}
+	return errors.Join(errs...)
 }
 
 // gate returns the problems that must stop the generator.

@@ -71,7 +71,7 @@ func TestRecordAndLeaky(t *testing.T) {
 func TestWriteGo(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "zstatic_test.go")
 	r := testResult()
-	if err := r.writeGo(path); err != nil {
+	if err := writeGo(path, r); err != nil {
 		t.Fatal(err)
 	}
 	src, err := os.ReadFile(path)

@@ -16,22 +16,33 @@
 //     records it as a variant of a kernel;
 //  3. emit the constant data, have avo write the assembly and stubs
 //     (avogen.Generate) and run the constant-time check (ctcheck.Check);
-//  4. with -table, write the lab and production tables (WriteTables);
+//     with -lab, compile the file (avogen.Compile), plan from the tables
+//     which functions production runs (impltable.StartSplit), print those
+//     and the helpers no variant runs to -out and -stubs and the others
+//     to files of the same names in -lab's package (avogen.Print), and
+//     check both files (ctcheck.CheckSplit);
+//  4. with -table, write the lab and production tables (WriteTables; with
+//     -lab, the lab table goes to -lab's package);
 //  5. write the constant-time status (ctcheck.Write, the -ct flag).
 //
 // The flags are avo's (-out, -stubs, -pkg), ctcheck's -ct and this
-// package's -table and -prod.
+// package's -table, -prod and -lab. With -lab, the family's package
+// under kernels/ holds only what production links, and the package under
+// lab/variants the rest (see variant.OfferLab).
 package famgen
 
 import (
 	"flag"
 	"fmt"
 	"log"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
+	"github.com/tunelab/tunelab/variants/internal/gofile"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
 	"github.com/tunelab/tunelab/variants/internal/isafeat"
 	"github.com/tunelab/tunelab/variants/internal/vecgen"
@@ -40,6 +51,7 @@ import (
 var (
 	tableOut = flag.String("table", "", "write the Go lab table (every variant) to this file")
 	prodOut  = flag.String("prod", "", "write the Go production table (the variants the compiled dispatch table can select) to this file; required with -table")
+	labDir   = flag.String("lab", "", "print the functions no production variant runs, and the lab table, into the package in this `directory` (under lab/variants), with the file names of -out, -stubs and -table; requires -table")
 )
 
 // module is the import path of the module, whose root holds kernels/ and
@@ -180,20 +192,68 @@ func Generate[T any](g Generator[T]) {
 	if *tableOut != "" && *prodOut == "" {
 		log.Fatalf("%s: -table needs -prod", g.Name)
 	}
+	if *labDir != "" && *tableOut == "" {
+		log.Fatalf("%s: -lab needs -table", g.Name)
+	}
 	build.ConstraintExpr("!purego")
 	built := g.Build()
-	avogen.Generate()
-	if err := ctcheck.Check(g.Secrets); err != nil {
-		log.Fatal(err)
+	tables := *tableOut
+	if *labDir != "" {
+		if err := printSplit(g, built); err != nil {
+			log.Fatalf("%s: %v", g.Name, err)
+		}
+		tables = filepath.Join(*labDir, *tableOut)
+	} else {
+		avogen.Generate()
+		if err := ctcheck.Check(g.Secrets); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *tableOut != "" {
-		if err := g.Tables(*tableOut, *prodOut, built); err != nil {
+		if err := g.Tables(tables, *prodOut, built); err != nil {
 			log.Fatal(err)
 		}
 	}
 	if err := ctcheck.Write(); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// printSplit compiles the functions g built, learns from g's tables
+// which ones production runs (impltable.StartSplit: the tables are
+// planned, not written), prints those to -out and -stubs and the others
+// to the same file names in -lab's package, and runs the constant-time
+// check on both files.
+func printSplit[T any](g Generator[T], built T) error {
+	labPkg, err := gofile.ImportPath(*labDir)
+	if err != nil {
+		return err
+	}
+	f, err := avogen.Compile()
+	if err != nil {
+		return err
+	}
+	split := impltable.StartSplit(labPkg)
+	if err := g.Tables("", "", built); err != nil {
+		return err
+	}
+	split.Planned()
+	out, stubs := flagValue("out"), flagValue("stubs")
+	labAsm := filepath.Join(*labDir, out)
+	if err := avogen.Print(f, split.InProd, flagValue("pkg"), out, stubs); err != nil {
+		return err
+	}
+	if err := avogen.Print(f, split.InLab, path.Base(labPkg), labAsm, filepath.Join(*labDir, stubs)); err != nil {
+		return err
+	}
+	return ctcheck.CheckSplit(g.Secrets, split.InProd, split.InLab, labAsm, labPkg)
+}
+
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }
 
 // WriteTables writes the lab and production tables of f to labPath and

@@ -4,7 +4,10 @@
 //
 //   - the lab table (zvariants_amd64.go): a function per kernel returning
 //     every implementation, so that only a binary that calls it (the
-//     tunelab binary, its workers, tests) links them all;
+//     tunelab binary, its workers, tests) links them all; in a split
+//     run (famgen's -lab, Split), it is written in the package under
+//     lab/variants that holds the functions production does not link,
+//     and the production table gets functions reading it;
 //   - the production table (zprod_amd64.go): per kernel, the
 //     implementations the compiled dispatch table
 //     (kernels/dispatch/ztable.go) names in an entry or feature-level
@@ -36,6 +39,16 @@ type Row struct {
 	Symbol      string // function name in the package
 	LoopLabel   string
 	OffsetSweep bool
+	// Funcs are the functions the implementation runs; nil: Symbol.
+	Funcs []string
+}
+
+// funcs returns the functions r runs.
+func (r Row) funcs() []string {
+	if r.Funcs == nil {
+		return []string{r.Symbol}
+	}
+	return r.Funcs
 }
 
 // A List is one kernel's implementations of one function type.
@@ -65,18 +78,49 @@ func newFile(pkgPath, gen string) File {
 // prodPath. It records every row's function with the constant-time check
 // (ctcheck.RecordVariant; nothing if the generator did not run it), so
 // that the production table leaves out variants with findings.
+//
+// In a split run (StartSplit), the lab table goes to labPath in the lab
+// package, and the production table gets the functions reading it; while
+// the split is not planned, Write plans it and writes nothing.
 func (f *File) Write(labPath, prodPath string) error {
-	for _, l := range f.Lists {
-		for _, r := range l.Rows {
-			if err := ctcheck.RecordVariant(l.Kernel, r.Name, r.Symbol); err != nil {
-				return err
-			}
-		}
+	if active != nil && !active.planned {
+		active.plan(f)
+		return nil
 	}
-	if err := f.write(labPath, false); err != nil {
+	if err := f.record(); err != nil {
+		return err
+	}
+	if active != nil {
+		if err := active.writeLab(f, labPath); err != nil {
+			return err
+		}
+	} else if err := f.write(labPath, false); err != nil {
 		return err
 	}
 	return f.write(prodPath, true)
+}
+
+// record records each variant with the constant-time check: the union
+// of the functions of its rows (a kernel's variant listed by two lists
+// runs both rows' functions), in the order of the rows.
+func (f *File) record() error {
+	var keys [][2]string
+	funcs := map[[2]string][]string{}
+	for _, l := range f.Lists {
+		for _, r := range l.Rows {
+			k := [2]string{l.Kernel, r.Name}
+			if _, ok := funcs[k]; !ok {
+				keys = append(keys, k)
+			}
+			funcs[k] = append(funcs[k], r.funcs()...)
+		}
+	}
+	for _, k := range keys {
+		if err := ctcheck.RecordVariant(k[0], k[1], funcs[k]...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (f *File) write(path string, prod bool) error {
@@ -90,8 +134,13 @@ func (f *File) write(path string, prod bool) error {
 		}
 		f.writeList(&b, l, rows, doc, prod)
 	}
-	return gofile.Write(path, b.Bytes(), "implementation table")
+	if prod && active != nil {
+		return writeGo(path, writeAccessors(b.Bytes(), f))
+	}
+	return writeGo(path, b.Bytes())
 }
+
+func writeGo(path string, src []byte) error { return gofile.Write(path, src, "implementation table") }
 
 func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod bool) {
 	if prod {

@@ -39,6 +39,9 @@ func (t *Table) Add(l List, r Row, ceiling isafeat.Ceiling, syms ...string) erro
 		return err
 	}
 	r.Features = feats
+	if len(syms) > 1 || syms[0] != r.Symbol {
+		r.Funcs = syms
+	}
 	i := slices.IndexFunc(t.Lists, func(x List) bool { return x.Var == l.Var })
 	if i < 0 {
 		i = len(t.Lists)

@@ -70,7 +70,8 @@ func (dk *DecapsulationKey512) Decapsulate(ciphertext []byte) (sharedKey []byte,
 }
 
 // An EncapsulationKey512 is an ML-KEM-512 encapsulation key, the public
-// key of a key pair, with the matrix Â expanded. It implements
+// key of a key pair. Its first encapsulation expands the matrix Â into
+// scratch memory, a later one into memory the key keeps. It implements
 // crypto.Encapsulator and is safe for concurrent use. Get one from
 // NewEncapsulationKey512 or DecapsulationKey512.EncapsulationKey; the
 // zero value is not a key.
@@ -165,7 +166,8 @@ func (dk *DecapsulationKey768) Decapsulate(ciphertext []byte) (sharedKey []byte,
 }
 
 // An EncapsulationKey768 is an ML-KEM-768 encapsulation key, the public
-// key of a key pair, with the matrix Â expanded. It implements
+// key of a key pair. Its first encapsulation expands the matrix Â into
+// scratch memory, a later one into memory the key keeps. It implements
 // crypto.Encapsulator and is safe for concurrent use. Get one from
 // NewEncapsulationKey768 or DecapsulationKey768.EncapsulationKey; the
 // zero value is not a key.
@@ -260,7 +262,8 @@ func (dk *DecapsulationKey1024) Decapsulate(ciphertext []byte) (sharedKey []byte
 }
 
 // An EncapsulationKey1024 is an ML-KEM-1024 encapsulation key, the public
-// key of a key pair, with the matrix Â expanded. It implements
+// key of a key pair. Its first encapsulation expands the matrix Â into
+// scratch memory, a later one into memory the key keeps. It implements
 // crypto.Encapsulator and is safe for concurrent use. Get one from
 // NewEncapsulationKey1024 or DecapsulationKey1024.EncapsulationKey; the
 // zero value is not a key.

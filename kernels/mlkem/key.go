@@ -12,9 +12,9 @@ import (
 // ML-KEM (FIPS 203, 6 and 7) on one implementation for every parameter
 // set; the exported key types of kem.go wrap these.
 
-// An encapsulationKey is a parsed encapsulation key with what
-// encapsulation needs precomputed. It is immutable once built, and keys
-// copied from it share its slices.
+// An encapsulationKey is a parsed or generated encapsulation key with
+// what encapsulation needs: Â and H(ek) are computed when first needed
+// (keycache, encryptInputs), so it must not be copied once built.
 type encapsulationKey struct {
 	p   *params
 	a   keycache.Matrix[poly] // Â in the NTT domain, row-major: a[i·k+j] = Â[i, j]; see encryptInputs

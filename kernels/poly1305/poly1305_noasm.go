@@ -17,8 +17,8 @@ func prodImpls() []variant.Impl[*asmVariant] { return nil }
 // labImpls returns nil: there are no lab variants to register.
 func labImpls() []variant.Impl[*asmVariant] { return nil }
 
-// inLab is false: there are no lab variants.
-func (v *asmVariant) inLab() bool { return false }
+// InLab is false: there are no lab variants.
+func (v *asmVariant) InLab() bool { return false }
 
 // prodSum is never called: no implementation has generated code.
 func prodSum(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {
@@ -32,5 +32,20 @@ func prodBlocks(v *asmVariant, st *state, m []byte, pc *powCache) {
 
 // prodRun is never called: no implementation has generated code.
 func prodRun(v *asmVariant, n int, out *[16]byte, m []byte, key *[32]byte) {
+	panic("poly1305: no assembly variants in this build")
+}
+
+// labSum is never called: there are no lab variants.
+func labSum(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {
+	panic("poly1305: no assembly variants in this build")
+}
+
+// labBlocks is never called: there are no lab variants.
+func labBlocks(v *asmVariant, st *state, m []byte, pc *powCache) {
+	panic("poly1305: no assembly variants in this build")
+}
+
+// labRun is never called: there are no lab variants.
+func labRun(v *asmVariant, n int, out *[16]byte, m []byte, key *[32]byte) {
 	panic("poly1305: no assembly variants in this build")
 }

@@ -3,11 +3,11 @@
 package poly1305
 
 import (
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestProductionLinksOnlyTable builds a program that calls only the
@@ -18,38 +18,18 @@ import (
 // (math/big's arithmetic, as kernels/mldsa's test checks: its package
 // initialization comes with the import).
 func TestProductionLinksOnlyTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "prodmain")
-	if out, err := exec.Command(goTool, "build", "-o", bin, "./testdata/prodmain").CombinedOutput(); err != nil {
-		t.Fatalf("building the production program: %v\n%s", err, out)
-	}
-	out, err := exec.Command(goTool, "tool", "nm", bin).Output()
-	if err != nil {
-		t.Fatalf("go tool nm: %v", err)
-	}
+	bin := asmtest.BuildProgram(t, "./testdata/prodmain")
 	const pkg = "github.com/tunelab/tunelab/kernels/poly1305."
 	var prod []string // the generated functions production variants run
 	for _, r := range prodVariants {
 		local := strings.TrimPrefix(r.Symbol, pkg)
+		prod = append(prod, pkg+local)
 		if blocks, ok := strings.CutPrefix(local, "sum"); ok {
-			prod = append(prod, pkg+local, pkg+"blocks"+blocks)
-		} else {
-			prod = append(prod, pkg+local)
+			prod = append(prod, pkg+"blocks"+blocks)
 		}
 	}
 	linked := 0
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		sym := strings.TrimSuffix(f[len(f)-1], ".abi0")
+	for _, sym := range asmtest.LinkedSymbols(t, bin) {
 		local, ours := strings.CutPrefix(sym, pkg)
 		switch {
 		case ours && (strings.HasPrefix(local, "sum_") || strings.HasPrefix(local, "blocks_")):

@@ -3,13 +3,12 @@
 package mldsa
 
 import (
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/asmtest"
 )
 
 // TestProductionLinksOnlyTable builds a program that calls only NTT and
@@ -18,21 +17,7 @@ import (
 // tables and what verifies them must stay unreachable from production
 // code.
 func TestProductionLinksOnlyTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a program")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "prodmain")
-	if out, err := exec.Command(goTool, "build", "-o", bin, "./testdata/prodmain").CombinedOutput(); err != nil {
-		t.Fatalf("building the production program: %v\n%s", err, out)
-	}
-	out, err := exec.Command(goTool, "tool", "nm", bin).Output()
-	if err != nil {
-		t.Fatalf("go tool nm: %v", err)
-	}
+	syms := asmtest.LinkedSymbols(t, asmtest.BuildProgram(t, "./testdata/prodmain"))
 	prod := slices.Concat(symbols(prodAsmNTT), symbols(prodAsmInvNTT), symbols(prodAsmMulNTT))
 	lab := map[string]bool{}
 	for _, ims := range [][]string{symbols(asmNTT()), symbols(asmInvNTT()), symbols(asmMulNTT())} {
@@ -41,12 +26,7 @@ func TestProductionLinksOnlyTable(t *testing.T) {
 		}
 	}
 	linked := map[string]bool{}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		sym := strings.TrimSuffix(f[len(f)-1], ".abi0")
+	for _, sym := range syms {
 		if lab[sym] && !linked[sym] {
 			linked[sym] = true
 			if !slices.Contains(prod, sym) {
@@ -57,23 +37,18 @@ func TestProductionLinksOnlyTable(t *testing.T) {
 	if len(linked) == 0 {
 		t.Error("the production program links no generated variant at all")
 	}
-	for _, sym := range labMachinery(string(out)) {
+	for _, sym := range labMachinery(syms) {
 		t.Errorf("the production program links %s, the lab's verification machinery", sym)
 	}
 }
 
-// labMachinery returns the symbols of nm's output that belong to the
-// lab's verification: the registry records' Verify and the references
-// and test inputs they use (math/big's arithmetic, internal/polyvec),
-// which only RegisterVariants may reach.
-func labMachinery(nm string) []string {
+// labMachinery returns the symbols of syms that belong to the lab's
+// verification: the registry records' Verify and the references and test
+// inputs they use (math/big's arithmetic, internal/polyvec), which only
+// RegisterVariants may reach.
+func labMachinery(syms []string) []string {
 	var found []string
-	for _, line := range strings.Split(nm, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		sym := f[len(f)-1]
+	for _, sym := range syms {
 		if strings.HasPrefix(sym, "math/big.(*") || strings.Contains(sym, "tunelab/internal/polyvec.") ||
 			strings.Contains(sym, "kernelset.(*Slot[") && strings.HasSuffix(sym, ").Verify") ||
 			strings.Contains(sym, "nttfield.Verify") {

@@ -16,9 +16,11 @@
 // A program links the generic code and the production set: the variants
 // the compiled dispatch table (kernels/dispatch/ztable.go) can select,
 // which are the only ones registered and planned among at init. The lab
-// (tunelab, its workers, tests) calls RegisterVariants, which adds every
-// other generated variant and plans again, so that TUNELAB_DISPATCH can
-// force any of them.
+// (tunelab, its workers, tests) imports lab/variants/poly1305, which holds
+// every other generated variant, and calls RegisterVariants, which adds
+// them and plans again, so that TUNELAB_DISPATCH can force any of them.
+// The state, the generic arithmetic and the variant record that both
+// packages use are in internal/poly1305core.
 //
 // A key must be used for one message only, as Poly1305 requires.
 package poly1305

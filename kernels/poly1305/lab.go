@@ -10,25 +10,15 @@ import (
 // they can measure, verify and (with TUNELAB_DISPATCH) force any variant.
 // Production code need not call it; it then links only the variants its
 // dispatch table can select. RegisterVariants adds the variants the
-// production set lacks and plans dispatch again among all; calling it
-// again does nothing. Call it before using the package concurrently
-// (lab/all calls it from an init function). Under purego, or off
-// amd64, there are no generated variants and it registers the generic one.
+// production set lacks and plans dispatch again among all; those are in
+// lab/variants/poly1305, which the binary must import (lab/variants
+// imports every such package). Calling it again does nothing. Call it
+// before using the package concurrently (lab/all calls it from an init
+// function). Under purego, or off amd64, there are no generated variants
+// and it registers the generic one.
 func RegisterVariants() { registerOnce.Do(func() { slot.AddLab(labSpec(), labImpls()) }) }
 
 var registerOnce sync.Once
-
-// labCalls runs the lab variants through the lab switches of
-// zvariants_amd64.go. labImpls sets it: production binaries, which never
-// call RegisterVariants, do not link those switches and the generated code
-// only they call. Its pointer arguments escape to the heap, as those of
-// every call through a func value do; the public API reaches it only
-// through sumCopy and blocksCopy.
-var labCalls struct {
-	sum    func(v *asmVariant, out *[16]byte, m []byte, key *[32]byte)
-	blocks func(v *asmVariant, st *state, m []byte, pc *powCache)
-	run    func(v *asmVariant, n int, out *[16]byte, m []byte, key *[32]byte)
-}
 
 // sumCopy computes the MAC with lab variant v for the public API, on
 // heap copies of m and key, so that none of its arguments escapes. Only
@@ -39,7 +29,7 @@ var labCalls struct {
 func sumCopy(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {
 	o, k := new([16]byte), new([32]byte)
 	*k = *key
-	labCalls.sum(v, o, bytes.Clone(m), k)
+	labSum(v, o, bytes.Clone(m), k)
 	*out = *o
 }
 
@@ -53,7 +43,7 @@ func blocksCopy(v *asmVariant, st *state, m []byte, pc *powCache) {
 		c = new(powCache)
 		*c = *pc
 	}
-	labCalls.blocks(v, s, bytes.Clone(m), c)
+	labBlocks(v, s, bytes.Clone(m), c)
 	*st = *s
 	if pc != nil {
 		*pc = *c

@@ -34,7 +34,7 @@ func TestNoAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
 	key := randKey(rng)
 	for _, im := range runnable(t) {
-		if im.Fn.inLab() {
+		if im.Fn.InLab() {
 			continue
 		}
 		withPlan(t, im, func() {
@@ -69,7 +69,7 @@ func TestNoAllocs(t *testing.T) {
 func TestPublicAPIRunsLabVariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 54))
 	for _, im := range runnable(t) {
-		if !im.Fn.inLab() {
+		if !im.Fn.InLab() {
 			continue
 		}
 		withPlan(t, im, func() {

@@ -1,6 +1,10 @@
 package poly1305
 
-import "crypto/subtle"
+import (
+	"crypto/subtle"
+
+	"github.com/tunelab/tunelab/internal/poly1305core"
+)
 
 // TagSize is the size in bytes of a Poly1305 authenticator.
 const TagSize = 16
@@ -35,7 +39,7 @@ type MAC struct {
 // New returns a MAC computing an authenticator under the one-time key.
 func New(key *[32]byte) *MAC {
 	h := &MAC{}
-	h.st.init(key)
+	h.st.Init(key)
 	return h
 }
 
@@ -56,7 +60,7 @@ func (h *MAC) Write(p []byte) (int, error) {
 		if h.nbuf < 16 {
 			return n, nil
 		}
-		blocksGeneric(&h.st.h, &h.st.r, h.buf[:], 1)
+		poly1305core.BlocksGeneric(&h.st.H, &h.st.R, h.buf[:], 1)
 		h.nbuf = 0
 	}
 	if full := len(p) &^ 15; full > 0 {
@@ -80,7 +84,7 @@ func (h *MAC) impl(n int) *asmVariant {
 func (h *MAC) Sum(b []byte) []byte {
 	var tag [TagSize]byte
 	st := h.st
-	st.finish(&tag, h.buf[:h.nbuf])
+	st.Finish(&tag, h.buf[:h.nbuf])
 	h.summed = true
 	return append(b, tag[:]...)
 }
@@ -90,7 +94,7 @@ func (h *MAC) Sum(b []byte) []byte {
 func (h *MAC) Verify(expected []byte) bool {
 	var tag [TagSize]byte
 	st := h.st
-	st.finish(&tag, h.buf[:h.nbuf])
+	st.Finish(&tag, h.buf[:h.nbuf])
 	h.summed = true
 	return subtle.ConstantTimeCompare(tag[:], expected) == 1
 }

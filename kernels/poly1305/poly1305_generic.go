@@ -1,116 +1,17 @@
 package poly1305
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "github.com/tunelab/tunelab/internal/poly1305core"
 
-// A state is the accumulator and key of one message.
-type state struct {
-	h [3]uint64 // canonical accumulator, see the package comment
-	r [2]uint64 // clamped r
-	s [2]uint64
-}
-
-// Clamping masks of r (RFC 8439 section 2.5).
-const (
-	rMask0 = 0x0FFFFFFC0FFFFFFF
-	rMask1 = 0x0FFFFFFC0FFFFFFC
-)
-
-func (st *state) init(key *[32]byte) {
-	st.h = [3]uint64{}
-	st.r[0] = binary.LittleEndian.Uint64(key[0:8]) & rMask0
-	st.r[1] = binary.LittleEndian.Uint64(key[8:16]) & rMask1
-	st.s[0] = binary.LittleEndian.Uint64(key[16:24])
-	st.s[1] = binary.LittleEndian.Uint64(key[24:32])
-}
-
-// blocksGeneric adds the full blocks of m to h, each with hibit·2^128:
-// h = (h + block)·r mod p (partially reduced, h[2] < 8).
-func blocksGeneric(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) {
-	h0, h1, h2 := h[0], h[1], h[2]
-	for len(m) >= 16 {
-		var c uint64
-		h0, c = bits.Add64(h0, binary.LittleEndian.Uint64(m[0:8]), 0)
-		h1, c = bits.Add64(h1, binary.LittleEndian.Uint64(m[8:16]), c)
-		h2 += c + hibit
-		h0, h1, h2 = mulReduce(h0, h1, h2, r[0], r[1])
-		m = m[16:]
-	}
-	h[0], h[1], h[2] = h0, h1, h2
-}
-
-// mulReduce returns (h0 + h1·2^64 + h2·2^128)·(r0 + r1·2^64) partially
-// reduced modulo p, for h2 < 2^4 and r0, r1 < 2^60: the product t has
-// t >> 130 = c and h = (t mod 2^130) + 4c + c since 2^130 ≡ 5.
-func mulReduce(h0, h1, h2, r0, r1 uint64) (uint64, uint64, uint64) {
-	hi00, t0 := bits.Mul64(h0, r0)
-	hi10, lo10 := bits.Mul64(h1, r0)
-	hi01, lo01 := bits.Mul64(h0, r1)
-	hi11, lo11 := bits.Mul64(h1, r1)
-	var c uint64
-	t1, c := bits.Add64(hi00, lo10, 0)
-	t2, _ := bits.Add64(hi10, h2*r0, c) // h2·r0 < 2^64, no carry out: t < 2^190
-	t1, c = bits.Add64(t1, lo01, 0)
-	t2, c2 := bits.Add64(t2, hi01, c)
-	t3 := hi11 + c2
-	t2, c = bits.Add64(t2, lo11, 0)
-	t3 += h2*r1 + c
-	// h = t mod 2^130 + (t >> 130)·4 + (t >> 130)
-	n0, n1, n2 := t0, t1, t2&3
-	cc0, cc1 := t2&^3, t3
-	n0, c = bits.Add64(n0, cc0, 0)
-	n1, c = bits.Add64(n1, cc1, c)
-	n2 += c
-	cc0, cc1 = cc0>>2|cc1<<62, cc1>>2
-	n0, c = bits.Add64(n0, cc0, 0)
-	n1, c = bits.Add64(n1, cc1, c)
-	n2 += c
-	return n0, n1, n2
-}
-
-// finish adds the final partial block (len(tail) < 16, padded with a 1
-// byte, no 2^128 bit) with the generic code, reduces h modulo p in
-// constant time, adds s and writes the tag.
-func (st *state) finish(out *[16]byte, tail []byte) {
-	if len(tail) > 0 {
-		var b [16]byte
-		copy(b[:], tail)
-		b[len(tail)] = 1
-		blocksGeneric(&st.h, &st.r, b[:], 0)
-	}
-	h0, h1, _ := reduceFull(st.h)
-	var c uint64
-	h0, c = bits.Add64(h0, st.s[0], 0)
-	h1, _ = bits.Add64(h1, st.s[1], c)
-	binary.LittleEndian.PutUint64(out[0:8], h0)
-	binary.LittleEndian.PutUint64(out[8:16], h1)
-}
-
-// reduceFull returns h mod p for a partially reduced h (h[2] < 8): one
-// fold of h >> 130, then a constant-time conditional subtraction of p.
-func reduceFull(h [3]uint64) (uint64, uint64, uint64) {
-	h0, h1, h2 := h[0], h[1], h[2]
-	c := (h2 >> 2) * 5
-	h2 &= 3
-	var k uint64
-	h0, k = bits.Add64(h0, c, 0)
-	h1, k = bits.Add64(h1, 0, k)
-	h2 += k
-	// t = h - p = h + 5 - 2^130; keep t when it does not borrow.
-	t0, b := bits.Sub64(h0, 0xFFFFFFFFFFFFFFFB, 0)
-	t1, b := bits.Sub64(h1, 0xFFFFFFFFFFFFFFFF, b)
-	t2, b := bits.Sub64(h2, 3, b)
-	keep := b - 1 // all ones when h >= p
-	return h0 ^ (keep & (h0 ^ t0)), h1 ^ (keep & (h1 ^ t1)), h2 ^ (keep & (h2 ^ t2))
-}
+// A state is the accumulator and key of one message; its generic
+// arithmetic (Init, Finish, BlocksGeneric) is in internal/poly1305core,
+// which the lab's generated variants share.
+type state = poly1305core.State
 
 // sumGeneric is the generic reference: the whole MAC in Go.
 func sumGeneric(out *[16]byte, m []byte, key *[32]byte) {
 	var st state
-	st.init(key)
+	st.Init(key)
 	full := len(m) &^ 15
-	blocksGeneric(&st.h, &st.r, m[:full], 1)
-	st.finish(out, m[full:])
+	poly1305core.BlocksGeneric(&st.H, &st.R, m[:full], 1)
+	st.Finish(out, m[full:])
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/tunelab/tunelab/internal/poly1305core"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -20,7 +21,8 @@ var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 // generated variants, Fn saying how to call one. A variant of the
 // production set (zprod_amd64.go: those the compiled dispatch table can
 // select) runs through the production switches; one that only the lab set
-// has (added by RegisterVariants) runs through labCalls.
+// has (added by RegisterVariants) runs through labSum, labBlocks and
+// labRun: the generated wrappers of lab/variants/poly1305.
 var slot = kernelset.New(kernelset.Prod[*asmVariant]{Kernel: kernel}, prodImpls())
 
 // labSpec describes the kernel for the lab (RegisterVariants).
@@ -46,22 +48,22 @@ func apiSum(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {
 	switch {
 	case v == nil:
 		sumGeneric(out, m, key)
-	case v.inLab():
+	case v.InLab():
 		sumCopy(v, out, m, key)
 	default:
 		prodSum(v, out, m, key)
 	}
 }
 
-// apiBlocks adds the full blocks of m (len(m) a multiple of 16) to st.h
+// apiBlocks adds the full blocks of m (len(m) a multiple of 16) to st.H
 // with v for a MAC's Write; pc, when non-nil, caches key powers across
 // calls of one MAC. As with apiSum nothing escapes; a lab variant runs on
 // heap copies (blocksCopy).
 func apiBlocks(v *asmVariant, st *state, m []byte, pc *powCache) {
 	switch {
 	case v == nil:
-		blocksGeneric(&st.h, &st.r, m, 1)
-	case v.inLab():
+		poly1305core.BlocksGeneric(&st.H, &st.R, m, 1)
+	case v.InLab():
 		blocksCopy(v, st, m, pc)
 	default:
 		prodBlocks(v, st, m, pc)
@@ -69,11 +71,11 @@ func apiBlocks(v *asmVariant, st *state, m []byte, pc *powCache) {
 }
 
 // sum computes the MAC with v on the caller's memory, for lab code
-// (instances, verification, tests): a lab variant runs through labCalls,
-// a func value, so out, m and key escape to the heap.
+// (instances, verification, tests): a lab variant runs through labSum, a
+// call of a func value, so out, m and key escape to the heap.
 func sum(v *asmVariant, out *[16]byte, m []byte, key *[32]byte) {
-	if v.inLab() {
-		labCalls.sum(v, out, m, key)
+	if v.InLab() {
+		labSum(v, out, m, key)
 		return
 	}
 	apiSum(v, out, m, key)
@@ -120,8 +122,8 @@ func (in *instance) Run(n int) {
 		for i := 0; i < n; i++ {
 			sumGeneric(&in.tag, in.msg, &in.key)
 		}
-	case v.inLab():
-		labCalls.run(v, n, &in.tag, in.msg, &in.key)
+	case v.InLab():
+		labRun(v, n, &in.tag, in.msg, &in.key)
 	default:
 		prodRun(v, n, &in.tag, in.msg, &in.key)
 	}

@@ -16,11 +16,6 @@ import (
 	"github.com/tunelab/tunelab/lab/ct"
 )
 
-// unsplitAsm are the generated files under kernels/ that still hold
-// every variant: poly1305's lab switches (zvariants_amd64.go) call its
-// functions inside the package, with the package's types.
-var unsplitAsm = []string{"kernels/poly1305/poly1305_amd64.s"}
-
 // handWrittenAsm are the assembly files under kernels/ no generator
 // writes.
 var handWrittenAsm = []string{"kernels/cpu/cpuid_amd64.s"}
@@ -45,7 +40,7 @@ func TestKernelsAssemblyIsProduction(t *testing.T) {
 		files[f.Asm] = f
 	}
 	for _, asm := range kernelsAsm(t) {
-		if slices.Contains(handWrittenAsm, asm) || slices.Contains(unsplitAsm, asm) {
+		if slices.Contains(handWrittenAsm, asm) {
 			continue
 		}
 		f := files[asm]

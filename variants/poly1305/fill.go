@@ -48,18 +48,13 @@ func shapes(specs []spec) []shape {
 	return out
 }
 
-// writeFills writes one straight-line fill function per shape; each set's
-// FillTable switch (writeFillSwitch) calls those of its shapes. The
+// writeFill writes the straight-line fill function of shape s; each set's
+// file holds those of its shapes (setShapes), which its FillTable switch
+// (writeFillSwitch) calls. The
 // layout is the one vecGen reads: entry 0 = r^(L·u), entry e in 1..u-1 =
 // r^(L·(u-e)) in every lane, entry u = r^(L-order[q]) in lane q; per entry
 // the limbs, then the wrap multiples of limbs 1..n-1, each an L-lane
 // vector.
-func writeFills(b *bytes.Buffer, sh []shape) {
-	for _, s := range sh {
-		writeFill(b, s)
-	}
-}
-
 func writeFill(b *bytes.Buffer, s shape) {
 	nl, wrap := 5, 5
 	if s.radix == 44 {
@@ -71,7 +66,7 @@ func writeFill(b *bytes.Buffer, s shape) {
 	fmt.Fprintf(b, "// %s fills the %d-word table of radix 2^%d, %d lanes, %d vectors per iteration.\n",
 		s.fn(), words, s.radix, L, u)
 	fmt.Fprintf(b, "func %s(tab []uint64, r *[2]uint64) {\n_ = tab[%d]\n", s.fn(), words-1)
-	fmt.Fprintf(b, "var l [%d][5]uint64\npowers%d(l[:], r)\n", L*u+1, s.radix)
+	fmt.Fprintf(b, "var l [%d][5]uint64\npoly1305core.Powers%d(l[:], r)\n", L*u+1, s.radix)
 	if s.compact {
 		writeCompact(b, s, nl, order)
 		return

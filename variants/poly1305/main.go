@@ -27,19 +27,26 @@
 //
 // Besides the assembly and stubs (through avo) it writes two Go files of
 // kernels/variant.Impl records (name, features derived from the
-// instructions of the functions each runs, symbol, loop label, code size
-// and, in Fn, the id and table shape), each with switch functions that
-// call its variants directly (calls through func values would move their
-// pointer arguments to the heap) and the wrappers running a MAC through
-// them:
+// instructions of the functions each runs, symbol, loop label and, in Fn,
+// an internal/poly1305core.Variant: the id and table shape), each with
+// switch functions that call its package's variants directly (calls
+// through func values would move their pointer arguments to the heap),
+// the wrappers running a MAC through them and one straight-line
+// power-table fill function per table shape they use. It requires -lab
+// (famgen): the functions of the variants production does not link go to
+// the package under lab/variants, with a copy of variant 0's, whose
+// scalar code every vector variant runs, and
 //
-//   - with -table, the lab file: every variant (labVariants, the lab*
-//     functions) and one straight-line power-table fill function per
-//     table shape; only binaries calling poly1305.RegisterVariants link
-//     them;
-//   - with -prod, the production file: the variants the compiled dispatch
-//     table (kernels/dispatch/ztable.go) names (prodVariants, the prod*
-//     functions), which is all a production binary links.
+//   - with -table, the lab file, in that package: every variant
+//     (labVariants; those production links without Fn), the lab* switches
+//     and wrappers of the others and the init function offering the table
+//     (variant.OfferLab) and setting poly1305core.Lab, through which
+//     kernels/poly1305 runs them; only binaries importing that package
+//     and calling poly1305.RegisterVariants link them;
+//   - with -prod, the production file, in kernels/poly1305: the variants
+//     the compiled dispatch table (kernels/dispatch/ztable.go) names
+//     (prodVariants, the prod* functions), which is all a production
+//     binary links, and labVariants, reading the lab table.
 //
 // Every block function honours one contract: it adds len(m)/16 full 16-byte
 // blocks (each with the 2^128 pad bit) to the canonical accumulator h, a

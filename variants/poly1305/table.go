@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -20,57 +21,100 @@ import (
 const kernel = "poly1305"
 
 // A set is the variants one table file lists and the generated functions
-// it calls them through: the lab set (every variant) or the production
-// set (the variants the compiled dispatch table names).
+// it calls them through: the lab set (every variant, in the package under
+// lab/variants) or the production set (the variants the compiled dispatch
+// table names, in kernels/poly1305).
 type set struct {
 	prefix  string // of the set's functions: labSum, prodCallVector, ...
 	doc     string // what the set is, for doc comments
 	records []int  // ids (generation indices) of the listed variants
-	calls   []int  // ids with cases in the switches: the records and the variant whose scalar code every vector variant runs
+	calls   []int  // ids with cases in the switches: the variants the file's package runs and the variant whose scalar code every vector variant runs
+	linked  []int  // lab set: the ids production links, listed without a function
 }
 
-// writeTables writes the lab table to labPath (every variant, the lab
-// switches and the fill function of every table shape) and the
-// production table to prodPath (the variants the compiled dispatch table
-// names and the production switches, which reference only the functions
-// those run). Code sizes are estimated from the instruction count of each
-// function in the written assembly.
+// writeTables writes, in a split run (famgen's -lab, which poly1305
+// requires), the lab table to labPath in the lab package (every variant,
+// those production links without a function; the lab switches, wrappers
+// and fill functions of the variants production does not link, and the
+// init function handing them to kernels/poly1305) and the production
+// table to prodPath (the variants the compiled dispatch table names and
+// the production switches, which reference only the functions those
+// run). While the split is being planned it hands it the functions each
+// variant runs instead.
 func writeTables(labPath, prodPath string, specs []spec) error {
-	records, err := recordLiterals(specs)
+	split, planning := impltable.Active()
+	if split == nil {
+		return fmt.Errorf("poly1305: -table needs -lab (the lab table and switches go to the package under lab/variants)")
+	}
+	if planning {
+		var rows []impltable.Row
+		for i := range specs {
+			rows = append(rows, impltable.Row{Name: specs[i].name(), OffsetSweep: specs[i].sweep, Funcs: executed(specs, &specs[i])})
+		}
+		split.Plan(kernel, rows)
+		return nil
+	}
+	prodIDs := dispatchable(specs)
+	records, err := recordLiterals(specs, prodIDs, split.LabPath)
 	if err != nil {
 		return err
 	}
-	lab := set{prefix: "lab", doc: "the lab set (every variant)", records: ids(len(specs))}
-	lab.calls = lab.records
-	prod := set{prefix: "prod", doc: "the production set (the variants the compiled dispatch table names)", records: dispatchable(specs)}
-	prod.calls = withTail(prod.records)
-	shs := shapes(specs)
-	if err := writeFile(labPath, specs, records, lab, func(b *bytes.Buffer) { writeFills(b, shs) }); err != nil {
+	var labOnly []int
+	for i := range specs {
+		if !slices.Contains(prodIDs, i) {
+			labOnly = append(labOnly, i)
+		}
+	}
+	lab := set{prefix: "lab", doc: "the lab set (the variants production does not link)", records: ids(len(specs)), calls: withTail(labOnly), linked: prodIDs}
+	prod := set{prefix: "prod", doc: "the production set (the variants the compiled dispatch table names)", records: prodIDs, calls: withTail(prodIDs)}
+	if err := writeFile(labPath, path.Base(split.LabPath), specs, records, lab, writeLabInit); err != nil {
 		return err
 	}
-	return writeFile(prodPath, specs, records, prod, nil)
+	return writeFile(prodPath, pkgName(), specs, records, prod, writeLabAccessor)
 }
 
-// writeFile writes the Go file of one set: its table, switches, wrappers
-// and what extra adds.
-func writeFile(path string, specs []spec, records []string, s set, extra func(*bytes.Buffer)) error {
+// writeFile writes the Go file of one set in package pkg: its table,
+// switches, wrappers, the fill functions of its shapes and what extra
+// adds.
+func writeFile(path, pkg string, specs []spec, records []string, s set, extra func(*bytes.Buffer)) error {
 	var b bytes.Buffer
 	cfg := printer.NewGoRunConfig()
-	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage %s\n\n", cfg.GeneratedWarning(), pkgName())
-	b.WriteString("import \"github.com/tunelab/tunelab/kernels/variant\"\n\n")
+	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage %s\n\n", cfg.GeneratedWarning(), pkg)
+	b.WriteString("import (\n\"github.com/tunelab/tunelab/internal/poly1305core\"\n\"github.com/tunelab/tunelab/kernels/variant\"\n)\n\n")
+	extra(&b)
 	writeRecords(&b, records, s)
 	writeSwitches(&b, specs, s)
 	writeWrappers(&b, s)
-	if extra != nil {
-		extra(&b)
+	all := shapes(specs)
+	for _, i := range setShapes(specs, s) {
+		writeFill(&b, all[i])
 	}
 	return gofile.Write(path, b.Bytes(), "variant table")
 }
 
+// labKey is the key of the lab table in variant.OfferLab.
+const labKey = "poly1305.labVariants"
+
+// writeLabInit writes the lab package's init function.
+func writeLabInit(b *bytes.Buffer) {
+	b.WriteString(comment("init offers the lab table (variant.OfferLab), which the RegisterVariants of %s registers, and sets poly1305core.Lab to this package's wrappers, through which %s runs the variants listed here with a function.", pkgPath, pkgPath))
+	fmt.Fprintf(b, "func init() {\nvariant.OfferLab(%q, labVariants())\n", labKey)
+	b.WriteString("poly1305core.Lab.Sum, poly1305core.Lab.Blocks, poly1305core.Lab.Run, poly1305core.Lab.FillTable = labSum, labBlocks, labRun, labFillTable\n}\n\n")
+}
+
+// writeLabAccessor writes the production file's labVariants, which reads
+// the lab table.
+func writeLabAccessor(b *bytes.Buffer) {
+	b.WriteString(comment("labVariants returns every generated variant in generation order: the lab table the package under lab/variants offers (variant.LabTable), with the records of prodVariants for the variants production links."))
+	fmt.Fprintf(b, "func labVariants() []variant.Impl[*poly1305core.Variant] {\nreturn variant.WithProd(variant.LabTable[*poly1305core.Variant](%q), prodVariants)\n}\n\n", labKey)
+}
+
 // recordLiterals returns the variant.Impl literal of every spec: name,
 // features derived from the instructions of the functions it runs,
-// symbol, loop label and, in Fn, its id and table shape.
-func recordLiterals(specs []spec) ([]string, error) {
+// symbol, loop label and, in Fn, its id and table shape. The records of
+// the variants production does not link (all but prodIDs) name the
+// functions of the lab package at labPkg.
+func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error) {
 	derived, err := isafeat.Derive()
 	if err != nil {
 		return nil, err
@@ -92,33 +136,44 @@ func recordLiterals(specs []spec) ([]string, error) {
 		if err := ctcheck.RecordVariant(kernel, s.name(), executed(specs, s)...); err != nil {
 			return nil, err
 		}
-		fn := fmt.Sprintf("&asmVariant{id: %d}", i)
+		fn := fmt.Sprintf("&poly1305core.Variant{ID: %d}", i)
 		if s.isa != "scalar" {
-			fn = fmt.Sprintf("&asmVariant{id: %d, vector: true, radix: %d, lanes: %d, unroll: %d, order: %#v, shape: %d, powWords: %d, compact: %v, tailVector: %v, tailSteps: %v}",
+			fn = fmt.Sprintf("&poly1305core.Variant{ID: %d, Vector: true, Radix: %d, Lanes: %d, Unroll: %d, Order: %#v, Shape: %d, PowWords: %d, Compact: %v, TailVector: %v, TailSteps: %v}",
 				i, s.radix, s.lanes, s.unroll(), s.order, shapeIndex(shs, s.shape()), s.shape().words(), s.pow == "reg", s.tail == "vector", s.tail == "vec4")
 		}
+		pkg := pkgPath
+		if !slices.Contains(prodIDs, i) {
+			pkg = labPkg
+		}
 		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", OffsetSweep: %v,\nFn: %s},\n",
-			s.name(), feats, pkgPath+"."+sym, s.sweep, fn)
+			s.name(), feats, pkg+"."+sym, s.sweep, fn)
 	}
 	return out, nil
 }
 
 // writeRecords writes the set's table: the lab table as a function, so
-// that only binaries calling it hold every record; the production table
-// as a variable.
+// that only binaries calling it hold every record, listing the variants
+// production links without a function (kernels/poly1305 takes prodVariants'
+// records for them, variant.WithProd); the production table as a
+// variable.
 func writeRecords(b *bytes.Buffer, records []string, s set) {
 	if s.prefix == "lab" {
-		b.WriteString(comment("labVariants lists %s, %d variants in generation order; Fn.id is the index of each, its id in the switches.", s.doc, len(s.records)))
-		b.WriteString("func labVariants() []variant.Impl[*asmVariant] {\nreturn []variant.Impl[*asmVariant]{\n")
-	} else {
-		b.WriteString(comment("prodVariants lists %s, %d variants; Fn.id is the index of each in labVariants, its id in the switches.", s.doc, len(s.records)))
-		b.WriteString("var prodVariants = []variant.Impl[*asmVariant]{\n")
+		b.WriteString(comment("labVariants lists every variant, %d, in generation order; Fn.ID is the index of each, its id in the switches. The variants production links (in %s) have no Fn.", len(s.records), pkgPath))
+		b.WriteString("func labVariants() []variant.Impl[*poly1305core.Variant] {\nreturn []variant.Impl[*poly1305core.Variant]{\n")
+		for _, id := range s.records {
+			r := records[id]
+			if slices.Contains(s.linked, id) {
+				r = r[:strings.Index(r, "\nFn: ")] + " Fn: nil},\n"
+			}
+			b.WriteString(r)
+		}
+		b.WriteString("}\n}\n\n")
+		return
 	}
+	b.WriteString(comment("prodVariants lists %s, %d variants; Fn.ID is the index of each in labVariants, its id in the switches.", s.doc, len(s.records)))
+	b.WriteString("var prodVariants = []variant.Impl[*poly1305core.Variant]{\n")
 	for _, id := range s.records {
 		b.WriteString(records[id])
-	}
-	if s.prefix == "lab" {
-		b.WriteString("}\n")
 	}
 	b.WriteString("}\n\n")
 }
@@ -131,7 +186,7 @@ func writeSwitches(b *bytes.Buffer, specs []spec, s set) {
 	vector := func(sp *spec) bool { return sp.isa != "scalar" }
 	blocks := func(sp *spec) string {
 		if sp.tail == "vector" {
-			return "pad, fm := v.firstBlocks(len(m))\n" + sp.fn() + "(h, pw, m, pad, fm)"
+			return "pad, fm := v.FirstBlocks(len(m))\n" + sp.fn() + "(h, pw, m, pad, fm)"
 		}
 		return sp.fn() + "(h, pw, m)"
 	}
@@ -139,7 +194,7 @@ func writeSwitches(b *bytes.Buffer, specs []spec, s set) {
 		func(sp *spec) string { return sp.fn() + "(h, r, m, hibit)" })
 	writeSwitch(b, specs, s, "CallSum", "id int, out *[16]byte, m []byte, key *[32]byte", "id", scalar,
 		func(sp *spec) string { return sp.sumFn() + "(out, m, key)" })
-	writeSwitch(b, specs, s, "CallVector", "v *asmVariant, h *[3]uint64, pw *uint64, m []byte", "v.id", vector, blocks)
+	writeSwitch(b, specs, s, "CallVector", "v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte", "v.ID", vector, blocks)
 	writeFillSwitch(b, specs, s)
 }
 
@@ -160,6 +215,18 @@ func writeSwitch(b *bytes.Buffer, specs []spec, s set, name, params, sel string,
 // set's vector variants.
 func writeFillSwitch(b *bytes.Buffer, specs []spec, s set) {
 	all := shapes(specs)
+	b.WriteString(comment("%sFillTable writes the power table of the given shape (see writeFill in variants/poly1305) for key r, a shape of %s; direct calls keep tab on the stack.", s.prefix, s.doc))
+	fmt.Fprintf(b, "func %sFillTable(shape int, tab []uint64, r *[2]uint64) {\nswitch shape {\n", s.prefix)
+	for _, i := range setShapes(specs, s) {
+		fmt.Fprintf(b, "case %d:\n%s(tab, r)\n", i, all[i].fn())
+	}
+	b.WriteString("default:\npanic(\"poly1305: bad table shape\")\n}\n}\n\n")
+}
+
+// setShapes returns the indices in shapes(specs) of the table shapes of
+// the vector variants s calls, in increasing order.
+func setShapes(specs []spec, s set) []int {
+	all := shapes(specs)
 	var used []int
 	for _, id := range s.calls {
 		if specs[id].isa != "scalar" {
@@ -167,12 +234,7 @@ func writeFillSwitch(b *bytes.Buffer, specs []spec, s set) {
 		}
 	}
 	slices.Sort(used)
-	b.WriteString(comment("%sFillTable writes the power table of the given shape (see writeFills in variants/poly1305) for key r, a shape of %s; direct calls keep tab on the stack.", s.prefix, s.doc))
-	fmt.Fprintf(b, "func %sFillTable(shape int, tab []uint64, r *[2]uint64) {\nswitch shape {\n", s.prefix)
-	for _, i := range slices.Compact(used) {
-		fmt.Fprintf(b, "case %d:\n%s(tab, r)\n", i, all[i].fn())
-	}
-	b.WriteString("default:\npanic(\"poly1305: bad table shape\")\n}\n}\n\n")
+	return slices.Compact(used)
 }
 
 // dispatchable returns the ids of the variants the compiled dispatch
@@ -211,13 +273,15 @@ func ids(n int) []int {
 
 // executed lists the generated functions variant s runs: a scalar
 // variant's block and one-shot functions; a vector variant's block
-// function and the scalar blocks of variant 0, which finish what is left
-// after the last full vector iteration.
+// function and variant 0's scalar blocks, which finish what is left after
+// the last full vector iteration, and one-shot function, which computes
+// messages shorter than one iteration (see Variant.OneShot in
+// internal/poly1305core).
 func executed(specs []spec, s *spec) []string {
 	if s.isa == "scalar" {
 		return []string{s.fn(), s.sumFn()}
 	}
-	return []string{s.fn(), specs[0].fn()}
+	return []string{s.fn(), specs[0].fn(), specs[0].sumFn()}
 }
 
 func shapeIndex(shs []shape, sh shape) int {

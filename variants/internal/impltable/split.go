@@ -37,6 +37,19 @@ func StartSplit(labPath string) *Split {
 // Planned ends the planning: File.Write writes the tables again.
 func (s *Split) Planned() { s.planned = true }
 
+// Active returns the split of this generator run (nil: none) and whether
+// it is being planned, for a generator that writes its own tables
+// (variants/poly1305): while planning, it hands its rows to Plan instead
+// of writing; once planned, it writes the lab table into the lab package
+// (LabPath) and the production table, as File.Write does.
+func Active() (s *Split, planning bool) { return active, active != nil && !active.planned }
+
+// Plan records kernel's rows as File.Write does while the split is being
+// planned.
+func (s *Split) Plan(kernel string, rows []Row) {
+	s.plan(&File{Lists: []List{{Kernel: kernel, Rows: rows}}})
+}
+
 // InProd reports whether the kernels package's assembly holds function
 // fn: one a production row runs, or one no row runs (a helper the
 // family's Go code calls, such as an AES key expansion).

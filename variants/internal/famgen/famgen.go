@@ -249,6 +249,8 @@ func printSplit[T any](g Generator[T], built T) error {
 	return ctcheck.CheckSplit(g.Secrets, split.InProd, split.InLab, labAsm, labPkg)
 }
 
+// flagValue returns the value of the command-line flag name (avo's -out,
+// -stubs and -pkg), "" if no such flag is defined.
 func flagValue(name string) string {
 	if f := flag.Lookup(name); f != nil {
 		return f.Value.String()

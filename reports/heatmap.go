@@ -41,7 +41,7 @@ const (
 	heatRowH  = 18
 	heatMinW  = 64
 	heatMaxW  = 150
-	heatLineH = 13
+	heatLineH = 17 // a header line: lineH and a gap
 )
 
 // svg draws the heat map; column headers wrap to the cell width.
@@ -57,7 +57,7 @@ func (h *heatMap) svg(w io.Writer, kind, title string) {
 		heads[j] = wrapText(c, cellW-6)
 		lines = max(lines, len(heads[j]))
 	}
-	top := float64(lines*heatLineH) + 8
+	top := float64(lines*heatLineH) + 4
 	d := &svgDoc{w: labelW + cellW*float64(len(h.cols)) + 2, h: top + float64(len(h.rows)*heatRowH) + 2}
 	drawHeads(d, heads, labelW, cellW)
 	for i := range h.rows {
@@ -78,7 +78,7 @@ func (h *heatMap) svg(w io.Writer, kind, title string) {
 func drawHeads(d *svgDoc, heads [][]string, labelW, cellW float64) {
 	for j, head := range heads {
 		for k, line := range head {
-			d.text(labelW+cellW*(float64(j)+0.5), float64(heatLineH*(k+1)), "middle", "", line)
+			d.text(labelW+cellW*(float64(j)+0.5), baseline(titleTop)+float64(heatLineH*k), "middle", "", line)
 		}
 	}
 }

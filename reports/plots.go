@@ -16,7 +16,7 @@ import (
 // they are drawn as off-scale markers at its edge, annotated with their
 // time and ratio.
 const (
-	rowH      = 15  // pixels per chart row
+	rowH      = 17  // pixels per chart row: one line of text (lineH) and a gap
 	plotW     = 380 // width of a chart's plotting area
 	maxLabelW = 300 // labels beyond this are shortened (full name in <title>)
 	maxBars   = 6   // candidates drawn per group; the table lists all
@@ -49,7 +49,7 @@ func groupChartSVG(w io.Writer, g *Group) {
 	labelW := math.Min(maxTextW(labels), maxLabelW) + 10
 	valueW := maxTextW(values) + 10
 	ax.x0, ax.x1 = labelW, labelW+plotW
-	d := &svgDoc{w: labelW + plotW + valueW, h: float64(len(bars)*rowH) + 44}
+	d := &svgDoc{w: labelW + plotW + valueW, h: rowY(len(bars)) + 26}
 	if rest != "" {
 		d.h += rowH
 	}
@@ -57,7 +57,7 @@ func groupChartSVG(w io.Writer, g *Group) {
 	drawBars(d, ax, bars)
 	drawRatioAxis(d, ax, rowY(len(bars))+2, "time relative to the "+what+" (log scale; right = slower)")
 	if rest != "" {
-		d.text(labelW, d.h-4, "", "s", fitText(rest, d.w-labelW))
+		d.text(labelW, d.h-textDescent-1, "", "s", fitText(rest, d.w-labelW))
 	}
 	d.write(w, "bars", "time relative to the "+what+", "+groupTitle(g)+" on "+g.Model.Label())
 }
@@ -145,12 +145,19 @@ func chartAxis(bars []bar) logAxis {
 	return logAxis{lo: niceDown(math.Max(lo, 1/farRatio)), hi: niceUp(math.Min(hi, farRatio))}
 }
 
+// A chart's title line starts at titleTop; its plot area starts at
+// plotTop, below the title's descenders.
+const (
+	titleTop = 1.0
+	plotTop  = titleTop + lineH
+)
+
 // rowY returns the top of chart row i.
-func rowY(i int) float64 { return float64(18 + i*rowH) }
+func rowY(i int) float64 { return plotTop + 3 + float64(i*rowH) }
 
 // drawFrame draws the grid, the layout-noise band and the winner's line.
 func drawFrame(d *svgDoc, g *Group, ax logAxis, rows int) {
-	top, bottom := 14.0, rowY(rows)
+	top, bottom := plotTop, rowY(rows)
 	if g.Noise > 0 {
 		x0, x1 := ax.at(1/(1+g.Noise)), ax.at(1+g.Noise)
 		d.printf(`<path class="nz" d="M%s %sh%sV%sh%sz"><title>layout noise ±%.1f%%: differences inside are not wins</title></path>`,
@@ -219,8 +226,8 @@ func drawRatioAxis(d *svgDoc, ax logAxis, y float64, title string) {
 	d.line(ax.x0, y, ax.x1, y, "ax")
 	d.printf(`<g class="tk">`)
 	for _, t := range ratioTicks(ax, 44) {
-		d.text(ax.at(t), y+12, "", "", ratioLabel(t))
+		d.text(ax.at(t), baseline(y), "", "", ratioLabel(t))
 	}
 	d.printf("</g>")
-	d.text(ax.x0, 11, "", "s", fitText(title, d.w-ax.x0))
+	d.text(ax.x0, baseline(titleTop), "", "s", fitText(title, d.w-ax.x0))
 }

@@ -26,10 +26,10 @@ func effectChartSVG(w io.Writer, m *Model, effects []*KnobEffect) {
 	span := effectSpan(effects)
 	labelW := maxTextW(labels) + 10
 	ax := logAxis{lo: 1 / span, hi: span, x0: labelW, x1: labelW + plotW}
-	d := &svgDoc{w: labelW + plotW + maxTextW(values) + 20, h: float64(len(effects)*rowH) + 44}
+	d := &svgDoc{w: labelW + plotW + maxTextW(values) + 20, h: rowY(len(effects)) + 26}
 	bottom := rowY(len(effects))
-	gridLines(d, ax, ratioTicks(ax, 44), 14, bottom)
-	d.line(ax.at(1), 14, ax.at(1), bottom, "ax")
+	gridLines(d, ax, ratioTicks(ax, 44), plotTop, bottom)
+	d.line(ax.at(1), plotTop, ax.at(1), bottom, "ax")
 	for i, e := range effects {
 		drawEffect(d, ax, e, labels[i], values[i], rowY(i))
 	}

@@ -137,8 +137,12 @@ func addPoint(s *lineSeries, size int, y float64, name string) {
 }
 
 // Size chart layout: plot area position and size, legend swatch.
+// A size chart's plot area is sizeW by sizeH at (sizeL, sizeT): below
+// the title line and the line of class labels; legend lines are legendH
+// apart.
 const (
-	sizeL, sizeT, sizeW, sizeH = 64.0, 30.0, 440.0, 200.0
+	sizeL, sizeT, sizeW, sizeH = 64.0, plotTop + lineH + 4, 440.0, 200.0
+	legendH                    = 17.0
 )
 
 // offScale is how far above every other series a series must lie to be
@@ -157,14 +161,14 @@ func sizeChartSVG(w io.Writer, title string, ss []*lineSeries, unit string, sc *
 		return
 	}
 	d := &svgDoc{w: sizeL + sizeW + 30 + maxTextW(legend), h: sizeT + sizeH + 34}
-	d.h = math.Max(d.h, sizeT+float64(len(ss))*16+10)
+	d.h = math.Max(d.h, sizeT+float64(len(ss))*legendH+10)
 	drawSizeGrid(d, xa, ya, unit, sc.Kernel)
 	drawClassBounds(d, xa, sc.Classes)
 	for _, s := range drawn {
 		drawSeries(d, xa, ya, s, sc.Kernel)
 	}
 	for i, s := range ss {
-		y := sizeT + float64(i)*16
+		y := sizeT + float64(i)*legendH
 		d.printf(`<path fill="%s" d="M%s %sh10v10h-10z"/>`, s.color, num(sizeL+sizeW+14), num(y))
 		d.text(sizeL+sizeW+28, y+9, "", "", legend[i])
 	}
@@ -270,8 +274,8 @@ func drawSizeGrid(d *svgDoc, xa, ya logAxis, unit, kernel string) {
 			last = y
 		}
 	}
-	d.text(sizeL, 11, "", "s", fitText(unit+" (log) against size (log)", d.w-sizeL))
-	d.text(sizeL+sizeW/2, bottom+27, "middle", "s", "size")
+	d.text(sizeL, baseline(titleTop), "", "s", fitText(unit+" (log) against size (log)", d.w-sizeL))
+	d.text(sizeL+sizeW/2, bottom+13+lineH, "middle", "s", "size")
 }
 
 // ticks125 lists the 1-2-5 values in [lo, hi].
@@ -311,7 +315,7 @@ func drawClassBounds(d *svgDoc, xa logAxis, cs []Class) {
 // drawClassLabel writes a class label centred over [left, right].
 func drawClassLabel(d *svgDoc, label string, left, right float64) {
 	if label = fitText(label, right-left); label != "" {
-		d.text((left+right)/2, sizeT-8, "middle", "cl", label)
+		d.text((left+right)/2, baseline(plotTop), "middle", "cl", label)
 	}
 }
 

@@ -27,7 +27,7 @@ func TestGroupChartOffScale(t *testing.T) {
 			t.Errorf("chart lacks %q:\n%s", want, svg)
 		}
 	}
-	h := float64(len(bars)*rowH) + 44
+	h := rowY(len(bars)) + 26
 	if rest != "" {
 		h += rowH
 	}

@@ -9,12 +9,24 @@ import (
 	"unicode/utf8"
 )
 
-// charW is the width of one glyph of chart text. Every chart draws its
-// text in one font, so that text width is known without a browser: the
-// page style sets 11px monospace, and DejaVu Sans Mono (the usual
-// monospace font) advances 0.602 em per glyph, 6.62 px; charW rounds
-// that up. The browser test measures the result.
-const charW = 6.8
+// Chart text is 11px monospace in whatever font the reader's browser
+// takes for monospace, so that its size is known without a browser. The
+// metrics below hold for the common ones, measured in Chromium's layout
+// (getBBox) at 11px: DejaVu Sans Mono advances 0.602 em per glyph (6.62
+// px), Noto Sans Mono, Liberation Mono and Nimbus Mono PS 0.600 em;
+// ascenders reach 10 px above the baseline (12 px in Noto Sans Mono,
+// whose ascent is 1.069 em) and descenders 3 px below it (4 px in Nimbus
+// Mono PS). Layout reserves the largest of each, rounded up, and the
+// browser test lays every chart out in each of these fonts.
+const (
+	charW       = 6.8  // the width of one glyph
+	textAscent  = 12.5 // room above a baseline
+	textDescent = 4.0  // room below a baseline
+	lineH       = 17.0 // one line of text: textAscent + textDescent, rounded up
+)
+
+// baseline returns the baseline of a line of text whose box starts at top.
+func baseline(top float64) float64 { return top + textAscent }
 
 // textW returns the width a string takes in a chart.
 func textW(s string) float64 { return float64(utf8.RuneCountInString(s)) * charW }

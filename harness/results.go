@@ -8,15 +8,29 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/perfcounters"
 )
 
 // NewRun returns a fresh run identity: run-id from seed, the date now,
-// the TSC frequency.
+// the TSC frequency and the variant set.
 func NewRun(seed uint64) resultfile.Run {
-	return resultfile.Run{RunID: fmt.Sprintf("%016x", seed), Date: time.Now().UTC().Format(time.RFC3339), TSCHz: TSCHz()}
+	return resultfile.Run{RunID: fmt.Sprintf("%016x", seed), Date: time.Now().UTC().Format(time.RFC3339), TSCHz: TSCHz(),
+		VariantSet: VariantSet()}
+}
+
+// VariantSet returns the fingerprint of the registered variants
+// (resultfile.VariantSetFingerprint of every kernel's variant names).
+func VariantSet() string {
+	var names []string
+	for _, k := range variant.Kernels() {
+		for _, v := range variant.Variants(k.Name) {
+			names = append(names, k.Name+" "+v.Name)
+		}
+	}
+	return resultfile.VariantSetFingerprint(names)
 }
 
 // newResultWriter returns the writer of a sweep's results: the host and
@@ -27,12 +41,42 @@ func newResultWriter(w io.Writer, run resultfile.Run) *resultfile.Writer {
 	return rw
 }
 
-// writeSample appends one sample line of contender label in group g.
+// writeSample appends one sample line of contender label in group g,
+// after the contender's variant line if the segment has none yet.
 func writeSample(rw *resultfile.Writer, g *Group, label string, s *Sample, events []string) error {
+	if c := g.contender(label); c != nil {
+		if err := rw.Variant(variantInfo(g.Kernel, *c)); err != nil {
+			return err
+		}
+	}
 	return rw.Write(resultfile.Sample{Name: resultfile.BenchName(g.Kernel.Bench, label, sizeOf(g.Kernel, g.Size)),
 		Config: [][2]string{{"pkg", "github.com/tunelab/tunelab/kernels/" + g.Kernel.Family},
 			{"kernel", g.Kernel.Name}, {"events", eventsConfig(events)}},
 		Iters: s.Iters, Values: sampleValues(g, s, events)})
+}
+
+// variantInfo is what a result file records of contender c of kernel k
+// besides its samples: the decisions reports take use it, not the
+// binary that reads the file.
+func variantInfo(k *variant.Kernel, c Contender) resultfile.VariantInfo {
+	v := c.Variant
+	return resultfile.VariantInfo{Kernel: k.Name, Label: c.Label, Features: v.Features, CodeBytes: codeBytes(v),
+		External: v.External, OffsetSweep: v.OffsetSweep, Operation: k.Operation}
+}
+
+// codeBytes is the size of v's generated function in this binary, from
+// its line table (the one code-size measure the tie rule uses); a
+// variant without a function there (Go code, synthetic test variants)
+// has its registered CodeBytes.
+func codeBytes(v *variant.Variant) int {
+	if v.Symbol == "" {
+		return v.CodeBytes
+	}
+	entry, end, err := asmmap.Func(v.Symbol)
+	if err != nil {
+		return v.CodeBytes
+	}
+	return int(end - entry)
 }
 
 // sampleValues returns a sample's values: ns/op, then TSC ticks per op
@@ -113,9 +157,12 @@ type Resume struct {
 // a malformed line), one whose last line is cut off, one whose identity
 // or selection changes mid-run or that holds several runs, and one
 // measured under another identity than want (HostConfig's keys of this
-// host and tunelab, e.g. a different CPU, CPU mask or tunelab version).
-// Nothing is written. The file is read once, as a stream (resultfile).
+// host and tunelab, e.g. a different CPU, CPU mask or tunelab version),
+// and a compressed file. Nothing is written. The file is read once, as a stream (resultfile).
 func ReadResume(path string, want [][2]string) (*Resume, error) {
+	if resultfile.IsCompressed(path) {
+		return nil, fmt.Errorf("reading resume file: %s is compressed (gzip): a sweep appends to plain result files only; resume into the uncompressed file", path)
+	}
 	rf, err := resultfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading resume file: %w", err)

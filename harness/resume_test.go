@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,13 @@ func TestResumeRecordsEliminationsAndSegments(t *testing.T) {
 	if !bytes.Contains(data, []byte(resultfile.CommentPrefix+"segment 00000000000000aa 1\n")) {
 		t.Errorf("no segment line for run 00000000000000aa #1 in:\n%s", firstLines(data, 30))
 	}
-	res, err := ReadResume(path, resultfile.HostIdentityConfig(""))
+	if n := bytes.Count(data, []byte(resultfile.CommentPrefix+resultfile.KindVariant+" ")); n == 0 {
+		t.Errorf("no variant lines in:\n%s", firstLines(data, 30))
+	}
+	if !bytes.Contains(data, []byte(resultfile.CommentPrefix+resultfile.KindVariant+" "+testGroups(t, "")[0].Kernel.Name+" mode=fast/align=64 features=")) {
+		t.Errorf("no variant line for mode=fast/align=64 in:\n%s", firstLines(data, 30))
+	}
+	res, err := ReadResume(path, resultfile.HostIdentityConfig("", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +86,28 @@ func TestResumeRefusesFilesItCannotExtend(t *testing.T) {
 		}
 		want := c.want
 		if want == nil {
-			want = resultfile.HostIdentityConfig("")
+			want = resultfile.HostIdentityConfig("", "")
 		}
 		_, err := ReadResume(path, want)
 		if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), path+":") {
 			t.Errorf("%s: ReadResume error %v, want %s:LINE: ...%s...", c.name, err, path, c.err)
 		}
+	}
+}
+
+// TestResumeRefusesCompressedFiles: a sweep appends to plain files only.
+func TestResumeRefusesCompressedFiles(t *testing.T) {
+	_, data := interruptedFile(t)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(data)
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "r.txt.gz")
+	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadResume(path, resultfile.HostIdentityConfig("", "")); err == nil || !strings.Contains(err.Error(), path+" is compressed") {
+		t.Errorf("ReadResume of a gzip file: %v, want it refused as compressed", err)
 	}
 }
 
@@ -102,7 +125,7 @@ func TestResumeKeepsRounds(t *testing.T) {
 	if !bytes.Contains(data, []byte(resultfile.CommentPrefix+"round "+g1+" 1\n")) {
 		t.Fatalf("no round line for %s round 1 in:\n%s", g1, firstLines(data, 40))
 	}
-	res, err := ReadResume(path, resultfile.HostIdentityConfig(""))
+	res, err := ReadResume(path, resultfile.HostIdentityConfig("", ""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,16 @@ type Group struct {
 	Contenders []Contender
 }
 
+// contender returns the contender labelled label, nil if none is.
+func (g *Group) contender(label string) *Contender {
+	for i := range g.Contenders {
+		if g.Contenders[i].Label == label {
+			return &g.Contenders[i]
+		}
+	}
+	return nil
+}
+
 // Key names the group as "kernel" or "kernel/size=N".
 func (g *Group) Key() string { return groupKey(g.Kernel, g.Size) }
 

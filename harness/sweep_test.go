@@ -136,7 +136,7 @@ func TestResume(t *testing.T) {
 	if !rep.Interrupted {
 		t.Fatal("sweep not marked interrupted")
 	}
-	res, err := ReadResume(path, resultfile.HostIdentityConfig(""))
+	res, err := ReadResume(path, resultfile.HostIdentityConfig("", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestResume(t *testing.T) {
 	if got, want := len(second.calls), 3*maxN-prior; got != want {
 		t.Errorf("resumed sweep took %d samples of %s, want %d (to MaxSamples from %d)", got, g2, want, prior)
 	}
-	final, err := ReadResume(path, resultfile.HostIdentityConfig(""))
+	final, err := ReadResume(path, resultfile.HostIdentityConfig("", ""))
 	if err != nil {
 		t.Fatal(err)
 	}

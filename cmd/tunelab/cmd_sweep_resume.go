@@ -45,7 +45,7 @@ func sweepSelection(fs *flag.FlagSet, f sweepFlags, cfg *harness.Config, out, re
 		return ss, nil, usagef("-o and --resume name different files")
 	}
 	rule := sweepRule(cfg)
-	prior, err := harness.ReadResume(resume, resultfile.HostIdentityConfig(rule.String()))
+	prior, err := harness.ReadResume(resume, resultfile.HostIdentityConfig(rule.String(), harness.VariantSet()))
 	if err != nil {
 		return ss, nil, &exitError{2, fmt.Errorf("sweep --resume: %w (the file is unchanged)", err)}
 	}

@@ -40,6 +40,8 @@ type Mark struct {
 	Group  string // round, done, eliminated, excluded
 	Label  string // eliminated, excluded, align-placement, align-excluded
 	Reason string // eliminated ("n=N ..."), excluded, align-*: the rest
+	// Variant is the variant a variant line describes.
+	Variant *VariantInfo
 	// Fields are the line's text after CommentPrefix split on spaces
 	// into at most 4 (so a reason keeps its spaces).
 	Fields []string
@@ -69,6 +71,11 @@ func parseMark(fields []string) *Mark {
 	case KindEliminated, KindExcluded:
 		m.Group, m.Label, m.Reason = at(1), at(2), strings.Join(fields[min(3, len(fields)):], " ")
 		m.Err = wantFields(fields, 3, 4, m.Kind+" <group> <label> <reason>")
+	case KindVariant:
+		m.Variant, m.Err = parseVariant(fields)
+		if m.Variant != nil {
+			m.Group, m.Label = m.Variant.Kernel, m.Variant.Label
+		}
 	case KindAlignPlacement, KindAlignExcluded:
 		m.Label, m.Reason = at(1), strings.Join(fields[min(2, len(fields)):], " ")
 	}

@@ -1,6 +1,9 @@
 package resultfile
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,15 +14,70 @@ import (
 // Open opens the result file at path for reading. Only regular files
 // (or symbolic links to them) are read: a directory, named pipe, socket
 // or device is refused before anything is read from it, with an error
-// saying what the path is.
+// saying what the path is. A gzip-compressed file (by its magic bytes,
+// whatever its name: the fleet's files are .txt.gz) is decompressed as
+// it is read, under the same bounds as a plain file (one line at a time,
+// at most MaxLineBytes); its Digest is that of the text it holds, so a
+// file and its compressed copy have one digest.
 func Open(path string) (*Reader, error) {
 	f, _, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	r := NewReader(f, path)
+	src, err := decompressed(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := NewReader(src, path)
 	r.closer = f
 	return r, nil
+}
+
+// gzipMagic starts every gzip stream (RFC 1952).
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// decompressed returns f's text: f itself, or its gzip stream
+// decompressed.
+func decompressed(f *os.File, path string) (io.Reader, error) {
+	br := bufio.NewReader(f)
+	head, err := br.Peek(len(gzipMagic))
+	if err != nil || !bytes.Equal(head, gzipMagic) {
+		return br, nil // short or plain: the feeder reads it as text
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return gzipErrors{zr, path}, nil
+}
+
+// gzipErrors names the file in a decompression error.
+type gzipErrors struct {
+	r    io.Reader
+	path string
+}
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("decompressing %s: %w", g.path, err)
+	}
+	return n, err
+}
+
+// IsCompressed reports whether the file at path is a regular file that
+// starts like a gzip stream (sweep --resume appends to plain files
+// only); false for anything it cannot open without blocking.
+func IsCompressed(path string) bool {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(gzipMagic))
+	n, _ := io.ReadFull(f, head)
+	return n == len(head) && bytes.Equal(head, gzipMagic)
 }
 
 // ReadSmall reads all of a small input file that is not a result file

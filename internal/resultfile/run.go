@@ -1,12 +1,18 @@
 package resultfile
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -32,6 +38,27 @@ type Run struct {
 	// Selection holds the config lines of the sweep's selection, written
 	// with every result; nil writes none.
 	Selection [][2]string
+	// VariantSet fingerprints the variants the writing tunelab has (see
+	// VariantSetFingerprint), written as the variant-set config; ""
+	// leaves it out.
+	VariantSet string
+}
+
+// VariantSetKey is the config key of a run's variant-set fingerprint:
+// with the tunelab config's commit, a file's vintage.
+const VariantSetKey = "variant-set"
+
+// VariantSetFingerprint returns the fingerprint of a set of variants
+// given as "kernel variant" names: "sha256:<16 hex digits> n=<count>"
+// of the sorted names, one per line. Two builds with the same variant
+// names have the same fingerprint, whatever else differs.
+func VariantSetFingerprint(names []string) string {
+	sorted := slices.Sorted(slices.Values(names))
+	h := sha256.New()
+	for _, n := range sorted {
+		h.Write([]byte(n + "\n"))
+	}
+	return fmt.Sprintf("sha256:%x n=%d", h.Sum(nil)[:8], len(sorted))
 }
 
 // LayoutFloorKey is the config key of the layout floor a run used: the
@@ -43,7 +70,7 @@ const LayoutFloorKey = "layout-floor"
 // within one run-id: a result file whose run changes one of them mid-file
 // is refused (reports) and cannot be resumed (sweep).
 var IdentityKeys = []string{"goos", "goarch", "cpu", "cpu-vendor", "cpu-family", "cpu-model", "cpu-stepping",
-	"uarch", "dispatch-key", "features", "feature-level", "go", "tunelab", "date", "tsc-hz", "decision-rule"}
+	"uarch", "dispatch-key", "features", "feature-level", "go", "tunelab", VariantSetKey, "date", "tsc-hz", "decision-rule"}
 
 // HostConfig returns the config lines (key, value) that make a result
 // file self-describing: host identity (TUNELAB_CPU masks applied), Go
@@ -60,7 +87,7 @@ func HostConfig(run Run) [][2]string {
 		{"go", runtime.Version()}, {"tunelab", Version()}, {"run-id", run.RunID}, {"date", run.Date},
 		{"tsc-hz", fmt.Sprintf("%.0f", run.TSCHz)},
 	}
-	for _, kv := range [][2]string{{"decision-rule", run.Rule}, {LayoutFloorKey, run.Floor}} {
+	for _, kv := range [][2]string{{VariantSetKey, run.VariantSet}, {"decision-rule", run.Rule}, {LayoutFloorKey, run.Floor}} {
 		if kv[1] != "" {
 			cfg = append(cfg, kv)
 		}
@@ -71,9 +98,9 @@ func HostConfig(run Run) [][2]string {
 // HostIdentityConfig returns the identity config (IdentityKeys) a run
 // started now on this host by this tunelab would write, without the
 // run-specific date and tsc-hz: what a resumed run compares a file with.
-func HostIdentityConfig(rule string) [][2]string {
+func HostIdentityConfig(rule, variantSet string) [][2]string {
 	var out [][2]string
-	for _, kv := range HostConfig(Run{Rule: rule}) {
+	for _, kv := range HostConfig(Run{Rule: rule, VariantSet: variantSet}) {
 		if slices.Contains(IdentityKeys, kv[0]) && kv[0] != "date" && kv[0] != "tsc-hz" {
 			out = append(out, kv)
 		}
@@ -90,9 +117,23 @@ func RunOf(res *benchfmt.Result) Run {
 	return r
 }
 
-// Version returns the tunelab version and VCS commit, as far as the build
-// recorded them.
+// Version returns the tunelab version and VCS commit: the module version
+// and the revision the build recorded ("devel+71ac9aa1b2c3", "-dirty"
+// with uncommitted changes), else, for a build that recorded none (`go
+// run`, -buildvcs=false), the commit of the checkout in or above the
+// working directory whose go.mod is tunelab's, as git reports it; "devel"
+// alone when neither is known.
 func Version() string {
+	versionOnce.Do(func() { version = findVersion() })
+	return version
+}
+
+var (
+	versionOnce sync.Once
+	version     string
+)
+
+func findVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "devel"
@@ -101,15 +142,72 @@ func Version() string {
 	if v == "" || v == "(devel)" {
 		v = "devel"
 	}
+	rev, dirty := "", false
 	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += "+" + s.Value[:12]
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = true
 		}
-		if s.Key == "vcs.modified" && s.Value == "true" {
+	}
+	if rev == "" && v == "devel" {
+		rev, dirty = checkoutRevision(bi.Main.Path)
+	}
+	if len(rev) >= 12 {
+		v += "+" + rev[:12]
+		if dirty {
 			v += "-dirty"
 		}
 	}
 	return v
+}
+
+// checkoutRevision returns the commit of the checkout of module that
+// holds the working directory, and whether tracked files differ from it;
+// "" when there is none or git cannot tell.
+func checkoutRevision(module string) (string, bool) {
+	dir, ok := moduleRoot(module)
+	if !ok {
+		return "", false
+	}
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	rev := strings.TrimSpace(string(out))
+	if err != nil || len(rev) != 40 || strings.Trim(rev, "0123456789abcdef") != "" {
+		return "", false
+	}
+	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	return rev, err != nil || len(bytes.TrimSpace(st)) > 0
+}
+
+// moduleRoot returns the folder in or above the working directory whose
+// go.mod declares module.
+func moduleRoot(module string) (string, bool) {
+	if module == "" {
+		return "", false
+	}
+	dir, err := os.Getwd()
+	for err == nil {
+		if data, rerr := os.ReadFile(filepath.Join(dir, "go.mod")); rerr == nil {
+			return dir, modfileModule(data) == module
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "", false
+}
+
+// modfileModule returns the module path a go.mod declares.
+func modfileModule(data []byte) string {
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
 }
 
 // A RunIdentity holds a run's identity config (IdentityKeys) as its first

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -19,6 +20,9 @@ type Writer struct {
 	config  []benchfmt.Config
 	units   map[string]bool
 	pending string // a segment line, written before anything else
+	// described holds the kernel and label of the variants described
+	// (Variant) in this writer's segment.
+	described map[[2]string]bool
 }
 
 // ErrInvalid is the error (wrapped) of a sample Write refused because a
@@ -28,7 +32,7 @@ var ErrInvalid = errors.New("the readers would skip it")
 // NewWriter returns a Writer of w whose results carry config (key,
 // value: HostConfig's lines, say) before their own.
 func NewWriter(w io.Writer, config [][2]string) *Writer {
-	wr := &Writer{w: w, bw: benchfmt.NewWriter(w), units: map[string]bool{}}
+	wr := &Writer{w: w, bw: benchfmt.NewWriter(w), units: map[string]bool{}, described: map[[2]string]bool{}}
 	for _, kv := range config {
 		wr.config = append(wr.config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
 	}
@@ -167,6 +171,22 @@ func (w *Writer) Eliminated(group, label string, n int, why string) error {
 // Excluded writes "excluded group label why".
 func (w *Writer) Excluded(group, label, why string) error {
 	return w.mark(KindExcluded, group, label, why)
+}
+
+// Variant writes the variant line of v (KindVariant) unless this writer
+// wrote one for v's kernel and label already: a sweep calls it before
+// each result, so that every segment describes the variants it measured.
+func (w *Writer) Variant(v VariantInfo) error {
+	key := [2]string{v.Kernel, v.Label}
+	if w.described[key] {
+		return nil
+	}
+	v.Features = slices.Sorted(slices.Values(v.Features))
+	if err := v.check(); err != nil {
+		return fmt.Errorf("writing results: variant line of %s %s: %w", v.Kernel, v.Label, err)
+	}
+	w.described[key] = true
+	return w.mark(KindVariant, v.args()...)
 }
 
 // AlignPlacement writes "align-placement label text".

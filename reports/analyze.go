@@ -151,7 +151,7 @@ func buildGroups(set *Set) []*Group {
 			cur = &Group{Model: p.Model, Kernel: p.Kernel, Size: p.Size}
 			groups = append(groups, cur)
 		}
-		row := &Row{Point: p, Variant: p.Variant, Stat: stats.SummarizeRounds(p.NS, p.Rounds), info: infoOf(p.Kernel, p.Variant)}
+		row := &Row{Point: p, Variant: p.Variant, Stat: stats.SummarizeRounds(p.NS, p.Rounds), info: set.info(p.Kernel, p.Variant)}
 		cur.Rows = append(cur.Rows, row)
 		if p.Variant == variant.GenericName {
 			cur.Base = row

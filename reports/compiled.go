@@ -7,6 +7,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/catalog"
 )
 
 // A CompiledCheck says what the dispatch table compiled into this binary
@@ -80,7 +81,7 @@ type compiledPlan struct {
 // kernels/cpu does not know are left out). The candidates are the
 // kernel's registered variants plus the variants measured in groups.
 func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
-	if k := variant.LookupKernel(kernel); k != nil && k.Operation {
+	if k := catalog.LookupKernel(kernel); k != nil && k.Operation {
 		return compiledPlan{operation: true}
 	}
 	if m.Unknown {
@@ -96,7 +97,7 @@ func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
 }
 
 // dispatchCandidates lists what a production binary could dispatch to for
-// kernel: the generic variant, the registered dispatchable variants, and
+// kernel: the generic variant, the catalog's dispatchable variants, and
 // any other variant measured in groups (results of another build), each
 // with its required features.
 func dispatchCandidates(kernel string, groups []*Group) []dispatch.Candidate {
@@ -108,7 +109,7 @@ func dispatchCandidates(kernel string, groups []*Group) []dispatch.Candidate {
 			cands = append(cands, dispatch.Candidate{Name: name, Features: fs})
 		}
 	}
-	for _, v := range variant.Variants(kernel) {
+	for _, v := range catalog.Variants(kernel) {
 		if !v.External && !v.OffsetSweep {
 			add(v.Name, v.Features)
 		}

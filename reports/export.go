@@ -96,7 +96,7 @@ func (r *Report) Export() *Table {
 	}
 	sort.Strings(t.GeneratedFrom) // the same table for any order of the same files
 	for _, sc := range r.Classes {
-		if len(sc.Classes) == 0 || sc.Model.Unknown || isOperation(sc.Kernel) {
+		if len(sc.Classes) == 0 || sc.Model.Unknown || r.Set.isOperation(sc.Kernel) {
 			continue // no winner; no identity to key an entry by; or never dispatched
 		}
 		m := sc.Model
@@ -109,13 +109,6 @@ func (r *Report) Export() *Table {
 	t.sortEntries()
 	t.Defaults = append(t.Defaults, r.defaults()...)
 	return t
-}
-
-// isOperation reports whether kernel is a whole operation (see
-// variant.Kernel.Operation), which no table dispatches.
-func isOperation(kernel string) bool {
-	k := variant.LookupKernel(kernel)
-	return k != nil && k.Operation
 }
 
 // UnknownHostPoints returns how many variant/size points of the report
@@ -315,7 +308,7 @@ func (r *Report) defaults() []Default {
 func (r *Report) kernels() []string {
 	ks := map[string]bool{}
 	for _, g := range r.Groups {
-		if !isOperation(g.Kernel) {
+		if !r.Set.isOperation(g.Kernel) {
 			ks[g.Kernel] = true
 		}
 	}
@@ -366,7 +359,7 @@ func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model
 		return Default{}, false
 	}
 	d := Default{Level: level, Kernel: kernel, Choices: choices(cs)}
-	d.Features = chosenFeatures(kernel, lvFeatures, d.Choices)
+	d.Features = r.Set.chosenFeatures(kernel, lvFeatures, d.Choices)
 	return d, true
 }
 
@@ -437,13 +430,13 @@ func bestGeomean(groups []*Group, allowed []string) string {
 }
 
 // chosenFeatures is the level's features plus every chosen variant's.
-func chosenFeatures(kernel string, level []string, cs []Choice) []string {
+func (s *Set) chosenFeatures(kernel string, level []string, cs []Choice) []string {
 	set := map[string]bool{}
 	for _, f := range level {
 		set[f] = true
 	}
 	for _, c := range cs {
-		for _, f := range infoOf(kernel, c.Variant).features {
+		for _, f := range s.info(kernel, c.Variant).features {
 			set[f] = true
 		}
 	}

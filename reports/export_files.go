@@ -110,6 +110,9 @@ func joinReports(reps []*Report, paths []string) *Report {
 		j.Set.Files = append(j.Set.Files, r.Set.Files...)
 		j.Set.Models = append(j.Set.Models, r.Set.Models...)
 		j.Set.Points = append(j.Set.Points, r.Set.Points...)
+		for _, v := range r.Set.variants {
+			j.Set.noteVariant(v)
+		}
 		j.Groups = append(j.Groups, r.Groups...)
 		j.Classes = append(j.Classes, r.Classes...)
 	}

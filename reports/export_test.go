@@ -109,7 +109,7 @@ func TestDefaults(t *testing.T) {
 	}
 	for level, d := range byLevel {
 		for _, c := range d.Choices {
-			if miss := missing(infoOf("test.sized", c.Variant).features, d.Features); len(miss) > 0 {
+			if miss := missing((&Set{}).info("test.sized", c.Variant).features, d.Features); len(miss) > 0 {
 				t.Errorf("%s default %s needs %v beyond its features %v", level, c.Variant, miss, d.Features)
 			}
 		}

@@ -166,7 +166,7 @@ func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOMod
 	}
 	plans := map[string]dispatch.KernelPlan{}
 	for _, g := range r.Groups {
-		if g.Model != m || g.Decision.Winner == "" || isOperation(g.Kernel) {
+		if g.Model != m || g.Decision.Winner == "" || r.Set.isOperation(g.Kernel) {
 			continue
 		}
 		kp, ok := plans[g.Kernel]
@@ -251,7 +251,8 @@ func kernelSize(kernel string, size int) string {
 // models of dispatch key key (every feature set) and their points,
 // groups and size classes left out.
 func (r *Report) without(key string) *Report {
-	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files}, Options: r.Options, MinSamples: r.MinSamples}
+	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files, variants: r.Set.variants, operations: r.Set.operations},
+		Options: r.Options, MinSamples: r.MinSamples}
 	for _, x := range r.Set.Models {
 		if x.Key != key {
 			sub.Set.Models = append(sub.Set.Models, x)

@@ -134,6 +134,11 @@ type Set struct {
 	// Failures are the contenders sweeps excluded (failed verification,
 	// crashed), sorted by model, group and variant.
 	Failures []*Failure
+	// variants holds what the files recorded of each variant (keyed by
+	// variantKey), operations the kernels they recorded as whole
+	// operations: see Set.info.
+	variants   map[string]*resultfile.VariantInfo
+	operations map[string]bool
 }
 
 // A reader accumulates results from several files.
@@ -374,6 +379,12 @@ func (fr *fileRead) mark(m *resultfile.Mark, line int) error {
 			return nil
 		}
 		fr.rd.verdict(fr.seg.commentRun, m.Kind, m.Group, m.Label, m.Reason)
+	case resultfile.KindVariant:
+		if m.Err != nil {
+			fr.r.Warnf(line, "%v: variant line ignored", m.Err)
+			return nil
+		}
+		fr.rd.set.noteVariant(m.Variant)
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func syntheticGroup(medians map[string]float64) *Group {
 		for i := range vals {
 			vals[i] = med * (1 + 0.001*math.Sin(float64(i)))
 		}
-		g.Rows = append(g.Rows, &Row{Point: &Point{Model: m, Variant: name}, Variant: name, Stat: stats.Summarize(vals), info: infoOf("synthetic", name)})
+		g.Rows = append(g.Rows, &Row{Point: &Point{Model: m, Variant: name}, Variant: name, Stat: stats.Summarize(vals), info: (&Set{}).info("synthetic", name)})
 	}
 	sortRows(g)
 	g.Decision = decide(g, DefaultOptions(), stats.MinSamples())

@@ -1,58 +1,116 @@
 package reports
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/tunelab/tunelab/internal/asmmap"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/catalog"
 )
 
 // variantInfo is what the winner rule and the export need to know about a
-// variant beyond its measurements.
+// variant beyond its measurements: what the result files recorded of it
+// (their variant lines), else what its name says. Never what the binary
+// that reads the files has linked: the same files give the same
+// decisions in every build.
 type variantInfo struct {
 	features    []string
-	codeBytes   int
+	codeBytes   int // 0: unknown
 	external    bool
 	offsetSweep bool // member of an align=64+N offset sweep with N > 0
-	registered  bool
+	// recorded says that a file recorded the variant (features and code
+	// size are measured); otherwise they are derived from its name.
+	recorded bool
 }
 
-// infoOf looks the variant up in the registry (kernels/variant) and falls
-// back to what its name says when it is not registered there.
-func infoOf(kernel, name string) variantInfo {
+// variantKey keys the recorded info of a kernel's variant.
+func variantKey(kernel, name string) string { return kernel + " " + name }
+
+// info returns what the set's files recorded of kernel's variant name,
+// else what today's catalog of variants has of it (lab/catalog: the same
+// in every build; code size unknown), else what its name says
+// (featuresFromName).
+func (s *Set) info(kernel, name string) variantInfo {
 	info := variantInfo{external: strings.HasPrefix(name, "ext="), offsetSweep: sweepOffset(name) > 0}
-	if v := variant.Lookup(kernel, name); v != nil {
-		info.registered = true
-		info.features = append([]string(nil), v.Features...)
-		info.codeBytes = codeBytes(v)
+	if v, ok := s.variants[variantKey(kernel, name)]; ok {
+		info.recorded = true
+		info.features = v.Features
+		info.codeBytes = v.CodeBytes
 		info.external = info.external || v.External
 		info.offsetSweep = info.offsetSweep || (v.OffsetSweep && sweepOffset(name) != 0)
+		return info
+	}
+	if e := catalog.Lookup(kernel, name); e != nil {
+		info.features = e.Features
+		info.external = info.external || e.External
+		info.offsetSweep = info.offsetSweep || (e.OffsetSweep && sweepOffset(name) != 0)
 		return info
 	}
 	info.features = featuresFromName(name)
 	return info
 }
 
-// codeBytes is the size of v's generated function in this binary, from
-// its line table: the one code-size measure the tie rule uses. A variant
-// without a function there (Go code, synthetic test variants) has its
-// registered CodeBytes.
-func codeBytes(v *variant.Variant) int {
-	if v.Symbol == "" {
-		return v.CodeBytes
+// noteVariant merges what a file recorded of a variant into the set:
+// files of different builds may disagree (a code size), so the merge is
+// conservative and independent of the order of the files: the union of
+// features, the largest code size, any flag set.
+func (s *Set) noteVariant(v *resultfile.VariantInfo) {
+	if s.variants == nil {
+		s.variants = map[string]*resultfile.VariantInfo{}
 	}
-	entry, end, err := asmmap.Func(v.Symbol)
-	if err != nil {
-		return v.CodeBytes
+	k := variantKey(v.Kernel, v.Label)
+	have, ok := s.variants[k]
+	if !ok {
+		c := *v
+		c.Features = slices.Clone(v.Features)
+		s.variants[k] = &c
+		if v.Operation {
+			s.noteOperation(v.Kernel)
+		}
+		return
 	}
-	return int(end - entry)
+	have.Features = sortedUnion(have.Features, v.Features)
+	have.CodeBytes = max(have.CodeBytes, v.CodeBytes)
+	have.External = have.External || v.External
+	have.OffsetSweep = have.OffsetSweep || v.OffsetSweep
+	if v.Operation && !have.Operation {
+		have.Operation = true
+		s.noteOperation(v.Kernel)
+	}
+}
+
+// noteOperation records that a file recorded kernel as a whole operation.
+func (s *Set) noteOperation(kernel string) {
+	if s.operations == nil {
+		s.operations = map[string]bool{}
+	}
+	s.operations[kernel] = true
+}
+
+// isOperation reports whether kernel is a whole operation (never
+// dispatched itself): as its files recorded, else as today's catalog
+// has it.
+func (s *Set) isOperation(kernel string) bool {
+	if s.operations[kernel] {
+		return true
+	}
+	k := catalog.LookupKernel(kernel)
+	return k != nil && k.Operation
+}
+
+// sortedUnion returns the sorted union of two sorted lists.
+func sortedUnion(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // isaFeatures maps isa knob values to the CPU features they imply; it is
-// used only for variants absent from the registry (e.g. results from another
-// build of tunelab).
+// used only for variants neither a result file nor the catalog knows
+// (other tools' files, variants gone since).
 var isaFeatures = map[string][]string{
 	"generic":  nil,
 	"scalar":   nil,

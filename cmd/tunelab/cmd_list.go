@@ -10,6 +10,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/catalog"
 	"github.com/tunelab/tunelab/lab/ct"
 )
 
@@ -216,6 +217,22 @@ func variantState(v listVariant) string {
 		s = append(s, "offset-sweep")
 	}
 	return strings.Join(append(s, "ct "+v.CT), ", ")
+}
+
+// reportCTState is ctState for a report, from today's catalog of
+// variants rather than what this binary registered: the same in every
+// build.
+func reportCTState(kernel, name string) string {
+	if s := ct.Lookup(kernel, name); s.Checked {
+		return s.String()
+	}
+	switch e := catalog.Lookup(kernel, name); {
+	case e == nil:
+		return "not registered"
+	case e.GoCode:
+		return "go"
+	}
+	return "unchecked"
 }
 
 // ctState is a variant's constant-time status: the static check's

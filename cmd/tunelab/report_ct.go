@@ -37,7 +37,7 @@ func newCTSection(rep *reports.Report) ctSection {
 				continue
 			}
 			seen[key] = true
-			st := ctState(g.Kernel, r.Variant)
+			st := reportCTState(g.Kernel, r.Variant)
 			s.counts[ctBucket(st)]++
 			if ctBucket(st) == "with findings" || st == "unchecked" {
 				s.notOK = append(s.notOK, key+": "+st)
@@ -50,7 +50,7 @@ func newCTSection(rep *reports.Report) ctSection {
 			continue
 		}
 		s.rows = append(s.rows, ctRow{model: sectionModel(row), kernel: row.Kernel, class: row.Label, winner: row.Short,
-			status: ctState(row.Kernel, row.Winner)})
+			status: reportCTState(row.Kernel, row.Winner)})
 	}
 	return s
 }

@@ -80,10 +80,39 @@ var sized = []struct {
 	{"isa=avx512vl", 0.3, 120, 0.4, 200, 4},
 }
 
+// variantLines describes the variants of the test kernels as a sweep
+// does (features, code bytes, flags), as the tests' registry has them.
+func variantLines(b *strings.Builder) {
+	line := func(kernel, name, features string, code int, flags string) {
+		fmt.Fprintf(b, "# tunelab: variant %s %s features=%s code-bytes=%d%s\n", kernel, name, features, code, flags)
+	}
+	line("test.fixed", "isa=generic", "-", 0, "")
+	for _, align := range []string{"none", "64"} {
+		code := 400
+		if align == "64" {
+			code = 440 // PCALIGN padding
+		}
+		line("test.fixed", "isa=avx2/unroll=1/align="+align, "avx,avx2", code, "")
+		line("test.fixed", "isa=avx2/unroll=2/align="+align, "avx,avx2", code+200, "")
+		line("test.fixed", "isa=avx512vl/unroll=1/align="+align, "avx512f,avx512vl", code, "")
+		line("test.fixed", "isa=avx512vl/unroll=2/align="+align, "avx512f,avx512vl", code+200, "")
+	}
+	for n := 4; n <= 60; n += 4 {
+		line("test.fixed", fmt.Sprintf("isa=avx512vl/unroll=2/align=64+%d", n), "avx512f,avx512vl", 640+n, " offset-sweep")
+	}
+	line("test.fixed", "ext=ref", "-", 0, " external")
+	line("test.sized", "isa=generic", "-", 0, "")
+	line("test.sized", "isa=scalar", "-", 300, "")
+	line("test.sized", "isa=bmi2", "bmi2", 280, "")
+	line("test.sized", "isa=avx2", "avx,avx2", 500, "")
+	line("test.sized", "isa=avx512vl", "avx512f,avx512vl", 700, "")
+}
+
 func main() {
 	for _, m := range []machine{zen4, spr} {
 		var b strings.Builder
 		header(&b, m, m.runID)
+		variantLines(&b)
 		fmt.Fprintf(&b, "kernel: test.fixed\n")
 		for _, v := range fixed {
 			results(&b, m, "TestFixed", v.name, pick(m, v.zen4, v.spr), 10)
@@ -117,6 +146,7 @@ func pick(m machine, z, s float64) float64 {
 func writeSweep() {
 	var b strings.Builder
 	header(&b, zen4, "0badcafe")
+	variantLines(&b)
 	fmt.Fprintf(&b, "kernel: test.fixed\n")
 	for n := 4; n <= 60; n += 4 {
 		ns := 137.2 * (1 + 0.03*math.Abs(math.Sin(float64(n))))

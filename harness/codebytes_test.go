@@ -1,4 +1,4 @@
-package reports
+package harness
 
 import (
 	"testing"
@@ -10,9 +10,9 @@ import (
 // the binary (here, a function of this test binary), and that a variant
 // without a function there keeps its registered size.
 func TestCodeBytesFromBinary(t *testing.T) {
-	fn := &variant.Variant{Symbol: "github.com/tunelab/tunelab/reports.codeBytes", CodeBytes: 1}
+	fn := &variant.Variant{Symbol: "github.com/tunelab/tunelab/harness.codeBytes", CodeBytes: 1}
 	if got := codeBytes(fn); got <= 1 {
-		t.Errorf("code size of reports.codeBytes measured as %d bytes", got)
+		t.Errorf("code size of harness.codeBytes measured as %d bytes", got)
 	}
 	for _, v := range []*variant.Variant{{CodeBytes: 640}, {Symbol: "no.such.function", CodeBytes: 640}} {
 		if got := codeBytes(v); got != 640 {

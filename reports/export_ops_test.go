@@ -34,7 +34,7 @@ func opFile(t *testing.T) string {
 		}
 	}
 	write("shake128.many", "SHAKE128Many", map[string]float64{"isa=generic/size=8": 9000, "ways=2/size=8": 3000, "ways=8/size=8": 1500})
-	write("mlkem768.keygen", "MLKEM768KeyGen", map[string]float64{"isa=generic": 90000, "ways=2/ntt=avx2": 20000, "ways=8/ntt=avx2": 23000})
+	write("mlkem768.keygen", "MLKEM768KeyGen", map[string]float64{"isa=generic": 90000, "ways=2/ntt=avx2/poly=avx2": 20000, "ways=8/ntt=avx2/poly=avx2": 23000})
 	return writeFile(t, "ops.txt", b.String())
 }
 

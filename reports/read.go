@@ -246,6 +246,8 @@ type fileRead struct {
 	cfg     fileConfig
 	// round is the round the last round line announced.
 	round roundMark
+	// names counts the file's names renamed and gone (see today).
+	names nameCounts
 }
 
 // A fileConfig is what the file's current config says about its results,
@@ -306,7 +308,7 @@ func (fr *fileRead) result(res *benchfmt.Result) error {
 	if c.unknown {
 		fr.unknown++
 	}
-	if m := fr.rd.add(fr.r, c, name, res, fr.round); m != nil {
+	if m := fr.rd.add(fr, c, name, res); m != nil {
 		fr.f.Results++
 		fr.f.noteModel(m)
 	}
@@ -420,6 +422,7 @@ func (fr *fileRead) finish() error {
 	if fr.cold > 0 {
 		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d cold-entry results (align-entry: cold) left out: reports compare steady-state throughput; 'tunelab align --entry cold' analyses them", path, fr.cold))
 	}
+	rd.warnings = append(rd.warnings, fr.names.warnings(path)...)
 	if fr.unknown > 0 {
 		rd.warnings = append(rd.warnings, fmt.Sprintf("%s: %d results carry no tunelab host identity (dispatch-key, features): reported as measured on an unknown host; export makes no table entries from them", path, fr.unknown))
 	}
@@ -552,7 +555,8 @@ func hasIdentity(res *benchfmt.Result) bool {
 // warning through r) if the result lacks what a report needs. A result
 // without tunelab's host identity belongs to the unknown host; without
 // a kernel config, its benchmark name is its kernel.
-func (rd *reader) add(r *resultfile.Reader, c *fileConfig, name *nameInfo, res *benchfmt.Result, round roundMark) *Model {
+func (rd *reader) add(fr *fileRead, c *fileConfig, name *nameInfo, res *benchfmt.Result) *Model {
+	r, round := fr.r, fr.round
 	line := r.Line()
 	if c.modelErr != nil {
 		r.Warnf(line, "%v", c.modelErr)
@@ -575,6 +579,10 @@ func (rd *reader) add(r *resultfile.Reader, c *fileConfig, name *nameInfo, res *
 	}
 	if kernel == "" {
 		kernel = strings.TrimPrefix(name.base, "Benchmark")
+	}
+	kernel, variant, ok := fr.today(kernel, variant, ours)
+	if !ok {
+		return nil
 	}
 	p := rd.point(pointKey{c.model.ID(), kernel, variant, size}, c.model, name)
 	rd.addSample(p, res, c)

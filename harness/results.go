@@ -60,23 +60,24 @@ func writeSample(rw *resultfile.Writer, g *Group, label string, s *Sample, event
 // binary that reads the file.
 func variantInfo(k *variant.Kernel, c Contender) resultfile.VariantInfo {
 	v := c.Variant
-	return resultfile.VariantInfo{Kernel: k.Name, Label: c.Label, Features: v.Features, CodeBytes: codeBytes(v),
+	return resultfile.VariantInfo{Kernel: k.Name, Label: c.Label, Features: v.Features, CodeBytes: CodeBytes(v),
 		External: v.External, OffsetSweep: v.OffsetSweep, Operation: k.Operation}
 }
 
-// codeBytes is the size of v's generated function in this binary, from
-// its line table (the one code-size measure the tie rule uses); a
+// CodeBytes is the size of v's generated function in this binary, from
+// its line table without the padding after it (asmmap.CodeSize: the one
+// code-size measure the tie rule uses, the same in every binary); a
 // variant without a function there (Go code, synthetic test variants)
 // has its registered CodeBytes.
-func codeBytes(v *variant.Variant) int {
+func CodeBytes(v *variant.Variant) int {
 	if v.Symbol == "" {
 		return v.CodeBytes
 	}
-	entry, end, err := asmmap.Func(v.Symbol)
+	n, err := asmmap.CodeSize(v.Symbol)
 	if err != nil {
 		return v.CodeBytes
 	}
-	return int(end - entry)
+	return n
 }
 
 // sampleValues returns a sample's values: ns/op, then TSC ticks per op

@@ -189,11 +189,25 @@ func (s *groupSweep) run(ctx context.Context) (*GroupResult, error) {
 	}
 	s.check()
 	if s.res.Stop != "interrupted" {
+		if err := s.rw.Quality(s.quality()); err != nil {
+			return s.res, err
+		}
 		if err := s.rw.Done(s.g.Key()); err != nil {
 			return s.res, err
 		}
 	}
 	return s.res, s.rw.Sync()
+}
+
+// quality sums the group's measurement attempts for its quality line.
+func (s *groupSweep) quality() resultfile.Quality {
+	q := resultfile.Quality{Group: s.g.Key(), Stop: s.res.Stop}
+	for _, a := range s.res.Race.Arms {
+		q.Attempts += a.Attempts
+		q.Discarded += a.Discarded
+		q.KeptDisturbed += a.Kept
+	}
+	return q
 }
 
 // loadResume seeds the arms with samples and exclusions from a resumed file.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -81,6 +82,9 @@ type Group struct {
 	// layout floor.
 	Noise, Floor float64
 	Decision     Decision
+	// Quality notes the runs of the group that their sweep marked busy
+	// or short (quality lines: "FILE: busy: 130 of 400 attempts ...").
+	Quality []string
 }
 
 // A Row is one variant's summary within a Group.
@@ -158,6 +162,7 @@ func buildGroups(set *Set) []*Group {
 		}
 	}
 	for _, g := range groups {
+		g.Quality = set.qualities[qualityKey(g.Model, resultfile.GroupKey(g.Kernel, g.Size))]
 		sort.SliceStable(g.Rows, func(i, j int) bool { return g.Rows[i].Stat.Median < g.Rows[j].Stat.Median })
 		for _, row := range g.Rows {
 			if g.Base != nil && row != g.Base {

@@ -19,6 +19,29 @@ type Table struct {
 	GeneratedFrom []string  `json:"generated_from"`
 	Entries       []Entry   `json:"entries"`
 	Defaults      []Default `json:"defaults"`
+	// paths maps the digests of GeneratedFrom to the files' paths.
+	paths map[string]string
+	// Notes say what Export left out and why (not written).
+	Notes []string `json:"-"`
+}
+
+// genericUnopposed reports whether every class of sc is won by the
+// generic variant as the only candidate of its groups: the files
+// measured no SIMD variant there (none existed at their commit, or none
+// passed verification), so they say nothing against today's SIMD
+// variants, and no entry should pin the kernel to generic Go.
+func (r *Report) genericUnopposed(sc *SizeClasses) bool {
+	for _, c := range sc.Classes {
+		if c.Variant != variant.GenericName {
+			return false
+		}
+	}
+	for _, g := range r.Groups {
+		if g.Model == sc.Model && g.Kernel == sc.Kernel && g.Decision.Kind != Only && g.Decision.Winner != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // A CPU is a CPU model's identity in the table.
@@ -41,6 +64,9 @@ type Entry struct {
 	Features []string `json:"features"`
 	Choices  []Choice `json:"choices"`
 	Evidence Evidence `json:"evidence"`
+	// LegacyBase marks an entry of the fleet's legacy base: measured by
+	// result files the fleet does not hold (see AddLegacyBase).
+	LegacyBase bool `json:"legacy_base,omitempty"`
 	// legacy marks an entry read from a table without its features; its
 	// choices are not checked against them.
 	legacy bool
@@ -90,16 +116,23 @@ type Default struct {
 // defaults per feature level. Entries are sorted by dispatch key, kernel
 // and feature set. (ExportFiles keeps one model's feature sets apart.)
 func (r *Report) Export() *Table {
-	t := &Table{Schema: 1, GeneratedFrom: []string{}, Entries: []Entry{}, Defaults: []Default{}}
+	t := &Table{Schema: 1, GeneratedFrom: []string{}, Entries: []Entry{}, Defaults: []Default{}, paths: map[string]string{}}
 	for _, f := range r.Set.Files {
 		t.GeneratedFrom = append(t.GeneratedFrom, f.Digest)
+		t.paths[f.Digest] = f.Path
 	}
 	sort.Strings(t.GeneratedFrom) // the same table for any order of the same files
 	for _, sc := range r.Classes {
 		if len(sc.Classes) == 0 || sc.Model.Unknown || r.Set.isOperation(sc.Kernel) {
 			continue // no winner; no identity to key an entry by; or never dispatched
 		}
+		if r.genericUnopposed(sc) {
+			t.Notes = append(t.Notes, fmt.Sprintf("no entry for %s on %s (%s): its files measured no SIMD variant against isa=generic (none verified, or none at that commit); the defaults decide",
+				sc.Kernel, sc.Model.Key, sc.Model.Label()))
+			continue
+		}
 		m := sc.Model
+		r.warnQuality(t, m, sc.Kernel, sc.Classes)
 		features, _ := cpu.CanonicalFeatures(m.Features)
 		t.Entries = append(t.Entries, Entry{
 			CPU: CPU{m.Vendor, m.Family, m.Model}, Uarch: m.Uarch, Kernel: sc.Kernel,
@@ -333,12 +366,12 @@ func modelsAtLevel(models []*Model, li int) []*Model {
 // levelDefault picks the default of one kernel at one level. Candidates
 // need only features of the level or features every one of the models
 // has; a candidate must be measured (with enough samples) on every model
-// that measured the size.
+// that measured a SIMD variant at the size (measuredSIMD).
 func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model, kernel string) (Default, bool) {
 	allowed := commonFeatures(models, lvFeatures)
 	bySize := map[int][]*Group{}
 	for _, g := range r.Groups {
-		if g.Kernel == kernel && containsModel(models, g.Model) {
+		if g.Kernel == kernel && containsModel(models, g.Model) && g.measuredSIMD() {
 			bySize[g.Size] = append(bySize[g.Size], g)
 		}
 	}
@@ -361,6 +394,20 @@ func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model
 	d := Default{Level: level, Kernel: kernel, Choices: choices(cs)}
 	d.Features = r.Set.chosenFeatures(kernel, lvFeatures, d.Choices)
 	return d, true
+}
+
+// measuredSIMD reports whether g measured a candidate besides the
+// generic variant: a group that measured only generic Go (no SIMD
+// variant at its file's commit, or none verified) says nothing about
+// today's SIMD variants, so it does not narrow a default's candidates
+// to generic.
+func (g *Group) measuredSIMD() bool {
+	for _, r := range g.Rows {
+		if r.Stat.OK && r.Variant != variant.GenericName && !r.info.external && !r.info.offsetSweep && !r.Point.Excluded {
+			return true
+		}
+	}
+	return false
 }
 
 // commonFeatures returns the level's features plus the features all models

@@ -30,7 +30,7 @@ func (t *Table) dispatchTable() ([]dispatch.Entry, []dispatch.Default) {
 	var entries []dispatch.Entry
 	for _, e := range t.Entries {
 		de := dispatch.Entry{Vendor: e.CPU.Vendor, Family: e.CPU.Family, Model: e.CPU.Model,
-			Uarch: e.Uarch, Kernel: e.Kernel, Choices: dispatchChoices(e.Choices)}
+			Uarch: e.Uarch, Kernel: e.Kernel, Choices: dispatchChoices(e.Choices), LegacyBase: e.LegacyBase}
 		if !e.legacy && len(e.Features) > 0 {
 			de.Features = e.Features
 		}
@@ -52,7 +52,8 @@ func FromDispatch(dt dispatch.Table, sources []string) *Table {
 	t := &Table{Schema: 1, GeneratedFrom: append([]string{}, sources...), Entries: []Entry{}, Defaults: []Default{}}
 	for _, e := range dt.Entries {
 		t.Entries = append(t.Entries, Entry{CPU: CPU{e.Vendor, e.Family, e.Model}, Uarch: e.Uarch, Kernel: e.Kernel,
-			Features: append([]string{}, e.Features...), Choices: fromDispatchChoices(e.Choices), legacy: e.Legacy()})
+			Features: append([]string{}, e.Features...), Choices: fromDispatchChoices(e.Choices), legacy: e.Legacy(),
+			LegacyBase: e.LegacyBase})
 	}
 	for _, d := range dt.Defaults {
 		t.Defaults = append(t.Defaults, Default{Level: d.Level, Features: withLevel(d.Level, d.Features),

@@ -139,6 +139,9 @@ type Set struct {
 	// operations: see Set.info.
 	variants   map[string]*resultfile.VariantInfo
 	operations map[string]bool
+	// qualities holds the notes of the groups sweeps marked busy or
+	// short, by qualityKey.
+	qualities map[string][]string
 }
 
 // A reader accumulates results from several files.
@@ -381,6 +384,11 @@ func (fr *fileRead) mark(m *resultfile.Mark, line int) error {
 			return nil
 		}
 		fr.rd.verdict(fr.seg.commentRun, m.Kind, m.Group, m.Label, m.Reason)
+	case resultfile.KindQuality:
+		if m.Err != nil || fr.dupMarker || fr.seg.commentRun == "" {
+			return nil
+		}
+		fr.noteQuality(m.Quality)
 	case resultfile.KindVariant:
 		if m.Err != nil {
 			fr.r.Warnf(line, "%v: variant line ignored", m.Err)

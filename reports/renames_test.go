@@ -24,9 +24,9 @@ func oldNamesFile(t *testing.T) string {
 	for i := 0; i < 10; i++ {
 		for v, ns := range map[string]float64{
 			"isa=generic": 2000,
-			"isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/transpose=unpack/align=64": 400,
+			"isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/transpose=unpack/align=64":     400,
 			"isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/transpose=unpack/align=none": 420,
-			"isa=avx2/rot=gone/unroll=1/align=64": 300,
+			"isa=avx2/rot=gone/unroll=1/align=64":                                              300,
 		} {
 			fmt.Fprintf(&b, "BenchmarkKeccakX4/%s 1000 %.2f ns/op\n", v, ns*(1+0.001*float64(i)))
 		}

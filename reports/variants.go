@@ -31,8 +31,8 @@ func variantKey(kernel, name string) string { return kernel + " " + name }
 
 // info returns what the set's files recorded of kernel's variant name,
 // else what today's catalog of variants has of it (lab/catalog: the same
-// in every build; code size unknown), else what its name says
-// (featuresFromName).
+// in every build), else what its name says (featuresFromName; code size
+// unknown).
 func (s *Set) info(kernel, name string) variantInfo {
 	info := variantInfo{external: strings.HasPrefix(name, "ext="), offsetSweep: sweepOffset(name) > 0}
 	if v, ok := s.variants[variantKey(kernel, name)]; ok {
@@ -45,6 +45,7 @@ func (s *Set) info(kernel, name string) variantInfo {
 	}
 	if e := catalog.Lookup(kernel, name); e != nil {
 		info.features = e.Features
+		info.codeBytes = e.CodeBytes
 		info.external = info.external || e.External
 		info.offsetSweep = info.offsetSweep || (e.OffsetSweep && sweepOffset(name) != 0)
 		return info

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/tunelab/tunelab/lab/ct"
@@ -23,9 +24,9 @@ func init() {
 // exportFlags are the flags of `tunelab export` beyond the analysis
 // options.
 type exportFlags struct {
-	format, out, base string
-	assume            []assumption
-	byOperation       []string
+	format, out, base, fleet string
+	assume                   []assumption
+	byOperation              []string
 }
 
 // An assumption is one --assume-features value: the features to record
@@ -36,8 +37,9 @@ type assumption struct {
 }
 
 func runExport(e *env, args []string) error {
-	fs := newFlags(e, "export", "export [FILE...] [--base TABLE [--assume-features KEY=FEATURES]...] --format json|go [-o OUT]")
+	fs := newFlags(e, "export", "export [FILE...] [--base TABLE [--assume-features KEY=FEATURES]...] --format json|go [-o OUT] | export --fleet DIR --format go -o OUT")
 	var f exportFlags
+	fs.StringVar(&f.fleet, "fleet", "", "export the fleet in `DIR` (results/fleet): its result files (*.txt, *.txt.gz) and, for the CPUs they do not measure, the entries of its legacy base ("+legacyBaseFile+"); sources are named by their paths from the module root (go generate ./kernels/dispatch)")
 	fs.StringVar(&f.format, "format", "json", "output format: json or go")
 	fs.StringVar(&f.out, "o", "", "output `file` (json: stdout if empty; go: "+defaultGoTable+")")
 	fs.StringVar(&f.base, "base", "", "merge the results into this earlier `table`: a ztable.go, or JSON as --format json writes it")
@@ -49,6 +51,11 @@ func runExport(e *env, args []string) error {
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
+	}
+	if f.fleet != "" {
+		if files, err = f.fleetFiles(files); err != nil {
+			return err
+		}
 	}
 	if err := f.check(files); err != nil {
 		return err
@@ -123,8 +130,14 @@ func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*r
 	if err != nil {
 		return nil, &exitError{code: 2, err: err}
 	}
+	for _, n := range table.Notes {
+		fmt.Fprintln(e.stderr, "note:", n)
+	}
 	if err := decideByOperations(e, table, files, opt, f.byOperation); err != nil {
 		return nil, err
+	}
+	if f.fleet != "" {
+		return table, addFleetSources(e, table, f.fleet)
 	}
 	if f.base == "" {
 		return table, nil
@@ -180,7 +193,26 @@ func writeTable(e *env, t *reports.Table, f exportFlags) error {
 		_, err := e.stdout.Write(data)
 		return err
 	}
+	reportChanges(e, t, f)
 	return reports.WriteFileAtomic(f.out, data)
+}
+
+// reportChanges prints, to stderr, what the table changes against the
+// one at -o that it replaces (entries and defaults added, replaced and
+// dropped, per kernel).
+func reportChanges(e *env, t *reports.Table, f exportFlags) {
+	old, err := reports.ReadTable(f.out)
+	if err != nil {
+		if _, serr := os.Stat(f.out); serr == nil {
+			fmt.Fprintf(e.stderr, "export: %s is replaced; it could not be read to compare (%v)\n", f.out, err)
+		}
+		return
+	}
+	lines := t.Diff(old)
+	fmt.Fprintf(e.stderr, "export: changes to %s: %s\n", f.out, lines[len(lines)-1])
+	for _, l := range lines[:len(lines)-1] {
+		fmt.Fprintln(e.stderr, "  "+l)
+	}
 }
 
 func encodeTable(t *reports.Table, format string) ([]byte, error) {

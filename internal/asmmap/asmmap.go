@@ -71,6 +71,29 @@ var (
 type table struct {
 	*gosym.Table
 	slide uint64
+	// exe and textAddr locate the executable's .text section, whose
+	// bytes textBytes reads once when first needed.
+	exe      string
+	textAddr uint64
+	textOnce sync.Once
+	text     []byte
+	textErr  error
+}
+
+// textBytes returns the bytes of the executable's .text section.
+func (t *table) textBytes() ([]byte, error) {
+	t.textOnce.Do(func() {
+		f, err := elf.Open(t.exe)
+		if err != nil {
+			t.textErr = fmt.Errorf("opening %s: %w", t.exe, err)
+			return
+		}
+		defer f.Close()
+		if t.text, err = f.Section(".text").Data(); err != nil {
+			t.textErr = fmt.Errorf("reading .text of %s: %w", t.exe, err)
+		}
+	})
+	return t.text, t.textErr
 }
 
 func loadTable() (*table, error) {
@@ -100,7 +123,7 @@ func readTable() (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decoding line table of %s: %w", exe, err)
 	}
-	return &table{Table: t, slide: slideOf(t)}, nil
+	return &table{Table: t, slide: slideOf(t), exe: exe, textAddr: text.Addr}, nil
 }
 
 // slideOf compares a known function's address in the file with its address
@@ -129,6 +152,36 @@ func Func(symbol string) (entry, end uint64, err error) {
 		return 0, 0, fmt.Errorf("function %s not found in the binary's line table", symbol)
 	}
 	return f.Entry + t.slide, f.End + t.slide, nil
+}
+
+// int3 is the byte the linker pads between functions with.
+const int3 = 0xcc
+
+// CodeSize returns the size in bytes of the named function's code in the
+// running process: its [entry, end) range without the INT3 padding the
+// linker puts after it to align the next function. Unlike end - entry,
+// it does not depend on which function follows, so it is the same in
+// every binary that links the same assembly.
+func CodeSize(symbol string) (int, error) {
+	entry, end, err := Func(symbol)
+	if err != nil {
+		return 0, err
+	}
+	t, _ := loadTable()
+	text, err := t.textBytes()
+	if err != nil {
+		return 0, err
+	}
+	lo, hi := entry-t.slide-t.textAddr, end-t.slide-t.textAddr
+	if hi > uint64(len(text)) || lo > hi {
+		return 0, fmt.Errorf("function %s lies outside the .text section", symbol)
+	}
+	code := text[lo:hi]
+	n := len(code)
+	for n > 0 && code[n-1] == int3 {
+		n--
+	}
+	return n, nil
 }
 
 // Locate finds the loop labelled label in the assembly function symbol;

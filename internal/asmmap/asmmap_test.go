@@ -87,3 +87,29 @@ func TestLocateWholeFunction(t *testing.T) {
 			c.Symbol, l.SourceInstrs, l.Head, l.BodyEnd, l.Entry, l.End)
 	}
 }
+
+// TestCodeSizeLeavesOutPadding: a function's code size ends at its last
+// instruction (its RET), before the INT3 padding to the next function,
+// and is within its [entry, end) range.
+func TestCodeSizeLeavesOutPadding(t *testing.T) {
+	padded := 0
+	for _, c := range looptest.Cases {
+		n, err := asmmap.CodeSize(c.Symbol)
+		if err != nil {
+			t.Fatalf("CodeSize(%s): %v", c.Symbol, err)
+		}
+		entry, end, _ := asmmap.Func(c.Symbol)
+		if n <= 0 || uint64(n) > end-entry {
+			t.Errorf("%s: code size %d outside (0, %d]", c.Symbol, n, end-entry)
+		}
+		if uint64(n) < end-entry {
+			padded++
+		}
+	}
+	if padded == 0 {
+		t.Errorf("no function of %d has padding left out: CodeSize is end - entry", len(looptest.Cases))
+	}
+	if _, err := asmmap.CodeSize("no.such.function"); err == nil {
+		t.Error("CodeSize of a missing function: no error")
+	}
+}

@@ -40,8 +40,10 @@ type Mark struct {
 	Group  string // round, done, eliminated, excluded
 	Label  string // eliminated, excluded, align-placement, align-excluded
 	Reason string // eliminated ("n=N ..."), excluded, align-*: the rest
-	// Variant is the variant a variant line describes.
+	// Variant is the variant a variant line describes, Quality what a
+	// quality line records.
 	Variant *VariantInfo
+	Quality *Quality
 	// Fields are the line's text after CommentPrefix split on spaces
 	// into at most 4 (so a reason keeps its spaces).
 	Fields []string
@@ -71,6 +73,11 @@ func parseMark(fields []string) *Mark {
 	case KindEliminated, KindExcluded:
 		m.Group, m.Label, m.Reason = at(1), at(2), strings.Join(fields[min(3, len(fields)):], " ")
 		m.Err = wantFields(fields, 3, 4, m.Kind+" <group> <label> <reason>")
+	case KindQuality:
+		m.Quality, m.Err = parseQuality(fields)
+		if m.Quality != nil {
+			m.Group = m.Quality.Group
+		}
 	case KindVariant:
 		m.Variant, m.Err = parseVariant(fields)
 		if m.Variant != nil {

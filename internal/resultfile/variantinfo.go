@@ -146,3 +146,83 @@ func (v *VariantInfo) setWord(w string, seenFeatures *bool) error {
 	}
 	return nil
 }
+
+// KindQuality is the kind of the harness line a sweep writes when it
+// finishes a group: "quality GROUP attempts=A discarded=D kept-disturbed=K
+// stop=WHY", the measurement attempts of all its arms, those thrown away
+// as disturbed, the disturbed samples kept (a busy host: the group
+// switched to keeping them), and why measuring stopped (settled,
+// one-arm-left, budget, ...: spaces as "-"). Readers judge from it
+// whether a decision rests on a busy or short measurement (Quality.Busy,
+// Quality.Short).
+const KindQuality = "quality"
+
+// A Quality is what a quality line records of one group.
+type Quality struct {
+	Group                              string
+	Attempts, Discarded, KeptDisturbed int
+	Stop                               string
+}
+
+// BusyShare is the share of disturbed attempts (discarded, or kept as
+// disturbed) above which a group counts as measured on a busy host.
+const BusyShare = 0.2
+
+// Busy reports whether the group was measured on a busy host: more than
+// BusyShare of its attempts were disturbed.
+func (q *Quality) Busy() bool {
+	return q.Attempts > 0 && float64(q.Discarded+q.KeptDisturbed) > BusyShare*float64(q.Attempts)
+}
+
+// Short reports whether the group's measurement was cut by the sweep's
+// budget before the race settled.
+func (q *Quality) Short() bool { return q.Stop == "budget" }
+
+// String describes the quality: "12% of 400 attempts discarded, 3
+// disturbed samples kept, stopped: budget".
+func (q *Quality) String() string {
+	s := fmt.Sprintf("%d of %d attempts discarded as disturbed", q.Discarded, q.Attempts)
+	if q.KeptDisturbed > 0 {
+		s += fmt.Sprintf(", %d disturbed samples kept", q.KeptDisturbed)
+	}
+	return s + ", stopped: " + q.Stop
+}
+
+func (q *Quality) args() []string {
+	return []string{q.Group, "attempts=" + strconv.Itoa(q.Attempts), "discarded=" + strconv.Itoa(q.Discarded),
+		"kept-disturbed=" + strconv.Itoa(q.KeptDisturbed), "stop=" + strings.ReplaceAll(q.Stop, " ", "-")}
+}
+
+// parseQuality parses the fields of a quality line.
+func parseQuality(fields []string) (*Quality, error) {
+	shape := "quality <group> attempts=<n> discarded=<n> kept-disturbed=<n> stop=<why>"
+	if len(fields) < 4 {
+		return nil, fmt.Errorf("expected %q, got %q", shape, strings.Join(fields, " "))
+	}
+	q := &Quality{Group: fields[1]}
+	words := append([]string{fields[2]}, strings.Fields(fields[3])...)
+	ints := map[string]*int{"attempts": &q.Attempts, "discarded": &q.Discarded, "kept-disturbed": &q.KeptDisturbed}
+	seen := 0
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		switch p := ints[k]; {
+		case !ok:
+			return nil, fmt.Errorf("expected %q, got %q", shape, strings.Join(fields, " "))
+		case k == "stop":
+			q.Stop = strings.ReplaceAll(v, "-", " ")
+		case p != nil:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("expected a count for %s, got %q", k, v)
+			}
+			*p = n
+		default:
+			return nil, fmt.Errorf("expected %q, got %q", shape, strings.Join(fields, " "))
+		}
+		seen++
+	}
+	if seen != 4 || q.Stop == "" || q.Discarded > q.Attempts {
+		return nil, fmt.Errorf("expected %q with discarded <= attempts, got %q", shape, strings.Join(fields, " "))
+	}
+	return q, nil
+}

@@ -180,3 +180,40 @@ func TestCheckoutRevision(t *testing.T) {
 		t.Errorf("checkoutRevision of another module = %q, want none", rev2)
 	}
 }
+
+// TestQualityLines writes and reads back quality lines, and judges them.
+func TestQualityLines(t *testing.T) {
+	qs := []Quality{
+		{Group: "poly1305/size=64", Attempts: 400, Discarded: 4, Stop: "settled"},
+		{Group: "keccak.x4", Attempts: 100, Discarded: 15, KeptDisturbed: 10, Stop: "one arm left"},
+		{Group: "aes128.enc/size=16", Attempts: 50, Stop: "budget"},
+	}
+	var b strings.Builder
+	w := NewWriter(&b, testConfig)
+	for _, q := range qs {
+		if err := w.Quality(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewReader(strings.NewReader(b.String()), "q.txt")
+	var got []Quality
+	for r.Scan() {
+		if m := r.Mark(); m != nil && m.Quality != nil {
+			got = append(got, *m.Quality)
+		}
+	}
+	if !reflect.DeepEqual(got, qs) {
+		t.Errorf("read back %+v\nwant %+v\nfile:\n%s", got, qs, b.String())
+	}
+	for i, want := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+		if busy, short := qs[i].Busy(), qs[i].Short(); busy != want[0] || short != want[1] {
+			t.Errorf("%+v: busy %v short %v, want %v %v", qs[i], busy, short, want[0], want[1])
+		}
+	}
+	for _, bad := range []string{"quality g", "quality g attempts=1 discarded=2 kept-disturbed=0 stop=x", "quality g attempts=x discarded=0 kept-disturbed=0 stop=x", "quality g attempts=1 discarded=0 stop=x"} {
+		r := NewReader(strings.NewReader(CommentPrefix+bad+"\n"), "q.txt")
+		if !r.Scan() || r.Mark() == nil || r.Mark().Err == nil || r.Mark().Quality != nil {
+			t.Errorf("%q: want an error and no quality", bad)
+		}
+	}
+}

@@ -189,6 +189,9 @@ func (w *Writer) Variant(v VariantInfo) error {
 	return w.mark(KindVariant, v.args()...)
 }
 
+// Quality writes the quality line of a finished group (KindQuality).
+func (w *Writer) Quality(q Quality) error { return w.mark(KindQuality, q.args()...) }
+
 // AlignPlacement writes "align-placement label text".
 func (w *Writer) AlignPlacement(label, text string) error {
 	return w.mark(KindAlignPlacement, label, text)

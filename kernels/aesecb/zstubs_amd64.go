@@ -4,23 +4,23 @@
 
 package aesecb
 
+// aes128enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=1/keys=regs/align=64).
+func aes128enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=1/keys=mem/align=64).
 func aes128enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=2/keys=mem/align=64).
 func aes128enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i4_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64).
-func aes128enc_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=64).
+func aes128enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=mem/align=64).
-func aes128enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=none).
+func aes128enc_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=32).
 func aes128enc_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=none).
-func aes128enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=32).
 func aes128enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
@@ -28,14 +28,17 @@ func aes128enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 // aes128enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -43,8 +46,8 @@ func aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -52,35 +55,41 @@ func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes128dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=2/keys=regs/align=64).
-func aes128dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_aesni_i4_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64).
-func aes128dec_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=mem/align=64).
 func aes128dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes128dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=32).
+func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=none).
 func aes128dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
@@ -91,8 +100,17 @@ func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128dec_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -109,11 +127,23 @@ func aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128dec_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -121,11 +151,20 @@ func aes128dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes128dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
-func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+// aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=regs/align=64).
+func aes192enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=mem/align=64).
+func aes192enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64).
 func aes192enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -139,9 +178,6 @@ func aes192enc_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=none).
 func aes192enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=32).
-func aes192enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -154,8 +190,14 @@ func aes192enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -172,20 +214,20 @@ func aes192enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes192enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes192dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64).
-func aes192dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=regs/align=64).
+func aes192dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes192dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -199,11 +241,11 @@ func aes192dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 // aes192dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=8/keys=mem/align=32).
 func aes192dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192dec_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -214,35 +256,53 @@ func aes192dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes192dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes192dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes192dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
+func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=mem/align=64).
 func aes256enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=2/keys=mem/align=64).
+func aes256enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64).
+func aes256enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=8/keys=mem/align=64).
+func aes256enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=none).
+func aes256enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=32).
 func aes256enc_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
@@ -253,17 +313,20 @@ func aes256enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 // aes256enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=8/keys=mem/align=32).
 func aes256enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes256_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -271,23 +334,20 @@ func aes256enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes256enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
-func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes256enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes256enc_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes256dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -295,23 +355,20 @@ func aes256dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // aes256dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64).
 func aes256dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=64).
+func aes256dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=none).
 func aes256dec_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=32).
-func aes256dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=none).
 func aes256dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=32).
-func aes256dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes256_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256dec_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -325,17 +382,23 @@ func aes256dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes256dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
+// aes256dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes256dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
+func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
+func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
 // expandKeyAESNI128 expands a 128-bit key into the encryption and decryption schedules.
 func expandKeyAESNI128(key *byte, enc *[240]byte, dec *[240]byte)

@@ -66,3 +66,7 @@
 // the level's own. KernelPlan.Nearest says what Resolve made of each
 // other model's entry.
 package dispatch
+
+// ztable.go is a function of the fleet's result files (results/fleet):
+// go generate ./kernels/dispatch rebuilds it from exactly those files.
+//go:generate go run ../../cmd/tunelab export --fleet ../../results/fleet --format go -o ztable.go

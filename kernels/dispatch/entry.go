@@ -34,6 +34,9 @@ type EntryStatus struct {
 	Missing, Extra []string
 	// Used marks the entry whose choices the plan starts from.
 	Used bool
+	// LegacyBase marks an entry of the fleet's legacy base (see
+	// Entry.LegacyBase).
+	LegacyBase bool
 	// Why explains the status in one line, e.g. "table
 	// AuthenticAMD/0x19/0x11 (Zen 4) [features exact]" or "entry for this
 	// model skipped: measured with avx512f,avx512bw, which this host lacks".
@@ -96,6 +99,9 @@ func (r *resolver) use(best int) {
 		uarch = r.cpu.Uarch()
 	}
 	r.entryWhere = fmt.Sprintf("table %s (%s) [%s]", r.cpu.Key(), uarch, matchLabel(b.Match))
+	if b.LegacyBase {
+		r.entryWhere += " [legacy base: not measured by a fleet file]"
+	}
 	b.Used, b.Why = true, r.entryWhere+matchWhy(*b)
 	for i := range st {
 		if i != best && st[i].Why == "" {
@@ -108,7 +114,7 @@ func (r *resolver) use(best int) {
 // classify returns the status of an entry for the CPU, its feature set
 // and its rank (lower is better; -1 for unusable).
 func (r *resolver) classify(e *Entry) (EntryStatus, cpu.FeatureSet, int) {
-	s := EntryStatus{Uarch: e.Uarch, Features: slices.Clone(e.Features)}
+	s := EntryStatus{Uarch: e.Uarch, Features: slices.Clone(e.Features), LegacyBase: e.LegacyBase}
 	if e.Legacy() {
 		s.Match = MatchLegacy
 		return s, 0, legacyRank

@@ -12,7 +12,7 @@ import (
 // checks that every kernel a family plans is in it, and nothing else.
 var knownKernels = sync.OnceValue(func() []string {
 	ks := slices.Clone(extraKnownKernels)
-	for _, e := range tableEntries {
+	for _, e := range compiledEntries {
 		ks = append(ks, e.Kernel)
 	}
 	for _, d := range tableDefaults {

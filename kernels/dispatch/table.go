@@ -21,6 +21,11 @@ type Entry struct {
 	// Choices in increasing MaxSize order, the last unbounded (MaxSize 0).
 	// Reason is ignored (Plan sets it).
 	Choices []Choice
+	// LegacyBase marks an entry of the fleet's legacy base
+	// (results/fleet/legacy-base.json): measured by result files the
+	// fleet does not hold, kept until a fleet file measures its CPU
+	// again. ztable.go lists such entries apart (legacyBaseEntries).
+	LegacyBase bool
 }
 
 // Legacy reports whether the entry has no recorded features.
@@ -59,8 +64,23 @@ func (t Table) Choices() iter.Seq2[string, []Choice] {
 	}
 }
 
-// Compiled returns the table compiled into this binary (ztable.go). The
-// slices are shared; callers must not modify them.
+// Compiled returns the table compiled into this binary (ztable.go): the
+// entries measured by the fleet's result files, then those of its legacy
+// base (LegacyBase set). The slices are shared; callers must not modify
+// them.
 func Compiled() Table {
-	return Table{Entries: tableEntries, Defaults: tableDefaults}
+	return Table{Entries: compiledEntries, Defaults: tableDefaults}
+}
+
+// compiledEntries are ztable.go's entries with the legacy base's marked.
+var compiledEntries = joinLegacyBase(tableEntries, legacyBaseEntries)
+
+// joinLegacyBase returns measured followed by legacy, each marked.
+func joinLegacyBase(measured, legacy []Entry) []Entry {
+	out := append(make([]Entry, 0, len(measured)+len(legacy)), measured...)
+	for _, e := range legacy {
+		e.LegacyBase = true
+		out = append(out, e)
+	}
+	return out
 }

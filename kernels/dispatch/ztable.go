@@ -3,14 +3,9 @@
 package dispatch
 
 // Generated from:
-//	sha256:9acabfac38a1e0655dfac9809d4c6bb6bc3c3f98f5e7421b42f1426438432c60
-//	sha256:574aaa75d1ad9431373e63aaa6ef47c08e42bb146df939747aef5c3a6d0d973f
-//	sha256:6fc01034aa0ae4e2e733be4ace7fd09a824010c9d73cd93ceb273a2d22cf3df1
-//	sha256:59b5e490e43bbb0b683db4d9454afe72f15beb101e3c29e69bd5b77db5faf9b1
-//	sha256:c647a563bb08396aac5e059378b5570dea093d11249fb2d5c581c71b503ba5b1
-//	sha256:665c5bc8c399dc0df7e159d25a07e0a470b0182c6bab56018336464e0b0b3d0a
-//	sha256:84537cee16a4eba8967cec284417c546aa6319fe637ae484ec4713164514f504
-//	sha256:2835a56b30c80d9d1034cd6f541c8b614dac77f6f60fbd4836d2f16350997b7c
+//	sha256:574aaa75d1ad9431373e63aaa6ef47c08e42bb146df939747aef5c3a6d0d973f results/fleet/2026-12-01-zen4-avx2-vm.txt.gz
+//	sha256:8c19b52da8f13f4386a61739dce09174286ea0ec9c3c9b69c0b449fedcf2d910 results/fleet/2026-12-03-intel-avx512-vm.txt.gz
+//	sha256:d0beec5ee883e309712861eefd3780a1b7dbb20474507f1227b3be8d0e1cfe12 results/fleet/legacy-base.json (legacy base)
 
 // entryFeatures134dd7ed: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq
 // measured on AuthenticAMD/0x19/0x01 (Zen 3), AuthenticAMD/0x19/0x11 (Zen 4).
@@ -21,7 +16,7 @@ var entryFeatures134dd7ed = []string{
 }
 
 // entryFeaturesc410db71: x86-64-v4 + adx aes pclmulqdq sha avx512vbmi avx512vbmi2 avx512ifma avx512vnni avx512bitalg avx512vpopcntdq avx512bf16 vaes vpclmulqdq gfni
-// measured on AuthenticAMD/0x19/0x11 (Zen 4), GenuineIntel/0x06/0xcf (Emerald Rapids).
+// measured on AuthenticAMD/0x19/0x11 (Zen 4), GenuineIntel/0x06/0xa7 (Rocket Lake), GenuineIntel/0x06/0xcf (Emerald Rapids).
 var entryFeaturesc410db71 = []string{
 	"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx",
 	"avx2", "fma", "f16c", "lzcnt", "movbe", "osxsave", "bmi1", "bmi2",
@@ -31,6 +26,224 @@ var entryFeaturesc410db71 = []string{
 }
 
 var tableEntries = []Entry{
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=2/keys=regs/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/unroll=1/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes128.dec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes128.enc", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes192.dec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes192.enc", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes256.dec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes256.enc", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "keccak.x1", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "keccak.x2", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "keccak.x4", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "keccak.x8", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.expandmask", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.lowbits", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.makehint", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/mul=ifma2/odd=load/unroll=8/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.ntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.pack", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.power2round", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.rejeta", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/gather=vbmi/compress=mem"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.response", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.unpack", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mldsa.w1pack4", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.cbd2", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.cbd3", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.compress", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.decode12", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.decompress", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.encode12", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.mulcache", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.ntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "mlkem.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "poly1305", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "sha3.256", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "shake128.many", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
+	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "shake256.many", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
+}
+
+// legacyBaseEntries are the entries of the fleet's legacy base
+// (results/fleet/legacy-base.json): measured by result files the fleet
+// does not hold, each kept until a fleet file measures its CPU again.
+var legacyBaseEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
@@ -119,62 +332,14 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "shake256.many", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "ways=4"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x8", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
@@ -182,144 +347,62 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.lowbits", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.lowbits", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.pack", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.pack", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/gather=vbmi/compress=reg"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.unpack", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.unpack", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.w1pack4", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.w1pack4", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decode12", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decode12", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decompress", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decompress", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.encode12", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.encode12", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none"},
-	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
-	}},
-	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
-		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
-		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none"},
-		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "sha3.256", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32"},
@@ -410,168 +493,171 @@ var tableEntries = []Entry{
 
 var tableDefaults = []Default{
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=regs/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-	}},
-	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
-	}},
-	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
-	}},
-	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=4/keys=regs/align=64"},
-	}},
-	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
-	}},
-	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-	}},
-	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
-	}},
-	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-	}},
-	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-	}},
-	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-	}},
-	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64"},
-	}},
-	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
 	}},
-	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=none"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
-	{Level: "x86-64-v4", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
 	}},
-	{Level: "x86-64-v3", Kernel: "keccak.x1", Choices: []Choice{
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+	}},
+	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
+	}},
+	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+	}},
+	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+	}},
+	{Level: "x86-64-v4", Kernel: "keccak.x1", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 	}},
+	{Level: "x86-64-v3", Kernel: "keccak.x1", Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
+	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=32"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=4/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x4", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x8", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=32"},
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=gather/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x8", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=insert/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x8", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -586,10 +672,10 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -604,7 +690,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.makehint", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.makehint", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
@@ -613,16 +699,16 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.matvec", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.matvec", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.matvec", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=2/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=4/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=4/align=none"},
@@ -634,7 +720,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=hoist/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -649,7 +735,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.power2round", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.power2round", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
@@ -667,7 +753,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.rejntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/gather=permd/compress=reg"},
+		{MaxSize: 0, Variant: "isa=avx512/gather=permd/compress=mem"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.rejntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
@@ -676,7 +762,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.response", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.response", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
@@ -694,7 +780,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.w1pack4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.w1pack4", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
@@ -703,19 +789,19 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.cbd2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.cbd2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.cbd2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.cbd3", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.cbd3", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.cbd3", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -760,7 +846,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/sched=list/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -769,7 +855,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.matvec", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.matvec", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -784,7 +870,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=4/align=none"},
@@ -793,10 +879,10 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.ntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.ntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -811,65 +897,62 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "poly1305", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 1024, Variant: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none"},
-		{MaxSize: 0, Variant: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "poly1305", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
-		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none"},
-		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64"},
-		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "poly1305", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
-		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64"},
-		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
-		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64"},
-		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
-		{MaxSize: 64, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32"},
-		{MaxSize: 256, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32"},
-		{MaxSize: 1024, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
-		{MaxSize: 4096, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=32"},
-		{MaxSize: 16384, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
-		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32"},
 	}},
 	{Level: "x86-64-v3", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
-		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64"},
-		{MaxSize: 16384, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 256, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
-		{MaxSize: 4096, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
-		{MaxSize: 65536, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
+		{MaxSize: 4096, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "shake128.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v3", Kernel: "shake128.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v2", Kernel: "shake128.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v4", Kernel: "shake256.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v3", Kernel: "shake256.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v2", Kernel: "shake256.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 }

@@ -517,6 +517,84 @@ loop:
 	VZEROUPPER
 	RET
 
+// func makehint_avx512_2(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
+// Requires: AVX, AVX512F, POPCNT
+TEXT ·makehint_avx512_2(SB), NOSPLIT, $0-48
+	MOVQ         r+0(FP), AX
+	MOVQ         ct0+8(FP), CX
+	MOVQ         r1+16(FP), DX
+	MOVQ         h+24(FP), BX
+	MOVQ         c+32(FP), SI
+	VPBROADCASTD (SI), Z0
+	VPBROADCASTD 4(SI), Z1
+	VPBROADCASTD 8(SI), Z2
+	VPBROADCASTD 12(SI), Z2
+	VMOVDQU32    roundconst_8096b781113d<>+0(SB), Z4
+	VPXORD       Z3, Z3, Z3
+	XORL         SI, SI
+	VMOVDQU32    roundconst_98f790ee3951<>+0(SB), Z5
+	MOVQ         $0x0000000000000008, DI
+
+loop:
+	VMOVDQU32   (AX), Z6
+	VMOVDQU32   (CX), Z7
+	VPSUBD      Z7, Z4, Z8
+	VPMINUD     Z8, Z7, Z8
+	VPMAXUD     Z8, Z3, Z3
+	VPADDD      Z7, Z6, Z6
+	VPSUBD      roundconst_8096b781113d<>+0(SB), Z6, Z7
+	VPMINUD     Z7, Z6, Z6
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z6, Z6
+	VPSRLD      $0x07, Z6, Z6
+	VPMULLD     Z0, Z6, Z6
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z6, Z6
+	VPSRLD      $0x18, Z6, Z6
+	VPCMPUD     $0x01, Z1, Z6, K1
+	VMOVDQU32.Z Z6, K1, Z6
+	VPMOVZXBD   (DX), Z7
+	VPCMPUD     $0x04, Z7, Z6, K1
+	VMOVDQU32.Z Z5, K1, Z6
+	KMOVW       K1, R8
+	POPCNTL     R8, R8
+	ADDL        R8, SI
+	VMOVDQU32   64(AX), Z7
+	VMOVDQU32   64(CX), Z8
+	VPSUBD      Z8, Z4, Z9
+	VPMINUD     Z9, Z8, Z9
+	VPMAXUD     Z9, Z3, Z3
+	VPADDD      Z8, Z7, Z7
+	VPSUBD      roundconst_8096b781113d<>+0(SB), Z7, Z8
+	VPMINUD     Z8, Z7, Z7
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z7, Z7
+	VPSRLD      $0x07, Z7, Z7
+	VPMULLD     Z0, Z7, Z7
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z7, Z7
+	VPSRLD      $0x18, Z7, Z7
+	VPCMPUD     $0x01, Z1, Z7, K1
+	VMOVDQU32.Z Z7, K1, Z7
+	VPMOVZXBD   16(DX), Z8
+	VPCMPUD     $0x04, Z8, Z7, K1
+	VMOVDQU32.Z Z5, K1, Z7
+	KMOVW       K1, R8
+	POPCNTL     R8, R8
+	ADDL        R8, SI
+	VPMOVDB     Z6, (BX)
+	VPMOVDB     Z7, 16(BX)
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, DX
+	ADDQ        $0x00000020, BX
+	DECQ        DI
+	JNZ         loop
+	MOVL        SI, count+40(FP)
+	VPCMPUD     $0x06, Z2, Z3, K1
+	KORTESTW    K1, K1
+	SETNE       AL
+	MOVBLZX     AL, AX
+	MOVL        AX, bad+44(FP)
+	VZEROUPPER
+	RET
+
 // func makehint_avx512_4(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
 // Requires: AVX, AVX512F, POPCNT
 TEXT ·makehint_avx512_4(SB), NOSPLIT, $0-48
@@ -741,9 +819,9 @@ loop:
 	VZEROUPPER
 	RET
 
-// func response_avx512_2(z *[256]int32, cs1 *[256]int32, limit int32) uint32
+// func response_avx512_4(z *[256]int32, cs1 *[256]int32, limit int32) uint32
 // Requires: AVX, AVX512F, SSE2
-TEXT ·response_avx512_2(SB), NOSPLIT, $0-28
+TEXT ·response_avx512_4(SB), NOSPLIT, $0-28
 	MOVQ         z+0(FP), AX
 	MOVQ         cs1+8(FP), CX
 	MOVL         limit+16(FP), DX
@@ -751,7 +829,7 @@ TEXT ·response_avx512_2(SB), NOSPLIT, $0-28
 	VPBROADCASTD X0, Z0
 	VMOVDQU32    roundconst_8096b781113d<>+0(SB), Z2
 	VPXORD       Z1, Z1, Z1
-	MOVQ         $0x0000000000000008, DX
+	MOVQ         $0x0000000000000004, DX
 
 loop:
 	VMOVDQU32 (AX), Z3
@@ -770,8 +848,24 @@ loop:
 	VMOVDQU32 Z3, 64(AX)
 	VPABSD    Z3, Z3
 	VPMAXUD   Z3, Z1, Z1
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000080, CX
+	VMOVDQU32 128(AX), Z3
+	VMOVDQU32 128(CX), Z4
+	VPCMPGTD  roundconst_16276f6d6405<>+0(SB), Z4, K1
+	VPSUBD    Z2, Z4, K1, Z4
+	VPADDD    Z4, Z3, Z3
+	VMOVDQU32 Z3, 128(AX)
+	VPABSD    Z3, Z3
+	VPMAXUD   Z3, Z1, Z1
+	VMOVDQU32 192(AX), Z3
+	VMOVDQU32 192(CX), Z4
+	VPCMPGTD  roundconst_16276f6d6405<>+0(SB), Z4, K1
+	VPSUBD    Z2, Z4, K1, Z4
+	VPADDD    Z4, Z3, Z3
+	VMOVDQU32 Z3, 192(AX)
+	VPABSD    Z3, Z3
+	VPMAXUD   Z3, Z1, Z1
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
 	DECQ      DX
 	JNZ       loop
 	VPCMPUD   $0x06, Z0, Z1, K1
@@ -977,49 +1071,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func power2round_avx2_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
-// Requires: AVX, AVX2
-TEXT ·power2round_avx2_2(SB), NOSPLIT, $0-24
-	MOVQ t1+0(FP), AX
-	MOVQ t0+8(FP), CX
-	MOVQ s2+16(FP), DX
-	MOVQ $0x0000000000000010, BX
-
-loop:
-	VMOVDQU (CX), Y0
-	VMOVDQU (DX), Y1
-	VPADDD  Y1, Y0, Y0
-	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
-	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
-	VPMINUD Y1, Y0, Y0
-	VPMINUD Y2, Y0, Y0
-	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
-	VPSRLD  $0x0d, Y1, Y1
-	VMOVDQU Y1, (AX)
-	VPSLLD  $0x0d, Y1, Y1
-	VPSUBD  Y1, Y0, Y0
-	VMOVDQU Y0, (CX)
-	VMOVDQU 32(CX), Y0
-	VMOVDQU 32(DX), Y1
-	VPADDD  Y1, Y0, Y0
-	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
-	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
-	VPMINUD Y1, Y0, Y0
-	VPMINUD Y2, Y0, Y0
-	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
-	VPSRLD  $0x0d, Y1, Y1
-	VMOVDQU Y1, 32(AX)
-	VPSLLD  $0x0d, Y1, Y1
-	VPSUBD  Y1, Y0, Y0
-	VMOVDQU Y0, 32(CX)
-	ADDQ    $0x00000040, AX
-	ADDQ    $0x00000040, CX
-	ADDQ    $0x00000040, DX
-	DECQ    BX
-	JNZ     loop
-	VZEROUPPER
-	RET
-
 // func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
 // Requires: AVX, AVX2
 TEXT ·power2round_avx2_4(SB), NOSPLIT, $0-24
@@ -1089,6 +1140,49 @@ loop:
 	VZEROUPPER
 	RET
 
+// func power2round_avx512_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX512F
+TEXT ·power2round_avx512_2(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000008, BX
+
+loop:
+	VMOVDQU32 (CX), Z0
+	VMOVDQU32 (DX), Z1
+	VPADDD    Z1, Z0, Z0
+	VPADDD    roundconst_8096b781113d<>+0(SB), Z0, Z1
+	VPSUBD    roundconst_8096b781113d<>+0(SB), Z0, Z2
+	VPMINUD   Z1, Z0, Z0
+	VPMINUD   Z2, Z0, Z0
+	VPADDD    roundconst_3977624c1173<>+0(SB), Z0, Z1
+	VPSRLD    $0x0d, Z1, Z1
+	VMOVDQU32 Z1, (AX)
+	VPSLLD    $0x0d, Z1, Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVDQU32 Z0, (CX)
+	VMOVDQU32 64(CX), Z0
+	VMOVDQU32 64(DX), Z1
+	VPADDD    Z1, Z0, Z0
+	VPADDD    roundconst_8096b781113d<>+0(SB), Z0, Z1
+	VPSUBD    roundconst_8096b781113d<>+0(SB), Z0, Z2
+	VPMINUD   Z1, Z0, Z0
+	VPMINUD   Z2, Z0, Z0
+	VPADDD    roundconst_3977624c1173<>+0(SB), Z0, Z1
+	VPSRLD    $0x0d, Z1, Z1
+	VMOVDQU32 Z1, 64(AX)
+	VPSLLD    $0x0d, Z1, Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVDQU32 Z0, 64(CX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 DATA roundconst_16276f6d6405<>+0(SB)/8, $0x003ff000003ff000
 DATA roundconst_16276f6d6405<>+8(SB)/8, $0x003ff000003ff000
 DATA roundconst_16276f6d6405<>+16(SB)/8, $0x003ff000003ff000
@@ -1104,6 +1198,16 @@ DATA roundconst_1645dafaadd8<>+8(SB)/8, $0x0000000100000001
 DATA roundconst_1645dafaadd8<>+16(SB)/8, $0x0000000100000001
 DATA roundconst_1645dafaadd8<>+24(SB)/8, $0x0000000100000001
 GLOBL roundconst_1645dafaadd8<>(SB), RODATA|NOPTR, $32
+
+DATA roundconst_3977624c1173<>+0(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+8(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+16(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+24(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+32(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+40(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+48(SB)/8, $0x00000fff00000fff
+DATA roundconst_3977624c1173<>+56(SB)/8, $0x00000fff00000fff
+GLOBL roundconst_3977624c1173<>(SB), RODATA|NOPTR, $64
 
 DATA roundconst_43dc22339670<>+0(SB)/8, $0x1001100110011001
 DATA roundconst_43dc22339670<>+8(SB)/8, $0x1001100110011001

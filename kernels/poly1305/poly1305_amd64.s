@@ -1050,6 +1050,616 @@ final:
 	MOVQ    DI, 8(AX)
 	RET
 
+// func blocks_scalar_mulq_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
+TEXT ·blocks_scalar_mulq_b4_a64(SB), NOSPLIT, $0-48
+	MOVQ h+0(FP), AX
+	MOVQ r+8(FP), CX
+	MOVQ m_base+16(FP), BX
+	MOVQ m_len+24(FP), SI
+	MOVQ (AX), DI
+	MOVQ 8(AX), R8
+	MOVQ 16(AX), R9
+	CMPQ SI, $0x00000040
+	JB   single
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	// h += block
+	ADDQ (BX), DI
+	ADCQ 8(BX), R8
+	ADCQ hibit+40(FP), R9
+
+	// t = h·r (MULQ)
+	MOVQ  (CX), AX
+	MULQ  DI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  (CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  (CX), R12
+	IMULQ R9, R12
+	ADDQ  DX, R12
+	MOVQ  8(CX), AX
+	MULQ  DI
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, DI
+	MOVQ  8(CX), R13
+	IMULQ R9, R13
+	MOVQ  8(CX), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	ADDQ  DI, R12
+	ADCQ  $0x00, R13
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R10, DI
+	MOVQ R11, R8
+	MOVQ R12, R9
+	ANDQ $0x03, R9
+	ANDQ $-4, R12
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	SHRQ $0x02, R13, R12
+	SHRQ $0x02, R13
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+
+	// h += block
+	ADDQ 16(BX), DI
+	ADCQ 24(BX), R8
+	ADCQ hibit+40(FP), R9
+
+	// t = h·r (MULQ)
+	MOVQ  (CX), AX
+	MULQ  DI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  (CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  (CX), R12
+	IMULQ R9, R12
+	ADDQ  DX, R12
+	MOVQ  8(CX), AX
+	MULQ  DI
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, DI
+	MOVQ  8(CX), R13
+	IMULQ R9, R13
+	MOVQ  8(CX), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	ADDQ  DI, R12
+	ADCQ  $0x00, R13
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R10, DI
+	MOVQ R11, R8
+	MOVQ R12, R9
+	ANDQ $0x03, R9
+	ANDQ $-4, R12
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	SHRQ $0x02, R13, R12
+	SHRQ $0x02, R13
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+
+	// h += block
+	ADDQ 32(BX), DI
+	ADCQ 40(BX), R8
+	ADCQ hibit+40(FP), R9
+
+	// t = h·r (MULQ)
+	MOVQ  (CX), AX
+	MULQ  DI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  (CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  (CX), R12
+	IMULQ R9, R12
+	ADDQ  DX, R12
+	MOVQ  8(CX), AX
+	MULQ  DI
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, DI
+	MOVQ  8(CX), R13
+	IMULQ R9, R13
+	MOVQ  8(CX), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	ADDQ  DI, R12
+	ADCQ  $0x00, R13
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R10, DI
+	MOVQ R11, R8
+	MOVQ R12, R9
+	ANDQ $0x03, R9
+	ANDQ $-4, R12
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	SHRQ $0x02, R13, R12
+	SHRQ $0x02, R13
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+
+	// h += block
+	ADDQ 48(BX), DI
+	ADCQ 56(BX), R8
+	ADCQ hibit+40(FP), R9
+
+	// t = h·r (MULQ)
+	MOVQ  (CX), AX
+	MULQ  DI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  (CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  (CX), R12
+	IMULQ R9, R12
+	ADDQ  DX, R12
+	MOVQ  8(CX), AX
+	MULQ  DI
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, DI
+	MOVQ  8(CX), R13
+	IMULQ R9, R13
+	MOVQ  8(CX), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	ADDQ  DI, R12
+	ADCQ  $0x00, R13
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R10, DI
+	MOVQ R11, R8
+	MOVQ R12, R9
+	ANDQ $0x03, R9
+	ANDQ $-4, R12
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	SHRQ $0x02, R13, R12
+	SHRQ $0x02, R13
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	ADDQ $0x00000040, BX
+	SUBQ $0x00000040, SI
+	CMPQ SI, $0x00000040
+	JAE  loop
+
+single:
+	CMPQ SI, $0x10
+	JB   done
+
+loop1:
+	// h += block
+	ADDQ (BX), DI
+	ADCQ 8(BX), R8
+	ADCQ hibit+40(FP), R9
+
+	// t = h·r (MULQ)
+	MOVQ  (CX), AX
+	MULQ  DI
+	MOVQ  AX, R10
+	MOVQ  DX, R11
+	MOVQ  (CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  (CX), R12
+	IMULQ R9, R12
+	ADDQ  DX, R12
+	MOVQ  8(CX), AX
+	MULQ  DI
+	ADDQ  AX, R11
+	ADCQ  $0x00, DX
+	MOVQ  DX, DI
+	MOVQ  8(CX), R13
+	IMULQ R9, R13
+	MOVQ  8(CX), AX
+	MULQ  R8
+	ADDQ  AX, R12
+	ADCQ  DX, R13
+	ADDQ  DI, R12
+	ADCQ  $0x00, R13
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R10, DI
+	MOVQ R11, R8
+	MOVQ R12, R9
+	ANDQ $0x03, R9
+	ANDQ $-4, R12
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	SHRQ $0x02, R13, R12
+	SHRQ $0x02, R13
+	ADDQ R12, DI
+	ADCQ R13, R8
+	ADCQ $0x00, R9
+	ADDQ $0x10, BX
+	SUBQ $0x10, SI
+	CMPQ SI, $0x10
+	JAE  loop1
+
+done:
+	MOVQ h+0(FP), AX
+	MOVQ DI, (AX)
+	MOVQ R8, 8(AX)
+	MOVQ R9, 16(AX)
+	RET
+
+// func sum_scalar_mulq_b4_a64(out *[16]byte, m []byte, key *[32]byte)
+// Requires: CMOV
+TEXT ·sum_scalar_mulq_b4_a64(SB), NOSPLIT, $0-40
+	MOVQ key+32(FP), DX
+	MOVQ m_base+8(FP), CX
+	MOVQ m_len+16(FP), BX
+	MOVQ (DX), R9
+	MOVQ $0x0ffffffc0fffffff, AX
+	ANDQ AX, R9
+	MOVQ 8(DX), R10
+	MOVQ $0x0ffffffc0ffffffc, AX
+	ANDQ AX, R10
+	XORQ SI, SI
+	XORQ DI, DI
+	XORQ R8, R8
+	CMPQ BX, $0x00000040
+	JB   single
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	// h += block
+	ADDQ (CX), SI
+	ADCQ 8(CX), DI
+	ADCQ $0x01, R8
+
+	// t = h·r (MULQ)
+	MOVQ  R9, AX
+	MULQ  SI
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  R9, AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  R9, R13
+	IMULQ R8, R13
+	ADDQ  DX, R13
+	MOVQ  R10, AX
+	MULQ  SI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, SI
+	MOVQ  R10, R14
+	IMULQ R8, R14
+	MOVQ  R10, AX
+	MULQ  DI
+	ADDQ  AX, R13
+	ADCQ  DX, R14
+	ADDQ  SI, R13
+	ADCQ  $0x00, R14
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R11, SI
+	MOVQ R12, DI
+	MOVQ R13, R8
+	ANDQ $0x03, R8
+	ANDQ $-4, R13
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	SHRQ $0x02, R14, R13
+	SHRQ $0x02, R14
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+
+	// h += block
+	ADDQ 16(CX), SI
+	ADCQ 24(CX), DI
+	ADCQ $0x01, R8
+
+	// t = h·r (MULQ)
+	MOVQ  R9, AX
+	MULQ  SI
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  R9, AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  R9, R13
+	IMULQ R8, R13
+	ADDQ  DX, R13
+	MOVQ  R10, AX
+	MULQ  SI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, SI
+	MOVQ  R10, R14
+	IMULQ R8, R14
+	MOVQ  R10, AX
+	MULQ  DI
+	ADDQ  AX, R13
+	ADCQ  DX, R14
+	ADDQ  SI, R13
+	ADCQ  $0x00, R14
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R11, SI
+	MOVQ R12, DI
+	MOVQ R13, R8
+	ANDQ $0x03, R8
+	ANDQ $-4, R13
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	SHRQ $0x02, R14, R13
+	SHRQ $0x02, R14
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+
+	// h += block
+	ADDQ 32(CX), SI
+	ADCQ 40(CX), DI
+	ADCQ $0x01, R8
+
+	// t = h·r (MULQ)
+	MOVQ  R9, AX
+	MULQ  SI
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  R9, AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  R9, R13
+	IMULQ R8, R13
+	ADDQ  DX, R13
+	MOVQ  R10, AX
+	MULQ  SI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, SI
+	MOVQ  R10, R14
+	IMULQ R8, R14
+	MOVQ  R10, AX
+	MULQ  DI
+	ADDQ  AX, R13
+	ADCQ  DX, R14
+	ADDQ  SI, R13
+	ADCQ  $0x00, R14
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R11, SI
+	MOVQ R12, DI
+	MOVQ R13, R8
+	ANDQ $0x03, R8
+	ANDQ $-4, R13
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	SHRQ $0x02, R14, R13
+	SHRQ $0x02, R14
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+
+	// h += block
+	ADDQ 48(CX), SI
+	ADCQ 56(CX), DI
+	ADCQ $0x01, R8
+
+	// t = h·r (MULQ)
+	MOVQ  R9, AX
+	MULQ  SI
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  R9, AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  R9, R13
+	IMULQ R8, R13
+	ADDQ  DX, R13
+	MOVQ  R10, AX
+	MULQ  SI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, SI
+	MOVQ  R10, R14
+	IMULQ R8, R14
+	MOVQ  R10, AX
+	MULQ  DI
+	ADDQ  AX, R13
+	ADCQ  DX, R14
+	ADDQ  SI, R13
+	ADCQ  $0x00, R14
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R11, SI
+	MOVQ R12, DI
+	MOVQ R13, R8
+	ANDQ $0x03, R8
+	ANDQ $-4, R13
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	SHRQ $0x02, R14, R13
+	SHRQ $0x02, R14
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	ADDQ $0x00000040, CX
+	SUBQ $0x00000040, BX
+	CMPQ BX, $0x00000040
+	JAE  loop
+
+single:
+	CMPQ BX, $0x10
+	JB   tail
+
+loop1:
+	// h += block
+	ADDQ (CX), SI
+	ADCQ 8(CX), DI
+	ADCQ $0x01, R8
+
+	// t = h·r (MULQ)
+	MOVQ  R9, AX
+	MULQ  SI
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  R9, AX
+	MULQ  DI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  R9, R13
+	IMULQ R8, R13
+	ADDQ  DX, R13
+	MOVQ  R10, AX
+	MULQ  SI
+	ADDQ  AX, R12
+	ADCQ  $0x00, DX
+	MOVQ  DX, SI
+	MOVQ  R10, R14
+	IMULQ R8, R14
+	MOVQ  R10, AX
+	MULQ  DI
+	ADDQ  AX, R13
+	ADCQ  DX, R14
+	ADDQ  SI, R13
+	ADCQ  $0x00, R14
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ R11, SI
+	MOVQ R12, DI
+	MOVQ R13, R8
+	ANDQ $0x03, R8
+	ANDQ $-4, R13
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	SHRQ $0x02, R14, R13
+	SHRQ $0x02, R14
+	ADDQ R13, SI
+	ADCQ R14, DI
+	ADCQ $0x00, R8
+	ADDQ $0x10, CX
+	SUBQ $0x10, BX
+	CMPQ BX, $0x10
+	JAE  loop1
+
+tail:
+	TESTQ BX, BX
+	JZ    final
+
+	// final partial block: b = bytes | 1 << (8·n)
+	MOVQ $0x00000001, AX
+	XORQ DX, DX
+	ADDQ BX, CX
+
+bytes:
+	SHLQ    $0x08, AX, DX
+	SHLQ    $0x08, AX
+	MOVBQZX -1(CX), R11
+	XORQ    R11, AX
+	DECQ    CX
+	DECQ    BX
+	JNZ     bytes
+	ADDQ    AX, SI
+	ADCQ    DX, DI
+	ADCQ    $0x00, R8
+
+	// t = h·r (MULQ)
+	MOVQ  R9, AX
+	MULQ  SI
+	MOVQ  AX, CX
+	MOVQ  DX, BX
+	MOVQ  R9, AX
+	MULQ  DI
+	ADDQ  AX, BX
+	ADCQ  $0x00, DX
+	IMULQ R8, R9
+	ADDQ  DX, R9
+	MOVQ  R10, AX
+	MULQ  SI
+	ADDQ  AX, BX
+	ADCQ  $0x00, DX
+	MOVQ  DX, SI
+	MOVQ  R10, R11
+	IMULQ R8, R11
+	MOVQ  R10, AX
+	MULQ  DI
+	ADDQ  AX, R9
+	ADCQ  DX, R11
+	ADDQ  SI, R9
+	ADCQ  $0x00, R11
+
+	// h = t mod 2^130 + 5·(t >> 130)
+	MOVQ CX, SI
+	MOVQ BX, DI
+	MOVQ R9, R8
+	ANDQ $0x03, R8
+	ANDQ $-4, R9
+	ADDQ R9, SI
+	ADCQ R11, DI
+	ADCQ $0x00, R8
+	SHRQ $0x02, R11, R9
+	SHRQ $0x02, R11
+	ADDQ R9, SI
+	ADCQ R11, DI
+	ADCQ $0x00, R8
+
+final:
+	// h mod p in constant time, + s
+	MOVQ    SI, AX
+	MOVQ    DI, CX
+	MOVQ    R8, DX
+	SUBQ    $-5, AX
+	SBBQ    $-1, CX
+	SBBQ    $0x03, DX
+	CMOVQCC AX, SI
+	CMOVQCC CX, DI
+	MOVQ    key+32(FP), AX
+	ADDQ    16(AX), SI
+	ADCQ    24(AX), DI
+	MOVQ    out+0(FP), AX
+	MOVQ    SI, (AX)
+	MOVQ    DI, 8(AX)
+	RET
+
 // func blocks_scalar_mulq_fused_b4_anone(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
 TEXT ·blocks_scalar_mulq_fused_b4_anone(SB), NOSPLIT, $8-48
 	MOVQ h+0(FP), AX
@@ -1336,617 +1946,6 @@ TEXT ·sum_scalar_mulq_fused_b4_anone(SB), NOSPLIT, $24-40
 	XORQ R8, R8
 	CMPQ BX, $0x00000040
 	JB   single
-
-loop:
-	// h += block
-	ADDQ (CX), SI
-	ADCQ 8(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-	// h += block
-	ADDQ 16(CX), SI
-	ADCQ 24(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-	// h += block
-	ADDQ 32(CX), SI
-	ADCQ 40(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-	// h += block
-	ADDQ 48(CX), SI
-	ADCQ 56(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-	ADDQ $0x00000040, CX
-	SUBQ $0x00000040, BX
-	CMPQ BX, $0x00000040
-	JAE  loop
-
-single:
-	CMPQ BX, $0x10
-	JB   tail
-
-loop1:
-	// h += block
-	ADDQ (CX), SI
-	ADCQ 8(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-	ADDQ $0x10, CX
-	SUBQ $0x10, BX
-	CMPQ BX, $0x10
-	JAE  loop1
-
-tail:
-	TESTQ BX, BX
-	JZ    final
-
-	// final partial block: b = bytes | 1 << (8·n)
-	MOVQ $0x00000001, AX
-	XORQ DX, DX
-	ADDQ BX, CX
-
-bytes:
-	SHLQ    $0x08, AX, DX
-	SHLQ    $0x08, AX
-	MOVBQZX -1(CX), R9
-	XORQ    R9, AX
-	DECQ    CX
-	DECQ    BX
-	JNZ     bytes
-	ADDQ    AX, SI
-	ADCQ    DX, DI
-	ADCQ    $0x00, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, CX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, CX
-	ADCQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R9
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R9
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R9
-	IMULQ (SP), R8
-	ADDQ  SI, BX
-	ADCQ  R8, R9
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ CX, SI
-	MOVQ BX, DI
-	MOVQ R9, R8
-	ANDQ $0x03, R8
-	MOVQ R9, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R9
-	ADDQ AX, R9
-	ADDQ R9, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-final:
-	// h mod p in constant time, + s
-	MOVQ    SI, AX
-	MOVQ    DI, CX
-	MOVQ    R8, DX
-	SUBQ    $-5, AX
-	SBBQ    $-1, CX
-	SBBQ    $0x03, DX
-	CMOVQCC AX, SI
-	CMOVQCC CX, DI
-	MOVQ    key+32(FP), AX
-	ADDQ    16(AX), SI
-	ADCQ    24(AX), DI
-	MOVQ    out+0(FP), AX
-	MOVQ    SI, (AX)
-	MOVQ    DI, 8(AX)
-	RET
-
-// func blocks_scalar_mulq_fused_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
-TEXT ·blocks_scalar_mulq_fused_b4_a64(SB), NOSPLIT, $8-48
-	MOVQ h+0(FP), AX
-	MOVQ r+8(FP), CX
-	MOVQ m_base+16(FP), BX
-	MOVQ m_len+24(FP), SI
-	MOVQ 8(CX), DX
-	MOVQ DX, DI
-	SHRQ $0x02, DI
-	ADDQ DI, DX
-	MOVQ DX, (SP)
-	MOVQ (AX), DI
-	MOVQ 8(AX), R8
-	MOVQ 16(AX), R9
-	CMPQ SI, $0x00000040
-	JB   single
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	// h += block
-	ADDQ (BX), DI
-	ADCQ 8(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-
-	// h += block
-	ADDQ 16(BX), DI
-	ADCQ 24(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-
-	// h += block
-	ADDQ 32(BX), DI
-	ADCQ 40(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-
-	// h += block
-	ADDQ 48(BX), DI
-	ADCQ 56(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADDQ $0x00000040, BX
-	SUBQ $0x00000040, SI
-	CMPQ SI, $0x00000040
-	JAE  loop
-
-single:
-	CMPQ SI, $0x10
-	JB   done
-
-loop1:
-	// h += block
-	ADDQ (BX), DI
-	ADCQ 8(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADDQ $0x10, BX
-	SUBQ $0x10, SI
-	CMPQ SI, $0x10
-	JAE  loop1
-
-done:
-	MOVQ h+0(FP), AX
-	MOVQ DI, (AX)
-	MOVQ R8, 8(AX)
-	MOVQ R9, 16(AX)
-	RET
-
-// func sum_scalar_mulq_fused_b4_a64(out *[16]byte, m []byte, key *[32]byte)
-// Requires: CMOV
-TEXT ·sum_scalar_mulq_fused_b4_a64(SB), NOSPLIT, $24-40
-	MOVQ key+32(FP), AX
-	MOVQ m_base+8(FP), CX
-	MOVQ m_len+16(FP), BX
-	MOVQ (AX), DX
-	MOVQ $0x0ffffffc0fffffff, SI
-	ANDQ SI, DX
-	MOVQ 8(AX), AX
-	MOVQ $0x0ffffffc0ffffffc, SI
-	ANDQ SI, AX
-	MOVQ DX, (SP)
-	MOVQ AX, 8(SP)
-	MOVQ AX, DX
-	SHRQ $0x02, DX
-	ADDQ DX, AX
-	MOVQ AX, 16(SP)
-	XORQ SI, SI
-	XORQ DI, DI
-	XORQ R8, R8
-	CMPQ BX, $0x00000040
-	JB   single
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
 
 loop:
 	// h += block
@@ -3430,6 +3429,742 @@ final:
 	VZEROUPPER
 	RET
 
+// func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
+// Requires: AVX, AVX2
+TEXT ·blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(SB), NOSPLIT, $0-40
+	MOVQ         h+0(FP), AX
+	MOVQ         pw+8(FP), CX
+	MOVQ         m_base+16(FP), DX
+	MOVQ         m_len+24(FP), BX
+	VPBROADCASTQ p1305consts<>+0(SB), Y0
+	VPBROADCASTQ p1305consts<>+8(SB), Y1
+
+	// h (radix 2^64) -> limbs in lane 0
+	MOVQ  (AX), SI
+	MOVQ  8(AX), DI
+	MOVQ  16(AX), R8
+	MOVQ  SI, R9
+	MOVQ  $0x0000000003ffffff, R10
+	ANDQ  R10, R9
+	MOVQ  SI, R10
+	SHRQ  $0x1a, R10
+	MOVQ  $0x0000000003ffffff, R11
+	ANDQ  R11, R10
+	SHRQ  $0x34, SI
+	MOVQ  DI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, SI
+	MOVQ  $0x0000000003ffffff, R11
+	ANDQ  R11, SI
+	MOVQ  DI, R11
+	SHRQ  $0x0e, R11
+	MOVQ  $0x0000000003ffffff, R12
+	ANDQ  R12, R11
+	SHRQ  $0x28, DI
+	SHLQ  $0x18, R8
+	ORQ   R8, DI
+	VMOVQ R9, X2
+	VMOVQ R10, X3
+	VMOVQ SI, X4
+	VMOVQ R11, X5
+	VMOVQ DI, X11
+
+	// first iteration: acc = (m_0 + h)·r^(L·(u-1)) + ... + m_{u-1}
+	// message vector 0 -> limbs
+	VMOVDQU     (DX), Y6
+	VMOVDQU     32(DX), Y7
+	VPUNPCKLQDQ Y7, Y6, Y8
+	VPUNPCKHQDQ Y7, Y6, Y10
+	VPAND       Y0, Y8, Y6
+	VPSRLQ      $0x1a, Y8, Y7
+	VPAND       Y0, Y7, Y7
+	VPSRLQ      $0x34, Y8, Y8
+	VPSLLQ      $0x0c, Y10, Y9
+	VPOR        Y9, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VPSRLQ      $0x0e, Y10, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x28, Y10, Y10
+	VPOR        Y1, Y10, Y10
+	VPADDQ      Y2, Y6, Y6
+	VPADDQ      Y3, Y7, Y7
+	VPADDQ      Y4, Y8, Y8
+	VPADDQ      Y5, Y9, Y9
+	VPADDQ      Y11, Y10, Y10
+	VPMULUDQ    288(CX), Y6, Y2
+	VPMULUDQ    544(CX), Y7, Y3
+	VPADDQ      Y3, Y2, Y2
+	VPMULUDQ    512(CX), Y8, Y3
+	VPADDQ      Y3, Y2, Y2
+	VPMULUDQ    480(CX), Y9, Y3
+	VPADDQ      Y3, Y2, Y2
+	VPMULUDQ    448(CX), Y10, Y3
+	VPADDQ      Y3, Y2, Y2
+	VPMULUDQ    320(CX), Y6, Y3
+	VPMULUDQ    288(CX), Y7, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPMULUDQ    544(CX), Y8, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPMULUDQ    512(CX), Y9, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPMULUDQ    480(CX), Y10, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPMULUDQ    352(CX), Y6, Y4
+	VPMULUDQ    320(CX), Y7, Y5
+	VPADDQ      Y5, Y4, Y4
+	VPMULUDQ    288(CX), Y8, Y5
+	VPADDQ      Y5, Y4, Y4
+	VPMULUDQ    544(CX), Y9, Y5
+	VPADDQ      Y5, Y4, Y4
+	VPMULUDQ    512(CX), Y10, Y5
+	VPADDQ      Y5, Y4, Y4
+	VPMULUDQ    384(CX), Y6, Y5
+	VPMULUDQ    352(CX), Y7, Y11
+	VPADDQ      Y11, Y5, Y5
+	VPMULUDQ    320(CX), Y8, Y11
+	VPADDQ      Y11, Y5, Y5
+	VPMULUDQ    288(CX), Y9, Y11
+	VPADDQ      Y11, Y5, Y5
+	VPMULUDQ    544(CX), Y10, Y11
+	VPADDQ      Y11, Y5, Y5
+	VPMULUDQ    416(CX), Y6, Y6
+	VPMULUDQ    384(CX), Y7, Y7
+	VPADDQ      Y7, Y6, Y6
+	VPMULUDQ    352(CX), Y8, Y7
+	VPADDQ      Y7, Y6, Y6
+	VPMULUDQ    320(CX), Y9, Y7
+	VPADDQ      Y7, Y6, Y6
+	VPMULUDQ    288(CX), Y10, Y7
+	VPADDQ      Y7, Y6, Y6
+
+	// message vector 1 -> limbs
+	VMOVDQU     64(DX), Y7
+	VMOVDQU     96(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPSRLQ      $0x1a, Y9, Y10
+	VPAND       Y0, Y10, Y10
+	VPSRLQ      $0x34, Y9, Y9
+	VPSLLQ      $0x0c, Y7, Y11
+	VPOR        Y11, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x0e, Y7, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPMULUDQ    576(CX), Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    832(CX), Y10, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    800(CX), Y9, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    768(CX), Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    736(CX), Y7, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    608(CX), Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    576(CX), Y10, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    832(CX), Y9, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    800(CX), Y11, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    768(CX), Y7, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    640(CX), Y8, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    608(CX), Y10, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    576(CX), Y9, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    832(CX), Y11, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    800(CX), Y7, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    672(CX), Y8, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    640(CX), Y10, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    608(CX), Y9, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    576(CX), Y11, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    832(CX), Y7, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    704(CX), Y8, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    672(CX), Y10, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    640(CX), Y9, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    608(CX), Y11, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    576(CX), Y7, Y7
+	VPADDQ      Y7, Y6, Y6
+
+	// message vector 2 -> limbs
+	VMOVDQU     128(DX), Y7
+	VMOVDQU     160(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPSRLQ      $0x1a, Y9, Y10
+	VPAND       Y0, Y10, Y10
+	VPSRLQ      $0x34, Y9, Y9
+	VPSLLQ      $0x0c, Y7, Y11
+	VPOR        Y11, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x0e, Y7, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPMULUDQ    864(CX), Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    1120(CX), Y10, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    1088(CX), Y9, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    1056(CX), Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    1024(CX), Y7, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    896(CX), Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    864(CX), Y10, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    1120(CX), Y9, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    1088(CX), Y11, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    1056(CX), Y7, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    928(CX), Y8, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    896(CX), Y10, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    864(CX), Y9, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    1120(CX), Y11, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    1088(CX), Y7, Y12
+	VPADDQ      Y12, Y4, Y4
+	VPMULUDQ    960(CX), Y8, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    928(CX), Y10, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    896(CX), Y9, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    864(CX), Y11, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    1120(CX), Y7, Y12
+	VPADDQ      Y12, Y5, Y5
+	VPMULUDQ    992(CX), Y8, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    960(CX), Y10, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    928(CX), Y9, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    896(CX), Y11, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPMULUDQ    864(CX), Y7, Y7
+	VPADDQ      Y7, Y6, Y6
+
+	// message vector 3 -> limbs
+	VMOVDQU     192(DX), Y7
+	VMOVDQU     224(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPSRLQ      $0x1a, Y9, Y10
+	VPAND       Y0, Y10, Y10
+	VPSRLQ      $0x34, Y9, Y9
+	VPSLLQ      $0x0c, Y7, Y11
+	VPOR        Y11, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x0e, Y7, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPADDQ      Y8, Y2, Y2
+	VPADDQ      Y10, Y3, Y3
+	VPADDQ      Y9, Y4, Y4
+	VPADDQ      Y11, Y5, Y5
+	VPADDQ      Y7, Y6, Y6
+
+	// carry (ilv) d -> acc
+	VPSRLQ $0x1a, Y2, Y7
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
+	VPSRLQ $0x1a, Y3, Y7
+	VPAND  Y0, Y3, Y3
+	VPADDQ Y7, Y4, Y4
+	VPSRLQ $0x1a, Y6, Y7
+	VPAND  Y0, Y6, Y6
+	VPSLLQ $0x02, Y7, Y8
+	VPADDQ Y7, Y8, Y8
+	VPADDQ Y8, Y2, Y2
+	VPSRLQ $0x1a, Y4, Y7
+	VPAND  Y0, Y4, Y4
+	VPADDQ Y7, Y5, Y5
+	VPSRLQ $0x1a, Y2, Y7
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
+	ADDQ   $0x00000100, DX
+	SUBQ   $0x00000100, BX
+	JZ     final
+
+loop:
+	// d = acc·r^(L·u)
+	VPMULUDQ (CX), Y2, Y7
+	VPMULUDQ 256(CX), Y3, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 224(CX), Y4, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 192(CX), Y5, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 160(CX), Y6, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 32(CX), Y2, Y8
+	VPMULUDQ (CX), Y3, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 256(CX), Y4, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 224(CX), Y5, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 192(CX), Y6, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 64(CX), Y2, Y9
+	VPMULUDQ 32(CX), Y3, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPMULUDQ (CX), Y4, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPMULUDQ 256(CX), Y5, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPMULUDQ 224(CX), Y6, Y10
+	VPADDQ   Y10, Y9, Y9
+	VPMULUDQ 96(CX), Y2, Y10
+	VPMULUDQ 64(CX), Y3, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPMULUDQ 32(CX), Y4, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPMULUDQ (CX), Y5, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPMULUDQ 256(CX), Y6, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPMULUDQ 128(CX), Y2, Y11
+	VPMULUDQ 96(CX), Y3, Y2
+	VPADDQ   Y2, Y11, Y11
+	VPMULUDQ 64(CX), Y4, Y2
+	VPADDQ   Y2, Y11, Y11
+	VPMULUDQ 32(CX), Y5, Y2
+	VPADDQ   Y2, Y11, Y11
+	VPMULUDQ (CX), Y6, Y2
+	VPADDQ   Y2, Y11, Y11
+
+	// message vector 0 -> limbs
+	VMOVDQU     (DX), Y2
+	VMOVDQU     32(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPAND       Y0, Y4, Y3
+	VPSRLQ      $0x1a, Y4, Y5
+	VPAND       Y0, Y5, Y5
+	VPSRLQ      $0x34, Y4, Y4
+	VPSLLQ      $0x0c, Y2, Y6
+	VPOR        Y6, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x0e, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPMULUDQ    288(CX), Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    544(CX), Y5, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    512(CX), Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    480(CX), Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    448(CX), Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    320(CX), Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    288(CX), Y5, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    544(CX), Y4, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    512(CX), Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    480(CX), Y2, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    352(CX), Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    320(CX), Y5, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    288(CX), Y4, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    544(CX), Y6, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    512(CX), Y2, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    384(CX), Y3, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    352(CX), Y5, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    320(CX), Y4, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    288(CX), Y6, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    544(CX), Y2, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    416(CX), Y3, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    384(CX), Y5, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    352(CX), Y4, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    320(CX), Y6, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    288(CX), Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 1 -> limbs
+	VMOVDQU     64(DX), Y2
+	VMOVDQU     96(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPAND       Y0, Y4, Y3
+	VPSRLQ      $0x1a, Y4, Y5
+	VPAND       Y0, Y5, Y5
+	VPSRLQ      $0x34, Y4, Y4
+	VPSLLQ      $0x0c, Y2, Y6
+	VPOR        Y6, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x0e, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPMULUDQ    576(CX), Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    832(CX), Y5, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    800(CX), Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    768(CX), Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    736(CX), Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    608(CX), Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    576(CX), Y5, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    832(CX), Y4, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    800(CX), Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    768(CX), Y2, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    640(CX), Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    608(CX), Y5, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    576(CX), Y4, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    832(CX), Y6, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    800(CX), Y2, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    672(CX), Y3, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    640(CX), Y5, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    608(CX), Y4, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    576(CX), Y6, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    832(CX), Y2, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    704(CX), Y3, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    672(CX), Y5, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    640(CX), Y4, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    608(CX), Y6, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    576(CX), Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 2 -> limbs
+	VMOVDQU     128(DX), Y2
+	VMOVDQU     160(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPAND       Y0, Y4, Y3
+	VPSRLQ      $0x1a, Y4, Y5
+	VPAND       Y0, Y5, Y5
+	VPSRLQ      $0x34, Y4, Y4
+	VPSLLQ      $0x0c, Y2, Y6
+	VPOR        Y6, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x0e, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPMULUDQ    864(CX), Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    1120(CX), Y5, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    1088(CX), Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    1056(CX), Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    1024(CX), Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VPMULUDQ    896(CX), Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    864(CX), Y5, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    1120(CX), Y4, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    1088(CX), Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    1056(CX), Y2, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    928(CX), Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    896(CX), Y5, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    864(CX), Y4, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    1120(CX), Y6, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    1088(CX), Y2, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    960(CX), Y3, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    928(CX), Y5, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    896(CX), Y4, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    864(CX), Y6, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    1120(CX), Y2, Y12
+	VPADDQ      Y12, Y10, Y10
+	VPMULUDQ    992(CX), Y3, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    960(CX), Y5, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    928(CX), Y4, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    896(CX), Y6, Y3
+	VPADDQ      Y3, Y11, Y11
+	VPMULUDQ    864(CX), Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 3 -> limbs
+	VMOVDQU     192(DX), Y2
+	VMOVDQU     224(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPAND       Y0, Y4, Y3
+	VPSRLQ      $0x1a, Y4, Y5
+	VPAND       Y0, Y5, Y5
+	VPSRLQ      $0x34, Y4, Y4
+	VPSLLQ      $0x0c, Y2, Y6
+	VPOR        Y6, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x0e, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPADDQ      Y3, Y7, Y7
+	VPADDQ      Y5, Y8, Y8
+	VPADDQ      Y4, Y9, Y9
+	VPADDQ      Y6, Y10, Y10
+	VPADDQ      Y2, Y11, Y11
+
+	// carry (ilv) d -> acc
+	VPSRLQ $0x1a, Y7, Y3
+	VPAND  Y0, Y7, Y2
+	VPADDQ Y3, Y8, Y8
+	VPSRLQ $0x1a, Y10, Y3
+	VPAND  Y0, Y10, Y5
+	VPADDQ Y3, Y11, Y11
+	VPSRLQ $0x1a, Y8, Y4
+	VPAND  Y0, Y8, Y3
+	VPADDQ Y4, Y9, Y9
+	VPSRLQ $0x1a, Y11, Y4
+	VPAND  Y0, Y11, Y6
+	VPSLLQ $0x02, Y4, Y7
+	VPADDQ Y4, Y7, Y7
+	VPADDQ Y7, Y2, Y2
+	VPSRLQ $0x1a, Y9, Y7
+	VPAND  Y0, Y9, Y4
+	VPADDQ Y7, Y5, Y5
+	VPSRLQ $0x1a, Y2, Y7
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
+	ADDQ   $0x00000100, DX
+	SUBQ   $0x00000100, BX
+	JNZ    loop
+
+final:
+	// epilogue: lane q times r^(L-order[q]), sum lanes
+	VPMULUDQ 1152(CX), Y2, Y0
+	VPMULUDQ 1408(CX), Y3, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 1376(CX), Y4, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 1344(CX), Y5, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 1312(CX), Y6, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 1184(CX), Y2, Y1
+	VPMULUDQ 1152(CX), Y3, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 1408(CX), Y4, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 1376(CX), Y5, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 1344(CX), Y6, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 1216(CX), Y2, Y7
+	VPMULUDQ 1184(CX), Y3, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 1152(CX), Y4, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 1408(CX), Y5, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 1376(CX), Y6, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 1248(CX), Y2, Y8
+	VPMULUDQ 1216(CX), Y3, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 1184(CX), Y4, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 1152(CX), Y5, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 1408(CX), Y6, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 1280(CX), Y2, Y2
+	VPMULUDQ 1248(CX), Y3, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPMULUDQ 1216(CX), Y4, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPMULUDQ 1184(CX), Y5, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPMULUDQ 1152(CX), Y6, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPERMQ   $0x4e, Y0, Y3
+	VPADDQ   Y3, Y0, Y0
+	VPSHUFD  $0x4e, Y0, Y3
+	VPADDQ   Y3, Y0, Y0
+	VMOVQ    X0, CX
+	VPERMQ   $0x4e, Y1, Y0
+	VPADDQ   Y0, Y1, Y1
+	VPSHUFD  $0x4e, Y1, Y0
+	VPADDQ   Y0, Y1, Y1
+	VMOVQ    X1, DX
+	VPERMQ   $0x4e, Y7, Y0
+	VPADDQ   Y0, Y7, Y7
+	VPSHUFD  $0x4e, Y7, Y0
+	VPADDQ   Y0, Y7, Y7
+	VMOVQ    X7, BX
+	VPERMQ   $0x4e, Y8, Y0
+	VPADDQ   Y0, Y8, Y8
+	VPSHUFD  $0x4e, Y8, Y0
+	VPADDQ   Y0, Y8, Y8
+	VMOVQ    X8, SI
+	VPERMQ   $0x4e, Y2, Y0
+	VPADDQ   Y0, Y2, Y2
+	VPSHUFD  $0x4e, Y2, Y0
+	VPADDQ   Y0, Y2, Y2
+	VMOVQ    X2, DI
+
+	// carry the lane sums to 26-bit limbs (twice), pack to radix 2^64
+	MOVQ CX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, CX
+	MOVQ DX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, BX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, DX
+	MOVQ BX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, SI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, BX
+	MOVQ SI, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, SI
+	MOVQ DI, R8
+	SHRQ $0x1a, R8
+	ANDQ $0x03ffffff, DI
+	LEAQ (R8)(R8*4), R8
+	ADDQ R8, CX
+	MOVQ CX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, CX
+	MOVQ DX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, BX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, DX
+	MOVQ BX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, SI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, BX
+	MOVQ SI, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, SI
+	XORQ R8, R8
+	ORQ  CX, R8
+	MOVQ DX, CX
+	SHLQ $0x1a, CX
+	ORQ  CX, R8
+	MOVQ BX, CX
+	SHLQ $0x34, CX
+	ORQ  CX, R8
+	XORQ CX, CX
+	MOVQ BX, DX
+	SHRQ $0x0c, DX
+	ORQ  DX, CX
+	MOVQ SI, DX
+	SHLQ $0x0e, DX
+	ORQ  DX, CX
+	MOVQ DI, DX
+	SHLQ $0x28, DX
+	ORQ  DX, CX
+	MOVQ DI, DX
+	SHRQ $0x18, DX
+	MOVQ R8, (AX)
+	MOVQ CX, 8(AX)
+	MOVQ DX, 16(AX)
+	VZEROUPPER
+	RET
+
 // func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h *[3]uint64, pw *uint64, m []byte)
 // Requires: AVX, AVX2
 TEXT ·blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(SB), NOSPLIT, $0-40
@@ -4096,802 +4831,6 @@ final:
 	VPSHUFD  $0x4e, Y2, Y0
 	VPADDQ   Y0, Y2, Y2
 	VMOVQ    X2, DI
-
-	// carry the lane sums to 26-bit limbs (twice), pack to radix 2^64
-	MOVQ CX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, CX
-	MOVQ DX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, BX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, DX
-	MOVQ BX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, SI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, BX
-	MOVQ SI, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, SI
-	MOVQ DI, R8
-	SHRQ $0x1a, R8
-	ANDQ $0x03ffffff, DI
-	LEAQ (R8)(R8*4), R8
-	ADDQ R8, CX
-	MOVQ CX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, CX
-	MOVQ DX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, BX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, DX
-	MOVQ BX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, SI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, BX
-	MOVQ SI, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, SI
-	XORQ R8, R8
-	ORQ  CX, R8
-	MOVQ DX, CX
-	SHLQ $0x1a, CX
-	ORQ  CX, R8
-	MOVQ BX, CX
-	SHLQ $0x34, CX
-	ORQ  CX, R8
-	XORQ CX, CX
-	MOVQ BX, DX
-	SHRQ $0x0c, DX
-	ORQ  DX, CX
-	MOVQ SI, DX
-	SHLQ $0x0e, DX
-	ORQ  DX, CX
-	MOVQ DI, DX
-	SHLQ $0x28, DX
-	ORQ  DX, CX
-	MOVQ DI, DX
-	SHRQ $0x18, DX
-	MOVQ R8, (AX)
-	MOVQ CX, 8(AX)
-	MOVQ DX, 16(AX)
-	VZEROUPPER
-	RET
-
-// func blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
-// Requires: AVX, AVX512F
-TEXT ·blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(SB), NOSPLIT, $0-40
-	MOVQ         h+0(FP), AX
-	MOVQ         pw+8(FP), CX
-	MOVQ         m_base+16(FP), DX
-	MOVQ         m_len+24(FP), BX
-	VPBROADCASTQ p1305consts<>+0(SB), Z0
-	VPBROADCASTQ p1305consts<>+8(SB), Z1
-
-	// h (radix 2^64) -> limbs in lane 0
-	MOVQ  (AX), SI
-	MOVQ  8(AX), DI
-	MOVQ  16(AX), R8
-	MOVQ  SI, R9
-	MOVQ  $0x0000000003ffffff, R10
-	ANDQ  R10, R9
-	MOVQ  SI, R10
-	SHRQ  $0x1a, R10
-	MOVQ  $0x0000000003ffffff, R11
-	ANDQ  R11, R10
-	SHRQ  $0x34, SI
-	MOVQ  DI, R11
-	SHLQ  $0x0c, R11
-	ORQ   R11, SI
-	MOVQ  $0x0000000003ffffff, R11
-	ANDQ  R11, SI
-	MOVQ  DI, R11
-	SHRQ  $0x0e, R11
-	MOVQ  $0x0000000003ffffff, R12
-	ANDQ  R12, R11
-	SHRQ  $0x28, DI
-	SHLQ  $0x18, R8
-	ORQ   R8, DI
-	VMOVQ R9, X2
-	VMOVQ R10, X7
-	VMOVQ SI, X8
-	VMOVQ R11, X9
-	VMOVQ DI, X10
-
-	// first iteration: acc = (m_0 + h)·r^(L·(u-1)) + ... + m_{u-1}
-	// message vector 0 -> limbs
-	VMOVDQU64   (DX), Z3
-	VMOVDQU64   64(DX), Z5
-	VPUNPCKLQDQ Z5, Z3, Z4
-	VPUNPCKHQDQ Z5, Z3, Z6
-	VPANDQ      Z0, Z4, Z11
-	VPSRLQ      $0x1a, Z4, Z3
-	VPANDQ      Z0, Z3, Z3
-	VPSRLQ      $0x34, Z4, Z4
-	VPSLLQ      $0x0c, Z6, Z5
-	VPORQ       Z5, Z4, Z4
-	VPANDQ      Z0, Z4, Z4
-	VPSRLQ      $0x0e, Z6, Z5
-	VPANDQ      Z0, Z5, Z5
-	VPSRLQ      $0x28, Z6, Z6
-	VPORQ       Z1, Z6, Z6
-	VPADDQ      Z2, Z11, Z11
-	VPADDQ      Z7, Z3, Z3
-	VPADDQ      Z8, Z4, Z4
-	VPADDQ      Z9, Z5, Z5
-	VPADDQ      Z10, Z6, Z6
-	VMOVDQA64   Z11, Z2
-	VMOVDQA64   Z3, Z3
-	VMOVDQA64   Z4, Z4
-	VMOVDQA64   Z5, Z5
-	VMOVDQA64   Z6, Z6
-	ADDQ        $0x00000080, DX
-	SUBQ        $0x00000080, BX
-	JZ          final
-
-loop:
-	// message vector 0 -> limbs
-	VMOVDQU64   (DX), Z7
-	VMOVDQU64   64(DX), Z8
-	VPUNPCKLQDQ Z8, Z7, Z9
-	VPUNPCKHQDQ Z8, Z7, Z7
-	VPANDQ      Z0, Z9, Z8
-	VPSRLQ      $0x1a, Z9, Z10
-	VPANDQ      Z0, Z10, Z10
-	VPSRLQ      $0x34, Z9, Z9
-	VPSLLQ      $0x0c, Z7, Z11
-	VPORQ       Z11, Z9, Z9
-	VPANDQ      Z0, Z9, Z9
-	VPSRLQ      $0x0e, Z7, Z11
-	VPANDQ      Z0, Z11, Z11
-	VPSRLQ      $0x28, Z7, Z7
-	VPORQ       Z1, Z7, Z7
-
-	// d += acc·r^(L·u)
-	VPMULUDQ (CX), Z2, Z12
-	VPADDQ   Z12, Z8, Z8
-	VPMULUDQ 512(CX), Z3, Z12
-	VPADDQ   Z12, Z8, Z8
-	VPMULUDQ 448(CX), Z4, Z12
-	VPADDQ   Z12, Z8, Z8
-	VPMULUDQ 384(CX), Z5, Z12
-	VPADDQ   Z12, Z8, Z8
-	VPMULUDQ 320(CX), Z6, Z12
-	VPADDQ   Z12, Z8, Z8
-	VPMULUDQ 64(CX), Z2, Z12
-	VPADDQ   Z12, Z10, Z10
-	VPMULUDQ (CX), Z3, Z12
-	VPADDQ   Z12, Z10, Z10
-	VPMULUDQ 512(CX), Z4, Z12
-	VPADDQ   Z12, Z10, Z10
-	VPMULUDQ 448(CX), Z5, Z12
-	VPADDQ   Z12, Z10, Z10
-	VPMULUDQ 384(CX), Z6, Z12
-	VPADDQ   Z12, Z10, Z10
-	VPMULUDQ 128(CX), Z2, Z12
-	VPADDQ   Z12, Z9, Z9
-	VPMULUDQ 64(CX), Z3, Z12
-	VPADDQ   Z12, Z9, Z9
-	VPMULUDQ (CX), Z4, Z12
-	VPADDQ   Z12, Z9, Z9
-	VPMULUDQ 512(CX), Z5, Z12
-	VPADDQ   Z12, Z9, Z9
-	VPMULUDQ 448(CX), Z6, Z12
-	VPADDQ   Z12, Z9, Z9
-	VPMULUDQ 192(CX), Z2, Z12
-	VPADDQ   Z12, Z11, Z11
-	VPMULUDQ 128(CX), Z3, Z12
-	VPADDQ   Z12, Z11, Z11
-	VPMULUDQ 64(CX), Z4, Z12
-	VPADDQ   Z12, Z11, Z11
-	VPMULUDQ (CX), Z5, Z12
-	VPADDQ   Z12, Z11, Z11
-	VPMULUDQ 512(CX), Z6, Z12
-	VPADDQ   Z12, Z11, Z11
-	VPMULUDQ 256(CX), Z2, Z2
-	VPADDQ   Z2, Z7, Z7
-	VPMULUDQ 192(CX), Z3, Z2
-	VPADDQ   Z2, Z7, Z7
-	VPMULUDQ 128(CX), Z4, Z2
-	VPADDQ   Z2, Z7, Z7
-	VPMULUDQ 64(CX), Z5, Z2
-	VPADDQ   Z2, Z7, Z7
-	VPMULUDQ (CX), Z6, Z2
-	VPADDQ   Z2, Z7, Z7
-
-	// carry (seq) d -> acc
-	VPSRLQ $0x1a, Z8, Z3
-	VPANDQ Z0, Z8, Z2
-	VPADDQ Z3, Z10, Z10
-	VPSRLQ $0x1a, Z10, Z4
-	VPANDQ Z0, Z10, Z3
-	VPADDQ Z4, Z9, Z9
-	VPSRLQ $0x1a, Z9, Z5
-	VPANDQ Z0, Z9, Z4
-	VPADDQ Z5, Z11, Z11
-	VPSRLQ $0x1a, Z11, Z6
-	VPANDQ Z0, Z11, Z5
-	VPADDQ Z6, Z7, Z7
-	VPSRLQ $0x1a, Z7, Z8
-	VPANDQ Z0, Z7, Z6
-	VPSLLQ $0x02, Z8, Z7
-	VPADDQ Z8, Z7, Z7
-	VPADDQ Z7, Z2, Z2
-	VPSRLQ $0x1a, Z2, Z7
-	VPANDQ Z0, Z2, Z2
-	VPADDQ Z7, Z3, Z3
-	ADDQ   $0x00000080, DX
-	SUBQ   $0x00000080, BX
-	JNZ    loop
-
-final:
-	// epilogue: lane q times r^(L-order[q]), sum lanes
-	VPMULUDQ   576(CX), Z2, Z0
-	VPMULUDQ   1088(CX), Z3, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   1024(CX), Z4, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   960(CX), Z5, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   896(CX), Z6, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   640(CX), Z2, Z1
-	VPMULUDQ   576(CX), Z3, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   1088(CX), Z4, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   1024(CX), Z5, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   960(CX), Z6, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   704(CX), Z2, Z7
-	VPMULUDQ   640(CX), Z3, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   576(CX), Z4, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   1088(CX), Z5, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   1024(CX), Z6, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   768(CX), Z2, Z8
-	VPMULUDQ   704(CX), Z3, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   640(CX), Z4, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   576(CX), Z5, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   1088(CX), Z6, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   832(CX), Z2, Z2
-	VPMULUDQ   768(CX), Z3, Z3
-	VPADDQ     Z3, Z2, Z2
-	VPMULUDQ   704(CX), Z4, Z3
-	VPADDQ     Z3, Z2, Z2
-	VPMULUDQ   640(CX), Z5, Z3
-	VPADDQ     Z3, Z2, Z2
-	VPMULUDQ   576(CX), Z6, Z3
-	VPADDQ     Z3, Z2, Z2
-	VSHUFI64X2 $0x4e, Z0, Z0, Z3
-	VPADDQ     Z3, Z0, Z0
-	VSHUFI64X2 $0xb1, Z0, Z0, Z3
-	VPADDQ     Z3, Z0, Z0
-	VPSHUFD    $0x4e, Z0, Z3
-	VPADDQ     Z3, Z0, Z0
-	VMOVQ      X0, CX
-	VSHUFI64X2 $0x4e, Z1, Z1, Z0
-	VPADDQ     Z0, Z1, Z1
-	VSHUFI64X2 $0xb1, Z1, Z1, Z0
-	VPADDQ     Z0, Z1, Z1
-	VPSHUFD    $0x4e, Z1, Z0
-	VPADDQ     Z0, Z1, Z1
-	VMOVQ      X1, DX
-	VSHUFI64X2 $0x4e, Z7, Z7, Z0
-	VPADDQ     Z0, Z7, Z7
-	VSHUFI64X2 $0xb1, Z7, Z7, Z0
-	VPADDQ     Z0, Z7, Z7
-	VPSHUFD    $0x4e, Z7, Z0
-	VPADDQ     Z0, Z7, Z7
-	VMOVQ      X7, BX
-	VSHUFI64X2 $0x4e, Z8, Z8, Z0
-	VPADDQ     Z0, Z8, Z8
-	VSHUFI64X2 $0xb1, Z8, Z8, Z0
-	VPADDQ     Z0, Z8, Z8
-	VPSHUFD    $0x4e, Z8, Z0
-	VPADDQ     Z0, Z8, Z8
-	VMOVQ      X8, SI
-	VSHUFI64X2 $0x4e, Z2, Z2, Z0
-	VPADDQ     Z0, Z2, Z2
-	VSHUFI64X2 $0xb1, Z2, Z2, Z0
-	VPADDQ     Z0, Z2, Z2
-	VPSHUFD    $0x4e, Z2, Z0
-	VPADDQ     Z0, Z2, Z2
-	VMOVQ      X2, DI
-
-	// carry the lane sums to 26-bit limbs (twice), pack to radix 2^64
-	MOVQ CX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, CX
-	MOVQ DX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, BX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, DX
-	MOVQ BX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, SI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, BX
-	MOVQ SI, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, SI
-	MOVQ DI, R8
-	SHRQ $0x1a, R8
-	ANDQ $0x03ffffff, DI
-	LEAQ (R8)(R8*4), R8
-	ADDQ R8, CX
-	MOVQ CX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, CX
-	MOVQ DX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, BX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, DX
-	MOVQ BX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, SI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, BX
-	MOVQ SI, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, SI
-	XORQ R8, R8
-	ORQ  CX, R8
-	MOVQ DX, CX
-	SHLQ $0x1a, CX
-	ORQ  CX, R8
-	MOVQ BX, CX
-	SHLQ $0x34, CX
-	ORQ  CX, R8
-	XORQ CX, CX
-	MOVQ BX, DX
-	SHRQ $0x0c, DX
-	ORQ  DX, CX
-	MOVQ SI, DX
-	SHLQ $0x0e, DX
-	ORQ  DX, CX
-	MOVQ DI, DX
-	SHLQ $0x28, DX
-	ORQ  DX, CX
-	MOVQ DI, DX
-	SHRQ $0x18, DX
-	MOVQ R8, (AX)
-	MOVQ CX, 8(AX)
-	MOVQ DX, 16(AX)
-	VZEROUPPER
-	RET
-
-// func blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h *[3]uint64, pw *uint64, m []byte)
-// Requires: AVX, AVX512F
-TEXT ·blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(SB), NOSPLIT, $0-40
-	MOVQ         h+0(FP), AX
-	MOVQ         pw+8(FP), CX
-	MOVQ         m_base+16(FP), DX
-	MOVQ         m_len+24(FP), BX
-	VPBROADCASTQ p1305consts<>+0(SB), Z0
-	VPBROADCASTQ p1305consts<>+8(SB), Z1
-
-	// h (radix 2^64) -> limbs in lane 0
-	MOVQ  (AX), SI
-	MOVQ  8(AX), DI
-	MOVQ  16(AX), R8
-	MOVQ  SI, R9
-	MOVQ  $0x0000000003ffffff, R10
-	ANDQ  R10, R9
-	MOVQ  SI, R10
-	SHRQ  $0x1a, R10
-	MOVQ  $0x0000000003ffffff, R11
-	ANDQ  R11, R10
-	SHRQ  $0x34, SI
-	MOVQ  DI, R11
-	SHLQ  $0x0c, R11
-	ORQ   R11, SI
-	MOVQ  $0x0000000003ffffff, R11
-	ANDQ  R11, SI
-	MOVQ  DI, R11
-	SHRQ  $0x0e, R11
-	MOVQ  $0x0000000003ffffff, R12
-	ANDQ  R12, R11
-	SHRQ  $0x28, DI
-	SHLQ  $0x18, R8
-	ORQ   R8, DI
-	VMOVQ R9, X2
-	VMOVQ R10, X3
-	VMOVQ SI, X4
-	VMOVQ R11, X5
-	VMOVQ DI, X11
-
-	// first iteration: acc = (m_0 + h)·r^(L·(u-1)) + ... + m_{u-1}
-	// message vector 0 -> limbs
-	VMOVDQU64   (DX), Z6
-	VMOVDQU64   64(DX), Z7
-	VPUNPCKLQDQ Z7, Z6, Z8
-	VPUNPCKHQDQ Z7, Z6, Z10
-	VPANDQ      Z0, Z8, Z6
-	VPSRLQ      $0x1a, Z8, Z7
-	VPANDQ      Z0, Z7, Z7
-	VPSRLQ      $0x34, Z8, Z8
-	VPSLLQ      $0x0c, Z10, Z9
-	VPORQ       Z9, Z8, Z8
-	VPANDQ      Z0, Z8, Z8
-	VPSRLQ      $0x0e, Z10, Z9
-	VPANDQ      Z0, Z9, Z9
-	VPSRLQ      $0x28, Z10, Z10
-	VPORQ       Z1, Z10, Z10
-	VPADDQ      Z2, Z6, Z6
-	VPADDQ      Z3, Z7, Z7
-	VPADDQ      Z4, Z8, Z8
-	VPADDQ      Z5, Z9, Z9
-	VPADDQ      Z11, Z10, Z10
-	VPMULUDQ    576(CX), Z6, Z2
-	VPMULUDQ    1088(CX), Z7, Z3
-	VPADDQ      Z3, Z2, Z2
-	VPMULUDQ    1024(CX), Z8, Z3
-	VPADDQ      Z3, Z2, Z2
-	VPMULUDQ    960(CX), Z9, Z3
-	VPADDQ      Z3, Z2, Z2
-	VPMULUDQ    896(CX), Z10, Z3
-	VPADDQ      Z3, Z2, Z2
-	VPMULUDQ    640(CX), Z6, Z3
-	VPMULUDQ    576(CX), Z7, Z4
-	VPADDQ      Z4, Z3, Z3
-	VPMULUDQ    1088(CX), Z8, Z4
-	VPADDQ      Z4, Z3, Z3
-	VPMULUDQ    1024(CX), Z9, Z4
-	VPADDQ      Z4, Z3, Z3
-	VPMULUDQ    960(CX), Z10, Z4
-	VPADDQ      Z4, Z3, Z3
-	VPMULUDQ    704(CX), Z6, Z4
-	VPMULUDQ    640(CX), Z7, Z5
-	VPADDQ      Z5, Z4, Z4
-	VPMULUDQ    576(CX), Z8, Z5
-	VPADDQ      Z5, Z4, Z4
-	VPMULUDQ    1088(CX), Z9, Z5
-	VPADDQ      Z5, Z4, Z4
-	VPMULUDQ    1024(CX), Z10, Z5
-	VPADDQ      Z5, Z4, Z4
-	VPMULUDQ    768(CX), Z6, Z5
-	VPMULUDQ    704(CX), Z7, Z11
-	VPADDQ      Z11, Z5, Z5
-	VPMULUDQ    640(CX), Z8, Z11
-	VPADDQ      Z11, Z5, Z5
-	VPMULUDQ    576(CX), Z9, Z11
-	VPADDQ      Z11, Z5, Z5
-	VPMULUDQ    1088(CX), Z10, Z11
-	VPADDQ      Z11, Z5, Z5
-	VPMULUDQ    832(CX), Z6, Z6
-	VPMULUDQ    768(CX), Z7, Z7
-	VPADDQ      Z7, Z6, Z6
-	VPMULUDQ    704(CX), Z8, Z7
-	VPADDQ      Z7, Z6, Z6
-	VPMULUDQ    640(CX), Z9, Z7
-	VPADDQ      Z7, Z6, Z6
-	VPMULUDQ    576(CX), Z10, Z7
-	VPADDQ      Z7, Z6, Z6
-
-	// message vector 1 -> limbs
-	VMOVDQU64   128(DX), Z7
-	VMOVDQU64   192(DX), Z8
-	VPUNPCKLQDQ Z8, Z7, Z9
-	VPUNPCKHQDQ Z8, Z7, Z7
-	VPANDQ      Z0, Z9, Z8
-	VPSRLQ      $0x1a, Z9, Z10
-	VPANDQ      Z0, Z10, Z10
-	VPSRLQ      $0x34, Z9, Z9
-	VPSLLQ      $0x0c, Z7, Z11
-	VPORQ       Z11, Z9, Z9
-	VPANDQ      Z0, Z9, Z9
-	VPSRLQ      $0x0e, Z7, Z11
-	VPANDQ      Z0, Z11, Z11
-	VPSRLQ      $0x28, Z7, Z7
-	VPORQ       Z1, Z7, Z7
-	VPADDQ      Z8, Z2, Z2
-	VPADDQ      Z10, Z3, Z3
-	VPADDQ      Z9, Z4, Z4
-	VPADDQ      Z11, Z5, Z5
-	VPADDQ      Z7, Z6, Z6
-
-	// carry (seq) d -> acc
-	VPSRLQ $0x1a, Z2, Z7
-	VPANDQ Z0, Z2, Z2
-	VPADDQ Z7, Z3, Z3
-	VPSRLQ $0x1a, Z3, Z7
-	VPANDQ Z0, Z3, Z3
-	VPADDQ Z7, Z4, Z4
-	VPSRLQ $0x1a, Z4, Z7
-	VPANDQ Z0, Z4, Z4
-	VPADDQ Z7, Z5, Z5
-	VPSRLQ $0x1a, Z5, Z7
-	VPANDQ Z0, Z5, Z5
-	VPADDQ Z7, Z6, Z6
-	VPSRLQ $0x1a, Z6, Z7
-	VPANDQ Z0, Z6, Z6
-	VPSLLQ $0x02, Z7, Z8
-	VPADDQ Z7, Z8, Z8
-	VPADDQ Z8, Z2, Z2
-	VPSRLQ $0x1a, Z2, Z7
-	VPANDQ Z0, Z2, Z2
-	VPADDQ Z7, Z3, Z3
-	ADDQ   $0x00000100, DX
-	SUBQ   $0x00000100, BX
-	JZ     final
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	// message vector 0 -> limbs
-	VMOVDQU64   (DX), Z7
-	VMOVDQU64   64(DX), Z8
-	VPUNPCKLQDQ Z8, Z7, Z9
-	VPUNPCKHQDQ Z8, Z7, Z7
-	VPANDQ      Z0, Z9, Z8
-	VPSRLQ      $0x1a, Z9, Z10
-	VPANDQ      Z0, Z10, Z10
-	VPSRLQ      $0x34, Z9, Z9
-	VPSLLQ      $0x0c, Z7, Z11
-	VPORQ       Z11, Z9, Z9
-	VPANDQ      Z0, Z9, Z9
-	VPSRLQ      $0x0e, Z7, Z11
-	VPANDQ      Z0, Z11, Z11
-	VPSRLQ      $0x28, Z7, Z7
-	VPORQ       Z1, Z7, Z7
-	VPMULUDQ    576(CX), Z8, Z12
-	VPMULUDQ    1088(CX), Z10, Z13
-	VPADDQ      Z13, Z12, Z12
-	VPMULUDQ    1024(CX), Z9, Z13
-	VPADDQ      Z13, Z12, Z12
-	VPMULUDQ    960(CX), Z11, Z13
-	VPADDQ      Z13, Z12, Z12
-	VPMULUDQ    896(CX), Z7, Z13
-	VPADDQ      Z13, Z12, Z12
-	VPMULUDQ    640(CX), Z8, Z13
-	VPMULUDQ    576(CX), Z10, Z14
-	VPADDQ      Z14, Z13, Z13
-	VPMULUDQ    1088(CX), Z9, Z14
-	VPADDQ      Z14, Z13, Z13
-	VPMULUDQ    1024(CX), Z11, Z14
-	VPADDQ      Z14, Z13, Z13
-	VPMULUDQ    960(CX), Z7, Z14
-	VPADDQ      Z14, Z13, Z13
-	VPMULUDQ    704(CX), Z8, Z14
-	VPMULUDQ    640(CX), Z10, Z15
-	VPADDQ      Z15, Z14, Z14
-	VPMULUDQ    576(CX), Z9, Z15
-	VPADDQ      Z15, Z14, Z14
-	VPMULUDQ    1088(CX), Z11, Z15
-	VPADDQ      Z15, Z14, Z14
-	VPMULUDQ    1024(CX), Z7, Z15
-	VPADDQ      Z15, Z14, Z14
-	VPMULUDQ    768(CX), Z8, Z15
-	VPMULUDQ    704(CX), Z10, Z16
-	VPADDQ      Z16, Z15, Z15
-	VPMULUDQ    640(CX), Z9, Z16
-	VPADDQ      Z16, Z15, Z15
-	VPMULUDQ    576(CX), Z11, Z16
-	VPADDQ      Z16, Z15, Z15
-	VPMULUDQ    1088(CX), Z7, Z16
-	VPADDQ      Z16, Z15, Z15
-	VPMULUDQ    832(CX), Z8, Z8
-	VPMULUDQ    768(CX), Z10, Z10
-	VPADDQ      Z10, Z8, Z8
-	VPMULUDQ    704(CX), Z9, Z9
-	VPADDQ      Z9, Z8, Z8
-	VPMULUDQ    640(CX), Z11, Z9
-	VPADDQ      Z9, Z8, Z8
-	VPMULUDQ    576(CX), Z7, Z7
-	VPADDQ      Z7, Z8, Z8
-
-	// message vector 1 -> limbs
-	VMOVDQU64   128(DX), Z7
-	VMOVDQU64   192(DX), Z9
-	VPUNPCKLQDQ Z9, Z7, Z10
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPANDQ      Z0, Z10, Z9
-	VPSRLQ      $0x1a, Z10, Z11
-	VPANDQ      Z0, Z11, Z11
-	VPSRLQ      $0x34, Z10, Z10
-	VPSLLQ      $0x0c, Z7, Z16
-	VPORQ       Z16, Z10, Z10
-	VPANDQ      Z0, Z10, Z10
-	VPSRLQ      $0x0e, Z7, Z16
-	VPANDQ      Z0, Z16, Z16
-	VPSRLQ      $0x28, Z7, Z7
-	VPORQ       Z1, Z7, Z7
-	VPADDQ      Z9, Z12, Z12
-	VPADDQ      Z11, Z13, Z13
-	VPADDQ      Z10, Z14, Z14
-	VPADDQ      Z16, Z15, Z15
-	VPADDQ      Z7, Z8, Z8
-
-	// d += acc·r^(L·u)
-	VPMULUDQ (CX), Z2, Z7
-	VPADDQ   Z7, Z12, Z12
-	VPMULUDQ 512(CX), Z3, Z7
-	VPADDQ   Z7, Z12, Z12
-	VPMULUDQ 448(CX), Z4, Z7
-	VPADDQ   Z7, Z12, Z12
-	VPMULUDQ 384(CX), Z5, Z7
-	VPADDQ   Z7, Z12, Z12
-	VPMULUDQ 320(CX), Z6, Z7
-	VPADDQ   Z7, Z12, Z12
-	VPMULUDQ 64(CX), Z2, Z7
-	VPADDQ   Z7, Z13, Z13
-	VPMULUDQ (CX), Z3, Z7
-	VPADDQ   Z7, Z13, Z13
-	VPMULUDQ 512(CX), Z4, Z7
-	VPADDQ   Z7, Z13, Z13
-	VPMULUDQ 448(CX), Z5, Z7
-	VPADDQ   Z7, Z13, Z13
-	VPMULUDQ 384(CX), Z6, Z7
-	VPADDQ   Z7, Z13, Z13
-	VPMULUDQ 128(CX), Z2, Z7
-	VPADDQ   Z7, Z14, Z14
-	VPMULUDQ 64(CX), Z3, Z7
-	VPADDQ   Z7, Z14, Z14
-	VPMULUDQ (CX), Z4, Z7
-	VPADDQ   Z7, Z14, Z14
-	VPMULUDQ 512(CX), Z5, Z7
-	VPADDQ   Z7, Z14, Z14
-	VPMULUDQ 448(CX), Z6, Z7
-	VPADDQ   Z7, Z14, Z14
-	VPMULUDQ 192(CX), Z2, Z7
-	VPADDQ   Z7, Z15, Z15
-	VPMULUDQ 128(CX), Z3, Z7
-	VPADDQ   Z7, Z15, Z15
-	VPMULUDQ 64(CX), Z4, Z7
-	VPADDQ   Z7, Z15, Z15
-	VPMULUDQ (CX), Z5, Z7
-	VPADDQ   Z7, Z15, Z15
-	VPMULUDQ 512(CX), Z6, Z7
-	VPADDQ   Z7, Z15, Z15
-	VPMULUDQ 256(CX), Z2, Z2
-	VPADDQ   Z2, Z8, Z8
-	VPMULUDQ 192(CX), Z3, Z2
-	VPADDQ   Z2, Z8, Z8
-	VPMULUDQ 128(CX), Z4, Z2
-	VPADDQ   Z2, Z8, Z8
-	VPMULUDQ 64(CX), Z5, Z2
-	VPADDQ   Z2, Z8, Z8
-	VPMULUDQ (CX), Z6, Z2
-	VPADDQ   Z2, Z8, Z8
-
-	// carry (seq) d -> acc
-	VPSRLQ $0x1a, Z12, Z3
-	VPANDQ Z0, Z12, Z2
-	VPADDQ Z3, Z13, Z13
-	VPSRLQ $0x1a, Z13, Z4
-	VPANDQ Z0, Z13, Z3
-	VPADDQ Z4, Z14, Z14
-	VPSRLQ $0x1a, Z14, Z5
-	VPANDQ Z0, Z14, Z4
-	VPADDQ Z5, Z15, Z15
-	VPSRLQ $0x1a, Z15, Z6
-	VPANDQ Z0, Z15, Z5
-	VPADDQ Z6, Z8, Z8
-	VPSRLQ $0x1a, Z8, Z7
-	VPANDQ Z0, Z8, Z6
-	VPSLLQ $0x02, Z7, Z8
-	VPADDQ Z7, Z8, Z8
-	VPADDQ Z8, Z2, Z2
-	VPSRLQ $0x1a, Z2, Z7
-	VPANDQ Z0, Z2, Z2
-	VPADDQ Z7, Z3, Z3
-	ADDQ   $0x00000100, DX
-	SUBQ   $0x00000100, BX
-	JNZ    loop
-
-final:
-	// epilogue: lane q times r^(L-order[q]), sum lanes
-	VPMULUDQ   1152(CX), Z2, Z0
-	VPMULUDQ   1664(CX), Z3, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   1600(CX), Z4, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   1536(CX), Z5, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   1472(CX), Z6, Z1
-	VPADDQ     Z1, Z0, Z0
-	VPMULUDQ   1216(CX), Z2, Z1
-	VPMULUDQ   1152(CX), Z3, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   1664(CX), Z4, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   1600(CX), Z5, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   1536(CX), Z6, Z7
-	VPADDQ     Z7, Z1, Z1
-	VPMULUDQ   1280(CX), Z2, Z7
-	VPMULUDQ   1216(CX), Z3, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   1152(CX), Z4, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   1664(CX), Z5, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   1600(CX), Z6, Z8
-	VPADDQ     Z8, Z7, Z7
-	VPMULUDQ   1344(CX), Z2, Z8
-	VPMULUDQ   1280(CX), Z3, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   1216(CX), Z4, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   1152(CX), Z5, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   1664(CX), Z6, Z9
-	VPADDQ     Z9, Z8, Z8
-	VPMULUDQ   1408(CX), Z2, Z2
-	VPMULUDQ   1344(CX), Z3, Z3
-	VPADDQ     Z3, Z2, Z2
-	VPMULUDQ   1280(CX), Z4, Z3
-	VPADDQ     Z3, Z2, Z2
-	VPMULUDQ   1216(CX), Z5, Z3
-	VPADDQ     Z3, Z2, Z2
-	VPMULUDQ   1152(CX), Z6, Z3
-	VPADDQ     Z3, Z2, Z2
-	VSHUFI64X2 $0x4e, Z0, Z0, Z3
-	VPADDQ     Z3, Z0, Z0
-	VSHUFI64X2 $0xb1, Z0, Z0, Z3
-	VPADDQ     Z3, Z0, Z0
-	VPSHUFD    $0x4e, Z0, Z3
-	VPADDQ     Z3, Z0, Z0
-	VMOVQ      X0, CX
-	VSHUFI64X2 $0x4e, Z1, Z1, Z0
-	VPADDQ     Z0, Z1, Z1
-	VSHUFI64X2 $0xb1, Z1, Z1, Z0
-	VPADDQ     Z0, Z1, Z1
-	VPSHUFD    $0x4e, Z1, Z0
-	VPADDQ     Z0, Z1, Z1
-	VMOVQ      X1, DX
-	VSHUFI64X2 $0x4e, Z7, Z7, Z0
-	VPADDQ     Z0, Z7, Z7
-	VSHUFI64X2 $0xb1, Z7, Z7, Z0
-	VPADDQ     Z0, Z7, Z7
-	VPSHUFD    $0x4e, Z7, Z0
-	VPADDQ     Z0, Z7, Z7
-	VMOVQ      X7, BX
-	VSHUFI64X2 $0x4e, Z8, Z8, Z0
-	VPADDQ     Z0, Z8, Z8
-	VSHUFI64X2 $0xb1, Z8, Z8, Z0
-	VPADDQ     Z0, Z8, Z8
-	VPSHUFD    $0x4e, Z8, Z0
-	VPADDQ     Z0, Z8, Z8
-	VMOVQ      X8, SI
-	VSHUFI64X2 $0x4e, Z2, Z2, Z0
-	VPADDQ     Z0, Z2, Z2
-	VSHUFI64X2 $0xb1, Z2, Z2, Z0
-	VPADDQ     Z0, Z2, Z2
-	VPSHUFD    $0x4e, Z2, Z0
-	VPADDQ     Z0, Z2, Z2
-	VMOVQ      X2, DI
 
 	// carry the lane sums to 26-bit limbs (twice), pack to radix 2^64
 	MOVQ CX, R8
@@ -5877,9 +5816,9 @@ final:
 	VZEROUPPER
 	RET
 
-// func blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
+// func blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 // Requires: AVX, AVX2
-TEXT ·blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
+TEXT ·blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone(SB), NOSPLIT, $0-40
 	MOVQ         h+0(FP), AX
 	MOVQ         pw+8(FP), CX
 	MOVQ         m_base+16(FP), DX
@@ -5922,76 +5861,76 @@ TEXT ·blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
 	VMOVDQU     (DX), Y7
 	VMOVDQU     32(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
-	VPUNPCKHQDQ Y8, Y7, Y11
-	VPAND       Y0, Y9, Y7
-	VPSRLQ      $0x1a, Y9, Y8
-	VPAND       Y0, Y8, Y8
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y11, Y10
-	VPOR        Y10, Y9, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     6(DX), Y11
+	VPBLENDD    $0xcc, 30(DX), Y11, Y11
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPSRLQ      $0x1a, Y9, Y9
 	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y11, Y10
+	VPSRLQ      $0x04, Y11, Y10
 	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x28, Y11, Y11
-	VPOR        Y1, Y11, Y11
-	VPADDQ      Y2, Y7, Y7
-	VPADDQ      Y3, Y8, Y8
-	VPADDQ      Y4, Y9, Y9
-	VPADDQ      Y5, Y10, Y10
-	VPADDQ      Y6, Y11, Y11
+	VPSRLQ      $0x1e, Y11, Y11
+	VPAND       Y0, Y11, Y11
+	VPADDQ      Y2, Y8, Y8
+	VPADDQ      Y3, Y9, Y9
+	VPADDQ      Y4, Y10, Y10
+	VPADDQ      Y5, Y11, Y11
+	VPADDQ      Y6, Y7, Y7
 	VMOVDQU     288(CX), Y6
-	VPMULUDQ    Y6, Y7, Y2
-	VPMULUDQ    Y6, Y8, Y3
-	VPMULUDQ    Y6, Y9, Y4
-	VPMULUDQ    Y6, Y10, Y5
-	VPMULUDQ    Y6, Y11, Y6
+	VPMULUDQ    Y6, Y8, Y2
+	VPMULUDQ    Y6, Y9, Y3
+	VPMULUDQ    Y6, Y10, Y4
+	VPMULUDQ    Y6, Y11, Y5
+	VPMULUDQ    Y6, Y7, Y6
 	VMOVDQU     320(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
+	VPMULUDQ    Y12, Y8, Y13
 	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     352(CX), Y12
 	VPMULUDQ    Y12, Y8, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y10, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     352(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     384(CX), Y12
 	VPMULUDQ    Y12, Y8, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     384(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y8, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     416(CX), Y12
-	VPMULUDQ    Y12, Y7, Y7
-	VPADDQ      Y7, Y6, Y6
-	VMOVDQU     448(CX), Y7
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y2, Y2
-	VMOVDQU     480(CX), Y7
-	VPMULUDQ    Y7, Y10, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y3, Y3
-	VMOVDQU     512(CX), Y7
-	VPMULUDQ    Y7, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y7, Y10, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y4, Y4
-	VMOVDQU     544(CX), Y7
-	VPMULUDQ    Y7, Y8, Y8
+	VPMULUDQ    Y12, Y8, Y8
+	VPADDQ      Y8, Y6, Y6
+	VMOVDQU     448(CX), Y8
+	VPMULUDQ    Y8, Y7, Y8
 	VPADDQ      Y8, Y2, Y2
-	VPMULUDQ    Y7, Y9, Y8
+	VMOVDQU     480(CX), Y8
+	VPMULUDQ    Y8, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y8, Y7, Y8
 	VPADDQ      Y8, Y3, Y3
-	VPMULUDQ    Y7, Y10, Y8
+	VMOVDQU     512(CX), Y8
+	VPMULUDQ    Y8, Y10, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y8, Y11, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y8, Y7, Y8
 	VPADDQ      Y8, Y4, Y4
-	VPMULUDQ    Y7, Y11, Y7
+	VMOVDQU     544(CX), Y8
+	VPMULUDQ    Y8, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y8, Y10, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y8, Y11, Y9
+	VPADDQ      Y9, Y4, Y4
+	VPMULUDQ    Y8, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 1 -> limbs, times its power by component
@@ -5999,75 +5938,75 @@ TEXT ·blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
 	VMOVDQU     96(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     70(DX), Y8
+	VPBLENDD    $0xcc, 94(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     576(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     608(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     608(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     640(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     640(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     672(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     672(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     704(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     736(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     768(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     800(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     832(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     736(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     768(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     800(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     832(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 2 -> limbs, times its power by component
@@ -6075,75 +6014,75 @@ TEXT ·blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
 	VMOVDQU     160(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     134(DX), Y8
+	VPBLENDD    $0xcc, 158(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     864(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     896(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     896(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     928(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     928(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     960(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     960(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     992(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     1024(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     1056(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     1088(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     1120(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1024(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     1056(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1088(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1120(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 3 (r^0): loose limbs into d
@@ -6187,9 +6126,6 @@ TEXT ·blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
 	SUBQ   $0x00000100, BX
 	CMPQ   BX, $0x00000100
 	JB     steps
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
 
 loop:
 	// d = acc·r^(L·u), by power component
@@ -6253,75 +6189,75 @@ loop:
 	VMOVDQU     32(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     6(DX), Y3
+	VPBLENDD    $0xcc, 30(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     288(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     320(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     320(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     352(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     352(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     384(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     384(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     416(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     448(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     480(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     512(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     544(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     448(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     480(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     512(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     544(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 1 -> limbs, times its power by component
@@ -6329,75 +6265,75 @@ loop:
 	VMOVDQU     96(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     70(DX), Y3
+	VPBLENDD    $0xcc, 94(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     576(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     608(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     608(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     640(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     640(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     672(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     672(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     704(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     736(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     768(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     800(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     832(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     736(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     768(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     800(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     832(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 2 -> limbs, times its power by component
@@ -6405,75 +6341,75 @@ loop:
 	VMOVDQU     160(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     134(DX), Y3
+	VPBLENDD    $0xcc, 158(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     864(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     896(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     896(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     928(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     928(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     960(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     960(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     992(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     1024(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     1056(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     1088(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     1120(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1024(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     1056(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1088(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1120(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 3 (r^0): loose limbs into d
@@ -8867,6 +8803,1508 @@ loop:
 	VPMULUDQ    Y3, Y6, Y4
 	VPADDQ      Y4, Y10, Y10
 	VPMULUDQ    Y3, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 7 (r^0): loose limbs into d
+	VMOVDQU     448(DX), Y2
+	VMOVDQU     480(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPAND       Y0, Y4, Y3
+	VPADDQ      Y3, Y8, Y8
+	VPSRLQ      $0x1a, Y4, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPSLLQ      $0x0c, Y2, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPSRLQ      $0x0e, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+	VPADDQ      p1305consts<>+64(SB), Y7, Y7
+
+	// carry (ilv) d -> acc
+	VPSRLQ $0x1a, Y8, Y3
+	VPAND  Y0, Y8, Y2
+	VPADDQ Y3, Y9, Y9
+	VPSRLQ $0x1a, Y11, Y3
+	VPAND  Y0, Y11, Y5
+	VPADDQ Y3, Y7, Y7
+	VPSRLQ $0x1a, Y9, Y4
+	VPAND  Y0, Y9, Y3
+	VPADDQ Y4, Y10, Y10
+	VPSRLQ $0x1a, Y7, Y4
+	VPAND  Y0, Y7, Y6
+	VPSLLQ $0x02, Y4, Y7
+	VPADDQ Y4, Y7, Y7
+	VPADDQ Y7, Y2, Y2
+	VPSRLQ $0x1a, Y10, Y7
+	VPAND  Y0, Y10, Y4
+	VPADDQ Y7, Y5, Y5
+	VPSRLQ $0x1a, Y2, Y7
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
+	ADDQ   $0x00000200, DX
+	SUBQ   $0x00000200, BX
+	CMPQ   BX, $0x00000200
+	JAE    loop
+
+steps:
+	TESTQ BX, BX
+	JZ    final
+
+step:
+	// one vector: d = acc·r^L + m (loose limbs)
+	VMOVDQU  2016(CX), Y1
+	VPMULUDQ Y1, Y2, Y7
+	VPMULUDQ Y1, Y3, Y8
+	VPMULUDQ Y1, Y4, Y9
+	VPMULUDQ Y1, Y5, Y10
+	VPMULUDQ Y1, Y6, Y1
+	VMOVDQU  2048(CX), Y11
+	VPMULUDQ Y11, Y2, Y12
+	VPADDQ   Y12, Y8, Y8
+	VPMULUDQ Y11, Y3, Y12
+	VPADDQ   Y12, Y9, Y9
+	VPMULUDQ Y11, Y4, Y12
+	VPADDQ   Y12, Y10, Y10
+	VPMULUDQ Y11, Y5, Y11
+	VPADDQ   Y11, Y1, Y1
+	VMOVDQU  2080(CX), Y11
+	VPMULUDQ Y11, Y2, Y12
+	VPADDQ   Y12, Y9, Y9
+	VPMULUDQ Y11, Y3, Y12
+	VPADDQ   Y12, Y10, Y10
+	VPMULUDQ Y11, Y4, Y11
+	VPADDQ   Y11, Y1, Y1
+	VMOVDQU  2112(CX), Y11
+	VPMULUDQ Y11, Y2, Y12
+	VPADDQ   Y12, Y10, Y10
+	VPMULUDQ Y11, Y3, Y11
+	VPADDQ   Y11, Y1, Y1
+	VMOVDQU  2144(CX), Y11
+	VPMULUDQ Y11, Y2, Y2
+	VPADDQ   Y2, Y1, Y1
+	VMOVDQU  2176(CX), Y2
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y7, Y7
+	VMOVDQU  2208(CX), Y2
+	VPMULUDQ Y2, Y5, Y11
+	VPADDQ   Y11, Y7, Y7
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y8, Y8
+	VMOVDQU  2240(CX), Y2
+	VPMULUDQ Y2, Y4, Y11
+	VPADDQ   Y11, Y7, Y7
+	VPMULUDQ Y2, Y5, Y11
+	VPADDQ   Y11, Y8, Y8
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y9, Y9
+	VMOVDQU  2272(CX), Y2
+	VPMULUDQ Y2, Y3, Y3
+	VPADDQ   Y3, Y7, Y7
+	VPMULUDQ Y2, Y4, Y3
+	VPADDQ   Y3, Y8, Y8
+	VPMULUDQ Y2, Y5, Y3
+	VPADDQ   Y3, Y9, Y9
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y10, Y10
+
+	// message vector 0 (r^0): loose limbs into d
+	VMOVDQU     (DX), Y2
+	VMOVDQU     32(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPAND       Y0, Y4, Y3
+	VPADDQ      Y3, Y7, Y7
+	VPSRLQ      $0x1a, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPSLLQ      $0x0c, Y2, Y3
+	VPAND       Y0, Y3, Y3
+	VPADDQ      Y3, Y9, Y9
+	VPSRLQ      $0x0e, Y2, Y2
+	VPADDQ      Y2, Y10, Y10
+	VPADDQ      p1305consts<>+64(SB), Y1, Y1
+
+	// carry (ilv) d -> acc
+	VPSRLQ $0x1a, Y7, Y3
+	VPAND  Y0, Y7, Y2
+	VPADDQ Y3, Y8, Y8
+	VPSRLQ $0x1a, Y10, Y3
+	VPAND  Y0, Y10, Y5
+	VPADDQ Y3, Y1, Y1
+	VPSRLQ $0x1a, Y8, Y4
+	VPAND  Y0, Y8, Y3
+	VPADDQ Y4, Y9, Y9
+	VPSRLQ $0x1a, Y1, Y4
+	VPAND  Y0, Y1, Y6
+	VPSLLQ $0x02, Y4, Y1
+	VPADDQ Y4, Y1, Y1
+	VPADDQ Y1, Y2, Y2
+	VPSRLQ $0x1a, Y9, Y1
+	VPAND  Y0, Y9, Y4
+	VPADDQ Y1, Y5, Y5
+	VPSRLQ $0x1a, Y2, Y1
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y1, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y1
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y1, Y6, Y6
+	ADDQ   $0x40, DX
+	SUBQ   $0x40, BX
+	JNZ    step
+
+final:
+	// epilogue: lane q times r^(L-order[q]), sum lanes
+	VPMULUDQ 2304(CX), Y2, Y0
+	VPMULUDQ 2560(CX), Y3, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 2528(CX), Y4, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 2496(CX), Y5, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 2464(CX), Y6, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPMULUDQ 2336(CX), Y2, Y1
+	VPMULUDQ 2304(CX), Y3, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 2560(CX), Y4, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 2528(CX), Y5, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 2496(CX), Y6, Y7
+	VPADDQ   Y7, Y1, Y1
+	VPMULUDQ 2368(CX), Y2, Y7
+	VPMULUDQ 2336(CX), Y3, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 2304(CX), Y4, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 2560(CX), Y5, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 2528(CX), Y6, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPMULUDQ 2400(CX), Y2, Y8
+	VPMULUDQ 2368(CX), Y3, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 2336(CX), Y4, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 2304(CX), Y5, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 2560(CX), Y6, Y9
+	VPADDQ   Y9, Y8, Y8
+	VPMULUDQ 2432(CX), Y2, Y2
+	VPMULUDQ 2400(CX), Y3, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPMULUDQ 2368(CX), Y4, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPMULUDQ 2336(CX), Y5, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPMULUDQ 2304(CX), Y6, Y3
+	VPADDQ   Y3, Y2, Y2
+	VPERMQ   $0x4e, Y0, Y3
+	VPADDQ   Y3, Y0, Y0
+	VPSHUFD  $0x4e, Y0, Y3
+	VPADDQ   Y3, Y0, Y0
+	VMOVQ    X0, CX
+	VPERMQ   $0x4e, Y1, Y0
+	VPADDQ   Y0, Y1, Y1
+	VPSHUFD  $0x4e, Y1, Y0
+	VPADDQ   Y0, Y1, Y1
+	VMOVQ    X1, DX
+	VPERMQ   $0x4e, Y7, Y0
+	VPADDQ   Y0, Y7, Y7
+	VPSHUFD  $0x4e, Y7, Y0
+	VPADDQ   Y0, Y7, Y7
+	VMOVQ    X7, BX
+	VPERMQ   $0x4e, Y8, Y0
+	VPADDQ   Y0, Y8, Y8
+	VPSHUFD  $0x4e, Y8, Y0
+	VPADDQ   Y0, Y8, Y8
+	VMOVQ    X8, SI
+	VPERMQ   $0x4e, Y2, Y0
+	VPADDQ   Y0, Y2, Y2
+	VPSHUFD  $0x4e, Y2, Y0
+	VPADDQ   Y0, Y2, Y2
+	VMOVQ    X2, DI
+
+	// carry the lane sums to 26-bit limbs (twice), pack to radix 2^64
+	MOVQ CX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, CX
+	MOVQ DX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, BX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, DX
+	MOVQ BX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, SI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, BX
+	MOVQ SI, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, SI
+	MOVQ DI, R8
+	SHRQ $0x1a, R8
+	ANDQ $0x03ffffff, DI
+	LEAQ (R8)(R8*4), R8
+	ADDQ R8, CX
+	MOVQ CX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, CX
+	MOVQ DX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, BX
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, DX
+	MOVQ BX, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, SI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, BX
+	MOVQ SI, R8
+	SHRQ $0x1a, R8
+	ADDQ R8, DI
+	MOVQ $0x0000000003ffffff, R8
+	ANDQ R8, SI
+	XORQ R8, R8
+	ORQ  CX, R8
+	MOVQ DX, CX
+	SHLQ $0x1a, CX
+	ORQ  CX, R8
+	MOVQ BX, CX
+	SHLQ $0x34, CX
+	ORQ  CX, R8
+	XORQ CX, CX
+	MOVQ BX, DX
+	SHRQ $0x0c, DX
+	ORQ  DX, CX
+	MOVQ SI, DX
+	SHLQ $0x0e, DX
+	ORQ  DX, CX
+	MOVQ DI, DX
+	SHLQ $0x28, DX
+	ORQ  DX, CX
+	MOVQ DI, DX
+	SHRQ $0x18, DX
+	MOVQ R8, (AX)
+	MOVQ CX, 8(AX)
+	MOVQ DX, 16(AX)
+	VZEROUPPER
+	RET
+
+// func blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
+// Requires: AVX, AVX2
+TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(SB), NOSPLIT, $0-40
+	MOVQ         h+0(FP), AX
+	MOVQ         pw+8(FP), CX
+	MOVQ         m_base+16(FP), DX
+	MOVQ         m_len+24(FP), BX
+	VPBROADCASTQ p1305consts<>+0(SB), Y0
+	VPBROADCASTQ p1305consts<>+8(SB), Y1
+
+	// h (radix 2^64) -> limbs in lane 0
+	MOVQ  (AX), SI
+	MOVQ  8(AX), DI
+	MOVQ  16(AX), R8
+	MOVQ  SI, R9
+	MOVQ  $0x0000000003ffffff, R10
+	ANDQ  R10, R9
+	MOVQ  SI, R10
+	SHRQ  $0x1a, R10
+	MOVQ  $0x0000000003ffffff, R11
+	ANDQ  R11, R10
+	SHRQ  $0x34, SI
+	MOVQ  DI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, SI
+	MOVQ  $0x0000000003ffffff, R11
+	ANDQ  R11, SI
+	MOVQ  DI, R11
+	SHRQ  $0x0e, R11
+	MOVQ  $0x0000000003ffffff, R12
+	ANDQ  R12, R11
+	SHRQ  $0x28, DI
+	SHLQ  $0x18, R8
+	ORQ   R8, DI
+	VMOVQ R9, X2
+	VMOVQ R10, X3
+	VMOVQ SI, X4
+	VMOVQ R11, X5
+	VMOVQ DI, X6
+
+	// first iteration: acc = (m_0 + h)·r^(L·(u-1)) + ... + m_{u-1}
+	// message vector 0 -> limbs, times its power by component
+	VMOVDQU     (DX), Y7
+	VMOVDQU     32(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     6(DX), Y11
+	VPBLENDD    $0xcc, 30(DX), Y11, Y11
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y11, Y10
+	VPAND       Y0, Y10, Y10
+	VPSRLQ      $0x1e, Y11, Y11
+	VPAND       Y0, Y11, Y11
+	VPADDQ      Y2, Y8, Y8
+	VPADDQ      Y3, Y9, Y9
+	VPADDQ      Y4, Y10, Y10
+	VPADDQ      Y5, Y11, Y11
+	VPADDQ      Y6, Y7, Y7
+	VMOVDQU     288(CX), Y6
+	VPMULUDQ    Y6, Y8, Y2
+	VPMULUDQ    Y6, Y9, Y3
+	VPMULUDQ    Y6, Y10, Y4
+	VPMULUDQ    Y6, Y11, Y5
+	VPMULUDQ    Y6, Y7, Y6
+	VMOVDQU     320(CX), Y12
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     352(CX), Y12
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y10, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     384(CX), Y12
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     416(CX), Y12
+	VPMULUDQ    Y12, Y8, Y8
+	VPADDQ      Y8, Y6, Y6
+	VMOVDQU     448(CX), Y8
+	VPMULUDQ    Y8, Y7, Y8
+	VPADDQ      Y8, Y2, Y2
+	VMOVDQU     480(CX), Y8
+	VPMULUDQ    Y8, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y8, Y7, Y8
+	VPADDQ      Y8, Y3, Y3
+	VMOVDQU     512(CX), Y8
+	VPMULUDQ    Y8, Y10, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y8, Y11, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y8, Y7, Y8
+	VPADDQ      Y8, Y4, Y4
+	VMOVDQU     544(CX), Y8
+	VPMULUDQ    Y8, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y8, Y10, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y8, Y11, Y9
+	VPADDQ      Y9, Y4, Y4
+	VPMULUDQ    Y8, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 1 -> limbs, times its power by component
+	VMOVDQU     64(DX), Y7
+	VMOVDQU     96(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     70(DX), Y8
+	VPBLENDD    $0xcc, 94(DX), Y8, Y8
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VMOVDQU     576(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     608(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y8, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     640(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     672(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     704(CX), Y12
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     736(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y2, Y2
+	VMOVDQU     768(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     800(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     832(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 2 -> limbs, times its power by component
+	VMOVDQU     128(DX), Y7
+	VMOVDQU     160(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     134(DX), Y8
+	VPBLENDD    $0xcc, 158(DX), Y8, Y8
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VMOVDQU     864(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     896(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y8, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     928(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     960(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     992(CX), Y12
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1024(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y2, Y2
+	VMOVDQU     1056(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1088(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1120(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 3 -> limbs, times its power by component
+	VMOVDQU     192(DX), Y7
+	VMOVDQU     224(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     198(DX), Y8
+	VPBLENDD    $0xcc, 222(DX), Y8, Y8
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VMOVDQU     1152(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1184(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y8, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1216(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1248(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1280(CX), Y12
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1312(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y2, Y2
+	VMOVDQU     1344(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1376(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1408(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 4 -> limbs, times its power by component
+	VMOVDQU     256(DX), Y7
+	VMOVDQU     288(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     262(DX), Y8
+	VPBLENDD    $0xcc, 286(DX), Y8, Y8
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VMOVDQU     1440(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1472(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y8, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1504(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1536(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1568(CX), Y12
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1600(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y2, Y2
+	VMOVDQU     1632(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1664(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1696(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 5 -> limbs, times its power by component
+	VMOVDQU     320(DX), Y7
+	VMOVDQU     352(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     326(DX), Y8
+	VPBLENDD    $0xcc, 350(DX), Y8, Y8
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VMOVDQU     1728(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1760(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y8, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1792(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1824(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1856(CX), Y12
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1888(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y2, Y2
+	VMOVDQU     1920(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1952(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1984(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 6 -> limbs, times its power by component
+	VMOVDQU     384(DX), Y7
+	VMOVDQU     416(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     390(DX), Y8
+	VPBLENDD    $0xcc, 414(DX), Y8, Y8
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
+	VMOVDQU     2016(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     2048(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y8, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     2080(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     2112(CX), Y12
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y9, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     2144(CX), Y12
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     2176(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y2, Y2
+	VMOVDQU     2208(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     2240(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     2272(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+
+	// message vector 7 (r^0): loose limbs into d
+	VMOVDQU     448(DX), Y7
+	VMOVDQU     480(DX), Y8
+	VPUNPCKLQDQ Y8, Y7, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSRLQ      $0x1a, Y9, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPSLLQ      $0x0c, Y7, Y8
+	VPAND       Y0, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSRLQ      $0x0e, Y7, Y7
+	VPADDQ      Y7, Y5, Y5
+	VPADDQ      p1305consts<>+64(SB), Y6, Y6
+
+	// carry (ilv) d -> acc
+	VPSRLQ $0x1a, Y2, Y7
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
+	VPSRLQ $0x1a, Y3, Y7
+	VPAND  Y0, Y3, Y3
+	VPADDQ Y7, Y4, Y4
+	VPSRLQ $0x1a, Y6, Y7
+	VPAND  Y0, Y6, Y6
+	VPSLLQ $0x02, Y7, Y8
+	VPADDQ Y7, Y8, Y8
+	VPADDQ Y8, Y2, Y2
+	VPSRLQ $0x1a, Y4, Y7
+	VPAND  Y0, Y4, Y4
+	VPADDQ Y7, Y5, Y5
+	VPSRLQ $0x1a, Y2, Y7
+	VPAND  Y0, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
+	ADDQ   $0x00000200, DX
+	SUBQ   $0x00000200, BX
+	CMPQ   BX, $0x00000200
+	JB     steps
+
+loop:
+	// d = acc·r^(L·u), by power component
+	VMOVDQU  (CX), Y7
+	VPMULUDQ Y7, Y2, Y8
+	VPMULUDQ Y7, Y3, Y9
+	VPMULUDQ Y7, Y4, Y10
+	VPMULUDQ Y7, Y5, Y11
+	VPMULUDQ Y7, Y6, Y7
+	VMOVDQU  32(CX), Y12
+	VPMULUDQ Y12, Y2, Y13
+	VPADDQ   Y13, Y9, Y9
+	VPMULUDQ Y12, Y3, Y13
+	VPADDQ   Y13, Y10, Y10
+	VPMULUDQ Y12, Y4, Y13
+	VPADDQ   Y13, Y11, Y11
+	VPMULUDQ Y12, Y5, Y12
+	VPADDQ   Y12, Y7, Y7
+	VMOVDQU  64(CX), Y12
+	VPMULUDQ Y12, Y2, Y13
+	VPADDQ   Y13, Y10, Y10
+	VPMULUDQ Y12, Y3, Y13
+	VPADDQ   Y13, Y11, Y11
+	VPMULUDQ Y12, Y4, Y12
+	VPADDQ   Y12, Y7, Y7
+	VMOVDQU  96(CX), Y12
+	VPMULUDQ Y12, Y2, Y13
+	VPADDQ   Y13, Y11, Y11
+	VPMULUDQ Y12, Y3, Y12
+	VPADDQ   Y12, Y7, Y7
+	VMOVDQU  128(CX), Y12
+	VPMULUDQ Y12, Y2, Y2
+	VPADDQ   Y2, Y7, Y7
+	VMOVDQU  160(CX), Y2
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y8, Y8
+	VMOVDQU  192(CX), Y2
+	VPMULUDQ Y2, Y5, Y12
+	VPADDQ   Y12, Y8, Y8
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y9, Y9
+	VMOVDQU  224(CX), Y2
+	VPMULUDQ Y2, Y4, Y12
+	VPADDQ   Y12, Y8, Y8
+	VPMULUDQ Y2, Y5, Y12
+	VPADDQ   Y12, Y9, Y9
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y10, Y10
+	VMOVDQU  256(CX), Y2
+	VPMULUDQ Y2, Y3, Y3
+	VPADDQ   Y3, Y8, Y8
+	VPMULUDQ Y2, Y4, Y3
+	VPADDQ   Y3, Y9, Y9
+	VPMULUDQ Y2, Y5, Y3
+	VPADDQ   Y3, Y10, Y10
+	VPMULUDQ Y2, Y6, Y2
+	VPADDQ   Y2, Y11, Y11
+
+	// message vector 0 -> limbs, times its power by component
+	VMOVDQU     (DX), Y2
+	VMOVDQU     32(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     6(DX), Y3
+	VPBLENDD    $0xcc, 30(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     288(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     320(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     352(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     384(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     416(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     448(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     480(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     512(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     544(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 1 -> limbs, times its power by component
+	VMOVDQU     64(DX), Y2
+	VMOVDQU     96(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     70(DX), Y3
+	VPBLENDD    $0xcc, 94(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     576(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     608(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     640(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     672(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     704(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     736(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     768(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     800(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     832(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 2 -> limbs, times its power by component
+	VMOVDQU     128(DX), Y2
+	VMOVDQU     160(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     134(DX), Y3
+	VPBLENDD    $0xcc, 158(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     864(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     896(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     928(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     960(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     992(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1024(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     1056(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1088(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1120(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 3 -> limbs, times its power by component
+	VMOVDQU     192(DX), Y2
+	VMOVDQU     224(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     198(DX), Y3
+	VPBLENDD    $0xcc, 222(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     1152(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1184(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1216(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1248(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1280(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1312(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     1344(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1376(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1408(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 4 -> limbs, times its power by component
+	VMOVDQU     256(DX), Y2
+	VMOVDQU     288(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     262(DX), Y3
+	VPBLENDD    $0xcc, 286(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     1440(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1472(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1504(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1536(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1568(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1600(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     1632(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1664(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1696(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 5 -> limbs, times its power by component
+	VMOVDQU     320(DX), Y2
+	VMOVDQU     352(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     326(DX), Y3
+	VPBLENDD    $0xcc, 350(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     1728(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1760(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1792(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1824(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1856(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1888(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     1920(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1952(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1984(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
+	VPADDQ      Y2, Y11, Y11
+
+	// message vector 6 -> limbs, times its power by component
+	VMOVDQU     384(DX), Y2
+	VMOVDQU     416(DX), Y3
+	VPUNPCKLQDQ Y3, Y2, Y4
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VMOVDQU     390(DX), Y3
+	VPBLENDD    $0xcc, 414(DX), Y3, Y3
+	VPSRLQ      $0x28, Y2, Y2
+	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
+	VMOVDQU     2016(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     2048(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y3, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     2080(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y6, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     2112(CX), Y12
+	VPMULUDQ    Y12, Y5, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y4, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     2144(CX), Y12
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     2176(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y8, Y8
+	VMOVDQU     2208(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     2240(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     2272(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
+	VPADDQ      Y4, Y9, Y9
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 7 (r^0): loose limbs into d

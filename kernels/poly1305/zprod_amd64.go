@@ -26,34 +26,34 @@ var prodVariants = []variant.Impl[*poly1305core.Variant]{
 		Fn: &poly1305core.Variant{ID: 1}},
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 2}},
+	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 3}},
 	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 10}},
-	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &poly1305core.Variant{ID: 11}},
 	{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 14}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 16, Vector: true, Radix: 26, Lanes: 4, Unroll: 1, Order: []int{0, 2, 1, 3}, Shape: 0, PowWords: 72, Compact: false, TailVector: false, TailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 18, Vector: true, Radix: 26, Lanes: 4, Unroll: 1, Order: []int{0, 2, 1, 3}, Shape: 0, PowWords: 72, Compact: false, TailVector: false, TailSteps: false}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 26, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: false}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 27, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: false}},
-	{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &poly1305core.Variant{ID: 28, Vector: true, Radix: 26, Lanes: 8, Unroll: 1, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 3, PowWords: 144, Compact: false, TailVector: false, TailSteps: false}},
-	{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &poly1305core.Variant{ID: 33, Vector: true, Radix: 26, Lanes: 8, Unroll: 2, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 4, PowWords: 216, Compact: false, TailVector: false, TailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 38, Vector: true, Radix: 44, Lanes: 4, Unroll: 1, Order: []int{0, 2, 1, 3}, Shape: 6, PowWords: 15, Compact: true, TailVector: false, TailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512ifma", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 42, Vector: true, Radix: 44, Lanes: 4, Unroll: 2, Order: []int{0, 2, 1, 3}, Shape: 8, PowWords: 18, Compact: true, TailVector: false, TailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 50, Vector: true, Radix: 44, Lanes: 8, Unroll: 2, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 12, PowWords: 30, Compact: true, TailVector: false, TailSteps: false}},
-	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &poly1305core.Variant{ID: 69, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 72, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 74, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 87, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 90, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 }
 
 // prodCallScalar calls the generated function of variant id of the
@@ -66,10 +66,10 @@ func prodCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) 
 		blocks_scalar_mulq_b1_a64(h, r, m, hibit)
 	case 2:
 		blocks_scalar_mulq_b4_anone(h, r, m, hibit)
+	case 3:
+		blocks_scalar_mulq_b4_a64(h, r, m, hibit)
 	case 10:
 		blocks_scalar_mulq_fused_b4_anone(h, r, m, hibit)
-	case 11:
-		blocks_scalar_mulq_fused_b4_a64(h, r, m, hibit)
 	case 14:
 		blocks_scalar_mulx_fused_b4_anone(h, r, m, hibit)
 	default:
@@ -87,10 +87,10 @@ func prodCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulq_b1_a64(out, m, key)
 	case 2:
 		sum_scalar_mulq_b4_anone(out, m, key)
+	case 3:
+		sum_scalar_mulq_b4_a64(out, m, key)
 	case 10:
 		sum_scalar_mulq_fused_b4_anone(out, m, key)
-	case 11:
-		sum_scalar_mulq_fused_b4_a64(out, m, key)
 	case 14:
 		sum_scalar_mulx_fused_b4_anone(out, m, key)
 	default:
@@ -106,24 +106,24 @@ func prodCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte)
 		blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone(h, pw, m)
 	case 18:
 		blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h, pw, m)
+	case 26:
+		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
 	case 27:
 		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h, pw, m)
-	case 28:
-		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
-	case 33:
-		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
 	case 38:
 		blocks_avx512ifma_r44_l4_b4_preg_seq_tscalar_anone(h, pw, m)
 	case 42:
 		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
 	case 50:
 		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h, pw, m)
-	case 69:
-		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
+	case 72:
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 74:
 		blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
 	case 87:
 		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
+	case 90:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
 	default:
 		panic("poly1305: bad variant id")
 	}
@@ -138,10 +138,6 @@ func prodFillTable(shape int, tab []uint64, r *[2]uint64) {
 		fill_r26_l4_u1(tab, r)
 	case 2:
 		fill_r26_l4_u4(tab, r)
-	case 3:
-		fill_r26_l8_u1(tab, r)
-	case 4:
-		fill_r26_l8_u2(tab, r)
 	case 6:
 		fill_r44_l4_u1_compact(tab, r)
 	case 8:
@@ -521,380 +517,6 @@ func fill_r26_l4_u4(tab []uint64, r *[2]uint64) {
 	tab[177] = 5 * l[2][4]
 	tab[178] = 5 * l[3][4]
 	tab[179] = 5 * l[1][4]
-}
-
-// fill_r26_l8_u1 fills the 144-word table of radix 2^26, 8 lanes, 1 vectors per iteration.
-func fill_r26_l8_u1(tab []uint64, r *[2]uint64) {
-	_ = tab[143]
-	var l [9][5]uint64
-	poly1305core.Powers26(l[:], r)
-	tab[0] = l[8][0]
-	tab[1] = l[8][0]
-	tab[2] = l[8][0]
-	tab[3] = l[8][0]
-	tab[4] = l[8][0]
-	tab[5] = l[8][0]
-	tab[6] = l[8][0]
-	tab[7] = l[8][0]
-	tab[8] = l[8][1]
-	tab[9] = l[8][1]
-	tab[10] = l[8][1]
-	tab[11] = l[8][1]
-	tab[12] = l[8][1]
-	tab[13] = l[8][1]
-	tab[14] = l[8][1]
-	tab[15] = l[8][1]
-	tab[16] = l[8][2]
-	tab[17] = l[8][2]
-	tab[18] = l[8][2]
-	tab[19] = l[8][2]
-	tab[20] = l[8][2]
-	tab[21] = l[8][2]
-	tab[22] = l[8][2]
-	tab[23] = l[8][2]
-	tab[24] = l[8][3]
-	tab[25] = l[8][3]
-	tab[26] = l[8][3]
-	tab[27] = l[8][3]
-	tab[28] = l[8][3]
-	tab[29] = l[8][3]
-	tab[30] = l[8][3]
-	tab[31] = l[8][3]
-	tab[32] = l[8][4]
-	tab[33] = l[8][4]
-	tab[34] = l[8][4]
-	tab[35] = l[8][4]
-	tab[36] = l[8][4]
-	tab[37] = l[8][4]
-	tab[38] = l[8][4]
-	tab[39] = l[8][4]
-	tab[40] = 5 * l[8][1]
-	tab[41] = 5 * l[8][1]
-	tab[42] = 5 * l[8][1]
-	tab[43] = 5 * l[8][1]
-	tab[44] = 5 * l[8][1]
-	tab[45] = 5 * l[8][1]
-	tab[46] = 5 * l[8][1]
-	tab[47] = 5 * l[8][1]
-	tab[48] = 5 * l[8][2]
-	tab[49] = 5 * l[8][2]
-	tab[50] = 5 * l[8][2]
-	tab[51] = 5 * l[8][2]
-	tab[52] = 5 * l[8][2]
-	tab[53] = 5 * l[8][2]
-	tab[54] = 5 * l[8][2]
-	tab[55] = 5 * l[8][2]
-	tab[56] = 5 * l[8][3]
-	tab[57] = 5 * l[8][3]
-	tab[58] = 5 * l[8][3]
-	tab[59] = 5 * l[8][3]
-	tab[60] = 5 * l[8][3]
-	tab[61] = 5 * l[8][3]
-	tab[62] = 5 * l[8][3]
-	tab[63] = 5 * l[8][3]
-	tab[64] = 5 * l[8][4]
-	tab[65] = 5 * l[8][4]
-	tab[66] = 5 * l[8][4]
-	tab[67] = 5 * l[8][4]
-	tab[68] = 5 * l[8][4]
-	tab[69] = 5 * l[8][4]
-	tab[70] = 5 * l[8][4]
-	tab[71] = 5 * l[8][4]
-	tab[72] = l[8][0]
-	tab[73] = l[4][0]
-	tab[74] = l[7][0]
-	tab[75] = l[3][0]
-	tab[76] = l[6][0]
-	tab[77] = l[2][0]
-	tab[78] = l[5][0]
-	tab[79] = l[1][0]
-	tab[80] = l[8][1]
-	tab[81] = l[4][1]
-	tab[82] = l[7][1]
-	tab[83] = l[3][1]
-	tab[84] = l[6][1]
-	tab[85] = l[2][1]
-	tab[86] = l[5][1]
-	tab[87] = l[1][1]
-	tab[88] = l[8][2]
-	tab[89] = l[4][2]
-	tab[90] = l[7][2]
-	tab[91] = l[3][2]
-	tab[92] = l[6][2]
-	tab[93] = l[2][2]
-	tab[94] = l[5][2]
-	tab[95] = l[1][2]
-	tab[96] = l[8][3]
-	tab[97] = l[4][3]
-	tab[98] = l[7][3]
-	tab[99] = l[3][3]
-	tab[100] = l[6][3]
-	tab[101] = l[2][3]
-	tab[102] = l[5][3]
-	tab[103] = l[1][3]
-	tab[104] = l[8][4]
-	tab[105] = l[4][4]
-	tab[106] = l[7][4]
-	tab[107] = l[3][4]
-	tab[108] = l[6][4]
-	tab[109] = l[2][4]
-	tab[110] = l[5][4]
-	tab[111] = l[1][4]
-	tab[112] = 5 * l[8][1]
-	tab[113] = 5 * l[4][1]
-	tab[114] = 5 * l[7][1]
-	tab[115] = 5 * l[3][1]
-	tab[116] = 5 * l[6][1]
-	tab[117] = 5 * l[2][1]
-	tab[118] = 5 * l[5][1]
-	tab[119] = 5 * l[1][1]
-	tab[120] = 5 * l[8][2]
-	tab[121] = 5 * l[4][2]
-	tab[122] = 5 * l[7][2]
-	tab[123] = 5 * l[3][2]
-	tab[124] = 5 * l[6][2]
-	tab[125] = 5 * l[2][2]
-	tab[126] = 5 * l[5][2]
-	tab[127] = 5 * l[1][2]
-	tab[128] = 5 * l[8][3]
-	tab[129] = 5 * l[4][3]
-	tab[130] = 5 * l[7][3]
-	tab[131] = 5 * l[3][3]
-	tab[132] = 5 * l[6][3]
-	tab[133] = 5 * l[2][3]
-	tab[134] = 5 * l[5][3]
-	tab[135] = 5 * l[1][3]
-	tab[136] = 5 * l[8][4]
-	tab[137] = 5 * l[4][4]
-	tab[138] = 5 * l[7][4]
-	tab[139] = 5 * l[3][4]
-	tab[140] = 5 * l[6][4]
-	tab[141] = 5 * l[2][4]
-	tab[142] = 5 * l[5][4]
-	tab[143] = 5 * l[1][4]
-}
-
-// fill_r26_l8_u2 fills the 216-word table of radix 2^26, 8 lanes, 2 vectors per iteration.
-func fill_r26_l8_u2(tab []uint64, r *[2]uint64) {
-	_ = tab[215]
-	var l [17][5]uint64
-	poly1305core.Powers26(l[:], r)
-	tab[0] = l[16][0]
-	tab[1] = l[16][0]
-	tab[2] = l[16][0]
-	tab[3] = l[16][0]
-	tab[4] = l[16][0]
-	tab[5] = l[16][0]
-	tab[6] = l[16][0]
-	tab[7] = l[16][0]
-	tab[8] = l[16][1]
-	tab[9] = l[16][1]
-	tab[10] = l[16][1]
-	tab[11] = l[16][1]
-	tab[12] = l[16][1]
-	tab[13] = l[16][1]
-	tab[14] = l[16][1]
-	tab[15] = l[16][1]
-	tab[16] = l[16][2]
-	tab[17] = l[16][2]
-	tab[18] = l[16][2]
-	tab[19] = l[16][2]
-	tab[20] = l[16][2]
-	tab[21] = l[16][2]
-	tab[22] = l[16][2]
-	tab[23] = l[16][2]
-	tab[24] = l[16][3]
-	tab[25] = l[16][3]
-	tab[26] = l[16][3]
-	tab[27] = l[16][3]
-	tab[28] = l[16][3]
-	tab[29] = l[16][3]
-	tab[30] = l[16][3]
-	tab[31] = l[16][3]
-	tab[32] = l[16][4]
-	tab[33] = l[16][4]
-	tab[34] = l[16][4]
-	tab[35] = l[16][4]
-	tab[36] = l[16][4]
-	tab[37] = l[16][4]
-	tab[38] = l[16][4]
-	tab[39] = l[16][4]
-	tab[40] = 5 * l[16][1]
-	tab[41] = 5 * l[16][1]
-	tab[42] = 5 * l[16][1]
-	tab[43] = 5 * l[16][1]
-	tab[44] = 5 * l[16][1]
-	tab[45] = 5 * l[16][1]
-	tab[46] = 5 * l[16][1]
-	tab[47] = 5 * l[16][1]
-	tab[48] = 5 * l[16][2]
-	tab[49] = 5 * l[16][2]
-	tab[50] = 5 * l[16][2]
-	tab[51] = 5 * l[16][2]
-	tab[52] = 5 * l[16][2]
-	tab[53] = 5 * l[16][2]
-	tab[54] = 5 * l[16][2]
-	tab[55] = 5 * l[16][2]
-	tab[56] = 5 * l[16][3]
-	tab[57] = 5 * l[16][3]
-	tab[58] = 5 * l[16][3]
-	tab[59] = 5 * l[16][3]
-	tab[60] = 5 * l[16][3]
-	tab[61] = 5 * l[16][3]
-	tab[62] = 5 * l[16][3]
-	tab[63] = 5 * l[16][3]
-	tab[64] = 5 * l[16][4]
-	tab[65] = 5 * l[16][4]
-	tab[66] = 5 * l[16][4]
-	tab[67] = 5 * l[16][4]
-	tab[68] = 5 * l[16][4]
-	tab[69] = 5 * l[16][4]
-	tab[70] = 5 * l[16][4]
-	tab[71] = 5 * l[16][4]
-	tab[72] = l[8][0]
-	tab[73] = l[8][0]
-	tab[74] = l[8][0]
-	tab[75] = l[8][0]
-	tab[76] = l[8][0]
-	tab[77] = l[8][0]
-	tab[78] = l[8][0]
-	tab[79] = l[8][0]
-	tab[80] = l[8][1]
-	tab[81] = l[8][1]
-	tab[82] = l[8][1]
-	tab[83] = l[8][1]
-	tab[84] = l[8][1]
-	tab[85] = l[8][1]
-	tab[86] = l[8][1]
-	tab[87] = l[8][1]
-	tab[88] = l[8][2]
-	tab[89] = l[8][2]
-	tab[90] = l[8][2]
-	tab[91] = l[8][2]
-	tab[92] = l[8][2]
-	tab[93] = l[8][2]
-	tab[94] = l[8][2]
-	tab[95] = l[8][2]
-	tab[96] = l[8][3]
-	tab[97] = l[8][3]
-	tab[98] = l[8][3]
-	tab[99] = l[8][3]
-	tab[100] = l[8][3]
-	tab[101] = l[8][3]
-	tab[102] = l[8][3]
-	tab[103] = l[8][3]
-	tab[104] = l[8][4]
-	tab[105] = l[8][4]
-	tab[106] = l[8][4]
-	tab[107] = l[8][4]
-	tab[108] = l[8][4]
-	tab[109] = l[8][4]
-	tab[110] = l[8][4]
-	tab[111] = l[8][4]
-	tab[112] = 5 * l[8][1]
-	tab[113] = 5 * l[8][1]
-	tab[114] = 5 * l[8][1]
-	tab[115] = 5 * l[8][1]
-	tab[116] = 5 * l[8][1]
-	tab[117] = 5 * l[8][1]
-	tab[118] = 5 * l[8][1]
-	tab[119] = 5 * l[8][1]
-	tab[120] = 5 * l[8][2]
-	tab[121] = 5 * l[8][2]
-	tab[122] = 5 * l[8][2]
-	tab[123] = 5 * l[8][2]
-	tab[124] = 5 * l[8][2]
-	tab[125] = 5 * l[8][2]
-	tab[126] = 5 * l[8][2]
-	tab[127] = 5 * l[8][2]
-	tab[128] = 5 * l[8][3]
-	tab[129] = 5 * l[8][3]
-	tab[130] = 5 * l[8][3]
-	tab[131] = 5 * l[8][3]
-	tab[132] = 5 * l[8][3]
-	tab[133] = 5 * l[8][3]
-	tab[134] = 5 * l[8][3]
-	tab[135] = 5 * l[8][3]
-	tab[136] = 5 * l[8][4]
-	tab[137] = 5 * l[8][4]
-	tab[138] = 5 * l[8][4]
-	tab[139] = 5 * l[8][4]
-	tab[140] = 5 * l[8][4]
-	tab[141] = 5 * l[8][4]
-	tab[142] = 5 * l[8][4]
-	tab[143] = 5 * l[8][4]
-	tab[144] = l[8][0]
-	tab[145] = l[4][0]
-	tab[146] = l[7][0]
-	tab[147] = l[3][0]
-	tab[148] = l[6][0]
-	tab[149] = l[2][0]
-	tab[150] = l[5][0]
-	tab[151] = l[1][0]
-	tab[152] = l[8][1]
-	tab[153] = l[4][1]
-	tab[154] = l[7][1]
-	tab[155] = l[3][1]
-	tab[156] = l[6][1]
-	tab[157] = l[2][1]
-	tab[158] = l[5][1]
-	tab[159] = l[1][1]
-	tab[160] = l[8][2]
-	tab[161] = l[4][2]
-	tab[162] = l[7][2]
-	tab[163] = l[3][2]
-	tab[164] = l[6][2]
-	tab[165] = l[2][2]
-	tab[166] = l[5][2]
-	tab[167] = l[1][2]
-	tab[168] = l[8][3]
-	tab[169] = l[4][3]
-	tab[170] = l[7][3]
-	tab[171] = l[3][3]
-	tab[172] = l[6][3]
-	tab[173] = l[2][3]
-	tab[174] = l[5][3]
-	tab[175] = l[1][3]
-	tab[176] = l[8][4]
-	tab[177] = l[4][4]
-	tab[178] = l[7][4]
-	tab[179] = l[3][4]
-	tab[180] = l[6][4]
-	tab[181] = l[2][4]
-	tab[182] = l[5][4]
-	tab[183] = l[1][4]
-	tab[184] = 5 * l[8][1]
-	tab[185] = 5 * l[4][1]
-	tab[186] = 5 * l[7][1]
-	tab[187] = 5 * l[3][1]
-	tab[188] = 5 * l[6][1]
-	tab[189] = 5 * l[2][1]
-	tab[190] = 5 * l[5][1]
-	tab[191] = 5 * l[1][1]
-	tab[192] = 5 * l[8][2]
-	tab[193] = 5 * l[4][2]
-	tab[194] = 5 * l[7][2]
-	tab[195] = 5 * l[3][2]
-	tab[196] = 5 * l[6][2]
-	tab[197] = 5 * l[2][2]
-	tab[198] = 5 * l[5][2]
-	tab[199] = 5 * l[1][2]
-	tab[200] = 5 * l[8][3]
-	tab[201] = 5 * l[4][3]
-	tab[202] = 5 * l[7][3]
-	tab[203] = 5 * l[3][3]
-	tab[204] = 5 * l[6][3]
-	tab[205] = 5 * l[2][3]
-	tab[206] = 5 * l[5][3]
-	tab[207] = 5 * l[1][3]
-	tab[208] = 5 * l[8][4]
-	tab[209] = 5 * l[4][4]
-	tab[210] = 5 * l[7][4]
-	tab[211] = 5 * l[3][4]
-	tab[212] = 5 * l[6][4]
-	tab[213] = 5 * l[2][4]
-	tab[214] = 5 * l[5][4]
-	tab[215] = 5 * l[1][4]
 }
 
 // fill_r44_l4_u1_compact fills the 15-word table of radix 2^44, 4 lanes, 1 vectors per iteration.

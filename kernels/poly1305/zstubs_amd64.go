@@ -34,6 +34,16 @@ func blocks_scalar_mulq_b4_anone(h *[3]uint64, r *[2]uint64, m []byte, hibit uin
 //go:noescape
 func sum_scalar_mulq_b4_anone(out *[16]byte, m []byte, key *[32]byte)
 
+// Poly1305 blocks, variant isa=scalar/radix=64/mul=mulq/blocks=4/align=64.
+//
+//go:noescape
+func blocks_scalar_mulq_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
+
+// Poly1305 MAC of m under key, variant isa=scalar/radix=64/mul=mulq/blocks=4/align=64.
+//
+//go:noescape
+func sum_scalar_mulq_b4_a64(out *[16]byte, m []byte, key *[32]byte)
+
 // Poly1305 blocks, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none.
 //
 //go:noescape
@@ -43,16 +53,6 @@ func blocks_scalar_mulq_fused_b4_anone(h *[3]uint64, r *[2]uint64, m []byte, hib
 //
 //go:noescape
 func sum_scalar_mulq_fused_b4_anone(out *[16]byte, m []byte, key *[32]byte)
-
-// Poly1305 blocks, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64.
-//
-//go:noescape
-func blocks_scalar_mulq_fused_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
-
-// Poly1305 MAC of m under key, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64.
-//
-//go:noescape
-func sum_scalar_mulq_fused_b4_a64(out *[16]byte, m []byte, key *[32]byte)
 
 // Poly1305 blocks, variant isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none.
 //
@@ -74,20 +74,15 @@ func blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone(h *[3]uint64, pw *uint64, m []
 //go:noescape
 func blocks_avx2_r26_l4_b4_pmem_ilv_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
 
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none; len(m) is a non-zero multiple of the blocks per iteration times 16.
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
+
 // Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64; len(m) is a non-zero multiple of the blocks per iteration times 16.
 //
 //go:noescape
 func blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64(h *[3]uint64, pw *uint64, m []byte)
-
-// Poly1305 blocks, variant isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none; len(m) is a non-zero multiple of the blocks per iteration times 16.
-//
-//go:noescape
-func blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
-
-// Poly1305 blocks, variant isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64; len(m) is a non-zero multiple of the blocks per iteration times 16.
-//
-//go:noescape
-func blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h *[3]uint64, pw *uint64, m []byte)
 
 // Poly1305 blocks, variant isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none; len(m) is a non-zero multiple of the blocks per iteration times 16.
 //
@@ -104,11 +99,11 @@ func blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h *[3]uint64, pw *uint64
 //go:noescape
 func blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
 
-// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64; len(m) is a multiple of 64 of at least the blocks
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
 //
 //go:noescape
-func blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
+func blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 
 // Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
@@ -121,3 +116,9 @@ func blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h *[3]uint64, pw *uint
 //
 //go:noescape
 func blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
+
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
+// per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
+//
+//go:noescape
+func blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)

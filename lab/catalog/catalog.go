@@ -1,7 +1,7 @@
 // Package catalog lists every kernel and variant of this tunelab with
 // what a decision needs to know of a variant besides its measurements:
-// the CPU features it needs and whether it is an external reference or
-// an offset-sweep copy. The list (zcatalog.go) is generated from the
+// the CPU features it needs, its code size, and whether it is an
+// external reference or an offset-sweep copy. The list (zcatalog.go) is generated from the
 // registry of a full build (variants/catalog), so it is the same in
 // every build, purego included: reports take from it what a result file
 // did not record, and never look at what the binary reading the file has
@@ -26,7 +26,9 @@ type Kernel struct {
 type Entry struct {
 	Kernel, Name string
 	// Features are the CPU features the variant needs, sorted.
-	Features              []string
+	Features []string
+	// CodeBytes is the size of its generated function (0 for Go code).
+	CodeBytes             int
 	External, OffsetSweep bool
 	// GoCode marks a variant with no generated function (Go code).
 	GoCode bool

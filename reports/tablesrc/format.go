@@ -145,12 +145,30 @@ func writeStrings(b *bytes.Buffer, list []string, perLine int) {
 	b.WriteString("}")
 }
 
+// writeEntries writes the measured entries as tableEntries and those of
+// the legacy base as legacyBaseEntries.
 func writeEntries(b *bytes.Buffer, entries []dispatch.Entry, featureVars map[string]string) {
+	var measured, legacy []dispatch.Entry
+	for _, e := range entries {
+		if e.LegacyBase {
+			legacy = append(legacy, e)
+		} else {
+			measured = append(measured, e)
+		}
+	}
+	writeEntryList(b, "tableEntries", measured, featureVars)
+	b.WriteString("// legacyBaseEntries are the entries of the fleet's legacy base\n" +
+		"// (results/fleet/legacy-base.json): measured by result files the fleet\n" +
+		"// does not hold, each kept until a fleet file measures its CPU again.\n")
+	writeEntryList(b, "legacyBaseEntries", legacy, featureVars)
+}
+
+func writeEntryList(b *bytes.Buffer, name string, entries []dispatch.Entry, featureVars map[string]string) {
 	if len(entries) == 0 {
-		b.WriteString("var tableEntries = []Entry{}\n\n")
+		fmt.Fprintf(b, "var %s = []Entry{}\n\n", name)
 		return
 	}
-	b.WriteString("var tableEntries = []Entry{\n")
+	fmt.Fprintf(b, "var %s = []Entry{\n", name)
 	for _, e := range entries {
 		fmt.Fprintf(b, "{Vendor: %q, Family: 0x%02x, Model: 0x%02x, Uarch: %q, Kernel: %q, ",
 			e.Vendor, e.Family, e.Model, e.Uarch, e.Kernel)

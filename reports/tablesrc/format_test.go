@@ -24,6 +24,8 @@ var sampleEntries = []dispatch.Entry{
 		Choices: []dispatch.Choice{ch(0, "isa=avx2")}},
 	{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: zen4Canonical(),
 		Choices: []dispatch.Choice{ch(0, "isa=avx512/radix=44")}},
+	{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x01, Uarch: "Zen 3", Kernel: "poly1305", Features: canonical(haswellAll),
+		Choices: []dispatch.Choice{ch(0, "isa=avx2")}, LegacyBase: true},
 }
 
 // Feature sets of the samples: a Haswell-class AVX2 host with AES, and
@@ -61,7 +63,8 @@ func TestFormatTableRoundTrip(t *testing.T) {
 		t.Errorf("output does not start with %q:\n%s", TableHeader, src)
 	}
 	tab, sources := parseTable(t, src)
-	wantEntries := []dispatch.Entry{sampleEntries[1], sampleEntries[3], sampleEntries[2], sampleEntries[0]} // sorted by key, kernel, features
+	// Measured entries sorted by key, kernel, features; then the legacy base's.
+	wantEntries := []dispatch.Entry{sampleEntries[1], sampleEntries[3], sampleEntries[2], sampleEntries[0], sampleEntries[4]}
 	wantDefaults := []dispatch.Default{sampleDefaults[2], sampleDefaults[0], sampleDefaults[1]}
 	if !reflect.DeepEqual(tab.Entries, wantEntries) {
 		t.Errorf("entries round trip:\n got %+v\nwant %+v\nsource:\n%s", tab.Entries, wantEntries, src)
@@ -111,7 +114,11 @@ func TestFormatTableEmptyMatchesShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := TableHeader + "\n\npackage dispatch\n\nvar tableEntries = []Entry{}\n\nvar tableDefaults = []Default{}\n"
+	want := TableHeader + "\n\npackage dispatch\n\nvar tableEntries = []Entry{}\n\n" +
+		"// legacyBaseEntries are the entries of the fleet's legacy base\n" +
+		"// (results/fleet/legacy-base.json): measured by result files the fleet\n" +
+		"// does not hold, each kept until a fleet file measures its CPU again.\n" +
+		"var legacyBaseEntries = []Entry{}\n\nvar tableDefaults = []Default{}\n"
 	if string(src) != want {
 		t.Errorf("empty table:\n%s\nwant:\n%s", src, want)
 	}

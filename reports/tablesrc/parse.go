@@ -74,7 +74,18 @@ func (d *tableDecoder) decl(decl ast.Decl, t *dispatch.Table) error {
 func (d *tableDecoder) spec(name string, value ast.Expr, t *dispatch.Table) error {
 	switch {
 	case name == "tableEntries":
-		return d.eval(value, reflect.ValueOf(&t.Entries).Elem())
+		var es []dispatch.Entry
+		err := d.eval(value, reflect.ValueOf(&es).Elem())
+		t.Entries = append(es, t.Entries...)
+		return err
+	case name == "legacyBaseEntries":
+		var es []dispatch.Entry
+		err := d.eval(value, reflect.ValueOf(&es).Elem())
+		for _, e := range es {
+			e.LegacyBase = true
+			t.Entries = append(t.Entries, e)
+		}
+		return err
 	case name == "tableDefaults":
 		return d.eval(value, reflect.ValueOf(&t.Defaults).Elem())
 	case strings.HasPrefix(name, "entryFeatures"):

@@ -2,7 +2,8 @@
 // lab/catalog/zcatalog.go: every kernel and every variant the lab
 // registers (lab/all, built without purego), with the features each
 // variant needs (from avo's instruction metadata, as its family's table
-// has them) and its flags, and the fingerprint of the variant set. The
+// has them), the size of its generated function (as this full build
+// assembles it), its flags, and the fingerprint of the variant set. The
 // catalog is the same in every build of tunelab: reports derive from it
 // what a result file did not record, never from what the binary that
 // reads the file has linked.
@@ -47,8 +48,8 @@ func render() []byte {
 	b.WriteString("}\n\nvar entries = []Entry{\n")
 	for _, k := range sortedKernels() {
 		for _, v := range sortedVariants(k.Name) {
-			fmt.Fprintf(&b, "\t{Kernel: %q, Name: %q, Features: %s, External: %v, OffsetSweep: %v, GoCode: %v},\n",
-				k.Name, v.Name, stringList(v.Features), v.External, v.OffsetSweep, v.Symbol == "")
+			fmt.Fprintf(&b, "\t{Kernel: %q, Name: %q, Features: %s, CodeBytes: %d, External: %v, OffsetSweep: %v, GoCode: %v},\n",
+				k.Name, v.Name, stringList(v.Features), harness.CodeBytes(v), v.External, v.OffsetSweep, v.Symbol == "")
 		}
 	}
 	b.WriteString("}\n")

@@ -4,12 +4,12 @@
 
 #include "textflag.h"
 
-// func cbd2_avx2_2(f *[256]int16, b *[128]byte)
+// func cbd2_avx2_4(f *[256]int16, b *[128]byte)
 // Requires: AVX, AVX2
-TEXT ·cbd2_avx2_2(SB), NOSPLIT, $0-16
+TEXT ·cbd2_avx2_4(SB), NOSPLIT, $0-16
 	MOVQ f+0(FP), AX
 	MOVQ b+8(FP), CX
-	MOVQ $0x0000000000000008, DX
+	MOVQ $0x0000000000000004, DX
 
 loop:
 	VPMOVZXBD (CX), Y0
@@ -50,8 +50,46 @@ loop:
 	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
 	VPADDW    Y1, Y0, Y0
 	VMOVDQU   Y0, 32(AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000010, CX
+	VPMOVZXBD 16(CX), Y0
+	VPSRLD    $0x01, Y0, Y1
+	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
+	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x02, Y0, Y1
+	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
+	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
+	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
+	VPSUBD    Y1, Y0, Y0
+	VPSLLD    $0x0c, Y0, Y1
+	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
+	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
+	VPOR      Y1, Y0, Y0
+	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
+	VPSRAW    $0x0f, Y0, Y1
+	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
+	VPADDW    Y1, Y0, Y0
+	VMOVDQU   Y0, 64(AX)
+	VPMOVZXBD 24(CX), Y0
+	VPSRLD    $0x01, Y0, Y1
+	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
+	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x02, Y0, Y1
+	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
+	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
+	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
+	VPSUBD    Y1, Y0, Y0
+	VPSLLD    $0x0c, Y0, Y1
+	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
+	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
+	VPOR      Y1, Y0, Y0
+	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
+	VPSRAW    $0x0f, Y0, Y1
+	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
+	VPADDW    Y1, Y0, Y0
+	VMOVDQU   Y0, 96(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000020, CX
 	DECQ      DX
 	JNZ       loop
 	VZEROUPPER
@@ -233,63 +271,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func expandmask_avx2_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
-// Requires: AVX, AVX2
-TEXT ·expandmask_avx2_1(SB), NOSPLIT, $0-48
-	MOVQ y+0(FP), AX
-	MOVQ yHat+8(FP), CX
-	MOVQ b_base+16(FP), DX
-	MOVQ bits+40(FP), BX
-	CMPQ BX, $0x00000012
-	JEQ  z18
-	MOVQ $0x0000000000000020, BX
-
-loop:
-	VMOVDQU     (DX), X0
-	VINSERTI128 $0x01, 4(DX), Y0, Y0
-	VPSHUFB     cbdconst_82d987238aad<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
-	VPAND       cbdconst_7d634f4b6b77<>+0(SB), Y0, Y0
-	VMOVDQU     cbdconst_d8acf8b753b4<>+0(SB), Y1
-	VPSUBD      Y0, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPSRAD      $0x1f, Y1, Y2
-	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
-	VPADDD      Y2, Y1, Y1
-	VMOVDQU     Y1, (CX)
-	ADDQ        $0x00000020, AX
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000014, DX
-	DECQ        BX
-	JNZ         loop
-	JMP         done
-
-z18:
-	MOVQ $0x0000000000000020, BX
-
-loop18:
-	VMOVDQU     (DX), X0
-	VINSERTI128 $0x01, 2(DX), Y0, Y0
-	VPSHUFB     cbdconst_6d4ba46c2eb9<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_a0de8106c585<>+0(SB), Y0, Y0
-	VPAND       cbdconst_15151749d430<>+0(SB), Y0, Y0
-	VMOVDQU     cbdconst_5463b52cf708<>+0(SB), Y1
-	VPSUBD      Y0, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPSRAD      $0x1f, Y1, Y2
-	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
-	VPADDD      Y2, Y1, Y1
-	VMOVDQU     Y1, (CX)
-	ADDQ        $0x00000020, AX
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000012, DX
-	DECQ        BX
-	JNZ         loop18
-
-done:
-	VZEROUPPER
-	RET
-
 // func expandmask_avx2_2(y *[256]int32, yHat *[256]int32, b []byte, bits int)
 // Requires: AVX, AVX2
 TEXT ·expandmask_avx2_2(SB), NOSPLIT, $0-48
@@ -366,6 +347,67 @@ loop18:
 	ADDQ        $0x00000024, DX
 	DECQ        BX
 	JNZ         loop18
+
+done:
+	VZEROUPPER
+	RET
+
+// func expandmask_avx512_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·expandmask_avx512_1(SB), NOSPLIT, $0-48
+	MOVQ      y+0(FP), AX
+	MOVQ      yHat+8(FP), CX
+	MOVQ      b_base+16(FP), DX
+	MOVQ      bits+40(FP), BX
+	CMPQ      BX, $0x00000012
+	JEQ       z18
+	VMOVDQU32 cbdconst_dcdf82609c6d<>+0(SB), Z0
+	MOVQ      $0x000000ffffffffff, BX
+	KMOVQ     BX, K1
+	MOVQ      $0x0000000000000010, BX
+
+loop:
+	VMOVDQU8.Z (DX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPSRLVD    cbdconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDD     cbdconst_d90b4249a677<>+0(SB), Z1, Z1
+	VMOVDQU32  cbdconst_f51b28907497<>+0(SB), Z2
+	VPSUBD     Z1, Z2, Z2
+	VMOVDQU32  Z2, (AX)
+	VPSRAD     $0x1f, Z2, Z1
+	VPANDD     cbdconst_8096b781113d<>+0(SB), Z1, Z1
+	VPADDD     Z1, Z2, Z2
+	VMOVDQU32  Z2, (CX)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000028, DX
+	DECQ       BX
+	JNZ        loop
+	JMP        done
+
+z18:
+	VMOVDQU32 cbdconst_b7537587230e<>+0(SB), Z0
+	MOVQ      $0x0000000fffffffff, BX
+	KMOVQ     BX, K1
+	MOVQ      $0x0000000000000010, BX
+
+loop18:
+	VMOVDQU8.Z (DX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VPSRLVD    cbdconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDD     cbdconst_c1e9baffdaad<>+0(SB), Z1, Z1
+	VMOVDQU32  cbdconst_baf6dd2b4a82<>+0(SB), Z2
+	VPSUBD     Z1, Z2, Z2
+	VMOVDQU32  Z2, (AX)
+	VPSRAD     $0x1f, Z2, Z1
+	VPANDD     cbdconst_8096b781113d<>+0(SB), Z1, Z1
+	VPADDD     Z1, Z2, Z2
+	VMOVDQU32  Z2, (CX)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000024, DX
+	DECQ       BX
+	JNZ        loop18
 
 done:
 	VZEROUPPER

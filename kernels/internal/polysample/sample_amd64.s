@@ -4,85 +4,6 @@
 
 #include "textflag.h"
 
-// func rej12_avx2_1(f *[256]int16, j int, buf []byte) int
-// Requires: AVX, AVX2, POPCNT
-TEXT ·rej12_avx2_1(SB), NOSPLIT, $0-48
-	MOVQ    f+0(FP), AX
-	MOVQ    j+8(FP), CX
-	MOVQ    buf_base+16(FP), DX
-	MOVQ    buf_len+24(FP), BX
-	VMOVDQU sampleconst_1258bfc9a214<>+0(SB), Y0
-	LEAQ    sampleconst_4f9c36605ddf<>+0(SB), SI
-
-loop:
-	CMPQ         BX, $0x00000018
-	JB           tail
-	CMPQ         CX, $0x000000f0
-	JA           tail
-	VMOVDQU      (DX), X1
-	VINSERTI128  $0x01, 8(DX), Y1, Y1
-	VPSHUFB      sampleconst_2d4a346bdaa9<>+0(SB), Y1, Y1
-	VPSRLW       $0x04, Y1, Y2
-	VPBLENDW     $0xaa, Y2, Y1, Y1
-	VPAND        sampleconst_90e68bfdede6<>+0(SB), Y1, Y1
-	VPCMPGTW     Y1, Y0, Y2
-	VPACKSSWB    Y2, Y2, Y2
-	VPMOVMSKB    Y2, DI
-	MOVQ         DI, R8
-	SHRQ         $0x10, R8
-	MOVBQZX      DI, DI
-	MOVBQZX      R8, R8
-	POPCNTQ      DI, R9
-	SHLQ         $0x04, DI
-	VPSHUFB      (SI)(DI*1), X1, X2
-	VMOVDQU      X2, (AX)(CX*2)
-	ADDQ         R9, CX
-	VEXTRACTI128 $0x01, Y1, X1
-	POPCNTQ      R8, DI
-	SHLQ         $0x04, R8
-	VPSHUFB      (SI)(R8*1), X1, X1
-	VMOVDQU      X1, (AX)(CX*2)
-	ADDQ         DI, CX
-	ADDQ         $0x00000018, DX
-	SUBQ         $0x00000018, BX
-	JMP          loop
-
-tail:
-	CMPQ    BX, $0x00000003
-	JB      done
-	CMPQ    CX, $0x00000100
-	JAE     done
-	MOVBLZX (DX), SI
-	MOVBLZX 1(DX), R8
-	MOVL    R8, DI
-	ANDL    $0x0000000f, R8
-	SHLL    $0x08, R8
-	ORL     R8, SI
-	SHRL    $0x04, DI
-	MOVBLZX 2(DX), R8
-	SHLL    $0x04, R8
-	ORL     R8, DI
-	ADDQ    $0x00000003, DX
-	SUBQ    $0x00000003, BX
-	CMPL    SI, $0x00000d01
-	JAE     second
-	MOVW    SI, (AX)(CX*2)
-	INCQ    CX
-
-second:
-	CMPQ CX, $0x00000100
-	JAE  done
-	CMPL DI, $0x00000d01
-	JAE  tail
-	MOVW DI, (AX)(CX*2)
-	INCQ CX
-	JMP  tail
-
-done:
-	VZEROUPPER
-	MOVQ CX, ret+40(FP)
-	RET
-
 // func rej12_avx2_2(f *[256]int16, j int, buf []byte) int
 // Requires: AVX, AVX2, POPCNT
 TEXT ·rej12_avx2_2(SB), NOSPLIT, $0-48
@@ -492,9 +413,88 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
-// func rej23_avx512_permd_reg(a *[256]int32, j int, buf []byte) int
+// func rej23_avx512_vbmi_mem(a *[256]int32, j int, buf []byte) int
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, POPCNT
+TEXT ·rej23_avx512_vbmi_mem(SB), NOSPLIT, $0-48
+	MOVQ         a+0(FP), AX
+	MOVQ         j+8(FP), CX
+	MOVQ         buf_base+16(FP), DX
+	MOVQ         buf_len+24(FP), BX
+	VMOVDQU32    sampleconst_a8725d8ada30<>+0(SB), Z0
+	VPBROADCASTD sampleconst_84db5ea1d0ca<>+0(SB), Z1
+	VMOVDQU32    sampleconst_f7a0de31d0c5<>+0(SB), Z2
+	MOVQ         $0x0000ffffffffffff, SI
+	KMOVQ        SI, K1
+
+loop:
+	CMPQ        BX, $0x00000030
+	JB          part
+	CMPQ        CX, $0x000000f0
+	JA          part
+	VMOVDQU8.Z  (DX), K1, Z3
+	VPERMB      Z3, Z2, Z3
+	VPANDD      Z0, Z3, Z3
+	VPCMPUD     $0x01, Z1, Z3, K2
+	VPCOMPRESSD Z3, K2, (AX)(CX*4)
+	KMOVW       K2, SI
+	POPCNTQ     SI, SI
+	ADDQ        SI, CX
+	ADDQ        $0x00000030, DX
+	SUBQ        $0x00000030, BX
+	JMP         loop
+
+part:
+	CMPQ        BX, $0x00000003
+	JB          tail
+	CMPQ        CX, $0x000000f0
+	JA          tail
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU8.Z  (DX), K1, Z3
+	VPERMB      Z3, Z2, Z3
+	VPANDD      Z0, Z3, Z3
+	VPCMPUD     $0x01, Z1, Z3, K1
+	IMUL3Q      $0x000000ab, BX, BX
+	SHRQ        $0x09, BX
+	KMOVW       K1, SI
+	BZHIQ       BX, SI, SI
+	KMOVW       SI, K1
+	VPCOMPRESSD Z3, K1, (AX)(CX*4)
+	KMOVW       K1, BX
+	POPCNTQ     BX, BX
+	ADDQ        BX, CX
+	XORQ        BX, BX
+
+tail:
+	CMPQ    BX, $0x00000003
+	JB      done
+	CMPQ    CX, $0x00000100
+	JAE     done
+	MOVBLZX (DX), SI
+	MOVBLZX 1(DX), DI
+	SHLL    $0x08, DI
+	ORL     DI, SI
+	MOVBLZX 2(DX), DI
+	ANDL    $0x0000007f, DI
+	SHLL    $0x10, DI
+	ORL     DI, SI
+	ADDQ    $0x00000003, DX
+	SUBQ    $0x00000003, BX
+	CMPL    SI, $0x007fe001
+	JAE     tail
+	MOVL    SI, (AX)(CX*4)
+	INCQ    CX
+	JMP     tail
+
+done:
+	VZEROUPPER
+	MOVQ CX, ret+40(FP)
+	RET
+
+// func rej23_avx512_permd_mem(a *[256]int32, j int, buf []byte) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, POPCNT
-TEXT ·rej23_avx512_permd_reg(SB), NOSPLIT, $0-48
+TEXT ·rej23_avx512_permd_mem(SB), NOSPLIT, $0-48
 	MOVQ         a+0(FP), AX
 	MOVQ         j+8(FP), CX
 	MOVQ         buf_base+16(FP), DX
@@ -516,8 +516,7 @@ loop:
 	VPSHUFB     Z3, Z4, Z4
 	VPANDD      Z0, Z4, Z4
 	VPCMPUD     $0x01, Z1, Z4, K2
-	VPCOMPRESSD Z4, K2, Z5
-	VMOVDQU32   Z5, (AX)(CX*4)
+	VPCOMPRESSD Z4, K2, (AX)(CX*4)
 	KMOVW       K2, SI
 	POPCNTQ     SI, SI
 	ADDQ        SI, CX
@@ -543,8 +542,7 @@ part:
 	KMOVW       K1, SI
 	BZHIQ       BX, SI, SI
 	KMOVW       SI, K1
-	VPCOMPRESSD Z4, K1, Z6
-	VMOVDQU32   Z6, (AX)(CX*4)
+	VPCOMPRESSD Z4, K1, (AX)(CX*4)
 	KMOVW       K1, BX
 	POPCNTQ     BX, BX
 	ADDQ        BX, CX

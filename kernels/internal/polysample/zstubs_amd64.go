@@ -5,9 +5,6 @@
 package polysample
 
 //go:noescape
-func rej12_avx2_1(f *[256]int16, j int, buf []byte) int
-
-//go:noescape
 func rej12_avx2_2(f *[256]int16, j int, buf []byte) int
 
 //go:noescape
@@ -20,7 +17,10 @@ func rej23_avx2_2(a *[256]int32, j int, buf []byte) int
 func rej23_avx512_vbmi_reg(a *[256]int32, j int, buf []byte) int
 
 //go:noescape
-func rej23_avx512_permd_reg(a *[256]int32, j int, buf []byte) int
+func rej23_avx512_vbmi_mem(a *[256]int32, j int, buf []byte) int
+
+//go:noescape
+func rej23_avx512_permd_mem(a *[256]int32, j int, buf []byte) int
 
 //go:noescape
 func rejeta_avx2_2(s *[256]int32, j int, prf []byte, eta int32) int

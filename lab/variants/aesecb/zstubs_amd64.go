@@ -4,23 +4,20 @@
 
 package aesecb
 
-// aes128enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=1/keys=regs/align=64).
-func aes128enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=2/keys=regs/align=64).
 func aes128enc_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=64).
-func aes128enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i4_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64).
+func aes128enc_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=none).
-func aes128enc_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=mem/align=64).
+func aes128enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=none).
+func aes128enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -40,14 +37,14 @@ func aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -76,23 +73,14 @@ func aes128enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128enc_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -103,14 +91,11 @@ func aes128enc_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -136,6 +121,9 @@ func aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes512_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -147,6 +135,9 @@ func aes128enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 
 // aes128enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -162,9 +153,6 @@ func aes128enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
@@ -316,14 +304,17 @@ func aes128enc_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes128dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=2/keys=regs/align=64).
+func aes128dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=2/keys=mem/align=64).
 func aes128dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_aesni_i4_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64).
+func aes128dec_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=none).
 func aes128dec_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=32).
-func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -334,20 +325,11 @@ func aes128dec_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128dec_vaes256_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes256_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes256_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128dec_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -388,18 +370,6 @@ func aes128dec_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128dec_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes256_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128dec_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -433,11 +403,11 @@ func aes128dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128dec_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -469,9 +439,6 @@ func aes128dec_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128dec_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -484,8 +451,8 @@ func aes128dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
+func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -625,12 +592,6 @@ func aes128dec_aesni_i4_kregs_a64p56(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i4_kregs_a64p60 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64+60).
 func aes128dec_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=regs/align=64).
-func aes192enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=mem/align=64).
-func aes192enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=2/keys=regs/align=64).
 func aes192enc_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -639,6 +600,9 @@ func aes192enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=none).
 func aes192enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=32).
+func aes192enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -682,14 +646,8 @@ func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes192enc_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -702,9 +660,6 @@ func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src [
 
 // aes192enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -745,6 +700,9 @@ func aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes192enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -757,11 +715,11 @@ func aes192enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -931,14 +889,17 @@ func aes192enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=regs/align=64).
-func aes192dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=mem/align=64).
 func aes192dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64).
+func aes192dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=32).
 func aes192dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192dec_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -951,9 +912,6 @@ func aes192dec_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 
 // aes192dec_vaes256_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -976,9 +934,6 @@ func aes192dec_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -991,20 +946,17 @@ func aes192dec_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192dec_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes256_i4_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes192dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes192dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1015,14 +967,14 @@ func aes192dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1032,6 +984,9 @@ func aes192dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes192dec_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1086,9 +1041,6 @@ func aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, sr
 
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
-func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+4).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
@@ -1228,21 +1180,6 @@ func aes192dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes256enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=regs/align=64).
 func aes256enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=2/keys=mem/align=64).
-func aes256enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64).
-func aes256enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=8/keys=mem/align=64).
-func aes256enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=none).
-func aes256enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1251,6 +1188,9 @@ func aes256enc_vaes256_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 
 // aes256enc_vaes256_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1276,9 +1216,6 @@ func aes256enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256enc_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1291,6 +1228,9 @@ func aes256enc_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src
 // aes256enc_vaes256_i4_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes256enc_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
+func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1299,9 +1239,6 @@ func aes256enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 
 // aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1324,23 +1261,20 @@ func aes256enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes256enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes256enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1353,6 +1287,12 @@ func aes256enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes256enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1372,14 +1312,14 @@ func aes256enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes256enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes256enc_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes256enc_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -1525,8 +1465,11 @@ func aes256dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes256dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=2/keys=mem/align=64).
 func aes256dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=64).
-func aes256dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=32).
+func aes256dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=32).
+func aes256dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1540,14 +1483,14 @@ func aes256dec_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes256dec_vaes256_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes256_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256dec_vaes256_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256dec_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_vaes256_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1591,9 +1534,6 @@ func aes256dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes256dec_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1606,9 +1546,6 @@ func aes256dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes256dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1618,14 +1555,14 @@ func aes256dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
-func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1663,14 +1600,14 @@ func aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes256dec_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes256dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
-func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes256dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)

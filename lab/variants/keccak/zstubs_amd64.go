@@ -4,9 +4,6 @@
 
 package keccak
 
-// keccakX1_scalar_compoff_u1_anone computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/unroll=1/align=none.
-func keccakX1_scalar_compoff_u1_anone(a *[25]uint64)
-
 // keccakX1_scalar_compoff_u1_a32 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/unroll=1/align=32.
 func keccakX1_scalar_compoff_u1_a32(a *[25]uint64)
 
@@ -64,6 +61,9 @@ func keccakX1_scalar_compoff_rorx_andn_u24_a64(a *[25]uint64)
 // keccakX1_scalar_compon_acc_u2_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=2/align=64.
 func keccakX1_scalar_compon_acc_u2_a64(a *[25]uint64)
 
+// keccakX1_scalar_compon_acc_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
+func keccakX1_scalar_compon_acc_u4_a64(a *[25]uint64)
+
 // keccakX1_scalar_compoff_rorx_andn_acc_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
 func keccakX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64)
 
@@ -102,6 +102,9 @@ func keccakX1_avx512vl_lanes_prol_ternlog_all_u1_a64(a *[25]uint64)
 
 // keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a32 computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32.
 func keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a32(a *[25]uint64)
+
+// keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64 computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64.
+func keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64(a *[25]uint64)
 
 // keccakX1_avx512vl_lanes_prol_ternlog_all_u4_a64 computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64.
 func keccakX1_avx512vl_lanes_prol_ternlog_all_u4_a64(a *[25]uint64)
@@ -220,9 +223,6 @@ func keccakX2_avx2_shiftor_andnxor_spill_split_u1_unpack_a64(a *[2][25]uint64)
 // keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=none.
 func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_anone(a *[2][25]uint64)
 
-// keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a32 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=32.
-func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a32(a *[2][25]uint64)
-
 // keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a64(a *[2][25]uint64)
 
@@ -237,6 +237,9 @@ func keccakX2_avx2_shiftor_andnxor_spill_u4_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx2_shiftor_andnxor_spill_u24_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=24/xpose=unpack/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u24_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx2_shufb_andnxor_spill_split_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/unroll=1/xpose=unpack/align=64.
+func keccakX2_avx2_shufb_andnxor_spill_split_u1_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx2_shufb_andnxor_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=64.
 func keccakX2_avx2_shufb_andnxor_spill_u2_unpack_a64(a *[2][25]uint64)
@@ -262,9 +265,6 @@ func keccakX2_avx512vl_prol_ternlog_all_u1_unpack_a32(a *[2][25]uint64)
 // keccakX2_avx512vl_prol_ternlog_all_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64.
 func keccakX2_avx512vl_prol_ternlog_all_u1_unpack_a64(a *[2][25]uint64)
 
-// keccakX2_avx512vl_prol_ternlog_all_u2_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none.
-func keccakX2_avx512vl_prol_ternlog_all_u2_unpack_anone(a *[2][25]uint64)
-
 // keccakX2_avx512vl_prol_ternlog_all_u2_unpack_a32 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=32.
 func keccakX2_avx512vl_prol_ternlog_all_u2_unpack_a32(a *[2][25]uint64)
 
@@ -279,6 +279,9 @@ func keccakX2_avx512vl_prol_ternlog_all_u4_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_all_u24_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=24/xpose=unpack/align=64.
 func keccakX2_avx512vl_prol_ternlog_all_u24_unpack_a64(a *[2][25]uint64)
+
+// keccakX2_avx512vl_prol_ternlog_spill_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/unroll=2/xpose=unpack/align=64.
+func keccakX2_avx512vl_prol_ternlog_spill_u2_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_spill_split_u2_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=spill/load=split/unroll=2/xpose=unpack/align=64.
 func keccakX2_avx512vl_prol_ternlog_spill_split_u2_unpack_a64(a *[2][25]uint64)
@@ -487,12 +490,6 @@ func keccakX4_avx2_shufbadd_andnxor_spill_u2_insert_a64(a *[4][25]uint64)
 // keccakX4_avx2_shufbadd_andnxor_spill_split_u2_insert_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/unroll=2/xpose=insert/align=64.
 func keccakX4_avx2_shufbadd_andnxor_spill_split_u2_insert_a64(a *[4][25]uint64)
 
-// keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a32 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32.
-func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a32(a *[4][25]uint64)
-
-// keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64.
-func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a64(a *[4][25]uint64)
-
 // keccakX4_avx512vl_prol_ternlog_all_u2_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none.
 func keccakX4_avx512vl_prol_ternlog_all_u2_unpack_anone(a *[4][25]uint64)
 
@@ -504,6 +501,9 @@ func keccakX4_avx512vl_prol_ternlog_all_u2_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_all_u2_gather_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=gather/align=64.
 func keccakX4_avx512vl_prol_ternlog_all_u2_gather_a64(a *[4][25]uint64)
+
+// keccakX4_avx512vl_prol_ternlog_all_u4_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=4/xpose=unpack/align=64.
+func keccakX4_avx512vl_prol_ternlog_all_u4_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx512vl_prol_ternlog_all_u24_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=24/xpose=unpack/align=64.
 func keccakX4_avx512vl_prol_ternlog_all_u24_unpack_a64(a *[4][25]uint64)
@@ -733,9 +733,6 @@ func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]
 // keccakX8_avx2_shufb_andnxor_spill_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=insert/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_interleave_u1_insert_a64(a *[8][25]uint64)
 
-// keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=insert/align=64.
-func keccakX8_avx2_shufb_andnxor_spill_split_interleave_u1_insert_a64(a *[8][25]uint64)
-
 // keccakX8_avx2_shufb_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufb_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
 
@@ -781,6 +778,9 @@ func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_insert_a64(a *[8][25]uin
 // keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_insert_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=insert/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_insert_a64(a *[8][25]uint64)
 
+// keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=2/xpose=unpack/align=64.
+func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u2_unpack_a64(a *[8][25]uint64)
+
 // keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u2_unpack_a64(a *[8][25]uint64)
 
@@ -823,11 +823,11 @@ func keccakX8_avx512f_prol_ternlog_all_u1_unpack_a64(a *[8][25]uint64)
 // keccakX8_avx512f_prol_ternlog_all_u2_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none.
 func keccakX8_avx512f_prol_ternlog_all_u2_unpack_anone(a *[8][25]uint64)
 
+// keccakX8_avx512f_prol_ternlog_all_u2_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=32.
+func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a32(a *[8][25]uint64)
+
 // keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64.
 func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64(a *[8][25]uint64)
-
-// keccakX8_avx512f_prol_ternlog_all_u2_gather_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=gather/align=64.
-func keccakX8_avx512f_prol_ternlog_all_u2_gather_a64(a *[8][25]uint64)
 
 // keccakX8_avx512f_prol_ternlog_all_u4_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=4/xpose=unpack/align=64.
 func keccakX8_avx512f_prol_ternlog_all_u4_unpack_a64(a *[8][25]uint64)
@@ -961,9 +961,6 @@ func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p56(a *[8][25]uint64)
 // keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p60 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=64+60.
 func keccakX8_avx512f_prol_ternlog_all_u2_unpack_a64p60(a *[8][25]uint64)
 
-// absorbX1_scalar_compoff_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=1/align=none.
-func absorbX1_scalar_compoff_u1_anone(a *[25]uint64, data []byte, rate int)
-
 // absorbX1_scalar_compoff_u1_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=1/align=32.
 func absorbX1_scalar_compoff_u1_a32(a *[25]uint64, data []byte, rate int)
 
@@ -1021,6 +1018,9 @@ func absorbX1_scalar_compoff_rorx_andn_u24_a64(a *[25]uint64, data []byte, rate 
 // absorbX1_scalar_compon_acc_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=2/align=64.
 func absorbX1_scalar_compon_acc_u2_a64(a *[25]uint64, data []byte, rate int)
 
+// absorbX1_scalar_compon_acc_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
+func absorbX1_scalar_compon_acc_u4_a64(a *[25]uint64, data []byte, rate int)
+
 // absorbX1_scalar_compoff_rorx_andn_acc_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
 func absorbX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64, data []byte, rate int)
 
@@ -1059,6 +1059,9 @@ func absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a64(a *[25]uint64, data []byte,
 
 // absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32.
 func absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a32(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u2_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_avx512vl_lanes_prol_ternlog_all_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64.
 func absorbX1_avx512vl_lanes_prol_ternlog_all_u4_a64(a *[25]uint64, data []byte, rate int)

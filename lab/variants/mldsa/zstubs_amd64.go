@@ -5,9 +5,6 @@
 package mldsa
 
 //go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_none(f *[256]int32)
-
-//go:noescape
 func ntt_avx2_mem_unpack_undo_eager_none(f *[256]int32)
 
 //go:noescape
@@ -158,10 +155,10 @@ func ntt_avx512_all_permt2_undo_lazy_64p56(f *[256]int32)
 func ntt_avx512_all_permt2_undo_lazy_64p60(f *[256]int32)
 
 //go:noescape
-func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
+func ntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
 
 //go:noescape
-func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
+func ntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func ntt_avx512vl_mem_vbmi_undo_lazy_none(f *[256]int32)
@@ -275,6 +272,9 @@ func ntt_avx2_mem_shufps_undo_lazy_min_shoup_none(f *[256]int32)
 func ntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none(f *[256]int32)
 
 //go:noescape
+func ntt_avx2_mem_shufps_undo_lazy_min_shoup_hoist_none(f *[256]int32)
+
+//go:noescape
 func ntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int32)
 
 //go:noescape
@@ -341,9 +341,6 @@ func invntt_avx2_mem_unpack_undo_lazy_none(f *[256]int32)
 func invntt_avx2_mem_unpack_undo_eager_none(f *[256]int32)
 
 //go:noescape
-func invntt_avx2_mem_unpack_avoid_lazy_none(f *[256]int32)
-
-//go:noescape
 func invntt_avx2_mem_unpack_avoid_eager_none(f *[256]int32)
 
 //go:noescape
@@ -351,9 +348,6 @@ func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_blend_undo_eager_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int32)
@@ -387,6 +381,9 @@ func invntt_avx512_all_permt2_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512_all_permt2_undo_eager_none(f *[256]int32)
+
+//go:noescape
+func invntt_avx512_all_permt2_avoid_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512_all_permt2_avoid_eager_none(f *[256]int32)
@@ -486,6 +483,9 @@ func invntt_avx512_all_permt2_undo_lazy_64p56(f *[256]int32)
 
 //go:noescape
 func invntt_avx512_all_permt2_undo_lazy_64p60(f *[256]int32)
+
+//go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
@@ -668,7 +668,7 @@ func mulntt_avx2_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
 func mulntt_avx512_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func mulntt_avx512_mont_4_none(h *[256]int32, a *[256]int32, b *[256]int32)
+func mulntt_avx512_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
@@ -771,9 +771,6 @@ func mulntt_avx512vl_ifma2_load_2_none(h *[256]int32, a *[256]int32, b *[256]int
 
 //go:noescape
 func mulntt_avx512_ifma2_shuf_8_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func mulntt_avx512_ifma2_load_8_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma2_shuf_16_none(h *[256]int32, a *[256]int32, b *[256]int32)

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func kemmatvec_avx2_1(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
+// func kemmatvec_avx2_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
 // Requires: AVX, AVX2
-TEXT ·kemmatvec_avx2_1(SB), NOSPLIT, $0-40
+TEXT ·kemmatvec_avx2_2(SB), NOSPLIT, $0-40
 	MOVQ    acc+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    stride+16(FP), DX
@@ -15,7 +15,7 @@ TEXT ·kemmatvec_avx2_1(SB), NOSPLIT, $0-40
 	SHLQ    $0x09, DX
 	VMOVDQU kemmatvecconst_9b18a5fa9d4c<>+0(SB), Y0
 	VMOVDQU kemmatvecconst_2592596d77d2<>+0(SB), Y1
-	MOVQ    $0x0000000000000010, DI
+	MOVQ    $0x0000000000000008, DI
 
 loop:
 	VMOVDQU  (CX), Y3
@@ -39,6 +39,48 @@ term0:
 	JNZ      term0
 
 sum0:
+	VPMULLD  Y1, Y2, Y4
+	VPSLLD   $0x10, Y4, Y4
+	VPSRAD   $0x10, Y4, Y4
+	VPMULLD  Y0, Y4, Y4
+	VPSUBD   Y4, Y2, Y2
+	VPSRAD   $0x10, Y2, Y2
+	VPSRAD   $0x1f, Y2, Y4
+	VPAND    Y0, Y4, Y4
+	VPADDD   Y4, Y2, Y2
+	VPMULLD  Y1, Y3, Y4
+	VPSLLD   $0x10, Y4, Y4
+	VPSRAD   $0x10, Y4, Y4
+	VPMULLD  Y0, Y4, Y4
+	VPSUBD   Y4, Y3, Y3
+	VPSRAD   $0x10, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y4
+	VPAND    Y0, Y4, Y4
+	VPADDD   Y4, Y3, Y3
+	VPSLLD   $0x10, Y3, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	VMOVDQU  32(CX), Y3
+	VPMADDWD 32(BX), Y3, Y2
+	VPMADDWD 544(BX), Y3, Y3
+	LEAQ     32(CX)(DX*1), R8
+	LEAQ     1056(BX), R9
+	MOVQ     SI, R10
+	DECQ     R10
+	JZ       sum1
+
+term1:
+	VMOVDQU  (R8), Y4
+	VPMADDWD (R9), Y4, Y5
+	VPADDD   Y5, Y2, Y2
+	VPMADDWD 512(R9), Y4, Y5
+	VPADDD   Y5, Y3, Y3
+	ADDQ     DX, R8
+	ADDQ     $0x00000400, R9
+	DECQ     R10
+	JNZ      term1
+
+sum1:
 	VPMULLD Y1, Y2, Y4
 	VPSLLD  $0x10, Y4, Y4
 	VPSRAD  $0x10, Y4, Y4
@@ -59,10 +101,10 @@ sum0:
 	VPADDD  Y4, Y3, Y3
 	VPSLLD  $0x10, Y3, Y3
 	VPOR    Y3, Y2, Y2
-	VMOVDQU Y2, (AX)
-	ADDQ    $0x00000020, AX
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000020, BX
+	VMOVDQU Y2, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, BX
 	DECQ    DI
 	JNZ     loop
 	VZEROUPPER

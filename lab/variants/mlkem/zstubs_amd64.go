@@ -170,10 +170,10 @@ func ntt_avx2_spill_mru_blend_undo_lazy_none(f *[256]int16)
 func ntt_avx2_spill_opt_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_barrett_none(f *[256]int16)
+func ntt_avx2_mem_blend_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
-func ntt_avx2_mem_blend_undo_lazy_barrett_none(f *[256]int16)
+func ntt_avx2_mem_shufps_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx512_all_unpack_undo_lazy_barrett_none(f *[256]int16)
@@ -189,9 +189,6 @@ func ntt_avx512vl_all_unpack_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx512vl_all_blend_undo_lazy_barrett_none(f *[256]int16)
-
-//go:noescape
-func ntt_avx512vl_all_shufps_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
 func ntt_avx2_mem_shufps_undo_pre1_none(f *[256]int16)
@@ -320,9 +317,6 @@ func invntt_avx2_mem_unpack_undo_lazy_none(f *[256]int16)
 func invntt_avx2_mem_unpack_undo_eager_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_unpack_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
 func invntt_avx2_mem_unpack_avoid_eager_none(f *[256]int16)
 
 //go:noescape
@@ -330,9 +324,6 @@ func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_blend_undo_eager_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
@@ -443,6 +434,9 @@ func invntt_avx512_all_blend_undo_lazy_64p56(f *[256]int16)
 func invntt_avx512_all_blend_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
 
 //go:noescape
@@ -512,6 +506,9 @@ func invntt_avx2_mem_unpack_avoid_lazy_min_list_none(f *[256]int16)
 func invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_min_list_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx2_mem_blend_avoid_lazy_min_hoist_none(f *[256]int16)
 
 //go:noescape
@@ -572,13 +569,7 @@ func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
 func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
-func mulntt_avx2_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
 func mulntt_avx512_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
@@ -588,6 +579,9 @@ func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)

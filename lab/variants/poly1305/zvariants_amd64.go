@@ -27,8 +27,7 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 		{Name: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b1_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b1_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 3}},
+		{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=scalar/radix=64/mul=mulx/blocks=1/align=none", Features: []string{"adx", "bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_b1_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 4}},
 		{Name: "isa=scalar/radix=64/mul=mulx/blocks=1/align=64", Features: []string{"adx", "bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_b1_a64", LoopLabel: "loop", OffsetSweep: false,
@@ -42,7 +41,8 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulq_fused_b1_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 9}},
 		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &poly1305core.Variant{ID: 11}},
 		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=1/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 12}},
 		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=1/align=64", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_fused_b1_a64", LoopLabel: "loop", OffsetSweep: false,
@@ -68,10 +68,10 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 24, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: false}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 25, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: false}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 26, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: false}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &poly1305core.Variant{ID: 28, Vector: true, Radix: 26, Lanes: 8, Unroll: 1, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 3, PowWords: 144, Compact: false, TailVector: false, TailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 29, Vector: true, Radix: 26, Lanes: 8, Unroll: 1, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 3, PowWords: 144, Compact: false, TailVector: false, TailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=8/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -80,7 +80,8 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 31, Vector: true, Radix: 26, Lanes: 8, Unroll: 1, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 3, PowWords: 144, Compact: false, TailVector: false, TailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 32, Vector: true, Radix: 26, Lanes: 8, Unroll: 2, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 4, PowWords: 216, Compact: false, TailVector: false, TailSteps: false}},
-		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=seq/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &poly1305core.Variant{ID: 33, Vector: true, Radix: 26, Lanes: 8, Unroll: 2, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 4, PowWords: 216, Compact: false, TailVector: false, TailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 34, Vector: true, Radix: 26, Lanes: 8, Unroll: 2, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 4, PowWords: 216, Compact: false, TailVector: false, TailSteps: false}},
 		{Name: "isa=avx512f/radix=26/lanes=8/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_a64", LoopLabel: "loop", OffsetSweep: false,
@@ -148,13 +149,13 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 67, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 68, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &poly1305core.Variant{ID: 69, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 70, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 71, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 72, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 73, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
@@ -187,8 +188,7 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 88, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 89, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 90, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 91, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=64+4", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_a64p4", LoopLabel: "loop", OffsetSweep: true,
@@ -260,8 +260,6 @@ func labCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) {
 	switch id {
 	case 0:
 		blocks_scalar_mulq_b1_anone(h, r, m, hibit)
-	case 3:
-		blocks_scalar_mulq_b4_a64(h, r, m, hibit)
 	case 4:
 		blocks_scalar_mulx_b1_anone(h, r, m, hibit)
 	case 5:
@@ -274,6 +272,8 @@ func labCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) {
 		blocks_scalar_mulq_fused_b1_anone(h, r, m, hibit)
 	case 9:
 		blocks_scalar_mulq_fused_b1_a64(h, r, m, hibit)
+	case 11:
+		blocks_scalar_mulq_fused_b4_a64(h, r, m, hibit)
 	case 12:
 		blocks_scalar_mulx_fused_b1_anone(h, r, m, hibit)
 	case 13:
@@ -291,8 +291,6 @@ func labCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 	switch id {
 	case 0:
 		sum_scalar_mulq_b1_anone(out, m, key)
-	case 3:
-		sum_scalar_mulq_b4_a64(out, m, key)
 	case 4:
 		sum_scalar_mulx_b1_anone(out, m, key)
 	case 5:
@@ -305,6 +303,8 @@ func labCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulq_fused_b1_anone(out, m, key)
 	case 9:
 		sum_scalar_mulq_fused_b1_a64(out, m, key)
+	case 11:
+		sum_scalar_mulq_fused_b4_a64(out, m, key)
 	case 12:
 		sum_scalar_mulx_fused_b1_anone(out, m, key)
 	case 13:
@@ -336,8 +336,8 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx2_r26_l4_b16_pmem_seq_tscalar_anone(h, pw, m)
 	case 25:
 		blocks_avx2_r26_l4_b16_pmem_seq_tscalar_a64(h, pw, m)
-	case 26:
-		blocks_avx2_r26_l4_b16_pmem_ilv_tscalar_anone(h, pw, m)
+	case 28:
+		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_anone(h, pw, m)
 	case 29:
 		blocks_avx512f_r26_l8_b8_pmem_seq_tscalar_a64(h, pw, m)
 	case 30:
@@ -346,6 +346,8 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx512f_r26_l8_b8_pmem_ilv_tscalar_a64(h, pw, m)
 	case 32:
 		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_anone(h, pw, m)
+	case 33:
+		blocks_avx512f_r26_l8_b16_pmem_seq_tscalar_a64(h, pw, m)
 	case 34:
 		blocks_avx512f_r26_l8_b16_pmem_ilv_tscalar_anone(h, pw, m)
 	case 35:
@@ -418,12 +420,12 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx2_r26_l4_b16_pmem_ilv_late_mid_tvec4_a64(h, pw, m)
 	case 68:
 		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_anone(h, pw, m)
+	case 69:
+		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
 	case 70:
 		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
 	case 71:
 		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
-	case 72:
-		blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 73:
 		blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_a64(h, pw, m)
 	case 75:
@@ -454,8 +456,6 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 89:
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_a64(h, pw, m)
-	case 90:
-		blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
 	case 91:
 		blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_a64(h, pw, m)
 	case 92:

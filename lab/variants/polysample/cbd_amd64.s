@@ -38,12 +38,12 @@ loop:
 	VZEROUPPER
 	RET
 
-// func cbd2_avx2_4(f *[256]int16, b *[128]byte)
+// func cbd2_avx2_2(f *[256]int16, b *[128]byte)
 // Requires: AVX, AVX2
-TEXT ·cbd2_avx2_4(SB), NOSPLIT, $0-16
+TEXT ·cbd2_avx2_2(SB), NOSPLIT, $0-16
 	MOVQ f+0(FP), AX
 	MOVQ b+8(FP), CX
-	MOVQ $0x0000000000000004, DX
+	MOVQ $0x0000000000000008, DX
 
 loop:
 	VPMOVZXBD (CX), Y0
@@ -84,46 +84,8 @@ loop:
 	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
 	VPADDW    Y1, Y0, Y0
 	VMOVDQU   Y0, 32(AX)
-	VPMOVZXBD 16(CX), Y0
-	VPSRLD    $0x01, Y0, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
-	VPADDD    Y1, Y0, Y0
-	VPSRLD    $0x02, Y0, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPSUBD    Y1, Y0, Y0
-	VPSLLD    $0x0c, Y0, Y1
-	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
-	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
-	VPOR      Y1, Y0, Y0
-	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
-	VPSRAW    $0x0f, Y0, Y1
-	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
-	VPADDW    Y1, Y0, Y0
-	VMOVDQU   Y0, 64(AX)
-	VPMOVZXBD 24(CX), Y0
-	VPSRLD    $0x01, Y0, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
-	VPADDD    Y1, Y0, Y0
-	VPSRLD    $0x02, Y0, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPSUBD    Y1, Y0, Y0
-	VPSLLD    $0x0c, Y0, Y1
-	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
-	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
-	VPOR      Y1, Y0, Y0
-	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
-	VPSRAW    $0x0f, Y0, Y1
-	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
-	VPADDW    Y1, Y0, Y0
-	VMOVDQU   Y0, 96(AX)
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000010, CX
 	DECQ      DX
 	JNZ       loop
 	VZEROUPPER
@@ -335,62 +297,58 @@ loop:
 	VZEROUPPER
 	RET
 
-// func expandmask_avx512_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·expandmask_avx512_1(SB), NOSPLIT, $0-48
-	MOVQ      y+0(FP), AX
-	MOVQ      yHat+8(FP), CX
-	MOVQ      b_base+16(FP), DX
-	MOVQ      bits+40(FP), BX
-	CMPQ      BX, $0x00000012
-	JEQ       z18
-	VMOVDQU32 cbdconst_dcdf82609c6d<>+0(SB), Z0
-	MOVQ      $0x000000ffffffffff, BX
-	KMOVQ     BX, K1
-	MOVQ      $0x0000000000000010, BX
+// func expandmask_avx2_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
+// Requires: AVX, AVX2
+TEXT ·expandmask_avx2_1(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), AX
+	MOVQ yHat+8(FP), CX
+	MOVQ b_base+16(FP), DX
+	MOVQ bits+40(FP), BX
+	CMPQ BX, $0x00000012
+	JEQ  z18
+	MOVQ $0x0000000000000020, BX
 
 loop:
-	VMOVDQU8.Z (DX), K1, Z1
-	VPERMB     Z1, Z0, Z1
-	VPSRLVD    cbdconst_ca418dbfa4ee<>+0(SB), Z1, Z1
-	VPANDD     cbdconst_d90b4249a677<>+0(SB), Z1, Z1
-	VMOVDQU32  cbdconst_f51b28907497<>+0(SB), Z2
-	VPSUBD     Z1, Z2, Z2
-	VMOVDQU32  Z2, (AX)
-	VPSRAD     $0x1f, Z2, Z1
-	VPANDD     cbdconst_8096b781113d<>+0(SB), Z1, Z1
-	VPADDD     Z1, Z2, Z2
-	VMOVDQU32  Z2, (CX)
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000028, DX
-	DECQ       BX
-	JNZ        loop
-	JMP        done
+	VMOVDQU     (DX), X0
+	VINSERTI128 $0x01, 4(DX), Y0, Y0
+	VPSHUFB     cbdconst_82d987238aad<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
+	VPAND       cbdconst_7d634f4b6b77<>+0(SB), Y0, Y0
+	VMOVDQU     cbdconst_d8acf8b753b4<>+0(SB), Y1
+	VPSUBD      Y0, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAD      $0x1f, Y1, Y2
+	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
+	VPADDD      Y2, Y1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000014, DX
+	DECQ        BX
+	JNZ         loop
+	JMP         done
 
 z18:
-	VMOVDQU32 cbdconst_b7537587230e<>+0(SB), Z0
-	MOVQ      $0x0000000fffffffff, BX
-	KMOVQ     BX, K1
-	MOVQ      $0x0000000000000010, BX
+	MOVQ $0x0000000000000020, BX
 
 loop18:
-	VMOVDQU8.Z (DX), K1, Z1
-	VPERMB     Z1, Z0, Z1
-	VPSRLVD    cbdconst_0beb042a0a24<>+0(SB), Z1, Z1
-	VPANDD     cbdconst_c1e9baffdaad<>+0(SB), Z1, Z1
-	VMOVDQU32  cbdconst_baf6dd2b4a82<>+0(SB), Z2
-	VPSUBD     Z1, Z2, Z2
-	VMOVDQU32  Z2, (AX)
-	VPSRAD     $0x1f, Z2, Z1
-	VPANDD     cbdconst_8096b781113d<>+0(SB), Z1, Z1
-	VPADDD     Z1, Z2, Z2
-	VMOVDQU32  Z2, (CX)
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x00000040, CX
-	ADDQ       $0x00000024, DX
-	DECQ       BX
-	JNZ        loop18
+	VMOVDQU     (DX), X0
+	VINSERTI128 $0x01, 2(DX), Y0, Y0
+	VPSHUFB     cbdconst_6d4ba46c2eb9<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_a0de8106c585<>+0(SB), Y0, Y0
+	VPAND       cbdconst_15151749d430<>+0(SB), Y0, Y0
+	VMOVDQU     cbdconst_5463b52cf708<>+0(SB), Y1
+	VPSUBD      Y0, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAD      $0x1f, Y1, Y2
+	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
+	VPADDD      Y2, Y1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000012, DX
+	DECQ        BX
+	JNZ         loop18
 
 done:
 	VZEROUPPER
@@ -418,21 +376,23 @@ DATA cbdconst_0aaf8c780e96<>+16(SB)/8, $0x0003000300030003
 DATA cbdconst_0aaf8c780e96<>+24(SB)/8, $0x0003000300030003
 GLOBL cbdconst_0aaf8c780e96<>(SB), RODATA|NOPTR, $32
 
-DATA cbdconst_0beb042a0a24<>+0(SB)/8, $0x0000000200000000
-DATA cbdconst_0beb042a0a24<>+8(SB)/8, $0x0000000600000004
-DATA cbdconst_0beb042a0a24<>+16(SB)/8, $0x0000000200000000
-DATA cbdconst_0beb042a0a24<>+24(SB)/8, $0x0000000600000004
-DATA cbdconst_0beb042a0a24<>+32(SB)/8, $0x0000000200000000
-DATA cbdconst_0beb042a0a24<>+40(SB)/8, $0x0000000600000004
-DATA cbdconst_0beb042a0a24<>+48(SB)/8, $0x0000000200000000
-DATA cbdconst_0beb042a0a24<>+56(SB)/8, $0x0000000600000004
-GLOBL cbdconst_0beb042a0a24<>(SB), RODATA|NOPTR, $64
-
 DATA cbdconst_1258bfc9a214<>+0(SB)/8, $0x0d010d010d010d01
 DATA cbdconst_1258bfc9a214<>+8(SB)/8, $0x0d010d010d010d01
 DATA cbdconst_1258bfc9a214<>+16(SB)/8, $0x0d010d010d010d01
 DATA cbdconst_1258bfc9a214<>+24(SB)/8, $0x0d010d010d010d01
 GLOBL cbdconst_1258bfc9a214<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_15151749d430<>+0(SB)/8, $0x0003ffff0003ffff
+DATA cbdconst_15151749d430<>+8(SB)/8, $0x0003ffff0003ffff
+DATA cbdconst_15151749d430<>+16(SB)/8, $0x0003ffff0003ffff
+DATA cbdconst_15151749d430<>+24(SB)/8, $0x0003ffff0003ffff
+GLOBL cbdconst_15151749d430<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_2243f8a55dbe<>+0(SB)/8, $0x0000000400000000
+DATA cbdconst_2243f8a55dbe<>+8(SB)/8, $0x0000000400000000
+DATA cbdconst_2243f8a55dbe<>+16(SB)/8, $0x0000000400000000
+DATA cbdconst_2243f8a55dbe<>+24(SB)/8, $0x0000000400000000
+GLOBL cbdconst_2243f8a55dbe<>(SB), RODATA|NOPTR, $32
 
 DATA cbdconst_3620e585998b<>+0(SB)/8, $0x0202020101010100
 DATA cbdconst_3620e585998b<>+8(SB)/8, $0x0505050404040403
@@ -484,21 +444,47 @@ DATA cbdconst_53b42d8ec3ae<>+48(SB)/8, $0x0d010d010d010d01
 DATA cbdconst_53b42d8ec3ae<>+56(SB)/8, $0x0d010d010d010d01
 GLOBL cbdconst_53b42d8ec3ae<>(SB), RODATA|NOPTR, $64
 
+DATA cbdconst_5463b52cf708<>+0(SB)/8, $0x0002000000020000
+DATA cbdconst_5463b52cf708<>+8(SB)/8, $0x0002000000020000
+DATA cbdconst_5463b52cf708<>+16(SB)/8, $0x0002000000020000
+DATA cbdconst_5463b52cf708<>+24(SB)/8, $0x0002000000020000
+GLOBL cbdconst_5463b52cf708<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_6d4ba46c2eb9<>+0(SB)/8, $0x8004030280020100
+DATA cbdconst_6d4ba46c2eb9<>+8(SB)/8, $0x8008070680060504
+DATA cbdconst_6d4ba46c2eb9<>+16(SB)/8, $0x800b0a0980090807
+DATA cbdconst_6d4ba46c2eb9<>+24(SB)/8, $0x800f0e0d800d0c0b
+GLOBL cbdconst_6d4ba46c2eb9<>(SB), RODATA|NOPTR, $32
+
 DATA cbdconst_70f672bbcca0<>+0(SB)/8, $0x0000003300000033
 DATA cbdconst_70f672bbcca0<>+8(SB)/8, $0x0000003300000033
 DATA cbdconst_70f672bbcca0<>+16(SB)/8, $0x0000003300000033
 DATA cbdconst_70f672bbcca0<>+24(SB)/8, $0x0000003300000033
 GLOBL cbdconst_70f672bbcca0<>(SB), RODATA|NOPTR, $32
 
-DATA cbdconst_8096b781113d<>+0(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+8(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+16(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+24(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+32(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+40(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+48(SB)/8, $0x007fe001007fe001
-DATA cbdconst_8096b781113d<>+56(SB)/8, $0x007fe001007fe001
-GLOBL cbdconst_8096b781113d<>(SB), RODATA|NOPTR, $64
+DATA cbdconst_7d634f4b6b77<>+0(SB)/8, $0x000fffff000fffff
+DATA cbdconst_7d634f4b6b77<>+8(SB)/8, $0x000fffff000fffff
+DATA cbdconst_7d634f4b6b77<>+16(SB)/8, $0x000fffff000fffff
+DATA cbdconst_7d634f4b6b77<>+24(SB)/8, $0x000fffff000fffff
+GLOBL cbdconst_7d634f4b6b77<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_82d987238aad<>+0(SB)/8, $0x8004030280020100
+DATA cbdconst_82d987238aad<>+8(SB)/8, $0x8009080780070605
+DATA cbdconst_82d987238aad<>+16(SB)/8, $0x800a090880080706
+DATA cbdconst_82d987238aad<>+24(SB)/8, $0x800f0e0d800d0c0b
+GLOBL cbdconst_82d987238aad<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_9316a9ca5d3d<>+0(SB)/8, $0x007fe001007fe001
+DATA cbdconst_9316a9ca5d3d<>+8(SB)/8, $0x007fe001007fe001
+DATA cbdconst_9316a9ca5d3d<>+16(SB)/8, $0x007fe001007fe001
+DATA cbdconst_9316a9ca5d3d<>+24(SB)/8, $0x007fe001007fe001
+GLOBL cbdconst_9316a9ca5d3d<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_a0de8106c585<>+0(SB)/8, $0x0000000200000000
+DATA cbdconst_a0de8106c585<>+8(SB)/8, $0x0000000600000004
+DATA cbdconst_a0de8106c585<>+16(SB)/8, $0x0000000200000000
+DATA cbdconst_a0de8106c585<>+24(SB)/8, $0x0000000600000004
+GLOBL cbdconst_a0de8106c585<>(SB), RODATA|NOPTR, $32
 
 DATA cbdconst_a967f5d73801<>+0(SB)/8, $0x0000005500000055
 DATA cbdconst_a967f5d73801<>+8(SB)/8, $0x0000005500000055
@@ -509,36 +495,6 @@ DATA cbdconst_a967f5d73801<>+40(SB)/8, $0x0000005500000055
 DATA cbdconst_a967f5d73801<>+48(SB)/8, $0x0000005500000055
 DATA cbdconst_a967f5d73801<>+56(SB)/8, $0x0000005500000055
 GLOBL cbdconst_a967f5d73801<>(SB), RODATA|NOPTR, $64
-
-DATA cbdconst_b7537587230e<>+0(SB)/8, $0x0404030202020100
-DATA cbdconst_b7537587230e<>+8(SB)/8, $0x0808070606060504
-DATA cbdconst_b7537587230e<>+16(SB)/8, $0x0d0d0c0b0b0b0a09
-DATA cbdconst_b7537587230e<>+24(SB)/8, $0x1111100f0f0f0e0d
-DATA cbdconst_b7537587230e<>+32(SB)/8, $0x1616151414141312
-DATA cbdconst_b7537587230e<>+40(SB)/8, $0x1a1a191818181716
-DATA cbdconst_b7537587230e<>+48(SB)/8, $0x1f1f1e1d1d1d1c1b
-DATA cbdconst_b7537587230e<>+56(SB)/8, $0x232322212121201f
-GLOBL cbdconst_b7537587230e<>(SB), RODATA|NOPTR, $64
-
-DATA cbdconst_baf6dd2b4a82<>+0(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+8(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+16(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+24(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+32(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+40(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+48(SB)/8, $0x0002000000020000
-DATA cbdconst_baf6dd2b4a82<>+56(SB)/8, $0x0002000000020000
-GLOBL cbdconst_baf6dd2b4a82<>(SB), RODATA|NOPTR, $64
-
-DATA cbdconst_c1e9baffdaad<>+0(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+8(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+16(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+24(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+32(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+40(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+48(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_c1e9baffdaad<>+56(SB)/8, $0x0003ffff0003ffff
-GLOBL cbdconst_c1e9baffdaad<>(SB), RODATA|NOPTR, $64
 
 DATA cbdconst_c716f1168579<>+0(SB)/8, $0x000f0000000f0000
 DATA cbdconst_c716f1168579<>+8(SB)/8, $0x000f0000000f0000
@@ -566,25 +522,11 @@ DATA cbdconst_ca668ac469b4<>+48(SB)/8, $0x0000000f0000000f
 DATA cbdconst_ca668ac469b4<>+56(SB)/8, $0x0000000f0000000f
 GLOBL cbdconst_ca668ac469b4<>(SB), RODATA|NOPTR, $64
 
-DATA cbdconst_d90b4249a677<>+0(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+8(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+16(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+24(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+32(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+40(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+48(SB)/8, $0x000fffff000fffff
-DATA cbdconst_d90b4249a677<>+56(SB)/8, $0x000fffff000fffff
-GLOBL cbdconst_d90b4249a677<>(SB), RODATA|NOPTR, $64
-
-DATA cbdconst_dcdf82609c6d<>+0(SB)/8, $0x0404030202020100
-DATA cbdconst_dcdf82609c6d<>+8(SB)/8, $0x0909080707070605
-DATA cbdconst_dcdf82609c6d<>+16(SB)/8, $0x0e0e0d0c0c0c0b0a
-DATA cbdconst_dcdf82609c6d<>+24(SB)/8, $0x131312111111100f
-DATA cbdconst_dcdf82609c6d<>+32(SB)/8, $0x1818171616161514
-DATA cbdconst_dcdf82609c6d<>+40(SB)/8, $0x1d1d1c1b1b1b1a19
-DATA cbdconst_dcdf82609c6d<>+48(SB)/8, $0x2222212020201f1e
-DATA cbdconst_dcdf82609c6d<>+56(SB)/8, $0x2727262525252423
-GLOBL cbdconst_dcdf82609c6d<>(SB), RODATA|NOPTR, $64
+DATA cbdconst_d8acf8b753b4<>+0(SB)/8, $0x0008000000080000
+DATA cbdconst_d8acf8b753b4<>+8(SB)/8, $0x0008000000080000
+DATA cbdconst_d8acf8b753b4<>+16(SB)/8, $0x0008000000080000
+DATA cbdconst_d8acf8b753b4<>+24(SB)/8, $0x0008000000080000
+GLOBL cbdconst_d8acf8b753b4<>(SB), RODATA|NOPTR, $32
 
 DATA cbdconst_deb391ec4275<>+0(SB)/8, $0x0003000300030003
 DATA cbdconst_deb391ec4275<>+8(SB)/8, $0x0003000300030003
@@ -601,13 +543,3 @@ DATA cbdconst_e3f57626935b<>+8(SB)/8, $0x0000005500000055
 DATA cbdconst_e3f57626935b<>+16(SB)/8, $0x0000005500000055
 DATA cbdconst_e3f57626935b<>+24(SB)/8, $0x0000005500000055
 GLOBL cbdconst_e3f57626935b<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_f51b28907497<>+0(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+8(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+16(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+24(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+32(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+40(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+48(SB)/8, $0x0008000000080000
-DATA cbdconst_f51b28907497<>+56(SB)/8, $0x0008000000080000
-GLOBL cbdconst_f51b28907497<>(SB), RODATA|NOPTR, $64

@@ -23,6 +23,8 @@ type Table struct {
 	paths map[string]string
 	// Notes say what Export left out and why (not written).
 	Notes []string `json:"-"`
+	// unknownWarning warns of results without host identity.
+	unknownWarning []string
 }
 
 // genericUnopposed reports whether every class of sc is won by the
@@ -114,7 +116,7 @@ type Default struct {
 // Export builds the dispatch table of a report: one entry per (CPU model,
 // kernel) with a winner at some size, with the model's features, and
 // defaults per feature level. Entries are sorted by dispatch key, kernel
-// and feature set. (ExportFiles keeps one model's feature sets apart.)
+// and feature set.
 func (r *Report) Export() *Table {
 	t := &Table{Schema: 1, GeneratedFrom: []string{}, Entries: []Entry{}, Defaults: []Default{}, paths: map[string]string{}}
 	for _, f := range r.Set.Files {

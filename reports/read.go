@@ -118,9 +118,6 @@ type File struct {
 	Digest  string // "sha256:<hex>" of the file's bytes
 	Results int    // results kept (after de-duplication)
 	RunIDs  []string
-	// features maps the ID of each model the file measured to its
-	// joined features (for ExportFiles' feature groups).
-	features map[string]string
 }
 
 // A Set is the merged content of result files.
@@ -313,7 +310,6 @@ func (fr *fileRead) result(res *benchfmt.Result) error {
 	}
 	if m := fr.rd.add(fr, c, name, res); m != nil {
 		fr.f.Results++
-		fr.f.noteModel(m)
 	}
 	return nil
 }
@@ -439,16 +435,6 @@ func (fr *fileRead) finish() error {
 	}
 	rd.set.Files = append(rd.set.Files, f)
 	return nil
-}
-
-// noteModel records that the file measured m.
-func (f *File) noteModel(m *Model) {
-	if f.features == nil {
-		f.features = map[string]string{}
-	}
-	if _, ok := f.features[m.ID()]; !ok {
-		f.features[m.ID()] = strings.Join(m.Features, ",")
-	}
 }
 
 // A segmentDigest hashes the results of one marked segment in order.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -123,17 +122,27 @@ func (f *exportFlags) check(files []string) error {
 // exportTable exports the result files (one entry per model, kernel and
 // feature set) and merges in the base table, if any.
 func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*reports.Table, error) {
-	table, warnings, err := reports.ExportFiles(files, opt)
-	for _, w := range warnings {
-		fmt.Fprintln(e.stderr, "warning:", w)
-	}
-	if err != nil {
-		return nil, &exitError{code: 2, err: err}
+	table := reports.EmptyTable()
+	var rep *reports.Report
+	if len(files) > 0 {
+		var err error
+		if rep, err = analyzeFiles(e, files, opt); err != nil {
+			return nil, err
+		}
+		if table, err = reports.ExportAnalyzed(rep); err != nil {
+			return nil, &exitError{code: 2, err: err}
+		}
+		for _, w := range table.Warnings() {
+			fmt.Fprintln(e.stderr, "warning:", w)
+		}
 	}
 	for _, n := range table.Notes {
-		fmt.Fprintln(e.stderr, "note:", n)
+		if !strings.HasPrefix(n, "warning: ") {
+			n = "note: " + n
+		}
+		fmt.Fprintln(e.stderr, n)
 	}
-	if err := decideByOperations(e, table, files, opt, f.byOperation); err != nil {
+	if err := decideByOperations(e, table, rep, f.byOperation); err != nil {
 		return nil, err
 	}
 	if f.fleet != "" {
@@ -158,14 +167,14 @@ func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*r
 }
 
 // decideByOperations applies --by-operation: each named whole operation
-// decides the entries of the kernels its knobs set.
-func decideByOperations(e *env, table *reports.Table, files []string, opt reports.Options, ops []string) error {
+// decides the entries of the kernels its knobs set, from the report the
+// table was exported from (the files are read once).
+func decideByOperations(e *env, table *reports.Table, rep *reports.Report, ops []string) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	rep, err := analyzeFiles(&env{stdout: e.stdout, stderr: io.Discard}, files, opt)
-	if err != nil {
-		return err
+	if rep == nil {
+		return usagef("export: --by-operation needs result files")
 	}
 	for _, op := range ops {
 		notes, err := reports.DecideByOperation(table, rep, op)

@@ -19,8 +19,8 @@ func aes128enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128enc_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=none).
 func aes128enc_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=32).
-func aes128enc_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=none).
+func aes128enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=32).
 func aes128enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
@@ -37,11 +37,11 @@ func aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -52,17 +52,8 @@ func aes128enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -70,17 +61,29 @@ func aes128enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes128enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes128dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=2/keys=mem/align=64).
+func aes128dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=mem/align=64).
 func aes128dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -94,9 +97,6 @@ func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=none).
 func aes128dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=32).
-func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -109,9 +109,6 @@ func aes128dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128dec_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -120,6 +117,9 @@ func aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 
 // aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -133,14 +133,8 @@ func aes128dec_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, sr
 // aes128dec_vaes256_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -154,8 +148,17 @@ func aes128dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes128dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes128dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
@@ -166,17 +169,20 @@ func aes192enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=mem/align=64).
 func aes192enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64).
-func aes192enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=64).
 func aes192enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=none).
+func aes192enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=32).
 func aes192enc_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=none).
 func aes192enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=32).
+func aes192enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -190,26 +196,20 @@ func aes192enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -220,14 +220,35 @@ func aes192enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes192enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
+func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes192dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=regs/align=64).
 func aes192dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64).
+func aes192dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes192dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -256,17 +277,11 @@ func aes192dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes192dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -277,17 +292,32 @@ func aes192dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes512_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
-func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=mem/align=64).
 func aes256enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -313,9 +343,6 @@ func aes256enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 // aes256enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=8/keys=mem/align=32).
 func aes256enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -324,6 +351,9 @@ func aes256enc_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 
 // aes256enc_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -334,17 +364,35 @@ func aes256enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes256enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
+func aes256enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes256enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
+func aes256enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -352,14 +400,14 @@ func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes256dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes256dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64).
-func aes256dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes256dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=none).
 func aes256dec_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=32).
+func aes256dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=none).
 func aes256dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
@@ -382,6 +430,9 @@ func aes256dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes256dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
+// aes256dec_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
+func aes256dec_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -391,14 +442,23 @@ func aes256dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes256dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
-func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
-func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // expandKeyAESNI128 expands a 128-bit key into the encryption and decryption schedules.
 func expandKeyAESNI128(key *byte, enc *[240]byte, dec *[240]byte)

@@ -4,16 +4,16 @@
 
 #include "textflag.h"
 
-// func matvec_avx2_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
+// func matvec_avx2_2(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
 // Requires: AVX, AVX2
-TEXT ·matvec_avx2_1(SB), NOSPLIT, $0-32
+TEXT ·matvec_avx2_2(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    v+16(FP), DX
 	MOVQ    l+24(FP), BX
 	VMOVDQU matvecconst_9316a9ca5d3d<>+0(SB), Y0
 	VMOVDQU matvecconst_ea96473f3626<>+0(SB), Y1
-	MOVQ    $0x0000000000000020, SI
+	MOVQ    $0x0000000000000010, SI
 
 loop:
 	VMOVDQU (CX), Y3
@@ -67,9 +67,60 @@ sum0:
 	VPAND     Y0, Y3, Y3
 	VPADDD    Y3, Y2, Y2
 	VMOVDQU   Y2, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000020, DX
+	VMOVDQU   32(CX), Y3
+	VMOVDQU   32(DX), Y4
+	VPMULDQ   Y4, Y3, Y2
+	VPSRLQ    $0x20, Y3, Y3
+	VPSRLQ    $0x20, Y4, Y4
+	VPMULDQ   Y4, Y3, Y3
+	LEAQ      1056(CX), DI
+	LEAQ      1056(DX), R8
+	MOVQ      BX, R9
+	DECQ      R9
+	JZ        sum1
+
+term1:
+	VMOVDQU (DI), Y4
+	VMOVDQU (R8), Y5
+	VPMULDQ Y5, Y4, Y6
+	VPADDQ  Y6, Y2, Y2
+	VPSRLQ  $0x20, Y4, Y4
+	VPSRLQ  $0x20, Y5, Y5
+	VPMULDQ Y5, Y4, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x00000400, DI
+	ADDQ    $0x00000400, R8
+	DECQ    R9
+	JNZ     term1
+
+sum1:
+	VPMULDQ   Y1, Y2, Y4
+	VPMULDQ   Y0, Y4, Y4
+	VPSUBQ    Y4, Y2, Y2
+	VPMULDQ   Y1, Y3, Y4
+	VPMULDQ   Y0, Y4, Y4
+	VPSUBQ    Y4, Y3, Y3
+	VMOVSHDUP Y2, Y2
+	VPBLENDD  $0xaa, Y3, Y2, Y2
+	VPMULLD   matvecconst_2ba64d9684b7<>+0(SB), Y2, Y3
+	VPSRLQ    $0x20, Y2, Y4
+	VPSRLQ    $0x20, Y3, Y5
+	VMOVDQU   matvecconst_09853b66b459<>+0(SB), Y6
+	VPMULDQ   Y6, Y2, Y2
+	VPMULDQ   Y6, Y4, Y4
+	VPMULDQ   Y0, Y3, Y3
+	VPMULDQ   Y0, Y5, Y5
+	VPSUBQ    Y3, Y2, Y2
+	VPSUBQ    Y5, Y4, Y4
+	VMOVSHDUP Y2, Y2
+	VPBLENDD  $0xaa, Y4, Y2, Y2
+	VPSRAD    $0x1f, Y2, Y3
+	VPAND     Y0, Y3, Y3
+	VPADDD    Y3, Y2, Y2
+	VMOVDQU   Y2, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
 	DECQ      SI
 	JNZ       loop
 	VZEROUPPER

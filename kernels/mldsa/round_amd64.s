@@ -204,6 +204,75 @@ loop:
 	VZEROUPPER
 	RET
 
+// func lowbits_avx512_2(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
+// Requires: AVX, AVX512F
+TEXT ·lowbits_avx512_2(SB), NOSPLIT, $0-36
+	MOVQ         w+0(FP), AX
+	MOVQ         cs2+8(FP), CX
+	MOVQ         r1+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VPBROADCASTD (BX), Z0
+	VPBROADCASTD 4(BX), Z1
+	VPBROADCASTD 8(BX), Z2
+	VMOVDQU32    roundconst_8096b781113d<>+0(SB), Z3
+	VPBROADCASTD 12(BX), Z4
+	VPXORD       Z5, Z5, Z5
+	MOVQ         $0x0000000000000008, BX
+
+loop:
+	VMOVDQU32   (AX), Z6
+	VMOVDQU32   (CX), Z7
+	VPSUBD      Z7, Z6, Z6
+	VPADDD      roundconst_8096b781113d<>+0(SB), Z6, Z7
+	VPMINUD     Z7, Z6, Z6
+	VMOVDQU32   Z6, (AX)
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z6, Z7
+	VPSRLD      $0x07, Z7, Z7
+	VPMULLD     Z0, Z7, Z7
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z7, Z7
+	VPSRLD      $0x18, Z7, Z7
+	VPCMPUD     $0x01, Z1, Z7, K1
+	VMOVDQU32.Z Z7, K1, Z7
+	VPMULLD     Z2, Z7, Z8
+	VPSUBD      Z8, Z6, Z8
+	VPCMPGTD    roundconst_16276f6d6405<>+0(SB), Z8, K1
+	VPSUBD      Z3, Z8, K1, Z8
+	VPABSD      Z8, Z8
+	VPMAXUD     Z8, Z5, Z5
+	VMOVDQU32   64(AX), Z6
+	VMOVDQU32   64(CX), Z8
+	VPSUBD      Z8, Z6, Z6
+	VPADDD      roundconst_8096b781113d<>+0(SB), Z6, Z8
+	VPMINUD     Z8, Z6, Z6
+	VMOVDQU32   Z6, 64(AX)
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z6, Z8
+	VPSRLD      $0x07, Z8, Z8
+	VPMULLD     Z0, Z8, Z8
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z8, Z8
+	VPSRLD      $0x18, Z8, Z8
+	VPCMPUD     $0x01, Z1, Z8, K1
+	VMOVDQU32.Z Z8, K1, Z8
+	VPMULLD     Z2, Z8, Z9
+	VPSUBD      Z9, Z6, Z9
+	VPCMPGTD    roundconst_16276f6d6405<>+0(SB), Z9, K1
+	VPSUBD      Z3, Z9, K1, Z9
+	VPABSD      Z9, Z9
+	VPMAXUD     Z9, Z5, Z5
+	VPMOVDB     Z7, (DX)
+	VPMOVDB     Z8, 16(DX)
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, DX
+	DECQ        BX
+	JNZ         loop
+	VPCMPUD     $0x06, Z4, Z5, K1
+	KORTESTW    K1, K1
+	SETNE       AL
+	MOVBLZX     AL, AX
+	MOVL        AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func lowbits_avx512_4(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
 // Requires: AVX, AVX512F
 TEXT ·lowbits_avx512_4(SB), NOSPLIT, $0-36
@@ -974,103 +1043,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func w1pack4_avx512_4(dst *[128]byte, w *[256]int32, c *[4]int32)
-// Requires: AVX, AVX512F
-TEXT ·w1pack4_avx512_4(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), AX
-	MOVQ         w+8(FP), CX
-	MOVQ         c+16(FP), DX
-	VPBROADCASTD (DX), Z0
-	VPBROADCASTD 4(DX), Z1
-	VPBROADCASTD 8(DX), Z2
-	MOVQ         $0x0000000000000004, DX
-
-loop:
-	VMOVDQU32   (CX), Z2
-	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
-	VPSRLD      $0x07, Z2, Z2
-	VPMULLD     Z0, Z2, Z2
-	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
-	VPSRLD      $0x18, Z2, Z2
-	VPCMPUD     $0x01, Z1, Z2, K1
-	VMOVDQU32.Z Z2, K1, Z2
-	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
-	VPSRLQ      $0x20, Z2, Z3
-	VPORD       Z3, Z2, Z2
-	VPMOVQB     Z2, (AX)
-	VMOVDQU32   64(CX), Z2
-	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
-	VPSRLD      $0x07, Z2, Z2
-	VPMULLD     Z0, Z2, Z2
-	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
-	VPSRLD      $0x18, Z2, Z2
-	VPCMPUD     $0x01, Z1, Z2, K1
-	VMOVDQU32.Z Z2, K1, Z2
-	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
-	VPSRLQ      $0x20, Z2, Z3
-	VPORD       Z3, Z2, Z2
-	VPMOVQB     Z2, 8(AX)
-	VMOVDQU32   128(CX), Z2
-	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
-	VPSRLD      $0x07, Z2, Z2
-	VPMULLD     Z0, Z2, Z2
-	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
-	VPSRLD      $0x18, Z2, Z2
-	VPCMPUD     $0x01, Z1, Z2, K1
-	VMOVDQU32.Z Z2, K1, Z2
-	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
-	VPSRLQ      $0x20, Z2, Z3
-	VPORD       Z3, Z2, Z2
-	VPMOVQB     Z2, 16(AX)
-	VMOVDQU32   192(CX), Z2
-	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
-	VPSRLD      $0x07, Z2, Z2
-	VPMULLD     Z0, Z2, Z2
-	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
-	VPSRLD      $0x18, Z2, Z2
-	VPCMPUD     $0x01, Z1, Z2, K1
-	VMOVDQU32.Z Z2, K1, Z2
-	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
-	VPSRLQ      $0x20, Z2, Z3
-	VPORD       Z3, Z2, Z2
-	VPMOVQB     Z2, 24(AX)
-	ADDQ        $0x00000020, AX
-	ADDQ        $0x00000100, CX
-	DECQ        DX
-	JNZ         loop
-	VZEROUPPER
-	RET
-
-// func power2round_avx2_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
-// Requires: AVX, AVX2
-TEXT ·power2round_avx2_1(SB), NOSPLIT, $0-24
-	MOVQ t1+0(FP), AX
-	MOVQ t0+8(FP), CX
-	MOVQ s2+16(FP), DX
-	MOVQ $0x0000000000000020, BX
-
-loop:
-	VMOVDQU (CX), Y0
-	VMOVDQU (DX), Y1
-	VPADDD  Y1, Y0, Y0
-	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
-	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
-	VPMINUD Y1, Y0, Y0
-	VPMINUD Y2, Y0, Y0
-	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
-	VPSRLD  $0x0d, Y1, Y1
-	VMOVDQU Y1, (AX)
-	VPSLLD  $0x0d, Y1, Y1
-	VPSUBD  Y1, Y0, Y0
-	VMOVDQU Y0, (CX)
-	ADDQ    $0x00000020, AX
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000020, DX
-	DECQ    BX
-	JNZ     loop
-	VZEROUPPER
-	RET
-
 // func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
 // Requires: AVX, AVX2
 TEXT ·power2round_avx2_4(SB), NOSPLIT, $0-24
@@ -1137,6 +1109,36 @@ loop:
 	ADDQ    $0x00000080, DX
 	DECQ    BX
 	JNZ     loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx512_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX512F
+TEXT ·power2round_avx512_1(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000010, BX
+
+loop:
+	VMOVDQU32 (CX), Z0
+	VMOVDQU32 (DX), Z1
+	VPADDD    Z1, Z0, Z0
+	VPADDD    roundconst_8096b781113d<>+0(SB), Z0, Z1
+	VPSUBD    roundconst_8096b781113d<>+0(SB), Z0, Z2
+	VPMINUD   Z1, Z0, Z0
+	VPMINUD   Z2, Z0, Z0
+	VPADDD    roundconst_3977624c1173<>+0(SB), Z0, Z1
+	VPSRLD    $0x0d, Z1, Z1
+	VMOVDQU32 Z1, (AX)
+	VPSLLD    $0x0d, Z1, Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVDQU32 Z0, (CX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	DECQ      BX
+	JNZ       loop
 	VZEROUPPER
 	RET
 
@@ -1278,16 +1280,6 @@ DATA roundconst_bfccfdf3a746<>+40(SB)/8, $0x0000007f0000007f
 DATA roundconst_bfccfdf3a746<>+48(SB)/8, $0x0000007f0000007f
 DATA roundconst_bfccfdf3a746<>+56(SB)/8, $0x0000007f0000007f
 GLOBL roundconst_bfccfdf3a746<>(SB), RODATA|NOPTR, $64
-
-DATA roundconst_ca418dbfa4ee<>+0(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+8(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+16(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+24(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+32(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+40(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+48(SB)/8, $0x0000000400000000
-DATA roundconst_ca418dbfa4ee<>+56(SB)/8, $0x0000000400000000
-GLOBL roundconst_ca418dbfa4ee<>(SB), RODATA|NOPTR, $64
 
 DATA roundconst_d34a4903c9b7<>+0(SB)/8, $0x0080000000800000
 DATA roundconst_d34a4903c9b7<>+8(SB)/8, $0x0080000000800000

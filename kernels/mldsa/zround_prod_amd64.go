@@ -6,9 +6,10 @@ package mldsa
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmLowBits lists the implementations of mldsa.lowbits the compiled dispatch table can select (2).
+// prodAsmLowBits lists the implementations of mldsa.lowbits the compiled dispatch table can select (3).
 var prodAsmLowBits = []variant.Impl[func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32]{
 	{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx2_8},
+	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx512_2},
 	{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx512_4},
 }
 
@@ -26,16 +27,15 @@ var prodAsmResponse = []variant.Impl[func(z, cs1 *[256]int32, limit int32) uint3
 	{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.response_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: response_avx512_4},
 }
 
-// prodAsmW1Pack4 lists the implementations of mldsa.w1pack4 the compiled dispatch table can select (2).
+// prodAsmW1Pack4 lists the implementations of mldsa.w1pack4 the compiled dispatch table can select (1).
 var prodAsmW1Pack4 = []variant.Impl[func(dst *[128]byte, w *[256]int32, c *[4]int32)]{
 	{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.w1pack4_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx2_8},
-	{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.w1pack4_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx512_4},
 }
 
 // prodAsmPower2Round lists the implementations of mldsa.power2round the compiled dispatch table can select (3).
 var prodAsmPower2Round = []variant.Impl[func(t1, t0, s2 *[256]int32)]{
-	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_1},
 	{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_4},
+	{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx512_1},
 	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx512_2},
 }
 

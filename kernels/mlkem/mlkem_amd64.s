@@ -934,6 +934,574 @@ TEXT ·ntt_avx2_mem_unpack_undo_lazy_barrett_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func ntt_avx512vl_all_unpack_undo_lazy_barrett_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·ntt_avx512vl_all_unpack_undo_lazy_barrett_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU64   nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU64   (AX), Y1
+	VMOVDQU64   32(AX), Y2
+	VMOVDQU64   64(AX), Y3
+	VMOVDQU64   96(AX), Y4
+	VMOVDQU64   128(AX), Y5
+	VMOVDQU64   160(AX), Y6
+	VMOVDQU64   192(AX), Y7
+	VMOVDQU64   224(AX), Y8
+	VMOVDQU64   256(AX), Y9
+	VMOVDQU64   288(AX), Y10
+	VMOVDQU64   320(AX), Y11
+	VMOVDQU64   352(AX), Y12
+	VMOVDQU64   384(AX), Y13
+	VMOVDQU64   416(AX), Y14
+	VMOVDQU64   448(AX), Y15
+	VMOVDQU64   480(AX), Y16
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y9, Y17
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y1, Y17
+	VPSUBW      Y9, Y1, Y9
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y1
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPADDW      Y10, Y2, Y1
+	VPSUBW      Y10, Y2, Y10
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y11, Y2
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y11, Y11
+	VPADDW      Y11, Y3, Y2
+	VPSUBW      Y11, Y3, Y11
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y12, Y3
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y12, Y12
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y12, Y12
+	VPADDW      Y12, Y4, Y3
+	VPSUBW      Y12, Y4, Y12
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y13, Y4
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y13, Y13
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y13, Y13
+	VPADDW      Y13, Y5, Y4
+	VPSUBW      Y13, Y5, Y13
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y14, Y5
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y14, Y14
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y14, Y14
+	VPADDW      Y14, Y6, Y5
+	VPSUBW      Y14, Y6, Y14
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y15, Y6
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y15, Y15
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y15, Y15
+	VPADDW      Y15, Y7, Y6
+	VPSUBW      Y15, Y7, Y15
+	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y16, Y7
+	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y16, Y16
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y16, Y16
+	VPADDW      Y16, Y8, Y7
+	VPSUBW      Y16, Y8, Y16
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y8
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y4, Y4
+	VPADDW      Y4, Y17, Y8
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y17
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y1, Y17
+	VPSUBW      Y5, Y1, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y6, Y2, Y1
+	VPSUBW      Y6, Y2, Y6
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPADDW      Y7, Y3, Y2
+	VPSUBW      Y7, Y3, Y7
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y13, Y13
+	VPADDW      Y13, Y9, Y3
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y14, Y9
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y14, Y14
+	VPADDW      Y14, Y10, Y9
+	VPSUBW      Y14, Y10, Y14
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y15, Y10
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y15, Y15
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y15, Y15
+	VPADDW      Y15, Y11, Y10
+	VPSUBW      Y15, Y11, Y15
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y16, Y11
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y16, Y16
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y16, Y16
+	VPADDW      Y16, Y12, Y11
+	VPSUBW      Y16, Y12, Y16
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y1, Y12
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y1, Y1
+	VPADDW      Y1, Y8, Y12
+	VPSUBW      Y1, Y8, Y1
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y2, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPADDW      Y2, Y17, Y8
+	VPSUBW      Y2, Y17, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y6, Y17
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y6, Y6
+	VPADDW      Y6, Y4, Y17
+	VPSUBW      Y6, Y4, Y6
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y7, Y4
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y7, Y7
+	VPADDW      Y7, Y5, Y4
+	VPSUBW      Y7, Y5, Y7
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y10, Y5
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y10, Y10
+	VPADDW      Y10, Y3, Y5
+	VPSUBW      Y10, Y3, Y10
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y3
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y11, Y11
+	VPADDW      Y11, Y9, Y3
+	VPSUBW      Y11, Y9, Y11
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y15, Y9
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y15, Y15
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y15, Y15
+	VPADDW      Y15, Y13, Y9
+	VPSUBW      Y15, Y13, Y15
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y16, Y13
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y16, Y16
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y16, Y16
+	VPADDW      Y16, Y14, Y13
+	VPSUBW      Y16, Y14, Y16
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y8, Y14
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y8, Y8
+	VPADDW      Y8, Y12, Y14
+	VPSUBW      Y8, Y12, Y8
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y2, Y12
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y2, Y2
+	VPADDW      Y2, Y1, Y12
+	VPSUBW      Y2, Y1, Y2
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPADDW      Y4, Y17, Y1
+	VPSUBW      Y4, Y17, Y4
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y17
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y7, Y7
+	VPADDW      Y7, Y6, Y17
+	VPSUBW      Y7, Y6, Y7
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y6
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPADDW      Y3, Y5, Y6
+	VPSUBW      Y3, Y5, Y3
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y11, Y5
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y11, Y11
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y11, Y11
+	VPADDW      Y11, Y10, Y5
+	VPSUBW      Y11, Y10, Y11
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y13, Y10
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y13, Y13
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y13, Y13
+	VPADDW      Y13, Y9, Y10
+	VPSUBW      Y13, Y9, Y13
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y16, Y9
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y16, Y16
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y16, Y16
+	VPADDW      Y16, Y15, Y9
+	VPSUBW      Y16, Y15, Y16
+	VSHUFI64X2  $0x00, Y8, Y14, Y15
+	VSHUFI64X2  $0x03, Y8, Y14, Y8
+	VSHUFI64X2  $0x00, Y2, Y12, Y14
+	VSHUFI64X2  $0x03, Y2, Y12, Y2
+	VSHUFI64X2  $0x00, Y4, Y1, Y12
+	VSHUFI64X2  $0x03, Y4, Y1, Y1
+	VSHUFI64X2  $0x00, Y7, Y17, Y4
+	VSHUFI64X2  $0x03, Y7, Y17, Y7
+	VSHUFI64X2  $0x00, Y3, Y6, Y17
+	VSHUFI64X2  $0x03, Y3, Y6, Y3
+	VSHUFI64X2  $0x00, Y11, Y5, Y6
+	VSHUFI64X2  $0x03, Y11, Y5, Y5
+	VSHUFI64X2  $0x00, Y13, Y10, Y11
+	VSHUFI64X2  $0x03, Y13, Y10, Y10
+	VSHUFI64X2  $0x00, Y16, Y9, Y13
+	VSHUFI64X2  $0x03, Y16, Y9, Y9
+	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y8, Y16
+	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y8, Y8
+	VPADDW      Y8, Y15, Y16
+	VPSUBW      Y8, Y15, Y8
+	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y2, Y15
+	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y2, Y2
+	VPADDW      Y2, Y14, Y15
+	VPSUBW      Y2, Y14, Y2
+	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y1, Y14
+	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y1, Y1
+	VPADDW      Y1, Y12, Y14
+	VPSUBW      Y1, Y12, Y1
+	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y7, Y12
+	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y7, Y7
+	VPADDW      Y7, Y4, Y12
+	VPSUBW      Y7, Y4, Y7
+	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_2651743c290e<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPADDW      Y3, Y17, Y4
+	VPSUBW      Y3, Y17, Y3
+	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y5, Y17
+	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y5, Y5
+	VPADDW      Y5, Y6, Y17
+	VPSUBW      Y5, Y6, Y5
+	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y10, Y6
+	VPMULHW     nttconst_1e898f237363<>+0(SB), Y10, Y10
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y10, Y10
+	VPADDW      Y10, Y11, Y6
+	VPSUBW      Y10, Y11, Y10
+	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y9, Y11
+	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y9, Y9
+	VPADDW      Y9, Y13, Y11
+	VPSUBW      Y9, Y13, Y9
+	VPUNPCKLQDQ Y8, Y16, Y13
+	VPUNPCKHQDQ Y8, Y16, Y8
+	VPUNPCKLQDQ Y2, Y15, Y16
+	VPUNPCKHQDQ Y2, Y15, Y2
+	VPUNPCKLQDQ Y1, Y14, Y15
+	VPUNPCKHQDQ Y1, Y14, Y1
+	VPUNPCKLQDQ Y7, Y12, Y14
+	VPUNPCKHQDQ Y7, Y12, Y7
+	VPUNPCKLQDQ Y3, Y4, Y12
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y17, Y4
+	VPUNPCKHQDQ Y5, Y17, Y5
+	VPUNPCKLQDQ Y10, Y6, Y17
+	VPUNPCKHQDQ Y10, Y6, Y6
+	VPUNPCKLQDQ Y9, Y11, Y10
+	VPUNPCKHQDQ Y9, Y11, Y9
+	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y8, Y11
+	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y8, Y8
+	VPADDW      Y8, Y13, Y11
+	VPSUBW      Y8, Y13, Y8
+	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y2, Y13
+	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y2, Y2
+	VPADDW      Y2, Y16, Y13
+	VPSUBW      Y2, Y16, Y2
+	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y1, Y16
+	VPMULHW     nttconst_079e8973a741<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y1, Y1
+	VPADDW      Y1, Y15, Y16
+	VPSUBW      Y1, Y15, Y1
+	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y7, Y15
+	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y7, Y7
+	VPADDW      Y7, Y14, Y15
+	VPSUBW      Y7, Y14, Y7
+	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y3, Y14
+	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y3, Y3
+	VPADDW      Y3, Y12, Y14
+	VPSUBW      Y3, Y12, Y3
+	VPMULLW     nttconst_d1100d088074<>+0(SB), Y5, Y12
+	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y12, Y12
+	VPSUBW      Y12, Y5, Y5
+	VPADDW      Y5, Y4, Y12
+	VPSUBW      Y5, Y4, Y5
+	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y6, Y4
+	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y6, Y6
+	VPADDW      Y6, Y17, Y4
+	VPSUBW      Y6, Y17, Y6
+	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y9, Y17
+	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y9, Y9
+	VPADDW      Y9, Y10, Y17
+	VPSUBW      Y9, Y10, Y9
+	VPUNPCKLDQ  Y8, Y11, Y10
+	VPUNPCKHDQ  Y8, Y11, Y8
+	VPUNPCKLDQ  Y2, Y13, Y11
+	VPUNPCKHDQ  Y2, Y13, Y2
+	VPUNPCKLDQ  Y1, Y16, Y13
+	VPUNPCKHDQ  Y1, Y16, Y1
+	VPUNPCKLDQ  Y7, Y15, Y16
+	VPUNPCKHDQ  Y7, Y15, Y7
+	VPUNPCKLDQ  Y3, Y14, Y15
+	VPUNPCKHDQ  Y3, Y14, Y3
+	VPUNPCKLDQ  Y5, Y12, Y14
+	VPUNPCKHDQ  Y5, Y12, Y5
+	VPUNPCKLDQ  Y6, Y4, Y12
+	VPUNPCKHDQ  Y6, Y4, Y4
+	VPUNPCKLDQ  Y9, Y17, Y6
+	VPUNPCKHDQ  Y9, Y17, Y9
+	VPUNPCKLQDQ Y8, Y10, Y17
+	VPUNPCKHQDQ Y8, Y10, Y8
+	VPUNPCKLQDQ Y2, Y11, Y10
+	VPUNPCKHQDQ Y2, Y11, Y2
+	VPUNPCKLQDQ Y1, Y13, Y11
+	VPUNPCKHQDQ Y1, Y13, Y1
+	VPUNPCKLQDQ Y7, Y16, Y13
+	VPUNPCKHQDQ Y7, Y16, Y7
+	VPUNPCKLQDQ Y3, Y15, Y16
+	VPUNPCKHQDQ Y3, Y15, Y3
+	VPUNPCKLQDQ Y5, Y14, Y15
+	VPUNPCKHQDQ Y5, Y14, Y5
+	VPUNPCKLQDQ Y4, Y12, Y14
+	VPUNPCKHQDQ Y4, Y12, Y4
+	VPUNPCKLQDQ Y9, Y6, Y12
+	VPUNPCKHQDQ Y9, Y6, Y6
+	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y8, Y9
+	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y9, Y9
+	VPSUBW      Y9, Y8, Y8
+	VPADDW      Y8, Y17, Y9
+	VPSUBW      Y8, Y17, Y8
+	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y2, Y17
+	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y17, Y17
+	VPSUBW      Y17, Y2, Y2
+	VPADDW      Y2, Y10, Y17
+	VPSUBW      Y2, Y10, Y2
+	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y1, Y10
+	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y10, Y10
+	VPSUBW      Y10, Y1, Y1
+	VPADDW      Y1, Y11, Y10
+	VPSUBW      Y1, Y11, Y1
+	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y7, Y11
+	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y11, Y11
+	VPSUBW      Y11, Y7, Y7
+	VPADDW      Y7, Y13, Y11
+	VPSUBW      Y7, Y13, Y7
+	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y3, Y13
+	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y13, Y13
+	VPSUBW      Y13, Y3, Y3
+	VPADDW      Y3, Y16, Y13
+	VPSUBW      Y3, Y16, Y3
+	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y5, Y16
+	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y16, Y16
+	VPSUBW      Y16, Y5, Y5
+	VPADDW      Y5, Y15, Y16
+	VPSUBW      Y5, Y15, Y5
+	VPMULLW     nttconst_696579f786bc<>+0(SB), Y4, Y15
+	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y15, Y15
+	VPSUBW      Y15, Y4, Y4
+	VPADDW      Y4, Y14, Y15
+	VPSUBW      Y4, Y14, Y4
+	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y6, Y14
+	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y14, Y14
+	VPSUBW      Y14, Y6, Y6
+	VPADDW      Y6, Y12, Y14
+	VPSUBW      Y6, Y12, Y6
+	VPUNPCKLDQ  Y8, Y9, Y12
+	VPUNPCKHDQ  Y8, Y9, Y8
+	VPUNPCKLDQ  Y2, Y17, Y9
+	VPUNPCKHDQ  Y2, Y17, Y2
+	VPUNPCKLDQ  Y1, Y10, Y17
+	VPUNPCKHDQ  Y1, Y10, Y1
+	VPUNPCKLDQ  Y7, Y11, Y10
+	VPUNPCKHDQ  Y7, Y11, Y7
+	VPUNPCKLDQ  Y3, Y13, Y11
+	VPUNPCKHDQ  Y3, Y13, Y3
+	VPUNPCKLDQ  Y5, Y16, Y13
+	VPUNPCKHDQ  Y5, Y16, Y5
+	VPUNPCKLDQ  Y4, Y15, Y16
+	VPUNPCKHDQ  Y4, Y15, Y4
+	VPUNPCKLDQ  Y6, Y14, Y15
+	VPUNPCKHDQ  Y6, Y14, Y6
+	VSHUFI64X2  $0x00, Y8, Y12, Y14
+	VSHUFI64X2  $0x03, Y8, Y12, Y8
+	VSHUFI64X2  $0x00, Y2, Y9, Y12
+	VSHUFI64X2  $0x03, Y2, Y9, Y2
+	VSHUFI64X2  $0x00, Y1, Y17, Y9
+	VSHUFI64X2  $0x03, Y1, Y17, Y1
+	VSHUFI64X2  $0x00, Y7, Y10, Y17
+	VSHUFI64X2  $0x03, Y7, Y10, Y7
+	VSHUFI64X2  $0x00, Y3, Y11, Y10
+	VSHUFI64X2  $0x03, Y3, Y11, Y3
+	VSHUFI64X2  $0x00, Y5, Y13, Y11
+	VSHUFI64X2  $0x03, Y5, Y13, Y5
+	VSHUFI64X2  $0x00, Y4, Y16, Y13
+	VSHUFI64X2  $0x03, Y4, Y16, Y4
+	VSHUFI64X2  $0x00, Y6, Y15, Y16
+	VSHUFI64X2  $0x03, Y6, Y15, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y14, Y15
+	VPSRAW      $0x0a, Y15, Y15
+	VPMULLW     Y0, Y15, Y15
+	VPSUBW      Y15, Y14, Y14
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y14, Y15
+	VPMINUW     Y15, Y14, Y14
+	VMOVDQU64   Y14, (AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y14
+	VPSRAW      $0x0a, Y14, Y14
+	VPMULLW     Y0, Y14, Y14
+	VPSUBW      Y14, Y8, Y8
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y8, Y14
+	VPMINUW     Y14, Y8, Y8
+	VMOVDQU64   Y8, 32(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y12, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y12, Y12
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y12, Y8
+	VPMINUW     Y8, Y12, Y12
+	VMOVDQU64   Y12, 64(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y2, Y2
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y2, Y8
+	VPMINUW     Y8, Y2, Y2
+	VMOVDQU64   Y2, 96(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y9, Y2
+	VPMINUW     Y2, Y9, Y9
+	VMOVDQU64   Y9, 128(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y1, Y2
+	VPMINUW     Y2, Y1, Y1
+	VMOVDQU64   Y1, 160(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y17, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y17, Y17
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y17, Y1
+	VPMINUW     Y1, Y17, Y17
+	VMOVDQU64   Y17, 192(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU64   Y7, 224(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y10, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y10, Y10
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y10, Y1
+	VPMINUW     Y1, Y10, Y10
+	VMOVDQU64   Y10, 256(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y3, Y3
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU64   Y3, 288(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y11, Y11
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y11, Y1
+	VPMINUW     Y1, Y11, Y11
+	VMOVDQU64   Y11, 320(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU64   Y5, 352(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y13, Y13
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y13, Y1
+	VPMINUW     Y1, Y13, Y13
+	VMOVDQU64   Y13, 384(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y4, Y4
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y4, Y1
+	VPMINUW     Y1, Y4, Y4
+	VMOVDQU64   Y4, 416(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y16, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y16, Y16
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y16, Y1
+	VPMINUW     Y1, Y16, Y16
+	VMOVDQU64   Y16, 448(AX)
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y1
+	VPSRAW      $0x0a, Y1, Y1
+	VPMULLW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y6, Y0
+	VPMINUW     Y0, Y6, Y6
+	VMOVDQU64   Y6, 480(AX)
+	VZEROUPPER
+	RET
+
 // func ntt_avx512vl_all_shufps_undo_lazy_barrett_none(f *[256]int16)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·ntt_avx512vl_all_shufps_undo_lazy_barrett_none(SB), $0-8
@@ -2753,683 +3321,667 @@ TEXT ·invntt_avx2_mem_unpack_avoid_lazy_none(SB), $0-8
 	VZEROUPPER
 	RET
 
-// func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
+// func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
 // Requires: AVX, AVX2
-TEXT ·invntt_avx2_mem_blend_avoid_lazy_none(SB), $0-8
-	MOVQ        f+0(FP), AX
-	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU     (AX), Y1
-	VMOVDQU     32(AX), Y2
-	VMOVDQU     256(AX), Y3
-	VMOVDQU     288(AX), Y4
-	VMOVDQU     128(AX), Y5
-	VMOVDQU     160(AX), Y6
-	VMOVDQU     384(AX), Y7
-	VMOVDQU     416(AX), Y8
-	VPSLLQ      $0x20, Y2, Y9
-	VPSRLQ      $0x20, Y1, Y10
-	VPBLENDD    $0xaa, Y9, Y1, Y9
-	VPBLENDD    $0xaa, Y2, Y10, Y10
-	VPSLLQ      $0x20, Y4, Y1
-	VPSRLQ      $0x20, Y3, Y2
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y4, Y2, Y2
-	VPSLLQ      $0x20, Y6, Y3
-	VPSRLQ      $0x20, Y5, Y4
-	VPBLENDD    $0xaa, Y3, Y5, Y3
-	VPBLENDD    $0xaa, Y6, Y4, Y4
-	VPSLLQ      $0x20, Y8, Y5
-	VPSRLQ      $0x20, Y7, Y6
-	VPBLENDD    $0xaa, Y5, Y7, Y5
-	VPBLENDD    $0xaa, Y8, Y6, Y6
-	VPSUBW      Y9, Y10, Y7
-	VPADDW      Y10, Y9, Y9
-	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y2, Y8
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSLLQ      $0x20, Y7, Y6
-	VPSRLQ      $0x20, Y9, Y10
-	VPBLENDD    $0xaa, Y6, Y9, Y6
-	VPBLENDD    $0xaa, Y7, Y10, Y10
-	VPSLLQ      $0x20, Y8, Y7
-	VPSRLQ      $0x20, Y1, Y9
-	VPBLENDD    $0xaa, Y7, Y1, Y7
-	VPBLENDD    $0xaa, Y8, Y9, Y9
-	VPSLLQ      $0x20, Y2, Y1
-	VPSRLQ      $0x20, Y3, Y8
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y2, Y8, Y8
-	VPSLLQ      $0x20, Y4, Y2
-	VPSRLQ      $0x20, Y5, Y3
-	VPBLENDD    $0xaa, Y2, Y5, Y2
-	VPBLENDD    $0xaa, Y4, Y3, Y3
-	VPUNPCKLQDQ Y10, Y6, Y4
-	VPUNPCKHQDQ Y10, Y6, Y5
-	VPUNPCKLQDQ Y9, Y7, Y6
-	VPUNPCKHQDQ Y9, Y7, Y7
-	VPUNPCKLQDQ Y8, Y1, Y9
-	VPUNPCKHQDQ Y8, Y1, Y1
-	VPUNPCKLQDQ Y3, Y2, Y8
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_c67726397491<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y6, Y7, Y5
-	VPADDW      Y7, Y6, Y6
-	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y7
-	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPSUBW      Y9, Y1, Y7
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y7, Y1
-	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      Y8, Y2, Y1
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPUNPCKLQDQ Y3, Y4, Y2
-	VPUNPCKHQDQ Y3, Y4, Y3
-	VPUNPCKLQDQ Y5, Y6, Y4
-	VPUNPCKHQDQ Y5, Y6, Y5
-	VPUNPCKLQDQ Y7, Y9, Y6
-	VPUNPCKHQDQ Y7, Y9, Y7
-	VPUNPCKLQDQ Y1, Y8, Y9
-	VPUNPCKHQDQ Y1, Y8, Y1
-	VPERM2I128  $0x20, Y3, Y2, Y8
-	VPERM2I128  $0x31, Y3, Y2, Y2
-	VPERM2I128  $0x20, Y5, Y4, Y3
-	VPERM2I128  $0x31, Y5, Y4, Y4
-	VPERM2I128  $0x20, Y7, Y6, Y5
-	VPERM2I128  $0x31, Y7, Y6, Y6
-	VPERM2I128  $0x20, Y1, Y9, Y7
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPSUBW      Y8, Y2, Y9
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_6151755f3729<>+0(SB), Y9, Y2
-	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y9, Y9
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_f428997e9440<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_7010046a1325<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y7, Y1, Y6
-	VPADDW      Y1, Y7, Y7
-	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y6, Y1
-	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPERM2I128  $0x20, Y9, Y8, Y1
-	VPERM2I128  $0x31, Y9, Y8, Y8
-	VPERM2I128  $0x20, Y2, Y3, Y9
-	VPERM2I128  $0x31, Y2, Y3, Y2
-	VPERM2I128  $0x20, Y4, Y5, Y3
-	VPERM2I128  $0x31, Y4, Y5, Y4
-	VPERM2I128  $0x20, Y6, Y7, Y5
-	VPERM2I128  $0x31, Y6, Y7, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y1, Y1
-	VPSUBW      Y1, Y8, Y7
-	VPADDW      Y8, Y1, Y1
-	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
-	VPSRAW      $0x0a, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSUBW      Y8, Y9, Y9
-	VPSUBW      Y9, Y2, Y8
-	VPADDW      Y2, Y9, Y9
-	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
-	VPSRAW      $0x0a, Y2, Y2
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y2, Y3, Y3
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
-	VPSRAW      $0x0a, Y4, Y4
-	VPMULLW     Y0, Y4, Y4
-	VPSUBW      Y4, Y5, Y5
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VMOVDQU     Y1, (AX)
-	VMOVDQU     Y7, 32(AX)
-	VMOVDQU     Y9, 256(AX)
-	VMOVDQU     Y8, 288(AX)
-	VMOVDQU     Y3, 128(AX)
-	VMOVDQU     Y2, 160(AX)
-	VMOVDQU     Y5, 384(AX)
-	VMOVDQU     Y4, 416(AX)
-	VMOVDQU     64(AX), Y1
-	VMOVDQU     96(AX), Y2
-	VMOVDQU     320(AX), Y3
-	VMOVDQU     352(AX), Y4
-	VMOVDQU     192(AX), Y5
-	VMOVDQU     224(AX), Y6
-	VMOVDQU     448(AX), Y7
-	VMOVDQU     480(AX), Y8
-	VPSLLQ      $0x20, Y2, Y9
-	VPSRLQ      $0x20, Y1, Y10
-	VPBLENDD    $0xaa, Y9, Y1, Y9
-	VPBLENDD    $0xaa, Y2, Y10, Y10
-	VPSLLQ      $0x20, Y4, Y1
-	VPSRLQ      $0x20, Y3, Y2
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y4, Y2, Y2
-	VPSLLQ      $0x20, Y6, Y3
-	VPSRLQ      $0x20, Y5, Y4
-	VPBLENDD    $0xaa, Y3, Y5, Y3
-	VPBLENDD    $0xaa, Y6, Y4, Y4
-	VPSLLQ      $0x20, Y8, Y5
-	VPSRLQ      $0x20, Y7, Y6
-	VPBLENDD    $0xaa, Y5, Y7, Y5
-	VPBLENDD    $0xaa, Y8, Y6, Y6
-	VPSUBW      Y9, Y10, Y7
-	VPADDW      Y10, Y9, Y9
-	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y2, Y8
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSLLQ      $0x20, Y7, Y6
-	VPSRLQ      $0x20, Y9, Y10
-	VPBLENDD    $0xaa, Y6, Y9, Y6
-	VPBLENDD    $0xaa, Y7, Y10, Y10
-	VPSLLQ      $0x20, Y8, Y7
-	VPSRLQ      $0x20, Y1, Y9
-	VPBLENDD    $0xaa, Y7, Y1, Y7
-	VPBLENDD    $0xaa, Y8, Y9, Y9
-	VPSLLQ      $0x20, Y2, Y1
-	VPSRLQ      $0x20, Y3, Y8
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y2, Y8, Y8
-	VPSLLQ      $0x20, Y4, Y2
-	VPSRLQ      $0x20, Y5, Y3
-	VPBLENDD    $0xaa, Y2, Y5, Y2
-	VPBLENDD    $0xaa, Y4, Y3, Y3
-	VPUNPCKLQDQ Y10, Y6, Y4
-	VPUNPCKHQDQ Y10, Y6, Y5
-	VPUNPCKLQDQ Y9, Y7, Y6
-	VPUNPCKHQDQ Y9, Y7, Y7
-	VPUNPCKLQDQ Y8, Y1, Y9
-	VPUNPCKHQDQ Y8, Y1, Y1
-	VPUNPCKLQDQ Y3, Y2, Y8
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y6, Y7, Y5
-	VPADDW      Y7, Y6, Y6
-	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y7
-	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPSUBW      Y9, Y1, Y7
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y7, Y1
-	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      Y8, Y2, Y1
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPUNPCKLQDQ Y3, Y4, Y2
-	VPUNPCKHQDQ Y3, Y4, Y3
-	VPUNPCKLQDQ Y5, Y6, Y4
-	VPUNPCKHQDQ Y5, Y6, Y5
-	VPUNPCKLQDQ Y7, Y9, Y6
-	VPUNPCKHQDQ Y7, Y9, Y7
-	VPUNPCKLQDQ Y1, Y8, Y9
-	VPUNPCKHQDQ Y1, Y8, Y1
-	VPERM2I128  $0x20, Y3, Y2, Y8
-	VPERM2I128  $0x31, Y3, Y2, Y2
-	VPERM2I128  $0x20, Y5, Y4, Y3
-	VPERM2I128  $0x31, Y5, Y4, Y4
-	VPERM2I128  $0x20, Y7, Y6, Y5
-	VPERM2I128  $0x31, Y7, Y6, Y6
-	VPERM2I128  $0x20, Y1, Y9, Y7
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPSUBW      Y8, Y2, Y9
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_4056c8550493<>+0(SB), Y9, Y2
-	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y9, Y9
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_248706924198<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y7, Y1, Y6
-	VPADDW      Y1, Y7, Y7
-	VPMULLW     nttconst_407baad6f729<>+0(SB), Y6, Y1
-	VPMULHW     nttconst_f73496d97577<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPERM2I128  $0x20, Y9, Y8, Y1
-	VPERM2I128  $0x31, Y9, Y8, Y8
-	VPERM2I128  $0x20, Y2, Y3, Y9
-	VPERM2I128  $0x31, Y2, Y3, Y2
-	VPERM2I128  $0x20, Y4, Y5, Y3
-	VPERM2I128  $0x31, Y4, Y5, Y4
-	VPERM2I128  $0x20, Y6, Y7, Y5
-	VPERM2I128  $0x31, Y6, Y7, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y1, Y1
-	VPSUBW      Y1, Y8, Y7
-	VPADDW      Y8, Y1, Y1
-	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
-	VPSRAW      $0x0a, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSUBW      Y8, Y9, Y9
-	VPSUBW      Y9, Y2, Y8
-	VPADDW      Y2, Y9, Y9
-	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
-	VPSRAW      $0x0a, Y2, Y2
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y2, Y3, Y3
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
-	VPSRAW      $0x0a, Y4, Y4
-	VPMULLW     Y0, Y4, Y4
-	VPSUBW      Y4, Y5, Y5
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VMOVDQU     Y1, 64(AX)
-	VMOVDQU     Y7, 96(AX)
-	VMOVDQU     Y9, 320(AX)
-	VMOVDQU     Y8, 352(AX)
-	VMOVDQU     Y3, 192(AX)
-	VMOVDQU     Y2, 224(AX)
-	VMOVDQU     Y5, 448(AX)
-	VMOVDQU     Y4, 480(AX)
-	VMOVDQU     (AX), Y1
-	VMOVDQU     256(AX), Y2
-	VMOVDQU     128(AX), Y3
-	VMOVDQU     384(AX), Y4
-	VMOVDQU     64(AX), Y5
-	VMOVDQU     320(AX), Y6
-	VMOVDQU     192(AX), Y7
-	VMOVDQU     448(AX), Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y9, Y1, Y1
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y9, Y5, Y5
-	VPSUBW      Y1, Y5, Y9
-	VPADDW      Y5, Y1, Y1
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPSUBW      Y2, Y6, Y5
-	VPADDW      Y6, Y2, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSUBW      Y3, Y7, Y6
-	VPADDW      Y7, Y3, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y4, Y4
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y8, Y8
-	VPSUBW      Y4, Y8, Y7
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y3, Y8
-	VPADDW      Y3, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y2, Y4, Y3
-	VPADDW      Y4, Y2, Y2
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPSUBW      Y9, Y6, Y4
-	VPADDW      Y6, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y5, Y7, Y6
-	VPADDW      Y7, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPSUBW      Y9, Y5, Y3
-	VPADDW      Y5, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y4, Y6, Y5
-	VPADDW      Y6, Y4, Y4
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y1, Y1
-	VPSRAW      $0x0f, Y1, Y6
-	VPAND       Y0, Y6, Y6
-	VPADDW      Y6, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPSRAW      $0x0f, Y7, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y7, Y7
-	VMOVDQU     Y7, 256(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPSRAW      $0x0f, Y6, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y6, Y6
-	VMOVDQU     Y6, 128(AX)
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 384(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 64(AX)
-	VPSRAW      $0x0f, Y3, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y3, Y3
-	VMOVDQU     Y3, 320(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 192(AX)
-	VPSRAW      $0x0f, Y5, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y5, Y5
-	VMOVDQU     Y5, 448(AX)
-	VMOVDQU     32(AX), Y1
-	VMOVDQU     288(AX), Y2
-	VMOVDQU     160(AX), Y3
-	VMOVDQU     416(AX), Y4
-	VMOVDQU     96(AX), Y5
-	VMOVDQU     352(AX), Y6
-	VMOVDQU     224(AX), Y7
-	VMOVDQU     480(AX), Y8
-	VPSUBW      Y1, Y5, Y9
-	VPADDW      Y5, Y1, Y1
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y2, Y6, Y5
-	VPADDW      Y6, Y2, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPSUBW      Y3, Y7, Y6
-	VPADDW      Y7, Y3, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y4, Y8, Y7
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y3, Y8
-	VPADDW      Y3, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y2, Y4, Y3
-	VPADDW      Y4, Y2, Y2
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPSUBW      Y9, Y6, Y4
-	VPADDW      Y6, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y5, Y7, Y6
-	VPADDW      Y7, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPSUBW      Y9, Y5, Y3
-	VPADDW      Y5, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y4, Y6, Y5
-	VPADDW      Y6, Y4, Y4
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y1, Y1
-	VPSRAW      $0x0f, Y1, Y6
-	VPAND       Y0, Y6, Y6
-	VPADDW      Y6, Y1, Y1
-	VMOVDQU     Y1, 32(AX)
-	VPSRAW      $0x0f, Y7, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y7, Y7
-	VMOVDQU     Y7, 288(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPSRAW      $0x0f, Y6, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y6, Y6
-	VMOVDQU     Y6, 160(AX)
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 416(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 96(AX)
-	VPSRAW      $0x0f, Y3, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y3, Y3
-	VMOVDQU     Y3, 352(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 224(AX)
-	VPSRAW      $0x0f, Y5, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y5, Y5
-	VMOVDQU     Y5, 480(AX)
+TEXT ·invntt_avx2_mem_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_b67367f79829<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_f57766a13632<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_0463985db42e<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_ac269236e298<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y2, Y4
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, (AX)
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    Y9, 256(AX)
+	VMOVDQU    Y2, 288(AX)
+	VMOVDQU    Y3, 128(AX)
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    Y5, 384(AX)
+	VMOVDQU    Y6, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_03c08af02931<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_22879e851f23<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_6381585353c2<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_c60842c15661<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_116e3f133763<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_393e867057dc<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y2, Y4
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, 64(AX)
+	VMOVDQU    Y1, 96(AX)
+	VMOVDQU    Y9, 320(AX)
+	VMOVDQU    Y2, 352(AX)
+	VMOVDQU    Y3, 192(AX)
+	VMOVDQU    Y4, 224(AX)
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    Y6, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y6
+	VPAND      Y0, Y6, Y6
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPSRAW     $0x0f, Y7, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y7, Y7
+	VMOVDQU    Y7, 256(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y6, Y6
+	VMOVDQU    Y6, 128(AX)
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 384(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPSRAW     $0x0f, Y3, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y3, Y3
+	VMOVDQU    Y3, 320(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 192(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y6
+	VPAND      Y0, Y6, Y6
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPSRAW     $0x0f, Y7, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y7, Y7
+	VMOVDQU    Y7, 288(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y6, Y6
+	VMOVDQU    Y6, 160(AX)
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 416(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	VPSRAW     $0x0f, Y3, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y3, Y3
+	VMOVDQU    Y3, 352(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 224(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU    Y5, 480(AX)
 	VZEROUPPER
 	RET
 
@@ -3774,6 +4326,638 @@ TEXT ·invntt_avx512_all_shufps_undo_lazy_none(SB), $0-8
 	VPANDD     Z0, Z1, Z1
 	VPADDW     Z1, Z2, Z2
 	VMOVDQU64  Z2, 448(AX)
+	VZEROUPPER
+	RET
+
+// func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·invntt_avx512vl_all_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU64  nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU64  (AX), Y1
+	VMOVDQU64  32(AX), Y2
+	VMOVDQU64  64(AX), Y3
+	VMOVDQU64  96(AX), Y4
+	VMOVDQU64  128(AX), Y5
+	VMOVDQU64  160(AX), Y6
+	VMOVDQU64  192(AX), Y7
+	VMOVDQU64  224(AX), Y8
+	VMOVDQU64  256(AX), Y9
+	VMOVDQU64  288(AX), Y10
+	VMOVDQU64  320(AX), Y11
+	VMOVDQU64  352(AX), Y12
+	VMOVDQU64  384(AX), Y13
+	VMOVDQU64  416(AX), Y14
+	VMOVDQU64  448(AX), Y15
+	VMOVDQU64  480(AX), Y16
+	VSHUFPS    $0x88, Y2, Y1, Y17
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VSHUFPS    $0x88, Y10, Y9, Y8
+	VSHUFPS    $0xdd, Y10, Y9, Y9
+	VSHUFPS    $0x88, Y12, Y11, Y10
+	VSHUFPS    $0xdd, Y12, Y11, Y11
+	VSHUFPS    $0x88, Y14, Y13, Y12
+	VSHUFPS    $0xdd, Y14, Y13, Y13
+	VSHUFPS    $0x88, Y16, Y15, Y14
+	VSHUFPS    $0xdd, Y16, Y15, Y15
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst_b67367f79829<>+0(SB), Y16, Y1
+	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_03c08af02931<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y7, Y9
+	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPSUBW     Y10, Y11, Y9
+	VPADDW     Y11, Y10, Y10
+	VPMULLW    nttconst_22879e851f23<>+0(SB), Y9, Y11
+	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPSUBW     Y12, Y13, Y11
+	VPADDW     Y13, Y12, Y12
+	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y11, Y13
+	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y11, Y11
+	VPSUBW     Y14, Y15, Y13
+	VPADDW     Y15, Y14, Y14
+	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y13, Y15
+	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y13, Y13
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y13, Y13
+	VSHUFPS    $0x88, Y16, Y17, Y15
+	VSHUFPS    $0xdd, Y16, Y17, Y16
+	VSHUFPS    $0x88, Y1, Y2, Y17
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VSHUFPS    $0x88, Y7, Y8, Y6
+	VSHUFPS    $0xdd, Y7, Y8, Y7
+	VSHUFPS    $0x88, Y9, Y10, Y8
+	VSHUFPS    $0xdd, Y9, Y10, Y9
+	VSHUFPS    $0x88, Y11, Y12, Y10
+	VSHUFPS    $0xdd, Y11, Y12, Y11
+	VSHUFPS    $0x88, Y13, Y14, Y12
+	VSHUFPS    $0xdd, Y13, Y14, Y13
+	VPSUBW     Y15, Y16, Y14
+	VPADDW     Y16, Y15, Y15
+	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y14, Y16
+	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y14, Y14
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y14, Y14
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y16, Y1
+	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y7, Y9
+	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPSUBW     Y10, Y11, Y9
+	VPADDW     Y11, Y10, Y10
+	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y9, Y11
+	VPMULHW    nttconst_f57766a13632<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VPSUBW     Y12, Y13, Y11
+	VPADDW     Y13, Y12, Y12
+	VPMULLW    nttconst_6381585353c2<>+0(SB), Y11, Y13
+	VPMULHW    nttconst_c60842c15661<>+0(SB), Y11, Y11
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y11, Y11
+	VSHUFI64X2 $0x00, Y14, Y15, Y13
+	VSHUFI64X2 $0x03, Y14, Y15, Y14
+	VSHUFI64X2 $0x00, Y16, Y17, Y15
+	VSHUFI64X2 $0x03, Y16, Y17, Y16
+	VSHUFI64X2 $0x00, Y1, Y2, Y17
+	VSHUFI64X2 $0x03, Y1, Y2, Y1
+	VSHUFI64X2 $0x00, Y3, Y4, Y2
+	VSHUFI64X2 $0x03, Y3, Y4, Y3
+	VSHUFI64X2 $0x00, Y5, Y6, Y4
+	VSHUFI64X2 $0x03, Y5, Y6, Y5
+	VSHUFI64X2 $0x00, Y7, Y8, Y6
+	VSHUFI64X2 $0x03, Y7, Y8, Y7
+	VSHUFI64X2 $0x00, Y9, Y10, Y8
+	VSHUFI64X2 $0x03, Y9, Y10, Y9
+	VSHUFI64X2 $0x00, Y11, Y12, Y10
+	VSHUFI64X2 $0x03, Y11, Y12, Y11
+	VPSUBW     Y13, Y14, Y12
+	VPADDW     Y14, Y13, Y13
+	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y12, Y14
+	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y12, Y12
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y12, Y12
+	VPSUBW     Y15, Y16, Y14
+	VPADDW     Y16, Y15, Y15
+	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y14, Y16
+	VPMULHW    nttconst_116e3f133763<>+0(SB), Y14, Y14
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y14, Y14
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y16, Y1
+	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_393e867057dc<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_0463985db42e<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst_ac269236e298<>+0(SB), Y7, Y9
+	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPSUBW     Y10, Y11, Y9
+	VPADDW     Y11, Y10, Y10
+	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y9, Y11
+	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y11, Y11
+	VPSUBW     Y11, Y9, Y9
+	VSHUFPS    $0x88, Y12, Y13, Y11
+	VSHUFPS    $0xdd, Y12, Y13, Y12
+	VSHUFPS    $0x88, Y14, Y15, Y13
+	VSHUFPS    $0xdd, Y14, Y15, Y14
+	VSHUFPS    $0x88, Y16, Y17, Y15
+	VSHUFPS    $0xdd, Y16, Y17, Y16
+	VSHUFPS    $0x88, Y1, Y2, Y17
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VSHUFPS    $0x88, Y7, Y8, Y6
+	VSHUFPS    $0xdd, Y7, Y8, Y7
+	VSHUFPS    $0x88, Y9, Y10, Y8
+	VSHUFPS    $0xdd, Y9, Y10, Y9
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y11, Y10
+	VPSRAW     $0x0a, Y10, Y10
+	VPMULLW    Y0, Y10, Y10
+	VPSUBW     Y10, Y11, Y11
+	VPSUBW     Y11, Y12, Y10
+	VPADDW     Y12, Y11, Y11
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y10, Y12
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y10, Y10
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y10, Y10
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y13, Y12
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y12, Y13, Y13
+	VPSUBW     Y13, Y14, Y12
+	VPADDW     Y14, Y13, Y13
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y12, Y14
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y12, Y12
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y12, Y12
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y15, Y14
+	VPSRAW     $0x0a, Y14, Y14
+	VPMULLW    Y0, Y14, Y14
+	VPSUBW     Y14, Y15, Y15
+	VPSUBW     Y15, Y16, Y14
+	VPADDW     Y16, Y15, Y15
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y14, Y16
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y14, Y14
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y14, Y14
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y17, Y16
+	VPSRAW     $0x0a, Y16, Y16
+	VPMULLW    Y0, Y16, Y16
+	VPSUBW     Y16, Y17, Y17
+	VPSUBW     Y17, Y1, Y16
+	VPADDW     Y1, Y17, Y17
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y16, Y1
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y16, Y16
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y16, Y16
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y1
+	VPSRAW     $0x0a, Y1, Y1
+	VPMULLW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y3
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULLW    Y0, Y3, Y3
+	VPSUBW     Y3, Y4, Y4
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y8, Y9, Y7
+	VPADDW     Y9, Y8, Y8
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y7, Y9
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y9, Y9
+	VPSUBW     Y9, Y7, Y7
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y11, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y11, Y11
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y13, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y13, Y13
+	VPSUBW     Y11, Y13, Y9
+	VPADDW     Y13, Y11, Y11
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y13
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y13, Y13
+	VPSUBW     Y13, Y9, Y9
+	VPSUBW     Y10, Y12, Y13
+	VPADDW     Y12, Y10, Y10
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y13, Y12
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y13, Y13
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y13, Y13
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y15, Y12
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y12, Y15, Y15
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y17, Y12
+	VPSRAW     $0x0a, Y12, Y12
+	VPMULLW    Y0, Y12, Y12
+	VPSUBW     Y12, Y17, Y17
+	VPSUBW     Y15, Y17, Y12
+	VPADDW     Y17, Y15, Y15
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y12, Y17
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y12, Y12
+	VPSUBW     Y14, Y16, Y17
+	VPADDW     Y16, Y14, Y14
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y17, Y16
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y17, Y17
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y17, Y17
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y16
+	VPSRAW     $0x0a, Y16, Y16
+	VPMULLW    Y0, Y16, Y16
+	VPSUBW     Y16, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y16
+	VPSRAW     $0x0a, Y16, Y16
+	VPMULLW    Y0, Y16, Y16
+	VPSUBW     Y16, Y4, Y4
+	VPSUBW     Y2, Y4, Y16
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y16, Y4
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y16, Y16
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y16, Y16
+	VPSUBW     Y1, Y3, Y4
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y4, Y3
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y3
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULLW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y3
+	VPSRAW     $0x0a, Y3, Y3
+	VPMULLW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y6, Y8, Y3
+	VPADDW     Y8, Y6, Y6
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y3, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPSUBW     Y5, Y7, Y8
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y8, Y7
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y11, Y15, Y7
+	VPADDW     Y15, Y11, Y11
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y7, Y15
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y15, Y15
+	VPSUBW     Y15, Y7, Y7
+	VPSUBW     Y10, Y14, Y15
+	VPADDW     Y14, Y10, Y10
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y15, Y14
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y15, Y15
+	VPMULHW    Y0, Y14, Y14
+	VPSUBW     Y14, Y15, Y15
+	VPSUBW     Y9, Y12, Y14
+	VPADDW     Y12, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y14, Y12
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
+	VPMULHW    Y0, Y12, Y12
+	VPSUBW     Y12, Y14, Y14
+	VPSUBW     Y13, Y17, Y12
+	VPADDW     Y17, Y13, Y13
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y12, Y17
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y12, Y12
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y12, Y12
+	VPSUBW     Y2, Y6, Y17
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y17, Y6
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y17, Y17
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y17, Y17
+	VPSUBW     Y1, Y5, Y6
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y5
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y16, Y3, Y5
+	VPADDW     Y3, Y16, Y16
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y5, Y3
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y5, Y5
+	VPSUBW     Y4, Y8, Y3
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y8
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y3, Y3
+	VPSUBW     Y11, Y2, Y8
+	VPADDW     Y2, Y11, Y11
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y8, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y8, Y8
+	VPSUBW     Y10, Y1, Y2
+	VPADDW     Y1, Y10, Y10
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y1
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSUBW     Y9, Y16, Y1
+	VPADDW     Y16, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y1, Y16
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y1, Y1
+	VPSUBW     Y13, Y4, Y16
+	VPADDW     Y4, Y13, Y13
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y16, Y4
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y16, Y16
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y16, Y16
+	VPSUBW     Y7, Y17, Y4
+	VPADDW     Y17, Y7, Y7
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y4, Y17
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y17, Y17
+	VPSUBW     Y17, Y4, Y4
+	VPSUBW     Y15, Y6, Y17
+	VPADDW     Y6, Y15, Y15
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y17, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y17, Y17
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y17, Y17
+	VPSUBW     Y14, Y5, Y6
+	VPADDW     Y5, Y14, Y14
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y6, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y12, Y3, Y5
+	VPADDW     Y3, Y12, Y12
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y5, Y5
+	VSHUFPS    $0x44, Y10, Y11, Y3
+	VSHUFPS    $0xee, Y10, Y11, Y10
+	VSHUFPS    $0x44, Y13, Y9, Y11
+	VSHUFPS    $0xee, Y13, Y9, Y9
+	VSHUFPS    $0x44, Y15, Y7, Y13
+	VSHUFPS    $0xee, Y15, Y7, Y7
+	VSHUFPS    $0x44, Y12, Y14, Y15
+	VSHUFPS    $0xee, Y12, Y14, Y12
+	VSHUFPS    $0x44, Y2, Y8, Y14
+	VSHUFPS    $0xee, Y2, Y8, Y2
+	VSHUFPS    $0x44, Y16, Y1, Y8
+	VSHUFPS    $0xee, Y16, Y1, Y1
+	VSHUFPS    $0x44, Y17, Y4, Y16
+	VSHUFPS    $0xee, Y17, Y4, Y4
+	VSHUFPS    $0x44, Y5, Y6, Y17
+	VSHUFPS    $0xee, Y5, Y6, Y5
+	VSHUFI64X2 $0x00, Y10, Y3, Y6
+	VSHUFI64X2 $0x03, Y10, Y3, Y3
+	VSHUFI64X2 $0x00, Y9, Y11, Y10
+	VSHUFI64X2 $0x03, Y9, Y11, Y9
+	VSHUFI64X2 $0x00, Y7, Y13, Y11
+	VSHUFI64X2 $0x03, Y7, Y13, Y7
+	VSHUFI64X2 $0x00, Y12, Y15, Y13
+	VSHUFI64X2 $0x03, Y12, Y15, Y12
+	VSHUFI64X2 $0x00, Y2, Y14, Y15
+	VSHUFI64X2 $0x03, Y2, Y14, Y2
+	VSHUFI64X2 $0x00, Y1, Y8, Y14
+	VSHUFI64X2 $0x03, Y1, Y8, Y1
+	VSHUFI64X2 $0x00, Y4, Y16, Y8
+	VSHUFI64X2 $0x03, Y4, Y16, Y4
+	VSHUFI64X2 $0x00, Y5, Y17, Y16
+	VSHUFI64X2 $0x03, Y5, Y17, Y5
+	VSHUFPS    $0x44, Y3, Y6, Y17
+	VSHUFPS    $0xee, Y3, Y6, Y3
+	VSHUFPS    $0x44, Y9, Y10, Y6
+	VSHUFPS    $0xee, Y9, Y10, Y9
+	VSHUFPS    $0x44, Y7, Y11, Y10
+	VSHUFPS    $0xee, Y7, Y11, Y7
+	VSHUFPS    $0x44, Y12, Y13, Y11
+	VSHUFPS    $0xee, Y12, Y13, Y12
+	VSHUFPS    $0x44, Y2, Y15, Y13
+	VSHUFPS    $0xee, Y2, Y15, Y2
+	VSHUFPS    $0x44, Y1, Y14, Y15
+	VSHUFPS    $0xee, Y1, Y14, Y1
+	VSHUFPS    $0x44, Y4, Y8, Y14
+	VSHUFPS    $0xee, Y4, Y8, Y4
+	VSHUFPS    $0x44, Y5, Y16, Y8
+	VSHUFPS    $0xee, Y5, Y16, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y17, Y16
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y17, Y17
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y17, Y17
+	VPSRAW     $0x0f, Y17, Y16
+	VPANDD     Y0, Y16, Y16
+	VPADDW     Y16, Y17, Y17
+	VMOVDQU64  Y17, (AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y3, Y16
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y16, Y16
+	VPSUBW     Y16, Y3, Y3
+	VPSRAW     $0x0f, Y3, Y16
+	VPANDD     Y0, Y16, Y16
+	VPADDW     Y16, Y3, Y3
+	VMOVDQU64  Y3, 32(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y6, Y3
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 64(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y3
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 96(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y10, Y3
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y10, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 128(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y7, Y3
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y7, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 160(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y11, Y3
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y11, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 192(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y12, Y3
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y12, Y6
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y6, Y6
+	VMOVDQU64  Y6, 224(AX)
+	VPSRAW     $0x0f, Y13, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y13, Y13
+	VMOVDQU64  Y13, 256(AX)
+	VPSRAW     $0x0f, Y2, Y3
+	VPANDD     Y0, Y3, Y3
+	VPADDW     Y3, Y2, Y2
+	VMOVDQU64  Y2, 288(AX)
+	VPSRAW     $0x0f, Y15, Y2
+	VPANDD     Y0, Y2, Y2
+	VPADDW     Y2, Y15, Y15
+	VMOVDQU64  Y15, 320(AX)
+	VPSRAW     $0x0f, Y1, Y2
+	VPANDD     Y0, Y2, Y2
+	VPADDW     Y2, Y1, Y1
+	VMOVDQU64  Y1, 352(AX)
+	VPSRAW     $0x0f, Y14, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y14, Y14
+	VMOVDQU64  Y14, 384(AX)
+	VPSRAW     $0x0f, Y4, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y4, Y4
+	VMOVDQU64  Y4, 416(AX)
+	VPSRAW     $0x0f, Y8, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y8, Y8
+	VMOVDQU64  Y8, 448(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPANDD     Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU64  Y5, 480(AX)
 	VZEROUPPER
 	RET
 
@@ -4836,6 +6020,152 @@ loop:
 	VZEROUPPER
 	RET
 
+// func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulntt_avx512_2_32(SB), $0-24
+	MOVQ      h+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      b+16(FP), DX
+	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
+	MOVQ      $0x0000000000000004, BX
+	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
+
+	// loop head placed at 32·k+0
+	PCALIGN $0x20
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   512(SI), Z2, Z3
+	VPMULHW   (SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   576(SI), Z2, Z3
+	VPMULHW   64(SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, SI
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulntt_avx512_2_64(SB), $0-24
+	MOVQ      h+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      b+16(FP), DX
+	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
+	MOVQ      $0x0000000000000004, BX
+	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   512(SI), Z2, Z3
+	VPMULHW   (SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   576(SI), Z2, Z3
+	VPMULHW   64(SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, SI
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 DATA nttconst_02889c8e2537<>+0(SB)/8, $0x03b103b193a693a6
 DATA nttconst_02889c8e2537<>+8(SB)/8, $0xee15ee15334b334b
 DATA nttconst_02889c8e2537<>+16(SB)/8, $0x18261826c5ddc5dd
@@ -4851,6 +6181,18 @@ DATA nttconst_039d0070515d<>+40(SB)/8, $0x00ca00ca00ca00ca
 DATA nttconst_039d0070515d<>+48(SB)/8, $0x00ca00ca00ca00ca
 DATA nttconst_039d0070515d<>+56(SB)/8, $0x00ca00ca00ca00ca
 GLOBL nttconst_039d0070515d<>(SB), RODATA|NOPTR, $64
+
+DATA nttconst_03c08af02931<>+0(SB)/8, $0x2a9a2a9abbdebbde
+DATA nttconst_03c08af02931<>+8(SB)/8, $0xe102e102b11ab11a
+DATA nttconst_03c08af02931<>+16(SB)/8, $0xa81aa81a5aaa5aaa
+DATA nttconst_03c08af02931<>+24(SB)/8, $0x285f285fac06ac06
+GLOBL nttconst_03c08af02931<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_0463985db42e<>+0(SB)/8, $0x53be53be997e997e
+DATA nttconst_0463985db42e<>+8(SB)/8, $0x53be53be997e997e
+DATA nttconst_0463985db42e<>+16(SB)/8, $0x53be53be997e997e
+DATA nttconst_0463985db42e<>+24(SB)/8, $0x53be53be997e997e
+GLOBL nttconst_0463985db42e<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_05e8dd3b1b8e<>+0(SB)/8, $0x2bae2baefeb1feb1
 DATA nttconst_05e8dd3b1b8e<>+8(SB)/8, $0x344b344bd32bd32b
@@ -4972,6 +6314,12 @@ DATA nttconst_1059bf0a4d5e<>+16(SB)/8, $0xb6cbb6cb71f771f7
 DATA nttconst_1059bf0a4d5e<>+24(SB)/8, $0x315f315f8fa68fa6
 GLOBL nttconst_1059bf0a4d5e<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_116e3f133763<>+0(SB)/8, $0xf9faf9fa019b019b
+DATA nttconst_116e3f133763<>+8(SB)/8, $0xf9faf9fa019b019b
+DATA nttconst_116e3f133763<>+16(SB)/8, $0xf9faf9fa019b019b
+DATA nttconst_116e3f133763<>+24(SB)/8, $0xf9faf9fa019b019b
+GLOBL nttconst_116e3f133763<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_11fdac9f6289<>+0(SB)/8, $0x03e403e4ff94ff94
 DATA nttconst_11fdac9f6289<>+8(SB)/8, $0x03df03dffeccfecc
 DATA nttconst_11fdac9f6289<>+16(SB)/8, $0x05f205f203be03be
@@ -5054,6 +6402,12 @@ DATA nttconst_1a41aa8d37b8<>+48(SB)/8, $0xfcabfcab006b006b
 DATA nttconst_1a41aa8d37b8<>+56(SB)/8, $0xfcabfcab006b006b
 GLOBL nttconst_1a41aa8d37b8<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_1e5621a9bb82<>+0(SB)/8, $0x03c103c1fd2bfd2b
+DATA nttconst_1e5621a9bb82<>+8(SB)/8, $0x03c103c1fd2bfd2b
+DATA nttconst_1e5621a9bb82<>+16(SB)/8, $0xfe72fe72fa1cfa1c
+DATA nttconst_1e5621a9bb82<>+24(SB)/8, $0xfe72fe72fa1cfa1c
+GLOBL nttconst_1e5621a9bb82<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_1e7e36d68993<>+0(SB)/8, $0xfd0afd0afd0afd0a
 DATA nttconst_1e7e36d68993<>+8(SB)/8, $0xfd0afd0afd0afd0a
 DATA nttconst_1e7e36d68993<>+16(SB)/8, $0xfd0afd0afd0afd0a
@@ -5075,6 +6429,12 @@ DATA nttconst_209f8692e3bf<>+8(SB)/8, $0x0200020002000200
 DATA nttconst_209f8692e3bf<>+16(SB)/8, $0x0200020002000200
 DATA nttconst_209f8692e3bf<>+24(SB)/8, $0x0200020002000200
 GLOBL nttconst_209f8692e3bf<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_22879e851f23<>+0(SB)/8, $0x8fa68fa6315f315f
+DATA nttconst_22879e851f23<>+8(SB)/8, $0x29872987766d766d
+DATA nttconst_22879e851f23<>+16(SB)/8, $0x71f771f7b6cbb6cb
+DATA nttconst_22879e851f23<>+24(SB)/8, $0x7d0a7d0a810a810a
+GLOBL nttconst_22879e851f23<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_248706924198<>+0(SB)/8, $0xfbb2fbb2fbb2fbb2
 DATA nttconst_248706924198<>+8(SB)/8, $0xfbb2fbb2fbb2fbb2
@@ -5141,6 +6501,12 @@ DATA nttconst_27f5dd095427<>+8(SB)/8, $0xcf8ecf8ecf8ecf8e
 DATA nttconst_27f5dd095427<>+16(SB)/8, $0xcf8ecf8ecf8ecf8e
 DATA nttconst_27f5dd095427<>+24(SB)/8, $0xcf8ecf8ecf8ecf8e
 GLOBL nttconst_27f5dd095427<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_2957e582a7c1<>+0(SB)/8, $0xfd57fd5703f903f9
+DATA nttconst_2957e582a7c1<>+8(SB)/8, $0xfd57fd5703f903f9
+DATA nttconst_2957e582a7c1<>+16(SB)/8, $0xfd57fd5703f903f9
+DATA nttconst_2957e582a7c1<>+24(SB)/8, $0xfd57fd5703f903f9
+GLOBL nttconst_2957e582a7c1<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_297dc913b2e6<>+0(SB)/8, $0x80f680f680f680f6
 DATA nttconst_297dc913b2e6<>+8(SB)/8, $0x80f680f680f680f6
@@ -5318,11 +6684,23 @@ DATA nttconst_38115190faed<>+48(SB)/8, $0x011f011f011f011f
 DATA nttconst_38115190faed<>+56(SB)/8, $0x011f011f011f011f
 GLOBL nttconst_38115190faed<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_38820a7cb977<>+0(SB)/8, $0xffa6ffa6033e033e
+DATA nttconst_38820a7cb977<>+8(SB)/8, $0xffa6ffa6033e033e
+DATA nttconst_38820a7cb977<>+16(SB)/8, $0xfcabfcabfef1fef1
+DATA nttconst_38820a7cb977<>+24(SB)/8, $0xfcabfcabfef1fef1
+GLOBL nttconst_38820a7cb977<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_38fde581eeb0<>+0(SB)/8, $0x80f680f680f680f6
 DATA nttconst_38fde581eeb0<>+8(SB)/8, $0x80f680f680f680f6
 DATA nttconst_38fde581eeb0<>+16(SB)/8, $0x80f680f680f680f6
 DATA nttconst_38fde581eeb0<>+24(SB)/8, $0x80f680f680f680f6
 GLOBL nttconst_38fde581eeb0<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_393e867057dc<>+0(SB)/8, $0x925792575ef95ef9
+DATA nttconst_393e867057dc<>+8(SB)/8, $0x925792575ef95ef9
+DATA nttconst_393e867057dc<>+16(SB)/8, $0x925792575ef95ef9
+DATA nttconst_393e867057dc<>+24(SB)/8, $0x925792575ef95ef9
+GLOBL nttconst_393e867057dc<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_3b8cbac8548e<>+0(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_3b8cbac8548e<>+8(SB)/8, $0x6e1f6e1f6e1f6e1f
@@ -5396,6 +6774,18 @@ DATA nttconst_4478d199ced1<>+16(SB)/8, $0xf129f129f129f129
 DATA nttconst_4478d199ced1<>+24(SB)/8, $0xf129f129f129f129
 GLOBL nttconst_4478d199ced1<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_462f8a94a8c9<>+0(SB)/8, $0xff33ff33f9ddf9dd
+DATA nttconst_462f8a94a8c9<>+8(SB)/8, $0xff33ff33f9ddf9dd
+DATA nttconst_462f8a94a8c9<>+16(SB)/8, $0xff33ff33f9ddf9dd
+DATA nttconst_462f8a94a8c9<>+24(SB)/8, $0xff33ff33f9ddf9dd
+GLOBL nttconst_462f8a94a8c9<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_4822949ab8ab<>+0(SB)/8, $0xfb5dfb5df985f985
+DATA nttconst_4822949ab8ab<>+8(SB)/8, $0x04c204c2fac9fac9
+DATA nttconst_4822949ab8ab<>+16(SB)/8, $0xfc96fc9600dc00dc
+DATA nttconst_4822949ab8ab<>+24(SB)/8, $0xfb41fb41ff78ff78
+GLOBL nttconst_4822949ab8ab<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_49c04a7c2f6f<>+0(SB)/8, $0x9257925792579257
 DATA nttconst_49c04a7c2f6f<>+8(SB)/8, $0x9257925792579257
 DATA nttconst_49c04a7c2f6f<>+16(SB)/8, $0xd6dcd6dcd6dcd6dc
@@ -5405,6 +6795,18 @@ DATA nttconst_49c04a7c2f6f<>+40(SB)/8, $0x5ef95ef95ef95ef9
 DATA nttconst_49c04a7c2f6f<>+48(SB)/8, $0x2260226022602260
 DATA nttconst_49c04a7c2f6f<>+56(SB)/8, $0x2260226022602260
 GLOBL nttconst_49c04a7c2f6f<>(SB), RODATA|NOPTR, $64
+
+DATA nttconst_4abc77d7824c<>+0(SB)/8, $0xff64ff64ffb5ffb5
+DATA nttconst_4abc77d7824c<>+8(SB)/8, $0xfc98fc98015d015d
+DATA nttconst_4abc77d7824c<>+16(SB)/8, $0x01a201a201490149
+DATA nttconst_4abc77d7824c<>+24(SB)/8, $0xf9caf9ca02840284
+GLOBL nttconst_4abc77d7824c<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_4b0fa64e10eb<>+0(SB)/8, $0xfa47fa4701800180
+DATA nttconst_4b0fa64e10eb<>+8(SB)/8, $0x025b025b02620262
+DATA nttconst_4b0fa64e10eb<>+16(SB)/8, $0x052a052afafbfafb
+DATA nttconst_4b0fa64e10eb<>+24(SB)/8, $0x0331033104490449
+GLOBL nttconst_4b0fa64e10eb<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_4b1354f90c84<>+0(SB)/8, $0xfb05fb05fb05fb05
 DATA nttconst_4b1354f90c84<>+8(SB)/8, $0xfbd7fbd7fbd7fbd7
@@ -5552,6 +6954,12 @@ DATA nttconst_57c77b50185c<>+16(SB)/8, $0xfa06fa06fcaafcaa
 DATA nttconst_57c77b50185c<>+24(SB)/8, $0xfb5ffb5ffa1afa1a
 GLOBL nttconst_57c77b50185c<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_58bc50e228a8<>+0(SB)/8, $0x67f867f8cf66cf66
+DATA nttconst_58bc50e228a8<>+8(SB)/8, $0x67f867f8cf66cf66
+DATA nttconst_58bc50e228a8<>+16(SB)/8, $0xce04ce043ec03ec0
+DATA nttconst_58bc50e228a8<>+24(SB)/8, $0xce04ce043ec03ec0
+GLOBL nttconst_58bc50e228a8<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_59f7f71f1431<>+0(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_59f7f71f1431<>+8(SB)/8, $0x6e1f6e1f6e1f6e1f
 DATA nttconst_59f7f71f1431<>+16(SB)/8, $0x6e1f6e1f6e1f6e1f
@@ -5622,6 +7030,12 @@ DATA nttconst_637ee024b368<>+48(SB)/8, $0x0200020002000200
 DATA nttconst_637ee024b368<>+56(SB)/8, $0x0200020002000200
 GLOBL nttconst_637ee024b368<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_6381585353c2<>+0(SB)/8, $0xe68ce68c78f778f7
+DATA nttconst_6381585353c2<>+8(SB)/8, $0xe68ce68c78f778f7
+DATA nttconst_6381585353c2<>+16(SB)/8, $0xe9c7e9c705d805d8
+DATA nttconst_6381585353c2<>+24(SB)/8, $0xe9c7e9c705d805d8
+GLOBL nttconst_6381585353c2<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_6427866ab14a<>+0(SB)/8, $0x4ebf4ebf4ebf4ebf
 DATA nttconst_6427866ab14a<>+8(SB)/8, $0x4ebf4ebf4ebf4ebf
 DATA nttconst_6427866ab14a<>+16(SB)/8, $0x4ebf4ebf4ebf4ebf
@@ -5639,6 +7053,12 @@ DATA nttconst_657945ebbd59<>+8(SB)/8, $0x05d305d305d305d3
 DATA nttconst_657945ebbd59<>+16(SB)/8, $0xfee6fee6fee6fee6
 DATA nttconst_657945ebbd59<>+24(SB)/8, $0xf9f8f9f8f9f8f9f8
 GLOBL nttconst_657945ebbd59<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_663e97b3ed7c<>+0(SB)/8, $0xd6dcd6dc22602260
+DATA nttconst_663e97b3ed7c<>+8(SB)/8, $0xd6dcd6dc22602260
+DATA nttconst_663e97b3ed7c<>+16(SB)/8, $0xd6dcd6dc22602260
+DATA nttconst_663e97b3ed7c<>+24(SB)/8, $0xd6dcd6dc22602260
+GLOBL nttconst_663e97b3ed7c<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_66e62771aa82<>+0(SB)/8, $0x006b006b006b006b
 DATA nttconst_66e62771aa82<>+8(SB)/8, $0xfa73fa73fa73fa73
@@ -5758,6 +7178,12 @@ DATA nttconst_73cc04762e65<>+16(SB)/8, $0x05d805d805d805d8
 DATA nttconst_73cc04762e65<>+24(SB)/8, $0x78f778f778f778f7
 GLOBL nttconst_73cc04762e65<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_7477a96fc065<>+0(SB)/8, $0x36c136c1ce2bce2b
+DATA nttconst_7477a96fc065<>+8(SB)/8, $0x36c136c1ce2bce2b
+DATA nttconst_7477a96fc065<>+16(SB)/8, $0x347234728e1c8e1c
+DATA nttconst_7477a96fc065<>+24(SB)/8, $0x347234728e1c8e1c
+GLOBL nttconst_7477a96fc065<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_7516d6cafa60<>+0(SB)/8, $0x61f861f861f861f8
 DATA nttconst_7516d6cafa60<>+8(SB)/8, $0x4ed34ed34ed34ed3
 DATA nttconst_7516d6cafa60<>+16(SB)/8, $0x50e650e650e650e6
@@ -5851,6 +7277,12 @@ DATA nttconst_7e03476f8871<>+8(SB)/8, $0x91a691a691a691a6
 DATA nttconst_7e03476f8871<>+16(SB)/8, $0xc1f1c1f1c1f1c1f1
 DATA nttconst_7e03476f8871<>+24(SB)/8, $0xdd3edd3edd3edd3e
 GLOBL nttconst_7e03476f8871<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_7e6f961dc282<>+0(SB)/8, $0x0626062606750675
+DATA nttconst_7e6f961dc282<>+8(SB)/8, $0x00b100b1ff15ff15
+DATA nttconst_7e6f961dc282<>+16(SB)/8, $0xfeddfeddfe34fe34
+DATA nttconst_7e6f961dc282<>+24(SB)/8, $0x01a601a6024b024b
+GLOBL nttconst_7e6f961dc282<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_7f0a74949f64<>+0(SB)/8, $0x7b0a7b0a7b0a7b0a
 DATA nttconst_7f0a74949f64<>+8(SB)/8, $0x7b0a7b0a7b0a7b0a
@@ -6014,6 +7446,12 @@ DATA nttconst_81a76c16efd8<>+48(SB)/8, $0xae55ae556c6e6c6e
 DATA nttconst_81a76c16efd8<>+56(SB)/8, $0xae55ae556c6e6c6e
 GLOBL nttconst_81a76c16efd8<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_820ab7dcb5ce<>+0(SB)/8, $0xfda6fda6045f045f
+DATA nttconst_820ab7dcb5ce<>+8(SB)/8, $0x04870487ff6dff6d
+DATA nttconst_820ab7dcb5ce<>+16(SB)/8, $0xfcf7fcf705cb05cb
+DATA nttconst_820ab7dcb5ce<>+24(SB)/8, $0xff0aff0a030a030a
+GLOBL nttconst_820ab7dcb5ce<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_84ab6179a761<>+0(SB)/8, $0x0504070601000302
 DATA nttconst_84ab6179a761<>+8(SB)/8, $0x0d0c0f0e09080b0a
 DATA nttconst_84ab6179a761<>+16(SB)/8, $0x0504070601000302
@@ -6134,6 +7572,12 @@ DATA nttconst_90ab8097841a<>+48(SB)/8, $0xfa13fa13fa13fa13
 DATA nttconst_90ab8097841a<>+56(SB)/8, $0xfa13fa13fa13fa13
 GLOBL nttconst_90ab8097841a<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_92742bfb6666<>+0(SB)/8, $0xfcc3fcc305b205b2
+DATA nttconst_92742bfb6666<>+8(SB)/8, $0xfcc3fcc305b205b2
+DATA nttconst_92742bfb6666<>+16(SB)/8, $0xfcc3fcc305b205b2
+DATA nttconst_92742bfb6666<>+24(SB)/8, $0xfcc3fcc305b205b2
+GLOBL nttconst_92742bfb6666<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_944eefc7f336<>+0(SB)/8, $0xae55ae55ae55ae55
 DATA nttconst_944eefc7f336<>+8(SB)/8, $0xae55ae55ae55ae55
 DATA nttconst_944eefc7f336<>+16(SB)/8, $0xae55ae55ae55ae55
@@ -6206,6 +7650,18 @@ DATA nttconst_9b51d30baa50<>+16(SB)/8, $0x02a502a502a502a5
 DATA nttconst_9b51d30baa50<>+24(SB)/8, $0xfb05fb05fb05fb05
 GLOBL nttconst_9b51d30baa50<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_9cd8b70d05b0<>+0(SB)/8, $0x060e060e00690069
+DATA nttconst_9cd8b70d05b0<>+8(SB)/8, $0x022b022b034b034b
+DATA nttconst_9cd8b70d05b0<>+16(SB)/8, $0xfb1dfb1d03670367
+DATA nttconst_9cd8b70d05b0<>+24(SB)/8, $0xfbb1fbb101ae01ae
+GLOBL nttconst_9cd8b70d05b0<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_9d6985cb46f3<>+0(SB)/8, $0x05f205f2065c065c
+DATA nttconst_9d6985cb46f3<>+8(SB)/8, $0x03e403e403df03df
+DATA nttconst_9d6985cb46f3<>+16(SB)/8, $0x03be03befa4cfa4c
+DATA nttconst_9d6985cb46f3<>+24(SB)/8, $0xff94ff94feccfecc
+GLOBL nttconst_9d6985cb46f3<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_9ddfac43450f<>+0(SB)/8, $0x019b019bf9ddf9dd
 DATA nttconst_9ddfac43450f<>+8(SB)/8, $0x019b019bf9ddf9dd
 DATA nttconst_9ddfac43450f<>+16(SB)/8, $0xf9faf9faff33ff33
@@ -6215,6 +7671,12 @@ DATA nttconst_9ddfac43450f<>+40(SB)/8, $0x019b019bf9ddf9dd
 DATA nttconst_9ddfac43450f<>+48(SB)/8, $0xf9faf9faff33ff33
 DATA nttconst_9ddfac43450f<>+56(SB)/8, $0xf9faf9faff33ff33
 GLOBL nttconst_9ddfac43450f<>(SB), RODATA|NOPTR, $64
+
+DATA nttconst_9f7cd349465f<>+0(SB)/8, $0x01080108017f017f
+DATA nttconst_9f7cd349465f<>+8(SB)/8, $0x01080108017f017f
+DATA nttconst_9f7cd349465f<>+16(SB)/8, $0x01080108017f017f
+DATA nttconst_9f7cd349465f<>+24(SB)/8, $0x01080108017f017f
+GLOBL nttconst_9f7cd349465f<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_9fcc41950d55<>+0(SB)/8, $0x334b334b93a693a6
 DATA nttconst_9fcc41950d55<>+8(SB)/8, $0xee15ee1503b103b1
@@ -6227,6 +7689,18 @@ DATA nttconst_a0ce2ab59e0d<>+8(SB)/8, $0x00b600b600b600b6
 DATA nttconst_a0ce2ab59e0d<>+16(SB)/8, $0x00b600b600b600b6
 DATA nttconst_a0ce2ab59e0d<>+24(SB)/8, $0x00b600b600b600b6
 GLOBL nttconst_a0ce2ab59e0d<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_a12ce2ac1fb4<>+0(SB)/8, $0xf9bef9beff7eff7e
+DATA nttconst_a12ce2ac1fb4<>+8(SB)/8, $0xf9bef9beff7eff7e
+DATA nttconst_a12ce2ac1fb4<>+16(SB)/8, $0xf9bef9beff7eff7e
+DATA nttconst_a12ce2ac1fb4<>+24(SB)/8, $0xf9bef9beff7eff7e
+GLOBL nttconst_a12ce2ac1fb4<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_a1ac9c4cb129<>+0(SB)/8, $0x68336833c0ddc0dd
+DATA nttconst_a1ac9c4cb129<>+8(SB)/8, $0x68336833c0ddc0dd
+DATA nttconst_a1ac9c4cb129<>+16(SB)/8, $0x68336833c0ddc0dd
+DATA nttconst_a1ac9c4cb129<>+24(SB)/8, $0x68336833c0ddc0dd
+GLOBL nttconst_a1ac9c4cb129<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_a1acb744448a<>+0(SB)/8, $0x4ebf4ebf4ebf4ebf
 DATA nttconst_a1acb744448a<>+8(SB)/8, $0x4ebf4ebf4ebf4ebf
@@ -6243,6 +7717,12 @@ DATA nttconst_a523fae3aa92<>+8(SB)/8, $0xf9bef9bef9bef9be
 DATA nttconst_a523fae3aa92<>+16(SB)/8, $0xff7eff7eff7eff7e
 DATA nttconst_a523fae3aa92<>+24(SB)/8, $0xff7eff7eff7eff7e
 GLOBL nttconst_a523fae3aa92<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_a5607020a1e8<>+0(SB)/8, $0xeb64eb64ceb5ceb5
+DATA nttconst_a5607020a1e8<>+8(SB)/8, $0x44984498485d485d
+DATA nttconst_a5607020a1e8<>+16(SB)/8, $0xc7a2c7a24c494c49
+DATA nttconst_a5607020a1e8<>+24(SB)/8, $0xb7cab7ca4e844e84
+GLOBL nttconst_a5607020a1e8<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_a5630251e21f<>+0(SB)/8, $0xce04ce04ce04ce04
 DATA nttconst_a5630251e21f<>+8(SB)/8, $0x67f867f867f867f8
@@ -6292,6 +7772,12 @@ DATA nttconst_abed34b8d521<>+16(SB)/8, $0xc0ddc0ddc0ddc0dd
 DATA nttconst_abed34b8d521<>+24(SB)/8, $0xc0ddc0ddc0ddc0dd
 GLOBL nttconst_abed34b8d521<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_ac269236e298<>+0(SB)/8, $0x990899088e7f8e7f
+DATA nttconst_ac269236e298<>+8(SB)/8, $0x990899088e7f8e7f
+DATA nttconst_ac269236e298<>+16(SB)/8, $0x990899088e7f8e7f
+DATA nttconst_ac269236e298<>+24(SB)/8, $0x990899088e7f8e7f
+GLOBL nttconst_ac269236e298<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_ac8e82a5284e<>+0(SB)/8, $0x29c229c229c229c2
 DATA nttconst_ac8e82a5284e<>+8(SB)/8, $0x29c229c229c229c2
 DATA nttconst_ac8e82a5284e<>+16(SB)/8, $0x29c229c229c229c2
@@ -6314,11 +7800,35 @@ DATA nttconst_b0962c69e956<>+16(SB)/8, $0x024b024bfe34fe34
 DATA nttconst_b0962c69e956<>+24(SB)/8, $0x01a601a6feddfedd
 GLOBL nttconst_b0962c69e956<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_b32e51d6ba81<>+0(SB)/8, $0x5f475f4781808180
+DATA nttconst_b32e51d6ba81<>+8(SB)/8, $0x635b635b08620862
+DATA nttconst_b32e51d6ba81<>+16(SB)/8, $0xe32ae32a3bfb3bfb
+DATA nttconst_b32e51d6ba81<>+24(SB)/8, $0x863186314f494f49
+GLOBL nttconst_b32e51d6ba81<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_b347e27bc216<>+0(SB)/8, $0xfd76fd766cbd6cbd
+DATA nttconst_b347e27bc216<>+8(SB)/8, $0xfd76fd766cbd6cbd
+DATA nttconst_b347e27bc216<>+16(SB)/8, $0x23ae23ae9a7e9a7e
+DATA nttconst_b347e27bc216<>+24(SB)/8, $0x23ae23ae9a7e9a7e
+GLOBL nttconst_b347e27bc216<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_b45b9509b5b9<>+0(SB)/8, $0x425d425d38853885
+DATA nttconst_b45b9509b5b9<>+8(SB)/8, $0x2ac22ac2c5c9c5c9
+DATA nttconst_b45b9509b5b9<>+16(SB)/8, $0x5e965e96d4dcd4dc
+DATA nttconst_b45b9509b5b9<>+24(SB)/8, $0xae41ae41e778e778
+GLOBL nttconst_b45b9509b5b9<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_b5f9f48795c9<>+0(SB)/8, $0xff55ff55ff55ff55
 DATA nttconst_b5f9f48795c9<>+8(SB)/8, $0xff55ff55ff55ff55
 DATA nttconst_b5f9f48795c9<>+16(SB)/8, $0xff55ff55ff55ff55
 DATA nttconst_b5f9f48795c9<>+24(SB)/8, $0xff55ff55ff55ff55
 GLOBL nttconst_b5f9f48795c9<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_b67367f79829<>+0(SB)/8, $0xbbf2bbf25a5c5a5c
+DATA nttconst_b67367f79829<>+8(SB)/8, $0x6fe46fe4b0dfb0df
+DATA nttconst_b67367f79829<>+16(SB)/8, $0x5dbe5dbe1e4c1e4c
+DATA nttconst_b67367f79829<>+24(SB)/8, $0x7b947b94a2cca2cc
+GLOBL nttconst_b67367f79829<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_b681e2f9ae52<>+0(SB)/8, $0x023d023d023d023d
 DATA nttconst_b681e2f9ae52<>+8(SB)/8, $0x023d023d023d023d
@@ -6374,6 +7884,24 @@ DATA nttconst_bd2295cd7417<>+16(SB)/8, $0xd4dcd4dc5e965e96
 DATA nttconst_bd2295cd7417<>+24(SB)/8, $0x38853885425d425d
 GLOBL nttconst_bd2295cd7417<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_bdd029656e66<>+0(SB)/8, $0x500e500eab69ab69
+DATA nttconst_bdd029656e66<>+8(SB)/8, $0xd32bd32b344b344b
+DATA nttconst_bdd029656e66<>+16(SB)/8, $0x821d821dc867c867
+DATA nttconst_bdd029656e66<>+24(SB)/8, $0xfeb1feb12bae2bae
+GLOBL nttconst_bdd029656e66<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_bf99db5581db<>+0(SB)/8, $0x15c315c3fbb2fbb2
+DATA nttconst_bf99db5581db<>+8(SB)/8, $0x15c315c3fbb2fbb2
+DATA nttconst_bf99db5581db<>+16(SB)/8, $0x15c315c3fbb2fbb2
+DATA nttconst_bf99db5581db<>+24(SB)/8, $0x15c315c3fbb2fbb2
+GLOBL nttconst_bf99db5581db<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_c057c8b76da9<>+0(SB)/8, $0x2373237347494749
+DATA nttconst_c057c8b76da9<>+8(SB)/8, $0x2373237347494749
+DATA nttconst_c057c8b76da9<>+16(SB)/8, $0x916b916b8a098a09
+DATA nttconst_c057c8b76da9<>+24(SB)/8, $0x916b916b8a098a09
+GLOBL nttconst_c057c8b76da9<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_c30eefbf3669<>+0(SB)/8, $0xfef6fef6fef6fef6
 DATA nttconst_c30eefbf3669<>+8(SB)/8, $0xfef6fef6fef6fef6
 DATA nttconst_c30eefbf3669<>+16(SB)/8, $0xfef6fef6fef6fef6
@@ -6394,6 +7922,12 @@ DATA nttconst_c5536067ba0d<>+48(SB)/8, $0xa1a5a1a5a1a5a1a5
 DATA nttconst_c5536067ba0d<>+56(SB)/8, $0xba05ba05ba05ba05
 GLOBL nttconst_c5536067ba0d<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_c57eef6d6032<>+0(SB)/8, $0xfa73fa73fc49fc49
+DATA nttconst_c57eef6d6032<>+8(SB)/8, $0xfa73fa73fc49fc49
+DATA nttconst_c57eef6d6032<>+16(SB)/8, $0x006b006bff09ff09
+DATA nttconst_c57eef6d6032<>+24(SB)/8, $0x006b006bff09ff09
+GLOBL nttconst_c57eef6d6032<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_c5850ae56e54<>+0(SB)/8, $0x5049504950495049
 DATA nttconst_c5850ae56e54<>+8(SB)/8, $0x5049504950495049
 DATA nttconst_c5850ae56e54<>+16(SB)/8, $0x5049504950495049
@@ -6404,6 +7938,12 @@ DATA nttconst_c5850ae56e54<>+48(SB)/8, $0x5049504950495049
 DATA nttconst_c5850ae56e54<>+56(SB)/8, $0x5049504950495049
 GLOBL nttconst_c5850ae56e54<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_c60842c15661<>+0(SB)/8, $0x028c028c03f703f7
+DATA nttconst_c60842c15661<>+8(SB)/8, $0x028c028c03f703f7
+DATA nttconst_c60842c15661<>+16(SB)/8, $0x04c704c7fdd8fdd8
+DATA nttconst_c60842c15661<>+24(SB)/8, $0x04c704c7fdd8fdd8
+GLOBL nttconst_c60842c15661<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_c612034afccf<>+0(SB)/8, $0x78f778f761f861f8
 DATA nttconst_c612034afccf<>+8(SB)/8, $0x78f778f761f861f8
 DATA nttconst_c612034afccf<>+16(SB)/8, $0x05d805d850e650e6
@@ -6413,6 +7953,12 @@ DATA nttconst_c612034afccf<>+40(SB)/8, $0xe68ce68c4ed34ed3
 DATA nttconst_c612034afccf<>+48(SB)/8, $0xe9c7e9c7a3f3a3f3
 DATA nttconst_c612034afccf<>+56(SB)/8, $0xe9c7e9c7a3f3a3f3
 GLOBL nttconst_c612034afccf<>(SB), RODATA|NOPTR, $64
+
+DATA nttconst_c675727e18ce<>+0(SB)/8, $0xfb76fb7605bd05bd
+DATA nttconst_c675727e18ce<>+8(SB)/8, $0xfb76fb7605bd05bd
+DATA nttconst_c675727e18ce<>+16(SB)/8, $0xf9aef9ae007e007e
+DATA nttconst_c675727e18ce<>+24(SB)/8, $0xf9aef9ae007e007e
+GLOBL nttconst_c675727e18ce<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_c67726397491<>+0(SB)/8, $0xba05ba05ba05ba05
 DATA nttconst_c67726397491<>+8(SB)/8, $0x10d710d710d710d7
@@ -6470,6 +8016,18 @@ DATA nttconst_cefe7d440652<>+16(SB)/8, $0x01ae01ae03670367
 DATA nttconst_cefe7d440652<>+24(SB)/8, $0xfbb1fbb1fb1dfb1d
 GLOBL nttconst_cefe7d440652<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_cfa39ba12ae2<>+0(SB)/8, $0x023d023dfad3fad3
+DATA nttconst_cfa39ba12ae2<>+8(SB)/8, $0x023d023dfad3fad3
+DATA nttconst_cfa39ba12ae2<>+16(SB)/8, $0x023d023dfad3fad3
+DATA nttconst_cfa39ba12ae2<>+24(SB)/8, $0x023d023dfad3fad3
+GLOBL nttconst_cfa39ba12ae2<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_cfbdefc36b6b<>+0(SB)/8, $0x10d710d7ba05ba05
+DATA nttconst_cfbdefc36b6b<>+8(SB)/8, $0x10d710d7ba05ba05
+DATA nttconst_cfbdefc36b6b<>+16(SB)/8, $0x41c041c0a1a5a1a5
+DATA nttconst_cfbdefc36b6b<>+24(SB)/8, $0x41c041c0a1a5a1a5
+GLOBL nttconst_cfbdefc36b6b<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_d1100d088074<>+0(SB)/8, $0x916b916b916b916b
 DATA nttconst_d1100d088074<>+8(SB)/8, $0x2373237323732373
 DATA nttconst_d1100d088074<>+16(SB)/8, $0x8a098a098a098a09
@@ -6491,6 +8049,12 @@ DATA nttconst_d187b0818f2c<>+8(SB)/8, $0xfa3efa3efa3efa3e
 DATA nttconst_d187b0818f2c<>+16(SB)/8, $0xfa3efa3efa3efa3e
 DATA nttconst_d187b0818f2c<>+24(SB)/8, $0xfa3efa3efa3efa3e
 GLOBL nttconst_d187b0818f2c<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_d1a6daf8d082<>+0(SB)/8, $0xfc9afc9a01de01de
+DATA nttconst_d1a6daf8d082<>+8(SB)/8, $0xfb02fb02031a031a
+DATA nttconst_d1a6daf8d082<>+16(SB)/8, $0xfa1afa1afcaafcaa
+DATA nttconst_d1a6daf8d082<>+24(SB)/8, $0xfb5ffb5ffa06fa06
+GLOBL nttconst_d1a6daf8d082<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_d22df5fe07b8<>+0(SB)/8, $0x29c229c229c229c2
 DATA nttconst_d22df5fe07b8<>+8(SB)/8, $0x29c229c229c229c2
@@ -6523,6 +8087,18 @@ DATA nttconst_d710ce33ffdd<>+8(SB)/8, $0xff6dff6d04870487
 DATA nttconst_d710ce33ffdd<>+16(SB)/8, $0x05cb05cbfcf7fcf7
 DATA nttconst_d710ce33ffdd<>+24(SB)/8, $0x045f045ffda6fda6
 GLOBL nttconst_d710ce33ffdd<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_d88dfd0a53f5<>+0(SB)/8, $0x91a691a6dd3edd3e
+DATA nttconst_d88dfd0a53f5<>+8(SB)/8, $0x91a691a6dd3edd3e
+DATA nttconst_d88dfd0a53f5<>+16(SB)/8, $0x4dab4dabc1f1c1f1
+DATA nttconst_d88dfd0a53f5<>+24(SB)/8, $0x4dab4dabc1f1c1f1
+GLOBL nttconst_d88dfd0a53f5<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_d8d8ecb86f51<>+0(SB)/8, $0x02dc02dc02600260
+DATA nttconst_d8d8ecb86f51<>+8(SB)/8, $0x02dc02dc02600260
+DATA nttconst_d8d8ecb86f51<>+16(SB)/8, $0x02dc02dc02600260
+DATA nttconst_d8d8ecb86f51<>+24(SB)/8, $0x02dc02dc02600260
+GLOBL nttconst_d8d8ecb86f51<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_db93e2e08d88<>+0(SB)/8, $0x01ae01aefbb1fbb1
 DATA nttconst_db93e2e08d88<>+8(SB)/8, $0x034b034b022b022b
@@ -6578,6 +8154,18 @@ DATA nttconst_dd85efe3f78b<>+16(SB)/8, $0xd6dcd6dcd6dcd6dc
 DATA nttconst_dd85efe3f78b<>+24(SB)/8, $0xd6dcd6dcd6dcd6dc
 GLOBL nttconst_dd85efe3f78b<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_e147d2c28832<>+0(SB)/8, $0xfbd7fbd7fb05fb05
+DATA nttconst_e147d2c28832<>+8(SB)/8, $0xfbd7fbd7fb05fb05
+DATA nttconst_e147d2c28832<>+16(SB)/8, $0x01c001c002a502a5
+DATA nttconst_e147d2c28832<>+24(SB)/8, $0x01c001c002a502a5
+GLOBL nttconst_e147d2c28832<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_e2425068dbc8<>+0(SB)/8, $0xe93de93d43d343d3
+DATA nttconst_e2425068dbc8<>+8(SB)/8, $0xe93de93d43d343d3
+DATA nttconst_e2425068dbc8<>+16(SB)/8, $0xe93de93d43d343d3
+DATA nttconst_e2425068dbc8<>+24(SB)/8, $0xe93de93d43d343d3
+GLOBL nttconst_e2425068dbc8<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_e2cc1411c980<>+0(SB)/8, $0x41c041c041c041c0
 DATA nttconst_e2cc1411c980<>+8(SB)/8, $0x10d710d710d710d7
 DATA nttconst_e2cc1411c980<>+16(SB)/8, $0xa1a5a1a5a1a5a1a5
@@ -6612,6 +8200,12 @@ DATA nttconst_ebd71bbf0df4<>+16(SB)/8, $0x05bc05bc05bc05bc
 DATA nttconst_ebd71bbf0df4<>+24(SB)/8, $0x05bc05bc05bc05bc
 GLOBL nttconst_ebd71bbf0df4<>(SB), RODATA|NOPTR, $32
 
+DATA nttconst_ec35e4f825f7<>+0(SB)/8, $0x4ed34ed361f861f8
+DATA nttconst_ec35e4f825f7<>+8(SB)/8, $0x4ed34ed361f861f8
+DATA nttconst_ec35e4f825f7<>+16(SB)/8, $0xa3f3a3f350e650e6
+DATA nttconst_ec35e4f825f7<>+24(SB)/8, $0xa3f3a3f350e650e6
+GLOBL nttconst_ec35e4f825f7<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_ed23b1acd2b7<>+0(SB)/8, $0xfa3efa3efa3efa3e
 DATA nttconst_ed23b1acd2b7<>+8(SB)/8, $0xfa3efa3efa3efa3e
 DATA nttconst_ed23b1acd2b7<>+16(SB)/8, $0xfa3efa3efa3efa3e
@@ -6631,6 +8225,12 @@ DATA nttconst_f08bb3ff28ed<>+40(SB)/8, $0x34d534d534d534d5
 DATA nttconst_f08bb3ff28ed<>+48(SB)/8, $0x34d534d534d534d5
 DATA nttconst_f08bb3ff28ed<>+56(SB)/8, $0x34d534d534d534d5
 GLOBL nttconst_f08bb3ff28ed<>(SB), RODATA|NOPTR, $64
+
+DATA nttconst_f15bc81b22c0<>+0(SB)/8, $0x47fa47fa229b229b
+DATA nttconst_f15bc81b22c0<>+8(SB)/8, $0x47fa47fa229b229b
+DATA nttconst_f15bc81b22c0<>+16(SB)/8, $0x47fa47fa229b229b
+DATA nttconst_f15bc81b22c0<>+24(SB)/8, $0x47fa47fa229b229b
+GLOBL nttconst_f15bc81b22c0<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_f3ebbb0a2e72<>+0(SB)/8, $0xfb5dfb5df985f985
 DATA nttconst_f3ebbb0a2e72<>+8(SB)/8, $0xfa47fa4701800180
@@ -6668,6 +8268,18 @@ DATA nttconst_f50d0dfdbfd2<>+48(SB)/8, $0x93a693a6334b334b
 DATA nttconst_f50d0dfdbfd2<>+56(SB)/8, $0xfeb1feb12bae2bae
 GLOBL nttconst_f50d0dfdbfd2<>(SB), RODATA|NOPTR, $64
 
+DATA nttconst_f57766a13632<>+0(SB)/8, $0x05d305d3f9f8f9f8
+DATA nttconst_f57766a13632<>+8(SB)/8, $0x05d305d3f9f8f9f8
+DATA nttconst_f57766a13632<>+16(SB)/8, $0xfaf3faf3fee6fee6
+DATA nttconst_f57766a13632<>+24(SB)/8, $0xfaf3faf3fee6fee6
+GLOBL nttconst_f57766a13632<>(SB), RODATA|NOPTR, $32
+
+DATA nttconst_f6cb10f84a93<>+0(SB)/8, $0x1826182615751575
+DATA nttconst_f6cb10f84a93<>+8(SB)/8, $0x03b103b1ee15ee15
+DATA nttconst_f6cb10f84a93<>+16(SB)/8, $0xc5ddc5dd5a345a34
+DATA nttconst_f6cb10f84a93<>+24(SB)/8, $0x93a693a6334b334b
+GLOBL nttconst_f6cb10f84a93<>(SB), RODATA|NOPTR, $32
+
 DATA nttconst_f73496d97577<>+0(SB)/8, $0xfad3fad3fad3fad3
 DATA nttconst_f73496d97577<>+8(SB)/8, $0xfad3fad3fad3fad3
 DATA nttconst_f73496d97577<>+16(SB)/8, $0x023d023d023d023d
@@ -6693,6 +8305,12 @@ DATA nttconst_f7c282f657dd<>+40(SB)/8, $0x058e058e058e058e
 DATA nttconst_f7c282f657dd<>+48(SB)/8, $0x058e058e058e058e
 DATA nttconst_f7c282f657dd<>+56(SB)/8, $0x058e058e058e058e
 GLOBL nttconst_f7c282f657dd<>(SB), RODATA|NOPTR, $64
+
+DATA nttconst_f8ea550ea997<>+0(SB)/8, $0xfff8fff8fd66fd66
+DATA nttconst_f8ea550ea997<>+8(SB)/8, $0xfff8fff8fd66fd66
+DATA nttconst_f8ea550ea997<>+16(SB)/8, $0x02040204fec0fec0
+DATA nttconst_f8ea550ea997<>+24(SB)/8, $0x02040204fec0fec0
+GLOBL nttconst_f8ea550ea997<>(SB), RODATA|NOPTR, $32
 
 DATA nttconst_f944e8453445<>+0(SB)/8, $0x0313031303130313
 DATA nttconst_f944e8453445<>+8(SB)/8, $0x0313031303130313

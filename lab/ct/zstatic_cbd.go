@@ -14,7 +14,6 @@ func init() {
 			{Name: "cbd2_avx2_4", Instrs: 85},
 			{Name: "cbd2_avx512_1", Instrs: 28},
 			{Name: "cbd3_avx2_1", Instrs: 33},
-			{Name: "cbd3_avx2_2", Instrs: 57},
 			{Name: "cbd3_avx512_1", Instrs: 34},
 			{Name: "expandmask_avx2_2", Instrs: 69},
 			{Name: "expandmask_avx512_1", Instrs: 49},
@@ -24,11 +23,10 @@ func init() {
 			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=4", Funcs: []int{0}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=1", Funcs: []int{1}},
 			{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=1", Funcs: []int{2}},
-			{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=2", Funcs: []int{3}},
-			{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=1", Funcs: []int{4}},
-			{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=2", Funcs: []int{5}},
-			{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=1", Funcs: []int{6}},
-			{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=2", Funcs: []int{7}},
+			{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=1", Funcs: []int{3}},
+			{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=2", Funcs: []int{4}},
+			{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=1", Funcs: []int{5}},
+			{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=2", Funcs: []int{6}},
 		},
 	})
 	register(&File{
@@ -43,6 +41,7 @@ func init() {
 			{Name: "cbd2_avx2_2", Instrs: 47},
 			{Name: "cbd2_avx512_2", Instrs: 47},
 			{Name: "cbd2_avx512_4", Instrs: 85},
+			{Name: "cbd3_avx2_2", Instrs: 57},
 			{Name: "cbd3_avx512_2", Instrs: 56},
 			{Name: "expandmask_avx2_1", Instrs: 45},
 		},
@@ -51,8 +50,9 @@ func init() {
 			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=2", Funcs: []int{1}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=2", Funcs: []int{2}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=4", Funcs: []int{3}},
-			{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=2", Funcs: []int{4}},
-			{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=1", Funcs: []int{5}},
+			{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=2", Funcs: []int{4}},
+			{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=2", Funcs: []int{5}},
+			{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=1", Funcs: []int{6}},
 		},
 	})
 }

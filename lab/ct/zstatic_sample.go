@@ -16,19 +16,18 @@ func init() {
 			{Name: "rej23_avx2_2", Instrs: 77, PublicOnly: true},
 			{Name: "rej23_avx512_vbmi_reg", Instrs: 69, PublicOnly: true},
 			{Name: "rej23_avx512_vbmi_mem", Instrs: 67, PublicOnly: true},
-			{Name: "rej23_avx512_permd_mem", Instrs: 70, PublicOnly: true},
 			{Name: "rejeta_avx2_2", Instrs: 129, Declassified: []Declassified{
-				{Line: 613, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 637, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 668, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 700, Instr: "CMPL R10, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 717, Instr: "CMPL R9, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 531, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 555, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 586, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 618, Instr: "CMPL R10, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 635, Instr: "CMPL R9, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
 			}},
 			{Name: "rejeta_avx512_reg", Instrs: 101, Declassified: []Declassified{
-				{Line: 768, Instr: "VPCMPUB $0x01, Y1, Y2, K1", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 797, Instr: "VPCMPUB $0x01, Y1, Y2, K1", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 826, Instr: "CMPL R10, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 843, Instr: "CMPL R9, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 686, Instr: "VPCMPUB $0x01, Y1, Y2, K1", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 715, Instr: "VPCMPUB $0x01, Y1, Y2, K1", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 744, Instr: "CMPL R10, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 761, Instr: "CMPL R9, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
 			}},
 		},
 		Variants: []Variant{
@@ -37,9 +36,8 @@ func init() {
 			{Kernel: "mldsa.rejntt", Name: "isa=avx2/unroll=2", Funcs: []int{2}},
 			{Kernel: "mldsa.rejntt", Name: "isa=avx512/gather=vbmi/compress=reg", Funcs: []int{3}},
 			{Kernel: "mldsa.rejntt", Name: "isa=avx512/gather=vbmi/compress=mem", Funcs: []int{4}},
-			{Kernel: "mldsa.rejntt", Name: "isa=avx512/gather=permd/compress=mem", Funcs: []int{5}},
-			{Kernel: "mldsa.rejeta", Name: "isa=avx2/unroll=2", Funcs: []int{6}},
-			{Kernel: "mldsa.rejeta", Name: "isa=avx512/compress=reg", Funcs: []int{7}},
+			{Kernel: "mldsa.rejeta", Name: "isa=avx2/unroll=2", Funcs: []int{5}},
+			{Kernel: "mldsa.rejeta", Name: "isa=avx512/compress=reg", Funcs: []int{6}},
 		},
 	})
 	register(&File{
@@ -54,10 +52,11 @@ func init() {
 			{Name: "rej12_avx512_mem", Instrs: 85, PublicOnly: true},
 			{Name: "rej23_avx2_1", Instrs: 46, PublicOnly: true},
 			{Name: "rej23_avx512_permd_reg", Instrs: 72, PublicOnly: true},
+			{Name: "rej23_avx512_permd_mem", Instrs: 70, PublicOnly: true},
 			{Name: "rejeta_avx2_1", Instrs: 80, Declassified: []Declassified{
-				{Line: 361, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 393, Instr: "CMPL R10, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
-				{Line: 410, Instr: "CMPL R9, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 443, Instr: "VPCMPGTB X2, X1, X3", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 475, Instr: "CMPL R10, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
+				{Line: 492, Instr: "CMPL R9, DI", Why: "which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2"},
 			}},
 		},
 		Variants: []Variant{
@@ -65,7 +64,8 @@ func init() {
 			{Kernel: "mlkem.rejntt", Name: "isa=avx512/compress=mem", Funcs: []int{1}},
 			{Kernel: "mldsa.rejntt", Name: "isa=avx2/unroll=1", Funcs: []int{2}},
 			{Kernel: "mldsa.rejntt", Name: "isa=avx512/gather=permd/compress=reg", Funcs: []int{3}},
-			{Kernel: "mldsa.rejeta", Name: "isa=avx2/unroll=1", Funcs: []int{4}},
+			{Kernel: "mldsa.rejntt", Name: "isa=avx512/gather=permd/compress=mem", Funcs: []int{4}},
+			{Kernel: "mldsa.rejeta", Name: "isa=avx2/unroll=1", Funcs: []int{5}},
 		},
 	})
 }

@@ -23,10 +23,9 @@ var prodAsmCompress = []variant.Impl[func(dst []byte, f *[256]int16, d int)]{
 	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.compress_avx512", LoopLabel: "", OffsetSweep: false, Fn: compress_avx512},
 }
 
-// prodAsmDecompress lists the implementations of mlkem.decompress the compiled dispatch table can select (2).
+// prodAsmDecompress lists the implementations of mlkem.decompress the compiled dispatch table can select (1).
 var prodAsmDecompress = []variant.Impl[func(f *[256]int16, src []byte, d int)]{
 	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decompress_avx2", LoopLabel: "", OffsetSweep: false, Fn: decompress_avx2},
-	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decompress_avx512", LoopLabel: "", OffsetSweep: false, Fn: decompress_avx512},
 }
 
 // prodAsmPack lists the implementations of mldsa.pack the compiled dispatch table can select (2).

@@ -23,9 +23,6 @@ func compress_avx512(dst []byte, f *[256]int16, d int)
 func decompress_avx2(f *[256]int16, src []byte, d int)
 
 //go:noescape
-func decompress_avx512(f *[256]int16, src []byte, d int)
-
-//go:noescape
 func dsapack_avx2(dst []byte, w *[256]int32, bits int, base int32, sgn int32)
 
 //go:noescape

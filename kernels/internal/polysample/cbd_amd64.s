@@ -168,69 +168,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func cbd3_avx2_2(f *[256]int16, b *[192]byte)
-// Requires: AVX, AVX2
-TEXT ·cbd3_avx2_2(SB), NOSPLIT, $0-16
-	MOVQ f+0(FP), AX
-	MOVQ b+8(FP), CX
-	MOVQ $0x0000000000000008, DX
-
-loop:
-	VMOVQ       (CX), X3
-	VPINSRD     $0x02, 8(CX), X3, X3
-	VINSERTI128 $0x01, X3, Y3, Y0
-	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
-	VPSRLD      $0x01, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSRLD      $0x02, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSLLD      $0x0a, Y2, Y1
-	VPOR        Y1, Y2, Y2
-	VPSRLD      $0x03, Y2, Y1
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
-	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSUBD      Y1, Y2, Y2
-	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
-	VPADDW      Y0, Y2, Y2
-	VMOVDQU     Y2, (AX)
-	VMOVQ       12(CX), X3
-	VPINSRD     $0x02, 20(CX), X3, X3
-	VINSERTI128 $0x01, X3, Y3, Y0
-	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
-	VPSRLD      $0x01, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSRLD      $0x02, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSLLD      $0x0a, Y2, Y1
-	VPOR        Y1, Y2, Y2
-	VPSRLD      $0x03, Y2, Y1
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
-	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSUBD      Y1, Y2, Y2
-	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
-	VPADDW      Y0, Y2, Y2
-	VMOVDQU     Y2, 32(AX)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000018, CX
-	DECQ        DX
-	JNZ         loop
-	VZEROUPPER
-	RET
-
 // func cbd3_avx512_1(f *[256]int16, b *[192]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·cbd3_avx512_1(SB), NOSPLIT, $0-16

@@ -492,88 +492,6 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
-// func rej23_avx512_permd_mem(a *[256]int32, j int, buf []byte) int
-// Requires: AVX, AVX512BW, AVX512F, BMI2, POPCNT
-TEXT ·rej23_avx512_permd_mem(SB), NOSPLIT, $0-48
-	MOVQ         a+0(FP), AX
-	MOVQ         j+8(FP), CX
-	MOVQ         buf_base+16(FP), DX
-	MOVQ         buf_len+24(FP), BX
-	VMOVDQU32    sampleconst_a8725d8ada30<>+0(SB), Z0
-	VPBROADCASTD sampleconst_84db5ea1d0ca<>+0(SB), Z1
-	VMOVDQU32    sampleconst_2a84102ed057<>+0(SB), Z2
-	VMOVDQU32    sampleconst_755cdb228a4a<>+0(SB), Z3
-	MOVQ         $0x0000ffffffffffff, SI
-	KMOVQ        SI, K1
-
-loop:
-	CMPQ        BX, $0x00000030
-	JB          part
-	CMPQ        CX, $0x000000f0
-	JA          part
-	VMOVDQU8.Z  (DX), K1, Z4
-	VPERMD      Z4, Z2, Z4
-	VPSHUFB     Z3, Z4, Z4
-	VPANDD      Z0, Z4, Z4
-	VPCMPUD     $0x01, Z1, Z4, K2
-	VPCOMPRESSD Z4, K2, (AX)(CX*4)
-	KMOVW       K2, SI
-	POPCNTQ     SI, SI
-	ADDQ        SI, CX
-	ADDQ        $0x00000030, DX
-	SUBQ        $0x00000030, BX
-	JMP         loop
-
-part:
-	CMPQ        BX, $0x00000003
-	JB          tail
-	CMPQ        CX, $0x000000f0
-	JA          tail
-	MOVQ        $-1, SI
-	BZHIQ       BX, SI, SI
-	KMOVQ       SI, K1
-	VMOVDQU8.Z  (DX), K1, Z4
-	VPERMD      Z4, Z2, Z4
-	VPSHUFB     Z3, Z4, Z4
-	VPANDD      Z0, Z4, Z4
-	VPCMPUD     $0x01, Z1, Z4, K1
-	IMUL3Q      $0x000000ab, BX, BX
-	SHRQ        $0x09, BX
-	KMOVW       K1, SI
-	BZHIQ       BX, SI, SI
-	KMOVW       SI, K1
-	VPCOMPRESSD Z4, K1, (AX)(CX*4)
-	KMOVW       K1, BX
-	POPCNTQ     BX, BX
-	ADDQ        BX, CX
-	XORQ        BX, BX
-
-tail:
-	CMPQ    BX, $0x00000003
-	JB      done
-	CMPQ    CX, $0x00000100
-	JAE     done
-	MOVBLZX (DX), SI
-	MOVBLZX 1(DX), DI
-	SHLL    $0x08, DI
-	ORL     DI, SI
-	MOVBLZX 2(DX), DI
-	ANDL    $0x0000007f, DI
-	SHLL    $0x10, DI
-	ORL     DI, SI
-	ADDQ    $0x00000003, DX
-	SUBQ    $0x00000003, BX
-	CMPL    SI, $0x007fe001
-	JAE     tail
-	MOVL    SI, (AX)(CX*4)
-	INCQ    CX
-	JMP     tail
-
-done:
-	VZEROUPPER
-	MOVQ CX, ret+40(FP)
-	RET
-
 // func rejeta_avx2_2(s *[256]int32, j int, prf []byte, eta int32) int
 // Requires: AVX, AVX2, POPCNT
 TEXT ·rejeta_avx2_2(SB), NOSPLIT, $0-56
@@ -882,16 +800,6 @@ DATA sampleconst_27148464e3ba<>+8(SB)/8, $0xf5f6f7f8f9fafbfc
 DATA sampleconst_27148464e3ba<>+16(SB)/8, $0xfdfeff0001020304
 DATA sampleconst_27148464e3ba<>+24(SB)/8, $0xf5f6f7f8f9fafbfc
 GLOBL sampleconst_27148464e3ba<>(SB), RODATA|NOPTR, $32
-
-DATA sampleconst_2a84102ed057<>+0(SB)/8, $0x0000000100000000
-DATA sampleconst_2a84102ed057<>+8(SB)/8, $0x0000000200000002
-DATA sampleconst_2a84102ed057<>+16(SB)/8, $0x0000000400000003
-DATA sampleconst_2a84102ed057<>+24(SB)/8, $0x0000000500000005
-DATA sampleconst_2a84102ed057<>+32(SB)/8, $0x0000000700000006
-DATA sampleconst_2a84102ed057<>+40(SB)/8, $0x0000000800000008
-DATA sampleconst_2a84102ed057<>+48(SB)/8, $0x0000000a00000009
-DATA sampleconst_2a84102ed057<>+56(SB)/8, $0x0000000b0000000b
-GLOBL sampleconst_2a84102ed057<>(SB), RODATA|NOPTR, $64
 
 DATA sampleconst_2b4c342f5433<>+0(SB)/8, $0x0000000000000009
 GLOBL sampleconst_2b4c342f5433<>(SB), RODATA|NOPTR, $8
@@ -1459,16 +1367,6 @@ DATA sampleconst_5c07a7752a12<>+40(SB)/8, $0x0004000000040000
 DATA sampleconst_5c07a7752a12<>+48(SB)/8, $0x0004000000040000
 DATA sampleconst_5c07a7752a12<>+56(SB)/8, $0x0004000000040000
 GLOBL sampleconst_5c07a7752a12<>(SB), RODATA|NOPTR, $64
-
-DATA sampleconst_755cdb228a4a<>+0(SB)/8, $0x8005040380020100
-DATA sampleconst_755cdb228a4a<>+8(SB)/8, $0x800b0a0980080706
-DATA sampleconst_755cdb228a4a<>+16(SB)/8, $0x8005040380020100
-DATA sampleconst_755cdb228a4a<>+24(SB)/8, $0x800b0a0980080706
-DATA sampleconst_755cdb228a4a<>+32(SB)/8, $0x8005040380020100
-DATA sampleconst_755cdb228a4a<>+40(SB)/8, $0x800b0a0980080706
-DATA sampleconst_755cdb228a4a<>+48(SB)/8, $0x8005040380020100
-DATA sampleconst_755cdb228a4a<>+56(SB)/8, $0x800b0a0980080706
-GLOBL sampleconst_755cdb228a4a<>(SB), RODATA|NOPTR, $64
 
 DATA sampleconst_84db5ea1d0ca<>+0(SB)/8, $0x00000000007fe001
 GLOBL sampleconst_84db5ea1d0ca<>(SB), RODATA|NOPTR, $8

@@ -14,9 +14,6 @@ func cbd2_avx512_1(f *[256]int16, b *[128]byte)
 func cbd3_avx2_1(f *[256]int16, b *[192]byte)
 
 //go:noescape
-func cbd3_avx2_2(f *[256]int16, b *[192]byte)
-
-//go:noescape
 func cbd3_avx512_1(f *[256]int16, b *[192]byte)
 
 //go:noescape

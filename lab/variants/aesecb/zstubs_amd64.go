@@ -13,8 +13,8 @@ func aes128enc_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=mem/align=64).
 func aes128enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=none).
-func aes128enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=32).
+func aes128enc_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -46,6 +46,9 @@ func aes128enc_vaes256_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes128enc_vaes256_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -57,9 +60,6 @@ func aes128enc_vaes256_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 
 // aes128enc_vaes256_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -79,8 +79,17 @@ func aes128enc_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -97,6 +106,12 @@ func aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -112,14 +127,8 @@ func aes128enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -130,14 +139,8 @@ func aes128enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -153,9 +156,6 @@ func aes128enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -307,14 +307,14 @@ func aes128dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=2/keys=regs/align=64).
 func aes128dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=2/keys=mem/align=64).
-func aes128dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_aesni_i4_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=64).
 func aes128dec_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=none).
 func aes128dec_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=32).
+func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -331,6 +331,9 @@ func aes128dec_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128dec_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128dec_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -339,9 +342,6 @@ func aes128dec_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128dec_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -369,6 +369,12 @@ func aes128dec_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128dec_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes128dec_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -412,9 +418,6 @@ func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes128dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -423,9 +426,6 @@ func aes128dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -439,17 +439,14 @@ func aes128dec_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128dec_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -598,11 +595,8 @@ func aes192enc_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=2/keys=mem/align=64).
 func aes192enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=none).
-func aes192enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=32).
-func aes192enc_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64).
+func aes192enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -646,17 +640,23 @@ func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes192enc_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes256_i4_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -673,9 +673,6 @@ func aes192enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes192enc_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -691,20 +688,11 @@ func aes192enc_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192enc_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -715,17 +703,14 @@ func aes192enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -886,14 +871,8 @@ func aes192enc_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i4_kmem_a64p60 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+60).
 func aes192enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
-func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=mem/align=64).
 func aes192dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64).
-func aes192dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=32).
 func aes192dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
@@ -934,6 +913,9 @@ func aes192dec_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -945,6 +927,9 @@ func aes192dec_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes192dec_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i4_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -961,20 +946,17 @@ func aes192dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes192dec_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -991,32 +973,17 @@ func aes192dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1033,14 +1000,17 @@ func aes192dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
+func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p4 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64+4).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64p4(rk *[240]byte, dst []byte, src []byte)
@@ -1180,6 +1150,9 @@ func aes192dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes256enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=regs/align=64).
 func aes256enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1197,9 +1170,6 @@ func aes256enc_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 
 // aes256enc_vaes256_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1234,9 +1204,6 @@ func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src [
 // aes256enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
-func aes256enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1245,9 +1212,6 @@ func aes256enc_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 
 // aes256enc_vaes512_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1258,8 +1222,8 @@ func aes256enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes256enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1288,26 +1252,14 @@ func aes256enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes256enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes256enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
-func aes256enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1465,8 +1417,8 @@ func aes256dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes256dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=2/keys=mem/align=64).
 func aes256dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=32).
-func aes256dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64).
+func aes256dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=32).
 func aes256dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
@@ -1522,9 +1474,6 @@ func aes256dec_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src
 // aes256dec_vaes256_i4_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes256dec_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
-func aes256dec_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1546,14 +1495,11 @@ func aes256dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
+func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1567,9 +1513,6 @@ func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1578,9 +1521,6 @@ func aes256dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes256dec_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1600,14 +1540,14 @@ func aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes256dec_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes256dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
+func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes256dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)

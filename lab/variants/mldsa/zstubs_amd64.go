@@ -350,6 +350,9 @@ func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int32)
 func invntt_avx2_mem_blend_undo_eager_none(f *[256]int32)
 
 //go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int32)
 
 //go:noescape
@@ -483,9 +486,6 @@ func invntt_avx512_all_permt2_undo_lazy_64p56(f *[256]int32)
 
 //go:noescape
 func invntt_avx512_all_permt2_undo_lazy_64p60(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
@@ -743,9 +743,6 @@ func mulntt_avx512_ifma_2_64p56(h *[256]int32, a *[256]int32, b *[256]int32)
 func mulntt_avx512_ifma_2_64p60(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
 func mulntt_avx512_ifma2_load_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
@@ -777,9 +774,6 @@ func mulntt_avx512_ifma2_shuf_16_none(h *[256]int32, a *[256]int32, b *[256]int3
 
 //go:noescape
 func mulntt_avx512_ifma2_load_16_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
-func mulntt_avx2_mont_2_32(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx2_mont_2_64(h *[256]int32, a *[256]int32, b *[256]int32)

@@ -33198,574 +33198,6 @@ TEXT ·ntt_avx512_all_shufps_undo_lazy_barrett_none(SB), $0-8
 	VZEROUPPER
 	RET
 
-// func ntt_avx512vl_all_unpack_undo_lazy_barrett_none(f *[256]int16)
-// Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·ntt_avx512vl_all_unpack_undo_lazy_barrett_none(SB), $0-8
-	MOVQ        f+0(FP), AX
-	VMOVDQU64   nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU64   (AX), Y1
-	VMOVDQU64   32(AX), Y2
-	VMOVDQU64   64(AX), Y3
-	VMOVDQU64   96(AX), Y4
-	VMOVDQU64   128(AX), Y5
-	VMOVDQU64   160(AX), Y6
-	VMOVDQU64   192(AX), Y7
-	VMOVDQU64   224(AX), Y8
-	VMOVDQU64   256(AX), Y9
-	VMOVDQU64   288(AX), Y10
-	VMOVDQU64   320(AX), Y11
-	VMOVDQU64   352(AX), Y12
-	VMOVDQU64   384(AX), Y13
-	VMOVDQU64   416(AX), Y14
-	VMOVDQU64   448(AX), Y15
-	VMOVDQU64   480(AX), Y16
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y9, Y17
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y9, Y9
-	VPADDW      Y9, Y1, Y17
-	VPSUBW      Y9, Y1, Y9
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y10, Y1
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y10, Y10
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y10, Y10
-	VPADDW      Y10, Y2, Y1
-	VPSUBW      Y10, Y2, Y10
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y11, Y2
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y11, Y11
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y11, Y11
-	VPADDW      Y11, Y3, Y2
-	VPSUBW      Y11, Y3, Y11
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y12, Y3
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y12, Y12
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y12, Y12
-	VPADDW      Y12, Y4, Y3
-	VPSUBW      Y12, Y4, Y12
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y13, Y4
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y13, Y13
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y13, Y13
-	VPADDW      Y13, Y5, Y4
-	VPSUBW      Y13, Y5, Y13
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y14, Y5
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y14, Y14
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y14, Y14
-	VPADDW      Y14, Y6, Y5
-	VPSUBW      Y14, Y6, Y14
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y15, Y6
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y15, Y15
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y15, Y15
-	VPADDW      Y15, Y7, Y6
-	VPSUBW      Y15, Y7, Y15
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y16, Y7
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y16, Y16
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y16, Y16
-	VPADDW      Y16, Y8, Y7
-	VPSUBW      Y16, Y8, Y16
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y8
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y4, Y4
-	VPADDW      Y4, Y17, Y8
-	VPSUBW      Y4, Y17, Y4
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y5, Y17
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y5, Y5
-	VPADDW      Y5, Y1, Y17
-	VPSUBW      Y5, Y1, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y1
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPADDW      Y6, Y2, Y1
-	VPSUBW      Y6, Y2, Y6
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPADDW      Y7, Y3, Y2
-	VPSUBW      Y7, Y3, Y7
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y13, Y13
-	VPADDW      Y13, Y9, Y3
-	VPSUBW      Y13, Y9, Y13
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y14, Y9
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
-	VPMULHW     Y0, Y9, Y9
-	VPSUBW      Y9, Y14, Y14
-	VPADDW      Y14, Y10, Y9
-	VPSUBW      Y14, Y10, Y14
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y15, Y10
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y15, Y15
-	VPMULHW     Y0, Y10, Y10
-	VPSUBW      Y10, Y15, Y15
-	VPADDW      Y15, Y11, Y10
-	VPSUBW      Y15, Y11, Y15
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y16, Y11
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y16, Y16
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y11, Y16, Y16
-	VPADDW      Y16, Y12, Y11
-	VPSUBW      Y16, Y12, Y16
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y1, Y12
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y12, Y1, Y1
-	VPADDW      Y1, Y8, Y12
-	VPSUBW      Y1, Y8, Y1
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y2, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y2, Y2
-	VPADDW      Y2, Y17, Y8
-	VPSUBW      Y2, Y17, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y6, Y17
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y6, Y6
-	VPADDW      Y6, Y4, Y17
-	VPSUBW      Y6, Y4, Y6
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y7, Y4
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y7, Y7
-	VPADDW      Y7, Y5, Y4
-	VPSUBW      Y7, Y5, Y7
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y10, Y5
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y10, Y10
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y10, Y10
-	VPADDW      Y10, Y3, Y5
-	VPSUBW      Y10, Y3, Y10
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y3
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y11, Y11
-	VPADDW      Y11, Y9, Y3
-	VPSUBW      Y11, Y9, Y11
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y15, Y9
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y15, Y15
-	VPMULHW     Y0, Y9, Y9
-	VPSUBW      Y9, Y15, Y15
-	VPADDW      Y15, Y13, Y9
-	VPSUBW      Y15, Y13, Y15
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y16, Y13
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y16, Y16
-	VPMULHW     Y0, Y13, Y13
-	VPSUBW      Y13, Y16, Y16
-	VPADDW      Y16, Y14, Y13
-	VPSUBW      Y16, Y14, Y16
-	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y8, Y14
-	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y14, Y8, Y8
-	VPADDW      Y8, Y12, Y14
-	VPSUBW      Y8, Y12, Y8
-	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y2, Y12
-	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y12, Y2, Y2
-	VPADDW      Y2, Y1, Y12
-	VPSUBW      Y2, Y1, Y2
-	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y4, Y4
-	VPADDW      Y4, Y17, Y1
-	VPSUBW      Y4, Y17, Y4
-	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y17
-	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y7, Y7
-	VPADDW      Y7, Y6, Y17
-	VPSUBW      Y7, Y6, Y7
-	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y6
-	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y3, Y3
-	VPADDW      Y3, Y5, Y6
-	VPSUBW      Y3, Y5, Y3
-	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y11, Y5
-	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y11, Y11
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y11, Y11
-	VPADDW      Y11, Y10, Y5
-	VPSUBW      Y11, Y10, Y11
-	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y13, Y10
-	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y13, Y13
-	VPMULHW     Y0, Y10, Y10
-	VPSUBW      Y10, Y13, Y13
-	VPADDW      Y13, Y9, Y10
-	VPSUBW      Y13, Y9, Y13
-	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y16, Y9
-	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y16, Y16
-	VPMULHW     Y0, Y9, Y9
-	VPSUBW      Y9, Y16, Y16
-	VPADDW      Y16, Y15, Y9
-	VPSUBW      Y16, Y15, Y16
-	VSHUFI64X2  $0x00, Y8, Y14, Y15
-	VSHUFI64X2  $0x03, Y8, Y14, Y8
-	VSHUFI64X2  $0x00, Y2, Y12, Y14
-	VSHUFI64X2  $0x03, Y2, Y12, Y2
-	VSHUFI64X2  $0x00, Y4, Y1, Y12
-	VSHUFI64X2  $0x03, Y4, Y1, Y1
-	VSHUFI64X2  $0x00, Y7, Y17, Y4
-	VSHUFI64X2  $0x03, Y7, Y17, Y7
-	VSHUFI64X2  $0x00, Y3, Y6, Y17
-	VSHUFI64X2  $0x03, Y3, Y6, Y3
-	VSHUFI64X2  $0x00, Y11, Y5, Y6
-	VSHUFI64X2  $0x03, Y11, Y5, Y5
-	VSHUFI64X2  $0x00, Y13, Y10, Y11
-	VSHUFI64X2  $0x03, Y13, Y10, Y10
-	VSHUFI64X2  $0x00, Y16, Y9, Y13
-	VSHUFI64X2  $0x03, Y16, Y9, Y9
-	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y8, Y16
-	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y16, Y16
-	VPSUBW      Y16, Y8, Y8
-	VPADDW      Y8, Y15, Y16
-	VPSUBW      Y8, Y15, Y8
-	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y2, Y15
-	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y15, Y15
-	VPSUBW      Y15, Y2, Y2
-	VPADDW      Y2, Y14, Y15
-	VPSUBW      Y2, Y14, Y2
-	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y1, Y14
-	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y14, Y1, Y1
-	VPADDW      Y1, Y12, Y14
-	VPSUBW      Y1, Y12, Y1
-	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y7, Y12
-	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y12, Y7, Y7
-	VPADDW      Y7, Y4, Y12
-	VPSUBW      Y7, Y4, Y7
-	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_2651743c290e<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPADDW      Y3, Y17, Y4
-	VPSUBW      Y3, Y17, Y3
-	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y5, Y17
-	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y5, Y5
-	VPADDW      Y5, Y6, Y17
-	VPSUBW      Y5, Y6, Y5
-	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y10, Y6
-	VPMULHW     nttconst_1e898f237363<>+0(SB), Y10, Y10
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y10, Y10
-	VPADDW      Y10, Y11, Y6
-	VPSUBW      Y10, Y11, Y10
-	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y9, Y11
-	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y11, Y9, Y9
-	VPADDW      Y9, Y13, Y11
-	VPSUBW      Y9, Y13, Y9
-	VPUNPCKLQDQ Y8, Y16, Y13
-	VPUNPCKHQDQ Y8, Y16, Y8
-	VPUNPCKLQDQ Y2, Y15, Y16
-	VPUNPCKHQDQ Y2, Y15, Y2
-	VPUNPCKLQDQ Y1, Y14, Y15
-	VPUNPCKHQDQ Y1, Y14, Y1
-	VPUNPCKLQDQ Y7, Y12, Y14
-	VPUNPCKHQDQ Y7, Y12, Y7
-	VPUNPCKLQDQ Y3, Y4, Y12
-	VPUNPCKHQDQ Y3, Y4, Y3
-	VPUNPCKLQDQ Y5, Y17, Y4
-	VPUNPCKHQDQ Y5, Y17, Y5
-	VPUNPCKLQDQ Y10, Y6, Y17
-	VPUNPCKHQDQ Y10, Y6, Y6
-	VPUNPCKLQDQ Y9, Y11, Y10
-	VPUNPCKHQDQ Y9, Y11, Y9
-	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y8, Y11
-	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y11, Y8, Y8
-	VPADDW      Y8, Y13, Y11
-	VPSUBW      Y8, Y13, Y8
-	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y2, Y13
-	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y13, Y13
-	VPSUBW      Y13, Y2, Y2
-	VPADDW      Y2, Y16, Y13
-	VPSUBW      Y2, Y16, Y2
-	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y1, Y16
-	VPMULHW     nttconst_079e8973a741<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y16, Y16
-	VPSUBW      Y16, Y1, Y1
-	VPADDW      Y1, Y15, Y16
-	VPSUBW      Y1, Y15, Y1
-	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y7, Y15
-	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y15, Y15
-	VPSUBW      Y15, Y7, Y7
-	VPADDW      Y7, Y14, Y15
-	VPSUBW      Y7, Y14, Y7
-	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y3, Y14
-	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y14, Y3, Y3
-	VPADDW      Y3, Y12, Y14
-	VPSUBW      Y3, Y12, Y3
-	VPMULLW     nttconst_d1100d088074<>+0(SB), Y5, Y12
-	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y12, Y5, Y5
-	VPADDW      Y5, Y4, Y12
-	VPSUBW      Y5, Y4, Y5
-	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y6, Y4
-	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y6, Y6
-	VPADDW      Y6, Y17, Y4
-	VPSUBW      Y6, Y17, Y6
-	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y9, Y17
-	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y9, Y9
-	VPADDW      Y9, Y10, Y17
-	VPSUBW      Y9, Y10, Y9
-	VPUNPCKLDQ  Y8, Y11, Y10
-	VPUNPCKHDQ  Y8, Y11, Y8
-	VPUNPCKLDQ  Y2, Y13, Y11
-	VPUNPCKHDQ  Y2, Y13, Y2
-	VPUNPCKLDQ  Y1, Y16, Y13
-	VPUNPCKHDQ  Y1, Y16, Y1
-	VPUNPCKLDQ  Y7, Y15, Y16
-	VPUNPCKHDQ  Y7, Y15, Y7
-	VPUNPCKLDQ  Y3, Y14, Y15
-	VPUNPCKHDQ  Y3, Y14, Y3
-	VPUNPCKLDQ  Y5, Y12, Y14
-	VPUNPCKHDQ  Y5, Y12, Y5
-	VPUNPCKLDQ  Y6, Y4, Y12
-	VPUNPCKHDQ  Y6, Y4, Y4
-	VPUNPCKLDQ  Y9, Y17, Y6
-	VPUNPCKHDQ  Y9, Y17, Y9
-	VPUNPCKLQDQ Y8, Y10, Y17
-	VPUNPCKHQDQ Y8, Y10, Y8
-	VPUNPCKLQDQ Y2, Y11, Y10
-	VPUNPCKHQDQ Y2, Y11, Y2
-	VPUNPCKLQDQ Y1, Y13, Y11
-	VPUNPCKHQDQ Y1, Y13, Y1
-	VPUNPCKLQDQ Y7, Y16, Y13
-	VPUNPCKHQDQ Y7, Y16, Y7
-	VPUNPCKLQDQ Y3, Y15, Y16
-	VPUNPCKHQDQ Y3, Y15, Y3
-	VPUNPCKLQDQ Y5, Y14, Y15
-	VPUNPCKHQDQ Y5, Y14, Y5
-	VPUNPCKLQDQ Y4, Y12, Y14
-	VPUNPCKHQDQ Y4, Y12, Y4
-	VPUNPCKLQDQ Y9, Y6, Y12
-	VPUNPCKHQDQ Y9, Y6, Y6
-	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y8, Y9
-	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y9, Y9
-	VPSUBW      Y9, Y8, Y8
-	VPADDW      Y8, Y17, Y9
-	VPSUBW      Y8, Y17, Y8
-	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y2, Y17
-	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y17, Y17
-	VPSUBW      Y17, Y2, Y2
-	VPADDW      Y2, Y10, Y17
-	VPSUBW      Y2, Y10, Y2
-	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y1, Y10
-	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y10, Y10
-	VPSUBW      Y10, Y1, Y1
-	VPADDW      Y1, Y11, Y10
-	VPSUBW      Y1, Y11, Y1
-	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y7, Y11
-	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y11, Y7, Y7
-	VPADDW      Y7, Y13, Y11
-	VPSUBW      Y7, Y13, Y7
-	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y3, Y13
-	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y13, Y13
-	VPSUBW      Y13, Y3, Y3
-	VPADDW      Y3, Y16, Y13
-	VPSUBW      Y3, Y16, Y3
-	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y5, Y16
-	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y16, Y16
-	VPSUBW      Y16, Y5, Y5
-	VPADDW      Y5, Y15, Y16
-	VPSUBW      Y5, Y15, Y5
-	VPMULLW     nttconst_696579f786bc<>+0(SB), Y4, Y15
-	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y15, Y15
-	VPSUBW      Y15, Y4, Y4
-	VPADDW      Y4, Y14, Y15
-	VPSUBW      Y4, Y14, Y4
-	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y6, Y14
-	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y14, Y6, Y6
-	VPADDW      Y6, Y12, Y14
-	VPSUBW      Y6, Y12, Y6
-	VPUNPCKLDQ  Y8, Y9, Y12
-	VPUNPCKHDQ  Y8, Y9, Y8
-	VPUNPCKLDQ  Y2, Y17, Y9
-	VPUNPCKHDQ  Y2, Y17, Y2
-	VPUNPCKLDQ  Y1, Y10, Y17
-	VPUNPCKHDQ  Y1, Y10, Y1
-	VPUNPCKLDQ  Y7, Y11, Y10
-	VPUNPCKHDQ  Y7, Y11, Y7
-	VPUNPCKLDQ  Y3, Y13, Y11
-	VPUNPCKHDQ  Y3, Y13, Y3
-	VPUNPCKLDQ  Y5, Y16, Y13
-	VPUNPCKHDQ  Y5, Y16, Y5
-	VPUNPCKLDQ  Y4, Y15, Y16
-	VPUNPCKHDQ  Y4, Y15, Y4
-	VPUNPCKLDQ  Y6, Y14, Y15
-	VPUNPCKHDQ  Y6, Y14, Y6
-	VSHUFI64X2  $0x00, Y8, Y12, Y14
-	VSHUFI64X2  $0x03, Y8, Y12, Y8
-	VSHUFI64X2  $0x00, Y2, Y9, Y12
-	VSHUFI64X2  $0x03, Y2, Y9, Y2
-	VSHUFI64X2  $0x00, Y1, Y17, Y9
-	VSHUFI64X2  $0x03, Y1, Y17, Y1
-	VSHUFI64X2  $0x00, Y7, Y10, Y17
-	VSHUFI64X2  $0x03, Y7, Y10, Y7
-	VSHUFI64X2  $0x00, Y3, Y11, Y10
-	VSHUFI64X2  $0x03, Y3, Y11, Y3
-	VSHUFI64X2  $0x00, Y5, Y13, Y11
-	VSHUFI64X2  $0x03, Y5, Y13, Y5
-	VSHUFI64X2  $0x00, Y4, Y16, Y13
-	VSHUFI64X2  $0x03, Y4, Y16, Y4
-	VSHUFI64X2  $0x00, Y6, Y15, Y16
-	VSHUFI64X2  $0x03, Y6, Y15, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y14, Y15
-	VPSRAW      $0x0a, Y15, Y15
-	VPMULLW     Y0, Y15, Y15
-	VPSUBW      Y15, Y14, Y14
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y14, Y15
-	VPMINUW     Y15, Y14, Y14
-	VMOVDQU64   Y14, (AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y14
-	VPSRAW      $0x0a, Y14, Y14
-	VPMULLW     Y0, Y14, Y14
-	VPSUBW      Y14, Y8, Y8
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y8, Y14
-	VPMINUW     Y14, Y8, Y8
-	VMOVDQU64   Y8, 32(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y12, Y8
-	VPSRAW      $0x0a, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSUBW      Y8, Y12, Y12
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y12, Y8
-	VPMINUW     Y8, Y12, Y12
-	VMOVDQU64   Y12, 64(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y8
-	VPSRAW      $0x0a, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSUBW      Y8, Y2, Y2
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y2, Y8
-	VPMINUW     Y8, Y2, Y2
-	VMOVDQU64   Y2, 96(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y2
-	VPSRAW      $0x0a, Y2, Y2
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y2, Y9, Y9
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y9, Y2
-	VPMINUW     Y2, Y9, Y9
-	VMOVDQU64   Y9, 128(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y2
-	VPSRAW      $0x0a, Y2, Y2
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y1, Y2
-	VPMINUW     Y2, Y1, Y1
-	VMOVDQU64   Y1, 160(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y17, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y17, Y17
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y17, Y1
-	VPMINUW     Y1, Y17, Y17
-	VMOVDQU64   Y17, 192(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y7, Y1
-	VPMINUW     Y1, Y7, Y7
-	VMOVDQU64   Y7, 224(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y10, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y10, Y10
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y10, Y1
-	VPMINUW     Y1, Y10, Y10
-	VMOVDQU64   Y10, 256(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y3, Y3
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y3, Y1
-	VPMINUW     Y1, Y3, Y3
-	VMOVDQU64   Y3, 288(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y11, Y11
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y11, Y1
-	VPMINUW     Y1, Y11, Y11
-	VMOVDQU64   Y11, 320(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y5, Y1
-	VPMINUW     Y1, Y5, Y5
-	VMOVDQU64   Y5, 352(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y13, Y13
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y13, Y1
-	VPMINUW     Y1, Y13, Y13
-	VMOVDQU64   Y13, 384(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y4, Y4
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y4, Y1
-	VPMINUW     Y1, Y4, Y4
-	VMOVDQU64   Y4, 416(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y16, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y16, Y16
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y16, Y1
-	VPMINUW     Y1, Y16, Y16
-	VMOVDQU64   Y16, 448(AX)
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y1
-	VPSRAW      $0x0a, Y1, Y1
-	VPMULLW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPSUBW      nttconst_1258bfc9a214<>+0(SB), Y6, Y0
-	VPMINUW     Y0, Y6, Y6
-	VMOVDQU64   Y6, 480(AX)
-	VZEROUPPER
-	RET
-
 // func ntt_avx512vl_all_blend_undo_lazy_barrett_none(f *[256]int16)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·ntt_avx512vl_all_blend_undo_lazy_barrett_none(SB), $0-8
@@ -64033,6 +63465,686 @@ TEXT ·invntt_avx2_mem_blend_undo_eager_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_blend_avoid_lazy_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPBLENDD    $0xaa, Y6, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y5, Y7, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y9, Y10
+	VPBLENDD    $0xaa, Y6, Y9, Y6
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VPSLLQ      $0x20, Y8, Y7
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDD    $0xaa, Y7, Y1, Y7
+	VPBLENDD    $0xaa, Y8, Y9, Y9
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y3, Y8
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y2, Y8, Y8
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y5, Y3
+	VPBLENDD    $0xaa, Y2, Y5, Y2
+	VPBLENDD    $0xaa, Y4, Y3, Y3
+	VPUNPCKLQDQ Y10, Y6, Y4
+	VPUNPCKHQDQ Y10, Y6, Y5
+	VPUNPCKLQDQ Y9, Y7, Y6
+	VPUNPCKHQDQ Y9, Y7, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y3, Y2, Y8
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_c67726397491<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLQDQ Y3, Y4, Y2
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y6, Y4
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y1, Y8, Y9
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y2, Y8
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y4, Y3
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPERM2I128  $0x20, Y7, Y6, Y5
+	VPERM2I128  $0x31, Y7, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y9, Y7
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPSUBW      Y8, Y2, Y9
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_6151755f3729<>+0(SB), Y9, Y2
+	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_f428997e9440<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_7010046a1325<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPERM2I128  $0x20, Y9, Y8, Y1
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPERM2I128  $0x20, Y4, Y5, Y3
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPSUBW      Y1, Y8, Y7
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     Y7, 32(AX)
+	VMOVDQU     Y9, 256(AX)
+	VMOVDQU     Y8, 288(AX)
+	VMOVDQU     Y3, 128(AX)
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     Y5, 384(AX)
+	VMOVDQU     Y4, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSLLQ      $0x20, Y2, Y9
+	VPSRLQ      $0x20, Y1, Y10
+	VPBLENDD    $0xaa, Y9, Y1, Y9
+	VPBLENDD    $0xaa, Y2, Y10, Y10
+	VPSLLQ      $0x20, Y4, Y1
+	VPSRLQ      $0x20, Y3, Y2
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y4, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPBLENDD    $0xaa, Y3, Y5, Y3
+	VPBLENDD    $0xaa, Y6, Y4, Y4
+	VPSLLQ      $0x20, Y8, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPBLENDD    $0xaa, Y5, Y7, Y5
+	VPBLENDD    $0xaa, Y8, Y6, Y6
+	VPSUBW      Y9, Y10, Y7
+	VPADDW      Y10, Y9, Y9
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y2, Y8
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSLLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y9, Y10
+	VPBLENDD    $0xaa, Y6, Y9, Y6
+	VPBLENDD    $0xaa, Y7, Y10, Y10
+	VPSLLQ      $0x20, Y8, Y7
+	VPSRLQ      $0x20, Y1, Y9
+	VPBLENDD    $0xaa, Y7, Y1, Y7
+	VPBLENDD    $0xaa, Y8, Y9, Y9
+	VPSLLQ      $0x20, Y2, Y1
+	VPSRLQ      $0x20, Y3, Y8
+	VPBLENDD    $0xaa, Y1, Y3, Y1
+	VPBLENDD    $0xaa, Y2, Y8, Y8
+	VPSLLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y5, Y3
+	VPBLENDD    $0xaa, Y2, Y5, Y2
+	VPBLENDD    $0xaa, Y4, Y3, Y3
+	VPUNPCKLQDQ Y10, Y6, Y4
+	VPUNPCKHQDQ Y10, Y6, Y5
+	VPUNPCKLQDQ Y9, Y7, Y6
+	VPUNPCKHQDQ Y9, Y7, Y7
+	VPUNPCKLQDQ Y8, Y1, Y9
+	VPUNPCKHQDQ Y8, Y1, Y1
+	VPUNPCKLQDQ Y3, Y2, Y8
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y6, Y7, Y5
+	VPADDW      Y7, Y6, Y6
+	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y7
+	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y5, Y5
+	VPSUBW      Y9, Y1, Y7
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y8, Y2, Y1
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPUNPCKLQDQ Y3, Y4, Y2
+	VPUNPCKHQDQ Y3, Y4, Y3
+	VPUNPCKLQDQ Y5, Y6, Y4
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y7, Y9, Y6
+	VPUNPCKHQDQ Y7, Y9, Y7
+	VPUNPCKLQDQ Y1, Y8, Y9
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPERM2I128  $0x20, Y3, Y2, Y8
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPERM2I128  $0x20, Y5, Y4, Y3
+	VPERM2I128  $0x31, Y5, Y4, Y4
+	VPERM2I128  $0x20, Y7, Y6, Y5
+	VPERM2I128  $0x31, Y7, Y6, Y6
+	VPERM2I128  $0x20, Y1, Y9, Y7
+	VPERM2I128  $0x31, Y1, Y9, Y1
+	VPSUBW      Y8, Y2, Y9
+	VPADDW      Y2, Y8, Y8
+	VPMULLW     nttconst_4056c8550493<>+0(SB), Y9, Y2
+	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y9, Y9
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_248706924198<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y7, Y1, Y6
+	VPADDW      Y1, Y7, Y7
+	VPMULLW     nttconst_407baad6f729<>+0(SB), Y6, Y1
+	VPMULHW     nttconst_f73496d97577<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPERM2I128  $0x20, Y9, Y8, Y1
+	VPERM2I128  $0x31, Y9, Y8, Y8
+	VPERM2I128  $0x20, Y2, Y3, Y9
+	VPERM2I128  $0x31, Y2, Y3, Y2
+	VPERM2I128  $0x20, Y4, Y5, Y3
+	VPERM2I128  $0x31, Y4, Y5, Y4
+	VPERM2I128  $0x20, Y6, Y7, Y5
+	VPERM2I128  $0x31, Y6, Y7, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y1, Y1
+	VPSUBW      Y1, Y8, Y7
+	VPADDW      Y8, Y1, Y1
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW      $0x0a, Y8, Y8
+	VPMULLW     Y0, Y8, Y8
+	VPSUBW      Y8, Y9, Y9
+	VPSUBW      Y9, Y2, Y8
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y2
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y8, Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW      $0x0a, Y2, Y2
+	VPMULLW     Y0, Y2, Y2
+	VPSUBW      Y2, Y3, Y3
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW      $0x0a, Y4, Y4
+	VPMULLW     Y0, Y4, Y4
+	VPSUBW      Y4, Y5, Y5
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VMOVDQU     Y1, 64(AX)
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     Y9, 320(AX)
+	VMOVDQU     Y8, 352(AX)
+	VMOVDQU     Y3, 192(AX)
+	VMOVDQU     Y2, 224(AX)
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     Y4, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPSRAW      $0x0f, Y1, Y6
+	VPAND       Y0, Y6, Y6
+	VPADDW      Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPSRAW      $0x0f, Y7, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPSRAW      $0x0f, Y6, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPSRAW      $0x0f, Y3, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPSRAW      $0x0f, Y5, Y1
+	VPAND       Y0, Y1, Y1
+	VPADDW      Y1, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
 // func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·invntt_avx2_mem_blend_avoid_eager_none(SB), $0-8
@@ -81377,670 +81489,6 @@ body:
 	VZEROUPPER
 	RET
 
-// func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
-// Requires: AVX, AVX2
-TEXT ·invntt_avx2_mem_shufps_undo_lazy_none(SB), $0-8
-	MOVQ       f+0(FP), AX
-	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU    (AX), Y1
-	VMOVDQU    32(AX), Y2
-	VMOVDQU    256(AX), Y3
-	VMOVDQU    288(AX), Y4
-	VMOVDQU    128(AX), Y5
-	VMOVDQU    160(AX), Y6
-	VMOVDQU    384(AX), Y7
-	VMOVDQU    416(AX), Y8
-	VSHUFPS    $0x88, Y2, Y1, Y9
-	VSHUFPS    $0xdd, Y2, Y1, Y1
-	VSHUFPS    $0x88, Y4, Y3, Y2
-	VSHUFPS    $0xdd, Y4, Y3, Y3
-	VSHUFPS    $0x88, Y6, Y5, Y4
-	VSHUFPS    $0xdd, Y6, Y5, Y5
-	VSHUFPS    $0x88, Y8, Y7, Y6
-	VSHUFPS    $0xdd, Y8, Y7, Y7
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_b67367f79829<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y6, Y7, Y5
-	VPADDW     Y7, Y6, Y6
-	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y5, Y7
-	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y5, Y5
-	VSHUFPS    $0x88, Y8, Y9, Y7
-	VSHUFPS    $0xdd, Y8, Y9, Y8
-	VSHUFPS    $0x88, Y1, Y2, Y9
-	VSHUFPS    $0xdd, Y1, Y2, Y1
-	VSHUFPS    $0x88, Y3, Y4, Y2
-	VSHUFPS    $0xdd, Y3, Y4, Y3
-	VSHUFPS    $0x88, Y5, Y6, Y4
-	VSHUFPS    $0xdd, Y5, Y6, Y5
-	VPSUBW     Y7, Y8, Y6
-	VPADDW     Y8, Y7, Y7
-	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y6, Y8
-	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y6, Y6
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_f57766a13632<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPERM2I128 $0x20, Y6, Y7, Y5
-	VPERM2I128 $0x31, Y6, Y7, Y6
-	VPERM2I128 $0x20, Y8, Y9, Y7
-	VPERM2I128 $0x31, Y8, Y9, Y8
-	VPERM2I128 $0x20, Y1, Y2, Y9
-	VPERM2I128 $0x31, Y1, Y2, Y1
-	VPERM2I128 $0x20, Y3, Y4, Y2
-	VPERM2I128 $0x31, Y3, Y4, Y3
-	VPSUBW     Y5, Y6, Y4
-	VPADDW     Y6, Y5, Y5
-	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y4, Y6
-	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y4, Y4
-	VPSUBW     Y7, Y8, Y6
-	VPADDW     Y8, Y7, Y7
-	VPMULLW    nttconst_0463985db42e<>+0(SB), Y6, Y8
-	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y6, Y6
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_ac269236e298<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VSHUFPS    $0x88, Y4, Y5, Y3
-	VSHUFPS    $0xdd, Y4, Y5, Y4
-	VSHUFPS    $0x88, Y6, Y7, Y5
-	VSHUFPS    $0xdd, Y6, Y7, Y6
-	VSHUFPS    $0x88, Y8, Y9, Y7
-	VSHUFPS    $0xdd, Y8, Y9, Y8
-	VSHUFPS    $0x88, Y1, Y2, Y9
-	VSHUFPS    $0xdd, Y1, Y2, Y1
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
-	VPSRAW     $0x0a, Y2, Y2
-	VPMULLW    Y0, Y2, Y2
-	VPSUBW     Y2, Y3, Y3
-	VPSUBW     Y3, Y4, Y2
-	VPADDW     Y4, Y3, Y3
-	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y2, Y4
-	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y2, Y2
-	VPMULHW    Y0, Y4, Y4
-	VPSUBW     Y4, Y2, Y2
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
-	VPSRAW     $0x0a, Y4, Y4
-	VPMULLW    Y0, Y4, Y4
-	VPSUBW     Y4, Y5, Y5
-	VPSUBW     Y5, Y6, Y4
-	VPADDW     Y6, Y5, Y5
-	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y4, Y6
-	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y4, Y4
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
-	VPSRAW     $0x0a, Y6, Y6
-	VPMULLW    Y0, Y6, Y6
-	VPSUBW     Y6, Y7, Y7
-	VPSUBW     Y7, Y8, Y6
-	VPADDW     Y8, Y7, Y7
-	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y6, Y8
-	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y6, Y6
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
-	VPSRAW     $0x0a, Y8, Y8
-	VPMULLW    Y0, Y8, Y8
-	VPSUBW     Y8, Y9, Y9
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VSHUFPS    $0x44, Y2, Y3, Y1
-	VSHUFPS    $0xee, Y2, Y3, Y2
-	VSHUFPS    $0x44, Y4, Y5, Y3
-	VSHUFPS    $0xee, Y4, Y5, Y4
-	VSHUFPS    $0x44, Y6, Y7, Y5
-	VSHUFPS    $0xee, Y6, Y7, Y6
-	VSHUFPS    $0x44, Y8, Y9, Y7
-	VSHUFPS    $0xee, Y8, Y9, Y8
-	VPERM2I128 $0x20, Y2, Y1, Y9
-	VPERM2I128 $0x31, Y2, Y1, Y1
-	VPERM2I128 $0x20, Y4, Y3, Y2
-	VPERM2I128 $0x31, Y4, Y3, Y3
-	VPERM2I128 $0x20, Y6, Y5, Y4
-	VPERM2I128 $0x31, Y6, Y5, Y5
-	VPERM2I128 $0x20, Y8, Y7, Y6
-	VPERM2I128 $0x31, Y8, Y7, Y7
-	VSHUFPS    $0x44, Y1, Y9, Y8
-	VSHUFPS    $0xee, Y1, Y9, Y1
-	VSHUFPS    $0x44, Y3, Y2, Y9
-	VSHUFPS    $0xee, Y3, Y2, Y2
-	VSHUFPS    $0x44, Y5, Y4, Y3
-	VSHUFPS    $0xee, Y5, Y4, Y4
-	VSHUFPS    $0x44, Y7, Y6, Y5
-	VSHUFPS    $0xee, Y7, Y6, Y6
-	VMOVDQU    Y8, (AX)
-	VMOVDQU    Y1, 32(AX)
-	VMOVDQU    Y9, 256(AX)
-	VMOVDQU    Y2, 288(AX)
-	VMOVDQU    Y3, 128(AX)
-	VMOVDQU    Y4, 160(AX)
-	VMOVDQU    Y5, 384(AX)
-	VMOVDQU    Y6, 416(AX)
-	VMOVDQU    64(AX), Y1
-	VMOVDQU    96(AX), Y2
-	VMOVDQU    320(AX), Y3
-	VMOVDQU    352(AX), Y4
-	VMOVDQU    192(AX), Y5
-	VMOVDQU    224(AX), Y6
-	VMOVDQU    448(AX), Y7
-	VMOVDQU    480(AX), Y8
-	VSHUFPS    $0x88, Y2, Y1, Y9
-	VSHUFPS    $0xdd, Y2, Y1, Y1
-	VSHUFPS    $0x88, Y4, Y3, Y2
-	VSHUFPS    $0xdd, Y4, Y3, Y3
-	VSHUFPS    $0x88, Y6, Y5, Y4
-	VSHUFPS    $0xdd, Y6, Y5, Y5
-	VSHUFPS    $0x88, Y8, Y7, Y6
-	VSHUFPS    $0xdd, Y8, Y7, Y7
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_03c08af02931<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_22879e851f23<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y6, Y7, Y5
-	VPADDW     Y7, Y6, Y6
-	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y5, Y7
-	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y5, Y5
-	VSHUFPS    $0x88, Y8, Y9, Y7
-	VSHUFPS    $0xdd, Y8, Y9, Y8
-	VSHUFPS    $0x88, Y1, Y2, Y9
-	VSHUFPS    $0xdd, Y1, Y2, Y1
-	VSHUFPS    $0x88, Y3, Y4, Y2
-	VSHUFPS    $0xdd, Y3, Y4, Y3
-	VSHUFPS    $0x88, Y5, Y6, Y4
-	VSHUFPS    $0xdd, Y5, Y6, Y5
-	VPSUBW     Y7, Y8, Y6
-	VPADDW     Y8, Y7, Y7
-	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y6, Y8
-	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y6, Y6
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_6381585353c2<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_c60842c15661<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPERM2I128 $0x20, Y6, Y7, Y5
-	VPERM2I128 $0x31, Y6, Y7, Y6
-	VPERM2I128 $0x20, Y8, Y9, Y7
-	VPERM2I128 $0x31, Y8, Y9, Y8
-	VPERM2I128 $0x20, Y1, Y2, Y9
-	VPERM2I128 $0x31, Y1, Y2, Y1
-	VPERM2I128 $0x20, Y3, Y4, Y2
-	VPERM2I128 $0x31, Y3, Y4, Y3
-	VPSUBW     Y5, Y6, Y4
-	VPADDW     Y6, Y5, Y5
-	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y4, Y6
-	VPMULHW    nttconst_116e3f133763<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y4, Y4
-	VPSUBW     Y7, Y8, Y6
-	VPADDW     Y8, Y7, Y7
-	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y6, Y8
-	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y6, Y6
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_393e867057dc<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VSHUFPS    $0x88, Y4, Y5, Y3
-	VSHUFPS    $0xdd, Y4, Y5, Y4
-	VSHUFPS    $0x88, Y6, Y7, Y5
-	VSHUFPS    $0xdd, Y6, Y7, Y6
-	VSHUFPS    $0x88, Y8, Y9, Y7
-	VSHUFPS    $0xdd, Y8, Y9, Y8
-	VSHUFPS    $0x88, Y1, Y2, Y9
-	VSHUFPS    $0xdd, Y1, Y2, Y1
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
-	VPSRAW     $0x0a, Y2, Y2
-	VPMULLW    Y0, Y2, Y2
-	VPSUBW     Y2, Y3, Y3
-	VPSUBW     Y3, Y4, Y2
-	VPADDW     Y4, Y3, Y3
-	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y2, Y4
-	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y2, Y2
-	VPMULHW    Y0, Y4, Y4
-	VPSUBW     Y4, Y2, Y2
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
-	VPSRAW     $0x0a, Y4, Y4
-	VPMULLW    Y0, Y4, Y4
-	VPSUBW     Y4, Y5, Y5
-	VPSUBW     Y5, Y6, Y4
-	VPADDW     Y6, Y5, Y5
-	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y4, Y6
-	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y4, Y4
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
-	VPSRAW     $0x0a, Y6, Y6
-	VPMULLW    Y0, Y6, Y6
-	VPSUBW     Y6, Y7, Y7
-	VPSUBW     Y7, Y8, Y6
-	VPADDW     Y8, Y7, Y7
-	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y6, Y8
-	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y6, Y6
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
-	VPSRAW     $0x0a, Y8, Y8
-	VPMULLW    Y0, Y8, Y8
-	VPSUBW     Y8, Y9, Y9
-	VPSUBW     Y9, Y1, Y8
-	VPADDW     Y1, Y9, Y9
-	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y8, Y8
-	VSHUFPS    $0x44, Y2, Y3, Y1
-	VSHUFPS    $0xee, Y2, Y3, Y2
-	VSHUFPS    $0x44, Y4, Y5, Y3
-	VSHUFPS    $0xee, Y4, Y5, Y4
-	VSHUFPS    $0x44, Y6, Y7, Y5
-	VSHUFPS    $0xee, Y6, Y7, Y6
-	VSHUFPS    $0x44, Y8, Y9, Y7
-	VSHUFPS    $0xee, Y8, Y9, Y8
-	VPERM2I128 $0x20, Y2, Y1, Y9
-	VPERM2I128 $0x31, Y2, Y1, Y1
-	VPERM2I128 $0x20, Y4, Y3, Y2
-	VPERM2I128 $0x31, Y4, Y3, Y3
-	VPERM2I128 $0x20, Y6, Y5, Y4
-	VPERM2I128 $0x31, Y6, Y5, Y5
-	VPERM2I128 $0x20, Y8, Y7, Y6
-	VPERM2I128 $0x31, Y8, Y7, Y7
-	VSHUFPS    $0x44, Y1, Y9, Y8
-	VSHUFPS    $0xee, Y1, Y9, Y1
-	VSHUFPS    $0x44, Y3, Y2, Y9
-	VSHUFPS    $0xee, Y3, Y2, Y2
-	VSHUFPS    $0x44, Y5, Y4, Y3
-	VSHUFPS    $0xee, Y5, Y4, Y4
-	VSHUFPS    $0x44, Y7, Y6, Y5
-	VSHUFPS    $0xee, Y7, Y6, Y6
-	VMOVDQU    Y8, 64(AX)
-	VMOVDQU    Y1, 96(AX)
-	VMOVDQU    Y9, 320(AX)
-	VMOVDQU    Y2, 352(AX)
-	VMOVDQU    Y3, 192(AX)
-	VMOVDQU    Y4, 224(AX)
-	VMOVDQU    Y5, 448(AX)
-	VMOVDQU    Y6, 480(AX)
-	VMOVDQU    (AX), Y1
-	VMOVDQU    256(AX), Y2
-	VMOVDQU    128(AX), Y3
-	VMOVDQU    384(AX), Y4
-	VMOVDQU    64(AX), Y5
-	VMOVDQU    320(AX), Y6
-	VMOVDQU    192(AX), Y7
-	VMOVDQU    448(AX), Y8
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y1, Y9
-	VPSRAW     $0x0a, Y9, Y9
-	VPMULLW    Y0, Y9, Y9
-	VPSUBW     Y9, Y1, Y1
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y9
-	VPSRAW     $0x0a, Y9, Y9
-	VPMULLW    Y0, Y9, Y9
-	VPSUBW     Y9, Y5, Y5
-	VPSUBW     Y1, Y5, Y9
-	VPADDW     Y5, Y1, Y1
-	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y9, Y9
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y5
-	VPSRAW     $0x0a, Y5, Y5
-	VPMULLW    Y0, Y5, Y5
-	VPSUBW     Y5, Y2, Y2
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y5
-	VPSRAW     $0x0a, Y5, Y5
-	VPMULLW    Y0, Y5, Y5
-	VPSUBW     Y5, Y6, Y6
-	VPSUBW     Y2, Y6, Y5
-	VPADDW     Y6, Y2, Y2
-	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y5, Y5
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y6
-	VPSRAW     $0x0a, Y6, Y6
-	VPMULLW    Y0, Y6, Y6
-	VPSUBW     Y6, Y3, Y3
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
-	VPSRAW     $0x0a, Y6, Y6
-	VPMULLW    Y0, Y6, Y6
-	VPSUBW     Y6, Y7, Y7
-	VPSUBW     Y3, Y7, Y6
-	VPADDW     Y7, Y3, Y3
-	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y6, Y6
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y7
-	VPSRAW     $0x0a, Y7, Y7
-	VPMULLW    Y0, Y7, Y7
-	VPSUBW     Y7, Y4, Y4
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW     $0x0a, Y7, Y7
-	VPMULLW    Y0, Y7, Y7
-	VPSUBW     Y7, Y8, Y8
-	VPSUBW     Y4, Y8, Y7
-	VPADDW     Y8, Y4, Y4
-	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y7, Y7
-	VPSUBW     Y1, Y3, Y8
-	VPADDW     Y3, Y1, Y1
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y8, Y8
-	VPSUBW     Y2, Y4, Y3
-	VPADDW     Y4, Y2, Y2
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y4, Y4
-	VPSUBW     Y4, Y3, Y3
-	VPSUBW     Y9, Y6, Y4
-	VPADDW     Y6, Y9, Y9
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y4, Y4
-	VPSUBW     Y5, Y7, Y6
-	VPADDW     Y7, Y5, Y5
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y6, Y6
-	VPSUBW     Y1, Y2, Y7
-	VPADDW     Y2, Y1, Y1
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y2, Y2
-	VPSUBW     Y2, Y7, Y7
-	VPSUBW     Y8, Y3, Y2
-	VPADDW     Y3, Y8, Y8
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y2, Y2
-	VPSUBW     Y9, Y5, Y3
-	VPADDW     Y5, Y9, Y9
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y4, Y6, Y5
-	VPADDW     Y6, Y4, Y4
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y5, Y5
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y1, Y1
-	VPSRAW     $0x0f, Y1, Y6
-	VPAND      Y0, Y6, Y6
-	VPADDW     Y6, Y1, Y1
-	VMOVDQU    Y1, (AX)
-	VPSRAW     $0x0f, Y7, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y7, Y7
-	VMOVDQU    Y7, 256(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y6, Y6
-	VMOVDQU    Y6, 128(AX)
-	VPSRAW     $0x0f, Y2, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y2, Y2
-	VMOVDQU    Y2, 384(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y2, Y2
-	VPSRAW     $0x0f, Y2, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y2, Y2
-	VMOVDQU    Y2, 64(AX)
-	VPSRAW     $0x0f, Y3, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y3, Y3
-	VMOVDQU    Y3, 320(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y2, Y2
-	VPSRAW     $0x0f, Y2, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y2, Y2
-	VMOVDQU    Y2, 192(AX)
-	VPSRAW     $0x0f, Y5, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y5, Y5
-	VMOVDQU    Y5, 448(AX)
-	VMOVDQU    32(AX), Y1
-	VMOVDQU    288(AX), Y2
-	VMOVDQU    160(AX), Y3
-	VMOVDQU    416(AX), Y4
-	VMOVDQU    96(AX), Y5
-	VMOVDQU    352(AX), Y6
-	VMOVDQU    224(AX), Y7
-	VMOVDQU    480(AX), Y8
-	VPSUBW     Y1, Y5, Y9
-	VPADDW     Y5, Y1, Y1
-	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y9, Y9
-	VPSUBW     Y2, Y6, Y5
-	VPADDW     Y6, Y2, Y2
-	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y5, Y5
-	VPSUBW     Y3, Y7, Y6
-	VPADDW     Y7, Y3, Y3
-	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y6, Y6
-	VPSUBW     Y4, Y8, Y7
-	VPADDW     Y8, Y4, Y4
-	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y7, Y7
-	VPSUBW     Y1, Y3, Y8
-	VPADDW     Y3, Y1, Y1
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y8, Y8
-	VPSUBW     Y2, Y4, Y3
-	VPADDW     Y4, Y2, Y2
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y4, Y4
-	VPSUBW     Y4, Y3, Y3
-	VPSUBW     Y9, Y6, Y4
-	VPADDW     Y6, Y9, Y9
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y4, Y4
-	VPSUBW     Y5, Y7, Y6
-	VPADDW     Y7, Y5, Y5
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y6, Y6
-	VPSUBW     Y1, Y2, Y7
-	VPADDW     Y2, Y1, Y1
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y2, Y2
-	VPSUBW     Y2, Y7, Y7
-	VPSUBW     Y8, Y3, Y2
-	VPADDW     Y3, Y8, Y8
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y2, Y2
-	VPSUBW     Y9, Y5, Y3
-	VPADDW     Y5, Y9, Y9
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y4, Y6, Y5
-	VPADDW     Y6, Y4, Y4
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y5, Y5
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y1, Y1
-	VPSRAW     $0x0f, Y1, Y6
-	VPAND      Y0, Y6, Y6
-	VPADDW     Y6, Y1, Y1
-	VMOVDQU    Y1, 32(AX)
-	VPSRAW     $0x0f, Y7, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y7, Y7
-	VMOVDQU    Y7, 288(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y6, Y6
-	VMOVDQU    Y6, 160(AX)
-	VPSRAW     $0x0f, Y2, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y2, Y2
-	VMOVDQU    Y2, 416(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y2, Y2
-	VPSRAW     $0x0f, Y2, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y2, Y2
-	VMOVDQU    Y2, 96(AX)
-	VPSRAW     $0x0f, Y3, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y3, Y3
-	VMOVDQU    Y3, 352(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y2, Y2
-	VPSRAW     $0x0f, Y2, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y2, Y2
-	VMOVDQU    Y2, 224(AX)
-	VPSRAW     $0x0f, Y5, Y1
-	VPAND      Y0, Y1, Y1
-	VPADDW     Y1, Y5, Y5
-	VMOVDQU    Y5, 480(AX)
-	VZEROUPPER
-	RET
-
 // func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·invntt_avx512_all_vbmi_undo_lazy_none(SB), $0-8
@@ -83101,638 +82549,6 @@ TEXT ·invntt_avx512vl_all_vbmi_undo_lazy_none(SB), $0-8
 	VPANDD    Y0, Y1, Y1
 	VPADDW    Y1, Y16, Y16
 	VMOVDQU64 Y16, 480(AX)
-	VZEROUPPER
-	RET
-
-// func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
-// Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·invntt_avx512vl_all_shufps_undo_lazy_none(SB), $0-8
-	MOVQ       f+0(FP), AX
-	VMOVDQU64  nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU64  (AX), Y1
-	VMOVDQU64  32(AX), Y2
-	VMOVDQU64  64(AX), Y3
-	VMOVDQU64  96(AX), Y4
-	VMOVDQU64  128(AX), Y5
-	VMOVDQU64  160(AX), Y6
-	VMOVDQU64  192(AX), Y7
-	VMOVDQU64  224(AX), Y8
-	VMOVDQU64  256(AX), Y9
-	VMOVDQU64  288(AX), Y10
-	VMOVDQU64  320(AX), Y11
-	VMOVDQU64  352(AX), Y12
-	VMOVDQU64  384(AX), Y13
-	VMOVDQU64  416(AX), Y14
-	VMOVDQU64  448(AX), Y15
-	VMOVDQU64  480(AX), Y16
-	VSHUFPS    $0x88, Y2, Y1, Y17
-	VSHUFPS    $0xdd, Y2, Y1, Y1
-	VSHUFPS    $0x88, Y4, Y3, Y2
-	VSHUFPS    $0xdd, Y4, Y3, Y3
-	VSHUFPS    $0x88, Y6, Y5, Y4
-	VSHUFPS    $0xdd, Y6, Y5, Y5
-	VSHUFPS    $0x88, Y8, Y7, Y6
-	VSHUFPS    $0xdd, Y8, Y7, Y7
-	VSHUFPS    $0x88, Y10, Y9, Y8
-	VSHUFPS    $0xdd, Y10, Y9, Y9
-	VSHUFPS    $0x88, Y12, Y11, Y10
-	VSHUFPS    $0xdd, Y12, Y11, Y11
-	VSHUFPS    $0x88, Y14, Y13, Y12
-	VSHUFPS    $0xdd, Y14, Y13, Y13
-	VSHUFPS    $0x88, Y16, Y15, Y14
-	VSHUFPS    $0xdd, Y16, Y15, Y15
-	VPSUBW     Y17, Y1, Y16
-	VPADDW     Y1, Y17, Y17
-	VPMULLW    nttconst_b67367f79829<>+0(SB), Y16, Y1
-	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y16, Y16
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y16, Y16
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_03c08af02931<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y6, Y7, Y5
-	VPADDW     Y7, Y6, Y6
-	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y5, Y7
-	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y5, Y5
-	VPSUBW     Y8, Y9, Y7
-	VPADDW     Y9, Y8, Y8
-	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y7, Y9
-	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y9, Y9
-	VPSUBW     Y9, Y7, Y7
-	VPSUBW     Y10, Y11, Y9
-	VPADDW     Y11, Y10, Y10
-	VPMULLW    nttconst_22879e851f23<>+0(SB), Y9, Y11
-	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y9, Y9
-	VPMULHW    Y0, Y11, Y11
-	VPSUBW     Y11, Y9, Y9
-	VPSUBW     Y12, Y13, Y11
-	VPADDW     Y13, Y12, Y12
-	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y11, Y13
-	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y11, Y11
-	VPMULHW    Y0, Y13, Y13
-	VPSUBW     Y13, Y11, Y11
-	VPSUBW     Y14, Y15, Y13
-	VPADDW     Y15, Y14, Y14
-	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y13, Y15
-	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y13, Y13
-	VPMULHW    Y0, Y15, Y15
-	VPSUBW     Y15, Y13, Y13
-	VSHUFPS    $0x88, Y16, Y17, Y15
-	VSHUFPS    $0xdd, Y16, Y17, Y16
-	VSHUFPS    $0x88, Y1, Y2, Y17
-	VSHUFPS    $0xdd, Y1, Y2, Y1
-	VSHUFPS    $0x88, Y3, Y4, Y2
-	VSHUFPS    $0xdd, Y3, Y4, Y3
-	VSHUFPS    $0x88, Y5, Y6, Y4
-	VSHUFPS    $0xdd, Y5, Y6, Y5
-	VSHUFPS    $0x88, Y7, Y8, Y6
-	VSHUFPS    $0xdd, Y7, Y8, Y7
-	VSHUFPS    $0x88, Y9, Y10, Y8
-	VSHUFPS    $0xdd, Y9, Y10, Y9
-	VSHUFPS    $0x88, Y11, Y12, Y10
-	VSHUFPS    $0xdd, Y11, Y12, Y11
-	VSHUFPS    $0x88, Y13, Y14, Y12
-	VSHUFPS    $0xdd, Y13, Y14, Y13
-	VPSUBW     Y15, Y16, Y14
-	VPADDW     Y16, Y15, Y15
-	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y14, Y16
-	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y14, Y14
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y14, Y14
-	VPSUBW     Y17, Y1, Y16
-	VPADDW     Y1, Y17, Y17
-	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y16, Y1
-	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y16, Y16
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y16, Y16
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y6, Y7, Y5
-	VPADDW     Y7, Y6, Y6
-	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y5, Y7
-	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y5, Y5
-	VPSUBW     Y8, Y9, Y7
-	VPADDW     Y9, Y8, Y8
-	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y7, Y9
-	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y9, Y9
-	VPSUBW     Y9, Y7, Y7
-	VPSUBW     Y10, Y11, Y9
-	VPADDW     Y11, Y10, Y10
-	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y9, Y11
-	VPMULHW    nttconst_f57766a13632<>+0(SB), Y9, Y9
-	VPMULHW    Y0, Y11, Y11
-	VPSUBW     Y11, Y9, Y9
-	VPSUBW     Y12, Y13, Y11
-	VPADDW     Y13, Y12, Y12
-	VPMULLW    nttconst_6381585353c2<>+0(SB), Y11, Y13
-	VPMULHW    nttconst_c60842c15661<>+0(SB), Y11, Y11
-	VPMULHW    Y0, Y13, Y13
-	VPSUBW     Y13, Y11, Y11
-	VSHUFI64X2 $0x00, Y14, Y15, Y13
-	VSHUFI64X2 $0x03, Y14, Y15, Y14
-	VSHUFI64X2 $0x00, Y16, Y17, Y15
-	VSHUFI64X2 $0x03, Y16, Y17, Y16
-	VSHUFI64X2 $0x00, Y1, Y2, Y17
-	VSHUFI64X2 $0x03, Y1, Y2, Y1
-	VSHUFI64X2 $0x00, Y3, Y4, Y2
-	VSHUFI64X2 $0x03, Y3, Y4, Y3
-	VSHUFI64X2 $0x00, Y5, Y6, Y4
-	VSHUFI64X2 $0x03, Y5, Y6, Y5
-	VSHUFI64X2 $0x00, Y7, Y8, Y6
-	VSHUFI64X2 $0x03, Y7, Y8, Y7
-	VSHUFI64X2 $0x00, Y9, Y10, Y8
-	VSHUFI64X2 $0x03, Y9, Y10, Y9
-	VSHUFI64X2 $0x00, Y11, Y12, Y10
-	VSHUFI64X2 $0x03, Y11, Y12, Y11
-	VPSUBW     Y13, Y14, Y12
-	VPADDW     Y14, Y13, Y13
-	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y12, Y14
-	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y12, Y12
-	VPMULHW    Y0, Y14, Y14
-	VPSUBW     Y14, Y12, Y12
-	VPSUBW     Y15, Y16, Y14
-	VPADDW     Y16, Y15, Y15
-	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y14, Y16
-	VPMULHW    nttconst_116e3f133763<>+0(SB), Y14, Y14
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y14, Y14
-	VPSUBW     Y17, Y1, Y16
-	VPADDW     Y1, Y17, Y17
-	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y16, Y1
-	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y16, Y16
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y16, Y16
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_393e867057dc<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_0463985db42e<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPSUBW     Y6, Y7, Y5
-	VPADDW     Y7, Y6, Y6
-	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y5, Y7
-	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y5, Y5
-	VPSUBW     Y8, Y9, Y7
-	VPADDW     Y9, Y8, Y8
-	VPMULLW    nttconst_ac269236e298<>+0(SB), Y7, Y9
-	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y9, Y9
-	VPSUBW     Y9, Y7, Y7
-	VPSUBW     Y10, Y11, Y9
-	VPADDW     Y11, Y10, Y10
-	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y9, Y11
-	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y9, Y9
-	VPMULHW    Y0, Y11, Y11
-	VPSUBW     Y11, Y9, Y9
-	VSHUFPS    $0x88, Y12, Y13, Y11
-	VSHUFPS    $0xdd, Y12, Y13, Y12
-	VSHUFPS    $0x88, Y14, Y15, Y13
-	VSHUFPS    $0xdd, Y14, Y15, Y14
-	VSHUFPS    $0x88, Y16, Y17, Y15
-	VSHUFPS    $0xdd, Y16, Y17, Y16
-	VSHUFPS    $0x88, Y1, Y2, Y17
-	VSHUFPS    $0xdd, Y1, Y2, Y1
-	VSHUFPS    $0x88, Y3, Y4, Y2
-	VSHUFPS    $0xdd, Y3, Y4, Y3
-	VSHUFPS    $0x88, Y5, Y6, Y4
-	VSHUFPS    $0xdd, Y5, Y6, Y5
-	VSHUFPS    $0x88, Y7, Y8, Y6
-	VSHUFPS    $0xdd, Y7, Y8, Y7
-	VSHUFPS    $0x88, Y9, Y10, Y8
-	VSHUFPS    $0xdd, Y9, Y10, Y9
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y11, Y10
-	VPSRAW     $0x0a, Y10, Y10
-	VPMULLW    Y0, Y10, Y10
-	VPSUBW     Y10, Y11, Y11
-	VPSUBW     Y11, Y12, Y10
-	VPADDW     Y12, Y11, Y11
-	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y10, Y12
-	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y10, Y10
-	VPMULHW    Y0, Y12, Y12
-	VPSUBW     Y12, Y10, Y10
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y13, Y12
-	VPSRAW     $0x0a, Y12, Y12
-	VPMULLW    Y0, Y12, Y12
-	VPSUBW     Y12, Y13, Y13
-	VPSUBW     Y13, Y14, Y12
-	VPADDW     Y14, Y13, Y13
-	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y12, Y14
-	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y12, Y12
-	VPMULHW    Y0, Y14, Y14
-	VPSUBW     Y14, Y12, Y12
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y15, Y14
-	VPSRAW     $0x0a, Y14, Y14
-	VPMULLW    Y0, Y14, Y14
-	VPSUBW     Y14, Y15, Y15
-	VPSUBW     Y15, Y16, Y14
-	VPADDW     Y16, Y15, Y15
-	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y14, Y16
-	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y14, Y14
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y14, Y14
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y17, Y16
-	VPSRAW     $0x0a, Y16, Y16
-	VPMULLW    Y0, Y16, Y16
-	VPSUBW     Y16, Y17, Y17
-	VPSUBW     Y17, Y1, Y16
-	VPADDW     Y1, Y17, Y17
-	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y16, Y1
-	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y16, Y16
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y16, Y16
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y1
-	VPSRAW     $0x0a, Y1, Y1
-	VPMULLW    Y0, Y1, Y1
-	VPSUBW     Y1, Y2, Y2
-	VPSUBW     Y2, Y3, Y1
-	VPADDW     Y3, Y2, Y2
-	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y1, Y3
-	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y1, Y1
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y3
-	VPSRAW     $0x0a, Y3, Y3
-	VPMULLW    Y0, Y3, Y3
-	VPSUBW     Y3, Y4, Y4
-	VPSUBW     Y4, Y5, Y3
-	VPADDW     Y5, Y4, Y4
-	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y3, Y5
-	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y3, Y3
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y5
-	VPSRAW     $0x0a, Y5, Y5
-	VPMULLW    Y0, Y5, Y5
-	VPSUBW     Y5, Y6, Y6
-	VPSUBW     Y6, Y7, Y5
-	VPADDW     Y7, Y6, Y6
-	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y5, Y7
-	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y5, Y5
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW     $0x0a, Y7, Y7
-	VPMULLW    Y0, Y7, Y7
-	VPSUBW     Y7, Y8, Y8
-	VPSUBW     Y8, Y9, Y7
-	VPADDW     Y9, Y8, Y8
-	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y7, Y9
-	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y9, Y9
-	VPSUBW     Y9, Y7, Y7
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y11, Y9
-	VPSRAW     $0x0a, Y9, Y9
-	VPMULLW    Y0, Y9, Y9
-	VPSUBW     Y9, Y11, Y11
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y13, Y9
-	VPSRAW     $0x0a, Y9, Y9
-	VPMULLW    Y0, Y9, Y9
-	VPSUBW     Y9, Y13, Y13
-	VPSUBW     Y11, Y13, Y9
-	VPADDW     Y13, Y11, Y11
-	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y13
-	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW    Y0, Y13, Y13
-	VPSUBW     Y13, Y9, Y9
-	VPSUBW     Y10, Y12, Y13
-	VPADDW     Y12, Y10, Y10
-	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y13, Y12
-	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y13, Y13
-	VPMULHW    Y0, Y12, Y12
-	VPSUBW     Y12, Y13, Y13
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y15, Y12
-	VPSRAW     $0x0a, Y12, Y12
-	VPMULLW    Y0, Y12, Y12
-	VPSUBW     Y12, Y15, Y15
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y17, Y12
-	VPSRAW     $0x0a, Y12, Y12
-	VPMULLW    Y0, Y12, Y12
-	VPSUBW     Y12, Y17, Y17
-	VPSUBW     Y15, Y17, Y12
-	VPADDW     Y17, Y15, Y15
-	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y12, Y17
-	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
-	VPMULHW    Y0, Y17, Y17
-	VPSUBW     Y17, Y12, Y12
-	VPSUBW     Y14, Y16, Y17
-	VPADDW     Y16, Y14, Y14
-	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y17, Y16
-	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y17, Y17
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y17, Y17
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y16
-	VPSRAW     $0x0a, Y16, Y16
-	VPMULLW    Y0, Y16, Y16
-	VPSUBW     Y16, Y2, Y2
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y16
-	VPSRAW     $0x0a, Y16, Y16
-	VPMULLW    Y0, Y16, Y16
-	VPSUBW     Y16, Y4, Y4
-	VPSUBW     Y2, Y4, Y16
-	VPADDW     Y4, Y2, Y2
-	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y16, Y4
-	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y16, Y16
-	VPMULHW    Y0, Y4, Y4
-	VPSUBW     Y4, Y16, Y16
-	VPSUBW     Y1, Y3, Y4
-	VPADDW     Y3, Y1, Y1
-	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y4, Y3
-	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y4, Y4
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y3
-	VPSRAW     $0x0a, Y3, Y3
-	VPMULLW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y3
-	VPSRAW     $0x0a, Y3, Y3
-	VPMULLW    Y0, Y3, Y3
-	VPSUBW     Y3, Y8, Y8
-	VPSUBW     Y6, Y8, Y3
-	VPADDW     Y8, Y6, Y6
-	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y3, Y8
-	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y3, Y3
-	VPSUBW     Y5, Y7, Y8
-	VPADDW     Y7, Y5, Y5
-	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y8, Y7
-	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y7, Y7
-	VPSUBW     Y7, Y8, Y8
-	VPSUBW     Y11, Y15, Y7
-	VPADDW     Y15, Y11, Y11
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y7, Y15
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y7, Y7
-	VPMULHW    Y0, Y15, Y15
-	VPSUBW     Y15, Y7, Y7
-	VPSUBW     Y10, Y14, Y15
-	VPADDW     Y14, Y10, Y10
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y15, Y14
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y15, Y15
-	VPMULHW    Y0, Y14, Y14
-	VPSUBW     Y14, Y15, Y15
-	VPSUBW     Y9, Y12, Y14
-	VPADDW     Y12, Y9, Y9
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y14, Y12
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y14, Y14
-	VPMULHW    Y0, Y12, Y12
-	VPSUBW     Y12, Y14, Y14
-	VPSUBW     Y13, Y17, Y12
-	VPADDW     Y17, Y13, Y13
-	VPMULLW    nttconst_f944e8453445<>+0(SB), Y12, Y17
-	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y12, Y12
-	VPMULHW    Y0, Y17, Y17
-	VPSUBW     Y17, Y12, Y12
-	VPSUBW     Y2, Y6, Y17
-	VPADDW     Y6, Y2, Y2
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y17, Y6
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y17, Y17
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y17, Y17
-	VPSUBW     Y1, Y5, Y6
-	VPADDW     Y5, Y1, Y1
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y5
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y6, Y6
-	VPSUBW     Y16, Y3, Y5
-	VPADDW     Y3, Y16, Y16
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y5, Y3
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y5, Y5
-	VPSUBW     Y4, Y8, Y3
-	VPADDW     Y8, Y4, Y4
-	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y8
-	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y8, Y8
-	VPSUBW     Y8, Y3, Y3
-	VPSUBW     Y11, Y2, Y8
-	VPADDW     Y2, Y11, Y11
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y8, Y2
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y8, Y8
-	VPMULHW    Y0, Y2, Y2
-	VPSUBW     Y2, Y8, Y8
-	VPSUBW     Y10, Y1, Y2
-	VPADDW     Y1, Y10, Y10
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y1
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW    Y0, Y1, Y1
-	VPSUBW     Y1, Y2, Y2
-	VPSUBW     Y9, Y16, Y1
-	VPADDW     Y16, Y9, Y9
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y1, Y16
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y1, Y1
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y1, Y1
-	VPSUBW     Y13, Y4, Y16
-	VPADDW     Y4, Y13, Y13
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y16, Y4
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y16, Y16
-	VPMULHW    Y0, Y4, Y4
-	VPSUBW     Y4, Y16, Y16
-	VPSUBW     Y7, Y17, Y4
-	VPADDW     Y17, Y7, Y7
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y4, Y17
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y4, Y4
-	VPMULHW    Y0, Y17, Y17
-	VPSUBW     Y17, Y4, Y4
-	VPSUBW     Y15, Y6, Y17
-	VPADDW     Y6, Y15, Y15
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y17, Y6
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y17, Y17
-	VPMULHW    Y0, Y6, Y6
-	VPSUBW     Y6, Y17, Y17
-	VPSUBW     Y14, Y5, Y6
-	VPADDW     Y5, Y14, Y14
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y6, Y5
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y5, Y5
-	VPSUBW     Y5, Y6, Y6
-	VPSUBW     Y12, Y3, Y5
-	VPADDW     Y3, Y12, Y12
-	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y3
-	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y5, Y5
-	VSHUFPS    $0x44, Y10, Y11, Y3
-	VSHUFPS    $0xee, Y10, Y11, Y10
-	VSHUFPS    $0x44, Y13, Y9, Y11
-	VSHUFPS    $0xee, Y13, Y9, Y9
-	VSHUFPS    $0x44, Y15, Y7, Y13
-	VSHUFPS    $0xee, Y15, Y7, Y7
-	VSHUFPS    $0x44, Y12, Y14, Y15
-	VSHUFPS    $0xee, Y12, Y14, Y12
-	VSHUFPS    $0x44, Y2, Y8, Y14
-	VSHUFPS    $0xee, Y2, Y8, Y2
-	VSHUFPS    $0x44, Y16, Y1, Y8
-	VSHUFPS    $0xee, Y16, Y1, Y1
-	VSHUFPS    $0x44, Y17, Y4, Y16
-	VSHUFPS    $0xee, Y17, Y4, Y4
-	VSHUFPS    $0x44, Y5, Y6, Y17
-	VSHUFPS    $0xee, Y5, Y6, Y5
-	VSHUFI64X2 $0x00, Y10, Y3, Y6
-	VSHUFI64X2 $0x03, Y10, Y3, Y3
-	VSHUFI64X2 $0x00, Y9, Y11, Y10
-	VSHUFI64X2 $0x03, Y9, Y11, Y9
-	VSHUFI64X2 $0x00, Y7, Y13, Y11
-	VSHUFI64X2 $0x03, Y7, Y13, Y7
-	VSHUFI64X2 $0x00, Y12, Y15, Y13
-	VSHUFI64X2 $0x03, Y12, Y15, Y12
-	VSHUFI64X2 $0x00, Y2, Y14, Y15
-	VSHUFI64X2 $0x03, Y2, Y14, Y2
-	VSHUFI64X2 $0x00, Y1, Y8, Y14
-	VSHUFI64X2 $0x03, Y1, Y8, Y1
-	VSHUFI64X2 $0x00, Y4, Y16, Y8
-	VSHUFI64X2 $0x03, Y4, Y16, Y4
-	VSHUFI64X2 $0x00, Y5, Y17, Y16
-	VSHUFI64X2 $0x03, Y5, Y17, Y5
-	VSHUFPS    $0x44, Y3, Y6, Y17
-	VSHUFPS    $0xee, Y3, Y6, Y3
-	VSHUFPS    $0x44, Y9, Y10, Y6
-	VSHUFPS    $0xee, Y9, Y10, Y9
-	VSHUFPS    $0x44, Y7, Y11, Y10
-	VSHUFPS    $0xee, Y7, Y11, Y7
-	VSHUFPS    $0x44, Y12, Y13, Y11
-	VSHUFPS    $0xee, Y12, Y13, Y12
-	VSHUFPS    $0x44, Y2, Y15, Y13
-	VSHUFPS    $0xee, Y2, Y15, Y2
-	VSHUFPS    $0x44, Y1, Y14, Y15
-	VSHUFPS    $0xee, Y1, Y14, Y1
-	VSHUFPS    $0x44, Y4, Y8, Y14
-	VSHUFPS    $0xee, Y4, Y8, Y4
-	VSHUFPS    $0x44, Y5, Y16, Y8
-	VSHUFPS    $0xee, Y5, Y16, Y5
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y17, Y16
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y17, Y17
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y17, Y17
-	VPSRAW     $0x0f, Y17, Y16
-	VPANDD     Y0, Y16, Y16
-	VPADDW     Y16, Y17, Y17
-	VMOVDQU64  Y17, (AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y3, Y16
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y3, Y3
-	VPMULHW    Y0, Y16, Y16
-	VPSUBW     Y16, Y3, Y3
-	VPSRAW     $0x0f, Y3, Y16
-	VPANDD     Y0, Y16, Y16
-	VPADDW     Y16, Y3, Y3
-	VMOVDQU64  Y3, 32(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y6, Y3
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y6, Y6
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y6, Y6
-	VMOVDQU64  Y6, 64(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y3
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y6
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y6, Y6
-	VMOVDQU64  Y6, 96(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y10, Y3
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y10, Y6
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y6, Y6
-	VMOVDQU64  Y6, 128(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y7, Y3
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y7, Y6
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y6, Y6
-	VMOVDQU64  Y6, 160(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y11, Y3
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y11, Y6
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y6, Y6
-	VMOVDQU64  Y6, 192(AX)
-	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y12, Y3
-	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y12, Y6
-	VPMULHW    Y0, Y3, Y3
-	VPSUBW     Y3, Y6, Y6
-	VPSRAW     $0x0f, Y6, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y6, Y6
-	VMOVDQU64  Y6, 224(AX)
-	VPSRAW     $0x0f, Y13, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y13, Y13
-	VMOVDQU64  Y13, 256(AX)
-	VPSRAW     $0x0f, Y2, Y3
-	VPANDD     Y0, Y3, Y3
-	VPADDW     Y3, Y2, Y2
-	VMOVDQU64  Y2, 288(AX)
-	VPSRAW     $0x0f, Y15, Y2
-	VPANDD     Y0, Y2, Y2
-	VPADDW     Y2, Y15, Y15
-	VMOVDQU64  Y15, 320(AX)
-	VPSRAW     $0x0f, Y1, Y2
-	VPANDD     Y0, Y2, Y2
-	VPADDW     Y2, Y1, Y1
-	VMOVDQU64  Y1, 352(AX)
-	VPSRAW     $0x0f, Y14, Y1
-	VPANDD     Y0, Y1, Y1
-	VPADDW     Y1, Y14, Y14
-	VMOVDQU64  Y14, 384(AX)
-	VPSRAW     $0x0f, Y4, Y1
-	VPANDD     Y0, Y1, Y1
-	VPADDW     Y1, Y4, Y4
-	VMOVDQU64  Y4, 416(AX)
-	VPSRAW     $0x0f, Y8, Y1
-	VPANDD     Y0, Y1, Y1
-	VPADDW     Y1, Y8, Y8
-	VMOVDQU64  Y8, 448(AX)
-	VPSRAW     $0x0f, Y5, Y1
-	VPANDD     Y0, Y1, Y1
-	VPADDW     Y1, Y5, Y5
-	VMOVDQU64  Y5, 480(AX)
 	VZEROUPPER
 	RET
 
@@ -115927,152 +114743,6 @@ loop:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX
 	ADDQ      $0x00000040, SI
-	DECQ      BX
-	JNZ       loop
-	VZEROUPPER
-	RET
-
-// func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·mulntt_avx512_2_32(SB), $0-24
-	MOVQ      h+0(FP), AX
-	MOVQ      a+8(FP), CX
-	MOVQ      b+16(FP), DX
-	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
-	MOVL      $0xaaaaaaaa, BX
-	KMOVD     BX, K1
-	MOVQ      $0x0000000000000004, BX
-	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
-
-	// loop head placed at 32·k+0
-	PCALIGN $0x20
-
-loop:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 (DX), Z2
-	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
-	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPMULLW   512(SI), Z2, Z3
-	VPMULHW   (SI), Z2, Z4
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z4, Z4
-	VPROLD    $0x10, Z2, Z2
-	VPMADDWD  Z4, Z1, Z3
-	VPMADDWD  Z2, Z1, Z1
-	VPSLLD    $0x10, Z1, Z2
-	VPBLENDMW Z2, Z3, K1, Z2
-	VPSRLD    $0x10, Z3, Z3
-	VPBLENDMW Z1, Z3, K1, Z3
-	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
-	VPMULHW   Z0, Z2, Z2
-	VPSUBW    Z2, Z3, Z3
-	VPSRAW    $0x0f, Z3, Z1
-	VPANDD    Z0, Z1, Z1
-	VPADDW    Z1, Z3, Z3
-	VMOVDQU64 Z3, (AX)
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 64(DX), Z2
-	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
-	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPMULLW   576(SI), Z2, Z3
-	VPMULHW   64(SI), Z2, Z4
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z4, Z4
-	VPROLD    $0x10, Z2, Z2
-	VPMADDWD  Z4, Z1, Z3
-	VPMADDWD  Z2, Z1, Z1
-	VPSLLD    $0x10, Z1, Z2
-	VPBLENDMW Z2, Z3, K1, Z2
-	VPSRLD    $0x10, Z3, Z3
-	VPBLENDMW Z1, Z3, K1, Z3
-	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
-	VPMULHW   Z0, Z2, Z2
-	VPSUBW    Z2, Z3, Z3
-	VPSRAW    $0x0f, Z3, Z1
-	VPANDD    Z0, Z1, Z1
-	VPADDW    Z1, Z3, Z3
-	VMOVDQU64 Z3, 64(AX)
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	ADDQ      $0x00000080, SI
-	DECQ      BX
-	JNZ       loop
-	VZEROUPPER
-	RET
-
-// func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·mulntt_avx512_2_64(SB), $0-24
-	MOVQ      h+0(FP), AX
-	MOVQ      a+8(FP), CX
-	MOVQ      b+16(FP), DX
-	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
-	MOVL      $0xaaaaaaaa, BX
-	KMOVD     BX, K1
-	MOVQ      $0x0000000000000004, BX
-	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 (DX), Z2
-	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
-	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPMULLW   512(SI), Z2, Z3
-	VPMULHW   (SI), Z2, Z4
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z4, Z4
-	VPROLD    $0x10, Z2, Z2
-	VPMADDWD  Z4, Z1, Z3
-	VPMADDWD  Z2, Z1, Z1
-	VPSLLD    $0x10, Z1, Z2
-	VPBLENDMW Z2, Z3, K1, Z2
-	VPSRLD    $0x10, Z3, Z3
-	VPBLENDMW Z1, Z3, K1, Z3
-	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
-	VPMULHW   Z0, Z2, Z2
-	VPSUBW    Z2, Z3, Z3
-	VPSRAW    $0x0f, Z3, Z1
-	VPANDD    Z0, Z1, Z1
-	VPADDW    Z1, Z3, Z3
-	VMOVDQU64 Z3, (AX)
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 64(DX), Z2
-	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
-	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPMULLW   576(SI), Z2, Z3
-	VPMULHW   64(SI), Z2, Z4
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z4, Z4
-	VPROLD    $0x10, Z2, Z2
-	VPMADDWD  Z4, Z1, Z3
-	VPMADDWD  Z2, Z1, Z1
-	VPSLLD    $0x10, Z1, Z2
-	VPBLENDMW Z2, Z3, K1, Z2
-	VPSRLD    $0x10, Z3, Z3
-	VPBLENDMW Z1, Z3, K1, Z3
-	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
-	VPMULHW   Z0, Z2, Z2
-	VPSUBW    Z2, Z3, Z3
-	VPSRAW    $0x0f, Z3, Z1
-	VPANDD    Z0, Z1, Z1
-	VPADDW    Z1, Z3, Z3
-	VMOVDQU64 Z3, 64(AX)
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	ADDQ      $0x00000080, SI
 	DECQ      BX
 	JNZ       loop
 	VZEROUPPER

@@ -185,9 +185,6 @@ func ntt_avx512_all_blend_undo_lazy_barrett_none(f *[256]int16)
 func ntt_avx512_all_shufps_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
-func ntt_avx512vl_all_unpack_undo_lazy_barrett_none(f *[256]int16)
-
-//go:noescape
 func ntt_avx512vl_all_blend_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
@@ -326,6 +323,9 @@ func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int16)
 func invntt_avx2_mem_blend_undo_eager_none(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
 
 //go:noescape
@@ -434,16 +434,10 @@ func invntt_avx512_all_blend_undo_lazy_64p56(f *[256]int16)
 func invntt_avx512_all_blend_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
-
-//go:noescape
 func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx512vl_all_vbmi_undo_lazy_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_2_unpack_undo_lazy_none(f *[256]int16)
@@ -576,12 +570,6 @@ func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)

@@ -179,6 +179,859 @@ TEXT ·decode12_avx512(SB), NOSPLIT, $0-20
 	VZEROUPPER
 	RET
 
+// func decompress_avx512(f *[256]int16, src []byte, d int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·decompress_avx512(SB), NOSPLIT, $0-40
+	MOVQ       f+0(FP), AX
+	MOVQ       src_base+8(FP), CX
+	MOVQ       d+32(FP), DX
+	CMPQ       DX, $0x0000000a
+	JNE        not10
+	VMOVDQU32  packconst_06566e899042<>+0(SB), Z0
+	MOVQ       $0x00000000001fffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0x000001ffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 20(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, (AX)
+	MOVQ       $0x1fffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 40(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 60(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 64(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 80(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 100(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 128(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 120(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 140(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 192(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 160(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 180(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 256(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 200(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 220(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 320(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 240(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0x0fffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 260(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 384(AX)
+	MOVQ       $0x000000ffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 280(CX), K1, Z1
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z1, Z1
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_415d551537c3<>+0(SB), Z1, Z1
+	VPSRLD     $0x0a, Z1, Z1
+	MOVQ       $0x00000000000fffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 300(CX), K1, Z2
+	VMOVDQU32  packconst_34a19e77566d<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_0beb042a0a24<>+0(SB), Z2, Z2
+	VPANDQ     packconst_eb9bd792977a<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_415d551537c3<>+0(SB), Z2, Z2
+	VPSRLD     $0x0a, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z0
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z1
+	VPERMQ     Z0, Z1, Z0
+	VMOVDQU32  Z0, 448(AX)
+	JMP        done
+
+not10:
+	CMPQ       DX, $0x00000004
+	JNE        not4
+	VMOVDQU32  packconst_06566e899042<>+0(SB), Z0
+	MOVQ       $0x00000000000003ff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x000000000003ffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 8(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, (AX)
+	MOVQ       $0x0000000003ffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 16(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x00000003ffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 24(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 64(AX)
+	MOVQ       $0x000003ffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 32(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x0003ffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 40(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 128(AX)
+	MOVQ       $0x03ffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 48(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 56(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 192(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 64(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x00ffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 72(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 256(AX)
+	MOVQ       $0x0000ffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 80(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x000000ffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 88(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 320(AX)
+	MOVQ       $0x00000000ffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 96(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x0000000000ffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 104(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 384(AX)
+	MOVQ       $0x000000000000ffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 112(CX), K1, Z1
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_3295345c3406<>+0(SB), Z1, Z1
+	VPSRLD     $0x04, Z1, Z1
+	MOVQ       $0x00000000000000ff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 120(CX), K1, Z2
+	VMOVDQU32  packconst_37d78a586052<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_ca668ac469b4<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_3295345c3406<>+0(SB), Z2, Z2
+	VPSRLD     $0x04, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z0
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z1
+	VPERMQ     Z0, Z1, Z0
+	VMOVDQU32  Z0, 448(AX)
+	JMP        done
+
+not4:
+	CMPQ       DX, $0x0000000b
+	JNE        not11
+	VMOVDQU32  packconst_06566e899042<>+0(SB), Z0
+	MOVQ       $0x00000000007fffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0x00001fffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 22(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, (AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 44(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 66(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 64(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 88(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 110(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 128(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 132(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 154(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 192(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 176(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 198(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 256(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 220(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 242(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 320(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 264(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 286(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 384(AX)
+	MOVQ       $0x00000fffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 308(CX), K1, Z1
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z1, Z1
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z1, Z1
+	VPSRLD     $0x0b, Z1, Z1
+	MOVQ       $0x00000000003fffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 330(CX), K1, Z2
+	VMOVDQU32  packconst_ee4699158acc<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_be2220bee011<>+0(SB), Z2, Z2
+	VPANDQ     packconst_d3d22f8e9f7d<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_c43058ed4dee<>+0(SB), Z2, Z2
+	VPSRLD     $0x0b, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z0
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z1
+	VPERMQ     Z0, Z1, Z0
+	VMOVDQU32  Z0, 448(AX)
+	JMP        done
+
+not11:
+	CMPQ       DX, $0x00000005
+	JNE        not5
+	VMOVDQU32  packconst_06566e899042<>+0(SB), Z0
+	MOVQ       $0x0000000000000fff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0x00000000003fffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 10(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, (AX)
+	MOVQ       $0x00000000ffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 20(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0x000003ffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 30(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 64(AX)
+	MOVQ       $0x000fffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 40(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0x3fffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 50(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 128(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 60(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 70(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 192(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 80(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 90(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 256(AX)
+	MOVQ       $0x0fffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 100(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0x0003ffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 110(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 320(AX)
+	MOVQ       $0x000000ffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 120(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0x000000003fffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 130(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 384(AX)
+	MOVQ       $0x00000000000fffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 140(CX), K1, Z1
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z1, Z1
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z1, Z1
+	VPMULLD    Z0, Z1, Z1
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z1, Z1
+	VPSRLD     $0x05, Z1, Z1
+	MOVQ       $0x00000000000003ff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 150(CX), K1, Z2
+	VMOVDQU32  packconst_dd55d860e736<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_e3582d6d1320<>+0(SB), Z2, Z2
+	VPANDQ     packconst_0fb7f108e4fa<>+0(SB), Z2, Z2
+	VPMULLD    Z0, Z2, Z2
+	VPADDD     packconst_adcd6fb0b946<>+0(SB), Z2, Z2
+	VPSRLD     $0x05, Z2, Z2
+	VPACKUSDW  Z2, Z1, Z0
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z1
+	VPERMQ     Z0, Z1, Z0
+	VMOVDQU32  Z0, 448(AX)
+	JMP        done
+
+not5:
+	VMOVDQU32    packconst_19a19db606bf<>+0(SB), Z0
+	VMOVDQU32    packconst_b1f95e30b422<>+0(SB), Z1
+	VPBROADCASTW (CX), Z2
+	VPBROADCASTW 2(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, (AX)
+	VPBROADCASTW 4(CX), Z2
+	VPBROADCASTW 6(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 64(AX)
+	VPBROADCASTW 8(CX), Z2
+	VPBROADCASTW 10(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 128(AX)
+	VPBROADCASTW 12(CX), Z2
+	VPBROADCASTW 14(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 192(AX)
+	VPBROADCASTW 16(CX), Z2
+	VPBROADCASTW 18(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 256(AX)
+	VPBROADCASTW 20(CX), Z2
+	VPBROADCASTW 22(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 320(AX)
+	VPBROADCASTW 24(CX), Z2
+	VPBROADCASTW 26(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 384(AX)
+	VPBROADCASTW 28(CX), Z2
+	VPBROADCASTW 30(CX), Z3
+	VINSERTI64X4 $0x01, Y3, Z2, Z2
+	VPTESTMW     Z0, Z2, K1
+	VMOVDQU16.Z  Z1, K1, Z2
+	VMOVDQU32    Z2, 448(AX)
+
+done:
+	VZEROUPPER
+	RET
+
 DATA packconst_01f005b3b2fa<>+0(SB)/8, $0x0000000000000000
 DATA packconst_01f005b3b2fa<>+8(SB)/8, $0x0000000000000002
 DATA packconst_01f005b3b2fa<>+16(SB)/8, $0x0000000000000004
@@ -188,6 +1041,16 @@ DATA packconst_01f005b3b2fa<>+40(SB)/8, $0x0000000000000003
 DATA packconst_01f005b3b2fa<>+48(SB)/8, $0x0000000000000005
 DATA packconst_01f005b3b2fa<>+56(SB)/8, $0x0000000000000007
 GLOBL packconst_01f005b3b2fa<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_06566e899042<>+0(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+8(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+16(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+24(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+32(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+40(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+48(SB)/8, $0x00000d0100000d01
+DATA packconst_06566e899042<>+56(SB)/8, $0x00000d0100000d01
+GLOBL packconst_06566e899042<>(SB), RODATA|NOPTR, $64
 
 DATA packconst_0976d96b5b75<>+0(SB)/8, $0x0303020102020100
 DATA packconst_0976d96b5b75<>+8(SB)/8, $0x0606050405050403
@@ -199,6 +1062,66 @@ DATA packconst_0976d96b5b75<>+48(SB)/8, $0x1515141314141312
 DATA packconst_0976d96b5b75<>+56(SB)/8, $0x1818171617171615
 GLOBL packconst_0976d96b5b75<>(SB), RODATA|NOPTR, $64
 
+DATA packconst_0beb042a0a24<>+0(SB)/8, $0x0000000200000000
+DATA packconst_0beb042a0a24<>+8(SB)/8, $0x0000000600000004
+DATA packconst_0beb042a0a24<>+16(SB)/8, $0x0000000200000000
+DATA packconst_0beb042a0a24<>+24(SB)/8, $0x0000000600000004
+DATA packconst_0beb042a0a24<>+32(SB)/8, $0x0000000200000000
+DATA packconst_0beb042a0a24<>+40(SB)/8, $0x0000000600000004
+DATA packconst_0beb042a0a24<>+48(SB)/8, $0x0000000200000000
+DATA packconst_0beb042a0a24<>+56(SB)/8, $0x0000000600000004
+GLOBL packconst_0beb042a0a24<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_0fb7f108e4fa<>+0(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+8(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+16(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+24(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+32(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+40(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+48(SB)/8, $0x0000001f0000001f
+DATA packconst_0fb7f108e4fa<>+56(SB)/8, $0x0000001f0000001f
+GLOBL packconst_0fb7f108e4fa<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_19a19db606bf<>+0(SB)/8, $0x0008000400020001
+DATA packconst_19a19db606bf<>+8(SB)/8, $0x0080004000200010
+DATA packconst_19a19db606bf<>+16(SB)/8, $0x0800040002000100
+DATA packconst_19a19db606bf<>+24(SB)/8, $0x8000400020001000
+DATA packconst_19a19db606bf<>+32(SB)/8, $0x0008000400020001
+DATA packconst_19a19db606bf<>+40(SB)/8, $0x0080004000200010
+DATA packconst_19a19db606bf<>+48(SB)/8, $0x0800040002000100
+DATA packconst_19a19db606bf<>+56(SB)/8, $0x8000400020001000
+GLOBL packconst_19a19db606bf<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_3295345c3406<>+0(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+8(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+16(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+24(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+32(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+40(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+48(SB)/8, $0x0000000800000008
+DATA packconst_3295345c3406<>+56(SB)/8, $0x0000000800000008
+GLOBL packconst_3295345c3406<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_34a19e77566d<>+0(SB)/8, $0x0303020102020100
+DATA packconst_34a19e77566d<>+8(SB)/8, $0x0505040304040302
+DATA packconst_34a19e77566d<>+16(SB)/8, $0x0808070607070605
+DATA packconst_34a19e77566d<>+24(SB)/8, $0x0a0a090809090807
+DATA packconst_34a19e77566d<>+32(SB)/8, $0x0d0d0c0b0c0c0b0a
+DATA packconst_34a19e77566d<>+40(SB)/8, $0x0f0f0e0d0e0e0d0c
+DATA packconst_34a19e77566d<>+48(SB)/8, $0x121211101111100f
+DATA packconst_34a19e77566d<>+56(SB)/8, $0x1414131213131211
+GLOBL packconst_34a19e77566d<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_37d78a586052<>+0(SB)/8, $0x0202010002020100
+DATA packconst_37d78a586052<>+8(SB)/8, $0x0303020103030201
+DATA packconst_37d78a586052<>+16(SB)/8, $0x0404030204040302
+DATA packconst_37d78a586052<>+24(SB)/8, $0x0505040305050403
+DATA packconst_37d78a586052<>+32(SB)/8, $0x0606050406060504
+DATA packconst_37d78a586052<>+40(SB)/8, $0x0707060507070605
+DATA packconst_37d78a586052<>+48(SB)/8, $0x0808070608080706
+DATA packconst_37d78a586052<>+56(SB)/8, $0x0909080709090807
+GLOBL packconst_37d78a586052<>(SB), RODATA|NOPTR, $64
+
 DATA packconst_3977624c1173<>+0(SB)/8, $0x00000fff00000fff
 DATA packconst_3977624c1173<>+8(SB)/8, $0x00000fff00000fff
 DATA packconst_3977624c1173<>+16(SB)/8, $0x00000fff00000fff
@@ -208,6 +1131,16 @@ DATA packconst_3977624c1173<>+40(SB)/8, $0x00000fff00000fff
 DATA packconst_3977624c1173<>+48(SB)/8, $0x00000fff00000fff
 DATA packconst_3977624c1173<>+56(SB)/8, $0x00000fff00000fff
 GLOBL packconst_3977624c1173<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_415d551537c3<>+0(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+8(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+16(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+24(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+32(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+40(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+48(SB)/8, $0x0000020000000200
+DATA packconst_415d551537c3<>+56(SB)/8, $0x0000020000000200
+GLOBL packconst_415d551537c3<>(SB), RODATA|NOPTR, $64
 
 DATA packconst_5b3149a76ba8<>+0(SB)/8, $0x00000d0000000d00
 DATA packconst_5b3149a76ba8<>+8(SB)/8, $0x00000d0000000d00
@@ -219,6 +1152,46 @@ DATA packconst_5b3149a76ba8<>+48(SB)/8, $0x00000d0000000d00
 DATA packconst_5b3149a76ba8<>+56(SB)/8, $0x00000d0000000d00
 GLOBL packconst_5b3149a76ba8<>(SB), RODATA|NOPTR, $64
 
+DATA packconst_adcd6fb0b946<>+0(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+8(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+16(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+24(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+32(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+40(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+48(SB)/8, $0x0000001000000010
+DATA packconst_adcd6fb0b946<>+56(SB)/8, $0x0000001000000010
+GLOBL packconst_adcd6fb0b946<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_b1f95e30b422<>+0(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+8(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+16(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+24(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+32(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+40(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+48(SB)/8, $0x0681068106810681
+DATA packconst_b1f95e30b422<>+56(SB)/8, $0x0681068106810681
+GLOBL packconst_b1f95e30b422<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_be2220bee011<>+0(SB)/8, $0x0000000300000000
+DATA packconst_be2220bee011<>+8(SB)/8, $0x0000000100000006
+DATA packconst_be2220bee011<>+16(SB)/8, $0x0000000700000004
+DATA packconst_be2220bee011<>+24(SB)/8, $0x0000000500000002
+DATA packconst_be2220bee011<>+32(SB)/8, $0x0000000300000000
+DATA packconst_be2220bee011<>+40(SB)/8, $0x0000000100000006
+DATA packconst_be2220bee011<>+48(SB)/8, $0x0000000700000004
+DATA packconst_be2220bee011<>+56(SB)/8, $0x0000000500000002
+GLOBL packconst_be2220bee011<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_c43058ed4dee<>+0(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+8(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+16(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+24(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+32(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+40(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+48(SB)/8, $0x0000040000000400
+DATA packconst_c43058ed4dee<>+56(SB)/8, $0x0000040000000400
+GLOBL packconst_c43058ed4dee<>(SB), RODATA|NOPTR, $64
+
 DATA packconst_ca418dbfa4ee<>+0(SB)/8, $0x0000000400000000
 DATA packconst_ca418dbfa4ee<>+8(SB)/8, $0x0000000400000000
 DATA packconst_ca418dbfa4ee<>+16(SB)/8, $0x0000000400000000
@@ -228,3 +1201,63 @@ DATA packconst_ca418dbfa4ee<>+40(SB)/8, $0x0000000400000000
 DATA packconst_ca418dbfa4ee<>+48(SB)/8, $0x0000000400000000
 DATA packconst_ca418dbfa4ee<>+56(SB)/8, $0x0000000400000000
 GLOBL packconst_ca418dbfa4ee<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_ca668ac469b4<>+0(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+8(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+16(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+24(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+32(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+40(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+48(SB)/8, $0x0000000f0000000f
+DATA packconst_ca668ac469b4<>+56(SB)/8, $0x0000000f0000000f
+GLOBL packconst_ca668ac469b4<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_d3d22f8e9f7d<>+0(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+8(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+16(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+24(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+32(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+40(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+48(SB)/8, $0x000007ff000007ff
+DATA packconst_d3d22f8e9f7d<>+56(SB)/8, $0x000007ff000007ff
+GLOBL packconst_d3d22f8e9f7d<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_dd55d860e736<>+0(SB)/8, $0x0202010002020100
+DATA packconst_dd55d860e736<>+8(SB)/8, $0x0303020103030201
+DATA packconst_dd55d860e736<>+16(SB)/8, $0x0505040304040302
+DATA packconst_dd55d860e736<>+24(SB)/8, $0x0606050405050403
+DATA packconst_dd55d860e736<>+32(SB)/8, $0x0707060507070605
+DATA packconst_dd55d860e736<>+40(SB)/8, $0x0808070608080706
+DATA packconst_dd55d860e736<>+48(SB)/8, $0x0a0a090809090807
+DATA packconst_dd55d860e736<>+56(SB)/8, $0x0b0b0a090a0a0908
+GLOBL packconst_dd55d860e736<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_e3582d6d1320<>+0(SB)/8, $0x0000000500000000
+DATA packconst_e3582d6d1320<>+8(SB)/8, $0x0000000700000002
+DATA packconst_e3582d6d1320<>+16(SB)/8, $0x0000000100000004
+DATA packconst_e3582d6d1320<>+24(SB)/8, $0x0000000300000006
+DATA packconst_e3582d6d1320<>+32(SB)/8, $0x0000000500000000
+DATA packconst_e3582d6d1320<>+40(SB)/8, $0x0000000700000002
+DATA packconst_e3582d6d1320<>+48(SB)/8, $0x0000000100000004
+DATA packconst_e3582d6d1320<>+56(SB)/8, $0x0000000300000006
+GLOBL packconst_e3582d6d1320<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_eb9bd792977a<>+0(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+8(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+16(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+24(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+32(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+40(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+48(SB)/8, $0x000003ff000003ff
+DATA packconst_eb9bd792977a<>+56(SB)/8, $0x000003ff000003ff
+GLOBL packconst_eb9bd792977a<>(SB), RODATA|NOPTR, $64
+
+DATA packconst_ee4699158acc<>+0(SB)/8, $0x0303020102020100
+DATA packconst_ee4699158acc<>+8(SB)/8, $0x0606050404040302
+DATA packconst_ee4699158acc<>+16(SB)/8, $0x0808070607070605
+DATA packconst_ee4699158acc<>+24(SB)/8, $0x0b0b0a090a0a0908
+DATA packconst_ee4699158acc<>+32(SB)/8, $0x0e0e0d0c0d0d0c0b
+DATA packconst_ee4699158acc<>+40(SB)/8, $0x1111100f0f0f0e0d
+DATA packconst_ee4699158acc<>+48(SB)/8, $0x1313121112121110
+DATA packconst_ee4699158acc<>+56(SB)/8, $0x1616151415151413
+GLOBL packconst_ee4699158acc<>(SB), RODATA|NOPTR, $64

@@ -49,7 +49,7 @@ func asmCompress() []variant.Impl[func(dst []byte, f *[256]int16, d int)] {
 func asmDecompress() []variant.Impl[func(f *[256]int16, src []byte, d int)] {
 	return []variant.Impl[func(f *[256]int16, src []byte, d int)]{
 		{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decompress_avx2", LoopLabel: "", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decompress_avx512", LoopLabel: "", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polypack.decompress_avx512", LoopLabel: "", OffsetSweep: false, Fn: decompress_avx512},
 	}
 }
 

@@ -235,6 +235,69 @@ loop:
 	VZEROUPPER
 	RET
 
+// func cbd3_avx2_2(f *[256]int16, b *[192]byte)
+// Requires: AVX, AVX2
+TEXT ·cbd3_avx2_2(SB), NOSPLIT, $0-16
+	MOVQ f+0(FP), AX
+	MOVQ b+8(FP), CX
+	MOVQ $0x0000000000000008, DX
+
+loop:
+	VMOVQ       (CX), X3
+	VPINSRD     $0x02, 8(CX), X3, X3
+	VINSERTI128 $0x01, X3, Y3, Y0
+	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSRLD      $0x02, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSLLD      $0x0a, Y2, Y1
+	VPOR        Y1, Y2, Y2
+	VPSRLD      $0x03, Y2, Y1
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
+	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSUBD      Y1, Y2, Y2
+	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
+	VPADDW      Y0, Y2, Y2
+	VMOVDQU     Y2, (AX)
+	VMOVQ       12(CX), X3
+	VPINSRD     $0x02, 20(CX), X3, X3
+	VINSERTI128 $0x01, X3, Y3, Y0
+	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSRLD      $0x02, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSLLD      $0x0a, Y2, Y1
+	VPOR        Y1, Y2, Y2
+	VPSRLD      $0x03, Y2, Y1
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
+	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSUBD      Y1, Y2, Y2
+	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
+	VPADDW      Y0, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000018, CX
+	DECQ        DX
+	JNZ         loop
+	VZEROUPPER
+	RET
+
 // func cbd3_avx512_2(f *[256]int16, b *[192]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·cbd3_avx512_2(SB), NOSPLIT, $0-16
@@ -414,6 +477,12 @@ DATA cbdconst_3b63e9a2d5df<>+48(SB)/8, $0x0007000700070007
 DATA cbdconst_3b63e9a2d5df<>+56(SB)/8, $0x0007000700070007
 GLOBL cbdconst_3b63e9a2d5df<>(SB), RODATA|NOPTR, $64
 
+DATA cbdconst_40fa4a1b89e2<>+0(SB)/8, $0x8080020180800100
+DATA cbdconst_40fa4a1b89e2<>+8(SB)/8, $0x8080050480800403
+DATA cbdconst_40fa4a1b89e2<>+16(SB)/8, $0x8080080780800706
+DATA cbdconst_40fa4a1b89e2<>+24(SB)/8, $0x80800b0a80800a09
+GLOBL cbdconst_40fa4a1b89e2<>(SB), RODATA|NOPTR, $32
+
 DATA cbdconst_420d5e860f57<>+0(SB)/8, $0x000f0000000f0000
 DATA cbdconst_420d5e860f57<>+8(SB)/8, $0x000f0000000f0000
 DATA cbdconst_420d5e860f57<>+16(SB)/8, $0x000f0000000f0000
@@ -473,6 +542,12 @@ DATA cbdconst_82d987238aad<>+8(SB)/8, $0x8009080780070605
 DATA cbdconst_82d987238aad<>+16(SB)/8, $0x800a090880080706
 DATA cbdconst_82d987238aad<>+24(SB)/8, $0x800f0e0d800d0c0b
 GLOBL cbdconst_82d987238aad<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_8b6309400ef3<>+0(SB)/8, $0x0007000700070007
+DATA cbdconst_8b6309400ef3<>+8(SB)/8, $0x0007000700070007
+DATA cbdconst_8b6309400ef3<>+16(SB)/8, $0x0007000700070007
+DATA cbdconst_8b6309400ef3<>+24(SB)/8, $0x0007000700070007
+GLOBL cbdconst_8b6309400ef3<>(SB), RODATA|NOPTR, $32
 
 DATA cbdconst_9316a9ca5d3d<>+0(SB)/8, $0x007fe001007fe001
 DATA cbdconst_9316a9ca5d3d<>+8(SB)/8, $0x007fe001007fe001
@@ -543,3 +618,9 @@ DATA cbdconst_e3f57626935b<>+8(SB)/8, $0x0000005500000055
 DATA cbdconst_e3f57626935b<>+16(SB)/8, $0x0000005500000055
 DATA cbdconst_e3f57626935b<>+24(SB)/8, $0x0000005500000055
 GLOBL cbdconst_e3f57626935b<>(SB), RODATA|NOPTR, $32
+
+DATA cbdconst_ffc90a3fa53c<>+0(SB)/8, $0x0000024900000249
+DATA cbdconst_ffc90a3fa53c<>+8(SB)/8, $0x0000024900000249
+DATA cbdconst_ffc90a3fa53c<>+16(SB)/8, $0x0000024900000249
+DATA cbdconst_ffc90a3fa53c<>+24(SB)/8, $0x0000024900000249
+GLOBL cbdconst_ffc90a3fa53c<>(SB), RODATA|NOPTR, $32

@@ -322,6 +322,88 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
+// func rej23_avx512_permd_mem(a *[256]int32, j int, buf []byte) int
+// Requires: AVX, AVX512BW, AVX512F, BMI2, POPCNT
+TEXT ·rej23_avx512_permd_mem(SB), NOSPLIT, $0-48
+	MOVQ         a+0(FP), AX
+	MOVQ         j+8(FP), CX
+	MOVQ         buf_base+16(FP), DX
+	MOVQ         buf_len+24(FP), BX
+	VMOVDQU32    sampleconst_a8725d8ada30<>+0(SB), Z0
+	VPBROADCASTD sampleconst_84db5ea1d0ca<>+0(SB), Z1
+	VMOVDQU32    sampleconst_2a84102ed057<>+0(SB), Z2
+	VMOVDQU32    sampleconst_755cdb228a4a<>+0(SB), Z3
+	MOVQ         $0x0000ffffffffffff, SI
+	KMOVQ        SI, K1
+
+loop:
+	CMPQ        BX, $0x00000030
+	JB          part
+	CMPQ        CX, $0x000000f0
+	JA          part
+	VMOVDQU8.Z  (DX), K1, Z4
+	VPERMD      Z4, Z2, Z4
+	VPSHUFB     Z3, Z4, Z4
+	VPANDD      Z0, Z4, Z4
+	VPCMPUD     $0x01, Z1, Z4, K2
+	VPCOMPRESSD Z4, K2, (AX)(CX*4)
+	KMOVW       K2, SI
+	POPCNTQ     SI, SI
+	ADDQ        SI, CX
+	ADDQ        $0x00000030, DX
+	SUBQ        $0x00000030, BX
+	JMP         loop
+
+part:
+	CMPQ        BX, $0x00000003
+	JB          tail
+	CMPQ        CX, $0x000000f0
+	JA          tail
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU8.Z  (DX), K1, Z4
+	VPERMD      Z4, Z2, Z4
+	VPSHUFB     Z3, Z4, Z4
+	VPANDD      Z0, Z4, Z4
+	VPCMPUD     $0x01, Z1, Z4, K1
+	IMUL3Q      $0x000000ab, BX, BX
+	SHRQ        $0x09, BX
+	KMOVW       K1, SI
+	BZHIQ       BX, SI, SI
+	KMOVW       SI, K1
+	VPCOMPRESSD Z4, K1, (AX)(CX*4)
+	KMOVW       K1, BX
+	POPCNTQ     BX, BX
+	ADDQ        BX, CX
+	XORQ        BX, BX
+
+tail:
+	CMPQ    BX, $0x00000003
+	JB      done
+	CMPQ    CX, $0x00000100
+	JAE     done
+	MOVBLZX (DX), SI
+	MOVBLZX 1(DX), DI
+	SHLL    $0x08, DI
+	ORL     DI, SI
+	MOVBLZX 2(DX), DI
+	ANDL    $0x0000007f, DI
+	SHLL    $0x10, DI
+	ORL     DI, SI
+	ADDQ    $0x00000003, DX
+	SUBQ    $0x00000003, BX
+	CMPL    SI, $0x007fe001
+	JAE     tail
+	MOVL    SI, (AX)(CX*4)
+	INCQ    CX
+	JMP     tail
+
+done:
+	VZEROUPPER
+	MOVQ CX, ret+40(FP)
+	RET
+
 // func rejeta_avx2_1(s *[256]int32, j int, prf []byte, eta int32) int
 // Requires: AVX, AVX2, POPCNT
 TEXT ·rejeta_avx2_1(SB), NOSPLIT, $0-56

@@ -17,6 +17,9 @@ func cbd2_avx512_2(f *[256]int16, b *[128]byte)
 func cbd2_avx512_4(f *[256]int16, b *[128]byte)
 
 //go:noescape
+func cbd3_avx2_2(f *[256]int16, b *[192]byte)
+
+//go:noescape
 func cbd3_avx512_2(f *[256]int16, b *[192]byte)
 
 //go:noescape

@@ -34,7 +34,7 @@ func asmRejNTT23() []variant.Impl[func(a *[256]int32, j int, buf []byte) int] {
 		{Name: "isa=avx512/gather=vbmi/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_vbmi_reg", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/gather=vbmi/compress=mem", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_vbmi_mem", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/gather=permd/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.rej23_avx512_permd_reg", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx512_permd_reg},
-		{Name: "isa=avx512/gather=permd/compress=mem", Features: []string{"avx", "avx512bw", "avx512f", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_permd_mem", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx512/gather=permd/compress=mem", Features: []string{"avx", "avx512bw", "avx512f", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.rej23_avx512_permd_mem", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx512_permd_mem},
 	}
 }
 

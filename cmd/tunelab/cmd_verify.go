@@ -32,6 +32,8 @@ type verifyFlags struct {
 	timeout              *time.Duration
 	lean                 *bool
 	maxFailures          *int
+	shard, shardCommon   *string
+	labAbove             *string
 }
 
 func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
@@ -45,6 +47,9 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 		lean: fs.Bool("lean", false, fmt.Sprintf("check each variant on a few inputs (one fresh instance, not every edge case) at two small sizes, for emulated CPUs: "+
 			"each kernel's smallest default size s and its largest up to %d bytes plus s (not --size); offset-sweep copies and external references are left out", leanMaxSize)),
 		maxFailures: fs.Int("max-failures", 0, "stop after this many variants mismatched or crashed (0: never), e.g. where a wrong kernel makes every operation on it slow"),
+		shard:       fs.String("shard", "", "`K/N`: with other tiers verifying alongside (emulated CPUs), check every production variant but only this share of the lab variants every tier can run (those needing more than --shard-common run wherever they can)"),
+		shardCommon: fs.String("shard-common", "", "with --shard, the comma-separated `features` every tier sharing the work has"),
+		labAbove:    fs.String("lab-above", "", "with --shard, verify only the lab variants that need a feature beyond this `level` (x86-64-v3): the tiers of that level verify the others"),
 	}
 }
 
@@ -52,13 +57,16 @@ func addVerifyFlags(fs *flag.FlagSet) *verifyFlags {
 // included, in worker subprocesses: a variant that crashes or hangs is
 // reported and the rest are verified regardless.
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D] [--max-failures N]")
+	fs := newFlags(e, "verify", "verify [--kernel K,...] [--variant GLOB] [--size N,... | --lean] [--jobs N] [--timeout D] [--max-failures N] [--shard K/N --shard-common FEATURES]")
 	vf := addVerifyFlags(fs)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	tasks, err := vf.tasks()
 	if err != nil {
+		return err
+	}
+	if tasks, err = vf.shardTasks(e, tasks); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -82,6 +90,21 @@ func runVerify(e *env, args []string) error {
 			t.total.Failed(), t.total[harness.Mismatched], t.total[harness.Crashed], len(tasks)-t.total.Total(), len(tasks))}
 	}
 	return verifyStatus(t, len(tasks), ctx.Err() != nil, err)
+}
+
+// shardTasks applies --shard, saying how many lab variants it leaves to
+// the other tiers.
+func (vf *verifyFlags) shardTasks(e *env, tasks []harness.VerifyTask) ([]harness.VerifyTask, error) {
+	s, err := parseShard(*vf.shard, *vf.shardCommon, *vf.labAbove)
+	if err != nil || s == nil {
+		return tasks, err
+	}
+	out, left, err := s.filter(tasks)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(e.stdout, "verify: shard %d/%d: %d variants here; %d lab variants left to the other shards or the lower tiers\n", s.k, s.n, len(out), left)
+	return out, nil
 }
 
 // tasks checks the flags and resolves them to verify tasks. A selection

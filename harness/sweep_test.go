@@ -237,19 +237,24 @@ func TestBusyHostDoesNotStall(t *testing.T) {
 }
 
 func TestBudgeterReservesFixedCosts(t *testing.T) {
-	b := &budgeter{total: 100 * time.Second, start: time.Now(), weight: 10}
-	approx := func(got, want time.Duration) bool { return got > want-time.Second && got <= want }
-	if got := b.share(2); !approx(got, 20*time.Second) {
+	// The elapsed time is passed in, not read from the clock, so that a
+	// test thread descheduled on a busy host computes the same shares.
+	b := &budgeter{total: 100 * time.Second, weight: 10}
+	if got := b.share(2, 0); got != 20*time.Second {
 		t.Errorf("first group of 2 of 10 contenders: share %v, want 20s", got)
 	}
 	b.done(2, 5*time.Second) // 2.5 s fixed cost per contender
 	// 4 of the 8 remaining: its fixed cost 10 s plus half the slack
 	// 100 s - 8·2.5 s = 80 s.
-	if got := b.share(4); !approx(got, 50*time.Second) {
+	if got := b.share(4, 0); got != 50*time.Second {
 		t.Errorf("second group: share %v, want 50s", got)
 	}
+	// 20 s into the sweep the slack is 60 s: 10 s plus half of it.
+	if got := b.share(4, 20*time.Second); got != 40*time.Second {
+		t.Errorf("second group 20s in: share %v, want 40s (the time spent comes off the slack)", got)
+	}
 	b.total = 10 * time.Second // overspent: only the fixed cost remains
-	if got := b.share(4); got != 10*time.Second {
+	if got := b.share(4, 0); got != 10*time.Second {
 		t.Errorf("overspent budget: share %v, want the fixed cost 10s", got)
 	}
 }

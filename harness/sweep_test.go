@@ -77,7 +77,7 @@ func TestResultFileRoundTrip(t *testing.T) {
 			}
 			continue
 		}
-		checkResult(t, res)
+		checkResult(t, res, fs.cfg.Run)
 		v, _ := res.Value("sec/op")
 		got = append(got, v*1e9)
 	}
@@ -102,10 +102,23 @@ func TestResultFileRoundTrip(t *testing.T) {
 var headerKeys = []string{"goos", "goarch", "pkg", "cpu", "cpu-vendor", "cpu-family", "cpu-model", "cpu-stepping",
 	"uarch", "dispatch-key", "features", "feature-level", "go", "tunelab", "run-id", "date", "tsc-hz", "kernel", "events"}
 
-func checkResult(t *testing.T, res *benchfmt.Result) {
+// checkResult checks a result's config: the host identity and run lines
+// as resultfile.HostConfig gives them for this host and run (a CPU without
+// a brand string, as QEMU's model-id= gives, has an empty "cpu"), the
+// result's own package, kernel and events present.
+func checkResult(t *testing.T, res *benchfmt.Result, run resultfile.Run) {
 	t.Helper()
+	host := map[string]string{}
+	for _, kv := range resultfile.HostConfig(run) {
+		host[kv[0]] = kv[1]
+	}
 	for _, k := range headerKeys {
-		if res.GetConfig(k) == "" {
+		got := res.GetConfig(k)
+		if want, ok := host[k]; ok && k != "pkg" {
+			if got != want {
+				t.Errorf("result %s: config %q = %q, want the host's %q", res.Name, k, got, want)
+			}
+		} else if got == "" {
 			t.Errorf("result %s: config %q missing", res.Name, k)
 		}
 	}

@@ -15,13 +15,23 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
-// tunelabProc starts this test binary as tunelab with args.
+// tunelabProc starts this test binary as tunelab with args, in this
+// environment plus env. A TUNELAB_DISPATCH of the user's is left out (env
+// may set one): it would change what the child selects and make it print
+// a note per override before its own output.
 func tunelabProc(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), testRunEnv+"="+strings.Join(args, "\t")), env...)
+	var inherited []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, dispatch.EnvDispatch+"=") {
+			inherited = append(inherited, kv)
+		}
+	}
+	cmd.Env = append(append(inherited, testRunEnv+"="+strings.Join(args, "\t")), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -71,7 +70,7 @@ func TestMeasureClassesInWorker(t *testing.T) {
 	}
 	var batches, total int
 	var n [2]int
-	cfg := ClassConfig{Start: ExecRunner(), CPU: runtime.NumCPU() - 1, Seed: 9, N: 2500, Batch: 1000}
+	cfg := ClassConfig{Start: ExecRunner(), CPU: measuringCPU(t), Seed: 9, N: 2500, Batch: 1000}
 	got, err := MeasureClasses(context.Background(), cfg, "harnesstest.classes", func(classes []byte, ticks []uint64) {
 		batches++
 		total += len(classes)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -128,3 +129,23 @@ func (f *faultInstance) Run(n int) {
 }
 
 func (f *faultInstance) Check() error { return nil }
+
+// measuringCPU returns the CPU the tests pin their workers to: the
+// highest one this process may run on, as tunelab's --cpu default. A
+// cpuset or taskset need not contain CPU NumCPU-1 (taskset -c 1 leaves
+// NumCPU 1), and pinning outside it fails or escapes it. It is -1 (no
+// pinning) where the affinity mask cannot be read.
+func measuringCPU(t *testing.T) int {
+	t.Helper()
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		t.Logf("reading the affinity mask: %v; workers run unpinned", err)
+		return -1
+	}
+	for c := len(set)*64 - 1; c >= 0; c-- {
+		if set.IsSet(c) {
+			return c
+		}
+	}
+	return -1
+}

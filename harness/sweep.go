@@ -95,7 +95,7 @@ func Sweep(ctx context.Context, cfg *Config, groups []*Group) (*Report, error) {
 			rep.Interrupted = true
 			break
 		}
-		gs := &groupSweep{cfg: cfg, g: g, rw: rw, rng: rng, budget: b.share(len(g.Contenders)),
+		gs := &groupSweep{cfg: cfg, g: g, rw: rw, rng: rng, budget: b.share(len(g.Contenders), time.Since(b.start)),
 			index: i, groups: len(groups), sweepStart: b.start, done: b.seen, total: b.seen + b.weight}
 		res, err := gs.run(ctx)
 		if err != nil {
@@ -121,12 +121,14 @@ type budgeter struct {
 	weight, seen    int // contenders still to run, contenders done
 }
 
-func (b *budgeter) share(w int) time.Duration {
+// share returns the budget of the next group, of w contenders, once the
+// sweep has run for elapsed.
+func (b *budgeter) share(w int, elapsed time.Duration) time.Duration {
 	var est time.Duration
 	if b.seen > 0 {
 		est = b.floorSum / time.Duration(b.seen)
 	}
-	slack := b.total - time.Since(b.start) - est*time.Duration(b.weight)
+	slack := b.total - elapsed - est*time.Duration(b.weight)
 	return est*time.Duration(w) + max(slack, 0)*time.Duration(w)/time.Duration(max(b.weight, 1))
 }
 

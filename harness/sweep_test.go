@@ -77,7 +77,7 @@ func TestResultFileRoundTrip(t *testing.T) {
 			}
 			continue
 		}
-		checkResult(t, res)
+		checkResult(t, res, fs.cfg.Run)
 		v, _ := res.Value("sec/op")
 		got = append(got, v*1e9)
 	}
@@ -102,10 +102,23 @@ func TestResultFileRoundTrip(t *testing.T) {
 var headerKeys = []string{"goos", "goarch", "pkg", "cpu", "cpu-vendor", "cpu-family", "cpu-model", "cpu-stepping",
 	"uarch", "dispatch-key", "features", "feature-level", "go", "tunelab", "run-id", "date", "tsc-hz", "kernel", "events"}
 
-func checkResult(t *testing.T, res *benchfmt.Result) {
+// checkResult checks a result's config: the host identity and run lines
+// as resultfile.HostConfig gives them for this host and run (a CPU without
+// a brand string, as QEMU's model-id= gives, has an empty "cpu"), the
+// result's own package, kernel and events present.
+func checkResult(t *testing.T, res *benchfmt.Result, run resultfile.Run) {
 	t.Helper()
+	host := map[string]string{}
+	for _, kv := range resultfile.HostConfig(run) {
+		host[kv[0]] = kv[1]
+	}
 	for _, k := range headerKeys {
-		if res.GetConfig(k) == "" {
+		got := res.GetConfig(k)
+		if want, ok := host[k]; ok && k != "pkg" {
+			if got != want {
+				t.Errorf("result %s: config %q = %q, want the host's %q", res.Name, k, got, want)
+			}
+		} else if got == "" {
 			t.Errorf("result %s: config %q missing", res.Name, k)
 		}
 	}
@@ -237,19 +250,24 @@ func TestBusyHostDoesNotStall(t *testing.T) {
 }
 
 func TestBudgeterReservesFixedCosts(t *testing.T) {
-	b := &budgeter{total: 100 * time.Second, start: time.Now(), weight: 10}
-	approx := func(got, want time.Duration) bool { return got > want-time.Second && got <= want }
-	if got := b.share(2); !approx(got, 20*time.Second) {
+	// The elapsed time is passed in, not read from the clock, so that a
+	// test thread descheduled on a busy host computes the same shares.
+	b := &budgeter{total: 100 * time.Second, weight: 10}
+	if got := b.share(2, 0); got != 20*time.Second {
 		t.Errorf("first group of 2 of 10 contenders: share %v, want 20s", got)
 	}
 	b.done(2, 5*time.Second) // 2.5 s fixed cost per contender
 	// 4 of the 8 remaining: its fixed cost 10 s plus half the slack
 	// 100 s - 8·2.5 s = 80 s.
-	if got := b.share(4); !approx(got, 50*time.Second) {
+	if got := b.share(4, 0); got != 50*time.Second {
 		t.Errorf("second group: share %v, want 50s", got)
 	}
+	// 20 s into the sweep the slack is 60 s: 10 s plus half of it.
+	if got := b.share(4, 20*time.Second); got != 40*time.Second {
+		t.Errorf("second group 20s in: share %v, want 40s (the time spent comes off the slack)", got)
+	}
 	b.total = 10 * time.Second // overspent: only the fixed cost remains
-	if got := b.share(4); got != 10*time.Second {
+	if got := b.share(4, 0); got != 10*time.Second {
 		t.Errorf("overspent budget: share %v, want the fixed cost 10s", got)
 	}
 }

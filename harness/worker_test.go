@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +32,7 @@ func TestCrashIsolation(t *testing.T) {
 	// always crash during sampling whatever the host's noise.
 	p := DefaultRaceParams
 	p.MinSamples, p.MaxSamples = 40, 40
-	cfg := &Config{Race: p, CPU: runtime.NumCPU() - 1, SampleTime: 200 * time.Microsecond, Budget: time.Minute, Seed: 3,
+	cfg := &Config{Race: p, CPU: measuringCPU(t), SampleTime: 200 * time.Microsecond, Budget: time.Minute, Seed: 3,
 		Start: ExecRunner(), Results: &out, Log: &log, Run: resultfile.Run{RunID: "1", Date: "d"}}
 	rep, err := Sweep(context.Background(), cfg, groups)
 	if err != nil {

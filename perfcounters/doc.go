@@ -15,7 +15,11 @@
 // Counting degrades cleanly: every event of a Group is either available and
 // counted, or unavailable with a reason (no PMU, perf_event_paranoid, invalid
 // configuration, too many open files, ...). An unavailable event is never
-// reported as zero: Read omits it and Status says why.
+// reported as zero: Read omits it and Status says why. Where kernel mode
+// may not be counted (perf_event_paranoid=2 without CAP_PERFMON),
+// software events count user mode only ("user mode only" in Status),
+// except context switches and migrations, which only the kernel raises:
+// they are unavailable there rather than a constant 0.
 //
 // TSC ticks are reference cycles at a constant frequency (TSCHz), not core
 // clock cycles: a core running above or below its base clock executes more

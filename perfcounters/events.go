@@ -44,6 +44,15 @@ func hw(name string, cfg uint64, doc string) Spec {
 	return Spec{Name: name, Kind: Hardware, Type: typeHardware, Config: cfg, Unit: "count", Doc: doc}
 }
 
+// kernelOnly reports whether s is a software event the kernel raises
+// only in kernel mode, from its scheduler: a context switch or a
+// migration. Counted user mode only (all perf_event_paranoid=2 allows
+// without CAP_PERFMON) such an event reads 0 whatever happens, so it is
+// never opened that way.
+func kernelOnly(s Spec) bool {
+	return s.Kind == Software && s.Type == typeSoftware && (s.Config == swContextSwitches || s.Config == swCPUMigrations)
+}
+
 func sw(name string, cfg uint64, unit, doc string) Spec {
 	return Spec{Name: name, Kind: Software, Type: typeSoftware, Config: cfg, Unit: unit, Doc: doc}
 }

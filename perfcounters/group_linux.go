@@ -50,11 +50,13 @@ func attrFor(s Spec, leader, userOnly bool) *unix.PerfEventAttr {
 }
 
 // perfOpen opens s on the calling thread, in group groupFd (-1: new group).
-// It retries software events user-only when kernel counting is forbidden.
+// It retries software events user-only when kernel counting is forbidden,
+// except those only the kernel raises (kernelOnly), which stay
+// unavailable: user-only, they would count 0 as if nothing happened.
 func perfOpen(s Spec, groupFd int) (fd int, userOnly bool, err error) {
 	leader := groupFd < 0
 	fd, err = unix.PerfEventOpen(attrFor(s, leader, false), 0, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC)
-	if s.Kind == Software && (errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)) {
+	if s.Kind == Software && !kernelOnly(s) && (errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)) {
 		userOnly = true
 		fd, err = unix.PerfEventOpen(attrFor(s, leader, true), 0, -1, groupFd, unix.PERF_FLAG_FD_CLOEXEC)
 	}

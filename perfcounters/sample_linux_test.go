@@ -8,6 +8,7 @@ import (
 )
 
 func TestSamplerCPUClock(t *testing.T) {
+	skipIfForbidden(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	s, err := OpenSampler(mustSpecs(t, "cpu-clock")[0], SampleOptions{Period: 100_000}) // 10 kHz
@@ -48,6 +49,7 @@ func TestSamplerCPUClock(t *testing.T) {
 }
 
 func TestSamplerUnavailableHardware(t *testing.T) {
+	skipIfForbidden(t)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	s, err := OpenSampler(mustSpecs(t, "cycles")[0], SampleOptions{Freq: 1000})

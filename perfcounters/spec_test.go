@@ -181,3 +181,17 @@ func TestUarchTableWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelOnlyEvents checks which software events are never opened user
+// mode only: the two the kernel raises in its scheduler.
+func TestKernelOnlyEvents(t *testing.T) {
+	var got []string
+	for _, s := range fixedEvents {
+		if kernelOnly(s) {
+			got = append(got, s.Name)
+		}
+	}
+	if strings.Join(got, ",") != "context-switches,cpu-migrations" {
+		t.Errorf("kernel-only events %q, want context-switches and cpu-migrations", got)
+	}
+}

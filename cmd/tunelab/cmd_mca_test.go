@@ -22,6 +22,7 @@ func TestMCAUsageErrors(t *testing.T) {
 }
 
 func TestMCACalibChainPredictsOneCyclePerInstruction(t *testing.T) {
+	needCalibAsm(t)
 	if _, err := mca.Find(); err != nil {
 		t.Skip(err)
 	}
@@ -30,7 +31,7 @@ func TestMCACalibChainPredictsOneCyclePerInstruction(t *testing.T) {
 	}
 	out, stderr, code := runCLI(t, "mca", "--kernel", "calib", "--variant", "eps=0", "--mcpu", "znver4", "--json")
 	if code != 0 {
-		t.Skipf("no generated calib variant on this build (exit %d: %s)", code, stderr)
+		t.Fatalf("tunelab mca --kernel calib --variant eps=0: exit %d: %s", code, stderr)
 	}
 	var rep mca.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {

@@ -194,6 +194,11 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// testProgress, when set (only by tests that run the test binary as
+// tunelab), sees every progress report of a sweep with the sweep's
+// context, which SIGINT and SIGTERM cancel.
+var testProgress func(ctx context.Context, p harness.Progress)
+
 // sweep opens the result file, runs the sweep stopping cleanly on
 // SIGINT (Ctrl-C) or SIGTERM (what schedulers send before SIGKILL) and
 // prints the summary. floor is the --layout-floor flag; flags are the
@@ -216,6 +221,10 @@ func sweep(e *env, cfg *harness.Config, groups []*harness.Group, out, resume, fl
 	cfg.Progress = plainProgress(e.stderr, plainEvery)
 	if terminal {
 		cfg.Progress = progressBar(e.stderr)
+	}
+	if testProgress != nil {
+		show := cfg.Progress
+		cfg.Progress = func(p harness.Progress) { show(p); testProgress(ctx, p) }
 	}
 	fmt.Fprintf(e.stderr, "sweeping %d kernel/size groups, budget %v, results in %s\n", len(groups), cfg.Budget, path)
 	if l, ok := loadAverage(); ok && l >= float64(runtime.NumCPU()) {

@@ -15,13 +15,23 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/kernels/dispatch"
 )
 
-// tunelabProc starts this test binary as tunelab with args.
+// tunelabProc starts this test binary as tunelab with args, in this
+// environment plus env. A TUNELAB_DISPATCH of the user's is left out (env
+// may set one): it would change what the child selects and make it print
+// a note per override before its own output.
 func tunelabProc(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), testRunEnv+"="+strings.Join(args, "\t")), env...)
+	var inherited []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, dispatch.EnvDispatch+"=") {
+			inherited = append(inherited, kv)
+		}
+	}
+	cmd.Env = append(append(inherited, testRunEnv+"="+strings.Join(args, "\t")), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -63,24 +73,31 @@ func countResults(t *testing.T, path string) (map[string]int, string) {
 }
 
 // interruptSweep starts a calib sweep writing to path, sends sig once it
-// wrote 5 results, and returns its exit status and output.
+// wrote 5 results, and returns its exit status and output. The sweep
+// holds after its first round until it is signalled (testHoldEnv): a
+// calib sweep ends about 0.1 s after its first round, and a test process
+// that does not get the CPU for that long would otherwise signal a
+// finished sweep. Nor is there a deadline for the results, which a slow
+// host would miss: a sweep that exits before writing them fails the
+// test, one that hangs is go test's -timeout to end.
 func interruptSweep(t *testing.T, path string, sig syscall.Signal, args []string) (int, string) {
 	t.Helper()
-	cmd, out := tunelabProc(t, nil, append(args, "-o", path)...)
-	deadline := time.Now().Add(20 * time.Second)
+	cmd, out := tunelabProc(t, []string{testHoldEnv + "=1"}, append(args, "-o", path)...)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
 	for {
 		data, _ := os.ReadFile(path)
 		if bytes.Count(data, []byte("\nBenchmarkCalib/")) >= 5 {
 			break
 		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("sweep wrote no results in 20 s:\n%s", out)
+		select {
+		case err := <-exited:
+			t.Fatalf("sweep exited with status %d before writing 5 results:\n%s", exitStatus(err), out)
+		case <-time.After(10 * time.Millisecond):
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	cmd.Process.Signal(sig)
-	code := exitStatus(cmd.Wait())
+	code := exitStatus(<-exited)
 	return code, out.String()
 }
 

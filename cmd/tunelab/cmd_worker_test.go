@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -15,6 +16,7 @@ import (
 const (
 	testRunEnv       = "TUNELAB_TEST_RUN"        // tab-separated tunelab arguments
 	testBadKernelEnv = "TUNELAB_TEST_BAD_KERNEL" // register kernel clitest.bad
+	testHoldEnv      = "TUNELAB_TEST_HOLD"       // a sweep holds after its first round until signalled
 )
 
 func init() {
@@ -28,8 +30,21 @@ func init() {
 		}
 		os.Exit(0)
 	}
+	if os.Getenv(testHoldEnv) == "1" {
+		testProgress = holdAfterFirstRound
+	}
 	if args := os.Getenv(testRunEnv); args != "" {
 		os.Exit(exitCode(os.Stderr, run(os.Stdout, os.Stderr, strings.Split(args, "\t"))))
+	}
+}
+
+// holdAfterFirstRound blocks a sweep at the first sample of its second
+// round (the first round is then in the result file) until SIGINT or
+// SIGTERM cancels it, so that a test that signals a running sweep finds
+// it running however long the test itself takes to get the CPU.
+func holdAfterFirstRound(ctx context.Context, p harness.Progress) {
+	if p.Samples >= 2 {
+		<-ctx.Done()
 	}
 }
 

@@ -3,6 +3,7 @@ package compose
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -38,6 +39,20 @@ func fakeOp(kernel string) Op {
 		}}
 }
 
+// runs counts the runs of each test that registers a kernel: the
+// registry is global to the test binary, so when go test -count runs a
+// test again it registers a kernel of a fresh name (name, name.2, ...).
+var runs = map[string]int{}
+
+// fresh returns the kernel name for this run of the test registering name.
+func fresh(name string) string {
+	runs[name]++
+	if n := runs[name]; n > 1 {
+		return fmt.Sprintf("%s.%d", name, n)
+	}
+	return name
+}
+
 func knobs() []Knob {
 	m := Knob{Key: "mul", Generic: Choice{Value: "generic", Use: setter(&mul, 1)},
 		Choices: []Choice{{Value: "one", Use: setter(&mul, 1)}, {Value: "three", Use: setter(&mul, 3), Features: []string{"avx2"}}}}
@@ -47,20 +62,21 @@ func knobs() []Knob {
 }
 
 func TestRegisterCompositions(t *testing.T) {
-	RegisterKernels(fakeOp("test.compose"))
-	Register([]Op{fakeOp("test.compose")}, knobs()...)
+	k := fresh("test.compose")
+	RegisterKernels(fakeOp(k))
+	Register([]Op{fakeOp(k)}, knobs()...)
 	var names []string
-	for _, v := range variant.Variants("test.compose") {
+	for _, v := range variant.Variants(k) {
 		names = append(names, v.Name)
 	}
 	want := "isa=generic mul=one/add=zero mul=three/add=zero"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("variants %q, want %q", got, want)
 	}
-	if k := variant.LookupKernel("test.compose"); k == nil || !k.Allocates || !k.Operation {
-		t.Errorf("kernel %+v, want registered with Allocates and Operation", k)
+	if kn := variant.LookupKernel(k); kn == nil || !kn.Allocates || !kn.Operation {
+		t.Errorf("kernel %+v, want registered with Allocates and Operation", kn)
 	}
-	v := variant.Lookup("test.compose", "mul=three/add=zero")
+	v := variant.Lookup(k, "mul=three/add=zero")
 	if len(v.Features) != 1 || v.Features[0] != "avx2" {
 		t.Errorf("features %v, want the choices' union [avx2]", v.Features)
 	}

@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	moremath "github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchmath"
@@ -84,12 +85,15 @@ func (s Stat) PM() string {
 // GeoMeanInterval summarizes ratios (each > 0) by their geometric mean
 // minus one and the half-width of a t-interval (level Confidence) of the
 // mean log ratio, mapped back to a ratio; with one ratio the half-width
-// is infinite.
+// is infinite. The result does not depend on the order of ratios, to the
+// last bit: the logs are summed in sorted order, so that callers that
+// collect ratios from a map print the same figures every run.
 func GeoMeanInterval(ratios []float64) (center, half float64) {
 	logs := make([]float64, len(ratios))
 	for i, r := range ratios {
 		logs[i] = math.Log(r)
 	}
+	slices.Sort(logs)
 	if len(logs) < 2 {
 		return math.Exp(logs[0]) - 1, math.Inf(1)
 	}

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -24,5 +25,27 @@ func TestMedian(t *testing.T) {
 	}
 	if !math.IsNaN(Median(nil)) {
 		t.Error("Median(nil) is not NaN")
+	}
+}
+
+// TestGeoMeanIntervalOrderIndependent shuffles the same ratios: the
+// center and half-width must not change in any bit (the reports package
+// collects the ratios of a knob effect from a map, in a different order
+// every run).
+func TestGeoMeanIntervalOrderIndependent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ratios := make([]float64, 60)
+	for i := range ratios {
+		ratios[i] = 0.5 + 1.5*rng.Float64()
+	}
+	c0, h0 := GeoMeanInterval(ratios)
+	if math.IsNaN(c0) || math.IsInf(h0, 0) || h0 <= 0 {
+		t.Fatalf("GeoMeanInterval = %v ± %v, want a finite interval", c0, h0)
+	}
+	for i := range 100 {
+		rng.Shuffle(len(ratios), func(a, b int) { ratios[a], ratios[b] = ratios[b], ratios[a] })
+		if c, h := GeoMeanInterval(ratios); c != c0 || h != h0 {
+			t.Fatalf("shuffle %d: GeoMeanInterval = %x ± %x, first order gave %x ± %x", i, c, h, c0, h0)
+		}
 	}
 }

@@ -42,14 +42,15 @@ func TestKnobs(t *testing.T) {
 }
 
 func TestRegistryRejectsDuplicates(t *testing.T) {
-	RegisterKernel(Kernel{Name: "test.dup", Family: "test", Bench: "TestDup"})
-	Register(Variant{Kernel: "test.dup", Name: GenericName})
+	k := fresh("test.dup")
+	RegisterKernel(Kernel{Name: k, Family: "test", Bench: "TestDup"})
+	Register(Variant{Kernel: k, Name: GenericName})
 	defer func() {
 		if recover() == nil {
 			t.Error("registering a duplicate variant did not panic")
 		}
 	}()
-	Register(Variant{Kernel: "test.dup", Name: GenericName})
+	Register(Variant{Kernel: k, Name: GenericName})
 }
 
 // TestTierWidth checks the tier ranks of feature sets.

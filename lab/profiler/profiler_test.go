@@ -96,16 +96,29 @@ func hotVariant(t *testing.T) *variant.Variant {
 
 // TestHotLoopShare profiles the calibration kernel, whose time is all in
 // one dependent ADD chain, and requires >= 90% of samples in its function.
+// perf_event_open samples cpu-clock at 10 kHz of CPU time; where it is not
+// permitted, the runtime/pprof fallback samples at 100 Hz, and a loaded
+// host gives the thread less CPU time: the recording is lengthened (300
+// ms, 1.2 s, 4.8 s) until it holds the 100 samples the share is judged on.
 func TestHotLoopShare(t *testing.T) {
 	v := hotVariant(t)
 	var log bytes.Buffer
-	r, err := Record(Options{Variant: v, Duration: 300 * time.Millisecond, Seed: 1, Log: &log})
-	if err != nil {
-		t.Fatal(err)
+	var r *Result
+	d := 300 * time.Millisecond
+	for try := 0; ; try++ {
+		var err error
+		log.Reset()
+		if r, err = Record(Options{Variant: v, Duration: d, Seed: 1, Log: &log}); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s %s: %d samples in %v, %s", v.Kernel, v.Name, r.Samples, d, strings.TrimSpace(log.String()))
+		if r.Samples >= 100 || try == 2 {
+			break
+		}
+		d *= 4
 	}
-	t.Logf("%s %s: %d samples, %s", v.Kernel, v.Name, r.Samples, strings.TrimSpace(log.String()))
 	if r.Samples < 100 {
-		t.Fatalf("%s: only %d samples in 300 ms", v.Name, r.Samples)
+		t.Fatalf("%s: only %d samples in %v from %s", v.Name, r.Samples, d, r.Source)
 	}
 	want := v.Symbol
 	inHot, total := int64(0), int64(0)

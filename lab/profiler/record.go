@@ -89,6 +89,7 @@ func recordLocked(o Options) (*Result, error) {
 	var r *Result
 	if err != nil {
 		fmt.Fprintf(o.Log, "profile: perf_event_open sampling unavailable (%v); falling back to runtime/pprof\n", err)
+		fmt.Fprintf(o.Log, "profile: sampling source: %s\n", runtimeSource)
 		r, err = recordRuntime(o, inst, batch)
 	} else {
 		defer s.Close()
@@ -199,6 +200,9 @@ func meta(o Options, event, unit string, period int64, source string, start time
 		Event: event, Unit: unit, Period: period, Source: source, Start: start, Duration: time.Since(start)}
 }
 
+// runtimeSource is the sampling source of recordRuntime.
+const runtimeSource = "runtime/pprof (SIGPROF, 100 Hz): perf_event_open sampling was unavailable"
+
 // recordRuntime is the last resort: the Go runtime's SIGPROF profiler.
 func recordRuntime(o Options, inst variant.Instance, batch int) (*Result, error) {
 	var buf bytes.Buffer
@@ -214,10 +218,9 @@ func recordRuntime(o Options, inst variant.Instance, batch int) (*Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("parsing runtime/pprof profile: %w", err)
 	}
-	source := "runtime/pprof (SIGPROF, 100 Hz): perf_event_open sampling was unavailable"
-	m := meta(o, "cpu", "nanoseconds", p.Period, source, start)
+	m := meta(o, "cpu", "nanoseconds", p.Period, runtimeSource, start)
 	p.Comments = append(p.Comments, comments(m)...)
-	r := &Result{Profile: p, Source: source}
+	r := &Result{Profile: p, Source: runtimeSource}
 	for _, s := range p.Sample {
 		s.Label = labels(m)
 		r.Samples += s.Value[0]

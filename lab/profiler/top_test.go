@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -117,11 +118,17 @@ func TestParseObjdump(t *testing.T) {
 	}
 }
 
+// registerSharesKernel registers TestKernelShares's kernel once per test
+// binary: the registry is global, and go test -count runs the test again.
+var registerSharesKernel sync.Once
+
 // TestKernelShares checks that samples in a registered variant's symbol
 // count for its kernel and the rest for other.
 func TestKernelShares(t *testing.T) {
-	variant.RegisterKernel(variant.Kernel{Name: "test.kernelshares", Family: "test", Bench: "TestKernelShares"})
-	variant.Register(variant.Variant{Kernel: "test.kernelshares", Name: "isa=x", Symbol: "pkg.hot"})
+	registerSharesKernel.Do(func() {
+		variant.RegisterKernel(variant.Kernel{Name: "test.kernelshares", Family: "test", Bench: "TestKernelShares"})
+		variant.Register(variant.Variant{Kernel: "test.kernelshares", Name: "isa=x", Symbol: "pkg.hot"})
+	})
 	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}}}
 	fn := func(name string) *profile.Location {
 		f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name, Filename: name + ".s"}

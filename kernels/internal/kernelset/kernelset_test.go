@@ -58,26 +58,41 @@ func (in *testInstance) Check() error {
 
 func impl(name string, fn inc) variant.Impl[inc] { return variant.Impl[inc]{Name: name, Fn: fn} }
 
+// runs counts the runs of each test that registers a kernel: the
+// registry is global to the test binary, so when go test -count runs a
+// test again it registers a kernel of a fresh name (name, name.2, ...).
+var runs = map[string]int{}
+
+// fresh returns the kernel name for this run of the test registering name.
+func fresh(name string) string {
+	runs[name]++
+	if n := runs[name]; n > 1 {
+		return fmt.Sprintf("%s.%d", name, n)
+	}
+	return name
+}
+
 // TestSlot checks registration (production, then the lab table once, in
 // its order), the registry records' Verify, forcing a plan by size class
 // and restoring it, and refusing unknown variants.
 func TestSlot(t *testing.T) {
+	k := fresh("kernelset.test")
 	good := func(x int) int { return x + 1 }
 	bad := func(x int) int { return x + 2 }
-	s := New(testProd("kernelset.test"), []variant.Impl[inc]{impl("a", good)})
-	if got := names(variant.Variants("kernelset.test")); len(got) != 0 || variant.LookupKernel("kernelset.test") != nil {
+	s := New(testProd(k), []variant.Impl[inc]{impl("a", good)})
+	if got := names(variant.Variants(k)); len(got) != 0 || variant.LookupKernel(k) != nil {
 		t.Fatalf("registered at New: %q, want nothing (production registers nothing)", got)
 	}
-	s.AddLab(testSpec("kernelset.test"), []variant.Impl[inc]{impl("bad", bad), impl("a", good)})
-	s.AddLab(testSpec("kernelset.test"), []variant.Impl[inc]{impl("c", good)})
+	s.AddLab(testSpec(k), []variant.Impl[inc]{impl("bad", bad), impl("a", good)})
+	s.AddLab(testSpec(k), []variant.Impl[inc]{impl("c", good)})
 	if got := knownNames(s); !slices.Equal(got, []string{"bad", "a"}) {
 		t.Errorf("known after AddLab: %q, want the lab table's order, and a second AddLab ignored", got)
 	}
-	if got := names(variant.Variants("kernelset.test")); !slices.Equal(got, []string{"a", "bad", variant.GenericName}) {
+	if got := names(variant.Variants(k)); !slices.Equal(got, []string{"a", "bad", variant.GenericName}) {
 		t.Errorf("registered after AddLab: %q", got)
 	}
 	for _, name := range []string{variant.GenericName, "a"} {
-		v := variant.Lookup("kernelset.test", name)
+		v := variant.Lookup(k, name)
 		if err := v.Verify(16, 3); err != nil {
 			t.Errorf("%s: Verify: %v", name, err)
 		}
@@ -87,7 +102,7 @@ func TestSlot(t *testing.T) {
 			t.Errorf("%s: instance: %v", name, err)
 		}
 	}
-	if err := variant.Lookup("kernelset.test", "bad").Verify(16, 3); err == nil {
+	if err := variant.Lookup(k, "bad").Verify(16, 3); err == nil {
 		t.Error("bad: Verify passed a variant returning x + 2")
 	}
 	checkUsePlan(t, s)
@@ -179,17 +194,18 @@ func TestDiff(t *testing.T) {
 // takes production's record, and that one production does not know
 // panics, naming the kernel and the variant.
 func TestAddLabResolvesProductionRows(t *testing.T) {
+	k, kbad := fresh("kernelset.nilrow"), fresh("kernelset.nilrowbad")
 	good := func(x int) int { return x + 1 }
-	s := New(testProd("kernelset.nilrow"), []variant.Impl[inc]{impl("p", good)})
-	s.AddLab(testSpec("kernelset.nilrow"), []variant.Impl[inc]{{Name: "p"}, impl("l", good)})
+	s := New(testProd(k), []variant.Impl[inc]{impl("p", good)})
+	s.AddLab(testSpec(k), []variant.Impl[inc]{{Name: "p"}, impl("l", good)})
 	if p := variant.Find(s.Known(), "p"); p == nil || p.Fn == nil {
 		t.Errorf("known after AddLab: %v, want p with production's function", s.Known())
 	}
-	bad := New(testProd("kernelset.nilrowbad"), nil)
+	bad := New(testProd(kbad), nil)
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "kernelset.nilrowbad q") {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), kbad+" q") {
 			t.Errorf("AddLab of a row without a function production lacks: recovered %v, want a panic naming it", r)
 		}
 	}()
-	bad.AddLab(testSpec("kernelset.nilrowbad"), []variant.Impl[inc]{{Name: "q"}})
+	bad.AddLab(testSpec(kbad), []variant.Impl[inc]{{Name: "q"}})
 }

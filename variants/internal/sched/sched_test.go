@@ -3,6 +3,7 @@ package sched
 import (
 	"testing"
 
+	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -11,10 +12,14 @@ import (
 
 // program builds two passes over 12 vectors of memory: load, multiply by
 // a constant, add, store; the second pass reads each vector the first
-// wrote to its neighbour.
+// wrote to its neighbour. Its virtual registers come from avo's global
+// context, as a generator's do and as those of the loads
+// splitConstLoads adds do: registers of a collection of its own would
+// share IDs with those (both count from zero), and whether the two
+// collided would depend on how many registers earlier tests, and earlier
+// runs under -count, had taken from the global one.
 func program(t *testing.T) []*ir.Instruction {
-	col := reg.NewCollection()
-	p := col.GP64()
+	p := build.GP64()
 	c := operand.Mem{Symbol: operand.Symbol{Name: "c", Static: true}, Base: reg.StaticBase}
 	var ins []*ir.Instruction
 	add := func(i *ir.Instruction, err error) {
@@ -25,7 +30,7 @@ func program(t *testing.T) []*ir.Instruction {
 	}
 	for pass := range 2 {
 		for i := range 12 {
-			r, m, a := col.YMM(), col.YMM(), col.YMM()
+			r, m, a := build.YMM(), build.YMM(), build.YMM()
 			add(x86.VMOVDQU(operand.Mem{Base: p, Disp: 32 * ((i + pass) % 12)}, r))
 			add(x86.VPMULLW(c, r, m))
 			add(x86.VPADDW(m, r, a))

@@ -13,11 +13,8 @@ func aes128enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=2/keys=mem/align=64).
 func aes128enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=64).
-func aes128enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=none).
-func aes128enc_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=mem/align=64).
+func aes128enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=none).
 func aes128enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
@@ -34,14 +31,14 @@ func aes128enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -52,32 +49,41 @@ func aes128enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes256_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes128enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes128dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -91,11 +97,11 @@ func aes128dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes128dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=32).
-func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=none).
 func aes128dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=32).
+func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -118,11 +124,11 @@ func aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -142,6 +148,9 @@ func aes128dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -151,23 +160,23 @@ func aes128dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes128dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=regs/align=64).
 func aes192enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=1/keys=mem/align=64).
 func aes192enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=2/keys=mem/align=64).
+func aes192enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=64).
 func aes192enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -196,14 +205,14 @@ func aes192enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
@@ -220,11 +229,8 @@ func aes192enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes192enc_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -232,11 +238,11 @@ func aes192enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes192enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
@@ -265,9 +271,6 @@ func aes192dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 // aes192dec_vaes256_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -276,6 +279,9 @@ func aes192dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 
 // aes192dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -292,44 +298,35 @@ func aes192dec_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192dec_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=mem/align=64).
 func aes256enc_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=2/keys=mem/align=64).
 func aes256enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64).
-func aes256enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=8/keys=mem/align=64).
-func aes256enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=none).
 func aes256enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
@@ -349,6 +346,9 @@ func aes256enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes256enc_vaes256_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -363,9 +363,6 @@ func aes256enc_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 
 // aes256enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
 func aes256enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
-func aes256enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i1_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -382,23 +379,26 @@ func aes256enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes256enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes256enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
-func aes256enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes256dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=2/keys=mem/align=64).
+func aes256dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64).
+func aes256dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes256dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
@@ -414,9 +414,6 @@ func aes256dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -439,26 +436,23 @@ func aes256dec_vaes512_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 // aes256dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes256dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
+func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256dec_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // expandKeyAESNI128 expands a 128-bit key into the encryption and decryption schedules.
 func expandKeyAESNI128(key *byte, enc *[240]byte, dec *[240]byte)

@@ -5,7 +5,8 @@ package dispatch
 // Generated from:
 //	sha256:574aaa75d1ad9431373e63aaa6ef47c08e42bb146df939747aef5c3a6d0d973f results/fleet/2026-12-01-zen4-avx2-vm.txt.gz
 //	sha256:8c19b52da8f13f4386a61739dce09174286ea0ec9c3c9b69c0b449fedcf2d910 results/fleet/2026-12-03-intel-avx512-vm.txt.gz
-//	sha256:9db694470abb7978e03a7e8d252d793e94114be798c0e180866eb9e69ae52e32 results/fleet/2026-12-03-zen4-avx512-vm.txt.gz
+//	sha256:2ad89bb997bb18135572b6d728075f61d14bb946eed4ca04edc57748bab9c6ce results/fleet/2026-12-03-zen4-avx2masked-vm.txt.gz
+//	sha256:2a42144ab631a0890ba0e3373863d0c9dd4815179957384acaa8b2d88dd67808 results/fleet/2026-12-03-zen4-avx512-vm.txt.gz
 //	sha256:76ce320c230ee1071c8b7e60f7c48e24d4a3df75cd1f9c21a8a0a381c10bac61 results/fleet/legacy-base.json (legacy base)
 
 // entryFeatures134dd7ed: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq
@@ -26,14 +27,28 @@ var entryFeaturesc410db71 = []string{
 	"vaes", "vpclmulqdq", "gfni",
 }
 
+// entryFeatures9496e42b: x86-64-v3 + adx aes pclmulqdq sha vaes vpclmulqdq gfni
+// measured on AuthenticAMD/0x19/0x11 (Zen 4).
+var entryFeatures9496e42b = []string{
+	"sse3", "ssse3", "sse41", "sse42", "popcnt", "cx16", "lahf", "avx",
+	"avx2", "fma", "f16c", "lzcnt", "movbe", "osxsave", "bmi1", "bmi2",
+	"adx", "aes", "pclmulqdq", "sha", "vaes", "vpclmulqdq", "gfni",
+}
+
 var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
@@ -45,9 +60,17 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -57,12 +80,17 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -72,11 +100,16 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -85,11 +118,17 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
@@ -98,12 +137,16 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.enc", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.enc", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -114,17 +157,26 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=scalar/comp=off/unroll=1/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x4", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
@@ -132,29 +184,53 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x8", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x8", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.lowbits", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.lowbits", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/mul=ifma2/odd=shuf/unroll=1/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/mul=ifma2/odd=shuf/unroll=2/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.mulntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
@@ -162,44 +238,86 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.pack", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.pack", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/gather=vbmi/compress=reg"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeatures9496e42b, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.unpack", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.unpack", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.w1pack4", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.w1pack4", Features: entryFeatures9496e42b, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decode12", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx512"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decode12", Features: entryFeatures9496e42b, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decompress", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.decompress", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.encode12", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.encode12", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/canon=min/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
@@ -207,11 +325,20 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=2/align=32"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=1/align=none"},
@@ -219,18 +346,32 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none"},
-		{MaxSize: 1024, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=8/pow=reg/carry=seq/tail=scalar/align=none"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx512ifma/radix=44/lanes=4/blocks=4/pow=reg/carry=seq/tail=scalar/align=none"},
 		{MaxSize: 0, Variant: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
+		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
@@ -239,15 +380,27 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "sha3.256", Features: entryFeaturesc410db71, Choices: []Choice{
-		{MaxSize: 16384, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
-		{MaxSize: 65536, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
-		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32"},
+		{MaxSize: 16, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32"},
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "sha3.256", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake128.many", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake128.many", Features: entryFeatures9496e42b, Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake256.many", Features: entryFeaturesc410db71, Choices: []Choice{
+		{MaxSize: 0, Variant: "ways=8"},
+	}},
+	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake256.many", Features: entryFeatures9496e42b, Choices: []Choice{
 		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
@@ -568,175 +721,174 @@ var legacyBaseEntries = []Entry{
 var tableDefaults = []Default{
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=32"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
 		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=regs/align=none"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.dec", Choices: []Choice{
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
 		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 64, Variant: "isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 1024, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
 		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x1", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x1", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=on/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x2", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=32"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x2", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x4", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x4", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "keccak.x8", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32"},
+		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "keccak.x8", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "keccak.x8", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.expandmask", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.expandmask", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
@@ -748,7 +900,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -781,10 +933,10 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512/mul=mont/unroll=2/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=2/align=32"},
+		{MaxSize: 0, Variant: "isa=avx2/mul=mont/unroll=2/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -808,16 +960,16 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.power2round", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.power2round", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.power2round", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.rejeta", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.rejeta", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
@@ -826,7 +978,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.rejntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx512/gather=permd/compress=reg"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.rejntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
@@ -835,7 +987,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mldsa.response", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.response", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
@@ -871,10 +1023,10 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.cbd3", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.cbd3", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.cbd3", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -919,16 +1071,16 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.matvec", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.matvec", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.matvec", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -943,10 +1095,10 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "mlkem.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx512/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=avx512/unroll=4/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.mulntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.mulntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -970,52 +1122,53 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=generic"},
 	}},
 	{Level: "x86-64-v4", Kernel: "poly1305", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
 		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
-		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none"},
 		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "poly1305", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
 		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
 		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/tail=scalar/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "poly1305", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
-		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
-		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
-		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
 	}},
 	{Level: "x86-64-v4", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
-		{MaxSize: 64, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
-		{MaxSize: 256, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
-		{MaxSize: 1024, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
-		{MaxSize: 4096, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
-		{MaxSize: 65536, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
-		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=32"},
+		{MaxSize: 16, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=64"},
+		{MaxSize: 64, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
+		{MaxSize: 4096, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=4/align=64"},
+		{MaxSize: 65536, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
+		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
-		{MaxSize: 16384, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
-		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
+		{MaxSize: 16384, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "sha3.256", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
-		{MaxSize: 64, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
-		{MaxSize: 1024, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
-		{MaxSize: 4096, Variant: "isa=scalar/comp=on/unroll=1/align=32"},
+		{MaxSize: 16, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=on/unroll=1/align=none"},
+		{MaxSize: 256, Variant: "isa=scalar/comp=on/unroll=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
+		{MaxSize: 4096, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
 		{MaxSize: 16384, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
-		{MaxSize: 65536, Variant: "isa=scalar/comp=off/unroll=2/align=none"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "shake128.many", Choices: []Choice{
+		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v3", Kernel: "shake128.many", Choices: []Choice{
@@ -1025,15 +1178,12 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v4", Kernel: "shake256.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v3", Kernel: "shake256.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Level: "x86-64-v2", Kernel: "shake256.many", Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 }

@@ -7,14 +7,17 @@ package keccak
 // keccakX1_scalar_compoff_u1_anone computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/unroll=1/align=none.
 func keccakX1_scalar_compoff_u1_anone(a *[25]uint64)
 
-// keccakX1_scalar_compon_u2_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=2/align=64.
-func keccakX1_scalar_compon_u2_a64(a *[25]uint64)
+// keccakX1_scalar_compon_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/unroll=4/align=64.
+func keccakX1_scalar_compon_u4_a64(a *[25]uint64)
 
 // keccakX1_scalar_compoff_rorx_andn_acc_u2_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64.
 func keccakX1_scalar_compoff_rorx_andn_acc_u2_a64(a *[25]uint64)
 
 // keccakX1_scalar_compoff_rorx_andn_acc_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64.
 func keccakX1_scalar_compoff_rorx_andn_acc_u4_a64(a *[25]uint64)
+
+// keccakX1_scalar_compoff_rorx_andn_acc_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
+func keccakX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64)
 
 // keccakX1_avx512vl_lanes_prol_ternlog_all_u1_anone computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none.
 func keccakX1_avx512vl_lanes_prol_ternlog_all_u1_anone(a *[25]uint64)
@@ -28,26 +31,17 @@ func keccakX1_avx512vl_lanes_prol_ternlog_all_u4_a64(a *[25]uint64)
 // keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none.
 func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_anone(a *[2][25]uint64)
 
-// keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a32 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=2/xpose=unpack/align=32.
-func keccakX2_avx2_shiftor_andnxor_spill_u2_unpack_a32(a *[2][25]uint64)
-
 // keccakX2_avx2_shufb_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
 func keccakX2_avx2_shufb_andnxor_spill_u1_unpack_a64(a *[2][25]uint64)
 
 // keccakX2_avx512vl_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX2_avx512vl_prol_ternlog_all_u1_unpack_anone(a *[2][25]uint64)
 
-// keccakX2_avx512vl_prol_ternlog_all_u1_unpack_a32 computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32.
-func keccakX2_avx512vl_prol_ternlog_all_u1_unpack_a32(a *[2][25]uint64)
-
 // keccakX2_avx512vl_prol_ternlog_all_u2_unpack_anone computes Keccak-f[1600] on 2 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none.
 func keccakX2_avx512vl_prol_ternlog_all_u2_unpack_anone(a *[2][25]uint64)
 
 // keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none.
 func keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_anone(a *[4][25]uint64)
-
-// keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
-func keccakX4_avx2_shiftor_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
 
 // keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
 func keccakX4_avx2_shufb_andnxor_spill_u1_unpack_a64(a *[4][25]uint64)
@@ -58,32 +52,26 @@ func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_anone(a *[4][25]uint64)
 // keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a32 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32.
 func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a32(a *[4][25]uint64)
 
-// keccakX4_avx512vl_prol_ternlog_all_u2_unpack_anone computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none.
-func keccakX4_avx512vl_prol_ternlog_all_u2_unpack_anone(a *[4][25]uint64)
+// keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a64 computes Keccak-f[1600] on 4 state(s), variant isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=64.
+func keccakX4_avx512vl_prol_ternlog_all_u1_unpack_a64(a *[4][25]uint64)
+
+// keccakX8_avx2_shufb_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
+func keccakX8_avx2_shufb_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
 
 // keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64.
 func keccakX8_avx2_shufbadd_andnxor_spill_interleave_u1_unpack_a64(a *[8][25]uint64)
 
-// keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/load=split/group=interleave/unroll=1/xpose=unpack/align=64.
-func keccakX8_avx2_shufbadd_andnxor_spill_split_interleave_u1_unpack_a64(a *[8][25]uint64)
-
 // keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none.
 func keccakX8_avx512f_prol_ternlog_all_u1_unpack_anone(a *[8][25]uint64)
-
-// keccakX8_avx512f_prol_ternlog_all_u1_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=32.
-func keccakX8_avx512f_prol_ternlog_all_u1_unpack_a32(a *[8][25]uint64)
 
 // absorbX1_scalar_compoff_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=1/align=none.
 func absorbX1_scalar_compoff_u1_anone(a *[25]uint64, data []byte, rate int)
 
-// absorbX1_scalar_compoff_u2_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/unroll=2/align=none.
-func absorbX1_scalar_compoff_u2_anone(a *[25]uint64, data []byte, rate int)
+// absorbX1_scalar_compon_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=1/align=none.
+func absorbX1_scalar_compon_u1_anone(a *[25]uint64, data []byte, rate int)
 
-// absorbX1_scalar_compon_u1_a32 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=1/align=32.
-func absorbX1_scalar_compon_u1_a32(a *[25]uint64, data []byte, rate int)
-
-// absorbX1_scalar_compon_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=2/align=64.
-func absorbX1_scalar_compon_u2_a64(a *[25]uint64, data []byte, rate int)
+// absorbX1_scalar_compon_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/unroll=4/align=64.
+func absorbX1_scalar_compon_u4_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_scalar_compoff_rorx_andn_u2_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64.
 func absorbX1_scalar_compoff_rorx_andn_u2_a64(a *[25]uint64, data []byte, rate int)
@@ -100,8 +88,14 @@ func absorbX1_scalar_compoff_rorx_andn_acc_u4_a64(a *[25]uint64, data []byte, ra
 // absorbX1_scalar_compon_acc_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
 func absorbX1_scalar_compon_acc_u4_a64(a *[25]uint64, data []byte, rate int)
 
+// absorbX1_scalar_compoff_rorx_andn_acc_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
+func absorbX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64, data []byte, rate int)
+
 // absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=none.
 func absorbX1_avx512vl_lanes_prol_ternlog_all_u1_anone(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=64.
+func absorbX1_avx512vl_lanes_prol_ternlog_all_u1_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none.
 func absorbX1_avx512vl_lanes_prol_ternlog_all_u2_anone(a *[25]uint64, data []byte, rate int)

@@ -4,6 +4,77 @@
 
 #include "textflag.h"
 
+// func matvec_avx2_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
+// Requires: AVX, AVX2
+TEXT ·matvec_avx2_1(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    v+16(FP), DX
+	MOVQ    l+24(FP), BX
+	VMOVDQU matvecconst_9316a9ca5d3d<>+0(SB), Y0
+	VMOVDQU matvecconst_ea96473f3626<>+0(SB), Y1
+	MOVQ    $0x0000000000000020, SI
+
+loop:
+	VMOVDQU (CX), Y3
+	VMOVDQU (DX), Y4
+	VPMULDQ Y4, Y3, Y2
+	VPSRLQ  $0x20, Y3, Y3
+	VPSRLQ  $0x20, Y4, Y4
+	VPMULDQ Y4, Y3, Y3
+	LEAQ    1024(CX), DI
+	LEAQ    1024(DX), R8
+	MOVQ    BX, R9
+	DECQ    R9
+	JZ      sum0
+
+term0:
+	VMOVDQU (DI), Y4
+	VMOVDQU (R8), Y5
+	VPMULDQ Y5, Y4, Y6
+	VPADDQ  Y6, Y2, Y2
+	VPSRLQ  $0x20, Y4, Y4
+	VPSRLQ  $0x20, Y5, Y5
+	VPMULDQ Y5, Y4, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x00000400, DI
+	ADDQ    $0x00000400, R8
+	DECQ    R9
+	JNZ     term0
+
+sum0:
+	VPMULDQ   Y1, Y2, Y4
+	VPMULDQ   Y0, Y4, Y4
+	VPSUBQ    Y4, Y2, Y2
+	VPMULDQ   Y1, Y3, Y4
+	VPMULDQ   Y0, Y4, Y4
+	VPSUBQ    Y4, Y3, Y3
+	VMOVSHDUP Y2, Y2
+	VPBLENDD  $0xaa, Y3, Y2, Y2
+	VPMULLD   matvecconst_2ba64d9684b7<>+0(SB), Y2, Y3
+	VPSRLQ    $0x20, Y2, Y4
+	VPSRLQ    $0x20, Y3, Y5
+	VMOVDQU   matvecconst_09853b66b459<>+0(SB), Y6
+	VPMULDQ   Y6, Y2, Y2
+	VPMULDQ   Y6, Y4, Y4
+	VPMULDQ   Y0, Y3, Y3
+	VPMULDQ   Y0, Y5, Y5
+	VPSUBQ    Y3, Y2, Y2
+	VPSUBQ    Y5, Y4, Y4
+	VMOVSHDUP Y2, Y2
+	VPBLENDD  $0xaa, Y4, Y2, Y2
+	VPSRAD    $0x1f, Y2, Y3
+	VPAND     Y0, Y3, Y3
+	VPADDD    Y3, Y2, Y2
+	VMOVDQU   Y2, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	DECQ      SI
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 // func matvec_avx2_2(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
 // Requires: AVX, AVX2
 TEXT ·matvec_avx2_2(SB), NOSPLIT, $0-32
@@ -118,81 +189,6 @@ sum1:
 	VPAND     Y0, Y3, Y3
 	VPADDD    Y3, Y2, Y2
 	VMOVDQU   Y2, 32(AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, DX
-	DECQ      SI
-	JNZ       loop
-	VZEROUPPER
-	RET
-
-// func matvec_avx512_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
-// Requires: AVX, AVX512F
-TEXT ·matvec_avx512_1(SB), NOSPLIT, $0-32
-	MOVQ      acc+0(FP), AX
-	MOVQ      a+8(FP), CX
-	MOVQ      v+16(FP), DX
-	MOVQ      l+24(FP), BX
-	VMOVDQU32 matvecconst_8096b781113d<>+0(SB), Z0
-	VMOVDQU32 matvecconst_77e4cc4d4d14<>+0(SB), Z1
-	MOVQ      $0x0000000000000010, SI
-
-loop:
-	VMOVDQU32 (CX), Z3
-	VMOVDQU32 (DX), Z4
-	VPMULDQ   Z4, Z3, Z2
-	VPSRLQ    $0x20, Z3, Z3
-	VPSRLQ    $0x20, Z4, Z4
-	VPMULDQ   Z4, Z3, Z3
-	LEAQ      1024(CX), DI
-	LEAQ      1024(DX), R8
-	MOVQ      BX, R9
-	DECQ      R9
-	JZ        sum0
-
-term0:
-	VMOVDQU32 (DI), Z4
-	VMOVDQU32 (R8), Z5
-	VPMULDQ   Z5, Z4, Z6
-	VPADDQ    Z6, Z2, Z2
-	VPSRLQ    $0x20, Z4, Z4
-	VPSRLQ    $0x20, Z5, Z5
-	VPMULDQ   Z5, Z4, Z6
-	VPADDQ    Z6, Z3, Z3
-	ADDQ      $0x00000400, DI
-	ADDQ      $0x00000400, R8
-	DECQ      R9
-	JNZ       term0
-
-sum0:
-	VPMULDQ   Z1, Z2, Z4
-	VPMULDQ   Z0, Z4, Z4
-	VPSUBQ    Z4, Z2, Z2
-	VPMULDQ   Z1, Z3, Z4
-	VPMULDQ   Z0, Z4, Z4
-	VPSUBQ    Z4, Z3, Z3
-	VMOVSHDUP Z2, Z2
-	MOVL      $0x0000aaaa, DI
-	KMOVW     DI, K1
-	VMOVDQA32 Z3, K1, Z2
-	VPMULLD   matvecconst_b717f9db18a2<>+0(SB), Z2, Z3
-	VPSRLQ    $0x20, Z2, Z4
-	VPSRLQ    $0x20, Z3, Z5
-	VMOVDQU32 matvecconst_aa0810570eda<>+0(SB), Z6
-	VPMULDQ   Z6, Z2, Z2
-	VPMULDQ   Z6, Z4, Z4
-	VPMULDQ   Z0, Z3, Z3
-	VPMULDQ   Z0, Z5, Z5
-	VPSUBQ    Z3, Z2, Z2
-	VPSUBQ    Z5, Z4, Z4
-	VMOVSHDUP Z2, Z2
-	MOVL      $0x0000aaaa, DI
-	KMOVW     DI, K1
-	VMOVDQA32 Z4, K1, Z2
-	VPSRAD    $0x1f, Z2, Z3
-	VPANDD    Z0, Z3, Z3
-	VPADDD    Z3, Z2, Z2
-	VMOVDQU32 Z2, (AX)
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX

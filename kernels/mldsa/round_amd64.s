@@ -4,6 +4,120 @@
 
 #include "textflag.h"
 
+// func lowbits_avx2_4(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
+// Requires: AVX, AVX2
+TEXT ·lowbits_avx2_4(SB), NOSPLIT, $0-36
+	MOVQ         w+0(FP), AX
+	MOVQ         cs2+8(FP), CX
+	MOVQ         r1+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VPBROADCASTD (BX), Y0
+	VPBROADCASTD 4(BX), Y1
+	VPBROADCASTD 8(BX), Y2
+	VPBROADCASTD 12(BX), Y3
+	VPXOR        Y4, Y4, Y4
+	MOVQ         $0x0000000000000008, BX
+
+loop:
+	VMOVDQU   (AX), Y5
+	VMOVDQU   (CX), Y6
+	VPSUBD    Y6, Y5, Y5
+	VPADDD    roundconst_9316a9ca5d3d<>+0(SB), Y5, Y6
+	VPMINUD   Y6, Y5, Y5
+	VMOVDQU   Y5, (AX)
+	VPADDD    roundconst_45874b35d363<>+0(SB), Y5, Y6
+	VPSRLD    $0x07, Y6, Y6
+	VPMULLD   Y0, Y6, Y6
+	VPADDD    roundconst_d34a4903c9b7<>+0(SB), Y6, Y6
+	VPSRLD    $0x18, Y6, Y6
+	VPCMPEQD  Y1, Y6, Y7
+	VPANDN    Y6, Y7, Y6
+	VPMULLD   Y2, Y6, Y7
+	VPSUBD    Y7, Y5, Y7
+	VPCMPGTD  roundconst_78d03d3412ee<>+0(SB), Y7, Y5
+	VPAND     roundconst_9316a9ca5d3d<>+0(SB), Y5, Y5
+	VPSUBD    Y5, Y7, Y7
+	VPABSD    Y7, Y7
+	VPMAXUD   Y7, Y4, Y4
+	VMOVDQU   32(AX), Y5
+	VMOVDQU   32(CX), Y7
+	VPSUBD    Y7, Y5, Y5
+	VPADDD    roundconst_9316a9ca5d3d<>+0(SB), Y5, Y7
+	VPMINUD   Y7, Y5, Y5
+	VMOVDQU   Y5, 32(AX)
+	VPADDD    roundconst_45874b35d363<>+0(SB), Y5, Y7
+	VPSRLD    $0x07, Y7, Y7
+	VPMULLD   Y0, Y7, Y7
+	VPADDD    roundconst_d34a4903c9b7<>+0(SB), Y7, Y7
+	VPSRLD    $0x18, Y7, Y7
+	VPCMPEQD  Y1, Y7, Y8
+	VPANDN    Y7, Y8, Y7
+	VPMULLD   Y2, Y7, Y8
+	VPSUBD    Y8, Y5, Y8
+	VPCMPGTD  roundconst_78d03d3412ee<>+0(SB), Y8, Y5
+	VPAND     roundconst_9316a9ca5d3d<>+0(SB), Y5, Y5
+	VPSUBD    Y5, Y8, Y8
+	VPABSD    Y8, Y8
+	VPMAXUD   Y8, Y4, Y4
+	VMOVDQU   64(AX), Y5
+	VMOVDQU   64(CX), Y8
+	VPSUBD    Y8, Y5, Y5
+	VPADDD    roundconst_9316a9ca5d3d<>+0(SB), Y5, Y8
+	VPMINUD   Y8, Y5, Y5
+	VMOVDQU   Y5, 64(AX)
+	VPADDD    roundconst_45874b35d363<>+0(SB), Y5, Y8
+	VPSRLD    $0x07, Y8, Y8
+	VPMULLD   Y0, Y8, Y8
+	VPADDD    roundconst_d34a4903c9b7<>+0(SB), Y8, Y8
+	VPSRLD    $0x18, Y8, Y8
+	VPCMPEQD  Y1, Y8, Y9
+	VPANDN    Y8, Y9, Y8
+	VPMULLD   Y2, Y8, Y9
+	VPSUBD    Y9, Y5, Y9
+	VPCMPGTD  roundconst_78d03d3412ee<>+0(SB), Y9, Y5
+	VPAND     roundconst_9316a9ca5d3d<>+0(SB), Y5, Y5
+	VPSUBD    Y5, Y9, Y9
+	VPABSD    Y9, Y9
+	VPMAXUD   Y9, Y4, Y4
+	VMOVDQU   96(AX), Y5
+	VMOVDQU   96(CX), Y9
+	VPSUBD    Y9, Y5, Y5
+	VPADDD    roundconst_9316a9ca5d3d<>+0(SB), Y5, Y9
+	VPMINUD   Y9, Y5, Y5
+	VMOVDQU   Y5, 96(AX)
+	VPADDD    roundconst_45874b35d363<>+0(SB), Y5, Y9
+	VPSRLD    $0x07, Y9, Y9
+	VPMULLD   Y0, Y9, Y9
+	VPADDD    roundconst_d34a4903c9b7<>+0(SB), Y9, Y9
+	VPSRLD    $0x18, Y9, Y9
+	VPCMPEQD  Y1, Y9, Y10
+	VPANDN    Y9, Y10, Y9
+	VPMULLD   Y2, Y9, Y10
+	VPSUBD    Y10, Y5, Y10
+	VPCMPGTD  roundconst_78d03d3412ee<>+0(SB), Y10, Y5
+	VPAND     roundconst_9316a9ca5d3d<>+0(SB), Y5, Y5
+	VPSUBD    Y5, Y10, Y10
+	VPABSD    Y10, Y10
+	VPMAXUD   Y10, Y4, Y4
+	VPACKUSDW Y7, Y6, Y5
+	VPACKUSDW Y9, Y8, Y6
+	VPACKUSWB Y6, Y5, Y5
+	VMOVDQU   roundconst_e22ba83356da<>+0(SB), Y6
+	VPERMD    Y5, Y6, Y5
+	VMOVDQU   Y5, (DX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000020, DX
+	DECQ      BX
+	JNZ       loop
+	VPCMPGTD  Y3, Y4, Y0
+	VPTEST    Y0, Y0
+	SETNE     AL
+	MOVBLZX   AL, AX
+	MOVL      AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func lowbits_avx2_8(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
 // Requires: AVX, AVX2
 TEXT ·lowbits_avx2_8(SB), NOSPLIT, $0-36
@@ -204,75 +318,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func lowbits_avx512_2(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
-// Requires: AVX, AVX512F
-TEXT ·lowbits_avx512_2(SB), NOSPLIT, $0-36
-	MOVQ         w+0(FP), AX
-	MOVQ         cs2+8(FP), CX
-	MOVQ         r1+16(FP), DX
-	MOVQ         c+24(FP), BX
-	VPBROADCASTD (BX), Z0
-	VPBROADCASTD 4(BX), Z1
-	VPBROADCASTD 8(BX), Z2
-	VMOVDQU32    roundconst_8096b781113d<>+0(SB), Z3
-	VPBROADCASTD 12(BX), Z4
-	VPXORD       Z5, Z5, Z5
-	MOVQ         $0x0000000000000008, BX
-
-loop:
-	VMOVDQU32   (AX), Z6
-	VMOVDQU32   (CX), Z7
-	VPSUBD      Z7, Z6, Z6
-	VPADDD      roundconst_8096b781113d<>+0(SB), Z6, Z7
-	VPMINUD     Z7, Z6, Z6
-	VMOVDQU32   Z6, (AX)
-	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z6, Z7
-	VPSRLD      $0x07, Z7, Z7
-	VPMULLD     Z0, Z7, Z7
-	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z7, Z7
-	VPSRLD      $0x18, Z7, Z7
-	VPCMPUD     $0x01, Z1, Z7, K1
-	VMOVDQU32.Z Z7, K1, Z7
-	VPMULLD     Z2, Z7, Z8
-	VPSUBD      Z8, Z6, Z8
-	VPCMPGTD    roundconst_16276f6d6405<>+0(SB), Z8, K1
-	VPSUBD      Z3, Z8, K1, Z8
-	VPABSD      Z8, Z8
-	VPMAXUD     Z8, Z5, Z5
-	VMOVDQU32   64(AX), Z6
-	VMOVDQU32   64(CX), Z8
-	VPSUBD      Z8, Z6, Z6
-	VPADDD      roundconst_8096b781113d<>+0(SB), Z6, Z8
-	VPMINUD     Z8, Z6, Z6
-	VMOVDQU32   Z6, 64(AX)
-	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z6, Z8
-	VPSRLD      $0x07, Z8, Z8
-	VPMULLD     Z0, Z8, Z8
-	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z8, Z8
-	VPSRLD      $0x18, Z8, Z8
-	VPCMPUD     $0x01, Z1, Z8, K1
-	VMOVDQU32.Z Z8, K1, Z8
-	VPMULLD     Z2, Z8, Z9
-	VPSUBD      Z9, Z6, Z9
-	VPCMPGTD    roundconst_16276f6d6405<>+0(SB), Z9, K1
-	VPSUBD      Z3, Z9, K1, Z9
-	VPABSD      Z9, Z9
-	VPMAXUD     Z9, Z5, Z5
-	VPMOVDB     Z7, (DX)
-	VPMOVDB     Z8, 16(DX)
-	ADDQ        $0x00000080, AX
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000020, DX
-	DECQ        BX
-	JNZ         loop
-	VPCMPUD     $0x06, Z4, Z5, K1
-	KORTESTW    K1, K1
-	SETNE       AL
-	MOVBLZX     AL, AX
-	MOVL        AX, ret+32(FP)
-	VZEROUPPER
-	RET
-
 // func lowbits_avx512_4(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
 // Requires: AVX, AVX512F
 TEXT ·lowbits_avx512_4(SB), NOSPLIT, $0-36
@@ -379,6 +424,128 @@ loop:
 	SETNE       AL
 	MOVBLZX     AL, AX
 	MOVL        AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func makehint_avx2_4(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
+// Requires: AVX, AVX2, SSE2
+TEXT ·makehint_avx2_4(SB), NOSPLIT, $0-48
+	MOVQ         r+0(FP), AX
+	MOVQ         ct0+8(FP), CX
+	MOVQ         r1+16(FP), DX
+	MOVQ         h+24(FP), BX
+	MOVQ         c+32(FP), SI
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD 4(SI), Y1
+	VPBROADCASTD 8(SI), Y2
+	VPBROADCASTD 12(SI), Y2
+	VMOVDQU      roundconst_9316a9ca5d3d<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         $0x0000000000000008, SI
+
+loop:
+	VMOVDQU      (AX), Y6
+	VMOVDQU      (CX), Y7
+	VPSUBD       Y7, Y3, Y8
+	VPMINUD      Y8, Y7, Y8
+	VPMAXUD      Y8, Y4, Y4
+	VPADDD       Y7, Y6, Y6
+	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y6, Y7
+	VPMINUD      Y7, Y6, Y6
+	VPADDD       roundconst_45874b35d363<>+0(SB), Y6, Y6
+	VPSRLD       $0x07, Y6, Y6
+	VPMULLD      Y0, Y6, Y6
+	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y6, Y6
+	VPSRLD       $0x18, Y6, Y6
+	VPCMPEQD     Y1, Y6, Y7
+	VPANDN       Y6, Y7, Y6
+	VPMOVZXBD    (DX), Y7
+	VPCMPEQD     Y7, Y6, Y6
+	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y6, Y6
+	VPADDD       Y6, Y5, Y5
+	VMOVDQU      32(AX), Y7
+	VMOVDQU      32(CX), Y8
+	VPSUBD       Y8, Y3, Y9
+	VPMINUD      Y9, Y8, Y9
+	VPMAXUD      Y9, Y4, Y4
+	VPADDD       Y8, Y7, Y7
+	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y7, Y8
+	VPMINUD      Y8, Y7, Y7
+	VPADDD       roundconst_45874b35d363<>+0(SB), Y7, Y7
+	VPSRLD       $0x07, Y7, Y7
+	VPMULLD      Y0, Y7, Y7
+	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y7, Y7
+	VPSRLD       $0x18, Y7, Y7
+	VPCMPEQD     Y1, Y7, Y8
+	VPANDN       Y7, Y8, Y7
+	VPMOVZXBD    8(DX), Y8
+	VPCMPEQD     Y8, Y7, Y7
+	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y7, Y7
+	VPADDD       Y7, Y5, Y5
+	VMOVDQU      64(AX), Y8
+	VMOVDQU      64(CX), Y9
+	VPSUBD       Y9, Y3, Y10
+	VPMINUD      Y10, Y9, Y10
+	VPMAXUD      Y10, Y4, Y4
+	VPADDD       Y9, Y8, Y8
+	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y8, Y9
+	VPMINUD      Y9, Y8, Y8
+	VPADDD       roundconst_45874b35d363<>+0(SB), Y8, Y8
+	VPSRLD       $0x07, Y8, Y8
+	VPMULLD      Y0, Y8, Y8
+	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y8, Y8
+	VPSRLD       $0x18, Y8, Y8
+	VPCMPEQD     Y1, Y8, Y9
+	VPANDN       Y8, Y9, Y8
+	VPMOVZXBD    16(DX), Y9
+	VPCMPEQD     Y9, Y8, Y8
+	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y8, Y8
+	VPADDD       Y8, Y5, Y5
+	VMOVDQU      96(AX), Y9
+	VMOVDQU      96(CX), Y10
+	VPSUBD       Y10, Y3, Y11
+	VPMINUD      Y11, Y10, Y11
+	VPMAXUD      Y11, Y4, Y4
+	VPADDD       Y10, Y9, Y9
+	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y9, Y10
+	VPMINUD      Y10, Y9, Y9
+	VPADDD       roundconst_45874b35d363<>+0(SB), Y9, Y9
+	VPSRLD       $0x07, Y9, Y9
+	VPMULLD      Y0, Y9, Y9
+	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y9, Y9
+	VPSRLD       $0x18, Y9, Y9
+	VPCMPEQD     Y1, Y9, Y10
+	VPANDN       Y9, Y10, Y9
+	VPMOVZXBD    24(DX), Y10
+	VPCMPEQD     Y10, Y9, Y9
+	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPACKUSDW    Y7, Y6, Y6
+	VPACKUSDW    Y9, Y8, Y7
+	VPACKUSWB    Y7, Y6, Y6
+	VMOVDQU      roundconst_e22ba83356da<>+0(SB), Y7
+	VPERMD       Y6, Y7, Y6
+	VMOVDQU      Y6, (BX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, BX
+	DECQ         SI
+	JNZ          loop
+	VEXTRACTI128 $0x01, Y5, X0
+	VPADDD       X0, X5, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	MOVD         X1, AX
+	MOVL         AX, count+40(FP)
+	VPCMPGTD     Y2, Y4, Y0
+	VPTEST       Y0, Y0
+	SETNE        AL
+	MOVBLZX      AL, AX
+	MOVL         AX, bad+44(FP)
 	VZEROUPPER
 	RET
 
@@ -888,6 +1055,80 @@ loop:
 	VZEROUPPER
 	RET
 
+// func response_avx512_1(z *[256]int32, cs1 *[256]int32, limit int32) uint32
+// Requires: AVX, AVX512F, SSE2
+TEXT ·response_avx512_1(SB), NOSPLIT, $0-28
+	MOVQ         z+0(FP), AX
+	MOVQ         cs1+8(FP), CX
+	MOVL         limit+16(FP), DX
+	MOVD         DX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU32    roundconst_8096b781113d<>+0(SB), Z2
+	VPXORD       Z1, Z1, Z1
+	MOVQ         $0x0000000000000010, DX
+
+loop:
+	VMOVDQU32 (AX), Z3
+	VMOVDQU32 (CX), Z4
+	VPCMPGTD  roundconst_16276f6d6405<>+0(SB), Z4, K1
+	VPSUBD    Z2, Z4, K1, Z4
+	VPADDD    Z4, Z3, Z3
+	VMOVDQU32 Z3, (AX)
+	VPABSD    Z3, Z3
+	VPMAXUD   Z3, Z1, Z1
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	DECQ      DX
+	JNZ       loop
+	VPCMPUD   $0x06, Z0, Z1, K1
+	KORTESTW  K1, K1
+	SETNE     AL
+	MOVBLZX   AL, AX
+	MOVL      AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func response_avx512_2(z *[256]int32, cs1 *[256]int32, limit int32) uint32
+// Requires: AVX, AVX512F, SSE2
+TEXT ·response_avx512_2(SB), NOSPLIT, $0-28
+	MOVQ         z+0(FP), AX
+	MOVQ         cs1+8(FP), CX
+	MOVL         limit+16(FP), DX
+	MOVD         DX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU32    roundconst_8096b781113d<>+0(SB), Z2
+	VPXORD       Z1, Z1, Z1
+	MOVQ         $0x0000000000000008, DX
+
+loop:
+	VMOVDQU32 (AX), Z3
+	VMOVDQU32 (CX), Z4
+	VPCMPGTD  roundconst_16276f6d6405<>+0(SB), Z4, K1
+	VPSUBD    Z2, Z4, K1, Z4
+	VPADDD    Z4, Z3, Z3
+	VMOVDQU32 Z3, (AX)
+	VPABSD    Z3, Z3
+	VPMAXUD   Z3, Z1, Z1
+	VMOVDQU32 64(AX), Z3
+	VMOVDQU32 64(CX), Z4
+	VPCMPGTD  roundconst_16276f6d6405<>+0(SB), Z4, K1
+	VPSUBD    Z2, Z4, K1, Z4
+	VPADDD    Z4, Z3, Z3
+	VMOVDQU32 Z3, 64(AX)
+	VPABSD    Z3, Z3
+	VPMAXUD   Z3, Z1, Z1
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	DECQ      DX
+	JNZ       loop
+	VPCMPUD   $0x06, Z0, Z1, K1
+	KORTESTW  K1, K1
+	SETNE     AL
+	MOVBLZX   AL, AX
+	MOVL      AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
 // func response_avx512_4(z *[256]int32, cs1 *[256]int32, limit int32) uint32
 // Requires: AVX, AVX512F, SSE2
 TEXT ·response_avx512_4(SB), NOSPLIT, $0-28
@@ -1043,13 +1284,110 @@ loop:
 	VZEROUPPER
 	RET
 
-// func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// func w1pack4_avx512_4(dst *[128]byte, w *[256]int32, c *[4]int32)
+// Requires: AVX, AVX512F
+TEXT ·w1pack4_avx512_4(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         w+8(FP), CX
+	MOVQ         c+16(FP), DX
+	VPBROADCASTD (DX), Z0
+	VPBROADCASTD 4(DX), Z1
+	VPBROADCASTD 8(DX), Z2
+	MOVQ         $0x0000000000000004, DX
+
+loop:
+	VMOVDQU32   (CX), Z2
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
+	VPSRLD      $0x07, Z2, Z2
+	VPMULLD     Z0, Z2, Z2
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
+	VPSRLD      $0x18, Z2, Z2
+	VPCMPUD     $0x01, Z1, Z2, K1
+	VMOVDQU32.Z Z2, K1, Z2
+	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPSRLQ      $0x20, Z2, Z3
+	VPORD       Z3, Z2, Z2
+	VPMOVQB     Z2, (AX)
+	VMOVDQU32   64(CX), Z2
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
+	VPSRLD      $0x07, Z2, Z2
+	VPMULLD     Z0, Z2, Z2
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
+	VPSRLD      $0x18, Z2, Z2
+	VPCMPUD     $0x01, Z1, Z2, K1
+	VMOVDQU32.Z Z2, K1, Z2
+	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPSRLQ      $0x20, Z2, Z3
+	VPORD       Z3, Z2, Z2
+	VPMOVQB     Z2, 8(AX)
+	VMOVDQU32   128(CX), Z2
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
+	VPSRLD      $0x07, Z2, Z2
+	VPMULLD     Z0, Z2, Z2
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
+	VPSRLD      $0x18, Z2, Z2
+	VPCMPUD     $0x01, Z1, Z2, K1
+	VMOVDQU32.Z Z2, K1, Z2
+	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPSRLQ      $0x20, Z2, Z3
+	VPORD       Z3, Z2, Z2
+	VPMOVQB     Z2, 16(AX)
+	VMOVDQU32   192(CX), Z2
+	VPADDD      roundconst_bfccfdf3a746<>+0(SB), Z2, Z2
+	VPSRLD      $0x07, Z2, Z2
+	VPMULLD     Z0, Z2, Z2
+	VPADDD      roundconst_9ee866814fdf<>+0(SB), Z2, Z2
+	VPSRLD      $0x18, Z2, Z2
+	VPCMPUD     $0x01, Z1, Z2, K1
+	VMOVDQU32.Z Z2, K1, Z2
+	VPSLLVD     roundconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPSRLQ      $0x20, Z2, Z3
+	VPORD       Z3, Z2, Z2
+	VPMOVQB     Z2, 24(AX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000100, CX
+	DECQ        DX
+	JNZ         loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx2_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
 // Requires: AVX, AVX2
-TEXT ·power2round_avx2_4(SB), NOSPLIT, $0-24
+TEXT ·power2round_avx2_1(SB), NOSPLIT, $0-24
 	MOVQ t1+0(FP), AX
 	MOVQ t0+8(FP), CX
 	MOVQ s2+16(FP), DX
-	MOVQ $0x0000000000000008, BX
+	MOVQ $0x0000000000000020, BX
+
+loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU (DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (CX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	DECQ    BX
+	JNZ     loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx2_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX2
+TEXT ·power2round_avx2_2(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000010, BX
 
 loop:
 	VMOVDQU (CX), Y0
@@ -1078,35 +1416,9 @@ loop:
 	VPSLLD  $0x0d, Y1, Y1
 	VPSUBD  Y1, Y0, Y0
 	VMOVDQU Y0, 32(CX)
-	VMOVDQU 64(CX), Y0
-	VMOVDQU 64(DX), Y1
-	VPADDD  Y1, Y0, Y0
-	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
-	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
-	VPMINUD Y1, Y0, Y0
-	VPMINUD Y2, Y0, Y0
-	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
-	VPSRLD  $0x0d, Y1, Y1
-	VMOVDQU Y1, 64(AX)
-	VPSLLD  $0x0d, Y1, Y1
-	VPSUBD  Y1, Y0, Y0
-	VMOVDQU Y0, 64(CX)
-	VMOVDQU 96(CX), Y0
-	VMOVDQU 96(DX), Y1
-	VPADDD  Y1, Y0, Y0
-	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
-	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
-	VPMINUD Y1, Y0, Y0
-	VPMINUD Y2, Y0, Y0
-	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
-	VPSRLD  $0x0d, Y1, Y1
-	VMOVDQU Y1, 96(AX)
-	VPSLLD  $0x0d, Y1, Y1
-	VPSUBD  Y1, Y0, Y0
-	VMOVDQU Y0, 96(CX)
-	ADDQ    $0x00000080, AX
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
 	DECQ    BX
 	JNZ     loop
 	VZEROUPPER
@@ -1280,6 +1592,16 @@ DATA roundconst_bfccfdf3a746<>+40(SB)/8, $0x0000007f0000007f
 DATA roundconst_bfccfdf3a746<>+48(SB)/8, $0x0000007f0000007f
 DATA roundconst_bfccfdf3a746<>+56(SB)/8, $0x0000007f0000007f
 GLOBL roundconst_bfccfdf3a746<>(SB), RODATA|NOPTR, $64
+
+DATA roundconst_ca418dbfa4ee<>+0(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+8(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+16(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+24(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+32(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+40(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+48(SB)/8, $0x0000000400000000
+DATA roundconst_ca418dbfa4ee<>+56(SB)/8, $0x0000000400000000
+GLOBL roundconst_ca418dbfa4ee<>(SB), RODATA|NOPTR, $64
 
 DATA roundconst_d34a4903c9b7<>+0(SB)/8, $0x0080000000800000
 DATA roundconst_d34a4903c9b7<>+8(SB)/8, $0x0080000000800000

@@ -6,30 +6,31 @@ package mldsa
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmNTT lists the implementations of mldsa.ntt the compiled dispatch table can select (4).
+// prodAsmNTT lists the implementations of mldsa.ntt the compiled dispatch table can select (5).
 var prodAsmNTT = []variant.Impl[func(*[256]int32)]{
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx512_all_permt2_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_permt2_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none},
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=hoist/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none},
 }
 
 // prodAsmInvNTT lists the implementations of mldsa.invntt the compiled dispatch table can select (4).
 var prodAsmInvNTT = []variant.Impl[func(*[256]int32)]{
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_unpack_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_unpack_avoid_lazy_none},
-	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
+	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_min_shoup_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_min_shoup_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none},
 }
 
 // prodAsmMulNTT lists the implementations of mldsa.mulntt the compiled dispatch table can select (6).
 var prodAsmMulNTT = []variant.Impl[func(h, f, g *[256]int32)]{
+	{Name: "isa=avx2/mul=mont/unroll=2/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx2_mont_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_mont_2_none},
 	{Name: "isa=avx2/mul=mont/unroll=4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx2_mont_4_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_mont_4_none},
-	{Name: "isa=avx512/mul=mont/unroll=4/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_mont_4_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_mont_4_none},
-	{Name: "isa=avx512/mul=ifma2/odd=shuf/unroll=1/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_ifma2_shuf_1_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_ifma2_shuf_1_none},
+	{Name: "isa=avx512/mul=mont/unroll=2/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_mont_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_mont_2_none},
+	{Name: "isa=avx512/mul=ifma2/odd=shuf/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_ifma2_shuf_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_ifma2_shuf_2_none},
 	{Name: "isa=avx512/mul=ifma2/odd=load/unroll=2/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_ifma2_load_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_ifma2_load_2_none},
 	{Name: "isa=avx512/mul=ifma2/odd=load/unroll=8/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx512_ifma2_load_8_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_ifma2_load_8_none},
-	{Name: "isa=avx2/mul=mont/unroll=2/align=32", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.mulntt_avx2_mont_2_32", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_mont_2_32},
 }
 
 // asmNTT returns every generated implementation of mldsa.ntt: the lab table the

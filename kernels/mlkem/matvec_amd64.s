@@ -366,6 +366,112 @@ sum0:
 	VZEROUPPER
 	RET
 
+// func kemmatvec_avx2_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
+// Requires: AVX, AVX2
+TEXT ·kemmatvec_avx2_2(SB), NOSPLIT, $0-40
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    stride+16(FP), DX
+	MOVQ    c+24(FP), BX
+	MOVQ    k+32(FP), SI
+	SHLQ    $0x09, DX
+	VMOVDQU kemmatvecconst_9b18a5fa9d4c<>+0(SB), Y0
+	VMOVDQU kemmatvecconst_2592596d77d2<>+0(SB), Y1
+	MOVQ    $0x0000000000000008, DI
+
+loop:
+	VMOVDQU  (CX), Y3
+	VPMADDWD (BX), Y3, Y2
+	VPMADDWD 512(BX), Y3, Y3
+	LEAQ     (CX)(DX*1), R8
+	LEAQ     1024(BX), R9
+	MOVQ     SI, R10
+	DECQ     R10
+	JZ       sum0
+
+term0:
+	VMOVDQU  (R8), Y4
+	VPMADDWD (R9), Y4, Y5
+	VPADDD   Y5, Y2, Y2
+	VPMADDWD 512(R9), Y4, Y5
+	VPADDD   Y5, Y3, Y3
+	ADDQ     DX, R8
+	ADDQ     $0x00000400, R9
+	DECQ     R10
+	JNZ      term0
+
+sum0:
+	VPMULLD  Y1, Y2, Y4
+	VPSLLD   $0x10, Y4, Y4
+	VPSRAD   $0x10, Y4, Y4
+	VPMULLD  Y0, Y4, Y4
+	VPSUBD   Y4, Y2, Y2
+	VPSRAD   $0x10, Y2, Y2
+	VPSRAD   $0x1f, Y2, Y4
+	VPAND    Y0, Y4, Y4
+	VPADDD   Y4, Y2, Y2
+	VPMULLD  Y1, Y3, Y4
+	VPSLLD   $0x10, Y4, Y4
+	VPSRAD   $0x10, Y4, Y4
+	VPMULLD  Y0, Y4, Y4
+	VPSUBD   Y4, Y3, Y3
+	VPSRAD   $0x10, Y3, Y3
+	VPSRAD   $0x1f, Y3, Y4
+	VPAND    Y0, Y4, Y4
+	VPADDD   Y4, Y3, Y3
+	VPSLLD   $0x10, Y3, Y3
+	VPOR     Y3, Y2, Y2
+	VMOVDQU  Y2, (AX)
+	VMOVDQU  32(CX), Y3
+	VPMADDWD 32(BX), Y3, Y2
+	VPMADDWD 544(BX), Y3, Y3
+	LEAQ     32(CX)(DX*1), R8
+	LEAQ     1056(BX), R9
+	MOVQ     SI, R10
+	DECQ     R10
+	JZ       sum1
+
+term1:
+	VMOVDQU  (R8), Y4
+	VPMADDWD (R9), Y4, Y5
+	VPADDD   Y5, Y2, Y2
+	VPMADDWD 512(R9), Y4, Y5
+	VPADDD   Y5, Y3, Y3
+	ADDQ     DX, R8
+	ADDQ     $0x00000400, R9
+	DECQ     R10
+	JNZ      term1
+
+sum1:
+	VPMULLD Y1, Y2, Y4
+	VPSLLD  $0x10, Y4, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPMULLD Y0, Y4, Y4
+	VPSUBD  Y4, Y2, Y2
+	VPSRAD  $0x10, Y2, Y2
+	VPSRAD  $0x1f, Y2, Y4
+	VPAND   Y0, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VPMULLD Y1, Y3, Y4
+	VPSLLD  $0x10, Y4, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPMULLD Y0, Y4, Y4
+	VPSUBD  Y4, Y3, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAD  $0x1f, Y3, Y4
+	VPAND   Y0, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	VPSLLD  $0x10, Y3, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVDQU Y2, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, BX
+	DECQ    DI
+	JNZ     loop
+	VZEROUPPER
+	RET
+
 // func mulcache_avx512(c *[512]int16, b *[256]int16)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·mulcache_avx512(SB), NOSPLIT, $0-16
@@ -579,6 +685,112 @@ sum0:
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, BX
+	DECQ      DI
+	JNZ       loop
+	VZEROUPPER
+	RET
+
+// func kemmatvec_avx512_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·kemmatvec_avx512_2(SB), NOSPLIT, $0-40
+	MOVQ      acc+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      stride+16(FP), DX
+	MOVQ      c+24(FP), BX
+	MOVQ      k+32(FP), SI
+	SHLQ      $0x09, DX
+	VMOVDQU32 kemmatvecconst_06566e899042<>+0(SB), Z0
+	VMOVDQU32 kemmatvecconst_530b80cef005<>+0(SB), Z1
+	MOVQ      $0x0000000000000004, DI
+
+loop:
+	VMOVDQU32 (CX), Z3
+	VPMADDWD  (BX), Z3, Z2
+	VPMADDWD  512(BX), Z3, Z3
+	LEAQ      (CX)(DX*1), R8
+	LEAQ      1024(BX), R9
+	MOVQ      SI, R10
+	DECQ      R10
+	JZ        sum0
+
+term0:
+	VMOVDQU32 (R8), Z4
+	VPMADDWD  (R9), Z4, Z5
+	VPADDD    Z5, Z2, Z2
+	VPMADDWD  512(R9), Z4, Z5
+	VPADDD    Z5, Z3, Z3
+	ADDQ      DX, R8
+	ADDQ      $0x00000400, R9
+	DECQ      R10
+	JNZ       term0
+
+sum0:
+	VPMULLD   Z1, Z2, Z4
+	VPSLLD    $0x10, Z4, Z4
+	VPSRAD    $0x10, Z4, Z4
+	VPMULLD   Z0, Z4, Z4
+	VPSUBD    Z4, Z2, Z2
+	VPSRAD    $0x10, Z2, Z2
+	VPSRAD    $0x1f, Z2, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z4, Z2, Z2
+	VPMULLD   Z1, Z3, Z4
+	VPSLLD    $0x10, Z4, Z4
+	VPSRAD    $0x10, Z4, Z4
+	VPMULLD   Z0, Z4, Z4
+	VPSUBD    Z4, Z3, Z3
+	VPSRAD    $0x10, Z3, Z3
+	VPSRAD    $0x1f, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z4, Z3, Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPORD     Z3, Z2, Z2
+	VMOVDQU32 Z2, (AX)
+	VMOVDQU32 64(CX), Z3
+	VPMADDWD  64(BX), Z3, Z2
+	VPMADDWD  576(BX), Z3, Z3
+	LEAQ      64(CX)(DX*1), R8
+	LEAQ      1088(BX), R9
+	MOVQ      SI, R10
+	DECQ      R10
+	JZ        sum1
+
+term1:
+	VMOVDQU32 (R8), Z4
+	VPMADDWD  (R9), Z4, Z5
+	VPADDD    Z5, Z2, Z2
+	VPMADDWD  512(R9), Z4, Z5
+	VPADDD    Z5, Z3, Z3
+	ADDQ      DX, R8
+	ADDQ      $0x00000400, R9
+	DECQ      R10
+	JNZ       term1
+
+sum1:
+	VPMULLD   Z1, Z2, Z4
+	VPSLLD    $0x10, Z4, Z4
+	VPSRAD    $0x10, Z4, Z4
+	VPMULLD   Z0, Z4, Z4
+	VPSUBD    Z4, Z2, Z2
+	VPSRAD    $0x10, Z2, Z2
+	VPSRAD    $0x1f, Z2, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z4, Z2, Z2
+	VPMULLD   Z1, Z3, Z4
+	VPSLLD    $0x10, Z4, Z4
+	VPSRAD    $0x10, Z4, Z4
+	VPMULLD   Z0, Z4, Z4
+	VPSUBD    Z4, Z3, Z3
+	VPSRAD    $0x10, Z3, Z3
+	VPSRAD    $0x1f, Z3, Z4
+	VPANDD    Z0, Z4, Z4
+	VPADDD    Z4, Z3, Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPORD     Z3, Z2, Z2
+	VMOVDQU32 Z2, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, BX
 	DECQ      DI
 	JNZ       loop
 	VZEROUPPER

@@ -11,7 +11,13 @@ func mulcache_avx2(c *[512]int16, b *[256]int16)
 func kemmatvec_avx2_1(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
 
 //go:noescape
+func kemmatvec_avx2_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
+
+//go:noescape
 func mulcache_avx512(c *[512]int16, b *[256]int16)
 
 //go:noescape
 func kemmatvec_avx512_1(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
+
+//go:noescape
+func kemmatvec_avx512_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)

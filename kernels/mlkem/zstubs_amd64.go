@@ -23,13 +23,16 @@ func ntt_avx2_mem_shufps_undo_lazy_exact_list_none(f *[256]int16)
 func invntt_avx2_mem_unpack_avoid_lazy_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_blend_avoid_lazy_min_none(f *[256]int16)
@@ -41,16 +44,10 @@ func mulntt_avx2_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
 func mulntt_avx2_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
-func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
 func mulntt_avx512_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
+func mulntt_avx512_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
 func mulntt_avx512_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
-
-//go:noescape
-func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)

@@ -17,7 +17,7 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 }
 
 // prodVariants lists the production set (the variants the compiled dispatch
-// table names), 17 variants; Fn.ID is the index of each in labVariants, its
+// table names), 20 variants; Fn.ID is the index of each in labVariants, its
 // id in the switches.
 var prodVariants = []variant.Impl[*poly1305core.Variant]{
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b1_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -28,8 +28,12 @@ var prodVariants = []variant.Impl[*poly1305core.Variant]{
 		Fn: &poly1305core.Variant{ID: 2}},
 	{Name: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_b4_a64", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 3}},
+	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 8}},
 	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 10}},
+	{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 11}},
 	{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulx_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 14}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b4_pmem_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -46,12 +50,14 @@ var prodVariants = []variant.Impl[*poly1305core.Variant]{
 		Fn: &poly1305core.Variant{ID: 42, Vector: true, Radix: 44, Lanes: 4, Unroll: 2, Order: []int{0, 2, 1, 3}, Shape: 8, PowWords: 18, Compact: true, TailVector: false, TailSteps: false}},
 	{Name: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none", Features: []string{"avx", "avx512f", "avx512ifma"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 50, Vector: true, Radix: 44, Lanes: 8, Unroll: 2, Order: []int{0, 4, 1, 5, 2, 6, 3, 7}, Shape: 12, PowWords: 30, Compact: true, TailVector: false, TailSteps: false}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 70, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 74, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
+	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+		Fn: &poly1305core.Variant{ID: 86, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 87, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
-	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
-		Fn: &poly1305core.Variant{ID: 88, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 	{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 		Fn: &poly1305core.Variant{ID: 90, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 }
@@ -68,8 +74,12 @@ func prodCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) 
 		blocks_scalar_mulq_b4_anone(h, r, m, hibit)
 	case 3:
 		blocks_scalar_mulq_b4_a64(h, r, m, hibit)
+	case 8:
+		blocks_scalar_mulq_fused_b1_anone(h, r, m, hibit)
 	case 10:
 		blocks_scalar_mulq_fused_b4_anone(h, r, m, hibit)
+	case 11:
+		blocks_scalar_mulq_fused_b4_a64(h, r, m, hibit)
 	case 14:
 		blocks_scalar_mulx_fused_b4_anone(h, r, m, hibit)
 	default:
@@ -89,8 +99,12 @@ func prodCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulq_b4_anone(out, m, key)
 	case 3:
 		sum_scalar_mulq_b4_a64(out, m, key)
+	case 8:
+		sum_scalar_mulq_fused_b1_anone(out, m, key)
 	case 10:
 		sum_scalar_mulq_fused_b4_anone(out, m, key)
+	case 11:
+		sum_scalar_mulq_fused_b4_a64(out, m, key)
 	case 14:
 		sum_scalar_mulx_fused_b4_anone(out, m, key)
 	default:
@@ -116,12 +130,14 @@ func prodCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte)
 		blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h, pw, m)
 	case 50:
 		blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h, pw, m)
+	case 70:
+		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
 	case 74:
 		blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
+	case 86:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
 	case 87:
 		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
-	case 88:
-		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 90:
 		blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone(h, pw, m)
 	default:

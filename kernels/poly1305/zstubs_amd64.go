@@ -44,6 +44,16 @@ func blocks_scalar_mulq_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint6
 //go:noescape
 func sum_scalar_mulq_b4_a64(out *[16]byte, m []byte, key *[32]byte)
 
+// Poly1305 blocks, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none.
+//
+//go:noescape
+func blocks_scalar_mulq_fused_b1_anone(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
+
+// Poly1305 MAC of m under key, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none.
+//
+//go:noescape
+func sum_scalar_mulq_fused_b1_anone(out *[16]byte, m []byte, key *[32]byte)
+
 // Poly1305 blocks, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none.
 //
 //go:noescape
@@ -53,6 +63,16 @@ func blocks_scalar_mulq_fused_b4_anone(h *[3]uint64, r *[2]uint64, m []byte, hib
 //
 //go:noescape
 func sum_scalar_mulq_fused_b4_anone(out *[16]byte, m []byte, key *[32]byte)
+
+// Poly1305 blocks, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64.
+//
+//go:noescape
+func blocks_scalar_mulq_fused_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
+
+// Poly1305 MAC of m under key, variant isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64.
+//
+//go:noescape
+func sum_scalar_mulq_fused_b4_a64(out *[16]byte, m []byte, key *[32]byte)
 
 // Poly1305 blocks, variant isa=scalar/radix=64/mul=mulx/red=fused/blocks=4/align=none.
 //
@@ -99,23 +119,29 @@ func blocks_avx512ifma_r44_l4_b8_preg_seq_tscalar_anone(h *[3]uint64, pw *uint64
 //go:noescape
 func blocks_avx512ifma_r44_l8_b16_preg_seq_tscalar_anone(h *[3]uint64, pw *uint64, m []byte)
 
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
+// per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
+//
+//go:noescape
+func blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
+
 // Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
 //
 //go:noescape
 func blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
+// per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
+//
+//go:noescape
+func blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
+
 // Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
 //
 //go:noescape
 func blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
-
-// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
-// per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
-//
-//go:noescape
-func blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 
 // Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).

@@ -707,6 +707,181 @@ TEXT ·decode12_avx2(SB), NOSPLIT, $0-20
 	VZEROUPPER
 	RET
 
+// func decode12_avx512(f *[256]int16, src *[384]byte) uint32
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·decode12_avx512(SB), NOSPLIT, $0-20
+	MOVQ       f+0(FP), AX
+	MOVQ       src+8(FP), CX
+	VPXORQ     Z0, Z0, Z0
+	MOVQ       $0x0000000001ffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z (CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0x0001ffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 24(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, (AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 48(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 72(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 64(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 96(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 120(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 128(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 144(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 168(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 192(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 192(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 216(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 256(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 240(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 264(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 320(AX)
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 288(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0xffffffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 312(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 384(AX)
+	MOVQ       $0x0000ffffffffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 336(CX), K1, Z1
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z2
+	VPERMB     Z1, Z2, Z1
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z1, Z1
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z1, Z1
+	MOVQ       $0x0000000000ffffff, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 360(CX), K1, Z2
+	VMOVDQU32  packconst_0976d96b5b75<>+0(SB), Z3
+	VPERMB     Z2, Z3, Z2
+	VPSRLVD    packconst_ca418dbfa4ee<>+0(SB), Z2, Z2
+	VPANDQ     packconst_3977624c1173<>+0(SB), Z2, Z2
+	VPMAXUD    Z1, Z0, Z0
+	VPMAXUD    Z2, Z0, Z0
+	VPACKUSDW  Z2, Z1, Z1
+	VMOVDQU32  packconst_01f005b3b2fa<>+0(SB), Z2
+	VPERMQ     Z1, Z2, Z1
+	VMOVDQU32  Z1, 448(AX)
+	VMOVDQU32  packconst_5b3149a76ba8<>+0(SB), Z1
+	VPCMPUD    $0x06, Z1, Z0, K1
+	KORTESTW   K1, K1
+	SETEQ      AL
+	MOVBLZX    AL, AX
+	MOVL       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func compress_avx2(dst []byte, f *[256]int16, d int)
 // Requires: AVX, AVX2
 TEXT ·compress_avx2(SB), NOSPLIT, $0-40
@@ -10654,6 +10829,16 @@ DATA packconst_08100784cdcd<>+16(SB)/8, $0x2000000120000001
 DATA packconst_08100784cdcd<>+24(SB)/8, $0x2000000120000001
 GLOBL packconst_08100784cdcd<>(SB), RODATA|NOPTR, $32
 
+DATA packconst_0976d96b5b75<>+0(SB)/8, $0x0303020102020100
+DATA packconst_0976d96b5b75<>+8(SB)/8, $0x0606050405050403
+DATA packconst_0976d96b5b75<>+16(SB)/8, $0x0909080708080706
+DATA packconst_0976d96b5b75<>+24(SB)/8, $0x0c0c0b0a0b0b0a09
+DATA packconst_0976d96b5b75<>+32(SB)/8, $0x0f0f0e0d0e0e0d0c
+DATA packconst_0976d96b5b75<>+40(SB)/8, $0x121211101111100f
+DATA packconst_0976d96b5b75<>+48(SB)/8, $0x1515141314141312
+DATA packconst_0976d96b5b75<>+56(SB)/8, $0x1818171617171615
+GLOBL packconst_0976d96b5b75<>(SB), RODATA|NOPTR, $64
+
 DATA packconst_0beb042a0a24<>+0(SB)/8, $0x0000000200000000
 DATA packconst_0beb042a0a24<>+8(SB)/8, $0x0000000600000004
 DATA packconst_0beb042a0a24<>+16(SB)/8, $0x0000000200000000
@@ -10832,6 +11017,16 @@ DATA packconst_38bc107a4f3e<>+48(SB)/8, $0x1717161515151413
 DATA packconst_38bc107a4f3e<>+56(SB)/8, $0x1a1a191818181716
 GLOBL packconst_38bc107a4f3e<>(SB), RODATA|NOPTR, $64
 
+DATA packconst_3977624c1173<>+0(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+8(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+16(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+24(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+32(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+40(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+48(SB)/8, $0x00000fff00000fff
+DATA packconst_3977624c1173<>+56(SB)/8, $0x00000fff00000fff
+GLOBL packconst_3977624c1173<>(SB), RODATA|NOPTR, $64
+
 DATA packconst_3f3a3410d725<>+0(SB)/8, $0x8080800c8080800c
 DATA packconst_3f3a3410d725<>+8(SB)/8, $0x8080800d8080800d
 DATA packconst_3f3a3410d725<>+16(SB)/8, $0x8080800e8080800e
@@ -10897,6 +11092,16 @@ DATA packconst_58e11ea416ac<>+8(SB)/8, $0x0000020000000200
 DATA packconst_58e11ea416ac<>+16(SB)/8, $0x0000020000000200
 DATA packconst_58e11ea416ac<>+24(SB)/8, $0x0000020000000200
 GLOBL packconst_58e11ea416ac<>(SB), RODATA|NOPTR, $32
+
+DATA packconst_5b3149a76ba8<>+0(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+8(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+16(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+24(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+32(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+40(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+48(SB)/8, $0x00000d0000000d00
+DATA packconst_5b3149a76ba8<>+56(SB)/8, $0x00000d0000000d00
+GLOBL packconst_5b3149a76ba8<>(SB), RODATA|NOPTR, $64
 
 DATA packconst_5b373bb7755b<>+0(SB)/8, $0x0010000100100001
 DATA packconst_5b373bb7755b<>+8(SB)/8, $0x0010000100100001

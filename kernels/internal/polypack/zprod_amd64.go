@@ -12,9 +12,10 @@ var prodAsmEncode12 = []variant.Impl[func(dst *[384]byte, f *[256]int16)]{
 	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.encode12_avx512", LoopLabel: "", OffsetSweep: false, Fn: encode12_avx512},
 }
 
-// prodAsmDecode12 lists the implementations of mlkem.decode12 the compiled dispatch table can select (1).
+// prodAsmDecode12 lists the implementations of mlkem.decode12 the compiled dispatch table can select (2).
 var prodAsmDecode12 = []variant.Impl[func(f *[256]int16, src *[384]byte) uint32]{
 	{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decode12_avx2", LoopLabel: "", OffsetSweep: false, Fn: decode12_avx2},
+	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decode12_avx512", LoopLabel: "", OffsetSweep: false, Fn: decode12_avx512},
 }
 
 // prodAsmCompress lists the implementations of mlkem.compress the compiled dispatch table can select (2).

@@ -14,6 +14,9 @@ func encode12_avx512(dst *[384]byte, f *[256]int16)
 func decode12_avx2(f *[256]int16, src *[384]byte) uint32
 
 //go:noescape
+func decode12_avx512(f *[256]int16, src *[384]byte) uint32
+
+//go:noescape
 func compress_avx2(dst []byte, f *[256]int16, d int)
 
 //go:noescape

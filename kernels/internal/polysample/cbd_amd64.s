@@ -4,6 +4,40 @@
 
 #include "textflag.h"
 
+// func cbd2_avx2_1(f *[256]int16, b *[128]byte)
+// Requires: AVX, AVX2
+TEXT ·cbd2_avx2_1(SB), NOSPLIT, $0-16
+	MOVQ f+0(FP), AX
+	MOVQ b+8(FP), CX
+	MOVQ $0x0000000000000010, DX
+
+loop:
+	VPMOVZXBD (CX), Y0
+	VPSRLD    $0x01, Y0, Y1
+	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
+	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
+	VPADDD    Y1, Y0, Y0
+	VPSRLD    $0x02, Y0, Y1
+	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
+	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
+	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
+	VPSUBD    Y1, Y0, Y0
+	VPSLLD    $0x0c, Y0, Y1
+	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
+	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
+	VPOR      Y1, Y0, Y0
+	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
+	VPSRAW    $0x0f, Y0, Y1
+	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
+	VPADDW    Y1, Y0, Y0
+	VMOVDQU   Y0, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000008, CX
+	DECQ      DX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 // func cbd2_avx2_4(f *[256]int16, b *[128]byte)
 // Requires: AVX, AVX2
 TEXT ·cbd2_avx2_4(SB), NOSPLIT, $0-16
@@ -168,6 +202,69 @@ loop:
 	VZEROUPPER
 	RET
 
+// func cbd3_avx2_2(f *[256]int16, b *[192]byte)
+// Requires: AVX, AVX2
+TEXT ·cbd3_avx2_2(SB), NOSPLIT, $0-16
+	MOVQ f+0(FP), AX
+	MOVQ b+8(FP), CX
+	MOVQ $0x0000000000000008, DX
+
+loop:
+	VMOVQ       (CX), X3
+	VPINSRD     $0x02, 8(CX), X3, X3
+	VINSERTI128 $0x01, X3, Y3, Y0
+	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSRLD      $0x02, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSLLD      $0x0a, Y2, Y1
+	VPOR        Y1, Y2, Y2
+	VPSRLD      $0x03, Y2, Y1
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
+	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSUBD      Y1, Y2, Y2
+	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
+	VPADDW      Y0, Y2, Y2
+	VMOVDQU     Y2, (AX)
+	VMOVQ       12(CX), X3
+	VPINSRD     $0x02, 20(CX), X3, X3
+	VINSERTI128 $0x01, X3, Y3, Y0
+	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSRLD      $0x02, Y0, Y1
+	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
+	VPADDD      Y1, Y2, Y2
+	VPSLLD      $0x0a, Y2, Y1
+	VPOR        Y1, Y2, Y2
+	VPSRLD      $0x03, Y2, Y1
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
+	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
+	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSUBD      Y1, Y2, Y2
+	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
+	VPSRAW      $0x0f, Y2, Y0
+	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
+	VPADDW      Y0, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000018, CX
+	DECQ        DX
+	JNZ         loop
+	VZEROUPPER
+	RET
+
 // func cbd3_avx512_1(f *[256]int16, b *[192]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·cbd3_avx512_1(SB), NOSPLIT, $0-16
@@ -205,6 +302,63 @@ loop:
 	ADDQ       $0x00000018, CX
 	DECQ       DX
 	JNZ        loop
+	VZEROUPPER
+	RET
+
+// func expandmask_avx2_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
+// Requires: AVX, AVX2
+TEXT ·expandmask_avx2_1(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), AX
+	MOVQ yHat+8(FP), CX
+	MOVQ b_base+16(FP), DX
+	MOVQ bits+40(FP), BX
+	CMPQ BX, $0x00000012
+	JEQ  z18
+	MOVQ $0x0000000000000020, BX
+
+loop:
+	VMOVDQU     (DX), X0
+	VINSERTI128 $0x01, 4(DX), Y0, Y0
+	VPSHUFB     cbdconst_82d987238aad<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
+	VPAND       cbdconst_7d634f4b6b77<>+0(SB), Y0, Y0
+	VMOVDQU     cbdconst_d8acf8b753b4<>+0(SB), Y1
+	VPSUBD      Y0, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAD      $0x1f, Y1, Y2
+	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
+	VPADDD      Y2, Y1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000014, DX
+	DECQ        BX
+	JNZ         loop
+	JMP         done
+
+z18:
+	MOVQ $0x0000000000000020, BX
+
+loop18:
+	VMOVDQU     (DX), X0
+	VINSERTI128 $0x01, 2(DX), Y0, Y0
+	VPSHUFB     cbdconst_6d4ba46c2eb9<>+0(SB), Y0, Y0
+	VPSRLVD     cbdconst_a0de8106c585<>+0(SB), Y0, Y0
+	VPAND       cbdconst_15151749d430<>+0(SB), Y0, Y0
+	VMOVDQU     cbdconst_5463b52cf708<>+0(SB), Y1
+	VPSUBD      Y0, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPSRAD      $0x1f, Y1, Y2
+	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
+	VPADDD      Y2, Y1, Y1
+	VMOVDQU     Y1, (CX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000012, DX
+	DECQ        BX
+	JNZ         loop18
+
+done:
 	VZEROUPPER
 	RET
 

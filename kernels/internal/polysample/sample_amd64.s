@@ -492,6 +492,192 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
+// func rej23_avx512_permd_reg(a *[256]int32, j int, buf []byte) int
+// Requires: AVX, AVX512BW, AVX512F, BMI2, POPCNT
+TEXT ·rej23_avx512_permd_reg(SB), NOSPLIT, $0-48
+	MOVQ         a+0(FP), AX
+	MOVQ         j+8(FP), CX
+	MOVQ         buf_base+16(FP), DX
+	MOVQ         buf_len+24(FP), BX
+	VMOVDQU32    sampleconst_a8725d8ada30<>+0(SB), Z0
+	VPBROADCASTD sampleconst_84db5ea1d0ca<>+0(SB), Z1
+	VMOVDQU32    sampleconst_2a84102ed057<>+0(SB), Z2
+	VMOVDQU32    sampleconst_755cdb228a4a<>+0(SB), Z3
+	MOVQ         $0x0000ffffffffffff, SI
+	KMOVQ        SI, K1
+
+loop:
+	CMPQ        BX, $0x00000030
+	JB          part
+	CMPQ        CX, $0x000000f0
+	JA          part
+	VMOVDQU8.Z  (DX), K1, Z4
+	VPERMD      Z4, Z2, Z4
+	VPSHUFB     Z3, Z4, Z4
+	VPANDD      Z0, Z4, Z4
+	VPCMPUD     $0x01, Z1, Z4, K2
+	VPCOMPRESSD Z4, K2, Z5
+	VMOVDQU32   Z5, (AX)(CX*4)
+	KMOVW       K2, SI
+	POPCNTQ     SI, SI
+	ADDQ        SI, CX
+	ADDQ        $0x00000030, DX
+	SUBQ        $0x00000030, BX
+	JMP         loop
+
+part:
+	CMPQ        BX, $0x00000003
+	JB          tail
+	CMPQ        CX, $0x000000f0
+	JA          tail
+	MOVQ        $-1, SI
+	BZHIQ       BX, SI, SI
+	KMOVQ       SI, K1
+	VMOVDQU8.Z  (DX), K1, Z4
+	VPERMD      Z4, Z2, Z4
+	VPSHUFB     Z3, Z4, Z4
+	VPANDD      Z0, Z4, Z4
+	VPCMPUD     $0x01, Z1, Z4, K1
+	IMUL3Q      $0x000000ab, BX, BX
+	SHRQ        $0x09, BX
+	KMOVW       K1, SI
+	BZHIQ       BX, SI, SI
+	KMOVW       SI, K1
+	VPCOMPRESSD Z4, K1, Z6
+	VMOVDQU32   Z6, (AX)(CX*4)
+	KMOVW       K1, BX
+	POPCNTQ     BX, BX
+	ADDQ        BX, CX
+	XORQ        BX, BX
+
+tail:
+	CMPQ    BX, $0x00000003
+	JB      done
+	CMPQ    CX, $0x00000100
+	JAE     done
+	MOVBLZX (DX), SI
+	MOVBLZX 1(DX), DI
+	SHLL    $0x08, DI
+	ORL     DI, SI
+	MOVBLZX 2(DX), DI
+	ANDL    $0x0000007f, DI
+	SHLL    $0x10, DI
+	ORL     DI, SI
+	ADDQ    $0x00000003, DX
+	SUBQ    $0x00000003, BX
+	CMPL    SI, $0x007fe001
+	JAE     tail
+	MOVL    SI, (AX)(CX*4)
+	INCQ    CX
+	JMP     tail
+
+done:
+	VZEROUPPER
+	MOVQ CX, ret+40(FP)
+	RET
+
+// func rejeta_avx2_1(s *[256]int32, j int, prf []byte, eta int32) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·rejeta_avx2_1(SB), NOSPLIT, $0-56
+	MOVQ    s+0(FP), AX
+	MOVQ    j+8(FP), CX
+	MOVQ    prf_base+16(FP), DX
+	MOVQ    prf_len+24(FP), BX
+	MOVL    eta+40(FP), SI
+	CMPL    SI, $0x00000002
+	JNE     eta4
+	VMOVDQU sampleconst_038c3e9ef02d<>+0(SB), X0
+	VMOVDQU sampleconst_f23138325689<>+0(SB), X1
+	MOVL    $0x0000000f, DI
+	MOVL    $0x00000005, R8
+	JMP     start
+
+eta4:
+	VMOVDQU sampleconst_3193adf54fc7<>+0(SB), X0
+	VMOVDQU sampleconst_06232b08dabb<>+0(SB), X1
+	MOVL    $0x00000009, DI
+	MOVL    $0x00000000, R8
+
+start:
+	LEAQ sampleconst_fa07edc78e2e<>+0(SB), R9
+
+loop:
+	CMPQ      BX, $0x00000008
+	JB        tail
+	CMPQ      CX, $0x000000f0
+	JA        tail
+	VPMOVZXBW (DX), X2
+	VPSLLW    $0x04, X2, X3
+	VPOR      X3, X2, X2
+	VPAND     sampleconst_f23138325689<>+0(SB), X2, X2
+
+	// ctcheck: public: which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2
+	VPCMPGTB  X2, X1, X3
+	VPSHUFB   X2, X0, X2
+	VPMOVMSKB X3, R10
+	MOVBQZX   R10, R11
+	SHRQ      $0x08, R10
+	VPSHUFB   (R9)(R11*8), X2, X3
+	VPMOVSXBD X3, Y3
+	VMOVDQU   Y3, (AX)(CX*4)
+	POPCNTQ   R11, R11
+	ADDQ      R11, CX
+	VPSRLDQ   $0x08, X2, X2
+	VPSHUFB   (R9)(R10*8), X2, X2
+	VPMOVSXBD X2, Y2
+	VMOVDQU   Y2, (AX)(CX*4)
+	POPCNTQ   R10, R10
+	ADDQ      R10, CX
+	ADDQ      $0x00000008, DX
+	SUBQ      $0x00000008, BX
+	JMP       loop
+
+tail:
+	CMPQ    BX, $0x00000001
+	JB      done
+	MOVBLZX (DX), R9
+	ADDQ    $0x00000001, DX
+	SUBQ    $0x00000001, BX
+	CMPQ    CX, $0x00000100
+	JAE     done
+	MOVL    R9, R10
+	ANDL    $0x0000000f, R10
+
+	// ctcheck: public: which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2
+	CMPL   R10, DI
+	JAE    high
+	IMUL3L $0x000000cd, R10, R12
+	SHRL   $0x0a, R12
+	IMULL  R8, R12
+	MOVL   SI, R11
+	SUBL   R10, R11
+	ADDL   R12, R11
+	MOVL   R11, (AX)(CX*4)
+	INCQ   CX
+
+high:
+	CMPQ CX, $0x00000100
+	JAE  done
+	SHRL $0x04, R9
+
+	// ctcheck: public: which half-byte candidates RejBoundedPoly rejects (b ≥ 15, η = 2; b ≥ 9, η = 4): independent of the accepted values, the coefficients of s1 and s2
+	CMPL   R9, DI
+	JAE    tail
+	IMUL3L $0x000000cd, R9, R11
+	SHRL   $0x0a, R11
+	IMULL  R8, R11
+	MOVL   SI, R10
+	SUBL   R9, R10
+	ADDL   R11, R10
+	MOVL   R10, (AX)(CX*4)
+	INCQ   CX
+	JMP    tail
+
+done:
+	VZEROUPPER
+	MOVQ CX, ret+48(FP)
+	RET
+
 // func rejeta_avx2_2(s *[256]int32, j int, prf []byte, eta int32) int
 // Requires: AVX, AVX2, POPCNT
 TEXT ·rejeta_avx2_2(SB), NOSPLIT, $0-56
@@ -800,6 +986,16 @@ DATA sampleconst_27148464e3ba<>+8(SB)/8, $0xf5f6f7f8f9fafbfc
 DATA sampleconst_27148464e3ba<>+16(SB)/8, $0xfdfeff0001020304
 DATA sampleconst_27148464e3ba<>+24(SB)/8, $0xf5f6f7f8f9fafbfc
 GLOBL sampleconst_27148464e3ba<>(SB), RODATA|NOPTR, $32
+
+DATA sampleconst_2a84102ed057<>+0(SB)/8, $0x0000000100000000
+DATA sampleconst_2a84102ed057<>+8(SB)/8, $0x0000000200000002
+DATA sampleconst_2a84102ed057<>+16(SB)/8, $0x0000000400000003
+DATA sampleconst_2a84102ed057<>+24(SB)/8, $0x0000000500000005
+DATA sampleconst_2a84102ed057<>+32(SB)/8, $0x0000000700000006
+DATA sampleconst_2a84102ed057<>+40(SB)/8, $0x0000000800000008
+DATA sampleconst_2a84102ed057<>+48(SB)/8, $0x0000000a00000009
+DATA sampleconst_2a84102ed057<>+56(SB)/8, $0x0000000b0000000b
+GLOBL sampleconst_2a84102ed057<>(SB), RODATA|NOPTR, $64
 
 DATA sampleconst_2b4c342f5433<>+0(SB)/8, $0x0000000000000009
 GLOBL sampleconst_2b4c342f5433<>(SB), RODATA|NOPTR, $8
@@ -1367,6 +1563,16 @@ DATA sampleconst_5c07a7752a12<>+40(SB)/8, $0x0004000000040000
 DATA sampleconst_5c07a7752a12<>+48(SB)/8, $0x0004000000040000
 DATA sampleconst_5c07a7752a12<>+56(SB)/8, $0x0004000000040000
 GLOBL sampleconst_5c07a7752a12<>(SB), RODATA|NOPTR, $64
+
+DATA sampleconst_755cdb228a4a<>+0(SB)/8, $0x8005040380020100
+DATA sampleconst_755cdb228a4a<>+8(SB)/8, $0x800b0a0980080706
+DATA sampleconst_755cdb228a4a<>+16(SB)/8, $0x8005040380020100
+DATA sampleconst_755cdb228a4a<>+24(SB)/8, $0x800b0a0980080706
+DATA sampleconst_755cdb228a4a<>+32(SB)/8, $0x8005040380020100
+DATA sampleconst_755cdb228a4a<>+40(SB)/8, $0x800b0a0980080706
+DATA sampleconst_755cdb228a4a<>+48(SB)/8, $0x8005040380020100
+DATA sampleconst_755cdb228a4a<>+56(SB)/8, $0x800b0a0980080706
+GLOBL sampleconst_755cdb228a4a<>(SB), RODATA|NOPTR, $64
 
 DATA sampleconst_84db5ea1d0ca<>+0(SB)/8, $0x00000000007fe001
 GLOBL sampleconst_84db5ea1d0ca<>(SB), RODATA|NOPTR, $8

@@ -6,20 +6,23 @@ package polysample
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmCBD2 lists the implementations of mlkem.cbd2 the compiled dispatch table can select (2).
+// prodAsmCBD2 lists the implementations of mlkem.cbd2 the compiled dispatch table can select (3).
 var prodAsmCBD2 = []variant.Impl[func(f *[256]int16, b *[128]byte)]{
+	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: cbd2_avx2_1},
 	{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: cbd2_avx2_4},
 	{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: cbd2_avx512_1},
 }
 
-// prodAsmCBD3 lists the implementations of mlkem.cbd3 the compiled dispatch table can select (2).
+// prodAsmCBD3 lists the implementations of mlkem.cbd3 the compiled dispatch table can select (3).
 var prodAsmCBD3 = []variant.Impl[func(f *[256]int16, b *[192]byte)]{
 	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd3_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: cbd3_avx2_1},
+	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd3_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: cbd3_avx2_2},
 	{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd3_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: cbd3_avx512_1},
 }
 
-// prodAsmExpandMask lists the implementations of mldsa.expandmask the compiled dispatch table can select (3).
+// prodAsmExpandMask lists the implementations of mldsa.expandmask the compiled dispatch table can select (4).
 var prodAsmExpandMask = []variant.Impl[func(y, yHat *[256]int32, b []byte, bits int)]{
+	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.expandmask_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: expandmask_avx2_1},
 	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.expandmask_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: expandmask_avx2_2},
 	{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.expandmask_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: expandmask_avx512_1},
 	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.expandmask_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: expandmask_avx512_2},

@@ -5,6 +5,9 @@
 package polysample
 
 //go:noescape
+func cbd2_avx2_1(f *[256]int16, b *[128]byte)
+
+//go:noescape
 func cbd2_avx2_4(f *[256]int16, b *[128]byte)
 
 //go:noescape
@@ -14,7 +17,13 @@ func cbd2_avx512_1(f *[256]int16, b *[128]byte)
 func cbd3_avx2_1(f *[256]int16, b *[192]byte)
 
 //go:noescape
+func cbd3_avx2_2(f *[256]int16, b *[192]byte)
+
+//go:noescape
 func cbd3_avx512_1(f *[256]int16, b *[192]byte)
+
+//go:noescape
+func expandmask_avx2_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
 
 //go:noescape
 func expandmask_avx2_2(y *[256]int32, yHat *[256]int32, b []byte, bits int)

@@ -20,6 +20,12 @@ func rej23_avx512_vbmi_reg(a *[256]int32, j int, buf []byte) int
 func rej23_avx512_vbmi_mem(a *[256]int32, j int, buf []byte) int
 
 //go:noescape
+func rej23_avx512_permd_reg(a *[256]int32, j int, buf []byte) int
+
+//go:noescape
+func rejeta_avx2_1(s *[256]int32, j int, prf []byte, eta int32) int
+
+//go:noescape
 func rejeta_avx2_2(s *[256]int32, j int, prf []byte, eta int32) int
 
 //go:noescape

@@ -196,22 +196,201 @@ single:
 partial:
 	RET
 
-// func aes128enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// func aes128enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
-TEXT ·aes128enc_aesni_i4_kmem_a64(SB), NOSPLIT, $0-56
+TEXT ·aes128enc_aesni_i8_kmem_a64(SB), NOSPLIT, $0-56
 	MOVQ rk+0(FP), AX
 	MOVQ dst_base+8(FP), DI
 	MOVQ src_base+32(FP), SI
 	MOVQ src_len+40(FP), CX
 	SHRQ $0x04, CX
-	CMPQ CX, $0x00000004
+	CMPQ CX, $0x00000008
 	JB   tail
 
 	// loop head placed at 64·k+0
 	PCALIGN $0x40
 
 loop:
-	MOVOU      (AX), X4
+	MOVOU      (AX), X8
+	MOVOU      (SI), X0
+	PXOR       X8, X0
+	MOVOU      16(SI), X1
+	PXOR       X8, X1
+	MOVOU      32(SI), X2
+	PXOR       X8, X2
+	MOVOU      48(SI), X3
+	PXOR       X8, X3
+	MOVOU      64(SI), X4
+	PXOR       X8, X4
+	MOVOU      80(SI), X5
+	PXOR       X8, X5
+	MOVOU      96(SI), X6
+	PXOR       X8, X6
+	MOVOU      112(SI), X7
+	PXOR       X8, X7
+	MOVOU      16(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      32(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      48(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      64(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      80(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      96(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      112(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      128(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      144(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      160(AX), X8
+	AESENCLAST X8, X0
+	AESENCLAST X8, X1
+	AESENCLAST X8, X2
+	AESENCLAST X8, X3
+	AESENCLAST X8, X4
+	AESENCLAST X8, X5
+	AESENCLAST X8, X6
+	AESENCLAST X8, X7
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	MOVOU      X4, 64(DI)
+	MOVOU      X5, 80(DI)
+	MOVOU      X6, 96(DI)
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X8
+	MOVOU      (SI), X0
+	PXOR       X8, X0
+	MOVOU      16(AX), X8
+	AESENC     X8, X0
+	MOVOU      32(AX), X8
+	AESENC     X8, X0
+	MOVOU      48(AX), X8
+	AESENC     X8, X0
+	MOVOU      64(AX), X8
+	AESENC     X8, X0
+	MOVOU      80(AX), X8
+	AESENC     X8, X0
+	MOVOU      96(AX), X8
+	AESENC     X8, X0
+	MOVOU      112(AX), X8
+	AESENC     X8, X0
+	MOVOU      128(AX), X8
+	AESENC     X8, X0
+	MOVOU      144(AX), X8
+	AESENC     X8, X0
+	MOVOU      160(AX), X8
+	AESENCLAST X8, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes128enc_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes128enc_aesni_i4_kregs_anone(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
+
+loop:
 	MOVOU      (SI), X0
 	PXOR       X4, X0
 	MOVOU      16(SI), X1
@@ -220,56 +399,46 @@ loop:
 	PXOR       X4, X2
 	MOVOU      48(SI), X3
 	PXOR       X4, X3
-	MOVOU      16(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      32(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      48(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      64(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      80(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      96(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      112(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      128(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      144(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      160(AX), X4
-	AESENCLAST X4, X0
-	AESENCLAST X4, X1
-	AESENCLAST X4, X2
-	AESENCLAST X4, X3
+	AESENC     X5, X0
+	AESENC     X5, X1
+	AESENC     X5, X2
+	AESENC     X5, X3
+	AESENC     X6, X0
+	AESENC     X6, X1
+	AESENC     X6, X2
+	AESENC     X6, X3
+	AESENC     X7, X0
+	AESENC     X7, X1
+	AESENC     X7, X2
+	AESENC     X7, X3
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X9, X0
+	AESENC     X9, X1
+	AESENC     X9, X2
+	AESENC     X9, X3
+	AESENC     X10, X0
+	AESENC     X10, X1
+	AESENC     X10, X2
+	AESENC     X10, X3
+	AESENC     X11, X0
+	AESENC     X11, X1
+	AESENC     X11, X2
+	AESENC     X11, X3
+	AESENC     X12, X0
+	AESENC     X12, X1
+	AESENC     X12, X2
+	AESENC     X12, X3
+	AESENC     X13, X0
+	AESENC     X13, X1
+	AESENC     X13, X2
+	AESENC     X13, X3
+	AESENCLAST X14, X0
+	AESENCLAST X14, X1
+	AESENCLAST X14, X2
+	AESENCLAST X14, X3
 	MOVOU      X0, (DI)
 	MOVOU      X1, 16(DI)
 	MOVOU      X2, 32(DI)
@@ -284,29 +453,18 @@ tail:
 single:
 	CMPQ       CX, $0x00000001
 	JB         partial
-	MOVOU      (AX), X4
 	MOVOU      (SI), X0
 	PXOR       X4, X0
-	MOVOU      16(AX), X4
-	AESENC     X4, X0
-	MOVOU      32(AX), X4
-	AESENC     X4, X0
-	MOVOU      48(AX), X4
-	AESENC     X4, X0
-	MOVOU      64(AX), X4
-	AESENC     X4, X0
-	MOVOU      80(AX), X4
-	AESENC     X4, X0
-	MOVOU      96(AX), X4
-	AESENC     X4, X0
-	MOVOU      112(AX), X4
-	AESENC     X4, X0
-	MOVOU      128(AX), X4
-	AESENC     X4, X0
-	MOVOU      144(AX), X4
-	AESENC     X4, X0
-	MOVOU      160(AX), X4
-	AESENCLAST X4, X0
+	AESENC     X5, X0
+	AESENC     X6, X0
+	AESENC     X7, X0
+	AESENC     X8, X0
+	AESENC     X9, X0
+	AESENC     X10, X0
+	AESENC     X11, X0
+	AESENC     X12, X0
+	AESENC     X13, X0
+	AESENCLAST X14, X0
 	MOVOU      X0, (DI)
 	ADDQ       $0x00000010, SI
 	ADDQ       $0x00000010, DI
@@ -1016,106 +1174,6 @@ partial:
 	VMOVDQU64   Y0, K1, (DI)
 
 done:
-	VZEROUPPER
-	RET
-
-// func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ           rk+0(FP), AX
-	MOVQ           dst_base+8(FP), DI
-	MOVQ           src_base+32(FP), SI
-	MOVQ           src_len+40(FP), CX
-	SHRQ           $0x04, CX
-	VBROADCASTI128 (AX), Y2
-	VBROADCASTI128 16(AX), Y3
-	VBROADCASTI128 32(AX), Y4
-	VBROADCASTI128 48(AX), Y5
-	VBROADCASTI128 64(AX), Y6
-	VBROADCASTI128 80(AX), Y7
-	VBROADCASTI128 96(AX), Y8
-	VBROADCASTI128 112(AX), Y9
-	VBROADCASTI128 128(AX), Y10
-	VBROADCASTI128 144(AX), Y11
-	VBROADCASTI128 160(AX), Y12
-	CMPQ           CX, $0x00000004
-	JB             tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXOR       (SI), Y2, Y0
-	VPXOR       32(SI), Y2, Y1
-	VAESENC     Y3, Y0, Y0
-	VAESENC     Y3, Y1, Y1
-	VAESENC     Y4, Y0, Y0
-	VAESENC     Y4, Y1, Y1
-	VAESENC     Y5, Y0, Y0
-	VAESENC     Y5, Y1, Y1
-	VAESENC     Y6, Y0, Y0
-	VAESENC     Y6, Y1, Y1
-	VAESENC     Y7, Y0, Y0
-	VAESENC     Y7, Y1, Y1
-	VAESENC     Y8, Y0, Y0
-	VAESENC     Y8, Y1, Y1
-	VAESENC     Y9, Y0, Y0
-	VAESENC     Y9, Y1, Y1
-	VAESENC     Y10, Y0, Y0
-	VAESENC     Y10, Y1, Y1
-	VAESENC     Y11, Y0, Y0
-	VAESENC     Y11, Y1, Y1
-	VAESENCLAST Y12, Y0, Y0
-	VAESENCLAST Y12, Y1, Y1
-	VMOVDQU     Y0, (DI)
-	VMOVDQU     Y1, 32(DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	CMPQ        CX, $0x00000004
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000002
-	JB          partial
-	VPXOR       (SI), Y2, Y0
-	VAESENC     Y3, Y0, Y0
-	VAESENC     Y4, Y0, Y0
-	VAESENC     Y5, Y0, Y0
-	VAESENC     Y6, Y0, Y0
-	VAESENC     Y7, Y0, Y0
-	VAESENC     Y8, Y0, Y0
-	VAESENC     Y9, Y0, Y0
-	VAESENC     Y10, Y0, Y0
-	VAESENC     Y11, Y0, Y0
-	VAESENCLAST Y12, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
-	JMP         single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VPXOR       (SI), X2, X0
-	VAESENC     X3, X0, X0
-	VAESENC     X4, X0, X0
-	VAESENC     X5, X0, X0
-	VAESENC     X6, X0, X0
-	VAESENC     X7, X0, X0
-	VAESENC     X8, X0, X0
-	VAESENC     X9, X0, X0
-	VAESENC     X10, X0, X0
-	VAESENC     X11, X0, X0
-	VAESENCLAST X12, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -1983,6 +2041,158 @@ partial:
 	VMOVDQU64   Y0, K1, (DI)
 
 done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -2965,207 +3175,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000010
-	JB   tail
-
-loop:
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VMOVDQU        32(SI), Y1
-	VPXOR          Y8, Y1, Y1
-	VMOVDQU        64(SI), Y2
-	VPXOR          Y8, Y2, Y2
-	VMOVDQU        96(SI), Y3
-	VPXOR          Y8, Y3, Y3
-	VMOVDQU        128(SI), Y4
-	VPXOR          Y8, Y4, Y4
-	VMOVDQU        160(SI), Y5
-	VPXOR          Y8, Y5, Y5
-	VMOVDQU        192(SI), Y6
-	VPXOR          Y8, Y6, Y6
-	VMOVDQU        224(SI), Y7
-	VPXOR          Y8, Y7, Y7
-	VBROADCASTI128 16(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 32(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 48(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 64(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 80(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 96(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 112(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 128(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 144(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VAESENC        Y8, Y1, Y1
-	VAESENC        Y8, Y2, Y2
-	VAESENC        Y8, Y3, Y3
-	VAESENC        Y8, Y4, Y4
-	VAESENC        Y8, Y5, Y5
-	VAESENC        Y8, Y6, Y6
-	VAESENC        Y8, Y7, Y7
-	VBROADCASTI128 160(AX), Y8
-	VAESENCLAST    Y8, Y0, Y0
-	VAESENCLAST    Y8, Y1, Y1
-	VAESENCLAST    Y8, Y2, Y2
-	VAESENCLAST    Y8, Y3, Y3
-	VAESENCLAST    Y8, Y4, Y4
-	VAESENCLAST    Y8, Y5, Y5
-	VAESENCLAST    Y8, Y6, Y6
-	VAESENCLAST    Y8, Y7, Y7
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	VMOVDQU        Y2, 64(DI)
-	VMOVDQU        Y3, 96(DI)
-	VMOVDQU        Y4, 128(DI)
-	VMOVDQU        Y5, 160(DI)
-	VMOVDQU        Y6, 192(DI)
-	VMOVDQU        Y7, 224(DI)
-	ADDQ           $0x00000100, SI
-	ADDQ           $0x00000100, DI
-	SUBQ           $0x00000010, CX
-	CMPQ           CX, $0x00000010
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VBROADCASTI128 16(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 32(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 48(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 64(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 80(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 96(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 112(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 128(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 144(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 160(AX), Y8
-	VAESENCLAST    Y8, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X8
-	VMOVDQU     (SI), X0
-	VPXOR       X8, X0, X0
-	VMOVDQU     16(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     32(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     48(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     64(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     80(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     96(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     112(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     128(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     144(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     160(AX), X8
-	VAESENCLAST X8, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, VAES
 TEXT ·aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32(SB), NOSPLIT, $0-56
@@ -3738,114 +3747,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000004
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI32X4 (AX), Z1
-	VPXORD          (SI), Z1, Z0
-	VBROADCASTI32X4 16(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z1
-	VAESENCLAST     Z1, Z0, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000040, SI
-	ADDQ            $0x00000040, DI
-	SUBQ            $0x00000004, CX
-	CMPQ            CX, $0x00000004
-	JAE             loop
-
-tail:
-	CMPQ           CX, $0x00000002
-	JB             narrow2_done
-	VBROADCASTI128 (AX), Y1
-	VPXOR          (SI), Y1, Y0
-	VBROADCASTI128 16(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 32(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 48(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 64(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 80(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 96(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 112(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 128(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 144(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 160(AX), Y1
-	VAESENCLAST    Y1, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X1
-	VPXOR       (SI), X1, X0
-	VMOVDQU     16(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     32(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     48(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     64(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     80(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     96(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     112(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     128(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     144(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     160(AX), X1
-	VAESENCLAST X1, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -3970,112 +3871,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes128enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes128enc_vaes512_i2_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z2
-	VBROADCASTI32X4 16(AX), Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VBROADCASTI32X4 48(AX), Z5
-	VBROADCASTI32X4 64(AX), Z6
-	VBROADCASTI32X4 80(AX), Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VBROADCASTI32X4 112(AX), Z9
-	VBROADCASTI32X4 128(AX), Z10
-	VBROADCASTI32X4 144(AX), Z11
-	VBROADCASTI32X4 160(AX), Z12
-	CMPQ            CX, $0x00000008
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z2, Z0, Z0
-	VMOVDQU64   64(SI), Z1
-	VPXORD      Z2, Z1, Z1
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z3, Z1, Z1
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z4, Z1, Z1
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z5, Z1, Z1
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z6, Z1, Z1
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z7, Z1, Z1
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z8, Z1, Z1
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z9, Z1, Z1
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z10, Z1, Z1
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z11, Z1, Z1
-	VAESENCLAST Z12, Z0, Z0
-	VAESENCLAST Z12, Z1, Z1
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	ADDQ        $0x00000080, SI
-	ADDQ        $0x00000080, DI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z2, Z0, Z0
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENCLAST Z12, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z2, Z0, Z0
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENCLAST Z12, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
-	VZEROUPPER
-	RET
-
 // func aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -4192,109 +3987,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes128enc_vaes512_i2_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z2
-	VBROADCASTI32X4 16(AX), Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VBROADCASTI32X4 48(AX), Z5
-	VBROADCASTI32X4 64(AX), Z6
-	VBROADCASTI32X4 80(AX), Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VBROADCASTI32X4 112(AX), Z9
-	VBROADCASTI32X4 128(AX), Z10
-	VBROADCASTI32X4 144(AX), Z11
-	VBROADCASTI32X4 160(AX), Z12
-	CMPQ            CX, $0x00000008
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXORD      (SI), Z2, Z0
-	VPXORD      64(SI), Z2, Z1
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z3, Z1, Z1
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z4, Z1, Z1
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z5, Z1, Z1
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z6, Z1, Z1
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z7, Z1, Z1
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z8, Z1, Z1
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z9, Z1, Z1
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z10, Z1, Z1
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z11, Z1, Z1
-	VAESENCLAST Z12, Z0, Z0
-	VAESENCLAST Z12, Z1, Z1
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	ADDQ        $0x00000080, SI
-	ADDQ        $0x00000080, DI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VPXORD      (SI), Z2, Z0
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENCLAST Z12, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z2, Z0, Z0
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENCLAST Z12, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -5010,149 +4702,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z4
-	VBROADCASTI32X4 16(AX), Z5
-	VBROADCASTI32X4 32(AX), Z6
-	VBROADCASTI32X4 48(AX), Z7
-	VBROADCASTI32X4 64(AX), Z8
-	VBROADCASTI32X4 80(AX), Z9
-	VBROADCASTI32X4 96(AX), Z10
-	VBROADCASTI32X4 112(AX), Z11
-	VBROADCASTI32X4 128(AX), Z12
-	VBROADCASTI32X4 144(AX), Z13
-	VBROADCASTI32X4 160(AX), Z14
-	CMPQ            CX, $0x00000010
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXORD      (SI), Z4, Z0
-	VPXORD      64(SI), Z4, Z1
-	VPXORD      128(SI), Z4, Z2
-	VPXORD      192(SI), Z4, Z3
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z5, Z1, Z1
-	VAESENC     Z5, Z2, Z2
-	VAESENC     Z5, Z3, Z3
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z6, Z1, Z1
-	VAESENC     Z6, Z2, Z2
-	VAESENC     Z6, Z3, Z3
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z7, Z1, Z1
-	VAESENC     Z7, Z2, Z2
-	VAESENC     Z7, Z3, Z3
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z8, Z1, Z1
-	VAESENC     Z8, Z2, Z2
-	VAESENC     Z8, Z3, Z3
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z9, Z1, Z1
-	VAESENC     Z9, Z2, Z2
-	VAESENC     Z9, Z3, Z3
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z10, Z1, Z1
-	VAESENC     Z10, Z2, Z2
-	VAESENC     Z10, Z3, Z3
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z11, Z1, Z1
-	VAESENC     Z11, Z2, Z2
-	VAESENC     Z11, Z3, Z3
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z12, Z2, Z2
-	VAESENC     Z12, Z3, Z3
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z13, Z1, Z1
-	VAESENC     Z13, Z2, Z2
-	VAESENC     Z13, Z3, Z3
-	VAESENCLAST Z14, Z0, Z0
-	VAESENCLAST Z14, Z1, Z1
-	VAESENCLAST Z14, Z2, Z2
-	VAESENCLAST Z14, Z3, Z3
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	ADDQ        $0x00000100, SI
-	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, CX
-	CMPQ        CX, $0x00000010
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VPXORD      (SI), Z4, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENCLAST Z14, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	CMPQ        CX, $0x00000002
-	JB          narrow2_done
-	VPXOR       (SI), Y4, Y0
-	VAESENC     Y5, Y0, Y0
-	VAESENC     Y6, Y0, Y0
-	VAESENC     Y7, Y0, Y0
-	VAESENC     Y8, Y0, Y0
-	VAESENC     Y9, Y0, Y0
-	VAESENC     Y10, Y0, Y0
-	VAESENC     Y11, Y0, Y0
-	VAESENC     Y12, Y0, Y0
-	VAESENC     Y13, Y0, Y0
-	VAESENCLAST Y14, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VPXOR       (SI), X4, X0
-	VAESENC     X5, X0, X0
-	VAESENC     X6, X0, X0
-	VAESENC     X7, X0, X0
-	VAESENC     X8, X0, X0
-	VAESENC     X9, X0, X0
-	VAESENC     X10, X0, X0
-	VAESENC     X11, X0, X0
-	VAESENC     X12, X0, X0
-	VAESENC     X13, X0, X0
-	VAESENCLAST X14, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -5663,6 +5212,155 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes128enc_vaes512_i4_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000010
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z4
+	VPXORD          (SI), Z4, Z0
+	VPXORD          64(SI), Z4, Z1
+	VPXORD          128(SI), Z4, Z2
+	VPXORD          192(SI), Z4, Z3
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(AX), Z4
+	VAESENCLAST     Z4, Z0, Z0
+	VAESENCLAST     Z4, Z1, Z1
+	VAESENCLAST     Z4, Z2, Z2
+	VAESENCLAST     Z4, Z3, Z3
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	ADDQ            $0x00000100, SI
+	ADDQ            $0x00000100, DI
+	SUBQ            $0x00000010, CX
+	CMPQ            CX, $0x00000010
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z4
+	VPXORD          (SI), Z4, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESENCLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z4
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESENCLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
 	VZEROUPPER
 	RET
 
@@ -6890,6 +6588,153 @@ narrow2_done:
 	VAESENC     X8, X0, X0
 	VMOVDQU     160(AX), X8
 	VAESENCLAST X8, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, AVX512F, VAES
+TEXT ·aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z4
+	VBROADCASTI32X4 16(AX), Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VBROADCASTI32X4 48(AX), Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VBROADCASTI32X4 80(AX), Z9
+	VBROADCASTI32X4 96(AX), Z10
+	VBROADCASTI32X4 112(AX), Z11
+	VBROADCASTI32X4 128(AX), Z12
+	VBROADCASTI32X4 144(AX), Z13
+	VBROADCASTI32X4 160(AX), Z14
+	CMPQ            CX, $0x00000010
+	JB              tail
+
+loop:
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z4, Z0, Z0
+	VMOVDQU64   64(SI), Z1
+	VPXORD      Z4, Z1, Z1
+	VMOVDQU64   128(SI), Z2
+	VPXORD      Z4, Z2, Z2
+	VMOVDQU64   192(SI), Z3
+	VPXORD      Z4, Z3, Z3
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z5, Z1, Z1
+	VAESENC     Z5, Z2, Z2
+	VAESENC     Z5, Z3, Z3
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z6, Z1, Z1
+	VAESENC     Z6, Z2, Z2
+	VAESENC     Z6, Z3, Z3
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z7, Z1, Z1
+	VAESENC     Z7, Z2, Z2
+	VAESENC     Z7, Z3, Z3
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z8, Z1, Z1
+	VAESENC     Z8, Z2, Z2
+	VAESENC     Z8, Z3, Z3
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z9, Z1, Z1
+	VAESENC     Z9, Z2, Z2
+	VAESENC     Z9, Z3, Z3
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z10, Z1, Z1
+	VAESENC     Z10, Z2, Z2
+	VAESENC     Z10, Z3, Z3
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z11, Z1, Z1
+	VAESENC     Z11, Z2, Z2
+	VAESENC     Z11, Z3, Z3
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z12, Z1, Z1
+	VAESENC     Z12, Z2, Z2
+	VAESENC     Z12, Z3, Z3
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z13, Z1, Z1
+	VAESENC     Z13, Z2, Z2
+	VAESENC     Z13, Z3, Z3
+	VAESENCLAST Z14, Z0, Z0
+	VAESENCLAST Z14, Z1, Z1
+	VAESENCLAST Z14, Z2, Z2
+	VAESENCLAST Z14, Z3, Z3
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	VMOVDQU64   Z2, 128(DI)
+	VMOVDQU64   Z3, 192(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z4, Z0, Z0
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENCLAST Z14, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000002
+	JB          narrow2_done
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENCLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+
+narrow2_done:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENCLAST X14, X0, X0
 	VMOVDQU     X0, (DI)
 	ADDQ        $0x00000010, SI
 	ADDQ        $0x00000010, DI
@@ -15071,169 +14916,106 @@ single:
 partial:
 	RET
 
-// func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+// func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
-TEXT ·aes128dec_aesni_i8_kmem_a32(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000008
-	JB   tail
+TEXT ·aes128dec_aesni_i4_kregs_a32(SB), NOSPLIT, $0-56
+	MOVQ  rk+0(FP), AX
+	MOVQ  dst_base+8(FP), DI
+	MOVQ  src_base+32(FP), SI
+	MOVQ  src_len+40(FP), CX
+	SHRQ  $0x04, CX
+	MOVOU (AX), X4
+	MOVOU 16(AX), X5
+	MOVOU 32(AX), X6
+	MOVOU 48(AX), X7
+	MOVOU 64(AX), X8
+	MOVOU 80(AX), X9
+	MOVOU 96(AX), X10
+	MOVOU 112(AX), X11
+	MOVOU 128(AX), X12
+	MOVOU 144(AX), X13
+	MOVOU 160(AX), X14
+	CMPQ  CX, $0x00000004
+	JB    tail
 
 	// loop head placed at 32·k+0
 	PCALIGN $0x20
 
 loop:
-	MOVOU      (AX), X8
 	MOVOU      (SI), X0
-	PXOR       X8, X0
+	PXOR       X4, X0
 	MOVOU      16(SI), X1
-	PXOR       X8, X1
+	PXOR       X4, X1
 	MOVOU      32(SI), X2
-	PXOR       X8, X2
+	PXOR       X4, X2
 	MOVOU      48(SI), X3
-	PXOR       X8, X3
-	MOVOU      64(SI), X4
-	PXOR       X8, X4
-	MOVOU      80(SI), X5
-	PXOR       X8, X5
-	MOVOU      96(SI), X6
-	PXOR       X8, X6
-	MOVOU      112(SI), X7
-	PXOR       X8, X7
-	MOVOU      16(AX), X8
+	PXOR       X4, X3
+	AESDEC     X5, X0
+	AESDEC     X5, X1
+	AESDEC     X5, X2
+	AESDEC     X5, X3
+	AESDEC     X6, X0
+	AESDEC     X6, X1
+	AESDEC     X6, X2
+	AESDEC     X6, X3
+	AESDEC     X7, X0
+	AESDEC     X7, X1
+	AESDEC     X7, X2
+	AESDEC     X7, X3
 	AESDEC     X8, X0
 	AESDEC     X8, X1
 	AESDEC     X8, X2
 	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      32(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      48(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      64(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      80(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      96(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      112(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      128(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      144(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      160(AX), X8
-	AESDECLAST X8, X0
-	AESDECLAST X8, X1
-	AESDECLAST X8, X2
-	AESDECLAST X8, X3
-	AESDECLAST X8, X4
-	AESDECLAST X8, X5
-	AESDECLAST X8, X6
-	AESDECLAST X8, X7
+	AESDEC     X9, X0
+	AESDEC     X9, X1
+	AESDEC     X9, X2
+	AESDEC     X9, X3
+	AESDEC     X10, X0
+	AESDEC     X10, X1
+	AESDEC     X10, X2
+	AESDEC     X10, X3
+	AESDEC     X11, X0
+	AESDEC     X11, X1
+	AESDEC     X11, X2
+	AESDEC     X11, X3
+	AESDEC     X12, X0
+	AESDEC     X12, X1
+	AESDEC     X12, X2
+	AESDEC     X12, X3
+	AESDEC     X13, X0
+	AESDEC     X13, X1
+	AESDEC     X13, X2
+	AESDEC     X13, X3
+	AESDECLAST X14, X0
+	AESDECLAST X14, X1
+	AESDECLAST X14, X2
+	AESDECLAST X14, X3
 	MOVOU      X0, (DI)
 	MOVOU      X1, 16(DI)
 	MOVOU      X2, 32(DI)
 	MOVOU      X3, 48(DI)
-	MOVOU      X4, 64(DI)
-	MOVOU      X5, 80(DI)
-	MOVOU      X6, 96(DI)
-	MOVOU      X7, 112(DI)
-	ADDQ       $0x00000080, SI
-	ADDQ       $0x00000080, DI
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
 	JAE        loop
 
 tail:
 single:
 	CMPQ       CX, $0x00000001
 	JB         partial
-	MOVOU      (AX), X8
 	MOVOU      (SI), X0
-	PXOR       X8, X0
-	MOVOU      16(AX), X8
+	PXOR       X4, X0
+	AESDEC     X5, X0
+	AESDEC     X6, X0
+	AESDEC     X7, X0
 	AESDEC     X8, X0
-	MOVOU      32(AX), X8
-	AESDEC     X8, X0
-	MOVOU      48(AX), X8
-	AESDEC     X8, X0
-	MOVOU      64(AX), X8
-	AESDEC     X8, X0
-	MOVOU      80(AX), X8
-	AESDEC     X8, X0
-	MOVOU      96(AX), X8
-	AESDEC     X8, X0
-	MOVOU      112(AX), X8
-	AESDEC     X8, X0
-	MOVOU      128(AX), X8
-	AESDEC     X8, X0
-	MOVOU      144(AX), X8
-	AESDEC     X8, X0
-	MOVOU      160(AX), X8
-	AESDECLAST X8, X0
+	AESDEC     X9, X0
+	AESDEC     X10, X0
+	AESDEC     X11, X0
+	AESDEC     X12, X0
+	AESDEC     X13, X0
+	AESDECLAST X14, X0
 	MOVOU      X0, (DI)
 	ADDQ       $0x00000010, SI
 	ADDQ       $0x00000010, DI
@@ -16073,6 +15855,136 @@ partial:
 	VMOVDQU64      Y0, K1, (DI)
 
 done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -16933,210 +16845,6 @@ partial:
 	VMOVDQU64      Y0, K1, (DI)
 
 done:
-	VZEROUPPER
-	RET
-
-// func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000010
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VMOVDQU        32(SI), Y1
-	VPXOR          Y8, Y1, Y1
-	VMOVDQU        64(SI), Y2
-	VPXOR          Y8, Y2, Y2
-	VMOVDQU        96(SI), Y3
-	VPXOR          Y8, Y3, Y3
-	VMOVDQU        128(SI), Y4
-	VPXOR          Y8, Y4, Y4
-	VMOVDQU        160(SI), Y5
-	VPXOR          Y8, Y5, Y5
-	VMOVDQU        192(SI), Y6
-	VPXOR          Y8, Y6, Y6
-	VMOVDQU        224(SI), Y7
-	VPXOR          Y8, Y7, Y7
-	VBROADCASTI128 16(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 32(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 48(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 64(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 80(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 96(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 112(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 128(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 144(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 160(AX), Y8
-	VAESDECLAST    Y8, Y0, Y0
-	VAESDECLAST    Y8, Y1, Y1
-	VAESDECLAST    Y8, Y2, Y2
-	VAESDECLAST    Y8, Y3, Y3
-	VAESDECLAST    Y8, Y4, Y4
-	VAESDECLAST    Y8, Y5, Y5
-	VAESDECLAST    Y8, Y6, Y6
-	VAESDECLAST    Y8, Y7, Y7
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	VMOVDQU        Y2, 64(DI)
-	VMOVDQU        Y3, 96(DI)
-	VMOVDQU        Y4, 128(DI)
-	VMOVDQU        Y5, 160(DI)
-	VMOVDQU        Y6, 192(DI)
-	VMOVDQU        Y7, 224(DI)
-	ADDQ           $0x00000100, SI
-	ADDQ           $0x00000100, DI
-	SUBQ           $0x00000010, CX
-	CMPQ           CX, $0x00000010
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VBROADCASTI128 16(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 32(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 48(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 64(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 80(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 96(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 112(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 128(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 144(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 160(AX), Y8
-	VAESDECLAST    Y8, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X8
-	VMOVDQU     (SI), X0
-	VPXOR       X8, X0, X0
-	VMOVDQU     16(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     32(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     48(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     64(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     80(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     96(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     112(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     128(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     144(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     160(AX), X8
-	VAESDECLAST X8, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -18217,87 +17925,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes128dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes128dec_vaes512_i1_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000004
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI32X4 (AX), Z1
-	VPXORD          (SI), Z1, Z0
-	VBROADCASTI32X4 16(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z1
-	VAESDECLAST     Z1, Z0, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000040, SI
-	ADDQ            $0x00000040, DI
-	SUBQ            $0x00000004, CX
-	CMPQ            CX, $0x00000004
-	JAE             loop
-
-tail:
-	TESTQ           CX, CX
-	JZ              done
-	ADDQ            CX, CX
-	MOVL            $0x00000001, BX
-	SHLL            CL, BX
-	DECL            BX
-	KMOVW           BX, K1
-	VBROADCASTI32X4 (AX), Z1
-	VMOVDQU64.Z     (SI), K1, Z0
-	VPXORD          Z1, Z0, Z0
-	VBROADCASTI32X4 16(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z1
-	VAESDEC         Z1, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z1
-	VAESDECLAST     Z1, Z0, Z0
-	VMOVDQU64       Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -19842,182 +19469,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000010
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI32X4 (AX), Z4
-	VPXORD          (SI), Z4, Z0
-	VPXORD          64(SI), Z4, Z1
-	VPXORD          128(SI), Z4, Z2
-	VPXORD          192(SI), Z4, Z3
-	VBROADCASTI32X4 16(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 48(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 64(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 80(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 96(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 112(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 128(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 144(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VAESDEC         Z4, Z1, Z1
-	VAESDEC         Z4, Z2, Z2
-	VAESDEC         Z4, Z3, Z3
-	VBROADCASTI32X4 160(AX), Z4
-	VAESDECLAST     Z4, Z0, Z0
-	VAESDECLAST     Z4, Z1, Z1
-	VAESDECLAST     Z4, Z2, Z2
-	VAESDECLAST     Z4, Z3, Z3
-	VMOVDQU64       Z0, (DI)
-	VMOVDQU64       Z1, 64(DI)
-	VMOVDQU64       Z2, 128(DI)
-	VMOVDQU64       Z3, 192(DI)
-	ADDQ            $0x00000100, SI
-	ADDQ            $0x00000100, DI
-	SUBQ            $0x00000010, CX
-	CMPQ            CX, $0x00000010
-	JAE             loop
-
-tail:
-single:
-	CMPQ            CX, $0x00000004
-	JB              partial
-	VBROADCASTI32X4 (AX), Z4
-	VPXORD          (SI), Z4, Z0
-	VBROADCASTI32X4 16(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z4
-	VAESDEC         Z4, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z4
-	VAESDECLAST     Z4, Z0, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000040, SI
-	ADDQ            $0x00000040, DI
-	SUBQ            $0x00000004, CX
-	JMP             single
-
-partial:
-	CMPQ           CX, $0x00000002
-	JB             narrow2_done
-	VBROADCASTI128 (AX), Y4
-	VPXOR          (SI), Y4, Y0
-	VBROADCASTI128 16(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 32(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 48(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 64(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 80(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 96(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 112(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 128(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 144(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 160(AX), Y4
-	VAESDECLAST    Y4, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X4
-	VPXOR       (SI), X4, X0
-	VMOVDQU     16(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     32(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     48(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     64(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     80(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     96(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     112(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     128(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     144(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     160(AX), X4
-	VAESDECLAST X4, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes128dec_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes128dec_vaes512_i8_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -21435,6 +20886,203 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes128dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes128dec_vaes512_i8_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000020
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z8
+	VPXORD          (SI), Z8, Z0
+	VPXORD          64(SI), Z8, Z1
+	VPXORD          128(SI), Z8, Z2
+	VPXORD          192(SI), Z8, Z3
+	VPXORD          256(SI), Z8, Z4
+	VPXORD          320(SI), Z8, Z5
+	VPXORD          384(SI), Z8, Z6
+	VPXORD          448(SI), Z8, Z7
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VAESDECLAST     Z8, Z1, Z1
+	VAESDECLAST     Z8, Z2, Z2
+	VAESDECLAST     Z8, Z3, Z3
+	VAESDECLAST     Z8, Z4, Z4
+	VAESDECLAST     Z8, Z5, Z5
+	VAESDECLAST     Z8, Z6, Z6
+	VAESDECLAST     Z8, Z7, Z7
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	VMOVDQU64       Z4, 256(DI)
+	VMOVDQU64       Z5, 320(DI)
+	VMOVDQU64       Z6, 384(DI)
+	VMOVDQU64       Z7, 448(DI)
+	ADDQ            $0x00000200, SI
+	ADDQ            $0x00000200, DI
+	SUBQ            $0x00000020, CX
+	CMPQ            CX, $0x00000020
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z8
+	VPXORD          (SI), Z8, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z8, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32(SB), NOSPLIT, $0-56
@@ -21576,6 +21224,205 @@ narrow2_done:
 	VAESDEC     X12, X0, X0
 	VAESDEC     X13, X0, X0
 	VAESDECLAST X14, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, AVX512F, VAES
+TEXT ·aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z8
+	VBROADCASTI32X4 16(AX), Z9
+	VBROADCASTI32X4 32(AX), Z10
+	VBROADCASTI32X4 48(AX), Z11
+	VBROADCASTI32X4 64(AX), Z12
+	VBROADCASTI32X4 80(AX), Z13
+	VBROADCASTI32X4 96(AX), Z14
+	VBROADCASTI32X4 112(AX), Z15
+	VBROADCASTI32X4 128(AX), Z16
+	VBROADCASTI32X4 144(AX), Z17
+	VBROADCASTI32X4 160(AX), Z18
+	CMPQ            CX, $0x00000020
+	JB              tail
+
+loop:
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z8, Z0, Z0
+	VMOVDQU64   64(SI), Z1
+	VPXORD      Z8, Z1, Z1
+	VMOVDQU64   128(SI), Z2
+	VPXORD      Z8, Z2, Z2
+	VMOVDQU64   192(SI), Z3
+	VPXORD      Z8, Z3, Z3
+	VMOVDQU64   256(SI), Z4
+	VPXORD      Z8, Z4, Z4
+	VMOVDQU64   320(SI), Z5
+	VPXORD      Z8, Z5, Z5
+	VMOVDQU64   384(SI), Z6
+	VPXORD      Z8, Z6, Z6
+	VMOVDQU64   448(SI), Z7
+	VPXORD      Z8, Z7, Z7
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z9, Z1, Z1
+	VAESDEC     Z9, Z2, Z2
+	VAESDEC     Z9, Z3, Z3
+	VAESDEC     Z9, Z4, Z4
+	VAESDEC     Z9, Z5, Z5
+	VAESDEC     Z9, Z6, Z6
+	VAESDEC     Z9, Z7, Z7
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z10, Z1, Z1
+	VAESDEC     Z10, Z2, Z2
+	VAESDEC     Z10, Z3, Z3
+	VAESDEC     Z10, Z4, Z4
+	VAESDEC     Z10, Z5, Z5
+	VAESDEC     Z10, Z6, Z6
+	VAESDEC     Z10, Z7, Z7
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z11, Z1, Z1
+	VAESDEC     Z11, Z2, Z2
+	VAESDEC     Z11, Z3, Z3
+	VAESDEC     Z11, Z4, Z4
+	VAESDEC     Z11, Z5, Z5
+	VAESDEC     Z11, Z6, Z6
+	VAESDEC     Z11, Z7, Z7
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z12, Z1, Z1
+	VAESDEC     Z12, Z2, Z2
+	VAESDEC     Z12, Z3, Z3
+	VAESDEC     Z12, Z4, Z4
+	VAESDEC     Z12, Z5, Z5
+	VAESDEC     Z12, Z6, Z6
+	VAESDEC     Z12, Z7, Z7
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z13, Z1, Z1
+	VAESDEC     Z13, Z2, Z2
+	VAESDEC     Z13, Z3, Z3
+	VAESDEC     Z13, Z4, Z4
+	VAESDEC     Z13, Z5, Z5
+	VAESDEC     Z13, Z6, Z6
+	VAESDEC     Z13, Z7, Z7
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z14, Z1, Z1
+	VAESDEC     Z14, Z2, Z2
+	VAESDEC     Z14, Z3, Z3
+	VAESDEC     Z14, Z4, Z4
+	VAESDEC     Z14, Z5, Z5
+	VAESDEC     Z14, Z6, Z6
+	VAESDEC     Z14, Z7, Z7
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z15, Z1, Z1
+	VAESDEC     Z15, Z2, Z2
+	VAESDEC     Z15, Z3, Z3
+	VAESDEC     Z15, Z4, Z4
+	VAESDEC     Z15, Z5, Z5
+	VAESDEC     Z15, Z6, Z6
+	VAESDEC     Z15, Z7, Z7
+	VAESDEC     Z16, Z0, Z0
+	VAESDEC     Z16, Z1, Z1
+	VAESDEC     Z16, Z2, Z2
+	VAESDEC     Z16, Z3, Z3
+	VAESDEC     Z16, Z4, Z4
+	VAESDEC     Z16, Z5, Z5
+	VAESDEC     Z16, Z6, Z6
+	VAESDEC     Z16, Z7, Z7
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESDEC     Z17, Z4, Z4
+	VAESDEC     Z17, Z5, Z5
+	VAESDEC     Z17, Z6, Z6
+	VAESDEC     Z17, Z7, Z7
+	VAESDECLAST Z18, Z0, Z0
+	VAESDECLAST Z18, Z1, Z1
+	VAESDECLAST Z18, Z2, Z2
+	VAESDECLAST Z18, Z3, Z3
+	VAESDECLAST Z18, Z4, Z4
+	VAESDECLAST Z18, Z5, Z5
+	VAESDECLAST Z18, Z6, Z6
+	VAESDECLAST Z18, Z7, Z7
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	VMOVDQU64   Z2, 128(DI)
+	VMOVDQU64   Z3, 192(DI)
+	VMOVDQU64   Z4, 256(DI)
+	VMOVDQU64   Z5, 320(DI)
+	VMOVDQU64   Z6, 384(DI)
+	VMOVDQU64   Z7, 448(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z16, Z0, Z0
+	VAESDEC     Z17, Z0, Z0
+	VAESDECLAST Z18, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000002
+	JB          narrow2_done
+	VMOVDQU     (SI), Y0
+	VPXOR       Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y14, Y0, Y0
+	VAESDEC     Y15, Y0, Y0
+	VAESDEC     Y16, Y0, Y0
+	VAESDEC     Y17, Y0, Y0
+	VAESDECLAST Y18, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+
+narrow2_done:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDEC     X14, X0, X0
+	VAESDEC     X15, X0, X0
+	VAESDEC     X16, X0, X0
+	VAESDEC     X17, X0, X0
+	VAESDECLAST X18, X0, X0
 	VMOVDQU     X0, (DI)
 	ADDQ        $0x00000010, SI
 	ADDQ        $0x00000010, DI
@@ -29153,110 +29000,6 @@ single:
 partial:
 	RET
 
-// func aes192enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, SSE2
-TEXT ·aes192enc_aesni_i2_kmem_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000002
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	MOVOU      (AX), X2
-	MOVOU      (SI), X0
-	PXOR       X2, X0
-	MOVOU      16(SI), X1
-	PXOR       X2, X1
-	MOVOU      16(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      32(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      48(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      64(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      80(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      96(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      112(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      128(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      144(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      160(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      176(AX), X2
-	AESENC     X2, X0
-	AESENC     X2, X1
-	MOVOU      192(AX), X2
-	AESENCLAST X2, X0
-	AESENCLAST X2, X1
-	MOVOU      X0, (DI)
-	MOVOU      X1, 16(DI)
-	ADDQ       $0x00000020, SI
-	ADDQ       $0x00000020, DI
-	SUBQ       $0x00000002, CX
-	CMPQ       CX, $0x00000002
-	JAE        loop
-
-tail:
-single:
-	CMPQ       CX, $0x00000001
-	JB         partial
-	MOVOU      (AX), X2
-	MOVOU      (SI), X0
-	PXOR       X2, X0
-	MOVOU      16(AX), X2
-	AESENC     X2, X0
-	MOVOU      32(AX), X2
-	AESENC     X2, X0
-	MOVOU      48(AX), X2
-	AESENC     X2, X0
-	MOVOU      64(AX), X2
-	AESENC     X2, X0
-	MOVOU      80(AX), X2
-	AESENC     X2, X0
-	MOVOU      96(AX), X2
-	AESENC     X2, X0
-	MOVOU      112(AX), X2
-	AESENC     X2, X0
-	MOVOU      128(AX), X2
-	AESENC     X2, X0
-	MOVOU      144(AX), X2
-	AESENC     X2, X0
-	MOVOU      160(AX), X2
-	AESENC     X2, X0
-	MOVOU      176(AX), X2
-	AESENC     X2, X0
-	MOVOU      192(AX), X2
-	AESENCLAST X2, X0
-	MOVOU      X0, (DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000010, DI
-	SUBQ       $0x00000001, CX
-	JMP        single
-
-partial:
-	RET
-
 // func aes192enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes192enc_aesni_i4_kmem_a64(SB), NOSPLIT, $0-56
@@ -30992,170 +30735,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000008
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y4
-	VPXOR          (SI), Y4, Y0
-	VPXOR          32(SI), Y4, Y1
-	VPXOR          64(SI), Y4, Y2
-	VPXOR          96(SI), Y4, Y3
-	VBROADCASTI128 16(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 32(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 48(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 64(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 80(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 96(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 112(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 128(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 144(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 160(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 176(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 192(AX), Y4
-	VAESENCLAST    Y4, Y0, Y0
-	VAESENCLAST    Y4, Y1, Y1
-	VAESENCLAST    Y4, Y2, Y2
-	VAESENCLAST    Y4, Y3, Y3
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	VMOVDQU        Y2, 64(DI)
-	VMOVDQU        Y3, 96(DI)
-	ADDQ           $0x00000080, SI
-	ADDQ           $0x00000080, DI
-	SUBQ           $0x00000008, CX
-	CMPQ           CX, $0x00000008
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y4
-	VPXOR          (SI), Y4, Y0
-	VBROADCASTI128 16(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 32(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 48(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 64(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 80(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 96(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 112(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 128(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 144(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 160(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 176(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 192(AX), Y4
-	VAESENCLAST    Y4, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X4
-	VPXOR       (SI), X4, X0
-	VMOVDQU     16(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     32(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     48(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     64(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     80(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     96(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     112(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     128(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     144(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     160(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     176(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     192(AX), X4
-	VAESENCLAST X4, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes192enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, VAES
 TEXT ·aes192enc_vaes256_i4_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
@@ -31775,6 +31354,173 @@ partial:
 	VMOVDQU64      Y0, K1, (DI)
 
 done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+loop:
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y4, Y1, Y1
+	VMOVDQU        64(SI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        96(SI), Y3
+	VPXOR          Y4, Y3, Y3
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VAESENC        Y4, Y1, Y1
+	VAESENC        Y4, Y2, Y2
+	VAESENC        Y4, Y3, Y3
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VAESENCLAST    Y4, Y1, Y1
+	VAESENCLAST    Y4, Y2, Y2
+	VAESENCLAST    Y4, Y3, Y3
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        Y2, 64(DI)
+	VMOVDQU        Y3, 96(DI)
+	ADDQ           $0x00000080, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000008, CX
+	CMPQ           CX, $0x00000008
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y4
+	VMOVDQU        (SI), Y0
+	VPXOR          Y4, Y0, Y0
+	VBROADCASTI128 16(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 32(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 48(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 64(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 80(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 96(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 112(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 128(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 144(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 160(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 176(AX), Y4
+	VAESENC        Y4, Y0, Y0
+	VBROADCASTI128 192(AX), Y4
+	VAESENCLAST    Y4, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X4
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     16(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     32(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     48(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     64(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     80(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     96(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     112(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     128(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     144(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     160(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     176(AX), X4
+	VAESENC     X4, X0, X0
+	VMOVDQU     192(AX), X4
+	VAESENCLAST X4, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -32608,6 +32354,122 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes192enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192enc_vaes512_i2_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(AX), Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VBROADCASTI32X4 48(AX), Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VBROADCASTI32X4 80(AX), Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VBROADCASTI32X4 112(AX), Z9
+	VBROADCASTI32X4 128(AX), Z10
+	VBROADCASTI32X4 144(AX), Z11
+	VBROADCASTI32X4 160(AX), Z12
+	VBROADCASTI32X4 176(AX), Z13
+	VBROADCASTI32X4 192(AX), Z14
+	CMPQ            CX, $0x00000008
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z2, Z0, Z0
+	VMOVDQU64   64(SI), Z1
+	VPXORD      Z2, Z1, Z1
+	VAESENC     Z3, Z0, Z0
+	VAESENC     Z3, Z1, Z1
+	VAESENC     Z4, Z0, Z0
+	VAESENC     Z4, Z1, Z1
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z5, Z1, Z1
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z6, Z1, Z1
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z7, Z1, Z1
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z8, Z1, Z1
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z9, Z1, Z1
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z10, Z1, Z1
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z11, Z1, Z1
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z12, Z1, Z1
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z13, Z1, Z1
+	VAESENCLAST Z14, Z0, Z0
+	VAESENCLAST Z14, Z1, Z1
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z2, Z0, Z0
+	VAESENC     Z3, Z0, Z0
+	VAESENC     Z4, Z0, Z0
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENCLAST Z14, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z2, Z0, Z0
+	VAESENC     Z3, Z0, Z0
+	VAESENC     Z4, Z0, Z0
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENCLAST Z14, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes192enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes192enc_vaes512_i2_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -32736,119 +32598,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes192enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes192enc_vaes512_i2_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z2
-	VBROADCASTI32X4 16(AX), Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VBROADCASTI32X4 48(AX), Z5
-	VBROADCASTI32X4 64(AX), Z6
-	VBROADCASTI32X4 80(AX), Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VBROADCASTI32X4 112(AX), Z9
-	VBROADCASTI32X4 128(AX), Z10
-	VBROADCASTI32X4 144(AX), Z11
-	VBROADCASTI32X4 160(AX), Z12
-	VBROADCASTI32X4 176(AX), Z13
-	VBROADCASTI32X4 192(AX), Z14
-	CMPQ            CX, $0x00000008
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXORD      (SI), Z2, Z0
-	VPXORD      64(SI), Z2, Z1
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z3, Z1, Z1
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z4, Z1, Z1
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z5, Z1, Z1
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z6, Z1, Z1
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z7, Z1, Z1
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z8, Z1, Z1
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z9, Z1, Z1
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z10, Z1, Z1
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z11, Z1, Z1
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z13, Z1, Z1
-	VAESENCLAST Z14, Z0, Z0
-	VAESENCLAST Z14, Z1, Z1
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	ADDQ        $0x00000080, SI
-	ADDQ        $0x00000080, DI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VPXORD      (SI), Z2, Z0
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENCLAST Z14, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z2, Z0, Z0
-	VAESENC     Z3, Z0, Z0
-	VAESENC     Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENCLAST Z14, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -33336,6 +33085,145 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192enc_vaes512_i2_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z2
+	VPXORD          (SI), Z2, Z0
+	VPXORD          64(SI), Z2, Z1
+	VBROADCASTI32X4 16(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 32(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 48(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 64(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 80(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 96(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 112(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 128(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 144(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 160(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 176(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 192(AX), Z2
+	VAESENCLAST     Z2, Z0, Z0
+	VAESENCLAST     Z2, Z1, Z1
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	ADDQ            $0x00000080, SI
+	ADDQ            $0x00000080, DI
+	SUBQ            $0x00000008, CX
+	CMPQ            CX, $0x00000008
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z2
+	VPXORD          (SI), Z2, Z0
+	VBROADCASTI32X4 16(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z2
+	VAESENCLAST     Z2, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z2
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z2, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z2
+	VAESENC         Z2, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z2
+	VAESENCLAST     Z2, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
 	VZEROUPPER
 	RET
 
@@ -34393,9 +34281,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes192enc_vaes512_i8_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
+// func aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, AVX512F, VAES
+TEXT ·aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
 	MOVQ            rk+0(FP), AX
 	MOVQ            dst_base+8(FP), DI
 	MOVQ            src_base+32(FP), SI
@@ -34572,30 +34460,50 @@ single:
 	JMP         single
 
 partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z14, Z0, Z0
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z16, Z0, Z0
-	VAESENC     Z17, Z0, Z0
-	VAESENC     Z18, Z0, Z0
-	VAESENC     Z19, Z0, Z0
-	VAESENCLAST Z20, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
+	CMPQ        CX, $0x00000002
+	JB          narrow2_done
+	VMOVDQU     (SI), Y0
+	VPXOR       Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y12, Y0, Y0
+	VAESENC     Y13, Y0, Y0
+	VAESENC     Y14, Y0, Y0
+	VAESENC     Y15, Y0, Y0
+	VAESENC     Y16, Y0, Y0
+	VAESENC     Y17, Y0, Y0
+	VAESENC     Y18, Y0, Y0
+	VAESENC     Y19, Y0, Y0
+	VAESENCLAST Y20, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
 
-done:
+narrow2_done:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENC     X12, X0, X0
+	VAESENC     X13, X0, X0
+	VAESENC     X14, X0, X0
+	VAESENC     X15, X0, X0
+	VAESENC     X16, X0, X0
+	VAESENC     X17, X0, X0
+	VAESENC     X18, X0, X0
+	VAESENC     X19, X0, X0
+	VAESENCLAST X20, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -34814,268 +34722,200 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000020
-	JB   tail
+// func aes192enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192enc_vaes512_i8_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z8
+	VBROADCASTI32X4 16(AX), Z9
+	VBROADCASTI32X4 32(AX), Z10
+	VBROADCASTI32X4 48(AX), Z11
+	VBROADCASTI32X4 64(AX), Z12
+	VBROADCASTI32X4 80(AX), Z13
+	VBROADCASTI32X4 96(AX), Z14
+	VBROADCASTI32X4 112(AX), Z15
+	VBROADCASTI32X4 128(AX), Z16
+	VBROADCASTI32X4 144(AX), Z17
+	VBROADCASTI32X4 160(AX), Z18
+	VBROADCASTI32X4 176(AX), Z19
+	VBROADCASTI32X4 192(AX), Z20
+	CMPQ            CX, $0x00000020
+	JB              tail
 
 	// loop head placed at 64·k+0
 	PCALIGN $0x40
 
 loop:
-	VBROADCASTI32X4 (AX), Z8
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z8, Z0, Z0
-	VMOVDQU64       64(SI), Z1
-	VPXORD          Z8, Z1, Z1
-	VMOVDQU64       128(SI), Z2
-	VPXORD          Z8, Z2, Z2
-	VMOVDQU64       192(SI), Z3
-	VPXORD          Z8, Z3, Z3
-	VMOVDQU64       256(SI), Z4
-	VPXORD          Z8, Z4, Z4
-	VMOVDQU64       320(SI), Z5
-	VPXORD          Z8, Z5, Z5
-	VMOVDQU64       384(SI), Z6
-	VPXORD          Z8, Z6, Z6
-	VMOVDQU64       448(SI), Z7
-	VPXORD          Z8, Z7, Z7
-	VBROADCASTI32X4 16(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 32(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 48(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 64(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 80(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 112(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 128(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 144(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 160(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 176(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VAESENC         Z8, Z1, Z1
-	VAESENC         Z8, Z2, Z2
-	VAESENC         Z8, Z3, Z3
-	VAESENC         Z8, Z4, Z4
-	VAESENC         Z8, Z5, Z5
-	VAESENC         Z8, Z6, Z6
-	VAESENC         Z8, Z7, Z7
-	VBROADCASTI32X4 192(AX), Z8
-	VAESENCLAST     Z8, Z0, Z0
-	VAESENCLAST     Z8, Z1, Z1
-	VAESENCLAST     Z8, Z2, Z2
-	VAESENCLAST     Z8, Z3, Z3
-	VAESENCLAST     Z8, Z4, Z4
-	VAESENCLAST     Z8, Z5, Z5
-	VAESENCLAST     Z8, Z6, Z6
-	VAESENCLAST     Z8, Z7, Z7
-	VMOVDQU64       Z0, (DI)
-	VMOVDQU64       Z1, 64(DI)
-	VMOVDQU64       Z2, 128(DI)
-	VMOVDQU64       Z3, 192(DI)
-	VMOVDQU64       Z4, 256(DI)
-	VMOVDQU64       Z5, 320(DI)
-	VMOVDQU64       Z6, 384(DI)
-	VMOVDQU64       Z7, 448(DI)
-	ADDQ            $0x00000200, SI
-	ADDQ            $0x00000200, DI
-	SUBQ            $0x00000020, CX
-	CMPQ            CX, $0x00000020
-	JAE             loop
+	VPXORD      (SI), Z8, Z0
+	VPXORD      64(SI), Z8, Z1
+	VPXORD      128(SI), Z8, Z2
+	VPXORD      192(SI), Z8, Z3
+	VPXORD      256(SI), Z8, Z4
+	VPXORD      320(SI), Z8, Z5
+	VPXORD      384(SI), Z8, Z6
+	VPXORD      448(SI), Z8, Z7
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z9, Z1, Z1
+	VAESENC     Z9, Z2, Z2
+	VAESENC     Z9, Z3, Z3
+	VAESENC     Z9, Z4, Z4
+	VAESENC     Z9, Z5, Z5
+	VAESENC     Z9, Z6, Z6
+	VAESENC     Z9, Z7, Z7
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z10, Z1, Z1
+	VAESENC     Z10, Z2, Z2
+	VAESENC     Z10, Z3, Z3
+	VAESENC     Z10, Z4, Z4
+	VAESENC     Z10, Z5, Z5
+	VAESENC     Z10, Z6, Z6
+	VAESENC     Z10, Z7, Z7
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z11, Z1, Z1
+	VAESENC     Z11, Z2, Z2
+	VAESENC     Z11, Z3, Z3
+	VAESENC     Z11, Z4, Z4
+	VAESENC     Z11, Z5, Z5
+	VAESENC     Z11, Z6, Z6
+	VAESENC     Z11, Z7, Z7
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z12, Z1, Z1
+	VAESENC     Z12, Z2, Z2
+	VAESENC     Z12, Z3, Z3
+	VAESENC     Z12, Z4, Z4
+	VAESENC     Z12, Z5, Z5
+	VAESENC     Z12, Z6, Z6
+	VAESENC     Z12, Z7, Z7
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z13, Z1, Z1
+	VAESENC     Z13, Z2, Z2
+	VAESENC     Z13, Z3, Z3
+	VAESENC     Z13, Z4, Z4
+	VAESENC     Z13, Z5, Z5
+	VAESENC     Z13, Z6, Z6
+	VAESENC     Z13, Z7, Z7
+	VAESENC     Z14, Z0, Z0
+	VAESENC     Z14, Z1, Z1
+	VAESENC     Z14, Z2, Z2
+	VAESENC     Z14, Z3, Z3
+	VAESENC     Z14, Z4, Z4
+	VAESENC     Z14, Z5, Z5
+	VAESENC     Z14, Z6, Z6
+	VAESENC     Z14, Z7, Z7
+	VAESENC     Z15, Z0, Z0
+	VAESENC     Z15, Z1, Z1
+	VAESENC     Z15, Z2, Z2
+	VAESENC     Z15, Z3, Z3
+	VAESENC     Z15, Z4, Z4
+	VAESENC     Z15, Z5, Z5
+	VAESENC     Z15, Z6, Z6
+	VAESENC     Z15, Z7, Z7
+	VAESENC     Z16, Z0, Z0
+	VAESENC     Z16, Z1, Z1
+	VAESENC     Z16, Z2, Z2
+	VAESENC     Z16, Z3, Z3
+	VAESENC     Z16, Z4, Z4
+	VAESENC     Z16, Z5, Z5
+	VAESENC     Z16, Z6, Z6
+	VAESENC     Z16, Z7, Z7
+	VAESENC     Z17, Z0, Z0
+	VAESENC     Z17, Z1, Z1
+	VAESENC     Z17, Z2, Z2
+	VAESENC     Z17, Z3, Z3
+	VAESENC     Z17, Z4, Z4
+	VAESENC     Z17, Z5, Z5
+	VAESENC     Z17, Z6, Z6
+	VAESENC     Z17, Z7, Z7
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z18, Z1, Z1
+	VAESENC     Z18, Z2, Z2
+	VAESENC     Z18, Z3, Z3
+	VAESENC     Z18, Z4, Z4
+	VAESENC     Z18, Z5, Z5
+	VAESENC     Z18, Z6, Z6
+	VAESENC     Z18, Z7, Z7
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z19, Z1, Z1
+	VAESENC     Z19, Z2, Z2
+	VAESENC     Z19, Z3, Z3
+	VAESENC     Z19, Z4, Z4
+	VAESENC     Z19, Z5, Z5
+	VAESENC     Z19, Z6, Z6
+	VAESENC     Z19, Z7, Z7
+	VAESENCLAST Z20, Z0, Z0
+	VAESENCLAST Z20, Z1, Z1
+	VAESENCLAST Z20, Z2, Z2
+	VAESENCLAST Z20, Z3, Z3
+	VAESENCLAST Z20, Z4, Z4
+	VAESENCLAST Z20, Z5, Z5
+	VAESENCLAST Z20, Z6, Z6
+	VAESENCLAST Z20, Z7, Z7
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	VMOVDQU64   Z2, 128(DI)
+	VMOVDQU64   Z3, 192(DI)
+	VMOVDQU64   Z4, 256(DI)
+	VMOVDQU64   Z5, 320(DI)
+	VMOVDQU64   Z6, 384(DI)
+	VMOVDQU64   Z7, 448(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JAE         loop
 
 tail:
 single:
-	CMPQ            CX, $0x00000004
-	JB              partial
-	VBROADCASTI32X4 (AX), Z8
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z8, Z0, Z0
-	VBROADCASTI32X4 16(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 176(AX), Z8
-	VAESENC         Z8, Z0, Z0
-	VBROADCASTI32X4 192(AX), Z8
-	VAESENCLAST     Z8, Z0, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000040, SI
-	ADDQ            $0x00000040, DI
-	SUBQ            $0x00000004, CX
-	JMP             single
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VPXORD      (SI), Z8, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z14, Z0, Z0
+	VAESENC     Z15, Z0, Z0
+	VAESENC     Z16, Z0, Z0
+	VAESENC     Z17, Z0, Z0
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z19, Z0, Z0
+	VAESENCLAST Z20, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
 
 partial:
-	CMPQ           CX, $0x00000002
-	JB             narrow2_done
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VBROADCASTI128 16(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 32(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 48(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 64(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 80(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 96(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 112(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 128(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 144(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 160(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 176(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 192(AX), Y8
-	VAESENCLAST    Y8, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z14, Z0, Z0
+	VAESENC     Z15, Z0, Z0
+	VAESENC     Z16, Z0, Z0
+	VAESENC     Z17, Z0, Z0
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z19, Z0, Z0
+	VAESENCLAST Z20, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
 
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X8
-	VMOVDQU     (SI), X0
-	VPXOR       X8, X0, X0
-	VMOVDQU     16(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     32(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     48(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     64(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     80(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     96(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     112(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     128(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     144(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     160(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     176(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     192(AX), X8
-	VAESENCLAST X8, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
+done:
 	VZEROUPPER
 	RET
 
@@ -45700,6 +45540,92 @@ done:
 	VZEROUPPER
 	RET
 
+// func aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000002
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI128 (AX), Y1
+	VPXOR          (SI), Y1, Y0
+	VBROADCASTI128 16(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 32(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 48(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 64(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 80(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 96(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 112(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 128(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 144(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 160(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 176(AX), Y1
+	VAESDEC        Y1, Y0, Y0
+	VBROADCASTI128 192(AX), Y1
+	VAESDECLAST    Y1, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	CMPQ           CX, $0x00000002
+	JAE            loop
+
+tail:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X1
+	VPXOR       (SI), X1, X0
+	VMOVDQU     16(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     32(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     48(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     64(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     80(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     96(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     112(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     128(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     144(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     160(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     176(AX), X1
+	VAESDEC     X1, X0, X0
+	VMOVDQU     192(AX), X1
+	VAESDECLAST X1, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
 // func aes192dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, VAES
 TEXT ·aes192dec_vaes256_i1_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
@@ -46410,176 +46336,6 @@ partial:
 	VMOVDQU64      Y0, K1, (DI)
 
 done:
-	VZEROUPPER
-	RET
-
-// func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000008
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y4
-	VMOVDQU        (SI), Y0
-	VPXOR          Y4, Y0, Y0
-	VMOVDQU        32(SI), Y1
-	VPXOR          Y4, Y1, Y1
-	VMOVDQU        64(SI), Y2
-	VPXOR          Y4, Y2, Y2
-	VMOVDQU        96(SI), Y3
-	VPXOR          Y4, Y3, Y3
-	VBROADCASTI128 16(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 32(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 48(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 64(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 80(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 96(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 112(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 128(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 144(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 160(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 176(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VAESDEC        Y4, Y1, Y1
-	VAESDEC        Y4, Y2, Y2
-	VAESDEC        Y4, Y3, Y3
-	VBROADCASTI128 192(AX), Y4
-	VAESDECLAST    Y4, Y0, Y0
-	VAESDECLAST    Y4, Y1, Y1
-	VAESDECLAST    Y4, Y2, Y2
-	VAESDECLAST    Y4, Y3, Y3
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	VMOVDQU        Y2, 64(DI)
-	VMOVDQU        Y3, 96(DI)
-	ADDQ           $0x00000080, SI
-	ADDQ           $0x00000080, DI
-	SUBQ           $0x00000008, CX
-	CMPQ           CX, $0x00000008
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y4
-	VMOVDQU        (SI), Y0
-	VPXOR          Y4, Y0, Y0
-	VBROADCASTI128 16(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 32(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 48(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 64(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 80(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 96(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 112(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 128(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 144(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 160(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 176(AX), Y4
-	VAESDEC        Y4, Y0, Y0
-	VBROADCASTI128 192(AX), Y4
-	VAESDECLAST    Y4, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X4
-	VMOVDQU     (SI), X0
-	VPXOR       X4, X0, X0
-	VMOVDQU     16(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     32(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     48(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     64(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     80(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     96(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     112(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     128(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     144(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     160(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     176(AX), X4
-	VAESDEC     X4, X0, X0
-	VMOVDQU     192(AX), X4
-	VAESDECLAST X4, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -48419,6 +48175,96 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes192dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192dec_vaes512_i1_kmem_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z1
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z1, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z1
+	VAESDECLAST     Z1, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	CMPQ            CX, $0x00000004
+	JAE             loop
+
+tail:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z1
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z1, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z1
+	VAESDEC         Z1, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z1
+	VAESDECLAST     Z1, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -48536,258 +48382,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z2
-	VBROADCASTI32X4 16(AX), Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VBROADCASTI32X4 48(AX), Z5
-	VBROADCASTI32X4 64(AX), Z6
-	VBROADCASTI32X4 80(AX), Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VBROADCASTI32X4 112(AX), Z9
-	VBROADCASTI32X4 128(AX), Z10
-	VBROADCASTI32X4 144(AX), Z11
-	VBROADCASTI32X4 160(AX), Z12
-	VBROADCASTI32X4 176(AX), Z13
-	VBROADCASTI32X4 192(AX), Z14
-	CMPQ            CX, $0x00000008
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z2, Z0, Z0
-	VMOVDQU64   64(SI), Z1
-	VPXORD      Z2, Z1, Z1
-	VAESDEC     Z3, Z0, Z0
-	VAESDEC     Z3, Z1, Z1
-	VAESDEC     Z4, Z0, Z0
-	VAESDEC     Z4, Z1, Z1
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z5, Z1, Z1
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z6, Z1, Z1
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z7, Z1, Z1
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z8, Z1, Z1
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z9, Z1, Z1
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z10, Z1, Z1
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z11, Z1, Z1
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z12, Z1, Z1
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z13, Z1, Z1
-	VAESDECLAST Z14, Z0, Z0
-	VAESDECLAST Z14, Z1, Z1
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	ADDQ        $0x00000080, SI
-	ADDQ        $0x00000080, DI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z2, Z0, Z0
-	VAESDEC     Z3, Z0, Z0
-	VAESDEC     Z4, Z0, Z0
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDECLAST Z14, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	CMPQ        CX, $0x00000002
-	JB          narrow2_done
-	VMOVDQU     (SI), Y0
-	VPXOR       Y2, Y0, Y0
-	VAESDEC     Y3, Y0, Y0
-	VAESDEC     Y4, Y0, Y0
-	VAESDEC     Y5, Y0, Y0
-	VAESDEC     Y6, Y0, Y0
-	VAESDEC     Y7, Y0, Y0
-	VAESDEC     Y8, Y0, Y0
-	VAESDEC     Y9, Y0, Y0
-	VAESDEC     Y10, Y0, Y0
-	VAESDEC     Y11, Y0, Y0
-	VAESDEC     Y12, Y0, Y0
-	VAESDEC     Y13, Y0, Y0
-	VAESDECLAST Y14, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (SI), X0
-	VPXOR       X2, X0, X0
-	VAESDEC     X3, X0, X0
-	VAESDEC     X4, X0, X0
-	VAESDEC     X5, X0, X0
-	VAESDEC     X6, X0, X0
-	VAESDEC     X7, X0, X0
-	VAESDEC     X8, X0, X0
-	VAESDEC     X9, X0, X0
-	VAESDEC     X10, X0, X0
-	VAESDEC     X11, X0, X0
-	VAESDEC     X12, X0, X0
-	VAESDEC     X13, X0, X0
-	VAESDECLAST X14, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes192dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes192dec_vaes512_i2_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z2
-	VBROADCASTI32X4 16(AX), Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VBROADCASTI32X4 48(AX), Z5
-	VBROADCASTI32X4 64(AX), Z6
-	VBROADCASTI32X4 80(AX), Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VBROADCASTI32X4 112(AX), Z9
-	VBROADCASTI32X4 128(AX), Z10
-	VBROADCASTI32X4 144(AX), Z11
-	VBROADCASTI32X4 160(AX), Z12
-	VBROADCASTI32X4 176(AX), Z13
-	VBROADCASTI32X4 192(AX), Z14
-	CMPQ            CX, $0x00000008
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z2, Z0, Z0
-	VMOVDQU64   64(SI), Z1
-	VPXORD      Z2, Z1, Z1
-	VAESDEC     Z3, Z0, Z0
-	VAESDEC     Z3, Z1, Z1
-	VAESDEC     Z4, Z0, Z0
-	VAESDEC     Z4, Z1, Z1
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z5, Z1, Z1
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z6, Z1, Z1
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z7, Z1, Z1
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z8, Z1, Z1
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z9, Z1, Z1
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z10, Z1, Z1
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z11, Z1, Z1
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z12, Z1, Z1
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z13, Z1, Z1
-	VAESDECLAST Z14, Z0, Z0
-	VAESDECLAST Z14, Z1, Z1
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	ADDQ        $0x00000080, SI
-	ADDQ        $0x00000080, DI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z2, Z0, Z0
-	VAESDEC     Z3, Z0, Z0
-	VAESDEC     Z4, Z0, Z0
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDECLAST Z14, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z2, Z0, Z0
-	VAESDEC     Z3, Z0, Z0
-	VAESDEC     Z4, Z0, Z0
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDECLAST Z14, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -48919,6 +48513,119 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192dec_vaes512_i2_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(AX), Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VBROADCASTI32X4 48(AX), Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VBROADCASTI32X4 80(AX), Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VBROADCASTI32X4 112(AX), Z9
+	VBROADCASTI32X4 128(AX), Z10
+	VBROADCASTI32X4 144(AX), Z11
+	VBROADCASTI32X4 160(AX), Z12
+	VBROADCASTI32X4 176(AX), Z13
+	VBROADCASTI32X4 192(AX), Z14
+	CMPQ            CX, $0x00000008
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VPXORD      (SI), Z2, Z0
+	VPXORD      64(SI), Z2, Z1
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z3, Z1, Z1
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z4, Z1, Z1
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z5, Z1, Z1
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z6, Z1, Z1
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z7, Z1, Z1
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z8, Z1, Z1
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z9, Z1, Z1
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z10, Z1, Z1
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z11, Z1, Z1
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z12, Z1, Z1
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z13, Z1, Z1
+	VAESDECLAST Z14, Z0, Z0
+	VAESDECLAST Z14, Z1, Z1
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VPXORD      (SI), Z2, Z0
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDECLAST Z14, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z2, Z0, Z0
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDECLAST Z14, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+
+done:
 	VZEROUPPER
 	RET
 
@@ -49714,6 +49421,152 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes192dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192dec_vaes512_i4_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z4
+	VBROADCASTI32X4 16(AX), Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VBROADCASTI32X4 48(AX), Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VBROADCASTI32X4 80(AX), Z9
+	VBROADCASTI32X4 96(AX), Z10
+	VBROADCASTI32X4 112(AX), Z11
+	VBROADCASTI32X4 128(AX), Z12
+	VBROADCASTI32X4 144(AX), Z13
+	VBROADCASTI32X4 160(AX), Z14
+	VBROADCASTI32X4 176(AX), Z15
+	VBROADCASTI32X4 192(AX), Z16
+	CMPQ            CX, $0x00000010
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z4, Z0, Z0
+	VMOVDQU64   64(SI), Z1
+	VPXORD      Z4, Z1, Z1
+	VMOVDQU64   128(SI), Z2
+	VPXORD      Z4, Z2, Z2
+	VMOVDQU64   192(SI), Z3
+	VPXORD      Z4, Z3, Z3
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z5, Z1, Z1
+	VAESDEC     Z5, Z2, Z2
+	VAESDEC     Z5, Z3, Z3
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z6, Z1, Z1
+	VAESDEC     Z6, Z2, Z2
+	VAESDEC     Z6, Z3, Z3
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z7, Z1, Z1
+	VAESDEC     Z7, Z2, Z2
+	VAESDEC     Z7, Z3, Z3
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z8, Z1, Z1
+	VAESDEC     Z8, Z2, Z2
+	VAESDEC     Z8, Z3, Z3
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z9, Z1, Z1
+	VAESDEC     Z9, Z2, Z2
+	VAESDEC     Z9, Z3, Z3
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z10, Z1, Z1
+	VAESDEC     Z10, Z2, Z2
+	VAESDEC     Z10, Z3, Z3
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z11, Z1, Z1
+	VAESDEC     Z11, Z2, Z2
+	VAESDEC     Z11, Z3, Z3
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z12, Z1, Z1
+	VAESDEC     Z12, Z2, Z2
+	VAESDEC     Z12, Z3, Z3
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z13, Z1, Z1
+	VAESDEC     Z13, Z2, Z2
+	VAESDEC     Z13, Z3, Z3
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z14, Z1, Z1
+	VAESDEC     Z14, Z2, Z2
+	VAESDEC     Z14, Z3, Z3
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z15, Z1, Z1
+	VAESDEC     Z15, Z2, Z2
+	VAESDEC     Z15, Z3, Z3
+	VAESDECLAST Z16, Z0, Z0
+	VAESDECLAST Z16, Z1, Z1
+	VAESDECLAST Z16, Z2, Z2
+	VAESDECLAST Z16, Z3, Z3
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	VMOVDQU64   Z2, 128(DI)
+	VMOVDQU64   Z3, 192(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDECLAST Z16, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDECLAST Z16, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes192dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes192dec_vaes512_i4_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -50078,6 +49931,178 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes192dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192dec_vaes512_i4_kmem_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000010
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z4
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z4, Z0, Z0
+	VMOVDQU64       64(SI), Z1
+	VPXORD          Z4, Z1, Z1
+	VMOVDQU64       128(SI), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       192(SI), Z3
+	VPXORD          Z4, Z3, Z3
+	VBROADCASTI32X4 16(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 176(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 192(AX), Z4
+	VAESDECLAST     Z4, Z0, Z0
+	VAESDECLAST     Z4, Z1, Z1
+	VAESDECLAST     Z4, Z2, Z2
+	VAESDECLAST     Z4, Z3, Z3
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	ADDQ            $0x00000100, SI
+	ADDQ            $0x00000100, DI
+	SUBQ            $0x00000010, CX
+	CMPQ            CX, $0x00000010
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z4
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z4
+	VAESDECLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z4
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z4
+	VAESDECLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes192dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes192dec_vaes512_i4_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -50273,6 +50298,173 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes192dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192dec_vaes512_i4_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000010
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z4
+	VPXORD          (SI), Z4, Z0
+	VPXORD          64(SI), Z4, Z1
+	VPXORD          128(SI), Z4, Z2
+	VPXORD          192(SI), Z4, Z3
+	VBROADCASTI32X4 16(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 176(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VAESDEC         Z4, Z1, Z1
+	VAESDEC         Z4, Z2, Z2
+	VAESDEC         Z4, Z3, Z3
+	VBROADCASTI32X4 192(AX), Z4
+	VAESDECLAST     Z4, Z0, Z0
+	VAESDECLAST     Z4, Z1, Z1
+	VAESDECLAST     Z4, Z2, Z2
+	VAESDECLAST     Z4, Z3, Z3
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	ADDQ            $0x00000100, SI
+	ADDQ            $0x00000100, DI
+	SUBQ            $0x00000010, CX
+	CMPQ            CX, $0x00000010
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z4
+	VPXORD          (SI), Z4, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z4
+	VAESDECLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z4
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z4
+	VAESDEC         Z4, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z4
+	VAESDECLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
 	VZEROUPPER
 	RET
 
@@ -50714,203 +50906,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes192dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes192dec_vaes512_i8_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z8
-	VBROADCASTI32X4 16(AX), Z9
-	VBROADCASTI32X4 32(AX), Z10
-	VBROADCASTI32X4 48(AX), Z11
-	VBROADCASTI32X4 64(AX), Z12
-	VBROADCASTI32X4 80(AX), Z13
-	VBROADCASTI32X4 96(AX), Z14
-	VBROADCASTI32X4 112(AX), Z15
-	VBROADCASTI32X4 128(AX), Z16
-	VBROADCASTI32X4 144(AX), Z17
-	VBROADCASTI32X4 160(AX), Z18
-	VBROADCASTI32X4 176(AX), Z19
-	VBROADCASTI32X4 192(AX), Z20
-	CMPQ            CX, $0x00000020
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXORD      (SI), Z8, Z0
-	VPXORD      64(SI), Z8, Z1
-	VPXORD      128(SI), Z8, Z2
-	VPXORD      192(SI), Z8, Z3
-	VPXORD      256(SI), Z8, Z4
-	VPXORD      320(SI), Z8, Z5
-	VPXORD      384(SI), Z8, Z6
-	VPXORD      448(SI), Z8, Z7
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z9, Z1, Z1
-	VAESDEC     Z9, Z2, Z2
-	VAESDEC     Z9, Z3, Z3
-	VAESDEC     Z9, Z4, Z4
-	VAESDEC     Z9, Z5, Z5
-	VAESDEC     Z9, Z6, Z6
-	VAESDEC     Z9, Z7, Z7
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z10, Z1, Z1
-	VAESDEC     Z10, Z2, Z2
-	VAESDEC     Z10, Z3, Z3
-	VAESDEC     Z10, Z4, Z4
-	VAESDEC     Z10, Z5, Z5
-	VAESDEC     Z10, Z6, Z6
-	VAESDEC     Z10, Z7, Z7
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z11, Z1, Z1
-	VAESDEC     Z11, Z2, Z2
-	VAESDEC     Z11, Z3, Z3
-	VAESDEC     Z11, Z4, Z4
-	VAESDEC     Z11, Z5, Z5
-	VAESDEC     Z11, Z6, Z6
-	VAESDEC     Z11, Z7, Z7
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z12, Z1, Z1
-	VAESDEC     Z12, Z2, Z2
-	VAESDEC     Z12, Z3, Z3
-	VAESDEC     Z12, Z4, Z4
-	VAESDEC     Z12, Z5, Z5
-	VAESDEC     Z12, Z6, Z6
-	VAESDEC     Z12, Z7, Z7
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z13, Z1, Z1
-	VAESDEC     Z13, Z2, Z2
-	VAESDEC     Z13, Z3, Z3
-	VAESDEC     Z13, Z4, Z4
-	VAESDEC     Z13, Z5, Z5
-	VAESDEC     Z13, Z6, Z6
-	VAESDEC     Z13, Z7, Z7
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z14, Z1, Z1
-	VAESDEC     Z14, Z2, Z2
-	VAESDEC     Z14, Z3, Z3
-	VAESDEC     Z14, Z4, Z4
-	VAESDEC     Z14, Z5, Z5
-	VAESDEC     Z14, Z6, Z6
-	VAESDEC     Z14, Z7, Z7
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z15, Z1, Z1
-	VAESDEC     Z15, Z2, Z2
-	VAESDEC     Z15, Z3, Z3
-	VAESDEC     Z15, Z4, Z4
-	VAESDEC     Z15, Z5, Z5
-	VAESDEC     Z15, Z6, Z6
-	VAESDEC     Z15, Z7, Z7
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z16, Z1, Z1
-	VAESDEC     Z16, Z2, Z2
-	VAESDEC     Z16, Z3, Z3
-	VAESDEC     Z16, Z4, Z4
-	VAESDEC     Z16, Z5, Z5
-	VAESDEC     Z16, Z6, Z6
-	VAESDEC     Z16, Z7, Z7
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z17, Z1, Z1
-	VAESDEC     Z17, Z2, Z2
-	VAESDEC     Z17, Z3, Z3
-	VAESDEC     Z17, Z4, Z4
-	VAESDEC     Z17, Z5, Z5
-	VAESDEC     Z17, Z6, Z6
-	VAESDEC     Z17, Z7, Z7
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z18, Z1, Z1
-	VAESDEC     Z18, Z2, Z2
-	VAESDEC     Z18, Z3, Z3
-	VAESDEC     Z18, Z4, Z4
-	VAESDEC     Z18, Z5, Z5
-	VAESDEC     Z18, Z6, Z6
-	VAESDEC     Z18, Z7, Z7
-	VAESDEC     Z19, Z0, Z0
-	VAESDEC     Z19, Z1, Z1
-	VAESDEC     Z19, Z2, Z2
-	VAESDEC     Z19, Z3, Z3
-	VAESDEC     Z19, Z4, Z4
-	VAESDEC     Z19, Z5, Z5
-	VAESDEC     Z19, Z6, Z6
-	VAESDEC     Z19, Z7, Z7
-	VAESDECLAST Z20, Z0, Z0
-	VAESDECLAST Z20, Z1, Z1
-	VAESDECLAST Z20, Z2, Z2
-	VAESDECLAST Z20, Z3, Z3
-	VAESDECLAST Z20, Z4, Z4
-	VAESDECLAST Z20, Z5, Z5
-	VAESDECLAST Z20, Z6, Z6
-	VAESDECLAST Z20, Z7, Z7
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	VMOVDQU64   Z4, 256(DI)
-	VMOVDQU64   Z5, 320(DI)
-	VMOVDQU64   Z6, 384(DI)
-	VMOVDQU64   Z7, 448(DI)
-	ADDQ        $0x00000200, SI
-	ADDQ        $0x00000200, DI
-	SUBQ        $0x00000020, CX
-	CMPQ        CX, $0x00000020
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VPXORD      (SI), Z8, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z19, Z0, Z0
-	VAESDECLAST Z20, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z19, Z0, Z0
-	VAESDECLAST Z20, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -51665,166 +51660,226 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z4
-	VBROADCASTI32X4 16(AX), Z5
-	VBROADCASTI32X4 32(AX), Z6
-	VBROADCASTI32X4 48(AX), Z7
-	VBROADCASTI32X4 64(AX), Z8
-	VBROADCASTI32X4 80(AX), Z9
-	VBROADCASTI32X4 96(AX), Z10
-	VBROADCASTI32X4 112(AX), Z11
-	VBROADCASTI32X4 128(AX), Z12
-	VBROADCASTI32X4 144(AX), Z13
-	VBROADCASTI32X4 160(AX), Z14
-	VBROADCASTI32X4 176(AX), Z15
-	VBROADCASTI32X4 192(AX), Z16
-	CMPQ            CX, $0x00000010
-	JB              tail
+// func aes192dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes192dec_vaes512_i8_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000020
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
 
 loop:
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z4, Z0, Z0
-	VMOVDQU64   64(SI), Z1
-	VPXORD      Z4, Z1, Z1
-	VMOVDQU64   128(SI), Z2
-	VPXORD      Z4, Z2, Z2
-	VMOVDQU64   192(SI), Z3
-	VPXORD      Z4, Z3, Z3
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z5, Z1, Z1
-	VAESDEC     Z5, Z2, Z2
-	VAESDEC     Z5, Z3, Z3
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z6, Z1, Z1
-	VAESDEC     Z6, Z2, Z2
-	VAESDEC     Z6, Z3, Z3
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z7, Z1, Z1
-	VAESDEC     Z7, Z2, Z2
-	VAESDEC     Z7, Z3, Z3
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z8, Z1, Z1
-	VAESDEC     Z8, Z2, Z2
-	VAESDEC     Z8, Z3, Z3
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z9, Z1, Z1
-	VAESDEC     Z9, Z2, Z2
-	VAESDEC     Z9, Z3, Z3
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z10, Z1, Z1
-	VAESDEC     Z10, Z2, Z2
-	VAESDEC     Z10, Z3, Z3
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z11, Z1, Z1
-	VAESDEC     Z11, Z2, Z2
-	VAESDEC     Z11, Z3, Z3
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z12, Z1, Z1
-	VAESDEC     Z12, Z2, Z2
-	VAESDEC     Z12, Z3, Z3
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z13, Z1, Z1
-	VAESDEC     Z13, Z2, Z2
-	VAESDEC     Z13, Z3, Z3
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z14, Z1, Z1
-	VAESDEC     Z14, Z2, Z2
-	VAESDEC     Z14, Z3, Z3
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z15, Z1, Z1
-	VAESDEC     Z15, Z2, Z2
-	VAESDEC     Z15, Z3, Z3
-	VAESDECLAST Z16, Z0, Z0
-	VAESDECLAST Z16, Z1, Z1
-	VAESDECLAST Z16, Z2, Z2
-	VAESDECLAST Z16, Z3, Z3
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	ADDQ        $0x00000100, SI
-	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, CX
-	CMPQ        CX, $0x00000010
-	JAE         loop
+	VBROADCASTI32X4 (AX), Z8
+	VPXORD          (SI), Z8, Z0
+	VPXORD          64(SI), Z8, Z1
+	VPXORD          128(SI), Z8, Z2
+	VPXORD          192(SI), Z8, Z3
+	VPXORD          256(SI), Z8, Z4
+	VPXORD          320(SI), Z8, Z5
+	VPXORD          384(SI), Z8, Z6
+	VPXORD          448(SI), Z8, Z7
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 176(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 192(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VAESDECLAST     Z8, Z1, Z1
+	VAESDECLAST     Z8, Z2, Z2
+	VAESDECLAST     Z8, Z3, Z3
+	VAESDECLAST     Z8, Z4, Z4
+	VAESDECLAST     Z8, Z5, Z5
+	VAESDECLAST     Z8, Z6, Z6
+	VAESDECLAST     Z8, Z7, Z7
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	VMOVDQU64       Z4, 256(DI)
+	VMOVDQU64       Z5, 320(DI)
+	VMOVDQU64       Z6, 384(DI)
+	VMOVDQU64       Z7, 448(DI)
+	ADDQ            $0x00000200, SI
+	ADDQ            $0x00000200, DI
+	SUBQ            $0x00000020, CX
+	CMPQ            CX, $0x00000020
+	JAE             loop
 
 tail:
 single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z4, Z0, Z0
-	VAESDEC     Z5, Z0, Z0
-	VAESDEC     Z6, Z0, Z0
-	VAESDEC     Z7, Z0, Z0
-	VAESDEC     Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z15, Z0, Z0
-	VAESDECLAST Z16, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z8
+	VPXORD          (SI), Z8, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
 
 partial:
-	CMPQ        CX, $0x00000002
-	JB          narrow2_done
-	VMOVDQU     (SI), Y0
-	VPXOR       Y4, Y0, Y0
-	VAESDEC     Y5, Y0, Y0
-	VAESDEC     Y6, Y0, Y0
-	VAESDEC     Y7, Y0, Y0
-	VAESDEC     Y8, Y0, Y0
-	VAESDEC     Y9, Y0, Y0
-	VAESDEC     Y10, Y0, Y0
-	VAESDEC     Y11, Y0, Y0
-	VAESDEC     Y12, Y0, Y0
-	VAESDEC     Y13, Y0, Y0
-	VAESDEC     Y14, Y0, Y0
-	VAESDEC     Y15, Y0, Y0
-	VAESDECLAST Y16, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z8, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
 
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (SI), X0
-	VPXOR       X4, X0, X0
-	VAESDEC     X5, X0, X0
-	VAESDEC     X6, X0, X0
-	VAESDEC     X7, X0, X0
-	VAESDEC     X8, X0, X0
-	VAESDEC     X9, X0, X0
-	VAESDEC     X10, X0, X0
-	VAESDEC     X11, X0, X0
-	VAESDEC     X12, X0, X0
-	VAESDEC     X13, X0, X0
-	VAESDEC     X14, X0, X0
-	VAESDEC     X15, X0, X0
-	VAESDECLAST X16, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
+done:
 	VZEROUPPER
 	RET
 
@@ -51985,229 +52040,6 @@ narrow2_done:
 	VAESDEC     X14, X0, X0
 	VAESDEC     X15, X0, X0
 	VAESDECLAST X16, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z8
-	VBROADCASTI32X4 16(AX), Z9
-	VBROADCASTI32X4 32(AX), Z10
-	VBROADCASTI32X4 48(AX), Z11
-	VBROADCASTI32X4 64(AX), Z12
-	VBROADCASTI32X4 80(AX), Z13
-	VBROADCASTI32X4 96(AX), Z14
-	VBROADCASTI32X4 112(AX), Z15
-	VBROADCASTI32X4 128(AX), Z16
-	VBROADCASTI32X4 144(AX), Z17
-	VBROADCASTI32X4 160(AX), Z18
-	VBROADCASTI32X4 176(AX), Z19
-	VBROADCASTI32X4 192(AX), Z20
-	CMPQ            CX, $0x00000020
-	JB              tail
-
-loop:
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z8, Z0, Z0
-	VMOVDQU64   64(SI), Z1
-	VPXORD      Z8, Z1, Z1
-	VMOVDQU64   128(SI), Z2
-	VPXORD      Z8, Z2, Z2
-	VMOVDQU64   192(SI), Z3
-	VPXORD      Z8, Z3, Z3
-	VMOVDQU64   256(SI), Z4
-	VPXORD      Z8, Z4, Z4
-	VMOVDQU64   320(SI), Z5
-	VPXORD      Z8, Z5, Z5
-	VMOVDQU64   384(SI), Z6
-	VPXORD      Z8, Z6, Z6
-	VMOVDQU64   448(SI), Z7
-	VPXORD      Z8, Z7, Z7
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z9, Z1, Z1
-	VAESDEC     Z9, Z2, Z2
-	VAESDEC     Z9, Z3, Z3
-	VAESDEC     Z9, Z4, Z4
-	VAESDEC     Z9, Z5, Z5
-	VAESDEC     Z9, Z6, Z6
-	VAESDEC     Z9, Z7, Z7
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z10, Z1, Z1
-	VAESDEC     Z10, Z2, Z2
-	VAESDEC     Z10, Z3, Z3
-	VAESDEC     Z10, Z4, Z4
-	VAESDEC     Z10, Z5, Z5
-	VAESDEC     Z10, Z6, Z6
-	VAESDEC     Z10, Z7, Z7
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z11, Z1, Z1
-	VAESDEC     Z11, Z2, Z2
-	VAESDEC     Z11, Z3, Z3
-	VAESDEC     Z11, Z4, Z4
-	VAESDEC     Z11, Z5, Z5
-	VAESDEC     Z11, Z6, Z6
-	VAESDEC     Z11, Z7, Z7
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z12, Z1, Z1
-	VAESDEC     Z12, Z2, Z2
-	VAESDEC     Z12, Z3, Z3
-	VAESDEC     Z12, Z4, Z4
-	VAESDEC     Z12, Z5, Z5
-	VAESDEC     Z12, Z6, Z6
-	VAESDEC     Z12, Z7, Z7
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z13, Z1, Z1
-	VAESDEC     Z13, Z2, Z2
-	VAESDEC     Z13, Z3, Z3
-	VAESDEC     Z13, Z4, Z4
-	VAESDEC     Z13, Z5, Z5
-	VAESDEC     Z13, Z6, Z6
-	VAESDEC     Z13, Z7, Z7
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z14, Z1, Z1
-	VAESDEC     Z14, Z2, Z2
-	VAESDEC     Z14, Z3, Z3
-	VAESDEC     Z14, Z4, Z4
-	VAESDEC     Z14, Z5, Z5
-	VAESDEC     Z14, Z6, Z6
-	VAESDEC     Z14, Z7, Z7
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z15, Z1, Z1
-	VAESDEC     Z15, Z2, Z2
-	VAESDEC     Z15, Z3, Z3
-	VAESDEC     Z15, Z4, Z4
-	VAESDEC     Z15, Z5, Z5
-	VAESDEC     Z15, Z6, Z6
-	VAESDEC     Z15, Z7, Z7
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z16, Z1, Z1
-	VAESDEC     Z16, Z2, Z2
-	VAESDEC     Z16, Z3, Z3
-	VAESDEC     Z16, Z4, Z4
-	VAESDEC     Z16, Z5, Z5
-	VAESDEC     Z16, Z6, Z6
-	VAESDEC     Z16, Z7, Z7
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z17, Z1, Z1
-	VAESDEC     Z17, Z2, Z2
-	VAESDEC     Z17, Z3, Z3
-	VAESDEC     Z17, Z4, Z4
-	VAESDEC     Z17, Z5, Z5
-	VAESDEC     Z17, Z6, Z6
-	VAESDEC     Z17, Z7, Z7
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z18, Z1, Z1
-	VAESDEC     Z18, Z2, Z2
-	VAESDEC     Z18, Z3, Z3
-	VAESDEC     Z18, Z4, Z4
-	VAESDEC     Z18, Z5, Z5
-	VAESDEC     Z18, Z6, Z6
-	VAESDEC     Z18, Z7, Z7
-	VAESDEC     Z19, Z0, Z0
-	VAESDEC     Z19, Z1, Z1
-	VAESDEC     Z19, Z2, Z2
-	VAESDEC     Z19, Z3, Z3
-	VAESDEC     Z19, Z4, Z4
-	VAESDEC     Z19, Z5, Z5
-	VAESDEC     Z19, Z6, Z6
-	VAESDEC     Z19, Z7, Z7
-	VAESDECLAST Z20, Z0, Z0
-	VAESDECLAST Z20, Z1, Z1
-	VAESDECLAST Z20, Z2, Z2
-	VAESDECLAST Z20, Z3, Z3
-	VAESDECLAST Z20, Z4, Z4
-	VAESDECLAST Z20, Z5, Z5
-	VAESDECLAST Z20, Z6, Z6
-	VAESDECLAST Z20, Z7, Z7
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	VMOVDQU64   Z4, 256(DI)
-	VMOVDQU64   Z5, 320(DI)
-	VMOVDQU64   Z6, 384(DI)
-	VMOVDQU64   Z7, 448(DI)
-	ADDQ        $0x00000200, SI
-	ADDQ        $0x00000200, DI
-	SUBQ        $0x00000020, CX
-	CMPQ        CX, $0x00000020
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z19, Z0, Z0
-	VAESDECLAST Z20, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	CMPQ        CX, $0x00000002
-	JB          narrow2_done
-	VMOVDQU     (SI), Y0
-	VPXOR       Y8, Y0, Y0
-	VAESDEC     Y9, Y0, Y0
-	VAESDEC     Y10, Y0, Y0
-	VAESDEC     Y11, Y0, Y0
-	VAESDEC     Y12, Y0, Y0
-	VAESDEC     Y13, Y0, Y0
-	VAESDEC     Y14, Y0, Y0
-	VAESDEC     Y15, Y0, Y0
-	VAESDEC     Y16, Y0, Y0
-	VAESDEC     Y17, Y0, Y0
-	VAESDEC     Y18, Y0, Y0
-	VAESDEC     Y19, Y0, Y0
-	VAESDECLAST Y20, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (SI), X0
-	VPXOR       X8, X0, X0
-	VAESDEC     X9, X0, X0
-	VAESDEC     X10, X0, X0
-	VAESDEC     X11, X0, X0
-	VAESDEC     X12, X0, X0
-	VAESDEC     X13, X0, X0
-	VAESDEC     X14, X0, X0
-	VAESDEC     X15, X0, X0
-	VAESDEC     X16, X0, X0
-	VAESDEC     X17, X0, X0
-	VAESDEC     X18, X0, X0
-	VAESDEC     X19, X0, X0
-	VAESDECLAST X20, X0, X0
 	VMOVDQU     X0, (DI)
 	ADDQ        $0x00000010, SI
 	ADDQ        $0x00000010, DI
@@ -60989,6 +60821,370 @@ loop:
 tail:
 	RET
 
+// func aes256enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i4_kmem_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(SI), X1
+	PXOR       X4, X1
+	MOVOU      32(SI), X2
+	PXOR       X4, X2
+	MOVOU      48(SI), X3
+	PXOR       X4, X3
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	AESENC     X4, X1
+	AESENC     X4, X2
+	AESENC     X4, X3
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	AESENCLAST X4, X1
+	AESENCLAST X4, X2
+	AESENCLAST X4, X3
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000004, CX
+	CMPQ       CX, $0x00000004
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X4
+	MOVOU      (SI), X0
+	PXOR       X4, X0
+	MOVOU      16(AX), X4
+	AESENC     X4, X0
+	MOVOU      32(AX), X4
+	AESENC     X4, X0
+	MOVOU      48(AX), X4
+	AESENC     X4, X0
+	MOVOU      64(AX), X4
+	AESENC     X4, X0
+	MOVOU      80(AX), X4
+	AESENC     X4, X0
+	MOVOU      96(AX), X4
+	AESENC     X4, X0
+	MOVOU      112(AX), X4
+	AESENC     X4, X0
+	MOVOU      128(AX), X4
+	AESENC     X4, X0
+	MOVOU      144(AX), X4
+	AESENC     X4, X0
+	MOVOU      160(AX), X4
+	AESENC     X4, X0
+	MOVOU      176(AX), X4
+	AESENC     X4, X0
+	MOVOU      192(AX), X4
+	AESENC     X4, X0
+	MOVOU      208(AX), X4
+	AESENC     X4, X0
+	MOVOU      224(AX), X4
+	AESENCLAST X4, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes256enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes256enc_aesni_i8_kmem_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000008
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	MOVOU      (AX), X8
+	MOVOU      (SI), X0
+	PXOR       X8, X0
+	MOVOU      16(SI), X1
+	PXOR       X8, X1
+	MOVOU      32(SI), X2
+	PXOR       X8, X2
+	MOVOU      48(SI), X3
+	PXOR       X8, X3
+	MOVOU      64(SI), X4
+	PXOR       X8, X4
+	MOVOU      80(SI), X5
+	PXOR       X8, X5
+	MOVOU      96(SI), X6
+	PXOR       X8, X6
+	MOVOU      112(SI), X7
+	PXOR       X8, X7
+	MOVOU      16(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      32(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      48(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      64(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      80(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      96(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      112(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      128(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      144(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      160(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      176(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      192(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      208(AX), X8
+	AESENC     X8, X0
+	AESENC     X8, X1
+	AESENC     X8, X2
+	AESENC     X8, X3
+	AESENC     X8, X4
+	AESENC     X8, X5
+	AESENC     X8, X6
+	AESENC     X8, X7
+	MOVOU      224(AX), X8
+	AESENCLAST X8, X0
+	AESENCLAST X8, X1
+	AESENCLAST X8, X2
+	AESENCLAST X8, X3
+	AESENCLAST X8, X4
+	AESENCLAST X8, X5
+	AESENCLAST X8, X6
+	AESENCLAST X8, X7
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	MOVOU      X2, 32(DI)
+	MOVOU      X3, 48(DI)
+	MOVOU      X4, 64(DI)
+	MOVOU      X5, 80(DI)
+	MOVOU      X6, 96(DI)
+	MOVOU      X7, 112(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X8
+	MOVOU      (SI), X0
+	PXOR       X8, X0
+	MOVOU      16(AX), X8
+	AESENC     X8, X0
+	MOVOU      32(AX), X8
+	AESENC     X8, X0
+	MOVOU      48(AX), X8
+	AESENC     X8, X0
+	MOVOU      64(AX), X8
+	AESENC     X8, X0
+	MOVOU      80(AX), X8
+	AESENC     X8, X0
+	MOVOU      96(AX), X8
+	AESENC     X8, X0
+	MOVOU      112(AX), X8
+	AESENC     X8, X0
+	MOVOU      128(AX), X8
+	AESENC     X8, X0
+	MOVOU      144(AX), X8
+	AESENC     X8, X0
+	MOVOU      160(AX), X8
+	AESENC     X8, X0
+	MOVOU      176(AX), X8
+	AESENC     X8, X0
+	MOVOU      192(AX), X8
+	AESENC     X8, X0
+	MOVOU      208(AX), X8
+	AESENC     X8, X0
+	MOVOU      224(AX), X8
+	AESENCLAST X8, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
 // func aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, VAES
 TEXT ·aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -61330,100 +61526,6 @@ tail:
 	VMOVDQU64      Y0, K1, (DI)
 
 done:
-	VZEROUPPER
-	RET
-
-// func aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000002
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y1
-	VPXOR          (SI), Y1, Y0
-	VBROADCASTI128 16(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 32(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 48(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 64(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 80(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 96(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 112(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 128(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 144(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 160(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 176(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 192(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 208(AX), Y1
-	VAESENC        Y1, Y0, Y0
-	VBROADCASTI128 224(AX), Y1
-	VAESENCLAST    Y1, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	CMPQ           CX, $0x00000002
-	JAE            loop
-
-tail:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X1
-	VPXOR       (SI), X1, X0
-	VMOVDQU     16(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     32(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     48(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     64(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     80(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     96(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     112(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     128(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     144(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     160(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     176(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     192(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     208(AX), X1
-	VAESENC     X1, X0, X0
-	VMOVDQU     224(AX), X1
-	VAESENCLAST X1, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -63819,6 +63921,89 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes256enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256enc_vaes512_i1_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z1
+	VBROADCASTI32X4 16(AX), Z2
+	VBROADCASTI32X4 32(AX), Z3
+	VBROADCASTI32X4 48(AX), Z4
+	VBROADCASTI32X4 64(AX), Z5
+	VBROADCASTI32X4 80(AX), Z6
+	VBROADCASTI32X4 96(AX), Z7
+	VBROADCASTI32X4 112(AX), Z8
+	VBROADCASTI32X4 128(AX), Z9
+	VBROADCASTI32X4 144(AX), Z10
+	VBROADCASTI32X4 160(AX), Z11
+	VBROADCASTI32X4 176(AX), Z12
+	VBROADCASTI32X4 192(AX), Z13
+	VBROADCASTI32X4 208(AX), Z14
+	VBROADCASTI32X4 224(AX), Z15
+	CMPQ            CX, $0x00000004
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z1, Z0, Z0
+	VAESENC     Z2, Z0, Z0
+	VAESENC     Z3, Z0, Z0
+	VAESENC     Z4, Z0, Z0
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z14, Z0, Z0
+	VAESENCLAST Z15, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	CMPQ        CX, $0x00000004
+	JAE         loop
+
+tail:
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z1, Z0, Z0
+	VAESENC     Z2, Z0, Z0
+	VAESENC     Z3, Z0, Z0
+	VAESENC     Z4, Z0, Z0
+	VAESENC     Z5, Z0, Z0
+	VAESENC     Z6, Z0, Z0
+	VAESENC     Z7, Z0, Z0
+	VAESENC     Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z14, Z0, Z0
+	VAESENCLAST Z15, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -65108,188 +65293,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z4
-	VBROADCASTI32X4 16(AX), Z5
-	VBROADCASTI32X4 32(AX), Z6
-	VBROADCASTI32X4 48(AX), Z7
-	VBROADCASTI32X4 64(AX), Z8
-	VBROADCASTI32X4 80(AX), Z9
-	VBROADCASTI32X4 96(AX), Z10
-	VBROADCASTI32X4 112(AX), Z11
-	VBROADCASTI32X4 128(AX), Z12
-	VBROADCASTI32X4 144(AX), Z13
-	VBROADCASTI32X4 160(AX), Z14
-	VBROADCASTI32X4 176(AX), Z15
-	VBROADCASTI32X4 192(AX), Z16
-	VBROADCASTI32X4 208(AX), Z17
-	VBROADCASTI32X4 224(AX), Z18
-	CMPQ            CX, $0x00000010
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z4, Z0, Z0
-	VMOVDQU64   64(SI), Z1
-	VPXORD      Z4, Z1, Z1
-	VMOVDQU64   128(SI), Z2
-	VPXORD      Z4, Z2, Z2
-	VMOVDQU64   192(SI), Z3
-	VPXORD      Z4, Z3, Z3
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z5, Z1, Z1
-	VAESENC     Z5, Z2, Z2
-	VAESENC     Z5, Z3, Z3
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z6, Z1, Z1
-	VAESENC     Z6, Z2, Z2
-	VAESENC     Z6, Z3, Z3
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z7, Z1, Z1
-	VAESENC     Z7, Z2, Z2
-	VAESENC     Z7, Z3, Z3
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z8, Z1, Z1
-	VAESENC     Z8, Z2, Z2
-	VAESENC     Z8, Z3, Z3
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z9, Z1, Z1
-	VAESENC     Z9, Z2, Z2
-	VAESENC     Z9, Z3, Z3
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z10, Z1, Z1
-	VAESENC     Z10, Z2, Z2
-	VAESENC     Z10, Z3, Z3
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z11, Z1, Z1
-	VAESENC     Z11, Z2, Z2
-	VAESENC     Z11, Z3, Z3
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z12, Z2, Z2
-	VAESENC     Z12, Z3, Z3
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z13, Z1, Z1
-	VAESENC     Z13, Z2, Z2
-	VAESENC     Z13, Z3, Z3
-	VAESENC     Z14, Z0, Z0
-	VAESENC     Z14, Z1, Z1
-	VAESENC     Z14, Z2, Z2
-	VAESENC     Z14, Z3, Z3
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z15, Z1, Z1
-	VAESENC     Z15, Z2, Z2
-	VAESENC     Z15, Z3, Z3
-	VAESENC     Z16, Z0, Z0
-	VAESENC     Z16, Z1, Z1
-	VAESENC     Z16, Z2, Z2
-	VAESENC     Z16, Z3, Z3
-	VAESENC     Z17, Z0, Z0
-	VAESENC     Z17, Z1, Z1
-	VAESENC     Z17, Z2, Z2
-	VAESENC     Z17, Z3, Z3
-	VAESENCLAST Z18, Z0, Z0
-	VAESENCLAST Z18, Z1, Z1
-	VAESENCLAST Z18, Z2, Z2
-	VAESENCLAST Z18, Z3, Z3
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	ADDQ        $0x00000100, SI
-	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, CX
-	CMPQ        CX, $0x00000010
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VMOVDQU64   (SI), Z0
-	VPXORD      Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z14, Z0, Z0
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z16, Z0, Z0
-	VAESENC     Z17, Z0, Z0
-	VAESENCLAST Z18, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	CMPQ        CX, $0x00000002
-	JB          narrow2_done
-	VMOVDQU     (SI), Y0
-	VPXOR       Y4, Y0, Y0
-	VAESENC     Y5, Y0, Y0
-	VAESENC     Y6, Y0, Y0
-	VAESENC     Y7, Y0, Y0
-	VAESENC     Y8, Y0, Y0
-	VAESENC     Y9, Y0, Y0
-	VAESENC     Y10, Y0, Y0
-	VAESENC     Y11, Y0, Y0
-	VAESENC     Y12, Y0, Y0
-	VAESENC     Y13, Y0, Y0
-	VAESENC     Y14, Y0, Y0
-	VAESENC     Y15, Y0, Y0
-	VAESENC     Y16, Y0, Y0
-	VAESENC     Y17, Y0, Y0
-	VAESENCLAST Y18, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (SI), X0
-	VPXOR       X4, X0, X0
-	VAESENC     X5, X0, X0
-	VAESENC     X6, X0, X0
-	VAESENC     X7, X0, X0
-	VAESENC     X8, X0, X0
-	VAESENC     X9, X0, X0
-	VAESENC     X10, X0, X0
-	VAESENC     X11, X0, X0
-	VAESENC     X12, X0, X0
-	VAESENC     X13, X0, X0
-	VAESENC     X14, X0, X0
-	VAESENC     X15, X0, X0
-	VAESENC     X16, X0, X0
-	VAESENC     X17, X0, X0
-	VAESENCLAST X18, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes256enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AVX, AVX512F, VAES
 TEXT ·aes256enc_vaes512_i4_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
@@ -65622,161 +65625,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes256enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes256enc_vaes512_i4_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z4
-	VBROADCASTI32X4 16(AX), Z5
-	VBROADCASTI32X4 32(AX), Z6
-	VBROADCASTI32X4 48(AX), Z7
-	VBROADCASTI32X4 64(AX), Z8
-	VBROADCASTI32X4 80(AX), Z9
-	VBROADCASTI32X4 96(AX), Z10
-	VBROADCASTI32X4 112(AX), Z11
-	VBROADCASTI32X4 128(AX), Z12
-	VBROADCASTI32X4 144(AX), Z13
-	VBROADCASTI32X4 160(AX), Z14
-	VBROADCASTI32X4 176(AX), Z15
-	VBROADCASTI32X4 192(AX), Z16
-	VBROADCASTI32X4 208(AX), Z17
-	VBROADCASTI32X4 224(AX), Z18
-	CMPQ            CX, $0x00000010
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXORD      (SI), Z4, Z0
-	VPXORD      64(SI), Z4, Z1
-	VPXORD      128(SI), Z4, Z2
-	VPXORD      192(SI), Z4, Z3
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z5, Z1, Z1
-	VAESENC     Z5, Z2, Z2
-	VAESENC     Z5, Z3, Z3
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z6, Z1, Z1
-	VAESENC     Z6, Z2, Z2
-	VAESENC     Z6, Z3, Z3
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z7, Z1, Z1
-	VAESENC     Z7, Z2, Z2
-	VAESENC     Z7, Z3, Z3
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z8, Z1, Z1
-	VAESENC     Z8, Z2, Z2
-	VAESENC     Z8, Z3, Z3
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z9, Z1, Z1
-	VAESENC     Z9, Z2, Z2
-	VAESENC     Z9, Z3, Z3
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z10, Z1, Z1
-	VAESENC     Z10, Z2, Z2
-	VAESENC     Z10, Z3, Z3
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z11, Z1, Z1
-	VAESENC     Z11, Z2, Z2
-	VAESENC     Z11, Z3, Z3
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z12, Z1, Z1
-	VAESENC     Z12, Z2, Z2
-	VAESENC     Z12, Z3, Z3
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z13, Z1, Z1
-	VAESENC     Z13, Z2, Z2
-	VAESENC     Z13, Z3, Z3
-	VAESENC     Z14, Z0, Z0
-	VAESENC     Z14, Z1, Z1
-	VAESENC     Z14, Z2, Z2
-	VAESENC     Z14, Z3, Z3
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z15, Z1, Z1
-	VAESENC     Z15, Z2, Z2
-	VAESENC     Z15, Z3, Z3
-	VAESENC     Z16, Z0, Z0
-	VAESENC     Z16, Z1, Z1
-	VAESENC     Z16, Z2, Z2
-	VAESENC     Z16, Z3, Z3
-	VAESENC     Z17, Z0, Z0
-	VAESENC     Z17, Z1, Z1
-	VAESENC     Z17, Z2, Z2
-	VAESENC     Z17, Z3, Z3
-	VAESENCLAST Z18, Z0, Z0
-	VAESENCLAST Z18, Z1, Z1
-	VAESENCLAST Z18, Z2, Z2
-	VAESENCLAST Z18, Z3, Z3
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	ADDQ        $0x00000100, SI
-	ADDQ        $0x00000100, DI
-	SUBQ        $0x00000010, CX
-	CMPQ        CX, $0x00000010
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VPXORD      (SI), Z4, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z14, Z0, Z0
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z16, Z0, Z0
-	VAESENC     Z17, Z0, Z0
-	VAESENCLAST Z18, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z4, Z0, Z0
-	VAESENC     Z5, Z0, Z0
-	VAESENC     Z6, Z0, Z0
-	VAESENC     Z7, Z0, Z0
-	VAESENC     Z8, Z0, Z0
-	VAESENC     Z9, Z0, Z0
-	VAESENC     Z10, Z0, Z0
-	VAESENC     Z11, Z0, Z0
-	VAESENC     Z12, Z0, Z0
-	VAESENC     Z13, Z0, Z0
-	VAESENC     Z14, Z0, Z0
-	VAESENC     Z15, Z0, Z0
-	VAESENC     Z16, Z0, Z0
-	VAESENC     Z17, Z0, Z0
-	VAESENCLAST Z18, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -66417,6 +66265,191 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256enc_vaes512_i4_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000010
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z4
+	VPXORD          (SI), Z4, Z0
+	VPXORD          64(SI), Z4, Z1
+	VPXORD          128(SI), Z4, Z2
+	VPXORD          192(SI), Z4, Z3
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 176(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 192(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 208(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VAESENC         Z4, Z1, Z1
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 224(AX), Z4
+	VAESENCLAST     Z4, Z0, Z0
+	VAESENCLAST     Z4, Z1, Z1
+	VAESENCLAST     Z4, Z2, Z2
+	VAESENCLAST     Z4, Z3, Z3
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	ADDQ            $0x00000100, SI
+	ADDQ            $0x00000100, DI
+	SUBQ            $0x00000010, CX
+	CMPQ            CX, $0x00000010
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z4
+	VPXORD          (SI), Z4, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z4
+	VAESENCLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z4
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z4, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z4
+	VAESENC         Z4, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z4
+	VAESENCLAST     Z4, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
 // func aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -66667,9 +66700,9 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
+// func aes256enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256enc_vaes512_i8_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
 	MOVQ            rk+0(FP), AX
 	MOVQ            dst_base+8(FP), DI
 	MOVQ            src_base+32(FP), SI
@@ -66697,14 +66730,22 @@ TEXT ·aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
 	PCALIGN $0x40
 
 loop:
-	VPXORD      (SI), Z8, Z0
-	VPXORD      64(SI), Z8, Z1
-	VPXORD      128(SI), Z8, Z2
-	VPXORD      192(SI), Z8, Z3
-	VPXORD      256(SI), Z8, Z4
-	VPXORD      320(SI), Z8, Z5
-	VPXORD      384(SI), Z8, Z6
-	VPXORD      448(SI), Z8, Z7
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z8, Z0, Z0
+	VMOVDQU64   64(SI), Z1
+	VPXORD      Z8, Z1, Z1
+	VMOVDQU64   128(SI), Z2
+	VPXORD      Z8, Z2, Z2
+	VMOVDQU64   192(SI), Z3
+	VPXORD      Z8, Z3, Z3
+	VMOVDQU64   256(SI), Z4
+	VPXORD      Z8, Z4, Z4
+	VMOVDQU64   320(SI), Z5
+	VPXORD      Z8, Z5, Z5
+	VMOVDQU64   384(SI), Z6
+	VPXORD      Z8, Z6, Z6
+	VMOVDQU64   448(SI), Z7
+	VPXORD      Z8, Z7, Z7
 	VAESENC     Z9, Z0, Z0
 	VAESENC     Z9, Z1, Z1
 	VAESENC     Z9, Z2, Z2
@@ -66835,7 +66876,8 @@ tail:
 single:
 	CMPQ        CX, $0x00000004
 	JB          partial
-	VPXORD      (SI), Z8, Z0
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z8, Z0, Z0
 	VAESENC     Z9, Z0, Z0
 	VAESENC     Z10, Z0, Z0
 	VAESENC     Z11, Z0, Z0
@@ -66857,52 +66899,32 @@ single:
 	JMP         single
 
 partial:
-	CMPQ        CX, $0x00000002
-	JB          narrow2_done
-	VPXOR       (SI), Y8, Y0
-	VAESENC     Y9, Y0, Y0
-	VAESENC     Y10, Y0, Y0
-	VAESENC     Y11, Y0, Y0
-	VAESENC     Y12, Y0, Y0
-	VAESENC     Y13, Y0, Y0
-	VAESENC     Y14, Y0, Y0
-	VAESENC     Y15, Y0, Y0
-	VAESENC     Y16, Y0, Y0
-	VAESENC     Y17, Y0, Y0
-	VAESENC     Y18, Y0, Y0
-	VAESENC     Y19, Y0, Y0
-	VAESENC     Y20, Y0, Y0
-	VAESENC     Y21, Y0, Y0
-	VAESENCLAST Y22, Y0, Y0
-	VMOVDQU     Y0, (DI)
-	ADDQ        $0x00000020, SI
-	ADDQ        $0x00000020, DI
-	SUBQ        $0x00000002, CX
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z8, Z0, Z0
+	VAESENC     Z9, Z0, Z0
+	VAESENC     Z10, Z0, Z0
+	VAESENC     Z11, Z0, Z0
+	VAESENC     Z12, Z0, Z0
+	VAESENC     Z13, Z0, Z0
+	VAESENC     Z14, Z0, Z0
+	VAESENC     Z15, Z0, Z0
+	VAESENC     Z16, Z0, Z0
+	VAESENC     Z17, Z0, Z0
+	VAESENC     Z18, Z0, Z0
+	VAESENC     Z19, Z0, Z0
+	VAESENC     Z20, Z0, Z0
+	VAESENC     Z21, Z0, Z0
+	VAESENCLAST Z22, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
 
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VPXOR       (SI), X8, X0
-	VAESENC     X9, X0, X0
-	VAESENC     X10, X0, X0
-	VAESENC     X11, X0, X0
-	VAESENC     X12, X0, X0
-	VAESENC     X13, X0, X0
-	VAESENC     X14, X0, X0
-	VAESENC     X15, X0, X0
-	VAESENC     X16, X0, X0
-	VAESENC     X17, X0, X0
-	VAESENC     X18, X0, X0
-	VAESENC     X19, X0, X0
-	VAESENC     X20, X0, X0
-	VAESENC     X21, X0, X0
-	VAESENCLAST X22, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
+done:
 	VZEROUPPER
 	RET
 
@@ -67125,9 +67147,562 @@ done:
 	VZEROUPPER
 	RET
 
-// func aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// func aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
+TEXT ·aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000020
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z8, Z0, Z0
+	VMOVDQU64       64(SI), Z1
+	VPXORD          Z8, Z1, Z1
+	VMOVDQU64       128(SI), Z2
+	VPXORD          Z8, Z2, Z2
+	VMOVDQU64       192(SI), Z3
+	VPXORD          Z8, Z3, Z3
+	VMOVDQU64       256(SI), Z4
+	VPXORD          Z8, Z4, Z4
+	VMOVDQU64       320(SI), Z5
+	VPXORD          Z8, Z5, Z5
+	VMOVDQU64       384(SI), Z6
+	VPXORD          Z8, Z6, Z6
+	VMOVDQU64       448(SI), Z7
+	VPXORD          Z8, Z7, Z7
+	VBROADCASTI32X4 16(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 32(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 48(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 80(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 112(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 144(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 160(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 176(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 192(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 208(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 224(AX), Z8
+	VAESENCLAST     Z8, Z0, Z0
+	VAESENCLAST     Z8, Z1, Z1
+	VAESENCLAST     Z8, Z2, Z2
+	VAESENCLAST     Z8, Z3, Z3
+	VAESENCLAST     Z8, Z4, Z4
+	VAESENCLAST     Z8, Z5, Z5
+	VAESENCLAST     Z8, Z6, Z6
+	VAESENCLAST     Z8, Z7, Z7
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	VMOVDQU64       Z4, 256(DI)
+	VMOVDQU64       Z5, 320(DI)
+	VMOVDQU64       Z6, 384(DI)
+	VMOVDQU64       Z7, 448(DI)
+	ADDQ            $0x00000200, SI
+	ADDQ            $0x00000200, DI
+	SUBQ            $0x00000020, CX
+	CMPQ            CX, $0x00000020
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z8, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z8
+	VAESENCLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	CMPQ           CX, $0x00000002
+	JB             narrow2_done
+	VBROADCASTI128 (AX), Y8
+	VMOVDQU        (SI), Y0
+	VPXOR          Y8, Y0, Y0
+	VBROADCASTI128 16(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 32(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 48(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 64(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 80(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 96(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 112(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 128(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 144(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 160(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 176(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 192(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 208(AX), Y8
+	VAESENC        Y8, Y0, Y0
+	VBROADCASTI128 224(AX), Y8
+	VAESENCLAST    Y8, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+
+narrow2_done:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X8
+	VMOVDQU     (SI), X0
+	VPXOR       X8, X0, X0
+	VMOVDQU     16(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     32(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     48(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     64(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     80(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     96(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     112(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     128(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     144(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     160(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     176(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     192(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     208(AX), X8
+	VAESENC     X8, X0, X0
+	VMOVDQU     224(AX), X8
+	VAESENCLAST X8, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256enc_vaes512_i8_kmem_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000020
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z8, Z0, Z0
+	VMOVDQU64       64(SI), Z1
+	VPXORD          Z8, Z1, Z1
+	VMOVDQU64       128(SI), Z2
+	VPXORD          Z8, Z2, Z2
+	VMOVDQU64       192(SI), Z3
+	VPXORD          Z8, Z3, Z3
+	VMOVDQU64       256(SI), Z4
+	VPXORD          Z8, Z4, Z4
+	VMOVDQU64       320(SI), Z5
+	VPXORD          Z8, Z5, Z5
+	VMOVDQU64       384(SI), Z6
+	VPXORD          Z8, Z6, Z6
+	VMOVDQU64       448(SI), Z7
+	VPXORD          Z8, Z7, Z7
+	VBROADCASTI32X4 16(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 32(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 48(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 80(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 112(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 144(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 160(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 176(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 192(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 208(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VAESENC         Z8, Z1, Z1
+	VAESENC         Z8, Z2, Z2
+	VAESENC         Z8, Z3, Z3
+	VAESENC         Z8, Z4, Z4
+	VAESENC         Z8, Z5, Z5
+	VAESENC         Z8, Z6, Z6
+	VAESENC         Z8, Z7, Z7
+	VBROADCASTI32X4 224(AX), Z8
+	VAESENCLAST     Z8, Z0, Z0
+	VAESENCLAST     Z8, Z1, Z1
+	VAESENCLAST     Z8, Z2, Z2
+	VAESENCLAST     Z8, Z3, Z3
+	VAESENCLAST     Z8, Z4, Z4
+	VAESENCLAST     Z8, Z5, Z5
+	VAESENCLAST     Z8, Z6, Z6
+	VAESENCLAST     Z8, Z7, Z7
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	VMOVDQU64       Z4, 256(DI)
+	VMOVDQU64       Z5, 320(DI)
+	VMOVDQU64       Z6, 384(DI)
+	VMOVDQU64       Z7, 448(DI)
+	ADDQ            $0x00000200, SI
+	ADDQ            $0x00000200, DI
+	SUBQ            $0x00000020, CX
+	CMPQ            CX, $0x00000020
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64       (SI), Z0
+	VPXORD          Z8, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z8
+	VAESENCLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z8, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z8
+	VAESENCLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
+// func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256enc_vaes512_i8_kmem_wfold_tmask_a64(SB), NOSPLIT, $0-56
 	MOVQ rk+0(FP), AX
 	MOVQ dst_base+8(FP), DI
 	MOVQ src_base+32(FP), SI
@@ -67330,82 +67905,47 @@ single:
 	JMP             single
 
 partial:
-	CMPQ           CX, $0x00000002
-	JB             narrow2_done
-	VBROADCASTI128 (AX), Y8
-	VPXOR          (SI), Y8, Y0
-	VBROADCASTI128 16(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 32(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 48(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 64(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 80(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 96(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 112(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 128(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 144(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 160(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 176(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 192(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 208(AX), Y8
-	VAESENC        Y8, Y0, Y0
-	VBROADCASTI128 224(AX), Y8
-	VAESENCLAST    Y8, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
+	TESTQ           CX, CX
+	JZ              done
+	ADDQ            CX, CX
+	MOVL            $0x00000001, BX
+	SHLL            CL, BX
+	DECL            BX
+	KMOVW           BX, K1
+	VBROADCASTI32X4 (AX), Z8
+	VMOVDQU64.Z     (SI), K1, Z0
+	VPXORD          Z8, Z0, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z8
+	VAESENC         Z8, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z8
+	VAESENCLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, K1, (DI)
 
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X8
-	VPXOR       (SI), X8, X0
-	VMOVDQU     16(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     32(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     48(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     64(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     80(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     96(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     112(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     128(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     144(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     160(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     176(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     192(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     208(AX), X8
-	VAESENC     X8, X0, X0
-	VMOVDQU     224(AX), X8
-	VAESENCLAST X8, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
+done:
 	VZEROUPPER
 	RET
 
@@ -77533,268 +78073,6 @@ loop:
 tail:
 	RET
 
-// func aes256dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, SSE2
-TEXT ·aes256dec_aesni_i2_kmem_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000002
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	MOVOU      (AX), X2
-	MOVOU      (SI), X0
-	PXOR       X2, X0
-	MOVOU      16(SI), X1
-	PXOR       X2, X1
-	MOVOU      16(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      32(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      48(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      64(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      80(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      96(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      112(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      128(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      144(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      160(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      176(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      192(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      208(AX), X2
-	AESDEC     X2, X0
-	AESDEC     X2, X1
-	MOVOU      224(AX), X2
-	AESDECLAST X2, X0
-	AESDECLAST X2, X1
-	MOVOU      X0, (DI)
-	MOVOU      X1, 16(DI)
-	ADDQ       $0x00000020, SI
-	ADDQ       $0x00000020, DI
-	SUBQ       $0x00000002, CX
-	CMPQ       CX, $0x00000002
-	JAE        loop
-
-tail:
-single:
-	CMPQ       CX, $0x00000001
-	JB         partial
-	MOVOU      (AX), X2
-	MOVOU      (SI), X0
-	PXOR       X2, X0
-	MOVOU      16(AX), X2
-	AESDEC     X2, X0
-	MOVOU      32(AX), X2
-	AESDEC     X2, X0
-	MOVOU      48(AX), X2
-	AESDEC     X2, X0
-	MOVOU      64(AX), X2
-	AESDEC     X2, X0
-	MOVOU      80(AX), X2
-	AESDEC     X2, X0
-	MOVOU      96(AX), X2
-	AESDEC     X2, X0
-	MOVOU      112(AX), X2
-	AESDEC     X2, X0
-	MOVOU      128(AX), X2
-	AESDEC     X2, X0
-	MOVOU      144(AX), X2
-	AESDEC     X2, X0
-	MOVOU      160(AX), X2
-	AESDEC     X2, X0
-	MOVOU      176(AX), X2
-	AESDEC     X2, X0
-	MOVOU      192(AX), X2
-	AESDEC     X2, X0
-	MOVOU      208(AX), X2
-	AESDEC     X2, X0
-	MOVOU      224(AX), X2
-	AESDECLAST X2, X0
-	MOVOU      X0, (DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000010, DI
-	SUBQ       $0x00000001, CX
-	JMP        single
-
-partial:
-	RET
-
-// func aes256dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, SSE2
-TEXT ·aes256dec_aesni_i4_kmem_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000004
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	MOVOU      (AX), X4
-	MOVOU      (SI), X0
-	PXOR       X4, X0
-	MOVOU      16(SI), X1
-	PXOR       X4, X1
-	MOVOU      32(SI), X2
-	PXOR       X4, X2
-	MOVOU      48(SI), X3
-	PXOR       X4, X3
-	MOVOU      16(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      32(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      48(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      64(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      80(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      96(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      112(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      128(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      144(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      160(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      176(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      192(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      208(AX), X4
-	AESDEC     X4, X0
-	AESDEC     X4, X1
-	AESDEC     X4, X2
-	AESDEC     X4, X3
-	MOVOU      224(AX), X4
-	AESDECLAST X4, X0
-	AESDECLAST X4, X1
-	AESDECLAST X4, X2
-	AESDECLAST X4, X3
-	MOVOU      X0, (DI)
-	MOVOU      X1, 16(DI)
-	MOVOU      X2, 32(DI)
-	MOVOU      X3, 48(DI)
-	ADDQ       $0x00000040, SI
-	ADDQ       $0x00000040, DI
-	SUBQ       $0x00000004, CX
-	CMPQ       CX, $0x00000004
-	JAE        loop
-
-tail:
-single:
-	CMPQ       CX, $0x00000001
-	JB         partial
-	MOVOU      (AX), X4
-	MOVOU      (SI), X0
-	PXOR       X4, X0
-	MOVOU      16(AX), X4
-	AESDEC     X4, X0
-	MOVOU      32(AX), X4
-	AESDEC     X4, X0
-	MOVOU      48(AX), X4
-	AESDEC     X4, X0
-	MOVOU      64(AX), X4
-	AESDEC     X4, X0
-	MOVOU      80(AX), X4
-	AESDEC     X4, X0
-	MOVOU      96(AX), X4
-	AESDEC     X4, X0
-	MOVOU      112(AX), X4
-	AESDEC     X4, X0
-	MOVOU      128(AX), X4
-	AESDEC     X4, X0
-	MOVOU      144(AX), X4
-	AESDEC     X4, X0
-	MOVOU      160(AX), X4
-	AESDEC     X4, X0
-	MOVOU      176(AX), X4
-	AESDEC     X4, X0
-	MOVOU      192(AX), X4
-	AESDEC     X4, X0
-	MOVOU      208(AX), X4
-	AESDEC     X4, X0
-	MOVOU      224(AX), X4
-	AESDECLAST X4, X0
-	MOVOU      X0, (DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000010, DI
-	SUBQ       $0x00000001, CX
-	JMP        single
-
-partial:
-	RET
-
 // func aes256dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes256dec_aesni_i8_kmem_a32(SB), NOSPLIT, $0-56
@@ -78624,6 +78902,160 @@ tail:
 	VMOVDQU64      Y0, K1, (DI)
 
 done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000004
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI128 (AX), Y2
+	VMOVDQU        (SI), Y0
+	VPXOR          Y2, Y0, Y0
+	VMOVDQU        32(SI), Y1
+	VPXOR          Y2, Y1, Y1
+	VBROADCASTI128 16(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 32(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 48(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 64(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 80(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 96(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 112(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 128(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 144(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 160(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 176(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 192(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 208(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VAESDEC        Y2, Y1, Y1
+	VBROADCASTI128 224(AX), Y2
+	VAESDECLAST    Y2, Y0, Y0
+	VAESDECLAST    Y2, Y1, Y1
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 32(DI)
+	ADDQ           $0x00000040, SI
+	ADDQ           $0x00000040, DI
+	SUBQ           $0x00000004, CX
+	CMPQ           CX, $0x00000004
+	JAE            loop
+
+tail:
+single:
+	CMPQ           CX, $0x00000002
+	JB             partial
+	VBROADCASTI128 (AX), Y2
+	VMOVDQU        (SI), Y0
+	VPXOR          Y2, Y0, Y0
+	VBROADCASTI128 16(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 32(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 48(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 64(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 80(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 96(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 112(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 128(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 144(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 160(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 176(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 192(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 208(AX), Y2
+	VAESDEC        Y2, Y0, Y0
+	VBROADCASTI128 224(AX), Y2
+	VAESDECLAST    Y2, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+	JMP            single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X2
+	VMOVDQU     (SI), X0
+	VPXOR       X2, X0, X0
+	VMOVDQU     16(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     32(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     48(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     64(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     80(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     96(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     112(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     128(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     144(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     160(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     176(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     192(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     208(AX), X2
+	VAESDEC     X2, X0, X0
+	VMOVDQU     224(AX), X2
+	VAESDECLAST X2, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
 	VZEROUPPER
 	RET
 
@@ -81364,6 +81796,275 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes256dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256dec_vaes512_i2_kregs_wxor_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(AX), Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VBROADCASTI32X4 48(AX), Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VBROADCASTI32X4 80(AX), Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VBROADCASTI32X4 112(AX), Z9
+	VBROADCASTI32X4 128(AX), Z10
+	VBROADCASTI32X4 144(AX), Z11
+	VBROADCASTI32X4 160(AX), Z12
+	VBROADCASTI32X4 176(AX), Z13
+	VBROADCASTI32X4 192(AX), Z14
+	VBROADCASTI32X4 208(AX), Z15
+	VBROADCASTI32X4 224(AX), Z16
+	CMPQ            CX, $0x00000008
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z2, Z0, Z0
+	VMOVDQU64   64(SI), Z1
+	VPXORD      Z2, Z1, Z1
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z3, Z1, Z1
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z4, Z1, Z1
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z5, Z1, Z1
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z6, Z1, Z1
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z7, Z1, Z1
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z8, Z1, Z1
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z9, Z1, Z1
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z10, Z1, Z1
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z11, Z1, Z1
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z12, Z1, Z1
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z13, Z1, Z1
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z14, Z1, Z1
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z15, Z1, Z1
+	VAESDECLAST Z16, Z0, Z0
+	VAESDECLAST Z16, Z1, Z1
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VMOVDQU64   (SI), Z0
+	VPXORD      Z2, Z0, Z0
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDECLAST Z16, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z2, Z0, Z0
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDECLAST Z16, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+
+done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, AVX512F, VAES
+TEXT ·aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(AX), Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VBROADCASTI32X4 48(AX), Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VBROADCASTI32X4 80(AX), Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VBROADCASTI32X4 112(AX), Z9
+	VBROADCASTI32X4 128(AX), Z10
+	VBROADCASTI32X4 144(AX), Z11
+	VBROADCASTI32X4 160(AX), Z12
+	VBROADCASTI32X4 176(AX), Z13
+	VBROADCASTI32X4 192(AX), Z14
+	VBROADCASTI32X4 208(AX), Z15
+	VBROADCASTI32X4 224(AX), Z16
+	CMPQ            CX, $0x00000008
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VPXORD      (SI), Z2, Z0
+	VPXORD      64(SI), Z2, Z1
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z3, Z1, Z1
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z4, Z1, Z1
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z5, Z1, Z1
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z6, Z1, Z1
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z7, Z1, Z1
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z8, Z1, Z1
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z9, Z1, Z1
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z10, Z1, Z1
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z11, Z1, Z1
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z12, Z1, Z1
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z13, Z1, Z1
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z14, Z1, Z1
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z15, Z1, Z1
+	VAESDECLAST Z16, Z0, Z0
+	VAESDECLAST Z16, Z1, Z1
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VPXORD      (SI), Z2, Z0
+	VAESDEC     Z3, Z0, Z0
+	VAESDEC     Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDECLAST Z16, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000002
+	JB          narrow2_done
+	VPXOR       (SI), Y2, Y0
+	VAESDEC     Y3, Y0, Y0
+	VAESDEC     Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y14, Y0, Y0
+	VAESDEC     Y15, Y0, Y0
+	VAESDECLAST Y16, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+
+narrow2_done:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VPXOR       (SI), X2, X0
+	VAESDEC     X3, X0, X0
+	VAESDEC     X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDEC     X14, X0, X0
+	VAESDEC     X15, X0, X0
+	VAESDECLAST X16, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
 // func aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, AVX512F, VAES
 TEXT ·aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -81554,162 +82255,6 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes256dec_vaes512_i2_kmem_wxor_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000008
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI32X4 (AX), Z2
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z2, Z0, Z0
-	VMOVDQU64       64(SI), Z1
-	VPXORD          Z2, Z1, Z1
-	VBROADCASTI32X4 16(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 48(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 80(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 96(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 112(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 128(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 144(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 160(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 176(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 192(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 208(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VAESDEC         Z2, Z1, Z1
-	VBROADCASTI32X4 224(AX), Z2
-	VAESDECLAST     Z2, Z0, Z0
-	VAESDECLAST     Z2, Z1, Z1
-	VMOVDQU64       Z0, (DI)
-	VMOVDQU64       Z1, 64(DI)
-	ADDQ            $0x00000080, SI
-	ADDQ            $0x00000080, DI
-	SUBQ            $0x00000008, CX
-	CMPQ            CX, $0x00000008
-	JAE             loop
-
-tail:
-single:
-	CMPQ            CX, $0x00000004
-	JB              partial
-	VBROADCASTI32X4 (AX), Z2
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z2, Z0, Z0
-	VBROADCASTI32X4 16(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 176(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 192(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 208(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 224(AX), Z2
-	VAESDECLAST     Z2, Z0, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000040, SI
-	ADDQ            $0x00000040, DI
-	SUBQ            $0x00000004, CX
-	JMP             single
-
-partial:
-	TESTQ           CX, CX
-	JZ              done
-	ADDQ            CX, CX
-	MOVL            $0x00000001, BX
-	SHLL            CL, BX
-	DECL            BX
-	KMOVW           BX, K1
-	VBROADCASTI32X4 (AX), Z2
-	VMOVDQU64.Z     (SI), K1, Z0
-	VPXORD          Z2, Z0, Z0
-	VBROADCASTI32X4 16(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 176(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 192(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 208(AX), Z2
-	VAESDEC         Z2, Z0, Z0
-	VBROADCASTI32X4 224(AX), Z2
-	VAESDECLAST     Z2, Z0, Z0
-	VMOVDQU64       Z0, K1, (DI)
-
-done:
 	VZEROUPPER
 	RET
 
@@ -82408,6 +82953,161 @@ narrow2_done:
 	SUBQ        $0x00000001, CX
 
 narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AVX, AVX512F, VAES
+TEXT ·aes256dec_vaes512_i4_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
+	MOVQ            rk+0(FP), AX
+	MOVQ            dst_base+8(FP), DI
+	MOVQ            src_base+32(FP), SI
+	MOVQ            src_len+40(FP), CX
+	SHRQ            $0x04, CX
+	VBROADCASTI32X4 (AX), Z4
+	VBROADCASTI32X4 16(AX), Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VBROADCASTI32X4 48(AX), Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VBROADCASTI32X4 80(AX), Z9
+	VBROADCASTI32X4 96(AX), Z10
+	VBROADCASTI32X4 112(AX), Z11
+	VBROADCASTI32X4 128(AX), Z12
+	VBROADCASTI32X4 144(AX), Z13
+	VBROADCASTI32X4 160(AX), Z14
+	VBROADCASTI32X4 176(AX), Z15
+	VBROADCASTI32X4 192(AX), Z16
+	VBROADCASTI32X4 208(AX), Z17
+	VBROADCASTI32X4 224(AX), Z18
+	CMPQ            CX, $0x00000010
+	JB              tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VPXORD      (SI), Z4, Z0
+	VPXORD      64(SI), Z4, Z1
+	VPXORD      128(SI), Z4, Z2
+	VPXORD      192(SI), Z4, Z3
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z5, Z1, Z1
+	VAESDEC     Z5, Z2, Z2
+	VAESDEC     Z5, Z3, Z3
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z6, Z1, Z1
+	VAESDEC     Z6, Z2, Z2
+	VAESDEC     Z6, Z3, Z3
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z7, Z1, Z1
+	VAESDEC     Z7, Z2, Z2
+	VAESDEC     Z7, Z3, Z3
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z8, Z1, Z1
+	VAESDEC     Z8, Z2, Z2
+	VAESDEC     Z8, Z3, Z3
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z9, Z1, Z1
+	VAESDEC     Z9, Z2, Z2
+	VAESDEC     Z9, Z3, Z3
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z10, Z1, Z1
+	VAESDEC     Z10, Z2, Z2
+	VAESDEC     Z10, Z3, Z3
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z11, Z1, Z1
+	VAESDEC     Z11, Z2, Z2
+	VAESDEC     Z11, Z3, Z3
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z12, Z1, Z1
+	VAESDEC     Z12, Z2, Z2
+	VAESDEC     Z12, Z3, Z3
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z13, Z1, Z1
+	VAESDEC     Z13, Z2, Z2
+	VAESDEC     Z13, Z3, Z3
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z14, Z1, Z1
+	VAESDEC     Z14, Z2, Z2
+	VAESDEC     Z14, Z3, Z3
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z15, Z1, Z1
+	VAESDEC     Z15, Z2, Z2
+	VAESDEC     Z15, Z3, Z3
+	VAESDEC     Z16, Z0, Z0
+	VAESDEC     Z16, Z1, Z1
+	VAESDEC     Z16, Z2, Z2
+	VAESDEC     Z16, Z3, Z3
+	VAESDEC     Z17, Z0, Z0
+	VAESDEC     Z17, Z1, Z1
+	VAESDEC     Z17, Z2, Z2
+	VAESDEC     Z17, Z3, Z3
+	VAESDECLAST Z18, Z0, Z0
+	VAESDECLAST Z18, Z1, Z1
+	VAESDECLAST Z18, Z2, Z2
+	VAESDECLAST Z18, Z3, Z3
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   Z1, 64(DI)
+	VMOVDQU64   Z2, 128(DI)
+	VMOVDQU64   Z3, 192(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000004
+	JB          partial
+	VPXORD      (SI), Z4, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z16, Z0, Z0
+	VAESDEC     Z17, Z0, Z0
+	VAESDECLAST Z18, Z0, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	JMP         single
+
+partial:
+	TESTQ       CX, CX
+	JZ          done
+	ADDQ        CX, CX
+	MOVL        $0x00000001, BX
+	SHLL        CL, BX
+	DECL        BX
+	KMOVW       BX, K1
+	VMOVDQU64.Z (SI), K1, Z0
+	VPXORD      Z4, Z0, Z0
+	VAESDEC     Z5, Z0, Z0
+	VAESDEC     Z6, Z0, Z0
+	VAESDEC     Z7, Z0, Z0
+	VAESDEC     Z8, Z0, Z0
+	VAESDEC     Z9, Z0, Z0
+	VAESDEC     Z10, Z0, Z0
+	VAESDEC     Z11, Z0, Z0
+	VAESDEC     Z12, Z0, Z0
+	VAESDEC     Z13, Z0, Z0
+	VAESDEC     Z14, Z0, Z0
+	VAESDEC     Z15, Z0, Z0
+	VAESDEC     Z16, Z0, Z0
+	VAESDEC     Z17, Z0, Z0
+	VAESDECLAST Z18, Z0, Z0
+	VMOVDQU64   Z0, K1, (DI)
+
+done:
 	VZEROUPPER
 	RET
 
@@ -83765,520 +84465,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes256dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AVX, AVX512F, VAES
-TEXT ·aes256dec_vaes512_i8_kregs_wfold_tmask_a64(SB), NOSPLIT, $0-56
-	MOVQ            rk+0(FP), AX
-	MOVQ            dst_base+8(FP), DI
-	MOVQ            src_base+32(FP), SI
-	MOVQ            src_len+40(FP), CX
-	SHRQ            $0x04, CX
-	VBROADCASTI32X4 (AX), Z8
-	VBROADCASTI32X4 16(AX), Z9
-	VBROADCASTI32X4 32(AX), Z10
-	VBROADCASTI32X4 48(AX), Z11
-	VBROADCASTI32X4 64(AX), Z12
-	VBROADCASTI32X4 80(AX), Z13
-	VBROADCASTI32X4 96(AX), Z14
-	VBROADCASTI32X4 112(AX), Z15
-	VBROADCASTI32X4 128(AX), Z16
-	VBROADCASTI32X4 144(AX), Z17
-	VBROADCASTI32X4 160(AX), Z18
-	VBROADCASTI32X4 176(AX), Z19
-	VBROADCASTI32X4 192(AX), Z20
-	VBROADCASTI32X4 208(AX), Z21
-	VBROADCASTI32X4 224(AX), Z22
-	CMPQ            CX, $0x00000020
-	JB              tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VPXORD      (SI), Z8, Z0
-	VPXORD      64(SI), Z8, Z1
-	VPXORD      128(SI), Z8, Z2
-	VPXORD      192(SI), Z8, Z3
-	VPXORD      256(SI), Z8, Z4
-	VPXORD      320(SI), Z8, Z5
-	VPXORD      384(SI), Z8, Z6
-	VPXORD      448(SI), Z8, Z7
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z9, Z1, Z1
-	VAESDEC     Z9, Z2, Z2
-	VAESDEC     Z9, Z3, Z3
-	VAESDEC     Z9, Z4, Z4
-	VAESDEC     Z9, Z5, Z5
-	VAESDEC     Z9, Z6, Z6
-	VAESDEC     Z9, Z7, Z7
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z10, Z1, Z1
-	VAESDEC     Z10, Z2, Z2
-	VAESDEC     Z10, Z3, Z3
-	VAESDEC     Z10, Z4, Z4
-	VAESDEC     Z10, Z5, Z5
-	VAESDEC     Z10, Z6, Z6
-	VAESDEC     Z10, Z7, Z7
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z11, Z1, Z1
-	VAESDEC     Z11, Z2, Z2
-	VAESDEC     Z11, Z3, Z3
-	VAESDEC     Z11, Z4, Z4
-	VAESDEC     Z11, Z5, Z5
-	VAESDEC     Z11, Z6, Z6
-	VAESDEC     Z11, Z7, Z7
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z12, Z1, Z1
-	VAESDEC     Z12, Z2, Z2
-	VAESDEC     Z12, Z3, Z3
-	VAESDEC     Z12, Z4, Z4
-	VAESDEC     Z12, Z5, Z5
-	VAESDEC     Z12, Z6, Z6
-	VAESDEC     Z12, Z7, Z7
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z13, Z1, Z1
-	VAESDEC     Z13, Z2, Z2
-	VAESDEC     Z13, Z3, Z3
-	VAESDEC     Z13, Z4, Z4
-	VAESDEC     Z13, Z5, Z5
-	VAESDEC     Z13, Z6, Z6
-	VAESDEC     Z13, Z7, Z7
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z14, Z1, Z1
-	VAESDEC     Z14, Z2, Z2
-	VAESDEC     Z14, Z3, Z3
-	VAESDEC     Z14, Z4, Z4
-	VAESDEC     Z14, Z5, Z5
-	VAESDEC     Z14, Z6, Z6
-	VAESDEC     Z14, Z7, Z7
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z15, Z1, Z1
-	VAESDEC     Z15, Z2, Z2
-	VAESDEC     Z15, Z3, Z3
-	VAESDEC     Z15, Z4, Z4
-	VAESDEC     Z15, Z5, Z5
-	VAESDEC     Z15, Z6, Z6
-	VAESDEC     Z15, Z7, Z7
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z16, Z1, Z1
-	VAESDEC     Z16, Z2, Z2
-	VAESDEC     Z16, Z3, Z3
-	VAESDEC     Z16, Z4, Z4
-	VAESDEC     Z16, Z5, Z5
-	VAESDEC     Z16, Z6, Z6
-	VAESDEC     Z16, Z7, Z7
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z17, Z1, Z1
-	VAESDEC     Z17, Z2, Z2
-	VAESDEC     Z17, Z3, Z3
-	VAESDEC     Z17, Z4, Z4
-	VAESDEC     Z17, Z5, Z5
-	VAESDEC     Z17, Z6, Z6
-	VAESDEC     Z17, Z7, Z7
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z18, Z1, Z1
-	VAESDEC     Z18, Z2, Z2
-	VAESDEC     Z18, Z3, Z3
-	VAESDEC     Z18, Z4, Z4
-	VAESDEC     Z18, Z5, Z5
-	VAESDEC     Z18, Z6, Z6
-	VAESDEC     Z18, Z7, Z7
-	VAESDEC     Z19, Z0, Z0
-	VAESDEC     Z19, Z1, Z1
-	VAESDEC     Z19, Z2, Z2
-	VAESDEC     Z19, Z3, Z3
-	VAESDEC     Z19, Z4, Z4
-	VAESDEC     Z19, Z5, Z5
-	VAESDEC     Z19, Z6, Z6
-	VAESDEC     Z19, Z7, Z7
-	VAESDEC     Z20, Z0, Z0
-	VAESDEC     Z20, Z1, Z1
-	VAESDEC     Z20, Z2, Z2
-	VAESDEC     Z20, Z3, Z3
-	VAESDEC     Z20, Z4, Z4
-	VAESDEC     Z20, Z5, Z5
-	VAESDEC     Z20, Z6, Z6
-	VAESDEC     Z20, Z7, Z7
-	VAESDEC     Z21, Z0, Z0
-	VAESDEC     Z21, Z1, Z1
-	VAESDEC     Z21, Z2, Z2
-	VAESDEC     Z21, Z3, Z3
-	VAESDEC     Z21, Z4, Z4
-	VAESDEC     Z21, Z5, Z5
-	VAESDEC     Z21, Z6, Z6
-	VAESDEC     Z21, Z7, Z7
-	VAESDECLAST Z22, Z0, Z0
-	VAESDECLAST Z22, Z1, Z1
-	VAESDECLAST Z22, Z2, Z2
-	VAESDECLAST Z22, Z3, Z3
-	VAESDECLAST Z22, Z4, Z4
-	VAESDECLAST Z22, Z5, Z5
-	VAESDECLAST Z22, Z6, Z6
-	VAESDECLAST Z22, Z7, Z7
-	VMOVDQU64   Z0, (DI)
-	VMOVDQU64   Z1, 64(DI)
-	VMOVDQU64   Z2, 128(DI)
-	VMOVDQU64   Z3, 192(DI)
-	VMOVDQU64   Z4, 256(DI)
-	VMOVDQU64   Z5, 320(DI)
-	VMOVDQU64   Z6, 384(DI)
-	VMOVDQU64   Z7, 448(DI)
-	ADDQ        $0x00000200, SI
-	ADDQ        $0x00000200, DI
-	SUBQ        $0x00000020, CX
-	CMPQ        CX, $0x00000020
-	JAE         loop
-
-tail:
-single:
-	CMPQ        CX, $0x00000004
-	JB          partial
-	VPXORD      (SI), Z8, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z19, Z0, Z0
-	VAESDEC     Z20, Z0, Z0
-	VAESDEC     Z21, Z0, Z0
-	VAESDECLAST Z22, Z0, Z0
-	VMOVDQU64   Z0, (DI)
-	ADDQ        $0x00000040, SI
-	ADDQ        $0x00000040, DI
-	SUBQ        $0x00000004, CX
-	JMP         single
-
-partial:
-	TESTQ       CX, CX
-	JZ          done
-	ADDQ        CX, CX
-	MOVL        $0x00000001, BX
-	SHLL        CL, BX
-	DECL        BX
-	KMOVW       BX, K1
-	VMOVDQU64.Z (SI), K1, Z0
-	VPXORD      Z8, Z0, Z0
-	VAESDEC     Z9, Z0, Z0
-	VAESDEC     Z10, Z0, Z0
-	VAESDEC     Z11, Z0, Z0
-	VAESDEC     Z12, Z0, Z0
-	VAESDEC     Z13, Z0, Z0
-	VAESDEC     Z14, Z0, Z0
-	VAESDEC     Z15, Z0, Z0
-	VAESDEC     Z16, Z0, Z0
-	VAESDEC     Z17, Z0, Z0
-	VAESDEC     Z18, Z0, Z0
-	VAESDEC     Z19, Z0, Z0
-	VAESDEC     Z20, Z0, Z0
-	VAESDEC     Z21, Z0, Z0
-	VAESDECLAST Z22, Z0, Z0
-	VMOVDQU64   Z0, K1, (DI)
-
-done:
-	VZEROUPPER
-	RET
-
-// func aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, AVX512F, VAES
-TEXT ·aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000020
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI32X4 (AX), Z8
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z8, Z0, Z0
-	VMOVDQU64       64(SI), Z1
-	VPXORD          Z8, Z1, Z1
-	VMOVDQU64       128(SI), Z2
-	VPXORD          Z8, Z2, Z2
-	VMOVDQU64       192(SI), Z3
-	VPXORD          Z8, Z3, Z3
-	VMOVDQU64       256(SI), Z4
-	VPXORD          Z8, Z4, Z4
-	VMOVDQU64       320(SI), Z5
-	VPXORD          Z8, Z5, Z5
-	VMOVDQU64       384(SI), Z6
-	VPXORD          Z8, Z6, Z6
-	VMOVDQU64       448(SI), Z7
-	VPXORD          Z8, Z7, Z7
-	VBROADCASTI32X4 16(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 32(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 48(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 64(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 80(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 96(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 112(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 128(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 144(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 160(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 176(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 192(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 208(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VAESDEC         Z8, Z1, Z1
-	VAESDEC         Z8, Z2, Z2
-	VAESDEC         Z8, Z3, Z3
-	VAESDEC         Z8, Z4, Z4
-	VAESDEC         Z8, Z5, Z5
-	VAESDEC         Z8, Z6, Z6
-	VAESDEC         Z8, Z7, Z7
-	VBROADCASTI32X4 224(AX), Z8
-	VAESDECLAST     Z8, Z0, Z0
-	VAESDECLAST     Z8, Z1, Z1
-	VAESDECLAST     Z8, Z2, Z2
-	VAESDECLAST     Z8, Z3, Z3
-	VAESDECLAST     Z8, Z4, Z4
-	VAESDECLAST     Z8, Z5, Z5
-	VAESDECLAST     Z8, Z6, Z6
-	VAESDECLAST     Z8, Z7, Z7
-	VMOVDQU64       Z0, (DI)
-	VMOVDQU64       Z1, 64(DI)
-	VMOVDQU64       Z2, 128(DI)
-	VMOVDQU64       Z3, 192(DI)
-	VMOVDQU64       Z4, 256(DI)
-	VMOVDQU64       Z5, 320(DI)
-	VMOVDQU64       Z6, 384(DI)
-	VMOVDQU64       Z7, 448(DI)
-	ADDQ            $0x00000200, SI
-	ADDQ            $0x00000200, DI
-	SUBQ            $0x00000020, CX
-	CMPQ            CX, $0x00000020
-	JAE             loop
-
-tail:
-single:
-	CMPQ            CX, $0x00000004
-	JB              partial
-	VBROADCASTI32X4 (AX), Z8
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z8, Z0, Z0
-	VBROADCASTI32X4 16(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 48(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 80(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 96(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 112(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 128(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 144(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 160(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 176(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 192(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 208(AX), Z8
-	VAESDEC         Z8, Z0, Z0
-	VBROADCASTI32X4 224(AX), Z8
-	VAESDECLAST     Z8, Z0, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000040, SI
-	ADDQ            $0x00000040, DI
-	SUBQ            $0x00000004, CX
-	JMP             single
-
-partial:
-	CMPQ           CX, $0x00000002
-	JB             narrow2_done
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VBROADCASTI128 16(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 32(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 48(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 64(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 80(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 96(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 112(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 128(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 144(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 160(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 176(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 192(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 208(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 224(AX), Y8
-	VAESDECLAST    Y8, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-
-narrow2_done:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X8
-	VMOVDQU     (SI), X0
-	VPXOR       X8, X0, X0
-	VMOVDQU     16(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     32(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     48(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     64(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     80(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     96(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     112(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     128(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     144(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     160(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     176(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     192(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     208(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     224(AX), X8
-	VAESDECLAST X8, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes256dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AVX, AVX512F, VAES
 TEXT ·aes256dec_vaes512_i8_kmem_wxor_tmask_a64(SB), NOSPLIT, $0-56
@@ -84534,6 +84720,290 @@ partial:
 	VMOVDQU64       Z0, K1, (DI)
 
 done:
+	VZEROUPPER
+	RET
+
+// func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, AVX512F, VAES
+TEXT ·aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000020
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VBROADCASTI32X4 (AX), Z8
+	VPXORD          (SI), Z8, Z0
+	VPXORD          64(SI), Z8, Z1
+	VPXORD          128(SI), Z8, Z2
+	VPXORD          192(SI), Z8, Z3
+	VPXORD          256(SI), Z8, Z4
+	VPXORD          320(SI), Z8, Z5
+	VPXORD          384(SI), Z8, Z6
+	VPXORD          448(SI), Z8, Z7
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 176(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 192(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 208(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VAESDEC         Z8, Z1, Z1
+	VAESDEC         Z8, Z2, Z2
+	VAESDEC         Z8, Z3, Z3
+	VAESDEC         Z8, Z4, Z4
+	VAESDEC         Z8, Z5, Z5
+	VAESDEC         Z8, Z6, Z6
+	VAESDEC         Z8, Z7, Z7
+	VBROADCASTI32X4 224(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VAESDECLAST     Z8, Z1, Z1
+	VAESDECLAST     Z8, Z2, Z2
+	VAESDECLAST     Z8, Z3, Z3
+	VAESDECLAST     Z8, Z4, Z4
+	VAESDECLAST     Z8, Z5, Z5
+	VAESDECLAST     Z8, Z6, Z6
+	VAESDECLAST     Z8, Z7, Z7
+	VMOVDQU64       Z0, (DI)
+	VMOVDQU64       Z1, 64(DI)
+	VMOVDQU64       Z2, 128(DI)
+	VMOVDQU64       Z3, 192(DI)
+	VMOVDQU64       Z4, 256(DI)
+	VMOVDQU64       Z5, 320(DI)
+	VMOVDQU64       Z6, 384(DI)
+	VMOVDQU64       Z7, 448(DI)
+	ADDQ            $0x00000200, SI
+	ADDQ            $0x00000200, DI
+	SUBQ            $0x00000020, CX
+	CMPQ            CX, $0x00000020
+	JAE             loop
+
+tail:
+single:
+	CMPQ            CX, $0x00000004
+	JB              partial
+	VBROADCASTI32X4 (AX), Z8
+	VPXORD          (SI), Z8, Z0
+	VBROADCASTI32X4 16(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 48(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 80(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 96(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 112(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 128(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 144(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 160(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 176(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 192(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 208(AX), Z8
+	VAESDEC         Z8, Z0, Z0
+	VBROADCASTI32X4 224(AX), Z8
+	VAESDECLAST     Z8, Z0, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000040, DI
+	SUBQ            $0x00000004, CX
+	JMP             single
+
+partial:
+	CMPQ           CX, $0x00000002
+	JB             narrow2_done
+	VBROADCASTI128 (AX), Y8
+	VPXOR          (SI), Y8, Y0
+	VBROADCASTI128 16(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 32(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 48(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 64(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 80(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 96(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 112(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 128(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 144(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 160(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 176(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 192(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 208(AX), Y8
+	VAESDEC        Y8, Y0, Y0
+	VBROADCASTI128 224(AX), Y8
+	VAESDECLAST    Y8, Y0, Y0
+	VMOVDQU        Y0, (DI)
+	ADDQ           $0x00000020, SI
+	ADDQ           $0x00000020, DI
+	SUBQ           $0x00000002, CX
+
+narrow2_done:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (AX), X8
+	VPXOR       (SI), X8, X0
+	VMOVDQU     16(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     32(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     48(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     64(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     80(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     96(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     112(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     128(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     144(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     160(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     176(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     192(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     208(AX), X8
+	VAESDEC     X8, X0, X0
+	VMOVDQU     224(AX), X8
+	VAESDECLAST X8, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
 	VZEROUPPER
 	RET
 

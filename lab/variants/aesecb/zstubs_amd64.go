@@ -10,8 +10,11 @@ func aes128enc_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128enc_aesni_i4_kregs_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=64).
 func aes128enc_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=mem/align=64).
-func aes128enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// aes128enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=8/keys=mem/align=64).
+func aes128enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=none).
+func aes128enc_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=aesni/inflight=4/keys=regs/align=32).
 func aes128enc_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
@@ -37,9 +40,6 @@ func aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128enc_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes256_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -61,6 +61,9 @@ func aes128enc_vaes256_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128enc_vaes256_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -79,9 +82,6 @@ func aes128enc_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes128enc_vaes256_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none).
-func aes128enc_vaes256_i8_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
 
@@ -97,20 +97,11 @@ func aes128enc_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes128enc_vaes512_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes128enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes128enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -127,9 +118,6 @@ func aes128enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes128enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -138,6 +126,9 @@ func aes128enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -156,6 +147,9 @@ func aes128enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128enc_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128enc_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -313,8 +307,8 @@ func aes128dec_aesni_i4_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i4_kregs_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=none).
 func aes128dec_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=32).
-func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+// aes128dec_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=32).
+func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -343,6 +337,9 @@ func aes128dec_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128dec_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -360,9 +357,6 @@ func aes128dec_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 
 // aes128dec_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -387,9 +381,6 @@ func aes128dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes128dec_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes512_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
-func aes128dec_vaes512_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -424,9 +415,6 @@ func aes128dec_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes128dec_vaes512_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes128dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes128dec_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -448,8 +436,14 @@ func aes128dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes128dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
+func aes128dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes128dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -592,9 +586,6 @@ func aes128dec_aesni_i4_kregs_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=2/keys=regs/align=64).
 func aes192enc_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=2/keys=mem/align=64).
-func aes192enc_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64).
 func aes192enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -640,9 +631,6 @@ func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes192enc_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -651,6 +639,9 @@ func aes192enc_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes192enc_vaes256_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=none).
+func aes192enc_vaes256_i4_kmem_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i4_kmem_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=32).
 func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -673,11 +664,11 @@ func aes192enc_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes192enc_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192enc_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192enc_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -687,6 +678,9 @@ func aes192enc_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes192enc_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes512_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -706,14 +700,14 @@ func aes192enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes192enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes192enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192enc_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -892,6 +886,9 @@ func aes192dec_vaes256_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 // aes192dec_vaes256_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes192dec_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -909,9 +906,6 @@ func aes192dec_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes192dec_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192dec_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes192dec_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192dec_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -946,17 +940,17 @@ func aes192dec_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes192dec_vaes512_i1_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes512_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes192dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
-func aes192dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -973,23 +967,29 @@ func aes192dec_vaes512_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192dec_vaes512_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
+func aes192dec_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes192dec_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
-func aes192dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1000,14 +1000,11 @@ func aes192dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes192dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes192dec_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes192dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i4_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes512_i4_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
-
-// aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=none).
-func aes192dec_vaes512_i8_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=32).
 func aes192dec_vaes512_i8_kregs_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src []byte)
@@ -1150,6 +1147,12 @@ func aes192dec_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes256enc_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=1/keys=regs/align=64).
 func aes256enc_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=4/keys=mem/align=64).
+func aes256enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=aesni/inflight=8/keys=mem/align=64).
+func aes256enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1161,9 +1164,6 @@ func aes256enc_vaes256_i1_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src [
 
 // aes256enc_vaes256_i1_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1204,6 +1204,9 @@ func aes256enc_vaes256_i8_kmem_wxor_tnarrow_a32(rk *[240]byte, dst []byte, src [
 // aes256enc_vaes512_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes512_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
+func aes256enc_vaes512_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -1231,17 +1234,11 @@ func aes256enc_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes256enc_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes256enc_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256enc_vaes512_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes256enc_vaes512_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256enc_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256enc_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1252,17 +1249,26 @@ func aes256enc_vaes512_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes256enc_vaes512_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256enc_vaes512_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256enc_vaes512_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256enc_vaes512_i8_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
-func aes256enc_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i8_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=xor/tail=mask/align=64).
+func aes256enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
 func aes256enc_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes256enc_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
+func aes256enc_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256enc_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
+func aes256enc_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256enc_vaes512_i4_kregs_wxor_tnarrow_anone crypts len(src)/16 blocks of src into dst (aes256.enc, isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none).
 func aes256enc_vaes512_i4_kregs_wxor_tnarrow_anone(rk *[240]byte, dst []byte, src []byte)
@@ -1414,12 +1420,6 @@ func aes256enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 // aes256dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=1/keys=regs/align=64).
 func aes256dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=2/keys=mem/align=64).
-func aes256dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=4/keys=mem/align=64).
-func aes256dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=aesni/inflight=8/keys=mem/align=32).
 func aes256dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
@@ -1443,6 +1443,9 @@ func aes256dec_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 
 // aes256dec_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes256dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes256_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1495,11 +1498,14 @@ func aes256dec_vaes512_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes256dec_vaes512_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes256dec_vaes512_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
+func aes256dec_vaes512_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
+func aes256dec_vaes512_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes512_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
-func aes256dec_vaes512_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1512,6 +1518,9 @@ func aes256dec_vaes512_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 
 // aes256dec_vaes512_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i4_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=regs/whiten=fold/tail=mask/align=64).
+func aes256dec_vaes512_i4_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i4_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes256dec_vaes512_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -1531,14 +1540,11 @@ func aes256dec_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes256dec_vaes512_i8_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes256dec_vaes512_i8_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes256dec_vaes512_i8_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=regs/whiten=fold/tail=mask/align=64).
-func aes256dec_vaes512_i8_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes256dec_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes256dec_vaes512_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes256dec_vaes512_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes256dec_vaes512_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes256dec_vaes512_i8_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes256.dec, isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64).
 func aes256dec_vaes512_i8_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)

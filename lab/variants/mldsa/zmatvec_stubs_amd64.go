@@ -5,4 +5,4 @@
 package mldsa
 
 //go:noescape
-func matvec_avx2_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
+func matvec_avx512_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)

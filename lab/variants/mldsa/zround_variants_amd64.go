@@ -20,10 +20,10 @@ func init() {
 // production links (in github.com/tunelab/tunelab/kernels/mldsa) without a function.
 func asmLowBits() []variant.Impl[func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32] {
 	return []variant.Impl[func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32]{
-		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.lowbits_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx2_4},
+		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.lowbits_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx512_1},
-		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.lowbits_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx512_2},
 		{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 	}
 }
@@ -32,7 +32,7 @@ func asmLowBits() []variant.Impl[func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]
 // production links (in github.com/tunelab/tunelab/kernels/mldsa) without a function.
 func asmMakeHint() []variant.Impl[func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)] {
 	return []variant.Impl[func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)]{
-		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.makehint_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx2_4},
+		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.makehint_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx512_1},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
@@ -46,8 +46,8 @@ func asmResponse() []variant.Impl[func(z, cs1 *[256]int32, limit int32) uint32] 
 	return []variant.Impl[func(z, cs1 *[256]int32, limit int32) uint32]{
 		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.response_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.response_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.response_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: response_avx512_1},
-		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.response_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: response_avx512_2},
+		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.response_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.response_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.response_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 	}
 }
@@ -59,7 +59,7 @@ func asmW1Pack4() []variant.Impl[func(dst *[128]byte, w *[256]int32, c *[4]int32
 		{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.w1pack4_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.w1pack4_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx512_1},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.w1pack4_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx512_2},
-		{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.w1pack4_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx512_4},
+		{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.w1pack4_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 	}
 }
 
@@ -67,9 +67,9 @@ func asmW1Pack4() []variant.Impl[func(dst *[128]byte, w *[256]int32, c *[4]int32
 // production links (in github.com/tunelab/tunelab/kernels/mldsa) without a function.
 func asmPower2Round() []variant.Impl[func(t1, t0, s2 *[256]int32)] {
 	return []variant.Impl[func(t1, t0, s2 *[256]int32)]{
-		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.power2round_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_1},
-		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.power2round_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_2},
-		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_4},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 	}

@@ -248,9 +248,6 @@ func ntt_avx512vl_mem_permt2_undo_pre2_none(f *[256]int32)
 func ntt_avx2_mem_unpack_undo_lazy_min_shoup_none(f *[256]int32)
 
 //go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none(f *[256]int32)
-
-//go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_min_hoist_none(f *[256]int32)
 
 //go:noescape
@@ -488,6 +485,9 @@ func invntt_avx512_all_permt2_undo_lazy_64p56(f *[256]int32)
 func invntt_avx512_all_permt2_undo_lazy_64p60(f *[256]int32)
 
 //go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int32)
 
 //go:noescape
@@ -567,9 +567,6 @@ func invntt_avx2_mem_blend_undo_lazy_min_shoup_hoist_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_blend_undo_lazy_min_hoist_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_min_shoup_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_shufps_undo_lazy_min_shoup_hoist_none(f *[256]int32)
@@ -662,13 +659,10 @@ func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int32)
 func mulntt_avx2_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func mulntt_avx2_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
-
-//go:noescape
 func mulntt_avx512_mont_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func mulntt_avx512_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+func mulntt_avx512_mont_4_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
@@ -743,10 +737,10 @@ func mulntt_avx512_ifma_2_64p56(h *[256]int32, a *[256]int32, b *[256]int32)
 func mulntt_avx512_ifma_2_64p60(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func mulntt_avx512_ifma2_load_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
+func mulntt_avx512_ifma2_shuf_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
-func mulntt_avx512_ifma2_shuf_2_none(h *[256]int32, a *[256]int32, b *[256]int32)
+func mulntt_avx512_ifma2_load_1_none(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx512_ifma2_shuf_4_none(h *[256]int32, a *[256]int32, b *[256]int32)
@@ -774,6 +768,9 @@ func mulntt_avx512_ifma2_shuf_16_none(h *[256]int32, a *[256]int32, b *[256]int3
 
 //go:noescape
 func mulntt_avx512_ifma2_load_16_none(h *[256]int32, a *[256]int32, b *[256]int32)
+
+//go:noescape
+func mulntt_avx2_mont_2_32(h *[256]int32, a *[256]int32, b *[256]int32)
 
 //go:noescape
 func mulntt_avx2_mont_2_64(h *[256]int32, a *[256]int32, b *[256]int32)

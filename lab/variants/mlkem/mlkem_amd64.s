@@ -63465,686 +63465,6 @@ TEXT ·invntt_avx2_mem_blend_undo_eager_none(SB), $0-8
 	VZEROUPPER
 	RET
 
-// func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
-// Requires: AVX, AVX2
-TEXT ·invntt_avx2_mem_blend_avoid_lazy_none(SB), $0-8
-	MOVQ        f+0(FP), AX
-	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU     (AX), Y1
-	VMOVDQU     32(AX), Y2
-	VMOVDQU     256(AX), Y3
-	VMOVDQU     288(AX), Y4
-	VMOVDQU     128(AX), Y5
-	VMOVDQU     160(AX), Y6
-	VMOVDQU     384(AX), Y7
-	VMOVDQU     416(AX), Y8
-	VPSLLQ      $0x20, Y2, Y9
-	VPSRLQ      $0x20, Y1, Y10
-	VPBLENDD    $0xaa, Y9, Y1, Y9
-	VPBLENDD    $0xaa, Y2, Y10, Y10
-	VPSLLQ      $0x20, Y4, Y1
-	VPSRLQ      $0x20, Y3, Y2
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y4, Y2, Y2
-	VPSLLQ      $0x20, Y6, Y3
-	VPSRLQ      $0x20, Y5, Y4
-	VPBLENDD    $0xaa, Y3, Y5, Y3
-	VPBLENDD    $0xaa, Y6, Y4, Y4
-	VPSLLQ      $0x20, Y8, Y5
-	VPSRLQ      $0x20, Y7, Y6
-	VPBLENDD    $0xaa, Y5, Y7, Y5
-	VPBLENDD    $0xaa, Y8, Y6, Y6
-	VPSUBW      Y9, Y10, Y7
-	VPADDW      Y10, Y9, Y9
-	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y2, Y8
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSLLQ      $0x20, Y7, Y6
-	VPSRLQ      $0x20, Y9, Y10
-	VPBLENDD    $0xaa, Y6, Y9, Y6
-	VPBLENDD    $0xaa, Y7, Y10, Y10
-	VPSLLQ      $0x20, Y8, Y7
-	VPSRLQ      $0x20, Y1, Y9
-	VPBLENDD    $0xaa, Y7, Y1, Y7
-	VPBLENDD    $0xaa, Y8, Y9, Y9
-	VPSLLQ      $0x20, Y2, Y1
-	VPSRLQ      $0x20, Y3, Y8
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y2, Y8, Y8
-	VPSLLQ      $0x20, Y4, Y2
-	VPSRLQ      $0x20, Y5, Y3
-	VPBLENDD    $0xaa, Y2, Y5, Y2
-	VPBLENDD    $0xaa, Y4, Y3, Y3
-	VPUNPCKLQDQ Y10, Y6, Y4
-	VPUNPCKHQDQ Y10, Y6, Y5
-	VPUNPCKLQDQ Y9, Y7, Y6
-	VPUNPCKHQDQ Y9, Y7, Y7
-	VPUNPCKLQDQ Y8, Y1, Y9
-	VPUNPCKHQDQ Y8, Y1, Y1
-	VPUNPCKLQDQ Y3, Y2, Y8
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_c67726397491<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y6, Y7, Y5
-	VPADDW      Y7, Y6, Y6
-	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y7
-	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPSUBW      Y9, Y1, Y7
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y7, Y1
-	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      Y8, Y2, Y1
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPUNPCKLQDQ Y3, Y4, Y2
-	VPUNPCKHQDQ Y3, Y4, Y3
-	VPUNPCKLQDQ Y5, Y6, Y4
-	VPUNPCKHQDQ Y5, Y6, Y5
-	VPUNPCKLQDQ Y7, Y9, Y6
-	VPUNPCKHQDQ Y7, Y9, Y7
-	VPUNPCKLQDQ Y1, Y8, Y9
-	VPUNPCKHQDQ Y1, Y8, Y1
-	VPERM2I128  $0x20, Y3, Y2, Y8
-	VPERM2I128  $0x31, Y3, Y2, Y2
-	VPERM2I128  $0x20, Y5, Y4, Y3
-	VPERM2I128  $0x31, Y5, Y4, Y4
-	VPERM2I128  $0x20, Y7, Y6, Y5
-	VPERM2I128  $0x31, Y7, Y6, Y6
-	VPERM2I128  $0x20, Y1, Y9, Y7
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPSUBW      Y8, Y2, Y9
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_6151755f3729<>+0(SB), Y9, Y2
-	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y9, Y9
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_f428997e9440<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_7010046a1325<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y7, Y1, Y6
-	VPADDW      Y1, Y7, Y7
-	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y6, Y1
-	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPERM2I128  $0x20, Y9, Y8, Y1
-	VPERM2I128  $0x31, Y9, Y8, Y8
-	VPERM2I128  $0x20, Y2, Y3, Y9
-	VPERM2I128  $0x31, Y2, Y3, Y2
-	VPERM2I128  $0x20, Y4, Y5, Y3
-	VPERM2I128  $0x31, Y4, Y5, Y4
-	VPERM2I128  $0x20, Y6, Y7, Y5
-	VPERM2I128  $0x31, Y6, Y7, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y1, Y1
-	VPSUBW      Y1, Y8, Y7
-	VPADDW      Y8, Y1, Y1
-	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
-	VPSRAW      $0x0a, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSUBW      Y8, Y9, Y9
-	VPSUBW      Y9, Y2, Y8
-	VPADDW      Y2, Y9, Y9
-	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
-	VPSRAW      $0x0a, Y2, Y2
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y2, Y3, Y3
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
-	VPSRAW      $0x0a, Y4, Y4
-	VPMULLW     Y0, Y4, Y4
-	VPSUBW      Y4, Y5, Y5
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VMOVDQU     Y1, (AX)
-	VMOVDQU     Y7, 32(AX)
-	VMOVDQU     Y9, 256(AX)
-	VMOVDQU     Y8, 288(AX)
-	VMOVDQU     Y3, 128(AX)
-	VMOVDQU     Y2, 160(AX)
-	VMOVDQU     Y5, 384(AX)
-	VMOVDQU     Y4, 416(AX)
-	VMOVDQU     64(AX), Y1
-	VMOVDQU     96(AX), Y2
-	VMOVDQU     320(AX), Y3
-	VMOVDQU     352(AX), Y4
-	VMOVDQU     192(AX), Y5
-	VMOVDQU     224(AX), Y6
-	VMOVDQU     448(AX), Y7
-	VMOVDQU     480(AX), Y8
-	VPSLLQ      $0x20, Y2, Y9
-	VPSRLQ      $0x20, Y1, Y10
-	VPBLENDD    $0xaa, Y9, Y1, Y9
-	VPBLENDD    $0xaa, Y2, Y10, Y10
-	VPSLLQ      $0x20, Y4, Y1
-	VPSRLQ      $0x20, Y3, Y2
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y4, Y2, Y2
-	VPSLLQ      $0x20, Y6, Y3
-	VPSRLQ      $0x20, Y5, Y4
-	VPBLENDD    $0xaa, Y3, Y5, Y3
-	VPBLENDD    $0xaa, Y6, Y4, Y4
-	VPSLLQ      $0x20, Y8, Y5
-	VPSRLQ      $0x20, Y7, Y6
-	VPBLENDD    $0xaa, Y5, Y7, Y5
-	VPBLENDD    $0xaa, Y8, Y6, Y6
-	VPSUBW      Y9, Y10, Y7
-	VPADDW      Y10, Y9, Y9
-	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y2, Y8
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSLLQ      $0x20, Y7, Y6
-	VPSRLQ      $0x20, Y9, Y10
-	VPBLENDD    $0xaa, Y6, Y9, Y6
-	VPBLENDD    $0xaa, Y7, Y10, Y10
-	VPSLLQ      $0x20, Y8, Y7
-	VPSRLQ      $0x20, Y1, Y9
-	VPBLENDD    $0xaa, Y7, Y1, Y7
-	VPBLENDD    $0xaa, Y8, Y9, Y9
-	VPSLLQ      $0x20, Y2, Y1
-	VPSRLQ      $0x20, Y3, Y8
-	VPBLENDD    $0xaa, Y1, Y3, Y1
-	VPBLENDD    $0xaa, Y2, Y8, Y8
-	VPSLLQ      $0x20, Y4, Y2
-	VPSRLQ      $0x20, Y5, Y3
-	VPBLENDD    $0xaa, Y2, Y5, Y2
-	VPBLENDD    $0xaa, Y4, Y3, Y3
-	VPUNPCKLQDQ Y10, Y6, Y4
-	VPUNPCKHQDQ Y10, Y6, Y5
-	VPUNPCKLQDQ Y9, Y7, Y6
-	VPUNPCKHQDQ Y9, Y7, Y7
-	VPUNPCKLQDQ Y8, Y1, Y9
-	VPUNPCKHQDQ Y8, Y1, Y1
-	VPUNPCKLQDQ Y3, Y2, Y8
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y6, Y7, Y5
-	VPADDW      Y7, Y6, Y6
-	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y7
-	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y5, Y5
-	VPSUBW      Y9, Y1, Y7
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y7, Y1
-	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      Y8, Y2, Y1
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPUNPCKLQDQ Y3, Y4, Y2
-	VPUNPCKHQDQ Y3, Y4, Y3
-	VPUNPCKLQDQ Y5, Y6, Y4
-	VPUNPCKHQDQ Y5, Y6, Y5
-	VPUNPCKLQDQ Y7, Y9, Y6
-	VPUNPCKHQDQ Y7, Y9, Y7
-	VPUNPCKLQDQ Y1, Y8, Y9
-	VPUNPCKHQDQ Y1, Y8, Y1
-	VPERM2I128  $0x20, Y3, Y2, Y8
-	VPERM2I128  $0x31, Y3, Y2, Y2
-	VPERM2I128  $0x20, Y5, Y4, Y3
-	VPERM2I128  $0x31, Y5, Y4, Y4
-	VPERM2I128  $0x20, Y7, Y6, Y5
-	VPERM2I128  $0x31, Y7, Y6, Y6
-	VPERM2I128  $0x20, Y1, Y9, Y7
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPSUBW      Y8, Y2, Y9
-	VPADDW      Y2, Y8, Y8
-	VPMULLW     nttconst_4056c8550493<>+0(SB), Y9, Y2
-	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y9, Y9
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_248706924198<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y7, Y1, Y6
-	VPADDW      Y1, Y7, Y7
-	VPMULLW     nttconst_407baad6f729<>+0(SB), Y6, Y1
-	VPMULHW     nttconst_f73496d97577<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPERM2I128  $0x20, Y9, Y8, Y1
-	VPERM2I128  $0x31, Y9, Y8, Y8
-	VPERM2I128  $0x20, Y2, Y3, Y9
-	VPERM2I128  $0x31, Y2, Y3, Y2
-	VPERM2I128  $0x20, Y4, Y5, Y3
-	VPERM2I128  $0x31, Y4, Y5, Y4
-	VPERM2I128  $0x20, Y6, Y7, Y5
-	VPERM2I128  $0x31, Y6, Y7, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y1, Y1
-	VPSUBW      Y1, Y8, Y7
-	VPADDW      Y8, Y1, Y1
-	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y8
-	VPSRAW      $0x0a, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSUBW      Y8, Y9, Y9
-	VPSUBW      Y9, Y2, Y8
-	VPADDW      Y2, Y9, Y9
-	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y8, Y2
-	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y8, Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y2
-	VPSRAW      $0x0a, Y2, Y2
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y2, Y3, Y3
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y4
-	VPSRAW      $0x0a, Y4, Y4
-	VPMULLW     Y0, Y4, Y4
-	VPSUBW      Y4, Y5, Y5
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VMOVDQU     Y1, 64(AX)
-	VMOVDQU     Y7, 96(AX)
-	VMOVDQU     Y9, 320(AX)
-	VMOVDQU     Y8, 352(AX)
-	VMOVDQU     Y3, 192(AX)
-	VMOVDQU     Y2, 224(AX)
-	VMOVDQU     Y5, 448(AX)
-	VMOVDQU     Y4, 480(AX)
-	VMOVDQU     (AX), Y1
-	VMOVDQU     256(AX), Y2
-	VMOVDQU     128(AX), Y3
-	VMOVDQU     384(AX), Y4
-	VMOVDQU     64(AX), Y5
-	VMOVDQU     320(AX), Y6
-	VMOVDQU     192(AX), Y7
-	VMOVDQU     448(AX), Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y9, Y1, Y1
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y9, Y5, Y5
-	VPSUBW      Y1, Y5, Y9
-	VPADDW      Y5, Y1, Y1
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPSUBW      Y2, Y6, Y5
-	VPADDW      Y6, Y2, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSUBW      Y3, Y7, Y6
-	VPADDW      Y7, Y3, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y4, Y4
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y8, Y8
-	VPSUBW      Y4, Y8, Y7
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y3, Y8
-	VPADDW      Y3, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y2, Y4, Y3
-	VPADDW      Y4, Y2, Y2
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPSUBW      Y9, Y6, Y4
-	VPADDW      Y6, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y5, Y7, Y6
-	VPADDW      Y7, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPSUBW      Y9, Y5, Y3
-	VPADDW      Y5, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y4, Y6, Y5
-	VPADDW      Y6, Y4, Y4
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y1, Y1
-	VPSRAW      $0x0f, Y1, Y6
-	VPAND       Y0, Y6, Y6
-	VPADDW      Y6, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPSRAW      $0x0f, Y7, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y7, Y7
-	VMOVDQU     Y7, 256(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPSRAW      $0x0f, Y6, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y6, Y6
-	VMOVDQU     Y6, 128(AX)
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 384(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 64(AX)
-	VPSRAW      $0x0f, Y3, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y3, Y3
-	VMOVDQU     Y3, 320(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 192(AX)
-	VPSRAW      $0x0f, Y5, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y5, Y5
-	VMOVDQU     Y5, 448(AX)
-	VMOVDQU     32(AX), Y1
-	VMOVDQU     288(AX), Y2
-	VMOVDQU     160(AX), Y3
-	VMOVDQU     416(AX), Y4
-	VMOVDQU     96(AX), Y5
-	VMOVDQU     352(AX), Y6
-	VMOVDQU     224(AX), Y7
-	VMOVDQU     480(AX), Y8
-	VPSUBW      Y1, Y5, Y9
-	VPADDW      Y5, Y1, Y1
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y2, Y6, Y5
-	VPADDW      Y6, Y2, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPSUBW      Y3, Y7, Y6
-	VPADDW      Y7, Y3, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y4, Y8, Y7
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y3, Y8
-	VPADDW      Y3, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y2, Y4, Y3
-	VPADDW      Y4, Y2, Y2
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPSUBW      Y9, Y6, Y4
-	VPADDW      Y6, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y5, Y7, Y6
-	VPADDW      Y7, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPSUBW      Y9, Y5, Y3
-	VPADDW      Y5, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y4, Y6, Y5
-	VPADDW      Y6, Y4, Y4
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y1, Y1
-	VPSRAW      $0x0f, Y1, Y6
-	VPAND       Y0, Y6, Y6
-	VPADDW      Y6, Y1, Y1
-	VMOVDQU     Y1, 32(AX)
-	VPSRAW      $0x0f, Y7, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y7, Y7
-	VMOVDQU     Y7, 288(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPSRAW      $0x0f, Y6, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y6, Y6
-	VMOVDQU     Y6, 160(AX)
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 416(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 96(AX)
-	VPSRAW      $0x0f, Y3, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y3, Y3
-	VMOVDQU     Y3, 352(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPSRAW      $0x0f, Y2, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y2, Y2
-	VMOVDQU     Y2, 224(AX)
-	VPSRAW      $0x0f, Y5, Y1
-	VPAND       Y0, Y1, Y1
-	VPADDW      Y1, Y5, Y5
-	VMOVDQU     Y5, 480(AX)
-	VZEROUPPER
-	RET
-
 // func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·invntt_avx2_mem_blend_avoid_eager_none(SB), $0-8
@@ -81489,6 +80809,670 @@ body:
 	VZEROUPPER
 	RET
 
+// func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_shufps_undo_lazy_none(SB), $0-8
+	MOVQ       f+0(FP), AX
+	VMOVDQU    nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU    (AX), Y1
+	VMOVDQU    32(AX), Y2
+	VMOVDQU    256(AX), Y3
+	VMOVDQU    288(AX), Y4
+	VMOVDQU    128(AX), Y5
+	VMOVDQU    160(AX), Y6
+	VMOVDQU    384(AX), Y7
+	VMOVDQU    416(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_b67367f79829<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_9d6985cb46f3<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_a5607020a1e8<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_4abc77d7824c<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b45b9509b5b9<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4822949ab8ab<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_f6cb10f84a93<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_7e6f961dc282<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_cfbdefc36b6b<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_e147d2c28832<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_b347e27bc216<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_c675727e18ce<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_c057c8b76da9<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_c57eef6d6032<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_ec35e4f825f7<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_f57766a13632<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_a1ac9c4cb129<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_462f8a94a8c9<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_0463985db42e<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_a12ce2ac1fb4<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_663e97b3ed7c<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_d8d8ecb86f51<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_ac269236e298<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_9f7cd349465f<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst_27aad09ecba0<>+0(SB), Y2, Y4
+	VPMULHW    nttconst_ebd71bbf0df4<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_6ba61368a8f5<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_a0ce2ab59e0d<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_ff9ce0ab1a1b<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_3d7e415b8212<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_fc6c809811f5<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_06d26d8f0453<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, (AX)
+	VMOVDQU    Y1, 32(AX)
+	VMOVDQU    Y9, 256(AX)
+	VMOVDQU    Y2, 288(AX)
+	VMOVDQU    Y3, 128(AX)
+	VMOVDQU    Y4, 160(AX)
+	VMOVDQU    Y5, 384(AX)
+	VMOVDQU    Y6, 416(AX)
+	VMOVDQU    64(AX), Y1
+	VMOVDQU    96(AX), Y2
+	VMOVDQU    320(AX), Y3
+	VMOVDQU    352(AX), Y4
+	VMOVDQU    192(AX), Y5
+	VMOVDQU    224(AX), Y6
+	VMOVDQU    448(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VSHUFPS    $0x88, Y2, Y1, Y9
+	VSHUFPS    $0xdd, Y2, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y3, Y2
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VSHUFPS    $0xdd, Y6, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y7, Y6
+	VSHUFPS    $0xdd, Y8, Y7, Y7
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_03c08af02931<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_d1a6daf8d082<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_22879e851f23<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_820ab7dcb5ce<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_b32e51d6ba81<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_4b0fa64e10eb<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y6, Y7, Y5
+	VPADDW     Y7, Y6, Y6
+	VPMULLW    nttconst_bdd029656e66<>+0(SB), Y5, Y7
+	VPMULHW    nttconst_9cd8b70d05b0<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y5, Y5
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VSHUFPS    $0x88, Y3, Y4, Y2
+	VSHUFPS    $0xdd, Y3, Y4, Y3
+	VSHUFPS    $0x88, Y5, Y6, Y4
+	VSHUFPS    $0xdd, Y5, Y6, Y5
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_7477a96fc065<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_1e5621a9bb82<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_58bc50e228a8<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_f8ea550ea997<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_d88dfd0a53f5<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_38820a7cb977<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VPSUBW     Y4, Y5, Y3
+	VPADDW     Y5, Y4, Y4
+	VPMULLW    nttconst_6381585353c2<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_c60842c15661<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y7, Y5
+	VPERM2I128 $0x31, Y6, Y7, Y6
+	VPERM2I128 $0x20, Y8, Y9, Y7
+	VPERM2I128 $0x31, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y1, Y2, Y9
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPERM2I128 $0x20, Y3, Y4, Y2
+	VPERM2I128 $0x31, Y3, Y4, Y3
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_f15bc81b22c0<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_116e3f133763<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_bf99db5581db<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_92742bfb6666<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_393e867057dc<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_2957e582a7c1<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VPSUBW     Y2, Y3, Y1
+	VPADDW     Y3, Y2, Y2
+	VPMULLW    nttconst_e2425068dbc8<>+0(SB), Y1, Y3
+	VPMULHW    nttconst_cfa39ba12ae2<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y1, Y1
+	VSHUFPS    $0x88, Y4, Y5, Y3
+	VSHUFPS    $0xdd, Y4, Y5, Y4
+	VSHUFPS    $0x88, Y6, Y7, Y5
+	VSHUFPS    $0xdd, Y6, Y7, Y6
+	VSHUFPS    $0x88, Y8, Y9, Y7
+	VSHUFPS    $0xdd, Y8, Y9, Y8
+	VSHUFPS    $0x88, Y1, Y2, Y9
+	VSHUFPS    $0xdd, Y1, Y2, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y2
+	VPSRAW     $0x0a, Y2, Y2
+	VPMULLW    Y0, Y2, Y2
+	VPSUBW     Y2, Y3, Y3
+	VPSUBW     Y3, Y4, Y2
+	VPADDW     Y4, Y3, Y3
+	VPMULLW    nttconst_7da03d3720a3<>+0(SB), Y2, Y4
+	VPMULHW    nttconst_d187b0818f2c<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y4
+	VPSRAW     $0x0a, Y4, Y4
+	VPMULLW    Y0, Y4, Y4
+	VPSUBW     Y4, Y5, Y5
+	VPSUBW     Y5, Y6, Y4
+	VPADDW     Y6, Y5, Y5
+	VPMULLW    nttconst_4478d199ced1<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_52ee6132b514<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y7, Y8, Y6
+	VPADDW     Y8, Y7, Y7
+	VPMULLW    nttconst_ac8e82a5284e<>+0(SB), Y6, Y8
+	VPMULHW    nttconst_12fa6f9f5e79<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y9, Y8
+	VPSRAW     $0x0a, Y8, Y8
+	VPMULLW    Y0, Y8, Y8
+	VPSUBW     Y8, Y9, Y9
+	VPSUBW     Y9, Y1, Y8
+	VPADDW     Y1, Y9, Y9
+	VPMULLW    nttconst_944eefc7f336<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_b5f9f48795c9<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y8, Y8
+	VSHUFPS    $0x44, Y2, Y3, Y1
+	VSHUFPS    $0xee, Y2, Y3, Y2
+	VSHUFPS    $0x44, Y4, Y5, Y3
+	VSHUFPS    $0xee, Y4, Y5, Y4
+	VSHUFPS    $0x44, Y6, Y7, Y5
+	VSHUFPS    $0xee, Y6, Y7, Y6
+	VSHUFPS    $0x44, Y8, Y9, Y7
+	VSHUFPS    $0xee, Y8, Y9, Y8
+	VPERM2I128 $0x20, Y2, Y1, Y9
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VPERM2I128 $0x20, Y4, Y3, Y2
+	VPERM2I128 $0x31, Y4, Y3, Y3
+	VPERM2I128 $0x20, Y6, Y5, Y4
+	VPERM2I128 $0x31, Y6, Y5, Y5
+	VPERM2I128 $0x20, Y8, Y7, Y6
+	VPERM2I128 $0x31, Y8, Y7, Y7
+	VSHUFPS    $0x44, Y1, Y9, Y8
+	VSHUFPS    $0xee, Y1, Y9, Y1
+	VSHUFPS    $0x44, Y3, Y2, Y9
+	VSHUFPS    $0xee, Y3, Y2, Y2
+	VSHUFPS    $0x44, Y5, Y4, Y3
+	VSHUFPS    $0xee, Y5, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y6, Y5
+	VSHUFPS    $0xee, Y7, Y6, Y6
+	VMOVDQU    Y8, 64(AX)
+	VMOVDQU    Y1, 96(AX)
+	VMOVDQU    Y9, 320(AX)
+	VMOVDQU    Y2, 352(AX)
+	VMOVDQU    Y3, 192(AX)
+	VMOVDQU    Y4, 224(AX)
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    Y6, 480(AX)
+	VMOVDQU    (AX), Y1
+	VMOVDQU    256(AX), Y2
+	VMOVDQU    128(AX), Y3
+	VMOVDQU    384(AX), Y4
+	VMOVDQU    64(AX), Y5
+	VMOVDQU    320(AX), Y6
+	VMOVDQU    192(AX), Y7
+	VMOVDQU    448(AX), Y8
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y1, Y1
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW     $0x0a, Y9, Y9
+	VPMULLW    Y0, Y9, Y9
+	VPSUBW     Y9, Y5, Y5
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y2, Y2
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW     $0x0a, Y5, Y5
+	VPMULLW    Y0, Y5, Y5
+	VPSUBW     Y5, Y6, Y6
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y3, Y3
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW     $0x0a, Y6, Y6
+	VPMULLW    Y0, Y6, Y6
+	VPSUBW     Y6, Y7, Y7
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y4, Y4
+	VPMULHW    nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW     $0x0a, Y7, Y7
+	VPMULLW    Y0, Y7, Y7
+	VPSUBW     Y7, Y8, Y8
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y6
+	VPAND      Y0, Y6, Y6
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    Y1, (AX)
+	VPSRAW     $0x0f, Y7, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y7, Y7
+	VMOVDQU    Y7, 256(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y6, Y6
+	VMOVDQU    Y6, 128(AX)
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 384(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 64(AX)
+	VPSRAW     $0x0f, Y3, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y3, Y3
+	VMOVDQU    Y3, 320(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 192(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU    Y5, 448(AX)
+	VMOVDQU    32(AX), Y1
+	VMOVDQU    288(AX), Y2
+	VMOVDQU    160(AX), Y3
+	VMOVDQU    416(AX), Y4
+	VMOVDQU    96(AX), Y5
+	VMOVDQU    352(AX), Y6
+	VMOVDQU    224(AX), Y7
+	VMOVDQU    480(AX), Y8
+	VPSUBW     Y1, Y5, Y9
+	VPADDW     Y5, Y1, Y1
+	VPMULLW    nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW    nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y9, Y9
+	VPSUBW     Y2, Y6, Y5
+	VPADDW     Y6, Y2, Y2
+	VPMULLW    nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPSUBW     Y3, Y7, Y6
+	VPADDW     Y7, Y3, Y3
+	VPMULLW    nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y4, Y8, Y7
+	VPADDW     Y8, Y4, Y4
+	VPMULLW    nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW    nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y8, Y8
+	VPSUBW     Y8, Y7, Y7
+	VPSUBW     Y1, Y3, Y8
+	VPADDW     Y3, Y1, Y1
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y8, Y8
+	VPSUBW     Y2, Y4, Y3
+	VPADDW     Y4, Y2, Y2
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y4, Y4
+	VPSUBW     Y4, Y3, Y3
+	VPSUBW     Y9, Y6, Y4
+	VPADDW     Y6, Y9, Y9
+	VPMULLW    nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW    nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y4, Y4
+	VPSUBW     Y5, Y7, Y6
+	VPADDW     Y7, Y5, Y5
+	VPMULLW    nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW    nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW    Y0, Y7, Y7
+	VPSUBW     Y7, Y6, Y6
+	VPSUBW     Y1, Y2, Y7
+	VPADDW     Y2, Y1, Y1
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW    Y0, Y2, Y2
+	VPSUBW     Y2, Y7, Y7
+	VPSUBW     Y8, Y3, Y2
+	VPADDW     Y3, Y8, Y8
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW    Y0, Y3, Y3
+	VPSUBW     Y3, Y2, Y2
+	VPSUBW     Y9, Y5, Y3
+	VPADDW     Y5, Y9, Y9
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW    Y0, Y5, Y5
+	VPSUBW     Y5, Y3, Y3
+	VPSUBW     Y4, Y6, Y5
+	VPADDW     Y6, Y4, Y4
+	VPMULLW    nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW    nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y5, Y5
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW    Y0, Y6, Y6
+	VPSUBW     Y6, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y6
+	VPAND      Y0, Y6, Y6
+	VPADDW     Y6, Y1, Y1
+	VMOVDQU    Y1, 32(AX)
+	VPSRAW     $0x0f, Y7, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y7, Y7
+	VMOVDQU    Y7, 288(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y6, Y6
+	VPSRAW     $0x0f, Y6, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y6, Y6
+	VMOVDQU    Y6, 160(AX)
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 416(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 96(AX)
+	VPSRAW     $0x0f, Y3, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y3, Y3
+	VMOVDQU    Y3, 352(AX)
+	VPMULLW    nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW    nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW    Y0, Y1, Y1
+	VPSUBW     Y1, Y2, Y2
+	VPSRAW     $0x0f, Y2, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y2, Y2
+	VMOVDQU    Y2, 224(AX)
+	VPSRAW     $0x0f, Y5, Y1
+	VPAND      Y0, Y1, Y1
+	VPADDW     Y1, Y5, Y5
+	VMOVDQU    Y5, 480(AX)
+	VZEROUPPER
+	RET
+
 // func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·invntt_avx512_all_vbmi_undo_lazy_none(SB), $0-8
@@ -96499,670 +96483,6 @@ TEXT ·invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(SB), $0-8
 	VPADDW     Y2, Y0, Y1
 	VPMINUW    Y1, Y0, Y0
 	VMOVDQU    Y0, 224(AX)
-	VZEROUPPER
-	RET
-
-// func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
-// Requires: AVX, AVX2
-TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_none(SB), $0-8
-	MOVQ        f+0(FP), AX
-	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU     (AX), Y1
-	VMOVDQU     32(AX), Y2
-	VMOVDQU     256(AX), Y3
-	VMOVDQU     288(AX), Y4
-	VMOVDQU     128(AX), Y5
-	VMOVDQU     160(AX), Y6
-	VMOVDQU     384(AX), Y7
-	VMOVDQU     416(AX), Y8
-	VPUNPCKLDQ  Y2, Y1, Y9
-	VPUNPCKHDQ  Y2, Y1, Y1
-	VPUNPCKLDQ  Y4, Y3, Y2
-	VPUNPCKHDQ  Y4, Y3, Y3
-	VPUNPCKLDQ  Y6, Y5, Y4
-	VPUNPCKHDQ  Y6, Y5, Y5
-	VPUNPCKLDQ  Y8, Y7, Y6
-	VPUNPCKHDQ  Y8, Y7, Y7
-	VPUNPCKLQDQ Y1, Y9, Y8
-	VPUNPCKHQDQ Y1, Y9, Y1
-	VPUNPCKLQDQ Y3, Y2, Y9
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPUNPCKLQDQ Y5, Y4, Y3
-	VPUNPCKHQDQ Y5, Y4, Y4
-	VPUNPCKLQDQ Y7, Y6, Y5
-	VPUNPCKHQDQ Y7, Y6, Y6
-	VPSUBW      Y8, Y1, Y7
-	VPADDW      Y1, Y8, Y8
-	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y1
-	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      Y9, Y2, Y1
-	VPADDW      Y2, Y9, Y9
-	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPUNPCKLDQ  Y7, Y8, Y6
-	VPUNPCKHDQ  Y7, Y8, Y7
-	VPUNPCKLDQ  Y1, Y9, Y8
-	VPUNPCKHDQ  Y1, Y9, Y1
-	VPUNPCKLDQ  Y2, Y3, Y9
-	VPUNPCKHDQ  Y2, Y3, Y2
-	VPUNPCKLDQ  Y4, Y5, Y3
-	VPUNPCKHDQ  Y4, Y5, Y4
-	VPUNPCKLQDQ Y7, Y6, Y5
-	VPUNPCKHQDQ Y7, Y6, Y6
-	VPUNPCKLQDQ Y1, Y8, Y7
-	VPUNPCKHQDQ Y1, Y8, Y1
-	VPUNPCKLQDQ Y2, Y9, Y8
-	VPUNPCKHQDQ Y2, Y9, Y2
-	VPUNPCKLQDQ Y4, Y3, Y9
-	VPUNPCKHQDQ Y4, Y3, Y3
-	VPUNPCKLQDQ Y6, Y5, Y4
-	VPUNPCKHQDQ Y6, Y5, Y5
-	VPUNPCKLQDQ Y1, Y7, Y6
-	VPUNPCKHQDQ Y1, Y7, Y1
-	VPUNPCKLQDQ Y2, Y8, Y7
-	VPUNPCKHQDQ Y2, Y8, Y2
-	VPUNPCKLQDQ Y3, Y9, Y8
-	VPUNPCKHQDQ Y3, Y9, Y3
-	VPSUBW      Y4, Y5, Y9
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_c67726397491<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y6, Y1, Y5
-	VPADDW      Y1, Y6, Y6
-	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y1
-	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VPSUBW      Y7, Y2, Y1
-	VPADDW      Y2, Y7, Y7
-	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPUNPCKLQDQ Y9, Y4, Y3
-	VPUNPCKHQDQ Y9, Y4, Y4
-	VPUNPCKLQDQ Y5, Y6, Y9
-	VPUNPCKHQDQ Y5, Y6, Y5
-	VPUNPCKLQDQ Y1, Y7, Y6
-	VPUNPCKHQDQ Y1, Y7, Y1
-	VPUNPCKLQDQ Y2, Y8, Y7
-	VPUNPCKHQDQ Y2, Y8, Y2
-	VPERM2I128  $0x20, Y4, Y3, Y8
-	VPERM2I128  $0x31, Y4, Y3, Y3
-	VPERM2I128  $0x20, Y5, Y9, Y4
-	VPERM2I128  $0x31, Y5, Y9, Y5
-	VPERM2I128  $0x20, Y1, Y6, Y9
-	VPERM2I128  $0x31, Y1, Y6, Y1
-	VPERM2I128  $0x20, Y2, Y7, Y6
-	VPERM2I128  $0x31, Y2, Y7, Y2
-	VPSUBW      Y8, Y3, Y7
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_6151755f3729<>+0(SB), Y7, Y3
-	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y7, Y7
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_f428997e9440<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_7010046a1325<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y9, Y1, Y5
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y5, Y1
-	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VPSUBW      Y6, Y2, Y1
-	VPADDW      Y2, Y6, Y6
-	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPERM2I128  $0x20, Y7, Y8, Y2
-	VPERM2I128  $0x31, Y7, Y8, Y7
-	VPERM2I128  $0x20, Y3, Y4, Y8
-	VPERM2I128  $0x31, Y3, Y4, Y3
-	VPERM2I128  $0x20, Y5, Y9, Y4
-	VPERM2I128  $0x31, Y5, Y9, Y5
-	VPERM2I128  $0x20, Y1, Y6, Y9
-	VPERM2I128  $0x31, Y1, Y6, Y1
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y2, Y2
-	VPSUBW      Y2, Y7, Y6
-	VPADDW      Y7, Y2, Y2
-	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y8, Y8
-	VPSUBW      Y8, Y3, Y7
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y3
-	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y7, Y7
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
-	VPSRAW      $0x0a, Y3, Y3
-	VPMULLW     Y0, Y3, Y3
-	VPSUBW      Y3, Y4, Y4
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y9, Y1, Y5
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y5, Y1
-	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VMOVDQU     Y2, (AX)
-	VMOVDQU     Y6, 32(AX)
-	VMOVDQU     Y8, 256(AX)
-	VMOVDQU     Y7, 288(AX)
-	VMOVDQU     Y4, 128(AX)
-	VMOVDQU     Y3, 160(AX)
-	VMOVDQU     Y9, 384(AX)
-	VMOVDQU     Y5, 416(AX)
-	VMOVDQU     64(AX), Y1
-	VMOVDQU     96(AX), Y2
-	VMOVDQU     320(AX), Y3
-	VMOVDQU     352(AX), Y4
-	VMOVDQU     192(AX), Y5
-	VMOVDQU     224(AX), Y6
-	VMOVDQU     448(AX), Y7
-	VMOVDQU     480(AX), Y8
-	VPUNPCKLDQ  Y2, Y1, Y9
-	VPUNPCKHDQ  Y2, Y1, Y1
-	VPUNPCKLDQ  Y4, Y3, Y2
-	VPUNPCKHDQ  Y4, Y3, Y3
-	VPUNPCKLDQ  Y6, Y5, Y4
-	VPUNPCKHDQ  Y6, Y5, Y5
-	VPUNPCKLDQ  Y8, Y7, Y6
-	VPUNPCKHDQ  Y8, Y7, Y7
-	VPUNPCKLQDQ Y1, Y9, Y8
-	VPUNPCKHQDQ Y1, Y9, Y1
-	VPUNPCKLQDQ Y3, Y2, Y9
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPUNPCKLQDQ Y5, Y4, Y3
-	VPUNPCKHQDQ Y5, Y4, Y4
-	VPUNPCKLQDQ Y7, Y6, Y5
-	VPUNPCKHQDQ Y7, Y6, Y6
-	VPSUBW      Y8, Y1, Y7
-	VPADDW      Y1, Y8, Y8
-	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y1
-	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y7, Y7
-	VPSUBW      Y9, Y2, Y1
-	VPADDW      Y2, Y9, Y9
-	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPSUBW      Y3, Y4, Y2
-	VPADDW      Y4, Y3, Y3
-	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y2, Y2
-	VPSUBW      Y5, Y6, Y4
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPUNPCKLDQ  Y7, Y8, Y6
-	VPUNPCKHDQ  Y7, Y8, Y7
-	VPUNPCKLDQ  Y1, Y9, Y8
-	VPUNPCKHDQ  Y1, Y9, Y1
-	VPUNPCKLDQ  Y2, Y3, Y9
-	VPUNPCKHDQ  Y2, Y3, Y2
-	VPUNPCKLDQ  Y4, Y5, Y3
-	VPUNPCKHDQ  Y4, Y5, Y4
-	VPUNPCKLQDQ Y7, Y6, Y5
-	VPUNPCKHQDQ Y7, Y6, Y6
-	VPUNPCKLQDQ Y1, Y8, Y7
-	VPUNPCKHQDQ Y1, Y8, Y1
-	VPUNPCKLQDQ Y2, Y9, Y8
-	VPUNPCKHQDQ Y2, Y9, Y2
-	VPUNPCKLQDQ Y4, Y3, Y9
-	VPUNPCKHQDQ Y4, Y3, Y3
-	VPUNPCKLQDQ Y6, Y5, Y4
-	VPUNPCKHQDQ Y6, Y5, Y5
-	VPUNPCKLQDQ Y1, Y7, Y6
-	VPUNPCKHQDQ Y1, Y7, Y1
-	VPUNPCKLQDQ Y2, Y8, Y7
-	VPUNPCKHQDQ Y2, Y8, Y2
-	VPUNPCKLQDQ Y3, Y9, Y8
-	VPUNPCKHQDQ Y3, Y9, Y3
-	VPSUBW      Y4, Y5, Y9
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y6, Y1, Y5
-	VPADDW      Y1, Y6, Y6
-	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y1
-	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VPSUBW      Y7, Y2, Y1
-	VPADDW      Y2, Y7, Y7
-	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPUNPCKLQDQ Y9, Y4, Y3
-	VPUNPCKHQDQ Y9, Y4, Y4
-	VPUNPCKLQDQ Y5, Y6, Y9
-	VPUNPCKHQDQ Y5, Y6, Y5
-	VPUNPCKLQDQ Y1, Y7, Y6
-	VPUNPCKHQDQ Y1, Y7, Y1
-	VPUNPCKLQDQ Y2, Y8, Y7
-	VPUNPCKHQDQ Y2, Y8, Y2
-	VPERM2I128  $0x20, Y4, Y3, Y8
-	VPERM2I128  $0x31, Y4, Y3, Y3
-	VPERM2I128  $0x20, Y5, Y9, Y4
-	VPERM2I128  $0x31, Y5, Y9, Y5
-	VPERM2I128  $0x20, Y1, Y6, Y9
-	VPERM2I128  $0x31, Y1, Y6, Y1
-	VPERM2I128  $0x20, Y2, Y7, Y6
-	VPERM2I128  $0x31, Y2, Y7, Y2
-	VPSUBW      Y8, Y3, Y7
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_4056c8550493<>+0(SB), Y7, Y3
-	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y7, Y7
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_248706924198<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y9, Y1, Y5
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y5, Y1
-	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VPSUBW      Y6, Y2, Y1
-	VPADDW      Y2, Y6, Y6
-	VPMULLW     nttconst_407baad6f729<>+0(SB), Y1, Y2
-	VPMULHW     nttconst_f73496d97577<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y1, Y1
-	VPERM2I128  $0x20, Y7, Y8, Y2
-	VPERM2I128  $0x31, Y7, Y8, Y7
-	VPERM2I128  $0x20, Y3, Y4, Y8
-	VPERM2I128  $0x31, Y3, Y4, Y3
-	VPERM2I128  $0x20, Y5, Y9, Y4
-	VPERM2I128  $0x31, Y5, Y9, Y5
-	VPERM2I128  $0x20, Y1, Y6, Y9
-	VPERM2I128  $0x31, Y1, Y6, Y1
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y2, Y2
-	VPSUBW      Y2, Y7, Y6
-	VPADDW      Y7, Y2, Y2
-	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y8, Y8
-	VPSUBW      Y8, Y3, Y7
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y7, Y3
-	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y7, Y7
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
-	VPSRAW      $0x0a, Y3, Y3
-	VPMULLW     Y0, Y3, Y3
-	VPSUBW      Y3, Y4, Y4
-	VPSUBW      Y4, Y5, Y3
-	VPADDW      Y5, Y4, Y4
-	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y9, Y1, Y5
-	VPADDW      Y1, Y9, Y9
-	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y5, Y1
-	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y5, Y5
-	VMOVDQU     Y2, 64(AX)
-	VMOVDQU     Y6, 96(AX)
-	VMOVDQU     Y8, 320(AX)
-	VMOVDQU     Y7, 352(AX)
-	VMOVDQU     Y4, 192(AX)
-	VMOVDQU     Y3, 224(AX)
-	VMOVDQU     Y9, 448(AX)
-	VMOVDQU     Y5, 480(AX)
-	VMOVDQU     (AX), Y1
-	VMOVDQU     256(AX), Y2
-	VMOVDQU     128(AX), Y3
-	VMOVDQU     384(AX), Y4
-	VMOVDQU     64(AX), Y5
-	VMOVDQU     320(AX), Y6
-	VMOVDQU     192(AX), Y7
-	VMOVDQU     448(AX), Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y9, Y1, Y1
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y9, Y5, Y5
-	VPSUBW      Y1, Y5, Y9
-	VPADDW      Y5, Y1, Y1
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y2, Y2
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
-	VPSRAW      $0x0a, Y5, Y5
-	VPMULLW     Y0, Y5, Y5
-	VPSUBW      Y5, Y6, Y6
-	VPSUBW      Y2, Y6, Y5
-	VPADDW      Y6, Y2, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
-	VPSRAW      $0x0a, Y6, Y6
-	VPMULLW     Y0, Y6, Y6
-	VPSUBW      Y6, Y7, Y7
-	VPSUBW      Y3, Y7, Y6
-	VPADDW      Y7, Y3, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y4, Y4
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
-	VPSRAW      $0x0a, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y7, Y8, Y8
-	VPSUBW      Y4, Y8, Y7
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y3, Y8
-	VPADDW      Y3, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y2, Y4, Y3
-	VPADDW      Y4, Y2, Y2
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPSUBW      Y9, Y6, Y4
-	VPADDW      Y6, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y5, Y7, Y6
-	VPADDW      Y7, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPSUBW      Y9, Y5, Y3
-	VPADDW      Y5, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y4, Y6, Y5
-	VPADDW      Y6, Y4, Y4
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y1, Y1
-	VPADDW      Y0, Y1, Y6
-	VPMINUW     Y6, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPADDW      Y0, Y7, Y1
-	VPMINUW     Y1, Y7, Y7
-	VMOVDQU     Y7, 256(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPADDW      Y0, Y6, Y1
-	VPMINUW     Y1, Y6, Y6
-	VMOVDQU     Y6, 128(AX)
-	VPADDW      Y0, Y2, Y1
-	VPMINUW     Y1, Y2, Y2
-	VMOVDQU     Y2, 384(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPADDW      Y0, Y2, Y1
-	VPMINUW     Y1, Y2, Y2
-	VMOVDQU     Y2, 64(AX)
-	VPADDW      Y0, Y3, Y1
-	VPMINUW     Y1, Y3, Y3
-	VMOVDQU     Y3, 320(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPADDW      Y0, Y2, Y1
-	VPMINUW     Y1, Y2, Y2
-	VMOVDQU     Y2, 192(AX)
-	VPADDW      Y0, Y5, Y1
-	VPMINUW     Y1, Y5, Y5
-	VMOVDQU     Y5, 448(AX)
-	VMOVDQU     32(AX), Y1
-	VMOVDQU     288(AX), Y2
-	VMOVDQU     160(AX), Y3
-	VMOVDQU     416(AX), Y4
-	VMOVDQU     96(AX), Y5
-	VMOVDQU     352(AX), Y6
-	VMOVDQU     224(AX), Y7
-	VMOVDQU     480(AX), Y8
-	VPSUBW      Y1, Y5, Y9
-	VPADDW      Y5, Y1, Y1
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y2, Y6, Y5
-	VPADDW      Y6, Y2, Y2
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPSUBW      Y3, Y7, Y6
-	VPADDW      Y7, Y3, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y4, Y8, Y7
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y8, Y7, Y7
-	VPSUBW      Y1, Y3, Y8
-	VPADDW      Y3, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y2, Y4, Y3
-	VPADDW      Y4, Y2, Y2
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y4, Y3, Y3
-	VPSUBW      Y9, Y6, Y4
-	VPADDW      Y6, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y4, Y4
-	VPSUBW      Y5, Y7, Y6
-	VPADDW      Y7, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y7, Y6, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y2, Y7, Y7
-	VPSUBW      Y8, Y3, Y2
-	VPADDW      Y3, Y8, Y8
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y2, Y2
-	VPSUBW      Y9, Y5, Y3
-	VPADDW      Y5, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y5, Y3, Y3
-	VPSUBW      Y4, Y6, Y5
-	VPADDW      Y6, Y4, Y4
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y6, Y1, Y1
-	VPADDW      Y0, Y1, Y6
-	VPMINUW     Y6, Y1, Y1
-	VMOVDQU     Y1, 32(AX)
-	VPADDW      Y0, Y7, Y1
-	VPMINUW     Y1, Y7, Y7
-	VMOVDQU     Y7, 288(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y6, Y6
-	VPADDW      Y0, Y6, Y1
-	VPMINUW     Y1, Y6, Y6
-	VMOVDQU     Y6, 160(AX)
-	VPADDW      Y0, Y2, Y1
-	VPMINUW     Y1, Y2, Y2
-	VMOVDQU     Y2, 416(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPADDW      Y0, Y2, Y1
-	VPMINUW     Y1, Y2, Y2
-	VMOVDQU     Y2, 96(AX)
-	VPADDW      Y0, Y3, Y1
-	VPMINUW     Y1, Y3, Y3
-	VMOVDQU     Y3, 352(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
-	VPMULHW     Y0, Y1, Y1
-	VPSUBW      Y1, Y2, Y2
-	VPADDW      Y0, Y2, Y1
-	VPMINUW     Y1, Y2, Y2
-	VMOVDQU     Y2, 224(AX)
-	VPADDW      Y0, Y5, Y0
-	VPMINUW     Y0, Y5, Y5
-	VMOVDQU     Y5, 480(AX)
 	VZEROUPPER
 	RET
 
@@ -114562,73 +113882,120 @@ body:
 	VZEROUPPER
 	RET
 
-// func mulntt_avx512_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·mulntt_avx512_2_none(SB), $0-24
-	MOVQ      h+0(FP), AX
-	MOVQ      a+8(FP), CX
-	MOVQ      b+16(FP), DX
-	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
-	MOVL      $0xaaaaaaaa, BX
-	KMOVD     BX, K1
-	MOVQ      $0x0000000000000004, BX
-	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
+// func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·mulntt_avx2_4_none(SB), $0-24
+	MOVQ    h+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    b+16(FP), DX
+	VMOVDQU nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU nttconst_84ab6179a761<>+0(SB), Y1
+	MOVQ    $0x0000000000000004, BX
+	LEAQ    nttconst_7f3896e8e405<>+0(SB), SI
 
 loop:
-	VMOVDQU64 (CX), Z1
-	VMOVDQU64 (DX), Z2
-	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
-	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPMULLW   512(SI), Z2, Z3
-	VPMULHW   (SI), Z2, Z4
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z4, Z4
-	VPROLD    $0x10, Z2, Z2
-	VPMADDWD  Z4, Z1, Z3
-	VPMADDWD  Z2, Z1, Z1
-	VPSLLD    $0x10, Z1, Z2
-	VPBLENDMW Z2, Z3, K1, Z2
-	VPSRLD    $0x10, Z3, Z3
-	VPBLENDMW Z1, Z3, K1, Z3
-	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
-	VPMULHW   Z0, Z2, Z2
-	VPSUBW    Z2, Z3, Z3
-	VPSRAW    $0x0f, Z3, Z1
-	VPANDD    Z0, Z1, Z1
-	VPADDW    Z1, Z3, Z3
-	VMOVDQU64 Z3, (AX)
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 64(DX), Z2
-	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
-	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z1, Z1
-	VPMULLW   576(SI), Z2, Z3
-	VPMULHW   64(SI), Z2, Z4
-	VPMULHW   Z0, Z3, Z3
-	VPSUBW    Z3, Z4, Z4
-	VPROLD    $0x10, Z2, Z2
-	VPMADDWD  Z4, Z1, Z3
-	VPMADDWD  Z2, Z1, Z1
-	VPSLLD    $0x10, Z1, Z2
-	VPBLENDMW Z2, Z3, K1, Z2
-	VPSRLD    $0x10, Z3, Z3
-	VPBLENDMW Z1, Z3, K1, Z3
-	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
-	VPMULHW   Z0, Z2, Z2
-	VPSUBW    Z2, Z3, Z3
-	VPSRAW    $0x0f, Z3, Z1
-	VPANDD    Z0, Z1, Z1
-	VPADDW    Z1, Z3, Z3
-	VMOVDQU64 Z3, 64(AX)
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	ADDQ      $0x00000080, SI
-	DECQ      BX
-	JNZ       loop
+	VMOVDQU  (CX), Y2
+	VMOVDQU  (DX), Y3
+	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
+	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  512(SI), Y3, Y4
+	VPMULHW  (SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, (AX)
+	VMOVDQU  32(CX), Y2
+	VMOVDQU  32(DX), Y3
+	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
+	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  544(SI), Y3, Y4
+	VPMULHW  32(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 32(AX)
+	VMOVDQU  64(CX), Y2
+	VMOVDQU  64(DX), Y3
+	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
+	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  576(SI), Y3, Y4
+	VPMULHW  64(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 64(AX)
+	VMOVDQU  96(CX), Y2
+	VMOVDQU  96(DX), Y3
+	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
+	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y2, Y2
+	VPMULLW  608(SI), Y3, Y4
+	VPMULHW  96(SI), Y3, Y5
+	VPMULHW  Y0, Y4, Y4
+	VPSUBW   Y4, Y5, Y5
+	VPSHUFB  Y1, Y3, Y3
+	VPMADDWD Y5, Y2, Y4
+	VPMADDWD Y3, Y2, Y2
+	VPSLLD   $0x10, Y2, Y3
+	VPBLENDW $0xaa, Y3, Y4, Y3
+	VPSRLD   $0x10, Y4, Y4
+	VPBLENDW $0xaa, Y2, Y4, Y4
+	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
+	VPMULHW  Y0, Y3, Y3
+	VPSUBW   Y3, Y4, Y4
+	VPSRAW   $0x0f, Y4, Y2
+	VPAND    Y0, Y2, Y2
+	VPADDW   Y2, Y4, Y4
+	VMOVDQU  Y4, 96(AX)
+	ADDQ     $0x00000080, AX
+	ADDQ     $0x00000080, CX
+	ADDQ     $0x00000080, DX
+	ADDQ     $0x00000080, SI
+	DECQ     BX
+	JNZ      loop
 	VZEROUPPER
 	RET
 
@@ -114743,6 +114110,152 @@ loop:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX
 	ADDQ      $0x00000040, SI
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulntt_avx512_2_32(SB), $0-24
+	MOVQ      h+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      b+16(FP), DX
+	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
+	MOVQ      $0x0000000000000004, BX
+	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
+
+	// loop head placed at 32·k+0
+	PCALIGN $0x20
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   512(SI), Z2, Z3
+	VPMULHW   (SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   576(SI), Z2, Z3
+	VPMULHW   64(SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, SI
+	DECQ      BX
+	JNZ       loop
+	VZEROUPPER
+	RET
+
+// func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·mulntt_avx512_2_64(SB), $0-24
+	MOVQ      h+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      b+16(FP), DX
+	VMOVDQU64 nttconst_53b42d8ec3ae<>+0(SB), Z0
+	MOVL      $0xaaaaaaaa, BX
+	KMOVD     BX, K1
+	MOVQ      $0x0000000000000004, BX
+	LEAQ      nttconst_7f3896e8e405<>+0(SB), SI
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU64 (CX), Z1
+	VMOVDQU64 (DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   512(SI), Z2, Z3
+	VPMULHW   (SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, (AX)
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 64(DX), Z2
+	VPMULLW   nttconst_c5850ae56e54<>+0(SB), Z1, Z3
+	VPMULHW   nttconst_4b199cfb244e<>+0(SB), Z1, Z1
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z1, Z1
+	VPMULLW   576(SI), Z2, Z3
+	VPMULHW   64(SI), Z2, Z4
+	VPMULHW   Z0, Z3, Z3
+	VPSUBW    Z3, Z4, Z4
+	VPROLD    $0x10, Z2, Z2
+	VPMADDWD  Z4, Z1, Z3
+	VPMADDWD  Z2, Z1, Z1
+	VPSLLD    $0x10, Z1, Z2
+	VPBLENDMW Z2, Z3, K1, Z2
+	VPSRLD    $0x10, Z3, Z3
+	VPBLENDMW Z1, Z3, K1, Z3
+	VPMULLW   nttconst_84da40d90651<>+0(SB), Z2, Z2
+	VPMULHW   Z0, Z2, Z2
+	VPSUBW    Z2, Z3, Z3
+	VPSRAW    $0x0f, Z3, Z1
+	VPANDD    Z0, Z1, Z1
+	VPADDW    Z1, Z3, Z3
+	VMOVDQU64 Z3, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, SI
 	DECQ      BX
 	JNZ       loop
 	VZEROUPPER

@@ -3,9 +3,3 @@
 //go:build !purego
 
 package mlkem
-
-//go:noescape
-func kemmatvec_avx2_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
-
-//go:noescape
-func kemmatvec_avx512_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)

@@ -323,9 +323,6 @@ func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int16)
 func invntt_avx2_mem_blend_undo_eager_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int16)
-
-//go:noescape
 func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int16)
 
 //go:noescape
@@ -434,6 +431,9 @@ func invntt_avx512_all_blend_undo_lazy_64p56(f *[256]int16)
 func invntt_avx512_all_blend_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx512_all_vbmi_undo_lazy_none(f *[256]int16)
 
 //go:noescape
@@ -489,9 +489,6 @@ func invntt_avx2_mem_shufps_undo_lazy_min_list_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_unpack_avoid_lazy_min_list_none(f *[256]int16)
@@ -563,13 +560,19 @@ func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
 func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
 
 //go:noescape
-func mulntt_avx512_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512vl_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_32(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx512_2_64(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512_2_64p4(h *[256]int16, a *[256]int16, b *[256]int16)

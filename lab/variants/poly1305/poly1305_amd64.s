@@ -1834,233 +1834,6 @@ final:
 	MOVQ    BX, 8(AX)
 	RET
 
-// func blocks_scalar_mulq_fused_b1_anone(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
-TEXT ·blocks_scalar_mulq_fused_b1_anone(SB), NOSPLIT, $8-48
-	MOVQ h+0(FP), AX
-	MOVQ r+8(FP), CX
-	MOVQ m_base+16(FP), BX
-	MOVQ m_len+24(FP), SI
-	MOVQ 8(CX), DX
-	MOVQ DX, DI
-	SHRQ $0x02, DI
-	ADDQ DI, DX
-	MOVQ DX, (SP)
-	MOVQ (AX), DI
-	MOVQ 8(AX), R8
-	MOVQ 16(AX), R9
-	CMPQ SI, $0x00000010
-	JB   done
-
-loop:
-	// h += block
-	ADDQ (BX), DI
-	ADCQ 8(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADDQ $0x00000010, BX
-	SUBQ $0x00000010, SI
-	CMPQ SI, $0x00000010
-	JAE  loop
-
-done:
-	MOVQ h+0(FP), AX
-	MOVQ DI, (AX)
-	MOVQ R8, 8(AX)
-	MOVQ R9, 16(AX)
-	RET
-
-// func sum_scalar_mulq_fused_b1_anone(out *[16]byte, m []byte, key *[32]byte)
-// Requires: CMOV
-TEXT ·sum_scalar_mulq_fused_b1_anone(SB), NOSPLIT, $24-40
-	MOVQ key+32(FP), AX
-	MOVQ m_base+8(FP), CX
-	MOVQ m_len+16(FP), BX
-	MOVQ (AX), DX
-	MOVQ $0x0ffffffc0fffffff, SI
-	ANDQ SI, DX
-	MOVQ 8(AX), AX
-	MOVQ $0x0ffffffc0ffffffc, SI
-	ANDQ SI, AX
-	MOVQ DX, (SP)
-	MOVQ AX, 8(SP)
-	MOVQ AX, DX
-	SHRQ $0x02, DX
-	ADDQ DX, AX
-	MOVQ AX, 16(SP)
-	XORQ SI, SI
-	XORQ DI, DI
-	XORQ R8, R8
-	CMPQ BX, $0x00000010
-	JB   tail
-
-loop:
-	// h += block
-	ADDQ (CX), SI
-	ADCQ 8(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-	ADDQ $0x00000010, CX
-	SUBQ $0x00000010, BX
-	CMPQ BX, $0x00000010
-	JAE  loop
-
-tail:
-	TESTQ BX, BX
-	JZ    final
-
-	// final partial block: b = bytes | 1 << (8·n)
-	MOVQ $0x00000001, AX
-	XORQ DX, DX
-	ADDQ BX, CX
-
-bytes:
-	SHLQ    $0x08, AX, DX
-	SHLQ    $0x08, AX
-	MOVBQZX -1(CX), R9
-	XORQ    R9, AX
-	DECQ    CX
-	DECQ    BX
-	JNZ     bytes
-	ADDQ    AX, SI
-	ADCQ    DX, DI
-	ADCQ    $0x00, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, CX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, CX
-	ADCQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R9
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R9
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R9
-	IMULQ (SP), R8
-	ADDQ  SI, BX
-	ADCQ  R8, R9
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ CX, SI
-	MOVQ BX, DI
-	MOVQ R9, R8
-	ANDQ $0x03, R8
-	MOVQ R9, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R9
-	ADDQ AX, R9
-	ADDQ R9, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-final:
-	// h mod p in constant time, + s
-	MOVQ    SI, AX
-	MOVQ    DI, CX
-	MOVQ    R8, DX
-	SUBQ    $-5, AX
-	SBBQ    $-1, CX
-	SBBQ    $0x03, DX
-	CMOVQCC AX, SI
-	CMOVQCC CX, DI
-	MOVQ    key+32(FP), AX
-	ADDQ    16(AX), SI
-	ADCQ    24(AX), DI
-	MOVQ    out+0(FP), AX
-	MOVQ    SI, (AX)
-	MOVQ    DI, 8(AX)
-	RET
-
 // func blocks_scalar_mulq_fused_b1_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
 TEXT ·blocks_scalar_mulq_fused_b1_a64(SB), NOSPLIT, $8-48
 	MOVQ h+0(FP), AX
@@ -2214,617 +1987,6 @@ loop:
 	SUBQ $0x00000010, BX
 	CMPQ BX, $0x00000010
 	JAE  loop
-
-tail:
-	TESTQ BX, BX
-	JZ    final
-
-	// final partial block: b = bytes | 1 << (8·n)
-	MOVQ $0x00000001, AX
-	XORQ DX, DX
-	ADDQ BX, CX
-
-bytes:
-	SHLQ    $0x08, AX, DX
-	SHLQ    $0x08, AX
-	MOVBQZX -1(CX), R9
-	XORQ    R9, AX
-	DECQ    CX
-	DECQ    BX
-	JNZ     bytes
-	ADDQ    AX, SI
-	ADCQ    DX, DI
-	ADCQ    $0x00, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, CX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, CX
-	ADCQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R9
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R9
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R9
-	IMULQ (SP), R8
-	ADDQ  SI, BX
-	ADCQ  R8, R9
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ CX, SI
-	MOVQ BX, DI
-	MOVQ R9, R8
-	ANDQ $0x03, R8
-	MOVQ R9, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R9
-	ADDQ AX, R9
-	ADDQ R9, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-final:
-	// h mod p in constant time, + s
-	MOVQ    SI, AX
-	MOVQ    DI, CX
-	MOVQ    R8, DX
-	SUBQ    $-5, AX
-	SBBQ    $-1, CX
-	SBBQ    $0x03, DX
-	CMOVQCC AX, SI
-	CMOVQCC CX, DI
-	MOVQ    key+32(FP), AX
-	ADDQ    16(AX), SI
-	ADCQ    24(AX), DI
-	MOVQ    out+0(FP), AX
-	MOVQ    SI, (AX)
-	MOVQ    DI, 8(AX)
-	RET
-
-// func blocks_scalar_mulq_fused_b4_a64(h *[3]uint64, r *[2]uint64, m []byte, hibit uint64)
-TEXT ·blocks_scalar_mulq_fused_b4_a64(SB), NOSPLIT, $8-48
-	MOVQ h+0(FP), AX
-	MOVQ r+8(FP), CX
-	MOVQ m_base+16(FP), BX
-	MOVQ m_len+24(FP), SI
-	MOVQ 8(CX), DX
-	MOVQ DX, DI
-	SHRQ $0x02, DI
-	ADDQ DI, DX
-	MOVQ DX, (SP)
-	MOVQ (AX), DI
-	MOVQ 8(AX), R8
-	MOVQ 16(AX), R9
-	CMPQ SI, $0x00000040
-	JB   single
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	// h += block
-	ADDQ (BX), DI
-	ADCQ 8(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-
-	// h += block
-	ADDQ 16(BX), DI
-	ADCQ 24(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-
-	// h += block
-	ADDQ 32(BX), DI
-	ADCQ 40(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-
-	// h += block
-	ADDQ 48(BX), DI
-	ADCQ 56(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADDQ $0x00000040, BX
-	SUBQ $0x00000040, SI
-	CMPQ SI, $0x00000040
-	JAE  loop
-
-single:
-	CMPQ SI, $0x10
-	JB   done
-
-loop1:
-	// h += block
-	ADDQ (BX), DI
-	ADCQ 8(BX), R8
-	ADCQ hibit+40(FP), R9
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (CX), AX
-	MULQ DI
-	MOVQ AX, R10
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ R8
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ 8(CX), AX
-	MULQ DI
-	MOVQ AX, DI
-	MOVQ DX, R12
-	MOVQ (CX), AX
-	MULQ R8
-	ADDQ AX, DI
-	ADCQ DX, R12
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  (SP), AX
-	IMULQ R9, AX
-	ADDQ  AX, DI
-	ADCQ  $0x00, R12
-	IMULQ (CX), R9
-	ADDQ  DI, R11
-	ADCQ  R9, R12
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R10, DI
-	MOVQ R11, R8
-	MOVQ R12, R9
-	ANDQ $0x03, R9
-	MOVQ R12, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R12
-	ADDQ AX, R12
-	ADDQ R12, DI
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADDQ $0x10, BX
-	SUBQ $0x10, SI
-	CMPQ SI, $0x10
-	JAE  loop1
-
-done:
-	MOVQ h+0(FP), AX
-	MOVQ DI, (AX)
-	MOVQ R8, 8(AX)
-	MOVQ R9, 16(AX)
-	RET
-
-// func sum_scalar_mulq_fused_b4_a64(out *[16]byte, m []byte, key *[32]byte)
-// Requires: CMOV
-TEXT ·sum_scalar_mulq_fused_b4_a64(SB), NOSPLIT, $24-40
-	MOVQ key+32(FP), AX
-	MOVQ m_base+8(FP), CX
-	MOVQ m_len+16(FP), BX
-	MOVQ (AX), DX
-	MOVQ $0x0ffffffc0fffffff, SI
-	ANDQ SI, DX
-	MOVQ 8(AX), AX
-	MOVQ $0x0ffffffc0ffffffc, SI
-	ANDQ SI, AX
-	MOVQ DX, (SP)
-	MOVQ AX, 8(SP)
-	MOVQ AX, DX
-	SHRQ $0x02, DX
-	ADDQ DX, AX
-	MOVQ AX, 16(SP)
-	XORQ SI, SI
-	XORQ DI, DI
-	XORQ R8, R8
-	CMPQ BX, $0x00000040
-	JB   single
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	// h += block
-	ADDQ (CX), SI
-	ADCQ 8(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-	// h += block
-	ADDQ 16(CX), SI
-	ADCQ 24(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-	// h += block
-	ADDQ 32(CX), SI
-	ADCQ 40(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-
-	// h += block
-	ADDQ 48(CX), SI
-	ADCQ 56(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-	ADDQ $0x00000040, CX
-	SUBQ $0x00000040, BX
-	CMPQ BX, $0x00000040
-	JAE  loop
-
-single:
-	CMPQ BX, $0x10
-	JB   tail
-
-loop1:
-	// h += block
-	ADDQ (CX), SI
-	ADCQ 8(CX), DI
-	ADCQ $0x01, R8
-
-	// d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 (MULQ)
-	MOVQ (SP), AX
-	MULQ SI
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 16(SP), AX
-	MULQ DI
-	ADDQ AX, R9
-	ADCQ DX, R10
-	MOVQ 8(SP), AX
-	MULQ SI
-	MOVQ AX, SI
-	MOVQ DX, R11
-	MOVQ (SP), AX
-	MULQ DI
-	ADDQ AX, SI
-	ADCQ DX, R11
-
-	// d1 += h2·s1; h1 = hi(d0) + lo(d1), x = hi(d1) + h2·r0 + carry
-	MOVQ  16(SP), AX
-	IMULQ R8, AX
-	ADDQ  AX, SI
-	ADCQ  $0x00, R11
-	IMULQ (SP), R8
-	ADDQ  SI, R10
-	ADCQ  R8, R11
-
-	// h = lo + mid·2^64 + (x & 3)·2^128 + 5·(x >> 2)
-	MOVQ R9, SI
-	MOVQ R10, DI
-	MOVQ R11, R8
-	ANDQ $0x03, R8
-	MOVQ R11, AX
-	SHRQ $0x02, AX
-	ANDQ $-4, R11
-	ADDQ AX, R11
-	ADDQ R11, SI
-	ADCQ $0x00, DI
-	ADCQ $0x00, R8
-	ADDQ $0x10, CX
-	SUBQ $0x10, BX
-	CMPQ BX, $0x10
-	JAE  loop1
 
 tail:
 	TESTQ BX, BX
@@ -25399,900 +24561,6 @@ final:
 	VZEROUPPER
 	RET
 
-// func blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
-// Requires: AVX, AVX2
-TEXT ·blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-40
-	MOVQ         h+0(FP), AX
-	MOVQ         pw+8(FP), CX
-	MOVQ         m_base+16(FP), DX
-	MOVQ         m_len+24(FP), BX
-	VPBROADCASTQ p1305consts<>+0(SB), Y0
-	VPBROADCASTQ p1305consts<>+8(SB), Y1
-
-	// h (radix 2^64) -> limbs in lane 0
-	MOVQ  (AX), SI
-	MOVQ  8(AX), DI
-	MOVQ  16(AX), R8
-	MOVQ  SI, R9
-	MOVQ  $0x0000000003ffffff, R10
-	ANDQ  R10, R9
-	MOVQ  SI, R10
-	SHRQ  $0x1a, R10
-	MOVQ  $0x0000000003ffffff, R11
-	ANDQ  R11, R10
-	SHRQ  $0x34, SI
-	MOVQ  DI, R11
-	SHLQ  $0x0c, R11
-	ORQ   R11, SI
-	MOVQ  $0x0000000003ffffff, R11
-	ANDQ  R11, SI
-	MOVQ  DI, R11
-	SHRQ  $0x0e, R11
-	MOVQ  $0x0000000003ffffff, R12
-	ANDQ  R12, R11
-	SHRQ  $0x28, DI
-	SHLQ  $0x18, R8
-	ORQ   R8, DI
-	VMOVQ R9, X2
-	VMOVQ R10, X3
-	VMOVQ SI, X4
-	VMOVQ R11, X5
-	VMOVQ DI, X6
-
-	// first iteration: acc = (m_0 + h)·r^(L·(u-1)) + ... + m_{u-1}
-	// message vector 0 -> limbs, times its power by component
-	VMOVDQU     (DX), Y7
-	VMOVDQU     32(DX), Y8
-	VPUNPCKLQDQ Y8, Y7, Y9
-	VPUNPCKHQDQ Y8, Y7, Y11
-	VPAND       Y0, Y9, Y7
-	VPSRLQ      $0x1a, Y9, Y8
-	VPAND       Y0, Y8, Y8
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y11, Y10
-	VPOR        Y10, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y11, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x28, Y11, Y11
-	VPOR        Y1, Y11, Y11
-	VPADDQ      Y2, Y7, Y7
-	VPADDQ      Y3, Y8, Y8
-	VPADDQ      Y4, Y9, Y9
-	VPADDQ      Y5, Y10, Y10
-	VPADDQ      Y6, Y11, Y11
-	VMOVDQU     288(CX), Y6
-	VPMULUDQ    Y6, Y7, Y2
-	VPMULUDQ    Y6, Y8, Y3
-	VPMULUDQ    Y6, Y9, Y4
-	VPMULUDQ    Y6, Y10, Y5
-	VPMULUDQ    Y6, Y11, Y6
-	VMOVDQU     320(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y3, Y3
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y9, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     352(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y9, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     384(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y8, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     416(CX), Y12
-	VPMULUDQ    Y12, Y7, Y7
-	VPADDQ      Y7, Y6, Y6
-	VMOVDQU     448(CX), Y7
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y2, Y2
-	VMOVDQU     480(CX), Y7
-	VPMULUDQ    Y7, Y10, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y3, Y3
-	VMOVDQU     512(CX), Y7
-	VPMULUDQ    Y7, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y7, Y10, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y4, Y4
-	VMOVDQU     544(CX), Y7
-	VPMULUDQ    Y7, Y8, Y8
-	VPADDQ      Y8, Y2, Y2
-	VPMULUDQ    Y7, Y9, Y8
-	VPADDQ      Y8, Y3, Y3
-	VPMULUDQ    Y7, Y10, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y5, Y5
-
-	// message vector 1 -> limbs, times its power by component
-	VMOVDQU     64(DX), Y7
-	VMOVDQU     96(DX), Y8
-	VPUNPCKLQDQ Y8, Y7, Y9
-	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
-	VPSRLQ      $0x28, Y7, Y7
-	VPOR        Y1, Y7, Y7
-	VMOVDQU     576(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y2, Y2
-	VPMULUDQ    Y12, Y10, Y13
-	VPADDQ      Y13, Y3, Y3
-	VPMULUDQ    Y12, Y9, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y11, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     608(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
-	VPMULUDQ    Y12, Y10, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y9, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y11, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     640(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y10, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y9, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     672(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     704(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     736(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     768(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     800(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     832(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
-	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
-	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
-	VPADDQ      Y7, Y5, Y5
-
-	// message vector 2 -> limbs, times its power by component
-	VMOVDQU     128(DX), Y7
-	VMOVDQU     160(DX), Y8
-	VPUNPCKLQDQ Y8, Y7, Y9
-	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
-	VPSRLQ      $0x28, Y7, Y7
-	VPOR        Y1, Y7, Y7
-	VMOVDQU     864(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y2, Y2
-	VPMULUDQ    Y12, Y10, Y13
-	VPADDQ      Y13, Y3, Y3
-	VPMULUDQ    Y12, Y9, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y11, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     896(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
-	VPMULUDQ    Y12, Y10, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y9, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y11, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     928(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
-	VPMULUDQ    Y12, Y10, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y9, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     960(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     992(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     1024(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     1056(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     1088(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     1120(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
-	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
-	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
-	VPADDQ      Y7, Y5, Y5
-
-	// message vector 3 (r^0): loose limbs into d
-	VMOVDQU     192(DX), Y7
-	VMOVDQU     224(DX), Y8
-	VPUNPCKLQDQ Y8, Y7, Y9
-	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPADDQ      Y8, Y2, Y2
-	VPSRLQ      $0x1a, Y9, Y9
-	VPADDQ      Y9, Y3, Y3
-	VPSLLQ      $0x0c, Y7, Y8
-	VPAND       Y0, Y8, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSRLQ      $0x0e, Y7, Y7
-	VPADDQ      Y7, Y5, Y5
-	VPADDQ      p1305consts<>+64(SB), Y6, Y6
-
-	// carry (ilv) d -> acc
-	VPSRLQ $0x1a, Y2, Y7
-	VPAND  Y0, Y2, Y2
-	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y7
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y7, Y6, Y6
-	VPSRLQ $0x1a, Y3, Y7
-	VPAND  Y0, Y3, Y3
-	VPADDQ Y7, Y4, Y4
-	VPSRLQ $0x1a, Y6, Y7
-	VPAND  Y0, Y6, Y6
-	VPSLLQ $0x02, Y7, Y8
-	VPADDQ Y7, Y8, Y8
-	VPADDQ Y8, Y2, Y2
-	VPSRLQ $0x1a, Y4, Y7
-	VPAND  Y0, Y4, Y4
-	VPADDQ Y7, Y5, Y5
-	VPSRLQ $0x1a, Y2, Y7
-	VPAND  Y0, Y2, Y2
-	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y7
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y7, Y6, Y6
-	ADDQ   $0x00000100, DX
-	SUBQ   $0x00000100, BX
-	CMPQ   BX, $0x00000100
-	JB     steps
-
-loop:
-	// d = acc·r^(L·u), by power component
-	VMOVDQU  (CX), Y7
-	VPMULUDQ Y7, Y2, Y8
-	VPMULUDQ Y7, Y3, Y9
-	VPMULUDQ Y7, Y4, Y10
-	VPMULUDQ Y7, Y5, Y11
-	VPMULUDQ Y7, Y6, Y7
-	VMOVDQU  32(CX), Y12
-	VPMULUDQ Y12, Y2, Y13
-	VPADDQ   Y13, Y9, Y9
-	VPMULUDQ Y12, Y3, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPMULUDQ Y12, Y4, Y13
-	VPADDQ   Y13, Y11, Y11
-	VPMULUDQ Y12, Y5, Y12
-	VPADDQ   Y12, Y7, Y7
-	VMOVDQU  64(CX), Y12
-	VPMULUDQ Y12, Y2, Y13
-	VPADDQ   Y13, Y10, Y10
-	VPMULUDQ Y12, Y3, Y13
-	VPADDQ   Y13, Y11, Y11
-	VPMULUDQ Y12, Y4, Y12
-	VPADDQ   Y12, Y7, Y7
-	VMOVDQU  96(CX), Y12
-	VPMULUDQ Y12, Y2, Y13
-	VPADDQ   Y13, Y11, Y11
-	VPMULUDQ Y12, Y3, Y12
-	VPADDQ   Y12, Y7, Y7
-	VMOVDQU  128(CX), Y12
-	VPMULUDQ Y12, Y2, Y2
-	VPADDQ   Y2, Y7, Y7
-	VMOVDQU  160(CX), Y2
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y8, Y8
-	VMOVDQU  192(CX), Y2
-	VPMULUDQ Y2, Y5, Y12
-	VPADDQ   Y12, Y8, Y8
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y9, Y9
-	VMOVDQU  224(CX), Y2
-	VPMULUDQ Y2, Y4, Y12
-	VPADDQ   Y12, Y8, Y8
-	VPMULUDQ Y2, Y5, Y12
-	VPADDQ   Y12, Y9, Y9
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y10, Y10
-	VMOVDQU  256(CX), Y2
-	VPMULUDQ Y2, Y3, Y3
-	VPADDQ   Y3, Y8, Y8
-	VPMULUDQ Y2, Y4, Y3
-	VPADDQ   Y3, Y9, Y9
-	VPMULUDQ Y2, Y5, Y3
-	VPADDQ   Y3, Y10, Y10
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y11, Y11
-
-	// message vector 0 -> limbs, times its power by component
-	VMOVDQU     (DX), Y2
-	VMOVDQU     32(DX), Y3
-	VPUNPCKLQDQ Y3, Y2, Y4
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
-	VPSRLQ      $0x28, Y2, Y2
-	VPOR        Y1, Y2, Y2
-	VMOVDQU     288(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y8, Y8
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y9, Y9
-	VPMULUDQ    Y12, Y4, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y6, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     320(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y4, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y6, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     352(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y4, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     384(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     416(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     448(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     480(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     512(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     544(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
-	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
-	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
-	VPADDQ      Y2, Y11, Y11
-
-	// message vector 1 -> limbs, times its power by component
-	VMOVDQU     64(DX), Y2
-	VMOVDQU     96(DX), Y3
-	VPUNPCKLQDQ Y3, Y2, Y4
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
-	VPSRLQ      $0x28, Y2, Y2
-	VPOR        Y1, Y2, Y2
-	VMOVDQU     576(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y8, Y8
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y9, Y9
-	VPMULUDQ    Y12, Y4, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y6, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     608(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y4, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y6, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     640(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y4, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     672(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     704(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     736(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     768(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     800(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     832(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
-	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
-	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
-	VPADDQ      Y2, Y11, Y11
-
-	// message vector 2 -> limbs, times its power by component
-	VMOVDQU     128(DX), Y2
-	VMOVDQU     160(DX), Y3
-	VPUNPCKLQDQ Y3, Y2, Y4
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
-	VPSRLQ      $0x28, Y2, Y2
-	VPOR        Y1, Y2, Y2
-	VMOVDQU     864(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y8, Y8
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y9, Y9
-	VPMULUDQ    Y12, Y4, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y6, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     896(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y4, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y6, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     928(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
-	VPMULUDQ    Y12, Y5, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y4, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     960(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     992(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     1024(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     1056(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     1088(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     1120(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
-	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
-	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
-	VPADDQ      Y2, Y11, Y11
-
-	// message vector 3 (r^0): loose limbs into d
-	VMOVDQU     192(DX), Y2
-	VMOVDQU     224(DX), Y3
-	VPUNPCKLQDQ Y3, Y2, Y4
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPADDQ      Y3, Y8, Y8
-	VPSRLQ      $0x1a, Y4, Y4
-	VPADDQ      Y4, Y9, Y9
-	VPSLLQ      $0x0c, Y2, Y3
-	VPAND       Y0, Y3, Y3
-	VPADDQ      Y3, Y10, Y10
-	VPSRLQ      $0x0e, Y2, Y2
-	VPADDQ      Y2, Y11, Y11
-	VPADDQ      p1305consts<>+64(SB), Y7, Y7
-
-	// carry (ilv) d -> acc
-	VPSRLQ $0x1a, Y8, Y3
-	VPAND  Y0, Y8, Y2
-	VPADDQ Y3, Y9, Y9
-	VPSRLQ $0x1a, Y11, Y3
-	VPAND  Y0, Y11, Y5
-	VPADDQ Y3, Y7, Y7
-	VPSRLQ $0x1a, Y9, Y4
-	VPAND  Y0, Y9, Y3
-	VPADDQ Y4, Y10, Y10
-	VPSRLQ $0x1a, Y7, Y4
-	VPAND  Y0, Y7, Y6
-	VPSLLQ $0x02, Y4, Y7
-	VPADDQ Y4, Y7, Y7
-	VPADDQ Y7, Y2, Y2
-	VPSRLQ $0x1a, Y10, Y7
-	VPAND  Y0, Y10, Y4
-	VPADDQ Y7, Y5, Y5
-	VPSRLQ $0x1a, Y2, Y7
-	VPAND  Y0, Y2, Y2
-	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y7
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y7, Y6, Y6
-	ADDQ   $0x00000100, DX
-	SUBQ   $0x00000100, BX
-	CMPQ   BX, $0x00000100
-	JAE    loop
-
-steps:
-	TESTQ BX, BX
-	JZ    final
-
-step:
-	// one vector: d = acc·r^L + m (loose limbs)
-	VMOVDQU  864(CX), Y1
-	VPMULUDQ Y1, Y2, Y7
-	VPMULUDQ Y1, Y3, Y8
-	VPMULUDQ Y1, Y4, Y9
-	VPMULUDQ Y1, Y5, Y10
-	VPMULUDQ Y1, Y6, Y1
-	VMOVDQU  896(CX), Y11
-	VPMULUDQ Y11, Y2, Y12
-	VPADDQ   Y12, Y8, Y8
-	VPMULUDQ Y11, Y3, Y12
-	VPADDQ   Y12, Y9, Y9
-	VPMULUDQ Y11, Y4, Y12
-	VPADDQ   Y12, Y10, Y10
-	VPMULUDQ Y11, Y5, Y11
-	VPADDQ   Y11, Y1, Y1
-	VMOVDQU  928(CX), Y11
-	VPMULUDQ Y11, Y2, Y12
-	VPADDQ   Y12, Y9, Y9
-	VPMULUDQ Y11, Y3, Y12
-	VPADDQ   Y12, Y10, Y10
-	VPMULUDQ Y11, Y4, Y11
-	VPADDQ   Y11, Y1, Y1
-	VMOVDQU  960(CX), Y11
-	VPMULUDQ Y11, Y2, Y12
-	VPADDQ   Y12, Y10, Y10
-	VPMULUDQ Y11, Y3, Y11
-	VPADDQ   Y11, Y1, Y1
-	VMOVDQU  992(CX), Y11
-	VPMULUDQ Y11, Y2, Y2
-	VPADDQ   Y2, Y1, Y1
-	VMOVDQU  1024(CX), Y2
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y7, Y7
-	VMOVDQU  1056(CX), Y2
-	VPMULUDQ Y2, Y5, Y11
-	VPADDQ   Y11, Y7, Y7
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y8, Y8
-	VMOVDQU  1088(CX), Y2
-	VPMULUDQ Y2, Y4, Y11
-	VPADDQ   Y11, Y7, Y7
-	VPMULUDQ Y2, Y5, Y11
-	VPADDQ   Y11, Y8, Y8
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y9, Y9
-	VMOVDQU  1120(CX), Y2
-	VPMULUDQ Y2, Y3, Y3
-	VPADDQ   Y3, Y7, Y7
-	VPMULUDQ Y2, Y4, Y3
-	VPADDQ   Y3, Y8, Y8
-	VPMULUDQ Y2, Y5, Y3
-	VPADDQ   Y3, Y9, Y9
-	VPMULUDQ Y2, Y6, Y2
-	VPADDQ   Y2, Y10, Y10
-
-	// message vector 0 (r^0): loose limbs into d
-	VMOVDQU     (DX), Y2
-	VMOVDQU     32(DX), Y3
-	VPUNPCKLQDQ Y3, Y2, Y4
-	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPADDQ      Y3, Y7, Y7
-	VPSRLQ      $0x1a, Y4, Y4
-	VPADDQ      Y4, Y8, Y8
-	VPSLLQ      $0x0c, Y2, Y3
-	VPAND       Y0, Y3, Y3
-	VPADDQ      Y3, Y9, Y9
-	VPSRLQ      $0x0e, Y2, Y2
-	VPADDQ      Y2, Y10, Y10
-	VPADDQ      p1305consts<>+64(SB), Y1, Y1
-
-	// carry (ilv) d -> acc
-	VPSRLQ $0x1a, Y7, Y3
-	VPAND  Y0, Y7, Y2
-	VPADDQ Y3, Y8, Y8
-	VPSRLQ $0x1a, Y10, Y3
-	VPAND  Y0, Y10, Y5
-	VPADDQ Y3, Y1, Y1
-	VPSRLQ $0x1a, Y8, Y4
-	VPAND  Y0, Y8, Y3
-	VPADDQ Y4, Y9, Y9
-	VPSRLQ $0x1a, Y1, Y4
-	VPAND  Y0, Y1, Y6
-	VPSLLQ $0x02, Y4, Y1
-	VPADDQ Y4, Y1, Y1
-	VPADDQ Y1, Y2, Y2
-	VPSRLQ $0x1a, Y9, Y1
-	VPAND  Y0, Y9, Y4
-	VPADDQ Y1, Y5, Y5
-	VPSRLQ $0x1a, Y2, Y1
-	VPAND  Y0, Y2, Y2
-	VPADDQ Y1, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y1
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y1, Y6, Y6
-	ADDQ   $0x40, DX
-	SUBQ   $0x40, BX
-	JNZ    step
-
-final:
-	// epilogue: lane q times r^(L-order[q]), sum lanes
-	VPMULUDQ 1152(CX), Y2, Y0
-	VPMULUDQ 1408(CX), Y3, Y1
-	VPADDQ   Y1, Y0, Y0
-	VPMULUDQ 1376(CX), Y4, Y1
-	VPADDQ   Y1, Y0, Y0
-	VPMULUDQ 1344(CX), Y5, Y1
-	VPADDQ   Y1, Y0, Y0
-	VPMULUDQ 1312(CX), Y6, Y1
-	VPADDQ   Y1, Y0, Y0
-	VPMULUDQ 1184(CX), Y2, Y1
-	VPMULUDQ 1152(CX), Y3, Y7
-	VPADDQ   Y7, Y1, Y1
-	VPMULUDQ 1408(CX), Y4, Y7
-	VPADDQ   Y7, Y1, Y1
-	VPMULUDQ 1376(CX), Y5, Y7
-	VPADDQ   Y7, Y1, Y1
-	VPMULUDQ 1344(CX), Y6, Y7
-	VPADDQ   Y7, Y1, Y1
-	VPMULUDQ 1216(CX), Y2, Y7
-	VPMULUDQ 1184(CX), Y3, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPMULUDQ 1152(CX), Y4, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPMULUDQ 1408(CX), Y5, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPMULUDQ 1376(CX), Y6, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPMULUDQ 1248(CX), Y2, Y8
-	VPMULUDQ 1216(CX), Y3, Y9
-	VPADDQ   Y9, Y8, Y8
-	VPMULUDQ 1184(CX), Y4, Y9
-	VPADDQ   Y9, Y8, Y8
-	VPMULUDQ 1152(CX), Y5, Y9
-	VPADDQ   Y9, Y8, Y8
-	VPMULUDQ 1408(CX), Y6, Y9
-	VPADDQ   Y9, Y8, Y8
-	VPMULUDQ 1280(CX), Y2, Y2
-	VPMULUDQ 1248(CX), Y3, Y3
-	VPADDQ   Y3, Y2, Y2
-	VPMULUDQ 1216(CX), Y4, Y3
-	VPADDQ   Y3, Y2, Y2
-	VPMULUDQ 1184(CX), Y5, Y3
-	VPADDQ   Y3, Y2, Y2
-	VPMULUDQ 1152(CX), Y6, Y3
-	VPADDQ   Y3, Y2, Y2
-	VPERMQ   $0x4e, Y0, Y3
-	VPADDQ   Y3, Y0, Y0
-	VPSHUFD  $0x4e, Y0, Y3
-	VPADDQ   Y3, Y0, Y0
-	VMOVQ    X0, CX
-	VPERMQ   $0x4e, Y1, Y0
-	VPADDQ   Y0, Y1, Y1
-	VPSHUFD  $0x4e, Y1, Y0
-	VPADDQ   Y0, Y1, Y1
-	VMOVQ    X1, DX
-	VPERMQ   $0x4e, Y7, Y0
-	VPADDQ   Y0, Y7, Y7
-	VPSHUFD  $0x4e, Y7, Y0
-	VPADDQ   Y0, Y7, Y7
-	VMOVQ    X7, BX
-	VPERMQ   $0x4e, Y8, Y0
-	VPADDQ   Y0, Y8, Y8
-	VPSHUFD  $0x4e, Y8, Y0
-	VPADDQ   Y0, Y8, Y8
-	VMOVQ    X8, SI
-	VPERMQ   $0x4e, Y2, Y0
-	VPADDQ   Y0, Y2, Y2
-	VPSHUFD  $0x4e, Y2, Y0
-	VPADDQ   Y0, Y2, Y2
-	VMOVQ    X2, DI
-
-	// carry the lane sums to 26-bit limbs (twice), pack to radix 2^64
-	MOVQ CX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, CX
-	MOVQ DX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, BX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, DX
-	MOVQ BX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, SI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, BX
-	MOVQ SI, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, SI
-	MOVQ DI, R8
-	SHRQ $0x1a, R8
-	ANDQ $0x03ffffff, DI
-	LEAQ (R8)(R8*4), R8
-	ADDQ R8, CX
-	MOVQ CX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, CX
-	MOVQ DX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, BX
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, DX
-	MOVQ BX, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, SI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, BX
-	MOVQ SI, R8
-	SHRQ $0x1a, R8
-	ADDQ R8, DI
-	MOVQ $0x0000000003ffffff, R8
-	ANDQ R8, SI
-	XORQ R8, R8
-	ORQ  CX, R8
-	MOVQ DX, CX
-	SHLQ $0x1a, CX
-	ORQ  CX, R8
-	MOVQ BX, CX
-	SHLQ $0x34, CX
-	ORQ  CX, R8
-	XORQ CX, CX
-	MOVQ BX, DX
-	SHRQ $0x0c, DX
-	ORQ  DX, CX
-	MOVQ SI, DX
-	SHLQ $0x0e, DX
-	ORQ  DX, CX
-	MOVQ DI, DX
-	SHLQ $0x28, DX
-	ORQ  DX, CX
-	MOVQ DI, DX
-	SHRQ $0x18, DX
-	MOVQ R8, (AX)
-	MOVQ CX, 8(AX)
-	MOVQ DX, 16(AX)
-	VZEROUPPER
-	RET
-
 // func blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
 // Requires: AVX, AVX2
 TEXT ·blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
@@ -43689,9 +41957,9 @@ final:
 	VZEROUPPER
 	RET
 
-// func blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
+// func blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 // Requires: AVX, AVX2
-TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-40
+TEXT ·blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(SB), NOSPLIT, $0-40
 	MOVQ         h+0(FP), AX
 	MOVQ         pw+8(FP), CX
 	MOVQ         m_base+16(FP), DX
@@ -43734,76 +42002,76 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     (DX), Y7
 	VMOVDQU     32(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
-	VPUNPCKHQDQ Y8, Y7, Y11
-	VPAND       Y0, Y9, Y7
-	VPSRLQ      $0x1a, Y9, Y8
-	VPAND       Y0, Y8, Y8
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y11, Y10
-	VPOR        Y10, Y9, Y9
+	VPUNPCKHQDQ Y8, Y7, Y7
+	VMOVDQU     6(DX), Y11
+	VPBLENDD    $0xcc, 30(DX), Y11, Y11
+	VPSRLQ      $0x28, Y7, Y7
+	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y8
+	VPSRLQ      $0x1a, Y9, Y9
 	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y11, Y10
+	VPSRLQ      $0x04, Y11, Y10
 	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x28, Y11, Y11
-	VPOR        Y1, Y11, Y11
-	VPADDQ      Y2, Y7, Y7
-	VPADDQ      Y3, Y8, Y8
-	VPADDQ      Y4, Y9, Y9
-	VPADDQ      Y5, Y10, Y10
-	VPADDQ      Y6, Y11, Y11
+	VPSRLQ      $0x1e, Y11, Y11
+	VPAND       Y0, Y11, Y11
+	VPADDQ      Y2, Y8, Y8
+	VPADDQ      Y3, Y9, Y9
+	VPADDQ      Y4, Y10, Y10
+	VPADDQ      Y5, Y11, Y11
+	VPADDQ      Y6, Y7, Y7
 	VMOVDQU     288(CX), Y6
-	VPMULUDQ    Y6, Y7, Y2
-	VPMULUDQ    Y6, Y8, Y3
-	VPMULUDQ    Y6, Y9, Y4
-	VPMULUDQ    Y6, Y10, Y5
-	VPMULUDQ    Y6, Y11, Y6
+	VPMULUDQ    Y6, Y8, Y2
+	VPMULUDQ    Y6, Y9, Y3
+	VPMULUDQ    Y6, Y10, Y4
+	VPMULUDQ    Y6, Y11, Y5
+	VPMULUDQ    Y6, Y7, Y6
 	VMOVDQU     320(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
+	VPMULUDQ    Y12, Y8, Y13
 	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y10, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y11, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     352(CX), Y12
 	VPMULUDQ    Y12, Y8, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y10, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     352(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     384(CX), Y12
 	VPMULUDQ    Y12, Y8, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     384(CX), Y12
-	VPMULUDQ    Y12, Y7, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y8, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     416(CX), Y12
-	VPMULUDQ    Y12, Y7, Y7
-	VPADDQ      Y7, Y6, Y6
-	VMOVDQU     448(CX), Y7
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y2, Y2
-	VMOVDQU     480(CX), Y7
-	VPMULUDQ    Y7, Y10, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y3, Y3
-	VMOVDQU     512(CX), Y7
-	VPMULUDQ    Y7, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y7, Y10, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y7, Y11, Y7
-	VPADDQ      Y7, Y4, Y4
-	VMOVDQU     544(CX), Y7
-	VPMULUDQ    Y7, Y8, Y8
+	VPMULUDQ    Y12, Y8, Y8
+	VPADDQ      Y8, Y6, Y6
+	VMOVDQU     448(CX), Y8
+	VPMULUDQ    Y8, Y7, Y8
 	VPADDQ      Y8, Y2, Y2
-	VPMULUDQ    Y7, Y9, Y8
+	VMOVDQU     480(CX), Y8
+	VPMULUDQ    Y8, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y8, Y7, Y8
 	VPADDQ      Y8, Y3, Y3
-	VPMULUDQ    Y7, Y10, Y8
+	VMOVDQU     512(CX), Y8
+	VPMULUDQ    Y8, Y10, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y8, Y11, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y8, Y7, Y8
 	VPADDQ      Y8, Y4, Y4
-	VPMULUDQ    Y7, Y11, Y7
+	VMOVDQU     544(CX), Y8
+	VPMULUDQ    Y8, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y8, Y10, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPMULUDQ    Y8, Y11, Y9
+	VPADDQ      Y9, Y4, Y4
+	VPMULUDQ    Y8, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 1 -> limbs, times its power by component
@@ -43811,75 +42079,75 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     96(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     70(DX), Y8
+	VPBLENDD    $0xcc, 94(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     576(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     608(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     608(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     640(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     640(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     672(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     672(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     704(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     736(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     768(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     800(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     832(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     736(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     768(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     800(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     832(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 2 -> limbs, times its power by component
@@ -43887,75 +42155,75 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     160(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     134(DX), Y8
+	VPBLENDD    $0xcc, 158(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     864(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     896(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     896(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     928(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     928(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     960(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     960(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     992(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     1024(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     1056(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     1088(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     1120(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1024(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     1056(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1088(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1120(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 3 -> limbs, times its power by component
@@ -43963,75 +42231,75 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     224(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     198(DX), Y8
+	VPBLENDD    $0xcc, 222(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     1152(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1184(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1184(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     1216(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1216(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     1248(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1248(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     1280(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     1312(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     1344(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     1376(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     1408(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1312(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     1344(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1376(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1408(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 4 -> limbs, times its power by component
@@ -44039,75 +42307,75 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     288(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     262(DX), Y8
+	VPBLENDD    $0xcc, 286(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     1440(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1472(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1472(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     1504(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1504(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     1536(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1536(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     1568(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     1600(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     1632(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     1664(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     1696(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1600(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     1632(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1664(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1696(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 5 -> limbs, times its power by component
@@ -44115,75 +42383,75 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     352(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     326(DX), Y8
+	VPBLENDD    $0xcc, 350(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     1728(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     1760(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1760(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     1792(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1792(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     1824(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     1824(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     1856(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     1888(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     1920(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     1952(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     1984(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     1888(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     1920(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     1952(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     1984(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 6 -> limbs, times its power by component
@@ -44191,75 +42459,75 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VMOVDQU     416(DX), Y8
 	VPUNPCKLQDQ Y8, Y7, Y9
 	VPUNPCKHQDQ Y8, Y7, Y7
-	VPAND       Y0, Y9, Y8
-	VPSRLQ      $0x1a, Y9, Y10
-	VPAND       Y0, Y10, Y10
-	VPSRLQ      $0x34, Y9, Y9
-	VPSLLQ      $0x0c, Y7, Y11
-	VPOR        Y11, Y9, Y9
-	VPAND       Y0, Y9, Y9
-	VPSRLQ      $0x0e, Y7, Y11
-	VPAND       Y0, Y11, Y11
+	VMOVDQU     390(DX), Y8
+	VPBLENDD    $0xcc, 414(DX), Y8, Y8
 	VPSRLQ      $0x28, Y7, Y7
 	VPOR        Y1, Y7, Y7
+	VPAND       Y0, Y9, Y10
+	VPSRLQ      $0x1a, Y9, Y9
+	VPAND       Y0, Y9, Y9
+	VPSRLQ      $0x04, Y8, Y11
+	VPAND       Y0, Y11, Y11
+	VPSRLQ      $0x1e, Y8, Y8
+	VPAND       Y0, Y8, Y8
 	VMOVDQU     2016(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
+	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y2, Y2
+	VPMULUDQ    Y12, Y9, Y13
+	VPADDQ      Y13, Y3, Y3
+	VPMULUDQ    Y12, Y11, Y13
+	VPADDQ      Y13, Y4, Y4
+	VPMULUDQ    Y12, Y8, Y13
+	VPADDQ      Y13, Y5, Y5
+	VPMULUDQ    Y12, Y7, Y12
+	VPADDQ      Y12, Y6, Y6
+	VMOVDQU     2048(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y3, Y3
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y11, Y13
 	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y7, Y12
+	VPMULUDQ    Y12, Y8, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     2048(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y3, Y3
+	VMOVDQU     2080(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y4, Y4
 	VPMULUDQ    Y12, Y9, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y11, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     2080(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y4, Y4
+	VMOVDQU     2112(CX), Y12
 	VPMULUDQ    Y12, Y10, Y13
 	VPADDQ      Y13, Y5, Y5
 	VPMULUDQ    Y12, Y9, Y12
 	VPADDQ      Y12, Y6, Y6
-	VMOVDQU     2112(CX), Y12
-	VPMULUDQ    Y12, Y8, Y13
-	VPADDQ      Y13, Y5, Y5
-	VPMULUDQ    Y12, Y10, Y12
-	VPADDQ      Y12, Y6, Y6
 	VMOVDQU     2144(CX), Y12
-	VPMULUDQ    Y12, Y8, Y8
-	VPADDQ      Y8, Y6, Y6
-	VMOVDQU     2176(CX), Y8
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y2, Y2
-	VMOVDQU     2208(CX), Y8
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y3, Y3
-	VMOVDQU     2240(CX), Y8
-	VPMULUDQ    Y8, Y9, Y12
-	VPADDQ      Y12, Y2, Y2
-	VPMULUDQ    Y8, Y11, Y12
-	VPADDQ      Y12, Y3, Y3
-	VPMULUDQ    Y8, Y7, Y8
-	VPADDQ      Y8, Y4, Y4
-	VMOVDQU     2272(CX), Y8
-	VPMULUDQ    Y8, Y10, Y10
+	VPMULUDQ    Y12, Y10, Y10
+	VPADDQ      Y10, Y6, Y6
+	VMOVDQU     2176(CX), Y10
+	VPMULUDQ    Y10, Y7, Y10
 	VPADDQ      Y10, Y2, Y2
-	VPMULUDQ    Y8, Y9, Y9
+	VMOVDQU     2208(CX), Y10
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y3, Y3
+	VMOVDQU     2240(CX), Y10
+	VPMULUDQ    Y10, Y11, Y12
+	VPADDQ      Y12, Y2, Y2
+	VPMULUDQ    Y10, Y8, Y12
+	VPADDQ      Y12, Y3, Y3
+	VPMULUDQ    Y10, Y7, Y10
+	VPADDQ      Y10, Y4, Y4
+	VMOVDQU     2272(CX), Y10
+	VPMULUDQ    Y10, Y9, Y9
+	VPADDQ      Y9, Y2, Y2
+	VPMULUDQ    Y10, Y11, Y9
 	VPADDQ      Y9, Y3, Y3
-	VPMULUDQ    Y8, Y11, Y9
-	VPADDQ      Y9, Y4, Y4
-	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y10, Y8, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPMULUDQ    Y10, Y7, Y7
 	VPADDQ      Y7, Y5, Y5
 
 	// message vector 7 (r^0): loose limbs into d
@@ -44278,30 +42546,27 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-4
 	VPADDQ      Y7, Y5, Y5
 	VPADDQ      p1305consts<>+64(SB), Y6, Y6
 
-	// carry (ilv) d -> acc
+	// carry (seq) d -> acc
 	VPSRLQ $0x1a, Y2, Y7
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y7
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y7, Y6, Y6
 	VPSRLQ $0x1a, Y3, Y7
 	VPAND  Y0, Y3, Y3
 	VPADDQ Y7, Y4, Y4
+	VPSRLQ $0x1a, Y4, Y7
+	VPAND  Y0, Y4, Y4
+	VPADDQ Y7, Y5, Y5
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
 	VPSRLQ $0x1a, Y6, Y7
 	VPAND  Y0, Y6, Y6
 	VPSLLQ $0x02, Y7, Y8
 	VPADDQ Y7, Y8, Y8
 	VPADDQ Y8, Y2, Y2
-	VPSRLQ $0x1a, Y4, Y7
-	VPAND  Y0, Y4, Y4
-	VPADDQ Y7, Y5, Y5
 	VPSRLQ $0x1a, Y2, Y7
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y7
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y7, Y6, Y6
 	ADDQ   $0x00000200, DX
 	SUBQ   $0x00000200, BX
 	CMPQ   BX, $0x00000200
@@ -44369,75 +42634,75 @@ loop:
 	VMOVDQU     32(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     6(DX), Y3
+	VPBLENDD    $0xcc, 30(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     288(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     320(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     320(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     352(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     352(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     384(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     384(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     416(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     448(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     480(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     512(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     544(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     448(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     480(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     512(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     544(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 1 -> limbs, times its power by component
@@ -44445,75 +42710,75 @@ loop:
 	VMOVDQU     96(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     70(DX), Y3
+	VPBLENDD    $0xcc, 94(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     576(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     608(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     608(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     640(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     640(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     672(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     672(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     704(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     736(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     768(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     800(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     832(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     736(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     768(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     800(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     832(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 2 -> limbs, times its power by component
@@ -44521,75 +42786,75 @@ loop:
 	VMOVDQU     160(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     134(DX), Y3
+	VPBLENDD    $0xcc, 158(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     864(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     896(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     896(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     928(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     928(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     960(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     960(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     992(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     1024(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     1056(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     1088(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     1120(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1024(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     1056(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1088(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1120(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 3 -> limbs, times its power by component
@@ -44597,75 +42862,75 @@ loop:
 	VMOVDQU     224(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     198(DX), Y3
+	VPBLENDD    $0xcc, 222(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     1152(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1184(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1184(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     1216(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1216(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     1248(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1248(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     1280(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     1312(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     1344(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     1376(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     1408(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1312(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     1344(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1376(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1408(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 4 -> limbs, times its power by component
@@ -44673,75 +42938,75 @@ loop:
 	VMOVDQU     288(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     262(DX), Y3
+	VPBLENDD    $0xcc, 286(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     1440(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1472(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1472(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     1504(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1504(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     1536(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1536(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     1568(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     1600(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     1632(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     1664(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     1696(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1600(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     1632(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1664(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1696(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 5 -> limbs, times its power by component
@@ -44749,75 +43014,75 @@ loop:
 	VMOVDQU     352(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     326(DX), Y3
+	VPBLENDD    $0xcc, 350(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     1728(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     1760(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1760(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     1792(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1792(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     1824(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     1824(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     1856(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     1888(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     1920(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     1952(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     1984(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     1888(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     1920(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     1952(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     1984(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 6 -> limbs, times its power by component
@@ -44825,75 +43090,75 @@ loop:
 	VMOVDQU     416(DX), Y3
 	VPUNPCKLQDQ Y3, Y2, Y4
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPAND       Y0, Y4, Y3
-	VPSRLQ      $0x1a, Y4, Y5
-	VPAND       Y0, Y5, Y5
-	VPSRLQ      $0x34, Y4, Y4
-	VPSLLQ      $0x0c, Y2, Y6
-	VPOR        Y6, Y4, Y4
-	VPAND       Y0, Y4, Y4
-	VPSRLQ      $0x0e, Y2, Y6
-	VPAND       Y0, Y6, Y6
+	VMOVDQU     390(DX), Y3
+	VPBLENDD    $0xcc, 414(DX), Y3, Y3
 	VPSRLQ      $0x28, Y2, Y2
 	VPOR        Y1, Y2, Y2
+	VPAND       Y0, Y4, Y5
+	VPSRLQ      $0x1a, Y4, Y4
+	VPAND       Y0, Y4, Y4
+	VPSRLQ      $0x04, Y3, Y6
+	VPAND       Y0, Y6, Y6
+	VPSRLQ      $0x1e, Y3, Y3
+	VPAND       Y0, Y3, Y3
 	VMOVDQU     2016(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
+	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y8, Y8
+	VPMULUDQ    Y12, Y4, Y13
+	VPADDQ      Y13, Y9, Y9
+	VPMULUDQ    Y12, Y6, Y13
+	VPADDQ      Y13, Y10, Y10
+	VPMULUDQ    Y12, Y3, Y13
+	VPADDQ      Y13, Y11, Y11
+	VPMULUDQ    Y12, Y2, Y12
+	VPADDQ      Y12, Y7, Y7
+	VMOVDQU     2048(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y9, Y9
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y6, Y13
 	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y2, Y12
+	VPMULUDQ    Y12, Y3, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     2048(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y9, Y9
+	VMOVDQU     2080(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y10, Y10
 	VPMULUDQ    Y12, Y4, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y6, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     2080(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y10, Y10
+	VMOVDQU     2112(CX), Y12
 	VPMULUDQ    Y12, Y5, Y13
 	VPADDQ      Y13, Y11, Y11
 	VPMULUDQ    Y12, Y4, Y12
 	VPADDQ      Y12, Y7, Y7
-	VMOVDQU     2112(CX), Y12
-	VPMULUDQ    Y12, Y3, Y13
-	VPADDQ      Y13, Y11, Y11
-	VPMULUDQ    Y12, Y5, Y12
-	VPADDQ      Y12, Y7, Y7
 	VMOVDQU     2144(CX), Y12
-	VPMULUDQ    Y12, Y3, Y3
-	VPADDQ      Y3, Y7, Y7
-	VMOVDQU     2176(CX), Y3
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y8, Y8
-	VMOVDQU     2208(CX), Y3
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y9, Y9
-	VMOVDQU     2240(CX), Y3
-	VPMULUDQ    Y3, Y4, Y12
-	VPADDQ      Y12, Y8, Y8
-	VPMULUDQ    Y3, Y6, Y12
-	VPADDQ      Y12, Y9, Y9
-	VPMULUDQ    Y3, Y2, Y3
-	VPADDQ      Y3, Y10, Y10
-	VMOVDQU     2272(CX), Y3
-	VPMULUDQ    Y3, Y5, Y5
+	VPMULUDQ    Y12, Y5, Y5
+	VPADDQ      Y5, Y7, Y7
+	VMOVDQU     2176(CX), Y5
+	VPMULUDQ    Y5, Y2, Y5
 	VPADDQ      Y5, Y8, Y8
-	VPMULUDQ    Y3, Y4, Y4
+	VMOVDQU     2208(CX), Y5
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y9, Y9
+	VMOVDQU     2240(CX), Y5
+	VPMULUDQ    Y5, Y6, Y12
+	VPADDQ      Y12, Y8, Y8
+	VPMULUDQ    Y5, Y3, Y12
+	VPADDQ      Y12, Y9, Y9
+	VPMULUDQ    Y5, Y2, Y5
+	VPADDQ      Y5, Y10, Y10
+	VMOVDQU     2272(CX), Y5
+	VPMULUDQ    Y5, Y4, Y4
+	VPADDQ      Y4, Y8, Y8
+	VPMULUDQ    Y5, Y6, Y4
 	VPADDQ      Y4, Y9, Y9
-	VPMULUDQ    Y3, Y6, Y4
-	VPADDQ      Y4, Y10, Y10
-	VPMULUDQ    Y3, Y2, Y2
+	VPMULUDQ    Y5, Y3, Y3
+	VPADDQ      Y3, Y10, Y10
+	VPMULUDQ    Y5, Y2, Y2
 	VPADDQ      Y2, Y11, Y11
 
 	// message vector 7 (r^0): loose limbs into d
@@ -44912,30 +43177,27 @@ loop:
 	VPADDQ      Y2, Y11, Y11
 	VPADDQ      p1305consts<>+64(SB), Y7, Y7
 
-	// carry (ilv) d -> acc
+	// carry (seq) d -> acc
 	VPSRLQ $0x1a, Y8, Y3
 	VPAND  Y0, Y8, Y2
 	VPADDQ Y3, Y9, Y9
-	VPSRLQ $0x1a, Y11, Y3
-	VPAND  Y0, Y11, Y5
-	VPADDQ Y3, Y7, Y7
 	VPSRLQ $0x1a, Y9, Y4
 	VPAND  Y0, Y9, Y3
 	VPADDQ Y4, Y10, Y10
-	VPSRLQ $0x1a, Y7, Y4
-	VPAND  Y0, Y7, Y6
-	VPSLLQ $0x02, Y4, Y7
-	VPADDQ Y4, Y7, Y7
-	VPADDQ Y7, Y2, Y2
-	VPSRLQ $0x1a, Y10, Y7
+	VPSRLQ $0x1a, Y10, Y5
 	VPAND  Y0, Y10, Y4
-	VPADDQ Y7, Y5, Y5
+	VPADDQ Y5, Y11, Y11
+	VPSRLQ $0x1a, Y11, Y6
+	VPAND  Y0, Y11, Y5
+	VPADDQ Y6, Y7, Y7
+	VPSRLQ $0x1a, Y7, Y8
+	VPAND  Y0, Y7, Y6
+	VPSLLQ $0x02, Y8, Y7
+	VPADDQ Y8, Y7, Y7
+	VPADDQ Y7, Y2, Y2
 	VPSRLQ $0x1a, Y2, Y7
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y7
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y7, Y6, Y6
 	ADDQ   $0x00000200, DX
 	SUBQ   $0x00000200, BX
 	CMPQ   BX, $0x00000200
@@ -45018,30 +43280,27 @@ step:
 	VPADDQ      Y2, Y10, Y10
 	VPADDQ      p1305consts<>+64(SB), Y1, Y1
 
-	// carry (ilv) d -> acc
+	// carry (seq) d -> acc
 	VPSRLQ $0x1a, Y7, Y3
 	VPAND  Y0, Y7, Y2
 	VPADDQ Y3, Y8, Y8
-	VPSRLQ $0x1a, Y10, Y3
-	VPAND  Y0, Y10, Y5
-	VPADDQ Y3, Y1, Y1
 	VPSRLQ $0x1a, Y8, Y4
 	VPAND  Y0, Y8, Y3
 	VPADDQ Y4, Y9, Y9
-	VPSRLQ $0x1a, Y1, Y4
-	VPAND  Y0, Y1, Y6
-	VPSLLQ $0x02, Y4, Y1
-	VPADDQ Y4, Y1, Y1
-	VPADDQ Y1, Y2, Y2
-	VPSRLQ $0x1a, Y9, Y1
+	VPSRLQ $0x1a, Y9, Y5
 	VPAND  Y0, Y9, Y4
-	VPADDQ Y1, Y5, Y5
+	VPADDQ Y5, Y10, Y10
+	VPSRLQ $0x1a, Y10, Y6
+	VPAND  Y0, Y10, Y5
+	VPADDQ Y6, Y1, Y1
+	VPSRLQ $0x1a, Y1, Y7
+	VPAND  Y0, Y1, Y6
+	VPSLLQ $0x02, Y7, Y1
+	VPADDQ Y7, Y1, Y1
+	VPADDQ Y1, Y2, Y2
 	VPSRLQ $0x1a, Y2, Y1
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y1, Y3, Y3
-	VPSRLQ $0x1a, Y5, Y1
-	VPAND  Y0, Y5, Y5
-	VPADDQ Y1, Y6, Y6
 	ADDQ   $0x40, DX
 	SUBQ   $0x40, BX
 	JNZ    step

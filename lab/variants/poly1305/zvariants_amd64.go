@@ -36,13 +36,11 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 6}},
 		{Name: "isa=scalar/radix=64/mul=mulx/blocks=4/align=64", Features: []string{"adx", "bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_b4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 7}},
-		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulq_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 8}},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulq_fused_b1_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 9}},
 		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 11}},
+		{Name: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/kernels/poly1305.sum_scalar_mulq_fused_b4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=1/align=none", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_fused_b1_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 12}},
 		{Name: "isa=scalar/radix=64/mul=mulx/red=fused/blocks=1/align=64", Features: []string{"bmi2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.sum_scalar_mulx_fused_b1_a64", LoopLabel: "loop", OffsetSweep: false,
@@ -151,8 +149,7 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 68, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 69, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 70, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 71, Vector: true, Radix: 26, Lanes: 4, Unroll: 4, Order: []int{0, 2, 1, 3}, Shape: 2, PowWords: 180, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b16_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
@@ -182,10 +179,10 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 84, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 85, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 86, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &poly1305core.Variant{ID: 88, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 89, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
@@ -268,12 +265,8 @@ func labCallScalar(id int, h *[3]uint64, r *[2]uint64, m []byte, hibit uint64) {
 		blocks_scalar_mulx_b4_anone(h, r, m, hibit)
 	case 7:
 		blocks_scalar_mulx_b4_a64(h, r, m, hibit)
-	case 8:
-		blocks_scalar_mulq_fused_b1_anone(h, r, m, hibit)
 	case 9:
 		blocks_scalar_mulq_fused_b1_a64(h, r, m, hibit)
-	case 11:
-		blocks_scalar_mulq_fused_b4_a64(h, r, m, hibit)
 	case 12:
 		blocks_scalar_mulx_fused_b1_anone(h, r, m, hibit)
 	case 13:
@@ -299,12 +292,8 @@ func labCallSum(id int, out *[16]byte, m []byte, key *[32]byte) {
 		sum_scalar_mulx_b4_anone(out, m, key)
 	case 7:
 		sum_scalar_mulx_b4_a64(out, m, key)
-	case 8:
-		sum_scalar_mulq_fused_b1_anone(out, m, key)
 	case 9:
 		sum_scalar_mulq_fused_b1_a64(out, m, key)
-	case 11:
-		sum_scalar_mulq_fused_b4_a64(out, m, key)
 	case 12:
 		sum_scalar_mulx_fused_b1_anone(out, m, key)
 	case 13:
@@ -422,8 +411,6 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_anone(h, pw, m)
 	case 69:
 		blocks_avx2_r26_l4_b16_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
-	case 70:
-		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
 	case 71:
 		blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_a64(h, pw, m)
 	case 72:
@@ -452,8 +439,8 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_anone(h, pw, m)
 	case 85:
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
-	case 86:
-		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
+	case 88:
+		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 89:
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_a64(h, pw, m)
 	case 91:

@@ -5,7 +5,4 @@
 package polypack
 
 //go:noescape
-func decode12_avx512(f *[256]int16, src *[384]byte) uint32
-
-//go:noescape
 func decompress_avx512(f *[256]int16, src []byte, d int)

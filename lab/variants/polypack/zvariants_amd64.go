@@ -31,7 +31,7 @@ func asmEncode12() []variant.Impl[func(dst *[384]byte, f *[256]int16)] {
 func asmDecode12() []variant.Impl[func(f *[256]int16, src *[384]byte) uint32] {
 	return []variant.Impl[func(f *[256]int16, src *[384]byte) uint32]{
 		{Name: "isa=avx2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decode12_avx2", LoopLabel: "", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polypack.decode12_avx512", LoopLabel: "", OffsetSweep: false, Fn: decode12_avx512},
+		{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polypack.decode12_avx512", LoopLabel: "", OffsetSweep: false, Fn: nil},
 	}
 }
 

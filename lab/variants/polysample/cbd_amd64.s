@@ -4,40 +4,6 @@
 
 #include "textflag.h"
 
-// func cbd2_avx2_1(f *[256]int16, b *[128]byte)
-// Requires: AVX, AVX2
-TEXT ·cbd2_avx2_1(SB), NOSPLIT, $0-16
-	MOVQ f+0(FP), AX
-	MOVQ b+8(FP), CX
-	MOVQ $0x0000000000000010, DX
-
-loop:
-	VPMOVZXBD (CX), Y0
-	VPSRLD    $0x01, Y0, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
-	VPADDD    Y1, Y0, Y0
-	VPSRLD    $0x02, Y0, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPSUBD    Y1, Y0, Y0
-	VPSLLD    $0x0c, Y0, Y1
-	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
-	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
-	VPOR      Y1, Y0, Y0
-	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
-	VPSRAW    $0x0f, Y0, Y1
-	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
-	VPADDW    Y1, Y0, Y0
-	VMOVDQU   Y0, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000008, CX
-	DECQ      DX
-	JNZ       loop
-	VZEROUPPER
-	RET
-
 // func cbd2_avx2_2(f *[256]int16, b *[128]byte)
 // Requires: AVX, AVX2
 TEXT ·cbd2_avx2_2(SB), NOSPLIT, $0-16
@@ -235,69 +201,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func cbd3_avx2_2(f *[256]int16, b *[192]byte)
-// Requires: AVX, AVX2
-TEXT ·cbd3_avx2_2(SB), NOSPLIT, $0-16
-	MOVQ f+0(FP), AX
-	MOVQ b+8(FP), CX
-	MOVQ $0x0000000000000008, DX
-
-loop:
-	VMOVQ       (CX), X3
-	VPINSRD     $0x02, 8(CX), X3, X3
-	VINSERTI128 $0x01, X3, Y3, Y0
-	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
-	VPSRLD      $0x01, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSRLD      $0x02, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSLLD      $0x0a, Y2, Y1
-	VPOR        Y1, Y2, Y2
-	VPSRLD      $0x03, Y2, Y1
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
-	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSUBD      Y1, Y2, Y2
-	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
-	VPADDW      Y0, Y2, Y2
-	VMOVDQU     Y2, (AX)
-	VMOVQ       12(CX), X3
-	VPINSRD     $0x02, 20(CX), X3, X3
-	VINSERTI128 $0x01, X3, Y3, Y0
-	VPSHUFB     cbdconst_40fa4a1b89e2<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y0, Y2
-	VPSRLD      $0x01, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSRLD      $0x02, Y0, Y1
-	VPAND       cbdconst_ffc90a3fa53c<>+0(SB), Y1, Y1
-	VPADDD      Y1, Y2, Y2
-	VPSLLD      $0x0a, Y2, Y1
-	VPOR        Y1, Y2, Y2
-	VPSRLD      $0x03, Y2, Y1
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y2, Y2
-	VPAND       cbdconst_8b6309400ef3<>+0(SB), Y1, Y1
-	VPADDD      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSUBD      Y1, Y2, Y2
-	VPSUBW      cbdconst_0aaf8c780e96<>+0(SB), Y2, Y2
-	VPSRAW      $0x0f, Y2, Y0
-	VPAND       cbdconst_1258bfc9a214<>+0(SB), Y0, Y0
-	VPADDW      Y0, Y2, Y2
-	VMOVDQU     Y2, 32(AX)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000018, CX
-	DECQ        DX
-	JNZ         loop
-	VZEROUPPER
-	RET
-
 // func cbd3_avx512_2(f *[256]int16, b *[192]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·cbd3_avx512_2(SB), NOSPLIT, $0-16
@@ -360,63 +263,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func expandmask_avx2_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)
-// Requires: AVX, AVX2
-TEXT ·expandmask_avx2_1(SB), NOSPLIT, $0-48
-	MOVQ y+0(FP), AX
-	MOVQ yHat+8(FP), CX
-	MOVQ b_base+16(FP), DX
-	MOVQ bits+40(FP), BX
-	CMPQ BX, $0x00000012
-	JEQ  z18
-	MOVQ $0x0000000000000020, BX
-
-loop:
-	VMOVDQU     (DX), X0
-	VINSERTI128 $0x01, 4(DX), Y0, Y0
-	VPSHUFB     cbdconst_82d987238aad<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_2243f8a55dbe<>+0(SB), Y0, Y0
-	VPAND       cbdconst_7d634f4b6b77<>+0(SB), Y0, Y0
-	VMOVDQU     cbdconst_d8acf8b753b4<>+0(SB), Y1
-	VPSUBD      Y0, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPSRAD      $0x1f, Y1, Y2
-	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
-	VPADDD      Y2, Y1, Y1
-	VMOVDQU     Y1, (CX)
-	ADDQ        $0x00000020, AX
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000014, DX
-	DECQ        BX
-	JNZ         loop
-	JMP         done
-
-z18:
-	MOVQ $0x0000000000000020, BX
-
-loop18:
-	VMOVDQU     (DX), X0
-	VINSERTI128 $0x01, 2(DX), Y0, Y0
-	VPSHUFB     cbdconst_6d4ba46c2eb9<>+0(SB), Y0, Y0
-	VPSRLVD     cbdconst_a0de8106c585<>+0(SB), Y0, Y0
-	VPAND       cbdconst_15151749d430<>+0(SB), Y0, Y0
-	VMOVDQU     cbdconst_5463b52cf708<>+0(SB), Y1
-	VPSUBD      Y0, Y1, Y1
-	VMOVDQU     Y1, (AX)
-	VPSRAD      $0x1f, Y1, Y2
-	VPAND       cbdconst_9316a9ca5d3d<>+0(SB), Y2, Y2
-	VPADDD      Y2, Y1, Y1
-	VMOVDQU     Y1, (CX)
-	ADDQ        $0x00000020, AX
-	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000012, DX
-	DECQ        BX
-	JNZ         loop18
-
-done:
-	VZEROUPPER
-	RET
-
 DATA cbdconst_06cc28cfcdab<>+0(SB)/8, $0x0000003300000033
 DATA cbdconst_06cc28cfcdab<>+8(SB)/8, $0x0000003300000033
 DATA cbdconst_06cc28cfcdab<>+16(SB)/8, $0x0000003300000033
@@ -445,18 +291,6 @@ DATA cbdconst_1258bfc9a214<>+16(SB)/8, $0x0d010d010d010d01
 DATA cbdconst_1258bfc9a214<>+24(SB)/8, $0x0d010d010d010d01
 GLOBL cbdconst_1258bfc9a214<>(SB), RODATA|NOPTR, $32
 
-DATA cbdconst_15151749d430<>+0(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_15151749d430<>+8(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_15151749d430<>+16(SB)/8, $0x0003ffff0003ffff
-DATA cbdconst_15151749d430<>+24(SB)/8, $0x0003ffff0003ffff
-GLOBL cbdconst_15151749d430<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_2243f8a55dbe<>+0(SB)/8, $0x0000000400000000
-DATA cbdconst_2243f8a55dbe<>+8(SB)/8, $0x0000000400000000
-DATA cbdconst_2243f8a55dbe<>+16(SB)/8, $0x0000000400000000
-DATA cbdconst_2243f8a55dbe<>+24(SB)/8, $0x0000000400000000
-GLOBL cbdconst_2243f8a55dbe<>(SB), RODATA|NOPTR, $32
-
 DATA cbdconst_3620e585998b<>+0(SB)/8, $0x0202020101010100
 DATA cbdconst_3620e585998b<>+8(SB)/8, $0x0505050404040403
 DATA cbdconst_3620e585998b<>+16(SB)/8, $0x0808080707070706
@@ -476,12 +310,6 @@ DATA cbdconst_3b63e9a2d5df<>+40(SB)/8, $0x0007000700070007
 DATA cbdconst_3b63e9a2d5df<>+48(SB)/8, $0x0007000700070007
 DATA cbdconst_3b63e9a2d5df<>+56(SB)/8, $0x0007000700070007
 GLOBL cbdconst_3b63e9a2d5df<>(SB), RODATA|NOPTR, $64
-
-DATA cbdconst_40fa4a1b89e2<>+0(SB)/8, $0x8080020180800100
-DATA cbdconst_40fa4a1b89e2<>+8(SB)/8, $0x8080050480800403
-DATA cbdconst_40fa4a1b89e2<>+16(SB)/8, $0x8080080780800706
-DATA cbdconst_40fa4a1b89e2<>+24(SB)/8, $0x80800b0a80800a09
-GLOBL cbdconst_40fa4a1b89e2<>(SB), RODATA|NOPTR, $32
 
 DATA cbdconst_420d5e860f57<>+0(SB)/8, $0x000f0000000f0000
 DATA cbdconst_420d5e860f57<>+8(SB)/8, $0x000f0000000f0000
@@ -513,53 +341,11 @@ DATA cbdconst_53b42d8ec3ae<>+48(SB)/8, $0x0d010d010d010d01
 DATA cbdconst_53b42d8ec3ae<>+56(SB)/8, $0x0d010d010d010d01
 GLOBL cbdconst_53b42d8ec3ae<>(SB), RODATA|NOPTR, $64
 
-DATA cbdconst_5463b52cf708<>+0(SB)/8, $0x0002000000020000
-DATA cbdconst_5463b52cf708<>+8(SB)/8, $0x0002000000020000
-DATA cbdconst_5463b52cf708<>+16(SB)/8, $0x0002000000020000
-DATA cbdconst_5463b52cf708<>+24(SB)/8, $0x0002000000020000
-GLOBL cbdconst_5463b52cf708<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_6d4ba46c2eb9<>+0(SB)/8, $0x8004030280020100
-DATA cbdconst_6d4ba46c2eb9<>+8(SB)/8, $0x8008070680060504
-DATA cbdconst_6d4ba46c2eb9<>+16(SB)/8, $0x800b0a0980090807
-DATA cbdconst_6d4ba46c2eb9<>+24(SB)/8, $0x800f0e0d800d0c0b
-GLOBL cbdconst_6d4ba46c2eb9<>(SB), RODATA|NOPTR, $32
-
 DATA cbdconst_70f672bbcca0<>+0(SB)/8, $0x0000003300000033
 DATA cbdconst_70f672bbcca0<>+8(SB)/8, $0x0000003300000033
 DATA cbdconst_70f672bbcca0<>+16(SB)/8, $0x0000003300000033
 DATA cbdconst_70f672bbcca0<>+24(SB)/8, $0x0000003300000033
 GLOBL cbdconst_70f672bbcca0<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_7d634f4b6b77<>+0(SB)/8, $0x000fffff000fffff
-DATA cbdconst_7d634f4b6b77<>+8(SB)/8, $0x000fffff000fffff
-DATA cbdconst_7d634f4b6b77<>+16(SB)/8, $0x000fffff000fffff
-DATA cbdconst_7d634f4b6b77<>+24(SB)/8, $0x000fffff000fffff
-GLOBL cbdconst_7d634f4b6b77<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_82d987238aad<>+0(SB)/8, $0x8004030280020100
-DATA cbdconst_82d987238aad<>+8(SB)/8, $0x8009080780070605
-DATA cbdconst_82d987238aad<>+16(SB)/8, $0x800a090880080706
-DATA cbdconst_82d987238aad<>+24(SB)/8, $0x800f0e0d800d0c0b
-GLOBL cbdconst_82d987238aad<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_8b6309400ef3<>+0(SB)/8, $0x0007000700070007
-DATA cbdconst_8b6309400ef3<>+8(SB)/8, $0x0007000700070007
-DATA cbdconst_8b6309400ef3<>+16(SB)/8, $0x0007000700070007
-DATA cbdconst_8b6309400ef3<>+24(SB)/8, $0x0007000700070007
-GLOBL cbdconst_8b6309400ef3<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_9316a9ca5d3d<>+0(SB)/8, $0x007fe001007fe001
-DATA cbdconst_9316a9ca5d3d<>+8(SB)/8, $0x007fe001007fe001
-DATA cbdconst_9316a9ca5d3d<>+16(SB)/8, $0x007fe001007fe001
-DATA cbdconst_9316a9ca5d3d<>+24(SB)/8, $0x007fe001007fe001
-GLOBL cbdconst_9316a9ca5d3d<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_a0de8106c585<>+0(SB)/8, $0x0000000200000000
-DATA cbdconst_a0de8106c585<>+8(SB)/8, $0x0000000600000004
-DATA cbdconst_a0de8106c585<>+16(SB)/8, $0x0000000200000000
-DATA cbdconst_a0de8106c585<>+24(SB)/8, $0x0000000600000004
-GLOBL cbdconst_a0de8106c585<>(SB), RODATA|NOPTR, $32
 
 DATA cbdconst_a967f5d73801<>+0(SB)/8, $0x0000005500000055
 DATA cbdconst_a967f5d73801<>+8(SB)/8, $0x0000005500000055
@@ -597,12 +383,6 @@ DATA cbdconst_ca668ac469b4<>+48(SB)/8, $0x0000000f0000000f
 DATA cbdconst_ca668ac469b4<>+56(SB)/8, $0x0000000f0000000f
 GLOBL cbdconst_ca668ac469b4<>(SB), RODATA|NOPTR, $64
 
-DATA cbdconst_d8acf8b753b4<>+0(SB)/8, $0x0008000000080000
-DATA cbdconst_d8acf8b753b4<>+8(SB)/8, $0x0008000000080000
-DATA cbdconst_d8acf8b753b4<>+16(SB)/8, $0x0008000000080000
-DATA cbdconst_d8acf8b753b4<>+24(SB)/8, $0x0008000000080000
-GLOBL cbdconst_d8acf8b753b4<>(SB), RODATA|NOPTR, $32
-
 DATA cbdconst_deb391ec4275<>+0(SB)/8, $0x0003000300030003
 DATA cbdconst_deb391ec4275<>+8(SB)/8, $0x0003000300030003
 DATA cbdconst_deb391ec4275<>+16(SB)/8, $0x0003000300030003
@@ -618,9 +398,3 @@ DATA cbdconst_e3f57626935b<>+8(SB)/8, $0x0000005500000055
 DATA cbdconst_e3f57626935b<>+16(SB)/8, $0x0000005500000055
 DATA cbdconst_e3f57626935b<>+24(SB)/8, $0x0000005500000055
 GLOBL cbdconst_e3f57626935b<>(SB), RODATA|NOPTR, $32
-
-DATA cbdconst_ffc90a3fa53c<>+0(SB)/8, $0x0000024900000249
-DATA cbdconst_ffc90a3fa53c<>+8(SB)/8, $0x0000024900000249
-DATA cbdconst_ffc90a3fa53c<>+16(SB)/8, $0x0000024900000249
-DATA cbdconst_ffc90a3fa53c<>+24(SB)/8, $0x0000024900000249
-GLOBL cbdconst_ffc90a3fa53c<>(SB), RODATA|NOPTR, $32

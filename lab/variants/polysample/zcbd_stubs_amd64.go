@@ -5,9 +5,6 @@
 package polysample
 
 //go:noescape
-func cbd2_avx2_1(f *[256]int16, b *[128]byte)
-
-//go:noescape
 func cbd2_avx2_2(f *[256]int16, b *[128]byte)
 
 //go:noescape
@@ -17,10 +14,4 @@ func cbd2_avx512_2(f *[256]int16, b *[128]byte)
 func cbd2_avx512_4(f *[256]int16, b *[128]byte)
 
 //go:noescape
-func cbd3_avx2_2(f *[256]int16, b *[192]byte)
-
-//go:noescape
 func cbd3_avx512_2(f *[256]int16, b *[192]byte)
-
-//go:noescape
-func expandmask_avx2_1(y *[256]int32, yHat *[256]int32, b []byte, bits int)

@@ -14,10 +14,4 @@ func rej12_avx512_mem(f *[256]int16, j int, buf []byte) int
 func rej23_avx2_1(a *[256]int32, j int, buf []byte) int
 
 //go:noescape
-func rej23_avx512_permd_reg(a *[256]int32, j int, buf []byte) int
-
-//go:noescape
 func rej23_avx512_permd_mem(a *[256]int32, j int, buf []byte) int
-
-//go:noescape
-func rejeta_avx2_1(s *[256]int32, j int, prf []byte, eta int32) int

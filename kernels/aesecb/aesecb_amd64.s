@@ -869,6 +869,110 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
+// func aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y2
+	VBROADCASTI128 16(AX), Y3
+	VBROADCASTI128 32(AX), Y4
+	VBROADCASTI128 48(AX), Y5
+	VBROADCASTI128 64(AX), Y6
+	VBROADCASTI128 80(AX), Y7
+	VBROADCASTI128 96(AX), Y8
+	VBROADCASTI128 112(AX), Y9
+	VBROADCASTI128 128(AX), Y10
+	VBROADCASTI128 144(AX), Y11
+	VBROADCASTI128 160(AX), Y12
+	CMPQ           CX, $0x00000004
+	JB             tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y2, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y2, Y1, Y1
+	VAESENC     Y3, Y0, Y0
+	VAESENC     Y3, Y1, Y1
+	VAESENC     Y4, Y0, Y0
+	VAESENC     Y4, Y1, Y1
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y5, Y1, Y1
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y6, Y1, Y1
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y7, Y1, Y1
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y8, Y1, Y1
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y9, Y1, Y1
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y10, Y1, Y1
+	VAESENC     Y11, Y0, Y0
+	VAESENC     Y11, Y1, Y1
+	VAESENCLAST Y12, Y0, Y0
+	VAESENCLAST Y12, Y1, Y1
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000004, CX
+	CMPQ        CX, $0x00000004
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y2, Y0, Y0
+	VAESENC     Y3, Y0, Y0
+	VAESENC     Y4, Y0, Y0
+	VAESENC     Y5, Y0, Y0
+	VAESENC     Y6, Y0, Y0
+	VAESENC     Y7, Y0, Y0
+	VAESENC     Y8, Y0, Y0
+	VAESENC     Y9, Y0, Y0
+	VAESENC     Y10, Y0, Y0
+	VAESENC     Y11, Y0, Y0
+	VAESENCLAST Y12, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X2, X0, X0
+	VAESENC     X3, X0, X0
+	VAESENC     X4, X0, X0
+	VAESENC     X5, X0, X0
+	VAESENC     X6, X0, X0
+	VAESENC     X7, X0, X0
+	VAESENC     X8, X0, X0
+	VAESENC     X9, X0, X0
+	VAESENC     X10, X0, X0
+	VAESENC     X11, X0, X0
+	VAESENCLAST X12, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
 // func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, VAES
 TEXT ·aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -3704,175 +3808,6 @@ single:
 partial:
 	RET
 
-// func aes128dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, SSE2
-TEXT ·aes128dec_aesni_i8_kmem_anone(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000008
-	JB   tail
-
-loop:
-	MOVOU      (AX), X8
-	MOVOU      (SI), X0
-	PXOR       X8, X0
-	MOVOU      16(SI), X1
-	PXOR       X8, X1
-	MOVOU      32(SI), X2
-	PXOR       X8, X2
-	MOVOU      48(SI), X3
-	PXOR       X8, X3
-	MOVOU      64(SI), X4
-	PXOR       X8, X4
-	MOVOU      80(SI), X5
-	PXOR       X8, X5
-	MOVOU      96(SI), X6
-	PXOR       X8, X6
-	MOVOU      112(SI), X7
-	PXOR       X8, X7
-	MOVOU      16(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      32(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      48(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      64(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      80(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      96(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      112(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      128(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      144(AX), X8
-	AESDEC     X8, X0
-	AESDEC     X8, X1
-	AESDEC     X8, X2
-	AESDEC     X8, X3
-	AESDEC     X8, X4
-	AESDEC     X8, X5
-	AESDEC     X8, X6
-	AESDEC     X8, X7
-	MOVOU      160(AX), X8
-	AESDECLAST X8, X0
-	AESDECLAST X8, X1
-	AESDECLAST X8, X2
-	AESDECLAST X8, X3
-	AESDECLAST X8, X4
-	AESDECLAST X8, X5
-	AESDECLAST X8, X6
-	AESDECLAST X8, X7
-	MOVOU      X0, (DI)
-	MOVOU      X1, 16(DI)
-	MOVOU      X2, 32(DI)
-	MOVOU      X3, 48(DI)
-	MOVOU      X4, 64(DI)
-	MOVOU      X5, 80(DI)
-	MOVOU      X6, 96(DI)
-	MOVOU      X7, 112(DI)
-	ADDQ       $0x00000080, SI
-	ADDQ       $0x00000080, DI
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
-	JAE        loop
-
-tail:
-single:
-	CMPQ       CX, $0x00000001
-	JB         partial
-	MOVOU      (AX), X8
-	MOVOU      (SI), X0
-	PXOR       X8, X0
-	MOVOU      16(AX), X8
-	AESDEC     X8, X0
-	MOVOU      32(AX), X8
-	AESDEC     X8, X0
-	MOVOU      48(AX), X8
-	AESDEC     X8, X0
-	MOVOU      64(AX), X8
-	AESDEC     X8, X0
-	MOVOU      80(AX), X8
-	AESDEC     X8, X0
-	MOVOU      96(AX), X8
-	AESDEC     X8, X0
-	MOVOU      112(AX), X8
-	AESDEC     X8, X0
-	MOVOU      128(AX), X8
-	AESDEC     X8, X0
-	MOVOU      144(AX), X8
-	AESDEC     X8, X0
-	MOVOU      160(AX), X8
-	AESDECLAST X8, X0
-	MOVOU      X0, (DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000010, DI
-	SUBQ       $0x00000001, CX
-	JMP        single
-
-partial:
-	RET
-
 // func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes128dec_aesni_i8_kmem_a32(SB), NOSPLIT, $0-56
@@ -4476,132 +4411,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000004
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y2
-	VMOVDQU        (SI), Y0
-	VPXOR          Y2, Y0, Y0
-	VMOVDQU        32(SI), Y1
-	VPXOR          Y2, Y1, Y1
-	VBROADCASTI128 16(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 32(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 48(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 64(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 80(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 96(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 112(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 128(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 144(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VAESDEC        Y2, Y1, Y1
-	VBROADCASTI128 160(AX), Y2
-	VAESDECLAST    Y2, Y0, Y0
-	VAESDECLAST    Y2, Y1, Y1
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	ADDQ           $0x00000040, SI
-	ADDQ           $0x00000040, DI
-	SUBQ           $0x00000004, CX
-	CMPQ           CX, $0x00000004
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y2
-	VMOVDQU        (SI), Y0
-	VPXOR          Y2, Y0, Y0
-	VBROADCASTI128 16(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 32(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 48(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 64(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 80(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 96(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 112(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 128(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 144(AX), Y2
-	VAESDEC        Y2, Y0, Y0
-	VBROADCASTI128 160(AX), Y2
-	VAESDECLAST    Y2, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X2
-	VMOVDQU     (SI), X0
-	VPXOR       X2, X0, X0
-	VMOVDQU     16(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     32(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     48(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     64(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     80(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     96(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     112(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     128(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     144(AX), X2
-	VAESDEC     X2, X0, X0
-	VMOVDQU     160(AX), X2
-	VAESDECLAST X2, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
 // func aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2, VAES
 TEXT ·aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
@@ -4715,6 +4524,136 @@ partial:
 	VAESDEC     X2, X0, X0
 	VMOVDQU     160(AX), X2
 	VAESDECLAST X2, X0, X0
+	VMOVDQU     X0, (DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000010, DI
+	SUBQ        $0x00000001, CX
+
+narrow1_done:
+	VZEROUPPER
+	RET
+
+// func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, AVX, AVX2, VAES
+TEXT ·aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
+	MOVQ           rk+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x04, CX
+	VBROADCASTI128 (AX), Y4
+	VBROADCASTI128 16(AX), Y5
+	VBROADCASTI128 32(AX), Y6
+	VBROADCASTI128 48(AX), Y7
+	VBROADCASTI128 64(AX), Y8
+	VBROADCASTI128 80(AX), Y9
+	VBROADCASTI128 96(AX), Y10
+	VBROADCASTI128 112(AX), Y11
+	VBROADCASTI128 128(AX), Y12
+	VBROADCASTI128 144(AX), Y13
+	VBROADCASTI128 160(AX), Y14
+	CMPQ           CX, $0x00000008
+	JB             tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     32(SI), Y1
+	VPXOR       Y4, Y1, Y1
+	VMOVDQU     64(SI), Y2
+	VPXOR       Y4, Y2, Y2
+	VMOVDQU     96(SI), Y3
+	VPXOR       Y4, Y3, Y3
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y5, Y1, Y1
+	VAESDEC     Y5, Y2, Y2
+	VAESDEC     Y5, Y3, Y3
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y6, Y1, Y1
+	VAESDEC     Y6, Y2, Y2
+	VAESDEC     Y6, Y3, Y3
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y7, Y1, Y1
+	VAESDEC     Y7, Y2, Y2
+	VAESDEC     Y7, Y3, Y3
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y8, Y1, Y1
+	VAESDEC     Y8, Y2, Y2
+	VAESDEC     Y8, Y3, Y3
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y9, Y1, Y1
+	VAESDEC     Y9, Y2, Y2
+	VAESDEC     Y9, Y3, Y3
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y10, Y1, Y1
+	VAESDEC     Y10, Y2, Y2
+	VAESDEC     Y10, Y3, Y3
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y11, Y1, Y1
+	VAESDEC     Y11, Y2, Y2
+	VAESDEC     Y11, Y3, Y3
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y12, Y1, Y1
+	VAESDEC     Y12, Y2, Y2
+	VAESDEC     Y12, Y3, Y3
+	VAESDEC     Y13, Y0, Y0
+	VAESDEC     Y13, Y1, Y1
+	VAESDEC     Y13, Y2, Y2
+	VAESDEC     Y13, Y3, Y3
+	VAESDECLAST Y14, Y0, Y0
+	VAESDECLAST Y14, Y1, Y1
+	VAESDECLAST Y14, Y2, Y2
+	VAESDECLAST Y14, Y3, Y3
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     Y2, 64(DI)
+	VMOVDQU     Y3, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JAE         loop
+
+tail:
+single:
+	CMPQ        CX, $0x00000002
+	JB          partial
+	VMOVDQU     (SI), Y0
+	VPXOR       Y4, Y0, Y0
+	VAESDEC     Y5, Y0, Y0
+	VAESDEC     Y6, Y0, Y0
+	VAESDEC     Y7, Y0, Y0
+	VAESDEC     Y8, Y0, Y0
+	VAESDEC     Y9, Y0, Y0
+	VAESDEC     Y10, Y0, Y0
+	VAESDEC     Y11, Y0, Y0
+	VAESDEC     Y12, Y0, Y0
+	VAESDEC     Y13, Y0, Y0
+	VAESDECLAST Y14, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	ADDQ        $0x00000020, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000002, CX
+	JMP         single
+
+partial:
+	CMPQ        CX, $0x00000001
+	JB          narrow1_done
+	VMOVDQU     (SI), X0
+	VPXOR       X4, X0, X0
+	VAESDEC     X5, X0, X0
+	VAESDEC     X6, X0, X0
+	VAESDEC     X7, X0, X0
+	VAESDEC     X8, X0, X0
+	VAESDEC     X9, X0, X0
+	VAESDEC     X10, X0, X0
+	VAESDEC     X11, X0, X0
+	VAESDEC     X12, X0, X0
+	VAESDEC     X13, X0, X0
+	VAESDECLAST X14, X0, X0
 	VMOVDQU     X0, (DI)
 	ADDQ        $0x00000010, SI
 	ADDQ        $0x00000010, DI
@@ -4839,210 +4778,6 @@ partial:
 	VAESDEC     X12, X0, X0
 	VAESDEC     X13, X0, X0
 	VAESDECLAST X14, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000010
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VMOVDQU        32(SI), Y1
-	VPXOR          Y8, Y1, Y1
-	VMOVDQU        64(SI), Y2
-	VPXOR          Y8, Y2, Y2
-	VMOVDQU        96(SI), Y3
-	VPXOR          Y8, Y3, Y3
-	VMOVDQU        128(SI), Y4
-	VPXOR          Y8, Y4, Y4
-	VMOVDQU        160(SI), Y5
-	VPXOR          Y8, Y5, Y5
-	VMOVDQU        192(SI), Y6
-	VPXOR          Y8, Y6, Y6
-	VMOVDQU        224(SI), Y7
-	VPXOR          Y8, Y7, Y7
-	VBROADCASTI128 16(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 32(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 48(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 64(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 80(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 96(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 112(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 128(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 144(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VAESDEC        Y8, Y1, Y1
-	VAESDEC        Y8, Y2, Y2
-	VAESDEC        Y8, Y3, Y3
-	VAESDEC        Y8, Y4, Y4
-	VAESDEC        Y8, Y5, Y5
-	VAESDEC        Y8, Y6, Y6
-	VAESDEC        Y8, Y7, Y7
-	VBROADCASTI128 160(AX), Y8
-	VAESDECLAST    Y8, Y0, Y0
-	VAESDECLAST    Y8, Y1, Y1
-	VAESDECLAST    Y8, Y2, Y2
-	VAESDECLAST    Y8, Y3, Y3
-	VAESDECLAST    Y8, Y4, Y4
-	VAESDECLAST    Y8, Y5, Y5
-	VAESDECLAST    Y8, Y6, Y6
-	VAESDECLAST    Y8, Y7, Y7
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	VMOVDQU        Y2, 64(DI)
-	VMOVDQU        Y3, 96(DI)
-	VMOVDQU        Y4, 128(DI)
-	VMOVDQU        Y5, 160(DI)
-	VMOVDQU        Y6, 192(DI)
-	VMOVDQU        Y7, 224(DI)
-	ADDQ           $0x00000100, SI
-	ADDQ           $0x00000100, DI
-	SUBQ           $0x00000010, CX
-	CMPQ           CX, $0x00000010
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y8
-	VMOVDQU        (SI), Y0
-	VPXOR          Y8, Y0, Y0
-	VBROADCASTI128 16(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 32(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 48(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 64(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 80(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 96(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 112(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 128(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 144(AX), Y8
-	VAESDEC        Y8, Y0, Y0
-	VBROADCASTI128 160(AX), Y8
-	VAESDECLAST    Y8, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X8
-	VMOVDQU     (SI), X0
-	VPXOR       X8, X0, X0
-	VMOVDQU     16(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     32(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     48(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     64(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     80(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     96(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     112(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     128(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     144(AX), X8
-	VAESDEC     X8, X0, X0
-	VMOVDQU     160(AX), X8
-	VAESDECLAST X8, X0, X0
 	VMOVDQU     X0, (DI)
 	ADDQ        $0x00000010, SI
 	ADDQ        $0x00000010, DI
@@ -7296,140 +7031,6 @@ single:
 partial:
 	RET
 
-// func aes192enc_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, SSE2
-TEXT ·aes192enc_aesni_i4_kmem_a32(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000004
-	JB   tail
-
-	// loop head placed at 32·k+0
-	PCALIGN $0x20
-
-loop:
-	MOVOU      (AX), X4
-	MOVOU      (SI), X0
-	PXOR       X4, X0
-	MOVOU      16(SI), X1
-	PXOR       X4, X1
-	MOVOU      32(SI), X2
-	PXOR       X4, X2
-	MOVOU      48(SI), X3
-	PXOR       X4, X3
-	MOVOU      16(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      32(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      48(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      64(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      80(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      96(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      112(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      128(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      144(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      160(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      176(AX), X4
-	AESENC     X4, X0
-	AESENC     X4, X1
-	AESENC     X4, X2
-	AESENC     X4, X3
-	MOVOU      192(AX), X4
-	AESENCLAST X4, X0
-	AESENCLAST X4, X1
-	AESENCLAST X4, X2
-	AESENCLAST X4, X3
-	MOVOU      X0, (DI)
-	MOVOU      X1, 16(DI)
-	MOVOU      X2, 32(DI)
-	MOVOU      X3, 48(DI)
-	ADDQ       $0x00000040, SI
-	ADDQ       $0x00000040, DI
-	SUBQ       $0x00000004, CX
-	CMPQ       CX, $0x00000004
-	JAE        loop
-
-tail:
-single:
-	CMPQ       CX, $0x00000001
-	JB         partial
-	MOVOU      (AX), X4
-	MOVOU      (SI), X0
-	PXOR       X4, X0
-	MOVOU      16(AX), X4
-	AESENC     X4, X0
-	MOVOU      32(AX), X4
-	AESENC     X4, X0
-	MOVOU      48(AX), X4
-	AESENC     X4, X0
-	MOVOU      64(AX), X4
-	AESENC     X4, X0
-	MOVOU      80(AX), X4
-	AESENC     X4, X0
-	MOVOU      96(AX), X4
-	AESENC     X4, X0
-	MOVOU      112(AX), X4
-	AESENC     X4, X0
-	MOVOU      128(AX), X4
-	AESENC     X4, X0
-	MOVOU      144(AX), X4
-	AESENC     X4, X0
-	MOVOU      160(AX), X4
-	AESENC     X4, X0
-	MOVOU      176(AX), X4
-	AESENC     X4, X0
-	MOVOU      192(AX), X4
-	AESENCLAST X4, X0
-	MOVOU      X0, (DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000010, DI
-	SUBQ       $0x00000001, CX
-	JMP        single
-
-partial:
-	RET
-
 // func aes192enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes192enc_aesni_i8_kmem_anone(SB), NOSPLIT, $0-56
@@ -8211,170 +7812,6 @@ partial:
 	VAESENC     X2, X0, X0
 	VMOVDQU     192(AX), X2
 	VAESENCLAST X2, X0, X0
-	VMOVDQU     X0, (DI)
-	ADDQ        $0x00000010, SI
-	ADDQ        $0x00000010, DI
-	SUBQ        $0x00000001, CX
-
-narrow1_done:
-	VZEROUPPER
-	RET
-
-// func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2, VAES
-TEXT ·aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(SB), NOSPLIT, $0-56
-	MOVQ rk+0(FP), AX
-	MOVQ dst_base+8(FP), DI
-	MOVQ src_base+32(FP), SI
-	MOVQ src_len+40(FP), CX
-	SHRQ $0x04, CX
-	CMPQ CX, $0x00000008
-	JB   tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	VBROADCASTI128 (AX), Y4
-	VPXOR          (SI), Y4, Y0
-	VPXOR          32(SI), Y4, Y1
-	VPXOR          64(SI), Y4, Y2
-	VPXOR          96(SI), Y4, Y3
-	VBROADCASTI128 16(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 32(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 48(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 64(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 80(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 96(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 112(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 128(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 144(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 160(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 176(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VAESENC        Y4, Y1, Y1
-	VAESENC        Y4, Y2, Y2
-	VAESENC        Y4, Y3, Y3
-	VBROADCASTI128 192(AX), Y4
-	VAESENCLAST    Y4, Y0, Y0
-	VAESENCLAST    Y4, Y1, Y1
-	VAESENCLAST    Y4, Y2, Y2
-	VAESENCLAST    Y4, Y3, Y3
-	VMOVDQU        Y0, (DI)
-	VMOVDQU        Y1, 32(DI)
-	VMOVDQU        Y2, 64(DI)
-	VMOVDQU        Y3, 96(DI)
-	ADDQ           $0x00000080, SI
-	ADDQ           $0x00000080, DI
-	SUBQ           $0x00000008, CX
-	CMPQ           CX, $0x00000008
-	JAE            loop
-
-tail:
-single:
-	CMPQ           CX, $0x00000002
-	JB             partial
-	VBROADCASTI128 (AX), Y4
-	VPXOR          (SI), Y4, Y0
-	VBROADCASTI128 16(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 32(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 48(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 64(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 80(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 96(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 112(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 128(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 144(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 160(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 176(AX), Y4
-	VAESENC        Y4, Y0, Y0
-	VBROADCASTI128 192(AX), Y4
-	VAESENCLAST    Y4, Y0, Y0
-	VMOVDQU        Y0, (DI)
-	ADDQ           $0x00000020, SI
-	ADDQ           $0x00000020, DI
-	SUBQ           $0x00000002, CX
-	JMP            single
-
-partial:
-	CMPQ        CX, $0x00000001
-	JB          narrow1_done
-	VMOVDQU     (AX), X4
-	VPXOR       (SI), X4, X0
-	VMOVDQU     16(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     32(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     48(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     64(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     80(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     96(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     112(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     128(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     144(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     160(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     176(AX), X4
-	VAESENC     X4, X0, X0
-	VMOVDQU     192(AX), X4
-	VAESENCLAST X4, X0, X0
 	VMOVDQU     X0, (DI)
 	ADDQ        $0x00000010, SI
 	ADDQ        $0x00000010, DI
@@ -10417,58 +9854,6 @@ narrow1_done:
 	VZEROUPPER
 	RET
 
-// func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-// Requires: AES, SSE2
-TEXT ·aes192dec_aesni_i1_kregs_a64(SB), NOSPLIT, $0-56
-	MOVQ  rk+0(FP), AX
-	MOVQ  dst_base+8(FP), DI
-	MOVQ  src_base+32(FP), SI
-	MOVQ  src_len+40(FP), CX
-	SHRQ  $0x04, CX
-	MOVOU (AX), X1
-	MOVOU 16(AX), X2
-	MOVOU 32(AX), X3
-	MOVOU 48(AX), X4
-	MOVOU 64(AX), X5
-	MOVOU 80(AX), X6
-	MOVOU 96(AX), X7
-	MOVOU 112(AX), X8
-	MOVOU 128(AX), X9
-	MOVOU 144(AX), X10
-	MOVOU 160(AX), X11
-	MOVOU 176(AX), X12
-	MOVOU 192(AX), X13
-	CMPQ  CX, $0x00000001
-	JB    tail
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
-
-loop:
-	MOVOU      (SI), X0
-	PXOR       X1, X0
-	AESDEC     X2, X0
-	AESDEC     X3, X0
-	AESDEC     X4, X0
-	AESDEC     X5, X0
-	AESDEC     X6, X0
-	AESDEC     X7, X0
-	AESDEC     X8, X0
-	AESDEC     X9, X0
-	AESDEC     X10, X0
-	AESDEC     X11, X0
-	AESDEC     X12, X0
-	AESDECLAST X13, X0
-	MOVOU      X0, (DI)
-	ADDQ       $0x00000010, SI
-	ADDQ       $0x00000010, DI
-	SUBQ       $0x00000001, CX
-	CMPQ       CX, $0x00000001
-	JAE        loop
-
-tail:
-	RET
-
 // func aes192dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // Requires: AES, SSE2
 TEXT ·aes192dec_aesni_i1_kmem_a64(SB), NOSPLIT, $0-56
@@ -10603,6 +9988,110 @@ single:
 	AESDEC     X12, X0
 	AESDEC     X13, X0
 	AESDECLAST X14, X0
+	MOVOU      X0, (DI)
+	ADDQ       $0x00000010, SI
+	ADDQ       $0x00000010, DI
+	SUBQ       $0x00000001, CX
+	JMP        single
+
+partial:
+	RET
+
+// func aes192dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// Requires: AES, SSE2
+TEXT ·aes192dec_aesni_i2_kmem_a64(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x04, CX
+	CMPQ CX, $0x00000002
+	JB   tail
+
+	// loop head placed at 64·k+0
+	PCALIGN $0x40
+
+loop:
+	MOVOU      (AX), X2
+	MOVOU      (SI), X0
+	PXOR       X2, X0
+	MOVOU      16(SI), X1
+	PXOR       X2, X1
+	MOVOU      16(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      32(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      48(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      64(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      80(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      96(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      112(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      128(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      144(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      160(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      176(AX), X2
+	AESDEC     X2, X0
+	AESDEC     X2, X1
+	MOVOU      192(AX), X2
+	AESDECLAST X2, X0
+	AESDECLAST X2, X1
+	MOVOU      X0, (DI)
+	MOVOU      X1, 16(DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000002, CX
+	CMPQ       CX, $0x00000002
+	JAE        loop
+
+tail:
+single:
+	CMPQ       CX, $0x00000001
+	JB         partial
+	MOVOU      (AX), X2
+	MOVOU      (SI), X0
+	PXOR       X2, X0
+	MOVOU      16(AX), X2
+	AESDEC     X2, X0
+	MOVOU      32(AX), X2
+	AESDEC     X2, X0
+	MOVOU      48(AX), X2
+	AESDEC     X2, X0
+	MOVOU      64(AX), X2
+	AESDEC     X2, X0
+	MOVOU      80(AX), X2
+	AESDEC     X2, X0
+	MOVOU      96(AX), X2
+	AESDEC     X2, X0
+	MOVOU      112(AX), X2
+	AESDEC     X2, X0
+	MOVOU      128(AX), X2
+	AESDEC     X2, X0
+	MOVOU      144(AX), X2
+	AESDEC     X2, X0
+	MOVOU      160(AX), X2
+	AESDEC     X2, X0
+	MOVOU      176(AX), X2
+	AESDEC     X2, X0
+	MOVOU      192(AX), X2
+	AESDECLAST X2, X0
 	MOVOU      X0, (DI)
 	ADDQ       $0x00000010, SI
 	ADDQ       $0x00000010, DI

@@ -31,6 +31,9 @@ func aes128enc_vaes256_i1_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 // aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i1_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -97,9 +100,6 @@ func aes128dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i8_kmem_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=64).
 func aes128dec_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=none).
-func aes128dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_aesni_i8_kmem_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=32).
 func aes128dec_aesni_i8_kmem_a32(rk *[240]byte, dst []byte, src []byte)
 
@@ -118,17 +118,14 @@ func aes128dec_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src 
 // aes128dec_vaes256_i2_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i4_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i8_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes128dec_vaes256_i8_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -184,9 +181,6 @@ func aes192enc_aesni_i8_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i4_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=none).
 func aes192enc_aesni_i4_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
-// aes192enc_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=32).
-func aes192enc_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
-
 // aes192enc_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=8/keys=mem/align=none).
 func aes192enc_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
 
@@ -204,9 +198,6 @@ func aes192enc_vaes256_i2_kregs_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src
 
 // aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64).
 func aes192enc_vaes256_i2_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
-func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
@@ -244,14 +235,14 @@ func aes192enc_vaes512_i8_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes512_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
-func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes192dec_aesni_i1_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=mem/align=64).
 func aes192dec_aesni_i1_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i2_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=regs/align=64).
 func aes192dec_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=mem/align=64).
+func aes192dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=64).
 func aes192dec_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)

@@ -5,7 +5,7 @@ package dispatch
 // Generated from:
 //	sha256:574aaa75d1ad9431373e63aaa6ef47c08e42bb146df939747aef5c3a6d0d973f results/fleet/2026-12-01-zen4-avx2-vm.txt.gz
 //	sha256:8c19b52da8f13f4386a61739dce09174286ea0ec9c3c9b69c0b449fedcf2d910 results/fleet/2026-12-03-intel-avx512-vm.txt.gz
-//	sha256:2ad89bb997bb18135572b6d728075f61d14bb946eed4ca04edc57748bab9c6ce results/fleet/2026-12-03-zen4-avx2masked-vm.txt.gz
+//	sha256:69f38db187c64222e72231a54d48d74e4b6aa35f1974c1629d1ec4ca48bdf5eb results/fleet/2026-12-03-zen4-avx2masked-vm.txt.gz
 //	sha256:2a42144ab631a0890ba0e3373863d0c9dd4815179957384acaa8b2d88dd67808 results/fleet/2026-12-03-zen4-avx512-vm.txt.gz
 //	sha256:76ce320c230ee1071c8b7e60f7c48e24d4a3df75cd1f9c21a8a0a381c10bac61 results/fleet/legacy-base.json (legacy base)
 
@@ -44,11 +44,10 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=2/keys=regs/whiten=fold/tail=mask/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
@@ -68,9 +67,10 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures9496e42b, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes128.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -88,7 +88,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=xor/tail=mask/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.dec", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=regs/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
@@ -107,8 +107,8 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=1/keys=regs/whiten=fold/tail=mask/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes192.enc", Features: entryFeatures134dd7ed, Choices: []Choice{
@@ -128,6 +128,8 @@ var tableEntries = []Entry{
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures9496e42b, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "aes256.dec", Features: entryFeatures134dd7ed, Choices: []Choice{
@@ -158,7 +160,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x1", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=scalar/comp=off/unroll=1/align=none"},
@@ -167,7 +169,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512vl/rot=prol/chi=ternlog/regs=all/unroll=2/xpose=unpack/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=32"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x2", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=none"},
@@ -185,19 +187,19 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512f/rot=prol/chi=ternlog/regs=all/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "keccak.x8", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/rot=shufb+add/chi=andnxor/regs=spill/group=interleave/unroll=1/xpose=unpack/align=64"},
+		{MaxSize: 0, Variant: "isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.expandmask", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
@@ -212,13 +214,13 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=4"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.makehint", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=8"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.matvec", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.mulntt", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/mul=ifma2/odd=shuf/unroll=2/align=none"},
@@ -230,7 +232,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none"},
@@ -245,7 +247,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.power2round", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejeta", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
@@ -257,7 +259,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/gather=vbmi/compress=reg"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.rejntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mldsa.response", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
@@ -281,13 +283,13 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd2", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.cbd3", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.compress", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
@@ -317,7 +319,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/canon=min/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/sched=list/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.invntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
@@ -326,7 +328,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.matvec", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulcache", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx512"},
@@ -338,7 +340,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=4/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.mulntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=1/align=none"},
@@ -347,7 +349,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512vl/regs=all/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=exact/sched=list/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.ntt", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none"},
@@ -356,7 +358,7 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512/compress=reg"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "mlkem.rejntt", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
@@ -366,12 +368,12 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512ifma/radix=44/lanes=8/blocks=16/pow=reg/carry=seq/tail=scalar/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 16, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
 		{MaxSize: 64, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=1/align=none"},
 		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/red=fused/blocks=4/align=none"},
 		{MaxSize: 1024, Variant: "isa=avx2/radix=26/lanes=4/blocks=4/pow=mem/carry=ilv/tail=scalar/align=none"},
-		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none"},
-		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none"},
+		{MaxSize: 16384, Variant: "isa=avx2/radix=26/lanes=4/blocks=16/pow=mem/carry=ilv/sched=comp/split=mid/tail=vec4/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "poly1305", Features: entryFeatures134dd7ed, Choices: []Choice{
 		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=none"},
@@ -384,25 +386,25 @@ var tableEntries = []Entry{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=none"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "sha3.256", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
-		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
-		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
-		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 64, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 4096, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake128.many", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 4, Variant: "ways=4"},
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake128.many", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
-		{MaxSize: 0, Variant: "ways=8"},
+		{MaxSize: 0, Variant: "ways=4"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake256.many", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 0, Variant: "ways=8"},
 	}},
 	{Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11, Uarch: "Zen 4", Kernel: "shake256.many", Features: entryFeatures9496e42b, Choices: []Choice{
-		{MaxSize: 4, Variant: "ways=4"},
-		{MaxSize: 0, Variant: "ways=8"},
+		{MaxSize: 0, Variant: "ways=4"},
 	}},
 	{Vendor: "GenuineIntel", Family: 0x06, Model: 0xa7, Uarch: "Rocket Lake", Kernel: "aes128.dec", Features: entryFeaturesc410db71, Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
@@ -728,14 +730,15 @@ var tableDefaults = []Default{
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 64, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.dec", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=aesni/inflight=2/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 	}},
@@ -748,15 +751,17 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=fold/tail=mask/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes128.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=1/keys=regs/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes128.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
@@ -771,8 +776,7 @@ var tableDefaults = []Default{
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=narrow/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
@@ -791,17 +795,16 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
+		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes192.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=1/keys=mem/align=64"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=none"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
 		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
@@ -815,19 +818,18 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=mask/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.dec", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
+		{MaxSize: 16, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
-		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
+		{MaxSize: 256, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
+		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
 		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=32"},
-		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
+		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.dec", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=64"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
-		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
-		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=64"},
+		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 	}},
 	{Level: "x86-64-v4", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=narrow/align=64"},
@@ -838,16 +840,15 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=vaes512/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v3", Features: []string{"aes", "vaes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 16, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 1024, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=none"},
-		{MaxSize: 16384, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=fold/tail=narrow/align=64"},
 		{MaxSize: 0, Variant: "isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64"},
 	}},
 	{Level: "x86-64-v2", Features: []string{"aes"}, Kernel: "aes256.enc", Choices: []Choice{
-		{MaxSize: 16, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 64, Variant: "isa=aesni/inflight=4/keys=mem/align=32"},
-		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
+		{MaxSize: 256, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
+		{MaxSize: 1024, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 		{MaxSize: 16384, Variant: "isa=aesni/inflight=8/keys=mem/align=none"},
 		{MaxSize: 0, Variant: "isa=aesni/inflight=8/keys=mem/align=32"},
 	}},
@@ -900,7 +901,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.invntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none"},
+		{MaxSize: 0, Variant: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.invntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -981,7 +982,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512/gather=permd/compress=reg"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mldsa.rejntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mldsa.rejntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -1116,7 +1117,7 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
 	}},
 	{Level: "x86-64-v3", Kernel: "mlkem.rejntt", Choices: []Choice{
-		{MaxSize: 0, Variant: "isa=avx2/unroll=2"},
+		{MaxSize: 0, Variant: "isa=avx2/unroll=1"},
 	}},
 	{Level: "x86-64-v2", Kernel: "mlkem.rejntt", Choices: []Choice{
 		{MaxSize: 0, Variant: "isa=generic"},
@@ -1142,7 +1143,7 @@ var tableDefaults = []Default{
 		{MaxSize: 256, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
 		{MaxSize: 1024, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
 		{MaxSize: 16384, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=64"},
-		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=4/align=none"},
+		{MaxSize: 0, Variant: "isa=scalar/radix=64/mul=mulq/blocks=1/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "sha3.256", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=1/align=64"},
@@ -1152,19 +1153,18 @@ var tableDefaults = []Default{
 		{MaxSize: 0, Variant: "isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v3", Kernel: "sha3.256", Choices: []Choice{
+		{MaxSize: 16, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
 		{MaxSize: 256, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 		{MaxSize: 1024, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/unroll=2/align=64"},
 		{MaxSize: 16384, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
-		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 65536, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=2/align=64"},
+		{MaxSize: 0, Variant: "isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=4/align=64"},
 	}},
 	{Level: "x86-64-v2", Kernel: "sha3.256", Choices: []Choice{
 		{MaxSize: 16, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
 		{MaxSize: 64, Variant: "isa=scalar/comp=on/unroll=1/align=none"},
 		{MaxSize: 256, Variant: "isa=scalar/comp=on/unroll=4/align=64"},
-		{MaxSize: 1024, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
-		{MaxSize: 4096, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
-		{MaxSize: 16384, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
-		{MaxSize: 65536, Variant: "isa=scalar/comp=on/regs=acc/unroll=4/align=64"},
+		{MaxSize: 1024, Variant: "isa=scalar/comp=on/unroll=1/align=64"},
 		{MaxSize: 0, Variant: "isa=scalar/comp=on/regs=acc/unroll=2/align=64"},
 	}},
 	{Level: "x86-64-v4", Kernel: "shake128.many", Choices: []Choice{

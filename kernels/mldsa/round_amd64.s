@@ -427,128 +427,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// func makehint_avx2_4(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
-// Requires: AVX, AVX2, SSE2
-TEXT ·makehint_avx2_4(SB), NOSPLIT, $0-48
-	MOVQ         r+0(FP), AX
-	MOVQ         ct0+8(FP), CX
-	MOVQ         r1+16(FP), DX
-	MOVQ         h+24(FP), BX
-	MOVQ         c+32(FP), SI
-	VPBROADCASTD (SI), Y0
-	VPBROADCASTD 4(SI), Y1
-	VPBROADCASTD 8(SI), Y2
-	VPBROADCASTD 12(SI), Y2
-	VMOVDQU      roundconst_9316a9ca5d3d<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	VPXOR        Y5, Y5, Y5
-	MOVQ         $0x0000000000000008, SI
-
-loop:
-	VMOVDQU      (AX), Y6
-	VMOVDQU      (CX), Y7
-	VPSUBD       Y7, Y3, Y8
-	VPMINUD      Y8, Y7, Y8
-	VPMAXUD      Y8, Y4, Y4
-	VPADDD       Y7, Y6, Y6
-	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y6, Y7
-	VPMINUD      Y7, Y6, Y6
-	VPADDD       roundconst_45874b35d363<>+0(SB), Y6, Y6
-	VPSRLD       $0x07, Y6, Y6
-	VPMULLD      Y0, Y6, Y6
-	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y6, Y6
-	VPSRLD       $0x18, Y6, Y6
-	VPCMPEQD     Y1, Y6, Y7
-	VPANDN       Y6, Y7, Y6
-	VPMOVZXBD    (DX), Y7
-	VPCMPEQD     Y7, Y6, Y6
-	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y6, Y6
-	VPADDD       Y6, Y5, Y5
-	VMOVDQU      32(AX), Y7
-	VMOVDQU      32(CX), Y8
-	VPSUBD       Y8, Y3, Y9
-	VPMINUD      Y9, Y8, Y9
-	VPMAXUD      Y9, Y4, Y4
-	VPADDD       Y8, Y7, Y7
-	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y7, Y8
-	VPMINUD      Y8, Y7, Y7
-	VPADDD       roundconst_45874b35d363<>+0(SB), Y7, Y7
-	VPSRLD       $0x07, Y7, Y7
-	VPMULLD      Y0, Y7, Y7
-	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y7, Y7
-	VPSRLD       $0x18, Y7, Y7
-	VPCMPEQD     Y1, Y7, Y8
-	VPANDN       Y7, Y8, Y7
-	VPMOVZXBD    8(DX), Y8
-	VPCMPEQD     Y8, Y7, Y7
-	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y7, Y7
-	VPADDD       Y7, Y5, Y5
-	VMOVDQU      64(AX), Y8
-	VMOVDQU      64(CX), Y9
-	VPSUBD       Y9, Y3, Y10
-	VPMINUD      Y10, Y9, Y10
-	VPMAXUD      Y10, Y4, Y4
-	VPADDD       Y9, Y8, Y8
-	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y8, Y9
-	VPMINUD      Y9, Y8, Y8
-	VPADDD       roundconst_45874b35d363<>+0(SB), Y8, Y8
-	VPSRLD       $0x07, Y8, Y8
-	VPMULLD      Y0, Y8, Y8
-	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y8, Y8
-	VPSRLD       $0x18, Y8, Y8
-	VPCMPEQD     Y1, Y8, Y9
-	VPANDN       Y8, Y9, Y8
-	VPMOVZXBD    16(DX), Y9
-	VPCMPEQD     Y9, Y8, Y8
-	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VMOVDQU      96(AX), Y9
-	VMOVDQU      96(CX), Y10
-	VPSUBD       Y10, Y3, Y11
-	VPMINUD      Y11, Y10, Y11
-	VPMAXUD      Y11, Y4, Y4
-	VPADDD       Y10, Y9, Y9
-	VPSUBD       roundconst_9316a9ca5d3d<>+0(SB), Y9, Y10
-	VPMINUD      Y10, Y9, Y9
-	VPADDD       roundconst_45874b35d363<>+0(SB), Y9, Y9
-	VPSRLD       $0x07, Y9, Y9
-	VPMULLD      Y0, Y9, Y9
-	VPADDD       roundconst_d34a4903c9b7<>+0(SB), Y9, Y9
-	VPSRLD       $0x18, Y9, Y9
-	VPCMPEQD     Y1, Y9, Y10
-	VPANDN       Y9, Y10, Y9
-	VPMOVZXBD    24(DX), Y10
-	VPCMPEQD     Y10, Y9, Y9
-	VPANDN       roundconst_1645dafaadd8<>+0(SB), Y9, Y9
-	VPADDD       Y9, Y5, Y5
-	VPACKUSDW    Y7, Y6, Y6
-	VPACKUSDW    Y9, Y8, Y7
-	VPACKUSWB    Y7, Y6, Y6
-	VMOVDQU      roundconst_e22ba83356da<>+0(SB), Y7
-	VPERMD       Y6, Y7, Y6
-	VMOVDQU      Y6, (BX)
-	ADDQ         $0x00000080, AX
-	ADDQ         $0x00000080, CX
-	ADDQ         $0x00000020, DX
-	ADDQ         $0x00000020, BX
-	DECQ         SI
-	JNZ          loop
-	VEXTRACTI128 $0x01, Y5, X0
-	VPADDD       X0, X5, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPADDD       X0, X1, X1
-	VPSHUFD      $0xb1, X1, X0
-	VPADDD       X0, X1, X1
-	MOVD         X1, AX
-	MOVL         AX, count+40(FP)
-	VPCMPGTD     Y2, Y4, Y0
-	VPTEST       Y0, Y0
-	SETNE        AL
-	MOVBLZX      AL, AX
-	MOVL         AX, bad+44(FP)
-	VZEROUPPER
-	RET
-
 // func makehint_avx2_8(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
 // Requires: AVX, AVX2, SSE2
 TEXT ·makehint_avx2_8(SB), NOSPLIT, $0-48
@@ -1419,6 +1297,75 @@ loop:
 	ADDQ    $0x00000040, AX
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
+	DECQ    BX
+	JNZ     loop
+	VZEROUPPER
+	RET
+
+// func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+// Requires: AVX, AVX2
+TEXT ·power2round_avx2_4(SB), NOSPLIT, $0-24
+	MOVQ t1+0(FP), AX
+	MOVQ t0+8(FP), CX
+	MOVQ s2+16(FP), DX
+	MOVQ $0x0000000000000008, BX
+
+loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU (DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, (AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (CX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU 32(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 32(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU 64(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 64(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU 96(DX), Y1
+	VPADDD  Y1, Y0, Y0
+	VPADDD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y1
+	VPSUBD  roundconst_9316a9ca5d3d<>+0(SB), Y0, Y2
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y2, Y0, Y0
+	VPADDD  roundconst_8a201e2de23d<>+0(SB), Y0, Y1
+	VPSRLD  $0x0d, Y1, Y1
+	VMOVDQU Y1, 96(AX)
+	VPSLLD  $0x0d, Y1, Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
 	DECQ    BX
 	JNZ     loop
 	VZEROUPPER

@@ -6,9 +6,8 @@ package mldsa
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmMatVec lists the implementations of mldsa.matvec the compiled dispatch table can select (3).
+// prodAsmMatVec lists the implementations of mldsa.matvec the compiled dispatch table can select (2).
 var prodAsmMatVec = []variant.Impl[func(acc, a, v *[256]int32, l int)]{
-	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.matvec_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: matvec_avx2_1},
 	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.matvec_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: matvec_avx2_2},
 	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.matvec_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: matvec_avx512_2},
 }

@@ -11,16 +11,17 @@ var prodAsmNTT = []variant.Impl[func(*[256]int32)]{
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=permt2/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx512_all_permt2_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_permt2_undo_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none},
+	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_min_shoup_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_min_shoup_none},
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/sched=hoist/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none},
 }
 
-// prodAsmInvNTT lists the implementations of mldsa.invntt the compiled dispatch table can select (4).
+// prodAsmInvNTT lists the implementations of mldsa.invntt the compiled dispatch table can select (5).
 var prodAsmInvNTT = []variant.Impl[func(*[256]int32)]{
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_unpack_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_unpack_avoid_lazy_none},
+	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_blend_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_min_shoup_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_min_shoup_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=min/mul=shoup/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none},
+	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/canon=min/mul=shoup/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.invntt_avx2_mem_unpack_avoid_lazy_min_shoup_list_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_unpack_avoid_lazy_min_shoup_list_none},
 }
 
 // prodAsmMulNTT lists the implementations of mldsa.mulntt the compiled dispatch table can select (6).

@@ -13,9 +13,8 @@ var prodAsmLowBits = []variant.Impl[func(w, cs2 *[256]int32, r1 *[256]uint8, c *
 	{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.lowbits_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: lowbits_avx512_4},
 }
 
-// prodAsmMakeHint lists the implementations of mldsa.makehint the compiled dispatch table can select (4).
+// prodAsmMakeHint lists the implementations of mldsa.makehint the compiled dispatch table can select (3).
 var prodAsmMakeHint = []variant.Impl[func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)]{
-	{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx2_4},
 	{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx2_8},
 	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx512_2},
 	{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx512_4},
@@ -36,10 +35,11 @@ var prodAsmW1Pack4 = []variant.Impl[func(dst *[128]byte, w *[256]int32, c *[4]in
 	{Name: "isa=avx512/unroll=4", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.w1pack4_avx512_4", LoopLabel: "loop", OffsetSweep: false, Fn: w1pack4_avx512_4},
 }
 
-// prodAsmPower2Round lists the implementations of mldsa.power2round the compiled dispatch table can select (4).
+// prodAsmPower2Round lists the implementations of mldsa.power2round the compiled dispatch table can select (5).
 var prodAsmPower2Round = []variant.Impl[func(t1, t0, s2 *[256]int32)]{
 	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_1},
 	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_2},
+	{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_4},
 	{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx512_1},
 	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx512_2},
 }

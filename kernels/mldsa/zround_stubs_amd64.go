@@ -14,9 +14,6 @@ func lowbits_avx2_8(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32)
 func lowbits_avx512_4(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
 
 //go:noescape
-func makehint_avx2_4(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
-
-//go:noescape
 func makehint_avx2_8(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
 
 //go:noescape
@@ -51,6 +48,9 @@ func power2round_avx2_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
 
 //go:noescape
 func power2round_avx2_2(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
+
+//go:noescape
+func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)
 
 //go:noescape
 func power2round_avx512_1(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)

@@ -14,7 +14,7 @@ func ntt_avx512_all_permt2_undo_lazy_none(f *[256]int32)
 func ntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
 
 //go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none(f *[256]int32)
+func ntt_avx2_mem_unpack_undo_lazy_min_shoup_none(f *[256]int32)
 
 //go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none(f *[256]int32)
@@ -23,13 +23,16 @@ func ntt_avx2_mem_unpack_undo_lazy_min_shoup_hoist_none(f *[256]int32)
 func invntt_avx2_mem_unpack_avoid_lazy_none(f *[256]int32)
 
 //go:noescape
+func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int32)
 
 //go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_min_shoup_none(f *[256]int32)
+func invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none(f *[256]int32)
 
 //go:noescape
-func invntt_avx2_mem_shufps_undo_lazy_min_shoup_list_none(f *[256]int32)
+func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_list_none(f *[256]int32)
 
 //go:noescape
 func mulntt_avx2_mont_2_none(h *[256]int32, a *[256]int32, b *[256]int32)

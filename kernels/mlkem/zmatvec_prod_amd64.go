@@ -12,9 +12,8 @@ var prodAsmMulCache = []variant.Impl[func(c *[512]int16, b *[256]int16)]{
 	{Name: "isa=avx512", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulcache_avx512", LoopLabel: "", OffsetSweep: false, Fn: mulcache_avx512},
 }
 
-// prodAsmMatVec lists the implementations of mlkem.matvec the compiled dispatch table can select (4).
+// prodAsmMatVec lists the implementations of mlkem.matvec the compiled dispatch table can select (3).
 var prodAsmMatVec = []variant.Impl[func(acc, a *[256]int16, stride int, c *[512]int16, k int)]{
-	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: kemmatvec_avx2_1},
 	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: kemmatvec_avx2_2},
 	{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: kemmatvec_avx512_1},
 	{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: kemmatvec_avx512_2},

@@ -8,9 +8,6 @@ package mlkem
 func mulcache_avx2(c *[512]int16, b *[256]int16)
 
 //go:noescape
-func kemmatvec_avx2_1(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
-
-//go:noescape
 func kemmatvec_avx2_2(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
 
 //go:noescape

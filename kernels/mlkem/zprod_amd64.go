@@ -6,12 +6,13 @@ package mlkem
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmNTT lists the implementations of mlkem.ntt the compiled dispatch table can select (5).
+// prodAsmNTT lists the implementations of mlkem.ntt the compiled dispatch table can select (6).
 var prodAsmNTT = []variant.Impl[func(*[256]int16)]{
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512_all_shufps_undo_lazy_none},
 	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_unpack_undo_lazy_barrett_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_barrett_none},
 	{Name: "isa=avx512vl/regs=all/shuf=unpack/reorder=undo/red=lazy/canon=barrett/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512vl_all_unpack_undo_lazy_barrett_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512vl_all_unpack_undo_lazy_barrett_none},
 	{Name: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/canon=barrett/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx512vl_all_shufps_undo_lazy_barrett_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx512vl_all_shufps_undo_lazy_barrett_none},
+	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=exact/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_unpack_undo_lazy_exact_list_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_unpack_undo_lazy_exact_list_none},
 	{Name: "isa=avx2/regs=mem/shuf=shufps/reorder=undo/red=lazy/canon=exact/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.ntt_avx2_mem_shufps_undo_lazy_exact_list_none", LoopLabel: "", OffsetSweep: false, Fn: ntt_avx2_mem_shufps_undo_lazy_exact_list_none},
 }
 
@@ -21,14 +22,15 @@ var prodAsmInvNTT = []variant.Impl[func(*[256]int16)]{
 	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_none},
 	{Name: "isa=avx512/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512_all_shufps_undo_lazy_none},
 	{Name: "isa=avx512vl/regs=all/shuf=shufps/reorder=undo/red=lazy/align=none", Features: []string{"avx", "avx2", "avx512f", "avx512vl"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx512vl_all_shufps_undo_lazy_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx512vl_all_shufps_undo_lazy_none},
-	{Name: "isa=avx2/regs=mem/shuf=unpack/reorder=avoid/red=lazy/canon=min/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_unpack_avoid_lazy_min_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_unpack_avoid_lazy_min_none},
 	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_min_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_min_none},
+	{Name: "isa=avx2/regs=mem/shuf=blend/reorder=avoid/red=lazy/canon=min/sched=list/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.invntt_avx2_mem_blend_avoid_lazy_min_list_none", LoopLabel: "", OffsetSweep: false, Fn: invntt_avx2_mem_blend_avoid_lazy_min_list_none},
 }
 
-// prodAsmMulNTT lists the implementations of mlkem.mulntt the compiled dispatch table can select (5).
+// prodAsmMulNTT lists the implementations of mlkem.mulntt the compiled dispatch table can select (6).
 var prodAsmMulNTT = []variant.Impl[func(h, f, g *[256]int16)]{
 	{Name: "isa=avx2/unroll=1/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulntt_avx2_1_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_1_none},
 	{Name: "isa=avx2/unroll=2/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulntt_avx2_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_2_none},
+	{Name: "isa=avx2/unroll=4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulntt_avx2_4_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx2_4_none},
 	{Name: "isa=avx512/unroll=1/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulntt_avx512_1_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_1_none},
 	{Name: "isa=avx512/unroll=2/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulntt_avx512_2_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_2_none},
 	{Name: "isa=avx512/unroll=4/align=none", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.mulntt_avx512_4_none", LoopLabel: "loop", OffsetSweep: false, Fn: mulntt_avx512_4_none},

@@ -17,6 +17,9 @@ func ntt_avx512vl_all_unpack_undo_lazy_barrett_none(f *[256]int16)
 func ntt_avx512vl_all_shufps_undo_lazy_barrett_none(f *[256]int16)
 
 //go:noescape
+func ntt_avx2_mem_unpack_undo_lazy_exact_list_none(f *[256]int16)
+
+//go:noescape
 func ntt_avx2_mem_shufps_undo_lazy_exact_list_none(f *[256]int16)
 
 //go:noescape
@@ -32,16 +35,19 @@ func invntt_avx512_all_shufps_undo_lazy_none(f *[256]int16)
 func invntt_avx512vl_all_shufps_undo_lazy_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
+func invntt_avx2_mem_blend_avoid_lazy_min_none(f *[256]int16)
 
 //go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_min_none(f *[256]int16)
+func invntt_avx2_mem_blend_avoid_lazy_min_list_none(f *[256]int16)
 
 //go:noescape
 func mulntt_avx2_1_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx2_2_none(h *[256]int16, a *[256]int16, b *[256]int16)
+
+//go:noescape
+func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512_1_none(h *[256]int16, a *[256]int16, b *[256]int16)

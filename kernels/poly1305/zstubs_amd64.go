@@ -131,11 +131,11 @@ func blocks_avx2_r26_l4_b16_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *ui
 //go:noescape
 func blocks_avx2_r26_l4_b16_pmem_ilv_comp_mid_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 
-// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none; len(m) is a multiple of 64 of at least the blocks
+// Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).
 //
 //go:noescape
-func blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
+func blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
 
 // Poly1305 blocks, variant isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64; len(m) is a multiple of 64 of at least the blocks
 // per iteration times 16: whole iterations, then one 4-block vector at a time (tailStep).

@@ -11,7 +11,7 @@ func init() {
 		Secret:    []string{"f", "b", "y", "yHat"},
 		Public:    []string{"bits"},
 		Funcs: []Func{
-			{Name: "cbd2_avx2_1", Instrs: 28},
+			{Name: "cbd2_avx2_2", Instrs: 47},
 			{Name: "cbd2_avx2_4", Instrs: 85},
 			{Name: "cbd2_avx512_1", Instrs: 28},
 			{Name: "cbd3_avx2_1", Instrs: 33},
@@ -23,7 +23,7 @@ func init() {
 			{Name: "expandmask_avx512_2", Instrs: 71},
 		},
 		Variants: []Variant{
-			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=1", Funcs: []int{0}},
+			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=2", Funcs: []int{0}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=4", Funcs: []int{1}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=1", Funcs: []int{2}},
 			{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=1", Funcs: []int{3}},
@@ -43,13 +43,13 @@ func init() {
 		Secret:    []string{"f", "b", "y", "yHat"},
 		Public:    []string{"bits"},
 		Funcs: []Func{
-			{Name: "cbd2_avx2_2", Instrs: 47},
+			{Name: "cbd2_avx2_1", Instrs: 28},
 			{Name: "cbd2_avx512_2", Instrs: 47},
 			{Name: "cbd2_avx512_4", Instrs: 85},
 			{Name: "cbd3_avx512_2", Instrs: 56},
 		},
 		Variants: []Variant{
-			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=2", Funcs: []int{0}},
+			{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=1", Funcs: []int{0}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=2", Funcs: []int{1}},
 			{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=4", Funcs: []int{2}},
 			{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=2", Funcs: []int{3}},

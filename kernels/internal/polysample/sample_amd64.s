@@ -4,6 +4,85 @@
 
 #include "textflag.h"
 
+// func rej12_avx2_1(f *[256]int16, j int, buf []byte) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·rej12_avx2_1(SB), NOSPLIT, $0-48
+	MOVQ    f+0(FP), AX
+	MOVQ    j+8(FP), CX
+	MOVQ    buf_base+16(FP), DX
+	MOVQ    buf_len+24(FP), BX
+	VMOVDQU sampleconst_1258bfc9a214<>+0(SB), Y0
+	LEAQ    sampleconst_4f9c36605ddf<>+0(SB), SI
+
+loop:
+	CMPQ         BX, $0x00000018
+	JB           tail
+	CMPQ         CX, $0x000000f0
+	JA           tail
+	VMOVDQU      (DX), X1
+	VINSERTI128  $0x01, 8(DX), Y1, Y1
+	VPSHUFB      sampleconst_2d4a346bdaa9<>+0(SB), Y1, Y1
+	VPSRLW       $0x04, Y1, Y2
+	VPBLENDW     $0xaa, Y2, Y1, Y1
+	VPAND        sampleconst_90e68bfdede6<>+0(SB), Y1, Y1
+	VPCMPGTW     Y1, Y0, Y2
+	VPACKSSWB    Y2, Y2, Y2
+	VPMOVMSKB    Y2, DI
+	MOVQ         DI, R8
+	SHRQ         $0x10, R8
+	MOVBQZX      DI, DI
+	MOVBQZX      R8, R8
+	POPCNTQ      DI, R9
+	SHLQ         $0x04, DI
+	VPSHUFB      (SI)(DI*1), X1, X2
+	VMOVDQU      X2, (AX)(CX*2)
+	ADDQ         R9, CX
+	VEXTRACTI128 $0x01, Y1, X1
+	POPCNTQ      R8, DI
+	SHLQ         $0x04, R8
+	VPSHUFB      (SI)(R8*1), X1, X1
+	VMOVDQU      X1, (AX)(CX*2)
+	ADDQ         DI, CX
+	ADDQ         $0x00000018, DX
+	SUBQ         $0x00000018, BX
+	JMP          loop
+
+tail:
+	CMPQ    BX, $0x00000003
+	JB      done
+	CMPQ    CX, $0x00000100
+	JAE     done
+	MOVBLZX (DX), SI
+	MOVBLZX 1(DX), R8
+	MOVL    R8, DI
+	ANDL    $0x0000000f, R8
+	SHLL    $0x08, R8
+	ORL     R8, SI
+	SHRL    $0x04, DI
+	MOVBLZX 2(DX), R8
+	SHLL    $0x04, R8
+	ORL     R8, DI
+	ADDQ    $0x00000003, DX
+	SUBQ    $0x00000003, BX
+	CMPL    SI, $0x00000d01
+	JAE     second
+	MOVW    SI, (AX)(CX*2)
+	INCQ    CX
+
+second:
+	CMPQ CX, $0x00000100
+	JAE  done
+	CMPL DI, $0x00000d01
+	JAE  tail
+	MOVW DI, (AX)(CX*2)
+	INCQ CX
+	JMP  tail
+
+done:
+	VZEROUPPER
+	MOVQ CX, ret+40(FP)
+	RET
+
 // func rej12_avx2_2(f *[256]int16, j int, buf []byte) int
 // Requires: AVX, AVX2, POPCNT
 TEXT ·rej12_avx2_2(SB), NOSPLIT, $0-48
@@ -243,9 +322,9 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
-// func rej23_avx2_2(a *[256]int32, j int, buf []byte) int
+// func rej23_avx2_1(a *[256]int32, j int, buf []byte) int
 // Requires: AVX, AVX2, POPCNT
-TEXT ·rej23_avx2_2(SB), NOSPLIT, $0-48
+TEXT ·rej23_avx2_1(SB), NOSPLIT, $0-48
 	MOVQ    a+0(FP), AX
 	MOVQ    j+8(FP), CX
 	MOVQ    buf_base+16(FP), DX
@@ -254,10 +333,10 @@ TEXT ·rej23_avx2_2(SB), NOSPLIT, $0-48
 	LEAQ    sampleconst_fa07edc78e2e<>+0(SB), SI
 
 loop:
-	CMPQ        BX, $0x00000030
-	JB          single
-	CMPQ        CX, $0x000000f0
-	JA          single
+	CMPQ        BX, $0x00000018
+	JB          tail
+	CMPQ        CX, $0x000000f8
+	JA          tail
 	VMOVDQU     (DX), X1
 	VINSERTI128 $0x01, 8(DX), Y1, Y1
 	VPSHUFB     sampleconst_dd4573f2ff9c<>+0(SB), Y1, Y1
@@ -271,40 +350,7 @@ loop:
 	ADDQ        DI, CX
 	ADDQ        $0x00000018, DX
 	SUBQ        $0x00000018, BX
-	VMOVDQU     (DX), X3
-	VINSERTI128 $0x01, 8(DX), Y3, Y3
-	VPSHUFB     sampleconst_dd4573f2ff9c<>+0(SB), Y3, Y3
-	VPAND       sampleconst_23ca9bfaaee6<>+0(SB), Y3, Y3
-	VPCMPGTD    Y3, Y0, Y2
-	VMOVMSKPS   Y2, DI
-	VPMOVZXBD   (SI)(DI*8), Y2
-	VPERMD      Y3, Y2, Y3
-	VMOVDQU     Y3, (AX)(CX*4)
-	POPCNTQ     DI, DI
-	ADDQ        DI, CX
-	ADDQ        $0x00000018, DX
-	SUBQ        $0x00000018, BX
 	JMP         loop
-
-single:
-	CMPQ        BX, $0x00000018
-	JB          tail
-	CMPQ        CX, $0x000000f8
-	JA          tail
-	VMOVDQU     (DX), X4
-	VINSERTI128 $0x01, 8(DX), Y4, Y4
-	VPSHUFB     sampleconst_dd4573f2ff9c<>+0(SB), Y4, Y4
-	VPAND       sampleconst_23ca9bfaaee6<>+0(SB), Y4, Y4
-	VPCMPGTD    Y4, Y0, Y1
-	VMOVMSKPS   Y1, DI
-	VPMOVZXBD   (SI)(DI*8), Y1
-	VPERMD      Y4, Y1, Y4
-	VMOVDQU     Y4, (AX)(CX*4)
-	POPCNTQ     DI, DI
-	ADDQ        DI, CX
-	ADDQ        $0x00000018, DX
-	SUBQ        $0x00000018, BX
-	JMP         single
 
 tail:
 	CMPQ    BX, $0x00000003

@@ -5,7 +5,7 @@
 package polysample
 
 //go:noescape
-func cbd2_avx2_1(f *[256]int16, b *[128]byte)
+func cbd2_avx2_2(f *[256]int16, b *[128]byte)
 
 //go:noescape
 func cbd2_avx2_4(f *[256]int16, b *[128]byte)

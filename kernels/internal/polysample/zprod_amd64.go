@@ -6,15 +6,16 @@ package polysample
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
-// prodAsmRejNTT12 lists the implementations of mlkem.rejntt the compiled dispatch table can select (2).
+// prodAsmRejNTT12 lists the implementations of mlkem.rejntt the compiled dispatch table can select (3).
 var prodAsmRejNTT12 = []variant.Impl[func(f *[256]int16, j int, buf []byte) int]{
+	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej12_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: rej12_avx2_1},
 	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej12_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: rej12_avx2_2},
 	{Name: "isa=avx512/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej12_avx512_reg", LoopLabel: "loop", OffsetSweep: false, Fn: rej12_avx512_reg},
 }
 
 // prodAsmRejNTT23 lists the implementations of mldsa.rejntt the compiled dispatch table can select (4).
 var prodAsmRejNTT23 = []variant.Impl[func(a *[256]int32, j int, buf []byte) int]{
-	{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx2_2},
+	{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx2_1},
 	{Name: "isa=avx512/gather=vbmi/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_vbmi_reg", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx512_vbmi_reg},
 	{Name: "isa=avx512/gather=vbmi/compress=mem", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_vbmi_mem", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx512_vbmi_mem},
 	{Name: "isa=avx512/gather=permd/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_permd_reg", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx512_permd_reg},

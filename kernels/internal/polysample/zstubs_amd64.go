@@ -5,13 +5,16 @@
 package polysample
 
 //go:noescape
+func rej12_avx2_1(f *[256]int16, j int, buf []byte) int
+
+//go:noescape
 func rej12_avx2_2(f *[256]int16, j int, buf []byte) int
 
 //go:noescape
 func rej12_avx512_reg(f *[256]int16, j int, buf []byte) int
 
 //go:noescape
-func rej23_avx2_2(a *[256]int32, j int, buf []byte) int
+func rej23_avx2_1(a *[256]int32, j int, buf []byte) int
 
 //go:noescape
 func rej23_avx512_vbmi_reg(a *[256]int32, j int, buf []byte) int

@@ -34,9 +34,6 @@ func aes128enc_vaes256_i1_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []b
 // aes128enc_vaes256_i1_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=1/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128enc_vaes256_i1_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
-// aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128enc_vaes256_i2_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
-
 // aes128enc_vaes256_i2_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.enc, isa=vaes256/inflight=2/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128enc_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -310,6 +307,9 @@ func aes128dec_aesni_i4_kregs_anone(rk *[240]byte, dst []byte, src []byte)
 // aes128dec_aesni_i4_kregs_a32 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=4/keys=regs/align=32).
 func aes128dec_aesni_i4_kregs_a32(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_aesni_i8_kmem_anone crypts len(src)/16 blocks of src into dst (aes128.dec, isa=aesni/inflight=8/keys=mem/align=none).
+func aes128dec_aesni_i8_kmem_anone(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i1_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i1_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -331,14 +331,14 @@ func aes128dec_vaes256_i2_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []
 // aes128dec_vaes256_i2_kregs_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=regs/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i2_kregs_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i2_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
+
 // aes128dec_vaes256_i2_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i2_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i2_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=2/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i2_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
-
-// aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=narrow/align=64).
-func aes128dec_vaes256_i4_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i4_kregs_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=regs/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i4_kregs_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -357,6 +357,9 @@ func aes128dec_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src 
 
 // aes128dec_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes128dec_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=narrow/align=64).
+func aes128dec_vaes256_i8_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes128dec_vaes256_i8_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes128.dec, isa=vaes256/inflight=8/keys=mem/whiten=xor/tail=mask/align=64).
 func aes128dec_vaes256_i8_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -589,6 +592,9 @@ func aes192enc_aesni_i2_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i4_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64).
 func aes192enc_aesni_i4_kmem_a64(rk *[240]byte, dst []byte, src []byte)
 
+// aes192enc_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=32).
+func aes192enc_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)
+
 // aes192enc_vaes256_i1_kregs_wxor_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=1/keys=regs/whiten=xor/tail=narrow/align=64).
 func aes192enc_vaes256_i1_kregs_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
@@ -630,6 +636,9 @@ func aes192enc_vaes256_i4_kmem_wxor_tnarrow_a64(rk *[240]byte, dst []byte, src [
 
 // aes192enc_vaes256_i4_kmem_wxor_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=xor/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wxor_tmask_a64(rk *[240]byte, dst []byte, src []byte)
+
+// aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=narrow/align=64).
+func aes192enc_vaes256_i4_kmem_wfold_tnarrow_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192enc_vaes256_i4_kmem_wfold_tmask_a64 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=vaes256/inflight=4/keys=mem/whiten=fold/tail=mask/align=64).
 func aes192enc_vaes256_i4_kmem_wfold_tmask_a64(rk *[240]byte, dst []byte, src []byte)
@@ -865,8 +874,8 @@ func aes192enc_aesni_i4_kmem_a64p56(rk *[240]byte, dst []byte, src []byte)
 // aes192enc_aesni_i4_kmem_a64p60 crypts len(src)/16 blocks of src into dst (aes192.enc, isa=aesni/inflight=4/keys=mem/align=64+60).
 func aes192enc_aesni_i4_kmem_a64p60(rk *[240]byte, dst []byte, src []byte)
 
-// aes192dec_aesni_i2_kmem_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=2/keys=mem/align=64).
-func aes192dec_aesni_i2_kmem_a64(rk *[240]byte, dst []byte, src []byte)
+// aes192dec_aesni_i1_kregs_a64 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=1/keys=regs/align=64).
+func aes192dec_aesni_i1_kregs_a64(rk *[240]byte, dst []byte, src []byte)
 
 // aes192dec_aesni_i4_kmem_a32 crypts len(src)/16 blocks of src into dst (aes192.dec, isa=aesni/inflight=4/keys=mem/align=32).
 func aes192dec_aesni_i4_kmem_a32(rk *[240]byte, dst []byte, src []byte)

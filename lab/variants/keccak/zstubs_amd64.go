@@ -64,6 +64,9 @@ func keccakX1_scalar_compon_acc_u2_a64(a *[25]uint64)
 // keccakX1_scalar_compon_acc_u4_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
 func keccakX1_scalar_compon_acc_u4_a64(a *[25]uint64)
 
+// keccakX1_scalar_compoff_rorx_andn_acc_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
+func keccakX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64)
+
 // keccakX1_scalar_compon_acc_u24_a64 computes Keccak-f[1600] on one state, variant isa=scalar/comp=on/regs=acc/unroll=24/align=64.
 func keccakX1_scalar_compon_acc_u24_a64(a *[25]uint64)
 
@@ -204,9 +207,6 @@ func keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64p56(a *[25]uint64)
 
 // keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64p60 computes Keccak-f[1600] on 1 state(s), variant isa=avx512vl/layout=lanes/rot=prol/chi=ternlog/regs=all/unroll=2/align=64+60.
 func keccakX1_avx512vl_lanes_prol_ternlog_all_u2_a64p60(a *[25]uint64)
-
-// keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a32 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=32.
-func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a32(a *[2][25]uint64)
 
 // keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64 computes Keccak-f[1600] on 2 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/unroll=1/xpose=unpack/align=64.
 func keccakX2_avx2_shiftor_andnxor_spill_u1_unpack_a64(a *[2][25]uint64)
@@ -679,9 +679,6 @@ func keccakX8_avx2_shiftor_andnxor_spill_interleave_u4_unpack_a64(a *[8][25]uint
 // keccakX8_avx2_shiftor_andnxor_spill_interleave_u24_unpack_a64 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=interleave/unroll=24/xpose=unpack/align=64.
 func keccakX8_avx2_shiftor_andnxor_spill_interleave_u24_unpack_a64(a *[8][25]uint64)
 
-// keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_anone computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=none.
-func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_anone(a *[8][25]uint64)
-
 // keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a32 computes Keccak-f[1600] on 8 state(s), variant isa=avx2/rot=shiftor/chi=andnxor/regs=spill/group=seq/unroll=1/xpose=unpack/align=32.
 func keccakX8_avx2_shiftor_andnxor_spill_seq_u1_unpack_a32(a *[8][25]uint64)
 
@@ -1023,6 +1020,9 @@ func absorbX1_scalar_compon_acc_u2_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_scalar_compon_acc_u4_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=4/align=64.
 func absorbX1_scalar_compon_acc_u4_a64(a *[25]uint64, data []byte, rate int)
+
+// absorbX1_scalar_compoff_rorx_andn_acc_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=off/rot=rorx/chi=andn/regs=acc/unroll=24/align=64.
+func absorbX1_scalar_compoff_rorx_andn_acc_u24_a64(a *[25]uint64, data []byte, rate int)
 
 // absorbX1_scalar_compon_acc_u24_a64 absorbs every full rate-byte block of data into a, applying Keccak-f[1600] after each, with the permutation of variant isa=scalar/comp=on/regs=acc/unroll=24/align=64.
 func absorbX1_scalar_compon_acc_u24_a64(a *[25]uint64, data []byte, rate int)

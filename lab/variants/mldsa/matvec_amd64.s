@@ -4,6 +4,77 @@
 
 #include "textflag.h"
 
+// func matvec_avx2_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
+// Requires: AVX, AVX2
+TEXT ·matvec_avx2_1(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    v+16(FP), DX
+	MOVQ    l+24(FP), BX
+	VMOVDQU matvecconst_9316a9ca5d3d<>+0(SB), Y0
+	VMOVDQU matvecconst_ea96473f3626<>+0(SB), Y1
+	MOVQ    $0x0000000000000020, SI
+
+loop:
+	VMOVDQU (CX), Y3
+	VMOVDQU (DX), Y4
+	VPMULDQ Y4, Y3, Y2
+	VPSRLQ  $0x20, Y3, Y3
+	VPSRLQ  $0x20, Y4, Y4
+	VPMULDQ Y4, Y3, Y3
+	LEAQ    1024(CX), DI
+	LEAQ    1024(DX), R8
+	MOVQ    BX, R9
+	DECQ    R9
+	JZ      sum0
+
+term0:
+	VMOVDQU (DI), Y4
+	VMOVDQU (R8), Y5
+	VPMULDQ Y5, Y4, Y6
+	VPADDQ  Y6, Y2, Y2
+	VPSRLQ  $0x20, Y4, Y4
+	VPSRLQ  $0x20, Y5, Y5
+	VPMULDQ Y5, Y4, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x00000400, DI
+	ADDQ    $0x00000400, R8
+	DECQ    R9
+	JNZ     term0
+
+sum0:
+	VPMULDQ   Y1, Y2, Y4
+	VPMULDQ   Y0, Y4, Y4
+	VPSUBQ    Y4, Y2, Y2
+	VPMULDQ   Y1, Y3, Y4
+	VPMULDQ   Y0, Y4, Y4
+	VPSUBQ    Y4, Y3, Y3
+	VMOVSHDUP Y2, Y2
+	VPBLENDD  $0xaa, Y3, Y2, Y2
+	VPMULLD   matvecconst_2ba64d9684b7<>+0(SB), Y2, Y3
+	VPSRLQ    $0x20, Y2, Y4
+	VPSRLQ    $0x20, Y3, Y5
+	VMOVDQU   matvecconst_09853b66b459<>+0(SB), Y6
+	VPMULDQ   Y6, Y2, Y2
+	VPMULDQ   Y6, Y4, Y4
+	VPMULDQ   Y0, Y3, Y3
+	VPMULDQ   Y0, Y5, Y5
+	VPSUBQ    Y3, Y2, Y2
+	VPSUBQ    Y5, Y4, Y4
+	VMOVSHDUP Y2, Y2
+	VPBLENDD  $0xaa, Y4, Y2, Y2
+	VPSRAD    $0x1f, Y2, Y3
+	VPAND     Y0, Y3, Y3
+	VPADDD    Y3, Y2, Y2
+	VMOVDQU   Y2, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	DECQ      SI
+	JNZ       loop
+	VZEROUPPER
+	RET
+
 // func matvec_avx512_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
 // Requires: AVX, AVX512F
 TEXT ·matvec_avx512_1(SB), NOSPLIT, $0-32
@@ -79,6 +150,18 @@ sum0:
 	VZEROUPPER
 	RET
 
+DATA matvecconst_09853b66b459<>+0(SB)/8, $0x002419ff002419ff
+DATA matvecconst_09853b66b459<>+8(SB)/8, $0x002419ff002419ff
+DATA matvecconst_09853b66b459<>+16(SB)/8, $0x002419ff002419ff
+DATA matvecconst_09853b66b459<>+24(SB)/8, $0x002419ff002419ff
+GLOBL matvecconst_09853b66b459<>(SB), RODATA|NOPTR, $32
+
+DATA matvecconst_2ba64d9684b7<>+0(SB)/8, $0x7fe3f9ff7fe3f9ff
+DATA matvecconst_2ba64d9684b7<>+8(SB)/8, $0x7fe3f9ff7fe3f9ff
+DATA matvecconst_2ba64d9684b7<>+16(SB)/8, $0x7fe3f9ff7fe3f9ff
+DATA matvecconst_2ba64d9684b7<>+24(SB)/8, $0x7fe3f9ff7fe3f9ff
+GLOBL matvecconst_2ba64d9684b7<>(SB), RODATA|NOPTR, $32
+
 DATA matvecconst_77e4cc4d4d14<>+0(SB)/8, $0x0380200103802001
 DATA matvecconst_77e4cc4d4d14<>+8(SB)/8, $0x0380200103802001
 DATA matvecconst_77e4cc4d4d14<>+16(SB)/8, $0x0380200103802001
@@ -99,6 +182,12 @@ DATA matvecconst_8096b781113d<>+48(SB)/8, $0x007fe001007fe001
 DATA matvecconst_8096b781113d<>+56(SB)/8, $0x007fe001007fe001
 GLOBL matvecconst_8096b781113d<>(SB), RODATA|NOPTR, $64
 
+DATA matvecconst_9316a9ca5d3d<>+0(SB)/8, $0x007fe001007fe001
+DATA matvecconst_9316a9ca5d3d<>+8(SB)/8, $0x007fe001007fe001
+DATA matvecconst_9316a9ca5d3d<>+16(SB)/8, $0x007fe001007fe001
+DATA matvecconst_9316a9ca5d3d<>+24(SB)/8, $0x007fe001007fe001
+GLOBL matvecconst_9316a9ca5d3d<>(SB), RODATA|NOPTR, $32
+
 DATA matvecconst_aa0810570eda<>+0(SB)/8, $0x002419ff002419ff
 DATA matvecconst_aa0810570eda<>+8(SB)/8, $0x002419ff002419ff
 DATA matvecconst_aa0810570eda<>+16(SB)/8, $0x002419ff002419ff
@@ -118,3 +207,9 @@ DATA matvecconst_b717f9db18a2<>+40(SB)/8, $0x7fe3f9ff7fe3f9ff
 DATA matvecconst_b717f9db18a2<>+48(SB)/8, $0x7fe3f9ff7fe3f9ff
 DATA matvecconst_b717f9db18a2<>+56(SB)/8, $0x7fe3f9ff7fe3f9ff
 GLOBL matvecconst_b717f9db18a2<>(SB), RODATA|NOPTR, $64
+
+DATA matvecconst_ea96473f3626<>+0(SB)/8, $0x0380200103802001
+DATA matvecconst_ea96473f3626<>+8(SB)/8, $0x0380200103802001
+DATA matvecconst_ea96473f3626<>+16(SB)/8, $0x0380200103802001
+DATA matvecconst_ea96473f3626<>+24(SB)/8, $0x0380200103802001
+GLOBL matvecconst_ea96473f3626<>(SB), RODATA|NOPTR, $32

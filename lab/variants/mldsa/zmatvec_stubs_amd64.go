@@ -5,4 +5,7 @@
 package mldsa
 
 //go:noescape
+func matvec_avx2_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)
+
+//go:noescape
 func matvec_avx512_1(acc *[256]int32, a *[256]int32, v *[256]int32, l int)

@@ -16,7 +16,7 @@ func init() {
 // production links (in github.com/tunelab/tunelab/kernels/mldsa) without a function.
 func asmMatVec() []variant.Impl[func(acc, a, v *[256]int32, l int)] {
 	return []variant.Impl[func(acc, a, v *[256]int32, l int)]{
-		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.matvec_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.matvec_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: matvec_avx2_1},
 		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.matvec_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.matvec_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: matvec_avx512_1},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.matvec_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},

@@ -11,6 +11,9 @@ func lowbits_avx512_1(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int3
 func lowbits_avx512_2(w *[256]int32, cs2 *[256]int32, r1 *[256]uint8, c *[4]int32) uint32
 
 //go:noescape
+func makehint_avx2_4(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
+
+//go:noescape
 func makehint_avx512_1(r *[256]int32, ct0 *[256]int32, r1 *[256]uint8, h *[256]uint8, c *[4]int32) (count uint32, bad uint32)
 
 //go:noescape
@@ -18,6 +21,3 @@ func w1pack4_avx512_1(dst *[128]byte, w *[256]int32, c *[4]int32)
 
 //go:noescape
 func w1pack4_avx512_2(dst *[128]byte, w *[256]int32, c *[4]int32)
-
-//go:noescape
-func power2round_avx2_4(t1 *[256]int32, t0 *[256]int32, s2 *[256]int32)

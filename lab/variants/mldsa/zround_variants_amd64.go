@@ -32,7 +32,7 @@ func asmLowBits() []variant.Impl[func(w, cs2 *[256]int32, r1 *[256]uint8, c *[4]
 // production links (in github.com/tunelab/tunelab/kernels/mldsa) without a function.
 func asmMakeHint() []variant.Impl[func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)] {
 	return []variant.Impl[func(r, ct0 *[256]int32, r1, h *[256]uint8, c *[4]int32) (count, bad uint32)]{
-		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.makehint_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx2_4},
 		{Name: "isa=avx2/unroll=8", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx2_8", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.makehint_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: makehint_avx512_1},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.makehint_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
@@ -69,7 +69,7 @@ func asmPower2Round() []variant.Impl[func(t1, t0, s2 *[256]int32)] {
 	return []variant.Impl[func(t1, t0, s2 *[256]int32)]{
 		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: power2round_avx2_4},
+		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mldsa.power2round_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 	}

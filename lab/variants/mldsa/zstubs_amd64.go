@@ -245,7 +245,7 @@ func ntt_avx512vl_mem_permt2_undo_pre1_none(f *[256]int32)
 func ntt_avx512vl_mem_permt2_undo_pre2_none(f *[256]int32)
 
 //go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_min_shoup_none(f *[256]int32)
+func ntt_avx2_mem_unpack_undo_lazy_min_shoup_list_none(f *[256]int32)
 
 //go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_min_hoist_none(f *[256]int32)
@@ -345,9 +345,6 @@ func invntt_avx2_mem_blend_undo_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_blend_undo_eager_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_blend_avoid_eager_none(f *[256]int32)
@@ -569,6 +566,9 @@ func invntt_avx2_mem_blend_undo_lazy_min_shoup_hoist_none(f *[256]int32)
 func invntt_avx2_mem_blend_undo_lazy_min_hoist_none(f *[256]int32)
 
 //go:noescape
+func invntt_avx2_mem_shufps_undo_lazy_min_shoup_none(f *[256]int32)
+
+//go:noescape
 func invntt_avx2_mem_shufps_undo_lazy_min_shoup_hoist_none(f *[256]int32)
 
 //go:noescape
@@ -576,9 +576,6 @@ func invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_none(f *[256]int32)
-
-//go:noescape
-func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_list_none(f *[256]int32)
 
 //go:noescape
 func invntt_avx2_mem_unpack_avoid_lazy_min_shoup_hoist_none(f *[256]int32)

@@ -3,3 +3,79 @@
 //go:build !purego
 
 #include "textflag.h"
+
+// func kemmatvec_avx2_1(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)
+// Requires: AVX, AVX2
+TEXT ·kemmatvec_avx2_1(SB), NOSPLIT, $0-40
+	MOVQ    acc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    stride+16(FP), DX
+	MOVQ    c+24(FP), BX
+	MOVQ    k+32(FP), SI
+	SHLQ    $0x09, DX
+	VMOVDQU kemmatvecconst_9b18a5fa9d4c<>+0(SB), Y0
+	VMOVDQU kemmatvecconst_2592596d77d2<>+0(SB), Y1
+	MOVQ    $0x0000000000000010, DI
+
+loop:
+	VMOVDQU  (CX), Y3
+	VPMADDWD (BX), Y3, Y2
+	VPMADDWD 512(BX), Y3, Y3
+	LEAQ     (CX)(DX*1), R8
+	LEAQ     1024(BX), R9
+	MOVQ     SI, R10
+	DECQ     R10
+	JZ       sum0
+
+term0:
+	VMOVDQU  (R8), Y4
+	VPMADDWD (R9), Y4, Y5
+	VPADDD   Y5, Y2, Y2
+	VPMADDWD 512(R9), Y4, Y5
+	VPADDD   Y5, Y3, Y3
+	ADDQ     DX, R8
+	ADDQ     $0x00000400, R9
+	DECQ     R10
+	JNZ      term0
+
+sum0:
+	VPMULLD Y1, Y2, Y4
+	VPSLLD  $0x10, Y4, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPMULLD Y0, Y4, Y4
+	VPSUBD  Y4, Y2, Y2
+	VPSRAD  $0x10, Y2, Y2
+	VPSRAD  $0x1f, Y2, Y4
+	VPAND   Y0, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VPMULLD Y1, Y3, Y4
+	VPSLLD  $0x10, Y4, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPMULLD Y0, Y4, Y4
+	VPSUBD  Y4, Y3, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAD  $0x1f, Y3, Y4
+	VPAND   Y0, Y4, Y4
+	VPADDD  Y4, Y3, Y3
+	VPSLLD  $0x10, Y3, Y3
+	VPOR    Y3, Y2, Y2
+	VMOVDQU Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, BX
+	DECQ    DI
+	JNZ     loop
+	VZEROUPPER
+	RET
+
+DATA kemmatvecconst_2592596d77d2<>+0(SB)/8, $0x0000f3010000f301
+DATA kemmatvecconst_2592596d77d2<>+8(SB)/8, $0x0000f3010000f301
+DATA kemmatvecconst_2592596d77d2<>+16(SB)/8, $0x0000f3010000f301
+DATA kemmatvecconst_2592596d77d2<>+24(SB)/8, $0x0000f3010000f301
+GLOBL kemmatvecconst_2592596d77d2<>(SB), RODATA|NOPTR, $32
+
+DATA kemmatvecconst_9b18a5fa9d4c<>+0(SB)/8, $0x00000d0100000d01
+DATA kemmatvecconst_9b18a5fa9d4c<>+8(SB)/8, $0x00000d0100000d01
+DATA kemmatvecconst_9b18a5fa9d4c<>+16(SB)/8, $0x00000d0100000d01
+DATA kemmatvecconst_9b18a5fa9d4c<>+24(SB)/8, $0x00000d0100000d01
+GLOBL kemmatvecconst_9b18a5fa9d4c<>(SB), RODATA|NOPTR, $32

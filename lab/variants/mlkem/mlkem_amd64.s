@@ -39681,575 +39681,6 @@ TEXT ·ntt_avx2_mem_unpack_undo_lazy_exact_none(SB), $0-8
 	VZEROUPPER
 	RET
 
-// func ntt_avx2_mem_unpack_undo_lazy_exact_list_none(f *[256]int16)
-// Requires: AVX, AVX2
-TEXT ·ntt_avx2_mem_unpack_undo_lazy_exact_list_none(SB), $0-8
-	MOVQ        f+0(FP), AX
-	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU     448(AX), Y1
-	VMOVDQU     384(AX), Y2
-	VMOVDQU     320(AX), Y3
-	VMOVDQU     192(AX), Y4
-	VMOVDQU     256(AX), Y5
-	VMOVDQU     128(AX), Y6
-	VMOVDQU     64(AX), Y7
-	VMOVDQU     (AX), Y8
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y1, Y1
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y3, Y3
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y5, Y12
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y5, Y5
-	VPADDW      nttconst_05ef4418e70f<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y9, Y9
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y9, Y1, Y1
-	VPMULHW     Y0, Y12, Y12
-	VPADDW      Y1, Y4, Y9
-	VPSUBW      Y10, Y2, Y2
-	VPSUBW      Y11, Y3, Y3
-	VPSUBW      Y1, Y4, Y1
-	VPADDW      Y2, Y6, Y4
-	VPADDW      Y3, Y7, Y10
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y11
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y1, Y13
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
-	VPSUBW      Y2, Y6, Y2
-	VPSUBW      Y3, Y7, Y3
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y6
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
-	VPSUBW      Y12, Y5, Y5
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y7
-	VPADDW      Y5, Y8, Y9
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y4, Y12
-	VPSUBW      Y5, Y8, Y5
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y11, Y11
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y6, Y6
-	VPSUBW      Y11, Y7, Y7
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y13, Y1, Y1
-	VPADDW      Y7, Y10, Y8
-	VPADDW      Y1, Y3, Y11
-	VPSUBW      Y6, Y2, Y2
-	VPSUBW      Y7, Y10, Y7
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y8, Y6
-	VPSUBW      Y1, Y3, Y1
-	VPADDW      Y2, Y5, Y3
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y11, Y10
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y7, Y13
-	VPSUBW      Y2, Y5, Y2
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y1, Y5
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y1, Y1
-	VPSUBW      Y12, Y4, Y4
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y11, Y11
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y7, Y7
-	VPADDW      Y4, Y9, Y12
-	VPSUBW      Y4, Y9, Y4
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y8, Y8
-	VPMULHW     Y0, Y6, Y6
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y10, Y11, Y11
-	VPSUBW      Y13, Y7, Y7
-	VPSUBW      Y6, Y8, Y8
-	VPSUBW      Y5, Y1, Y1
-	VPADDW      Y11, Y3, Y5
-	VPADDW      Y7, Y4, Y6
-	VPADDW      Y8, Y12, Y9
-	VPADDW      Y1, Y2, Y10
-	VPSUBW      Y11, Y3, Y11
-	VPSUBW      Y7, Y4, Y7
-	VMOVDQU     Y5, 256(AX)
-	VPSUBW      Y8, Y12, Y8
-	VPSUBW      Y1, Y2, Y1
-	VMOVDQU     Y10, 384(AX)
-	VMOVDQU     Y1, 448(AX)
-	VMOVDQU     480(AX), Y1
-	VMOVDQU     Y11, 320(AX)
-	VMOVDQU     416(AX), Y2
-	VMOVDQU     Y7, 192(AX)
-	VMOVDQU     352(AX), Y3
-	VMOVDQU     288(AX), Y4
-	VMOVDQU     224(AX), Y5
-	VMOVDQU     Y6, 128(AX)
-	VMOVDQU     Y8, 64(AX)
-	VMOVDQU     160(AX), Y6
-	VMOVDQU     96(AX), Y7
-	VMOVDQU     Y9, (AX)
-	VMOVDQU     32(AX), Y8
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y1, Y9
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y1, Y1
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y2, Y10
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y3, Y11
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y2, Y2
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y3, Y3
-	VPMULLW     nttconst_3384a3d8a4b7<>+0(SB), Y4, Y12
-	VPMULHW     nttconst_9aed556b434c<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y9, Y9
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y9, Y1, Y1
-	VPMULHW     Y0, Y12, Y12
-	VPADDW      Y1, Y5, Y9
-	VPSUBW      Y10, Y2, Y2
-	VPSUBW      Y11, Y3, Y3
-	VPSUBW      Y1, Y5, Y1
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y9, Y5
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y9, Y9
-	VPADDW      Y2, Y6, Y10
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y1, Y11
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y1, Y1
-	VPADDW      Y3, Y7, Y13
-	VPSUBW      Y2, Y6, Y2
-	VPSUBW      Y3, Y7, Y3
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y10, Y6
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y2, Y7
-	VPSUBW      Y12, Y4, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y10, Y10
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y2, Y2
-	VPADDW      Y4, Y8, Y12
-	VPSUBW      Y4, Y8, Y4
-	VPMULHW     Y0, Y5, Y5
-	VPMULHW     Y0, Y11, Y11
-	VPMULHW     Y0, Y6, Y6
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y5, Y9, Y9
-	VPSUBW      Y11, Y1, Y1
-	VPADDW      Y9, Y13, Y5
-	VPADDW      Y1, Y3, Y8
-	VPSUBW      Y9, Y13, Y9
-	VPSUBW      Y6, Y10, Y10
-	VPSUBW      Y7, Y2, Y2
-	VPSUBW      Y1, Y3, Y1
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y8, Y3
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y9, Y6
-	VPADDW      Y10, Y12, Y7
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y1, Y11
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y8, Y8
-	VPADDW      Y2, Y4, Y13
-	VPSUBW      Y10, Y12, Y10
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y9, Y9
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y1, Y1
-	VPSUBW      Y2, Y4, Y2
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y5, Y4
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y3, Y3
-	VPMULHW     Y0, Y6, Y6
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y3, Y8, Y8
-	VPSUBW      Y6, Y9, Y9
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y11, Y1, Y1
-	VPADDW      Y8, Y13, Y3
-	VPADDW      Y9, Y10, Y6
-	VPADDW      Y1, Y2, Y11
-	VMOVDQU     Y3, 288(AX)
-	VPSUBW      Y8, Y13, Y8
-	VPSUBW      Y9, Y10, Y9
-	VMOVDQU     Y6, 160(AX)
-	VMOVDQU     288(AX), Y3
-	VPSUBW      Y4, Y5, Y5
-	VPSUBW      Y1, Y2, Y1
-	VMOVDQU     Y11, 416(AX)
-	VMOVDQU     160(AX), Y2
-	VPADDW      Y5, Y7, Y4
-	VMOVDQU     416(AX), Y6
-	VPSUBW      Y5, Y7, Y5
-	VMOVDQU     Y4, 32(AX)
-	VMOVDQU     Y5, 96(AX)
-	VMOVDQU     32(AX), Y4
-	VMOVDQU     (AX), Y5
-	VMOVDQU     Y8, 352(AX)
-	VMOVDQU     128(AX), Y7
-	VMOVDQU     Y9, 224(AX)
-	VMOVDQU     384(AX), Y8
-	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y9
-	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
-	VMOVDQU     256(AX), Y10
-	VMOVDQU     Y1, 480(AX)
-	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y1
-	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
-	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y11
-	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
-	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y4, Y12
-	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y4, Y4
-	VPMULHW     Y0, Y9, Y9
-	VPMULHW     Y0, Y1, Y1
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y9, Y3, Y3
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y1, Y2, Y2
-	VPADDW      Y3, Y10, Y1
-	VPSUBW      Y11, Y6, Y6
-	VPADDW      Y2, Y7, Y9
-	VPSUBW      Y3, Y10, Y3
-	VPADDW      Y6, Y8, Y10
-	VPSUBW      Y2, Y7, Y2
-	VPERM2I128  $0x31, Y3, Y1, Y7
-	VPSUBW      Y12, Y4, Y4
-	VPSUBW      Y6, Y8, Y6
-	VPERM2I128  $0x31, Y2, Y9, Y8
-	VPADDW      Y4, Y5, Y11
-	VPERM2I128  $0x20, Y3, Y1, Y1
-	VPERM2I128  $0x31, Y6, Y10, Y3
-	VPSUBW      Y4, Y5, Y4
-	VPERM2I128  $0x20, Y2, Y9, Y2
-	VPMULLW     nttconst_0e7d1cb06b69<>+0(SB), Y7, Y5
-	VPMULHW     nttconst_2651743c290e<>+0(SB), Y7, Y7
-	VPERM2I128  $0x31, Y4, Y11, Y9
-	VPERM2I128  $0x20, Y6, Y10, Y6
-	VPMULLW     nttconst_3445a46cb6ef<>+0(SB), Y8, Y10
-	VPMULHW     nttconst_6c88e48fe761<>+0(SB), Y8, Y8
-	VPERM2I128  $0x20, Y4, Y11, Y4
-	VPMULLW     nttconst_7d7289e48c1a<>+0(SB), Y3, Y11
-	VPMULHW     nttconst_1e898f237363<>+0(SB), Y3, Y3
-	VPMULLW     nttconst_e88a208f6795<>+0(SB), Y9, Y12
-	VPMULHW     nttconst_43ba81dad31d<>+0(SB), Y9, Y9
-	VPMULHW     Y0, Y5, Y5
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y5, Y7, Y7
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y10, Y8, Y8
-	VPADDW      Y7, Y1, Y5
-	VPSUBW      Y11, Y3, Y3
-	VPADDW      Y8, Y2, Y10
-	VPSUBW      Y7, Y1, Y7
-	VPADDW      Y3, Y6, Y1
-	VPSUBW      Y8, Y2, Y8
-	VPUNPCKHQDQ Y7, Y5, Y2
-	VPSUBW      Y12, Y9, Y9
-	VPSUBW      Y3, Y6, Y3
-	VPUNPCKHQDQ Y8, Y10, Y6
-	VPMULLW     nttconst_7e03476f8871<>+0(SB), Y2, Y11
-	VPMULHW     nttconst_ccbecf97ebcf<>+0(SB), Y2, Y2
-	VPUNPCKHQDQ Y3, Y1, Y12
-	VPMULLW     nttconst_a5630251e21f<>+0(SB), Y6, Y13
-	VPMULHW     nttconst_079e8973a741<>+0(SB), Y6, Y6
-	VPUNPCKLQDQ Y7, Y5, Y5
-	VPMULLW     nttconst_33a5f3d01513<>+0(SB), Y12, Y7
-	VPMULHW     nttconst_4d7cd2039ea7<>+0(SB), Y12, Y12
-	VPUNPCKLQDQ Y8, Y10, Y8
-	VPADDW      Y9, Y4, Y10
-	VPSUBW      Y9, Y4, Y9
-	VPUNPCKLQDQ Y3, Y1, Y1
-	VPUNPCKHQDQ Y9, Y10, Y3
-	VPUNPCKLQDQ Y9, Y10, Y4
-	VPMULLW     nttconst_73cc04762e65<>+0(SB), Y3, Y9
-	VPMULHW     nttconst_d70974d45cd9<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y11, Y11
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y11, Y2, Y2
-	VPSUBW      Y13, Y6, Y6
-	VPADDW      Y2, Y5, Y10
-	VPSUBW      Y7, Y12, Y12
-	VPADDW      Y6, Y8, Y7
-	VPSUBW      Y2, Y5, Y2
-	VPMULHW     Y0, Y9, Y9
-	VPADDW      Y12, Y1, Y5
-	VPSUBW      Y6, Y8, Y6
-	VPUNPCKLDQ  Y2, Y10, Y8
-	VPUNPCKHDQ  Y2, Y10, Y2
-	VPSUBW      Y12, Y1, Y12
-	VPUNPCKLDQ  Y6, Y7, Y1
-	VPUNPCKHDQ  Y6, Y7, Y6
-	VPUNPCKLDQ  Y12, Y5, Y7
-	VPUNPCKHDQ  Y12, Y5, Y5
-	VPSUBW      Y9, Y3, Y3
-	VPUNPCKHQDQ Y2, Y8, Y9
-	VPUNPCKHQDQ Y6, Y1, Y10
-	VPADDW      Y3, Y4, Y11
-	VPUNPCKHQDQ Y5, Y7, Y12
-	VPMULLW     nttconst_fb9028cdb5c3<>+0(SB), Y9, Y13
-	VPMULHW     nttconst_0bd3a20cb568<>+0(SB), Y9, Y9
-	VPSUBW      Y3, Y4, Y3
-	VPMULLW     nttconst_1059bf0a4d5e<>+0(SB), Y10, Y4
-	VPMULHW     nttconst_d710ce33ffdd<>+0(SB), Y10, Y10
-	VPUNPCKLQDQ Y2, Y8, Y2
-	VPUNPCKLDQ  Y3, Y11, Y8
-	VPUNPCKHDQ  Y3, Y11, Y3
-	VPMULLW     nttconst_696579f786bc<>+0(SB), Y12, Y11
-	VPMULHW     nttconst_ff5f9caecd2b<>+0(SB), Y12, Y12
-	VPUNPCKLQDQ Y6, Y1, Y1
-	VPUNPCKHQDQ Y3, Y8, Y6
-	VPUNPCKLQDQ Y5, Y7, Y5
-	VPMULLW     nttconst_05e8dd3b1b8e<>+0(SB), Y6, Y7
-	VPMULHW     nttconst_db93e2e08d88<>+0(SB), Y6, Y6
-	VPUNPCKLQDQ Y3, Y8, Y3
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y4, Y4
-	VPMULHW     Y0, Y11, Y11
-	VPSUBW      Y13, Y9, Y9
-	VPSUBW      Y4, Y10, Y10
-	VPADDW      Y9, Y2, Y4
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y11, Y12, Y12
-	VPADDW      Y10, Y1, Y8
-	VPSUBW      Y9, Y2, Y9
-	VPADDW      Y12, Y5, Y2
-	VPSUBW      Y10, Y1, Y10
-	VPUNPCKLDQ  Y9, Y4, Y1
-	VPUNPCKHDQ  Y9, Y4, Y4
-	VPSUBW      Y12, Y5, Y12
-	VPUNPCKLDQ  Y10, Y8, Y5
-	VPUNPCKHDQ  Y10, Y8, Y8
-	VPSUBW      Y7, Y6, Y6
-	VPUNPCKLDQ  Y12, Y2, Y7
-	VPUNPCKHDQ  Y12, Y2, Y2
-	VPADDW      Y6, Y3, Y9
-	VPERM2I128  $0x20, Y4, Y1, Y10
-	VPERM2I128  $0x20, Y8, Y5, Y11
-	VPSUBW      Y6, Y3, Y6
-	VPERM2I128  $0x20, Y2, Y7, Y3
-	VPUNPCKLDQ  Y6, Y9, Y12
-	VPUNPCKHDQ  Y6, Y9, Y6
-	VPERM2I128  $0x31, Y4, Y1, Y1
-	VMOVDQU     480(AX), Y4
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y10, Y9
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y13
-	VPERM2I128  $0x31, Y8, Y5, Y5
-	VPERM2I128  $0x20, Y6, Y12, Y8
-	VPERM2I128  $0x31, Y6, Y12, Y6
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y12
-	VPERM2I128  $0x31, Y2, Y7, Y2
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y7
-	VPSRLW      $0x0b, Y9, Y9
-	VPSRLW      $0x0b, Y13, Y13
-	VPSRLW      $0x0b, Y12, Y12
-	VPMULLW     Y0, Y9, Y9
-	VPMULLW     Y0, Y13, Y13
-	VPMULLW     Y0, Y12, Y12
-	VPSRLW      $0x0b, Y7, Y7
-	VPMULLW     Y0, Y7, Y7
-	VPSUBW      Y9, Y10, Y10
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y8, Y9
-	VPSUBW      Y13, Y11, Y11
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y13
-	VPSUBW      Y12, Y3, Y3
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y5, Y12
-	VMOVDQU     Y10, 256(AX)
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y10
-	VMOVDQU     Y11, 128(AX)
-	VPSUBW      Y7, Y1, Y1
-	VMOVDQU     224(AX), Y7
-	VMOVDQU     Y3, 384(AX)
-	VMOVDQU     96(AX), Y3
-	VMOVDQU     Y1, 288(AX)
-	VMOVDQU     352(AX), Y1
-	VPSRLW      $0x0b, Y9, Y9
-	VPSRLW      $0x0b, Y13, Y13
-	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y11
-	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
-	VPMULLW     Y0, Y9, Y9
-	VPSRLW      $0x0b, Y12, Y12
-	VPSRLW      $0x0b, Y10, Y10
-	VPMULLW     Y0, Y13, Y13
-	VPMULLW     Y0, Y12, Y12
-	VPMULLW     Y0, Y10, Y10
-	VPSUBW      Y9, Y8, Y8
-	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y3, Y9
-	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y3, Y3
-	VPSUBW      Y13, Y6, Y6
-	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y1, Y13
-	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y1, Y1
-	VMOVDQU     Y8, (AX)
-	VPSUBW      Y12, Y5, Y5
-	VPSUBW      Y10, Y2, Y2
-	VMOVDQU     320(AX), Y8
-	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y4, Y10
-	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y4, Y4
-	VMOVDQU     Y6, 32(AX)
-	VMOVDQU     Y5, 160(AX)
-	VMOVDQU     64(AX), Y5
-	VMOVDQU     Y2, 416(AX)
-	VMOVDQU     192(AX), Y2
-	VPMULHW     Y0, Y11, Y11
-	VMOVDQU     448(AX), Y6
-	VPSUBW      Y11, Y7, Y7
-	VPMULHW     Y0, Y9, Y9
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y10, Y10
-	VPADDW      Y7, Y2, Y11
-	VPSUBW      Y9, Y3, Y3
-	VPSUBW      Y7, Y2, Y7
-	VPSUBW      Y13, Y1, Y1
-	VPADDW      Y3, Y5, Y2
-	VPERM2I128  $0x31, Y7, Y11, Y9
-	VPERM2I128  $0x20, Y7, Y11, Y7
-	VPSUBW      Y10, Y4, Y4
-	VPADDW      Y1, Y8, Y10
-	VPSUBW      Y3, Y5, Y3
-	VPADDW      Y4, Y6, Y5
-	VPSUBW      Y1, Y8, Y1
-	VPERM2I128  $0x31, Y3, Y2, Y8
-	VPERM2I128  $0x20, Y3, Y2, Y2
-	VPSUBW      Y4, Y6, Y4
-	VPERM2I128  $0x31, Y1, Y10, Y3
-	VPMULLW     nttconst_7ca64b88e379<>+0(SB), Y9, Y6
-	VPMULHW     nttconst_a523fae3aa92<>+0(SB), Y9, Y9
-	VPERM2I128  $0x31, Y4, Y5, Y11
-	VPERM2I128  $0x20, Y1, Y10, Y1
-	VPMULLW     nttconst_0974b3bb5942<>+0(SB), Y8, Y10
-	VPMULHW     nttconst_7fd86b93c00a<>+0(SB), Y8, Y8
-	VPERM2I128  $0x20, Y4, Y5, Y4
-	VPMULLW     nttconst_dc650d8e78c0<>+0(SB), Y3, Y5
-	VPMULHW     nttconst_37939a189aa4<>+0(SB), Y3, Y3
-	VPMULLW     nttconst_abed34b8d521<>+0(SB), Y11, Y12
-	VPMULHW     nttconst_0b9bea2cd629<>+0(SB), Y11, Y11
-	VPMULHW     Y0, Y6, Y6
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y5, Y5
-	VPSUBW      Y6, Y9, Y9
-	VPMULHW     Y0, Y12, Y12
-	VPADDW      Y9, Y7, Y6
-	VPSUBW      Y10, Y8, Y8
-	VPSUBW      Y9, Y7, Y9
-	VPSUBW      Y5, Y3, Y3
-	VPADDW      Y8, Y2, Y5
-	VPUNPCKHQDQ Y9, Y6, Y7
-	VPUNPCKLQDQ Y9, Y6, Y6
-	VPSUBW      Y12, Y11, Y11
-	VPADDW      Y3, Y1, Y9
-	VPSUBW      Y8, Y2, Y8
-	VPMULLW     nttconst_0f4de6f084ab<>+0(SB), Y7, Y2
-	VPADDW      Y11, Y4, Y10
-	VPSUBW      Y3, Y1, Y3
-	VPUNPCKHQDQ Y8, Y5, Y1
-	VPMULHW     nttconst_7f76a1e259df<>+0(SB), Y7, Y7
-	VPSUBW      Y11, Y4, Y11
-	VPUNPCKHQDQ Y3, Y9, Y4
-	VPMULLW     nttconst_15aa5ea715a1<>+0(SB), Y1, Y12
-	VPMULHW     nttconst_657945ebbd59<>+0(SB), Y1, Y1
-	VPUNPCKHQDQ Y11, Y10, Y13
-	VPUNPCKLQDQ Y8, Y5, Y5
-	VPMULLW     nttconst_d1100d088074<>+0(SB), Y4, Y8
-	VPMULHW     nttconst_66e62771aa82<>+0(SB), Y4, Y4
-	VPUNPCKLQDQ Y3, Y9, Y3
-	VPMULLW     nttconst_e2cc1411c980<>+0(SB), Y13, Y9
-	VPMULHW     nttconst_9b51d30baa50<>+0(SB), Y13, Y13
-	VPUNPCKLQDQ Y11, Y10, Y10
-	VPMULHW     Y0, Y2, Y2
-	VPMULHW     Y0, Y12, Y12
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y2, Y7, Y7
-	VPMULHW     Y0, Y9, Y9
-	VPADDW      Y7, Y6, Y2
-	VPSUBW      Y12, Y1, Y1
-	VPSUBW      Y7, Y6, Y7
-	VPSUBW      Y8, Y4, Y4
-	VPADDW      Y1, Y5, Y6
-	VPUNPCKLDQ  Y7, Y2, Y8
-	VPUNPCKHDQ  Y7, Y2, Y2
-	VPSUBW      Y9, Y13, Y13
-	VPADDW      Y4, Y3, Y7
-	VPSUBW      Y1, Y5, Y1
-	VPUNPCKHQDQ Y2, Y8, Y5
-	VPADDW      Y13, Y10, Y9
-	VPSUBW      Y4, Y3, Y4
-	VPUNPCKLDQ  Y1, Y6, Y3
-	VPUNPCKHDQ  Y1, Y6, Y1
-	VPSUBW      Y13, Y10, Y13
-	VPUNPCKLDQ  Y4, Y7, Y6
-	VPUNPCKHDQ  Y4, Y7, Y4
-	VPMULLW     nttconst_ff8e88867c27<>+0(SB), Y5, Y7
-	VPUNPCKLDQ  Y13, Y9, Y10
-	VPUNPCKHDQ  Y13, Y9, Y9
-	VPMULHW     nttconst_95de806bca0a<>+0(SB), Y5, Y5
-	VPUNPCKHQDQ Y1, Y3, Y11
-	VPUNPCKHQDQ Y4, Y6, Y12
-	VPUNPCKHQDQ Y9, Y10, Y13
-	VPUNPCKLQDQ Y1, Y3, Y1
-	VPMULLW     nttconst_9fcc41950d55<>+0(SB), Y11, Y3
-	VPMULHW     nttconst_96b52983fc4f<>+0(SB), Y11, Y11
-	VPUNPCKLQDQ Y4, Y6, Y4
-	VPMULLW     nttconst_bd2295cd7417<>+0(SB), Y12, Y6
-	VPMULHW     nttconst_0c2242d18da3<>+0(SB), Y12, Y12
-	VPUNPCKLQDQ Y2, Y8, Y2
-	VPMULLW     nttconst_4fba697d52b3<>+0(SB), Y13, Y8
-	VPMULHW     nttconst_4fbd5b594bdb<>+0(SB), Y13, Y13
-	VPUNPCKLQDQ Y9, Y10, Y9
-	VPMULHW     Y0, Y7, Y7
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y7, Y5, Y5
-	VPMULHW     Y0, Y6, Y6
-	VPADDW      Y5, Y2, Y7
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y5, Y2, Y5
-	VPSUBW      Y3, Y11, Y11
-	VPUNPCKLDQ  Y5, Y7, Y2
-	VPUNPCKHDQ  Y5, Y7, Y3
-	VPSUBW      Y6, Y12, Y12
-	VPADDW      Y11, Y1, Y5
-	VPERM2I128  $0x20, Y3, Y2, Y6
-	VPERM2I128  $0x31, Y3, Y2, Y2
-	VPSUBW      Y8, Y13, Y13
-	VPADDW      Y12, Y4, Y3
-	VPSUBW      Y11, Y1, Y11
-	VPADDW      Y13, Y9, Y1
-	VPSUBW      Y12, Y4, Y12
-	VPUNPCKLDQ  Y11, Y5, Y4
-	VPUNPCKHDQ  Y11, Y5, Y5
-	VPSUBW      Y13, Y9, Y13
-	VPUNPCKLDQ  Y12, Y3, Y7
-	VPUNPCKHDQ  Y12, Y3, Y3
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y6, Y8
-	VPUNPCKLDQ  Y13, Y1, Y9
-	VPUNPCKHDQ  Y13, Y1, Y1
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y2, Y10
-	VPERM2I128  $0x20, Y5, Y4, Y11
-	VPERM2I128  $0x20, Y3, Y7, Y12
-	VPERM2I128  $0x20, Y1, Y9, Y13
-	VPERM2I128  $0x31, Y5, Y4, Y4
-	VPERM2I128  $0x31, Y3, Y7, Y3
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y11, Y5
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y12, Y7
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y13, Y9
-	VPSRLW      $0x0b, Y8, Y8
-	VPMULLW     Y0, Y8, Y8
-	VPSRLW      $0x0b, Y10, Y10
-	VPMULLW     Y0, Y10, Y10
-	VPSUBW      Y8, Y6, Y6
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y4, Y8
-	VPSRLW      $0x0b, Y5, Y5
-	VPSRLW      $0x0b, Y7, Y7
-	VMOVDQU     Y6, 192(AX)
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y3, Y6
-	VPSUBW      Y10, Y2, Y2
-	VPMULHUW    nttconst_bd1a9940528f<>+0(SB), Y1, Y10
-	VPSRLW      $0x0b, Y9, Y9
-	VPMULLW     Y0, Y5, Y5
-	VMOVDQU     Y2, 224(AX)
-	VPMULLW     Y0, Y7, Y7
-	VPMULLW     Y0, Y9, Y9
-	VPSUBW      Y5, Y11, Y11
-	VPSUBW      Y7, Y12, Y12
-	VPSUBW      Y9, Y13, Y13
-	VMOVDQU     Y11, 64(AX)
-	VMOVDQU     Y12, 320(AX)
-	VPSRLW      $0x0b, Y8, Y8
-	VMOVDQU     Y13, 448(AX)
-	VPSRLW      $0x0b, Y6, Y6
-	VPMULLW     Y0, Y8, Y8
-	VPSRLW      $0x0b, Y10, Y10
-	VPMULLW     Y0, Y6, Y6
-	VPMULLW     Y0, Y10, Y10
-	VPSUBW      Y8, Y4, Y4
-	VPSUBW      Y6, Y3, Y3
-	VMOVDQU     Y4, 96(AX)
-	VPSUBW      Y10, Y1, Y1
-	VMOVDQU     Y3, 352(AX)
-	VMOVDQU     Y1, 480(AX)
-	VZEROUPPER
-	RET
-
 // func ntt_avx2_mem_unpack_undo_lazy_exact_hoist_none(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·ntt_avx2_mem_unpack_undo_lazy_exact_hoist_none(SB), $0-8
@@ -96486,6 +95917,670 @@ TEXT ·invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(SB), $0-8
 	VZEROUPPER
 	RET
 
+// func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
+// Requires: AVX, AVX2
+TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_none(SB), $0-8
+	MOVQ        f+0(FP), AX
+	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
+	VMOVDQU     (AX), Y1
+	VMOVDQU     32(AX), Y2
+	VMOVDQU     256(AX), Y3
+	VMOVDQU     288(AX), Y4
+	VMOVDQU     128(AX), Y5
+	VMOVDQU     160(AX), Y6
+	VMOVDQU     384(AX), Y7
+	VMOVDQU     416(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_858189f00337<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y4, Y3, Y9
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y3, Y9, Y8
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPSUBW      Y4, Y5, Y9
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_c67726397491<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y6, Y1, Y5
+	VPADDW      Y1, Y6, Y6
+	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y7, Y2, Y1
+	VPADDW      Y2, Y7, Y7
+	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPUNPCKLQDQ Y9, Y4, Y3
+	VPUNPCKHQDQ Y9, Y4, Y4
+	VPUNPCKLQDQ Y5, Y6, Y9
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPERM2I128  $0x20, Y4, Y3, Y8
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_6151755f3729<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_f428997e9440<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_7010046a1325<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y6, Y2, Y1
+	VPADDW      Y2, Y6, Y6
+	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y2
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y3, Y4, Y8
+	VPERM2I128  $0x31, Y3, Y4, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y2, Y7, Y6
+	VPADDW      Y7, Y2, Y2
+	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y2, (AX)
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y8, 256(AX)
+	VMOVDQU     Y7, 288(AX)
+	VMOVDQU     Y4, 128(AX)
+	VMOVDQU     Y3, 160(AX)
+	VMOVDQU     Y9, 384(AX)
+	VMOVDQU     Y5, 416(AX)
+	VMOVDQU     64(AX), Y1
+	VMOVDQU     96(AX), Y2
+	VMOVDQU     320(AX), Y3
+	VMOVDQU     352(AX), Y4
+	VMOVDQU     192(AX), Y5
+	VMOVDQU     224(AX), Y6
+	VMOVDQU     448(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y1, Y9, Y8
+	VPUNPCKHQDQ Y1, Y9, Y1
+	VPUNPCKLQDQ Y3, Y2, Y9
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPUNPCKLQDQ Y5, Y4, Y3
+	VPUNPCKHQDQ Y5, Y4, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPSUBW      Y8, Y1, Y7
+	VPADDW      Y1, Y8, Y8
+	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y7, Y1
+	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y7, Y7
+	VPSUBW      Y9, Y2, Y1
+	VPADDW      Y2, Y9, Y9
+	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y3, Y4, Y2
+	VPADDW      Y4, Y3, Y3
+	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y2, Y4
+	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y2, Y2
+	VPSUBW      Y5, Y6, Y4
+	VPADDW      Y6, Y5, Y5
+	VPMULLW     nttconst_5369428a3207<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPUNPCKLDQ  Y7, Y8, Y6
+	VPUNPCKHDQ  Y7, Y8, Y7
+	VPUNPCKLDQ  Y1, Y9, Y8
+	VPUNPCKHDQ  Y1, Y9, Y1
+	VPUNPCKLDQ  Y2, Y3, Y9
+	VPUNPCKHDQ  Y2, Y3, Y2
+	VPUNPCKLDQ  Y4, Y5, Y3
+	VPUNPCKHDQ  Y4, Y5, Y4
+	VPUNPCKLQDQ Y7, Y6, Y5
+	VPUNPCKHQDQ Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y4, Y3, Y9
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPUNPCKLQDQ Y6, Y5, Y4
+	VPUNPCKHQDQ Y6, Y5, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPUNPCKLQDQ Y3, Y9, Y8
+	VPUNPCKHQDQ Y3, Y9, Y3
+	VPSUBW      Y4, Y5, Y9
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y6, Y1, Y5
+	VPADDW      Y1, Y6, Y6
+	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y7, Y2, Y1
+	VPADDW      Y2, Y7, Y7
+	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPUNPCKLQDQ Y9, Y4, Y3
+	VPUNPCKHQDQ Y9, Y4, Y4
+	VPUNPCKLQDQ Y5, Y6, Y9
+	VPUNPCKHQDQ Y5, Y6, Y5
+	VPUNPCKLQDQ Y1, Y7, Y6
+	VPUNPCKHQDQ Y1, Y7, Y1
+	VPUNPCKLQDQ Y2, Y8, Y7
+	VPUNPCKHQDQ Y2, Y8, Y2
+	VPERM2I128  $0x20, Y4, Y3, Y8
+	VPERM2I128  $0x31, Y4, Y3, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_4056c8550493<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_248706924198<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VPSUBW      Y6, Y2, Y1
+	VPADDW      Y2, Y6, Y6
+	VPMULLW     nttconst_407baad6f729<>+0(SB), Y1, Y2
+	VPMULHW     nttconst_f73496d97577<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y1, Y1
+	VPERM2I128  $0x20, Y7, Y8, Y2
+	VPERM2I128  $0x31, Y7, Y8, Y7
+	VPERM2I128  $0x20, Y3, Y4, Y8
+	VPERM2I128  $0x31, Y3, Y4, Y3
+	VPERM2I128  $0x20, Y5, Y9, Y4
+	VPERM2I128  $0x31, Y5, Y9, Y5
+	VPERM2I128  $0x20, Y1, Y6, Y9
+	VPERM2I128  $0x31, Y1, Y6, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y2, Y2
+	VPSUBW      Y2, Y7, Y6
+	VPADDW      Y7, Y2, Y2
+	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y8, Y3, Y7
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y7, Y3
+	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y7, Y7
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y3
+	VPSRAW      $0x0a, Y3, Y3
+	VPMULLW     Y0, Y3, Y3
+	VPSUBW      Y3, Y4, Y4
+	VPSUBW      Y4, Y5, Y3
+	VPADDW      Y5, Y4, Y4
+	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y9, Y1, Y5
+	VPADDW      Y1, Y9, Y9
+	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y5, Y1
+	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y5, Y5
+	VMOVDQU     Y2, 64(AX)
+	VMOVDQU     Y6, 96(AX)
+	VMOVDQU     Y8, 320(AX)
+	VMOVDQU     Y7, 352(AX)
+	VMOVDQU     Y4, 192(AX)
+	VMOVDQU     Y3, 224(AX)
+	VMOVDQU     Y9, 448(AX)
+	VMOVDQU     Y5, 480(AX)
+	VMOVDQU     (AX), Y1
+	VMOVDQU     256(AX), Y2
+	VMOVDQU     128(AX), Y3
+	VMOVDQU     384(AX), Y4
+	VMOVDQU     64(AX), Y5
+	VMOVDQU     320(AX), Y6
+	VMOVDQU     192(AX), Y7
+	VMOVDQU     448(AX), Y8
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y1, Y1
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
+	VPSRAW      $0x0a, Y9, Y9
+	VPMULLW     Y0, Y9, Y9
+	VPSUBW      Y9, Y5, Y5
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y2, Y2
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y5
+	VPSRAW      $0x0a, Y5, Y5
+	VPMULLW     Y0, Y5, Y5
+	VPSUBW      Y5, Y6, Y6
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y3, Y3
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y6
+	VPSRAW      $0x0a, Y6, Y6
+	VPMULLW     Y0, Y6, Y6
+	VPSUBW      Y6, Y7, Y7
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y4, Y4
+	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y7
+	VPSRAW      $0x0a, Y7, Y7
+	VPMULLW     Y0, Y7, Y7
+	VPSUBW      Y7, Y8, Y8
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 128(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPADDW      Y0, Y5, Y1
+	VPMINUW     Y1, Y5, Y5
+	VMOVDQU     Y5, 448(AX)
+	VMOVDQU     32(AX), Y1
+	VMOVDQU     288(AX), Y2
+	VMOVDQU     160(AX), Y3
+	VMOVDQU     416(AX), Y4
+	VMOVDQU     96(AX), Y5
+	VMOVDQU     352(AX), Y6
+	VMOVDQU     224(AX), Y7
+	VMOVDQU     480(AX), Y8
+	VPSUBW      Y1, Y5, Y9
+	VPADDW      Y5, Y1, Y1
+	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y9, Y5
+	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y9, Y9
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y9, Y9
+	VPSUBW      Y2, Y6, Y5
+	VPADDW      Y6, Y2, Y2
+	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPSUBW      Y3, Y7, Y6
+	VPADDW      Y7, Y3, Y3
+	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y4, Y8, Y7
+	VPADDW      Y8, Y4, Y4
+	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y7, Y8
+	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y8, Y8
+	VPSUBW      Y8, Y7, Y7
+	VPSUBW      Y1, Y3, Y8
+	VPADDW      Y3, Y1, Y1
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y8, Y3
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y8, Y8
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y8, Y8
+	VPSUBW      Y2, Y4, Y3
+	VPADDW      Y4, Y2, Y2
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y4
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y4, Y4
+	VPSUBW      Y4, Y3, Y3
+	VPSUBW      Y9, Y6, Y4
+	VPADDW      Y6, Y9, Y9
+	VPMULLW     nttconst_f944e8453445<>+0(SB), Y4, Y6
+	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y4, Y4
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y4, Y4
+	VPSUBW      Y5, Y7, Y6
+	VPADDW      Y7, Y5, Y5
+	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y6, Y7
+	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y6, Y6
+	VPMULHW     Y0, Y7, Y7
+	VPSUBW      Y7, Y6, Y6
+	VPSUBW      Y1, Y2, Y7
+	VPADDW      Y2, Y1, Y1
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y7, Y2
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y7, Y7
+	VPMULHW     Y0, Y2, Y2
+	VPSUBW      Y2, Y7, Y7
+	VPSUBW      Y8, Y3, Y2
+	VPADDW      Y3, Y8, Y8
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y3
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
+	VPMULHW     Y0, Y3, Y3
+	VPSUBW      Y3, Y2, Y2
+	VPSUBW      Y9, Y5, Y3
+	VPADDW      Y5, Y9, Y9
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y3, Y5
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y3, Y3
+	VPMULHW     Y0, Y5, Y5
+	VPSUBW      Y5, Y3, Y3
+	VPSUBW      Y4, Y6, Y5
+	VPADDW      Y6, Y4, Y4
+	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y5, Y6
+	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y5, Y5
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y5, Y5
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y6
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
+	VPMULHW     Y0, Y6, Y6
+	VPSUBW      Y6, Y1, Y1
+	VPADDW      Y0, Y1, Y6
+	VPMINUW     Y6, Y1, Y1
+	VMOVDQU     Y1, 32(AX)
+	VPADDW      Y0, Y7, Y1
+	VPMINUW     Y1, Y7, Y7
+	VMOVDQU     Y7, 288(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y8, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y8, Y6
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y6, Y6
+	VPADDW      Y0, Y6, Y1
+	VPMINUW     Y1, Y6, Y6
+	VMOVDQU     Y6, 160(AX)
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDW      Y0, Y3, Y1
+	VPMINUW     Y1, Y3, Y3
+	VMOVDQU     Y3, 352(AX)
+	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y4, Y1
+	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y4, Y2
+	VPMULHW     Y0, Y1, Y1
+	VPSUBW      Y1, Y2, Y2
+	VPADDW      Y0, Y2, Y1
+	VPMINUW     Y1, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPADDW      Y0, Y5, Y0
+	VPMINUW     Y0, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VZEROUPPER
+	RET
+
 // func invntt_avx2_mem_unpack_avoid_lazy_min_list_none(f *[256]int16)
 // Requires: AVX, AVX2
 TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_list_none(SB), $0-8
@@ -97955,670 +98050,6 @@ TEXT ·invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(SB), $0-8
 	VPADDW      Y1, Y0, Y1
 	VPMINUW     Y1, Y0, Y0
 	VMOVDQU     Y0, 224(AX)
-	VZEROUPPER
-	RET
-
-// func invntt_avx2_mem_blend_avoid_lazy_min_list_none(f *[256]int16)
-// Requires: AVX, AVX2
-TEXT ·invntt_avx2_mem_blend_avoid_lazy_min_list_none(SB), $0-8
-	MOVQ        f+0(FP), AX
-	VMOVDQU     nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU     (AX), Y1
-	VMOVDQU     32(AX), Y2
-	VMOVDQU     256(AX), Y3
-	VMOVDQU     288(AX), Y4
-	VMOVDQU     128(AX), Y5
-	VMOVDQU     160(AX), Y6
-	VMOVDQU     384(AX), Y7
-	VMOVDQU     416(AX), Y8
-	VPSLLQ      $0x20, Y2, Y9
-	VPSRLQ      $0x20, Y1, Y10
-	VPSLLQ      $0x20, Y4, Y11
-	VPSRLQ      $0x20, Y3, Y12
-	VPBLENDD    $0xaa, Y9, Y1, Y9
-	VPBLENDD    $0xaa, Y2, Y10, Y10
-	VPSLLQ      $0x20, Y6, Y1
-	VPSRLQ      $0x20, Y5, Y2
-	VPBLENDD    $0xaa, Y11, Y3, Y11
-	VPBLENDD    $0xaa, Y4, Y12, Y12
-	VPSLLQ      $0x20, Y8, Y3
-	VPSRLQ      $0x20, Y7, Y4
-	VPBLENDD    $0xaa, Y1, Y5, Y1
-	VPBLENDD    $0xaa, Y6, Y2, Y2
-	VPBLENDD    $0xaa, Y3, Y7, Y3
-	VPBLENDD    $0xaa, Y8, Y4, Y4
-	VPSUBW      Y9, Y10, Y5
-	VPSUBW      Y11, Y12, Y6
-	VPSUBW      Y1, Y2, Y7
-	VPSUBW      Y3, Y4, Y8
-	VPMULLW     nttconst_5ba785dde7d3<>+0(SB), Y5, Y13
-	VPMULLW     nttconst_dcf51a2974a1<>+0(SB), Y6, Y14
-	VPMULHW     nttconst_881373b99dfa<>+0(SB), Y5, Y5
-	VPMULHW     nttconst_5d1f79930590<>+0(SB), Y6, Y6
-	VPADDW      Y10, Y9, Y9
-	VPADDW      Y12, Y11, Y11
-	VPMULLW     nttconst_12a119403d0a<>+0(SB), Y7, Y10
-	VPMULLW     nttconst_0c6164792d5e<>+0(SB), Y8, Y12
-	VPADDW      Y2, Y1, Y1
-	VPADDW      Y4, Y3, Y3
-	VPMULHW     nttconst_858189f00337<>+0(SB), Y7, Y2
-	VPMULHW     nttconst_b0962c69e956<>+0(SB), Y8, Y4
-	VPSRLQ      $0x20, Y9, Y7
-	VPSRLQ      $0x20, Y11, Y8
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y14, Y14
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y13, Y5, Y5
-	VPSUBW      Y14, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y13
-	VPSRLQ      $0x20, Y3, Y14
-	VPBLENDD    $0xaa, Y5, Y7, Y7
-	VPSLLQ      $0x20, Y5, Y5
-	VPBLENDD    $0xaa, Y6, Y8, Y8
-	VPSLLQ      $0x20, Y6, Y6
-	VPSUBW      Y10, Y2, Y2
-	VPSUBW      Y12, Y4, Y4
-	VPBLENDD    $0xaa, Y5, Y9, Y5
-	VPBLENDD    $0xaa, Y6, Y11, Y6
-	VPSLLQ      $0x20, Y2, Y9
-	VPSLLQ      $0x20, Y4, Y10
-	VPBLENDD    $0xaa, Y2, Y13, Y13
-	VPBLENDD    $0xaa, Y4, Y14, Y14
-	VPBLENDD    $0xaa, Y9, Y1, Y9
-	VPBLENDD    $0xaa, Y10, Y3, Y10
-	VPUNPCKLQDQ Y7, Y5, Y1
-	VPUNPCKHQDQ Y7, Y5, Y2
-	VPUNPCKLQDQ Y8, Y6, Y3
-	VPUNPCKHQDQ Y8, Y6, Y4
-	VPSUBW      Y1, Y2, Y5
-	VPUNPCKLQDQ Y13, Y9, Y6
-	VPUNPCKHQDQ Y13, Y9, Y7
-	VPSUBW      Y3, Y4, Y8
-	VPMULLW     nttconst_c67726397491<>+0(SB), Y5, Y9
-	VPUNPCKLQDQ Y14, Y10, Y11
-	VPUNPCKHQDQ Y14, Y10, Y10
-	VPSUBW      Y6, Y7, Y12
-	VPMULLW     nttconst_fc5d8816513a<>+0(SB), Y8, Y13
-	VPSUBW      Y11, Y10, Y14
-	VPMULHW     nttconst_4b1354f90c84<>+0(SB), Y5, Y5
-	VPMULHW     nttconst_68f9e2e6dc79<>+0(SB), Y8, Y8
-	VPADDW      Y2, Y1, Y1
-	VPMULLW     nttconst_8bed0cf55777<>+0(SB), Y12, Y2
-	VPMULHW     nttconst_3eef4cb81c80<>+0(SB), Y12, Y12
-	VPADDW      Y4, Y3, Y3
-	VPADDW      Y7, Y6, Y6
-	VPMULLW     nttconst_7516d6cafa60<>+0(SB), Y14, Y4
-	VPMULHW     nttconst_fe53bc760b9b<>+0(SB), Y14, Y7
-	VPADDW      Y10, Y11, Y11
-	VPMULHW     Y0, Y9, Y9
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y9, Y5, Y5
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y13, Y8, Y8
-	VPUNPCKLQDQ Y5, Y1, Y9
-	VPUNPCKHQDQ Y5, Y1, Y1
-	VPUNPCKLQDQ Y8, Y3, Y5
-	VPUNPCKHQDQ Y8, Y3, Y3
-	VPSUBW      Y2, Y12, Y12
-	VPERM2I128  $0x20, Y1, Y9, Y2
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPSUBW      Y4, Y7, Y7
-	VPUNPCKLQDQ Y12, Y6, Y4
-	VPUNPCKHQDQ Y12, Y6, Y6
-	VPUNPCKLQDQ Y7, Y11, Y8
-	VPUNPCKHQDQ Y7, Y11, Y7
-	VPERM2I128  $0x20, Y3, Y5, Y9
-	VPERM2I128  $0x31, Y3, Y5, Y3
-	VPSUBW      Y2, Y1, Y5
-	VPERM2I128  $0x20, Y6, Y4, Y10
-	VPERM2I128  $0x31, Y6, Y4, Y4
-	VPMULLW     nttconst_6151755f3729<>+0(SB), Y5, Y6
-	VPMULHW     nttconst_72f5d00e0a2b<>+0(SB), Y5, Y5
-	VPERM2I128  $0x20, Y7, Y8, Y11
-	VPERM2I128  $0x31, Y7, Y8, Y7
-	VPADDW      Y1, Y2, Y2
-	VPSUBW      Y9, Y3, Y1
-	VPSUBW      Y10, Y4, Y8
-	VPMULLW     nttconst_f428997e9440<>+0(SB), Y1, Y12
-	VPMULHW     nttconst_7010046a1325<>+0(SB), Y1, Y1
-	VPADDW      Y3, Y9, Y9
-	VPSUBW      Y11, Y7, Y3
-	VPMULLW     nttconst_dd85efe3f78b<>+0(SB), Y8, Y13
-	VPMULHW     nttconst_31ff4f4addc4<>+0(SB), Y8, Y8
-	VPADDW      Y4, Y10, Y10
-	VPMULLW     nttconst_0a0deb3059b7<>+0(SB), Y3, Y4
-	VPMULHW     nttconst_bc40969a6290<>+0(SB), Y3, Y3
-	VPADDW      Y7, Y11, Y11
-	VPMULHW     Y0, Y6, Y6
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y6, Y5, Y5
-	VMOVDQU     480(AX), Y6
-	VPMULHW     Y0, Y13, Y13
-	VPERM2I128  $0x20, Y5, Y2, Y7
-	VPERM2I128  $0x31, Y5, Y2, Y2
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y12, Y1, Y1
-	VPSUBW      Y13, Y8, Y8
-	VPERM2I128  $0x20, Y1, Y9, Y5
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y12
-	VPERM2I128  $0x31, Y1, Y9, Y1
-	VPSUBW      Y4, Y3, Y3
-	VPERM2I128  $0x20, Y8, Y10, Y4
-	VPERM2I128  $0x31, Y8, Y10, Y8
-	VPERM2I128  $0x20, Y3, Y11, Y9
-	VPERM2I128  $0x31, Y3, Y11, Y3
-	VPSLLQ      $0x20, Y6, Y10
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y11
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y13
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y9, Y14
-	VPSRAW      $0x0a, Y12, Y12
-	VPMULLW     Y0, Y12, Y12
-	VPSRAW      $0x0a, Y11, Y11
-	VPSRAW      $0x0a, Y13, Y13
-	VPMULLW     Y0, Y11, Y11
-	VPSUBW      Y12, Y7, Y7
-	VPSRAW      $0x0a, Y14, Y14
-	VPMULLW     Y0, Y13, Y13
-	VPSUBW      Y7, Y2, Y12
-	VPMULLW     Y0, Y14, Y14
-	VPADDW      Y2, Y7, Y7
-	VPMULLW     nttconst_27aad09ecba0<>+0(SB), Y12, Y2
-	VPSUBW      Y11, Y5, Y5
-	VPMULHW     nttconst_ebd71bbf0df4<>+0(SB), Y12, Y11
-	VMOVDQU     Y7, (AX)
-	VPSUBW      Y13, Y4, Y4
-	VPSUBW      Y5, Y1, Y7
-	VPSUBW      Y14, Y9, Y9
-	VPSUBW      Y4, Y8, Y12
-	VPMULLW     nttconst_6ba61368a8f5<>+0(SB), Y7, Y13
-	VPMULHW     nttconst_a0ce2ab59e0d<>+0(SB), Y7, Y7
-	VPSUBW      Y9, Y3, Y14
-	VPADDW      Y1, Y5, Y5
-	VPMULLW     nttconst_ff9ce0ab1a1b<>+0(SB), Y12, Y1
-	VPMULHW     nttconst_3d7e415b8212<>+0(SB), Y12, Y12
-	VPADDW      Y8, Y4, Y4
-	VPMULLW     nttconst_fc6c809811f5<>+0(SB), Y14, Y8
-	VPMULHW     nttconst_06d26d8f0453<>+0(SB), Y14, Y14
-	VPADDW      Y3, Y9, Y9
-	VMOVDQU     Y5, 256(AX)
-	VMOVDQU     Y4, 128(AX)
-	VMOVDQU     224(AX), Y3
-	VMOVDQU     Y9, 384(AX)
-	VMOVDQU     96(AX), Y4
-	VPMULHW     Y0, Y2, Y2
-	VMOVDQU     352(AX), Y5
-	VPMULHW     Y0, Y13, Y13
-	VPSUBW      Y2, Y11, Y11
-	VPMULHW     Y0, Y1, Y1
-	VMOVDQU     Y11, 32(AX)
-	VPSLLQ      $0x20, Y3, Y2
-	VPMULHW     Y0, Y8, Y8
-	VMOVDQU     64(AX), Y9
-	VPSLLQ      $0x20, Y4, Y11
-	VPSUBW      Y13, Y7, Y7
-	VPSLLQ      $0x20, Y5, Y13
-	VPSUBW      Y1, Y12, Y12
-	VMOVDQU     Y7, 288(AX)
-	VPSUBW      Y8, Y14, Y14
-	VMOVDQU     Y12, 160(AX)
-	VMOVDQU     320(AX), Y1
-	VMOVDQU     Y14, 416(AX)
-	VMOVDQU     192(AX), Y7
-	VMOVDQU     448(AX), Y8
-	VPSRLQ      $0x20, Y9, Y12
-	VPBLENDD    $0xaa, Y11, Y9, Y11
-	VPBLENDD    $0xaa, Y4, Y12, Y12
-	VPSUBW      Y11, Y12, Y4
-	VPSRLQ      $0x20, Y1, Y9
-	VPBLENDD    $0xaa, Y13, Y1, Y13
-	VPMULLW     nttconst_8bd35e6b5e8f<>+0(SB), Y4, Y1
-	VPMULHW     nttconst_57c77b50185c<>+0(SB), Y4, Y4
-	VPSRLQ      $0x20, Y7, Y14
-	VPBLENDD    $0xaa, Y5, Y9, Y9
-	VPBLENDD    $0xaa, Y2, Y7, Y2
-	VPADDW      Y12, Y11, Y11
-	VPSRLQ      $0x20, Y8, Y5
-	VPBLENDD    $0xaa, Y3, Y14, Y14
-	VPBLENDD    $0xaa, Y10, Y8, Y10
-	VPSUBW      Y13, Y9, Y3
-	VPBLENDD    $0xaa, Y6, Y5, Y5
-	VPSUBW      Y2, Y14, Y6
-	VPMULLW     nttconst_899070ca15d2<>+0(SB), Y3, Y7
-	VPMULHW     nttconst_77df148f8e21<>+0(SB), Y3, Y3
-	VPSUBW      Y10, Y5, Y8
-	VPMULLW     nttconst_1493fb715e06<>+0(SB), Y6, Y12
-	VPMULHW     nttconst_8cbef0c1aaad<>+0(SB), Y6, Y6
-	VPADDW      Y9, Y13, Y13
-	VPMULLW     nttconst_5369428a3207<>+0(SB), Y8, Y9
-	VPMULHW     nttconst_cefe7d440652<>+0(SB), Y8, Y8
-	VPADDW      Y14, Y2, Y2
-	VPADDW      Y5, Y10, Y10
-	VPSRLQ      $0x20, Y11, Y5
-	VPSRLQ      $0x20, Y13, Y14
-	VPMULHW     Y0, Y1, Y1
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y1
-	VPMULHW     Y0, Y12, Y12
-	VPBLENDD    $0xaa, Y4, Y5, Y5
-	VPSLLQ      $0x20, Y4, Y4
-	VPMULHW     Y0, Y9, Y9
-	VPBLENDD    $0xaa, Y4, Y11, Y4
-	VPSRLQ      $0x20, Y10, Y11
-	VPSUBW      Y7, Y3, Y3
-	VPUNPCKLQDQ Y5, Y4, Y7
-	VPUNPCKHQDQ Y5, Y4, Y4
-	VPSUBW      Y12, Y6, Y6
-	VPSLLQ      $0x20, Y3, Y5
-	VPBLENDD    $0xaa, Y3, Y14, Y14
-	VPSUBW      Y7, Y4, Y3
-	VPSUBW      Y9, Y8, Y8
-	VPSLLQ      $0x20, Y6, Y9
-	VPBLENDD    $0xaa, Y5, Y13, Y5
-	VPBLENDD    $0xaa, Y6, Y1, Y1
-	VPSLLQ      $0x20, Y8, Y6
-	VPBLENDD    $0xaa, Y9, Y2, Y9
-	VPBLENDD    $0xaa, Y8, Y11, Y11
-	VPUNPCKLQDQ Y14, Y5, Y2
-	VPBLENDD    $0xaa, Y6, Y10, Y6
-	VPUNPCKHQDQ Y14, Y5, Y5
-	VPUNPCKLQDQ Y1, Y9, Y8
-	VPMULLW     nttconst_2e170bc6a44d<>+0(SB), Y3, Y10
-	VPUNPCKHQDQ Y1, Y9, Y1
-	VPUNPCKLQDQ Y11, Y6, Y9
-	VPSUBW      Y2, Y5, Y12
-	VPMULHW     nttconst_b7f1d72d05c4<>+0(SB), Y3, Y3
-	VPUNPCKHQDQ Y11, Y6, Y6
-	VPSUBW      Y8, Y1, Y11
-	VPMULLW     nttconst_2eccf1da759e<>+0(SB), Y12, Y13
-	VPMULHW     nttconst_24b675ab63e7<>+0(SB), Y12, Y12
-	VPSUBW      Y9, Y6, Y14
-	VPADDW      Y4, Y7, Y7
-	VPMULLW     nttconst_32399e20be6e<>+0(SB), Y11, Y4
-	VPMULHW     nttconst_96d686077ba2<>+0(SB), Y11, Y11
-	VPADDW      Y5, Y2, Y2
-	VPMULLW     nttconst_eb80da2eda1f<>+0(SB), Y14, Y5
-	VPMULHW     nttconst_89585a7d2846<>+0(SB), Y14, Y14
-	VPADDW      Y1, Y8, Y8
-	VPADDW      Y6, Y9, Y9
-	VPMULHW     Y0, Y10, Y10
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y10, Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VPUNPCKLQDQ Y3, Y7, Y1
-	VPUNPCKHQDQ Y3, Y7, Y3
-	VPSUBW      Y13, Y12, Y12
-	VPERM2I128  $0x20, Y3, Y1, Y6
-	VPERM2I128  $0x31, Y3, Y1, Y1
-	VPSUBW      Y4, Y11, Y11
-	VPUNPCKLQDQ Y12, Y2, Y3
-	VPUNPCKHQDQ Y12, Y2, Y2
-	VPSUBW      Y5, Y14, Y14
-	VPUNPCKLQDQ Y11, Y8, Y4
-	VPUNPCKHQDQ Y11, Y8, Y5
-	VPUNPCKLQDQ Y14, Y9, Y7
-	VPUNPCKHQDQ Y14, Y9, Y8
-	VPSUBW      Y6, Y1, Y9
-	VPERM2I128  $0x20, Y2, Y3, Y10
-	VPERM2I128  $0x31, Y2, Y3, Y2
-	VPMULLW     nttconst_4056c8550493<>+0(SB), Y9, Y3
-	VPMULHW     nttconst_7db239c80a5a<>+0(SB), Y9, Y9
-	VPERM2I128  $0x20, Y5, Y4, Y11
-	VPERM2I128  $0x31, Y5, Y4, Y4
-	VPADDW      Y1, Y6, Y6
-	VPERM2I128  $0x20, Y8, Y7, Y1
-	VPERM2I128  $0x31, Y8, Y7, Y5
-	VMOVDQU     (AX), Y7
-	VPSUBW      Y10, Y2, Y8
-	VPSUBW      Y11, Y4, Y12
-	VPMULLW     nttconst_248706924198<>+0(SB), Y8, Y13
-	VPMULHW     nttconst_2c9b87e974d6<>+0(SB), Y8, Y8
-	VPADDW      Y2, Y10, Y10
-	VPSUBW      Y1, Y5, Y2
-	VPMULLW     nttconst_6fae625da10a<>+0(SB), Y12, Y14
-	VPMULHW     nttconst_259ec81f85f2<>+0(SB), Y12, Y12
-	VPADDW      Y4, Y11, Y11
-	VPMULLW     nttconst_407baad6f729<>+0(SB), Y2, Y4
-	VPMULHW     nttconst_f73496d97577<>+0(SB), Y2, Y2
-	VPADDW      Y5, Y1, Y1
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y3, Y9, Y9
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y7, Y3
-	VPMULHW     Y0, Y13, Y13
-	VPERM2I128  $0x20, Y9, Y6, Y5
-	VPERM2I128  $0x31, Y9, Y6, Y6
-	VPMULHW     Y0, Y14, Y14
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y13, Y8, Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y9
-	VPSUBW      Y14, Y12, Y12
-	VPERM2I128  $0x20, Y8, Y10, Y13
-	VPERM2I128  $0x31, Y8, Y10, Y8
-	VPSUBW      Y4, Y2, Y2
-	VPERM2I128  $0x20, Y12, Y11, Y4
-	VPERM2I128  $0x31, Y12, Y11, Y10
-	VPERM2I128  $0x20, Y2, Y1, Y11
-	VPERM2I128  $0x31, Y2, Y1, Y1
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y13, Y2
-	VPSRAW      $0x0a, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y12
-	VPMULLW     Y0, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y11, Y14
-	VPSRAW      $0x0a, Y9, Y9
-	VPSUBW      Y3, Y7, Y7
-	VPMULLW     Y0, Y9, Y9
-	VPSRAW      $0x0a, Y2, Y2
-	VPSUBW      Y9, Y5, Y5
-	VPSRAW      $0x0a, Y12, Y12
-	VPMULLW     Y0, Y2, Y2
-	VPSUBW      Y5, Y6, Y3
-	VPSRAW      $0x0a, Y14, Y14
-	VPMULLW     Y0, Y12, Y12
-	VPMULLW     nttconst_7da03d3720a3<>+0(SB), Y3, Y9
-	VPADDW      Y6, Y5, Y5
-	VPMULLW     Y0, Y14, Y14
-	VPMULHW     nttconst_d187b0818f2c<>+0(SB), Y3, Y3
-	VMOVDQU     Y5, 64(AX)
-	VPSUBW      Y2, Y13, Y13
-	VPSUBW      Y12, Y4, Y4
-	VPSUBW      Y13, Y8, Y2
-	VPSUBW      Y14, Y11, Y11
-	VPSUBW      Y4, Y10, Y5
-	VPMULLW     nttconst_4478d199ced1<>+0(SB), Y2, Y6
-	VPMULHW     nttconst_52ee6132b514<>+0(SB), Y2, Y2
-	VPSUBW      Y11, Y1, Y12
-	VPMULLW     nttconst_ac8e82a5284e<>+0(SB), Y5, Y14
-	VPMULHW     nttconst_12fa6f9f5e79<>+0(SB), Y5, Y5
-	VPADDW      Y8, Y13, Y13
-	VPMULLW     nttconst_944eefc7f336<>+0(SB), Y12, Y8
-	VPMULHW     nttconst_b5f9f48795c9<>+0(SB), Y12, Y12
-	VPADDW      Y10, Y4, Y4
-	VPADDW      Y1, Y11, Y11
-	VMOVDQU     Y13, 320(AX)
-	VMOVDQU     Y4, 192(AX)
-	VPMULHW     Y0, Y9, Y9
-	VMOVDQU     Y11, 448(AX)
-	VPSUBW      Y9, Y3, Y3
-	VPMULHW     Y0, Y6, Y6
-	VMOVDQU     Y3, 96(AX)
-	VPMULHW     Y0, Y14, Y14
-	VMOVDQU     128(AX), Y1
-	VMOVDQU     64(AX), Y3
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y6, Y2, Y2
-	VPSUBW      Y14, Y5, Y5
-	VMOVDQU     Y2, 352(AX)
-	VPSUBW      Y8, Y12, Y12
-	VMOVDQU     Y5, 224(AX)
-	VMOVDQU     384(AX), Y2
-	VMOVDQU     320(AX), Y4
-	VMOVDQU     Y12, 480(AX)
-	VMOVDQU     256(AX), Y5
-	VMOVDQU     192(AX), Y6
-	VMOVDQU     448(AX), Y8
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y3, Y9
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y1, Y10
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y4, Y11
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y2, Y12
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y5, Y13
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y6, Y14
-	VPSRAW      $0x0a, Y9, Y9
-	VPSRAW      $0x0a, Y10, Y10
-	VPMULLW     Y0, Y9, Y9
-	VPMULLW     Y0, Y10, Y10
-	VPSRAW      $0x0a, Y11, Y11
-	VPSRAW      $0x0a, Y12, Y12
-	VPSUBW      Y9, Y3, Y3
-	VPMULHW     nttconst_6427866ab14a<>+0(SB), Y8, Y9
-	VPSRAW      $0x0a, Y13, Y13
-	VPSRAW      $0x0a, Y14, Y14
-	VPMULLW     Y0, Y11, Y11
-	VPMULLW     Y0, Y12, Y12
-	VPMULLW     Y0, Y13, Y13
-	VPMULLW     Y0, Y14, Y14
-	VPSUBW      Y10, Y1, Y1
-	VPSUBW      Y7, Y3, Y10
-	VPADDW      Y3, Y7, Y7
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y10, Y3
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y10, Y10
-	VPSUBW      Y11, Y4, Y4
-	VPSUBW      Y12, Y2, Y2
-	VPSUBW      Y13, Y5, Y5
-	VPSUBW      Y14, Y6, Y6
-	VPSUBW      Y5, Y4, Y11
-	VPSUBW      Y1, Y6, Y12
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y11, Y13
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y14
-	VPADDW      Y4, Y5, Y5
-	VPADDW      Y6, Y1, Y1
-	VPSRAW      $0x0a, Y9, Y9
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y11, Y4
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y6
-	VPSUBW      Y7, Y1, Y11
-	VPMULLW     Y0, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y11, Y12
-	VPADDW      Y1, Y7, Y7
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y11, Y1
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y9, Y8, Y8
-	VPSUBW      Y2, Y8, Y9
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y9, Y11
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y9, Y9
-	VPSUBW      Y3, Y10, Y10
-	VPADDW      Y8, Y2, Y2
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y5, Y2, Y3
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y3, Y8
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y3, Y3
-	VPADDW      Y2, Y5, Y5
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y7, Y5, Y2
-	VPSUBW      Y13, Y4, Y4
-	VPSUBW      Y14, Y6, Y6
-	VPADDW      Y5, Y7, Y7
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y5
-	VPSUBW      Y10, Y6, Y13
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y7, Y14
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPSUBW      Y12, Y1, Y1
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y12
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
-	VPADDW      Y6, Y10, Y10
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y7, Y6
-	VPMULHW     Y0, Y11, Y11
-	VPMULHW     Y0, Y8, Y8
-	VPSUBW      Y11, Y9, Y9
-	VPSUBW      Y4, Y9, Y7
-	VPMULHW     Y0, Y5, Y5
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y7, Y11
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y7, Y7
-	VPSUBW      Y8, Y3, Y3
-	VPADDW      Y9, Y4, Y4
-	VPMULHW     Y0, Y12, Y12
-	VPSUBW      Y1, Y3, Y8
-	VPSUBW      Y10, Y4, Y9
-	VPMULHW     Y0, Y14, Y14
-	VPADDW      Y3, Y1, Y1
-	VPADDW      Y4, Y10, Y10
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y8, Y3
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y9, Y4
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y8, Y8
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y9, Y9
-	VPSUBW      Y5, Y2, Y2
-	VPSUBW      Y12, Y13, Y13
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y1, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y10, Y12
-	VPSUBW      Y14, Y6, Y6
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y1, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y10, Y10
-	VPADDW      Y0, Y6, Y14
-	VPMINUW     Y14, Y6, Y6
-	VPADDW      Y0, Y2, Y14
-	VPMINUW     Y14, Y2, Y2
-	VMOVDQU     Y6, (AX)
-	VPMULHW     Y0, Y11, Y11
-	VMOVDQU     Y2, 256(AX)
-	VPMULHW     Y0, Y3, Y3
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y11, Y7, Y7
-	VPSUBW      Y13, Y7, Y2
-	VPMULHW     Y0, Y5, Y5
-	VPMULHW     Y0, Y12, Y12
-	VPADDW      Y7, Y13, Y13
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y2, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y2, Y2
-	VPSUBW      Y3, Y8, Y8
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y13, Y3
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y13, Y7
-	VPSUBW      Y4, Y9, Y9
-	VPADDW      Y0, Y8, Y4
-	VPSUBW      Y5, Y1, Y1
-	VPSUBW      Y12, Y10, Y10
-	VPADDW      Y0, Y9, Y5
-	VPMINUW     Y4, Y8, Y8
-	VPADDW      Y0, Y1, Y4
-	VPADDW      Y0, Y10, Y11
-	VPMINUW     Y5, Y9, Y9
-	VMOVDQU     Y8, 384(AX)
-	VPMINUW     Y4, Y1, Y1
-	VPMINUW     Y11, Y10, Y10
-	VMOVDQU     Y9, 320(AX)
-	VMOVDQU     Y1, 128(AX)
-	VMOVDQU     288(AX), Y1
-	VMOVDQU     352(AX), Y4
-	VMOVDQU     Y10, 64(AX)
-	VMOVDQU     32(AX), Y5
-	VMOVDQU     96(AX), Y8
-	VPMULHW     Y0, Y6, Y6
-	VPMULHW     Y0, Y3, Y3
-	VPSUBW      Y6, Y2, Y2
-	VPSUBW      Y1, Y4, Y6
-	VPSUBW      Y3, Y7, Y7
-	VPADDW      Y0, Y2, Y3
-	VPMULLW     nttconst_27f5dd095427<>+0(SB), Y6, Y9
-	VPMULHW     nttconst_732b22d3c9ee<>+0(SB), Y6, Y6
-	VPADDW      Y0, Y7, Y10
-	VPMINUW     Y3, Y2, Y2
-	VPSUBW      Y5, Y8, Y3
-	VPADDW      Y4, Y1, Y1
-	VPMINUW     Y10, Y7, Y7
-	VMOVDQU     Y2, 448(AX)
-	VPMULLW     nttconst_735c7b3eac01<>+0(SB), Y3, Y2
-	VPMULHW     nttconst_64f835761cd8<>+0(SB), Y3, Y3
-	VPADDW      Y8, Y5, Y5
-	VMOVDQU     Y7, 192(AX)
-	VMOVDQU     416(AX), Y4
-	VMOVDQU     480(AX), Y7
-	VMOVDQU     160(AX), Y8
-	VMOVDQU     224(AX), Y10
-	VPMULHW     Y0, Y9, Y9
-	VPSUBW      Y4, Y7, Y11
-	VPSUBW      Y8, Y10, Y12
-	VPMULLW     nttconst_50c320ce2fe6<>+0(SB), Y11, Y13
-	VPMULHW     nttconst_1897dd7f25ed<>+0(SB), Y11, Y11
-	VPADDW      Y7, Y4, Y4
-	VPMULLW     nttconst_3b8cbac8548e<>+0(SB), Y12, Y7
-	VPMULHW     nttconst_ccd372f2d59b<>+0(SB), Y12, Y12
-	VPSUBW      Y9, Y6, Y6
-	VPADDW      Y10, Y8, Y8
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y5, Y8, Y9
-	VPSUBW      Y1, Y4, Y10
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y9, Y14
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y9, Y9
-	VPADDW      Y8, Y5, Y5
-	VPADDW      Y4, Y1, Y1
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y10, Y4
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y10, Y8
-	VPSUBW      Y5, Y1, Y10
-	VPSUBW      Y2, Y3, Y3
-	VPADDW      Y1, Y5, Y5
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y10, Y1
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y10, Y2
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y5, Y10
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y5, Y5
-	VPMULHW     Y0, Y13, Y13
-	VPMULHW     Y0, Y7, Y7
-	VPSUBW      Y13, Y11, Y11
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y7, Y12, Y12
-	VPSUBW      Y6, Y11, Y7
-	VPMULHW     Y0, Y4, Y4
-	VPSUBW      Y3, Y12, Y13
-	VPADDW      Y11, Y6, Y6
-	VPMULLW     nttconst_50fdf5fbee76<>+0(SB), Y7, Y11
-	VPMULHW     nttconst_7ba7fa39d630<>+0(SB), Y7, Y7
-	VPSUBW      Y14, Y9, Y9
-	VPMULLW     nttconst_f944e8453445<>+0(SB), Y13, Y14
-	VPMULHW     nttconst_6e4a8a6ff727<>+0(SB), Y13, Y13
-	VPADDW      Y12, Y3, Y3
-	VPSUBW      Y4, Y8, Y8
-	VPSUBW      Y3, Y6, Y4
-	VPMULHW     Y0, Y1, Y1
-	VPMULHW     Y0, Y10, Y10
-	VPSUBW      Y9, Y8, Y12
-	VPADDW      Y6, Y3, Y3
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y4, Y6
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y4, Y4
-	VPADDW      Y8, Y9, Y9
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y12, Y8
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y12, Y12
-	VPSUBW      Y1, Y2, Y2
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y9, Y1
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y9, Y9
-	VPSUBW      Y10, Y5, Y5
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y3, Y10
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y3, Y3
-	VPMULHW     Y0, Y11, Y11
-	VPMULHW     Y0, Y14, Y14
-	VPSUBW      Y11, Y7, Y7
-	VPMULHW     Y0, Y6, Y6
-	VPADDW      Y0, Y5, Y11
-	VPSUBW      Y14, Y13, Y13
-	VPMULHW     Y0, Y8, Y8
-	VPADDW      Y0, Y2, Y14
-	VPMINUW     Y11, Y5, Y5
-	VPSUBW      Y13, Y7, Y11
-	VPMULHW     Y0, Y1, Y1
-	VPMINUW     Y14, Y2, Y2
-	VMOVDQU     Y5, 32(AX)
-	VPADDW      Y7, Y13, Y13
-	VPMULLW     nttconst_38fde581eeb0<>+0(SB), Y11, Y5
-	VPMULHW     nttconst_fd7893754b73<>+0(SB), Y11, Y7
-	VPSUBW      Y6, Y4, Y4
-	VMOVDQU     Y2, 288(AX)
-	VPMULLW     nttconst_209f8692e3bf<>+0(SB), Y13, Y2
-	VPMULHW     nttconst_209f8692e3bf<>+0(SB), Y13, Y6
-	VPSUBW      Y8, Y12, Y12
-	VPADDW      Y0, Y4, Y8
-	VPMULHW     Y0, Y10, Y10
-	VPSUBW      Y1, Y9, Y9
-	VPADDW      Y0, Y12, Y1
-	VPMINUW     Y8, Y4, Y4
-	VPADDW      Y0, Y9, Y8
-	VPMINUW     Y1, Y12, Y12
-	VMOVDQU     Y4, 352(AX)
-	VPMINUW     Y8, Y9, Y9
-	VMOVDQU     Y12, 416(AX)
-	VPSUBW      Y10, Y3, Y3
-	VMOVDQU     Y9, 160(AX)
-	VPADDW      Y0, Y3, Y1
-	VPMINUW     Y1, Y3, Y3
-	VPMULHW     Y0, Y5, Y5
-	VMOVDQU     Y3, 96(AX)
-	VPMULHW     Y0, Y2, Y2
-	VPSUBW      Y5, Y7, Y7
-	VPSUBW      Y2, Y6, Y6
-	VPADDW      Y0, Y7, Y1
-	VPADDW      Y0, Y6, Y0
-	VPMINUW     Y1, Y7, Y7
-	VPMINUW     Y0, Y6, Y6
-	VMOVDQU     Y7, 480(AX)
-	VMOVDQU     Y6, 224(AX)
 	VZEROUPPER
 	RET
 
@@ -113879,123 +113310,6 @@ body:
 	VPAND       Y0, Y1, Y1
 	VPADDW      Y1, Y5, Y5
 	VMOVDQU     Y5, 480(AX)
-	VZEROUPPER
-	RET
-
-// func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
-// Requires: AVX, AVX2
-TEXT ·mulntt_avx2_4_none(SB), $0-24
-	MOVQ    h+0(FP), AX
-	MOVQ    a+8(FP), CX
-	MOVQ    b+16(FP), DX
-	VMOVDQU nttconst_1258bfc9a214<>+0(SB), Y0
-	VMOVDQU nttconst_84ab6179a761<>+0(SB), Y1
-	MOVQ    $0x0000000000000004, BX
-	LEAQ    nttconst_7f3896e8e405<>+0(SB), SI
-
-loop:
-	VMOVDQU  (CX), Y2
-	VMOVDQU  (DX), Y3
-	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
-	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y2, Y2
-	VPMULLW  512(SI), Y3, Y4
-	VPMULHW  (SI), Y3, Y5
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y5, Y5
-	VPSHUFB  Y1, Y3, Y3
-	VPMADDWD Y5, Y2, Y4
-	VPMADDWD Y3, Y2, Y2
-	VPSLLD   $0x10, Y2, Y3
-	VPBLENDW $0xaa, Y3, Y4, Y3
-	VPSRLD   $0x10, Y4, Y4
-	VPBLENDW $0xaa, Y2, Y4, Y4
-	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
-	VPMULHW  Y0, Y3, Y3
-	VPSUBW   Y3, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y2
-	VPAND    Y0, Y2, Y2
-	VPADDW   Y2, Y4, Y4
-	VMOVDQU  Y4, (AX)
-	VMOVDQU  32(CX), Y2
-	VMOVDQU  32(DX), Y3
-	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
-	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y2, Y2
-	VPMULLW  544(SI), Y3, Y4
-	VPMULHW  32(SI), Y3, Y5
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y5, Y5
-	VPSHUFB  Y1, Y3, Y3
-	VPMADDWD Y5, Y2, Y4
-	VPMADDWD Y3, Y2, Y2
-	VPSLLD   $0x10, Y2, Y3
-	VPBLENDW $0xaa, Y3, Y4, Y3
-	VPSRLD   $0x10, Y4, Y4
-	VPBLENDW $0xaa, Y2, Y4, Y4
-	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
-	VPMULHW  Y0, Y3, Y3
-	VPSUBW   Y3, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y2
-	VPAND    Y0, Y2, Y2
-	VPADDW   Y2, Y4, Y4
-	VMOVDQU  Y4, 32(AX)
-	VMOVDQU  64(CX), Y2
-	VMOVDQU  64(DX), Y3
-	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
-	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y2, Y2
-	VPMULLW  576(SI), Y3, Y4
-	VPMULHW  64(SI), Y3, Y5
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y5, Y5
-	VPSHUFB  Y1, Y3, Y3
-	VPMADDWD Y5, Y2, Y4
-	VPMADDWD Y3, Y2, Y2
-	VPSLLD   $0x10, Y2, Y3
-	VPBLENDW $0xaa, Y3, Y4, Y3
-	VPSRLD   $0x10, Y4, Y4
-	VPBLENDW $0xaa, Y2, Y4, Y4
-	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
-	VPMULHW  Y0, Y3, Y3
-	VPSUBW   Y3, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y2
-	VPAND    Y0, Y2, Y2
-	VPADDW   Y2, Y4, Y4
-	VMOVDQU  Y4, 64(AX)
-	VMOVDQU  96(CX), Y2
-	VMOVDQU  96(DX), Y3
-	VPMULLW  nttconst_a7c46e66167b<>+0(SB), Y2, Y4
-	VPMULHW  nttconst_7771aaf8280a<>+0(SB), Y2, Y2
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y2, Y2
-	VPMULLW  608(SI), Y3, Y4
-	VPMULHW  96(SI), Y3, Y5
-	VPMULHW  Y0, Y4, Y4
-	VPSUBW   Y4, Y5, Y5
-	VPSHUFB  Y1, Y3, Y3
-	VPMADDWD Y5, Y2, Y4
-	VPMADDWD Y3, Y2, Y2
-	VPSLLD   $0x10, Y2, Y3
-	VPBLENDW $0xaa, Y3, Y4, Y3
-	VPSRLD   $0x10, Y4, Y4
-	VPBLENDW $0xaa, Y2, Y4, Y4
-	VPMULLW  nttconst_ca4caf1a082d<>+0(SB), Y3, Y3
-	VPMULHW  Y0, Y3, Y3
-	VPSUBW   Y3, Y4, Y4
-	VPSRAW   $0x0f, Y4, Y2
-	VPAND    Y0, Y2, Y2
-	VPADDW   Y2, Y4, Y4
-	VMOVDQU  Y4, 96(AX)
-	ADDQ     $0x00000080, AX
-	ADDQ     $0x00000080, CX
-	ADDQ     $0x00000080, DX
-	ADDQ     $0x00000080, SI
-	DECQ     BX
-	JNZ      loop
 	VZEROUPPER
 	RET
 

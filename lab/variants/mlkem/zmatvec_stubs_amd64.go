@@ -3,3 +3,6 @@
 //go:build !purego
 
 package mlkem
+
+//go:noescape
+func kemmatvec_avx2_1(acc *[256]int16, a *[256]int16, stride int, c *[512]int16, k int)

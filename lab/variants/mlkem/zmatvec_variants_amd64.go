@@ -26,7 +26,7 @@ func asmMulCache() []variant.Impl[func(c *[512]int16, b *[256]int16)] {
 // production links (in github.com/tunelab/tunelab/kernels/mlkem) without a function.
 func asmMatVec() []variant.Impl[func(acc, a *[256]int16, stride int, c *[512]int16, k int)] {
 	return []variant.Impl[func(acc, a *[256]int16, stride int, c *[512]int16, k int)]{
-		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/mlkem.kemmatvec_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: kemmatvec_avx2_1},
 		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/mlkem.kemmatvec_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},

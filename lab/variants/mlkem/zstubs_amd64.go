@@ -221,9 +221,6 @@ func ntt_avx512vl_all_blend_undo_pre2_none(f *[256]int16)
 func ntt_avx2_mem_unpack_undo_lazy_exact_none(f *[256]int16)
 
 //go:noescape
-func ntt_avx2_mem_unpack_undo_lazy_exact_list_none(f *[256]int16)
-
-//go:noescape
 func ntt_avx2_mem_unpack_undo_lazy_exact_hoist_none(f *[256]int16)
 
 //go:noescape
@@ -491,13 +488,13 @@ func invntt_avx2_mem_shufps_undo_lazy_min_list_none(f *[256]int16)
 func invntt_avx2_mem_shufps_undo_lazy_min_hoist_none(f *[256]int16)
 
 //go:noescape
+func invntt_avx2_mem_unpack_avoid_lazy_min_none(f *[256]int16)
+
+//go:noescape
 func invntt_avx2_mem_unpack_avoid_lazy_min_list_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_unpack_avoid_lazy_min_hoist_none(f *[256]int16)
-
-//go:noescape
-func invntt_avx2_mem_blend_avoid_lazy_min_list_none(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_blend_avoid_lazy_min_hoist_none(f *[256]int16)
@@ -558,9 +555,6 @@ func invntt_avx2_mem_unpack_undo_lazy_64p56(f *[256]int16)
 
 //go:noescape
 func invntt_avx2_mem_unpack_undo_lazy_64p60(f *[256]int16)
-
-//go:noescape
-func mulntt_avx2_4_none(h *[256]int16, a *[256]int16, b *[256]int16)
 
 //go:noescape
 func mulntt_avx512vl_1_none(h *[256]int16, a *[256]int16, b *[256]int16)

@@ -40461,9 +40461,9 @@ final:
 	VZEROUPPER
 	RET
 
-// func blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(h *[3]uint64, pw *uint64, m []byte)
+// func blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h *[3]uint64, pw *uint64, m []byte)
 // Requires: AVX, AVX2
-TEXT ·blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
+TEXT ·blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(SB), NOSPLIT, $0-40
 	MOVQ         h+0(FP), AX
 	MOVQ         pw+8(FP), CX
 	MOVQ         m_base+16(FP), DX
@@ -41050,34 +41050,34 @@ TEXT ·blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(SB), NOSPLIT, $0-40
 	VPADDQ      Y7, Y5, Y5
 	VPADDQ      p1305consts<>+64(SB), Y6, Y6
 
-	// carry (seq) d -> acc
+	// carry (ilv) d -> acc
 	VPSRLQ $0x1a, Y2, Y7
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y7, Y3, Y3
-	VPSRLQ $0x1a, Y3, Y7
-	VPAND  Y0, Y3, Y3
-	VPADDQ Y7, Y4, Y4
-	VPSRLQ $0x1a, Y4, Y7
-	VPAND  Y0, Y4, Y4
-	VPADDQ Y7, Y5, Y5
 	VPSRLQ $0x1a, Y5, Y7
 	VPAND  Y0, Y5, Y5
 	VPADDQ Y7, Y6, Y6
+	VPSRLQ $0x1a, Y3, Y7
+	VPAND  Y0, Y3, Y3
+	VPADDQ Y7, Y4, Y4
 	VPSRLQ $0x1a, Y6, Y7
 	VPAND  Y0, Y6, Y6
 	VPSLLQ $0x02, Y7, Y8
 	VPADDQ Y7, Y8, Y8
 	VPADDQ Y8, Y2, Y2
+	VPSRLQ $0x1a, Y4, Y7
+	VPAND  Y0, Y4, Y4
+	VPADDQ Y7, Y5, Y5
 	VPSRLQ $0x1a, Y2, Y7
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
 	ADDQ   $0x00000200, DX
 	SUBQ   $0x00000200, BX
 	CMPQ   BX, $0x00000200
 	JB     steps
-
-	// loop head placed at 64·k+0
-	PCALIGN $0x40
 
 loop:
 	// d = acc·r^(L·u), by power component
@@ -41684,27 +41684,30 @@ loop:
 	VPADDQ      Y2, Y11, Y11
 	VPADDQ      p1305consts<>+64(SB), Y7, Y7
 
-	// carry (seq) d -> acc
+	// carry (ilv) d -> acc
 	VPSRLQ $0x1a, Y8, Y3
 	VPAND  Y0, Y8, Y2
 	VPADDQ Y3, Y9, Y9
+	VPSRLQ $0x1a, Y11, Y3
+	VPAND  Y0, Y11, Y5
+	VPADDQ Y3, Y7, Y7
 	VPSRLQ $0x1a, Y9, Y4
 	VPAND  Y0, Y9, Y3
 	VPADDQ Y4, Y10, Y10
-	VPSRLQ $0x1a, Y10, Y5
-	VPAND  Y0, Y10, Y4
-	VPADDQ Y5, Y11, Y11
-	VPSRLQ $0x1a, Y11, Y6
-	VPAND  Y0, Y11, Y5
-	VPADDQ Y6, Y7, Y7
-	VPSRLQ $0x1a, Y7, Y8
+	VPSRLQ $0x1a, Y7, Y4
 	VPAND  Y0, Y7, Y6
-	VPSLLQ $0x02, Y8, Y7
-	VPADDQ Y8, Y7, Y7
+	VPSLLQ $0x02, Y4, Y7
+	VPADDQ Y4, Y7, Y7
 	VPADDQ Y7, Y2, Y2
+	VPSRLQ $0x1a, Y10, Y7
+	VPAND  Y0, Y10, Y4
+	VPADDQ Y7, Y5, Y5
 	VPSRLQ $0x1a, Y2, Y7
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y7, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y7
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y7, Y6, Y6
 	ADDQ   $0x00000200, DX
 	SUBQ   $0x00000200, BX
 	CMPQ   BX, $0x00000200
@@ -41787,27 +41790,30 @@ step:
 	VPADDQ      Y2, Y10, Y10
 	VPADDQ      p1305consts<>+64(SB), Y1, Y1
 
-	// carry (seq) d -> acc
+	// carry (ilv) d -> acc
 	VPSRLQ $0x1a, Y7, Y3
 	VPAND  Y0, Y7, Y2
 	VPADDQ Y3, Y8, Y8
+	VPSRLQ $0x1a, Y10, Y3
+	VPAND  Y0, Y10, Y5
+	VPADDQ Y3, Y1, Y1
 	VPSRLQ $0x1a, Y8, Y4
 	VPAND  Y0, Y8, Y3
 	VPADDQ Y4, Y9, Y9
-	VPSRLQ $0x1a, Y9, Y5
-	VPAND  Y0, Y9, Y4
-	VPADDQ Y5, Y10, Y10
-	VPSRLQ $0x1a, Y10, Y6
-	VPAND  Y0, Y10, Y5
-	VPADDQ Y6, Y1, Y1
-	VPSRLQ $0x1a, Y1, Y7
+	VPSRLQ $0x1a, Y1, Y4
 	VPAND  Y0, Y1, Y6
-	VPSLLQ $0x02, Y7, Y1
-	VPADDQ Y7, Y1, Y1
+	VPSLLQ $0x02, Y4, Y1
+	VPADDQ Y4, Y1, Y1
 	VPADDQ Y1, Y2, Y2
+	VPSRLQ $0x1a, Y9, Y1
+	VPAND  Y0, Y9, Y4
+	VPADDQ Y1, Y5, Y5
 	VPSRLQ $0x1a, Y2, Y1
 	VPAND  Y0, Y2, Y2
 	VPADDQ Y1, Y3, Y3
+	VPSRLQ $0x1a, Y5, Y1
+	VPAND  Y0, Y5, Y5
+	VPADDQ Y1, Y6, Y6
 	ADDQ   $0x40, DX
 	SUBQ   $0x40, BX
 	JNZ    step

@@ -177,9 +177,9 @@ func labVariants() []variant.Impl[*poly1305core.Variant] {
 			Fn: &poly1305core.Variant{ID: 83, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 84, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false,
-			Fn: &poly1305core.Variant{ID: 85, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
-		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
+			Fn: &poly1305core.Variant{ID: 86, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=ilv/sched=comp/split=unpck/tail=vec4/align=64", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/poly1305.blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_a64", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/radix=26/lanes=4/blocks=32/pow=mem/carry=seq/sched=comp/split=mid/tail=vec4/align=none", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/poly1305.blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone", LoopLabel: "loop", OffsetSweep: false,
 			Fn: &poly1305core.Variant{ID: 88, Vector: true, Radix: 26, Lanes: 4, Unroll: 8, Order: []int{0, 2, 1, 3}, Shape: 13, PowWords: 324, Compact: false, TailVector: false, TailSteps: true}},
@@ -437,8 +437,8 @@ func labCallVector(v *poly1305core.Variant, h *[3]uint64, pw *uint64, m []byte) 
 		blocks_avx2_r26_l4_b32_pmem_ilv_late_mid_tvec4_a64(h, pw, m)
 	case 84:
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_anone(h, pw, m)
-	case 85:
-		blocks_avx2_r26_l4_b32_pmem_seq_comp_unpck_tvec4_a64(h, pw, m)
+	case 86:
+		blocks_avx2_r26_l4_b32_pmem_ilv_comp_unpck_tvec4_anone(h, pw, m)
 	case 88:
 		blocks_avx2_r26_l4_b32_pmem_seq_comp_mid_tvec4_anone(h, pw, m)
 	case 89:

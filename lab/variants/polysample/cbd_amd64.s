@@ -4,12 +4,12 @@
 
 #include "textflag.h"
 
-// func cbd2_avx2_2(f *[256]int16, b *[128]byte)
+// func cbd2_avx2_1(f *[256]int16, b *[128]byte)
 // Requires: AVX, AVX2
-TEXT ·cbd2_avx2_2(SB), NOSPLIT, $0-16
+TEXT ·cbd2_avx2_1(SB), NOSPLIT, $0-16
 	MOVQ f+0(FP), AX
 	MOVQ b+8(FP), CX
-	MOVQ $0x0000000000000008, DX
+	MOVQ $0x0000000000000010, DX
 
 loop:
 	VPMOVZXBD (CX), Y0
@@ -31,27 +31,8 @@ loop:
 	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
 	VPADDW    Y1, Y0, Y0
 	VMOVDQU   Y0, (AX)
-	VPMOVZXBD 8(CX), Y0
-	VPSRLD    $0x01, Y0, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y1, Y1
-	VPAND     cbdconst_e3f57626935b<>+0(SB), Y0, Y0
-	VPADDD    Y1, Y0, Y0
-	VPSRLD    $0x02, Y0, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y1, Y1
-	VPAND     cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPADDD    cbdconst_70f672bbcca0<>+0(SB), Y0, Y0
-	VPSUBD    Y1, Y0, Y0
-	VPSLLD    $0x0c, Y0, Y1
-	VPAND     cbdconst_c716f1168579<>+0(SB), Y1, Y1
-	VPAND     cbdconst_075669afcf6e<>+0(SB), Y0, Y0
-	VPOR      Y1, Y0, Y0
-	VPSUBW    cbdconst_0aaf8c780e96<>+0(SB), Y0, Y0
-	VPSRAW    $0x0f, Y0, Y1
-	VPAND     cbdconst_1258bfc9a214<>+0(SB), Y1, Y1
-	VPADDW    Y1, Y0, Y0
-	VMOVDQU   Y0, 32(AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000010, CX
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000008, CX
 	DECQ      DX
 	JNZ       loop
 	VZEROUPPER

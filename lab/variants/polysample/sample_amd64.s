@@ -4,85 +4,6 @@
 
 #include "textflag.h"
 
-// func rej12_avx2_1(f *[256]int16, j int, buf []byte) int
-// Requires: AVX, AVX2, POPCNT
-TEXT ·rej12_avx2_1(SB), NOSPLIT, $0-48
-	MOVQ    f+0(FP), AX
-	MOVQ    j+8(FP), CX
-	MOVQ    buf_base+16(FP), DX
-	MOVQ    buf_len+24(FP), BX
-	VMOVDQU sampleconst_1258bfc9a214<>+0(SB), Y0
-	LEAQ    sampleconst_4f9c36605ddf<>+0(SB), SI
-
-loop:
-	CMPQ         BX, $0x00000018
-	JB           tail
-	CMPQ         CX, $0x000000f0
-	JA           tail
-	VMOVDQU      (DX), X1
-	VINSERTI128  $0x01, 8(DX), Y1, Y1
-	VPSHUFB      sampleconst_2d4a346bdaa9<>+0(SB), Y1, Y1
-	VPSRLW       $0x04, Y1, Y2
-	VPBLENDW     $0xaa, Y2, Y1, Y1
-	VPAND        sampleconst_90e68bfdede6<>+0(SB), Y1, Y1
-	VPCMPGTW     Y1, Y0, Y2
-	VPACKSSWB    Y2, Y2, Y2
-	VPMOVMSKB    Y2, DI
-	MOVQ         DI, R8
-	SHRQ         $0x10, R8
-	MOVBQZX      DI, DI
-	MOVBQZX      R8, R8
-	POPCNTQ      DI, R9
-	SHLQ         $0x04, DI
-	VPSHUFB      (SI)(DI*1), X1, X2
-	VMOVDQU      X2, (AX)(CX*2)
-	ADDQ         R9, CX
-	VEXTRACTI128 $0x01, Y1, X1
-	POPCNTQ      R8, DI
-	SHLQ         $0x04, R8
-	VPSHUFB      (SI)(R8*1), X1, X1
-	VMOVDQU      X1, (AX)(CX*2)
-	ADDQ         DI, CX
-	ADDQ         $0x00000018, DX
-	SUBQ         $0x00000018, BX
-	JMP          loop
-
-tail:
-	CMPQ    BX, $0x00000003
-	JB      done
-	CMPQ    CX, $0x00000100
-	JAE     done
-	MOVBLZX (DX), SI
-	MOVBLZX 1(DX), R8
-	MOVL    R8, DI
-	ANDL    $0x0000000f, R8
-	SHLL    $0x08, R8
-	ORL     R8, SI
-	SHRL    $0x04, DI
-	MOVBLZX 2(DX), R8
-	SHLL    $0x04, R8
-	ORL     R8, DI
-	ADDQ    $0x00000003, DX
-	SUBQ    $0x00000003, BX
-	CMPL    SI, $0x00000d01
-	JAE     second
-	MOVW    SI, (AX)(CX*2)
-	INCQ    CX
-
-second:
-	CMPQ CX, $0x00000100
-	JAE  done
-	CMPL DI, $0x00000d01
-	JAE  tail
-	MOVW DI, (AX)(CX*2)
-	INCQ CX
-	JMP  tail
-
-done:
-	VZEROUPPER
-	MOVQ CX, ret+40(FP)
-	RET
-
 // func rej12_avx512_mem(f *[256]int16, j int, buf []byte) int
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, BMI2, POPCNT
 TEXT ·rej12_avx512_mem(SB), NOSPLIT, $0-48
@@ -182,9 +103,9 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
-// func rej23_avx2_1(a *[256]int32, j int, buf []byte) int
+// func rej23_avx2_2(a *[256]int32, j int, buf []byte) int
 // Requires: AVX, AVX2, POPCNT
-TEXT ·rej23_avx2_1(SB), NOSPLIT, $0-48
+TEXT ·rej23_avx2_2(SB), NOSPLIT, $0-48
 	MOVQ    a+0(FP), AX
 	MOVQ    j+8(FP), CX
 	MOVQ    buf_base+16(FP), DX
@@ -193,10 +114,10 @@ TEXT ·rej23_avx2_1(SB), NOSPLIT, $0-48
 	LEAQ    sampleconst_fa07edc78e2e<>+0(SB), SI
 
 loop:
-	CMPQ        BX, $0x00000018
-	JB          tail
-	CMPQ        CX, $0x000000f8
-	JA          tail
+	CMPQ        BX, $0x00000030
+	JB          single
+	CMPQ        CX, $0x000000f0
+	JA          single
 	VMOVDQU     (DX), X1
 	VINSERTI128 $0x01, 8(DX), Y1, Y1
 	VPSHUFB     sampleconst_dd4573f2ff9c<>+0(SB), Y1, Y1
@@ -210,7 +131,40 @@ loop:
 	ADDQ        DI, CX
 	ADDQ        $0x00000018, DX
 	SUBQ        $0x00000018, BX
+	VMOVDQU     (DX), X3
+	VINSERTI128 $0x01, 8(DX), Y3, Y3
+	VPSHUFB     sampleconst_dd4573f2ff9c<>+0(SB), Y3, Y3
+	VPAND       sampleconst_23ca9bfaaee6<>+0(SB), Y3, Y3
+	VPCMPGTD    Y3, Y0, Y2
+	VMOVMSKPS   Y2, DI
+	VPMOVZXBD   (SI)(DI*8), Y2
+	VPERMD      Y3, Y2, Y3
+	VMOVDQU     Y3, (AX)(CX*4)
+	POPCNTQ     DI, DI
+	ADDQ        DI, CX
+	ADDQ        $0x00000018, DX
+	SUBQ        $0x00000018, BX
 	JMP         loop
+
+single:
+	CMPQ        BX, $0x00000018
+	JB          tail
+	CMPQ        CX, $0x000000f8
+	JA          tail
+	VMOVDQU     (DX), X4
+	VINSERTI128 $0x01, 8(DX), Y4, Y4
+	VPSHUFB     sampleconst_dd4573f2ff9c<>+0(SB), Y4, Y4
+	VPAND       sampleconst_23ca9bfaaee6<>+0(SB), Y4, Y4
+	VPCMPGTD    Y4, Y0, Y1
+	VMOVMSKPS   Y1, DI
+	VPMOVZXBD   (SI)(DI*8), Y1
+	VPERMD      Y4, Y1, Y4
+	VMOVDQU     Y4, (AX)(CX*4)
+	POPCNTQ     DI, DI
+	ADDQ        DI, CX
+	ADDQ        $0x00000018, DX
+	SUBQ        $0x00000018, BX
+	JMP         single
 
 tail:
 	CMPQ    BX, $0x00000003
@@ -320,12 +274,6 @@ done:
 	MOVQ CX, ret+40(FP)
 	RET
 
-DATA sampleconst_1258bfc9a214<>+0(SB)/8, $0x0d010d010d010d01
-DATA sampleconst_1258bfc9a214<>+8(SB)/8, $0x0d010d010d010d01
-DATA sampleconst_1258bfc9a214<>+16(SB)/8, $0x0d010d010d010d01
-DATA sampleconst_1258bfc9a214<>+24(SB)/8, $0x0d010d010d010d01
-GLOBL sampleconst_1258bfc9a214<>(SB), RODATA|NOPTR, $32
-
 DATA sampleconst_23ca9bfaaee6<>+0(SB)/8, $0x007fffff007fffff
 DATA sampleconst_23ca9bfaaee6<>+8(SB)/8, $0x007fffff007fffff
 DATA sampleconst_23ca9bfaaee6<>+16(SB)/8, $0x007fffff007fffff
@@ -352,12 +300,6 @@ DATA sampleconst_2d40d0af5797<>+48(SB)/8, $0x0fff0fff0fff0fff
 DATA sampleconst_2d40d0af5797<>+56(SB)/8, $0x0fff0fff0fff0fff
 GLOBL sampleconst_2d40d0af5797<>(SB), RODATA|NOPTR, $64
 
-DATA sampleconst_2d4a346bdaa9<>+0(SB)/8, $0x0504040302010100
-DATA sampleconst_2d4a346bdaa9<>+8(SB)/8, $0x0b0a0a0908070706
-DATA sampleconst_2d4a346bdaa9<>+16(SB)/8, $0x0908080706050504
-DATA sampleconst_2d4a346bdaa9<>+24(SB)/8, $0x0f0e0e0d0c0b0b0a
-GLOBL sampleconst_2d4a346bdaa9<>(SB), RODATA|NOPTR, $32
-
 DATA sampleconst_3a6ac9fc805a<>+0(SB)/8, $0x0504040302010100
 DATA sampleconst_3a6ac9fc805a<>+8(SB)/8, $0x0b0a0a0908070706
 DATA sampleconst_3a6ac9fc805a<>+16(SB)/8, $0x1110100f0e0d0d0c
@@ -367,520 +309,6 @@ DATA sampleconst_3a6ac9fc805a<>+40(SB)/8, $0x23222221201f1f1e
 DATA sampleconst_3a6ac9fc805a<>+48(SB)/8, $0x2928282726252524
 DATA sampleconst_3a6ac9fc805a<>+56(SB)/8, $0x2f2e2e2d2c2b2b2a
 GLOBL sampleconst_3a6ac9fc805a<>(SB), RODATA|NOPTR, $64
-
-DATA sampleconst_4f9c36605ddf<>+0(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+8(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+16(SB)/8, $0x8080808080800100
-DATA sampleconst_4f9c36605ddf<>+24(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+32(SB)/8, $0x8080808080800302
-DATA sampleconst_4f9c36605ddf<>+40(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+48(SB)/8, $0x8080808003020100
-DATA sampleconst_4f9c36605ddf<>+56(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+64(SB)/8, $0x8080808080800504
-DATA sampleconst_4f9c36605ddf<>+72(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+80(SB)/8, $0x8080808005040100
-DATA sampleconst_4f9c36605ddf<>+88(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+96(SB)/8, $0x8080808005040302
-DATA sampleconst_4f9c36605ddf<>+104(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+112(SB)/8, $0x8080050403020100
-DATA sampleconst_4f9c36605ddf<>+120(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+128(SB)/8, $0x8080808080800706
-DATA sampleconst_4f9c36605ddf<>+136(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+144(SB)/8, $0x8080808007060100
-DATA sampleconst_4f9c36605ddf<>+152(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+160(SB)/8, $0x8080808007060302
-DATA sampleconst_4f9c36605ddf<>+168(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+176(SB)/8, $0x8080070603020100
-DATA sampleconst_4f9c36605ddf<>+184(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+192(SB)/8, $0x8080808007060504
-DATA sampleconst_4f9c36605ddf<>+200(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+208(SB)/8, $0x8080070605040100
-DATA sampleconst_4f9c36605ddf<>+216(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+224(SB)/8, $0x8080070605040302
-DATA sampleconst_4f9c36605ddf<>+232(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+240(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+248(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+256(SB)/8, $0x8080808080800908
-DATA sampleconst_4f9c36605ddf<>+264(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+272(SB)/8, $0x8080808009080100
-DATA sampleconst_4f9c36605ddf<>+280(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+288(SB)/8, $0x8080808009080302
-DATA sampleconst_4f9c36605ddf<>+296(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+304(SB)/8, $0x8080090803020100
-DATA sampleconst_4f9c36605ddf<>+312(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+320(SB)/8, $0x8080808009080504
-DATA sampleconst_4f9c36605ddf<>+328(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+336(SB)/8, $0x8080090805040100
-DATA sampleconst_4f9c36605ddf<>+344(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+352(SB)/8, $0x8080090805040302
-DATA sampleconst_4f9c36605ddf<>+360(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+368(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+376(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+384(SB)/8, $0x8080808009080706
-DATA sampleconst_4f9c36605ddf<>+392(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+400(SB)/8, $0x8080090807060100
-DATA sampleconst_4f9c36605ddf<>+408(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+416(SB)/8, $0x8080090807060302
-DATA sampleconst_4f9c36605ddf<>+424(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+432(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+440(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+448(SB)/8, $0x8080090807060504
-DATA sampleconst_4f9c36605ddf<>+456(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+464(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+472(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+480(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+488(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+496(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+504(SB)/8, $0x8080808080800908
-DATA sampleconst_4f9c36605ddf<>+512(SB)/8, $0x8080808080800b0a
-DATA sampleconst_4f9c36605ddf<>+520(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+528(SB)/8, $0x808080800b0a0100
-DATA sampleconst_4f9c36605ddf<>+536(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+544(SB)/8, $0x808080800b0a0302
-DATA sampleconst_4f9c36605ddf<>+552(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+560(SB)/8, $0x80800b0a03020100
-DATA sampleconst_4f9c36605ddf<>+568(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+576(SB)/8, $0x808080800b0a0504
-DATA sampleconst_4f9c36605ddf<>+584(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+592(SB)/8, $0x80800b0a05040100
-DATA sampleconst_4f9c36605ddf<>+600(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+608(SB)/8, $0x80800b0a05040302
-DATA sampleconst_4f9c36605ddf<>+616(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+624(SB)/8, $0x0b0a050403020100
-DATA sampleconst_4f9c36605ddf<>+632(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+640(SB)/8, $0x808080800b0a0706
-DATA sampleconst_4f9c36605ddf<>+648(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+656(SB)/8, $0x80800b0a07060100
-DATA sampleconst_4f9c36605ddf<>+664(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+672(SB)/8, $0x80800b0a07060302
-DATA sampleconst_4f9c36605ddf<>+680(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+688(SB)/8, $0x0b0a070603020100
-DATA sampleconst_4f9c36605ddf<>+696(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+704(SB)/8, $0x80800b0a07060504
-DATA sampleconst_4f9c36605ddf<>+712(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+720(SB)/8, $0x0b0a070605040100
-DATA sampleconst_4f9c36605ddf<>+728(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+736(SB)/8, $0x0b0a070605040302
-DATA sampleconst_4f9c36605ddf<>+744(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+752(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+760(SB)/8, $0x8080808080800b0a
-DATA sampleconst_4f9c36605ddf<>+768(SB)/8, $0x808080800b0a0908
-DATA sampleconst_4f9c36605ddf<>+776(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+784(SB)/8, $0x80800b0a09080100
-DATA sampleconst_4f9c36605ddf<>+792(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+800(SB)/8, $0x80800b0a09080302
-DATA sampleconst_4f9c36605ddf<>+808(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+816(SB)/8, $0x0b0a090803020100
-DATA sampleconst_4f9c36605ddf<>+824(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+832(SB)/8, $0x80800b0a09080504
-DATA sampleconst_4f9c36605ddf<>+840(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+848(SB)/8, $0x0b0a090805040100
-DATA sampleconst_4f9c36605ddf<>+856(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+864(SB)/8, $0x0b0a090805040302
-DATA sampleconst_4f9c36605ddf<>+872(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+880(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+888(SB)/8, $0x8080808080800b0a
-DATA sampleconst_4f9c36605ddf<>+896(SB)/8, $0x80800b0a09080706
-DATA sampleconst_4f9c36605ddf<>+904(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+912(SB)/8, $0x0b0a090807060100
-DATA sampleconst_4f9c36605ddf<>+920(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+928(SB)/8, $0x0b0a090807060302
-DATA sampleconst_4f9c36605ddf<>+936(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+944(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+952(SB)/8, $0x8080808080800b0a
-DATA sampleconst_4f9c36605ddf<>+960(SB)/8, $0x0b0a090807060504
-DATA sampleconst_4f9c36605ddf<>+968(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+976(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+984(SB)/8, $0x8080808080800b0a
-DATA sampleconst_4f9c36605ddf<>+992(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+1000(SB)/8, $0x8080808080800b0a
-DATA sampleconst_4f9c36605ddf<>+1008(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+1016(SB)/8, $0x808080800b0a0908
-DATA sampleconst_4f9c36605ddf<>+1024(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1032(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1040(SB)/8, $0x808080800d0c0100
-DATA sampleconst_4f9c36605ddf<>+1048(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1056(SB)/8, $0x808080800d0c0302
-DATA sampleconst_4f9c36605ddf<>+1064(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1072(SB)/8, $0x80800d0c03020100
-DATA sampleconst_4f9c36605ddf<>+1080(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1088(SB)/8, $0x808080800d0c0504
-DATA sampleconst_4f9c36605ddf<>+1096(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1104(SB)/8, $0x80800d0c05040100
-DATA sampleconst_4f9c36605ddf<>+1112(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1120(SB)/8, $0x80800d0c05040302
-DATA sampleconst_4f9c36605ddf<>+1128(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1136(SB)/8, $0x0d0c050403020100
-DATA sampleconst_4f9c36605ddf<>+1144(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1152(SB)/8, $0x808080800d0c0706
-DATA sampleconst_4f9c36605ddf<>+1160(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1168(SB)/8, $0x80800d0c07060100
-DATA sampleconst_4f9c36605ddf<>+1176(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1184(SB)/8, $0x80800d0c07060302
-DATA sampleconst_4f9c36605ddf<>+1192(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1200(SB)/8, $0x0d0c070603020100
-DATA sampleconst_4f9c36605ddf<>+1208(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1216(SB)/8, $0x80800d0c07060504
-DATA sampleconst_4f9c36605ddf<>+1224(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1232(SB)/8, $0x0d0c070605040100
-DATA sampleconst_4f9c36605ddf<>+1240(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1248(SB)/8, $0x0d0c070605040302
-DATA sampleconst_4f9c36605ddf<>+1256(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1264(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+1272(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1280(SB)/8, $0x808080800d0c0908
-DATA sampleconst_4f9c36605ddf<>+1288(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1296(SB)/8, $0x80800d0c09080100
-DATA sampleconst_4f9c36605ddf<>+1304(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1312(SB)/8, $0x80800d0c09080302
-DATA sampleconst_4f9c36605ddf<>+1320(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1328(SB)/8, $0x0d0c090803020100
-DATA sampleconst_4f9c36605ddf<>+1336(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1344(SB)/8, $0x80800d0c09080504
-DATA sampleconst_4f9c36605ddf<>+1352(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1360(SB)/8, $0x0d0c090805040100
-DATA sampleconst_4f9c36605ddf<>+1368(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1376(SB)/8, $0x0d0c090805040302
-DATA sampleconst_4f9c36605ddf<>+1384(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1392(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+1400(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1408(SB)/8, $0x80800d0c09080706
-DATA sampleconst_4f9c36605ddf<>+1416(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1424(SB)/8, $0x0d0c090807060100
-DATA sampleconst_4f9c36605ddf<>+1432(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1440(SB)/8, $0x0d0c090807060302
-DATA sampleconst_4f9c36605ddf<>+1448(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1456(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+1464(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1472(SB)/8, $0x0d0c090807060504
-DATA sampleconst_4f9c36605ddf<>+1480(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1488(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+1496(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1504(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+1512(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1520(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+1528(SB)/8, $0x808080800d0c0908
-DATA sampleconst_4f9c36605ddf<>+1536(SB)/8, $0x808080800d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+1544(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1552(SB)/8, $0x80800d0c0b0a0100
-DATA sampleconst_4f9c36605ddf<>+1560(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1568(SB)/8, $0x80800d0c0b0a0302
-DATA sampleconst_4f9c36605ddf<>+1576(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1584(SB)/8, $0x0d0c0b0a03020100
-DATA sampleconst_4f9c36605ddf<>+1592(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1600(SB)/8, $0x80800d0c0b0a0504
-DATA sampleconst_4f9c36605ddf<>+1608(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1616(SB)/8, $0x0d0c0b0a05040100
-DATA sampleconst_4f9c36605ddf<>+1624(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1632(SB)/8, $0x0d0c0b0a05040302
-DATA sampleconst_4f9c36605ddf<>+1640(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1648(SB)/8, $0x0b0a050403020100
-DATA sampleconst_4f9c36605ddf<>+1656(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1664(SB)/8, $0x80800d0c0b0a0706
-DATA sampleconst_4f9c36605ddf<>+1672(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1680(SB)/8, $0x0d0c0b0a07060100
-DATA sampleconst_4f9c36605ddf<>+1688(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1696(SB)/8, $0x0d0c0b0a07060302
-DATA sampleconst_4f9c36605ddf<>+1704(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1712(SB)/8, $0x0b0a070603020100
-DATA sampleconst_4f9c36605ddf<>+1720(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1728(SB)/8, $0x0d0c0b0a07060504
-DATA sampleconst_4f9c36605ddf<>+1736(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1744(SB)/8, $0x0b0a070605040100
-DATA sampleconst_4f9c36605ddf<>+1752(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1760(SB)/8, $0x0b0a070605040302
-DATA sampleconst_4f9c36605ddf<>+1768(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1776(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+1784(SB)/8, $0x808080800d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+1792(SB)/8, $0x80800d0c0b0a0908
-DATA sampleconst_4f9c36605ddf<>+1800(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1808(SB)/8, $0x0d0c0b0a09080100
-DATA sampleconst_4f9c36605ddf<>+1816(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1824(SB)/8, $0x0d0c0b0a09080302
-DATA sampleconst_4f9c36605ddf<>+1832(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1840(SB)/8, $0x0b0a090803020100
-DATA sampleconst_4f9c36605ddf<>+1848(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1856(SB)/8, $0x0d0c0b0a09080504
-DATA sampleconst_4f9c36605ddf<>+1864(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1872(SB)/8, $0x0b0a090805040100
-DATA sampleconst_4f9c36605ddf<>+1880(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1888(SB)/8, $0x0b0a090805040302
-DATA sampleconst_4f9c36605ddf<>+1896(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1904(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+1912(SB)/8, $0x808080800d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+1920(SB)/8, $0x0d0c0b0a09080706
-DATA sampleconst_4f9c36605ddf<>+1928(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+1936(SB)/8, $0x0b0a090807060100
-DATA sampleconst_4f9c36605ddf<>+1944(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1952(SB)/8, $0x0b0a090807060302
-DATA sampleconst_4f9c36605ddf<>+1960(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+1968(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+1976(SB)/8, $0x808080800d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+1984(SB)/8, $0x0b0a090807060504
-DATA sampleconst_4f9c36605ddf<>+1992(SB)/8, $0x8080808080800d0c
-DATA sampleconst_4f9c36605ddf<>+2000(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+2008(SB)/8, $0x808080800d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+2016(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+2024(SB)/8, $0x808080800d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+2032(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+2040(SB)/8, $0x80800d0c0b0a0908
-DATA sampleconst_4f9c36605ddf<>+2048(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2056(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2064(SB)/8, $0x808080800f0e0100
-DATA sampleconst_4f9c36605ddf<>+2072(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2080(SB)/8, $0x808080800f0e0302
-DATA sampleconst_4f9c36605ddf<>+2088(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2096(SB)/8, $0x80800f0e03020100
-DATA sampleconst_4f9c36605ddf<>+2104(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2112(SB)/8, $0x808080800f0e0504
-DATA sampleconst_4f9c36605ddf<>+2120(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2128(SB)/8, $0x80800f0e05040100
-DATA sampleconst_4f9c36605ddf<>+2136(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2144(SB)/8, $0x80800f0e05040302
-DATA sampleconst_4f9c36605ddf<>+2152(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2160(SB)/8, $0x0f0e050403020100
-DATA sampleconst_4f9c36605ddf<>+2168(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2176(SB)/8, $0x808080800f0e0706
-DATA sampleconst_4f9c36605ddf<>+2184(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2192(SB)/8, $0x80800f0e07060100
-DATA sampleconst_4f9c36605ddf<>+2200(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2208(SB)/8, $0x80800f0e07060302
-DATA sampleconst_4f9c36605ddf<>+2216(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2224(SB)/8, $0x0f0e070603020100
-DATA sampleconst_4f9c36605ddf<>+2232(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2240(SB)/8, $0x80800f0e07060504
-DATA sampleconst_4f9c36605ddf<>+2248(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2256(SB)/8, $0x0f0e070605040100
-DATA sampleconst_4f9c36605ddf<>+2264(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2272(SB)/8, $0x0f0e070605040302
-DATA sampleconst_4f9c36605ddf<>+2280(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2288(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+2296(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2304(SB)/8, $0x808080800f0e0908
-DATA sampleconst_4f9c36605ddf<>+2312(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2320(SB)/8, $0x80800f0e09080100
-DATA sampleconst_4f9c36605ddf<>+2328(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2336(SB)/8, $0x80800f0e09080302
-DATA sampleconst_4f9c36605ddf<>+2344(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2352(SB)/8, $0x0f0e090803020100
-DATA sampleconst_4f9c36605ddf<>+2360(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2368(SB)/8, $0x80800f0e09080504
-DATA sampleconst_4f9c36605ddf<>+2376(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2384(SB)/8, $0x0f0e090805040100
-DATA sampleconst_4f9c36605ddf<>+2392(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2400(SB)/8, $0x0f0e090805040302
-DATA sampleconst_4f9c36605ddf<>+2408(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2416(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+2424(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2432(SB)/8, $0x80800f0e09080706
-DATA sampleconst_4f9c36605ddf<>+2440(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2448(SB)/8, $0x0f0e090807060100
-DATA sampleconst_4f9c36605ddf<>+2456(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2464(SB)/8, $0x0f0e090807060302
-DATA sampleconst_4f9c36605ddf<>+2472(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2480(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+2488(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2496(SB)/8, $0x0f0e090807060504
-DATA sampleconst_4f9c36605ddf<>+2504(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2512(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+2520(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2528(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+2536(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2544(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+2552(SB)/8, $0x808080800f0e0908
-DATA sampleconst_4f9c36605ddf<>+2560(SB)/8, $0x808080800f0e0b0a
-DATA sampleconst_4f9c36605ddf<>+2568(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2576(SB)/8, $0x80800f0e0b0a0100
-DATA sampleconst_4f9c36605ddf<>+2584(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2592(SB)/8, $0x80800f0e0b0a0302
-DATA sampleconst_4f9c36605ddf<>+2600(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2608(SB)/8, $0x0f0e0b0a03020100
-DATA sampleconst_4f9c36605ddf<>+2616(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2624(SB)/8, $0x80800f0e0b0a0504
-DATA sampleconst_4f9c36605ddf<>+2632(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2640(SB)/8, $0x0f0e0b0a05040100
-DATA sampleconst_4f9c36605ddf<>+2648(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2656(SB)/8, $0x0f0e0b0a05040302
-DATA sampleconst_4f9c36605ddf<>+2664(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2672(SB)/8, $0x0b0a050403020100
-DATA sampleconst_4f9c36605ddf<>+2680(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2688(SB)/8, $0x80800f0e0b0a0706
-DATA sampleconst_4f9c36605ddf<>+2696(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2704(SB)/8, $0x0f0e0b0a07060100
-DATA sampleconst_4f9c36605ddf<>+2712(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2720(SB)/8, $0x0f0e0b0a07060302
-DATA sampleconst_4f9c36605ddf<>+2728(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2736(SB)/8, $0x0b0a070603020100
-DATA sampleconst_4f9c36605ddf<>+2744(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2752(SB)/8, $0x0f0e0b0a07060504
-DATA sampleconst_4f9c36605ddf<>+2760(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2768(SB)/8, $0x0b0a070605040100
-DATA sampleconst_4f9c36605ddf<>+2776(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2784(SB)/8, $0x0b0a070605040302
-DATA sampleconst_4f9c36605ddf<>+2792(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2800(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+2808(SB)/8, $0x808080800f0e0b0a
-DATA sampleconst_4f9c36605ddf<>+2816(SB)/8, $0x80800f0e0b0a0908
-DATA sampleconst_4f9c36605ddf<>+2824(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2832(SB)/8, $0x0f0e0b0a09080100
-DATA sampleconst_4f9c36605ddf<>+2840(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2848(SB)/8, $0x0f0e0b0a09080302
-DATA sampleconst_4f9c36605ddf<>+2856(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2864(SB)/8, $0x0b0a090803020100
-DATA sampleconst_4f9c36605ddf<>+2872(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2880(SB)/8, $0x0f0e0b0a09080504
-DATA sampleconst_4f9c36605ddf<>+2888(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2896(SB)/8, $0x0b0a090805040100
-DATA sampleconst_4f9c36605ddf<>+2904(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2912(SB)/8, $0x0b0a090805040302
-DATA sampleconst_4f9c36605ddf<>+2920(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2928(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+2936(SB)/8, $0x808080800f0e0b0a
-DATA sampleconst_4f9c36605ddf<>+2944(SB)/8, $0x0f0e0b0a09080706
-DATA sampleconst_4f9c36605ddf<>+2952(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+2960(SB)/8, $0x0b0a090807060100
-DATA sampleconst_4f9c36605ddf<>+2968(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2976(SB)/8, $0x0b0a090807060302
-DATA sampleconst_4f9c36605ddf<>+2984(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+2992(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+3000(SB)/8, $0x808080800f0e0b0a
-DATA sampleconst_4f9c36605ddf<>+3008(SB)/8, $0x0b0a090807060504
-DATA sampleconst_4f9c36605ddf<>+3016(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3024(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+3032(SB)/8, $0x808080800f0e0b0a
-DATA sampleconst_4f9c36605ddf<>+3040(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+3048(SB)/8, $0x808080800f0e0b0a
-DATA sampleconst_4f9c36605ddf<>+3056(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+3064(SB)/8, $0x80800f0e0b0a0908
-DATA sampleconst_4f9c36605ddf<>+3072(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3080(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3088(SB)/8, $0x80800f0e0d0c0100
-DATA sampleconst_4f9c36605ddf<>+3096(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3104(SB)/8, $0x80800f0e0d0c0302
-DATA sampleconst_4f9c36605ddf<>+3112(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3120(SB)/8, $0x0f0e0d0c03020100
-DATA sampleconst_4f9c36605ddf<>+3128(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3136(SB)/8, $0x80800f0e0d0c0504
-DATA sampleconst_4f9c36605ddf<>+3144(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3152(SB)/8, $0x0f0e0d0c05040100
-DATA sampleconst_4f9c36605ddf<>+3160(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3168(SB)/8, $0x0f0e0d0c05040302
-DATA sampleconst_4f9c36605ddf<>+3176(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3184(SB)/8, $0x0d0c050403020100
-DATA sampleconst_4f9c36605ddf<>+3192(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3200(SB)/8, $0x80800f0e0d0c0706
-DATA sampleconst_4f9c36605ddf<>+3208(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3216(SB)/8, $0x0f0e0d0c07060100
-DATA sampleconst_4f9c36605ddf<>+3224(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3232(SB)/8, $0x0f0e0d0c07060302
-DATA sampleconst_4f9c36605ddf<>+3240(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3248(SB)/8, $0x0d0c070603020100
-DATA sampleconst_4f9c36605ddf<>+3256(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3264(SB)/8, $0x0f0e0d0c07060504
-DATA sampleconst_4f9c36605ddf<>+3272(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3280(SB)/8, $0x0d0c070605040100
-DATA sampleconst_4f9c36605ddf<>+3288(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3296(SB)/8, $0x0d0c070605040302
-DATA sampleconst_4f9c36605ddf<>+3304(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3312(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+3320(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3328(SB)/8, $0x80800f0e0d0c0908
-DATA sampleconst_4f9c36605ddf<>+3336(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3344(SB)/8, $0x0f0e0d0c09080100
-DATA sampleconst_4f9c36605ddf<>+3352(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3360(SB)/8, $0x0f0e0d0c09080302
-DATA sampleconst_4f9c36605ddf<>+3368(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3376(SB)/8, $0x0d0c090803020100
-DATA sampleconst_4f9c36605ddf<>+3384(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3392(SB)/8, $0x0f0e0d0c09080504
-DATA sampleconst_4f9c36605ddf<>+3400(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3408(SB)/8, $0x0d0c090805040100
-DATA sampleconst_4f9c36605ddf<>+3416(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3424(SB)/8, $0x0d0c090805040302
-DATA sampleconst_4f9c36605ddf<>+3432(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3440(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+3448(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3456(SB)/8, $0x0f0e0d0c09080706
-DATA sampleconst_4f9c36605ddf<>+3464(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3472(SB)/8, $0x0d0c090807060100
-DATA sampleconst_4f9c36605ddf<>+3480(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3488(SB)/8, $0x0d0c090807060302
-DATA sampleconst_4f9c36605ddf<>+3496(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3504(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+3512(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3520(SB)/8, $0x0d0c090807060504
-DATA sampleconst_4f9c36605ddf<>+3528(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3536(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+3544(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3552(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+3560(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3568(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+3576(SB)/8, $0x80800f0e0d0c0908
-DATA sampleconst_4f9c36605ddf<>+3584(SB)/8, $0x80800f0e0d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+3592(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3600(SB)/8, $0x0f0e0d0c0b0a0100
-DATA sampleconst_4f9c36605ddf<>+3608(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3616(SB)/8, $0x0f0e0d0c0b0a0302
-DATA sampleconst_4f9c36605ddf<>+3624(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3632(SB)/8, $0x0d0c0b0a03020100
-DATA sampleconst_4f9c36605ddf<>+3640(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3648(SB)/8, $0x0f0e0d0c0b0a0504
-DATA sampleconst_4f9c36605ddf<>+3656(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3664(SB)/8, $0x0d0c0b0a05040100
-DATA sampleconst_4f9c36605ddf<>+3672(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3680(SB)/8, $0x0d0c0b0a05040302
-DATA sampleconst_4f9c36605ddf<>+3688(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3696(SB)/8, $0x0b0a050403020100
-DATA sampleconst_4f9c36605ddf<>+3704(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3712(SB)/8, $0x0f0e0d0c0b0a0706
-DATA sampleconst_4f9c36605ddf<>+3720(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3728(SB)/8, $0x0d0c0b0a07060100
-DATA sampleconst_4f9c36605ddf<>+3736(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3744(SB)/8, $0x0d0c0b0a07060302
-DATA sampleconst_4f9c36605ddf<>+3752(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3760(SB)/8, $0x0b0a070603020100
-DATA sampleconst_4f9c36605ddf<>+3768(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3776(SB)/8, $0x0d0c0b0a07060504
-DATA sampleconst_4f9c36605ddf<>+3784(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3792(SB)/8, $0x0b0a070605040100
-DATA sampleconst_4f9c36605ddf<>+3800(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3808(SB)/8, $0x0b0a070605040302
-DATA sampleconst_4f9c36605ddf<>+3816(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3824(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+3832(SB)/8, $0x80800f0e0d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+3840(SB)/8, $0x0f0e0d0c0b0a0908
-DATA sampleconst_4f9c36605ddf<>+3848(SB)/8, $0x8080808080808080
-DATA sampleconst_4f9c36605ddf<>+3856(SB)/8, $0x0d0c0b0a09080100
-DATA sampleconst_4f9c36605ddf<>+3864(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3872(SB)/8, $0x0d0c0b0a09080302
-DATA sampleconst_4f9c36605ddf<>+3880(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3888(SB)/8, $0x0b0a090803020100
-DATA sampleconst_4f9c36605ddf<>+3896(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3904(SB)/8, $0x0d0c0b0a09080504
-DATA sampleconst_4f9c36605ddf<>+3912(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3920(SB)/8, $0x0b0a090805040100
-DATA sampleconst_4f9c36605ddf<>+3928(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3936(SB)/8, $0x0b0a090805040302
-DATA sampleconst_4f9c36605ddf<>+3944(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+3952(SB)/8, $0x0908050403020100
-DATA sampleconst_4f9c36605ddf<>+3960(SB)/8, $0x80800f0e0d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+3968(SB)/8, $0x0d0c0b0a09080706
-DATA sampleconst_4f9c36605ddf<>+3976(SB)/8, $0x8080808080800f0e
-DATA sampleconst_4f9c36605ddf<>+3984(SB)/8, $0x0b0a090807060100
-DATA sampleconst_4f9c36605ddf<>+3992(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+4000(SB)/8, $0x0b0a090807060302
-DATA sampleconst_4f9c36605ddf<>+4008(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+4016(SB)/8, $0x0908070603020100
-DATA sampleconst_4f9c36605ddf<>+4024(SB)/8, $0x80800f0e0d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+4032(SB)/8, $0x0b0a090807060504
-DATA sampleconst_4f9c36605ddf<>+4040(SB)/8, $0x808080800f0e0d0c
-DATA sampleconst_4f9c36605ddf<>+4048(SB)/8, $0x0908070605040100
-DATA sampleconst_4f9c36605ddf<>+4056(SB)/8, $0x80800f0e0d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+4064(SB)/8, $0x0908070605040302
-DATA sampleconst_4f9c36605ddf<>+4072(SB)/8, $0x80800f0e0d0c0b0a
-DATA sampleconst_4f9c36605ddf<>+4080(SB)/8, $0x0706050403020100
-DATA sampleconst_4f9c36605ddf<>+4088(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL sampleconst_4f9c36605ddf<>(SB), RODATA|NOPTR, $4096
 
 DATA sampleconst_53b42d8ec3ae<>+0(SB)/8, $0x0d010d010d010d01
 DATA sampleconst_53b42d8ec3ae<>+8(SB)/8, $0x0d010d010d010d01
@@ -914,12 +342,6 @@ GLOBL sampleconst_755cdb228a4a<>(SB), RODATA|NOPTR, $64
 
 DATA sampleconst_84db5ea1d0ca<>+0(SB)/8, $0x00000000007fe001
 GLOBL sampleconst_84db5ea1d0ca<>(SB), RODATA|NOPTR, $8
-
-DATA sampleconst_90e68bfdede6<>+0(SB)/8, $0x0fff0fff0fff0fff
-DATA sampleconst_90e68bfdede6<>+8(SB)/8, $0x0fff0fff0fff0fff
-DATA sampleconst_90e68bfdede6<>+16(SB)/8, $0x0fff0fff0fff0fff
-DATA sampleconst_90e68bfdede6<>+24(SB)/8, $0x0fff0fff0fff0fff
-GLOBL sampleconst_90e68bfdede6<>(SB), RODATA|NOPTR, $32
 
 DATA sampleconst_9316a9ca5d3d<>+0(SB)/8, $0x007fe001007fe001
 DATA sampleconst_9316a9ca5d3d<>+8(SB)/8, $0x007fe001007fe001

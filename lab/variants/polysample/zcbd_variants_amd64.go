@@ -18,8 +18,8 @@ func init() {
 // production links (in github.com/tunelab/tunelab/kernels/internal/polysample) without a function.
 func asmCBD2() []variant.Impl[func(f *[256]int16, b *[128]byte)] {
 	return []variant.Impl[func(f *[256]int16, b *[128]byte)]{
-		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
-		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.cbd2_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: cbd2_avx2_2},
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.cbd2_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: cbd2_avx2_1},
+		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/unroll=4", Features: []string{"avx", "avx2"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx2_4", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=1", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.cbd2_avx512_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/unroll=2", Features: []string{"avx", "avx512bw", "avx512f"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.cbd2_avx512_2", LoopLabel: "loop", OffsetSweep: false, Fn: cbd2_avx512_2},

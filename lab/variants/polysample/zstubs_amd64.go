@@ -5,13 +5,10 @@
 package polysample
 
 //go:noescape
-func rej12_avx2_1(f *[256]int16, j int, buf []byte) int
-
-//go:noescape
 func rej12_avx512_mem(f *[256]int16, j int, buf []byte) int
 
 //go:noescape
-func rej23_avx2_1(a *[256]int32, j int, buf []byte) int
+func rej23_avx2_2(a *[256]int32, j int, buf []byte) int
 
 //go:noescape
 func rej23_avx512_permd_mem(a *[256]int32, j int, buf []byte) int

@@ -18,7 +18,7 @@ func init() {
 // production links (in github.com/tunelab/tunelab/kernels/internal/polysample) without a function.
 func asmRejNTT12() []variant.Impl[func(f *[256]int16, j int, buf []byte) int] {
 	return []variant.Impl[func(f *[256]int16, j int, buf []byte) int]{
-		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.rej12_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: rej12_avx2_1},
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej12_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej12_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej12_avx512_reg", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/compress=mem", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.rej12_avx512_mem", LoopLabel: "loop", OffsetSweep: false, Fn: rej12_avx512_mem},
@@ -29,8 +29,8 @@ func asmRejNTT12() []variant.Impl[func(f *[256]int16, j int, buf []byte) int] {
 // production links (in github.com/tunelab/tunelab/kernels/internal/polysample) without a function.
 func asmRejNTT23() []variant.Impl[func(a *[256]int32, j int, buf []byte) int] {
 	return []variant.Impl[func(a *[256]int32, j int, buf []byte) int]{
-		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.rej23_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx2_1},
-		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=1", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx2_1", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
+		{Name: "isa=avx2/unroll=2", Features: []string{"avx", "avx2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/lab/variants/polysample.rej23_avx2_2", LoopLabel: "loop", OffsetSweep: false, Fn: rej23_avx2_2},
 		{Name: "isa=avx512/gather=vbmi/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_vbmi_reg", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/gather=vbmi/compress=mem", Features: []string{"avx", "avx512bw", "avx512f", "avx512vbmi", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_vbmi_mem", LoopLabel: "loop", OffsetSweep: false, Fn: nil},
 		{Name: "isa=avx512/gather=permd/compress=reg", Features: []string{"avx", "avx512bw", "avx512f", "bmi2", "popcnt"}, Symbol: "github.com/tunelab/tunelab/kernels/internal/polysample.rej23_avx512_permd_reg", LoopLabel: "loop", OffsetSweep: false, Fn: nil},

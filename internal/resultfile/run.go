@@ -80,7 +80,7 @@ func HostConfig(run Run) [][2]string {
 	c := cpu.Host()
 	cfg := [][2]string{
 		{"goos", runtime.GOOS}, {"goarch", runtime.GOARCH}, {"pkg", ""},
-		{"cpu", strings.TrimSpace(c.Brand)}, {"cpu-vendor", c.Vendor},
+		{"cpu", cpuName(c)}, {"cpu-vendor", c.Vendor},
 		{"cpu-family", fmt.Sprintf("%#x", c.Family)}, {"cpu-model", fmt.Sprintf("%#x", c.Model)},
 		{"cpu-stepping", strconv.Itoa(c.Stepping)}, {"uarch", c.Uarch()}, {"dispatch-key", c.Key()},
 		{"features", strings.Join(c.FeatureList(), ",")}, {"feature-level", c.Level()},
@@ -93,6 +93,20 @@ func HostConfig(run Run) [][2]string {
 		}
 	}
 	return append(cfg, run.Selection...)
+}
+
+// cpuName is the "cpu" config value: the CPU's brand string, or for a
+// CPU without one (some emulators and hypervisors report none) its
+// vendor, family, model and stepping, so that the line is never empty.
+func cpuName(c *cpu.CPU) string {
+	if brand := strings.TrimSpace(c.Brand); brand != "" {
+		return brand
+	}
+	vendor := c.Vendor
+	if vendor == "" {
+		vendor = "unknown vendor"
+	}
+	return fmt.Sprintf("%s family %#x model %#x stepping %d", vendor, c.Family, c.Model, c.Stepping)
 }
 
 // HostIdentityConfig returns the identity config (IdentityKeys) a run

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/tunelab/tunelab/kernels/cpu"
 )
 
 var testConfig = [][2]string{{"goos", "linux"}, {"pkg", ""}, {"cpu-vendor", "AuthenticAMD"}, {"run-id", "00000000000000aa"}}
@@ -140,5 +142,25 @@ func TestBenchNameRoundTrip(t *testing.T) {
 	}
 	if g := GroupKey("poly1305", 64); g != "poly1305/size=64" || GroupKey("keccak.x4", 0) != "keccak.x4" {
 		t.Errorf("GroupKey = %q, want poly1305/size=64 (and keccak.x4 unsized)", g)
+	}
+}
+
+// TestCPUNameNeverEmpty checks the "cpu" config value of a CPU that
+// reports no brand string (QEMU's and some hypervisors' models): it names
+// the CPU by vendor, family, model and stepping instead of writing an
+// empty line.
+func TestCPUNameNeverEmpty(t *testing.T) {
+	tests := []struct {
+		c    cpu.CPU
+		want string
+	}{
+		{cpu.CPU{Brand: "  AMD EPYC 9R14 96-Core Processor ", Vendor: cpu.VendorAMD}, "AMD EPYC 9R14 96-Core Processor"},
+		{cpu.CPU{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Stepping: 1}, "AuthenticAMD family 0x19 model 0x11 stepping 1"},
+		{cpu.CPU{Brand: " ", Family: 6, Model: 0x55}, "unknown vendor family 0x6 model 0x55 stepping 0"},
+	}
+	for _, tt := range tests {
+		if got := cpuName(&tt.c); got != tt.want {
+			t.Errorf("cpuName(brand %q, vendor %q) = %q, want %q", tt.c.Brand, tt.c.Vendor, got, tt.want)
+		}
 	}
 }

@@ -7,7 +7,8 @@
 //
 // zfamilies.go is generated: every package under kernels/ that declares
 // func RegisterVariants() is imported and its RegisterVariants called, so
-// adding a family touches no file here.
+// that a family need not be listed in it; a public family is still named
+// in closure_test.go's publicFamilies (docs/adding-a-family.md).
 package all
 
 //go:generate go run ../../variants/all -dirs ../../kernels,.. -out zfamilies.go

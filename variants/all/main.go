@@ -3,8 +3,9 @@
 // kernel family package (a directory of kernels/ or lab/ whose package
 // declares an exported func RegisterVariants(): the product's families and
 // the lab's own, such as lab/calib) and an init calling each one's
-// RegisterVariants, so that adding a family needs no hand-written line
-// outside variants/<family> and its package.
+// RegisterVariants, so that no family has to be listed here by hand (a
+// family still touches files outside its two folders:
+// docs/adding-a-family.md lists them).
 //
 //	go run ../../variants/all -dirs ../../kernels,.. -out zfamilies.go
 package main

@@ -64,7 +64,7 @@ check(c["volumeMounts"][0]["mountPath"] == "/results", "sweep-job.yaml: results 
 merge = load("k8s/merge-job.yaml")
 mc = pod(merge)["containers"][0]
 script = " ".join(mc["args"])
-check("tunelab report" in script and "tunelab export --format go" in script, "merge-job.yaml: report and export --format go")
+check("tunelab report" in script and "tunelab export" in script and "merged/fleet" in script, "merge-job.yaml: report, export and the files for results/fleet")
 check(pod(merge)["volumes"][0]["persistentVolumeClaim"]["claimName"] == claim, "merge-job.yaml: volume is the results claim")
 guaranteed("merge-job.yaml", mc)
 
@@ -78,7 +78,7 @@ check("tunelab sweep" in runs, "github-actions.yml: sweep step")
 check(any(st.get("uses", "").startswith("actions/upload-artifact") for st in jobs["sweep"]["steps"]), "github-actions.yml: uploads results")
 check(jobs["merge"]["needs"] == "sweep", "github-actions.yml: merge needs the sweeps")
 mruns = " ".join(st.get("run", "") for st in jobs["merge"]["steps"])
-check("tunelab export" in mruns and "tunelab report" in mruns, "github-actions.yml: merge runs report and export")
+check("tunelab export --fleet results/fleet" in mruns and "tunelab report" in mruns, "github-actions.yml: merge runs report and rebuilds the table from the fleet")
 check(any(st.get("uses", "").startswith("actions/download-artifact") for st in jobs["merge"]["steps"]), "github-actions.yml: downloads results")
 
 for f in failed:

@@ -282,14 +282,14 @@ func moved(g *Group, best, r *Row) (worst, fastest *Row, ok bool) {
 // offset sweep (variants differing only in align=64+N, N >= 0), or nil
 // if row is not part of a measured sweep of at least two members.
 func placement(g *Group, row *Row, slowest bool) *Row {
-	if sweepOffset(row.Variant) < 0 {
+	if resultfile.SweepOffset(row.Variant) < 0 {
 		return nil
 	}
 	pattern := withKnob(row.Variant, "align", "*")
 	var pick *Row
 	n := 0
 	for _, r := range g.Rows {
-		if sweepOffset(r.Variant) >= 0 && withKnob(r.Variant, "align", "*") == pattern && r.Stat.OK {
+		if resultfile.SweepOffset(r.Variant) >= 0 && withKnob(r.Variant, "align", "*") == pattern && r.Stat.OK {
 			n++
 			if pick == nil || (r.Stat.Median > pick.Stat.Median) == slowest {
 				pick = r

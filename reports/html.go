@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -214,7 +215,7 @@ func knobCells(r *Row, cols []string) string {
 	}
 	var b strings.Builder
 	for _, c := range cols {
-		b.WriteString("<td>" + esc(knobValue(r.Variant, c)))
+		b.WriteString("<td>" + esc(resultfile.Knob(r.Variant, c)))
 	}
 	return b.String()
 }

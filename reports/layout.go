@@ -1,6 +1,10 @@
 package reports
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/tunelab/tunelab/internal/resultfile"
+)
 
 // A LayoutNoise is the alignment sensitivity of a kernel family on a CPU
 // model, measured from an offset sweep (variants differing only in
@@ -44,7 +48,7 @@ func layoutNoise(groups []*Group) []*LayoutNoise {
 func sweeps(g *Group) map[string][]*Row {
 	all := map[string][]*Row{}
 	for _, r := range g.Rows {
-		if sweepOffset(r.Variant) >= 0 && r.Stat.OK {
+		if resultfile.SweepOffset(r.Variant) >= 0 && r.Stat.OK {
 			p := withKnob(r.Variant, "align", "*")
 			all[p] = append(all[p], r)
 		}
@@ -53,7 +57,7 @@ func sweeps(g *Group) map[string][]*Row {
 	for p, rows := range all {
 		hasOffset := false
 		for _, r := range rows {
-			hasOffset = hasOffset || sweepOffset(r.Variant) > 0
+			hasOffset = hasOffset || resultfile.SweepOffset(r.Variant) > 0
 		}
 		if len(rows) >= 2 && hasOffset {
 			out[p] = rows
@@ -69,7 +73,7 @@ func sweepNoise(g *Group, pattern string, rows []*Row) *LayoutNoise {
 	return &LayoutNoise{
 		Model: g.Model, Family: family(g.Kernel), Sensitivity: hi.Stat.Median/lo.Stat.Median - 1,
 		Kernel: g.Kernel, Size: g.Size, Sweep: pattern, Offsets: len(rows),
-		Fastest: knobValue(lo.Variant, "align"), Slowest: knobValue(hi.Variant, "align"),
+		Fastest: resultfile.Knob(lo.Variant, "align"), Slowest: resultfile.Knob(hi.Variant, "align"),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -322,7 +323,7 @@ func drawClassLabel(d *svgDoc, label string, left, right float64) {
 // classISA is what a class label shows of its winner: its isa knob, or
 // the whole name when it has none.
 func classISA(name string) string {
-	if isa := knobValue(name, "isa"); isa != "" {
+	if isa := resultfile.Knob(name, "isa"); isa != "" {
 		return isa
 	}
 	return name

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -235,7 +236,7 @@ func fmtBytes(n int) string {
 // alternative (rot=prol does not exist for AVX2) decided nothing and is
 // left out. External and generic names are returned whole.
 func ShortName(groups []*Group, winner string, opt Options) string {
-	if strings.HasPrefix(winner, "ext=") || winner == variant.GenericName {
+	if resultfile.IsExternal(winner) || winner == variant.GenericName {
 		return winner
 	}
 	var keep []string

@@ -43,7 +43,7 @@ func TestSizeClasses(t *testing.T) {
 			t.Errorf("%s test.sized classes:\n got %+v\nwant %+v", c.model, got, c.want)
 		}
 	}
-	if got := classRanges(classesOf(t, r, "Zen 4", "test.sized")); got != "≤64 B: isa=scalar; 65–256 B: isa=avx2; >256 B: isa=avx512vl" {
+	if got := ClassRanges(classesOf(t, r, "Zen 4", "test.sized")); got != "≤64 B: isa=scalar; 65–256 B: isa=avx2; >256 B: isa=avx512vl" {
 		t.Errorf("Zen 4 breakpoints %q", got)
 	}
 	if got := classesOf(t, r, "Zen 4", "test.fixed"); len(got) != 1 || got[0].MaxSize != 0 {

@@ -109,6 +109,10 @@ func (r *Row) External() bool { return r.info.external }
 // OffsetSweep reports whether the row is an align=64+N sweep member, N > 0.
 func (r *Row) OffsetSweep() bool { return r.info.offsetSweep }
 
+// Features returns the CPU features the row's variant requires, as its
+// result files recorded them (else as today's catalog or its name says).
+func (r *Row) Features() []string { return r.info.features }
+
 // DecisionKind classifies how a group's winner was decided.
 type DecisionKind int
 

@@ -152,7 +152,7 @@ func choiceCost(groups []*Group, size int, variant, winner string) (stats.Delta,
 		if g.Size != size {
 			continue
 		}
-		r, w := rowOf(g, variant), rowOf(g, winner)
+		r, w := RowOf(g, variant), RowOf(g, winner)
 		if r == nil || w == nil {
 			return stats.Delta{}, false
 		}

@@ -187,7 +187,7 @@ func (r *Report) evidence(sc *SizeClasses) Evidence {
 		if g.Model != sc.Model || g.Kernel != sc.Kernel || g.Size != size {
 			continue
 		}
-		w := rowOf(g, g.Decision.Winner)
+		w := RowOf(g, g.Decision.Winner)
 		ev := Evidence{Samples: w.Stat.N, MedianNS: w.Stat.Median, CI: [2]float64{w.Stat.Lo, w.Stat.Hi}, P: 1}
 		if g.Decision.Other != "" {
 			ev.Margin, ev.P = g.Decision.Delta.Pct, g.Decision.Delta.P

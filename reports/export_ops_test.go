@@ -5,13 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/tunelab/tunelab/kernels/variant"
 )
-
-func init() {
-	variant.RegisterKernel(variant.Kernel{Name: "mlkem768.keygen", Family: "mlkem", Bench: "MLKEM768KeyGen", Operation: true})
-}
 
 // opFile returns a result file of one Zen 4 run in which shake128.many
 // prefers ways=8 at kernel level, but the whole operation mlkem768.keygen

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
@@ -87,4 +88,14 @@ func noiseFor(layout []*LayoutNoise, g *Group) float64 {
 		}
 	}
 	return 0
+}
+
+// String describes the sensitivity and where it was measured.
+func (ln *LayoutNoise) String() string {
+	where := ln.Kernel
+	if ln.Size > 0 {
+		where = fmt.Sprintf("%s size=%d", ln.Kernel, ln.Size)
+	}
+	return fmt.Sprintf("%s on %s: %.1f%% (%s %s, %d offsets, fastest align=%s, slowest align=%s)",
+		ln.Family, ln.Model.Label(), 100*ln.Sensitivity, where, ln.Sweep, ln.Offsets, ln.Fastest, ln.Slowest)
 }

@@ -190,7 +190,7 @@ func scorePick(g *Group, kp dispatch.KernelPlan) *LOOPick {
 	i := dispatch.ForSize(kp.Choices, g.Size)
 	c := kp.Choices[i]
 	p := &LOOPick{Kernel: g.Kernel, Size: g.Size, Winner: g.Decision.Winner, Pick: c.Variant, Reason: c.Reason, Detail: kp.Details[i]}
-	w, row := rowOf(g, p.Winner), rowOf(g, p.Pick)
+	w, row := RowOf(g, p.Winner), RowOf(g, p.Pick)
 	switch {
 	case p.Pick == p.Winner:
 		p.Measured, p.Regret = true, stats.Delta{P: 1}
@@ -226,11 +226,11 @@ func (s *LOOSummary) finish() {
 // Line is the summary in one line: "leave-one-out regret: geomean 1.2%,
 // max 9.8% (poly1305 1024 on Zen 4), 120 picks, 3 unmeasured".
 func (s LOOSummary) Line() string {
-	return "leave-one-out regret: " + s.figures()
+	return "leave-one-out regret: " + s.Figures()
 }
 
-// figures is Line without its label.
-func (s LOOSummary) figures() string {
+// Figures is Line without its label.
+func (s LOOSummary) Figures() string {
 	max := "max -"
 	if s.MaxPick != nil {
 		max = fmt.Sprintf("max %.1f%% (%s on %s)", 100*s.Max, kernelSize(s.MaxPick.Kernel, s.MaxPick.Size), s.MaxModel.Label())
@@ -369,6 +369,45 @@ func (l *LOO) Paired(ref *LOO) LOOPaired {
 	out.P = stats.SignTestP(out.Better, out.Worse)
 	if len(ratios) > 0 {
 		out.Ratio, out.PM = stats.GeoMeanInterval(ratios)
+	}
+	return out
+}
+
+// RegretCell formats the pick's regret: "+3.1% ±1.2%", "0 (its winner)",
+// "unmeasured" or why it is not scored.
+func (p *LOOPick) RegretCell() string {
+	switch {
+	case p.Skipped != "":
+		return "not scored: " + p.Skipped
+	case !p.Measured:
+		return "unmeasured"
+	case p.Pick == p.Winner:
+		return "0 (its winner)"
+	}
+	return stats.FormatPct(p.Regret.Pct) + " " + stats.FormatPM(p.Regret.PM)
+}
+
+func sizeCell(size int) string {
+	if size == 0 {
+		return "-"
+	}
+	return fmt.Sprint(size)
+}
+
+// SizeCell is the size for tables: "-" for a fixed-size kernel.
+func (p *LOOPick) SizeCell() string { return sizeCell(p.Size) }
+
+// Diff is the pick's knobs unlike its winner's ("=" for the winner).
+func (p *LOOPick) Diff() string { return DiffLabel(p.Pick, p.Winner) }
+
+// LeaveOneOutAll evaluates main and then every other rule of LOORules,
+// for WriteLOOText.
+func (r *Report) LeaveOneOutAll(main LOORule) []*LOO {
+	out := []*LOO{r.LeaveOneOut(main)}
+	for _, rule := range LOORules {
+		if rule.Name != main.Name {
+			out = append(out, r.LeaveOneOut(rule))
+		}
 	}
 	return out
 }

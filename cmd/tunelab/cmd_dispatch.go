@@ -11,6 +11,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/render"
 )
 
 func init() {
@@ -82,7 +83,7 @@ func runLeaveOneOut(e *env, files []string, ruleName string) error {
 		return err
 	}
 	rep := reports.Analyze(set, reports.DefaultOptions())
-	reports.WriteLOOText(e.stdout, rep.LeaveOneOutAll(rule))
+	render.WriteLOOText(e.stdout, rep.LeaveOneOutAll(rule))
 	return nil
 }
 

@@ -1,9 +1,11 @@
-package reports
+package render
 
 import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
 // TestMarkdownEscapesFileText covers issue 28's `report --md` writing
@@ -19,12 +21,12 @@ func TestMarkdownEscapesFileText(t *testing.T) {
 		b.WriteString("BenchmarkX/a|b`c*d_e[f](javascript:x)-8 1000 7 ns/op\n")
 		b.WriteString("Benchmark<img/src=x>-8 1000 8 ns/op\n")
 	}
-	set, _, err := Read([]string{writeFile(t, "xss.txt", b.String())})
+	set, _, err := reports.Read([]string{writeFile(t, "xss.txt", b.String())})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var md strings.Builder
-	if err := Analyze(set, DefaultOptions()).WriteMarkdown(&md); err != nil {
+	if err := WriteMarkdown(&md, reports.Analyze(set, reports.DefaultOptions())); err != nil {
 		t.Fatal(err)
 	}
 	out := md.String()

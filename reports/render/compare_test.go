@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bufio"
@@ -13,19 +13,20 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/reports"
 	"golang.org/x/perf/benchfmt"
 )
 
 func TestCompareSets(t *testing.T) {
-	zen, _, err := Read([]string{fixture("zen4.txt")})
+	zen, _, err := reports.Read([]string{fixture("zen4.txt")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spr, _, err := Read([]string{fixture("spr.txt")})
+	spr, _, err := reports.Read([]string{fixture("spr.txt")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := CompareSets(zen, spr)
+	rows := reports.CompareSets(zen, spr)
 	units := map[string]int{}
 	for _, r := range rows {
 		units[r.Unit]++
@@ -40,7 +41,7 @@ func TestCompareSets(t *testing.T) {
 	}
 	// Against itself nothing is significant: every delta prints as "~".
 	var b bytes.Buffer
-	if err := WriteComparison(&b, "a", "b", CompareSets(zen, zen), 0.05); err != nil {
+	if err := WriteComparison(&b, "a", "b", reports.CompareSets(zen, zen), 0.05); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n") {
@@ -55,19 +56,19 @@ func TestCompareSets(t *testing.T) {
 // printed for it (testdata/benchstat/benchstat.golden, see the README
 // there).
 func TestCompareAgreesWithBenchstat(t *testing.T) {
-	dir := filepath.Join("testdata", "benchstat")
-	old, warnings, err := Read([]string{filepath.Join(dir, "old.txt")})
+	dir := fixture("benchstat")
+	old, warnings, err := reports.Read([]string{filepath.Join(dir, "old.txt")})
 	if err != nil {
 		t.Fatalf("Read refuses x/perf's benchstat test data: %v", err)
 	}
-	cur, w2, err := Read([]string{filepath.Join(dir, "new.txt")})
+	cur, w2, err := reports.Read([]string{filepath.Join(dir, "new.txt")})
 	if err != nil {
 		t.Fatalf("Read refuses x/perf's benchstat test data: %v", err)
 	}
 	if warnings = append(warnings, w2...); len(warnings) > 2 {
 		t.Errorf("%d warnings for two plain benchmark files, want at most one per file: %q", len(warnings), warnings)
 	}
-	checkAgainstBenchstat(t, filepath.Join(dir, "benchstat.golden"), CompareSets(old, cur))
+	checkAgainstBenchstat(t, filepath.Join(dir, "benchstat.golden"), reports.CompareSets(old, cur))
 }
 
 // TestCompareAgreesWithBenchstatCRC checks the statistics and formatting
@@ -77,24 +78,24 @@ func TestCompareAgreesWithBenchstat(t *testing.T) {
 // byte count, so the sets are built straight from benchfmt by full name:
 // this test is about CompareSets and WriteComparison, not about Read.
 func TestCompareAgreesWithBenchstatCRC(t *testing.T) {
-	dir := filepath.Join("testdata", "benchstat")
+	dir := fixture("benchstat")
 	old := plainSet(t, filepath.Join(dir, "crc-old.txt"))
 	cur := plainSet(t, filepath.Join(dir, "crc-new.txt"))
-	checkAgainstBenchstat(t, filepath.Join(dir, "crc.golden"), CompareSets(old, cur))
+	checkAgainstBenchstat(t, filepath.Join(dir, "crc.golden"), reports.CompareSets(old, cur))
 }
 
 // plainSet builds a Set of one unknown host from a Go benchmark file, one
 // point per full name (without the GOMAXPROCS suffix) with its sec/op.
-func plainSet(t *testing.T, path string) *Set {
+func plainSet(t *testing.T, path string) *reports.Set {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	m := &Model{Key: "unknown", Uarch: "unknown host", Unknown: true}
-	set := &Set{Models: []*Model{m}}
-	points := map[string]*Point{}
+	m := &reports.Model{Key: "unknown", Uarch: "unknown host", Unknown: true}
+	set := &reports.Set{Models: []*reports.Model{m}}
+	points := map[string]*reports.Point{}
 	r := benchfmt.NewReader(f, path)
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)
@@ -110,7 +111,7 @@ func plainSet(t *testing.T, path string) *Set {
 			p.NS = append(p.NS, sec*1e9)
 			continue
 		}
-		points[name] = &Point{Model: m, Kernel: name, Variant: "-", FullName: name, NS: []float64{sec * 1e9}}
+		points[name] = &reports.Point{Model: m, Kernel: name, Variant: "-", FullName: name, NS: []float64{sec * 1e9}}
 		set.Points = append(set.Points, points[name])
 	}
 	if err := r.Err(); err != nil {
@@ -185,7 +186,7 @@ func parseBenchstatRow(t *testing.T, path string, n int, line string) (string, b
 // rounding, the same significance verdict, delta and p-value, and the
 // same delta and "(p=... n=...)" cells in WriteComparison's table, and
 // the same geomean ratio.
-func checkAgainstBenchstat(t *testing.T, golden string, rows []CompareRow) {
+func checkAgainstBenchstat(t *testing.T, golden string, rows []reports.CompareRow) {
 	t.Helper()
 	want, geo := readBenchstat(t, golden)
 	if len(want) == 0 || geo == nil {
@@ -232,7 +233,7 @@ func tableLines(s string) map[string]string {
 	return out
 }
 
-func checkRow(t *testing.T, r CompareRow, w benchstatRow, line string) {
+func checkRow(t *testing.T, r reports.CompareRow, w benchstatRow, line string) {
 	t.Helper()
 	if r.Old == nil || r.New == nil {
 		t.Errorf("%s: tunelab has old %v, new %v; benchstat compares both", r.Name, r.Old, r.New)

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // Group charts draw each variant's median time relative to the group's
@@ -25,15 +26,15 @@ const (
 
 // A bar is one row of a group chart.
 type bar struct {
-	row              *Row
+	row              *reports.Row
 	ratio, lo, hi    float64 // median and interval relative to the reference
 	label, value, cl string
 }
 
 // groupChartSVG draws the ratio chart of a group (see the constants),
 // relative to the fastest variant when there is no winner.
-func groupChartSVG(w io.Writer, g *Group) {
-	ref, what := rowOf(g, g.Decision.Winner), "winner"
+func groupChartSVG(w io.Writer, g *reports.Group) {
+	ref, what := reports.RowOf(g, g.Decision.Winner), "winner"
 	if ref == nil {
 		ref, what = fastestRow(g), "fastest"
 	}
@@ -59,13 +60,13 @@ func groupChartSVG(w io.Writer, g *Group) {
 	if rest != "" {
 		d.text(labelW, d.h-textDescent-1, "", "s", fitText(rest, d.w-labelW))
 	}
-	d.write(w, "bars", "time relative to the "+what+", "+groupTitle(g)+" on "+g.Model.Label())
+	d.write(w, "bars", "time relative to the "+what+", "+reports.GroupTitle(g)+" on "+g.Model.Label())
 }
 
 // fastestRow returns the fastest row that is not an offset-sweep member.
-func fastestRow(g *Group) *Row {
+func fastestRow(g *reports.Group) *reports.Row {
 	for _, r := range g.Rows {
-		if !r.info.offsetSweep {
+		if !r.OffsetSweep() {
 			return r
 		}
 	}
@@ -75,12 +76,12 @@ func fastestRow(g *Group) *Row {
 // chartRows picks the rows a group chart draws, fastest first: the
 // maxBars fastest candidates, every external reference and the generic
 // variant; rest describes the rows left out ("" if none).
-func chartRows(g *Group, ref *Row, what string) ([]bar, string) {
+func chartRows(g *reports.Group, ref *reports.Row, what string) ([]bar, string) {
 	var out []bar
 	n, left := 0, 0
 	lo, hi := math.Inf(1), 0.0
 	for _, r := range g.Rows {
-		if r.info.offsetSweep {
+		if r.OffsetSweep() {
 			continue
 		}
 		ratio := r.Stat.Median / ref.Stat.Median
@@ -100,14 +101,14 @@ func chartRows(g *Group, ref *Row, what string) ([]bar, string) {
 }
 
 // newBar computes a row's ratios, label, value text and class.
-func newBar(g *Group, r, ref *Row, what string) bar {
+func newBar(g *reports.Group, r, ref *reports.Row, what string) bar {
 	m := ref.Stat.Median
 	b := bar{row: r, ratio: r.Stat.Median / m, lo: finiteOr(r.Stat.Lo, r.Stat.Median) / m, hi: finiteOr(r.Stat.Hi, r.Stat.Median) / m}
-	b.label = fitText(DiffLabel(r.Variant, ref.Variant), maxLabelW)
-	b.value = fmtNS(r.Stat.Median) + " " + stats.FormatPct(b.ratio-1)
+	b.label = fitText(reports.DiffLabel(r.Variant, ref.Variant), maxLabelW)
+	b.value = reports.FormatNS(r.Stat.Median) + " " + stats.FormatPct(b.ratio-1)
 	switch {
 	case r == ref:
-		b.label, b.value, b.cl = what, fmtNS(r.Stat.Median)+" "+r.Stat.PM(), "w"
+		b.label, b.value, b.cl = what, reports.FormatNS(r.Stat.Median)+" "+r.Stat.PM(), "w"
 	case r.External():
 		b.cl = "x"
 	case r == g.Base:
@@ -118,7 +119,7 @@ func newBar(g *Group, r, ref *Row, what string) bar {
 		b.cl = "c"
 	}
 	if b.ratio >= 2 || b.ratio <= 0.5 {
-		b.value = fmtNS(r.Stat.Median) + " " + fmtSpeed(b.ratio) + "×"
+		b.value = reports.FormatNS(r.Stat.Median) + " " + reports.FormatSpeed(b.ratio) + "×"
 	}
 	return b
 }
@@ -156,7 +157,7 @@ const (
 func rowY(i int) float64 { return plotTop + 3 + float64(i*rowH) }
 
 // drawFrame draws the grid, the layout-noise band and the winner's line.
-func drawFrame(d *svgDoc, g *Group, ax logAxis, rows int) {
+func drawFrame(d *svgDoc, g *reports.Group, ax logAxis, rows int) {
 	top, bottom := plotTop, rowY(rows)
 	if g.Noise > 0 {
 		x0, x1 := ax.at(1/(1+g.Noise)), ax.at(1+g.Noise)

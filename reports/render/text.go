@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bufio"
@@ -6,37 +6,39 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
-// WriteText writes the plain-text report.
-func (r *Report) WriteText(w io.Writer) error {
+// writeText writes the plain-text report.
+func (r report) writeText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "tunelab report: %s\n", r.summaryLine())
 	fmt.Fprintln(bw, "Deltas are time relative to the reference (negative = faster); ± is a 95% interval.")
 	fmt.Fprintln(bw)
 	r.writeFailuresText(bw)
-	r.WriteSummaryText(bw)
-	r.eachGroup(func(m *Model) { fmt.Fprintf(bw, "\n== %s ==\n", sectionTitle(m)) },
-		func(g *Group) { writeGroupText(bw, g) })
+	r.writeSummaryText(bw)
+	r.eachGroup(func(m *reports.Model) { fmt.Fprintf(bw, "\n== %s ==\n", sectionTitle(m)) },
+		func(g *reports.Group) { writeGroupText(bw, g) })
 	r.writeSectionsText(bw)
 	return bw.Flush()
 }
 
-func writeGroupText(w io.Writer, g *Group) {
-	fmt.Fprintf(w, "\n%s\n", groupTitle(g))
+func writeGroupText(w io.Writer, g *reports.Group) {
+	fmt.Fprintf(w, "\n%s\n", reports.GroupTitle(g))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  variant\tmedian\tCI\tn\tvs generic\t")
 	for _, row := range g.Rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", row.Variant, fmtNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, vsBase(row), rowMark(g, row))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", row.Variant, reports.FormatNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, vsBase(row), rowMark(g, row))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "  -> %s\n", g.Decision.Note)
 }
 
-func (r *Report) writeSectionsText(w io.Writer) {
+func (r report) writeSectionsText(w io.Writer) {
 	fmt.Fprintln(w, "\nSize classes")
 	for _, sc := range r.Classes {
-		fmt.Fprintf(w, "  %s on %s: %s\n", sc.Kernel, sc.Model.Label(), sc.describe())
+		fmt.Fprintf(w, "  %s on %s: %s\n", sc.Kernel, sc.Model.Label(), describe(sc))
 	}
 	if floors := r.floorModels(); len(floors) > 0 {
 		fmt.Fprintln(w, "\nLayout floor (largest difference between byte-identical copies at other addresses, measured by the sweep)")
@@ -60,28 +62,18 @@ func (r *Report) writeSectionsText(w io.Writer) {
 	r.writeMatrixText(w)
 	if r.looModels() {
 		fmt.Fprintln(w)
-		WriteLOOText(w, r.LeaveOneOutAll(LOORules[0]))
+		WriteLOOText(w, r.LeaveOneOutAll(reports.LOORules[0]))
 	}
 }
 
-func sigMark(e *KnobEffect) string {
+func sigMark(e *reports.KnobEffect) string {
 	if e.Significant() {
 		return ""
 	}
 	return " (interval includes 0)"
 }
 
-// String describes the sensitivity and where it was measured.
-func (ln *LayoutNoise) String() string {
-	where := ln.Kernel
-	if ln.Size > 0 {
-		where = fmt.Sprintf("%s size=%d", ln.Kernel, ln.Size)
-	}
-	return fmt.Sprintf("%s on %s: %.1f%% (%s %s, %d offsets, fastest align=%s, slowest align=%s)",
-		ln.Family, ln.Model.Label(), 100*ln.Sensitivity, where, ln.Sweep, ln.Offsets, ln.Fastest, ln.Slowest)
-}
-
-func (r *Report) writeMatrixText(w io.Writer) {
+func (r report) writeMatrixText(w io.Writer) {
 	fmt.Fprintln(w, "\nCross-machine matrix (rank/of, relative speed; W = wins, L = bottom half or significantly slower)")
 	for _, mk := range r.Matrix {
 		fmt.Fprintf(w, "\n%s\n", mk.Kernel)
@@ -106,8 +98,8 @@ func (r *Report) writeMatrixText(w io.Writer) {
 }
 
 // floorModels returns the models whose runs recorded a layout floor.
-func (r *Report) floorModels() []*Model {
-	var out []*Model
+func (r report) floorModels() []*reports.Model {
+	var out []*reports.Model
 	for _, m := range r.Set.Models {
 		if m.LayoutFloorNote != "" {
 			out = append(out, m)

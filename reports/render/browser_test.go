@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bytes"
@@ -13,11 +13,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
 // recordedZen3 is a real sweep's result file (keccak.x4, poly1305 and
 // aes128.dec on a Zen 3), kept with the CLI's golden files.
-const recordedZen3 = "../cmd/tunelab/testdata/recorded-zen3.txt"
+const recordedZen3 = "../../cmd/tunelab/testdata/recorded-zen3.txt"
 
 // domCheck is injected into a copy of the report: after the page is laid
 // out it measures every SVG text against its chart's viewBox, counts each
@@ -191,12 +193,12 @@ func monospaceConf(family string) string {
 // into dir and returns the page's path.
 func writeReportPage(t *testing.T, dir string, paths []string) string {
 	t.Helper()
-	set, _, err := Read(paths)
+	set, _, err := reports.Read(paths)
 	if err != nil {
 		t.Fatalf("Read(%v): %v", paths, err)
 	}
 	var b bytes.Buffer
-	if err := Analyze(set, DefaultOptions()).WriteHTML(&b); err != nil {
+	if err := WriteHTML(&b, reports.Analyze(set, reports.DefaultOptions())); err != nil {
 		t.Fatal(err)
 	}
 	page := filepath.Join(dir, "report.html")

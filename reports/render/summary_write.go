@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // summaryIntro explains the summary's columns.
@@ -16,7 +17,7 @@ const summaryIntro = "Per CPU model, kernel and size class: the variant the winn
 
 // modelHeading names a model with its feature level and the features
 // beyond it that dispatch knows.
-func modelHeading(m *Model) string {
+func modelHeading(m *reports.Model) string {
 	if m.Unknown {
 		return sectionTitle(m)
 	}
@@ -30,7 +31,7 @@ func modelHeading(m *Model) string {
 
 // refCell names the reference at a row's first measured size;
 // speedupCells names it again at any size where it differs.
-func refCell(ss []Speedup) string {
+func refCell(ss []reports.Speedup) string {
 	if len(ss) == 0 {
 		return "—"
 	}
@@ -40,7 +41,7 @@ func refCell(ss []Speedup) string {
 // speedupCells formats a row's speed-ups, one per size ("64 B: 1.63×
 // [1.60–1.66]" when the class has several sizes); esc escapes the
 // reference's label (text from result files) for the output format.
-func speedupCells(row *SummaryRow, alpha float64, esc func(string) string) []string {
+func speedupCells(row *reports.SummaryRow, alpha float64, esc func(string) string) []string {
 	var out []string
 	for _, s := range row.Speedups {
 		c := s.String(alpha)
@@ -48,7 +49,7 @@ func speedupCells(row *SummaryRow, alpha float64, esc func(string) string) []str
 			c += " vs " + esc(s.RefLabel())
 		}
 		if len(row.Class.Sizes) > 1 {
-			c = sizeText(row.Kernel, s.Size) + ": " + c
+			c = reports.SizeText(row.Kernel, s.Size) + ": " + c
 		}
 		out = append(out, c)
 	}
@@ -59,10 +60,10 @@ func speedupCells(row *SummaryRow, alpha float64, esc func(string) string) []str
 }
 
 // writeSummaryHTML writes the summary tables, one per model.
-func (r *Report) writeSummaryHTML(w io.Writer, ids map[*Group]string) {
+func (r report) writeSummaryHTML(w io.Writer, ids map[*reports.Group]string) {
 	rows := r.Summary()
 	fmt.Fprintf(w, "<h2 id=\"summary\">Summary</h2>\n<p>%s</p>\n", esc(summaryIntro))
-	for _, m := range summaryModels(rows) {
+	for _, m := range reports.SummaryModels(rows) {
 		fmt.Fprintf(w, "<h3>%s</h3>\n<table class=\"sum\"><tr><th>kernel<th>size class<th>winner (knobs that matter)<th>reference<th>speed-up [95%%]<th>compiled table selects it?\n", esc(modelHeading(m)))
 		for _, row := range rows {
 			if row.Model == m {
@@ -76,7 +77,7 @@ func (r *Report) writeSummaryHTML(w io.Writer, ids map[*Group]string) {
 	}
 }
 
-func (r *Report) writeSummaryRowHTML(w io.Writer, row *SummaryRow, ids map[*Group]string) {
+func (r report) writeSummaryRowHTML(w io.Writer, row *reports.SummaryRow, ids map[*reports.Group]string) {
 	link := esc(row.Kernel)
 	if g := r.classGroup(row); g != nil {
 		link = fmt.Sprintf("<a href=\"#%s\">%s</a>", ids[g], link)
@@ -93,7 +94,7 @@ func (r *Report) writeSummaryRowHTML(w io.Writer, row *SummaryRow, ids map[*Grou
 		}
 	}
 	cc := row.Compiled
-	cls := r.compiledClass(cc)
+	cls := r.CompiledClass(cc)
 	title := cc.Detail
 	if !cc.Selects && cc.Known {
 		title = cc.Variant + ": " + cc.Detail
@@ -103,24 +104,8 @@ func (r *Report) writeSummaryRowHTML(w io.Writer, row *SummaryRow, ids map[*Grou
 		cls, esc(title), esc(cc.String()))
 }
 
-// compiledClass colours a compiled-table check: "yes" when it selects
-// the winner, "no" when its choice was not measured or is significantly
-// slower by more than the threshold, "meh" when it differs but costs
-// nothing measurable; "" for an unknown host.
-func (r *Report) compiledClass(cc CompiledCheck) string {
-	switch {
-	case !cc.Known:
-		return ""
-	case cc.Selects:
-		return "yes"
-	case !cc.HasCost || cc.Cost.Pct > 0 && cc.Cost.Significant(r.Options.Alpha, r.Options.Threshold):
-		return "no"
-	}
-	return "meh"
-}
-
 // classGroup returns the group of a summary row's largest measured size.
-func (r *Report) classGroup(row *SummaryRow) *Group {
+func (r report) classGroup(row *reports.SummaryRow) *reports.Group {
 	size := 0
 	if n := len(row.Class.Sizes); n > 0 {
 		size = row.Class.Sizes[n-1]
@@ -138,10 +123,10 @@ func plainText(s string) string { return s }
 
 // writeSummaryMD writes the summary as Markdown tables, text from result
 // files escaped (mdText, mdCode).
-func (r *Report) writeSummaryMD(w io.Writer) {
+func (r report) writeSummaryMD(w io.Writer) {
 	rows := r.Summary()
 	fmt.Fprintf(w, "\n## Summary\n\n%s\n", summaryIntro)
-	for _, m := range summaryModels(rows) {
+	for _, m := range reports.SummaryModels(rows) {
 		fmt.Fprintf(w, "\n### %s\n\n| kernel | size class | winner (knobs that matter) | reference | speed-up [95%%] | compiled table selects it? |\n|---|---|---|---|---:|---|\n", mdText(modelHeading(m)))
 		for _, row := range rows {
 			if row.Model != m {
@@ -161,12 +146,12 @@ func (r *Report) writeSummaryMD(w io.Writer) {
 	}
 }
 
-// WriteSummaryText writes the summary as plain-text tables, one line per
+// writeSummaryText writes the summary as plain-text tables, one line per
 // size class (and a continuation line per further measured size).
-func (r *Report) WriteSummaryText(w io.Writer) {
+func (r report) writeSummaryText(w io.Writer) {
 	rows := r.Summary()
 	fmt.Fprintln(w, "Summary: winner per size class (knobs that matter), speed-up against the reference with 95% interval, and what the compiled dispatch table selects")
-	for _, m := range summaryModels(rows) {
+	for _, m := range reports.SummaryModels(rows) {
 		fmt.Fprintf(w, "\n  %s\n", modelHeading(m))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  kernel\tclass\twinner\treference\tspeed-up [95%]\tcompiled table")
@@ -182,7 +167,7 @@ func (r *Report) WriteSummaryText(w io.Writer) {
 	}
 }
 
-func (r *Report) writeSummaryRowText(tw io.Writer, row *SummaryRow) {
+func (r report) writeSummaryRowText(tw io.Writer, row *reports.SummaryRow) {
 	if row.Winner == "" {
 		fmt.Fprintf(tw, "  %s\t%s\tno winner at any size\n", row.Kernel, row.Label)
 		return

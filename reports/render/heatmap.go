@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // A heatCell is one cell of a heat map: t in [-1, 1] colours it from red
@@ -26,9 +27,9 @@ type heatMap struct {
 
 // newHeatMap returns an empty heat map with one column per model, and
 // each model's column.
-func newHeatMap(models []*Model) (*heatMap, map[*Model]int) {
+func newHeatMap(models []*reports.Model) (*heatMap, map[*reports.Model]int) {
 	h := &heatMap{}
-	col := map[*Model]int{}
+	col := map[*reports.Model]int{}
 	for j, m := range models {
 		h.cols = append(h.cols, m.Label())
 		col[m] = j
@@ -107,9 +108,9 @@ func heatColor(t float64) string {
 }
 
 // heatModels returns the models with results, sorted by ID.
-func (r *Report) heatModels() []*Model {
-	seen := map[*Model]bool{}
-	var out []*Model
+func (r report) heatModels() []*reports.Model {
+	seen := map[*reports.Model]bool{}
+	var out []*reports.Model
 	for _, g := range r.Groups {
 		if !seen[g.Model] {
 			seen[g.Model] = true
@@ -124,17 +125,17 @@ func (r *Report) heatModels() []*Model {
 // reference: one row per kernel and size, one column per model; green
 // where the winner is faster than the reference, red where it is slower,
 // white where the difference is not significant.
-func (r *Report) speedupMap(models []*Model) *heatMap {
+func (r report) speedupMap(models []*reports.Model) *heatMap {
 	h, col := newHeatMap(models)
 	row := map[string]int{}
 	for _, g := range sortedGroups(r.Groups) {
-		key := groupTitle(g)
+		key := reports.GroupTitle(g)
 		if _, ok := row[key]; !ok {
 			row[key] = len(h.rows)
 			h.rows = append(h.rows, key)
 			h.cells = append(h.cells, make([]*heatCell, len(models)))
 		}
-		if s, ok := GroupSpeedup(g); ok {
+		if s, ok := reports.GroupSpeedup(g); ok {
 			h.cells[row[key]][col[g.Model]] = r.speedupCell(g, s)
 		}
 	}
@@ -142,19 +143,19 @@ func (r *Report) speedupMap(models []*Model) *heatMap {
 }
 
 // speedupCell colours a speed-up by log2, saturating at 4× either way.
-func (r *Report) speedupCell(g *Group, s Speedup) *heatCell {
+func (r report) speedupCell(g *reports.Group, s reports.Speedup) *heatCell {
 	t := 0.0
 	if s.Delta.P < r.Options.Alpha && s.Speed() > 0 {
 		l := math.Log2(s.Speed()) / 2
 		t = math.Copysign(math.Pow(math.Min(math.Abs(l), 1), 0.6), l)
 	}
-	return &heatCell{t: t, text: fmtSpeed(s.Speed()) + "×",
-		title: fmt.Sprintf("%s on %s: %s vs %s: %s", groupTitle(g), g.Model.Label(), g.Decision.Winner, s.RefLabel(), s.String(r.Options.Alpha))}
+	return &heatCell{t: t, text: reports.FormatSpeed(s.Speed()) + "×",
+		title: fmt.Sprintf("%s on %s: %s vs %s: %s", reports.GroupTitle(g), g.Model.Label(), g.Decision.Winner, s.RefLabel(), s.String(r.Options.Alpha))}
 }
 
 // sortedGroups returns groups sorted by kernel and size.
-func sortedGroups(groups []*Group) []*Group {
-	out := append([]*Group(nil), groups...)
+func sortedGroups(groups []*reports.Group) []*reports.Group {
+	out := append([]*reports.Group(nil), groups...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Kernel != out[j].Kernel {
 			return out[i].Kernel < out[j].Kernel
@@ -170,12 +171,12 @@ func sortedGroups(groups []*Group) []*Group {
 // Green: it is the winner, or not significantly slower; white near +12%;
 // red from +25%. A green cell beside a red one is a gain on one CPU and a
 // regression on another.
-func (r *Report) winnersMap(models []*Model) *heatMap {
+func (r report) winnersMap(models []*reports.Model) *heatMap {
 	h, col := newHeatMap(models)
-	byKey := map[string][]*Group{}
+	byKey := map[string][]*reports.Group{}
 	var keys []string
 	for _, g := range sortedGroups(r.Groups) {
-		k := groupTitle(g)
+		k := reports.GroupTitle(g)
 		if byKey[k] == nil {
 			keys = append(keys, k)
 		}
@@ -196,7 +197,7 @@ func (r *Report) winnersMap(models []*Model) *heatMap {
 
 // groupWinners returns the distinct winners of groups, in order, when
 // they are measured on two or more models.
-func groupWinners(groups []*Group) []string {
+func groupWinners(groups []*reports.Group) []string {
 	if len(groups) < 2 {
 		return nil
 	}
@@ -213,12 +214,12 @@ func groupWinners(groups []*Group) []string {
 
 // winnerCell is variant v in group g against g's winner (nil when either
 // was not measured there).
-func (r *Report) winnerCell(g *Group, v string) *heatCell {
-	row, w := rowOf(g, v), rowOf(g, g.Decision.Winner)
+func (r report) winnerCell(g *reports.Group, v string) *heatCell {
+	row, w := reports.RowOf(g, v), reports.RowOf(g, g.Decision.Winner)
 	if row == nil || w == nil {
 		return nil
 	}
-	where := fmt.Sprintf("%s %s on %s", groupTitle(g), v, g.Model.Label())
+	where := fmt.Sprintf("%s %s on %s", reports.GroupTitle(g), v, g.Model.Label())
 	if row == w {
 		return &heatCell{t: 1, text: "winner", title: where + ": the winner"}
 	}

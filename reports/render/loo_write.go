@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -7,41 +7,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/reports"
 )
-
-// looRuleDoc says in a few words what each rule consults for a CPU the
-// table does not name.
-var looRuleDoc = map[string]string{
-	"nearest":  "the nearest measured CPU's entry (same features as far as the kernel's tabled variants use them; same vendor and family first, then most features in common), then the defaults",
-	"features": "defaults keyed by features beyond the level (v4+ifma+vbmi, v4+ifma, v4+vbmi, v3+vaes), then the level defaults",
-	"level":    "the feature-level defaults only",
-}
-
-// LeaveOneOutAll evaluates main and then every other rule of LOORules,
-// for WriteLOOText.
-func (r *Report) LeaveOneOutAll(main LOORule) []*LOO {
-	out := []*LOO{r.LeaveOneOut(main)}
-	for _, rule := range LOORules {
-		if rule.Name != main.Name {
-			out = append(out, r.LeaveOneOut(rule))
-		}
-	}
-	return out
-}
 
 // WriteLOOText writes the first evaluation's table per model, the rules
 // of all evaluations compared, and, as its last line, the first
 // evaluation's summary (LOOSummary.Line).
-func WriteLOOText(w io.Writer, loos []*LOO) {
+func WriteLOOText(w io.Writer, loos []*reports.LOO) {
 	main := loos[0]
 	fmt.Fprintf(w, "Leave-one-out (rule %s): what a CPU like each, unmeasured, would lose. Per CPU model, the table is exported\n", main.Rule.Name)
 	fmt.Fprintln(w, "without the results of its dispatch key; dispatch picks for its features; regret = pick's time / its own winner's - 1 (± 95% interval).")
 	for _, lm := range main.Models {
-		fmt.Fprintf(w, "\n%s [%s, %s]: table from %d other models; %s\n", lm.Model.Label(), lm.Model.Key, lm.Model.Level, lm.Others, lm.Summary.figures())
+		fmt.Fprintf(w, "\n%s [%s, %s]: table from %d other models; %s\n", lm.Model.Label(), lm.Model.Key, lm.Model.Level, lm.Others, lm.Summary.Figures())
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  kernel\tsize\tpick (knobs unlike its winner's)\tsource\tregret\t")
 		for _, p := range lm.Picks {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t\n", p.Kernel, sizeCell(p.Size), DiffLabel(p.Pick, p.Winner), p.Detail, p.RegretCell())
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t\n", p.Kernel, p.SizeCell(), reports.DiffLabel(p.Pick, p.Winner), p.Detail, p.RegretCell())
 		}
 		tw.Flush()
 	}
@@ -49,7 +30,7 @@ func WriteLOOText(w io.Writer, loos []*LOO) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  rule\tregret\tvs %s, where the picks differ\tconsults\t\n", main.Rule.Name)
 	for _, l := range loos {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\n", l.Rule.Name, l.Summary.figures(), pairedCell(l, main), looRuleDoc[l.Rule.Name])
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\n", l.Rule.Name, l.Summary.Figures(), pairedCell(l, main), looRuleDoc[l.Rule.Name])
 	}
 	tw.Flush()
 	fmt.Fprintln(w, main.Summary.Line())
@@ -58,7 +39,7 @@ func WriteLOOText(w io.Writer, loos []*LOO) {
 // pairedCell says how l's picks compare with main's where they differ:
 // "-0.5% ±2.1% (geomean time ratio); lower regret on 43 picks, higher on
 // 35 (sign test p=0.43)", or "-" for main itself.
-func pairedCell(l, main *LOO) string {
+func pairedCell(l, main *reports.LOO) string {
 	if l == main {
 		return "-"
 	}
@@ -70,45 +51,24 @@ func pairedCell(l, main *LOO) string {
 		stats.FormatPct(pr.Ratio), stats.FormatPM(pr.PM), pr.Better, pr.Worse, stats.FormatP(pr.P))
 }
 
-// RegretCell formats the pick's regret: "+3.1% ±1.2%", "0 (its winner)",
-// "unmeasured" or why it is not scored.
-func (p *LOOPick) RegretCell() string {
-	switch {
-	case p.Skipped != "":
-		return "not scored: " + p.Skipped
-	case !p.Measured:
-		return "unmeasured"
-	case p.Pick == p.Winner:
-		return "0 (its winner)"
-	}
-	return stats.FormatPct(p.Regret.Pct) + " " + stats.FormatPM(p.Regret.PM)
-}
-
-func sizeCell(size int) string {
-	if size == 0 {
-		return "-"
-	}
-	return fmt.Sprint(size)
-}
-
 // writeLOOMarkdown writes the leave-one-out section of the Markdown
 // report: the rules compared and the production rule's picks per model,
 // text from result files escaped (mdText, mdCode).
-func writeLOOMarkdown(w io.Writer, loos []*LOO) {
+func writeLOOMarkdown(w io.Writer, loos []*reports.LOO) {
 	main := loos[0]
 	fmt.Fprintf(w, "\n## Leave-one-out: what a CPU like this, unmeasured, would lose\n\n")
 	fmt.Fprintf(w, "Per CPU model, the dispatch table is exported without the results of its dispatch key and dispatch (rule %s) picks for its features; regret = the pick's time / the model's own winner's − 1 (± 95%% interval).\n\n", main.Rule.Name)
 	fmt.Fprintf(w, "| rule | regret | vs %s, where the picks differ | consults |\n", main.Rule.Name)
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, l := range loos {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", l.Rule.Name, l.Summary.figures(), pairedCell(l, main), looRuleDoc[l.Rule.Name])
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", l.Rule.Name, l.Summary.Figures(), pairedCell(l, main), looRuleDoc[l.Rule.Name])
 	}
 	for _, lm := range main.Models {
-		fmt.Fprintf(w, "\n### %s (%s, %s): table from %d other models; %s\n\n", mdText(lm.Model.Label()), mdText(lm.Model.Key), mdText(lm.Model.Level), lm.Others, lm.Summary.figures())
+		fmt.Fprintf(w, "\n### %s (%s, %s): table from %d other models; %s\n\n", mdText(lm.Model.Label()), mdText(lm.Model.Key), mdText(lm.Model.Level), lm.Others, lm.Summary.Figures())
 		fmt.Fprintln(w, "| kernel | size | pick (knobs unlike its winner's) | source | regret |")
 		fmt.Fprintln(w, "|---|---|---|---|---|")
 		for _, p := range lm.Picks {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdText(p.Kernel), sizeCell(p.Size), mdCode(DiffLabel(p.Pick, p.Winner)), mdText(p.Detail), p.RegretCell())
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdText(p.Kernel), p.SizeCell(), mdCode(reports.DiffLabel(p.Pick, p.Winner)), mdText(p.Detail), p.RegretCell())
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", mdText(main.Summary.Line()))
@@ -129,30 +89,21 @@ var looHTML = template.Must(template.New("loo").Parse(`
 `))
 
 // writeLOOHTML writes the leave-one-out section of the HTML report.
-func writeLOOHTML(w io.Writer, loos []*LOO) error {
+func writeLOOHTML(w io.Writer, loos []*reports.LOO) error {
 	type rule struct{ Name, Figures, Paired, Doc string }
 	data := struct {
-		Main  *LOO
+		Main  *reports.LOO
 		Rules []rule
 	}{Main: loos[0]}
 	for _, l := range loos {
-		data.Rules = append(data.Rules, rule{l.Rule.Name, l.Summary.figures(), pairedCell(l, loos[0]), looRuleDoc[l.Rule.Name]})
+		data.Rules = append(data.Rules, rule{l.Rule.Name, l.Summary.Figures(), pairedCell(l, loos[0]), looRuleDoc[l.Rule.Name]})
 	}
 	return looHTML.Execute(w, data)
 }
 
-// Figures is the summary without its label, for templates.
-func (s LOOSummary) Figures() string { return s.figures() }
-
-// SizeCell is the size for tables: "-" for a fixed-size kernel.
-func (p *LOOPick) SizeCell() string { return sizeCell(p.Size) }
-
-// Diff is the pick's knobs unlike its winner's ("=" for the winner).
-func (p *LOOPick) Diff() string { return DiffLabel(p.Pick, p.Winner) }
-
 // looModels reports whether the report has the two known models that
 // leave-one-out needs.
-func (r *Report) looModels() bool {
+func (r report) looModels() bool {
 	n := 0
 	for _, m := range r.Set.Models {
 		if !m.Unknown {
@@ -160,4 +111,12 @@ func (r *Report) looModels() bool {
 		}
 	}
 	return n >= 2
+}
+
+// looRuleDoc says in a few words what each rule consults for a CPU the
+// table does not name.
+var looRuleDoc = map[string]string{
+	"nearest":  "the nearest measured CPU's entry (same features as far as the kernel's tabled variants use them; same vendor and family first, then most features in common), then the defaults",
+	"features": "defaults keyed by features beyond the level (v4+ifma+vbmi, v4+ifma, v4+vbmi, v3+vaes), then the level defaults",
+	"level":    "the feature-level defaults only",
 }

@@ -1,8 +1,10 @@
-package reports
+package render
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
 // matrixTopRank is the rank up to which a variant appears in the HTML
@@ -11,14 +13,14 @@ const matrixTopRank = 3
 
 // writeEffectsHTML writes one knob-effect chart per CPU model (the text
 // and Markdown reports have the table).
-func (r *Report) writeEffectsHTML(w io.Writer) {
+func (r report) writeEffectsHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"effects\">Knob effects</h2>\n<p>Geometric mean over pairs of variants that differ only in the knob, across kernels and sizes, with a 95% interval; solid green/red: the interval excludes no change.</p>")
 	if len(r.Effects) == 0 {
 		fmt.Fprintln(w, "<p>No pairs of variants that differ in one knob.</p>")
 		return
 	}
 	for _, m := range r.Set.Models {
-		var es []*KnobEffect
+		var es []*reports.KnobEffect
 		for _, e := range r.Effects {
 			if e.Model == m {
 				es = append(es, e)
@@ -34,7 +36,7 @@ func (r *Report) writeEffectsHTML(w io.Writer) {
 // writeMatrixHTML writes the cross-machine matrix of kernels measured on
 // two or more models, limited to variants that win somewhere or rank in
 // the top matrixTopRank somewhere.
-func (r *Report) writeMatrixHTML(w io.Writer) {
+func (r report) writeMatrixHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"matrix\">Cross-machine matrix</h2>")
 	shown := 0
 	for _, mk := range r.Matrix {
@@ -52,7 +54,7 @@ func (r *Report) writeMatrixHTML(w io.Writer) {
 	}
 }
 
-func (r *Report) writeMatrixKernelHTML(w io.Writer, mk *MatrixKernel) {
+func (r report) writeMatrixKernelHTML(w io.Writer, mk *reports.MatrixKernel) {
 	fmt.Fprintf(w, "<h3>%s</h3>\n<table><tr><th>variant", esc(mk.Kernel))
 	for _, m := range mk.Models {
 		fmt.Fprintf(w, "<th>%s", esc(m.Label()))
@@ -76,7 +78,7 @@ func (r *Report) writeMatrixKernelHTML(w io.Writer, mk *MatrixKernel) {
 
 // topSomewhere reports whether a variant wins or ranks in the top
 // matrixTopRank on some model.
-func topSomewhere(cells []*MatrixCell) bool {
+func topSomewhere(cells []*reports.MatrixCell) bool {
 	for _, c := range cells {
 		if c != nil && (c.Wins || c.Rank <= matrixTopRank) {
 			return true

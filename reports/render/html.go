@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // htmlStyle styles the page and its charts; chart text is 11px monospace
@@ -25,11 +26,11 @@ svg.chart{display:block;margin:.4em 0 .8em;font:11px monospace}.s{fill:#555}.v{f
 .tk text{text-anchor:middle;fill:#555}.gr{stroke:#e6e6e6}.ax{stroke:#555}.one{stroke:#2ca02c;stroke-dasharray:3 2}.nz{fill:#fff3c4}.o{fill:#d62728}
 .cb{stroke:#d62728;stroke-dasharray:4 3}.cbk{stroke:#aaa;stroke-dasharray:2 3}.cl{fill:#d62728}polyline{fill:none;stroke-width:2}`
 
-// WriteHTML writes a self-contained HTML report (inline SVG, no scripts,
+// writeHTML writes a self-contained HTML report (inline SVG, no scripts,
 // no network): the summary per CPU model, a table of contents, the
 // cross-model heat maps, time per byte against size, knob effects, then
 // each kernel/size group with its ratio chart and full table.
-func (r *Report) WriteHTML(w io.Writer) error {
+func (r report) writeHTML(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>tunelab report</title>\n<style>%s</style></head><body>\n", htmlStyle)
 	fmt.Fprintf(bw, "<h1>tunelab report</h1>\n<p>%s.</p>\n", esc(r.summaryLine()))
@@ -52,7 +53,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	r.writeLayoutHTML(bw)
 	r.writeMatrixHTML(bw)
 	if r.looModels() {
-		if err := writeLOOHTML(bw, r.LeaveOneOutAll(LOORules[0])); err != nil {
+		if err := writeLOOHTML(bw, r.LeaveOneOutAll(reports.LOORules[0])); err != nil {
 			return err
 		}
 	}
@@ -67,7 +68,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 
 // sectionTitle names a model in headings: its label (uarch, and the tag
 // telling one feature set from another) and dispatch key.
-func sectionTitle(m *Model) string {
+func sectionTitle(m *reports.Model) string {
 	if m.Uarch == "" {
 		return m.Label()
 	}
@@ -75,8 +76,8 @@ func sectionTitle(m *Model) string {
 }
 
 // anchors returns the id of each group's section.
-func (r *Report) anchors() map[*Group]string {
-	ids := make(map[*Group]string, len(r.Groups))
+func (r report) anchors() map[*reports.Group]string {
+	ids := make(map[*reports.Group]string, len(r.Groups))
 	for i, g := range r.Groups {
 		ids[g] = fmt.Sprintf("g%d", i)
 	}
@@ -84,7 +85,7 @@ func (r *Report) anchors() map[*Group]string {
 }
 
 // writeTOC links every section: per model, each kernel's sizes.
-func (r *Report) writeTOC(w io.Writer, ids map[*Group]string) {
+func (r report) writeTOC(w io.Writer, ids map[*reports.Group]string) {
 	fmt.Fprintln(w, "<h2 id=\"contents\">Contents</h2>\n<ul class=\"toc\"><li><a href=\"#summary\">Summary</a></li>")
 	if len(r.heatModels()) > 1 {
 		fmt.Fprintln(w, "<li><a href=\"#cross\">Across CPU models</a></li>")
@@ -116,16 +117,16 @@ func (r *Report) writeTOC(w io.Writer, ids map[*Group]string) {
 }
 
 // sizeOrAll names a group's size in links: "64 B", or "fixed size".
-func sizeOrAll(g *Group) string {
+func sizeOrAll(g *reports.Group) string {
 	if g.Size == 0 {
 		return "fixed size"
 	}
-	return sizeText(g.Kernel, g.Size)
+	return reports.SizeText(g.Kernel, g.Size)
 }
 
 // writeGroupHTML writes a group's section: decision, chart and table.
-func (r *Report) writeGroupHTML(w io.Writer, g *Group, id string) {
-	fmt.Fprintf(w, "<h3 id=\"%s\">%s <small>%s</small></h3>\n<p class=\"note\">%s</p>\n", id, esc(groupTitle(g)), esc(g.Model.Label()), esc(g.Decision.Note))
+func (r report) writeGroupHTML(w io.Writer, g *reports.Group, id string) {
+	fmt.Fprintf(w, "<h3 id=\"%s\">%s <small>%s</small></h3>\n<p class=\"note\">%s</p>\n", id, esc(reports.GroupTitle(g)), esc(g.Model.Label()), esc(g.Decision.Note))
 	groupChartSVG(w, g)
 	writeGroupTable(w, g)
 }
@@ -137,7 +138,7 @@ const maxTableRows = 12
 
 // writeGroupTable writes a group's fastest rows, its references and its
 // generic variant, one column per knob, inside a collapsed <details>.
-func writeGroupTable(w io.Writer, g *Group) {
+func writeGroupTable(w io.Writer, g *reports.Group) {
 	rows, left := tableRows(g)
 	cols := knobColumns(g)
 	fmt.Fprintf(w, "<details><summary>table of %d of %d variants: median, 95%% interval, samples, time against the winner</summary>\n<table class=\"t\"><tr>", len(rows), len(g.Rows))
@@ -151,7 +152,7 @@ func writeGroupTable(w io.Writer, g *Group) {
 			cls = " class=win"
 		}
 		fmt.Fprintf(w, "<tr%s>%s<td>%s<td>%s<td>%d<td>%s<td>%s\n", cls, knobCells(row, cols),
-			fmtNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, esc(vsWinner(g, row)), esc(rowMark(g, row)))
+			reports.FormatNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, esc(vsWinner(g, row)), esc(rowMark(g, row)))
 	}
 	fmt.Fprintln(w, "</table>")
 	if left > 0 {
@@ -162,8 +163,8 @@ func writeGroupTable(w io.Writer, g *Group) {
 
 // tableRows returns the rows of a group's HTML table in median order and
 // how many were left out.
-func tableRows(g *Group) ([]*Row, int) {
-	var out []*Row
+func tableRows(g *reports.Group) ([]*reports.Row, int) {
+	var out []*reports.Row
 	for i, r := range g.Rows {
 		if i < maxTableRows || r.External() || r == g.Base || r.Variant == g.Decision.Winner {
 			out = append(out, r)
@@ -174,7 +175,7 @@ func tableRows(g *Group) ([]*Row, int) {
 
 // knobColumns returns the knob keys of a group's knob-named variants
 // (not external), in order of first appearance.
-func knobColumns(g *Group) []string {
+func knobColumns(g *reports.Group) []string {
 	var cols []string
 	seen := map[string]bool{}
 	for _, r := range g.Rows {
@@ -192,7 +193,7 @@ func knobColumns(g *Group) []string {
 }
 
 // knobNamed reports whether a row is a variant named by key=value knobs.
-func knobNamed(r *Row) bool {
+func knobNamed(r *reports.Row) bool {
 	if r.External() {
 		return false
 	}
@@ -206,7 +207,7 @@ func knobNamed(r *Row) bool {
 
 // knobCells returns a row's cells under the knob columns: its value per
 // knob, or its whole name across them when it is not knob-named.
-func knobCells(r *Row, cols []string) string {
+func knobCells(r *reports.Row, cols []string) string {
 	if len(cols) == 0 {
 		return "<td>" + esc(r.Variant)
 	}
@@ -221,7 +222,7 @@ func knobCells(r *Row, cols []string) string {
 }
 
 // vsWinner formats a row's time against the group's winner.
-func vsWinner(g *Group, r *Row) string {
+func vsWinner(g *reports.Group, r *reports.Row) string {
 	if g.Decision.Winner == "" || r.Variant == g.Decision.Winner {
 		return ""
 	}
@@ -229,7 +230,7 @@ func vsWinner(g *Group, r *Row) string {
 }
 
 // writeCrossHTML writes the heat maps across CPU models (two or more).
-func (r *Report) writeCrossHTML(w io.Writer) {
+func (r report) writeCrossHTML(w io.Writer) {
 	models := r.heatModels()
 	if len(models) < 2 {
 		return
@@ -244,12 +245,12 @@ func (r *Report) writeCrossHTML(w io.Writer) {
 
 // writeSizesHTML writes, per model, a time-per-byte chart of every kernel
 // measured at two or more sizes, with its size classes marked.
-func (r *Report) writeSizesHTML(w io.Writer) {
+func (r report) writeSizesHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"sizes\">Time per byte against message size</h2>\n<p>Per ISA tier (vector width of the variant's features) the best variant at each size, with the generic code and external references dashed; red dashes mark size-class boundaries, with each class's winning isa above it.</p>")
 	drawn := 0
 	for _, sc := range r.Classes {
-		var groups []*Group
-		for _, g := range r.kernelGroups(sc.Model, sc.Kernel) {
+		var groups []*reports.Group
+		for _, g := range r.KernelGroups(sc.Model, sc.Kernel) {
 			if g.Size > 0 {
 				groups = append(groups, g)
 			}
@@ -274,15 +275,15 @@ func (r *Report) writeSizesHTML(w io.Writer) {
 // size, naming the reference where it changes: "winner against the
 // fastest reference: 1.76× at 16 B (ext=stdblock) · 3.14× at 64 B
 // (ext=stdctr) · 3.50× at 256 B".
-func speedupLine(groups []*Group, alpha float64) string {
+func speedupLine(groups []*reports.Group, alpha float64) string {
 	var parts []string
 	ref := ""
 	for _, g := range groups {
-		s, ok := GroupSpeedup(g)
+		s, ok := reports.GroupSpeedup(g)
 		if !ok {
 			continue
 		}
-		p := fmt.Sprintf("%s× at %s", fmtSpeed(s.Speed()), sizeText(g.Kernel, g.Size))
+		p := fmt.Sprintf("%s× at %s", reports.FormatSpeed(s.Speed()), reports.SizeText(g.Kernel, g.Size))
 		if s.Delta.P >= alpha {
 			p += " (n.s.)"
 		}
@@ -298,15 +299,15 @@ func speedupLine(groups []*Group, alpha float64) string {
 	return "winner against the fastest reference: " + strings.Join(parts, " · ")
 }
 
-func (r *Report) writeClassesHTML(w io.Writer) {
+func (r report) writeClassesHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"classes\">Size classes</h2>\n<table><tr><th>kernel</th><th>CPU model</th><th>classes</th></tr>")
 	for _, sc := range r.Classes {
-		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(sc.Kernel), esc(sc.Model.Label()), esc(sc.describe()))
+		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", esc(sc.Kernel), esc(sc.Model.Label()), esc(describe(sc)))
 	}
 	fmt.Fprintln(w, "</table>")
 }
 
-func (r *Report) writeLayoutHTML(w io.Writer) {
+func (r report) writeLayoutHTML(w io.Writer) {
 	fmt.Fprintln(w, "<h2 id=\"layout\">Layout noise</h2>")
 	if floors := r.floorModels(); len(floors) > 0 {
 		fmt.Fprintln(w, "<p>Layout floor: the largest difference the sweep measured between byte-identical copies of one function at other addresses and loop offsets; a smaller margin is a tie unless the winner survives moving both variants.</p><ul>")

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // effectChartSVG draws the knob effects of one CPU model: each effect's
@@ -14,14 +15,14 @@ import (
 // (left = the changed knob is faster), off-scale beyond farRatio/2.
 // Effects whose interval excludes no change are drawn solid, green when
 // faster and red when slower; the others are grey.
-func effectChartSVG(w io.Writer, m *Model, effects []*KnobEffect) {
+func effectChartSVG(w io.Writer, m *reports.Model, effects []*reports.KnobEffect) {
 	if len(effects) == 0 {
 		return
 	}
 	labels, values := make([]string, len(effects)), make([]string, len(effects))
 	for i, e := range effects {
 		labels[i] = fitText(fmt.Sprintf("%s=%s vs %s", e.Knob, e.To, e.From), maxLabelW)
-		values[i] = fmt.Sprintf("%s %s (%s, %s)", stats.FormatPct(e.Pct), stats.FormatPM(e.PM), count(e.Pairs, "pair"), count(len(e.Kernels), "kernel"))
+		values[i] = fmt.Sprintf("%s %s (%s, %s)", stats.FormatPct(e.Pct), stats.FormatPM(e.PM), reports.Plural(e.Pairs, "pair"), reports.Plural(len(e.Kernels), "kernel"))
 	}
 	span := effectSpan(effects)
 	labelW := maxTextW(labels) + 10
@@ -39,7 +40,7 @@ func effectChartSVG(w io.Writer, m *Model, effects []*KnobEffect) {
 
 // effectSpan returns the ratio the effect axis spans either way of 1:
 // the effects and their intervals, at least 1.05 and at most farRatio/2.
-func effectSpan(effects []*KnobEffect) float64 {
+func effectSpan(effects []*reports.KnobEffect) float64 {
 	span := 1.05
 	for _, e := range effects {
 		r := 1 + e.Pct
@@ -52,16 +53,8 @@ func effectSpan(effects []*KnobEffect) float64 {
 	return niceUp(math.Min(span, farRatio/2))
 }
 
-// count formats "1 pair" or "4 pairs".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // drawEffect draws one effect's row at y.
-func drawEffect(d *svgDoc, ax logAxis, e *KnobEffect, label, value string, y float64) {
+func drawEffect(d *svgDoc, ax logAxis, e *reports.KnobEffect, label, value string, y float64) {
 	cl := "en"
 	if e.Significant() {
 		cl = map[bool]string{true: "ef", false: "es"}[e.Pct < 0]

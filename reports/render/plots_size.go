@@ -1,15 +1,18 @@
-package reports
+package render
 
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // A lineSeries is one polyline of a size chart: the best variant of one
@@ -48,7 +51,7 @@ func tierName(width int) string {
 // (the kernel's registered unit, else bytes). Offset-sweep members and
 // variants excluded from the race (crashed, failed verification) are
 // left out.
-func sizeSeries(groups []*Group) (ss []*lineSeries, unit string) {
+func sizeSeries(groups []*reports.Group) (ss []*lineSeries, unit string) {
 	tsc := allTSC(groups)
 	name, per := unitOf(groups[0].Kernel)
 	unit = "ns/" + name
@@ -58,7 +61,7 @@ func sizeSeries(groups []*Group) (ss []*lineSeries, unit string) {
 	byKey := map[string]*lineSeries{}
 	for _, g := range groups {
 		for _, r := range g.Rows {
-			if r.info.offsetSweep || r.Point.Excluded || g.Size <= 0 {
+			if r.OffsetSweep() || r.Point.Excluded || g.Size <= 0 {
 				continue
 			}
 			key, s := seriesKey(r)
@@ -69,7 +72,7 @@ func sizeSeries(groups []*Group) (ss []*lineSeries, unit string) {
 		}
 	}
 	ext := 0
-	for _, k := range sortedKeys(byKey) {
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
 		s := byKey[k]
 		if s.color == "" {
 			s.color, ext = extColors[ext%len(extColors)], ext+1
@@ -80,7 +83,7 @@ func sizeSeries(groups []*Group) (ss []*lineSeries, unit string) {
 }
 
 // allTSC reports whether every row of groups has TSC samples.
-func allTSC(groups []*Group) bool {
+func allTSC(groups []*reports.Group) bool {
 	for _, g := range groups {
 		for _, r := range g.Rows {
 			if len(r.Point.TSC) == 0 {
@@ -94,14 +97,14 @@ func allTSC(groups []*Group) bool {
 // seriesKey returns the series a row belongs to (sortable: tiers first,
 // widest last among them, then generic, then external references) and a
 // new, empty series for it.
-func seriesKey(r *Row) (string, *lineSeries) {
+func seriesKey(r *reports.Row) (string, *lineSeries) {
 	switch {
 	case r.External():
 		return "2 " + r.Variant, &lineSeries{name: r.Variant, dashed: true}
 	case r.Variant == variant.GenericName:
 		return "1 generic", &lineSeries{name: r.Variant, color: "#7f7f7f", dashed: true}
 	}
-	w := variant.TierWidth(r.info.features)
+	w := variant.TierWidth(r.Features())
 	return fmt.Sprintf("0 %04d", w), &lineSeries{name: tierName(w), color: tierColors[w]}
 }
 
@@ -115,7 +118,7 @@ func unitOf(kernel string) (string, func(int) float64) {
 }
 
 // perUnit returns a row's median time per unit of work.
-func perUnit(r *Row, units float64, tsc bool) float64 {
+func perUnit(r *reports.Row, units float64, tsc bool) float64 {
 	v := r.Stat.Median
 	if tsc {
 		v = stats.Summarize(r.Point.TSC).Median
@@ -155,7 +158,7 @@ const offScale = 8
 // class's winning isa written above its range. A series more than
 // offScale times slower than all others (the generic code, typically)
 // does not scale the axis: the legend gives its range instead.
-func sizeChartSVG(w io.Writer, title string, ss []*lineSeries, unit string, sc *SizeClasses) {
+func sizeChartSVG(w io.Writer, title string, ss []*lineSeries, unit string, sc *reports.SizeClasses) {
 	drawn, legend := splitOffScale(ss)
 	xa, ya, ok := sizeAxes(drawn)
 	if !ok {
@@ -263,7 +266,7 @@ func drawSizeGrid(d *svgDoc, xa, ya logAxis, unit, kernel string) {
 	for s := math.Exp2(math.Ceil(math.Log2(xa.lo))); s <= xa.hi; s *= 2 {
 		if x := xa.at(s); x-last >= 52 {
 			d.line(x, sizeT, x, bottom, "gr")
-			d.text(x, bottom+13, "middle", "s", sizeText(kernel, int(s)))
+			d.text(x, bottom+13, "middle", "s", reports.SizeText(kernel, int(s)))
 			last = x
 		}
 	}
@@ -295,7 +298,7 @@ func ticks125(lo, hi float64) []float64 {
 // drawClassBounds marks the boundaries between size classes (red where
 // the winning isa changes, grey where only other knobs do) and writes
 // each run of classes with one isa above its range.
-func drawClassBounds(d *svgDoc, xa logAxis, cs []Class) {
+func drawClassBounds(d *svgDoc, xa logAxis, cs []reports.Class) {
 	left := xa.x0
 	for i, c := range cs {
 		if i+1 < len(cs) {
@@ -343,7 +346,7 @@ func drawSeries(d *svgDoc, xa, ya logAxis, s *lineSeries, kernel string) {
 	for _, p := range s.pts {
 		d.marks++
 		d.printf(`<circle cx="%s" cy="%s" r="2.5"><title>%s: %.3g at %s</title></circle>`,
-			num(xa.at(float64(p.size))), num(ya.at(p.y)), esc(p.variant), p.y, sizeText(kernel, p.size))
+			num(xa.at(float64(p.size))), num(ya.at(p.y)), esc(p.variant), p.y, reports.SizeText(kernel, p.size))
 	}
 	d.printf("</g>\n")
 }

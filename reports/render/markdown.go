@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bufio"
@@ -7,25 +7,26 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/stats"
+	"github.com/tunelab/tunelab/reports"
 )
 
-// WriteMarkdown writes the report as Markdown tables, fit for a code-review
+// writeMarkdown writes the report as Markdown tables, fit for a code-review
 // comment. Text from result files (models, kernels, variants, notes) is
 // escaped as the HTML report escapes it (mdText, mdCode): a file cannot
 // put HTML, links or table breaks into the comment.
-func (r *Report) WriteMarkdown(w io.Writer) error {
+func (r report) writeMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# tunelab report\n\n%s.\n\nDeltas are time relative to the reference (negative = faster); ± is a 95%% interval.\n", mdText(r.summaryLine()))
 	r.writeFailuresMD(bw)
 	r.writeSummaryMD(bw)
-	r.eachGroup(func(m *Model) { fmt.Fprintf(bw, "\n## %s\n", mdText(sectionTitle(m))) },
-		func(g *Group) { writeGroupMD(bw, g) })
+	r.eachGroup(func(m *reports.Model) { fmt.Fprintf(bw, "\n## %s\n", mdText(sectionTitle(m))) },
+		func(g *reports.Group) { writeGroupMD(bw, g) })
 	r.writeClassesMD(bw)
 	r.writeLayoutMD(bw)
 	r.writeEffectsMD(bw)
 	r.writeMatrixMD(bw)
 	if r.looModels() {
-		writeLOOMarkdown(bw, r.LeaveOneOutAll(LOORules[0]))
+		writeLOOMarkdown(bw, r.LeaveOneOutAll(reports.LOORules[0]))
 	}
 	return bw.Flush()
 }
@@ -54,8 +55,8 @@ func mdCode(s string) string {
 	return "`" + s + "`"
 }
 
-func writeGroupMD(w io.Writer, g *Group) {
-	fmt.Fprintf(w, "\n### %s\n\n", mdText(groupTitle(g)))
+func writeGroupMD(w io.Writer, g *reports.Group) {
+	fmt.Fprintf(w, "\n### %s\n\n", mdText(reports.GroupTitle(g)))
 	fmt.Fprintln(w, "| variant | median | 95% CI | n | vs generic | note |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---|---|")
 	for _, row := range g.Rows {
@@ -63,19 +64,19 @@ func writeGroupMD(w io.Writer, g *Group) {
 		if row.Variant == g.Decision.Winner {
 			name = "**" + name + "**"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", name, fmtNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, vsBase(row), rowMark(g, row))
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", name, reports.FormatNS(row.Stat.Median), row.Stat.PM(), row.Stat.N, vsBase(row), rowMark(g, row))
 	}
 	fmt.Fprintf(w, "\n%s\n", mdText(g.Decision.Note))
 }
 
-func (r *Report) writeClassesMD(w io.Writer) {
+func (r report) writeClassesMD(w io.Writer) {
 	fmt.Fprintf(w, "\n## Size classes\n\n| kernel | CPU model | classes |\n|---|---|---|\n")
 	for _, sc := range r.Classes {
-		fmt.Fprintf(w, "| %s | %s | %s |\n", mdText(sc.Kernel), mdText(sc.Model.Label()), mdText(sc.describe()))
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mdText(sc.Kernel), mdText(sc.Model.Label()), mdText(describe(sc)))
 	}
 }
 
-func (r *Report) writeLayoutMD(w io.Writer) {
+func (r report) writeLayoutMD(w io.Writer) {
 	if floors := r.floorModels(); len(floors) > 0 {
 		fmt.Fprintf(w, "\n## Layout floor\n\nThe largest difference the sweep measured between byte-identical copies of one function at other addresses and loop offsets; a smaller margin is a tie unless the winner survives moving both variants.\n\n")
 		for _, m := range floors {
@@ -95,7 +96,7 @@ func (r *Report) writeLayoutMD(w io.Writer) {
 	}
 }
 
-func (r *Report) writeEffectsMD(w io.Writer) {
+func (r report) writeEffectsMD(w io.Writer) {
 	fmt.Fprintf(w, "\n## Knob effects\n\nGeometric mean over pairs of variants that differ only in the knob.\n\n")
 	fmt.Fprintln(w, "| CPU model | knob | change | effect | 95% CI | pairs | kernels |")
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---|")
@@ -105,7 +106,7 @@ func (r *Report) writeEffectsMD(w io.Writer) {
 	}
 }
 
-func (r *Report) writeMatrixMD(w io.Writer) {
+func (r report) writeMatrixMD(w io.Writer) {
 	fmt.Fprintf(w, "\n## Cross-machine matrix\n\nrank/of and speed relative to the fastest on that model; W = wins, L = bottom half or significantly slower than the winner.\n")
 	for _, mk := range r.Matrix {
 		fmt.Fprintf(w, "\n### %s\n\n| variant |", mdText(mk.Kernel))

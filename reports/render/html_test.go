@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bytes"
@@ -7,12 +7,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
-func htmlOf(t *testing.T, r *Report) string {
+func htmlOf(t *testing.T, r *reports.Report) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := r.WriteHTML(&b); err != nil {
+	if err := WriteHTML(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -57,7 +59,7 @@ func TestHTMLOrder(t *testing.T) {
 	}
 	for i := range r.Groups {
 		if !strings.Contains(page, fmt.Sprintf(`href="#g%d"`, i)) {
-			t.Errorf("contents do not link group %d (%s)", i, groupTitle(r.Groups[i]))
+			t.Errorf("contents do not link group %d (%s)", i, reports.GroupTitle(r.Groups[i]))
 		}
 	}
 }
@@ -69,7 +71,7 @@ func TestHTMLOrder(t *testing.T) {
 func TestHTMLSizeBound(t *testing.T) {
 	const limit = 400 << 10
 	for _, variants := range []int{32, 96} {
-		r := Analyze(syntheticSweep(66, variants), DefaultOptions())
+		r := reports.Analyze(syntheticSweep(66, variants), reports.DefaultOptions())
 		n := len(htmlOf(t, r))
 		t.Logf("66 groups × %d variants: %d bytes", variants, n)
 		if n > limit {
@@ -81,10 +83,10 @@ func TestHTMLSizeBound(t *testing.T) {
 // syntheticSweep returns a one-host set shaped like a default sweep:
 // groups kernel/size groups of variants variants each (six knobs, the
 // generic code and two external references), ten samples per variant.
-func syntheticSweep(groups, variants int) *Set {
-	m := &Model{Key: "AuthenticAMD/0x19/0x11", Uarch: "Zen 4", Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11,
+func syntheticSweep(groups, variants int) *reports.Set {
+	m := &reports.Model{Key: "AuthenticAMD/0x19/0x11", Uarch: "Zen 4", Vendor: "AuthenticAMD", Family: 0x19, Model: 0x11,
 		Features: []string{"aes", "avx", "avx2", "bmi1", "bmi2", "pclmulqdq", "sse41", "vaes"}}
-	set := &Set{Models: []*Model{m}, Files: []*File{{Path: "synthetic.txt"}}}
+	set := &reports.Set{Models: []*reports.Model{m}, Files: []*reports.File{{Path: "synthetic.txt"}}}
 	sizes := []int{16, 64, 256, 1024, 16384, 1 << 20}
 	for gi := 0; gi < groups; gi++ {
 		kernel, size := fmt.Sprintf("synth%02d.kernel", gi/len(sizes)), sizes[gi%len(sizes)]
@@ -99,7 +101,7 @@ func syntheticSweep(groups, variants int) *Set {
 			if vi == 0 {
 				base *= 300
 			}
-			p := &Point{Model: m, Kernel: kernel, Bench: "BenchmarkSynth", Size: size, Variant: name}
+			p := &reports.Point{Model: m, Kernel: kernel, Bench: "BenchmarkSynth", Size: size, Variant: name}
 			for i := 0; i < 10; i++ {
 				p.NS = append(p.NS, base*(1+0.002*math.Sin(float64(i*7+vi))))
 			}

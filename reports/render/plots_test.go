@@ -1,10 +1,12 @@
-package reports
+package render
 
 import (
 	"bytes"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
 // TestGroupChartOffScale draws test.fixed on Zen 4: the generic variant
@@ -13,7 +15,7 @@ import (
 func TestGroupChartOffScale(t *testing.T) {
 	r, _ := load(t, "zen4.txt")
 	g := r.FindGroup("", "test.fixed", 0)
-	w := rowOf(g, g.Decision.Winner)
+	w := reports.RowOf(g, g.Decision.Winner)
 	bars, rest := chartRows(g, w, "winner")
 	ax := chartAxis(bars)
 	if ax.hi >= 7 || ax.hi < 200/137.2 || ax.lo > 120/137.2 {
@@ -58,7 +60,7 @@ func TestRatioTicks(t *testing.T) {
 // 512-bit tiers and the generic code.
 func TestSizeSeriesTiers(t *testing.T) {
 	r, _ := load(t, "zen4.txt")
-	ss, unit := sizeSeries(r.kernelGroups(r.Set.Models[0], "test.sized"))
+	ss, unit := sizeSeries(r.KernelGroups(r.Set.Models[0], "test.sized"))
 	var names []string
 	for _, s := range ss {
 		names = append(names, s.name)
@@ -83,7 +85,7 @@ func TestSizeSeriesTiers(t *testing.T) {
 // significantly slower on the other.
 func TestWinnersMapGainAndRegression(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt")
-	h := r.winnersMap(r.heatModels())
+	h := report{r}.winnersMap(report{r}.heatModels())
 	found := false
 	for i, cells := range h.rows {
 		a, b := h.cells[i][0], h.cells[i][1]
@@ -95,7 +97,7 @@ func TestWinnersMapGainAndRegression(t *testing.T) {
 	if !found {
 		t.Errorf("winners map has no row that wins on one model and regresses on the other: %v", h.rows)
 	}
-	if sm := r.speedupMap(r.heatModels()); len(sm.rows) != 5 || len(sm.cols) != 2 {
+	if sm := (report{r}).speedupMap(report{r}.heatModels()); len(sm.rows) != 5 || len(sm.cols) != 2 {
 		t.Errorf("speed-up map %d×%d, want 5 kernel/size rows × 2 models", len(sm.rows), len(sm.cols))
 	}
 }

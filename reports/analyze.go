@@ -331,3 +331,32 @@ func family(kernel string) string {
 	f, _, _ := strings.Cut(kernel, ".")
 	return f
 }
+
+// Without returns the part of the report that Export needs, with the
+// models of dispatch key key (every feature set) and their points,
+// groups and size classes left out.
+func (r *Report) Without(key string) *Report {
+	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files, variants: r.Set.variants, operations: r.Set.operations},
+		Options: r.Options, MinSamples: r.MinSamples}
+	for _, x := range r.Set.Models {
+		if x.Key != key {
+			sub.Set.Models = append(sub.Set.Models, x)
+		}
+	}
+	for _, p := range r.Set.Points {
+		if p.Model.Key != key {
+			sub.Set.Points = append(sub.Set.Points, p)
+		}
+	}
+	for _, g := range r.Groups {
+		if g.Model.Key != key {
+			sub.Groups = append(sub.Groups, g)
+		}
+	}
+	for _, sc := range r.Classes {
+		if sc.Model.Key != key {
+			sub.Classes = append(sub.Classes, sc)
+		}
+	}
+	return sub
+}

@@ -488,7 +488,7 @@ func (rd *reader) newMarker(key string) bool {
 }
 
 // claimRun reports whether results of run belong to segment (files
-// without segment lines); the first segment that shows a run-id owns it.
+// Without segment lines); the first segment that shows a run-id owns it.
 // Results without a run-id are kept.
 func (rd *reader) claimRun(f *File, run, segment string) bool {
 	if run == "" {
@@ -543,7 +543,7 @@ func hasIdentity(res *benchfmt.Result) bool {
 
 // add records one result and returns its model; it returns nil (with a
 // warning through r) if the result lacks what a report needs. A result
-// without tunelab's host identity belongs to the unknown host; without
+// Without tunelab's host identity belongs to the unknown host; without
 // a kernel config, its benchmark name is its kernel.
 func (rd *reader) add(fr *fileRead, c *fileConfig, name *resultfile.Name, res *benchfmt.Result) *Model {
 	r, round := fr.r, fr.round

@@ -35,7 +35,7 @@ func sizeClasses(groups []*Group) []*SizeClasses {
 			sizes = append(sizes, groups[j].Size)
 			picks = append(picks, groups[j].Decision.Winner)
 		}
-		out = append(out, &SizeClasses{Model: groups[i].Model, Kernel: groups[i].Kernel, Classes: mergeChoices(sizes, picks)})
+		out = append(out, &SizeClasses{Model: groups[i].Model, Kernel: groups[i].Kernel, Classes: MergeChoices(sizes, picks)})
 		i = j
 	}
 	return out
@@ -52,8 +52,8 @@ func appendSize(cs []Class, size int, winner string) []Class {
 	return append(cs, Class{MinSize: size, MaxSize: size, Variant: winner, Sizes: []int{size}})
 }
 
-// mergeChoices turns per-size picks (sizes increasing) into classes.
-func mergeChoices(sizes []int, picks []string) []Class {
+// MergeChoices turns per-size picks (sizes increasing) into classes.
+func MergeChoices(sizes []int, picks []string) []Class {
 	var cs []Class
 	for i, s := range sizes {
 		if picks[i] != "" {

@@ -92,10 +92,10 @@ func (s *Set) noteOperation(kernel string) {
 	s.operations[kernel] = true
 }
 
-// isOperation reports whether kernel is a whole operation (never
+// IsOperation reports whether kernel is a whole operation (never
 // dispatched itself): as its files recorded, else as today's catalog
 // has it.
-func (s *Set) isOperation(kernel string) bool {
+func (s *Set) IsOperation(kernel string) bool {
 	if s.operations[kernel] {
 		return true
 	}
@@ -207,3 +207,12 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // baseValue reports whether a knob value is a natural reference point.
 func baseValue(v string) bool { return v == "none" || v == "generic" }
+
+// Simpler reports whether the variant of row a is simpler than b's:
+// fewer required features, then smaller code (unknown size counts as
+// larger), then name.
+func Simpler(a, b *Row) bool { return simpler(a.info, b.info, a.Variant, b.Variant) }
+
+// VariantFeatures returns the CPU features kernel's variant name requires,
+// as the set's files recorded them (else today's catalog, else its name).
+func (s *Set) VariantFeatures(kernel, name string) []string { return s.info(kernel, name).features }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tunelab/tunelab/lab/mca"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 	"github.com/tunelab/tunelab/reports/render"
 )
 
@@ -132,7 +133,7 @@ func writeReportFile(path string, write func(w io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return err
 	}
-	return reports.WriteFileAtomic(path, b.Bytes())
+	return export.WriteFileAtomic(path, b.Bytes())
 }
 
 // parseInterspersed parses flags that may appear before, between or after

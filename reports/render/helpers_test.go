@@ -1,8 +1,6 @@
 package render
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/tunelab/tunelab/reports"
@@ -24,14 +22,4 @@ func load(t *testing.T, names ...string) (*reports.Report, []string) {
 		t.Fatalf("Read(%v): %v", names, err)
 	}
 	return reports.Analyze(set, reports.DefaultOptions()), warnings
-}
-
-// writeFile writes data to a file name in a temporary directory.
-func writeFile(t *testing.T, name, data string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

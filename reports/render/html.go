@@ -10,6 +10,7 @@ import (
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/loo"
 )
 
 // htmlStyle styles the page and its charts; chart text is 11px monospace
@@ -53,7 +54,7 @@ func (r report) writeHTML(w io.Writer) error {
 	r.writeLayoutHTML(bw)
 	r.writeMatrixHTML(bw)
 	if r.looModels() {
-		if err := writeLOOHTML(bw, r.LeaveOneOutAll(reports.LOORules[0])); err != nil {
+		if err := writeLOOHTML(bw, loo.LeaveOneOutAll(r.Report, loo.Rules[0])); err != nil {
 			return err
 		}
 	}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/loo"
 )
 
 // WriteLOOText writes the first evaluation's table per model, the rules
 // of all evaluations compared, and, as its last line, the first
 // evaluation's summary (LOOSummary.Line).
-func WriteLOOText(w io.Writer, loos []*reports.LOO) {
+func WriteLOOText(w io.Writer, loos []*loo.Result) {
 	main := loos[0]
 	fmt.Fprintf(w, "Leave-one-out (rule %s): what a CPU like each, unmeasured, would lose. Per CPU model, the table is exported\n", main.Rule.Name)
 	fmt.Fprintln(w, "without the results of its dispatch key; dispatch picks for its features; regret = pick's time / its own winner's - 1 (± 95% interval).")
@@ -39,7 +40,7 @@ func WriteLOOText(w io.Writer, loos []*reports.LOO) {
 // pairedCell says how l's picks compare with main's where they differ:
 // "-0.5% ±2.1% (geomean time ratio); lower regret on 43 picks, higher on
 // 35 (sign test p=0.43)", or "-" for main itself.
-func pairedCell(l, main *reports.LOO) string {
+func pairedCell(l, main *loo.Result) string {
 	if l == main {
 		return "-"
 	}
@@ -54,7 +55,7 @@ func pairedCell(l, main *reports.LOO) string {
 // writeLOOMarkdown writes the leave-one-out section of the Markdown
 // report: the rules compared and the production rule's picks per model,
 // text from result files escaped (mdText, mdCode).
-func writeLOOMarkdown(w io.Writer, loos []*reports.LOO) {
+func writeLOOMarkdown(w io.Writer, loos []*loo.Result) {
 	main := loos[0]
 	fmt.Fprintf(w, "\n## Leave-one-out: what a CPU like this, unmeasured, would lose\n\n")
 	fmt.Fprintf(w, "Per CPU model, the dispatch table is exported without the results of its dispatch key and dispatch (rule %s) picks for its features; regret = the pick's time / the model's own winner's − 1 (± 95%% interval).\n\n", main.Rule.Name)
@@ -89,10 +90,10 @@ var looHTML = template.Must(template.New("loo").Parse(`
 `))
 
 // writeLOOHTML writes the leave-one-out section of the HTML report.
-func writeLOOHTML(w io.Writer, loos []*reports.LOO) error {
+func writeLOOHTML(w io.Writer, loos []*loo.Result) error {
 	type rule struct{ Name, Figures, Paired, Doc string }
 	data := struct {
-		Main  *reports.LOO
+		Main  *loo.Result
 		Rules []rule
 	}{Main: loos[0]}
 	for _, l := range loos {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/loo"
 )
 
 // writeMarkdown writes the report as Markdown tables, fit for a code-review
@@ -26,7 +27,7 @@ func (r report) writeMarkdown(w io.Writer) error {
 	r.writeEffectsMD(bw)
 	r.writeMatrixMD(bw)
 	if r.looModels() {
-		writeLOOMarkdown(bw, r.LeaveOneOutAll(reports.LOORules[0]))
+		writeLOOMarkdown(bw, loo.LeaveOneOutAll(r.Report, loo.Rules[0]))
 	}
 	return bw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/internal/fixtures"
 )
 
 // TestMarkdownEscapesFileText covers issue 28's `report --md` writing
@@ -21,7 +22,7 @@ func TestMarkdownEscapesFileText(t *testing.T) {
 		b.WriteString("BenchmarkX/a|b`c*d_e[f](javascript:x)-8 1000 7 ns/op\n")
 		b.WriteString("Benchmark<img/src=x>-8 1000 8 ns/op\n")
 	}
-	set, _, err := reports.Read([]string{writeFile(t, "xss.txt", b.String())})
+	set, _, err := reports.Read([]string{fixtures.WriteFile(t, "xss.txt", b.String())})
 	if err != nil {
 		t.Fatal(err)
 	}

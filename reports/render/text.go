@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/loo"
 )
 
 // writeText writes the plain-text report.
@@ -62,7 +63,7 @@ func (r report) writeSectionsText(w io.Writer) {
 	r.writeMatrixText(w)
 	if r.looModels() {
 		fmt.Fprintln(w)
-		WriteLOOText(w, r.LeaveOneOutAll(reports.LOORules[0]))
+		WriteLOOText(w, loo.LeaveOneOutAll(r.Report, loo.Rules[0]))
 	}
 }
 

@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"os"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // zen4VM writes a copy of the Zen 4 fixture as measured in a VM that
@@ -56,7 +57,7 @@ func entriesOf(tab *Table, key, kernel string) map[string]string {
 // TestExportFilesKeepsFeatureSetsApart exports the Zen 4 fixture with a
 // copy measured without AVX-512: one entry per feature set.
 func TestExportFilesKeepsFeatureSetsApart(t *testing.T) {
-	tab, warnings, err := ExportFiles([]string{fixture("zen4.txt"), zen4VM(t), fixture("spr.txt")}, DefaultOptions())
+	tab, warnings, err := ExportFiles([]string{fixture("zen4.txt"), zen4VM(t), fixture("spr.txt")}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestExportFilesKeepsFeatureSetsApart(t *testing.T) {
 		t.Errorf("generated from %d files, want 3", n)
 	}
 	single, _ := load(t, "zen4.txt", "spr.txt")
-	if n := len(entriesOf(single.Export(), "AuthenticAMD/0x19/0x11", "test.fixed")); n != 1 {
+	if n := len(entriesOf(FromReport(single), "AuthenticAMD/0x19/0x11", "test.fixed")); n != 1 {
 		t.Errorf("one feature set per model gives %d Zen 4 test.fixed entries, want 1", n)
 	}
 }
@@ -86,7 +87,7 @@ func TestExportFilesKeepsFeatureSetsApart(t *testing.T) {
 // TestExportRoundTripFeatures writes the table as JSON and as Go, reads
 // each back as a base table and checks that nothing was lost.
 func TestExportRoundTripFeatures(t *testing.T) {
-	tab, _, err := ExportFiles([]string{fixture("zen4.txt"), zen4VM(t), fixture("spr.txt")}, DefaultOptions())
+	tab, _, err := ExportFiles([]string{fixture("zen4.txt"), zen4VM(t), fixture("spr.txt")}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestMergeBase(t *testing.T) {
 	if err := base.AssumeFeatures("GenuineIntel/0x06/0xcf", zen4FixtureFeatures); err != nil {
 		t.Fatal(err)
 	}
-	tab, _, err := ExportFiles([]string{zen4VM(t), fixture("spr.txt")}, DefaultOptions())
+	tab, _, err := ExportFiles([]string{zen4VM(t), fixture("spr.txt")}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,14 +214,14 @@ func TestMergeBase(t *testing.T) {
 }
 
 func TestMergeReplacesSameFeatureSet(t *testing.T) {
-	old, _, err := ExportFiles([]string{fixture("spr.txt")}, DefaultOptions())
+	old, _, err := ExportFiles([]string{fixture("spr.txt")}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range old.Entries {
 		old.Entries[i].Choices = []Choice{{0, "isa=generic"}}
 	}
-	tab, _, _ := ExportFiles([]string{fixture("spr.txt")}, DefaultOptions())
+	tab, _, _ := ExportFiles([]string{fixture("spr.txt")}, reports.DefaultOptions())
 	n := len(tab.Entries)
 	tab.Merge(old)
 	if len(tab.Entries) != n {

@@ -1,10 +1,13 @@
-package reports
+package export
 
 import (
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/internal/fixtures"
 )
 
 // opFile returns a result file of one Zen 4 run in which shake128.many
@@ -29,12 +32,12 @@ func opFile(t *testing.T) string {
 	}
 	write("shake128.many", "SHAKE128Many", map[string]float64{"isa=generic/size=8": 9000, "ways=2/size=8": 3000, "ways=8/size=8": 1500})
 	write("mlkem768.keygen", "MLKEM768KeyGen", map[string]float64{"isa=generic": 90000, "ways=2/ntt=avx2/poly=avx2": 20000, "ways=8/ntt=avx2/poly=avx2": 23000})
-	return writeFile(t, "ops.txt", b.String())
+	return fixtures.WriteFile(t, "ops.txt", b.String())
 }
 
 func TestDecideByOperation(t *testing.T) {
 	path := opFile(t)
-	tab, _, err := ExportFiles([]string{path}, DefaultOptions())
+	tab, _, err := ExportFiles([]string{path}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +54,11 @@ func TestDecideByOperation(t *testing.T) {
 			t.Errorf("exported a default for the whole operation: %+v", d)
 		}
 	}
-	set, _, err := Read([]string{path})
+	set, _, err := reports.Read([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	notes, err := DecideByOperation(tab, Analyze(set, DefaultOptions()), "mlkem768.keygen")
+	notes, err := DecideByOperation(tab, reports.Analyze(set, reports.DefaultOptions()), "mlkem768.keygen")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +70,7 @@ func TestDecideByOperation(t *testing.T) {
 	if len(notes) != 2 || !strings.Contains(notes[0], "decided by mlkem768.keygen") {
 		t.Errorf("notes %q, want one per changed kernel", notes)
 	}
-	if _, err := DecideByOperation(tab, Analyze(set, DefaultOptions()), "mldsa65.sign"); err == nil {
+	if _, err := DecideByOperation(tab, reports.Analyze(set, reports.DefaultOptions()), "mldsa65.sign"); err == nil {
 		t.Error("an operation without results accepted")
 	}
 }
@@ -82,11 +85,11 @@ func exportedVariant(tab *Table, kernel string) string {
 }
 
 func TestOperationEffects(t *testing.T) {
-	set, _, err := Read([]string{opFile(t)})
+	set, _, err := reports.Read([]string{opFile(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	es := Analyze(set, DefaultOptions()).OperationEffects()
+	es := reports.Analyze(set, reports.DefaultOptions()).OperationEffects()
 	if len(es) != 1 {
 		t.Fatalf("%d effects, want one (ways=8 against the winner's ways=2)", len(es))
 	}

@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
 // The fleet fixtures (testdata/fleet, see genfleet.go there) are four
@@ -24,7 +26,7 @@ const (
 func fleetPaths() []string {
 	out := make([]string, len(fleetFiles))
 	for i, f := range fleetFiles {
-		out[i] = filepath.Join("testdata", "fleet", f)
+		out[i] = fixture(filepath.Join("fleet", f))
 	}
 	return out
 }
@@ -33,7 +35,7 @@ func fleetPaths() []string {
 // a warning or an invalid table.
 func exportFleet(t *testing.T, paths []string) *Table {
 	t.Helper()
-	tab, warnings, err := ExportFiles(paths, DefaultOptions())
+	tab, warnings, err := ExportFiles(paths, reports.DefaultOptions())
 	if err != nil {
 		t.Fatalf("ExportFiles(%v): %v", paths, err)
 	}
@@ -168,7 +170,7 @@ func TestFleetKeepsFeatureSetsApart(t *testing.T) {
 // new, under name in dir.
 func fleetCopy(t *testing.T, dir, src, name string, replace ...string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "fleet", src))
+	data, err := os.ReadFile(fixture(filepath.Join("fleet", src)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,10 +195,10 @@ func TestFleetRefusesConflictingDuplicates(t *testing.T) {
 		"features: "+strings.Join(sortedCopy(zen4VMFixtureFeatures), ","), "features: "+strings.Join(sortedCopy(zen4FixtureFeatures), ","))
 	vm := fleetPaths()[1]
 	for _, paths := range [][]string{{vm, forged}, {forged, vm}, append(fleetPaths(), forged)} {
-		if _, _, err := Read(paths); err == nil || !strings.Contains(err.Error(), "features changed") || !strings.Contains(err.Error(), ".txt:") {
+		if _, _, err := reports.Read(paths); err == nil || !strings.Contains(err.Error(), "features changed") || !strings.Contains(err.Error(), ".txt:") {
 			t.Errorf("Read(%v): %v, want a refusal naming file:line and the changed features", names(paths), err)
 		}
-		if _, _, err := ExportFiles(paths, DefaultOptions()); err == nil {
+		if _, _, err := ExportFiles(paths, reports.DefaultOptions()); err == nil {
 			t.Errorf("ExportFiles(%v): no error for one run-id with two feature sets", names(paths))
 		}
 	}
@@ -205,11 +207,11 @@ func TestFleetRefusesConflictingDuplicates(t *testing.T) {
 // TestFleetDeduplicatesCopies merges the fleet with a second copy of one
 // job's file (an artifact downloaded twice): the copy's results are
 // counted once, with one warning naming it, and the table is the one
-// without the copy (up to its list of sources).
+// Without the copy (up to its list of sources).
 func TestFleetDeduplicatesCopies(t *testing.T) {
 	copied := fleetCopy(t, t.TempDir(), "spr-a-2.txt", "spr-a-2-copy.txt")
 	paths := append(fleetPaths(), copied)
-	tab, warnings, err := ExportFiles(paths, DefaultOptions())
+	tab, warnings, err := ExportFiles(paths, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +221,11 @@ func TestFleetDeduplicatesCopies(t *testing.T) {
 	if got, want := tableJSON(t, tab), tableJSON(t, exportFleet(t, fleetPaths())); !bytes.Equal(got, want) {
 		t.Errorf("table with a duplicate copy differs from the table without it:\n%s\nwant\n%s", got, want)
 	}
-	set, _, err := Read(paths)
+	set, _, err := reports.Read(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	single, _, err := Read(fleetPaths())
+	single, _, err := reports.Read(fleetPaths())
 	if err != nil {
 		t.Fatal(err)
 	}

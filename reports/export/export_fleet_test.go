@@ -1,20 +1,22 @@
-package reports
+package export
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/internal/fixtures"
 )
 
 // TestExportWarnsOnBusyAndShortGroups: a group its sweep marked busy
 // (quality line) makes export note the entry that rests on it; a quiet
 // group does not.
 func TestExportWarnsOnBusyAndShortGroups(t *testing.T) {
-	data := marked(t) + resultfile.CommentPrefix + "quality test.fixed attempts=200 discarded=90 kept-disturbed=0 stop=settled\n" +
+	data := fixtures.Marked(t) + resultfile.CommentPrefix + "quality test.fixed attempts=200 discarded=90 kept-disturbed=0 stop=settled\n" +
 		resultfile.CommentPrefix + "quality test.sized/size=64 attempts=200 discarded=1 kept-disturbed=0 stop=settled\n"
-	path := writeFile(t, "busy.txt", data)
-	tab, _, err := ExportFiles([]string{path}, DefaultOptions())
+	path := fixtures.WriteFile(t, "busy.txt", data)
+	tab, _, err := ExportFiles([]string{path}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func TestExportWarnsOnBusyAndShortGroups(t *testing.T) {
 // not those of a CPU (key and feature set) the fleet measures.
 func TestLegacyBase(t *testing.T) {
 	r, _ := load(t, "zen4.txt")
-	tab := r.Export()
+	tab := FromReport(r)
 	zen4 := tab.Entries[0]
 	other := zen4
 	other.CPU.Model = 0x01
@@ -59,12 +61,12 @@ func TestLegacyBase(t *testing.T) {
 // TestTableDiff: what a new table adds, replaces and drops.
 func TestTableDiff(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt")
-	old := r.Export()
+	old := FromReport(r)
 	if d := old.Diff(old); len(d) != 1 || d[0] != "no changes" {
 		t.Errorf("a table against itself: %q", d)
 	}
 	r2, _ := load(t, "zen4.txt")
-	cur := r2.Export()
+	cur := FromReport(r2)
 	d := cur.Diff(old)
 	last := d[len(d)-1]
 	if !strings.HasSuffix(last, "dropped") || strings.HasPrefix(last, "0 added, 0 replaced, 0 dropped") {

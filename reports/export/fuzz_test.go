@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/tunelab/tunelab/harness"
 	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/kernels/cpu"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // FuzzRead feeds arbitrary result files to every reader (reports.Read,
@@ -42,7 +43,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatal(err)
 		}
 		harness.ReadResume(path, nil) // must not panic; refusals are fine
-		set, warnings, err := Read([]string{path})
+		set, warnings, err := reports.Read([]string{path})
 		if len(warnings) > resultfile.MaxWarnings+8 {
 			t.Errorf("%d warnings for one file, want them capped", len(warnings))
 		}
@@ -50,13 +51,13 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		checkSet(t, set)
-		checkTable(t, Analyze(set, DefaultOptions()).Export())
+		checkTable(t, FromReport(reports.Analyze(set, reports.DefaultOptions())))
 	})
 }
 
 // checkSet checks that a set read from any file holds only checked
 // values and identity text.
-func checkSet(t *testing.T, set *Set) {
+func checkSet(t *testing.T, set *reports.Set) {
 	for _, m := range set.Models {
 		if m.Unknown {
 			continue

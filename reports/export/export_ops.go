@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // knobKernels maps a whole-operation composition knob to the kernels whose
@@ -20,7 +21,7 @@ var knobKernels = map[string][]string{"ways": {"shake128.many", "shake256.many"}
 // largest measured size), the entries of those kernels for that model
 // and feature set select the winner's knob value for every size, with
 // op's evidence. It returns one note per changed entry.
-func DecideByOperation(t *Table, r *Report, op string) ([]string, error) {
+func DecideByOperation(t *Table, r *reports.Report, op string) ([]string, error) {
 	var notes []string
 	found := false
 	for _, sc := range r.Classes {
@@ -34,7 +35,7 @@ func DecideByOperation(t *Table, r *Report, op string) ([]string, error) {
 			for _, kernel := range knobKernels[kn.Key] {
 				e := t.entryFor(sc.Model, kernel, features)
 				e.Choices = []Choice{{MaxSize: 0, Variant: kn.Key + "=" + kn.Value}}
-				e.Evidence = r.evidence(sc)
+				e.Evidence = report{r}.evidence(sc)
 				notes = append(notes, fmt.Sprintf("%s on %s: %s=%s, decided by %s (winner %s)", kernel, sc.Model.Label(), kn.Key, kn.Value, op, winner))
 			}
 		}
@@ -48,7 +49,7 @@ func DecideByOperation(t *Table, r *Report, op string) ([]string, error) {
 
 // entryFor returns t's entry of kernel for model m measured with
 // features, adding an empty one if there is none.
-func (t *Table) entryFor(m *Model, kernel string, features []string) *Entry {
+func (t *Table) entryFor(m *reports.Model, kernel string, features []string) *Entry {
 	for i := range t.Entries {
 		e := &t.Entries[i]
 		if e.Kernel == kernel && e.CPU == (CPU{m.Vendor, m.Family, m.Model}) && slices.Equal(e.Features, features) {

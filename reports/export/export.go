@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/reports"
 )
 
 // A Table is the exported dispatch table (JSON schema 1).
@@ -32,14 +33,14 @@ type Table struct {
 // measured no SIMD variant there (none existed at their commit, or none
 // passed verification), so they say nothing against today's SIMD
 // variants, and no entry should pin the kernel to generic Go.
-func (r *Report) genericUnopposed(sc *SizeClasses) bool {
+func (r report) genericUnopposed(sc *reports.SizeClasses) bool {
 	for _, c := range sc.Classes {
 		if c.Variant != variant.GenericName {
 			return false
 		}
 	}
 	for _, g := range r.Groups {
-		if g.Model == sc.Model && g.Kernel == sc.Kernel && g.Decision.Kind != Only && g.Decision.Winner != "" {
+		if g.Model == sc.Model && g.Kernel == sc.Kernel && g.Decision.Kind != reports.Only && g.Decision.Winner != "" {
 			return false
 		}
 	}
@@ -113,11 +114,15 @@ type Default struct {
 	Choices  []Choice `json:"choices"`
 }
 
-// Export builds the dispatch table of a report: one entry per (CPU model,
+// FromReport builds the dispatch table of an analysed report (see
+// build).
+func FromReport(r *reports.Report) *Table { return report{r}.build() }
+
+// build builds the dispatch table of a report: one entry per (CPU model,
 // kernel) with a winner at some size, with the model's features, and
 // defaults per feature level. Entries are sorted by dispatch key, kernel
 // and feature set.
-func (r *Report) Export() *Table {
+func (r report) build() *Table {
 	t := &Table{Schema: 1, GeneratedFrom: []string{}, Entries: []Entry{}, Defaults: []Default{}, paths: map[string]string{}}
 	for _, f := range r.Set.Files {
 		t.GeneratedFrom = append(t.GeneratedFrom, f.Digest)
@@ -125,7 +130,7 @@ func (r *Report) Export() *Table {
 	}
 	sort.Strings(t.GeneratedFrom) // the same table for any order of the same files
 	for _, sc := range r.Classes {
-		if len(sc.Classes) == 0 || sc.Model.Unknown || r.Set.isOperation(sc.Kernel) {
+		if len(sc.Classes) == 0 || sc.Model.Unknown || r.Set.IsOperation(sc.Kernel) {
 			continue // no winner; no identity to key an entry by; or never dispatched
 		}
 		if r.genericUnopposed(sc) {
@@ -146,10 +151,10 @@ func (r *Report) Export() *Table {
 	return t
 }
 
-// UnknownHostPoints returns how many variant/size points of the report
+// unknownHostPoints returns how many variant/size points of the report
 // were measured on the unknown host (results without tunelab's identity):
 // Export makes no entries or defaults from them.
-func (r *Report) UnknownHostPoints() int {
+func (r report) unknownHostPoints() int {
 	n := 0
 	for _, p := range r.Set.Points {
 		if p.Model.Unknown {
@@ -171,7 +176,7 @@ func (t *Table) sortEntries() {
 	})
 }
 
-func choices(cs []Class) []Choice {
+func choices(cs []reports.Class) []Choice {
 	out := make([]Choice, len(cs))
 	for i, c := range cs {
 		out[i] = Choice{MaxSize: c.MaxSize, Variant: c.Variant}
@@ -180,14 +185,14 @@ func choices(cs []Class) []Choice {
 }
 
 // evidence describes the decision at the largest size of the last class.
-func (r *Report) evidence(sc *SizeClasses) Evidence {
+func (r report) evidence(sc *reports.SizeClasses) Evidence {
 	last := sc.Classes[len(sc.Classes)-1]
 	size := last.Sizes[len(last.Sizes)-1]
 	for _, g := range r.Groups {
 		if g.Model != sc.Model || g.Kernel != sc.Kernel || g.Size != size {
 			continue
 		}
-		w := RowOf(g, g.Decision.Winner)
+		w := reports.RowOf(g, g.Decision.Winner)
 		ev := Evidence{Samples: w.Stat.N, MedianNS: w.Stat.Median, CI: [2]float64{w.Stat.Lo, w.Stat.Hi}, P: 1}
 		if g.Decision.Other != "" {
 			ev.Margin, ev.P = g.Decision.Delta.Pct, g.Decision.Delta.P
@@ -327,7 +332,7 @@ func levelRank(level string) int {
 // defaults computes, per feature level and kernel, the variant with the
 // best geometric-mean relative speed across the measured models of at
 // least that level, per size, merged into classes.
-func (r *Report) defaults() []Default {
+func (r report) defaults() []Default {
 	var out []Default
 	for li, lv := range levels {
 		models := modelsAtLevel(r.Set.Models, li)
@@ -340,10 +345,10 @@ func (r *Report) defaults() []Default {
 	return out
 }
 
-func (r *Report) kernels() []string {
+func (r report) kernels() []string {
 	ks := map[string]bool{}
 	for _, g := range r.Groups {
-		if !r.Set.isOperation(g.Kernel) {
+		if !r.Set.IsOperation(g.Kernel) {
 			ks[g.Kernel] = true
 		}
 	}
@@ -352,8 +357,8 @@ func (r *Report) kernels() []string {
 
 // modelsAtLevel returns the models that reach level li: by their
 // feature-level config, else by their feature list.
-func modelsAtLevel(models []*Model, li int) []*Model {
-	var out []*Model
+func modelsAtLevel(models []*reports.Model, li int) []*reports.Model {
+	var out []*reports.Model
 	for _, m := range models {
 		if m.Unknown {
 			continue
@@ -369,11 +374,11 @@ func modelsAtLevel(models []*Model, li int) []*Model {
 // need only features of the level or features every one of the models
 // has; a candidate must be measured (with enough samples) on every model
 // that measured a SIMD variant at the size (measuredSIMD).
-func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model, kernel string) (Default, bool) {
+func (r report) levelDefault(level string, lvFeatures []string, models []*reports.Model, kernel string) (Default, bool) {
 	allowed := commonFeatures(models, lvFeatures)
-	bySize := map[int][]*Group{}
+	bySize := map[int][]*reports.Group{}
 	for _, g := range r.Groups {
-		if g.Kernel == kernel && containsModel(models, g.Model) && g.measuredSIMD() {
+		if g.Kernel == kernel && containsModel(models, g.Model) && measuredSIMD(g) {
 			bySize[g.Size] = append(bySize[g.Size], g)
 		}
 	}
@@ -389,12 +394,12 @@ func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model
 	for i, s := range sizes {
 		picks[i] = bestGeomean(bySize[s], allowed)
 	}
-	cs := mergeChoices(sizes, picks)
+	cs := reports.MergeChoices(sizes, picks)
 	if len(cs) == 0 {
 		return Default{}, false
 	}
 	d := Default{Level: level, Kernel: kernel, Choices: choices(cs)}
-	d.Features = r.Set.chosenFeatures(kernel, lvFeatures, d.Choices)
+	d.Features = chosenFeatures(r.Set, kernel, lvFeatures, d.Choices)
 	return d, true
 }
 
@@ -403,9 +408,9 @@ func (r *Report) levelDefault(level string, lvFeatures []string, models []*Model
 // variant at its file's commit, or none verified) says nothing about
 // today's SIMD variants, so it does not narrow a default's candidates
 // to generic.
-func (g *Group) measuredSIMD() bool {
+func measuredSIMD(g *reports.Group) bool {
 	for _, r := range g.Rows {
-		if r.Stat.OK && r.Variant != variant.GenericName && !r.info.external && !r.info.offsetSweep && !r.Point.Excluded {
+		if r.Stat.OK && r.Variant != variant.GenericName && !r.External() && !r.OffsetSweep() && !r.Point.Excluded {
 			return true
 		}
 	}
@@ -416,7 +421,7 @@ func (g *Group) measuredSIMD() bool {
 // have that no feature level defines and that are not AVX extensions (e.g.
 // aes, pclmulqdq, adx): a default may use those, and lists them in its
 // Features, but never a feature of a higher level.
-func commonFeatures(models []*Model, level []string) []string {
+func commonFeatures(models []*reports.Model, level []string) []string {
 	count := map[string]int{}
 	for _, m := range models {
 		for _, f := range m.Features {
@@ -436,7 +441,7 @@ func commonFeatures(models []*Model, level []string) []string {
 	return out
 }
 
-func containsModel(ms []*Model, m *Model) bool {
+func containsModel(ms []*reports.Model, m *reports.Model) bool {
 	for _, x := range ms {
 		if x == m {
 			return true
@@ -448,9 +453,9 @@ func containsModel(ms []*Model, m *Model) bool {
 // bestGeomean returns the candidate with the highest geometric mean over
 // groups (one per model) of fastest median / its median; ties go to the
 // simpler variant.
-func bestGeomean(groups []*Group, allowed []string) string {
+func bestGeomean(groups []*reports.Group, allowed []string) string {
 	sum, n := map[string]float64{}, map[string]int{}
-	info := map[string]variantInfo{}
+	rows := map[string]*reports.Row{}
 	for _, g := range groups {
 		fastest := math.Inf(1)
 		for _, r := range g.Rows {
@@ -459,10 +464,10 @@ func bestGeomean(groups []*Group, allowed []string) string {
 			}
 		}
 		for _, r := range g.Rows {
-			if r.Stat.OK && !r.info.external && !r.info.offsetSweep && len(missing(r.info.features, allowed)) == 0 {
+			if r.Stat.OK && !r.External() && !r.OffsetSweep() && len(missing(r.Features(), allowed)) == 0 {
 				sum[r.Variant] += math.Log(fastest / r.Stat.Median)
 				n[r.Variant]++
-				info[r.Variant] = r.info
+				rows[r.Variant] = r
 			}
 		}
 	}
@@ -471,7 +476,7 @@ func bestGeomean(groups []*Group, allowed []string) string {
 		if n[v] != len(groups) {
 			continue // not measured on every model
 		}
-		if best == "" || sum[v] > sum[best]+1e-12 || math.Abs(sum[v]-sum[best]) <= 1e-12 && simpler(info[v], info[best], v, best) {
+		if best == "" || sum[v] > sum[best]+1e-12 || math.Abs(sum[v]-sum[best]) <= 1e-12 && reports.Simpler(rows[v], rows[best]) {
 			best = v
 		}
 	}
@@ -479,13 +484,13 @@ func bestGeomean(groups []*Group, allowed []string) string {
 }
 
 // chosenFeatures is the level's features plus every chosen variant's.
-func (s *Set) chosenFeatures(kernel string, level []string, cs []Choice) []string {
+func chosenFeatures(s *reports.Set, kernel string, level []string, cs []Choice) []string {
 	set := map[string]bool{}
 	for _, f := range level {
 		set[f] = true
 	}
 	for _, c := range cs {
-		for _, f := range s.info(kernel, c.Variant).features {
+		for _, f := range s.VariantFeatures(kernel, c.Variant) {
 			set[f] = true
 		}
 	}

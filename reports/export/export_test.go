@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
+	"github.com/tunelab/tunelab/reports"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -38,7 +39,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestExportJSON(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt")
-	table := r.Export()
+	table := FromReport(r)
 	if err := table.Validate(); err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
@@ -78,7 +79,7 @@ func checkKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 
 func TestExportGo(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt")
-	src, err := r.Export().GoSource()
+	src, err := FromReport(r).GoSource()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestExportGo(t *testing.T) {
 func TestDefaults(t *testing.T) {
 	r, _ := load(t, "zen4.txt", "spr.txt")
 	byLevel := map[string]Default{}
-	for _, d := range r.Export().Defaults {
+	for _, d := range FromReport(r).Defaults {
 		if d.Kernel == "test.sized" {
 			byLevel[d.Level] = d
 		}
@@ -109,7 +110,7 @@ func TestDefaults(t *testing.T) {
 	}
 	for level, d := range byLevel {
 		for _, c := range d.Choices {
-			if miss := missing((&Set{}).info("test.sized", c.Variant).features, d.Features); len(miss) > 0 {
+			if miss := missing((&reports.Set{}).VariantFeatures("test.sized", c.Variant), d.Features); len(miss) > 0 {
 				t.Errorf("%s default %s needs %v beyond its features %v", level, c.Variant, miss, d.Features)
 			}
 		}
@@ -137,11 +138,11 @@ func TestValidateRefuses(t *testing.T) {
 		"features: adx,aes,avx,avx2,bmi1,bmi2,pclmulqdq,sse41", 1)
 	path := filepath.Join(t.TempDir(), "noavx512.txt")
 	os.WriteFile(path, []byte(noAVX512), 0o644)
-	set, _, err := Read([]string{path})
+	set, _, err := reports.Read([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Analyze(set, DefaultOptions()).Export().Validate()
+	err = FromReport(reports.Analyze(set, reports.DefaultOptions())).Validate()
 	if err == nil || !strings.Contains(err.Error(), `variant "isa=avx512vl" needs [avx512f avx512vl], which the CPU model lacks`) {
 		t.Errorf("Validate: %v, want a refusal of isa=avx512vl on a model without AVX-512", err)
 	}
@@ -181,11 +182,11 @@ func TestExportEmpty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "few.txt")
 	os.WriteFile(path, []byte("dispatch-key: AuthenticAMD/0x19/0x11\nkernel: test.fixed\n"+
 		strings.Repeat("BenchmarkTestFixed/isa=generic 1 5 ns/op\n", 3)), 0o644)
-	set, _, err := Read([]string{path})
+	set, _, err := reports.Read([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := Analyze(set, DefaultOptions()).Export().JSON()
+	data, err := FromReport(reports.Analyze(set, reports.DefaultOptions())).JSON()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,12 @@
-package reports
+package loo
 
 import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/internal/fixtures"
 )
 
 // looFiles are the leave-one-out fixtures (testdata/loo, see genloo.go
@@ -11,23 +14,26 @@ import (
 // AVX-512, a Zen 4 of another model number (same features) that measured
 // isa=bmi2 too (which wins at 64 bytes there; no other host measured it)
 // but not test.fixed, and a Sapphire Rapids.
+// zen4Key is the dispatch key of the fixtures' Zen 4 (metal and VM).
+const zen4Key = "AuthenticAMD/0x19/0x11"
+
 var looFiles = []string{"zen4-metal.txt", "zen4-vm.txt", "zen4-raphael.txt", "spr.txt"}
 
 // looReport reads the leave-one-out fixtures.
-func looReport(t *testing.T) *Report {
+func looReport(t *testing.T) *reports.Report {
 	t.Helper()
 	saved := packageDefaults
 	packageDefaults = func() map[string]string { return nil }
 	t.Cleanup(func() { packageDefaults = saved })
 	var paths []string
 	for _, f := range looFiles {
-		paths = append(paths, filepath.Join("testdata", "loo", f))
+		paths = append(paths, fixtures.Path(filepath.Join("loo", f)))
 	}
-	set, warnings, err := Read(paths)
+	set, warnings, err := reports.Read(paths)
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("reading the fixtures: %v, warnings %q", err, warnings)
 	}
-	return Analyze(set, DefaultOptions())
+	return reports.Analyze(set, reports.DefaultOptions())
 }
 
 // TestLeaveOneOutPicks checks the picks behind the golden output: what
@@ -36,10 +42,10 @@ func looReport(t *testing.T) *Report {
 // measured counts as unmeasured, not as zero regret.
 func TestLeaveOneOutPicks(t *testing.T) {
 	r := looReport(t)
-	picks := func(rule string) map[string]*LOOPick {
-		rl, _ := LookupLOORule(rule)
-		out := map[string]*LOOPick{}
-		for _, lm := range r.LeaveOneOut(rl).Models {
+	picks := func(rule string) map[string]*Pick {
+		rl, _ := LookupRule(rule)
+		out := map[string]*Pick{}
+		for _, lm := range LeaveOneOut(r, rl).Models {
 			if lm.Model.Key == zen4Key && lm.Model.Level == "x86-64-v4" {
 				for _, p := range lm.Picks {
 					out[kernelSize(p.Kernel, p.Size)] = p
@@ -73,7 +79,7 @@ func TestLeaveOneOutPicks(t *testing.T) {
 func TestLeaveOneOutSkipsPackageDefaults(t *testing.T) {
 	r := looReport(t)
 	packageDefaults = func() map[string]string { return map[string]string{"test.fixed": "its own"} }
-	l := r.LeaveOneOut(LOORules[0])
+	l := LeaveOneOut(r, Rules[0])
 	for _, lm := range l.Models {
 		for _, p := range lm.Picks {
 			if p.Kernel == "test.fixed" && (p.Skipped != "package default: its own" || p.RegretCell() != "not scored: package default: its own") {

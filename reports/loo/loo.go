@@ -1,4 +1,4 @@
-package reports
+package loo
 
 import (
 	"fmt"
@@ -8,11 +8,13 @@ import (
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 )
 
-// A LOORule is a way to choose variants for a CPU the table does not
+// A Rule is a way to choose variants for a CPU the table does not
 // name, as leave-one-out compares them.
-type LOORule struct {
+type Rule struct {
 	// Name is "nearest", "features" or "level".
 	Name string
 	// Dispatch is the dispatch rule for the sizes the CPU's own entry
@@ -23,64 +25,50 @@ type LOORule struct {
 	FeatureDefaults bool
 }
 
-// LOORules are the rules leave-one-out compares; the first is the one
+// Rules are the rules leave-one-out compares; the first is the one
 // production uses (dispatch.Resolve).
-var LOORules = []LOORule{
+var Rules = []Rule{
 	{Name: "nearest", Dispatch: dispatch.RuleNearest},
 	{Name: "features", Dispatch: dispatch.RuleDefaults, FeatureDefaults: true},
 	{Name: "level", Dispatch: dispatch.RuleDefaults},
 }
 
-// LookupLOORule returns the rule named name.
-func LookupLOORule(name string) (LOORule, bool) {
-	i := slices.IndexFunc(LOORules, func(r LOORule) bool { return r.Name == name })
+// LookupRule returns the rule named name.
+func LookupRule(name string) (Rule, bool) {
+	i := slices.IndexFunc(Rules, func(r Rule) bool { return r.Name == name })
 	if i < 0 {
-		return LOORule{}, false
+		return Rule{}, false
 	}
-	return LOORules[i], true
+	return Rules[i], true
 }
 
-// FeatureKeys are the feature sets beyond a level that the "features"
-// rule computes defaults for: a default for level plus Features is
-// computed as a level default is, over the measured models that have
-// them, and may use them.
-var FeatureKeys = []struct {
-	Level    string
-	Features []string
-}{
-	{"x86-64-v4", []string{"avx512ifma", "avx512vbmi"}},
-	{"x86-64-v4", []string{"avx512ifma"}},
-	{"x86-64-v4", []string{"avx512vbmi"}},
-	{"x86-64-v3", []string{"vaes"}},
-}
-
-// A LOO is a leave-one-out evaluation of a rule over a report's models:
+// A Result is a leave-one-out evaluation of a rule over a report's models:
 // for each model, the table is exported without the results of its CPU
 // model (every feature set measured under its dispatch key: the table
 // then does not name it), dispatch resolves what the rule picks for the
 // model's features, and the pick's time is compared with the model's own
 // winner at every measured size (the regret, pick/winner - 1).
-type LOO struct {
-	Rule   LOORule
-	Models []*LOOModel
+type Result struct {
+	Rule   Rule
+	Models []*Model
 	// Summary over every model's scored picks.
-	Summary LOOSummary
+	Summary Summary
 }
 
-// A LOOModel is one left-out model's picks.
-type LOOModel struct {
-	Model *Model
+// A Model is one left-out model's picks.
+type Model struct {
+	Model *reports.Model
 	// Others counts the models (feature sets) the table was exported
 	// from.
 	Others int
-	Picks  []*LOOPick
+	Picks  []*Pick
 	// Summary over this model's scored picks.
-	Summary LOOSummary
+	Summary Summary
 }
 
-// A LOOPick is what dispatch picks for one kernel and measured size of a
+// A Pick is what dispatch picks for one kernel and measured size of a
 // left-out model.
-type LOOPick struct {
+type Pick struct {
 	Kernel string
 	Size   int
 	// Winner is the model's own winner at Size.
@@ -100,14 +88,14 @@ type LOOPick struct {
 	Skipped string
 }
 
-// A LOOSummary sums up scored picks: their count, how many the left-out
+// A Summary sums up scored picks: their count, how many the left-out
 // model never measured, the geometric mean regret of the measured ones
 // and the largest.
-type LOOSummary struct {
+type Summary struct {
 	Picks, Unmeasured int
 	Geomean, Max      float64
-	MaxPick           *LOOPick
-	MaxModel          *Model
+	MaxPick           *Pick
+	MaxModel          *reports.Model
 }
 
 // packageDefaults returns, per kernel, why its package runs its own
@@ -123,10 +111,10 @@ var packageDefaults = func() map[string]string {
 	return out
 }
 
-// LeaveOneOut evaluates rule on every model of the report with a known
+// leaveOneOut evaluates rule on every model of the report with a known
 // identity.
-func (r *Report) LeaveOneOut(rule LOORule) *LOO {
-	l := &LOO{Rule: rule}
+func (r report) leaveOneOut(rule Rule) *Result {
+	l := &Result{Rule: rule}
 	own := packageDefaults()
 	for _, m := range r.Set.Models {
 		if m.Unknown {
@@ -144,34 +132,34 @@ func (r *Report) LeaveOneOut(rule LOORule) *LOO {
 
 // leaveOut resolves the rule's picks for m from the table of the other
 // models and scores them against m's winners.
-func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOModel {
-	sub := r.without(m.Key)
-	t := sub.Export()
+func (r report) leaveOut(m *reports.Model, rule Rule, own map[string]string) *Model {
+	sub := r.Without(m.Key)
+	t := export.FromReport(sub)
 	if rule.FeatureDefaults {
-		t.Defaults = append(sub.featureDefaults(), t.Defaults...)
+		t.Defaults = append(export.FeatureDefaults(sub), t.Defaults...)
 	}
-	entries, defaults := t.dispatchTable()
+	entries, defaults := t.DispatchTable()
 	table := dispatch.Table{Entries: entries, Defaults: defaults}
-	lm := &LOOModel{Model: m, Others: len(sub.Set.Models)}
+	lm := &Model{Model: m, Others: len(sub.Set.Models)}
 	// The model's features plus those of its recorded level (a result
 	// file may list only the kernel-relevant ones).
 	mc := &cpu.CPU{Arch: "amd64", Vendor: m.Vendor, Family: m.Family, Model: m.Model}
-	known, _ := cpu.CanonicalFeatures(withLevel(m.Level, m.Features))
+	known, _ := cpu.CanonicalFeatures(export.WithLevel(m.Level, m.Features))
 	if err := mc.SetFeatures(known...); err != nil {
 		return lm
 	}
-	byKernel := map[string][]*Group{}
+	byKernel := map[string][]*reports.Group{}
 	for _, g := range r.Groups {
 		byKernel[g.Kernel] = append(byKernel[g.Kernel], g)
 	}
 	plans := map[string]dispatch.KernelPlan{}
 	for _, g := range r.Groups {
-		if g.Model != m || g.Decision.Winner == "" || r.Set.isOperation(g.Kernel) {
+		if g.Model != m || g.Decision.Winner == "" || r.Set.IsOperation(g.Kernel) {
 			continue
 		}
 		kp, ok := plans[g.Kernel]
 		if !ok {
-			kp = dispatch.ResolveRule(mc, table, rule.Dispatch, "", g.Kernel, dispatchCandidates(g.Kernel, byKernel[g.Kernel]))
+			kp = dispatch.ResolveRule(mc, table, rule.Dispatch, "", g.Kernel, reports.DispatchCandidates(g.Kernel, byKernel[g.Kernel]))
 			plans[g.Kernel] = kp
 		}
 		p := scorePick(g, kp)
@@ -186,11 +174,11 @@ func (r *Report) leaveOut(m *Model, rule LOORule, own map[string]string) *LOOMod
 }
 
 // scorePick compares the plan's choice at g's size with g's winner.
-func scorePick(g *Group, kp dispatch.KernelPlan) *LOOPick {
+func scorePick(g *reports.Group, kp dispatch.KernelPlan) *Pick {
 	i := dispatch.ForSize(kp.Choices, g.Size)
 	c := kp.Choices[i]
-	p := &LOOPick{Kernel: g.Kernel, Size: g.Size, Winner: g.Decision.Winner, Pick: c.Variant, Reason: c.Reason, Detail: kp.Details[i]}
-	w, row := RowOf(g, p.Winner), RowOf(g, p.Pick)
+	p := &Pick{Kernel: g.Kernel, Size: g.Size, Winner: g.Decision.Winner, Pick: c.Variant, Reason: c.Reason, Detail: kp.Details[i]}
+	w, row := reports.RowOf(g, p.Winner), reports.RowOf(g, p.Pick)
 	switch {
 	case p.Pick == p.Winner:
 		p.Measured, p.Regret = true, stats.Delta{P: 1}
@@ -201,7 +189,7 @@ func scorePick(g *Group, kp dispatch.KernelPlan) *LOOPick {
 }
 
 // add counts a pick of model m.
-func (s *LOOSummary) add(p *LOOPick, m *Model) {
+func (s *Summary) add(p *Pick, m *reports.Model) {
 	if p.Skipped != "" {
 		return
 	}
@@ -217,7 +205,7 @@ func (s *LOOSummary) add(p *LOOPick, m *Model) {
 }
 
 // finish turns the sum of log ratios into the geometric mean regret.
-func (s *LOOSummary) finish() {
+func (s *Summary) finish() {
 	if n := s.Picks - s.Unmeasured; n > 0 {
 		s.Geomean = math.Expm1(s.Geomean / float64(n))
 	}
@@ -225,12 +213,12 @@ func (s *LOOSummary) finish() {
 
 // Line is the summary in one line: "leave-one-out regret: geomean 1.2%,
 // max 9.8% (poly1305 1024 on Zen 4), 120 picks, 3 unmeasured".
-func (s LOOSummary) Line() string {
+func (s Summary) Line() string {
 	return "leave-one-out regret: " + s.Figures()
 }
 
 // Figures is Line without its label.
-func (s LOOSummary) Figures() string {
+func (s Summary) Figures() string {
 	max := "max -"
 	if s.MaxPick != nil {
 		max = fmt.Sprintf("max %.1f%% (%s on %s)", 100*s.Max, kernelSize(s.MaxPick.Kernel, s.MaxPick.Size), s.MaxModel.Label())
@@ -247,109 +235,33 @@ func kernelSize(kernel string, size int) string {
 	return fmt.Sprintf("%s %d", kernel, size)
 }
 
-// without returns the part of the report that Export needs, with the
-// models of dispatch key key (every feature set) and their points,
-// groups and size classes left out.
-func (r *Report) without(key string) *Report {
-	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files, variants: r.Set.variants, operations: r.Set.operations},
-		Options: r.Options, MinSamples: r.MinSamples}
-	for _, x := range r.Set.Models {
-		if x.Key != key {
-			sub.Set.Models = append(sub.Set.Models, x)
-		}
-	}
-	for _, p := range r.Set.Points {
-		if p.Model.Key != key {
-			sub.Set.Points = append(sub.Set.Points, p)
-		}
-	}
-	for _, g := range r.Groups {
-		if g.Model.Key != key {
-			sub.Groups = append(sub.Groups, g)
-		}
-	}
-	for _, sc := range r.Classes {
-		if sc.Model.Key != key {
-			sub.Classes = append(sub.Classes, sc)
-		}
-	}
-	return sub
-}
-
-// featureDefaults computes a default per FeatureKeys entry and kernel,
-// as levelDefault does for a level, over the models that reach the level
-// and have the key's features; the default may use them. (Resolve tries
-// a level's defaults with the most features first.)
-func (r *Report) featureDefaults() []Default {
-	var out []Default
-	for _, key := range FeatureKeys {
-		li := levelIndex(key.Level)
-		var models []*Model
-		for _, m := range modelsAtLevel(r.Set.Models, li) {
-			if m.Has(key.Features) {
-				models = append(models, m)
-			}
-		}
-		if len(models) == 0 {
-			continue
-		}
-		allowed := append(slices.Clone(levels[li].features), key.Features...)
-		for _, k := range r.kernels() {
-			if d, ok := r.levelDefault(key.Level, allowed, models, k); ok {
-				d.Features = sortedUnique(append(d.Features, key.Features...))
-				out = append(out, d)
-			}
-		}
-	}
-	return out
-}
-
-// sortedUnique returns the strings of s sorted, each once.
-func sortedUnique(s []string) []string {
-	set := map[string]bool{}
-	for _, x := range s {
-		set[x] = true
-	}
-	return sortedKeys(set)
-}
-
-// levelIndex returns the index of the named level in levels.
-func levelIndex(name string) int {
-	for i, l := range levels {
-		if l.name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// A LOOPaired compares another rule's picks with a reference rule's,
+// Paired compares another rule's picks with a reference rule's,
 // pick by pick (same model, kernel and size) where the two picks differ
 // and both were measured: on how many the other rule's regret is lower
 // (Better) or higher (Worse), the two-sided sign test's p-value of that
 // split, and the geometric mean of the other pick's time over the
 // reference pick's minus one (Ratio) with the half-width of its 95%
 // interval (PM; infinite with fewer than two picks).
-type LOOPaired struct {
+type Paired struct {
 	Better, Worse int
 	P             float64
 	Ratio, PM     float64
 }
 
 // Paired compares l's picks with ref's.
-func (l *LOO) Paired(ref *LOO) LOOPaired {
+func (l *Result) Paired(ref *Result) Paired {
 	type key struct {
-		m      *Model
+		m      *reports.Model
 		kernel string
 		size   int
 	}
-	refs := map[key]*LOOPick{}
+	refs := map[key]*Pick{}
 	for _, lm := range ref.Models {
 		for _, p := range lm.Picks {
 			refs[key{lm.Model, p.Kernel, p.Size}] = p
 		}
 	}
-	var out LOOPaired
+	var out Paired
 	var ratios []float64
 	for _, lm := range l.Models {
 		for _, p := range lm.Picks {
@@ -375,7 +287,7 @@ func (l *LOO) Paired(ref *LOO) LOOPaired {
 
 // RegretCell formats the pick's regret: "+3.1% ±1.2%", "0 (its winner)",
 // "unmeasured" or why it is not scored.
-func (p *LOOPick) RegretCell() string {
+func (p *Pick) RegretCell() string {
 	switch {
 	case p.Skipped != "":
 		return "not scored: " + p.Skipped
@@ -395,18 +307,18 @@ func sizeCell(size int) string {
 }
 
 // SizeCell is the size for tables: "-" for a fixed-size kernel.
-func (p *LOOPick) SizeCell() string { return sizeCell(p.Size) }
+func (p *Pick) SizeCell() string { return sizeCell(p.Size) }
 
 // Diff is the pick's knobs unlike its winner's ("=" for the winner).
-func (p *LOOPick) Diff() string { return DiffLabel(p.Pick, p.Winner) }
+func (p *Pick) Diff() string { return reports.DiffLabel(p.Pick, p.Winner) }
 
-// LeaveOneOutAll evaluates main and then every other rule of LOORules,
+// leaveOneOutAll evaluates main and then every other rule of LOORules,
 // for WriteLOOText.
-func (r *Report) LeaveOneOutAll(main LOORule) []*LOO {
-	out := []*LOO{r.LeaveOneOut(main)}
-	for _, rule := range LOORules {
+func (r report) leaveOneOutAll(main Rule) []*Result {
+	out := []*Result{r.leaveOneOut(main)}
+	for _, rule := range Rules {
 		if rule.Name != main.Name {
-			out = append(out, r.LeaveOneOut(rule))
+			out = append(out, r.leaveOneOut(rule))
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func (t *Table) GoSource() ([]byte, error) {
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("refusing to write an invalid dispatch table:\n%w", err)
 	}
-	entries, defaults := t.dispatchTable()
+	entries, defaults := t.DispatchTable()
 	src, err := tablesrc.FormatTable(entries, defaults, t.GeneratedFrom)
 	if err != nil {
 		return nil, fmt.Errorf("generating dispatch table: %w", err)
@@ -25,8 +25,8 @@ func (t *Table) GoSource() ([]byte, error) {
 	return src, nil
 }
 
-// dispatchTable converts the table to kernels/dispatch's types.
-func (t *Table) dispatchTable() ([]dispatch.Entry, []dispatch.Default) {
+// DispatchTable converts the table to kernels/dispatch's types.
+func (t *Table) DispatchTable() ([]dispatch.Entry, []dispatch.Default) {
 	var entries []dispatch.Entry
 	for _, e := range t.Entries {
 		de := dispatch.Entry{Vendor: e.CPU.Vendor, Family: e.CPU.Family, Model: e.CPU.Model,
@@ -56,7 +56,7 @@ func FromDispatch(dt dispatch.Table, sources []string) *Table {
 			LegacyBase: e.LegacyBase})
 	}
 	for _, d := range dt.Defaults {
-		t.Defaults = append(t.Defaults, Default{Level: d.Level, Features: withLevel(d.Level, d.Features),
+		t.Defaults = append(t.Defaults, Default{Level: d.Level, Features: WithLevel(d.Level, d.Features),
 			Kernel: d.Kernel, Choices: fromDispatchChoices(d.Choices)})
 	}
 	return t
@@ -70,9 +70,9 @@ func fromDispatchChoices(cs []dispatch.Choice) []Choice {
 	return out
 }
 
-// withLevel returns fs plus the features level needs, sorted: beyondLevel's
+// WithLevel returns fs plus the features level needs, sorted: beyondLevel's
 // inverse.
-func withLevel(level string, fs []string) []string {
+func WithLevel(level string, fs []string) []string {
 	set := map[string]bool{}
 	for _, f := range fs {
 		set[f] = true

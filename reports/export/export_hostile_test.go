@@ -1,4 +1,4 @@
-package reports
+package export
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tunelab/tunelab/reports"
 )
 
 // hostileIdentities are identity lines a hostile fleet node could write
@@ -50,7 +52,7 @@ func TestExportCarriesNoTextFromInputs(t *testing.T) {
 		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		tab, warnings, err := ExportFiles([]string{path}, DefaultOptions())
+		tab, warnings, err := ExportFiles([]string{path}, reports.DefaultOptions())
 		if err != nil {
 			if !strings.Contains(err.Error(), "no usable benchmark results") {
 				t.Errorf("%s: export refused with %v, want a refusal for no usable results", h.name, err)
@@ -104,7 +106,7 @@ func checkGo(t *testing.T, name string, src []byte) {
 // TestBaseTableCarriesNoTextIntoOutput merges a base table (JSON) whose
 // entry carries hostile text: both encodings refuse it.
 func TestBaseTableCarriesNoTextIntoOutput(t *testing.T) {
-	tab, _, err := ExportFiles([]string{fixture("zen4.txt")}, DefaultOptions())
+	tab, _, err := ExportFiles([]string{fixture("zen4.txt")}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +129,7 @@ func TestBaseTableCarriesNoTextIntoOutput(t *testing.T) {
 // TestJSONAndGoRefuseUnregisteredVariants checks that --format json
 // applies the registry check --format go does (issue 28).
 func TestJSONAndGoRefuseUnregisteredVariants(t *testing.T) {
-	tab, _, err := ExportFiles([]string{fixture("zen4.txt")}, DefaultOptions())
+	tab, _, err := ExportFiles([]string{fixture("zen4.txt")}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

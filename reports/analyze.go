@@ -332,9 +332,9 @@ func family(kernel string) string {
 	return f
 }
 
-// Without returns the part of the report that Export needs, with the
-// models of dispatch key key (every feature set) and their points,
-// groups and size classes left out.
+// Without returns the part of the report that export.FromReport needs,
+// with the models of dispatch key key (every feature set) and their
+// points, groups and size classes left out (for leave-one-out).
 func (r *Report) Without(key string) *Report {
 	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files, variants: r.Set.variants, operations: r.Set.operations},
 		Options: r.Options, MinSamples: r.MinSamples}

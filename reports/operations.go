@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -59,7 +60,7 @@ func (r *Report) OperationEffects() []*OperationEffect {
 		for _, row := range g.Rows {
 			if key, val, ok := differsInOne(g.Decision.Winner, row.Variant); ok {
 				e := &OperationEffect{Model: g.Model, Operation: g.Kernel, Knob: key, Value: val,
-					WinnerValue: knobOf(g.Decision.Winner, key), Op: stats.Compare(row.Stat, w.Stat), HasOpData: true}
+					WinnerValue: resultfile.Knob(g.Decision.Winner, key), Op: stats.Compare(row.Stat, w.Stat), HasOpData: true}
 				r.kernelEffect(e, streams)
 				out = append(out, e)
 			}
@@ -84,10 +85,6 @@ func differsInOne(a, b string) (key, value string, ok bool) {
 		}
 	}
 	return key, value, n == 1
-}
-
-func knobOf(name, key string) string {
-	return (&variant.Variant{Name: name}).Knob(key)
 }
 
 // kernelEffect fills in the kernel-level effect of e's choice: for ways,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/kernels/variant"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -115,14 +116,9 @@ func SweepOffset(label string) int {
 }
 
 // Knob returns the value of knob key in a variant label
-// ("isa=avx2/align=64"), "" when it has none.
+// ("isa=avx2/align=64"; see variant.Knobs), "" when it has none.
 func Knob(label, key string) string {
-	for _, part := range strings.Split(label, "/") {
-		if k, v, _ := strings.Cut(part, "="); k == key {
-			return v
-		}
-	}
-	return ""
+	return (&variant.Variant{Name: label}).Knob(key)
 }
 
 // GroupKey names a group in harness lines: the kernel, with "/size=N"

@@ -22,7 +22,7 @@ type Table struct {
 	Defaults      []Default `json:"defaults"`
 	// paths maps the digests of GeneratedFrom to the files' paths.
 	paths map[string]string
-	// Notes say what Export left out and why (not written).
+	// Notes say what FromReport left out and why (not written).
 	Notes []string `json:"-"`
 	// unknownWarning warns of results without host identity.
 	unknownWarning []string
@@ -153,7 +153,7 @@ func (r report) build() *Table {
 
 // unknownHostPoints returns how many variant/size points of the report
 // were measured on the unknown host (results without tunelab's identity):
-// Export makes no entries or defaults from them.
+// FromReport makes no entries or defaults from them.
 func (r report) unknownHostPoints() int {
 	n := 0
 	for _, p := range r.Set.Points {

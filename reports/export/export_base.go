@@ -45,7 +45,7 @@ func tableFromGo(src []byte) (*Table, error) {
 }
 
 // tableFromJSON decodes a schema 1 table. JSON does not carry a default's
-// level; it is the level its features reach (as Export computed them).
+// level; it is the level its features reach (as FromReport computed them).
 func tableFromJSON(data []byte) (*Table, error) {
 	var t Table
 	if err := json.Unmarshal(data, &t); err != nil {

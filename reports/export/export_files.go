@@ -8,7 +8,7 @@ import (
 )
 
 // ExportFiles reads result files and exports their dispatch table (see
-// Export) and returns the reader's warnings; with no files, the table is
+// FromReport) and returns the reader's warnings; with no files, the table is
 // empty. One CPU model measured with several feature sets (a VM hiding
 // AVX-512, a TUNELAB_CPU mask) is several models (Model.ID), so each
 // feature set gets its own entries.
@@ -34,7 +34,7 @@ func EmptyTable() *Table { return FromReport(&reports.Report{Set: &reports.Set{}
 // Without host identity).
 func (t *Table) Warnings() []string { return t.unknownWarning }
 
-// ExportAnalyzed exports the table of an analyzed report (Export), for a
+// ExportAnalyzed exports the table of an analyzed report (FromReport), for a
 // command that reads its files once and uses the report beyond the
 // table. A report whose every result is from an unknown host is an
 // error.

@@ -312,8 +312,8 @@ func (p *Pick) SizeCell() string { return sizeCell(p.Size) }
 // Diff is the pick's knobs unlike its winner's ("=" for the winner).
 func (p *Pick) Diff() string { return reports.DiffLabel(p.Pick, p.Winner) }
 
-// leaveOneOutAll evaluates main and then every other rule of LOORules,
-// for WriteLOOText.
+// leaveOneOutAll evaluates main and then every other rule of Rules,
+// for render.WriteLOOText.
 func (r report) leaveOneOutAll(main Rule) []*Result {
 	out := []*Result{r.leaveOneOut(main)}
 	for _, rule := range Rules {

@@ -17,9 +17,3 @@
 // simpler come from reports. It imports reports; reports does not import
 // it.
 package export
-
-import "github.com/tunelab/tunelab/reports"
-
-// A report is a *reports.Report with this package's table building as
-// methods.
-type report struct{ *reports.Report }

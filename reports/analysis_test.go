@@ -43,7 +43,7 @@ func TestSizeClasses(t *testing.T) {
 			t.Errorf("%s test.sized classes:\n got %+v\nwant %+v", c.model, got, c.want)
 		}
 	}
-	if got := classRanges(classesOf(t, r, "Zen 4", "test.sized")); got != "≤64 B: isa=scalar; 65–256 B: isa=avx2; >256 B: isa=avx512vl" {
+	if got := ClassRanges(classesOf(t, r, "Zen 4", "test.sized")); got != "≤64 B: isa=scalar; 65–256 B: isa=avx2; >256 B: isa=avx512vl" {
 		t.Errorf("Zen 4 breakpoints %q", got)
 	}
 	if got := classesOf(t, r, "Zen 4", "test.fixed"); len(got) != 1 || got[0].MaxSize != 0 {
@@ -52,12 +52,12 @@ func TestSizeClasses(t *testing.T) {
 }
 
 func TestMergeChoices(t *testing.T) {
-	got := mergeChoices([]int{16, 32, 64, 128, 256}, []string{"a", "a", "", "a", "b"})
+	got := MergeChoices([]int{16, 32, 64, 128, 256}, []string{"a", "a", "", "a", "b"})
 	want := []Class{{16, 128, "a", []int{16, 32, 128}}, {256, 0, "b", []int{256}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("mergeChoices: got %+v, want %+v", got, want)
 	}
-	if got := mergeChoices([]int{16}, []string{""}); len(got) != 0 {
+	if got := MergeChoices([]int{16}, []string{""}); len(got) != 0 {
 		t.Errorf("mergeChoices with no winner: got %+v, want none", got)
 	}
 }

@@ -109,6 +109,10 @@ func (r *Row) External() bool { return r.info.external }
 // OffsetSweep reports whether the row is an align=64+N sweep member, N > 0.
 func (r *Row) OffsetSweep() bool { return r.info.offsetSweep }
 
+// Features returns the CPU features the row's variant requires, as its
+// result files recorded them (else as today's catalog or its name says).
+func (r *Row) Features() []string { return r.info.features }
+
 // DecisionKind classifies how a group's winner was decided.
 type DecisionKind int
 
@@ -282,14 +286,14 @@ func moved(g *Group, best, r *Row) (worst, fastest *Row, ok bool) {
 // offset sweep (variants differing only in align=64+N, N >= 0), or nil
 // if row is not part of a measured sweep of at least two members.
 func placement(g *Group, row *Row, slowest bool) *Row {
-	if sweepOffset(row.Variant) < 0 {
+	if resultfile.SweepOffset(row.Variant) < 0 {
 		return nil
 	}
 	pattern := withKnob(row.Variant, "align", "*")
 	var pick *Row
 	n := 0
 	for _, r := range g.Rows {
-		if sweepOffset(r.Variant) >= 0 && withKnob(r.Variant, "align", "*") == pattern && r.Stat.OK {
+		if resultfile.SweepOffset(r.Variant) >= 0 && withKnob(r.Variant, "align", "*") == pattern && r.Stat.OK {
 			n++
 			if pick == nil || (r.Stat.Median > pick.Stat.Median) == slowest {
 				pick = r
@@ -326,4 +330,33 @@ func family(kernel string) string {
 	}
 	f, _, _ := strings.Cut(kernel, ".")
 	return f
+}
+
+// Without returns the part of the report that export.FromReport needs,
+// with the models of dispatch key key (every feature set) and their
+// points, groups and size classes left out (for leave-one-out).
+func (r *Report) Without(key string) *Report {
+	sub := &Report{Set: &Set{Rules: r.Set.Rules, Files: r.Set.Files, variants: r.Set.variants, operations: r.Set.operations},
+		Options: r.Options, MinSamples: r.MinSamples}
+	for _, x := range r.Set.Models {
+		if x.Key != key {
+			sub.Set.Models = append(sub.Set.Models, x)
+		}
+	}
+	for _, p := range r.Set.Points {
+		if p.Model.Key != key {
+			sub.Set.Points = append(sub.Set.Points, p)
+		}
+	}
+	for _, g := range r.Groups {
+		if g.Model.Key != key {
+			sub.Groups = append(sub.Groups, g)
+		}
+	}
+	for _, sc := range r.Classes {
+		if sc.Model.Key != key {
+			sub.Classes = append(sub.Classes, sc)
+		}
+	}
+	return sub
 }

@@ -92,15 +92,15 @@ func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
 	if err := mc.SetFeatures(known...); err != nil {
 		return compiledPlan{}
 	}
-	kp := dispatch.Resolve(mc, compiledTable(), "", kernel, dispatchCandidates(kernel, groups))
+	kp := dispatch.Resolve(mc, compiledTable(), "", kernel, DispatchCandidates(kernel, groups))
 	return compiledPlan{ok: len(kp.Choices) > 0, kp: kp}
 }
 
-// dispatchCandidates lists what a production binary could dispatch to for
+// DispatchCandidates lists what a production binary could dispatch to for
 // kernel: the generic variant, the catalog's dispatchable variants, and
 // any other variant measured in groups (results of another build), each
 // with its required features.
-func dispatchCandidates(kernel string, groups []*Group) []dispatch.Candidate {
+func DispatchCandidates(kernel string, groups []*Group) []dispatch.Candidate {
 	cands := []dispatch.Candidate{{Name: variant.GenericName}}
 	seen := map[string]bool{variant.GenericName: true}
 	add := func(name string, fs []string) {
@@ -152,7 +152,7 @@ func choiceCost(groups []*Group, size int, variant, winner string) (stats.Delta,
 		if g.Size != size {
 			continue
 		}
-		r, w := rowOf(g, variant), rowOf(g, winner)
+		r, w := RowOf(g, variant), RowOf(g, winner)
 		if r == nil || w == nil {
 			return stats.Delta{}, false
 		}

@@ -3,14 +3,21 @@
 // evidence behind them: per CPU model, kernel and size a summary of every
 // variant (benchmath AssumeNothing: median, 95% interval), comparisons
 // paired by round (signed-rank, Hodges–Lehmann) or, without rounds,
-// independent (Mann-Whitney U),
-// a winner chosen by a stated rule, size classes, knob effects, a
-// cross-machine matrix, text/Markdown/HTML reports and the dispatch table
-// export (JSON and Go).
+// independent (Mann-Whitney U), a winner chosen by a stated rule, size
+// classes, knob effects, the layout floor, a cross-machine matrix, the
+// summary and the compiled table's check against the winners.
 //
-// The pipeline is Read (files -> Set), Analyze (Set -> Report), then one of
-// the writers (WriteText, WriteMarkdown, WriteHTML), Export (-> Table, with
-// JSON, Go and Validate) or CompareSets.
+// The pipeline is Read (files -> Set, each file read once, through
+// internal/resultfile, which owns the format and parses benchmark names)
+// and Analyze (Set -> Report); CompareSets compares two sets. This
+// package decides and renders nothing; its subpackages take a Report
+// further and import it, never the reverse:
+//
+//   - reports/render writes it for people: text, Markdown, HTML/SVG;
+//   - reports/export builds the dispatch table from it (JSON and Go,
+//     diff, base merge, notes);
+//   - reports/loo evaluates that table by leave-one-out;
+//   - reports/tablesrc reads and writes the table's Go source.
 //
 // Deltas are always time ratios minus one: -2.0% means 2% faster than the
 // reference. "±x%" is the half-width of an approximate 95% interval.

@@ -1,35 +1,12 @@
 package reports
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/reports/internal/fixtures"
 )
-
-// writeFile writes data to a fresh file and returns its path.
-func writeFile(t *testing.T, name, data string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// marked returns zen4.txt with a segment line after its header, as a
-// sweep writes it.
-func marked(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(fixture("zen4.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	return strings.Replace(s, "kernel: test.fixed\n", resultfile.CommentPrefix+"segment a1b2c3d4 1\nkernel: test.fixed\n", 1)
-}
 
 func samples(set *Set) int {
 	n := 0
@@ -40,8 +17,8 @@ func samples(set *Set) int {
 }
 
 func TestReadFileConcatenatedWithItself(t *testing.T) {
-	one := writeFile(t, "one.txt", marked(t))
-	two := writeFile(t, "two.txt", marked(t)+marked(t))
+	one := fixtures.WriteFile(t, "one.txt", fixtures.Marked(t))
+	two := fixtures.WriteFile(t, "two.txt", fixtures.Marked(t)+fixtures.Marked(t))
 	a, _, err := Read([]string{one})
 	if err != nil {
 		t.Fatal(err)
@@ -56,15 +33,15 @@ func TestReadFileConcatenatedWithItself(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "duplicate run-id and segment") {
 		t.Errorf("warnings %q, want one about the duplicate segment", warnings)
 	}
-	resumed := strings.Replace(marked(t), "kernel: test.sized\n", resultfile.CommentPrefix+"segment a1b2c3d4 2\nkernel: test.sized\n", 1)
-	c, _, err := Read([]string{writeFile(t, "resumed.txt", resumed)})
+	resumed := strings.Replace(fixtures.Marked(t), "kernel: test.sized\n", resultfile.CommentPrefix+"segment a1b2c3d4 2\nkernel: test.sized\n", 1)
+	c, _, err := Read([]string{fixtures.WriteFile(t, "resumed.txt", resumed)})
 	if err != nil || samples(c) != samples(a) {
 		t.Errorf("a resumed file (segments 1 and 2 of one run): %v, %d samples, want all %d", err, samples(c), samples(a))
 	}
 }
 
 func TestReadRefusesIdentityChangedMidRun(t *testing.T) {
-	base := marked(t)
+	base := fixtures.Marked(t)
 	i := strings.Index(base, "BenchmarkTestFixed/isa=avx2")
 	cases := []struct{ name, insert, want string }{
 		{"kernel", "kernel: test.sized\n", "kernel config test.sized, but the result is BenchmarkTestFixed"},
@@ -73,7 +50,7 @@ func TestReadRefusesIdentityChangedMidRun(t *testing.T) {
 		{"decision rule", "decision-rule: other\n", "decision-rule changed"},
 	}
 	for _, c := range cases {
-		path := writeFile(t, "r.txt", base[:i]+c.insert+base[i:])
+		path := fixtures.WriteFile(t, "r.txt", base[:i]+c.insert+base[i:])
 		_, _, err := Read([]string{path})
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), path+":") {
 			t.Errorf("%s changed mid-run: error %v, want %s:LINE: ...%s...", c.name, err, path, c.want)
@@ -90,8 +67,8 @@ func TestEliminatedVariantNeverWins(t *testing.T) {
 	if winner == "" {
 		t.Fatal("no winner in the fixture's test.fixed group")
 	}
-	data := marked(t) + resultfile.CommentPrefix + "eliminated test.fixed " + winner + " n=6 slower than rival\n"
-	set, _, err := Read([]string{writeFile(t, "elim.txt", data)})
+	data := fixtures.Marked(t) + resultfile.CommentPrefix + "eliminated test.fixed " + winner + " n=6 slower than rival\n"
+	set, _, err := Read([]string{fixtures.WriteFile(t, "elim.txt", data)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,42 +90,8 @@ func groupOf(t *testing.T, r *Report, kernel string, size int) *Group {
 	return g
 }
 
-func TestPlainBenchmarkFileIsUnknownHost(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/x\n")
-	for i := 0; i < 10; i++ {
-		b.WriteString("BenchmarkEncode/format=json-48 690848 1726 ns/op\nBenchmarkDecode-48 1000 52 ns/op\n")
-	}
-	path := writeFile(t, "plain.txt", b.String())
-	set, warnings, err := Read([]string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "unknown host") {
-		t.Errorf("warnings %q, want exactly one (per file) about the unknown host", warnings)
-	}
-	if len(set.Models) != 1 || !set.Models[0].Unknown || len(set.Points) != 2 {
-		t.Fatalf("models %+v, %d points; want the unknown host and 2 points", set.Models, len(set.Points))
-	}
-	if _, _, err := ExportFiles([]string{path}, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "unknown host") {
-		t.Errorf("ExportFiles(plain file) error %v, want a refusal naming the unknown host", err)
-	}
-	tab, warnings, err := ExportFiles([]string{fixture("zen4.txt"), path}, DefaultOptions())
-	if err != nil || len(tab.Entries) == 0 {
-		t.Fatalf("ExportFiles(zen4, plain): %v, %d entries", err, len(tab.Entries))
-	}
-	for _, e := range tab.Entries {
-		if e.CPU.Vendor == "" || e.Kernel == "Encode" || e.Kernel == "Decode" {
-			t.Errorf("entry %+v made from the unknown host's results", e)
-		}
-	}
-	if !strings.Contains(strings.Join(warnings, "\n"), "no table entries or defaults are made from them") {
-		t.Errorf("export warnings %q do not say the unknown host's results were left out", warnings)
-	}
-}
-
 func TestOneModelTwoFeatureSetsStayApart(t *testing.T) {
-	full := marked(t)
+	full := fixtures.Marked(t)
 	vm := strings.NewReplacer("run-id: a1b2c3d4", "run-id: vm000001", "segment a1b2c3d4 1", "segment vm000001 1",
 		"features: adx,aes,avx,avx2,avx512bw,avx512cd,avx512dq,avx512f,avx512vl,bmi1,bmi2,pclmulqdq,sse41",
 		"features: adx,aes,avx,avx2,bmi1,bmi2,pclmulqdq,sse41").Replace(full)
@@ -156,7 +99,7 @@ func TestOneModelTwoFeatureSetsStayApart(t *testing.T) {
 		files := map[string]string{"full.txt": full, "vm.txt": vm}
 		var paths []string
 		for _, name := range order {
-			paths = append(paths, writeFile(t, name, files[name]))
+			paths = append(paths, fixtures.WriteFile(t, name, files[name]))
 		}
 		set, _, err := Read(paths)
 		if err != nil {
@@ -174,19 +117,19 @@ func TestOneModelTwoFeatureSetsStayApart(t *testing.T) {
 }
 
 func TestForgedCopyOfASegmentIsRefused(t *testing.T) {
-	orig := marked(t)
+	orig := fixtures.Marked(t)
 	forged := strings.Replace(orig, "BenchmarkTestFixed/isa=generic 100000 1000.54 ns/op", "BenchmarkTestFixed/isa=generic 100000 900.54 ns/op", 1)
 	if forged == orig {
 		t.Fatal("fixture line to forge not found")
 	}
-	a, b := writeFile(t, "a.txt", orig), writeFile(t, "b.txt", forged)
+	a, b := fixtures.WriteFile(t, "a.txt", orig), fixtures.WriteFile(t, "b.txt", forged)
 	for _, paths := range [][]string{{a, b}, {b, a}} {
 		_, _, err := Read(paths)
 		if err == nil || !strings.Contains(err.Error(), "with different results") {
 			t.Errorf("Read(%v): %v, want a refusal of the differing copy", paths, err)
 		}
 	}
-	if _, _, err := Read([]string{a, writeFile(t, "copy.txt", orig)}); err != nil {
+	if _, _, err := Read([]string{a, fixtures.WriteFile(t, "copy.txt", orig)}); err != nil {
 		t.Errorf("an identical copy: %v, want it skipped", err)
 	}
 }
@@ -196,7 +139,7 @@ func TestForeignNonNumericSizeIsAName(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		b.WriteString("BenchmarkCRC32/poly=IEEE/size=1kB/align=0-8 1000 100 ns/op\n")
 	}
-	set, warnings, err := Read([]string{writeFile(t, "crc.txt", b.String())})
+	set, warnings, err := Read([]string{fixtures.WriteFile(t, "crc.txt", b.String())})
 	if err != nil || len(set.Points) != 1 || set.Points[0].Variant != "poly=IEEE/size=1kB/align=0" || len(warnings) != 1 {
 		t.Errorf("foreign size=1kB: %v, points %+v, warnings %q; want one point named with its size and one warning (unknown host)", err, set.Points, warnings)
 	}

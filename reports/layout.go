@@ -1,6 +1,11 @@
 package reports
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/tunelab/tunelab/internal/resultfile"
+)
 
 // A LayoutNoise is the alignment sensitivity of a kernel family on a CPU
 // model, measured from an offset sweep (variants differing only in
@@ -44,7 +49,7 @@ func layoutNoise(groups []*Group) []*LayoutNoise {
 func sweeps(g *Group) map[string][]*Row {
 	all := map[string][]*Row{}
 	for _, r := range g.Rows {
-		if sweepOffset(r.Variant) >= 0 && r.Stat.OK {
+		if resultfile.SweepOffset(r.Variant) >= 0 && r.Stat.OK {
 			p := withKnob(r.Variant, "align", "*")
 			all[p] = append(all[p], r)
 		}
@@ -53,7 +58,7 @@ func sweeps(g *Group) map[string][]*Row {
 	for p, rows := range all {
 		hasOffset := false
 		for _, r := range rows {
-			hasOffset = hasOffset || sweepOffset(r.Variant) > 0
+			hasOffset = hasOffset || resultfile.SweepOffset(r.Variant) > 0
 		}
 		if len(rows) >= 2 && hasOffset {
 			out[p] = rows
@@ -69,7 +74,7 @@ func sweepNoise(g *Group, pattern string, rows []*Row) *LayoutNoise {
 	return &LayoutNoise{
 		Model: g.Model, Family: family(g.Kernel), Sensitivity: hi.Stat.Median/lo.Stat.Median - 1,
 		Kernel: g.Kernel, Size: g.Size, Sweep: pattern, Offsets: len(rows),
-		Fastest: knobValue(lo.Variant, "align"), Slowest: knobValue(hi.Variant, "align"),
+		Fastest: resultfile.Knob(lo.Variant, "align"), Slowest: resultfile.Knob(hi.Variant, "align"),
 	}
 }
 
@@ -83,4 +88,14 @@ func noiseFor(layout []*LayoutNoise, g *Group) float64 {
 		}
 	}
 	return 0
+}
+
+// String describes the sensitivity and where it was measured.
+func (ln *LayoutNoise) String() string {
+	where := ln.Kernel
+	if ln.Size > 0 {
+		where = fmt.Sprintf("%s size=%d", ln.Kernel, ln.Size)
+	}
+	return fmt.Sprintf("%s on %s: %.1f%% (%s %s, %d offsets, fastest align=%s, slowest align=%s)",
+		ln.Family, ln.Model.Label(), 100*ln.Sensitivity, where, ln.Sweep, ln.Offsets, ln.Fastest, ln.Slowest)
 }

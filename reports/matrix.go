@@ -94,7 +94,7 @@ func fillModel(mk *MatrixKernel, mi int, groups []*Group, opt Options) {
 	for _, g := range groups {
 		fastest := g.Rows[0].Stat.Median
 		wins[g.Decision.Winner] = true
-		w := rowOf(g, g.Decision.Winner)
+		w := RowOf(g, g.Decision.Winner)
 		for _, r := range g.Rows {
 			if r.info.offsetSweep || r.Stat.Median <= 0 {
 				continue
@@ -115,7 +115,7 @@ func fillModel(mk *MatrixKernel, mi int, groups []*Group, opt Options) {
 	}
 }
 
-func rowOf(g *Group, name string) *Row {
+func RowOf(g *Group, name string) *Row {
 	for _, r := range g.Rows {
 		if r.Variant == name {
 			return r

@@ -2,11 +2,10 @@ package reports
 
 import (
 	"fmt"
-	"html"
-	"io"
 	"math"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -57,11 +56,11 @@ func (r *Report) OperationEffects() []*OperationEffect {
 		if !ok || g.Decision.Winner == "" || !strings.Contains(g.Decision.Winner, "ways=") {
 			continue
 		}
-		w := rowOf(g, g.Decision.Winner)
+		w := RowOf(g, g.Decision.Winner)
 		for _, row := range g.Rows {
 			if key, val, ok := differsInOne(g.Decision.Winner, row.Variant); ok {
 				e := &OperationEffect{Model: g.Model, Operation: g.Kernel, Knob: key, Value: val,
-					WinnerValue: knobOf(g.Decision.Winner, key), Op: stats.Compare(row.Stat, w.Stat), HasOpData: true}
+					WinnerValue: resultfile.Knob(g.Decision.Winner, key), Op: stats.Compare(row.Stat, w.Stat), HasOpData: true}
 				r.kernelEffect(e, streams)
 				out = append(out, e)
 			}
@@ -88,10 +87,6 @@ func differsInOne(a, b string) (key, value string, ok bool) {
 	return key, value, n == 1
 }
 
-func knobOf(name, key string) string {
-	return (&variant.Variant{Name: name}).Knob(key)
-}
-
 // kernelEffect fills in the kernel-level effect of e's choice: for ways,
 // shake128.many with ways=Value against ways=WinnerValue at the measured
 // stream count nearest the operation's; for ntt, the NTT kernel's generic
@@ -103,9 +98,9 @@ func (r *Report) kernelEffect(e *OperationEffect, streams int) {
 		if g == nil {
 			return
 		}
-		a, b := rowOf(g, "ways="+e.Value), rowOf(g, "ways="+e.WinnerValue)
+		a, b := RowOf(g, "ways="+e.Value), RowOf(g, "ways="+e.WinnerValue)
 		if e.Value == "generic" {
-			a = rowOf(g, variant.GenericName)
+			a = RowOf(g, variant.GenericName)
 		}
 		if a != nil && b != nil {
 			e.Kernel, e.KernelSize, e.KernelEffect, e.HasKernel = g.Kernel, g.Size, stats.Compare(a.Stat, b.Stat), true
@@ -116,7 +111,7 @@ func (r *Report) kernelEffect(e *OperationEffect, streams int) {
 		if g == nil || g.Decision.Winner == "" || e.Value != "generic" {
 			return
 		}
-		a, b := rowOf(g, variant.GenericName), rowOf(g, g.Decision.Winner)
+		a, b := RowOf(g, variant.GenericName), RowOf(g, g.Decision.Winner)
 		if a != nil && b != nil {
 			e.Kernel, e.KernelEffect, e.HasKernel = kernel, stats.Compare(a.Stat, b.Stat), true
 		}
@@ -136,41 +131,4 @@ func (r *Report) nearestGroup(m *Model, kernel string, size int) *Group {
 		}
 	}
 	return best
-}
-
-// WriteOperationsText writes the knob effects on whole operations.
-func (r *Report) WriteOperationsText(w io.Writer) error {
-	es := r.OperationEffects()
-	if len(es) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w, "\nKernel knobs in whole operations (each other value against the operation's winner, other knobs as the winner's)")
-	var model *Model
-	for _, e := range es {
-		if e.Model != model {
-			model = e.Model
-			fmt.Fprintf(w, "  %s\n", model.Label())
-		}
-		fmt.Fprintf(w, "    %s\n", e)
-	}
-	return nil
-}
-
-// OperationsHTML writes the same as an HTML section.
-func (r *Report) OperationsHTML(w io.Writer) error {
-	es := r.OperationEffects()
-	if len(es) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w, `<h2 id="operations">Kernel knobs in whole operations</h2><p>Each other value of a composition knob against the operation's winner (other knobs as the winner's), next to the same choice's effect on the kernel alone. Deltas are time relative to the winner; ± is a 95% interval.</p><table><tr><th>model</th><th>operation</th><th>choice</th><th>kernel alone</th><th>whole operation</th></tr>`)
-	for _, e := range es {
-		kernel := "—"
-		if e.HasKernel {
-			kernel = fmt.Sprintf("%s: %s %s", e.Kernel, stats.FormatPct(e.KernelEffect.Pct), stats.FormatPM(e.KernelEffect.PM))
-		}
-		fmt.Fprintf(w, "<tr><td>%s</td><td>%s</td><td>%s=%s vs %s</td><td>%s</td><td>%s</td></tr>\n", html.EscapeString(e.Model.Label()),
-			html.EscapeString(e.Operation), e.Knob, html.EscapeString(e.Value), html.EscapeString(e.WinnerValue), html.EscapeString(kernel), html.EscapeString(e.Op.String()))
-	}
-	_, err := fmt.Fprintln(w, "</table>")
-	return err
 }

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
 )
@@ -32,9 +31,9 @@ func (fr *fileRead) noteQuality(q *resultfile.Quality) {
 	set.qualities[k] = append(set.qualities[k], fmt.Sprintf("%s: %s (%s)", fr.f.Path, what, q))
 }
 
-// qualityNotes returns the notes of the groups of kernel on m at the
+// QualityNotes returns the notes of the groups of kernel on m at the
 // sizes of cs, each once.
-func (r *Report) qualityNotes(m *Model, kernel string, cs []Class) []string {
+func (r *Report) QualityNotes(m *Model, kernel string, cs []Class) []string {
 	var out []string
 	for _, c := range cs {
 		for _, size := range c.Sizes {
@@ -46,20 +45,4 @@ func (r *Report) qualityNotes(m *Model, kernel string, cs []Class) []string {
 		}
 	}
 	return out
-}
-
-// warnQuality notes, for an entry of kernel on m with classes cs, the
-// groups its decisions rest on that their sweep marked busy or short.
-func (r *Report) warnQuality(t *Table, m *Model, kernel string, cs []Class) {
-	notes := r.qualityNotes(m, kernel, cs)
-	if len(notes) == 0 {
-		return
-	}
-	more := ""
-	if len(notes) > 3 {
-		more = fmt.Sprintf("; and %d more", len(notes)-3)
-		notes = notes[:3]
-	}
-	t.Notes = append(t.Notes, fmt.Sprintf("warning: the entry for %s on %s (%s) rests on measurements the sweep marked busy or short: %s%s",
-		kernel, m.Key, m.Label(), strings.Join(notes, "; "), more))
 }

@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -157,8 +156,8 @@ type reader struct {
 	inputs      int                   // files read so far
 	warnings    []string
 	proj        projections
-	runNames    []string             // run-ids by runState.id
-	names       map[string]*nameInfo // benchmark name -> what it says
+	runNames    []string                    // run-ids by runState.id
+	names       map[string]*resultfile.Name // benchmark name -> what it says
 }
 
 type pointKey struct {
@@ -168,8 +167,8 @@ type pointKey struct {
 
 // projections are the benchproc projections used to group results.
 type projections struct {
-	model, size *benchproc.Projection
-	fields      map[string]*benchproc.Field
+	model  *benchproc.Projection
+	fields map[string]*benchproc.Field
 }
 
 func newProjections() projections {
@@ -177,11 +176,8 @@ func newProjections() projections {
 	filter, _ := benchproc.NewFilter("*")
 	p := projections{fields: map[string]*benchproc.Field{}}
 	p.model, _ = pp.Parse("dispatch-key,uarch,cpu-vendor,cpu-family,cpu-model", filter)
-	p.size, _ = pp.Parse("/size", filter)
-	for _, proj := range []*benchproc.Projection{p.model, p.size} {
-		for _, f := range proj.Fields() {
-			p.fields[f.Name] = f
-		}
+	for _, f := range p.model.Fields() {
+		p.fields[f.Name] = f
 	}
 	return p
 }
@@ -202,7 +198,7 @@ func Read(paths []string) (*Set, []string, error) {
 		runOwner: map[string]string{},
 		proj:     newProjections(),
 		runs:     map[string]*runState{}, markerOwner: map[string]string{}, segmentSums: map[string]segmentSum{},
-		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{}, why: map[verdictKey]string{}, names: map[string]*nameInfo{},
+		eliminated: map[verdictKey]bool{}, excluded: map[verdictKey]bool{}, why: map[verdictKey]string{}, names: map[string]*resultfile.Name{},
 	}
 	for _, p := range paths {
 		if err := rd.readFile(p); err != nil {
@@ -290,7 +286,7 @@ func (fr *fileRead) result(res *benchfmt.Result) error {
 		return err
 	}
 	name := fr.rd.nameOf(res)
-	if err := fr.checkBench(name.bench); err != nil {
+	if err := fr.checkBench(name.Kernel); err != nil {
 		return err
 	}
 	key := fr.seg.segment(c.run)
@@ -492,7 +488,7 @@ func (rd *reader) newMarker(key string) bool {
 }
 
 // claimRun reports whether results of run belong to segment (files
-// without segment lines); the first segment that shows a run-id owns it.
+// Without segment lines); the first segment that shows a run-id owns it.
 // Results without a run-id are kept.
 func (rd *reader) claimRun(f *File, run, segment string) bool {
 	if run == "" {
@@ -547,9 +543,9 @@ func hasIdentity(res *benchfmt.Result) bool {
 
 // add records one result and returns its model; it returns nil (with a
 // warning through r) if the result lacks what a report needs. A result
-// without tunelab's host identity belongs to the unknown host; without
+// Without tunelab's host identity belongs to the unknown host; without
 // a kernel config, its benchmark name is its kernel.
-func (rd *reader) add(fr *fileRead, c *fileConfig, name *nameInfo, res *benchfmt.Result) *Model {
+func (rd *reader) add(fr *fileRead, c *fileConfig, name *resultfile.Name, res *benchfmt.Result) *Model {
 	r, round := fr.r, fr.round
 	line := r.Line()
 	if c.modelErr != nil {
@@ -557,22 +553,22 @@ func (rd *reader) add(fr *fileRead, c *fileConfig, name *nameInfo, res *benchfmt
 		return nil
 	}
 	ours := c.run != "" // written by a tunelab sweep: held to its format
-	kernel, variant, size := c.kernel, name.variant, name.size
+	kernel, variant, size := c.kernel, name.Variant, name.Size
 	switch {
 	case kernel == "" && ours:
 		r.Warnf(line, "expected a \"kernel:\" config line before this result (run %s was written by tunelab)", c.run)
 		return nil
-	case ours && !name.knobs:
+	case ours && !name.Knobs:
 		r.Warnf(line, "expected key=value variant knobs (e.g. /isa=generic) in benchmark name %s (run %s was written by tunelab)", res.Name, c.run)
 		return nil
-	case name.sizeErr != nil && ours:
-		r.Warnf(line, "%v", name.sizeErr)
+	case name.SizeErr != nil && ours:
+		r.Warnf(line, "%v", name.SizeErr)
 		return nil
-	case name.sizeErr != nil: // a foreign size=1kB: part of the name, not a size
-		size, variant = 0, strings.TrimPrefix(name.full, name.base+"/")
+	case name.SizeErr != nil: // a foreign size=1kB: part of the name, not a size
+		size, variant = 0, name.Sub
 	}
 	if kernel == "" {
-		kernel = strings.TrimPrefix(name.base, "Benchmark")
+		kernel = name.Kernel
 	}
 	kernel, variant, ok := fr.today(kernel, variant, ours)
 	if !ok {
@@ -611,75 +607,24 @@ func (p *Point) addRun(id int) {
 	}
 }
 
-// A nameInfo is what a benchmark name says (cached per distinct name).
-type nameInfo struct {
-	base, bench   string // base name (as benchfmt splits it), and without "Benchmark"
-	variant, full string // see variantOf
-	knobs         bool
-	size          int
-	sizeErr       error
-}
-
-// nameOf returns what res's benchmark name says.
-func (rd *reader) nameOf(res *benchfmt.Result) *nameInfo {
+// nameOf returns what res's benchmark name says (parsed once per
+// distinct name).
+func (rd *reader) nameOf(res *benchfmt.Result) *resultfile.Name {
 	if n := rd.names[string(res.Name)]; n != nil {
 		return n
 	}
-	base, _ := res.Name.Parts()
-	n := &nameInfo{base: string(base), bench: strings.TrimPrefix(string(base), "Benchmark")}
-	n.variant, n.full, n.knobs = variantOf(res.Name)
-	n.size, n.sizeErr = sizeOf(rd.proj.size.Project(res).Get(rd.proj.fields["/size"]))
-	rd.names[string(res.Name)] = n
-	return n
+	n := resultfile.ParseName(res.Name)
+	rd.names[string(res.Name)] = &n
+	return &n
 }
 
-func (rd *reader) point(k pointKey, m *Model, name *nameInfo) *Point {
+func (rd *reader) point(k pointKey, m *Model, name *resultfile.Name) *Point {
 	p := rd.points[k]
 	if p == nil {
-		p = &Point{Model: m, Kernel: k.kernel, Bench: name.base, Size: k.size, Variant: k.variant, FullName: name.full}
+		p = &Point{Model: m, Kernel: k.kernel, Bench: name.Base, Size: k.size, Variant: k.variant, FullName: name.Full}
 		rd.points[k] = p
 	}
 	return p
-}
-
-// variantOf extracts the variant name (the name's parts other than size
-// and the GOMAXPROCS suffix: knobs key=value, or any sub-benchmark names
-// of a foreign file; "-" when there are none) and the full name without
-// the GOMAXPROCS suffix; knobs reports whether there were parts and all
-// were key=value.
-func variantOf(name benchfmt.Name) (variant, full string, knobs bool) {
-	base, parts := name.Parts()
-	var names []string
-	full, knobs = string(base), true
-	for _, p := range parts {
-		s := string(p)
-		if strings.HasPrefix(s, "-") {
-			continue // GOMAXPROCS
-		}
-		full += s
-		kv := strings.TrimPrefix(s, "/")
-		knobs = knobs && strings.Contains(kv, "=")
-		if !strings.HasPrefix(kv, "size=") {
-			names = append(names, kv)
-		}
-	}
-	if len(names) == 0 {
-		return "-", full, false
-	}
-	return strings.Join(names, "/"), full, knobs
-}
-
-// sizeOf parses a /size= value: "" for none (0), else an integer
-// between 1 and resultfile.MaxSize.
-func sizeOf(s string) (int, error) {
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > resultfile.MaxSize {
-		return 0, fmt.Errorf("expected an integer size between 1 and %d, got size=%s", resultfile.MaxSize, s)
-	}
-	return n, nil
 }
 
 // model returns the (interned) CPU model a result was measured on.

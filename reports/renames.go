@@ -63,7 +63,7 @@ func countOf(m map[string]int) string {
 	for _, c := range m {
 		results += c
 	}
-	return fmt.Sprintf("%s (%s)", count(len(m), "variant"), count(results, "result"))
+	return fmt.Sprintf("%s (%s)", Plural(len(m), "variant"), Plural(results, "result"))
 }
 
 // examples lists the first three keys of m in order.
@@ -77,4 +77,12 @@ func examples(m map[string]int) string {
 		keys = append(keys[:3], "…")
 	}
 	return strings.Join(keys, "; ")
+}
+
+// Plural formats "1 pair" or "4 pairs".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

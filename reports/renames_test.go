@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/lab/catalog"
+	"github.com/tunelab/tunelab/reports/internal/fixtures"
 )
 
 // oldNamesFile returns a result file of an older commit: keccak.x4 with
@@ -31,7 +32,7 @@ func oldNamesFile(t *testing.T) string {
 			fmt.Fprintf(&b, "BenchmarkKeccakX4/%s 1000 %.2f ns/op\n", v, ns*(1+0.001*float64(i)))
 		}
 	}
-	return writeFile(t, "old.txt", b.String())
+	return fixtures.WriteFile(t, "old.txt", b.String())
 }
 
 // TestOldNamesMapOntoToday reads a file with old names under a rename

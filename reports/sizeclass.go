@@ -1,5 +1,10 @@
 package reports
 
+import (
+	"fmt"
+	"strings"
+)
+
 // A Class is a run of adjacent measured sizes with the same winner: it
 // covers inputs up to MaxSize bytes (0 = no upper bound) down to the
 // previous class's MaxSize.
@@ -30,7 +35,7 @@ func sizeClasses(groups []*Group) []*SizeClasses {
 			sizes = append(sizes, groups[j].Size)
 			picks = append(picks, groups[j].Decision.Winner)
 		}
-		out = append(out, &SizeClasses{Model: groups[i].Model, Kernel: groups[i].Kernel, Classes: mergeChoices(sizes, picks)})
+		out = append(out, &SizeClasses{Model: groups[i].Model, Kernel: groups[i].Kernel, Classes: MergeChoices(sizes, picks)})
 		i = j
 	}
 	return out
@@ -47,8 +52,8 @@ func appendSize(cs []Class, size int, winner string) []Class {
 	return append(cs, Class{MinSize: size, MaxSize: size, Variant: winner, Sizes: []int{size}})
 }
 
-// mergeChoices turns per-size picks (sizes increasing) into classes.
-func mergeChoices(sizes []int, picks []string) []Class {
+// MergeChoices turns per-size picks (sizes increasing) into classes.
+func MergeChoices(sizes []int, picks []string) []Class {
 	var cs []Class
 	for i, s := range sizes {
 		if picks[i] != "" {
@@ -59,4 +64,29 @@ func mergeChoices(sizes []int, picks []string) []Class {
 		cs[n-1].MaxSize = 0
 	}
 	return cs
+}
+
+// ClassRanges describes size classes as "≤64 B: X; 65–1024 B: Y; >1024 B: Z".
+func ClassRanges(cs []Class) string {
+	if len(cs) == 1 && cs[0].MinSize == 0 {
+		return "all sizes: " + cs[0].Variant
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = classRange(cs, i) + ": " + c.Variant
+	}
+	return strings.Join(parts, "; ")
+}
+
+func classRange(cs []Class, i int) string {
+	c := cs[i]
+	switch {
+	case len(cs) == 1:
+		return "all sizes"
+	case i == 0:
+		return fmt.Sprintf("≤%d B", c.MaxSize)
+	case c.MaxSize == 0:
+		return fmt.Sprintf(">%d B", cs[i-1].MaxSize)
+	}
+	return fmt.Sprintf("%d–%d B", cs[i-1].MaxSize+1, c.MaxSize)
 }

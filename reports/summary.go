@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/internal/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -58,9 +59,9 @@ func (s Speedup) Interval() (lo, hi float64) {
 // when the difference is not significant at alpha.
 func (s Speedup) String(alpha float64) string {
 	lo, hi := s.Interval()
-	out := fmt.Sprintf("%s× [%s–%s]", fmtSpeed(s.Speed()), fmtSpeed(lo), fmtSpeed(hi))
+	out := fmt.Sprintf("%s× [%s–%s]", FormatSpeed(s.Speed()), FormatSpeed(lo), FormatSpeed(hi))
 	if math.IsNaN(s.Delta.PM) || math.IsInf(s.Delta.PM, 0) {
-		out = fmtSpeed(s.Speed()) + "× [interval unknown]"
+		out = FormatSpeed(s.Speed()) + "× [interval unknown]"
 	}
 	if s.Delta.P >= alpha {
 		out += " (n.s.)"
@@ -80,8 +81,8 @@ func (s Speedup) RefLabel() string {
 	return s.Ref
 }
 
-// fmtSpeed formats a speed ratio with three significant digits.
-func fmtSpeed(f float64) string {
+// FormatSpeed formats a speed ratio with three significant digits.
+func FormatSpeed(f float64) string {
 	switch {
 	case f >= 100:
 		return fmt.Sprintf("%.0f", f)
@@ -97,7 +98,7 @@ func fmtSpeed(f float64) string {
 func (r *Report) Summary() []*SummaryRow {
 	var out []*SummaryRow
 	for _, sc := range r.Classes {
-		groups := r.kernelGroups(sc.Model, sc.Kernel)
+		groups := r.KernelGroups(sc.Model, sc.Kernel)
 		if len(sc.Classes) == 0 {
 			out = append(out, &SummaryRow{Model: sc.Model, Kernel: sc.Kernel, Label: "all sizes"})
 			continue
@@ -125,14 +126,14 @@ func (r *Report) NoWinner() []string {
 	var out []string
 	for _, g := range r.Groups {
 		if g.Decision.Winner == "" {
-			out = append(out, groupTitle(g)+" on "+g.Model.Label())
+			out = append(out, GroupTitle(g)+" on "+g.Model.Label())
 		}
 	}
 	return out
 }
 
-// kernelGroups returns the groups of kernel measured on m, by size.
-func (r *Report) kernelGroups(m *Model, kernel string) []*Group {
+// KernelGroups returns the groups of kernel measured on m, by size.
+func (r *Report) KernelGroups(m *Model, kernel string) []*Group {
 	var out []*Group
 	for _, g := range r.Groups {
 		if g.Model == m && g.Kernel == kernel {
@@ -157,7 +158,7 @@ func speedups(groups []*Group) []Speedup {
 // external variant measured, else the generic one. ok is false when the
 // group has no winner or no reference.
 func GroupSpeedup(g *Group) (s Speedup, ok bool) {
-	w := rowOf(g, g.Decision.Winner)
+	w := RowOf(g, g.Decision.Winner)
 	if w == nil {
 		return Speedup{}, false
 	}
@@ -196,17 +197,17 @@ func classLabel(kernel string, cs []Class, i int) string {
 	case len(cs) == 1:
 		return "all sizes"
 	case i == 0:
-		return "≤" + sizeText(kernel, c.MaxSize)
+		return "≤" + SizeText(kernel, c.MaxSize)
 	case c.MaxSize == 0:
-		return ">" + sizeText(kernel, cs[i-1].MaxSize)
+		return ">" + SizeText(kernel, cs[i-1].MaxSize)
 	}
-	return sizeText(kernel, cs[i-1].MaxSize+1) + "–" + sizeText(kernel, c.MaxSize)
+	return SizeText(kernel, cs[i-1].MaxSize+1) + "–" + SizeText(kernel, c.MaxSize)
 }
 
-// sizeText formats a size of kernel: in bytes ("64 B", "16 KiB"), or as
+// SizeText formats a size of kernel: in bytes ("64 B", "16 KiB"), or as
 // a count of the kernel's unit when it is registered with a unit other
 // than bytes ("4 streams").
-func sizeText(kernel string, n int) string {
+func SizeText(kernel string, n int) string {
 	if k := variant.LookupKernel(kernel); k != nil && k.Unit != "" && k.Unit != "B" {
 		if n == 1 {
 			return "1 " + k.Unit
@@ -235,7 +236,7 @@ func fmtBytes(n int) string {
 // alternative (rot=prol does not exist for AVX2) decided nothing and is
 // left out. External and generic names are returned whole.
 func ShortName(groups []*Group, winner string, opt Options) string {
-	if strings.HasPrefix(winner, "ext=") || winner == variant.GenericName {
+	if resultfile.IsExternal(winner) || winner == variant.GenericName {
 		return winner
 	}
 	var keep []string
@@ -252,7 +253,7 @@ func ShortName(groups []*Group, winner string, opt Options) string {
 func knobMatters(groups []*Group, winner, key string, opt Options) bool {
 	pattern := withKnob(winner, key, "*")
 	for _, g := range groups {
-		w := rowOf(g, winner)
+		w := RowOf(g, winner)
 		if w == nil {
 			continue
 		}
@@ -294,8 +295,8 @@ func DiffLabel(name, winner string) string {
 	return strings.Join(diff, " ")
 }
 
-// summaryModels returns the models of rows in order of first appearance.
-func summaryModels(rows []*SummaryRow) []*Model {
+// SummaryModels returns the models of rows in order of first appearance.
+func SummaryModels(rows []*SummaryRow) []*Model {
 	var out []*Model
 	seen := map[*Model]bool{}
 	for _, r := range rows {
@@ -306,4 +307,41 @@ func summaryModels(rows []*SummaryRow) []*Model {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
 	return out
+}
+
+// FormatNS formats a duration in nanoseconds with four significant digits.
+func FormatNS(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.4gs", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.4gms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.4gµs", ns/1e3)
+	}
+	return fmt.Sprintf("%.4gns", ns)
+}
+
+// GroupTitle names a group: "keccak.x4" or "poly1305 size=64".
+func GroupTitle(g *Group) string {
+	if g.Size == 0 {
+		return g.Kernel
+	}
+	return fmt.Sprintf("%s size=%d", g.Kernel, g.Size)
+}
+
+// CompiledClass colours a compiled-table check: "yes" when it selects
+// the winner, "no" when its choice was not measured or is significantly
+// slower by more than the threshold, "meh" when it differs but costs
+// nothing measurable; "" for an unknown host.
+func (r *Report) CompiledClass(cc CompiledCheck) string {
+	switch {
+	case !cc.Known:
+		return ""
+	case cc.Selects:
+		return "yes"
+	case !cc.HasCost || cc.Cost.Pct > 0 && cc.Cost.Significant(r.Options.Alpha, r.Options.Threshold):
+		return "no"
+	}
+	return "meh"
 }

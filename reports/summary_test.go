@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -73,7 +72,7 @@ func TestSummaryCompiledCheck(t *testing.T) {
 		if !strings.HasPrefix(got, want[row.Label]) || want[row.Label] == "" {
 			t.Errorf("%s %s: compiled table check %q, want %q…", row.Kernel, row.Label, got, want[row.Label])
 		}
-		if cls := r.compiledClass(row.Compiled); (cls == "yes") != strings.HasPrefix(got, "yes") || strings.HasPrefix(got, "no") && cls != "no" {
+		if cls := r.CompiledClass(row.Compiled); (cls == "yes") != strings.HasPrefix(got, "yes") || strings.HasPrefix(got, "no") && cls != "no" {
 			t.Errorf("%s %s: %q coloured %q", row.Kernel, row.Label, got, cls)
 		}
 	}
@@ -155,31 +154,6 @@ func TestSpeedupString(t *testing.T) {
 	}
 }
 
-// TestSummaryInTextAndMarkdown checks that both reports open with the
-// summary, before the first kernel section.
-func TestSummaryInTextAndMarkdown(t *testing.T) {
-	r, _ := load(t, "zen4.txt", "spr.txt")
-	var text, md bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.WriteMarkdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ name, out, summary, first string }{
-		{"text", text.String(), "Summary: winner per size class", "\ntest.fixed\n"},
-		{"Markdown", md.String(), "## Summary", "### test.fixed"},
-	} {
-		s, f := strings.Index(c.out, c.summary), strings.Index(c.out, c.first)
-		if s < 0 || f < s {
-			t.Errorf("%s report: summary at %d, first kernel section at %d", c.name, s, f)
-		}
-		if !strings.Contains(c.out, "2.00× [") {
-			t.Errorf("%s summary lacks the 2.00× speed-up of isa=scalar at 64 B", c.name)
-		}
-	}
-}
-
 // TestSummaryOperationHasNoTableEntry checks that a whole operation's row
 // says its kernels' entries decide, never "generic fallback": operations
 // get no table entries of their own.
@@ -190,7 +164,7 @@ func TestSummaryOperationHasNoTableEntry(t *testing.T) {
 	if got := c.String(); !strings.Contains(got, "operation") || strings.Contains(got, "generic") {
 		t.Errorf("operation row: compiled table check %q, want the operation note", got)
 	}
-	if cls := r.compiledClass(c); cls != "" {
+	if cls := r.CompiledClass(c); cls != "" {
 		t.Errorf("operation row coloured %q, want none", cls)
 	}
 }

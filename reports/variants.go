@@ -34,20 +34,21 @@ func variantKey(kernel, name string) string { return kernel + " " + name }
 // in every build), else what its name says (featuresFromName; code size
 // unknown).
 func (s *Set) info(kernel, name string) variantInfo {
-	info := variantInfo{external: strings.HasPrefix(name, "ext="), offsetSweep: sweepOffset(name) > 0}
+	offset := resultfile.SweepOffset(name)
+	info := variantInfo{external: resultfile.IsExternal(name), offsetSweep: offset > 0}
 	if v, ok := s.variants[variantKey(kernel, name)]; ok {
 		info.recorded = true
 		info.features = v.Features
 		info.codeBytes = v.CodeBytes
 		info.external = info.external || v.External
-		info.offsetSweep = info.offsetSweep || (v.OffsetSweep && sweepOffset(name) != 0)
+		info.offsetSweep = info.offsetSweep || (v.OffsetSweep && offset != 0)
 		return info
 	}
 	if e := catalog.Lookup(kernel, name); e != nil {
 		info.features = e.Features
 		info.codeBytes = e.CodeBytes
 		info.external = info.external || e.External
-		info.offsetSweep = info.offsetSweep || (e.OffsetSweep && sweepOffset(name) != 0)
+		info.offsetSweep = info.offsetSweep || (e.OffsetSweep && offset != 0)
 		return info
 	}
 	info.features = featuresFromName(name)
@@ -91,10 +92,10 @@ func (s *Set) noteOperation(kernel string) {
 	s.operations[kernel] = true
 }
 
-// isOperation reports whether kernel is a whole operation (never
+// IsOperation reports whether kernel is a whole operation (never
 // dispatched itself): as its files recorded, else as today's catalog
 // has it.
-func (s *Set) isOperation(kernel string) bool {
+func (s *Set) IsOperation(kernel string) bool {
 	if s.operations[kernel] {
 		return true
 	}
@@ -131,7 +132,7 @@ var isaFeatures = map[string][]string{
 // featuresFromName guesses the features a variant needs from its isa knob:
 // exact table entries first, then prefixes (avx512*, vaes*, ifma*).
 func featuresFromName(name string) []string {
-	isa := knobValue(name, "isa")
+	isa := resultfile.Knob(name, "isa")
 	if fs, ok := isaFeatures[isa]; ok {
 		return fs
 	}
@@ -144,34 +145,6 @@ func featuresFromName(name string) []string {
 		return nil
 	}
 	return []string{isa}
-}
-
-// knobValue returns the value of knob key in a variant name, or "".
-func knobValue(name, key string) string {
-	for _, k := range variant.Knobs(name) {
-		if k.Key == key {
-			return k.Value
-		}
-	}
-	return ""
-}
-
-// sweepOffset returns N for an align=64+N variant, 0 for align=64 and -1
-// for anything else.
-func sweepOffset(name string) int {
-	a := knobValue(name, "align")
-	if a == "64" {
-		return 0
-	}
-	rest, ok := strings.CutPrefix(a, "64+")
-	if !ok {
-		return -1
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil {
-		return -1
-	}
-	return n
 }
 
 // withKnob returns name with knob key's value replaced by value ("*" makes
@@ -234,3 +207,12 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // baseValue reports whether a knob value is a natural reference point.
 func baseValue(v string) bool { return v == "none" || v == "generic" }
+
+// Simpler reports whether the variant of row a is simpler than b's:
+// fewer required features, then smaller code (unknown size counts as
+// larger), then name.
+func Simpler(a, b *Row) bool { return simpler(a.info, b.info, a.Variant, b.Variant) }
+
+// VariantFeatures returns the CPU features kernel's variant name requires,
+// as the set's files recorded them (else today's catalog, else its name).
+func (s *Set) VariantFeatures(kernel, name string) []string { return s.info(kernel, name).features }

@@ -26,13 +26,13 @@ func (r *Report) FindGroup(key, kernel string, size int) *Group {
 // the winner (time ratio, negative = the winner is faster than nothing).
 func (g *Group) VerdictLines() []string {
 	d := g.Decision
-	w := rowOf(g, d.Winner)
+	w := RowOf(g, d.Winner)
 	if w == nil {
 		return []string{d.Note}
 	}
 	kind := map[DecisionKind]string{Significant: "significant", Tie: "tie: simpler kept", Only: "only candidate"}[d.Kind]
-	lines := []string{fmt.Sprintf("winner     %-40s %s [%s, %s] n=%d (%s)", w.Variant, fmtNS(w.Stat.Median), fmtNS(w.Stat.Lo), fmtNS(w.Stat.Hi), w.Stat.N, kind)}
-	if o := rowOf(g, d.Other); o != nil {
+	lines := []string{fmt.Sprintf("winner     %-40s %s [%s, %s] n=%d (%s)", w.Variant, FormatNS(w.Stat.Median), FormatNS(w.Stat.Lo), FormatNS(w.Stat.Hi), w.Stat.N, kind)}
+	if o := RowOf(g, d.Other); o != nil {
 		what := "runner-up"
 		if d.Kind == Tie {
 			what = "tied with"
@@ -73,9 +73,9 @@ func (g *Group) eliminatedCount() int {
 	return n
 }
 
-// ruleLine describes the decision rule a report applied, and the rules
+// RuleLine describes the decision rule a report applied, and the rules
 // its files' runs recorded when they differ.
-func (r *Report) ruleLine() string {
+func (r *Report) RuleLine() string {
 	line := "decision rule: " + r.Options.String()
 	var other []string
 	for _, rule := range r.Set.Rules {

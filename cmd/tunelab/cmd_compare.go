@@ -1,6 +1,9 @@
 package main
 
-import "github.com/tunelab/tunelab/reports"
+import (
+	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/render"
+)
 
 func init() {
 	register(&command{
@@ -32,5 +35,5 @@ func runCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return reports.WriteComparison(e.stdout, files[0], files[1], reports.CompareSets(old, cur), *alpha)
+	return render.WriteComparison(e.stdout, files[0], files[1], reports.CompareSets(old, cur), *alpha)
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/lab/ct"
-	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 )
 
 func TestCTStatic(t *testing.T) {
@@ -82,7 +82,7 @@ func TestCTStaticGateFails(t *testing.T) {
 
 func TestExportRefusesLeakyVariant(t *testing.T) {
 	withLeakyStatus(t)
-	table := &reports.Table{Entries: []reports.Entry{{Kernel: "cttest", Choices: []reports.Choice{{Variant: "isa=leaky"}}}}}
+	table := &export.Table{Entries: []export.Entry{{Kernel: "cttest", Choices: []export.Choice{{Variant: "isa=leaky"}}}}}
 	err := admitConstantTime(table)
 	if err == nil || !strings.Contains(err.Error(), "cttest isa=leaky has constant-time findings") {
 		t.Errorf("admitConstantTime: %v, want a refusal naming cttest isa=leaky", err)

@@ -11,6 +11,8 @@ import (
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/loo"
+	"github.com/tunelab/tunelab/reports/render"
 )
 
 func init() {
@@ -39,18 +41,18 @@ func runDispatch(e *env, args []string) error {
 	fs := newFlags(e, "dispatch", "dispatch [--json] [--results FILE...] | dispatch --leave-one-out FILE... [--rule R]")
 	asJSON := fs.Bool("json", false, "print the plans as JSON")
 	withResults := fs.Bool("results", false, "explain the plans against the winner rule's decisions from the result FILEs for this host")
-	loo := fs.Bool("leave-one-out", false, "for each CPU model in the result FILEs, pick from the table exported without its results and compare with its own winners (the regret)")
-	ruleName := fs.String("rule", reports.LOORules[0].Name, "with --leave-one-out, the rule whose picks are listed: nearest (production), features or level")
+	leaveOneOut := fs.Bool("leave-one-out", false, "for each CPU model in the result FILEs, pick from the table exported without its results and compare with its own winners (the regret)")
+	ruleName := fs.String("rule", loo.Rules[0].Name, "with --leave-one-out, the rule whose picks are listed: nearest (production), features or level")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
-	case *loo && (*withResults || *asJSON):
+	case *leaveOneOut && (*withResults || *asJSON):
 		return usagef("dispatch: --leave-one-out takes neither --results nor --json")
-	case *loo && len(files) == 0:
+	case *leaveOneOut && len(files) == 0:
 		return usagef("dispatch: --leave-one-out needs result files")
-	case *loo:
+	case *leaveOneOut:
 		return runLeaveOneOut(e, files, *ruleName)
 	case len(files) > 0 && !*withResults:
 		return usagef("dispatch: unexpected argument %q (result files need --results or --leave-one-out)", files[0])
@@ -73,7 +75,7 @@ func runDispatch(e *env, args []string) error {
 // runLeaveOneOut prints the leave-one-out evaluation of the named rule
 // on the result files, the rules compared, and the rule's summary line.
 func runLeaveOneOut(e *env, files []string, ruleName string) error {
-	rule, ok := reports.LookupLOORule(ruleName)
+	rule, ok := loo.LookupRule(ruleName)
 	if !ok {
 		return usagef("dispatch: --rule must be nearest, features or level, not %q", ruleName)
 	}
@@ -82,7 +84,7 @@ func runLeaveOneOut(e *env, files []string, ruleName string) error {
 		return err
 	}
 	rep := reports.Analyze(set, reports.DefaultOptions())
-	reports.WriteLOOText(e.stdout, rep.LeaveOneOutAll(rule))
+	render.WriteLOOText(e.stdout, loo.LeaveOneOutAll(rep, rule))
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tunelab/tunelab/lab/ct"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 )
 
 // defaultGoTable is where --format go writes unless -o says otherwise.
@@ -72,10 +73,10 @@ func runExport(e *env, args []string) error {
 // admitConstantTime refuses a table that names a variant with a
 // constant-time finding (or generated code the check has not seen): no
 // such variant may ship.
-func admitConstantTime(t *reports.Table) error {
+func admitConstantTime(t *export.Table) error {
 	seen := map[string]bool{}
 	var errs []string
-	admit := func(kernel string, cs []reports.Choice) {
+	admit := func(kernel string, cs []export.Choice) {
 		for _, c := range cs {
 			if key := kernel + " " + c.Variant; !seen[key] {
 				seen[key] = true
@@ -121,15 +122,15 @@ func (f *exportFlags) check(files []string) error {
 
 // exportTable exports the result files (one entry per model, kernel and
 // feature set) and merges in the base table, if any.
-func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*reports.Table, error) {
-	table := reports.EmptyTable()
+func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*export.Table, error) {
+	table := export.EmptyTable()
 	var rep *reports.Report
 	if len(files) > 0 {
 		var err error
 		if rep, err = analyzeFiles(e, files, opt); err != nil {
 			return nil, err
 		}
-		if table, err = reports.ExportAnalyzed(rep); err != nil {
+		if table, err = export.ExportAnalyzed(rep); err != nil {
 			return nil, &exitError{code: 2, err: err}
 		}
 		for _, w := range table.Warnings() {
@@ -151,7 +152,7 @@ func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*r
 	if f.base == "" {
 		return table, nil
 	}
-	base, err := reports.ReadTable(f.base)
+	base, err := export.ReadTable(f.base)
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
@@ -169,7 +170,7 @@ func exportTable(e *env, files []string, opt reports.Options, f exportFlags) (*r
 // decideByOperations applies --by-operation: each named whole operation
 // decides the entries of the kernels its knobs set, from the report the
 // table was exported from (the files are read once).
-func decideByOperations(e *env, table *reports.Table, rep *reports.Report, ops []string) error {
+func decideByOperations(e *env, table *export.Table, rep *reports.Report, ops []string) error {
 	if len(ops) == 0 {
 		return nil
 	}
@@ -177,7 +178,7 @@ func decideByOperations(e *env, table *reports.Table, rep *reports.Report, ops [
 		return usagef("export: --by-operation needs result files")
 	}
 	for _, op := range ops {
-		notes, err := reports.DecideByOperation(table, rep, op)
+		notes, err := export.DecideByOperation(table, rep, op)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
@@ -190,7 +191,7 @@ func decideByOperations(e *env, table *reports.Table, rep *reports.Report, ops [
 
 // writeTable encodes the table and writes it to -o, stdout (JSON) or
 // defaultGoTable (Go).
-func writeTable(e *env, t *reports.Table, f exportFlags) error {
+func writeTable(e *env, t *export.Table, f exportFlags) error {
 	data, err := encodeTable(t, f.format)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -203,14 +204,14 @@ func writeTable(e *env, t *reports.Table, f exportFlags) error {
 		return err
 	}
 	reportChanges(e, t, f)
-	return reports.WriteFileAtomic(f.out, data)
+	return export.WriteFileAtomic(f.out, data)
 }
 
 // reportChanges prints, to stderr, what the table changes against the
 // one at -o that it replaces (entries and defaults added, replaced and
 // dropped, per kernel).
-func reportChanges(e *env, t *reports.Table, f exportFlags) {
-	old, err := reports.ReadTable(f.out)
+func reportChanges(e *env, t *export.Table, f exportFlags) {
+	old, err := export.ReadTable(f.out)
 	if err != nil {
 		if _, serr := os.Stat(f.out); serr == nil {
 			fmt.Fprintf(e.stderr, "export: %s is replaced; it could not be read to compare (%v)\n", f.out, err)
@@ -224,7 +225,7 @@ func reportChanges(e *env, t *reports.Table, f exportFlags) {
 	}
 }
 
-func encodeTable(t *reports.Table, format string) ([]byte, error) {
+func encodeTable(t *export.Table, format string) ([]byte, error) {
 	if format == "go" {
 		return t.GoSource()
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
-	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 	"github.com/tunelab/tunelab/reports/tablesrc"
 )
 
@@ -166,14 +166,14 @@ func TestExportBaseUsageErrors(t *testing.T) {
 // and features).
 func TestCompiledTableVariantsWithinFeatures(t *testing.T) {
 	needCalibAsm(t)
-	if err := reports.FromDispatch(dispatch.Compiled(), nil).Validate(); err != nil {
+	if err := export.FromDispatch(dispatch.Compiled(), nil).Validate(); err != nil {
 		t.Errorf("compiled dispatch table (kernels/dispatch/ztable.go):\n%v", err)
 	}
 	// The check would catch an AVX-512 variant in an entry measured
 	// without AVX-512.
 	bad := dispatch.Table{Entries: []dispatch.Entry{{Vendor: cpu.VendorAMD, Family: 0x19, Model: 0x11, Kernel: "test.fixed",
 		Features: []string{"avx", "avx2"}, Choices: []dispatch.Choice{{MaxSize: 0, Variant: "isa=avx512vl/unroll=1/align=none"}}}}}
-	if err := reports.FromDispatch(bad, nil).Validate(); err == nil || !strings.Contains(err.Error(), "needs [avx512f avx512vl]") {
+	if err := export.FromDispatch(bad, nil).Validate(); err == nil || !strings.Contains(err.Error(), "needs [avx512f avx512vl]") {
 		t.Errorf("Validate of an AVX-512 variant in an AVX2 entry: %v, want a refusal", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/tunelab/tunelab/lab/mca"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
+	"github.com/tunelab/tunelab/reports/render"
 )
 
 func init() {
@@ -45,22 +47,22 @@ func runReport(e *env, args []string) error {
 		rep.Sections = append(rep.Sections, m.WriteHTML, mca.BoundsHTML(bounds))
 	}
 	cts := newCTSection(rep)
-	rep.Sections = append(rep.Sections, rep.OperationsHTML, cts.writeHTML)
+	rep.Sections = append(rep.Sections, render.OperationsHTML(rep), cts.writeHTML)
 	if err := writeReportFile(*md, func(w io.Writer) error {
-		if err := rep.WriteMarkdown(w); err != nil {
+		if err := render.WriteMarkdown(w, rep); err != nil {
 			return err
 		}
 		return cts.writeMarkdown(w)
 	}); err != nil {
 		return err
 	}
-	if err := writeReportFile(*htmlOut, rep.WriteHTML); err != nil {
+	if err := writeReportFile(*htmlOut, func(w io.Writer) error { return render.WriteHTML(w, rep) }); err != nil {
 		return err
 	}
-	if err := rep.WriteText(e.stdout); err != nil {
+	if err := render.WriteText(e.stdout, rep); err != nil {
 		return err
 	}
-	if err := rep.WriteOperationsText(e.stdout); err != nil {
+	if err := render.WriteOperationsText(e.stdout, rep); err != nil {
 		return err
 	}
 	cts.writeText(e.stdout)
@@ -131,7 +133,7 @@ func writeReportFile(path string, write func(w io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return err
 	}
-	return reports.WriteFileAtomic(path, b.Bytes())
+	return export.WriteFileAtomic(path, b.Bytes())
 }
 
 // parseInterspersed parses flags that may appear before, between or after

@@ -10,6 +10,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 )
 
 // recorded is a real sweep's result file (Zen 3, AVX2, 2026-12-01:
@@ -90,7 +91,7 @@ func checkExport(t *testing.T, want map[string]string) {
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, stderr)
 	}
-	var tab reports.Table
+	var tab export.Table
 	if err := json.Unmarshal([]byte(out), &tab); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func checkExport(t *testing.T, want map[string]string) {
 	}
 }
 
-func exportedAt(tab reports.Table, kernel string, size int) string {
+func exportedAt(tab export.Table, kernel string, size int) string {
 	for _, e := range tab.Entries {
 		if e.Kernel != kernel {
 			continue
@@ -122,7 +123,7 @@ func exportedAt(tab reports.Table, kernel string, size int) string {
 // recorded model with the table exported from the file: every decision
 // must agree with the plan.
 func checkDispatchExplanation(t *testing.T, want map[string]string) {
-	tab, _, err := reports.ExportFiles([]string{recorded}, reports.DefaultOptions())
+	tab, _, err := export.ExportFiles([]string{recorded}, reports.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/internal/resultfile"
-	"github.com/tunelab/tunelab/reports"
+	"github.com/tunelab/tunelab/reports/export"
 )
 
 // legacyBaseFile is the fleet's legacy base: entries of CPUs whose result
@@ -46,7 +46,7 @@ func (f *exportFlags) fleetFiles(given []string) ([]string, error) {
 
 // addFleetSources names the table's sources by their paths from the
 // module root and adds the fleet's legacy base, if it has one.
-func addFleetSources(e *env, t *reports.Table, dir string) error {
+func addFleetSources(e *env, t *export.Table, dir string) error {
 	rel := moduleRelative(dir)
 	t.NameSources(func(path string) string { return rel(path) })
 	path := filepath.Join(dir, legacyBaseFile)
@@ -57,7 +57,7 @@ func addFleetSources(e *env, t *reports.Table, dir string) error {
 	if err != nil {
 		return fmt.Errorf("export: reading the legacy base: %w", err)
 	}
-	base, err := reports.ReadTable(path)
+	base, err := export.ReadTable(path)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

@@ -133,7 +133,7 @@ func TestBenchNameRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		variant string
 		size    int
-	}{{"isa=avx2/rot=prol", 0}, {"isa=generic", 64}, {"isa=avx2/size=x", 1 << 20}} {
+	}{{"isa=avx2/rot=prol", 0}, {"isa=generic", 64}, {"isa=avx2/align=64+8", 1 << 20}} {
 		name := BenchName("KeccakX4", c.variant, c.size)
 		v, size, ok := ParseBenchName("KeccakX4", name, c.size > 0)
 		if !ok || v != c.variant || size != c.size {

@@ -108,8 +108,8 @@ func addPairs(acc map[effectKey]*effectAcc, g *Group, knob string, byValue map[s
 }
 
 func effectLess(a, b *KnobEffect) bool {
-	if a.Model != b.Model {
-		return a.Model.ID() < b.Model.ID()
+	if ma, mb := a.Model.ID(), b.Model.ID(); ma != mb {
+		return ma < mb
 	}
 	if a.Knob != b.Knob {
 		return a.Knob < b.Knob

@@ -65,8 +65,8 @@ func l(from, fa, to, ta string) Link { return Link{from, fa, to, ta} }
 func kemChains(set string) []Chain {
 	front := []Link{
 		l("mlkem.sample", "f", "mlkem.ntt", "f"),    // s, e, y: CBD → NTT
-		l("mlkem.ntt", "f", "mlkem.mulntt", "f"),    // ŝ, ŷ into the products
-		l("mlkem.sample", "f", "mlkem.mulntt", "g"), // Â
+		l("mlkem.ntt", "f", "mlkem.mulntt", "a"),    // ŝ, ŷ into the products
+		l("mlkem.sample", "f", "mlkem.mulntt", "b"), // Â
 		l("mlkem.mulntt", "h", "mlkem.add", "f"),    // Â∘ŝ + ê
 		l("mlkem.ntt", "f", "mlkem.add", "g"),       // ê
 	}
@@ -79,8 +79,8 @@ func kemChains(set string) []Chain {
 	)
 	decaps := []Link{
 		l("mlkem.decompress", "f", "mlkem.ntt", "f"), // u
-		l("mlkem.ntt", "f", "mlkem.mulntt", "f"),
-		l("mlkem.decompress", "f", "mlkem.mulntt", "g"), // ŝ decoded, checked below q
+		l("mlkem.ntt", "f", "mlkem.mulntt", "a"),
+		l("mlkem.decompress", "f", "mlkem.mulntt", "b"), // ŝ decoded, checked below q
 		l("mlkem.mulntt", "h", "mlkem.add", "f"),
 		l("mlkem.add", "f", "mlkem.invntt", "f"),
 		l("mlkem.invntt", "f", "mlkem.add", "f"), // v − NTT⁻¹(ŝᵀ∘û)

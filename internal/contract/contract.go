@@ -90,7 +90,7 @@ var kernels = []Kernel{
 		Doc: "nttGeneric (FIPS 203 Algorithm 9) takes and returns canonical coefficients"},
 	{Name: "mlkem.invntt", Q: QKEM, Args: []Arg{poly16("f", kemCanon, kemCanon)},
 		Doc: "invNTTGeneric (FIPS 203 Algorithm 10) takes and returns canonical coefficients"},
-	{Name: "mlkem.mulntt", Q: QKEM, Args: []Arg{poly16("h", nil, kemCanon), poly16("f", kemCanon, nil), poly16("g", kemCanon, nil)},
+	{Name: "mlkem.mulntt", Q: QKEM, Args: []Arg{poly16("h", nil, kemCanon), poly16("a", kemCanon, nil), poly16("b", kemCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 203 Algorithm 11) multiplies canonical operands into canonical h"},
 	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},

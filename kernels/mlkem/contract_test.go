@@ -62,12 +62,12 @@ func TestGenericContracts(t *testing.T) {
 	}
 	k, _ := contract.Of("mlkem.mulntt")
 	h, _ := k.Arg("h")
-	f, _ := k.Arg("f")
-	g, _ := k.Arg("g")
+	f, _ := k.Arg("a")
+	g, _ := k.Arg("b")
 	for i, p := range in {
 		q := in[(i*7+3)%len(in)]
-		checkArg(t, k.Name, "f", "input", f.In, p)
-		checkArg(t, k.Name, "g", "input", g.In, q)
+		checkArg(t, k.Name, "a", "input", f.In, p)
+		checkArg(t, k.Name, "b", "input", g.In, q)
 		var out [256]int16
 		mulNTTGeneric(&out, p, q)
 		checkArg(t, k.Name, "h", "output", h.Out, &out)

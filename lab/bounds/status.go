@@ -30,10 +30,41 @@ const (
 	Unproven = "unproven"
 )
 
+// A Planted is a defect the generator planted on a copy of a variant
+// (variants/internal/bounds.Plants) and the analysis of the copy: the
+// self-test requires Status overflow with a lane and an instruction.
+type Planted struct {
+	Defect, Doc     string
+	Kernel, Variant string
+	Status          string
+	Index           int
+	Instr           string
+	Lane            int
+	Why             string
+}
+
+// OK reports whether the analysis flagged the planted defect as an
+// overflow with its lane and instruction.
+func (p Planted) OK() bool { return p.Status == Overflow && p.Lane >= 0 && p.Instr != "" }
+
 var (
 	mu       sync.Mutex
 	variants []Variant
+	planted  []Planted
 )
+
+func registerPlanted(ps []Planted) {
+	mu.Lock()
+	defer mu.Unlock()
+	planted = append(planted, ps...)
+}
+
+// PlantedDefects returns the recorded planted defects.
+func PlantedDefects() []Planted {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]Planted(nil), planted...)
+}
 
 // register records a generated status file's variants (called from the
 // zstatic files' init).

@@ -243,4 +243,9 @@ func init() {
 		{Kernel: "mlkem.ntt", Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=64+56", Symbol: "ntt_avx2_mem_unpack_undo_lazy_64p56", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.ntt", Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=64+60", Symbol: "ntt_avx2_mem_unpack_undo_lazy_64p60", Status: "proven", Lo: 0, Hi: 3328},
 	})
+	registerPlanted([]Planted{
+		{Defect: "subtract-chain-short", Doc: "the final subtraction chain one conditional subtraction short (the largest, 8q, step gone), as in issue 42", Kernel: "mlkem.ntt", Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=none", Status: "overflow", Index: 267, Instr: "VMOVDQU64 Z7, (AX)", Lane: 0, Why: "output f[0] in [0, 5653] outside the output bound [0, 3328]"},
+		{Defect: "reduction-removed", Doc: "one Barrett reduction removed from an InvNTT layer (its final subtraction of q·⌊x/q⌋)", Kernel: "mlkem.invntt", Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=none", Status: "overflow", Index: 179, Instr: "VPMULHW nttconst_a1acb744448a<>+0(SB), Z1, Z7", Lane: 0, Why: "mulhi reads a lane in [0, 53248] as signed 16-bit: it spans 2^15"},
+		{Defect: "input-widened", Doc: "the input contract widened by one bit: [0, 2q-1] instead of [0, q-1]", Kernel: "mlkem.invntt", Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=none", Status: "overflow", Index: 124, Instr: "VPMULHW nttconst_a1acb744448a<>+0(SB), Z2, Z8", Lane: 0, Why: "mulhi reads a lane in [0, 53256] as signed 16-bit: it spans 2^15"},
+	})
 }

@@ -219,9 +219,27 @@ func Write() error {
 		}
 	}
 	if *statusOut != "" {
-		if err := writeGo(*statusOut, rs); err != nil {
+		if err := writeGo(*statusOut, rs, plants(rs)); err != nil {
 			return err
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// plants runs the planted defects whose variants this generator built.
+func plants(rs []*VariantResult) []PlantResult {
+	var out []PlantResult
+	for _, p := range Plants {
+		for _, r := range rs {
+			if r.Kernel != p.Kernel || r.Name != p.Variant || r.Symbol == "" {
+				continue
+			}
+			k, _ := contract.Of(r.Kernel)
+			mu.Lock()
+			fn := fns[r.Symbol]
+			mu.Unlock()
+			out = append(out, RunPlant(p, fn, data, ParamsOf(k)))
+		}
+	}
+	return out
 }

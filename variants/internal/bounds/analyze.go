@@ -64,6 +64,9 @@ type Param struct {
 	Lanes int
 	In    *Interval // the input contract of every lane; nil: not read
 	Out   *Interval // the output bound; nil: not written
+	// Values, if set, are the exact input lanes (a concrete run, which
+	// tests compare with the hardware's).
+	Values []int64
 }
 
 // A Finding is why a function is not proven.
@@ -88,6 +91,9 @@ type Result struct {
 	Status  Status
 	Finding *Finding // nil if Proven
 	Out     Interval // the join of the output lanes (signed), if Proven
+	// Lanes are the output lanes' bounds (signed), by parameter, if
+	// Proven.
+	Lanes map[string][]Interval
 }
 
 // Data is the content of the DATA sections, by symbol name.
@@ -289,7 +295,7 @@ func (a *analysis) overflow(lane int, why string, args ...any) {
 
 // outputs checks the output lanes of every parameter with a bound.
 func (a *analysis) outputs() Result {
-	res := Result{Status: Proven, Out: Interval{math.MaxInt64, math.MinInt64}}
+	res := Result{Status: Proven, Out: Interval{math.MaxInt64, math.MinInt64}, Lanes: map[string][]Interval{}}
 	for _, p := range a.spec {
 		if p.Out == nil {
 			continue
@@ -309,6 +315,7 @@ func (a *analysis) outputs() Result {
 				a.overflow(j, "output %s[%d] in %s outside the output bound %s", p.Name, j, l, p.Out)
 			}
 			res.Out.Lo, res.Out.Hi = min(res.Out.Lo, lo), max(res.Out.Hi, hi)
+			res.Lanes[p.Name] = append(res.Lanes[p.Name], Interval{lo, hi})
 		}
 	}
 	return res
@@ -349,8 +356,12 @@ func (a *analysis) memCell(region string, off int64) cell {
 	}
 	l := m[base]
 	if l == nil {
-		l = a.newVar(p.In.Lo, p.In.Hi, false)
-		l.src = -1
+		if p.Values != nil {
+			l = constLane(p.Values[base/int64(p.Elem)])
+		} else {
+			l = a.newVar(p.In.Lo, p.In.Hi, false)
+			l.src = -1
+		}
 		m[base] = l
 	}
 	return cell{l: l, w: int8(p.Elem), k: int8(off - base)}
@@ -381,7 +392,7 @@ func (a *analysis) lanesOf(cs []cell, w int) []*lane {
 func (a *analysis) assemble(cs []cell, w int) *lane {
 	c0 := cs[0]
 	same := c0.l != nil && int(c0.w) == w
-	allConst := true
+	exact, wrap := true, false
 	for k, c := range cs {
 		if c.l == nil {
 			a.unproven("a read of a register byte nothing wrote")
@@ -389,19 +400,20 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		if c.l != c0.l || int(c.k) != k {
 			same = false
 		}
-		if !c.l.isConst() {
-			allConst = false
-		}
+		exact = exact && c.l.lo == c.l.hi
+		wrap = wrap || c.l.wrap
 	}
 	if same {
 		return c0.l
 	}
-	if allConst {
+	if exact { // a constant bit pattern (of a wrapping product if any part is)
 		var u uint64
 		for k := len(cs) - 1; k >= 0; k-- {
 			u = u<<8 | uint64(byteOf(cs[k]))
 		}
-		return constLane(wrapSigned(uint(8*w), int64(u)))
+		l := constLane(wrapSigned(uint(8*w), int64(u)))
+		l.wrap = wrap
+		return l
 	}
 	if int(c0.w) > w && int(c0.k)%w == 0 { // a part of a wider lane
 		for k, c := range cs {

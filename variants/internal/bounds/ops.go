@@ -414,14 +414,17 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 // combine computes op on lanes x and y of b bits, lane j of the
 // destination.
 func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
-	if x.isConst() && y.isConst() {
+	if x.lo == x.hi && y.lo == y.hi { // exact bit patterns
+		if (x.wrap || y.wrap) && !multiplies[op] {
+			a.overflow(j, "%s reads a wrapping low product as a value", op)
+		}
 		r, ok := apply(op, b, x.lo, y.lo)
 		if !ok {
 			a.overflow(j, "%s of %d and %d overflows %d bits", op, x.lo, y.lo, b)
 		}
 		l := constLane(r)
-		if op == "mullo" && !fits(b, mulExact(b, x.lo, y.lo), mulExact(b, x.lo, y.lo)) {
-			l = &lane{lo: smin(b), hi: smax(b), sym: -1, wrap: true, src: int32(a.i)}
+		if op == "mullo" && (x.wrap || y.wrap || !fits(b, mulExact(b, x.lo, y.lo), mulExact(b, x.lo, y.lo))) {
+			l.wrap = true // the exact pattern of a wrapping low product
 		}
 		return l
 	}

@@ -243,3 +243,74 @@ func TestLoopRunsItsTripCount(t *testing.T) {
 
 // zq1729 is 1729·q⁻¹ mod 2^16, signed.
 var zq1729 = func() int16 { z := int32(1729); return int16(z * -3327) }()
+
+// TestMaskedMerge: a masked EVEX instruction writes the elements its
+// opmask selects and keeps the others (merging) or zeroes them (Z).
+func TestMaskedMerge(t *testing.T) {
+	body := func(zeroing bool) func(c *build.Context, f reg.Register) {
+		return func(c *build.Context, f reg.Register) {
+			x, y, m := c.YMM(), c.YMM(), c.GP32()
+			c.VMOVDQU(Mem{Base: f}, x)
+			c.VPADDW(x, x, y) // y = 2x
+			c.MOVL(U32(0x55), m)
+			c.KMOVW(m, reg.K1)
+			if zeroing {
+				c.VMOVSHDUP_Z(x, reg.K1, y)
+			} else {
+				c.VMOVSHDUP(x, reg.K1, y)
+			}
+			c.VMOVDQU(y, Mem{Base: f})
+		}
+	}
+	in := bounds.Interval{Lo: 1, Hi: 10}
+	fn, d := compiled(t, body(false))
+	if r := bounds.Analyze(fn, d, params(in, bounds.Interval{Lo: 1, Hi: 20})); r.Status != bounds.Proven {
+		t.Fatalf("merging: %s (%v), want proven within [1, 20]", r.Status, r.Finding)
+	}
+	// The unselected dword 1 keeps 2x: lanes 2 and 3 exceed 10.
+	r := bounds.Analyze(fn, d, params(in, in))
+	if r.Status != bounds.Overflow || r.Finding.Lane != 2 {
+		t.Fatalf("merging within [1, 10]: %s (%v), want overflow at lane 2", r.Status, r.Finding)
+	}
+	fn, d = compiled(t, body(true))
+	r = bounds.Analyze(fn, d, params(in, in))
+	if r.Status != bounds.Overflow || r.Finding.Lane != 2 || !strings.Contains(r.Finding.What, "[0, 0]") {
+		t.Fatalf("zeroing within [1, 10]: %s (%v), want lane 2 zeroed, outside", r.Status, r.Finding)
+	}
+}
+
+// TestIFMA: VPMADD52HUQ adds the high 52 bits of the 104-bit product,
+// VPMADD52LUQ the low ones (exact while the product is below 2^52).
+func TestIFMA(t *testing.T) {
+	for _, c := range []struct {
+		high   bool
+		in, hi int64
+	}{{true, 1 << 44, 1 << 36}, {false, 1 << 20, 1 << 40}} {
+		b := build.NewContext()
+		b.Function("f")
+		b.SignatureExpr("func(f *[4]int64)")
+		f := b.Load(b.Param("f"), b.GP64())
+		x, y := b.YMM(), b.YMM()
+		b.VMOVDQU(Mem{Base: f}, x)
+		b.VPXOR(y, y, y)
+		if c.high {
+			b.VPMADD52HUQ(x, x, y)
+		} else {
+			b.VPMADD52LUQ(x, x, y)
+		}
+		b.VMOVDQU(y, Mem{Base: f})
+		b.RET()
+		file, err := b.Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pass.Compile.Execute(file); err != nil {
+			t.Fatal(err)
+		}
+		in, out := bounds.Interval{Lo: 0, Hi: c.in}, bounds.Interval{Lo: 0, Hi: 1<<62 - 1}
+		r := bounds.Analyze(file.Functions()[0], bounds.DataOf(file), []bounds.Param{{Name: "f", Elem: 8, Lanes: 4, In: &in, Out: &out}})
+		if r.Status != bounds.Proven || r.Out != (bounds.Interval{Lo: 0, Hi: c.hi}) {
+			t.Errorf("high %v, x in [0, %d]: %s %v (%v), want proven [0, %d]", c.high, c.in, r.Status, r.Out, r.Finding, c.hi)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/mmcloughlin/avo/ir"
@@ -77,6 +78,9 @@ func (a *analysis) immOf(op operand.Op) uint64 {
 // step applies one instruction.
 func (a *analysis) step(in *ir.Instruction) {
 	op := in.Opcode
+	if a.maskedForm(in) {
+		return
+	}
 	if len(in.Suffixes) > 0 {
 		a.unproven("suffixes %v are not modelled", in.Suffixes)
 	}
@@ -123,6 +127,8 @@ func (a *analysis) step(in *ir.Instruction) {
 		a.widening(in)
 	case "VPMADDWD":
 		a.maddwd(in)
+	case "VPMADD52LUQ", "VPMADD52HUQ":
+		a.madd52(in)
 	default:
 		a.unproven("instruction %s is not modelled", op)
 	}
@@ -469,4 +475,120 @@ func exprOf(l *lane) *node {
 		return xNode
 	}
 	return l.e
+}
+
+// maskedForm applies an EVEX instruction masked by a constant opmask
+// (merging, or zeroing with the Z suffix): the unmasked instruction,
+// then the destination's elements whose mask bit is clear restored (or
+// zeroed). It reports whether in was one.
+func (a *analysis) maskedForm(in *ir.Instruction) bool {
+	if strings.HasPrefix(in.Opcode, "VPBLENDM") || strings.HasPrefix(in.Opcode, "K") {
+		return false
+	}
+	at := -1
+	for k, o := range in.Operands {
+		if r, ok := o.(reg.Register); ok && r.Kind() == reg.KindOpmask {
+			at = k
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	zeroing := false
+	for _, sfx := range in.Suffixes {
+		if sfx != "Z" {
+			a.unproven("suffix %s of a masked %s is not modelled", sfx, in.Opcode)
+		}
+		zeroing = true
+	}
+	g := maskElem(in.Opcode)
+	dst := in.Operands[len(in.Operands)-1]
+	if _, _, ok := vreg(dst); !ok || g == 0 || at != len(in.Operands)-2 {
+		a.unproven("the masked form of %s is not modelled", in.Opcode)
+	}
+	k := a.kmask(in.Operands[at])
+	di, n, _ := vreg(dst)
+	old := a.s.v[di]
+	c := *in
+	c.Suffixes = nil
+	c.Operands = append(append([]operand.Op(nil), in.Operands[:at]...), dst)
+	a.step(&c)
+	for e := 0; e < n/g; e++ {
+		if k>>uint(e)&1 != 0 {
+			continue
+		}
+		for b := e * g; b < (e+1)*g; b++ {
+			if zeroing {
+				a.s.v[di][b] = cell{l: zero, w: 1}
+			} else {
+				a.s.v[di][b] = old[b]
+			}
+		}
+	}
+	return true
+}
+
+// maskElem is the element size in bytes an opmask selects for opcode;
+// 0 if unknown.
+func maskElem(op string) int {
+	switch op {
+	case "VMOVSHDUP", "VMOVSLDUP", "VMOVDQU32", "VMOVDQA32", "VPSHUFD", "VPUNPCKLDQ", "VPUNPCKHDQ", "VPMADDWD":
+		return 4
+	case "VMOVDQU64", "VMOVDQA64", "VPMULDQ", "VPMULUDQ", "VPUNPCKLQDQ", "VPUNPCKHQDQ", "VPMADD52LUQ", "VPMADD52HUQ":
+		return 8
+	case "VMOVDQU16":
+		return 2
+	case "VMOVDQU8":
+		return 1
+	}
+	if lo, ok := laneOps[op]; ok {
+		return lo.w
+	}
+	return 0
+}
+
+// madd52 models VPMADD52LUQ and VPMADD52HUQ: the low or high 52 bits of
+// the 104-bit product of the operands' low 52 bits, added to the
+// destination's 64-bit lanes.
+func (a *analysis) madd52(in *ir.Instruction) {
+	ops := in.Operands
+	if len(ops) != 3 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	n := a.size(in)
+	x := a.lanesOf(a.read(ops[1], n), 8)
+	y := a.lanesOf(a.read(ops[0], n), 8)
+	acc := a.lanesOf(a.read(ops[2], n), 8)
+	const m52 = 1<<52 - 1
+	low52 := func(l *lane) (uint64, uint64) {
+		lo, hi, ok := unsignedView(64, l.lo, l.hi)
+		if !ok || l.wrap || hi > m52 {
+			return 0, m52
+		}
+		return uint64(lo), uint64(hi)
+	}
+	out := make([]*lane, len(x))
+	for j := range x {
+		xl, xh := low52(x[j])
+		yl, yh := low52(y[j])
+		ph, pl := bits.Mul64(xl, yl)
+		qh, ql := bits.Mul64(xh, yh)
+		var lo, hi uint64
+		if in.Opcode == "VPMADD52HUQ" {
+			lo, hi = ph<<12|pl>>52, qh<<12|ql>>52
+		} else if ph<<12|pl>>52 == qh<<12|ql>>52 {
+			lo, hi = pl&m52, ql&m52
+		} else {
+			lo, hi = 0, m52
+		}
+		if acc[j].wrap {
+			a.overflow(j, "%s accumulates into a wrapping low product", in.Opcode)
+		}
+		s, S := acc[j].lo+int64(lo), acc[j].hi+int64(hi)
+		if acc[j].lo < 0 || S < acc[j].hi || !fits(64, s, S) {
+			a.overflow(j, "%s: accumulator [%d, %d] plus [%d, %d] overflows 64 bits", in.Opcode, acc[j].lo, acc[j].hi, lo, hi)
+		}
+		out[j] = a.newVar(s, S, false)
+	}
+	a.write(ops[2], cellsOf(out, 8))
 }

@@ -314,3 +314,45 @@ func TestIFMA(t *testing.T) {
 		}
 	}
 }
+
+// TestBisectionReduce32: ML-DSA's x - q·⌊(x + 2^22)/2^23⌋ and the sign
+// fix bring x in ±2^26 into [0, q): the input's range is beyond
+// enumeration, and branch and bound on it proves the bound exactly.
+func TestBisectionReduce32(t *testing.T) {
+	const q = 8380417
+	b := build.NewContext()
+	b.Function("f")
+	b.SignatureExpr("func(f *[8]int32)")
+	f := b.Load(b.Param("f"), b.GP64())
+	c22 := b.StaticGlobal("c22")
+	for i := 0; i < 8; i++ {
+		b.AddDatum(4*i, U32(1<<22))
+	}
+	qv := b.StaticGlobal("q")
+	for i := 0; i < 8; i++ {
+		b.AddDatum(4*i, U32(q))
+	}
+	x, t1 := b.YMM(), b.YMM()
+	b.VMOVDQU(Mem{Base: f}, x)
+	b.VPADDD(c22, x, t1)
+	b.VPSRAD(U8(23), t1, t1)
+	b.VPMULLD(qv, t1, t1)
+	b.VPSUBD(t1, x, x)
+	b.VPSRAD(U8(31), x, t1)
+	b.VPAND(qv, t1, t1)
+	b.VPADDD(t1, x, x)
+	b.VMOVDQU(x, Mem{Base: f})
+	b.RET()
+	file, err := b.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pass.Compile.Execute(file); err != nil {
+		t.Fatal(err)
+	}
+	in, out := bounds.Interval{Lo: -1 << 26, Hi: 1 << 26}, bounds.Interval{Lo: 0, Hi: q - 1}
+	r := bounds.Analyze(file.Functions()[0], bounds.DataOf(file), []bounds.Param{{Name: "f", Elem: 4, Lanes: 8, In: &in, Out: &out}})
+	if r.Status != bounds.Proven || r.Out != out {
+		t.Fatalf("%s %v (%v), want proven [0, q-1] exactly", r.Status, r.Out, r.Finding)
+	}
+}

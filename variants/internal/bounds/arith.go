@@ -174,3 +174,118 @@ func (n *node) hasWrap() bool {
 	}
 	return n.wrapped || n.a.hasWrap() || n.y.hasWrap()
 }
+
+// evalIv bounds n over x in [lo, hi] by interval arithmetic at every
+// node (sound; tight when the range is small).
+func evalIv(n *node, lo, hi int64) (*lane, string) {
+	switch n.op {
+	case "x":
+		return &lane{lo: lo, hi: hi}, ""
+	case "const":
+		return &lane{lo: n.c, hi: n.c}, ""
+	}
+	a, why := evalIv(n.a, lo, hi)
+	if why != "" {
+		return nil, why
+	}
+	y, why := evalIv(n.y, lo, hi)
+	if why != "" {
+		return nil, why
+	}
+	if a.lo == a.hi && y.lo == y.hi && !a.wrap && !y.wrap { // exact
+		r, ok := apply(n.op, n.b, a.lo, y.lo)
+		if !ok {
+			return nil, fmt.Sprintf("%s of %d and %d overflows %d bits", n.op, a.lo, y.lo, n.b)
+		}
+		return &lane{lo: r, hi: r, wrap: n.op == "mullo" && !fits(n.b, mulExact(n.b, a.lo, y.lo), mulExact(n.b, a.lo, y.lo))}, ""
+	}
+	l, h, wrap, why := ivOp(n.op, n.b, a, y)
+	if why != "" {
+		return nil, why
+	}
+	return &lane{lo: l, hi: h, wrap: wrap}, ""
+}
+
+// maxPieces bounds the pieces bisect splits a range into.
+const maxPieces = 2048
+
+type piece struct {
+	lo, hi int64
+	r      *lane
+	why    string
+}
+
+// bisect bounds n over x in [lo, hi], a range too large to enumerate, by
+// branch and bound: it splits the pieces that fail, hold the least lower
+// bound or the greatest upper bound, until those are single values or
+// maxPieces is reached; the union of the pieces' bounds is sound at any
+// point. A failure on a single value is a witness; on a wider piece it
+// is what the analysis could not exclude.
+func bisect(n *node, lo, hi int64) enumVal {
+	k := enumKey{n.key, lo, hi}
+	if v, ok := enumCache.Load(k); ok {
+		return v.(enumVal)
+	}
+	ev := func(l, h int64) piece {
+		r, why := evalIv(n, l, h)
+		return piece{lo: l, hi: h, r: r, why: why}
+	}
+	ps := []piece{ev(lo, hi)}
+	for step := 0; len(ps) < maxPieces; step++ {
+		i := pickPiece(ps, step)
+		if i < 0 {
+			break
+		}
+		p := ps[i]
+		mid := p.lo + (p.hi-p.lo)/2
+		ps[i] = ev(p.lo, mid)
+		ps = append(ps, ev(mid+1, p.hi))
+	}
+	out := enumVal{lo: 1<<63 - 1, hi: -1 << 63}
+	for _, p := range ps {
+		if p.why != "" {
+			out = enumVal{err: &evalErr{fmt.Sprintf("for inputs in [%d, %d]: %s", p.lo, p.hi, p.why)}}
+			break
+		}
+		if p.r.wrap {
+			out = enumVal{err: &evalErr{"the result is a wrapping low product"}}
+			break
+		}
+		out.lo, out.hi = min(out.lo, p.r.lo), max(out.hi, p.r.hi)
+	}
+	enumCache.Store(k, out)
+	return out
+}
+
+// pickPiece returns the piece to split next: a failing one, else
+// alternately the one with the least lower or the greatest upper bound;
+// -1 if that one is a single value.
+func pickPiece(ps []piece, step int) int {
+	for i, p := range ps {
+		if p.why != "" || p.r.wrap {
+			if p.hi > p.lo {
+				return i
+			}
+			return -1 // a witness
+		}
+	}
+	lo, hi := 0, 0
+	for i, p := range ps {
+		if p.r.lo < ps[lo].r.lo {
+			lo = i
+		}
+		if p.r.hi > ps[hi].r.hi {
+			hi = i
+		}
+	}
+	order := []int{lo, hi}
+	if step%2 == 1 {
+		order = []int{hi, lo}
+	}
+	for _, i := range order {
+		if ps[i].hi > ps[i].lo {
+			return i
+		}
+	}
+	return -1
+}

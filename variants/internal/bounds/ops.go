@@ -450,8 +450,13 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	e.wrapped = wrap
 	v := a.vars[sym]
 	both := !x.isConst() && !y.isConst()
-	if both && v.Hi-v.Lo < maxEnum && !exprOf(x).hasWrap() && !exprOf(y).hasWrap() {
-		r := enumerate(e, v.Lo, v.Hi)
+	if both && !exprOf(x).hasWrap() && !exprOf(y).hasWrap() {
+		var r enumVal
+		if v.Hi-v.Lo < maxEnum {
+			r = enumerate(e, v.Lo, v.Hi)
+		} else {
+			r = bisect(e, v.Lo, v.Hi)
+		}
 		if r.err != nil {
 			a.overflow(j, "%s", r.err.why)
 		}

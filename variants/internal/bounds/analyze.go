@@ -20,16 +20,18 @@
 // read of a byte nothing wrote, a non-constant shuffle control, all stop
 // the analysis with status Unproven, never Proven. An add, subtract or
 // left shift whose result fits no b-bit form, a lane read as signed that
-// spans 2^(b-1) (or as unsigned that spans 0), a wrapping low product
-// used other than as a multiply's operand, and an output lane outside
+// spans 2^(b-1) (or as unsigned that spans 0) and an output lane outside
 // the declared output bound are Overflow findings, with the instruction
-// and the lane.
+// and the lane; a wrapping low product used other than as a multiply's
+// operand is Unproven, with the instruction and the lane (see
+// overflow).
 package bounds
 
 import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
@@ -182,6 +184,8 @@ type analysis struct {
 	spec   []Param
 	vars   []Interval // the base variables' ranges
 	inputs map[string]map[int64]*lane
+	parts  map[partKey]*lane
+	merges map[string]*lane
 	s      *state
 	i      int // the instruction being analysed
 }
@@ -193,7 +197,7 @@ type stop struct{ f Finding }
 // with the contracts of its pointer parameters and the DATA sections.
 func Analyze(fn *ir.Function, data Data, params []Param) (res Result) {
 	a := &analysis{fn: fn, insts: fn.Instructions(), data: data, params: map[string]Param{}, spec: params,
-		inputs: map[string]map[int64]*lane{}}
+		inputs: map[string]map[int64]*lane{}, parts: map[partKey]*lane{}, merges: map[string]*lane{}}
 	for _, p := range params {
 		a.params[p.Name] = p
 	}
@@ -289,9 +293,22 @@ func (a *analysis) unproven(why string, args ...any) {
 	panic(stop{Finding{Status: Unproven, Index: a.i, Lane: -1, What: fmt.Sprintf(why, args...)}})
 }
 
+// overflow ends the analysis with an overflow finding at lane of the
+// current instruction; a wrapping low product read as a value (or
+// stored) is Unproven instead: the modular cancellation of two wrapping
+// products (Shoup's a·w - t·q) is not modelled, so the analysis cannot
+// tell an intended wrap from an overflow there.
 func (a *analysis) overflow(lane int, why string, args ...any) {
-	panic(stop{Finding{Status: Overflow, Index: a.i, Lane: lane, What: fmt.Sprintf(why, args...)}})
+	what := fmt.Sprintf(why, args...)
+	st := Overflow
+	if strings.Contains(what, wrapping) {
+		st = Unproven
+	}
+	panic(stop{Finding{Status: st, Index: a.i, Lane: lane, What: what}})
 }
+
+// wrapping is in every finding about a wrapping low product.
+const wrapping = "wrapping low product"
 
 // outputs checks the output lanes of every parameter with a bound.
 func (a *analysis) outputs() Result {
@@ -430,8 +447,24 @@ func byteOf(c cell) byte {
 	return byte(uint64(c.l.lo) >> (8 * uint(c.k)))
 }
 
-// part returns part k (width w) of lane l of width lw.
+type partKey struct {
+	l        *lane
+	lw, k, w int
+}
+
+// part returns part k (width w) of lane l of width lw: the same lane
+// each time (so that two reads of a part are one variable).
 func (a *analysis) part(l *lane, lw, k, w int) *lane {
+	key := partKey{l, lw, k, w}
+	if p, ok := a.parts[key]; ok {
+		return p
+	}
+	p := a.newPart(l, lw, k, w)
+	a.parts[key] = p
+	return p
+}
+
+func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
 	b, s := uint(8*w), uint(8*w*k)
 	lo, hi, ok := signedView(uint(8*lw), l.lo, l.hi)
 	if !ok || l.wrap {
@@ -450,8 +483,22 @@ func (a *analysis) part(l *lane, lw, k, w int) *lane {
 	return a.newVar(smin(b), smax(b), true) // a low part of a wide value
 }
 
-// merge builds a lane of width w from complete narrower lanes.
+// merge builds a lane of width w from complete narrower lanes: the same
+// lane each time the same parts are merged.
 func (a *analysis) merge(cs []cell, w int) *lane {
+	key := fmt.Sprint(w)
+	for _, c := range cs {
+		key += fmt.Sprintf(",%p.%d", c.l, c.k)
+	}
+	if m, ok := a.merges[key]; ok {
+		return m
+	}
+	m := a.newMerge(cs, w)
+	a.merges[key] = m
+	return m
+}
+
+func (a *analysis) newMerge(cs []cell, w int) *lane {
 	var lo, hi int64
 	wrap := false
 	for k := 0; k < w; {

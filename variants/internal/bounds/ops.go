@@ -567,7 +567,7 @@ func (a *analysis) madd52(in *ir.Instruction) {
 	const m52 = 1<<52 - 1
 	low52 := func(l *lane) (uint64, uint64) {
 		lo, hi, ok := unsignedView(64, l.lo, l.hi)
-		if !ok || l.wrap || hi > m52 {
+		if !ok || l.wrap && l.lo != l.hi || hi > m52 {
 			return 0, m52
 		}
 		return uint64(lo), uint64(hi)

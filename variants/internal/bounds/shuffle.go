@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
 )
 
 // shuffle applies a data movement (shuffle, blend, permute, broadcast,
@@ -14,7 +15,12 @@ func (a *analysis) shuffle(in *ir.Instruction) bool {
 	if _, dn, ok := vreg(last); ok {
 		n = dn
 	}
-	src := func(k int) []cell { return a.read(ops[k], 64) }
+	src := func(k int) []cell { // 64 cells; a memory operand's beyond n unwritten
+		if _, ok := ops[k].(operand.Mem); ok {
+			return append(a.read(ops[k], n), make([]cell, 64-n)...)
+		}
+		return a.read(ops[k], 64)
+	}
 	out := make([]cell, n)
 	zc := cell{l: zero, w: 1}
 	set := func(f func(d int) cell) {
@@ -340,13 +346,13 @@ func (a *analysis) widening(in *ir.Instruction) {
 		}
 		pl, ph, pok := view(32, p.lo, p.hi)
 		ql, qh, qok := view(32, q.lo, q.hi)
-		if p.wrap {
+		if p.wrap && p.lo != p.hi { // any pattern; an exact one is read as it is
 			pl, ph, pok = view(32, smin(32), smax(32))
 			if !signed {
 				pl, ph, pok = 0, umax(32), true
 			}
 		}
-		if q.wrap {
+		if q.wrap && q.lo != q.hi {
 			ql, qh, qok = view(32, smin(32), smax(32))
 			if !signed {
 				ql, qh, qok = 0, umax(32), true

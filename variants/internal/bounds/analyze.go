@@ -205,8 +205,8 @@ func Analyze(fn *ir.Function, data Data, params []Param) (res Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			st, ok := r.(stop)
-			if !ok {
-				panic(r)
+			if !ok { // an operand form the model did not expect: not proven
+				st = stop{Finding{Status: Unproven, Index: a.i, Lane: -1, What: fmt.Sprintf("the analysis failed: %v", r)}}
 			}
 			if st.f.Index >= 0 && st.f.Index < len(a.insts) {
 				st.f.Instr = avogen.Asm(a.insts[st.f.Index])

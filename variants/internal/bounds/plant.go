@@ -29,6 +29,9 @@ var Plants = []Plant{
 	{Defect: "reduction-removed", Kernel: "mlkem.invntt", Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=none",
 		Doc:    "one Barrett reduction removed from an InvNTT layer (its final subtraction of q·⌊x/q⌋)",
 		Mutate: removeFirst(barrettSub)},
+	{Defect: "lazy-one-layer-too-far", Kernel: "mlkem.invntt", Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=none",
+		Doc:    "the lazy rule one layer too far: every Barrett reduction of the first reducing layer left out, none happening before the next layer's products",
+		Mutate: removeLayer},
 	{Defect: "input-widened", Kernel: "mlkem.invntt", Variant: "isa=avx512/regs=all/shuf=blend/reorder=undo/red=lazy/align=none",
 		Doc: "the input contract widened by one bit: [0, 2q-1] instead of [0, q-1]",
 		Mutate: func(fn *ir.Function, ps []Param) (*ir.Function, []Param, error) {
@@ -130,4 +133,25 @@ func RunPlant(p Plant, fn *ir.Function, d Data, params []Param) PlantResult {
 		return PlantResult{Plant: p, Err: err}
 	}
 	return PlantResult{Plant: p, Result: Analyze(c, d, ps)}
+}
+
+// removeLayer removes the final subtraction of every Barrett reduction
+// from the first one to the next Montgomery product (a VPMULLW not
+// following a VPSRAW, as Barrett's does): the reductions of the first
+// layer that reduces.
+func removeLayer(fn *ir.Function, ps []Param) (*ir.Function, []Param, error) {
+	insts := fn.Instructions()
+	var drop []int
+	for i := range insts {
+		if len(drop) > 0 && insts[i].Opcode == "VPMULLW" && insts[i-1].Opcode != "VPSRAW" {
+			break
+		}
+		if d := barrettSub(insts, i); d != nil {
+			drop = append(drop, d...)
+		}
+	}
+	if len(drop) == 0 {
+		return nil, nil, fmt.Errorf("%s: no Barrett reduction", fn.Name)
+	}
+	return without(fn, insts, drop), ps, nil
 }

@@ -47,6 +47,7 @@ func TestPlantedDefects(t *testing.T) {
 	}{
 		{"subtract-chain-short", chain, bounds.Interval{Lo: 0, Hi: 4*q - 1}, canon},
 		{"reduction-removed", barrett(false), barrettIn, bounds.Interval{Lo: 0, Hi: q}},
+		{"lazy-one-layer-too-far", barrett(false), barrettIn, bounds.Interval{Lo: 0, Hi: q}},
 		{"input-widened", chain, bounds.Interval{Lo: 0, Hi: 4*q - 1}, canon},
 	} {
 		fn, d := compiled(t, c.body)

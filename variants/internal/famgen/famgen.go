@@ -23,10 +23,14 @@
 //     check both files (ctcheck.CheckSplit);
 //  4. with -table, write the lab and production tables (WriteTables; with
 //     -lab, the lab table goes to -lab's package);
-//  5. write the constant-time status (ctcheck.Write, the -ct flag).
+//  5. write the constant-time status (ctcheck.Write, the -ct flag);
+//  6. with -bounds, run the range analysis (variants/internal/bounds) on
+//     every variant the tables list of a kernel with a contract
+//     (internal/contract): the tables leave out, and the generator
+//     prints, each variant whose bounds it refutes; write the status.
 //
-// The flags are avo's (-out, -stubs, -pkg), ctcheck's -ct and this
-// package's -table, -prod and -lab. With -lab, the family's package
+// The flags are avo's (-out, -stubs, -pkg), ctcheck's -ct, bounds'
+// -bounds and this package's -table, -prod and -lab. With -lab, the family's package
 // under kernels/ holds only what production links, and the package under
 // lab/variants the rest (see variant.OfferLab).
 package famgen
@@ -41,6 +45,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
+	"github.com/tunelab/tunelab/variants/internal/bounds"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/gofile"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
@@ -209,12 +214,20 @@ func Generate[T any](g Generator[T]) {
 			log.Fatal(err)
 		}
 	}
+	if bounds.Enabled() {
+		if err := bounds.Check(); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if *tableOut != "" {
 		if err := g.Tables(tables, *prodOut, built); err != nil {
 			log.Fatal(err)
 		}
 	}
 	if err := ctcheck.Write(); err != nil {
+		log.Fatal(err)
+	}
+	if err := bounds.Write(); err != nil {
 		log.Fatal(err)
 	}
 }

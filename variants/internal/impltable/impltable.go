@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/variants/internal/bounds"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/gofile"
 )
@@ -77,7 +78,9 @@ func newFile(pkgPath, gen string) File {
 // Write writes the lab table to labPath and the production table to
 // prodPath. It records every row's function with the constant-time check
 // (ctcheck.RecordVariant; nothing if the generator did not run it), so
-// that the production table leaves out variants with findings.
+// that the production table leaves out variants with findings, and with
+// the range analysis (bounds.RecordVariants), so that both tables leave
+// out the variants whose value bounds it refuted.
 //
 // In a split run (StartSplit), the lab table goes to labPath in the lab
 // package, and the production table gets the functions reading it; while
@@ -115,12 +118,32 @@ func (f *File) record() error {
 			funcs[k] = append(funcs[k], r.funcs()...)
 		}
 	}
+	var vs []bounds.Recorded
 	for _, k := range keys {
 		if err := ctcheck.RecordVariant(k[0], k[1], funcs[k]...); err != nil {
 			return err
 		}
+		vs = append(vs, bounds.Recorded{Kernel: k[0], Name: k[1], Symbols: funcs[k]})
 	}
+	if err := bounds.RecordVariants(vs); err != nil {
+		return err
+	}
+	f.refuse()
 	return nil
+}
+
+// refuse leaves out of f's lists the variants whose value bounds the
+// range analysis refuted (bounds.Refused; bounds.Write prints why).
+func (f *File) refuse() {
+	for i, l := range f.Lists {
+		var rows []Row
+		for _, r := range l.Rows {
+			if !bounds.Refused(l.Kernel, r.Name) {
+				rows = append(rows, r)
+			}
+		}
+		f.Lists[i].Rows = rows
+	}
 }
 
 func (f *File) write(path string, prod bool) error {

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tunelab/tunelab/lab/bounds"
+)
+
+// TestBoundsMLKEMNTT: every generated ML-KEM NTT, InvNTT and MulNTT
+// variant is proven within the canonical output contract; the chains
+// hold; the summary counts the lines.
+func TestBoundsMLKEMNTT(t *testing.T) {
+	out, stderr, code := runCLI(t, "bounds", "--kernel", "mlkem.ntt,mlkem.invntt,mlkem.mulntt")
+	if code != 0 {
+		t.Fatalf("bounds: exit %d: %s%s", code, out, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	variants := 0
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 4 && strings.HasPrefix(f[0], "mlkem.") {
+			variants++
+			if f[2] != "proven" || f[3] != "[0,q-1]" {
+				t.Errorf("line %q: want proven within [0, q-1]", l)
+			}
+		}
+	}
+	if variants < 200 || !strings.HasPrefix(last, "bounds: ") || !strings.Contains(last, " variants: ") ||
+		!strings.Contains(last, fmt.Sprint(variants)+" proven, 0 overflow, 0 unproven") {
+		t.Errorf("%d variant lines, last line %q", variants, last)
+	}
+	if !strings.Contains(out, "chain ML-KEM-768 encaps: ") || strings.Contains(out, "broken") {
+		t.Errorf("chains missing or broken:\n%s", out)
+	}
+}
+
+// TestBoundsUncoveredFails: kernels the analysis does not cover yet
+// (poly1305), and variants it cannot prove (ML-DSA's mul=shoup), are
+// reported unproven, and the command fails.
+func TestBoundsUncoveredFails(t *testing.T) {
+	out, _, code := runCLI(t, "bounds", "--kernel", "poly1305,mldsa.ntt")
+	if code != 1 || !strings.Contains(out, "poly1305 ") || strings.Contains(out, " overflow ") {
+		t.Fatalf("bounds --kernel poly1305,mldsa.ntt: exit %d, want 1 with unproven lines:\n%s", code, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 4 && f[0] == "poly1305" && f[2] != "unproven":
+			t.Errorf("poly1305 is not analysed, yet %q", l)
+		case len(f) == 4 && f[0] == "mldsa.ntt" && strings.Contains(f[1], "mul=shoup") && f[2] != "unproven":
+			t.Errorf("Shoup's product is not modelled, yet %q", l)
+		case len(f) == 4 && f[0] == "mldsa.ntt" && !strings.Contains(f[1], "mul=shoup") && f[2] != "proven":
+			t.Errorf("want proven: %q", l)
+		}
+	}
+}
+
+// TestBoundsSelftest: every defect planted on a copy of a generated
+// variant is reported as an overflow with lane and instruction; a
+// recorded miss would fail the command.
+func TestBoundsSelftest(t *testing.T) {
+	out, stderr, code := runCLI(t, "bounds", "--selftest")
+	if code != 0 {
+		t.Fatalf("bounds --selftest: exit %d: %s%s", code, out, stderr)
+	}
+	ps := bounds.PlantedDefects()
+	if len(ps) < 3 {
+		t.Fatalf("%d planted defects recorded, want at least 3", len(ps))
+	}
+	for _, p := range ps {
+		if !p.OK() || !strings.Contains(out, p.Defect+" ") || !strings.Contains(out, p.Instr) {
+			t.Errorf("planted %s: %s lane %d %q not reported as flagged:\n%s", p.Defect, p.Status, p.Lane, p.Instr, out)
+		}
+	}
+	if !strings.Contains(out, "subtract-chain-short mlkem.ntt") {
+		t.Errorf("the issue's subtraction-chain defect is not planted:\n%s", out)
+	}
+}
+
+func TestBoundsUsage(t *testing.T) {
+	for _, args := range [][]string{{"bounds", "x"}, {"bounds", "--selftest", "--kernel", "mlkem.ntt"}, {"bounds", "--kernel", "nosuch"}} {
+		if _, _, code := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage)", args, code)
+		}
+	}
+}

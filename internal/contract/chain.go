@@ -1,0 +1,190 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Link is one step of an operation's chain: the output From.FromArg
+// is the input To.ToArg of the next step. Glue names a step of Go code
+// between two kernels (an addition with its reduction, an encoding),
+// whose contract Glues declares.
+type Link struct {
+	From, FromArg string
+	To, ToArg     string
+}
+
+// A Chain is the sequence of kernel steps one whole operation runs.
+type Chain struct {
+	Op    string // e.g. "ML-KEM-768 encaps"
+	Links []Link
+}
+
+// Glue steps: Go code between kernels (kernels/mlkem pke.go,
+// kernels/mldsa), with the contracts it keeps (each reduces its result
+// to canonical coefficients).
+var glues = []Kernel{
+	{Name: "mlkem.add", Q: QKEM, Args: []Arg{poly16("f", kemCanon, kemCanon), poly16("g", kemCanon, nil)},
+		Doc: "polyAdd and polySub reduce to canonical coefficients"},
+	{Name: "mlkem.sample", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
+		Doc: "SampleNTT (rejection below q) and CBD output canonical coefficients"},
+	{Name: "mlkem.decompress", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
+		Doc: "Decompress_d and ByteDecode_12 (checked below q) output canonical coefficients"},
+	{Name: "mlkem.compress", Q: QKEM, Args: []Arg{poly16("f", kemCanon, nil)},
+		Doc: "Compress_d and ByteEncode_12 read canonical coefficients"},
+	{Name: "mldsa.sample", Q: QDSA, Args: []Arg{poly32("f", nil, dsaCanon)},
+		Doc: "RejNTTPoly, RejBoundedPoly and ExpandMask (mod q) output canonical coefficients"},
+	{Name: "mldsa.add", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon), poly32("g", dsaCanon, nil)},
+		Doc: "additions and subtractions reduce to canonical coefficients"},
+	{Name: "mldsa.round", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, nil)},
+		Doc: "Power2Round, Decompose, MakeHint, UseHint and the norm checks read canonical coefficients"},
+}
+
+// Glue returns the contract of glue step name.
+func Glue(name string) (Kernel, bool) {
+	for _, k := range glues {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kernel{}, false
+}
+
+func step(name string) (Kernel, bool) {
+	if k, ok := Of(name); ok {
+		return k, true
+	}
+	return Glue(name)
+}
+
+func l(from, fa, to, ta string) Link { return Link{from, fa, to, ta} }
+
+// kemChain is the order of ML-KEM's steps; each parameter set runs the
+// same chain (η1 = 3 for ML-KEM-512 samples by CBD3, the others by CBD2,
+// both canonical: mlkem.sample).
+func kemChains(set string) []Chain {
+	front := []Link{
+		l("mlkem.sample", "f", "mlkem.ntt", "f"),    // s, e, y: CBD → NTT
+		l("mlkem.ntt", "f", "mlkem.mulntt", "a"),    // ŝ, ŷ into the products
+		l("mlkem.sample", "f", "mlkem.mulntt", "b"), // Â
+		l("mlkem.mulntt", "h", "mlkem.add", "f"),    // Â∘ŝ + ê
+		l("mlkem.ntt", "f", "mlkem.add", "g"),       // ê
+	}
+	encaps := append(append([]Link(nil), front...),
+		l("mlkem.add", "f", "mlkem.invntt", "f"),    // the sum of products
+		l("mlkem.mulntt", "h", "mlkem.invntt", "f"), // NTT⁻¹(Âᵀ∘ŷ)
+		l("mlkem.invntt", "f", "mlkem.add", "f"),    // + e1, e2, μ
+		l("mlkem.decompress", "f", "mlkem.add", "g"),
+		l("mlkem.add", "f", "mlkem.compress", "f"),
+	)
+	decaps := []Link{
+		l("mlkem.decompress", "f", "mlkem.ntt", "f"), // u
+		l("mlkem.ntt", "f", "mlkem.mulntt", "a"),
+		l("mlkem.decompress", "f", "mlkem.mulntt", "b"), // ŝ decoded, checked below q
+		l("mlkem.mulntt", "h", "mlkem.add", "f"),
+		l("mlkem.add", "f", "mlkem.invntt", "f"),
+		l("mlkem.invntt", "f", "mlkem.add", "f"), // v − NTT⁻¹(ŝᵀ∘û)
+		l("mlkem.decompress", "f", "mlkem.add", "g"),
+		l("mlkem.add", "f", "mlkem.compress", "f"),
+	}
+	decaps = append(decaps, encaps...) // the re-encryption
+	return []Chain{
+		{Op: "ML-KEM-" + set + " keygen", Links: front},
+		{Op: "ML-KEM-" + set + " encaps", Links: encaps},
+		{Op: "ML-KEM-" + set + " decaps", Links: decaps},
+	}
+}
+
+func dsaChains(set string) []Chain {
+	keygen := []Link{
+		l("mldsa.sample", "f", "mldsa.ntt", "f"), // s1
+		l("mldsa.ntt", "f", "mldsa.mulntt", "b"),
+		l("mldsa.sample", "f", "mldsa.mulntt", "a"), // Â
+		l("mldsa.mulntt", "h", "mldsa.add", "f"),
+		l("mldsa.add", "f", "mldsa.invntt", "f"),
+		l("mldsa.invntt", "f", "mldsa.add", "f"), // + s2
+		l("mldsa.sample", "f", "mldsa.add", "g"),
+		l("mldsa.add", "f", "mldsa.round", "f"), // Power2Round
+	}
+	sign := append(append([]Link(nil), keygen...),
+		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c
+		l("mldsa.ntt", "f", "mldsa.mulntt", "a"), // ĉ
+		l("mldsa.mulntt", "h", "mldsa.invntt", "f"),
+		l("mldsa.invntt", "f", "mldsa.add", "g"), // z = y + cs1, r0 = w − cs2
+		l("mldsa.invntt", "f", "mldsa.round", "f"),
+	)
+	verify := []Link{
+		l("mldsa.sample", "f", "mldsa.ntt", "f"), // z, c, t1·2^d
+		l("mldsa.ntt", "f", "mldsa.mulntt", "a"),
+		l("mldsa.ntt", "f", "mldsa.mulntt", "b"),
+		l("mldsa.mulntt", "h", "mldsa.add", "f"),
+		l("mldsa.add", "f", "mldsa.invntt", "f"),
+		l("mldsa.invntt", "f", "mldsa.round", "f"), // UseHint
+	}
+	return []Chain{
+		{Op: "ML-DSA-" + set + " keygen", Links: keygen},
+		{Op: "ML-DSA-" + set + " sign", Links: sign},
+		{Op: "ML-DSA-" + set + " verify", Links: verify},
+	}
+}
+
+// Chains returns the chains of ML-KEM-512/768/1024 keygen, encaps and
+// decaps and ML-DSA-44/65/87 keygen, sign and verify.
+func Chains() []Chain {
+	var cs []Chain
+	for _, s := range []string{"512", "768", "1024"} {
+		cs = append(cs, kemChains(s)...)
+	}
+	for _, s := range []string{"44", "65", "87"} {
+		cs = append(cs, dsaChains(s)...)
+	}
+	return cs
+}
+
+// Check returns an error naming the first link whose output bound is
+// not within the next step's input bound.
+func (c Chain) Check() error {
+	for _, k := range c.Links {
+		if err := k.Check(); err != nil {
+			return fmt.Errorf("%s: %w", c.Op, err)
+		}
+	}
+	return nil
+}
+
+// Check reports whether the link's output bound implies its input bound.
+func (k Link) Check() error {
+	from, ok := step(k.From)
+	if !ok {
+		return fmt.Errorf("no contract for %s", k.From)
+	}
+	to, ok := step(k.To)
+	if !ok {
+		return fmt.Errorf("no contract for %s", k.To)
+	}
+	fa, ok1 := from.Arg(k.FromArg)
+	ta, ok2 := to.Arg(k.ToArg)
+	switch {
+	case !ok1 || fa.Out == nil:
+		return fmt.Errorf("%s has no output %s", k.From, k.FromArg)
+	case !ok2 || ta.In == nil:
+		return fmt.Errorf("%s has no input %s", k.To, k.ToArg)
+	case fa.Elem != ta.Elem || from.Q != to.Q:
+		return fmt.Errorf("%s.%s and %s.%s differ in lane width or modulus", k.From, k.FromArg, k.To, k.ToArg)
+	case !fa.Out.Within(*ta.In):
+		return fmt.Errorf("%s.%s out %s is not within %s.%s in %s", k.From, k.FromArg, fa.Out.Format(from.Q), k.To, k.ToArg, ta.In.Format(to.Q))
+	}
+	return nil
+}
+
+// String is the chain as "a → b → ...".
+func (c Chain) String() string {
+	var b strings.Builder
+	for i, k := range c.Links {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s.%s→%s.%s", k.From, k.FromArg, k.To, k.ToArg)
+	}
+	return b.String()
+}

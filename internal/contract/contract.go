@@ -1,0 +1,131 @@
+// Package contract declares, once per arithmetic kernel, the value
+// bounds its inputs must satisfy and its outputs satisfy: the input
+// bound the generic Go code requires and the output bound it delivers, per
+// array parameter, in units of the modulus where there is one. The
+// kernels' tests check that the generic code satisfies them
+// (kernels/mlkem, kernels/mldsa: contract_test.go), the range analysis
+// (variants/internal/bounds, run by every generator) proves every
+// generated variant's outputs within the output bound for every input
+// within the input bound, and Chains lists, for each whole operation, the
+// steps whose output must satisfy the next step's input contract
+// (checked by this package's tests and `tunelab bounds`).
+package contract
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Moduli of the fields.
+const (
+	QKEM = 3329    // ML-KEM
+	QDSA = 8380417 // ML-DSA
+)
+
+// A Bound is the closed interval [Lo, Hi] of a lane's value.
+type Bound struct{ Lo, Hi int64 }
+
+// Within reports whether b lies within c.
+func (b Bound) Within(c Bound) bool { return c.Lo <= b.Lo && b.Hi <= c.Hi }
+
+// Canonical is [0, q-1].
+func Canonical(q int64) Bound { return Bound{0, q - 1} }
+
+// Format writes b in units of q ("[0, q-1]", "[-8q, 8q]") where it is a
+// whole multiple of q or q-1, else as integers.
+func (b Bound) Format(q int64) string {
+	if q == 0 {
+		return fmt.Sprintf("[%d, %d]", b.Lo, b.Hi)
+	}
+	unit := func(x int64) string {
+		switch {
+		case x == 0:
+			return "0"
+		case x == q-1:
+			return "q-1"
+		case x == -(q - 1):
+			return "-(q-1)"
+		case x%q == 0:
+			return fmt.Sprintf("%dq", x/q)
+		}
+		return fmt.Sprintf("%d", x)
+	}
+	return fmt.Sprintf("[%s, %s]", unit(b.Lo), unit(b.Hi))
+}
+
+// An Arg is one array parameter of a kernel: Lanes signed integers of
+// Elem bytes.
+type Arg struct {
+	Name  string
+	Elem  int
+	Lanes int
+	In    *Bound // the bound every input lane must satisfy; nil: not an input
+	Out   *Bound // the bound every output lane satisfies; nil: not an output
+}
+
+// A Kernel is the contract of one kernel.
+type Kernel struct {
+	Name string
+	Q    int64 // the modulus, the unit of the bounds; 0: none
+	Args []Arg
+	Doc  string // where the bound comes from
+}
+
+func ptr(b Bound) *Bound { return &b }
+
+var (
+	kemCanon = ptr(Canonical(QKEM))
+	dsaCanon = ptr(Canonical(QDSA))
+)
+
+func poly16(name string, in, out *Bound) Arg {
+	return Arg{Name: name, Elem: 2, Lanes: 256, In: in, Out: out}
+}
+func poly32(name string, in, out *Bound) Arg {
+	return Arg{Name: name, Elem: 4, Lanes: 256, In: in, Out: out}
+}
+
+var kernels = []Kernel{
+	{Name: "mlkem.ntt", Q: QKEM, Args: []Arg{poly16("f", kemCanon, kemCanon)},
+		Doc: "nttGeneric (FIPS 203 Algorithm 9) takes and returns canonical coefficients"},
+	{Name: "mlkem.invntt", Q: QKEM, Args: []Arg{poly16("f", kemCanon, kemCanon)},
+		Doc: "invNTTGeneric (FIPS 203 Algorithm 10) takes and returns canonical coefficients"},
+	{Name: "mlkem.mulntt", Q: QKEM, Args: []Arg{poly16("h", nil, kemCanon), poly16("a", kemCanon, nil), poly16("b", kemCanon, nil)},
+		Doc: "mulNTTGeneric (FIPS 203 Algorithm 11) multiplies canonical operands into canonical h"},
+	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
+		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},
+	{Name: "mldsa.invntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
+		Doc: "invNTTGeneric (FIPS 204 Algorithm 42) takes and returns canonical coefficients"},
+	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
+		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
+}
+
+// Of returns the contract of kernel name.
+func Of(name string) (Kernel, bool) {
+	for _, k := range kernels {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kernel{}, false
+}
+
+// Kernels returns the names of the kernels with a contract, sorted.
+func Kernels() []string {
+	var ns []string
+	for _, k := range kernels {
+		ns = append(ns, k.Name)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Arg returns k's parameter name.
+func (k Kernel) Arg(name string) (Arg, bool) {
+	for _, a := range k.Args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}

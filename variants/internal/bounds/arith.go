@@ -1,0 +1,291 @@
+package bounds
+
+import (
+	"fmt"
+	"sync"
+)
+
+// ivOp computes op on the intervals of b-bit lanes x and y by interval
+// arithmetic (sound for any correlation): the result's natural interval,
+// whether it is a wrapping low product, and why it failed ("" if not).
+func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
+	xs, xS, xsok := signedView(b, x.lo, x.hi)
+	ys, yS, ysok := signedView(b, y.lo, y.hi)
+	xu, xU, xuok := unsignedView(b, x.lo, x.hi)
+	yu, yU, yuok := unsignedView(b, y.lo, y.hi)
+	if (x.wrap || y.wrap) && !multiplies[op] {
+		return 0, 0, false, op + " reads a wrapping low product as a value"
+	}
+	signed := func() string {
+		if !xsok || !ysok {
+			return fmt.Sprintf("%s reads a lane in [%d, %d] as signed %d-bit: it spans 2^%d", op, pick(xsok, y, x).lo, pick(xsok, y, x).hi, b, b-1)
+		}
+		return ""
+	}
+	unsigned := func() string {
+		if !xuok || !yuok {
+			return fmt.Sprintf("%s reads a lane in [%d, %d] as unsigned %d-bit: it spans 0", op, pick(xuok, y, x).lo, pick(xuok, y, x).hi, b)
+		}
+		return ""
+	}
+	switch op {
+	case "add", "sub":
+		for _, c := range [][4]int64{{x.lo, x.hi, y.lo, y.hi}, {xs, xS, ys, yS}, {xu, xU, yu, yU}} {
+			l, h := c[0]+c[2], c[1]+c[3]
+			if op == "sub" {
+				l, h = c[0]-c[3], c[1]-c[2]
+			}
+			if fits(b, l, h) {
+				return l, h, false, ""
+			}
+		}
+		return 0, 0, false, fmt.Sprintf("%s of [%d, %d] and [%d, %d] overflows %d bits", op, x.lo, x.hi, y.lo, y.hi, b)
+	case "mullo":
+		l, h := corners(xs, xS, ys, yS, func(p, q int64) int64 { return p * q })
+		if fits(b, l, h) {
+			return l, h, false, ""
+		}
+		return smin(b), smax(b), true, ""
+	case "mulhi", "mulhrs":
+		if w := signed(); w != "" {
+			return 0, 0, false, w
+		}
+		f := func(p, q int64) int64 { return (p * q) >> b }
+		if op == "mulhrs" {
+			f = func(p, q int64) int64 { return ((p*q)>>14 + 1) >> 1 }
+		}
+		l, h := corners(xs, xS, ys, yS, f)
+		return l, h, false, ""
+	case "mulhu":
+		if w := unsigned(); w != "" {
+			return 0, 0, false, w
+		}
+		l, h := corners(xu, xU, yu, yU, func(p, q int64) int64 { return int64(uint64(p) * uint64(q) >> b) })
+		return l, h, false, ""
+	case "sra":
+		if !xsok {
+			return 0, 0, false, signed()
+		}
+		return xs >> uint(y.lo), xS >> uint(y.lo), false, ""
+	case "srl":
+		if !xuok {
+			return 0, 0, false, unsigned()
+		}
+		return xu >> uint(y.lo), xU >> uint(y.lo), false, ""
+	case "sll":
+		l, h := x.lo<<uint(y.lo), x.hi<<uint(y.lo)
+		if y.lo < 63 && fits(b, l, h) && l>>uint(y.lo) == x.lo && h>>uint(y.lo) == x.hi {
+			return l, h, false, ""
+		}
+		return 0, 0, false, fmt.Sprintf("sll of [%d, %d] by %d overflows %d bits", x.lo, x.hi, y.lo, b)
+	case "mins", "maxs":
+		if w := signed(); w != "" {
+			return 0, 0, false, w
+		}
+		if op == "mins" {
+			return min(xs, ys), min(xS, yS), false, ""
+		}
+		return max(xs, ys), max(xS, yS), false, ""
+	case "minu", "maxu":
+		if w := unsigned(); w != "" {
+			return 0, 0, false, w
+		}
+		if op == "minu" {
+			return min(xu, yu), min(xU, yU), false, ""
+		}
+		return max(xu, yu), max(xU, yU), false, ""
+	case "and":
+		if !xuok && !yuok {
+			return 0, umax(b), false, ""
+		}
+		hi := min(pick(xuok, x, nil).hiU(b), pick(yuok, y, nil).hiU(b))
+		return 0, hi, false, ""
+	}
+	panic("bounds: unknown op " + op)
+}
+
+func pick(ok bool, a, b *lane) *lane {
+	if ok {
+		return a
+	}
+	return b
+}
+
+// hiU is the largest unsigned value of l (nil: any).
+func (l *lane) hiU(b uint) int64 {
+	if l == nil {
+		return umax(b)
+	}
+	_, h, _ := unsignedView(b, l.lo, l.hi)
+	return h
+}
+
+// corners bounds f, monotone in each argument, on [a, A] × [c, C].
+func corners(a, A, c, C int64, f func(p, q int64) int64) (int64, int64) {
+	v := []int64{f(a, c), f(a, C), f(A, c), f(A, C)}
+	lo, hi := v[0], v[0]
+	for _, x := range v[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+// maxEnum is the largest range of a base variable that combine
+// enumerates (one free 16-bit input and some slack).
+const maxEnum = 1 << 17
+
+type enumKey struct {
+	key    string
+	lo, hi int64
+}
+
+type enumVal struct {
+	lo, hi int64
+	err    *evalErr
+}
+
+var enumCache sync.Map // enumKey -> enumVal
+
+// enumerate evaluates n at every x in [lo, hi] (at most maxEnum values).
+func enumerate(n *node, lo, hi int64) enumVal {
+	k := enumKey{n.key, lo, hi}
+	if v, ok := enumCache.Load(k); ok {
+		return v.(enumVal)
+	}
+	out := enumVal{lo: 1<<63 - 1, hi: -1 << 63}
+	for x := lo; x <= hi; x++ {
+		v, _, err := n.eval(x)
+		if err != nil {
+			out = enumVal{err: &evalErr{fmt.Sprintf("at input %d: %s", x, err.why)}}
+			break
+		}
+		out.lo, out.hi = min(out.lo, v), max(out.hi, v)
+	}
+	enumCache.Store(k, out)
+	return out
+}
+
+// hasWrap reports whether n reads a wrapping low product (then interval
+// arithmetic is used: the high half of the product by q is bounded
+// whatever the low product is).
+func (n *node) hasWrap() bool {
+	if n.op == "x" || n.op == "const" {
+		return false
+	}
+	return n.wrapped || n.a.hasWrap() || n.y.hasWrap()
+}
+
+// evalIv bounds n over x in [lo, hi] by interval arithmetic at every
+// node (sound; tight when the range is small).
+func evalIv(n *node, lo, hi int64) (*lane, string) {
+	switch n.op {
+	case "x":
+		return &lane{lo: lo, hi: hi}, ""
+	case "const":
+		return &lane{lo: n.c, hi: n.c}, ""
+	}
+	a, why := evalIv(n.a, lo, hi)
+	if why != "" {
+		return nil, why
+	}
+	y, why := evalIv(n.y, lo, hi)
+	if why != "" {
+		return nil, why
+	}
+	if a.lo == a.hi && y.lo == y.hi && !a.wrap && !y.wrap { // exact
+		r, ok := apply(n.op, n.b, a.lo, y.lo)
+		if !ok {
+			return nil, fmt.Sprintf("%s of %d and %d overflows %d bits", n.op, a.lo, y.lo, n.b)
+		}
+		return &lane{lo: r, hi: r, wrap: n.op == "mullo" && !fits(n.b, mulExact(n.b, a.lo, y.lo), mulExact(n.b, a.lo, y.lo))}, ""
+	}
+	l, h, wrap, why := ivOp(n.op, n.b, a, y)
+	if why != "" {
+		return nil, why
+	}
+	return &lane{lo: l, hi: h, wrap: wrap}, ""
+}
+
+// maxPieces bounds the pieces bisect splits a range into.
+const maxPieces = 2048
+
+type piece struct {
+	lo, hi int64
+	r      *lane
+	why    string
+}
+
+// bisect bounds n over x in [lo, hi], a range too large to enumerate, by
+// branch and bound: it splits the pieces that fail, hold the least lower
+// bound or the greatest upper bound, until those are single values or
+// maxPieces is reached; the union of the pieces' bounds is sound at any
+// point. A failure on a single value is a witness; on a wider piece it
+// is what the analysis could not exclude.
+func bisect(n *node, lo, hi int64) enumVal {
+	k := enumKey{n.key, lo, hi}
+	if v, ok := enumCache.Load(k); ok {
+		return v.(enumVal)
+	}
+	ev := func(l, h int64) piece {
+		r, why := evalIv(n, l, h)
+		return piece{lo: l, hi: h, r: r, why: why}
+	}
+	ps := []piece{ev(lo, hi)}
+	for step := 0; len(ps) < maxPieces; step++ {
+		i := pickPiece(ps, step)
+		if i < 0 {
+			break
+		}
+		p := ps[i]
+		mid := p.lo + (p.hi-p.lo)/2
+		ps[i] = ev(p.lo, mid)
+		ps = append(ps, ev(mid+1, p.hi))
+	}
+	out := enumVal{lo: 1<<63 - 1, hi: -1 << 63}
+	for _, p := range ps {
+		if p.why != "" {
+			out = enumVal{err: &evalErr{fmt.Sprintf("for inputs in [%d, %d]: %s", p.lo, p.hi, p.why)}}
+			break
+		}
+		if p.r.wrap {
+			out = enumVal{err: &evalErr{"the result is a wrapping low product"}}
+			break
+		}
+		out.lo, out.hi = min(out.lo, p.r.lo), max(out.hi, p.r.hi)
+	}
+	enumCache.Store(k, out)
+	return out
+}
+
+// pickPiece returns the piece to split next: a failing one, else
+// alternately the one with the least lower or the greatest upper bound;
+// -1 if that one is a single value.
+func pickPiece(ps []piece, step int) int {
+	for i, p := range ps {
+		if p.why != "" || p.r.wrap {
+			if p.hi > p.lo {
+				return i
+			}
+			return -1 // a witness
+		}
+	}
+	lo, hi := 0, 0
+	for i, p := range ps {
+		if p.r.lo < ps[lo].r.lo {
+			lo = i
+		}
+		if p.r.hi > ps[hi].r.hi {
+			hi = i
+		}
+	}
+	order := []int{lo, hi}
+	if step%2 == 1 {
+		order = []int{hi, lo}
+	}
+	for _, i := range order {
+		if ps[i].hi > ps[i].lo {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,599 @@
+package bounds
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// A laneOp is an element-wise integer instruction: op on lanes of w
+// bytes, with the operands (src1, src2) as Go's order lists them
+// reversed: VPSUBW Y2, Y1, Y0 is Y0 = Y1 - Y2.
+type laneOp struct {
+	op string
+	w  int
+}
+
+var laneOps = map[string]laneOp{
+	"VPADDW": {"add", 2}, "VPADDD": {"add", 4}, "VPADDQ": {"add", 8},
+	"VPSUBW": {"sub", 2}, "VPSUBD": {"sub", 4}, "VPSUBQ": {"sub", 8},
+	"VPMULLW": {"mullo", 2}, "VPMULLD": {"mullo", 4},
+	"VPMULHW": {"mulhi", 2}, "VPMULHUW": {"mulhu", 2}, "VPMULHRSW": {"mulhrs", 2},
+	"VPMINUW": {"minu", 2}, "VPMAXUW": {"maxu", 2}, "VPMINSW": {"mins", 2}, "VPMAXSW": {"maxs", 2},
+	"VPMINUD": {"minu", 4}, "VPMAXUD": {"maxu", 4}, "VPMINSD": {"mins", 4}, "VPMAXSD": {"maxs", 4},
+	"VPSRAW": {"sra", 2}, "VPSRAD": {"sra", 4}, "VPSRAQ": {"sra", 8},
+	"VPSRLW": {"srl", 2}, "VPSRLD": {"srl", 4}, "VPSRLQ": {"srl", 8},
+	"VPSLLW": {"sll", 2}, "VPSLLD": {"sll", 4}, "VPSLLQ": {"sll", 8},
+}
+
+var moves = map[string]bool{
+	"VMOVDQU": true, "VMOVDQA": true, "VMOVDQU64": true, "VMOVDQA64": true, "VMOVDQU32": true,
+	"VMOVDQA32": true, "VMOVDQU16": true, "VMOVDQU8": true, "VMOVUPS": true, "VMOVAPS": true,
+}
+
+// size returns the byte size of the instruction's vector destination.
+func (a *analysis) size(in *ir.Instruction) int {
+	for k := len(in.Operands) - 1; k >= 0; k-- {
+		if _, n, ok := vreg(in.Operands[k]); ok {
+			return n
+		}
+	}
+	a.unproven("no vector operand")
+	return 0
+}
+
+func imm(op operand.Op) (uint64, bool) {
+	switch v := op.(type) {
+	case operand.U8:
+		return uint64(v), true
+	case operand.U16:
+		return uint64(v), true
+	case operand.U32:
+		return uint64(v), true
+	case operand.U64:
+		return uint64(v), true
+	case operand.I8:
+		return uint64(v), true
+	case operand.I16:
+		return uint64(v), true
+	case operand.I32:
+		return uint64(v), true
+	case operand.I64:
+		return uint64(v), true
+	}
+	return 0, false
+}
+
+func (a *analysis) immOf(op operand.Op) uint64 {
+	v, ok := imm(op)
+	if !ok {
+		a.unproven("a non-immediate control operand")
+	}
+	return v
+}
+
+// step applies one instruction.
+func (a *analysis) step(in *ir.Instruction) {
+	op := in.Opcode
+	if a.maskedForm(in) {
+		return
+	}
+	if len(in.Suffixes) > 0 {
+		a.unproven("suffixes %v are not modelled", in.Suffixes)
+	}
+	ops := in.Operands
+	switch {
+	case op == "PCALIGN" || op == "BYTE" || op == "NOP":
+		return
+	case op == "VZEROUPPER":
+		for i := 0; i < 16; i++ {
+			for k := 16; k < 64; k++ {
+				a.s.v[i][k] = cell{l: zero, w: 1}
+			}
+		}
+		return
+	case strings.HasPrefix(op, "K"):
+		a.kop(in)
+		return
+	case isGP(in):
+		a.gpop(in)
+		return
+	}
+	if a.masked(in) {
+		return
+	}
+	if lo, ok := laneOps[op]; ok {
+		a.lanewise(in, lo)
+		return
+	}
+	if moves[op] {
+		if len(ops) != 2 {
+			a.unproven("a masked move")
+		}
+		n := a.moveSize(ops)
+		a.write(ops[1], a.read(ops[0], n))
+		return
+	}
+	if a.shuffle(in) {
+		return
+	}
+	switch op {
+	case "VPXOR", "VPXORD", "VPXORQ", "VPOR", "VPORD", "VPORQ", "VPAND", "VPANDD", "VPANDQ", "VPANDN", "VPANDND", "VPANDNQ":
+		a.bitwise(in)
+	case "VPMULDQ", "VPMULUDQ":
+		a.widening(in)
+	case "VPMADDWD":
+		a.maddwd(in)
+	case "VPMADD52LUQ", "VPMADD52HUQ":
+		a.madd52(in)
+	default:
+		a.unproven("instruction %s is not modelled", op)
+	}
+}
+
+// moveSize is the byte size of a move between ops[0] and ops[1].
+func (a *analysis) moveSize(ops []operand.Op) int {
+	for _, o := range ops {
+		if _, n, ok := vreg(o); ok {
+			return n
+		}
+	}
+	a.unproven("a move without a vector register")
+	return 0
+}
+
+func isGP(in *ir.Instruction) bool {
+	switch in.Opcode {
+	case "MOVQ", "MOVL", "LEAQ", "ADDQ", "SUBQ", "XORL", "XORQ", "DECQ", "DECL", "INCQ", "CMPQ":
+		return true
+	}
+	return false
+}
+
+// gpop models the scalar instructions that set up pointers and masks.
+func (a *analysis) gpop(in *ir.Instruction) {
+	ops := in.Operands
+	a.s.zfOK = false
+	if in.Opcode == "CMPQ" {
+		x, y := a.gpVal(ops[0]), a.gpVal(ops[1])
+		if x.kind == gpConst && y.kind == gpConst {
+			a.s.zf, a.s.zfOK = x.c == y.c, true
+		}
+		return
+	}
+	dst, ok := ops[len(ops)-1].(reg.Register)
+	if !ok {
+		a.unproven("a scalar store is not modelled")
+	}
+	di, ok := gpIndex(dst)
+	if !ok {
+		a.unproven("%s into %s is not modelled", in.Opcode, dst.Asm())
+	}
+	switch in.Opcode {
+	case "MOVQ", "MOVL":
+		switch s := ops[0].(type) {
+		case operand.Mem:
+			if s.Base != nil && s.Base.Asm() == "FP" {
+				name := strings.TrimSuffix(s.Symbol.Name, "_base")
+				if _, isParam := a.params[name]; isParam && in.Opcode == "MOVQ" {
+					a.s.g[di] = gp{kind: gpPtr, region: name}
+					return
+				}
+			}
+			a.s.g[di] = gp{}
+		case reg.Register:
+			si, ok := gpIndex(s)
+			if !ok {
+				a.unproven("%s from %s is not modelled", in.Opcode, s.Asm())
+			}
+			a.s.g[di] = a.s.g[si]
+		default:
+			v, ok := imm(ops[0])
+			if !ok {
+				a.unproven("%s of %s is not modelled", in.Opcode, ops[0].Asm())
+			}
+			a.s.g[di] = gp{kind: gpConst, c: int64(v)}
+		}
+	case "DECQ", "DECL", "INCQ":
+		g := a.s.g[di]
+		if g.kind != gpConst {
+			a.s.g[di] = gp{}
+			return
+		}
+		if in.Opcode == "INCQ" {
+			g.c++
+		} else {
+			g.c--
+		}
+		if in.Opcode == "DECL" {
+			g.c = int64(uint32(g.c))
+		}
+		a.s.g[di] = g
+		a.s.zf, a.s.zfOK = g.c == 0, true
+	case "LEAQ":
+		m := ops[0].(operand.Mem)
+		if m.Base != nil && m.Base.Asm() == "SB" && m.Index == nil {
+			if _, ok := a.data[m.Symbol.Name]; ok {
+				a.s.g[di] = gp{kind: gpPtr, region: m.Symbol.Name, c: int64(m.Disp)}
+				return
+			}
+		}
+		if m.Index != nil || m.Base == nil {
+			a.s.g[di] = gp{}
+			return
+		}
+		if m.Base.Asm() == "SP" {
+			a.s.g[di] = gp{kind: gpPtr, region: "(SP)", c: int64(m.Disp)}
+			return
+		}
+		g := a.gpr(m.Base)
+		if g.kind == gpPtr {
+			g.c += int64(m.Disp)
+		} else {
+			g = gp{}
+		}
+		a.s.g[di] = g
+	case "ADDQ", "SUBQ":
+		v, ok := imm(ops[0])
+		g := a.s.g[di]
+		if !ok || g.kind == gpUnknown {
+			a.s.g[di] = gp{}
+			return
+		}
+		if in.Opcode == "SUBQ" {
+			v = -v
+		}
+		g.c += int64(v)
+		a.s.g[di] = g
+		if g.kind == gpConst {
+			a.s.zf, a.s.zfOK = g.c == 0, true
+		}
+	case "XORL", "XORQ":
+		if r, ok := ops[0].(reg.Register); ok && r.ID() == dst.ID() {
+			a.s.g[di] = gp{kind: gpConst}
+			return
+		}
+		a.s.g[di] = gp{}
+	}
+}
+
+// gpVal is the value of a scalar register or immediate operand.
+func (a *analysis) gpVal(op operand.Op) gp {
+	if v, ok := imm(op); ok {
+		return gp{kind: gpConst, c: int64(v)}
+	}
+	if r, ok := op.(reg.Register); ok {
+		if i, ok := gpIndex(r); ok {
+			return a.s.g[i]
+		}
+	}
+	return gp{}
+}
+
+// kop models the opmask moves of constants.
+func (a *analysis) kop(in *ir.Instruction) {
+	switch in.Opcode {
+	case "KMOVB", "KMOVW", "KMOVD", "KMOVQ":
+	default:
+		a.unproven("opmask instruction %s is not modelled", in.Opcode)
+	}
+	ops := in.Operands
+	dst, ok := ops[1].(reg.Register)
+	if !ok || dst.Kind() != reg.KindOpmask {
+		a.unproven("a store of an opmask")
+	}
+	ki := int(reg.ToPhysical(dst).PhysicalIndex())
+	a.s.kok[ki] = false
+	switch s := ops[0].(type) {
+	case reg.Register:
+		if gi, ok := gpIndex(s); ok && a.s.g[gi].kind == gpConst {
+			a.s.k[ki], a.s.kok[ki] = uint64(a.s.g[gi].c), true
+		} else if s.Kind() == reg.KindOpmask {
+			si := int(reg.ToPhysical(s).PhysicalIndex())
+			a.s.k[ki], a.s.kok[ki] = a.s.k[si], a.s.kok[si]
+		}
+	case operand.Mem:
+		cs := a.read(s, 8)
+		var u uint64
+		for k := 7; k >= 0; k-- {
+			if !cs[k].l.isConst() {
+				return
+			}
+			u = u<<8 | uint64(byteOf(cs[k]))
+		}
+		a.s.k[ki], a.s.kok[ki] = u, true
+	}
+	if in.Opcode == "KMOVB" {
+		a.s.k[ki] &= 0xff
+	} else if in.Opcode == "KMOVW" {
+		a.s.k[ki] &= 0xffff
+	} else if in.Opcode == "KMOVD" {
+		a.s.k[ki] &= 0xffffffff
+	}
+}
+
+// kmask returns the constant value of an opmask operand.
+func (a *analysis) kmask(op operand.Op) uint64 {
+	r, ok := op.(reg.Register)
+	if !ok || r.Kind() != reg.KindOpmask {
+		a.unproven("operand %s is not an opmask", op.Asm())
+	}
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	if !a.s.kok[ki] {
+		a.unproven("opmask %s is not a known constant", r.Asm())
+	}
+	return a.s.k[ki]
+}
+
+// masked rejects masked forms of element-wise instructions (an opmask
+// operand anywhere but in the blends).
+func (a *analysis) masked(in *ir.Instruction) bool {
+	if strings.HasPrefix(in.Opcode, "VPBLENDM") {
+		return false
+	}
+	for _, o := range in.Operands {
+		if r, ok := o.(reg.Register); ok && r.Kind() == reg.KindOpmask {
+			a.unproven("the masked form of %s is not modelled", in.Opcode)
+		}
+	}
+	return false
+}
+
+// lanewise applies an element-wise op.
+func (a *analysis) lanewise(in *ir.Instruction, lo laneOp) {
+	ops := in.Operands
+	n := a.size(in)
+	var x, y []*lane
+	if len(ops) != 3 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	if c, ok := imm(ops[0]); ok { // shift by an immediate
+		if a.shiftMove(in, lo, int(c), n) {
+			return
+		}
+		x = a.lanesOf(a.read(ops[1], n), lo.w)
+		y = make([]*lane, len(x))
+		for j := range y {
+			y[j] = constLane(int64(min(c, uint64(8*lo.w))))
+		}
+		if c >= uint64(8*lo.w) {
+			a.unproven("%s by %d, the lane width or more", in.Opcode, c)
+		}
+	} else {
+		if _, _, ok := vreg(ops[0]); !ok {
+			if _, ok := ops[0].(operand.Mem); !ok {
+				a.unproven("%s with operand %s", in.Opcode, ops[0].Asm())
+			}
+		}
+		if lo.op == "sra" || lo.op == "srl" || lo.op == "sll" {
+			a.unproven("%s by a register count is not modelled", in.Opcode)
+		}
+		x = a.lanesOf(a.read(ops[1], n), lo.w)
+		y = a.lanesOf(a.read(ops[0], n), lo.w)
+	}
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine(lo.op, uint(8*lo.w), x[j], y[j], j)
+	}
+	a.write(ops[2], cellsOf(out, lo.w))
+}
+
+// shiftMove applies a shift by whole lanes of the source's storage as a
+// byte move (VPSLLQ $32 of 16-bit lanes moves two lanes up); it reports
+// whether it did.
+func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
+	if lo.op == "sra" || c%8 != 0 {
+		return false
+	}
+	src := a.read(in.Operands[1], n)
+	if c >= 8*lo.w {
+		return false
+	}
+	// Lanes of the shift's width shift arithmetically, unless the shift
+	// moves whole 16-bit words of wider lanes (VPSRLD $16: the high half
+	// down), where the moved part keeps its own bound.
+	if src[0].l != nil && int(src[0].w) == lo.w && (c%16 != 0 || lo.w == 2) {
+		return false
+	}
+	by := c / 8
+	out := make([]cell, n)
+	for e := 0; e < n; e += lo.w {
+		for k := 0; k < lo.w; k++ {
+			from := k - by
+			if lo.op == "srl" {
+				from = k + by
+			}
+			if from < 0 || from >= lo.w {
+				out[e+k] = cell{l: zero, w: 1}
+			} else {
+				out[e+k] = src[e+from]
+			}
+		}
+	}
+	a.write(in.Operands[2], out)
+	return true
+}
+
+// combine computes op on lanes x and y of b bits, lane j of the
+// destination.
+func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
+	if x.lo == x.hi && y.lo == y.hi { // exact bit patterns
+		if (x.wrap || y.wrap) && !multiplies[op] {
+			a.overflow(j, "%s reads a wrapping low product as a value", op)
+		}
+		r, ok := apply(op, b, x.lo, y.lo)
+		if !ok {
+			a.overflow(j, "%s of %d and %d overflows %d bits", op, x.lo, y.lo, b)
+		}
+		l := constLane(r)
+		if op == "mullo" && (x.wrap || y.wrap || !fits(b, mulExact(b, x.lo, y.lo), mulExact(b, x.lo, y.lo))) {
+			l.wrap = true // the exact pattern of a wrapping low product
+		}
+		return l
+	}
+	lo, hi, wrap, why := ivOp(op, b, x, y)
+	sym := x.sym
+	if x.isConst() {
+		sym = y.sym
+	}
+	related := (x.isConst() || y.isConst() || x.sym == y.sym) && sym >= 0 && !x.wrap && !y.wrap
+	if !related {
+		if why != "" {
+			a.overflow(j, "%s", why)
+		}
+		return a.newVar(lo, hi, wrap)
+	}
+	e := mkNode(op, b, 0, exprOf(x), exprOf(y))
+	e.wrapped = wrap
+	v := a.vars[sym]
+	both := !x.isConst() && !y.isConst()
+	if both && !exprOf(x).hasWrap() && !exprOf(y).hasWrap() {
+		var r enumVal
+		if v.Hi-v.Lo < maxEnum {
+			r = enumerate(e, v.Lo, v.Hi)
+		} else {
+			r = bisect(e, v.Lo, v.Hi)
+		}
+		if r.err != nil {
+			a.overflow(j, "%s", r.err.why)
+		}
+		lo, hi, wrap, why = r.lo, r.hi, false, ""
+	}
+	if why != "" {
+		a.overflow(j, "%s", why)
+	}
+	if e.dep > 12 || wrap {
+		return a.newVar(lo, hi, wrap)
+	}
+	return &lane{lo: lo, hi: hi, sym: sym, e: e, wrap: wrap, src: int32(a.i)}
+}
+
+// exprOf is l's expression: a constant, the variable or its function.
+func exprOf(l *lane) *node {
+	switch {
+	case l.isConst():
+		return constNode(l.lo)
+	case l.e == nil:
+		return xNode
+	}
+	return l.e
+}
+
+// maskedForm applies an EVEX instruction masked by a constant opmask
+// (merging, or zeroing with the Z suffix): the unmasked instruction,
+// then the destination's elements whose mask bit is clear restored (or
+// zeroed). It reports whether in was one.
+func (a *analysis) maskedForm(in *ir.Instruction) bool {
+	if strings.HasPrefix(in.Opcode, "VPBLENDM") || strings.HasPrefix(in.Opcode, "K") {
+		return false
+	}
+	at := -1
+	for k, o := range in.Operands {
+		if r, ok := o.(reg.Register); ok && r.Kind() == reg.KindOpmask {
+			at = k
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	zeroing := false
+	for _, sfx := range in.Suffixes {
+		if sfx != "Z" {
+			a.unproven("suffix %s of a masked %s is not modelled", sfx, in.Opcode)
+		}
+		zeroing = true
+	}
+	g := maskElem(in.Opcode)
+	dst := in.Operands[len(in.Operands)-1]
+	if _, _, ok := vreg(dst); !ok || g == 0 || at != len(in.Operands)-2 {
+		a.unproven("the masked form of %s is not modelled", in.Opcode)
+	}
+	k := a.kmask(in.Operands[at])
+	di, n, _ := vreg(dst)
+	old := a.s.v[di]
+	c := *in
+	c.Suffixes = nil
+	c.Operands = append(append([]operand.Op(nil), in.Operands[:at]...), dst)
+	a.step(&c)
+	for e := 0; e < n/g; e++ {
+		if k>>uint(e)&1 != 0 {
+			continue
+		}
+		for b := e * g; b < (e+1)*g; b++ {
+			if zeroing {
+				a.s.v[di][b] = cell{l: zero, w: 1}
+			} else {
+				a.s.v[di][b] = old[b]
+			}
+		}
+	}
+	return true
+}
+
+// maskElem is the element size in bytes an opmask selects for opcode;
+// 0 if unknown.
+func maskElem(op string) int {
+	switch op {
+	case "VMOVSHDUP", "VMOVSLDUP", "VMOVDQU32", "VMOVDQA32", "VPSHUFD", "VPUNPCKLDQ", "VPUNPCKHDQ", "VPMADDWD":
+		return 4
+	case "VMOVDQU64", "VMOVDQA64", "VPMULDQ", "VPMULUDQ", "VPUNPCKLQDQ", "VPUNPCKHQDQ", "VPMADD52LUQ", "VPMADD52HUQ":
+		return 8
+	case "VMOVDQU16":
+		return 2
+	case "VMOVDQU8":
+		return 1
+	}
+	if lo, ok := laneOps[op]; ok {
+		return lo.w
+	}
+	return 0
+}
+
+// madd52 models VPMADD52LUQ and VPMADD52HUQ: the low or high 52 bits of
+// the 104-bit product of the operands' low 52 bits, added to the
+// destination's 64-bit lanes.
+func (a *analysis) madd52(in *ir.Instruction) {
+	ops := in.Operands
+	if len(ops) != 3 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	n := a.size(in)
+	x := a.lanesOf(a.read(ops[1], n), 8)
+	y := a.lanesOf(a.read(ops[0], n), 8)
+	acc := a.lanesOf(a.read(ops[2], n), 8)
+	const m52 = 1<<52 - 1
+	low52 := func(l *lane) (uint64, uint64) {
+		lo, hi, ok := unsignedView(64, l.lo, l.hi)
+		if !ok || l.wrap && l.lo != l.hi || hi > m52 {
+			return 0, m52
+		}
+		return uint64(lo), uint64(hi)
+	}
+	out := make([]*lane, len(x))
+	for j := range x {
+		xl, xh := low52(x[j])
+		yl, yh := low52(y[j])
+		ph, pl := bits.Mul64(xl, yl)
+		qh, ql := bits.Mul64(xh, yh)
+		var lo, hi uint64
+		if in.Opcode == "VPMADD52HUQ" {
+			lo, hi = ph<<12|pl>>52, qh<<12|ql>>52
+		} else if ph<<12|pl>>52 == qh<<12|ql>>52 {
+			lo, hi = pl&m52, ql&m52
+		} else {
+			lo, hi = 0, m52
+		}
+		if acc[j].wrap {
+			a.overflow(j, "%s accumulates into a wrapping low product", in.Opcode)
+		}
+		s, S := acc[j].lo+int64(lo), acc[j].hi+int64(hi)
+		if acc[j].lo < 0 || S < acc[j].hi || !fits(64, s, S) {
+			a.overflow(j, "%s: accumulator [%d, %d] plus [%d, %d] overflows 64 bits", in.Opcode, acc[j].lo, acc[j].hi, lo, hi)
+		}
+		out[j] = a.newVar(s, S, false)
+	}
+	a.write(ops[2], cellsOf(out, 8))
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/bounds"
+	"github.com/tunelab/tunelab/lab/catalog"
 )
 
 func init() {
@@ -59,7 +60,7 @@ func runBounds(e *env, args []string) error {
 	if *kernels != "" {
 		list = cpu.SplitList(*kernels)
 		for _, k := range list {
-			if variant.LookupKernel(k) == nil {
+			if catalog.LookupKernel(k) == nil {
 				return usagef("bounds: unknown kernel %q (run 'tunelab list')", k)
 			}
 		}
@@ -68,15 +69,17 @@ func runBounds(e *env, args []string) error {
 }
 
 // boundsRows returns the lines of the non-generic, non-external
-// variants of the registered kernels of list.
+// variants of the kernels of list, as the catalog lists them: the
+// generated variants, the same in every build (a purego binary links none
+// of them, yet their proofs are a property of the generated code).
 func boundsRows(list []string) []boundsRow {
 	var rows []boundsRow
 	for _, k := range list {
-		if variant.LookupKernel(k) == nil {
+		if catalog.LookupKernel(k) == nil {
 			continue
 		}
 		c, hasContract := contract.Of(k)
-		for _, v := range variant.Variants(k) {
+		for _, v := range catalog.Variants(k) {
 			if v.Name == variant.GenericName || v.External {
 				continue
 			}

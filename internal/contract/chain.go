@@ -106,9 +106,8 @@ func dsaChains(set string) []Chain {
 		l("mldsa.sample", "f", "mldsa.mulntt", "a"), // Â
 		l("mldsa.mulntt", "h", "mldsa.add", "f"),
 		l("mldsa.add", "f", "mldsa.invntt", "f"),
-		l("mldsa.invntt", "f", "mldsa.add", "f"), // + s2
-		l("mldsa.sample", "f", "mldsa.add", "g"),
-		l("mldsa.add", "f", "mldsa.round", "f"), // Power2Round
+		l("mldsa.invntt", "f", "mldsa.power2round", "t0"), // Power2Round(t + s2)
+		l("mldsa.sample", "f", "mldsa.power2round", "s2"),
 	}
 	sign := append(append([]Link(nil), keygen...),
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c

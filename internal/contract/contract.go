@@ -100,6 +100,9 @@ var kernels = []Kernel{
 		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},
 	{Name: "mldsa.invntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "invNTTGeneric (FIPS 204 Algorithm 42) takes and returns canonical coefficients"},
+	{Name: "mldsa.power2round", Q: QDSA, Args: []Arg{poly32("t1", nil, &Bound{0, (QDSA - 1 + 1<<12 - 1) >> 13}),
+		poly32("t0", dsaCanon, &Bound{-(1<<12 - 1), 1 << 12}), poly32("s2", &Bound{-(QDSA - 1), QDSA - 1}, nil)},
+		Doc: "power2RoundGeneric adds s2 in (−q, q) to canonical t0 mod q and splits it by Power2Round (FIPS 204 Algorithm 35): t1 = ⌊(t + 2^12 − 1)/2^13⌋ ≤ 1023, t0 = t − t1·2^13 in [−(2^12−1), 2^12]"},
 	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
 }

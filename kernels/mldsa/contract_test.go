@@ -91,3 +91,37 @@ func TestGenericContractCatchesAWideInput(t *testing.T) {
 		t.Fatal("an input lane at q passed the canonical input bound")
 	}
 }
+
+// TestGenericPower2RoundContract: the generic mldsa.power2round satisfies
+// its contract on canonical t0 (edge and random) and s2 across (−q, q):
+// the canonical inputs less q, as they are and mixed, and the extremes.
+func TestGenericPower2RoundContract(t *testing.T) {
+	k, ok := contract.Of("mldsa.power2round")
+	if !ok {
+		t.Fatal("no contract for mldsa.power2round")
+	}
+	at, _ := k.Arg("t1")
+	a0, _ := k.Arg("t0")
+	as, _ := k.Arg("s2")
+	in := contractInputs()
+	for i, p := range in {
+		for v := range 3 {
+			s2 := *in[(i*5+1)%len(in)]
+			for j := range s2 {
+				switch {
+				case v == 1 || v == 2 && j%2 == 0:
+					s2[j] -= Q - 1
+				case v == 2 && j%3 == 0:
+					s2[j] = [2]int32{-(Q - 1), Q - 1}[j%2]
+				}
+			}
+			checkArg(t, k.Name, "t0", "input", a0.In, p)
+			checkArg(t, k.Name, "s2", "input", as.In, &s2)
+			var t1 [256]int32
+			t0 := *p
+			power2RoundGeneric(&t1, &t0, &s2)
+			checkArg(t, k.Name, "t1", "output", at.Out, &t1)
+			checkArg(t, k.Name, "t0", "output", a0.Out, &t0)
+		}
+	}
+}

@@ -203,7 +203,51 @@ func evalIv(n *node, lo, hi int64) (*lane, string) {
 	if why != "" {
 		return nil, why
 	}
+	if rl, rh, ok := n.remainder(); ok {
+		if sl, sh, sok := signedView(n.b, l, h); sok {
+			l, h = max(sl, rl), min(sh, rh)
+		}
+	}
 	return &lane{lo: l, hi: h, wrap: wrap}, ""
+}
+
+// remainder recognizes n = A − ((A + c) >> s << s) (sra or srl, c a
+// constant, possibly absent) and returns the interval [−c, 2^s − 1 − c]
+// of its bit patterns read as signed: whatever A is, with T = A + c mod
+// 2^b and the shift's floor quotient of T read signed (sra) or unsigned
+// (srl), T − (T >> s << s) ≡ T mod 2^s in [0, 2^s − 1] (mod 2^b), and n
+// ≡ that − c. It is intersected with the interval arithmetic's bound of
+// the subtraction, which also checks that nothing overflows, so the
+// identity only tightens a bound (ok is false if n is not of this form
+// or the interval does not fit signed b-bit lanes).
+func (n *node) remainder() (lo, hi int64, ok bool) {
+	if n.op != "sub" || n.y.op != "sll" || n.y.y.op != "const" {
+		return 0, 0, false
+	}
+	q := n.y.a
+	if (q.op != "sra" && q.op != "srl") || q.y.op != "const" || q.y.c != n.y.y.c || q.b != n.b || n.y.b != n.b {
+		return 0, 0, false
+	}
+	s := n.y.y.c
+	t, c := q.a, int64(0)
+	if t.op == "add" && t.b == n.b {
+		switch {
+		case t.y.op == "const" && t.a.key == n.a.key:
+			c = t.y.c
+		case t.a.op == "const" && t.y.key == n.a.key:
+			c = t.a.c
+		default:
+			return 0, 0, false
+		}
+	} else if t.key != n.a.key {
+		return 0, 0, false
+	}
+	if s < 1 || s >= int64(n.b) {
+		return 0, 0, false
+	}
+	c, _, _ = signedView(n.b, c, c)
+	lo, hi = -c, int64(1)<<s-1-c
+	return lo, hi, lo >= smin(n.b) && hi <= smax(n.b)
 }
 
 // maxPieces bounds the pieces bisect splits a range into.

@@ -113,7 +113,8 @@ func dsaChains(set string) []Chain {
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c
 		l("mldsa.ntt", "f", "mldsa.mulntt", "a"), // ĉ
 		l("mldsa.mulntt", "h", "mldsa.invntt", "f"),
-		l("mldsa.invntt", "f", "mldsa.add", "g"), // z = y + cs1, r0 = w − cs2
+		l("mldsa.invntt", "f", "mldsa.add", "g"),        // r0 = w − cs2
+		l("mldsa.invntt", "f", "mldsa.response", "cs1"), // z = y + cs1
 		l("mldsa.invntt", "f", "mldsa.round", "f"),
 	)
 	verify := []Link{

@@ -125,3 +125,29 @@ func TestGenericPower2RoundContract(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericResponseContract: the generic mldsa.response satisfies its
+// contract on z across [−(γ1 − 1), γ1] (γ1 = 2^19: the edge and random
+// inputs scaled into it, and its extremes) and canonical cs1.
+func TestGenericResponseContract(t *testing.T) {
+	k, ok := contract.Of("mldsa.response")
+	if !ok {
+		t.Fatal("no contract for mldsa.response")
+	}
+	az, _ := k.Arg("z")
+	ac, _ := k.Arg("cs1")
+	in := contractInputs()
+	for i, p := range in {
+		var z [256]int32
+		for j, x := range in[(i*3+2)%len(in)] {
+			z[j] = int32(int64(x)*(1<<20-1)/(Q-1)) - (1<<19 - 1)
+			if j%7 == 0 {
+				z[j] = [2]int32{-(1<<19 - 1), 1 << 19}[j%2]
+			}
+		}
+		checkArg(t, k.Name, "z", "input", az.In, &z)
+		checkArg(t, k.Name, "cs1", "input", ac.In, p)
+		responseGeneric(&z, p, 1<<19-196)
+		checkArg(t, k.Name, "z", "output", az.Out, &z)
+	}
+}

@@ -4,10 +4,10 @@ package bounds
 
 func init() {
 	register([]Variant{
-		{Kernel: "mlkem.matvec", Name: "isa=avx2/unroll=1", Symbol: "kemmatvec_avx2_1", Status: "unproven", Index: 5, Instr: "SHLQ $0x09, DX", Lane: -1, Why: "no vector operand"},
-		{Kernel: "mlkem.matvec", Name: "isa=avx2/unroll=2", Symbol: "kemmatvec_avx2_2", Status: "unproven", Index: 5, Instr: "SHLQ $0x09, DX", Lane: -1, Why: "no vector operand"},
-		{Kernel: "mlkem.matvec", Name: "isa=avx512/unroll=1", Symbol: "kemmatvec_avx512_1", Status: "unproven", Index: 5, Instr: "SHLQ $0x09, DX", Lane: -1, Why: "no vector operand"},
-		{Kernel: "mlkem.matvec", Name: "isa=avx512/unroll=2", Symbol: "kemmatvec_avx512_2", Status: "unproven", Index: 5, Instr: "SHLQ $0x09, DX", Lane: -1, Why: "no vector operand"},
+		{Kernel: "mlkem.matvec", Name: "isa=avx2/unroll=1", Symbol: "kemmatvec_avx2_1", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.matvec", Name: "isa=avx2/unroll=2", Symbol: "kemmatvec_avx2_2", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.matvec", Name: "isa=avx512/unroll=1", Symbol: "kemmatvec_avx512_1", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.matvec", Name: "isa=avx512/unroll=2", Symbol: "kemmatvec_avx512_2", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.mulcache", Name: "isa=avx2", Symbol: "mulcache_avx2", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.mulcache", Name: "isa=avx512", Symbol: "mulcache_avx512", Status: "proven", Lo: 0, Hi: 3328},
 	})

@@ -59,13 +59,17 @@ func (v Interval) String() string { return fmt.Sprintf("[%d, %d]", v.Lo, v.Hi) }
 func (v Interval) Contains(w Interval) bool { return v.Lo <= w.Lo && w.Hi <= v.Hi }
 
 // A Param is the contract of one pointer parameter: an array of Lanes
-// signed integers of Elem bytes each.
+// signed integers of Elem bytes each; or, if Scalar, of one integer
+// parameter, whose value in this run is Value (AnalyzeAll runs every
+// combination of the contract's values).
 type Param struct {
-	Name  string
-	Elem  int
-	Lanes int
-	In    *Interval // the input contract of every lane; nil: not read
-	Out   *Interval // the output bound; nil: not written
+	Scalar bool
+	Value  int64
+	Name   string
+	Elem   int
+	Lanes  int
+	In     *Interval // the input contract of every lane; nil: not read
+	Out    *Interval // the output bound; nil: not written
 	// Values, if set, are the exact input lanes (a concrete run, which
 	// tests compare with the hardware's).
 	Values []int64

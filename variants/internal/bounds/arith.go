@@ -13,6 +13,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 	ys, yS, ysok := signedView(b, y.lo, y.hi)
 	xu, xU, xuok := unsignedView(b, x.lo, x.hi)
 	yu, yU, yuok := unsignedView(b, y.lo, y.hi)
+	if x.wrap && !y.wrap && y.lo == y.hi && (op == "sll" || op == "sra" || op == "srl") {
+		return wrapShift(op, b, y.lo)
+	}
 	if (x.wrap || y.wrap) && !multiplies[op] {
 		return 0, 0, false, op + " reads a wrapping low product as a value"
 	}
@@ -102,6 +105,24 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		return 0, hi, false, ""
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// wrapShift is a shift by the constant s of a wrapping low product (any
+// b-bit pattern): a left shift is again any pattern (still wrapping: its
+// only uses stay the multiplies and shifts), a right shift of any
+// pattern is bounded whatever it was: [−2^(b−1−s), 2^(b−1−s) − 1]
+// arithmetically, [0, 2^(b−s) − 1] logically (the 16-bit Montgomery
+// quotient sign-extended in 32-bit lanes, ⌊lo(x·q⁻¹)·2^16⌋ >> 16).
+func wrapShift(op string, b uint, s int64) (lo, hi int64, wrap bool, why string) {
+	switch {
+	case s <= 0 || s >= int64(b):
+		return 0, 0, false, fmt.Sprintf("%s of a wrapping low product by %d", op, s)
+	case op == "sll":
+		return smin(b), smax(b), true, ""
+	case op == "sra":
+		return smin(b) >> s, smax(b) >> s, false, ""
+	}
+	return 0, umax(b) >> s, false, ""
 }
 
 func pick(ok bool, a, b *lane) *lane {

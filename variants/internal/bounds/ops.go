@@ -147,7 +147,7 @@ func (a *analysis) moveSize(ops []operand.Op) int {
 
 func isGP(in *ir.Instruction) bool {
 	switch in.Opcode {
-	case "MOVQ", "MOVL", "LEAQ", "ADDQ", "SUBQ", "XORL", "XORQ", "DECQ", "DECL", "INCQ", "CMPQ":
+	case "MOVQ", "MOVL", "LEAQ", "ADDQ", "SUBQ", "XORL", "XORQ", "DECQ", "DECL", "INCQ", "CMPQ", "SHLQ":
 		return true
 	}
 	return false
@@ -178,8 +178,11 @@ func (a *analysis) gpop(in *ir.Instruction) {
 		case operand.Mem:
 			if s.Base != nil && s.Base.Asm() == "FP" {
 				name := strings.TrimSuffix(s.Symbol.Name, "_base")
-				if _, isParam := a.params[name]; isParam && in.Opcode == "MOVQ" {
+				if p, isParam := a.params[name]; isParam && in.Opcode == "MOVQ" {
 					a.s.g[di] = gp{kind: gpPtr, region: name}
+					if p.Scalar {
+						a.s.g[di] = gp{kind: gpConst, c: p.Value}
+					}
 					return
 				}
 			}
@@ -221,9 +224,18 @@ func (a *analysis) gpop(in *ir.Instruction) {
 				return
 			}
 		}
-		if m.Index != nil || m.Base == nil {
+		if m.Base == nil {
 			a.s.g[di] = gp{}
 			return
+		}
+		var ix int64
+		if m.Index != nil {
+			x := a.gpr(m.Index)
+			if x.kind != gpConst {
+				a.s.g[di] = gp{}
+				return
+			}
+			ix = x.c * int64(m.Scale)
 		}
 		if m.Base.Asm() == "SP" {
 			a.s.g[di] = gp{kind: gpPtr, region: "(SP)", c: int64(m.Disp)}
@@ -231,13 +243,26 @@ func (a *analysis) gpop(in *ir.Instruction) {
 		}
 		g := a.gpr(m.Base)
 		if g.kind == gpPtr {
-			g.c += int64(m.Disp)
+			g.c += int64(m.Disp) + ix
 		} else {
 			g = gp{}
 		}
 		a.s.g[di] = g
+	case "SHLQ":
+		c, ok := imm(ops[0])
+		g := a.s.g[di]
+		if !ok || g.kind != gpConst || c >= 63 {
+			a.s.g[di] = gp{}
+			return
+		}
+		g.c <<= c
+		a.s.g[di] = g
+		a.s.zf, a.s.zfOK = g.c == 0, true
 	case "ADDQ", "SUBQ":
 		v, ok := imm(ops[0])
+		if src := a.gpVal(ops[0]); !ok && src.kind == gpConst { // a register holding a constant
+			v, ok = uint64(src.c), true
+		}
 		g := a.s.g[di]
 		if !ok || g.kind == gpUnknown {
 			a.s.g[di] = gp{}
@@ -397,6 +422,11 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 	// down), where the moved part keeps its own bound.
 	if src[0].l != nil && int(src[0].w) == lo.w && (c%16 != 0 || lo.w == 2) {
 		return false
+	}
+	for _, s := range src {
+		if s.l != nil && s.l.wrap && int(s.w) == lo.w {
+			return false // a wrapping low product shifts as a lane (ivOp)
+		}
 	}
 	by := c / 8
 	out := make([]cell, n)

@@ -451,6 +451,12 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 // destination.
 func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	if x.lo == x.hi && y.lo == y.hi { // exact bit patterns
+		shift := op == "sll" || op == "sra" || op == "srl"
+		if x.wrap && !y.wrap && shift { // the exact pattern of a wrapping product, shifted
+			l := constLane(wrapSigned(b, shiftPattern(op, b, x.lo, y.lo)))
+			l.wrap = op == "sll"
+			return l
+		}
 		if (x.wrap || y.wrap) && !multiplies[op] {
 			a.overflow(j, "%s reads a wrapping low product as a value", op)
 		}
@@ -499,6 +505,20 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 		return a.newVar(lo, hi, wrap)
 	}
 	return &lane{lo: lo, hi: hi, sym: sym, e: e, wrap: wrap, src: int32(a.i)}
+}
+
+// shiftPattern shifts the b-bit pattern x by s as the hardware does
+// (no overflow check: the pattern of a wrapping product).
+func shiftPattern(op string, b uint, x, s int64) int64 {
+	xs, _, _ := signedView(b, x, x)
+	xu, _, _ := unsignedView(b, x, x)
+	switch op {
+	case "sll":
+		return int64(uint64(xu) << uint(s) & uint64(umax(b)))
+	case "sra":
+		return xs >> uint(s)
+	}
+	return xu >> uint(s)
 }
 
 // exprOf is l's expression: a constant, the variable or its function.

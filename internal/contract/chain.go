@@ -102,10 +102,9 @@ func kemChains(set string) []Chain {
 func dsaChains(set string) []Chain {
 	keygen := []Link{
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // s1
-		l("mldsa.ntt", "f", "mldsa.mulntt", "b"),
-		l("mldsa.sample", "f", "mldsa.mulntt", "a"), // Â
-		l("mldsa.mulntt", "h", "mldsa.add", "f"),
-		l("mldsa.add", "f", "mldsa.invntt", "f"),
+		l("mldsa.ntt", "f", "mldsa.matvec", "v"),
+		l("mldsa.sample", "f", "mldsa.matvec", "a"), // Â's row
+		l("mldsa.matvec", "acc", "mldsa.invntt", "f"),
 		l("mldsa.invntt", "f", "mldsa.power2round", "t0"), // Power2Round(t + s2)
 		l("mldsa.sample", "f", "mldsa.power2round", "s2"),
 	}

@@ -80,6 +80,10 @@ func ptr(b Bound) *Bound { return &b }
 // takes k ≤ maxK caches and a row stride ≤ maxK (1, or k for Âᵀ).
 const maxK = 4
 
+// maxL is ML-DSA's largest vector length l (ML-DSA-87): mldsa.matvec
+// takes l ≤ maxL polynomials of a row and of the vector.
+const maxL = 7
+
 // upTo returns 1..n.
 func upTo(n int64) []int64 {
 	var vs []int64
@@ -123,6 +127,10 @@ var kernels = []Kernel{
 		Doc: "power2RoundGeneric adds s2 in (−q, q) to canonical t0 mod q and splits it by Power2Round (FIPS 204 Algorithm 35): t1 = ⌊(t + 2^12 − 1)/2^13⌋ ≤ 1023, t0 = t − t1·2^13 in [−(2^12−1), 2^12]"},
 	{Name: "mldsa.response", Q: QDSA, Args: []Arg{poly32("z", &Bound{-(1<<19 - 1), 1 << 19}, &Bound{-(1<<19 - 1) - (QDSA-1)/2, 1<<19 + (QDSA-1)/2}), poly32("cs1", dsaCanon, nil)},
 		Doc: "responseGeneric adds canonical cs1, centered to [−(q−1)/2, (q−1)/2], to z = y from ExpandMask, in [−(γ1−1), γ1] (γ1 ≤ 2^19)"},
+	{Name: "mldsa.matvec", Q: QDSA, Args: []Arg{poly32("acc", nil, dsaCanon),
+		{Name: "a", Elem: 4, Lanes: 256 * maxL, In: dsaCanon}, {Name: "v", Elem: 4, Lanes: 256 * maxL, In: dsaCanon},
+		{Name: "l", Values: upTo(maxL)}},
+		Doc: "matVecGeneric sums l ≤ 7 products of canonical a[j] and v[j] in 64 bits and reduces the sum to canonical acc"},
 	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
 }

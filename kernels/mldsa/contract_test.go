@@ -151,3 +151,30 @@ func TestGenericResponseContract(t *testing.T) {
 		checkArg(t, k.Name, "z", "output", az.Out, &z)
 	}
 }
+
+// TestGenericMatVecContract: the generic mldsa.matvec satisfies its
+// contract for every l from 1 to 7 on rows and vectors of the edge and
+// random canonical polynomials.
+func TestGenericMatVecContract(t *testing.T) {
+	k, ok := contract.Of("mldsa.matvec")
+	if !ok {
+		t.Fatal("no contract for mldsa.matvec")
+	}
+	aa, _ := k.Arg("a")
+	av, _ := k.Arg("v")
+	acc, _ := k.Arg("acc")
+	in := contractInputs()
+	for l := 1; l <= 7; l++ {
+		for i := 0; i+2*l <= len(in); i += 2 * l {
+			a, v := make([]poly, l), make([]poly, l)
+			for j := range l {
+				a[j], v[j] = *in[i+j], *in[i+l+j]
+				checkArg(t, k.Name, "a", "input", aa.In, &a[j])
+				checkArg(t, k.Name, "v", "input", av.In, &v[j])
+			}
+			var out [256]int32
+			matVecGeneric(&out, &a[0], &v[0], l)
+			checkArg(t, k.Name, "acc", "output", acc.Out, &out)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
+	_ "github.com/tunelab/tunelab/lab/variants/mldsa"
 	_ "github.com/tunelab/tunelab/lab/variants/mlkem"
 	"github.com/tunelab/tunelab/variants/internal/avogen"
 	"github.com/tunelab/tunelab/variants/internal/bounds"
@@ -19,7 +20,7 @@ import (
 
 // TestBoundsSemanticsMatchHardware runs the range analysis on concrete
 // inputs (every lane a constant, every integer parameter one value) over
-// the ML-KEM mulcache and matvec variants and compares its exact output
+// the ML-KEM mulcache and matvec and the ML-DSA matvec variants and compares its exact output
 // lanes with what the compiled functions (lab/variants, on this CPU)
 // return, for several k and strides: a wrong model of VPMADDWD, the
 // shifts of the Montgomery quotient, the packing OR or the scalar
@@ -29,6 +30,9 @@ func TestBoundsSemanticsMatchHardware(t *testing.T) {
 	b := &famgen.Builder{Consts: vecgen.NewConsts("kemmatvecconst")}
 	buildKEM(b)
 	b.Consts.Emit()
+	bd := &famgen.Builder{Consts: vecgen.NewConsts("matvecconst")}
+	buildDSA(bd)
+	bd.Consts.Emit()
 	file, err := avogen.Compile()
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +94,42 @@ func TestBoundsSemanticsMatchHardware(t *testing.T) {
 			var acc [256]int16
 			im.Fn(&acc, (*[256]int16)(a), stride, (*[512]int16)(c), k)
 			exact("mlkem.matvec "+im.Name, bounds.Analyze(fns[strings.TrimPrefix(im.Symbol, prefix)], d, ps), "acc", acc[:])
+			checked++
+		}
+	}
+	dsa, _ := contract.Of("mldsa.matvec")
+	const dsaPrefix = "github.com/tunelab/tunelab/lab/variants/mldsa."
+	fill32 := func(n int) ([]int32, []int64) {
+		xs, vs := make([]int32, n), make([]int64, n)
+		for i := 0; i < n; i += 256 {
+			polyvec.Fill(r, contract.QDSA, (*[256]int32)(xs[i:]))
+		}
+		for i, x := range xs {
+			vs[i] = int64(x)
+		}
+		return xs, vs
+	}
+	for _, im := range variant.LabTable[func(acc, a, v *[256]int32, l int)]("mldsa.asmMatVec") {
+		if im.Fn == nil || !cpu.Has(im.Features...) {
+			continue
+		}
+		for _, l := range []int{1, 4, 7} {
+			a, av := fill32(256 * 7)
+			v, vv := fill32(256 * 7)
+			ps := bounds.ParamsOf(dsa)
+			ps[1].Values, ps[2].Values = av, vv
+			ps = append(ps, bounds.Param{Name: "l", Scalar: true, Value: int64(l)})
+			var acc [256]int32
+			im.Fn(&acc, (*[256]int32)(a), (*[256]int32)(v), l)
+			res := bounds.Analyze(fns[strings.TrimPrefix(im.Symbol, dsaPrefix)], d, ps)
+			if res.Status != bounds.Proven {
+				t.Fatalf("mldsa.matvec %s l=%d on a concrete input: %s (%v)", im.Name, l, res.Status, res.Finding)
+			}
+			for j, x := range res.Lanes["acc"] {
+				if x.Lo != x.Hi || int64(acc[j]) != x.Lo {
+					t.Fatalf("mldsa.matvec %s l=%d lane %d: analysis %v, hardware %d", im.Name, l, j, x, acc[j])
+				}
+			}
 			checked++
 		}
 	}

@@ -81,6 +81,28 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 			return l, h, false, ""
 		}
 		return 0, 0, false, fmt.Sprintf("sll of [%d, %d] by %d overflows %d bits", x.lo, x.hi, y.lo, b)
+	case "cmpgt":
+		if w := signed(); w != "" {
+			return 0, 0, false, w
+		}
+		switch {
+		case xs > yS:
+			return -1, -1, false, ""
+		case xS <= ys:
+			return 0, 0, false, ""
+		}
+		return -1, 0, false, ""
+	case "abs":
+		if w := signed(); w != "" {
+			return 0, 0, false, w
+		}
+		switch {
+		case xs >= 0:
+			return xs, xS, false, ""
+		case xS <= 0:
+			return -xS, -xs, false, ""
+		}
+		return 0, max(-xs, xS), false, ""
 	case "mins", "maxs":
 		if w := signed(); w != "" {
 			return 0, 0, false, w

@@ -177,6 +177,13 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 		return min(xu, yu), true
 	case "maxu":
 		return max(xu, yu), true
+	case "cmpgt":
+		if xs > ys {
+			return -1, true
+		}
+		return 0, true
+	case "abs":
+		return max(xs, -xs), true
 	case "mins":
 		return min(xs, ys), true
 	case "maxs":

@@ -27,6 +27,7 @@ var laneOps = map[string]laneOp{
 	"VPSRAW": {"sra", 2}, "VPSRAD": {"sra", 4}, "VPSRAQ": {"sra", 8},
 	"VPSRLW": {"srl", 2}, "VPSRLD": {"srl", 4}, "VPSRLQ": {"srl", 8},
 	"VPSLLW": {"sll", 2}, "VPSLLD": {"sll", 4}, "VPSLLQ": {"sll", 8},
+	"VPCMPGTW": {"cmpgt", 2}, "VPCMPGTD": {"cmpgt", 4}, "VPCMPGTQ": {"cmpgt", 8},
 }
 
 var moves = map[string]bool{
@@ -98,8 +99,16 @@ func (a *analysis) step(in *ir.Instruction) {
 	case strings.HasPrefix(op, "K"):
 		a.kop(in)
 		return
+	case a.flagOp(in):
+		return
 	case isGP(in):
 		a.gpop(in)
+		return
+	case op == "MOVD" || op == "VMOVD":
+		a.movd(in)
+		return
+	case op == "VPABSW" || op == "VPABSD":
+		a.abs(in)
 		return
 	}
 	if a.masked(in) {
@@ -151,6 +160,88 @@ func isGP(in *ir.Instruction) bool {
 		return true
 	}
 	return false
+}
+
+// flagOp models the instructions that only compute the kernel's flag
+// (a rejection bit returned to the caller, never an array lane): VPTEST
+// sets the zero flag to an unknown value, SETcc and MOVBLZX write an
+// unknown general-purpose register, a MOVL or MOVQ of a register to a
+// result slot (ret+N(FP)) stores the flag. It reports whether in was
+// one.
+func (a *analysis) flagOp(in *ir.Instruction) bool {
+	ops := in.Operands
+	switch {
+	case in.Opcode == "VPTEST" || in.Opcode == "KORTESTW":
+		a.s.zfOK = false
+	case strings.HasPrefix(in.Opcode, "SET") || in.Opcode == "MOVBLZX":
+		r, ok := ops[len(ops)-1].(reg.Register)
+		i, gpOK := 0, false
+		if ok {
+			i, gpOK = gpIndex(r)
+		}
+		if !gpOK {
+			a.unproven("%s into %s is not modelled", in.Opcode, ops[len(ops)-1].Asm())
+		}
+		a.s.g[i] = gp{}
+	case (in.Opcode == "MOVL" || in.Opcode == "MOVQ") && len(ops) == 2:
+		m, ok := ops[1].(operand.Mem)
+		if _, isReg := ops[0].(reg.Register); !ok || !isReg || m.Base == nil || m.Base.Asm() != "FP" || !strings.HasPrefix(m.Symbol.Name, "ret") {
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// movd models MOVD and VMOVD of a general-purpose register into the low
+// 32 bits of a vector register (its constant, else any 32-bit value),
+// the rest of the XMM zeroed (VMOVD: all of it; MOVD keeps the upper
+// bytes of a wider register).
+func (a *analysis) movd(in *ir.Instruction) {
+	src, ok := in.Operands[0].(reg.Register)
+	i, vok := 0, false
+	if len(in.Operands) == 2 {
+		i, _, vok = vreg(in.Operands[1])
+	}
+	if !ok || src.Kind() != reg.KindGP || !vok {
+		a.unproven("%s other than of a general-purpose register into a vector register", in.Opcode)
+	}
+	l := a.newVar(smin(32), smax(32), false)
+	if g := a.gpr(src); g.kind == gpConst {
+		l = constLane(wrapSigned(32, g.c))
+	}
+	cs := make([]cell, 64)
+	for k := range cs {
+		switch {
+		case k < 4:
+			cs[k] = cell{l: l, w: 4, k: int8(k)}
+		case k < 16 || in.Opcode == "VMOVD":
+			cs[k] = cell{l: zero, w: 1}
+		default:
+			cs[k] = a.s.v[i][k]
+		}
+	}
+	a.s.v[i] = [64]cell(cs)
+}
+
+// abs models VPABSW and VPABSD: the absolute value of each signed lane
+// (of the most negative value, itself, read unsigned: 2^(b−1)).
+func (a *analysis) abs(in *ir.Instruction) {
+	if len(in.Operands) != 2 {
+		a.unproven("%s with %d operands", in.Opcode, len(in.Operands))
+	}
+	w := 2
+	if in.Opcode == "VPABSD" {
+		w = 4
+	}
+	n := a.size(in)
+	x := a.lanesOf(a.read(in.Operands[0], n), w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine("abs", uint(8*w), x[j], zero, j)
+	}
+	a.write(in.Operands[1], cellsOf(out, w))
 }
 
 // gpop models the scalar instructions that set up pointers and masks.

@@ -172,7 +172,11 @@ type state struct {
 	v   [32][64]cell
 	k   [8]uint64
 	kok [8]bool
-	g   [16]gp
+	// km are the elements of an opmask a compare computed (−1 or 0
+	// lanes of width kw), where not a constant.
+	km [8][]*lane
+	kw [8]int
+	g  [16]gp
 	// zf is the zero flag where zfOK (set by a scalar instruction on a
 	// constant register).
 	zf, zfOK bool

@@ -79,6 +79,9 @@ func (a *analysis) immOf(op operand.Op) uint64 {
 // step applies one instruction.
 func (a *analysis) step(in *ir.Instruction) {
 	op := in.Opcode
+	if a.compareToMask(in) {
+		return
+	}
 	if a.maskedForm(in) {
 		return
 	}
@@ -160,6 +163,89 @@ func isGP(in *ir.Instruction) bool {
 		return true
 	}
 	return false
+}
+
+// compareToMask models a compare into an opmask: VPCMPGTW/D/Q keeps its
+// elements as −1 or 0 lanes (with their expressions, for the masked
+// additions and subtractions computedMask models); VPCMP[U]D/Q with a
+// predicate makes the opmask unknown (a flag's, KORTEST reads it). It
+// reports whether in was one.
+func (a *analysis) compareToMask(in *ir.Instruction) bool {
+	ops := in.Operands
+	if !strings.HasPrefix(in.Opcode, "VPCMP") || len(ops) < 3 {
+		return false
+	}
+	dst, ok := ops[len(ops)-1].(reg.Register)
+	if !ok || dst.Kind() != reg.KindOpmask {
+		return false
+	}
+	ki := int(reg.ToPhysical(dst).PhysicalIndex())
+	a.s.kok[ki], a.s.km[ki] = false, nil
+	lo, isGT := laneOps[in.Opcode]
+	if !isGT || lo.op != "cmpgt" {
+		if _, isImm := imm(ops[0]); !isImm || len(ops) != 4 {
+			a.unproven("%s into an opmask is not modelled", in.Opcode)
+		}
+		return true // an unknown opmask
+	}
+	if len(ops) != 3 {
+		a.unproven("a masked %s into an opmask is not modelled", in.Opcode)
+	}
+	n := a.sizeOf(ops[1])
+	x := a.lanesOf(a.read(ops[1], n), lo.w)
+	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine("cmpgt", uint(8*lo.w), x[j], y[j], j)
+	}
+	a.s.km[ki], a.s.kw[ki] = out, lo.w
+	return true
+}
+
+// sizeOf is the byte size of vector register operand op.
+func (a *analysis) sizeOf(op operand.Op) int {
+	if _, n, ok := vreg(op); ok {
+		return n
+	}
+	a.unproven("no vector operand")
+	return 0
+}
+
+// computedMask models an addition or subtraction merging-masked by an
+// opmask a compare computed, whose destination is its first source:
+// dst = x ± (y & m) element by element, m the compare's −1 or 0 lane
+// (the lanes it leaves keep x = x ± 0), so that the centering x − q·[x >
+// (q−1)/2] of one variable is enumerated as in the AVX2 form. It reports
+// whether the opmask was a computed one; other forms are unproven.
+func (a *analysis) computedMask(in *ir.Instruction, at int, zeroing bool, g int) bool {
+	r, _ := in.Operands[at].(reg.Register)
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	m := a.s.km[ki]
+	if m == nil {
+		return false
+	}
+	lo, ok := laneOps[in.Opcode]
+	ops := in.Operands
+	if !ok || (lo.op != "add" && lo.op != "sub") || zeroing || len(ops) != 4 || lo.w != a.s.kw[ki] || g != lo.w {
+		a.unproven("%s masked by a computed opmask is not modelled", in.Opcode)
+	}
+	xi, n, xok := vreg(ops[1])
+	di, _, dok := vreg(ops[3])
+	if !xok || !dok || xi != di {
+		a.unproven("%s masked by a computed opmask into another register than its source", in.Opcode)
+	}
+	x := a.lanesOf(a.read(ops[1], n), lo.w)
+	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	if len(x) > len(m) {
+		a.unproven("an opmask of %d elements for %d lanes", len(m), len(x))
+	}
+	b := uint(8 * lo.w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine(lo.op, b, x[j], a.combine("and", b, y[j], m[j], j), j)
+	}
+	a.write(ops[3], cellsOf(out, lo.w))
+	return true
 }
 
 // flagOp models the instructions that only compute the kernel's flag
@@ -393,6 +479,9 @@ func (a *analysis) gpVal(op operand.Op) gp {
 func (a *analysis) kop(in *ir.Instruction) {
 	switch in.Opcode {
 	case "KMOVB", "KMOVW", "KMOVD", "KMOVQ":
+	case "KORTESTB", "KORTESTW", "KORTESTD", "KORTESTQ": // the flag only
+		a.s.zfOK = false
+		return
 	default:
 		a.unproven("opmask instruction %s is not modelled", in.Opcode)
 	}
@@ -402,7 +491,7 @@ func (a *analysis) kop(in *ir.Instruction) {
 		a.unproven("a store of an opmask")
 	}
 	ki := int(reg.ToPhysical(dst).PhysicalIndex())
-	a.s.kok[ki] = false
+	a.s.kok[ki], a.s.km[ki] = false, nil
 	switch s := ops[0].(type) {
 	case reg.Register:
 		if gi, ok := gpIndex(s); ok && a.s.g[gi].kind == gpConst {
@@ -651,6 +740,9 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 	dst := in.Operands[len(in.Operands)-1]
 	if _, _, ok := vreg(dst); !ok || g == 0 || at != len(in.Operands)-2 {
 		a.unproven("the masked form of %s is not modelled", in.Opcode)
+	}
+	if a.computedMask(in, at, zeroing, g) {
+		return true
 	}
 	k := a.kmask(in.Operands[at])
 	di, n, _ := vreg(dst)

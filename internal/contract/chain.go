@@ -67,6 +67,7 @@ func l(from, fa, to, ta string) Link { return Link{from, fa, to, ta} }
 func kemChains(set string) []Chain {
 	front := []Link{
 		l("mlkem.sample", "f", "mlkem.ntt", "f"),      // s, e, y: CBD → NTT
+		l("mlkem.cbd2", "f", "mlkem.ntt", "f"),        // η = 2 (CBD3 for η1 = 3: mlkem.sample)
 		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),    // ŝ, ŷ cached for the products
 		l("mlkem.mulcache", "c", "mlkem.matvec", "c"), // their caches
 		l("mlkem.sample", "f", "mlkem.matvec", "a"),   // Â's rows

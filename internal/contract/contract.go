@@ -118,6 +118,8 @@ var kernels = []Kernel{
 		{Name: "a", Elem: 2, Lanes: 256 * ((maxK-1)*maxK + 1), In: kemCanon}, {Name: "c", Elem: 2, Lanes: 512 * maxK, In: kemCanon},
 		{Name: "stride", Values: upTo(maxK)}, {Name: "k", Values: upTo(maxK)}},
 		Doc: "matVecGeneric sums k ≤ 4 base-case products of the canonical rows a[j·stride] (stride ≤ 4) and canonical caches c (below k·2·(q−1)² < 2^27) and reduces them to canonical acc"},
+	{Name: "mlkem.cbd2", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 128, In: &Bound{-128, 127}}},
+		Doc: "cbd2Generic (SamplePolyCBD_2, FIPS 203 Algorithm 8) reads any 128 bytes and returns canonical coefficients (−2..2 mod q)"},
 	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},
 	{Name: "mldsa.invntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},

@@ -119,6 +119,23 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 			return min(xu, yu), min(xU, yU), false, ""
 		}
 		return max(xu, yu), max(xU, yU), false, ""
+	case "or":
+		if !xuok || !yuok {
+			return 0, umax(b), false, ""
+		}
+		m := max(xU, yU)
+		p := int64(1)
+		for p <= m {
+			p <<= 1
+		}
+		return max(xu, yu), min(p-1, umax(b)), false, ""
+	case "part":
+		s, w := uint(y.lo>>8), uint(y.lo&0xff)
+		m := int64(1)<<w - 1
+		if x.lo>>(s+w) == x.hi>>(s+w) {
+			return x.lo >> s & m, x.hi >> s & m, false, ""
+		}
+		return 0, m, false, ""
 	case "and":
 		if !xuok && !yuok {
 			return 0, umax(b), false, ""

@@ -113,6 +113,9 @@ func (a *analysis) step(in *ir.Instruction) {
 	case op == "VPABSW" || op == "VPABSD":
 		a.abs(in)
 		return
+	case zeroExt[op] != [2]int{}:
+		a.zeroExtend(in, zeroExt[op])
+		return
 	}
 	if a.masked(in) {
 		return
@@ -309,6 +312,43 @@ func (a *analysis) movd(in *ir.Instruction) {
 		}
 	}
 	a.s.v[i] = [64]cell(cs)
+}
+
+// zeroExt are the zero extensions: source and destination lane widths.
+var zeroExt = map[string][2]int{
+	"VPMOVZXBW": {1, 2}, "VPMOVZXBD": {1, 4}, "VPMOVZXBQ": {1, 8},
+	"VPMOVZXWD": {2, 4}, "VPMOVZXWQ": {2, 8}, "VPMOVZXDQ": {4, 8},
+}
+
+// zeroExtend models VPMOVZX: each source lane zero-extended, the lane
+// itself where its bound is non-negative (its value unchanged), else a
+// fresh variable over the source's unsigned range (or the exact pattern
+// of a constant).
+func (a *analysis) zeroExtend(in *ir.Instruction, ws [2]int) {
+	ops := in.Operands
+	if len(ops) != 2 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	n := a.sizeOf(ops[1])
+	x := a.lanesOf(a.read(ops[0], n/ws[1]*ws[0]), ws[0])
+	out := make([]*lane, len(x))
+	b := uint(8 * ws[0])
+	for j, l := range x {
+		lo, hi, ok := unsignedView(b, l.lo, l.hi)
+		switch {
+		case l.wrap:
+			a.unproven("%s of a wrapping low product", in.Opcode)
+		case l.lo >= 0:
+			out[j] = l
+		case l.isConst():
+			out[j] = constLane(lo)
+		case ok:
+			out[j] = a.newVar(lo, hi, false)
+		default:
+			out[j] = a.newVar(0, umax(b), false)
+		}
+	}
+	a.write(ops[1], cellsOf(out, ws[1]))
 }
 
 // abs models VPABSW and VPABSD: the absolute value of each signed lane
@@ -681,7 +721,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	if why != "" {
 		a.overflow(j, "%s", why)
 	}
-	if e.dep > 12 || wrap {
+	if e.dep > maxDepth(v) || wrap {
 		return a.newVar(lo, hi, wrap)
 	}
 	return &lane{lo: lo, hi: hi, sym: sym, e: e, wrap: wrap, src: int32(a.i)}
@@ -699,6 +739,17 @@ func shiftPattern(op string, b uint, x, s int64) int64 {
 		return xs >> uint(s)
 	}
 	return xu >> uint(s)
+}
+
+// maxDepth is the deepest expression of variable v that combine keeps
+// (deeper ones become a fresh variable over their bound, the correlation
+// given up): 12, and 24 for a variable of at most 2^12 values (an input
+// byte's bit sums, CBD), whose enumeration stays cheap.
+func maxDepth(v Interval) int {
+	if v.Hi-v.Lo < 1<<12 {
+		return 24
+	}
+	return 12
 }
 
 // exprOf is l's expression: a constant, the variable or its function.

@@ -312,7 +312,20 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 		return
 	}
 	if or {
-		a.write(ops[2], orMerge(a, x, y))
+		if cs, ok := orMerge(x, y); ok {
+			a.write(ops[2], cs)
+			return
+		}
+		w := int(x[0].w)
+		if x[0].l == nil || y[0].l == nil || int(y[0].w) != w {
+			a.unproven("an OR of bytes that may both be nonzero")
+		}
+		xl, yl := a.lanesOf(x, w), a.lanesOf(y, w)
+		out := make([]*lane, len(xl))
+		for j := range xl {
+			out[j] = a.combine("or", uint(8*w), xl[j], yl[j], j)
+		}
+		a.write(ops[2], cellsOf(out, w))
 		return
 	}
 	if !and {
@@ -337,9 +350,10 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 // the same byte: byte by byte, where one operand's byte is zero for every
 // value (a constant zero, or a byte above the highest of a non-negative
 // lane's bound), the other's (packing 16-bit results into the halves of
-// dwords: the odd lanes shifted up by 16 ORed into the even ones). Any
-// other byte stops the analysis.
-func orMerge(a *analysis, x, y []cell) []cell {
+// dwords: the odd lanes shifted up by 16 ORed into the even ones); ok is
+// false if some byte may be nonzero in both (then the OR is computed
+// lane by lane: combine's "or").
+func orMerge(x, y []cell) ([]cell, bool) {
 	out := make([]cell, len(x))
 	for d := range x {
 		switch {
@@ -348,10 +362,10 @@ func orMerge(a *analysis, x, y []cell) []cell {
 		case zeroByte(y[d]):
 			out[d] = x[d]
 		default:
-			a.unproven("an OR of bytes that may both be nonzero")
+			return nil, false
 		}
 	}
-	return out
+	return out, true
 }
 
 // zeroByte reports whether cell c is zero whatever its lane's value.

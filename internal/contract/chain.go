@@ -61,27 +61,32 @@ func l(from, fa, to, ta string) Link { return Link{from, fa, to, ta} }
 
 // kemChain is the order of ML-KEM's steps; each parameter set runs the
 // same chain (η1 = 3 for ML-KEM-512 samples by CBD3, the others by CBD2,
-// both canonical: mlkem.sample).
+// both canonical: mlkem.sample). K-PKE's products run through the
+// multiplication cache of the vector (mlkem.mulcache) and the row
+// products against it (mlkem.matvec), not mlkem.mulntt.
 func kemChains(set string) []Chain {
 	front := []Link{
-		l("mlkem.sample", "f", "mlkem.ntt", "f"),    // s, e, y: CBD → NTT
-		l("mlkem.ntt", "f", "mlkem.mulntt", "a"),    // ŝ, ŷ into the products
-		l("mlkem.sample", "f", "mlkem.mulntt", "b"), // Â
-		l("mlkem.mulntt", "h", "mlkem.add", "f"),    // Â∘ŝ + ê
-		l("mlkem.ntt", "f", "mlkem.add", "g"),       // ê
+		l("mlkem.sample", "f", "mlkem.ntt", "f"),      // s, e, y: CBD → NTT
+		l("mlkem.cbd2", "f", "mlkem.ntt", "f"),        // η = 2 (CBD3 for η1 = 3: mlkem.sample)
+		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),    // ŝ, ŷ cached for the products
+		l("mlkem.mulcache", "c", "mlkem.matvec", "c"), // their caches
+		l("mlkem.sample", "f", "mlkem.matvec", "a"),   // Â's rows
+		l("mlkem.matvec", "acc", "mlkem.add", "f"),    // Â∘ŝ + ê
+		l("mlkem.ntt", "f", "mlkem.add", "g"),         // ê
 	}
 	encaps := append(append([]Link(nil), front...),
-		l("mlkem.add", "f", "mlkem.invntt", "f"),    // the sum of products
-		l("mlkem.mulntt", "h", "mlkem.invntt", "f"), // NTT⁻¹(Âᵀ∘ŷ)
-		l("mlkem.invntt", "f", "mlkem.add", "f"),    // + e1, e2, μ
+		l("mlkem.add", "f", "mlkem.invntt", "f"),      // the sum of products
+		l("mlkem.matvec", "acc", "mlkem.invntt", "f"), // NTT⁻¹(Âᵀ∘ŷ)
+		l("mlkem.invntt", "f", "mlkem.add", "f"),      // + e1, e2, μ
 		l("mlkem.decompress", "f", "mlkem.add", "g"),
 		l("mlkem.add", "f", "mlkem.compress", "f"),
 	)
 	decaps := []Link{
 		l("mlkem.decompress", "f", "mlkem.ntt", "f"), // u
-		l("mlkem.ntt", "f", "mlkem.mulntt", "a"),
-		l("mlkem.decompress", "f", "mlkem.mulntt", "b"), // ŝ decoded, checked below q
-		l("mlkem.mulntt", "h", "mlkem.add", "f"),
+		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),
+		l("mlkem.mulcache", "c", "mlkem.matvec", "c"),
+		l("mlkem.decompress", "f", "mlkem.matvec", "a"), // ŝ decoded, checked below q
+		l("mlkem.matvec", "acc", "mlkem.add", "f"),
 		l("mlkem.add", "f", "mlkem.invntt", "f"),
 		l("mlkem.invntt", "f", "mlkem.add", "f"), // v − NTT⁻¹(ŝᵀ∘û)
 		l("mlkem.decompress", "f", "mlkem.add", "g"),
@@ -98,19 +103,18 @@ func kemChains(set string) []Chain {
 func dsaChains(set string) []Chain {
 	keygen := []Link{
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // s1
-		l("mldsa.ntt", "f", "mldsa.mulntt", "b"),
-		l("mldsa.sample", "f", "mldsa.mulntt", "a"), // Â
-		l("mldsa.mulntt", "h", "mldsa.add", "f"),
-		l("mldsa.add", "f", "mldsa.invntt", "f"),
-		l("mldsa.invntt", "f", "mldsa.add", "f"), // + s2
-		l("mldsa.sample", "f", "mldsa.add", "g"),
-		l("mldsa.add", "f", "mldsa.round", "f"), // Power2Round
+		l("mldsa.ntt", "f", "mldsa.matvec", "v"),
+		l("mldsa.sample", "f", "mldsa.matvec", "a"), // Â's row
+		l("mldsa.matvec", "acc", "mldsa.invntt", "f"),
+		l("mldsa.invntt", "f", "mldsa.power2round", "t0"), // Power2Round(t + s2)
+		l("mldsa.sample", "f", "mldsa.power2round", "s2"),
 	}
 	sign := append(append([]Link(nil), keygen...),
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c
 		l("mldsa.ntt", "f", "mldsa.mulntt", "a"), // ĉ
 		l("mldsa.mulntt", "h", "mldsa.invntt", "f"),
-		l("mldsa.invntt", "f", "mldsa.add", "g"), // z = y + cs1, r0 = w − cs2
+		l("mldsa.invntt", "f", "mldsa.add", "g"),        // r0 = w − cs2
+		l("mldsa.invntt", "f", "mldsa.response", "cs1"), // z = y + cs1
 		l("mldsa.invntt", "f", "mldsa.round", "f"),
 	)
 	verify := []Link{

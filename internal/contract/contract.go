@@ -61,6 +61,9 @@ type Arg struct {
 	Lanes int
 	In    *Bound // the bound every input lane must satisfy; nil: not an input
 	Out   *Bound // the bound every output lane satisfies; nil: not an output
+	// Values, if set, make the parameter an integer (not an array): the
+	// values the callers pass, each of which the analysis runs.
+	Values []int64
 }
 
 // A Kernel is the contract of one kernel.
@@ -72,6 +75,23 @@ type Kernel struct {
 }
 
 func ptr(b Bound) *Bound { return &b }
+
+// maxK is ML-KEM's largest vector length (ML-KEM-1024): mlkem.matvec
+// takes k ≤ maxK caches and a row stride ≤ maxK (1, or k for Âᵀ).
+const maxK = 4
+
+// maxL is ML-DSA's largest vector length l (ML-DSA-87): mldsa.matvec
+// takes l ≤ maxL polynomials of a row and of the vector.
+const maxL = 7
+
+// upTo returns 1..n.
+func upTo(n int64) []int64 {
+	var vs []int64
+	for i := int64(1); i <= n; i++ {
+		vs = append(vs, i)
+	}
+	return vs
+}
 
 var (
 	kemCanon = ptr(Canonical(QKEM))
@@ -92,10 +112,27 @@ var kernels = []Kernel{
 		Doc: "invNTTGeneric (FIPS 203 Algorithm 10) takes and returns canonical coefficients"},
 	{Name: "mlkem.mulntt", Q: QKEM, Args: []Arg{poly16("h", nil, kemCanon), poly16("a", kemCanon, nil), poly16("b", kemCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 203 Algorithm 11) multiplies canonical operands into canonical h"},
+	{Name: "mlkem.mulcache", Q: QKEM, Args: []Arg{{Name: "c", Elem: 2, Lanes: 512, Out: kemCanon}, poly16("b", kemCanon, nil)},
+		Doc: "mulCacheGeneric takes canonical b and returns its cache (b0·R, b1·γ·R, b1·R, b0·R mod q), canonical"},
+	{Name: "mlkem.matvec", Q: QKEM, Args: []Arg{poly16("acc", nil, kemCanon),
+		{Name: "a", Elem: 2, Lanes: 256 * ((maxK-1)*maxK + 1), In: kemCanon}, {Name: "c", Elem: 2, Lanes: 512 * maxK, In: kemCanon},
+		{Name: "stride", Values: upTo(maxK)}, {Name: "k", Values: upTo(maxK)}},
+		Doc: "matVecGeneric sums k ≤ 4 base-case products of the canonical rows a[j·stride] (stride ≤ 4) and canonical caches c (below k·2·(q−1)² < 2^27) and reduces them to canonical acc"},
+	{Name: "mlkem.cbd2", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 128, In: &Bound{-128, 127}}},
+		Doc: "cbd2Generic (SamplePolyCBD_2, FIPS 203 Algorithm 8) reads any 128 bytes and returns canonical coefficients (−2..2 mod q)"},
 	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},
 	{Name: "mldsa.invntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "invNTTGeneric (FIPS 204 Algorithm 42) takes and returns canonical coefficients"},
+	{Name: "mldsa.power2round", Q: QDSA, Args: []Arg{poly32("t1", nil, &Bound{0, (QDSA - 1 + 1<<12 - 1) >> 13}),
+		poly32("t0", dsaCanon, &Bound{-(1<<12 - 1), 1 << 12}), poly32("s2", &Bound{-(QDSA - 1), QDSA - 1}, nil)},
+		Doc: "power2RoundGeneric adds s2 in (−q, q) to canonical t0 mod q and splits it by Power2Round (FIPS 204 Algorithm 35): t1 = ⌊(t + 2^12 − 1)/2^13⌋ ≤ 1023, t0 = t − t1·2^13 in [−(2^12−1), 2^12]"},
+	{Name: "mldsa.response", Q: QDSA, Args: []Arg{poly32("z", &Bound{-(1<<19 - 1), 1 << 19}, &Bound{-(1<<19 - 1) - (QDSA-1)/2, 1<<19 + (QDSA-1)/2}), poly32("cs1", dsaCanon, nil)},
+		Doc: "responseGeneric adds canonical cs1, centered to [−(q−1)/2, (q−1)/2], to z = y from ExpandMask, in [−(γ1−1), γ1] (γ1 ≤ 2^19)"},
+	{Name: "mldsa.matvec", Q: QDSA, Args: []Arg{poly32("acc", nil, dsaCanon),
+		{Name: "a", Elem: 4, Lanes: 256 * maxL, In: dsaCanon}, {Name: "v", Elem: 4, Lanes: 256 * maxL, In: dsaCanon},
+		{Name: "l", Values: upTo(maxL)}},
+		Doc: "matVecGeneric sums l ≤ 7 products of canonical a[j] and v[j] in 64 bits and reduces the sum to canonical acc"},
 	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
 }

@@ -59,13 +59,17 @@ func (v Interval) String() string { return fmt.Sprintf("[%d, %d]", v.Lo, v.Hi) }
 func (v Interval) Contains(w Interval) bool { return v.Lo <= w.Lo && w.Hi <= v.Hi }
 
 // A Param is the contract of one pointer parameter: an array of Lanes
-// signed integers of Elem bytes each.
+// signed integers of Elem bytes each; or, if Scalar, of one integer
+// parameter, whose value in this run is Value (AnalyzeAll runs every
+// combination of the contract's values).
 type Param struct {
-	Name  string
-	Elem  int
-	Lanes int
-	In    *Interval // the input contract of every lane; nil: not read
-	Out   *Interval // the output bound; nil: not written
+	Scalar bool
+	Value  int64
+	Name   string
+	Elem   int
+	Lanes  int
+	In     *Interval // the input contract of every lane; nil: not read
+	Out    *Interval // the output bound; nil: not written
 	// Values, if set, are the exact input lanes (a concrete run, which
 	// tests compare with the hardware's).
 	Values []int64
@@ -168,7 +172,11 @@ type state struct {
 	v   [32][64]cell
 	k   [8]uint64
 	kok [8]bool
-	g   [16]gp
+	// km are the elements of an opmask a compare computed (−1 or 0
+	// lanes of width kw), where not a constant.
+	km [8][]*lane
+	kw [8]int
+	g  [16]gp
 	// zf is the zero flag where zfOK (set by a scalar instruction on a
 	// constant register).
 	zf, zfOK bool
@@ -465,6 +473,9 @@ func (a *analysis) part(l *lane, lw, k, w int) *lane {
 }
 
 func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
+	if p := a.exprPart(l, lw, k, w); p != nil {
+		return p
+	}
 	b, s := uint(8*w), uint(8*w*k)
 	lo, hi, ok := signedView(uint(8*lw), l.lo, l.hi)
 	if !ok || l.wrap {
@@ -481,6 +492,27 @@ func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
 		return a.newVar(lo>>s&m, hi>>s&m, false)
 	}
 	return a.newVar(smin(b), smax(b), true) // a low part of a wide value
+}
+
+// exprPart is part k (width w) of a lane of one variable, as an
+// expression of that variable bounded by enumerating it (a variable of
+// at most maxEnum values):
+// the 16-bit halves of a dword that packs two results of one input byte
+// (CBD) stay related to it. nil if l is no such lane or the bound fails.
+func (a *analysis) exprPart(l *lane, lw, k, w int) *lane {
+	if l.wrap || l.sym < 0 || l.isConst() || w >= lw {
+		return nil
+	}
+	v := a.vars[l.sym]
+	if v.Hi-v.Lo >= maxEnum { // only variables small enough to enumerate
+		return nil
+	}
+	n := mkNode("part", uint(8*lw), 0, exprOf(l), constNode(int64(8*w*k)<<8|int64(8*w)))
+	r := enumerate(n, v.Lo, v.Hi)
+	if r.err != nil || n.dep > maxDepth(v) {
+		return nil
+	}
+	return &lane{lo: r.lo, hi: r.hi, sym: l.sym, e: n, src: int32(a.i)}
 }
 
 // merge builds a lane of width w from complete narrower lanes: the same

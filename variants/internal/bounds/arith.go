@@ -13,6 +13,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 	ys, yS, ysok := signedView(b, y.lo, y.hi)
 	xu, xU, xuok := unsignedView(b, x.lo, x.hi)
 	yu, yU, yuok := unsignedView(b, y.lo, y.hi)
+	if x.wrap && !y.wrap && y.lo == y.hi && (op == "sll" || op == "sra" || op == "srl") {
+		return wrapShift(op, b, y.lo)
+	}
 	if (x.wrap || y.wrap) && !multiplies[op] {
 		return 0, 0, false, op + " reads a wrapping low product as a value"
 	}
@@ -78,6 +81,28 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 			return l, h, false, ""
 		}
 		return 0, 0, false, fmt.Sprintf("sll of [%d, %d] by %d overflows %d bits", x.lo, x.hi, y.lo, b)
+	case "cmpgt":
+		if w := signed(); w != "" {
+			return 0, 0, false, w
+		}
+		switch {
+		case xs > yS:
+			return -1, -1, false, ""
+		case xS <= ys:
+			return 0, 0, false, ""
+		}
+		return -1, 0, false, ""
+	case "abs":
+		if w := signed(); w != "" {
+			return 0, 0, false, w
+		}
+		switch {
+		case xs >= 0:
+			return xs, xS, false, ""
+		case xS <= 0:
+			return -xS, -xs, false, ""
+		}
+		return 0, max(-xs, xS), false, ""
 	case "mins", "maxs":
 		if w := signed(); w != "" {
 			return 0, 0, false, w
@@ -94,6 +119,23 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 			return min(xu, yu), min(xU, yU), false, ""
 		}
 		return max(xu, yu), max(xU, yU), false, ""
+	case "or":
+		if !xuok || !yuok {
+			return 0, umax(b), false, ""
+		}
+		m := max(xU, yU)
+		p := int64(1)
+		for p <= m {
+			p <<= 1
+		}
+		return max(xu, yu), min(p-1, umax(b)), false, ""
+	case "part":
+		s, w := uint(y.lo>>8), uint(y.lo&0xff)
+		m := int64(1)<<w - 1
+		if x.lo>>(s+w) == x.hi>>(s+w) {
+			return x.lo >> s & m, x.hi >> s & m, false, ""
+		}
+		return 0, m, false, ""
 	case "and":
 		if !xuok && !yuok {
 			return 0, umax(b), false, ""
@@ -102,6 +144,24 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		return 0, hi, false, ""
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// wrapShift is a shift by the constant s of a wrapping low product (any
+// b-bit pattern): a left shift is again any pattern (still wrapping: its
+// only uses stay the multiplies and shifts), a right shift of any
+// pattern is bounded whatever it was: [−2^(b−1−s), 2^(b−1−s) − 1]
+// arithmetically, [0, 2^(b−s) − 1] logically (the 16-bit Montgomery
+// quotient sign-extended in 32-bit lanes, ⌊lo(x·q⁻¹)·2^16⌋ >> 16).
+func wrapShift(op string, b uint, s int64) (lo, hi int64, wrap bool, why string) {
+	switch {
+	case s <= 0 || s >= int64(b):
+		return 0, 0, false, fmt.Sprintf("%s of a wrapping low product by %d", op, s)
+	case op == "sll":
+		return smin(b), smax(b), true, ""
+	case op == "sra":
+		return smin(b) >> s, smax(b) >> s, false, ""
+	}
+	return 0, umax(b) >> s, false, ""
 }
 
 func pick(ok bool, a, b *lane) *lane {
@@ -203,7 +263,51 @@ func evalIv(n *node, lo, hi int64) (*lane, string) {
 	if why != "" {
 		return nil, why
 	}
+	if rl, rh, ok := n.remainder(); ok {
+		if sl, sh, sok := signedView(n.b, l, h); sok {
+			l, h = max(sl, rl), min(sh, rh)
+		}
+	}
 	return &lane{lo: l, hi: h, wrap: wrap}, ""
+}
+
+// remainder recognizes n = A − ((A + c) >> s << s) (sra or srl, c a
+// constant, possibly absent) and returns the interval [−c, 2^s − 1 − c]
+// of its bit patterns read as signed: whatever A is, with T = A + c mod
+// 2^b and the shift's floor quotient of T read signed (sra) or unsigned
+// (srl), T − (T >> s << s) ≡ T mod 2^s in [0, 2^s − 1] (mod 2^b), and n
+// ≡ that − c. It is intersected with the interval arithmetic's bound of
+// the subtraction, which also checks that nothing overflows, so the
+// identity only tightens a bound (ok is false if n is not of this form
+// or the interval does not fit signed b-bit lanes).
+func (n *node) remainder() (lo, hi int64, ok bool) {
+	if n.op != "sub" || n.y.op != "sll" || n.y.y.op != "const" {
+		return 0, 0, false
+	}
+	q := n.y.a
+	if (q.op != "sra" && q.op != "srl") || q.y.op != "const" || q.y.c != n.y.y.c || q.b != n.b || n.y.b != n.b {
+		return 0, 0, false
+	}
+	s := n.y.y.c
+	t, c := q.a, int64(0)
+	if t.op == "add" && t.b == n.b {
+		switch {
+		case t.y.op == "const" && t.a.key == n.a.key:
+			c = t.y.c
+		case t.a.op == "const" && t.y.key == n.a.key:
+			c = t.a.c
+		default:
+			return 0, 0, false
+		}
+	} else if t.key != n.a.key {
+		return 0, 0, false
+	}
+	if s < 1 || s >= int64(n.b) {
+		return 0, 0, false
+	}
+	c, _, _ = signedView(n.b, c, c)
+	lo, hi = -c, int64(1)<<s-1-c
+	return lo, hi, lo >= smin(n.b) && hi <= smax(n.b)
 }
 
 // maxPieces bounds the pieces bisect splits a range into.

@@ -177,12 +177,24 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 		return min(xu, yu), true
 	case "maxu":
 		return max(xu, yu), true
+	case "cmpgt":
+		if xs > ys {
+			return -1, true
+		}
+		return 0, true
+	case "abs":
+		return max(xs, -xs), true
 	case "mins":
 		return min(xs, ys), true
 	case "maxs":
 		return max(xs, ys), true
 	case "and":
 		return wrapSigned(b, xu&yu), true
+	case "or":
+		return wrapSigned(b, xu|yu), true
+	case "part": // y is (shift << 8) | bits: the bits of x from shift
+		s, w := uint(y>>8), uint(y&0xff)
+		return x >> s & (int64(1)<<w - 1), true
 	}
 	panic("bounds: unknown op " + op)
 }

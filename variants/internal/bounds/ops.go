@@ -27,6 +27,7 @@ var laneOps = map[string]laneOp{
 	"VPSRAW": {"sra", 2}, "VPSRAD": {"sra", 4}, "VPSRAQ": {"sra", 8},
 	"VPSRLW": {"srl", 2}, "VPSRLD": {"srl", 4}, "VPSRLQ": {"srl", 8},
 	"VPSLLW": {"sll", 2}, "VPSLLD": {"sll", 4}, "VPSLLQ": {"sll", 8},
+	"VPCMPGTW": {"cmpgt", 2}, "VPCMPGTD": {"cmpgt", 4}, "VPCMPGTQ": {"cmpgt", 8},
 }
 
 var moves = map[string]bool{
@@ -78,6 +79,9 @@ func (a *analysis) immOf(op operand.Op) uint64 {
 // step applies one instruction.
 func (a *analysis) step(in *ir.Instruction) {
 	op := in.Opcode
+	if a.compareToMask(in) {
+		return
+	}
 	if a.maskedForm(in) {
 		return
 	}
@@ -98,8 +102,19 @@ func (a *analysis) step(in *ir.Instruction) {
 	case strings.HasPrefix(op, "K"):
 		a.kop(in)
 		return
+	case a.flagOp(in):
+		return
 	case isGP(in):
 		a.gpop(in)
+		return
+	case op == "MOVD" || op == "VMOVD":
+		a.movd(in)
+		return
+	case op == "VPABSW" || op == "VPABSD":
+		a.abs(in)
+		return
+	case zeroExt[op] != [2]int{}:
+		a.zeroExtend(in, zeroExt[op])
 		return
 	}
 	if a.masked(in) {
@@ -147,10 +162,212 @@ func (a *analysis) moveSize(ops []operand.Op) int {
 
 func isGP(in *ir.Instruction) bool {
 	switch in.Opcode {
-	case "MOVQ", "MOVL", "LEAQ", "ADDQ", "SUBQ", "XORL", "XORQ", "DECQ", "DECL", "INCQ", "CMPQ":
+	case "MOVQ", "MOVL", "LEAQ", "ADDQ", "SUBQ", "XORL", "XORQ", "DECQ", "DECL", "INCQ", "CMPQ", "SHLQ":
 		return true
 	}
 	return false
+}
+
+// compareToMask models a compare into an opmask: VPCMPGTW/D/Q keeps its
+// elements as −1 or 0 lanes (with their expressions, for the masked
+// additions and subtractions computedMask models); VPCMP[U]D/Q with a
+// predicate makes the opmask unknown (a flag's, KORTEST reads it). It
+// reports whether in was one.
+func (a *analysis) compareToMask(in *ir.Instruction) bool {
+	ops := in.Operands
+	if !strings.HasPrefix(in.Opcode, "VPCMP") || len(ops) < 3 {
+		return false
+	}
+	dst, ok := ops[len(ops)-1].(reg.Register)
+	if !ok || dst.Kind() != reg.KindOpmask {
+		return false
+	}
+	ki := int(reg.ToPhysical(dst).PhysicalIndex())
+	a.s.kok[ki], a.s.km[ki] = false, nil
+	lo, isGT := laneOps[in.Opcode]
+	if !isGT || lo.op != "cmpgt" {
+		if _, isImm := imm(ops[0]); !isImm || len(ops) != 4 {
+			a.unproven("%s into an opmask is not modelled", in.Opcode)
+		}
+		return true // an unknown opmask
+	}
+	if len(ops) != 3 {
+		a.unproven("a masked %s into an opmask is not modelled", in.Opcode)
+	}
+	n := a.sizeOf(ops[1])
+	x := a.lanesOf(a.read(ops[1], n), lo.w)
+	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine("cmpgt", uint(8*lo.w), x[j], y[j], j)
+	}
+	a.s.km[ki], a.s.kw[ki] = out, lo.w
+	return true
+}
+
+// sizeOf is the byte size of vector register operand op.
+func (a *analysis) sizeOf(op operand.Op) int {
+	if _, n, ok := vreg(op); ok {
+		return n
+	}
+	a.unproven("no vector operand")
+	return 0
+}
+
+// computedMask models an addition or subtraction merging-masked by an
+// opmask a compare computed, whose destination is its first source:
+// dst = x ± (y & m) element by element, m the compare's −1 or 0 lane
+// (the lanes it leaves keep x = x ± 0), so that the centering x − q·[x >
+// (q−1)/2] of one variable is enumerated as in the AVX2 form. It reports
+// whether the opmask was a computed one; other forms are unproven.
+func (a *analysis) computedMask(in *ir.Instruction, at int, zeroing bool, g int) bool {
+	r, _ := in.Operands[at].(reg.Register)
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	m := a.s.km[ki]
+	if m == nil {
+		return false
+	}
+	lo, ok := laneOps[in.Opcode]
+	ops := in.Operands
+	if !ok || (lo.op != "add" && lo.op != "sub") || zeroing || len(ops) != 4 || lo.w != a.s.kw[ki] || g != lo.w {
+		a.unproven("%s masked by a computed opmask is not modelled", in.Opcode)
+	}
+	xi, n, xok := vreg(ops[1])
+	di, _, dok := vreg(ops[3])
+	if !xok || !dok || xi != di {
+		a.unproven("%s masked by a computed opmask into another register than its source", in.Opcode)
+	}
+	x := a.lanesOf(a.read(ops[1], n), lo.w)
+	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	if len(x) > len(m) {
+		a.unproven("an opmask of %d elements for %d lanes", len(m), len(x))
+	}
+	b := uint(8 * lo.w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine(lo.op, b, x[j], a.combine("and", b, y[j], m[j], j), j)
+	}
+	a.write(ops[3], cellsOf(out, lo.w))
+	return true
+}
+
+// flagOp models the instructions that only compute the kernel's flag
+// (a rejection bit returned to the caller, never an array lane): VPTEST
+// sets the zero flag to an unknown value, SETcc and MOVBLZX write an
+// unknown general-purpose register, a MOVL or MOVQ of a register to a
+// result slot (ret+N(FP)) stores the flag. It reports whether in was
+// one.
+func (a *analysis) flagOp(in *ir.Instruction) bool {
+	ops := in.Operands
+	switch {
+	case in.Opcode == "VPTEST" || in.Opcode == "KORTESTW":
+		a.s.zfOK = false
+	case strings.HasPrefix(in.Opcode, "SET") || in.Opcode == "MOVBLZX":
+		r, ok := ops[len(ops)-1].(reg.Register)
+		i, gpOK := 0, false
+		if ok {
+			i, gpOK = gpIndex(r)
+		}
+		if !gpOK {
+			a.unproven("%s into %s is not modelled", in.Opcode, ops[len(ops)-1].Asm())
+		}
+		a.s.g[i] = gp{}
+	case (in.Opcode == "MOVL" || in.Opcode == "MOVQ") && len(ops) == 2:
+		m, ok := ops[1].(operand.Mem)
+		if _, isReg := ops[0].(reg.Register); !ok || !isReg || m.Base == nil || m.Base.Asm() != "FP" || !strings.HasPrefix(m.Symbol.Name, "ret") {
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// movd models MOVD and VMOVD of a general-purpose register into the low
+// 32 bits of a vector register (its constant, else any 32-bit value),
+// the rest of the XMM zeroed (VMOVD: all of it; MOVD keeps the upper
+// bytes of a wider register).
+func (a *analysis) movd(in *ir.Instruction) {
+	src, ok := in.Operands[0].(reg.Register)
+	i, vok := 0, false
+	if len(in.Operands) == 2 {
+		i, _, vok = vreg(in.Operands[1])
+	}
+	if !ok || src.Kind() != reg.KindGP || !vok {
+		a.unproven("%s other than of a general-purpose register into a vector register", in.Opcode)
+	}
+	l := a.newVar(smin(32), smax(32), false)
+	if g := a.gpr(src); g.kind == gpConst {
+		l = constLane(wrapSigned(32, g.c))
+	}
+	cs := make([]cell, 64)
+	for k := range cs {
+		switch {
+		case k < 4:
+			cs[k] = cell{l: l, w: 4, k: int8(k)}
+		case k < 16 || in.Opcode == "VMOVD":
+			cs[k] = cell{l: zero, w: 1}
+		default:
+			cs[k] = a.s.v[i][k]
+		}
+	}
+	a.s.v[i] = [64]cell(cs)
+}
+
+// zeroExt are the zero extensions: source and destination lane widths.
+var zeroExt = map[string][2]int{
+	"VPMOVZXBW": {1, 2}, "VPMOVZXBD": {1, 4}, "VPMOVZXBQ": {1, 8},
+	"VPMOVZXWD": {2, 4}, "VPMOVZXWQ": {2, 8}, "VPMOVZXDQ": {4, 8},
+}
+
+// zeroExtend models VPMOVZX: each source lane zero-extended, the lane
+// itself where its bound is non-negative (its value unchanged), else a
+// fresh variable over the source's unsigned range (or the exact pattern
+// of a constant).
+func (a *analysis) zeroExtend(in *ir.Instruction, ws [2]int) {
+	ops := in.Operands
+	if len(ops) != 2 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	n := a.sizeOf(ops[1])
+	x := a.lanesOf(a.read(ops[0], n/ws[1]*ws[0]), ws[0])
+	out := make([]*lane, len(x))
+	b := uint(8 * ws[0])
+	for j, l := range x {
+		lo, hi, ok := unsignedView(b, l.lo, l.hi)
+		switch {
+		case l.wrap:
+			a.unproven("%s of a wrapping low product", in.Opcode)
+		case l.lo >= 0:
+			out[j] = l
+		case l.isConst():
+			out[j] = constLane(lo)
+		case ok:
+			out[j] = a.newVar(lo, hi, false)
+		default:
+			out[j] = a.newVar(0, umax(b), false)
+		}
+	}
+	a.write(ops[1], cellsOf(out, ws[1]))
+}
+
+// abs models VPABSW and VPABSD: the absolute value of each signed lane
+// (of the most negative value, itself, read unsigned: 2^(b−1)).
+func (a *analysis) abs(in *ir.Instruction) {
+	if len(in.Operands) != 2 {
+		a.unproven("%s with %d operands", in.Opcode, len(in.Operands))
+	}
+	w := 2
+	if in.Opcode == "VPABSD" {
+		w = 4
+	}
+	n := a.size(in)
+	x := a.lanesOf(a.read(in.Operands[0], n), w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine("abs", uint(8*w), x[j], zero, j)
+	}
+	a.write(in.Operands[1], cellsOf(out, w))
 }
 
 // gpop models the scalar instructions that set up pointers and masks.
@@ -178,8 +395,11 @@ func (a *analysis) gpop(in *ir.Instruction) {
 		case operand.Mem:
 			if s.Base != nil && s.Base.Asm() == "FP" {
 				name := strings.TrimSuffix(s.Symbol.Name, "_base")
-				if _, isParam := a.params[name]; isParam && in.Opcode == "MOVQ" {
+				if p, isParam := a.params[name]; isParam && in.Opcode == "MOVQ" {
 					a.s.g[di] = gp{kind: gpPtr, region: name}
+					if p.Scalar {
+						a.s.g[di] = gp{kind: gpConst, c: p.Value}
+					}
 					return
 				}
 			}
@@ -221,9 +441,18 @@ func (a *analysis) gpop(in *ir.Instruction) {
 				return
 			}
 		}
-		if m.Index != nil || m.Base == nil {
+		if m.Base == nil {
 			a.s.g[di] = gp{}
 			return
+		}
+		var ix int64
+		if m.Index != nil {
+			x := a.gpr(m.Index)
+			if x.kind != gpConst {
+				a.s.g[di] = gp{}
+				return
+			}
+			ix = x.c * int64(m.Scale)
 		}
 		if m.Base.Asm() == "SP" {
 			a.s.g[di] = gp{kind: gpPtr, region: "(SP)", c: int64(m.Disp)}
@@ -231,13 +460,26 @@ func (a *analysis) gpop(in *ir.Instruction) {
 		}
 		g := a.gpr(m.Base)
 		if g.kind == gpPtr {
-			g.c += int64(m.Disp)
+			g.c += int64(m.Disp) + ix
 		} else {
 			g = gp{}
 		}
 		a.s.g[di] = g
+	case "SHLQ":
+		c, ok := imm(ops[0])
+		g := a.s.g[di]
+		if !ok || g.kind != gpConst || c >= 63 {
+			a.s.g[di] = gp{}
+			return
+		}
+		g.c <<= c
+		a.s.g[di] = g
+		a.s.zf, a.s.zfOK = g.c == 0, true
 	case "ADDQ", "SUBQ":
 		v, ok := imm(ops[0])
+		if src := a.gpVal(ops[0]); !ok && src.kind == gpConst { // a register holding a constant
+			v, ok = uint64(src.c), true
+		}
 		g := a.s.g[di]
 		if !ok || g.kind == gpUnknown {
 			a.s.g[di] = gp{}
@@ -277,6 +519,9 @@ func (a *analysis) gpVal(op operand.Op) gp {
 func (a *analysis) kop(in *ir.Instruction) {
 	switch in.Opcode {
 	case "KMOVB", "KMOVW", "KMOVD", "KMOVQ":
+	case "KORTESTB", "KORTESTW", "KORTESTD", "KORTESTQ": // the flag only
+		a.s.zfOK = false
+		return
 	default:
 		a.unproven("opmask instruction %s is not modelled", in.Opcode)
 	}
@@ -286,7 +531,7 @@ func (a *analysis) kop(in *ir.Instruction) {
 		a.unproven("a store of an opmask")
 	}
 	ki := int(reg.ToPhysical(dst).PhysicalIndex())
-	a.s.kok[ki] = false
+	a.s.kok[ki], a.s.km[ki] = false, nil
 	switch s := ops[0].(type) {
 	case reg.Register:
 		if gi, ok := gpIndex(s); ok && a.s.g[gi].kind == gpConst {
@@ -398,6 +643,11 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 	if src[0].l != nil && int(src[0].w) == lo.w && (c%16 != 0 || lo.w == 2) {
 		return false
 	}
+	for _, s := range src {
+		if s.l != nil && s.l.wrap && int(s.w) == lo.w {
+			return false // a wrapping low product shifts as a lane (ivOp)
+		}
+	}
 	by := c / 8
 	out := make([]cell, n)
 	for e := 0; e < n; e += lo.w {
@@ -421,6 +671,12 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 // destination.
 func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	if x.lo == x.hi && y.lo == y.hi { // exact bit patterns
+		shift := op == "sll" || op == "sra" || op == "srl"
+		if x.wrap && !y.wrap && shift { // the exact pattern of a wrapping product, shifted
+			l := constLane(wrapSigned(b, shiftPattern(op, b, x.lo, y.lo)))
+			l.wrap = op == "sll"
+			return l
+		}
 		if (x.wrap || y.wrap) && !multiplies[op] {
 			a.overflow(j, "%s reads a wrapping low product as a value", op)
 		}
@@ -465,10 +721,35 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	if why != "" {
 		a.overflow(j, "%s", why)
 	}
-	if e.dep > 12 || wrap {
+	if e.dep > maxDepth(v) || wrap {
 		return a.newVar(lo, hi, wrap)
 	}
 	return &lane{lo: lo, hi: hi, sym: sym, e: e, wrap: wrap, src: int32(a.i)}
+}
+
+// shiftPattern shifts the b-bit pattern x by s as the hardware does
+// (no overflow check: the pattern of a wrapping product).
+func shiftPattern(op string, b uint, x, s int64) int64 {
+	xs, _, _ := signedView(b, x, x)
+	xu, _, _ := unsignedView(b, x, x)
+	switch op {
+	case "sll":
+		return int64(uint64(xu) << uint(s) & uint64(umax(b)))
+	case "sra":
+		return xs >> uint(s)
+	}
+	return xu >> uint(s)
+}
+
+// maxDepth is the deepest expression of variable v that combine keeps
+// (deeper ones become a fresh variable over their bound, the correlation
+// given up): 12, and 24 for a variable of at most 2^12 values (an input
+// byte's bit sums, CBD), whose enumeration stays cheap.
+func maxDepth(v Interval) int {
+	if v.Hi-v.Lo < 1<<12 {
+		return 24
+	}
+	return 12
 }
 
 // exprOf is l's expression: a constant, the variable or its function.
@@ -510,6 +791,9 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 	dst := in.Operands[len(in.Operands)-1]
 	if _, _, ok := vreg(dst); !ok || g == 0 || at != len(in.Operands)-2 {
 		a.unproven("the masked form of %s is not modelled", in.Opcode)
+	}
+	if a.computedMask(in, at, zeroing, g) {
+		return true
 	}
 	k := a.kmask(in.Operands[at])
 	di, n, _ := vreg(dst)

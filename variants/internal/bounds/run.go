@@ -65,6 +65,9 @@ func Check() error {
 func ParamsOf(k contract.Kernel) []Param {
 	var ps []Param
 	for _, a := range k.Args {
+		if a.Values != nil {
+			continue // a scalar: ScalarsOf
+		}
 		p := Param{Name: a.Name, Elem: a.Elem, Lanes: a.Lanes}
 		if a.In != nil {
 			p.In = &Interval{a.In.Lo, a.In.Hi}
@@ -75,6 +78,18 @@ func ParamsOf(k contract.Kernel) []Param {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// ScalarsOf returns the values of a kernel's integer parameters (its
+// contract's Args with Values), which AnalyzeAll runs one by one.
+func ScalarsOf(k contract.Kernel) []ScalarValues {
+	var ss []ScalarValues
+	for _, a := range k.Args {
+		if a.Values != nil {
+			ss = append(ss, ScalarValues{Name: a.Name, Values: a.Values})
+		}
+	}
+	return ss
 }
 
 // Analyzable reports whether kernel has a contract, so that its
@@ -160,7 +175,7 @@ func analyzeVariant(v Recorded) (*VariantResult, error) {
 		r.Result = res.(Result)
 		return r, nil
 	}
-	r.Result = Analyze(fn, data, ParamsOf(k))
+	r.Result = AnalyzeAll(fn, data, ParamsOf(k), ScalarsOf(k))
 	analyzed.Store(key, r.Result)
 	return r, nil
 }

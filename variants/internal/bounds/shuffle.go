@@ -1,6 +1,8 @@
 package bounds
 
 import (
+	"strings"
+
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 )
@@ -264,8 +266,9 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 	x, y := a.read(ops[1], n), a.read(ops[0], n)
 	xi, _, xr := vreg(ops[1])
 	yi, _, yr := vreg(ops[0])
-	and := in.Opcode[:5] == "VPAND" && len(in.Opcode) >= 5 && (len(in.Opcode) < 6 || in.Opcode[5] != 'N')
-	xor := in.Opcode[:4] == "VPXO"
+	and := strings.HasPrefix(in.Opcode, "VPAND") && !strings.HasPrefix(in.Opcode, "VPANDN")
+	xor := strings.HasPrefix(in.Opcode, "VPXO")
+	or := strings.HasPrefix(in.Opcode, "VPOR")
 	if xr && yr && xi == yi {
 		switch {
 		case xor:
@@ -275,7 +278,7 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 			}
 			a.write(ops[2], out)
 			return
-		case and || in.Opcode[:4] == "VPOR":
+		case and || or:
 			a.write(ops[2], x)
 			return
 		}
@@ -298,7 +301,7 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 				r = p & q
 			case xor:
 				r = p ^ q
-			case in.Opcode[:4] == "VPOR":
+			case or:
 				r = p | q
 			default:
 				r = ^p & q
@@ -306,6 +309,23 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 			out[d] = cell{l: constLane(int64(r)), w: 1}
 		}
 		a.write(ops[2], out)
+		return
+	}
+	if or {
+		if cs, ok := orMerge(x, y); ok {
+			a.write(ops[2], cs)
+			return
+		}
+		w := int(x[0].w)
+		if x[0].l == nil || y[0].l == nil || int(y[0].w) != w {
+			a.unproven("an OR of bytes that may both be nonzero")
+		}
+		xl, yl := a.lanesOf(x, w), a.lanesOf(y, w)
+		out := make([]*lane, len(xl))
+		for j := range xl {
+			out[j] = a.combine("or", uint(8*w), xl[j], yl[j], j)
+		}
+		a.write(ops[2], cellsOf(out, w))
 		return
 	}
 	if !and {
@@ -324,6 +344,39 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 		out[j] = a.combine("and", uint(8*w), xl[j], yl[j], j)
 	}
 	a.write(ops[2], cellsOf(out, w))
+}
+
+// orMerge is the OR of two vectors that never both have a one bit in
+// the same byte: byte by byte, where one operand's byte is zero for every
+// value (a constant zero, or a byte above the highest of a non-negative
+// lane's bound), the other's (packing 16-bit results into the halves of
+// dwords: the odd lanes shifted up by 16 ORed into the even ones); ok is
+// false if some byte may be nonzero in both (then the OR is computed
+// lane by lane: combine's "or").
+func orMerge(x, y []cell) ([]cell, bool) {
+	out := make([]cell, len(x))
+	for d := range x {
+		switch {
+		case zeroByte(x[d]):
+			out[d] = y[d]
+		case zeroByte(y[d]):
+			out[d] = x[d]
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// zeroByte reports whether cell c is zero whatever its lane's value.
+func zeroByte(c cell) bool {
+	switch {
+	case c.l == nil || c.l.wrap:
+		return false
+	case c.l.isConst():
+		return byteOf(c) == 0
+	}
+	return c.l.lo >= 0 && c.l.hi>>(8*uint(c.k)) == 0
 }
 
 // widening models VPMULDQ and VPMULUDQ: the low 32-bit lanes of each

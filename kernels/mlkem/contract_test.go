@@ -4,92 +4,28 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/contract"
-	"github.com/tunelab/tunelab/internal/polyvec"
+	"github.com/tunelab/tunelab/lab/nttfieldtest"
 )
 
 // contractInputs are the inputs the generic code is checked on against
-// its contracts: the edge polynomials and random canonical ones.
-func contractInputs() []*[256]int16 {
-	var ps []*[256]int16
-	for _, e := range polyvec.Edges {
-		p := new([256]int16)
-		polyvec.SetEdge(e, int16(Q), p)
-		ps = append(ps, p)
-	}
-	r := polyvec.NewRand(42)
-	for range 64 {
-		p := new([256]int16)
-		polyvec.Fill(r, int16(Q), p)
-		ps = append(ps, p)
-	}
-	return ps
-}
+// its contracts (nttfieldtest.ContractInputs).
+func contractInputs() []*[256]int16 { return nttfieldtest.ContractInputs(int16(Q)) }
 
 // checkArg fails t if a lane of p is outside the bound b of kernel k's
 // parameter.
 func checkArg(t *testing.T, k, arg, what string, b *contract.Bound, p *[256]int16) {
 	t.Helper()
-	if b == nil {
-		t.Fatalf("%s.%s has no %s bound", k, arg, what)
-	}
-	for i, x := range p {
-		if int64(x) < b.Lo || int64(x) > b.Hi {
-			t.Fatalf("%s.%s %s[%d] = %d outside %v", k, arg, what, i, x, *b)
-		}
-	}
+	nttfieldtest.CheckBound(t, k, arg, what, b, p)
 }
 
 // TestGenericContracts: the generic NTT, InvNTT and MulNTT satisfy the
-// contracts of internal/contract on the edge and random inputs: the
-// inputs lie within the input bound, the outputs within the output bound.
-func TestGenericContracts(t *testing.T) {
-	in := contractInputs()
-	for _, c := range []struct {
-		kernel string
-		run    func(p *[256]int16)
-	}{{"mlkem.ntt", nttGeneric}, {"mlkem.invntt", invNTTGeneric}} {
-		k, ok := contract.Of(c.kernel)
-		if !ok {
-			t.Fatalf("no contract for %s", c.kernel)
-		}
-		f, _ := k.Arg("f")
-		for _, p := range in {
-			checkArg(t, c.kernel, "f", "input", f.In, p)
-			out := *p
-			c.run(&out)
-			checkArg(t, c.kernel, "f", "output", f.Out, &out)
-		}
-	}
-	k, _ := contract.Of("mlkem.mulntt")
-	h, _ := k.Arg("h")
-	f, _ := k.Arg("a")
-	g, _ := k.Arg("b")
-	for i, p := range in {
-		q := in[(i*7+3)%len(in)]
-		checkArg(t, k.Name, "a", "input", f.In, p)
-		checkArg(t, k.Name, "b", "input", g.In, q)
-		var out [256]int16
-		mulNTTGeneric(&out, p, q)
-		checkArg(t, k.Name, "h", "output", h.Out, &out)
-	}
-}
+// contracts of internal/contract on the edge and random inputs.
+func TestGenericContracts(t *testing.T) { nttfieldtest.GenericContracts(t, field) }
 
 // TestGenericContractCatchesAWideInput: a lane one past the input bound
 // is reported (the check can fail).
 func TestGenericContractCatchesAWideInput(t *testing.T) {
-	k, _ := contract.Of("mlkem.ntt")
-	f, _ := k.Arg("f")
-	p := new([256]int16)
-	p[17] = int16(f.In.Hi + 1)
-	ft := &testing.T{}
-	done := make(chan bool)
-	go func() {
-		defer func() { done <- ft.Failed() }()
-		checkArg(ft, k.Name, "f", "input", f.In, p)
-	}()
-	if !<-done {
-		t.Fatal("an input lane at q passed the canonical input bound")
-	}
+	nttfieldtest.ContractCatchesAWideInput(t, field)
 }
 
 // checkLanes fails t if a lane of xs is outside the bound b of kernel

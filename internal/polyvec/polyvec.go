@@ -64,6 +64,10 @@ var Edges = [...]Edge{
 	{"half-q", func(_ int, q int64) int64 { return q / 2 }},
 	{"delta-0", func(i int, q int64) int64 { return b2i(i == 0) }},
 	{"delta-255", func(i int, q int64) int64 { return b2i(i == 255) * (q - 1) }},
+	// Derived in worst.go: the lazy NTT's greatest lane driven up, its
+	// least driven down.
+	{"worst-ntt-max", worstMax},
+	{"worst-ntt-min", worstMin},
 }
 
 func b2i(b bool) int64 {

@@ -21,9 +21,11 @@ type worstSet struct {
 	max, min Poly[int32] // the lane maximum driven up, the minimum down
 }
 
+// worstFor is allocated on first use: a package initialiser would link
+// polyvec into production programs, which the link tests forbid.
 var (
 	worstMu  sync.Mutex
-	worstFor = map[int64]*worstSet{}
+	worstFor map[int64]*worstSet
 )
 
 // worst returns the worst-case inputs of modulus q, derived on first use.
@@ -32,6 +34,9 @@ func worst(q int64) *worstSet {
 	defer worstMu.Unlock()
 	if w, ok := worstFor[q]; ok {
 		return w
+	}
+	if worstFor == nil {
+		worstFor = map[int64]*worstSet{}
 	}
 	m := NewLazyModel(q)
 	w := &worstSet{max: m.Ascend(1), min: m.Ascend(-1)}

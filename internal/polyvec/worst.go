@@ -51,7 +51,7 @@ func worstMin(i int, q int64) int64 { return int64(worst(q).min[i]) }
 // A LazyModel is the lazy NTT of one modulus q, of the structure of the
 // FIPS 203/204 NTTs (Cooley–Tukey, zetas in bit-reversed order): each
 // butterfly's product is a signed Montgomery multiplication by ζ·R mod q
-// (R = 2^16 for a q below 2^15, else 2^32), in (−q, q), and its sum and
+// (centered in [−(q−1)/2, (q−1)/2], R = 2^16 for a q below 2^15, else 2^32), in (−q, q), and its sum and
 // difference are not reduced. The root is the least element of
 // multiplicative order 2^(Layers+1), Layers the most that 2^(v+1) | q−1
 // allows up to 8 (ML-KEM: 7 layers, ζ = 17; ML-DSA: 8, ζ = 1753, the
@@ -59,7 +59,7 @@ func worstMin(i int, q int64) int64 { return int64(worst(q).min[i]) }
 type LazyModel struct {
 	Q, R   int64 // R is log2 of the Montgomery radix
 	Layers int
-	zr     []int64 // zr[k] = ζ^BitRev(k)·2^R mod q
+	zr     []int64 // zr[k] = ζ^BitRev(k)·2^R mod q, centered
 	qinv   int64   // q⁻¹ mod 2^R
 }
 
@@ -75,7 +75,9 @@ func NewLazyModel(q int64) *LazyModel {
 	m.zr = make([]int64, 1<<layers)
 	for k := range m.zr {
 		z := powMod(root, int64(bits.Reverse64(uint64(k))>>(64-layers)), q)
-		m.zr[k] = z * powMod(2, m.R, q) % q
+		if m.zr[k] = z * powMod(2, m.R, q) % q; m.zr[k] > q/2 {
+			m.zr[k] -= q // centered, as the generator's constants
+		}
 	}
 	m.qinv = 1
 	for range 6 { // Newton: each step doubles the correct low bits

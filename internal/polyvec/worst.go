@@ -14,7 +14,7 @@ import (
 // step short fails only near that bound, which random and the other edge
 // inputs rarely reach (issue 42). The inputs are derived, not written
 // down: the field's roots from q, then a greedy coordinate ascent on the
-// model LazyNTT below.
+// model LazyModel below.
 
 // worstSet is the derived worst-case inputs of one modulus.
 type worstSet struct {
@@ -51,8 +51,9 @@ func worstMin(i int, q int64) int64 { return int64(worst(q).min[i]) }
 // A LazyModel is the lazy NTT of one modulus q, of the structure of the
 // FIPS 203/204 NTTs (Cooley–Tukey, zetas in bit-reversed order): each
 // butterfly's product is a signed Montgomery multiplication by ζ·R mod q
-// (centered in [−(q−1)/2, (q−1)/2], R = 2^16 for a q below 2^15, else 2^32), in (−q, q), and its sum and
-// difference are not reduced. The root is the least element of
+// (centered in [−(q−1)/2, (q−1)/2], as variants/ntt's constants; R = 2^16
+// for a q below 2^15, else 2^32), in (−q, q), and its sum and difference
+// are not reduced. The root is the least element of
 // multiplicative order 2^(Layers+1), Layers the most that 2^(v+1) | q−1
 // allows up to 8 (ML-KEM: 7 layers, ζ = 17; ML-DSA: 8, ζ = 1753, the
 // standards' roots).

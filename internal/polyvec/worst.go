@@ -16,20 +16,36 @@ import (
 // down: the field's roots from q, then a greedy coordinate ascent on the
 // model LazyModel below.
 
+//go:generate go run ./genworst -out zworst.go
+
 // worstSet is the derived worst-case inputs of one modulus.
 type worstSet struct {
 	max, min Poly[int32] // the lane maximum driven up, the minimum down
 }
 
-// worstFor is allocated on first use: a package initialiser would link
-// polyvec into production programs, which the link tests forbid.
+// Derive returns the worst-case inputs of modulus q: the lazy model's
+// greatest lane driven up, and its least driven down.
+func Derive(q int64) [2]Poly[int32] {
+	m := NewLazyModel(q)
+	return [2]Poly[int32]{m.Ascend(1), m.Ascend(-1)}
+}
+
+// worstFor holds the inputs derived at run time, for a modulus
+// worstTables (zworst.go, generated) lacks; it is allocated on first
+// use: a package initialiser would link polyvec into production
+// programs, which the link tests forbid.
 var (
 	worstMu  sync.Mutex
 	worstFor map[int64]*worstSet
 )
 
-// worst returns the worst-case inputs of modulus q, derived on first use.
+// worst returns the worst-case inputs of modulus q.
 func worst(q int64) *worstSet {
+	for i := range worstTables {
+		if worstTables[i].q == q {
+			return &worstTables[i].w
+		}
+	}
 	worstMu.Lock()
 	defer worstMu.Unlock()
 	if w, ok := worstFor[q]; ok {
@@ -38,8 +54,8 @@ func worst(q int64) *worstSet {
 	if worstFor == nil {
 		worstFor = map[int64]*worstSet{}
 	}
-	m := NewLazyModel(q)
-	w := &worstSet{max: m.Ascend(1), min: m.Ascend(-1)}
+	d := Derive(q)
+	w := &worstSet{max: d[0], min: d[1]}
 	worstFor[q] = w
 	return w
 }

@@ -120,3 +120,24 @@ func TestPlantedShortChain(t *testing.T) {
 		}
 	}
 }
+
+// TestWorstTablesCurrent checks the generated zworst.go against the
+// derivation (run go generate ./internal/polyvec when this fails) and
+// that it covers both NTT moduli.
+func TestWorstTablesCurrent(t *testing.T) {
+	for _, q := range fields {
+		found := false
+		for _, e := range worstTables {
+			if e.q != q {
+				continue
+			}
+			found = true
+			if d := Derive(q); d[0] != e.w.max || d[1] != e.w.min {
+				t.Errorf("q=%d: zworst.go differs from Derive; run go generate ./internal/polyvec", q)
+			}
+		}
+		if !found {
+			t.Errorf("q=%d: zworst.go lacks the modulus", q)
+		}
+	}
+}

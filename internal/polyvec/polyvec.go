@@ -4,7 +4,8 @@
 // and tests (lab/nttfieldtest) share: random canonical polynomials from a
 // seed, the boundary inputs every variant is checked on, and the first
 // differing coefficient of two results. It knows no field: the modulus q
-// is a parameter.
+// is a parameter (zworst.go only records, for ML-KEM's and ML-DSA's q,
+// the worst-case inputs worst.go derives from q alone).
 //
 // A polynomial is a *[256]E with E int16 (ML-KEM, q = 3329) or int32
 // (ML-DSA, q = 8380417), its coefficients canonical in [0, q) in the

@@ -4,7 +4,8 @@
 // and tests (lab/nttfieldtest) share: random canonical polynomials from a
 // seed, the boundary inputs every variant is checked on, and the first
 // differing coefficient of two results. It knows no field: the modulus q
-// is a parameter.
+// is a parameter (zworst.go only records, for ML-KEM's and ML-DSA's q,
+// the worst-case inputs worst.go derives from q alone).
 //
 // A polynomial is a *[256]E with E int16 (ML-KEM, q = 3329) or int32
 // (ML-DSA, q = 8380417), its coefficients canonical in [0, q) in the
@@ -64,6 +65,10 @@ var Edges = [...]Edge{
 	{"half-q", func(_ int, q int64) int64 { return q / 2 }},
 	{"delta-0", func(i int, q int64) int64 { return b2i(i == 0) }},
 	{"delta-255", func(i int, q int64) int64 { return b2i(i == 255) * (q - 1) }},
+	// Derived in worst.go: the lazy NTT's greatest lane driven up, its
+	// least driven down.
+	{"worst-ntt-max", worstMax},
+	{"worst-ntt-min", worstMin},
 }
 
 func b2i(b bool) int64 {

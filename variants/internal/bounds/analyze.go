@@ -468,6 +468,9 @@ func (a *analysis) part(l *lane, lw, k, w int) *lane {
 		return p
 	}
 	p := a.newPart(l, lw, k, w)
+	if l.prov != nil && l.prov.kind == provMul && lw == 8 && k == 1 && w == 4 {
+		p = withProv(p, &prov{kind: provHi, x: l}) // t of the Shoup rule
+	}
 	a.parts[key] = p
 	return p
 }

@@ -22,6 +22,7 @@ type lane struct {
 	// operand of a multiply whose high half cancels it (Montgomery).
 	wrap bool
 	src  int32 // the instruction that produced it; -1: input or constant
+	prov *prov // how a product computed it, for the Shoup rule; nil: unknown
 }
 
 func (l *lane) String() string {

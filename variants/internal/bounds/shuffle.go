@@ -419,6 +419,9 @@ func (a *analysis) widening(in *ir.Instruction) {
 			a.unproven("%s: a product beyond 2^63", in.Opcode)
 		}
 		out[j] = a.newVar(lo, hi, false)
+		if v, c, ok := constOperand(p, q); ok && signed {
+			out[j] = withProv(out[j], &prov{kind: provMul, x: v, c: c})
+		}
 	}
 	a.write(ops[2], cellsOf(out, 8))
 }

@@ -90,3 +90,26 @@ func TestShoupProven(t *testing.T) {
 		}
 	}
 }
+
+// TestShoupCorrectionPlant: the plant shoup-correction-removed, on
+// Shoup's product followed by min(x, x+q), is an overflow (the proven
+// [−d, q+d] leaves [0, q+d] once the correction is gone).
+func TestShoupCorrectionPlant(t *testing.T) {
+	in := bounds.Interval{Lo: -8 * dq, Hi: 8 * dq}
+	d := int64(8*dq*dq)>>33 + 1
+	fn, data := compiled(t, func(c *build.Context, f reg.Register) {
+		shoupBody(shoupRight)(c, f)
+		x, y := c.YMM(), c.YMM()
+		c.VMOVDQU(Mem{Base: f}, x)
+		c.VPADDD(splat32(c, "q2", dq), x, y)
+		c.VPMINUD(y, x, x)
+		c.VMOVDQU(x, Mem{Base: f})
+	})
+	ps := params32(in, bounds.Interval{Lo: 0, Hi: dq + d})
+	if r := bounds.Analyze(fn, data, ps); r.Status != bounds.Proven {
+		t.Fatalf("before planting: %s (%v), want proven", r.Status, r.Finding)
+	}
+	if r := bounds.RunPlant(plant(t, "shoup-correction-removed"), fn, data, ps); !r.OK() {
+		t.Errorf("%s %v (err %v), want an overflow with lane and instruction", r.Result.Status, r.Result.Finding, r.Err)
+	}
+}

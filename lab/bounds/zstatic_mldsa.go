@@ -292,4 +292,7 @@ func init() {
 		{Kernel: "mldsa.ntt", Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=64+56", Symbol: "ntt_avx2_mem_unpack_undo_lazy_64p56", Status: "proven", Lo: 0, Hi: 8380416},
 		{Kernel: "mldsa.ntt", Name: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/align=64+60", Symbol: "ntt_avx2_mem_unpack_undo_lazy_64p60", Status: "proven", Lo: 0, Hi: 8380416},
 	})
+	registerPlanted([]Planted{
+		{Defect: "shoup-correction-removed", Doc: "the correction min(x, x+q) after the last Shoup product (lo32(x·w) − lo32(t·q), proven by its identity) removed", Kernel: "mldsa.invntt", Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/align=none", Status: "overflow", Index: 2041, Instr: "VMOVDQU Y1, 480(AX)", Lane: 120, Why: "output f[120] in [-4186113, 4194303] outside the output bound [0, 8380416]"},
+	})
 }

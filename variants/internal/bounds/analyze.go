@@ -24,7 +24,9 @@
 // the declared output bound are Overflow findings, with the instruction
 // and the lane; a wrapping low product used other than as a multiply's
 // operand is Unproven, with the instruction and the lane (see
-// overflow).
+// overflow), but for the difference of Shoup's two low products,
+// lo32(x·w) − lo32(hi32(x·w′)·q), whose exact value a checked identity
+// bounds when the instructions are exactly its data flow (see shoup).
 package bounds
 
 import (
@@ -303,9 +305,10 @@ func (a *analysis) unproven(why string, args ...any) {
 
 // overflow ends the analysis with an overflow finding at lane of the
 // current instruction; a wrapping low product read as a value (or
-// stored) is Unproven instead: the modular cancellation of two wrapping
-// products (Shoup's a·w - t·q) is not modelled, so the analysis cannot
-// tell an intended wrap from an overflow there.
+// stored) is Unproven instead: beyond Shoup's (see shoup), the modular
+// cancellation of two wrapping products (IFMA's Barrett remainder) is
+// not modelled, so the analysis cannot tell an intended wrap from an
+// overflow there.
 func (a *analysis) overflow(lane int, why string, args ...any) {
 	what := fmt.Sprintf(why, args...)
 	st := Overflow

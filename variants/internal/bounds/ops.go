@@ -680,6 +680,11 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 			return a.newVar(lo, hi, false)
 		}
 	}
+	if op == "sub" && b == 64 {
+		if lo, hi, ok := barrett(x, y); ok {
+			return a.newVar(lo, hi, false)
+		}
+	}
 	if x.lo == x.hi && y.lo == y.hi { // exact bit patterns
 		shift := op == "sll" || op == "sra" || op == "srl"
 		if x.wrap && !y.wrap && shift { // the exact pattern of a wrapping product, shifted
@@ -888,6 +893,9 @@ func (a *analysis) madd52(in *ir.Instruction) {
 			a.overflow(j, "%s: accumulator [%d, %d] plus [%d, %d] overflows 64 bits", in.Opcode, acc[j].lo, acc[j].hi, lo, hi)
 		}
 		out[j] = a.newVar(s, S, false)
+		if p, ok := hi52Of(in.Opcode, x[j], y[j], acc[j]); ok {
+			out[j] = withProv(out[j], p)
+		}
 	}
 	a.write(ops[2], cellsOf(out, 8))
 }

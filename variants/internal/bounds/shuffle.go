@@ -422,6 +422,9 @@ func (a *analysis) widening(in *ir.Instruction) {
 		if v, c, ok := constOperand(p, q); ok && signed {
 			out[j] = withProv(out[j], &prov{kind: provMul, x: v, c: c})
 		}
+		if pr, ok := mulUOf(x[8*j:8*j+4], y[8*j:8*j+4], p, q); ok && !signed {
+			out[j] = withProv(out[j], pr)
+		}
 	}
 	a.write(ops[2], cellsOf(out, 8))
 }

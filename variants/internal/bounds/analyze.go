@@ -26,7 +26,8 @@
 // operand is Unproven, with the instruction and the lane (see
 // overflow), but for the difference of Shoup's two low products,
 // lo32(x·w) − lo32(hi32(x·w′)·q), whose exact value a checked identity
-// bounds when the instructions are exactly its data flow (see shoup).
+// bounds when the instructions are exactly its data flow (see shoup;
+// and IFMA's Barrett remainder, see barrett).
 package bounds
 
 import (
@@ -305,9 +306,9 @@ func (a *analysis) unproven(why string, args ...any) {
 
 // overflow ends the analysis with an overflow finding at lane of the
 // current instruction; a wrapping low product read as a value (or
-// stored) is Unproven instead: beyond Shoup's (see shoup), the modular
-// cancellation of two wrapping products (IFMA's Barrett remainder) is
-// not modelled, so the analysis cannot tell an intended wrap from an
+// stored) is Unproven instead: beyond Shoup's and IFMA's Barrett (see
+// shoup, barrett), the modular cancellation of two wrapping products
+// (mul=ifma2's remainder) is not modelled, so the analysis cannot tell an intended wrap from an
 // overflow there.
 func (a *analysis) overflow(lane int, why string, args ...any) {
 	what := fmt.Sprintf(why, args...)

@@ -442,6 +442,9 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		}
 		l := constLane(wrapSigned(uint(8*w), int64(u)))
 		l.wrap = wrap
+		if w == 4 && c0.l.prov != nil && c0.l.prov.kind == provMul && c0.w == 8 && c0.k == 4 && sameLane(cs, c0.l) {
+			l.prov = &prov{kind: provHi, x: c0.l} // t of the Shoup rule, in a concrete run
+		}
 		return l
 	}
 	if int(c0.w) > w && int(c0.k)%w == 0 { // a part of a wider lane
@@ -453,6 +456,16 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		return a.part(c0.l, int(c0.w), int(c0.k)/w, w)
 	}
 	return a.merge(cs, w)
+}
+
+// sameLane reports whether cs are consecutive bytes of the lane l.
+func sameLane(cs []cell, l *lane) bool {
+	for k, c := range cs {
+		if c.l != l || int(c.k) != int(cs[0].k)+k {
+			return false
+		}
+	}
+	return true
 }
 
 func byteOf(c cell) byte {

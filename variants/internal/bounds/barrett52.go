@@ -1,6 +1,9 @@
 package bounds
 
-import "math/big"
+import (
+	"math/big"
+	"math/bits"
+)
 
 // IFMA's Barrett reduction of a 64-bit product p (ML-DSA's mul=ifma
 // MulNTT):
@@ -41,7 +44,17 @@ func barrett(x, y *lane) (lo, hi int64, ok bool) {
 	if x.wrap || x.lo < 0 || x.hi >= 1<<52 || y.prov.c <= 0 || t.prov.c <= 0 || t.prov.c >= 1<<52 {
 		return 0, 0, false
 	}
-	return barrettRange(x.lo, x.hi, t.prov.c, y.prov.c)
+	v, q := t.prov.c, y.prov.c
+	lo, hi, ok = barrettRange(x.lo, x.hi, v, q)
+	if ok && x.lo == x.hi { // a concrete run: the exact value, within the range
+		h, l := bits.Mul64(uint64(x.lo), uint64(v))
+		r := x.lo - q*int64(h<<12|l>>52)
+		if r < lo || r > hi {
+			return 0, 0, false
+		}
+		return r, r, true
+	}
+	return lo, hi, ok
 }
 
 // barrettRange bounds p − q·⌊p·v/2^52⌋ for p in [pl, ph]; ok is false
@@ -70,12 +83,13 @@ func barrettRange(pl, ph, v, q int64) (lo, hi int64, ok bool) {
 
 // hi52Of is the provenance of a VPMADD52HUQ of x and y into acc: hi52
 // of the non-constant one by the constant, if acc is zero, the constant
-// in (0, 2^52) and the other lane no wrapping product, within [0, 2^52).
+// in (0, 2^52) and the other lane no wrapping product, within [0, 2^52)
+// (both constants, in a concrete run: x is the multiplied lane).
 func hi52Of(op string, x, y, acc *lane) (*prov, bool) {
-	if op != "VPMADD52HUQ" || !acc.isConst() || acc.lo != 0 || x.isConst() == y.isConst() {
+	if op != "VPMADD52HUQ" || !acc.isConst() || acc.lo != 0 || !x.isConst() && !y.isConst() {
 		return nil, false
 	}
-	if x.isConst() {
+	if x.isConst() && !y.isConst() {
 		x, y = y, x
 	}
 	if x.wrap || y.wrap || x.lo < 0 || x.hi >= 1<<52 || y.lo <= 0 || y.lo >= 1<<52 {

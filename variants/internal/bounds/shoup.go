@@ -45,13 +45,14 @@ func withProv(l *lane, p *prov) *lane {
 }
 
 // constOperand returns the non-constant one of x and y and the other's
-// signed 32-bit value, if exactly one is an exact constant and the other
-// no wrapping product.
+// signed 32-bit value, if one is an exact constant and neither a
+// wrapping product; if both are constants (a concrete run), x is the
+// multiplied lane.
 func constOperand(x, y *lane) (*lane, int64, bool) {
-	if x.isConst() == y.isConst() {
+	if !x.isConst() && !y.isConst() {
 		return nil, 0, false
 	}
-	if x.isConst() {
+	if x.isConst() && !y.isConst() {
 		x, y = y, x
 	}
 	if x.wrap || y.wrap {
@@ -81,9 +82,17 @@ func shoup(r, s *lane) (lo, hi int64, ok bool) {
 	if !xok {
 		return 0, 0, false
 	}
-	lo, hi, ok = shoupRange(xl, xh, r.prov.c, p.prov.c, s.prov.c)
+	w, wq, q := r.prov.c, p.prov.c, s.prov.c
+	lo, hi, ok = shoupRange(xl, xh, w, wq, q)
 	if !ok || !fits(32, lo, hi) {
 		return 0, 0, false
+	}
+	if xl == xh { // a concrete run: the exact value, within the range
+		v := xl*w - q*(xl*wq>>32)
+		if v < lo || v > hi {
+			return 0, 0, false
+		}
+		return v, v, true
 	}
 	return lo, hi, true
 }

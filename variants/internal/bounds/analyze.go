@@ -493,6 +493,9 @@ func (a *analysis) part(l *lane, lw, k, w int) *lane {
 }
 
 func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
+	if l.prov != nil && l.prov.kind == provLow32 && lw == 8 && k == 0 && w == 4 {
+		return a.newVar(l.prov.lo, l.prov.hi, false) // mul=ifma2's remainder
+	}
 	if p := a.exprPart(l, lw, k, w); p != nil {
 		return p
 	}

@@ -120,3 +120,36 @@ func mulUOf(xs, ys []cell, xl, ql *lane) (*prov, bool) {
 	c, _, _ := unsignedView(32, ql.lo, ql.lo)
 	return &prov{kind: provMulU, x: t, c: c}, true
 }
+
+// provLow32 marks a 64-bit lane whose low dword is the integer in
+// [prov.lo, prov.hi] (the lane's own bound stays the whole qword's):
+// mul=ifma2's p + lo52(t·(2^52 − q)).
+const provLow32 byte = 20
+
+// ifma2Of is the provenance of a VPMADD52LUQ into acc of t and a
+// constant c (x, y in either order): if t is hi52(p·v) of the very lane
+// p = acc and c in (0, 2^52), the sum p + ((t·c) mod 2^52) (below 2^53,
+// no wrap) is ≡ p − q·t (mod 2^52) with q = 2^52 − c, so its low dword
+// is the remainder r = p − q·t of the Barrett rule, in barrettRange's
+// bound when that fits 32 bits.
+func ifma2Of(op string, x, y, acc *lane) (lo, hi int64, ok bool) {
+	if op != "VPMADD52LUQ" || !y.isConst() && !x.isConst() {
+		return 0, 0, false
+	}
+	if x.isConst() && !y.isConst() || x.prov == nil {
+		x, y = y, x
+	}
+	t := x
+	if t.prov == nil || t.prov.kind != provHi52 || t.prov.x != acc || !y.isConst() || y.wrap {
+		return 0, 0, false
+	}
+	c := y.lo
+	if c <= 0 || c >= 1<<52 || acc.wrap || acc.lo < 0 || acc.hi >= 1<<52 || t.lo < 0 || t.hi >= 1<<52 {
+		return 0, 0, false
+	}
+	lo, hi, ok = barrettRange(acc.lo, acc.hi, t.prov.c, 1<<52-c)
+	if !ok || !fits(32, lo, hi) {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}

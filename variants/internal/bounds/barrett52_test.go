@@ -16,11 +16,21 @@ func barrettHW(p, v, q uint64) int64 {
 	return int64(p - (t&(1<<32-1))*q)
 }
 
+// ifma2HW is mul=ifma2's remainder: t as barrettHW's, then
+// p + lo52(t·(2^52 − q)) by VPMADD52LUQ; its low dword.
+func ifma2HW(p, v, q uint64) uint32 {
+	const m52 = 1<<52 - 1
+	h, l := bits.Mul64(p&m52, v&m52)
+	t := (h<<12 | l>>52) & m52
+	h, l = bits.Mul64(t, (1<<52-q)&m52)
+	return uint32(p + l&m52)
+}
+
 // TestBarrettRange: for ML-DSA's q and quotients v about 2^52/q (off by
 // up to a few thousand), random intervals of p below 2^52, sampled at
 // random and at their ends, and every p of small intervals, lie within
 // barrettRange's bound; with v = ⌊2^52/q⌋ and p < q², that bound is
-// within [0, 2q).
+// within [0, 2q). mul=ifma2's low dword is that remainder too.
 func TestBarrettRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 2))
 	const q = 8380417
@@ -53,6 +63,9 @@ func TestBarrettRange(t *testing.T) {
 			}
 			if got := barrettHW(uint64(p), uint64(v), q); got < lo || got > hi {
 				t.Fatalf("v=%d p=%d: %d outside [%d, %d]", v, p, got, lo, hi)
+			}
+			if got := ifma2HW(uint64(p), uint64(v), q); hi-lo < 1<<32 && uint32(int64(got)-lo) > uint32(hi-lo) { // no member of [lo, hi] ≡ got (mod 2^32)
+				t.Fatalf("mul=ifma2 v=%d p=%d: low dword %d outside [%d, %d]", v, p, got, lo, hi)
 			}
 		}
 	}

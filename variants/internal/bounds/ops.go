@@ -896,6 +896,9 @@ func (a *analysis) madd52(in *ir.Instruction) {
 		if p, ok := hi52Of(in.Opcode, x[j], y[j], acc[j]); ok {
 			out[j] = withProv(out[j], p)
 		}
+		if lo, hi, ok := ifma2Of(in.Opcode, x[j], y[j], acc[j]); ok {
+			out[j] = withProv(out[j], &prov{kind: provLow32, lo: lo, hi: hi})
+		}
 	}
 	a.write(ops[2], cellsOf(out, 8))
 }

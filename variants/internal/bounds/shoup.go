@@ -25,9 +25,10 @@ package bounds
 // 32 bits of such a product x (c unused); provLo, the low 32 bits of
 // x·c (VPMULLD).
 type prov struct {
-	kind byte
-	x    *lane
-	c    int64
+	kind   byte
+	x      *lane
+	c      int64
+	lo, hi int64 // provLow32's bound of the low dword
 }
 
 // The kinds of prov.

@@ -307,8 +307,8 @@ func (a *analysis) unproven(why string, args ...any) {
 // overflow ends the analysis with an overflow finding at lane of the
 // current instruction; a wrapping low product read as a value (or
 // stored) is Unproven instead: beyond Shoup's and IFMA's Barrett (see
-// shoup, barrett), the modular cancellation of two wrapping products
-// (mul=ifma2's remainder) is not modelled, so the analysis cannot tell an intended wrap from an
+// shoup, barrett, ifma2Of), the modular cancellation of two wrapping
+// products is not modelled, so the analysis cannot tell an intended wrap from an
 // overflow there.
 func (a *analysis) overflow(lane int, why string, args ...any) {
 	what := fmt.Sprintf(why, args...)

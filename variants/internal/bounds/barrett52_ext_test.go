@@ -67,3 +67,61 @@ func TestBarrett52Proven(t *testing.T) {
 		}
 	}
 }
+
+// ifma2Fn emits mul=ifma2's remainder of the 4 int64 lanes p of f into
+// the 8 dwords of g: t = hi52(p·⌊2^52/q⌋), p + lo52(t·(2^52 − q)); if
+// other, accumulated into p+1 instead of p.
+func ifma2Fn(t *testing.T, other bool) bounds.Result {
+	b := build.NewContext()
+	b.Function("f")
+	b.SignatureExpr("func(f *[4]int64, g *[8]int32)")
+	f, g := b.Load(b.Param("f"), b.GP64()), b.Load(b.Param("g"), b.GP64())
+	splat := func(name string, v uint64) Mem {
+		m := b.StaticGlobal(name)
+		for i := 0; i < 4; i++ {
+			b.AddDatum(8*i, U64(v))
+		}
+		return m
+	}
+	vv, cv, one := splat("v", (1<<52)/dq), splat("c", 1<<52-dq), splat("one", 1)
+	p, tt := b.YMM(), b.YMM()
+	b.VMOVDQU(Mem{Base: f}, p)
+	b.VPXOR(tt, tt, tt)
+	b.VPMADD52HUQ(vv, p, tt)
+	if other {
+		b.VPADDQ(one, p, p)
+	}
+	b.VPMADD52LUQ(cv, tt, p)
+	b.VMOVDQU(p, Mem{Base: g})
+	b.RET()
+	file, err := b.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pass.Compile.Execute(file); err != nil {
+		t.Fatal(err)
+	}
+	in, out := bounds.Interval{Lo: 0, Hi: (dq - 1) * (dq - 1)}, bounds.Interval{Lo: 0, Hi: 1 << 24}
+	return bounds.Analyze(file.Functions()[0], bounds.DataOf(file), []bounds.Param{
+		{Name: "f", Elem: 8, Lanes: 4, In: &in},
+		{Name: "g", Elem: 4, Lanes: 8, Out: &out},
+	})
+}
+
+// TestIFMA2Proven: mul=ifma2's low dwords are proven (the remainder in
+// [0, 2q), the high dwords below 2^21); accumulated into another lane
+// than the quotient's, they are not.
+func TestIFMA2Proven(t *testing.T) {
+	r := ifma2Fn(t, false)
+	if r.Status != bounds.Proven {
+		t.Fatalf("status %s (%v), want proven", r.Status, r.Finding)
+	}
+	for j := 0; j < 8; j += 2 {
+		if l := r.Lanes["g"][j]; l.Lo < 0 || l.Hi >= 2*dq {
+			t.Errorf("g[%d] in %v, want within [0, 2q)", j, l)
+		}
+	}
+	if r := ifma2Fn(t, true); r.Status == bounds.Proven {
+		t.Errorf("accumulated into p+1: proven, want not")
+	}
+}

@@ -38,23 +38,52 @@ func TestBoundsMLKEMNTT(t *testing.T) {
 }
 
 // TestBoundsUncoveredFails: kernels the analysis does not cover yet
-// (poly1305), and variants it cannot prove (ML-DSA's mul=shoup), are
-// reported unproven, and the command fails.
+// (poly1305) are reported unproven, and the command fails; every ML-DSA
+// MulNTT variant (mul=ifma and ifma2 by the Barrett rule) is proven.
 func TestBoundsUncoveredFails(t *testing.T) {
-	out, _, code := runCLI(t, "bounds", "--kernel", "poly1305,mldsa.ntt")
+	out, _, code := runCLI(t, "bounds", "--kernel", "poly1305,mldsa.mulntt")
 	if code != 1 || !strings.Contains(out, "poly1305 ") || strings.Contains(out, " overflow ") {
-		t.Fatalf("bounds --kernel poly1305,mldsa.ntt: exit %d, want 1 with unproven lines:\n%s", code, out)
+		t.Fatalf("bounds --kernel poly1305,mldsa.mulntt: exit %d, want 1 with unproven lines:\n%s", code, out)
 	}
+	ifma := 0
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)
 		switch {
 		case len(f) == 4 && f[0] == "poly1305" && f[2] != "unproven":
 			t.Errorf("poly1305 is not analysed, yet %q", l)
-		case len(f) == 4 && f[0] == "mldsa.ntt" && strings.Contains(f[1], "mul=shoup") && f[2] != "unproven":
-			t.Errorf("Shoup's product is not modelled, yet %q", l)
-		case len(f) == 4 && f[0] == "mldsa.ntt" && !strings.Contains(f[1], "mul=shoup") && f[2] != "proven":
+		case len(f) == 4 && f[0] == "mldsa.mulntt" && f[2] != "proven":
 			t.Errorf("want proven: %q", l)
+		case len(f) == 4 && f[0] == "mldsa.mulntt" && strings.Contains(f[1], "mul=ifma2"):
+			ifma++
 		}
+	}
+	if ifma == 0 {
+		t.Errorf("no mul=ifma2 variant listed:\n%s", out)
+	}
+}
+
+// TestBoundsMLDSAShoup: every ML-DSA NTT and InvNTT variant, mul=shoup
+// (by the Shoup rule) among them, is proven within [0, q-1].
+func TestBoundsMLDSAShoup(t *testing.T) {
+	out, stderr, code := runCLI(t, "bounds", "--kernel", "mldsa.ntt,mldsa.invntt")
+	if code != 0 {
+		t.Fatalf("bounds: exit %d: %s%s", code, out, stderr)
+	}
+	shoup := 0
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) != 4 || !strings.HasPrefix(f[0], "mldsa.") {
+			continue
+		}
+		if f[2] != "proven" || f[3] != "[0,q-1]" {
+			t.Errorf("line %q: want proven within [0, q-1]", l)
+		}
+		if strings.Contains(f[1], "mul=shoup") {
+			shoup++
+		}
+	}
+	if shoup == 0 {
+		t.Errorf("no mul=shoup variant listed:\n%s", out)
 	}
 }
 

@@ -24,7 +24,10 @@
 // the declared output bound are Overflow findings, with the instruction
 // and the lane; a wrapping low product used other than as a multiply's
 // operand is Unproven, with the instruction and the lane (see
-// overflow).
+// overflow), but for the difference of Shoup's two low products,
+// lo32(x·w) − lo32(hi32(x·w′)·q), whose exact value a checked identity
+// bounds when the instructions are exactly its data flow (see shoup;
+// and IFMA's Barrett remainder, see barrett).
 package bounds
 
 import (
@@ -303,9 +306,10 @@ func (a *analysis) unproven(why string, args ...any) {
 
 // overflow ends the analysis with an overflow finding at lane of the
 // current instruction; a wrapping low product read as a value (or
-// stored) is Unproven instead: the modular cancellation of two wrapping
-// products (Shoup's a·w - t·q) is not modelled, so the analysis cannot
-// tell an intended wrap from an overflow there.
+// stored) is Unproven instead: beyond Shoup's and IFMA's Barrett (see
+// shoup, barrett, ifma2Of), the modular cancellation of two wrapping
+// products is not modelled, so the analysis cannot tell an intended wrap from an
+// overflow there.
 func (a *analysis) overflow(lane int, why string, args ...any) {
 	what := fmt.Sprintf(why, args...)
 	st := Overflow
@@ -438,6 +442,9 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		}
 		l := constLane(wrapSigned(uint(8*w), int64(u)))
 		l.wrap = wrap
+		if w == 4 && c0.l.prov != nil && c0.l.prov.kind == provMul && c0.w == 8 && c0.k == 4 && sameLane(cs, c0.l) {
+			l.prov = &prov{kind: provHi, x: c0.l} // t of the Shoup rule, in a concrete run
+		}
 		return l
 	}
 	if int(c0.w) > w && int(c0.k)%w == 0 { // a part of a wider lane
@@ -449,6 +456,16 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		return a.part(c0.l, int(c0.w), int(c0.k)/w, w)
 	}
 	return a.merge(cs, w)
+}
+
+// sameLane reports whether cs are consecutive bytes of the lane l.
+func sameLane(cs []cell, l *lane) bool {
+	for k, c := range cs {
+		if c.l != l || int(c.k) != int(cs[0].k)+k {
+			return false
+		}
+	}
+	return true
 }
 
 func byteOf(c cell) byte {
@@ -468,11 +485,17 @@ func (a *analysis) part(l *lane, lw, k, w int) *lane {
 		return p
 	}
 	p := a.newPart(l, lw, k, w)
+	if l.prov != nil && l.prov.kind == provMul && lw == 8 && k == 1 && w == 4 {
+		p = withProv(p, &prov{kind: provHi, x: l}) // t of the Shoup rule
+	}
 	a.parts[key] = p
 	return p
 }
 
 func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
+	if l.prov != nil && l.prov.kind == provLow32 && lw == 8 && k == 0 && w == 4 {
+		return a.newVar(l.prov.lo, l.prov.hi, false) // mul=ifma2's remainder
+	}
 	if p := a.exprPart(l, lw, k, w); p != nil {
 		return p
 	}

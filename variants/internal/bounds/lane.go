@@ -19,9 +19,11 @@ type lane struct {
 	e      *node // the lane as a function of sym's variable; nil: the variable itself
 	// wrap marks a wrapping low product (VPMULLW, VPMULLD, a low part of
 	// a wide product): any bit pattern, whose only sound use is as an
-	// operand of a multiply whose high half cancels it (Montgomery).
+	// operand of a multiply whose high half cancels it (Montgomery), or
+	// either side of Shoup's difference (see shoup).
 	wrap bool
 	src  int32 // the instruction that produced it; -1: input or constant
+	prov *prov // how a product computed it, for the Shoup rule; nil: unknown
 }
 
 func (l *lane) String() string {

@@ -622,6 +622,11 @@ func (a *analysis) lanewise(in *ir.Instruction, lo laneOp) {
 	out := make([]*lane, len(x))
 	for j := range x {
 		out[j] = a.combine(lo.op, uint(8*lo.w), x[j], y[j], j)
+		if lo.op == "mullo" && lo.w == 4 {
+			if v, c, ok := constOperand(x[j], y[j]); ok {
+				out[j] = withProv(out[j], &prov{kind: provLo, x: v, c: c})
+			}
+		}
 	}
 	a.write(ops[2], cellsOf(out, lo.w))
 }
@@ -670,6 +675,16 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 // combine computes op on lanes x and y of b bits, lane j of the
 // destination.
 func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
+	if op == "sub" && b == 32 {
+		if lo, hi, ok := shoup(x, y); ok {
+			return a.newVar(lo, hi, false)
+		}
+	}
+	if op == "sub" && b == 64 {
+		if lo, hi, ok := barrett(x, y); ok {
+			return a.newVar(lo, hi, false)
+		}
+	}
 	if x.lo == x.hi && y.lo == y.hi { // exact bit patterns
 		shift := op == "sll" || op == "sra" || op == "srl"
 		if x.wrap && !y.wrap && shift { // the exact pattern of a wrapping product, shifted
@@ -878,6 +893,12 @@ func (a *analysis) madd52(in *ir.Instruction) {
 			a.overflow(j, "%s: accumulator [%d, %d] plus [%d, %d] overflows 64 bits", in.Opcode, acc[j].lo, acc[j].hi, lo, hi)
 		}
 		out[j] = a.newVar(s, S, false)
+		if p, ok := hi52Of(in.Opcode, x[j], y[j], acc[j]); ok {
+			out[j] = withProv(out[j], p)
+		}
+		if lo, hi, ok := ifma2Of(in.Opcode, x[j], y[j], acc[j]); ok {
+			out[j] = withProv(out[j], &prov{kind: provLow32, lo: lo, hi: hi})
+		}
 	}
 	a.write(ops[2], cellsOf(out, 8))
 }

@@ -44,6 +44,27 @@ var Plants = []Plant{
 			}
 			return fn, out, nil
 		}},
+	{Defect: "shoup-correction-removed", Kernel: "mldsa.invntt", Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/align=none",
+		Doc:    "the correction min(x, x+q) after the last Shoup product (lo32(x·w) − lo32(t·q), proven by its identity) removed",
+		Mutate: afterShoup},
+}
+
+// afterShoup removes the first VPMINUD after the last Shoup tail
+// (VPMULLD, VPMULLD, VPSUBD).
+func afterShoup(fn *ir.Function, ps []Param) (*ir.Function, []Param, error) {
+	insts := fn.Instructions()
+	last := -1
+	for i := 2; i < len(insts); i++ {
+		if insts[i].Opcode == "VPSUBD" && insts[i-1].Opcode == "VPMULLD" && insts[i-2].Opcode == "VPMULLD" {
+			last = i
+		}
+	}
+	for i := last + 1; last >= 0 && i < len(insts); i++ {
+		if insts[i].Opcode == "VPMINUD" {
+			return without(fn, insts, []int{i}), ps, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("%s: no correction after a Shoup product", fn.Name)
 }
 
 // A pattern finds the instructions to remove at index i of insts (nil:

@@ -419,6 +419,12 @@ func (a *analysis) widening(in *ir.Instruction) {
 			a.unproven("%s: a product beyond 2^63", in.Opcode)
 		}
 		out[j] = a.newVar(lo, hi, false)
+		if v, c, ok := constOperand(p, q); ok && signed {
+			out[j] = withProv(out[j], &prov{kind: provMul, x: v, c: c})
+		}
+		if pr, ok := mulUOf(x[8*j:8*j+4], y[8*j:8*j+4], p, q); ok && !signed {
+			out[j] = withProv(out[j], pr)
+		}
 	}
 	a.write(ops[2], cellsOf(out, 8))
 }

@@ -35,7 +35,8 @@
 // CPU's model and a kernel, an entry is usable only if the CPU has every
 // one of its features, masks applied (a TUNELAB_CPU mask counts as the
 // CPU's feature set), and it was measured at the CPU's feature level (an
-// AVX2-only sweep does not decide for the same model with AVX-512). Among the usable entries Resolve takes the one
+// AVX2-only sweep does not decide for the same model with AVX-512). Among
+// the usable entries Resolve takes the one
 // measured with exactly the CPU's feature set, else the closest subset
 // (the one measured without the fewest of the CPU's features), else a
 // legacy entry; the first listed among equals. A legacy entry is one with
@@ -43,7 +44,8 @@
 // ranks below every feature-matched entry and is used choice by choice,
 // each choice naming a variant the CPU cannot run skipped and its sizes
 // left to the defaults, as for any entry. When no entry is usable, the
-// nearest measured CPU's entry decides (below), else the defaults. KernelPlan.Entries and KernelPlan.Table say which entry
+// nearest measured CPU's entry decides (below), else the defaults.
+// KernelPlan.Entries and KernelPlan.Table say which entry
 // was used and why.
 //
 // # CPUs the table does not name

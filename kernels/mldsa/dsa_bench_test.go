@@ -3,7 +3,7 @@ package mldsa
 import (
 	"testing"
 
-	"github.com/tunelab/tunelab/internal/opinputs"
+	"github.com/tunelab/tunelab/lab/opinputs"
 )
 
 // The whole-operation benchmarks time this package (impl=tunelab) and circl

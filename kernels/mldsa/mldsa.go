@@ -49,15 +49,14 @@ func MulNTT(c, a, b *[256]int32) { kernels.MulNTT.Fn(c, a, b) }
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
 //
-// It also registers the lab variants of the rounding kernels and of the
-// samplers (kernels/internal/polysample), and the whole-operation kernels
-// (mldsa65.sign, ...) whose variants compose the Keccak way count, the NTT
-// tier and the tier of the coefficient kernels.
+// It also registers the lab variants of the rounding kernels, of the
+// samplers and packings (kernels/internal/polysample, polypack) and of
+// the matrix-vector kernel. The whole-operation kernels (mldsa65.sign,
+// ...) are the lab's: lab/operations.
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	registerRoundLab()
 	matVec.AddLab(labSpecMatVec(), asmMatVec())
 	polysample.RegisterVariants()
 	polypack.RegisterVariants()
-	operationsOnce.Do(registerOperations)
 }

@@ -19,7 +19,6 @@
 package mlkem
 
 import (
-	"sync"
 
 	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
@@ -51,17 +50,14 @@ func MulNTT(h, f, g *[256]int16) { kernels.MulNTT.Fn(h, f, g) }
 // calls it at init). Without assembly (purego, not amd64) it registers
 // nothing new.
 //
-// It also registers the lab variants of the samplers
-// (kernels/internal/polysample) and the whole-operation kernels
-// (mlkem768.keygen, ...) whose variants compose the Keccak way count, the
-// NTT tier and the tier of the coefficient kernels.
+// It also registers the lab variants of the samplers and packings
+// (kernels/internal/polysample, polypack) and of the matrix-vector
+// kernels. The whole-operation kernels (mlkem768.keygen, ...) are the
+// lab's: lab/operations.
 func RegisterVariants() {
 	kernels.RegisterLab(asmNTT(), asmInvNTT(), asmMulNTT())
 	polysample.RegisterVariants()
 	polypack.RegisterVariants()
 	mulCacheSlot.AddLab(labSpecMulCacheSlot(), asmMulCache())
 	matVecSlot.AddLab(labSpecMatVecSlot(), asmMatVec())
-	operationsOnce.Do(registerOperations)
 }
-
-var operationsOnce sync.Once

@@ -2,12 +2,12 @@ package sha3
 
 import (
 	"fmt"
-	"github.com/tunelab/tunelab/kernels/keccak"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/tunelab/tunelab/kernels/dispatch"
+	"github.com/tunelab/tunelab/kernels/keccak"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
@@ -187,6 +187,10 @@ func keccakSelected(nr int) (name string, features []string) {
 	}
 	return name, keccak.PermutationFeatures(nr, name)
 }
+
+// Ways returns the way counts UseWays takes besides 0: keccak's
+// permutation widths.
+func Ways() []int { return slices.Clone(widths) }
 
 // UseWays makes SHAKE128Many and SHAKE256Many hash nr streams at a time
 // for every number of streams (0: the generic code, one stream after

@@ -44,6 +44,10 @@ type Kernel struct {
 	UnitsPerOp func(size int) float64
 	// Doc is a one-line description for `tunelab list`.
 	Doc string
+	// Selected, if set, returns the name of the variant the kernel's API
+	// runs now (at size 0): the lab checks with it that what forced a
+	// choice (Variant.Use) restored it.
+	Selected func() string
 	// Allocates marks a kernel whose Run allocates (whole operations that
 	// return keys or signatures): the worker keeps the garbage collector
 	// on for it instead of turning it off for the measurement.
@@ -101,6 +105,12 @@ type Variant struct {
 	// and edge-case inputs of the given size; a mismatch is returned as a
 	// *Mismatch.
 	Verify func(size int, seed uint64) error
+	// Use, if set, makes this variant what the kernel's API runs at every
+	// size and returns a function that restores the previous plan (the
+	// whole-operation compositions of lab/compose force their kernels'
+	// choices so). It refuses a variant the host cannot run, and is not
+	// safe while the kernel runs concurrently.
+	Use func() (restore func(), err error)
 }
 
 // An Instance is a prepared input on which a variant can be run repeatedly.

@@ -11,6 +11,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/poly1305"
 	"github.com/tunelab/tunelab/kernels/sha3"
 	"github.com/tunelab/tunelab/lab/calib"
+	"github.com/tunelab/tunelab/lab/operations"
 )
 
 // init registers every generated variant of every kernel family, then
@@ -22,6 +23,7 @@ func init() {
 	keccak.RegisterVariants()
 	mldsa.RegisterVariants()
 	mlkem.RegisterVariants()
+	operations.RegisterVariants()
 	poly1305.RegisterVariants()
 	sha3.RegisterVariants()
 	dispatch.ReleaseOverrideWarnings()

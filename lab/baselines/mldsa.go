@@ -3,13 +3,14 @@ package baselines
 import (
 	"bytes"
 	"fmt"
+	"github.com/tunelab/tunelab/lab/operations"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
-	"github.com/tunelab/tunelab/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/opinputs"
 )
 
 // The ML-DSA whole-operation baselines: ext=circl (circl's sign/mldsa,
@@ -24,9 +25,9 @@ import (
 type dsaImpl func(seed []byte) (pk, sk []byte, sign func(msg []byte) []byte, verify func(msg, sig []byte) bool)
 
 // init registers the ext=circl variants of the operation kernels, which
-// mldsa.RegisterVariants registers first (it is idempotent).
+// operations.RegisterVariants registers first (it is idempotent).
 func init() {
-	mldsa.RegisterVariants()
+	operations.RegisterVariants()
 	sets := []struct {
 		set         string
 		circl, ours dsaImpl

@@ -5,15 +5,16 @@ import (
 	stdmlkem "crypto/mlkem"
 	stdmlkemtest "crypto/mlkem/mlkemtest"
 	"fmt"
+	"github.com/tunelab/tunelab/lab/operations"
 
 	"github.com/cloudflare/circl/kem"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem1024"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
 	"github.com/cloudflare/circl/kem/mlkem/mlkem768"
-	"github.com/tunelab/tunelab/internal/opinputs"
 	"github.com/tunelab/tunelab/kernels/mlkem"
 	"github.com/tunelab/tunelab/kernels/mlkem/mlkemtest"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/opinputs"
 )
 
 // The ML-KEM whole-operation baselines, measured on the same work as the
@@ -42,10 +43,10 @@ type ours struct {
 }
 
 // init registers the ext=circl and ext=stdlib variants of the operation
-// kernels, which mlkem.RegisterVariants registers first (it is
+// kernels, which operations.RegisterVariants registers first (it is
 // idempotent).
 func init() {
-	mlkem.RegisterVariants()
+	operations.RegisterVariants()
 	sets := []struct {
 		set    string
 		ours   ours

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/internal/compose"
+	"github.com/tunelab/tunelab/lab/compose"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
 )

@@ -9,9 +9,9 @@
 // (AddLab), which registers the kernel and every variant behind
 // kernels/variant. So a production program links none of the lab's
 // descriptions, references and verification. Verification, the
-// harness's instances, the plan among the variants, forcing one (Use) and
-// the whole-operation composition knob (TierKnob) are the same for every
-// family.
+// harness's instances, the plan among the variants, forcing one (Use, which the
+// registry's records offer the lab's whole-operation compositions) are
+// the same for every family.
 package kernelset
 
 import (
@@ -108,7 +108,7 @@ func (s *Slot[F]) AddLab(spec Spec[F], lab []variant.Impl[F]) {
 		}
 		variant.RegisterKernel(variant.Kernel{Name: s.prod.Kernel, Family: spec.Family, Bench: spec.Bench,
 			Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
-			Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc})
+			Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc, Selected: s.Selected})
 		variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: s.prod.Generic}))
 		for _, im := range s.known {
 			variant.Register(s.variant(im))
@@ -163,6 +163,7 @@ func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
 // variant returns the registry record of im.
 func (s *Slot[F]) variant(im variant.Impl[F]) variant.Variant {
 	v := im.Variant(s.prod.Kernel)
+	v.Use = func() (func(), error) { return s.Use(im.Name) }
 	switch {
 	case im.Symbol == "":
 	case s.lab.LoopTrips != nil:

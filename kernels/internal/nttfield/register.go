@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tunelab/tunelab/internal/compose"
 	"github.com/tunelab/tunelab/internal/polyvec"
 	"github.com/tunelab/tunelab/kernels/internal/kernelset"
 	"github.com/tunelab/tunelab/kernels/variant"
@@ -246,12 +245,3 @@ func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []vari
 	s.InvNTT.AddLab(unaryLabSpec(t.spec(1), t.InvNTT), invNTT)
 	s.MulNTT.AddLab(binaryLabSpec(t.spec(2), t.MulNTT), mulNTT)
 }
-
-// TierKnob returns the "ntt" knob of whole-operation compositions: per
-// ISA tier the host can run, the NTT, InvNTT and MulNTT variants dispatch
-// selects at that tier (the host's own plan at its own level, the compiled
-// table's level default below it, so that the composition space holds
-// only what the kernel sweeps chose), and the generic code as the
-// reference. A tier whose plan is the generic code for all three kernels
-// is left out.
-func (s *Set[E]) TierKnob() compose.Knob { return kernelset.TierKnob("ntt", s.NTT, s.InvNTT, s.MulNTT) }

@@ -243,15 +243,6 @@ func RegisterVariants() {
 	slots.unpack.AddLab(labSpecUnpack(), asmUnpack())
 }
 
-// KEMSlots and DSASlots return each scheme's packings, for its
-// whole-operation composition knob (kernelset.TierKnob).
-func KEMSlots() []kernelset.Tiered {
-	return []kernelset.Tiered{slots.encode12, slots.decode12, slots.compress, slots.decompress}
-}
-
-// DSASlots returns ML-DSA's packings.
-func DSASlots() []kernelset.Tiered { return []kernelset.Tiered{slots.pack, slots.unpack} }
-
 // labSpecEncode12 describes encode12's kernel for the lab (AddLab).
 func labSpecEncode12() kernelset.Spec[encode12Fn] {
 	return kernelset.Spec[encode12Fn]{

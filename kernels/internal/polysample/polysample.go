@@ -217,17 +217,6 @@ func RegisterVariants() {
 	cbdSlots.expandMask.AddLab(labSpecExpandMask(), asmExpandMask())
 }
 
-// KEMSlots returns ML-KEM's samplers, for its whole-operation
-// composition knob (kernelset.TierKnob).
-func KEMSlots() []kernelset.Tiered {
-	return []kernelset.Tiered{slots.rej12, cbdSlots.cbd2, cbdSlots.cbd3}
-}
-
-// DSASlots returns ML-DSA's samplers.
-func DSASlots() []kernelset.Tiered {
-	return []kernelset.Tiered{slots.rej23, slots.rejEta, cbdSlots.expandMask}
-}
-
 // labSpecRej12 describes rej12's kernel for the lab (AddLab).
 func labSpecRej12() kernelset.Spec[rej12Fn] {
 	return kernelset.Spec[rej12Fn]{

@@ -46,7 +46,7 @@ var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 // variants (prodImpls); RegisterVariants registers them all for the lab.
 func init() {
 	for _, k := range kernels {
-		k.slot = kernelset.New(kernelset.Prod[cryptFunc]{Kernel: k.name, Generic: k.generic()}, prodImpls(k.name))
+		k.slot = &kernelset.Slot[cryptFunc]{Name: k.name, Generic: k.generic(), Table: prodImpls(k.name)}
 	}
 }
 

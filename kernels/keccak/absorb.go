@@ -42,4 +42,4 @@ func absorbGeneric(a *[25]uint64, data []byte, rate int) { absorbGo(a, data, rat
 
 // absorbViaPermute is the Go loop over the dispatched single-state
 // permutation, what AbsorbBlocks runs when no fused variant is selected.
-func absorbViaPermute(a *[25]uint64, data []byte, rate int) { absorbGo(a, data, rate, x1.Fn) }
+func absorbViaPermute(a *[25]uint64, data []byte, rate int) { absorbGo(a, data, rate, x1.Fn()) }

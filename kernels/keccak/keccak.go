@@ -4,16 +4,16 @@ import "sync"
 
 // Permute applies Keccak-f[1600] (24 rounds) to the state a, lane (x, y)
 // at a[x+5y].
-func Permute(a *[25]uint64) { x1.Fn(a) }
+func Permute(a *[25]uint64) { x1.Fn()(a) }
 
 // PermuteX2 applies Keccak-f[1600] to each of two independent states.
-func PermuteX2(a *[2][25]uint64) { x2.Fn(a) }
+func PermuteX2(a *[2][25]uint64) { x2.Fn()(a) }
 
 // PermuteX4 applies Keccak-f[1600] to each of four independent states.
-func PermuteX4(a *[4][25]uint64) { x4.Fn(a) }
+func PermuteX4(a *[4][25]uint64) { x4.Fn()(a) }
 
 // PermuteX8 applies Keccak-f[1600] to each of eight independent states.
-func PermuteX8(a *[8][25]uint64) { x8.Fn(a) }
+func PermuteX8(a *[8][25]uint64) { x8.Fn()(a) }
 
 var registerOnce sync.Once
 

@@ -49,7 +49,7 @@ const viaPermute = "absorb=go/permute=keccak.x1"
 // registerSHA3 plans AbsorbBlocks among the generic code and the fused
 // variants of table; registerLab registers them for the lab (sha3LabSpec).
 func registerSHA3(table []variant.Impl[absorbFunc]) {
-	sha3Slot = kernelset.New(kernelset.Prod[absorbFunc]{Kernel: sha3Kernel, Generic: absorbGeneric, Resolve: resolveAbsorb}, table)
+	sha3Slot = &kernelset.Slot[absorbFunc]{Name: sha3Kernel, Generic: absorbGeneric, Resolve: resolveAbsorb, Table: table}
 }
 
 // sha3LabSpec describes the sha3.256 kernel for the lab.

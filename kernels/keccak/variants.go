@@ -95,7 +95,7 @@ func init() {
 // newSlot plans the nr-state kernel among its generic code and the
 // production table prod.
 func newSlot[F any](nr int, generic F, prod []variant.Impl[F]) *kernelset.Slot[F] {
-	return kernelset.New(kernelset.Prod[F]{Kernel: kernelName(nr), Generic: generic}, prod)
+	return &kernelset.Slot[F]{Name: kernelName(nr), Generic: generic, Table: prod}
 }
 
 // labSpec describes the nr-state kernel for the lab.
@@ -241,4 +241,21 @@ func PermutationFeatures(nr int, name string) []string {
 		return x8.Features(name)
 	}
 	return nil
+}
+
+// PermutationSelected returns the name of the variant of the nr-state
+// permutation (nr = 1, 2, 4 or 8) that runs now (planning it, if it was
+// not called yet); the generic name for an unknown nr.
+func PermutationSelected(nr int) string {
+	switch nr {
+	case 1:
+		return x1.Selected()
+	case 2:
+		return x2.Selected()
+	case 4:
+		return x4.Selected()
+	case 8:
+		return x8.Selected()
+	}
+	return variant.GenericName
 }

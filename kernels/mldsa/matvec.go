@@ -32,13 +32,13 @@ func matVecGeneric(acc, a, v *[256]int32, l int) {
 }
 
 // matVec is the slot of the row product.
-var matVec = kernelset.New(kernelset.Prod[matVecFn]{Kernel: "mldsa.matvec", Generic: matVecGeneric}, prodAsmMatVec)
+var matVec = &kernelset.Slot[matVecFn]{Name: "mldsa.matvec", Generic: matVecGeneric, Table: prodAsmMatVec}
 
 // mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
 // canonical: the dispatched kernel mldsa.matvec on the consecutive
 // polynomials of the row a and the vector v (len(v) of each).
 func mulRow(acc *poly, a, v []poly) {
-	matVec.Fn(escape.Hide(acc), escape.Hide(&a[0]), escape.Hide(&v[0]), len(v))
+	matVec.Fn()(escape.Hide(acc), escape.Hide(&a[0]), escape.Hide(&v[0]), len(v))
 }
 
 // checkMatVec compares the row products of rows and vectors of l = 1 to

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/internal/polyvec"
-	"github.com/tunelab/tunelab/kernels/internal/nttfield"
 )
 
 // faultyKernels makes the package's NTT, InvNTT and MulNTT return
@@ -17,13 +16,12 @@ func faultyKernels() (restore func()) {
 			p[i] = int16(r.Uint64())
 		}
 	}
-	old := [3]any{kernels.NTT.Fn, kernels.InvNTT.Fn, kernels.MulNTT.Fn}
-	kernels.NTT.Fn, kernels.InvNTT.Fn = garble, garble
-	kernels.MulNTT.Fn = func(h, _, _ *polyvec.Poly[int16]) { garble(h) }
+	undo := []func(){kernels.NTT.Swap(garble), kernels.InvNTT.Swap(garble),
+		kernels.MulNTT.Swap(func(h, _, _ *polyvec.Poly[int16]) { garble(h) })}
 	return func() {
-		kernels.NTT.Fn = old[0].(nttfield.Unary[int16])
-		kernels.InvNTT.Fn = old[1].(nttfield.Unary[int16])
-		kernels.MulNTT.Fn = old[2].(nttfield.Binary[int16])
+		for _, u := range undo {
+			u()
+		}
 	}
 }
 

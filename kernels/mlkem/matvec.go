@@ -64,14 +64,14 @@ func matVecGeneric(acc, a *[256]int16, stride int, c *[512]int16, k int) {
 // The kernels' slots, chosen at init among the production tables and by
 // RegisterVariants among the lab tables.
 var (
-	mulCacheSlot = kernelset.New(kernelset.Prod[mulCacheFn]{Kernel: "mlkem.mulcache", Generic: mulCacheGeneric}, prodAsmMulCache)
-	matVecSlot   = kernelset.New(kernelset.Prod[matVecFn]{Kernel: "mlkem.matvec", Generic: matVecGeneric}, prodAsmMatVec)
+	mulCacheSlot = &kernelset.Slot[mulCacheFn]{Name: "mlkem.mulcache", Generic: mulCacheGeneric, Table: prodAsmMulCache}
+	matVecSlot   = &kernelset.Slot[matVecFn]{Name: "mlkem.matvec", Generic: matVecGeneric, Table: prodAsmMatVec}
 )
 
 // cacheVector sets cs[j] to the multiplication cache of v[j].
 func cacheVector(cs []mulCache, v []poly) {
 	for j := range v {
-		mulCacheSlot.Fn(escape.Hide(&cs[j]), escape.Hide(&v[j]))
+		mulCacheSlot.Fn()(escape.Hide(&cs[j]), escape.Hide(&v[j]))
 	}
 }
 
@@ -80,7 +80,7 @@ func cacheVector(cs []mulCache, v []poly) {
 // of the matrix m stored row-major, or a vector (off 0, stride 1).
 func rowProduct(acc *poly, m []poly, off, stride int, cs []mulCache) {
 	_ = m[off+(len(cs)-1)*stride] // bounds
-	matVecSlot.Fn(escape.Hide(acc), escape.Hide(&m[off]), stride, escape.Hide(&cs[0]), len(cs))
+	matVecSlot.Fn()(escape.Hide(acc), escape.Hide(&m[off]), stride, escape.Hide(&cs[0]), len(cs))
 }
 
 func checkMulCache(kernel, name string, fn, ref mulCacheFn, i int, seed uint64) error {

@@ -23,7 +23,7 @@ var sizes = []int{16, 64, 256, 1024, 16384, 1 << 20}
 // select) runs through the production switches; one that only the lab set
 // has (added by RegisterVariants) runs through labSum, labBlocks and
 // labRun: the generated wrappers of lab/variants/poly1305.
-var slot = kernelset.New(kernelset.Prod[*asmVariant]{Kernel: kernel}, prodImpls())
+var slot = &kernelset.Slot[*asmVariant]{Name: kernel, Table: prodImpls()}
 
 // labSpec describes the kernel for the lab (RegisterVariants).
 func labSpec() kernelset.Spec[*asmVariant] {

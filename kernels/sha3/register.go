@@ -64,7 +64,8 @@ func SweepShape(kernel string) (inLen, outLen int, ok bool) {
 // registers them and their variants for the lab.
 func init() {
 	for _, k := range manyKernels {
-		k.slot = kernelset.New(kernelset.Prod[int]{Kernel: k.name, Resolve: resolveWays}, waysImpls())
+		k.slot = &kernelset.Slot[int]{Name: k.name, Resolve: resolveWays, Table: waysImpls()}
+		k.slot.Replan()
 		planned(k)
 	}
 }
@@ -174,17 +175,11 @@ func defaultWays() int {
 	return 1
 }
 
-// keccakSelected returns the name and features of the variant dispatch
-// selected for keccak.x<nr>, from the plan kernels/keccak recorded and
-// its tables (not the registry, which production programs leave empty).
+// keccakSelected returns the name and features of the variant that runs
+// for keccak.x<nr> (kernels/keccak's plan and tables, not the registry,
+// which production programs leave empty).
 func keccakSelected(nr int) (name string, features []string) {
-	kernel := fmt.Sprintf("keccak.x%d", nr)
-	name = variant.GenericName
-	for _, kp := range dispatch.Plans() {
-		if kp.Kernel == kernel && len(kp.Choices) > 0 {
-			name = kp.Choices[dispatch.ForSize(kp.Choices, 0)].Variant
-		}
-	}
+	name = keccak.PermutationSelected(nr)
 	return name, keccak.PermutationFeatures(nr, name)
 }
 

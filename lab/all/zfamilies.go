@@ -14,9 +14,9 @@ import (
 	"github.com/tunelab/tunelab/lab/operations"
 )
 
-// init registers every generated variant of every kernel family, then
-// prints the dispatch override warnings the final plans still have
-// (see internal/labinit).
+// init registers every generated variant of every kernel family, plans
+// every kernel not planned yet (planAll), then prints the dispatch
+// override warnings the final plans still have (see internal/labinit).
 func init() {
 	aesecb.RegisterVariants()
 	calib.RegisterVariants()
@@ -26,5 +26,6 @@ func init() {
 	operations.RegisterVariants()
 	poly1305.RegisterVariants()
 	sha3.RegisterVariants()
+	planAll()
 	dispatch.ReleaseOverrideWarnings()
 }

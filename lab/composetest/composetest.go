@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/lab/compose"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/variant"
+	"github.com/tunelab/tunelab/lab/compose"
 )
 
 // CheckOperations verifies every runnable composition of every op

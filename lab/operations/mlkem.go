@@ -41,7 +41,9 @@ func kemOperations() []compose.Op {
 }
 
 // ops returns the set's key generation, encapsulation and decapsulation.
-func (p kemSet[DK, EK]) ops() []compose.Op { return []compose.Op{p.keygen(), p.encapsOp(), p.decapsOp()} }
+func (p kemSet[DK, EK]) ops() []compose.Op {
+	return []compose.Op{p.keygen(), p.encapsOp(), p.decapsOp()}
+}
 
 // kernel describes the operation kernel op ("keygen") of the set.
 func (p kemSet[DK, EK]) kernel(op, bench, doc string) variant.Kernel {

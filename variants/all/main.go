@@ -111,11 +111,12 @@ func render(fams []family) []byte {
 	for _, f := range fams {
 		fmt.Fprintf(&b, "\t%q\n", f.path)
 	}
-	b.WriteString(")\n\n// init registers every generated variant of every kernel family, then\n" +
-		"// prints the dispatch override warnings the final plans still have\n// (see internal/labinit).\nfunc init() {\n")
+	b.WriteString(")\n\n// init registers every generated variant of every kernel family, plans\n" +
+		"// every kernel not planned yet (planAll), then prints the dispatch\n" +
+		"// override warnings the final plans still have (see internal/labinit).\nfunc init() {\n")
 	for _, f := range fams {
 		fmt.Fprintf(&b, "\t%s.RegisterVariants()\n", f.name)
 	}
-	b.WriteString("\tdispatch.ReleaseOverrideWarnings()\n}\n")
+	b.WriteString("\tplanAll()\n\tdispatch.ReleaseOverrideWarnings()\n}\n")
 	return b.Bytes()
 }

@@ -24,21 +24,6 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-// A Prod is what production needs of a kernel: its name, its generic
-// code and how to resolve a plan's choice. A production program's slots
-// hold only these, so that it links none of the lab's descriptions,
-// references and verification (Spec), which RegisterVariants hands over.
-type Prod[F any] struct {
-	Kernel string
-	// Generic is the reference: the specification in Go.
-	Generic F
-	// Resolve, if set, returns the variant to run for plan choice c (its
-	// name and function) among the known ones, given the one c names
-	// (the generic code where no known variant the host runs has that
-	// name).
-	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
-}
-
 // A Spec describes one kernel whose implementations have type F for the
 // lab: its registry record, how to compare a variant with the generic
 // code and how to prepare a measured input.
@@ -75,85 +60,110 @@ type Spec[F any] struct {
 
 // A Slot holds the implementations of one kernel that its API calls:
 // the dispatch plan among the generic code and the registered variants
-// (For, by input size) and its choice at size 0 (Fn).
+// (For, by input size) and its choice at size 0 (Fn). A family declares
+// each slot as its own package-level variable, statically initialized
+// (a composite literal of its exported fields, no constructor call), so
+// that a program links a kernel's generated functions only if it calls
+// the kernel: nothing runs at init, and the plan is made at the first
+// call (or when the lab registers its variants after one).
 type Slot[F any] struct {
-	Fn    F
-	prod  Prod[F]
-	lab   Spec[F] // set by AddLab
-	known []variant.Impl[F]
-	once  sync.Once
-	// plan is replaced whole when AddLab or Use re-plans, so a concurrent
-	// For sees the old plan or the new one.
-	plan atomic.Pointer[plan[F]]
-}
+	// Name is the kernel's name ("mldsa.ntt").
+	Name string
+	// Generic is the reference: the specification in Go.
+	Generic F
+	// Table is the generated production table: the variants the
+	// compiled dispatch table can select.
+	Table []variant.Impl[F]
+	// Resolve, if set, returns the variant to run for plan choice c (its
+	// name and function) among the known ones, given the one c names
+	// (the generic code where no known variant the host runs has that
+	// name).
+	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
 
-// New plans dispatch for p's kernel among its generic code and the
-// production table prod. It registers nothing: AddLab does, for the lab.
-func New[F any](p Prod[F], prod []variant.Impl[F]) *Slot[F] {
-	s := &Slot[F]{prod: p, known: prod}
-	s.Replan()
-	return s
+	mu      sync.Mutex // serializes planning and registration
+	lab     Spec[F]    // set by AddLab
+	labbed  bool
+	known   []variant.Impl[F] // nil: Table
+	planned atomic.Pointer[plan[F]]
 }
 
 // AddLab registers the kernel as spec describes it, its generic variant,
-// the production variants and those of the lab table lab, and plans
-// dispatch again among them all, once. Callers of For may run
-// concurrently; Fn is safe to read only after AddLab returns.
+// the production variants and those of the lab table lab, once; the
+// kernel is then planned among them all at its first call (again, if it
+// was called before). Callers of For may run concurrently.
 func (s *Slot[F]) AddLab(spec Spec[F], lab []variant.Impl[F]) {
-	s.once.Do(func() {
-		s.lab = spec
-		units := spec.UnitsPerOp
-		if units == nil {
-			units = func(int) float64 { return 1 }
-		}
-		variant.RegisterKernel(variant.Kernel{Name: s.prod.Kernel, Family: spec.Family, Bench: spec.Bench,
-			Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
-			Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc, Selected: s.Selected})
-		variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: s.prod.Generic}))
-		for _, im := range s.known {
-			variant.Register(s.variant(im))
-		}
-		s.add(lab)
-	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.labbed {
+		return
+	}
+	s.labbed, s.lab = true, spec
+	units := spec.UnitsPerOp
+	if units == nil {
+		units = func(int) float64 { return 1 }
+	}
+	variant.RegisterKernel(variant.Kernel{Name: s.Name, Family: spec.Family, Bench: spec.Bench,
+		Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
+		Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc, Selected: s.Selected})
+	variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: s.Generic}))
+	for _, im := range s.Table {
+		variant.Register(s.variant(im))
+	}
+	s.add(lab)
 }
 
 // add registers the variants of impls not registered yet (a row of a
 // generated lab table without a function must name a production
-// variant, which production links), lists the
-// known ones in impls' order (the records registered first kept), and
-// plans dispatch among them all.
+// variant, which production links) and lists the known ones in impls'
+// order (the records registered first kept); a kernel already planned is
+// planned again among them all.
 func (s *Slot[F]) add(impls []variant.Impl[F]) {
 	list := make([]variant.Impl[F], 0, len(impls))
 	for _, im := range impls {
-		if old := variant.Find(s.known, im.Name); old != nil {
+		if old := variant.Find(s.Table, im.Name); old != nil {
 			im = *old
 		} else {
-			mustHaveFn(s.prod.Kernel, im)
+			mustHaveFn(s.Name, im)
 			variant.Register(s.variant(im))
 		}
 		list = append(list, im)
 	}
-	for _, im := range s.known {
+	for _, im := range s.Table {
 		if variant.Find(list, im.Name) == nil {
 			list = append(list, im)
 		}
 	}
 	s.known = list
-	s.Replan()
+	if s.planned.Load() != nil {
+		s.replan()
+	}
 }
 
 // Kernel returns the kernel's name.
-func (s *Slot[F]) Kernel() string { return s.prod.Kernel }
+func (s *Slot[F]) Kernel() string { return s.Name }
 
-// Known returns the registered assembly variants, in the order of the
-// last table added.
-func (s *Slot[F]) Known() []variant.Impl[F] { return s.known }
+// Known returns the assembly variants dispatch chooses among: the
+// production table, or, once the lab registered, every variant in the
+// order of its table.
+func (s *Slot[F]) Known() []variant.Impl[F] {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.knownLocked()
+}
+
+// knownLocked is Known with s.mu held.
+func (s *Slot[F]) knownLocked() []variant.Impl[F] {
+	if s.known == nil {
+		return s.Table
+	}
+	return s.known
+}
 
 // Verify compares fn with the generic code on every boundary input and
 // count pseudo-random inputs from seed.
 func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
 	for i := range s.lab.Edges + count {
-		if err := s.lab.Check(s.prod.Kernel, name, fn, s.prod.Generic, i, seed); err != nil {
+		if err := s.lab.Check(s.Name, name, fn, s.Generic, i, seed); err != nil {
 			return err
 		}
 	}
@@ -162,7 +172,7 @@ func (s *Slot[F]) Verify(name string, fn F, seed uint64, count int) error {
 
 // variant returns the registry record of im.
 func (s *Slot[F]) variant(im variant.Impl[F]) variant.Variant {
-	v := im.Variant(s.prod.Kernel)
+	v := im.Variant(s.Name)
 	v.Use = func() (func(), error) { return s.Use(im.Name) }
 	switch {
 	case im.Symbol == "":

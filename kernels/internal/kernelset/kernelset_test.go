@@ -15,8 +15,8 @@ type inc = func(x int) int
 
 // testProd is the production side of a kernel whose variants must return
 // x + 1 for every x.
-func testProd(kernel string) Prod[inc] {
-	return Prod[inc]{Kernel: kernel, Generic: func(x int) int { return x + 1 }}
+func testProd(kernel string) *Slot[inc] {
+	return &Slot[inc]{Name: kernel, Generic: func(x int) int { return x + 1 }}
 }
 
 // testSpec describes the kernel of testProd, of sized inputs, for the lab.
@@ -79,9 +79,13 @@ func TestSlot(t *testing.T) {
 	k := fresh("kernelset.test")
 	good := func(x int) int { return x + 1 }
 	bad := func(x int) int { return x + 2 }
-	s := New(testProd(k), []variant.Impl[inc]{impl("a", good)})
+	s := testProd(k)
+	s.Table = []variant.Impl[inc]{impl("a", good)}
+	if s.Fn()(1) != 2 {
+		t.Fatalf("production plan runs a wrong function")
+	}
 	if got := names(variant.Variants(k)); len(got) != 0 || variant.LookupKernel(k) != nil {
-		t.Fatalf("registered at New: %q, want nothing (production registers nothing)", got)
+		t.Fatalf("registered at the first call: %q, want nothing (production registers nothing)", got)
 	}
 	s.AddLab(testSpec(k), []variant.Impl[inc]{impl("bad", bad), impl("a", good)})
 	s.AddLab(testSpec(k), []variant.Impl[inc]{impl("c", good)})
@@ -117,8 +121,8 @@ func checkUsePlan(t *testing.T, s *Slot[inc]) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.For(16)(0) != 2 || s.For(17)(0) != 1 || s.Fn(0) != 2 || s.Selected() != "bad" {
-		t.Errorf("forced plan: For(16)(0) = %d, For(17)(0) = %d, Fn(0) = %d, Selected %q", s.For(16)(0), s.For(17)(0), s.Fn(0), s.Selected())
+	if s.For(16)(0) != 2 || s.For(17)(0) != 1 || s.Fn()(0) != 2 || s.Selected() != "bad" {
+		t.Errorf("forced plan: For(16)(0) = %d, For(17)(0) = %d, Fn(0) = %d, Selected %q", s.For(16)(0), s.For(17)(0), s.Fn()(0), s.Selected())
 	}
 	if c := s.ClassFor(100); c.Name != variant.GenericName {
 		t.Errorf("ClassFor(100) = %+v, want the generic class", c)
@@ -146,7 +150,8 @@ func TestResolve(t *testing.T) {
 		}
 		return name, fn
 	}
-	s := New(spec, []variant.Impl[inc]{impl("b", func(x int) int { return x + 1 })})
+	s := spec
+	s.Table = []variant.Impl[inc]{impl("b", func(x int) int { return x + 1 })}
 	for _, c := range s.Planned() {
 		if c.Name != "b" {
 			t.Errorf("class %+v: runs %s, want b (Resolve)", c.Choice, c.Name)
@@ -196,12 +201,13 @@ func TestDiff(t *testing.T) {
 func TestAddLabResolvesProductionRows(t *testing.T) {
 	k, kbad := fresh("kernelset.nilrow"), fresh("kernelset.nilrowbad")
 	good := func(x int) int { return x + 1 }
-	s := New(testProd(k), []variant.Impl[inc]{impl("p", good)})
+	s := testProd(k)
+	s.Table = []variant.Impl[inc]{impl("p", good)}
 	s.AddLab(testSpec(k), []variant.Impl[inc]{{Name: "p"}, impl("l", good)})
 	if p := variant.Find(s.Known(), "p"); p == nil || p.Fn == nil {
 		t.Errorf("known after AddLab: %v, want p with production's function", s.Known())
 	}
-	bad := New(testProd(kbad), nil)
+	bad := testProd(kbad)
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), kbad+" q") {
 			t.Errorf("AddLab of a row without a function production lacks: recovered %v, want a panic naming it", r)

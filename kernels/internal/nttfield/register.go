@@ -58,12 +58,6 @@ func binaryLabSpec[E polyvec.Elem](spec Spec[E], ref Binary[E]) kernelset.Spec[B
 	return slotSpec(spec, ref, newInstance, VerifyBinary[E])
 }
 
-// newSlot plans spec's kernel among its generic code ref and the
-// production table prod.
-func newSlot[E polyvec.Elem, F any](spec Spec[E], ref F, prod []variant.Impl[F]) *kernelset.Slot[F] {
-	return kernelset.New(kernelset.Prod[F]{Kernel: spec.Kernel, Generic: ref}, prod)
-}
-
 // loopTrips returns the runs of v's hot code per call: a fully unrolled
 // NTT's straight-line body (from label "body", or the whole function when
 // align=none leaves it unlabelled) runs once; a MulNTT loop covers unroll
@@ -183,23 +177,6 @@ func VerifyBinary[E polyvec.Elem](spec Spec[E], name string, fn, ref Binary[E], 
 	return nil
 }
 
-// A Tables is a field's generic code and production tables for its three
-// kernels, and their names. The lab tables are passed to RegisterLab
-// only, so that a binary that never calls it does not link them.
-type Tables[E polyvec.Elem] struct {
-	// Name and Bench prefix the kernels' and benchmarks' names ("mlkem":
-	// mlkem.ntt, mlkem.invntt, mlkem.mulntt; "MLKEM": MLKEMNTT, ...);
-	// Title, Standard and Algs (the standard's algorithm numbers of NTT,
-	// InvNTT and MulNTT) make their descriptions.
-	Name, Bench, Title, Standard string
-	Algs                         [3]int
-	Q                            E
-	NTT, InvNTT                  Unary[E]
-	MulNTT                       Binary[E]
-	ProdNTT, ProdInvNTT          []variant.Impl[Unary[E]]
-	ProdMulNTT                   []variant.Impl[Binary[E]]
-}
-
 // kernelNames are the names of the three kernels after the scheme's
 // prefix, their benchmarks' after Bench and their descriptions'.
 var kernelNames = [3]struct{ kernel, bench, doc string }{
@@ -209,39 +186,40 @@ var kernelNames = [3]struct{ kernel, bench, doc string }{
 }
 
 // spec returns the Spec of kernel k (0: NTT, 1: InvNTT, 2: MulNTT).
-func (t *Tables[E]) spec(k int) Spec[E] {
+func (t *Set[E]) spec(k int) Spec[E] {
 	nm := kernelNames[k]
 	return Spec[E]{Kernel: t.Name + "." + nm.kernel, Family: "ntt", Bench: t.Bench + nm.bench,
 		Doc: fmt.Sprintf("%s %s (%s Alg. %d)", t.Title, nm.doc, t.Standard, t.Algs[k]), Q: t.Q}
 }
 
 // A Set holds the implementations a field's public API calls, one
-// kernelset.Slot per kernel (the API calls its Fn): chosen among the
-// production tables by NewSet, and again among the lab tables by
-// RegisterLab.
+// kernelset.Slot per kernel (the API calls its Fn), and the field's
+// names. A family declares it, and each slot as a variable of its own,
+// statically initialized (see kernelset.Slot), so that a program calling
+// only the NTT links only the NTT's variants; RegisterLab registers the
+// lab's.
 type Set[E polyvec.Elem] struct {
 	NTT, InvNTT *kernelset.Slot[Unary[E]]
 	MulNTT      *kernelset.Slot[Binary[E]]
-	tables      Tables[E]
-}
-
-// NewSet chooses the three kernels' implementations among their generic
-// code and production variants; RegisterLab registers them for the lab.
-func NewSet[E polyvec.Elem](t Tables[E]) *Set[E] {
-	return &Set[E]{
-		NTT:    newSlot(t.spec(0), t.NTT, t.ProdNTT),
-		InvNTT: newSlot(t.spec(1), t.InvNTT, t.ProdInvNTT),
-		MulNTT: newSlot(t.spec(2), t.MulNTT, t.ProdMulNTT),
-		tables: t,
-	}
+	// Name and Bench prefix the kernels' and benchmarks' names ("mlkem":
+	// mlkem.ntt, mlkem.invntt, mlkem.mulntt; "MLKEM": MLKEMNTT, ...);
+	// Title, Standard and Algs (the standard's algorithm numbers of NTT,
+	// InvNTT and MulNTT) make their descriptions.
+	Name, Bench, Title, Standard string
+	Algs                         [3]int
+	Q                            E
 }
 
 // RegisterLab registers the kernels, their generic, production and lab
-// variants and chooses the implementations again among all of them, once;
-// call it before the kernels run concurrently.
+// variants, once; dispatch then chooses among all of them. Call it
+// before the kernels run concurrently.
 func (s *Set[E]) RegisterLab(ntt, invNTT []variant.Impl[Unary[E]], mulNTT []variant.Impl[Binary[E]]) {
-	t := &s.tables
-	s.NTT.AddLab(unaryLabSpec(t.spec(0), t.NTT), ntt)
-	s.InvNTT.AddLab(unaryLabSpec(t.spec(1), t.InvNTT), invNTT)
-	s.MulNTT.AddLab(binaryLabSpec(t.spec(2), t.MulNTT), mulNTT)
+	for k, name := range []string{s.NTT.Name, s.InvNTT.Name, s.MulNTT.Name} {
+		if want := s.spec(k).Kernel; name != want {
+			panic(fmt.Sprintf("nttfield: slot %d of %s is named %s, want %s", k, s.Name, name, want))
+		}
+	}
+	s.NTT.AddLab(unaryLabSpec(s.spec(0), s.NTT.Generic), ntt)
+	s.InvNTT.AddLab(unaryLabSpec(s.spec(1), s.InvNTT.Generic), invNTT)
+	s.MulNTT.AddLab(binaryLabSpec(s.spec(2), s.MulNTT.Generic), mulNTT)
 }

@@ -60,10 +60,10 @@ func checkMismatch(t *testing.T, kernel, what string, err error, index int) {
 	}
 }
 
-// TestTablesSpec checks the names and descriptions a Tables gives its
-// three kernels.
-func TestTablesSpec(t *testing.T) {
-	tb := Tables[int16]{Name: "mlkem", Bench: "MLKEM", Title: "ML-KEM", Standard: "FIPS 203", Algs: [3]int{9, 10, 11}, Q: 3329}
+// TestSetSpec checks the names and descriptions a Set gives its three
+// kernels.
+func TestSetSpec(t *testing.T) {
+	tb := Set[int16]{Name: "mlkem", Bench: "MLKEM", Title: "ML-KEM", Standard: "FIPS 203", Algs: [3]int{9, 10, 11}, Q: 3329}
 	want := []Spec[int16]{
 		{Kernel: "mlkem.ntt", Family: "ntt", Bench: "MLKEMNTT", Doc: "ML-KEM NTT (FIPS 203 Alg. 9)", Q: 3329},
 		{Kernel: "mlkem.invntt", Family: "ntt", Bench: "MLKEMInvNTT", Doc: "ML-KEM inverse NTT (FIPS 203 Alg. 10)", Q: 3329},

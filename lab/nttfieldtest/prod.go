@@ -63,9 +63,10 @@ func inLab[F any](t *testing.T, kernel string, prod, lab []variant.Impl[F]) []st
 }
 
 // ProductionInit checks, in a subprocess that does not register the lab
-// variants first (ProductionEnv), that init registers nothing of fd's
-// kernels (the lab registers) and dispatches among the generic variant and
-// the production table, and that register (the package's
+// variants first (ProductionEnv), that init neither registers nor plans
+// fd's kernels (the lab registers; each is planned at its first call), that
+// the first calls dispatch among the generic variant and the production
+// table, and that register (the package's
 // RegisterVariants, called twice) then registers every lab variant once
 // and dispatches among all; neither registers a whole-operation kernel
 // (lab/operations does). It is the body of each family's
@@ -80,7 +81,16 @@ func ProductionInit[E polyvec.Elem](t *testing.T, fd Field[E], register func()) 
 		}
 		return
 	}
-	checkTables(t, fd, "at init", false, fd.ProdNTT, fd.ProdInvNTT, fd.ProdMulNTT)
+	for _, k := range []string{"ntt", "invntt", "mulntt"} {
+		if slices.ContainsFunc(dispatch.Plans(), func(kp dispatch.KernelPlan) bool { return kp.Kernel == fd.Kernel(k) }) {
+			t.Errorf("%s planned at init, want at its first call", fd.Kernel(k))
+		}
+	}
+	var f, g polyvec.Poly[E]
+	fd.APINTT(&f)
+	fd.APIInvNTT(&f)
+	fd.APIMulNTT(&f, &f, &g)
+	checkTables(t, fd, "at the first call", false, fd.ProdNTT, fd.ProdInvNTT, fd.ProdMulNTT)
 	if ops := operationKernels(""); len(ops) > 0 {
 		t.Errorf("at init: operation kernels %q registered, want none", ops)
 	}

@@ -19,7 +19,6 @@
 package mlkem
 
 import (
-
 	"github.com/tunelab/tunelab/kernels/internal/polypack"
 	"github.com/tunelab/tunelab/kernels/internal/polysample"
 )

@@ -20,9 +20,6 @@ var (
 	mu     sync.Mutex
 	plans  = map[string]KernelPlan{}
 	warned = map[string]bool{}
-	// holding holds the plans' override warnings (see
-	// HoldOverrideWarnings).
-	holding bool
 
 	// warnOut receives one-time warnings (a variable for tests).
 	warnOut io.Writer = os.Stderr
@@ -55,52 +52,22 @@ func warnOnce(warnings []string) {
 // Plan returns the dispatch plan of kernel among cands (every dispatchable
 // variant, generic included) on the host: a non-empty list of choices in
 // increasing MaxSize order whose last is unbounded and whose variants are
-// all runnable here. See Resolve for the order of precedence. Call it once
-// per kernel at package init; it records the plan for Plans and prints
-// to stderr, once each, the override warnings (unless held, see
-// HoldOverrideWarnings) and a note when a TUNELAB_DISPATCH override
-// applies.
+// all runnable here. See Resolve for the order of precedence. A family
+// calls it once per kernel, at the kernel's first call (after the lab,
+// in a lab binary, registered its variants); it records the plan for
+// Plans and prints to stderr, once each, the override warnings and a
+// note when a TUNELAB_DISPATCH override applies.
 func Plan(kernel string, cands []Candidate) []Choice {
 	initHost()
 	kp := Resolve(hostCPU, Compiled(), overrides[kernel], kernel, cands)
 	mu.Lock()
 	plans[kernel] = kp
-	hold := holding
 	mu.Unlock()
-	if !hold {
-		warnOnce(kp.Warnings)
-	}
+	warnOnce(kp.Warnings)
 	if len(kp.Choices) == 1 && kp.Choices[0].Reason == ReasonOverride {
 		warnOnce([]string{fmt.Sprintf("%s entry %q applies: %s runs %q at every size", EnvDispatch, kernel+"="+overrides[kernel], kernel, kp.Choices[0].Variant)})
 	}
 	return slices.Clone(kp.Choices)
-}
-
-// HoldOverrideWarnings holds the override warnings of Plan until
-// ReleaseOverrideWarnings. A lab binary calls it before any kernel
-// family plans (internal/labinit, which lab/all imports): its
-// families plan first with the production variants, and again once the
-// lab registered the others, so that an override naming a lab variant
-// is applied, not ignored; only a warning the final plan still has is
-// true.
-func HoldOverrideWarnings() {
-	mu.Lock()
-	holding = true
-	mu.Unlock()
-}
-
-// ReleaseOverrideWarnings prints the override warnings of every kernel's
-// latest plan (once each) and ends HoldOverrideWarnings.
-func ReleaseOverrideWarnings() {
-	mu.Lock()
-	holding = false
-	var warnings []string
-	for _, kp := range plans {
-		warnings = append(warnings, kp.Warnings...)
-	}
-	mu.Unlock()
-	sort.Strings(warnings)
-	warnOnce(warnings)
 }
 
 // Fallback records that, where kernel's plan fell back to the generic code

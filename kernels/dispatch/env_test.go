@@ -77,55 +77,6 @@ func TestEnvMasksAndOverrides(t *testing.T) {
 	}
 }
 
-const holdEnv = "TUNELAB_DISPATCH_HOLD_CHILD"
-
-// TestHoldChild plans as a lab binary does: with the production
-// candidates first, then with a lab variant registered.
-func TestHoldChild(t *testing.T) {
-	if os.Getenv(holdEnv) != "1" {
-		t.Skip("runs only as TestHeldOverrideWarnings's child")
-	}
-	HoldOverrideWarnings()
-	prod := testCands[:2]
-	lab := append(append([]Candidate{}, testCands...), Candidate{Name: "isa=lab"})
-	Plan("test.k", prod)
-	Plan("test.j", prod)
-	fmt.Fprintln(os.Stderr, "-- lab registered")
-	fmt.Printf("test.k=%s\n", planString(Plan("test.k", lab)))
-	Plan("test.j", lab)
-	ReleaseOverrideWarnings()
-}
-
-// TestHeldOverrideWarnings covers the false "ignored" warning the tunelab
-// binary printed while applying an override naming a lab variant: held
-// warnings are printed only if the final plan still has them.
-func TestHeldOverrideWarnings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a child process")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldChild$", "-test.v")
-	cmd.Env = append(os.Environ(), holdEnv+"=1", cpu.EnvCPU+"=", EnvDispatch+"=test.k=isa=lab,test.j=isa=nope")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("child: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
-	}
-	if !strings.Contains(string(out), "test.k=0:isa=lab:override\n") {
-		t.Errorf("the lab plan does not apply the override:\n%s", out)
-	}
-	before, after, _ := strings.Cut(stderr.String(), "-- lab registered\n")
-	if before != "" {
-		t.Errorf("warnings before the lab registered its variants:\n%s", before)
-	}
-	if n := countLines(after, "isa=lab"); n != 1 || !strings.Contains(after, `entry "test.k=isa=lab" applies`) || strings.Contains(after, "ignored: test.k") {
-		t.Errorf("stderr has %d lines about isa=lab, want only the note that it applies:\n%s", n, after)
-	}
-	if n := countLines(after, `entry "test.j=isa=nope" ignored`); n != 1 {
-		t.Errorf("stderr has %d warnings about test.j=isa=nope, want one after the release:\n%s", n, after)
-	}
-}
-
 // countLines counts the lines of s containing sub.
 func countLines(s, sub string) int {
 	n := 0

@@ -4,6 +4,15 @@ package keccak
 
 import "github.com/tunelab/tunelab/kernels/variant"
 
+// The production tables are empty without assembly: only the generic
+// code runs.
+var (
+	prodImplsX1 []variant.Impl[func(*[25]uint64)]
+	prodImplsX2 []variant.Impl[func(*[2][25]uint64)]
+	prodImplsX4 []variant.Impl[func(*[4][25]uint64)]
+	prodImplsX8 []variant.Impl[func(*[8][25]uint64)]
+)
+
 // prodTables is empty without assembly: only the generic code runs.
 func prodTables() tables { return tables{} }
 

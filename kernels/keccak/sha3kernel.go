@@ -37,20 +37,17 @@ type absorber struct {
 var (
 	genericAbsorber = &absorber{variant.Impl[absorbFunc]{Name: variant.GenericName, Fn: absorbGeneric}}
 	// sha3Slot holds the registered implementations and AbsorbBlocks'
-	// plan, set at init and by RegisterVariants.
-	sha3Slot *kernelset.Slot[absorbFunc]
+	// plan among the generic code and the fused variants of the
+	// production tables (prodAbsorbImpls), planned at its first call;
+	// registerLab registers them for the lab (sha3LabSpec).
+	sha3Slot = &kernelset.Slot[absorbFunc]{Name: sha3Kernel, Generic: absorbGeneric, Resolve: resolveAbsorb,
+		MakeTable: prodAbsorbImpls}
 )
 
 // viaPermute names, in AbsorbBlocks' plan, the Go loop over the
 // dispatched keccak.x1 permutation (absorbViaPermute), which is no
 // sha3.256 variant.
 const viaPermute = "absorb=go/permute=keccak.x1"
-
-// registerSHA3 plans AbsorbBlocks among the generic code and the fused
-// variants of table; registerLab registers them for the lab (sha3LabSpec).
-func registerSHA3(table []variant.Impl[absorbFunc]) {
-	sha3Slot = &kernelset.Slot[absorbFunc]{Name: sha3Kernel, Generic: absorbGeneric, Resolve: resolveAbsorb, Table: table}
-}
 
 // sha3LabSpec describes the sha3.256 kernel for the lab.
 func sha3LabSpec() kernelset.Spec[absorbFunc] {

@@ -70,33 +70,25 @@ var (
 		4: erase(4, variant.Impl[any]{Name: variant.GenericName, Fn: permuteX4Generic}),
 		8: erase(8, variant.Impl[any]{Name: variant.GenericName, Fn: permuteX8Generic}),
 	}
-	// The slots of the permutations: their registered variants and the
-	// functions the public API calls, set at init and again by
-	// RegisterVariants.
-	x1 *kernelset.Slot[func(*[25]uint64)]
-	x2 *kernelset.Slot[func(*[2][25]uint64)]
-	x4 *kernelset.Slot[func(*[4][25]uint64)]
-	x8 *kernelset.Slot[func(*[8][25]uint64)]
 )
 
-// init registers the kernels (the permutations and sha3.256), the generic
-// code and the production variants (those the compiled dispatch table can
-// select), and points the public functions at the variants dispatch
-// selects among them.
-func init() {
-	prod := prodTables()
-	x1 = newSlot(1, permuteGeneric, prod.x1)
-	x2 = newSlot(2, permuteX2Generic, prod.x2)
-	x4 = newSlot(4, permuteX4Generic, prod.x4)
-	x8 = newSlot(8, permuteX8Generic, prod.x8)
-	registerSHA3(prodAbsorbImpls())
-}
-
-// newSlot plans the nr-state kernel among its generic code and the
-// production table prod.
-func newSlot[F any](nr int, generic F, prod []variant.Impl[F]) *kernelset.Slot[F] {
-	return &kernelset.Slot[F]{Name: kernelName(nr), Generic: generic, Table: prod}
-}
+// The slots of the permutations, each its own statically initialized
+// variable (see kernelset.Slot): a program links the generated
+// permutations of only the widths it calls, each planned at its first
+// call and, once RegisterVariants added the lab's, among all of them.
+// Their tables are read through functions: the compiler builds a slot
+// that copies a generated table at init (which would link every
+// width), not one that calls a function.
+var (
+	x1 = kernelset.Slot[func(*[25]uint64)]{Name: "keccak.x1", Generic: permuteGeneric,
+		MakeTable: func() []variant.Impl[func(*[25]uint64)] { return prodImplsX1 }}
+	x2 = kernelset.Slot[func(*[2][25]uint64)]{Name: "keccak.x2", Generic: permuteX2Generic,
+		MakeTable: func() []variant.Impl[func(*[2][25]uint64)] { return prodImplsX2 }}
+	x4 = kernelset.Slot[func(*[4][25]uint64)]{Name: "keccak.x4", Generic: permuteX4Generic,
+		MakeTable: func() []variant.Impl[func(*[4][25]uint64)] { return prodImplsX4 }}
+	x8 = kernelset.Slot[func(*[8][25]uint64)]{Name: "keccak.x8", Generic: permuteX8Generic,
+		MakeTable: func() []variant.Impl[func(*[8][25]uint64)] { return prodImplsX8 }}
+)
 
 // labSpec describes the nr-state kernel for the lab.
 func labSpec[F any](nr int) kernelset.Spec[F] {

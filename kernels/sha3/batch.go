@@ -420,7 +420,7 @@ func (b *Batch) cheapest() int {
 	if v := slot.Load(); v>>8 == sig {
 		return int(v & 0xff)
 	}
-	costs := &laneCosts
+	costs := currentLaneCosts()
 	best, bestCost := 1, 0.0
 	for i := range b.n {
 		bestCost += float64(b.jobs[i].perms) * costs[1]
@@ -441,7 +441,7 @@ func (b *Batch) cheapest() int {
 // operation runs the same few shapes again and again, and simulating the
 // schedules costs about as much as a permutation per shape. An entry
 // holds the shape's 56-bit signature and the lane count; a collision
-// costs only a worse choice. setLaneCosts clears it.
+// costs only a worse choice. resetLaneCosts clears it.
 var shapeCache [64]atomic.Uint64
 
 // shape returns a 56-bit signature of b's sponges: their permutation
@@ -630,8 +630,28 @@ func batchWays(n int) (nr int, auto bool) {
 
 // laneCosts[w] is the cost model of a permutation call of width w (1, 2,
 // 4, 8) relative to one single-state permutation, from the tier of the
-// variants dispatch selected for keccak.x2, x4 and x8 (see setLaneCosts).
-var laneCosts [9]float64
+// variants dispatch selected for keccak.x2, x4 and x8 (see
+// newLaneCosts); nil until the first Batch needs it.
+var laneCosts atomic.Pointer[[9]float64]
+
+// currentLaneCosts returns laneCosts, computing it the first time.
+func currentLaneCosts() *[9]float64 {
+	if c := laneCosts.Load(); c != nil {
+		return c
+	}
+	c := newLaneCosts()
+	laneCosts.CompareAndSwap(nil, c)
+	return laneCosts.Load()
+}
+
+// resetLaneCosts makes the next Batch compute laneCosts again (the lab
+// registered other permutations) and clears shapeCache.
+func resetLaneCosts() {
+	laneCosts.Store(nil)
+	for i := range shapeCache {
+		shapeCache[i].Store(0)
+	}
+}
 
 // Relative costs of a w-state permutation call by the tier of its
 // variant, as measured by the keccak sweeps: AVX-512 (Zen 4: x1 247, x2
@@ -643,23 +663,22 @@ var tierCosts = map[int][9]float64{
 	256: {2: 1.34, 4: 1.36, 8: 2.6},
 }
 
-// setLaneCosts sets laneCosts from the dispatched keccak permutations and
-// forgets the choices made under the old ones.
-func setLaneCosts() {
-	for i := range shapeCache {
-		shapeCache[i].Store(0)
-	}
-	laneCosts[1] = 1
+// newLaneCosts returns the lane costs of the dispatched keccak
+// permutations.
+func newLaneCosts() *[9]float64 {
+	var c [9]float64
+	c[1] = 1
 	for _, w := range []int{2, 4, 8} {
 		_, features := keccakSelected(w)
-		c, ok := tierCosts[variant.TierWidth(features)]
+		tc, ok := tierCosts[variant.TierWidth(features)]
 		switch {
-		case ok && c[w] > 0:
-			laneCosts[w] = c[w]
+		case ok && tc[w] > 0:
+			c[w] = tc[w]
 		case variant.TierWidth(features) > 0:
-			laneCosts[w] = tierCosts[256][w]
+			c[w] = tierCosts[256][w]
 		default:
-			laneCosts[w] = float64(w)
+			c[w] = float64(w)
 		}
 	}
+	return &c
 }

@@ -26,9 +26,13 @@ type manyKernel struct {
 
 var (
 	shake128Many = &manyKernel{name: "shake128.many", bench: "SHAKE128Many", rate: rate128X, inLen: 34, outLen: 504,
-		doc: "SHAKE128 of n streams, 34-byte input and 504-byte output each (ML-KEM matrix expansion), NR at a time"}
+		doc: "SHAKE128 of n streams, 34-byte input and 504-byte output each (ML-KEM matrix expansion), NR at a time",
+		slot: &kernelset.Slot[int]{Name: "shake128.many", Resolve: resolveWays, MakeTable: waysImpls,
+			AfterPlan: func() { reportFallback("shake128.many") }}}
 	shake256Many = &manyKernel{name: "shake256.many", bench: "SHAKE256Many", rate: rate256X, inLen: 66, outLen: 640,
-		doc: "SHAKE256 of n streams, 66-byte input and 640-byte output each (ML-DSA ExpandMask), NR at a time"}
+		doc: "SHAKE256 of n streams, 66-byte input and 640-byte output each (ML-DSA ExpandMask), NR at a time",
+		slot: &kernelset.Slot[int]{Name: "shake256.many", Resolve: resolveWays, MakeTable: waysImpls,
+			AfterPlan: func() { reportFallback("shake256.many") }}}
 	manyKernels = []*manyKernel{shake128Many, shake256Many}
 )
 
@@ -60,16 +64,6 @@ func SweepShape(kernel string) (inLen, outLen int, ok bool) {
 	return 0, 0, false
 }
 
-// init plans the many-stream kernels' dispatch; RegisterVariants
-// registers them and their variants for the lab.
-func init() {
-	for _, k := range manyKernels {
-		k.slot = &kernelset.Slot[int]{Name: k.name, Resolve: resolveWays, Table: waysImpls()}
-		k.slot.Replan()
-		planned(k)
-	}
-}
-
 var registerOnce sync.Once
 
 // RegisterVariants plans the many-stream kernels' dispatch again, for the
@@ -82,8 +76,8 @@ func RegisterVariants() {
 	registerOnce.Do(func() {
 		for _, k := range manyKernels {
 			k.slot.AddLab(k.spec(), nil)
-			planned(k)
 		}
+		resetLaneCosts()
 	})
 }
 
@@ -155,12 +149,11 @@ func resolveWays(c dispatch.Choice, name string, nr int, _ []variant.Impl[int]) 
 	return name, nr
 }
 
-// planned updates what depends on k's plan: the lane costs of Batch and
-// the fallback dispatch reports.
-func planned(k *manyKernel) {
-	setLaneCosts()
+// reportFallback tells dispatch, after kernel's plan was made, what runs
+// where the plan fell back to the generic code: defaultWays.
+func reportFallback(kernel string) {
 	if def := defaultWays(); def > 0 {
-		dispatch.Fallback(k.name, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here", true)
+		dispatch.Fallback(kernel, waysName(def), "the widest NR whose keccak permutation dispatch runs in SIMD here", true)
 	}
 }
 

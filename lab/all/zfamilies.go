@@ -4,7 +4,6 @@ package all
 
 import (
 	"github.com/tunelab/tunelab/kernels/aesecb"
-	"github.com/tunelab/tunelab/kernels/dispatch"
 	"github.com/tunelab/tunelab/kernels/keccak"
 	"github.com/tunelab/tunelab/kernels/mldsa"
 	"github.com/tunelab/tunelab/kernels/mlkem"
@@ -14,9 +13,9 @@ import (
 	"github.com/tunelab/tunelab/lab/operations"
 )
 
-// init registers every generated variant of every kernel family, plans
-// every kernel not planned yet (planAll), then prints the dispatch
-// override warnings the final plans still have (see internal/labinit).
+// init registers every generated variant of every kernel family, then
+// plans every kernel (planAll): a family plans a kernel at its first
+// call, so each is planned once, among every variant.
 func init() {
 	aesecb.RegisterVariants()
 	calib.RegisterVariants()
@@ -27,5 +26,4 @@ func init() {
 	poly1305.RegisterVariants()
 	sha3.RegisterVariants()
 	planAll()
-	dispatch.ReleaseOverrideWarnings()
 }

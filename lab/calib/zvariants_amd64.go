@@ -9,15 +9,15 @@ import "github.com/tunelab/tunelab/kernels/variant"
 // asmChains lists every generated implementation of calib (10).
 func asmChains() []variant.Impl[chainFunc] {
 	return []variant.Impl[chainFunc]{
-		{Name: "isa=amd64/eps=0/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0},
-		{Name: "isa=amd64/eps=1/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE1", LoopLabel: "loop", OffsetSweep: false, Fn: chainE1},
-		{Name: "isa=amd64/eps=2/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE2", LoopLabel: "loop", OffsetSweep: false, Fn: chainE2},
-		{Name: "isa=amd64/eps=5/align=64", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE5", LoopLabel: "loop", OffsetSweep: false, Fn: chainE5},
-		{Name: "isa=amd64/eps=0/align=64/copy=1", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0c1", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0c1},
-		{Name: "isa=amd64/eps=0/align=64/copy=2", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0c2", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0c2},
-		{Name: "isa=amd64/eps=0/align=64/copy=3", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0c3", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0c3},
-		{Name: "isa=amd64/eps=0/align=64+16", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0o16", LoopLabel: "loop", OffsetSweep: true, Fn: chainE0o16},
-		{Name: "isa=amd64/eps=0/align=64+32", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0o32", LoopLabel: "loop", OffsetSweep: true, Fn: chainE0o32},
-		{Name: "isa=amd64/eps=0/align=64+48", Features: []string(nil), Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0o48", LoopLabel: "loop", OffsetSweep: true, Fn: chainE0o48},
+		{Name: "isa=amd64/eps=0/align=64", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0},
+		{Name: "isa=amd64/eps=1/align=64", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE1", LoopLabel: "loop", OffsetSweep: false, Fn: chainE1},
+		{Name: "isa=amd64/eps=2/align=64", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE2", LoopLabel: "loop", OffsetSweep: false, Fn: chainE2},
+		{Name: "isa=amd64/eps=5/align=64", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE5", LoopLabel: "loop", OffsetSweep: false, Fn: chainE5},
+		{Name: "isa=amd64/eps=0/align=64/copy=1", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0c1", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0c1},
+		{Name: "isa=amd64/eps=0/align=64/copy=2", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0c2", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0c2},
+		{Name: "isa=amd64/eps=0/align=64/copy=3", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0c3", LoopLabel: "loop", OffsetSweep: false, Fn: chainE0c3},
+		{Name: "isa=amd64/eps=0/align=64+16", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0o16", LoopLabel: "loop", OffsetSweep: true, Fn: chainE0o16},
+		{Name: "isa=amd64/eps=0/align=64+32", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0o32", LoopLabel: "loop", OffsetSweep: true, Fn: chainE0o32},
+		{Name: "isa=amd64/eps=0/align=64+48", Features: nil, Symbol: "github.com/tunelab/tunelab/lab/calib.chainE0o48", LoopLabel: "loop", OffsetSweep: true, Fn: chainE0o48},
 	}
 }

@@ -79,12 +79,34 @@ type Slot[F any] struct {
 	// (the generic code where no known variant the host runs has that
 	// name).
 	Resolve func(c dispatch.Choice, name string, fn F, known []variant.Impl[F]) (string, F)
+	// MakeTable, if set, returns the production table instead of Table,
+	// at the first plan or registration: for a table that is derived
+	// (merged, filtered) from generated ones.
+	MakeTable func() []variant.Impl[F]
+	// AfterPlan, if set, runs after each plan is made, with the slot
+	// locked: what the family derives from the plan (a fallback that
+	// dispatch reports, see dispatch.Fallback). It must not call the
+	// slot's own methods.
+	AfterPlan func()
 
 	mu      sync.Mutex // serializes planning and registration
 	lab     Spec[F]    // set by AddLab
 	labbed  bool
-	known   []variant.Impl[F] // nil: Table
+	made    bool              // MakeTable ran: its table is in prod
+	prod    []variant.Impl[F] // MakeTable's table
+	known   []variant.Impl[F] // nil: the production table
 	planned atomic.Pointer[plan[F]]
+}
+
+// prodLocked returns the production table, with s.mu held.
+func (s *Slot[F]) prodLocked() []variant.Impl[F] {
+	if s.MakeTable == nil {
+		return s.Table
+	}
+	if !s.made {
+		s.made, s.prod = true, s.MakeTable()
+	}
+	return s.prod
 }
 
 // AddLab registers the kernel as spec describes it, its generic variant,
@@ -106,7 +128,7 @@ func (s *Slot[F]) AddLab(spec Spec[F], lab []variant.Impl[F]) {
 		Sizes: spec.Sizes, SizeCheck: spec.SizeCheck, SizeClasses: spec.SizeClasses,
 		Unit: spec.Unit, UnitsPerOp: units, Doc: spec.Doc, Selected: s.Selected})
 	variant.Register(s.variant(variant.Impl[F]{Name: variant.GenericName, Fn: s.Generic}))
-	for _, im := range s.Table {
+	for _, im := range s.prodLocked() {
 		variant.Register(s.variant(im))
 	}
 	s.add(lab)
@@ -118,9 +140,10 @@ func (s *Slot[F]) AddLab(spec Spec[F], lab []variant.Impl[F]) {
 // order (the records registered first kept); a kernel already planned is
 // planned again among them all.
 func (s *Slot[F]) add(impls []variant.Impl[F]) {
+	prod := s.prodLocked()
 	list := make([]variant.Impl[F], 0, len(impls))
 	for _, im := range impls {
-		if old := variant.Find(s.Table, im.Name); old != nil {
+		if old := variant.Find(prod, im.Name); old != nil {
 			im = *old
 		} else {
 			mustHaveFn(s.Name, im)
@@ -128,7 +151,7 @@ func (s *Slot[F]) add(impls []variant.Impl[F]) {
 		}
 		list = append(list, im)
 	}
-	for _, im := range s.Table {
+	for _, im := range prod {
 		if variant.Find(list, im.Name) == nil {
 			list = append(list, im)
 		}
@@ -154,7 +177,7 @@ func (s *Slot[F]) Known() []variant.Impl[F] {
 // knownLocked is Known with s.mu held.
 func (s *Slot[F]) knownLocked() []variant.Impl[F] {
 	if s.known == nil {
-		return s.Table
+		return s.prodLocked()
 	}
 	return s.known
 }

@@ -56,6 +56,9 @@ func (s *Slot[F]) replan() {
 		}
 	}
 	s.install(p)
+	if s.AfterPlan != nil {
+		s.AfterPlan()
+	}
 }
 
 // impl returns the variant of known named name, or the generic code where

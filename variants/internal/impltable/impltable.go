@@ -163,6 +163,18 @@ func (f *File) write(path string, prod bool) error {
 	return writeGo(path, b.Bytes())
 }
 
+// featuresLiteral returns the Go expression of a row's features: nil for
+// none, which keeps the table statically initialized (a conversion such as
+// []string(nil) would make the compiler build the whole table at init,
+// and so link every variant it names into every program that imports the
+// package).
+func featuresLiteral(fs []string) string {
+	if len(fs) == 0 {
+		return "nil"
+	}
+	return fmt.Sprintf("%#v", fs)
+}
+
 func writeGo(path string, src []byte) error { return gofile.Write(path, src, "implementation table") }
 
 func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod bool) {
@@ -172,8 +184,8 @@ func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod b
 		fmt.Fprintf(b, "\n// %s %s (%d).\nfunc %s() []variant.Impl[%s] {\nreturn []variant.Impl[%s]{\n", l.Var, doc, len(rows), l.Var, l.Type, l.Type)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(b, "{Name: %q, Features: %#v, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, Fn: %s},\n",
-			r.Name, r.Features, f.PkgPath+"."+r.Symbol, r.LoopLabel, r.OffsetSweep, r.Symbol)
+		fmt.Fprintf(b, "{Name: %q, Features: %s, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, Fn: %s},\n",
+			r.Name, featuresLiteral(r.Features), f.PkgPath+"."+r.Symbol, r.LoopLabel, r.OffsetSweep, r.Symbol)
 	}
 	if !prod {
 		b.WriteString("}\n")

@@ -7,8 +7,8 @@
 //
 // zfamilies.go is generated: every package under kernels/ that declares
 // func RegisterVariants() is imported and its RegisterVariants called, so
-// that a family need not be listed in it; a public family is still named
-// in closure_test.go's publicFamilies (docs/adding-a-family.md).
+// that a family need not be listed in it; the closure tests derive the
+// public families the same way (closure_test.go's publicFamilies).
 package all
 
 //go:generate go run ../../variants/all -dirs ../../kernels,.. -out zfamilies.go

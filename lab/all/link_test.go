@@ -20,7 +20,7 @@ var labPackages = regexp.MustCompile(`^github\.com/tunelab/tunelab/(lab|harness|
 func TestProductionLinksNoLab(t *testing.T) {
 	const mod = "github.com/tunelab/tunelab/kernels/"
 	args := []string{"-deps"}
-	for _, f := range publicFamilies {
+	for _, f := range publicFamilies(t) {
 		args = append(args, mod+f)
 	}
 	for _, p := range goList(t, args...) {

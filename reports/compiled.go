@@ -103,21 +103,21 @@ func compiledPlanFor(m *Model, kernel string, groups []*Group) compiledPlan {
 func DispatchCandidates(kernel string, groups []*Group) []dispatch.Candidate {
 	cands := []dispatch.Candidate{{Name: variant.GenericName}}
 	seen := map[string]bool{variant.GenericName: true}
-	add := func(name string, fs []string) {
+	add := func(name string, fs []string, preferred bool) {
 		if !seen[name] {
 			seen[name] = true
-			cands = append(cands, dispatch.Candidate{Name: name, Features: fs})
+			cands = append(cands, dispatch.Candidate{Name: name, Features: fs, Preferred: preferred})
 		}
 	}
 	for _, v := range catalog.Variants(kernel) {
 		if !v.External && !v.OffsetSweep {
-			add(v.Name, v.Features)
+			add(v.Name, v.Features, v.Preferred)
 		}
 	}
 	for _, g := range groups {
 		for _, r := range g.Rows {
 			if !r.info.external && !r.info.offsetSweep {
-				add(r.Variant, r.info.features)
+				add(r.Variant, r.info.features, false)
 			}
 		}
 	}

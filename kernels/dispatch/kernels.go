@@ -5,13 +5,14 @@ import (
 	"sync"
 )
 
-// knownKernels lists every kernel the compiled table (ztable.go, made by
-// tunelab export from measurements) names in an entry or a default, so
+// knownKernels lists every kernel a family plans (zkernels.go, generated
+// with lab/catalog) and every kernel the compiled table (ztable.go, made
+// by tunelab export from measurements) names in an entry or a default, so
 // that a TUNELAB_DISPATCH entry naming another (a typo) is warned about
 // in any binary, whichever packages it links. A test in lab/all
 // checks that every kernel a family plans is in it, and nothing else.
 var knownKernels = sync.OnceValue(func() []string {
-	ks := slices.Clone(extraKnownKernels)
+	ks := append(slices.Clone(extraKnownKernels), plannedKernels...)
 	for _, e := range compiledEntries {
 		ks = append(ks, e.Kernel)
 	}

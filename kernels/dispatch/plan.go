@@ -5,6 +5,11 @@ package dispatch
 type Candidate struct {
 	Name     string
 	Features []string
+	// Preferred marks the generator's declared default of a kernel the
+	// compiled table does not name: what the plan runs where no entry or
+	// default covers its sizes (the runnable preferred candidate with
+	// the most features), instead of the generic code.
+	Preferred bool
 }
 
 // A Choice selects Variant for inputs of at most MaxSize bytes; MaxSize 0

@@ -22,7 +22,10 @@ const (
 	// measured CPU (another model; see RuleNearest).
 	ReasonNearest = "nearest"
 	ReasonDefault = "default"
-	ReasonGeneric = "generic"
+	// ReasonPreferred marks the generator's declared default of a kernel
+	// no table entry or default covers (Candidate.Preferred).
+	ReasonPreferred = "preferred"
+	ReasonGeneric   = "generic"
 	// ReasonPackage marks a choice its package made where the plan fell
 	// back to generic (see Fallback).
 	ReasonPackage = "package"
@@ -110,6 +113,9 @@ func ResolveRule(cpu *cpu.CPU, table Table, rule Rule, override, kernel string, 
 		return kp
 	}
 	tiers := r.tableTiers(table)
+	if p, ok := r.preferred(); ok {
+		tiers = append(tiers, []pick{p})
+	}
 	tiers = append(tiers, []pick{{Choice{0, genericName, ReasonGeneric}, "generic: no table entry or default covers these sizes"}})
 	kp.set(fold(tiers))
 	r.summarize()
@@ -141,6 +147,22 @@ func (r *resolver) addCandidates(cands []Candidate) {
 	if _, ok := r.byName[genericName]; !ok {
 		r.note("candidates lack %s; it is still the fallback", genericName)
 	}
+}
+
+// preferred returns the choice of the runnable preferred candidate with
+// the most features (the first listed of equals), for the sizes no table
+// entry or default covers; false if there is none.
+func (r *resolver) preferred() (pick, bool) {
+	var best *CandidateStatus
+	for i, c := range r.plan.Candidates {
+		if c.Preferred && c.Runnable() && (best == nil || len(c.Features) > len(best.Features)) {
+			best = &r.plan.Candidates[i]
+		}
+	}
+	if best == nil {
+		return pick{}, false
+	}
+	return pick{Choice{0, best.Name, ReasonPreferred}, "preferred: the generator's declared default, no table entry or default covers these sizes"}, true
 }
 
 // override returns the forced choice, or a warning and false.

@@ -335,3 +335,36 @@ func checkEntries(t *testing.T, host *cpu.CPU, kp KernelPlan) {
 		t.Errorf("%d entries for the model but no table summary", len(kp.Entries))
 	}
 }
+
+// TestResolvePreferred checks the generator's declared defaults: where
+// no table entry or default covers the kernel, the runnable preferred
+// candidate with the most features runs, not the generic code; a table
+// entry or default still decides the sizes it covers, and a CPU that
+// runs no preferred candidate falls to the generic code.
+func TestResolvePreferred(t *testing.T) {
+	cands := []Candidate{{Name: genericName}, {Name: "isa=avx2", Features: []string{"avx2"}, Preferred: true},
+		{Name: "isa=avx2/u2", Features: []string{"avx2"}},
+		{Name: "isa=avx512", Features: []string{"avx512f", "avx512vl"}, Preferred: true},
+		{Name: "isa=future", Features: []string{"avx10"}, Preferred: true}}
+	v2 := func(t *testing.T) *cpu.CPU { return synth(t, cpu.VendorIntel, 6, 0x55, v2Features) }
+	haswell := func(t *testing.T) *cpu.CPU { return synth(t, cpu.VendorIntel, 6, 0x3c, haswellAll) }
+	tests := []struct {
+		name  string
+		cpu   func(t *testing.T) *cpu.CPU
+		table Table
+		want  string
+	}{
+		{"AVX-512 host, no table", zen4, Table{}, "0:isa=avx512:preferred"},
+		{"AVX2 host, no table", haswell, Table{}, "0:isa=avx2:preferred"},
+		{"x86-64-v2 host, no table", v2, Table{}, "0:isa=generic:generic"},
+		{"table entry covers small sizes", zen4, Table{Entries: []Entry{zen4Entry(ch(256, "isa=avx2/u2"))}},
+			"256:isa=avx2/u2:table,0:isa=avx512:preferred"},
+		{"default decides", haswell, Table{Defaults: []Default{defV3}}, "0:isa=avx2:default"},
+	}
+	for _, tt := range tests {
+		kp := Resolve(tt.cpu(t), tt.table, "", kern, cands)
+		if got := planString(kp.Choices); got != tt.want {
+			t.Errorf("%s: plan %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}

@@ -17,7 +17,10 @@ type Impl[F any] struct {
 	Symbol      string // linker symbol, as runtime.FuncForPC reports it
 	LoopLabel   string
 	OffsetSweep bool
-	Fn          F
+	// Preferred marks the generator's declared default for a kernel the
+	// compiled dispatch table does not name (dispatch.Candidate).
+	Preferred bool
+	Fn        F
 }
 
 // Variant returns the registry variant of im for kernel with its
@@ -25,7 +28,7 @@ type Impl[F any] struct {
 func (im Impl[F]) Variant(kernel string) Variant {
 	return Variant{
 		Kernel: kernel, Name: im.Name, Features: im.Features, Symbol: im.Symbol,
-		LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep,
+		LoopLabel: im.LoopLabel, OffsetSweep: im.OffsetSweep, Preferred: im.Preferred,
 	}
 }
 
@@ -35,7 +38,7 @@ func Candidates[F any](impls []Impl[F]) []dispatch.Candidate {
 	cands := []dispatch.Candidate{{Name: GenericName}}
 	for _, im := range impls {
 		if !im.OffsetSweep {
-			cands = append(cands, dispatch.Candidate{Name: im.Name, Features: im.Features})
+			cands = append(cands, dispatch.Candidate{Name: im.Name, Features: im.Features, Preferred: im.Preferred})
 		}
 	}
 	return cands

@@ -93,6 +93,9 @@ type Variant struct {
 	// OffsetSweep marks a loop-head offset-sweep variant (align=64+N) of a
 	// base variant, generated for `tunelab align`; default sweeps skip it.
 	OffsetSweep bool
+	// Preferred marks the generator's declared default for a kernel the
+	// compiled dispatch table does not name (dispatch.Candidate).
+	Preferred bool
 	// CodeBytes is the code size of a variant without a generated
 	// function (0 if unknown); reports measure generated functions in the
 	// binary itself (its line table) and prefer the smaller variant in a

@@ -11,7 +11,7 @@
 // written by older commits onto today's.
 package catalog
 
-//go:generate go run ../../variants/catalog -out zcatalog.go
+//go:generate go run ../../variants/catalog -out zcatalog.go -planned ../../kernels/dispatch/zkernels.go
 
 import "sync"
 
@@ -32,6 +32,8 @@ type Entry struct {
 	External, OffsetSweep bool
 	// GoCode marks a variant with no generated function (Go code).
 	GoCode bool
+	// Preferred marks its generator's declared default (variant.Impl).
+	Preferred bool
 }
 
 var (

@@ -73,7 +73,7 @@ func candidates(kernel string) []dispatch.Candidate {
 	cands := []dispatch.Candidate{{Name: variant.GenericName}}
 	for _, v := range variant.Variants(kernel) {
 		if !v.IsGeneric() && !v.External && !v.OffsetSweep {
-			cands = append(cands, dispatch.Candidate{Name: v.Name, Features: v.Features})
+			cands = append(cands, dispatch.Candidate{Name: v.Name, Features: v.Features, Preferred: v.Preferred})
 		}
 	}
 	return cands

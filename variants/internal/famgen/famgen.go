@@ -41,6 +41,7 @@ import (
 	"log"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
@@ -74,6 +75,12 @@ type Kernel struct {
 	Var       string // the lab table's func Var(), the production table's var prodVar
 	Type      string // the Go type of every variant, e.g. "func(f *[256]int16, b *[128]byte)"
 	LoopLabel string // the label of every variant's main loop; "" where there is none
+	// Prefer names the kernel's declared defaults (variant names, e.g.
+	// one per tier): what production links and dispatch runs, the
+	// widest runnable first, while the compiled dispatch table names
+	// nothing of the kernel (impltable.Row.Preferred). A new kernel so
+	// needs no sweep or export before its tests pass.
+	Prefer []string
 }
 
 // A Family is what one generator generates.
@@ -287,11 +294,16 @@ func WriteTables(f Family, labPath, prodPath string, ks []Kernel, vs []Variant) 
 		return err
 	}
 	for i, k := range ks {
+		for _, name := range k.Prefer {
+			if !slices.ContainsFunc(vs, func(v Variant) bool { return v.Kernel == k.Name && v.Name == name }) {
+				return fmt.Errorf("%s: preferred variant %q is not generated", k.Name, name)
+			}
+		}
 		for _, v := range vs {
 			if v.Kernel != k.Name {
 				continue
 			}
-			r := impltable.Row{Name: v.Name, Symbol: v.Symbol, LoopLabel: k.LoopLabel}
+			r := impltable.Row{Name: v.Name, Symbol: v.Symbol, LoopLabel: k.LoopLabel, Preferred: slices.Contains(k.Prefer, v.Name)}
 			if err := t.Add(lists[i], r, isafeat.Allowed(v.ISA)); err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package famgen
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
@@ -53,5 +54,17 @@ func TestBuilder(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("variants\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestPreferMustBeGenerated checks that a kernel's declared default must
+// name one of its generated variants.
+func TestPreferMustBeGenerated(t *testing.T) {
+	k := Kernel{Name: "x.pref", Prefix: "pref", Var: "asmPref", Type: "func(p *[4]int32)", Prefer: []string{"isa=avx2/unroll=3"}}
+	vs := []Variant{{Kernel: "x.pref", Name: "isa=avx2/unroll=1", Symbol: "pref_avx2_1", ISA: "avx2"}}
+	dir := t.TempDir()
+	err := WriteTables(Family{Command: "pref", PkgPath: "github.com/tunelab/tunelab/kernels/pref"}, dir+"/lab.go", dir+"/prod.go", []Kernel{k}, vs)
+	if err == nil || !strings.Contains(err.Error(), `x.pref: preferred variant "isa=avx2/unroll=3" is not generated`) {
+		t.Errorf("WriteTables with a preference no variant has: error %v", err)
 	}
 }

@@ -40,6 +40,12 @@ type Row struct {
 	Symbol      string // function name in the package
 	LoopLabel   string
 	OffsetSweep bool
+	// Preferred marks the generator's declared default of its kernel: the
+	// production table holds it while the compiled dispatch table names
+	// nothing of the kernel, and dispatch then runs it (the runnable
+	// preferred row with the most features) instead of the generic code,
+	// so that a new kernel needs no export before its tests pass.
+	Preferred bool
 	// Funcs are the functions the implementation runs; nil: Symbol.
 	Funcs []string
 }
@@ -175,6 +181,15 @@ func featuresLiteral(fs []string) string {
 	return fmt.Sprintf("%#v", fs)
 }
 
+// preferredLiteral returns "Preferred: true, " for a preferred row, ""
+// for any other (the tables of kernels without a preference unchanged).
+func preferredLiteral(r Row) string {
+	if r.Preferred {
+		return "Preferred: true, "
+	}
+	return ""
+}
+
 func writeGo(path string, src []byte) error { return gofile.Write(path, src, "implementation table") }
 
 func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod bool) {
@@ -184,8 +199,8 @@ func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod b
 		fmt.Fprintf(b, "\n// %s %s (%d).\nfunc %s() []variant.Impl[%s] {\nreturn []variant.Impl[%s]{\n", l.Var, doc, len(rows), l.Var, l.Type, l.Type)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(b, "{Name: %q, Features: %s, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, Fn: %s},\n",
-			r.Name, featuresLiteral(r.Features), f.PkgPath+"."+r.Symbol, r.LoopLabel, r.OffsetSweep, r.Symbol)
+		fmt.Fprintf(b, "{Name: %q, Features: %s, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, %sFn: %s},\n",
+			r.Name, featuresLiteral(r.Features), f.PkgPath+"."+r.Symbol, r.LoopLabel, r.OffsetSweep, preferredLiteral(r), r.Symbol)
 	}
 	if !prod {
 		b.WriteString("}\n")
@@ -196,14 +211,16 @@ func (f *File) writeList(b *bytes.Buffer, l List, rows []Row, doc string, prod b
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // Dispatchable returns the rows the compiled dispatch table names for
-// kernel, in an entry or a default (offset-sweep copies never), except
+// kernel, in an entry or a default, or, where it names nothing of the
+// kernel, the generator's preferred rows (offset-sweep copies never), except
 // variants with constant-time findings (ctcheck.Leaky; the generator's
 // ctcheck.Write then fails, naming them): production never links one.
 func Dispatchable(kernel string, rows []Row) []Row {
 	named := Named(kernel)
+	unnamed := len(named) == 0
 	var out []Row
 	for _, r := range rows {
-		if named[r.Name] && !r.OffsetSweep && !ctcheck.Leaky(kernel, r.Name) {
+		if (named[r.Name] || unnamed && r.Preferred) && !r.OffsetSweep && !ctcheck.Leaky(kernel, r.Name) {
 			out = append(out, r)
 		}
 	}

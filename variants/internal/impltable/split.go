@@ -120,8 +120,8 @@ func (s *Split) writeLab(f *File, labPath string) error {
 			if !s.linked(r) {
 				sym, fn = s.LabPath+"."+r.Symbol, r.Symbol
 			}
-			b = fmt.Appendf(b, "{Name: %q, Features: %s, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, Fn: %s},\n",
-				r.Name, featuresLiteral(r.Features), sym, r.LoopLabel, r.OffsetSweep, fn)
+			b = fmt.Appendf(b, "{Name: %q, Features: %s, Symbol: %q, LoopLabel: %q, OffsetSweep: %v, %sFn: %s},\n",
+				r.Name, featuresLiteral(r.Features), sym, r.LoopLabel, r.OffsetSweep, preferredLiteral(r), fn)
 		}
 		b = append(b, "}\n}\n"...)
 	}

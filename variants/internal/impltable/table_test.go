@@ -1,6 +1,7 @@
 package impltable
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,4 +60,27 @@ func emit(name string, avx2 bool) {
 		build.VPADDD(reg.Y1, reg.Y2, reg.Y3)
 	}
 	build.RET()
+}
+
+// TestDispatchablePreferred checks that production takes a kernel's
+// preferred rows while the compiled dispatch table names nothing of it,
+// and only the rows the table names once it does, and that the tables
+// mark a preferred row (and no other).
+func TestDispatchablePreferred(t *testing.T) {
+	rows := []Row{{Name: "isa=avx2/unroll=1", Symbol: "a"}, {Name: "isa=avx2/unroll=2", Symbol: "b", Preferred: true},
+		{Name: "isa=avx512/unroll=2", Symbol: "c", Preferred: true, OffsetSweep: true}}
+	got := Dispatchable("x.unnamed", rows)
+	if len(got) != 1 || got[0].Symbol != "b" {
+		t.Errorf("production rows of a kernel the table does not name: %+v, want the preferred one (b; an offset-sweep copy never)", got)
+	}
+	named := "keccak.x1" // the compiled table names its variants
+	if got := Dispatchable(named, []Row{{Name: "isa=nosuch", Symbol: "p", Preferred: true}}); len(got) != 0 {
+		t.Errorf("production rows of a kernel the table names: %+v, want none (a preference only stands in for the table)", got)
+	}
+	f := File{Pkg: "x", PkgPath: "example.com/m/kernels/x"}
+	var b bytes.Buffer
+	f.writeList(&b, List{Kernel: "x.unnamed", Var: "implsX", Type: "func()"}, rows[:2], "doc", true)
+	if strings.Count(b.String(), "Preferred: true") != 1 || !strings.Contains(b.String(), `unroll=2", Features: nil, Symbol: "example.com/m/kernels/x.b", LoopLabel: "", OffsetSweep: false, Preferred: true, Fn: b}`) {
+		t.Errorf("production table:\n%s\nwant row b alone marked preferred", b.String())
+	}
 }

@@ -32,7 +32,7 @@ func matVecGeneric(acc, a, v *[256]int32, l int) {
 }
 
 // matVec is the slot of the row product.
-var matVec = &kernelset.Slot[matVecFn]{Name: "mldsa.matvec", Generic: matVecGeneric, Table: prodAsmMatVec}
+var matVec = kernelset.Slot[matVecFn]{Name: "mldsa.matvec", Generic: matVecGeneric, Table: prodAsmMatVec}
 
 // mulRow sets acc to the row product Σ_j a[j]∘v[j] in the NTT domain,
 // canonical: the dispatched kernel mldsa.matvec on the consecutive

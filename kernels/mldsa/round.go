@@ -101,22 +101,25 @@ func power2RoundGeneric(t1, t0, s2 *[256]int32) {
 	}
 }
 
-// roundKernels are the rounding kernels the signing loop calls, chosen at
-// init among the production tables and again by RegisterVariants among
-// the lab tables.
+// The kernels' slots, each its own statically initialized variable (see
+// kernelset.Slot): a program links the production variants of only the
+// kernels it calls, each planned at its first call.
+var (
+	lowBitsSlot     = kernelset.Slot[lowBitsFn]{Name: "mldsa.lowbits", Generic: lowBitsGeneric, Table: prodAsmLowBits}
+	makeHintSlot    = kernelset.Slot[makeHintFn]{Name: "mldsa.makehint", Generic: makeHintGeneric, Table: prodAsmMakeHint}
+	responseSlot    = kernelset.Slot[responseFn]{Name: "mldsa.response", Generic: responseGeneric, Table: prodAsmResponse}
+	w1Pack4Slot     = kernelset.Slot[w1Pack4Fn]{Name: "mldsa.w1pack4", Generic: w1Pack4Generic, Table: prodAsmW1Pack4}
+	power2RoundSlot = kernelset.Slot[power2RoundFn]{Name: "mldsa.power2round", Generic: power2RoundGeneric, Table: prodAsmPower2Round}
+)
+
+// roundKernels names the slots for the lab (RegisterVariants, tests).
 var roundKernels = struct {
 	lowBits     *kernelset.Slot[lowBitsFn]
 	makeHint    *kernelset.Slot[makeHintFn]
 	response    *kernelset.Slot[responseFn]
 	w1Pack4     *kernelset.Slot[w1Pack4Fn]
 	power2Round *kernelset.Slot[power2RoundFn]
-}{
-	lowBits:     &kernelset.Slot[lowBitsFn]{Name: "mldsa.lowbits", Generic: lowBitsGeneric, Table: prodAsmLowBits},
-	makeHint:    &kernelset.Slot[makeHintFn]{Name: "mldsa.makehint", Generic: makeHintGeneric, Table: prodAsmMakeHint},
-	response:    &kernelset.Slot[responseFn]{Name: "mldsa.response", Generic: responseGeneric, Table: prodAsmResponse},
-	w1Pack4:     &kernelset.Slot[w1Pack4Fn]{Name: "mldsa.w1pack4", Generic: w1Pack4Generic, Table: prodAsmW1Pack4},
-	power2Round: &kernelset.Slot[power2RoundFn]{Name: "mldsa.power2round", Generic: power2RoundGeneric, Table: prodAsmPower2Round},
-}
+}{lowBits: &lowBitsSlot, makeHint: &makeHintSlot, response: &responseSlot, w1Pack4: &w1Pack4Slot, power2Round: &power2RoundSlot}
 
 // registerRoundLab adds the lab tables of the rounding kernels.
 func registerRoundLab() {
@@ -133,29 +136,29 @@ func registerRoundLab() {
 
 // lowBits is mldsa.lowbits.
 func lowBits(w, cs2 *poly, r1 *[n]uint8, c *roundConsts) bool {
-	return roundKernels.lowBits.Fn()(escape.Hide(w), escape.Hide(cs2), escape.Hide(r1), escape.Hide(c)) != 0
+	return lowBitsSlot.Fn()(escape.Hide(w), escape.Hide(cs2), escape.Hide(r1), escape.Hide(c)) != 0
 }
 
 // makeHint is mldsa.makehint: the hint count, and true if ‖ct0‖ is over
 // the limit.
 func makeHint(r, ct0 *poly, r1, h *[n]uint8, c *roundConsts) (int, bool) {
-	count, bad := roundKernels.makeHint.Fn()(escape.Hide(r), escape.Hide(ct0), escape.Hide(r1), escape.Hide(h), escape.Hide(c))
+	count, bad := makeHintSlot.Fn()(escape.Hide(r), escape.Hide(ct0), escape.Hide(r1), escape.Hide(h), escape.Hide(c))
 	return int(count), bad != 0
 }
 
 // response is mldsa.response: true if ‖z‖ is over limit.
 func response(z, cs1 *poly, limit int32) bool {
-	return roundKernels.response.Fn()(escape.Hide(z), escape.Hide(cs1), limit) != 0
+	return responseSlot.Fn()(escape.Hide(z), escape.Hide(cs1), limit) != 0
 }
 
 // power2RoundT is mldsa.power2round.
 func power2RoundT(t1, t0, s2 *poly) {
-	roundKernels.power2Round.Fn()(escape.Hide(t1), escape.Hide(t0), escape.Hide(s2))
+	power2RoundSlot.Fn()(escape.Hide(t1), escape.Hide(t0), escape.Hide(s2))
 }
 
 // w1Pack4 is mldsa.w1pack4.
 func w1Pack4(dst []byte, w *poly, c *roundConsts) {
-	roundKernels.w1Pack4.Fn()(escape.Hide((*[n / 2]byte)(dst)), escape.Hide(w), escape.Hide(c))
+	w1Pack4Slot.Fn()(escape.Hide((*[n / 2]byte)(dst)), escape.Hide(w), escape.Hide(c))
 }
 
 // Verification of the rounding kernels: boundary polynomials (every

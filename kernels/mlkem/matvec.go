@@ -61,11 +61,12 @@ func matVecGeneric(acc, a *[256]int16, stride int, c *[512]int16, k int) {
 	}
 }
 
-// The kernels' slots, chosen at init among the production tables and by
-// RegisterVariants among the lab tables.
+// The kernels' slots, each its own statically initialized variable (see
+// kernelset.Slot): a program links the production variants of only the
+// kernels it calls, each planned at its first call.
 var (
-	mulCacheSlot = &kernelset.Slot[mulCacheFn]{Name: "mlkem.mulcache", Generic: mulCacheGeneric, Table: prodAsmMulCache}
-	matVecSlot   = &kernelset.Slot[matVecFn]{Name: "mlkem.matvec", Generic: matVecGeneric, Table: prodAsmMatVec}
+	mulCacheSlot = kernelset.Slot[mulCacheFn]{Name: "mlkem.mulcache", Generic: mulCacheGeneric, Table: prodAsmMulCache}
+	matVecSlot   = kernelset.Slot[matVecFn]{Name: "mlkem.matvec", Generic: matVecGeneric, Table: prodAsmMatVec}
 )
 
 // cacheVector sets cs[j] to the multiplication cache of v[j].

@@ -43,26 +43,26 @@ type (
 )
 
 // Encode12 writes ByteEncode_12(f) for canonical f (mlkem.encode12).
-func Encode12(dst *[384]byte, f *[256]int16) { slots.encode12.Fn()(escape.Hide(dst), escape.Hide(f)) }
+func Encode12(dst *[384]byte, f *[256]int16) { encode12Slot.Fn()(escape.Hide(dst), escape.Hide(f)) }
 
 // Decode12 sets f to ByteDecode_12(src) and reports whether every
 // coefficient is below q (mlkem.decode12).
 func Decode12(f *[256]int16, src *[384]byte) bool {
-	return slots.decode12.Fn()(escape.Hide(f), escape.Hide(src)) == 1
+	return decode12Slot.Fn()(escape.Hide(f), escape.Hide(src)) == 1
 }
 
 // Compress writes ByteEncode_d(Compress_d(f)), 32·d bytes, to dst for
 // canonical f and d in {1, 4, 5, 10, 11} (mlkem.compress).
 func Compress(dst []byte, f *[256]int16, d int) {
 	checkWidth("Compress", len(dst), d, kemWidths)
-	slots.compress.Fn()(escape.HideBytes(dst), escape.Hide(f), d)
+	compressSlot.Fn()(escape.HideBytes(dst), escape.Hide(f), d)
 }
 
 // Decompress sets f to Decompress_d(ByteDecode_d(src)), canonical, for
 // the 32·d bytes of src and d in {1, 4, 5, 10, 11} (mlkem.decompress).
 func Decompress(f *[256]int16, src []byte, d int) {
 	checkWidth("Decompress", len(src), d, kemWidths)
-	slots.decompress.Fn()(escape.Hide(f), escape.HideBytes(src), d)
+	decompressSlot.Fn()(escape.Hide(f), escape.HideBytes(src), d)
 }
 
 // Pack writes the 256 values base − sgn·w[i], each in [0, 2^bits), in
@@ -70,14 +70,14 @@ func Decompress(f *[256]int16, src []byte, d int) {
 // sgn = 1, SimpleBitPack with base = 0, sgn = −1.
 func Pack(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	checkWidth("Pack", len(dst), bits, dsaWidths)
-	slots.pack.Fn()(escape.HideBytes(dst), escape.Hide(w), bits, base, sgn)
+	packSlot.Fn()(escape.HideBytes(dst), escape.Hide(w), bits, base, sgn)
 }
 
 // Unpack sets w[i] = base − sgn·v_i for the 256 values v_i of bits bits
 // (3, 4, 10 or 13) in src[:32·bits] (mldsa.unpack).
 func Unpack(w *[256]int32, src []byte, bits int, base, sgn int32) {
 	checkWidth("Unpack", len(src), bits, dsaWidths)
-	slots.unpack.Fn()(escape.Hide(w), escape.HideBytes(src), bits, base, sgn)
+	unpackSlot.Fn()(escape.Hide(w), escape.HideBytes(src), bits, base, sgn)
 }
 
 // kemWidths and dsaWidths are the widths each kernel takes.
@@ -213,8 +213,19 @@ func UnpackBits(w *[256]int32, src []byte, bits int, base, sgn int32) {
 	}
 }
 
-// slots are the kernels' implementations, chosen at init among the
-// production tables and again by RegisterVariants among the lab tables.
+// The kernels' slots, each its own statically initialized variable (see
+// kernelset.Slot): a program links the production variants of only the
+// kernels it calls, each planned at its first call.
+var (
+	encode12Slot   = kernelset.Slot[encode12Fn]{Name: "mlkem.encode12", Generic: encode12Generic, Table: prodAsmEncode12}
+	decode12Slot   = kernelset.Slot[decode12Fn]{Name: "mlkem.decode12", Generic: decode12Generic, Table: prodAsmDecode12}
+	compressSlot   = kernelset.Slot[compressFn]{Name: "mlkem.compress", Generic: compressGeneric, Table: prodAsmCompress}
+	decompressSlot = kernelset.Slot[decompressFn]{Name: "mlkem.decompress", Generic: decompressGeneric, Table: prodAsmDecompress}
+	packSlot       = kernelset.Slot[packFn]{Name: "mldsa.pack", Generic: PackBits, Table: prodAsmPack}
+	unpackSlot     = kernelset.Slot[unpackFn]{Name: "mldsa.unpack", Generic: UnpackBits, Table: prodAsmUnpack}
+)
+
+// slots names the slots for the lab (RegisterVariants, tests).
 var slots = struct {
 	encode12   *kernelset.Slot[encode12Fn]
 	decode12   *kernelset.Slot[decode12Fn]
@@ -222,14 +233,7 @@ var slots = struct {
 	decompress *kernelset.Slot[decompressFn]
 	pack       *kernelset.Slot[packFn]
 	unpack     *kernelset.Slot[unpackFn]
-}{
-	encode12:   &kernelset.Slot[encode12Fn]{Name: "mlkem.encode12", Generic: encode12Generic, Table: prodAsmEncode12},
-	decode12:   &kernelset.Slot[decode12Fn]{Name: "mlkem.decode12", Generic: decode12Generic, Table: prodAsmDecode12},
-	compress:   &kernelset.Slot[compressFn]{Name: "mlkem.compress", Generic: compressGeneric, Table: prodAsmCompress},
-	decompress: &kernelset.Slot[decompressFn]{Name: "mlkem.decompress", Generic: decompressGeneric, Table: prodAsmDecompress},
-	pack:       &kernelset.Slot[packFn]{Name: "mldsa.pack", Generic: PackBits, Table: prodAsmPack},
-	unpack:     &kernelset.Slot[unpackFn]{Name: "mldsa.unpack", Generic: UnpackBits, Table: prodAsmUnpack},
-}
+}{encode12: &encode12Slot, decode12: &decode12Slot, compress: &compressSlot, decompress: &decompressSlot, pack: &packSlot, unpack: &unpackSlot}
 
 // RegisterVariants registers every generated variant of the packings for
 // the lab and chooses again among all of them. It is idempotent; call it

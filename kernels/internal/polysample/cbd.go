@@ -23,11 +23,11 @@ type (
 // CBD2 sets f to SamplePolyCBD_2(b) (FIPS 203 Algorithm 8), canonical:
 // coefficient i is b_{4i} + b_{4i+1} − b_{4i+2} − b_{4i+3} mod q
 // (mlkem.cbd2). b is secret; so are the coefficients.
-func CBD2(f *[256]int16, b *[128]byte) { cbdSlots.cbd2.Fn()(escape.Hide(f), escape.Hide(b)) }
+func CBD2(f *[256]int16, b *[128]byte) { cbd2Slot.Fn()(escape.Hide(f), escape.Hide(b)) }
 
 // CBD3 sets f to SamplePolyCBD_3(b), canonical: coefficient i is the sum
 // of bits 6i..6i+2 minus that of bits 6i+3..6i+5 mod q (mlkem.cbd3).
-func CBD3(f *[256]int16, b *[192]byte) { cbdSlots.cbd3.Fn()(escape.Hide(f), escape.Hide(b)) }
+func CBD3(f *[256]int16, b *[192]byte) { cbd3Slot.Fn()(escape.Hide(f), escape.Hide(b)) }
 
 // ExpandMask sets y to BitUnpack(b, γ1−1, γ1) (FIPS 204 Algorithm 19) for
 // γ1 = 2^(bits−1) and bits 18 or 20, centered in (−γ1, γ1]: coefficient i
@@ -37,7 +37,7 @@ func ExpandMask(y, yHat *[256]int32, b []byte, bits int) {
 	if len(b) < 32*bits || bits != 18 && bits != 20 {
 		panic(fmt.Sprintf("polysample: ExpandMask of %d bytes at %d bits", len(b), bits))
 	}
-	cbdSlots.expandMask.Fn()(escape.Hide(y), escape.Hide(yHat), escape.HideBytes(b), bits)
+	expandMaskSlot.Fn()(escape.Hide(y), escape.Hide(yHat), escape.HideBytes(b), bits)
 }
 
 // Lane-wise arithmetic on four 16-bit coefficients at once in a uint64
@@ -126,16 +126,21 @@ func setZ(y, yHat *[256]int32, j int, v *[4]int32, g1 int32) {
 	}
 }
 
-// cbdSlots are the fixed-length samplers' implementations.
+// The kernels' slots, each its own statically initialized variable (see
+// kernelset.Slot): a program links the production variants of only the
+// kernels it calls, each planned at its first call.
+var (
+	cbd2Slot       = kernelset.Slot[cbd2Fn]{Name: "mlkem.cbd2", Generic: cbd2Generic, Table: prodAsmCBD2}
+	cbd3Slot       = kernelset.Slot[cbd3Fn]{Name: "mlkem.cbd3", Generic: cbd3Generic, Table: prodAsmCBD3}
+	expandMaskSlot = kernelset.Slot[expandMaskFn]{Name: "mldsa.expandmask", Generic: expandMaskGeneric, Table: prodAsmExpandMask}
+)
+
+// cbdSlots names the slots for the lab (RegisterVariants, tests).
 var cbdSlots = struct {
 	cbd2       *kernelset.Slot[cbd2Fn]
 	cbd3       *kernelset.Slot[cbd3Fn]
 	expandMask *kernelset.Slot[expandMaskFn]
-}{
-	cbd2:       &kernelset.Slot[cbd2Fn]{Name: "mlkem.cbd2", Generic: cbd2Generic, Table: prodAsmCBD2},
-	cbd3:       &kernelset.Slot[cbd3Fn]{Name: "mlkem.cbd3", Generic: cbd3Generic, Table: prodAsmCBD3},
-	expandMask: &kernelset.Slot[expandMaskFn]{Name: "mldsa.expandmask", Generic: expandMaskGeneric, Table: prodAsmExpandMask},
-}
+}{cbd2: &cbd2Slot, cbd3: &cbd3Slot, expandMask: &expandMaskSlot}
 
 // byteEdges are the boundary inputs: constant bytes and alternating
 // patterns (every bit sum at its extremes).

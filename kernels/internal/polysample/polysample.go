@@ -51,7 +51,7 @@ type (
 // d2 = ⌊b1/16⌋ + 16·b2 of each three bytes, kept if below q = 3329. It
 // returns the new count (mlkem.rejntt). buf is public.
 func RejNTT12(f *[256]int16, j int, buf []byte) int {
-	return slots.rej12.Fn()(escape.Hide(f), j, escape.HideBytes(buf))
+	return rej12Slot.Fn()(escape.Hide(f), j, escape.HideBytes(buf))
 }
 
 // RejNTT23 continues RejNTTPoly (FIPS 204 Algorithm 30) with a[:j]
@@ -59,7 +59,7 @@ func RejNTT12(f *[256]int16, j int, buf []byte) int {
 // (the top bit of the third cleared), kept if below q = 8380417. It
 // returns the new count (mldsa.rejntt). buf is public.
 func RejNTT23(a *[256]int32, j int, buf []byte) int {
-	return slots.rej23.Fn()(escape.Hide(a), j, escape.HideBytes(buf))
+	return rej23Slot.Fn()(escape.Hide(a), j, escape.HideBytes(buf))
 }
 
 // RejEta continues RejBoundedPoly (FIPS 204 Algorithm 31) with a[:j]
@@ -70,7 +70,7 @@ func RejNTT23(a *[256]int32, j int, buf []byte) int {
 // depends on them, only on which candidates were rejected, which the
 // spec's loop reveals and which is independent of the accepted values.
 func RejEta(a *[256]int32, j int, buf []byte, eta int32) int {
-	return slots.rejEta.Fn()(escape.Hide(a), j, escape.HideBytes(buf), eta)
+	return rejEtaSlot.Fn()(escape.Hide(a), j, escape.HideBytes(buf), eta)
 }
 
 // rejNTT12Generic is RejNTT12 in Go. Four candidates at a time, from one
@@ -193,17 +193,21 @@ func (hb halfByte) coeff(b int32) (v, ok int32) {
 	return hb.eta - b + hb.five*(b*205>>10), (b - hb.limit) >> 31 & 1
 }
 
-// slots are the kernels' implementations, chosen at init among the
-// production tables and again by RegisterVariants among the lab tables.
+// The kernels' slots, each its own statically initialized variable (see
+// kernelset.Slot): a program links the production variants of only the
+// kernels it calls, each planned at its first call.
+var (
+	rej12Slot  = kernelset.Slot[rej12Fn]{Name: "mlkem.rejntt", Generic: rejNTT12Generic, Table: prodAsmRejNTT12}
+	rej23Slot  = kernelset.Slot[rej23Fn]{Name: "mldsa.rejntt", Generic: rejNTT23Generic, Table: prodAsmRejNTT23}
+	rejEtaSlot = kernelset.Slot[rejEtaFn]{Name: "mldsa.rejeta", Generic: rejEtaGeneric, Table: prodAsmRejEta}
+)
+
+// slots names the slots for the lab (RegisterVariants, tests).
 var slots = struct {
 	rej12  *kernelset.Slot[rej12Fn]
 	rej23  *kernelset.Slot[rej23Fn]
 	rejEta *kernelset.Slot[rejEtaFn]
-}{
-	rej12:  &kernelset.Slot[rej12Fn]{Name: "mlkem.rejntt", Generic: rejNTT12Generic, Table: prodAsmRejNTT12},
-	rej23:  &kernelset.Slot[rej23Fn]{Name: "mldsa.rejntt", Generic: rejNTT23Generic, Table: prodAsmRejNTT23},
-	rejEta: &kernelset.Slot[rejEtaFn]{Name: "mldsa.rejeta", Generic: rejEtaGeneric, Table: prodAsmRejEta},
-}
+}{rej12: &rej12Slot, rej23: &rej23Slot, rejEta: &rejEtaSlot}
 
 // RegisterVariants registers every generated variant of the samplers for
 // the lab and chooses again among all of them. It is idempotent; call it

@@ -1,5 +1,7 @@
 package mldsa
 
+//go:generate go run ../../variants/dsasets
+
 import (
 	"crypto"
 	"crypto/rand"
@@ -12,8 +14,9 @@ import (
 // pure ML-DSA signing with a context string (hedged, or deterministic with
 // rnd = 0^32) and verification, for ML-DSA-44, ML-DSA-65 and ML-DSA-87.
 // One implementation serves the three parameter sets (keygen.go, sign.go,
-// verify.go, on a *params); the exported types of dsa44.go, dsa65.go and
-// dsa87.go are thin wrappers. Every NTT, inverse NTT and NTT-domain
+// verify.go, on a *params); the exported types of zdsa44.go, zdsa65.go
+// and zdsa87.go are thin wrappers, generated from one definition
+// (variants/dsasets). Every NTT, inverse NTT and NTT-domain
 // product runs on the dispatched kernels NTT, InvNTT and MulNTT, every
 // hash through hash.go.
 //

@@ -2,6 +2,7 @@ package mldsa
 
 import (
 	"crypto"
+	"testing"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
@@ -217,4 +218,23 @@ func must(err error) {
 func must2[T any](v T, err error) T {
 	must(err)
 	return v
+}
+
+// TestParameterSetsAPI checks the one definition of the sets' generated
+// API (variants/dsasets) against params: a parsed public key holds k
+// polynomials of t1, and each set's sizes are its params'.
+func TestParameterSetsAPI(t *testing.T) {
+	for _, c := range []struct {
+		p                     *params
+		polys, pk, sk, sigLen int
+	}{
+		{&params44, len(pkMem44{}.polys), len(pkMem44{}.enc), len(skMem44{}.skEnc), SignatureSize44},
+		{&params65, len(pkMem65{}.polys), len(pkMem65{}.enc), len(skMem65{}.skEnc), SignatureSize65},
+		{&params87, len(pkMem87{}.polys), len(pkMem87{}.enc), len(skMem87{}.skEnc), SignatureSize87},
+	} {
+		if c.polys != c.p.k || c.pk != c.p.pkSize || c.sk != c.p.skSize || c.sigLen != c.p.sigSize {
+			t.Errorf("%s: generated API holds %d t1 polynomials, %d-byte public and %d-byte private keys, %d-byte signatures; params say k = %d, %d, %d, %d",
+				c.p.name, c.polys, c.pk, c.sk, c.sigLen, c.p.k, c.p.pkSize, c.p.skSize, c.p.sigSize)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcloughlin/avo/printer"
 
+	"github.com/tunelab/tunelab/variants/internal/bounds"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/gofile"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
@@ -121,6 +122,7 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 	}
 	shs := shapes(specs)
 	out := make([]string, len(specs))
+	var checked []bounds.Recorded
 	for i := range specs {
 		s := &specs[i]
 		// The symbol is the function a sweep measures: Sum runs a scalar
@@ -136,6 +138,7 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 		if err := ctcheck.RecordVariant(kernel, s.name(), executed(specs, s)...); err != nil {
 			return nil, err
 		}
+		checked = append(checked, bounds.Recorded{Kernel: kernel, Name: s.name(), Symbols: executed(specs, s)})
 		fn := fmt.Sprintf("&poly1305core.Variant{ID: %d}", i)
 		if s.isa != "scalar" {
 			fn = fmt.Sprintf("&poly1305core.Variant{ID: %d, Vector: true, Radix: %d, Lanes: %d, Unroll: %d, Order: %#v, Shape: %d, PowWords: %d, Compact: %v, TailVector: %v, TailSteps: %v}",
@@ -147,6 +150,9 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 		}
 		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", OffsetSweep: %v,\nFn: %s},\n",
 			s.name(), feats, pkg+"."+sym, s.sweep, fn)
+	}
+	if err := bounds.RecordVariants(checked); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -57,6 +57,9 @@ func shlW(x wd, s uint) wd {
 	if s >= 64 {
 		return cwd(0)
 	}
+	if x.isConst() {
+		return cwd(x.lo << s)
+	}
 	if x.hi>>(64-s) != 0 && s > 0 {
 		return anyWd
 	}
@@ -285,7 +288,13 @@ func (a *wanalysis) memWord(m operand.Mem, j int) wd {
 
 func (a *wanalysis) wordAt(region string, off int64, ok bool) wd {
 	if p, isArg := a.c.Arg(region); isArg && p.Bytes {
-		return anyWd // the message: any bytes
+		if a.msg == nil || !ok {
+			return anyWd // the message: any bytes
+		}
+		if off < 0 || off+8 > int64(len(a.msg)) {
+			a.unproven("a load of %s+%d past its %d bytes", region, off, len(a.msg))
+		}
+		return cwd(binary.LittleEndian.Uint64(a.msg[off:]))
 	}
 	if b, isData := a.data[region]; isData {
 		if !ok || off < 0 || off+8 > int64(len(b)) {
@@ -333,6 +342,9 @@ func (a *wanalysis) param(m operand.Mem) gw {
 	case strings.HasSuffix(name, "_base"):
 		return gw{ptr: true, region: strings.TrimSuffix(name, "_base"), offOK: true}
 	case strings.HasSuffix(name, "_len"), strings.HasSuffix(name, "_cap"):
+		if a.msg != nil {
+			return gw{v: cwd(uint64(len(a.msg)))}
+		}
 		return gw{v: wd{0, math.MaxInt64}} // any length a Go slice has
 	}
 	p, ok := a.c.Arg(name)
@@ -360,11 +372,18 @@ func (a *wanalysis) gstep(in *ir.Instruction) {
 		if !ok || !dreg {
 			a.unproven("MOVBQZX of %s", ops[0].Asm())
 		}
-		region, _, _ := a.addrOf(m)
+		region, off, known := a.addrOf(m)
 		if p, isArg := a.c.Arg(region); !isArg || !p.Bytes {
 			a.unproven("a byte load of %s", region)
 		}
-		a.setG(di, gw{v: wd{0, 255}})
+		b := wd{0, 255}
+		if a.msg != nil && known {
+			if off < 0 || off >= int64(len(a.msg)) {
+				a.unproven("a load of %s+%d past its %d bytes", region, off, len(a.msg))
+			}
+			b = cwd(uint64(a.msg[off]))
+		}
+		a.setG(di, gw{v: b})
 		return
 	case "CMOVQCC":
 		c := a.readCF()
@@ -634,8 +653,11 @@ func (a *wanalysis) kmov(in *ir.Instruction) {
 	k := int(reg.ToPhysical(dst).PhysicalIndex())
 	a.s.k[k] = kmask{}
 	if m, ok := in.Operands[0].(operand.Mem); ok {
-		a.addrOf(m) // a known region: the load itself is a mask of any value
-		return
+		region, off, known := a.addrOf(m)
+		if w, stored := a.s.mem[region][off&^7]; known && stored && w.isConst() {
+			a.s.k[k] = kmask{c: w.lo >> (8 * uint(off&7)) & 0xffff, ok: true}
+		}
+		return // else a mask of any value
 	}
 	if v := a.num(in.Operands[0]); v.isConst() {
 		a.s.k[k] = kmask{c: v.lo, ok: true}

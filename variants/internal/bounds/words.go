@@ -249,6 +249,8 @@ type wanalysis struct {
 	insts  []*ir.Instruction
 	data   Data
 	c      contract.WordFunc
+	msg    []byte // the message's bytes (a concrete run); nil: any
+	outs   map[string][]wd
 	s      *wstate
 	i      int
 	labels map[string]int
@@ -262,8 +264,17 @@ type wanalysis struct {
 // (IMULQ), and every output word is within c's bound. Out is the join
 // of the output words whose bound is not every word (h[2]); for a
 // function without such a word it is [0, 0].
-func AnalyzeWords(fn *ir.Function, data Data, c contract.WordFunc) (res Result) {
-	a := &wanalysis{fn: fn, insts: fn.Instructions(), data: data, c: c}
+func AnalyzeWords(fn *ir.Function, data Data, c contract.WordFunc) Result {
+	r, _ := AnalyzeWordsOn(fn, data, c, nil)
+	return r
+}
+
+// AnalyzeWordsOn is AnalyzeWords with the message's bytes given (msg
+// non-nil: its length and bytes are constants, as in a concrete run,
+// which tests compare with the generic code); it also returns the final
+// output words by parameter (joined over the returns), if proven.
+func AnalyzeWordsOn(fn *ir.Function, data Data, c contract.WordFunc, msg []byte) (res Result, outs map[string][]contract.Word) {
+	a := &wanalysis{fn: fn, insts: fn.Instructions(), data: data, c: c, msg: msg, outs: map[string][]wd{}}
 	defer func() {
 		if r := recover(); r != nil {
 			st, ok := r.(stop)
@@ -277,7 +288,14 @@ func AnalyzeWords(fn *ir.Function, data Data, c contract.WordFunc) (res Result) 
 		}
 	}()
 	a.labels = (&analysis{fn: fn}).labels()
-	return a.run(a.entry())
+	res = a.run(a.entry())
+	outs = map[string][]contract.Word{}
+	for name, ws := range a.outs {
+		for _, w := range ws {
+			outs[name] = append(outs[name], contract.Word{Lo: w.lo, Hi: w.hi})
+		}
+	}
+	return res, outs
 }
 
 // run interprets the control-flow graph to its fixpoint and checks the
@@ -368,6 +386,14 @@ func pop(work map[int]bool) int {
 
 func (a *wanalysis) propagate(in map[int]*wstate, joins map[int]int, work map[int]bool, pc int, s *wstate) {
 	old, ok := in[pc]
+	if a.msg != nil { // a concrete run follows its one path, never joining
+		if len(work) > 0 {
+			a.unproven("a concrete run takes both edges of a branch")
+		}
+		in[pc] = s.clone()
+		work[pc] = true
+		return
+	}
 	if !ok {
 		in[pc] = s.clone()
 		work[pc] = true
@@ -417,6 +443,11 @@ func (a *wanalysis) outputs() wd {
 			}
 			if b != contract.AnyWord {
 				out = out.join(w)
+			}
+			if len(a.outs[p.Name]) <= j {
+				a.outs[p.Name] = append(a.outs[p.Name], w)
+			} else {
+				a.outs[p.Name][j] = a.outs[p.Name][j].join(w)
 			}
 		}
 	}

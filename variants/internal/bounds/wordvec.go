@@ -100,7 +100,17 @@ func (a *wanalysis) vstep(in *ir.Instruction) {
 	}
 	old := a.s.v[di]
 	k := a.s.k[reg.ToPhysical(ops[at].(reg.Register)).PhysicalIndex()]
-	a.vop(in, append(append([]operand.Op(nil), ops[:at]...), dst))
+	if m, isMem := ops[0].(operand.Mem); isMem && at == 1 && k.ok && moveOp(in.Opcode) { // a masked load reads only the selected lanes
+		ls := make([]wd, size/8)
+		for j := range ls {
+			if k.c>>uint(j)&1 != 0 {
+				ls[j] = a.memWord(m, j)
+			}
+		}
+		a.vwrite(dst, ls)
+	} else {
+		a.vop(in, append(append([]operand.Op(nil), ops[:at]...), dst))
+	}
 	for j := 0; j < size/8; j++ {
 		keep := old[j]
 		if zeroing {
@@ -328,4 +338,13 @@ func (a *wanalysis) vmadd52(op string, ops []operand.Op, n int) {
 		out[j] = r
 	}
 	a.vwrite(ops[2], out)
+}
+
+// moveOp reports whether op is a full-width vector move.
+func moveOp(op string) bool {
+	switch op {
+	case "VMOVDQU", "VMOVDQA", "VMOVDQU64", "VMOVDQA64":
+		return true
+	}
+	return false
 }

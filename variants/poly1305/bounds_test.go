@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/binary"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -248,4 +249,58 @@ func checkConcrete(t *testing.T, name string, res bounds.Result, got []contract.
 	if g.Cmp(w) != 0 {
 		t.Fatalf("%s: the analysis computes %#x, the generic code %#x", name, g, w)
 	}
+}
+
+// TestBoundsHeadroom analyses every variant's functions with their
+// contracts (as -bounds does): all proven; it logs, per ISA, the greatest
+// value each checked operand kind reaches (the headroom docs/bounds.md
+// gives) and requires each below its limit.
+func TestBoundsHeadroom(t *testing.T) {
+	specs := build()
+	file, err := avogen.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := bounds.DataOf(file)
+	fns := map[string]*ir.Function{}
+	for _, fn := range file.Functions() {
+		fns[fn.Name] = fn
+	}
+	limits := map[string]float64{"VPMULUDQ operand": 32, "VPMADD52 operand": 52, "VPADDQ sum": 64, "VPMADD52 sum": 64, "IMULQ product": 64}
+	peaks := map[string]map[string]uint64{}
+	for i := range specs {
+		s := &specs[i]
+		for _, sym := range executed(specs, s)[:1+btoi(s.isa == "scalar")] {
+			c, err := bounds.PolyContract(sym, s.name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := bounds.AnalyzeWords(fns[sym], d, c)
+			if r.Status != bounds.Proven {
+				t.Fatalf("%s %s: %s: %v", s.name(), sym, r.Status, r.Finding)
+			}
+			if peaks[s.isa] == nil {
+				peaks[s.isa] = map[string]uint64{}
+			}
+			for k, v := range r.Peaks {
+				peaks[s.isa][k] = max(peaks[s.isa][k], v)
+			}
+		}
+	}
+	for isa, ps := range peaks {
+		for k, v := range ps {
+			b := math.Log2(float64(v) + 1)
+			if b > limits[k] {
+				t.Errorf("%s: %s reaches 2^%.2f, above 2^%.0f", isa, k, b, limits[k])
+			}
+			t.Logf("%s: %s below 2^%.2f (limit 2^%.0f)", isa, k, b, limits[k])
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -613,6 +613,7 @@ func (a *wanalysis) imulq(in *ir.Instruction, di int) {
 	if hi != cwd(0) {
 		a.overflow(-1, "IMULQ: %s · %s does not fit 64 bits (the product is truncated)", x, y)
 	}
+	a.peak("IMULQ product", lo.hi)
 	a.setG(di, gw{v: lo})
 	a.arithFlags(wd{0, 1}, lo)
 }

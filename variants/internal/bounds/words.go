@@ -251,6 +251,7 @@ type wanalysis struct {
 	c      contract.WordFunc
 	msg    []byte // the message's bytes (a concrete run); nil: any
 	outs   map[string][]wd
+	peaks  map[string]uint64
 	s      *wstate
 	i      int
 	labels map[string]int
@@ -274,7 +275,7 @@ func AnalyzeWords(fn *ir.Function, data Data, c contract.WordFunc) Result {
 // which tests compare with the generic code); it also returns the final
 // output words by parameter (joined over the returns), if proven.
 func AnalyzeWordsOn(fn *ir.Function, data Data, c contract.WordFunc, msg []byte) (res Result, outs map[string][]contract.Word) {
-	a := &wanalysis{fn: fn, insts: fn.Instructions(), data: data, c: c, msg: msg, outs: map[string][]wd{}}
+	a := &wanalysis{fn: fn, insts: fn.Instructions(), data: data, c: c, msg: msg, outs: map[string][]wd{}, peaks: map[string]uint64{}}
 	defer func() {
 		if r := recover(); r != nil {
 			st, ok := r.(stop)
@@ -353,7 +354,7 @@ func (a *wanalysis) run(entry *wstate) Result {
 	if out.lo > out.hi {
 		out = wd{}
 	}
-	return Result{Status: Proven, Out: Interval{int64(out.lo), int64(min(out.hi, math.MaxInt64))}}
+	return Result{Status: Proven, Out: Interval{int64(out.lo), int64(min(out.hi, math.MaxInt64))}, Peaks: a.peaks}
 }
 
 // entry is the state at the function's start: the contract's input words
@@ -404,6 +405,9 @@ func (a *wanalysis) propagate(in map[int]*wstate, joins map[int]int, work map[in
 		work[pc] = true
 	}
 }
+
+// peak records v as a value of the checked kind of operand.
+func (a *wanalysis) peak(kind string, v uint64) { a.peaks[kind] = max(a.peaks[kind], v) }
 
 func (a *wanalysis) unproven(why string, args ...any) {
 	panic(stop{Finding{Status: Unproven, Index: a.i, Lane: -1, What: fmt.Sprintf(why, args...)}})

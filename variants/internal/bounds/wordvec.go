@@ -280,12 +280,14 @@ func (a *wanalysis) velem(op string, ops []operand.Op, n int) {
 			if c != cwd(0) {
 				a.overflow(j, "VPADDQ: %s + %s overflows 64 bits", x[j], y[j])
 			}
+			a.peak("VPADDQ sum", r.hi)
 			out[j] = r
 		case "VPMULUDQ":
 			for _, v := range []wd{x[j], y[j]} {
 				if v.hi>>32 != 0 {
 					a.overflow(j, "VPMULUDQ reads the low 32 bits of a lane in %s", v)
 				}
+				a.peak("VPMULUDQ operand", v.hi)
 			}
 			_, out[j] = mulW(x[j], y[j])
 		case "VPAND", "VPANDQ":
@@ -319,6 +321,7 @@ func (a *wanalysis) vmadd52(op string, ops []operand.Op, n int) {
 			if v.hi > m52 {
 				a.overflow(j, "%s reads the low 52 bits of a lane in %s", op, v)
 			}
+			a.peak("VPMADD52 operand", v.hi)
 		}
 		ph, pl := bits.Mul64(x[j].lo, y[j].lo)
 		qh, ql := bits.Mul64(x[j].hi, y[j].hi)
@@ -335,6 +338,7 @@ func (a *wanalysis) vmadd52(op string, ops []operand.Op, n int) {
 		if c != cwd(0) {
 			a.overflow(j, "%s: accumulator %s plus %s overflows 64 bits", op, acc[j], p)
 		}
+		a.peak("VPMADD52 sum", r.hi)
 		out[j] = r
 	}
 	a.vwrite(ops[2], out)

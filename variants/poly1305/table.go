@@ -154,7 +154,27 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 	if err := bounds.RecordVariants(checked); err != nil {
 		return nil, err
 	}
+	if err := refused(); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// refused returns an error naming the variants whose bounds analysis
+// (with -bounds) found an overflow, with the findings: the Poly1305
+// tables index their variants by generation order, so rather than leave
+// one out the generator refuses the whole set until its knobs are fixed.
+func refused() error {
+	var errs []string
+	for _, r := range bounds.Results() {
+		if r.Kernel == kernel && bounds.Refused(r.Kernel, r.Name) {
+			errs = append(errs, fmt.Sprintf("%s: %s", r.Name, r.Finding))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("bounds: refusing poly1305 variants that overflow:\n%s", strings.Join(errs, "\n"))
+	}
+	return nil
 }
 
 // writeRecords writes the set's table: the lab table as a function, so

@@ -150,6 +150,9 @@ func (a *wanalysis) setCF(v wd, pending bool) {
 	if pending && v.hi == 1 {
 		a.s.cf.at = a.i
 	}
+	if a.s.c.kind == "cmp" { // CF no longer CMPQ's
+		a.s.c = cond{}
+	}
 }
 
 func (a *wanalysis) setOF(v wd, pending bool) {

@@ -108,12 +108,12 @@ func (f flg) join(g flg) flg {
 	return flg{v: f.v.join(g.v), at: at}
 }
 
-// A cond is what the zero and carry flags say about a register: the
-// flags of x − y (cmp, sub: CMPQ, SUBQ, DECQ with y the subtrahend's
-// value, of the register's value before; for sub the register now holds
-// the difference) or of x & x (test).
+// A cond is what the flags say about a register: cmp, the flags of
+// CMPQ x, y (CF ⇔ x < y, ZF ⇔ x = y, y's value recorded); zero, ZF ⇔
+// the register is 0 (TESTQ x, x, or the result of SUBQ, DECQ). A write
+// to the register, or of the flags by another instruction, drops it.
 type cond struct {
-	kind string // "", "cmp", "zero" (ZF ⇔ register == 0)
+	kind string // "", "cmp" or "zero"
 	reg  int
 	y    wd
 }
@@ -126,8 +126,8 @@ type wstate struct {
 	cf, of flg
 	zf     wd
 	c      cond
-	mem    map[string]map[int64]wd // 8-byte words stored, by region and offset
-	last   map[string]map[int64]int
+	mem    map[string]map[int64]wd  // 8-byte words stored, by region and offset
+	last   map[string]map[int64]int // the instruction that stored each, for findings
 }
 
 // A kmask is an opmask: a constant, or unknown.

@@ -38,19 +38,20 @@ func TestBoundsMLKEMNTT(t *testing.T) {
 }
 
 // TestBoundsUncoveredFails: kernels the analysis does not cover yet
-// (poly1305) are reported unproven, and the command fails; every ML-DSA
-// MulNTT variant (mul=ifma and ifma2 by the Barrett rule) is proven.
+// (mlkem.compress: no contract) are reported unproven, and the command
+// fails; every ML-DSA MulNTT variant (mul=ifma and ifma2 by the Barrett
+// rule) is proven.
 func TestBoundsUncoveredFails(t *testing.T) {
-	out, _, code := runCLI(t, "bounds", "--kernel", "poly1305,mldsa.mulntt")
-	if code != 1 || !strings.Contains(out, "poly1305 ") || strings.Contains(out, " overflow ") {
-		t.Fatalf("bounds --kernel poly1305,mldsa.mulntt: exit %d, want 1 with unproven lines:\n%s", code, out)
+	out, _, code := runCLI(t, "bounds", "--kernel", "mlkem.compress,mldsa.mulntt")
+	if code != 1 || !strings.Contains(out, "mlkem.compress ") || strings.Contains(out, " overflow ") {
+		t.Fatalf("bounds --kernel mlkem.compress,mldsa.mulntt: exit %d, want 1 with unproven lines:\n%s", code, out)
 	}
 	ifma := 0
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)
 		switch {
-		case len(f) == 4 && f[0] == "poly1305" && f[2] != "unproven":
-			t.Errorf("poly1305 is not analysed, yet %q", l)
+		case len(f) == 4 && f[0] == "mlkem.compress" && f[2] != "unproven":
+			t.Errorf("mlkem.compress has no contract, yet %q", l)
 		case len(f) == 4 && f[0] == "mldsa.mulntt" && f[2] != "proven":
 			t.Errorf("want proven: %q", l)
 		case len(f) == 4 && f[0] == "mldsa.mulntt" && strings.Contains(f[1], "mul=ifma2"):
@@ -59,6 +60,31 @@ func TestBoundsUncoveredFails(t *testing.T) {
 	}
 	if ifma == 0 {
 		t.Errorf("no mul=ifma2 variant listed:\n%s", out)
+	}
+}
+
+// TestBoundsPoly1305: every Poly1305 variant (scalar, radix 2^26, IFMA)
+// is proven, its bound h[2]'s within the contract's [0, 7].
+func TestBoundsPoly1305(t *testing.T) {
+	out, stderr, code := runCLI(t, "bounds", "--kernel", "poly1305")
+	if code != 0 {
+		t.Fatalf("bounds --kernel poly1305: exit %d: %s%s", code, out, stderr)
+	}
+	kinds := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) != 4 || f[0] != "poly1305" {
+			continue
+		}
+		if f[2] != "proven" || (f[3] != "[0,7]" && f[3] != "[0,4]") {
+			t.Errorf("line %q: want proven with h[2] in [0, 7]", l)
+		}
+		kinds[strings.Split(f[1], "/")[0]]++
+	}
+	for _, k := range []string{"isa=scalar", "isa=avx2", "isa=avx512f", "isa=avx512ifma"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s variant listed:\n%s", k, out)
+		}
 	}
 }
 
@@ -104,8 +130,10 @@ func TestBoundsSelftest(t *testing.T) {
 			t.Errorf("planted %s: %s lane %d %q not reported as flagged:\n%s", p.Defect, p.Status, p.Lane, p.Instr, out)
 		}
 	}
-	if !strings.Contains(out, "subtract-chain-short mlkem.ntt") {
-		t.Errorf("the issue's subtraction-chain defect is not planted:\n%s", out)
+	for _, d := range []string{"subtract-chain-short mlkem.ntt", "radix26-carry-removed poly1305", "ifma-top-limb-unreduced poly1305"} {
+		if !strings.Contains(out, d) {
+			t.Errorf("the issue's defect %s is not planted:\n%s", d, out)
+		}
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 
-//go:generate go run ../../variants/poly1305 -out poly1305_amd64.s -stubs zstubs_amd64.go -pkg poly1305 -table zvariants_amd64.go -prod zprod_amd64.go -lab ../../lab/variants/poly1305 -ct ../../lab/ct/zstatic_poly1305.go
+//go:generate go run ../../variants/poly1305 -out poly1305_amd64.s -stubs zstubs_amd64.go -pkg poly1305 -table zvariants_amd64.go -prod zprod_amd64.go -lab ../../lab/variants/poly1305 -ct ../../lab/ct/zstatic_poly1305.go -bounds ../../lab/bounds/zstatic_poly1305.go
 
 // An asmVariant says how to call one generated variant: the Fn of its
 // record in zprod_amd64.go (the production set) or in the lab table of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcloughlin/avo/printer"
 
+	"github.com/tunelab/tunelab/variants/internal/bounds"
 	"github.com/tunelab/tunelab/variants/internal/ctcheck"
 	"github.com/tunelab/tunelab/variants/internal/gofile"
 	"github.com/tunelab/tunelab/variants/internal/impltable"
@@ -121,6 +122,7 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 	}
 	shs := shapes(specs)
 	out := make([]string, len(specs))
+	var checked []bounds.Recorded
 	for i := range specs {
 		s := &specs[i]
 		// The symbol is the function a sweep measures: Sum runs a scalar
@@ -136,6 +138,7 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 		if err := ctcheck.RecordVariant(kernel, s.name(), executed(specs, s)...); err != nil {
 			return nil, err
 		}
+		checked = append(checked, bounds.Recorded{Kernel: kernel, Name: s.name(), Symbols: executed(specs, s)})
 		fn := fmt.Sprintf("&poly1305core.Variant{ID: %d}", i)
 		if s.isa != "scalar" {
 			fn = fmt.Sprintf("&poly1305core.Variant{ID: %d, Vector: true, Radix: %d, Lanes: %d, Unroll: %d, Order: %#v, Shape: %d, PowWords: %d, Compact: %v, TailVector: %v, TailSteps: %v}",
@@ -148,7 +151,30 @@ func recordLiterals(specs []spec, prodIDs []int, labPkg string) ([]string, error
 		out[i] = fmt.Sprintf("{Name: %q, Features: %#v, Symbol: %q, LoopLabel: \"loop\", OffsetSweep: %v,\nFn: %s},\n",
 			s.name(), feats, pkg+"."+sym, s.sweep, fn)
 	}
+	if err := bounds.RecordVariants(checked); err != nil {
+		return nil, err
+	}
+	if err := refused(); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// refused returns an error naming the variants whose bounds analysis
+// (with -bounds) found an overflow, with the findings: the Poly1305
+// tables index their variants by generation order, so rather than leave
+// one out the generator refuses the whole set until its knobs are fixed.
+func refused() error {
+	var errs []string
+	for _, r := range bounds.Results() {
+		if r.Kernel == kernel && bounds.Refused(r.Kernel, r.Name) {
+			errs = append(errs, fmt.Sprintf("%s: %s", r.Name, r.Finding))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("bounds: refusing poly1305 variants that overflow:\n%s", strings.Join(errs, "\n"))
+	}
+	return nil
 }
 
 // writeRecords writes the set's table: the lab table as a function, so

@@ -103,6 +103,11 @@ type Result struct {
 	// Lanes are the output lanes' bounds (signed), by parameter, if
 	// Proven.
 	Lanes map[string][]Interval
+	// Peaks, of the word analysis (Poly1305), are the greatest value
+	// each checked kind of operand reached (a VPMULUDQ operand, below
+	// 2^32; a VPMADD52 operand, below 2^52; a vector sum, an IMULQ
+	// product, below 2^64), if Proven: the headroom left.
+	Peaks map[string]uint64
 }
 
 // Data is the content of the DATA sections, by symbol name.

@@ -153,6 +153,13 @@ func RunPlant(p Plant, fn *ir.Function, d Data, params []Param) PlantResult {
 	if err != nil {
 		return PlantResult{Plant: p, Err: err}
 	}
+	if p.Kernel == polyKernel {
+		wc, err := PolyContract(fn.Name, p.Variant)
+		if err != nil {
+			return PlantResult{Plant: p, Err: err}
+		}
+		return PlantResult{Plant: p, Result: AnalyzeWords(c, d, wc)}
+	}
 	return PlantResult{Plant: p, Result: Analyze(c, d, ps)}
 }
 

@@ -158,6 +158,12 @@ type Recorded struct {
 func analyzeVariant(v Recorded) (*VariantResult, error) {
 	k, _ := contract.Of(v.Kernel)
 	r := &VariantResult{Kernel: v.Kernel, Name: v.Name, Q: k.Q}
+	if v.Kernel == polyKernel && len(v.Symbols) > 0 {
+		r.Symbol = v.Symbols[0]
+		res, err := analyzePoly(v)
+		r.Result = res
+		return r, err
+	}
 	if len(v.Symbols) != 1 {
 		r.Result = Result{Status: Unproven, Finding: &Finding{Status: Unproven, Index: -1, Lane: -1,
 			What: fmt.Sprintf("the variant runs %d functions; the analysis reads one", len(v.Symbols))}}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/kernels/dispatch"
@@ -32,6 +33,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("tiercheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	only := fs.String("func", "", "run only the functions whose name matches this regexp")
+	kernelsOnly := fs.Bool("kernels", false, "run only the exported kernel functions, not the whole operations (mlkem768.keygen, ...)")
 	seed := fs.Uint64("seed", 1, "seed of the input stream")
 	list := fs.Bool("list", false, "list the function names and exit")
 	verbose := fs.Bool("v", false, "print the CPU tier, timings and dispatched variants to stderr")
@@ -46,7 +48,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("-func: %w", err)
 	}
-	selected := selectChecks(re)
+	selected := selectChecks(re, *kernelsOnly)
 	if len(selected) == 0 {
 		return fmt.Errorf("-func %q matches no function", *only)
 	}
@@ -73,10 +75,10 @@ func sizesUpTo(max int) []int {
 	return out
 }
 
-func selectChecks(re *regexp.Regexp) []check {
+func selectChecks(re *regexp.Regexp, kernelsOnly bool) []check {
 	var out []check
 	for _, c := range checks {
-		if re.MatchString(c.name) {
+		if re.MatchString(c.name) && !(kernelsOnly && isOperation(c.name)) {
 			out = append(out, c)
 		}
 	}
@@ -137,6 +139,15 @@ func (x *ctx) out(b []byte) {
 // failf records a failed consistency check at the current size.
 func (x *ctx) failf(format string, args ...any) {
 	x.problems = append(x.problems, fmt.Sprintf("size %d: ", x.size)+fmt.Sprintf(format, args...))
+}
+
+// isOperation reports whether the check named name runs a whole
+// operation ("mlkem768.keygen") rather than an exported function of a
+// family ("mlkem.NTT", "aesecb.Encrypter/128"): its name after the
+// package is lower case.
+func isOperation(name string) bool {
+	_, after, ok := strings.Cut(name, ".")
+	return ok && after != "" && unicode.IsLower(rune(after[0]))
 }
 
 // printTier writes the CPU as dispatch sees it: under QEMU, the emulated one.

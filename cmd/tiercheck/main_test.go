@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,6 +82,34 @@ func TestListAndUsage(t *testing.T) {
 		if err := run(&stdout, &stderr, args); err == nil {
 			t.Errorf("run(%q) succeeded, want an error", args)
 		}
+	}
+}
+
+// TestKernelsOnly checks -kernels: every exported family function and no
+// whole operation, which the Bochs tiers leave out after a failed verify
+// (.ci/bochs/tiercheck.sh).
+func TestKernelsOnly(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, []string{"-list", "-kernels"}); err != nil {
+		t.Fatal(err)
+	}
+	names := strings.Fields(stdout.String())
+	for _, want := range []string{"keccak.Permute", "mlkem.NTT", "aesecb.Encrypter/128", "sha3.SHAKE256Many", "poly1305.MAC"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("-kernels lists %q, want %s among them", names, want)
+		}
+	}
+	ops := 0
+	for _, c := range checks {
+		if isOperation(c.name) {
+			ops++
+			if slices.Contains(names, c.name) {
+				t.Errorf("-kernels lists the whole operation %s", c.name)
+			}
+		}
+	}
+	if ops != 18 || len(names) != len(checks)-ops {
+		t.Errorf("%d operations of %d checks, -kernels lists %d; want the 18 operations left out", ops, len(checks), len(names))
 	}
 }
 

@@ -11,4 +11,4 @@
 // public families the same way (closure_test.go's publicFamilies).
 package all
 
-//go:generate go run ../../variants/all -dirs ../../kernels,.. -out zfamilies.go
+//go:generate go run ../../variants/all -dirs ../../kernels,.. -out zfamilies.go -labvariants ../variants

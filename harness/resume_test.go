@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 

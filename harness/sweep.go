@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // A Config configures a sweep.

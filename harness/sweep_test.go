@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 )
 

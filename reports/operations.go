@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 )

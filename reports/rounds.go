@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/align"
 )

@@ -120,3 +120,21 @@ func goList(t *testing.T, args ...string) []string {
 	slices.Sort(ps)
 	return ps
 }
+
+// TestInternalImportsNoKernels checks that no package under internal/
+// imports one under kernels/: internal/ holds the libraries below the
+// families.
+func TestInternalImportsNoKernels(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "../../internal/...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, "github.com/tunelab/tunelab/kernels/") {
+				t.Errorf("%s imports %s", f[0], imp)
+			}
+		}
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/kernels/cpu"
 	"github.com/tunelab/tunelab/reports/tablesrc"
 )

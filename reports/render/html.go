@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tunelab/tunelab/internal/resultfile"
+	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/reports"

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // fakeRunner serves the worker protocol in-process with synthetic,

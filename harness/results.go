@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/internal/asmmap"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/perfcounters"
 )
 

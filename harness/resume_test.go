@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // interruptedFile runs a fake sweep that is interrupted in its second

@@ -1,6 +1,6 @@
 package harness
 
-import "github.com/tunelab/tunelab/lab/resultfile"
+import "github.com/tunelab/tunelab/harness/resultfile"
 
 // A roundMark is the round a result line of a file belongs to: the
 // group the last "round <group> <n>" line announced and its round id

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // Config keys under which a sweep records its selection in every result

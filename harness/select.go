@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // A Selection says what to measure. Zero values select defaults.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // A Config configures a sweep.

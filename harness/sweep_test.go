@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 var equalMeans = map[string]float64{variant.GenericName: 100, "mode=fast/align=64": 100, "mode=slow/align=64": 100}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // TestCrashIsolation measures a group in real worker subprocesses (this

@@ -8,7 +8,7 @@
 // summary and the compiled table's check against the winners.
 //
 // The pipeline is Read (files -> Set, each file read once, through
-// lab/resultfile, which owns the format and parses benchmark names)
+// harness/resultfile, which owns the format and parses benchmark names)
 // and Analyze (Set -> Report); CompareSets compares two sets. This
 // package decides and renders nothing; its subpackages take a Report
 // further and import it, never the reverse:

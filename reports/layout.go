@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // A LayoutNoise is the alignment sensitivity of a kernel family on a CPU

@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // qualityKey keys the quality notes of a group: model and group key.

@@ -14,8 +14,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // A Model identifies one CPU model: its dispatch key plus microarchitecture

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // A roundMark is the round a sweep's "round <group> <n>" line announced

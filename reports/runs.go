@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // A runState is what the reader knows of one run-id across every file:

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // A SummaryRow is one line of a report's summary: the variant the winner

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/catalog"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 // variantInfo is what the winner rule and the export need to know about a

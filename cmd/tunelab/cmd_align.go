@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/variant"
 	"github.com/tunelab/tunelab/lab/align"
-	"github.com/tunelab/tunelab/lab/resultfile"
 )
 
 func init() {

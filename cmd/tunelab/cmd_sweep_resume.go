@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tunelab/tunelab/harness"
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // sweepFlags are sweep's selection flags: what it measures.

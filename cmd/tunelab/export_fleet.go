@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/reports/export"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/tunelab/tunelab/lab/resultfile"
+	"github.com/tunelab/tunelab/harness/resultfile"
 )
 
 // WriteResults writes every sample of m in the result-file format

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/reports/tablesrc"
 )
 

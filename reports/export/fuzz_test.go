@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/tunelab/tunelab/harness"
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/kernels/cpu"
-	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/reports"
 )
 

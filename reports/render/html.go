@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tunelab/tunelab/harness/resultfile"
 	"github.com/tunelab/tunelab/internal/stats"
 	"github.com/tunelab/tunelab/kernels/variant"
-	"github.com/tunelab/tunelab/lab/resultfile"
 	"github.com/tunelab/tunelab/reports"
 	"github.com/tunelab/tunelab/reports/loo"
 )

@@ -208,18 +208,27 @@ func outputUnder(op Op, combo []Choice, seed uint64) ([]byte, error) {
 
 // apply applies every choice of combo, or none when one fails.
 func apply(combo []Choice) (restore func(), err error) {
+	return useEach(len(combo), func(i int) (func(), error) {
+		c := combo[i]
+		if !cpu.Has(c.Features...) {
+			return nil, fmt.Errorf("compose: %s needs CPU features this host lacks: %v", c.Value, c.Features)
+		}
+		return c.Use()
+	})
+}
+
+// useEach calls use(0), ..., use(n-1) and returns a function that undoes
+// them in reverse order; when one fails, it undoes those before it and
+// returns the error.
+func useEach(n int, use func(i int) (restore func(), err error)) (restore func(), err error) {
 	var undo []func()
 	restore = func() {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()
 		}
 	}
-	for _, c := range combo {
-		if !cpu.Has(c.Features...) {
-			restore()
-			return nil, fmt.Errorf("compose: %s needs CPU features this host lacks: %v", c.Value, c.Features)
-		}
-		r, err := c.Use()
+	for i := range n {
+		r, err := use(i)
 		if err != nil {
 			restore()
 			return nil, err

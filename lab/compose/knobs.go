@@ -83,26 +83,13 @@ func candidates(kernel string) []dispatch.Candidate {
 // names[i] (their records' Use), restoring all on an error.
 func useAll(kernels, names []string) func() (func(), error) {
 	return func() (func(), error) {
-		var undo []func()
-		restore := func() {
-			for i := len(undo) - 1; i >= 0; i-- {
-				undo[i]()
-			}
-		}
-		for i, k := range kernels {
-			v := variant.Lookup(k, names[i])
+		return useEach(len(kernels), func(i int) (func(), error) {
+			v := variant.Lookup(kernels[i], names[i])
 			if v == nil || v.Use == nil {
-				restore()
-				return nil, fmt.Errorf("compose: %s has no registered variant %s that can be forced", k, names[i])
+				return nil, fmt.Errorf("compose: %s has no registered variant %s that can be forced", kernels[i], names[i])
 			}
-			r, err := v.Use()
-			if err != nil {
-				restore()
-				return nil, err
-			}
-			undo = append(undo, r)
-		}
-		return restore, nil
+			return v.Use()
+		})
 	}
 }
 

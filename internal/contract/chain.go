@@ -113,9 +113,13 @@ func dsaChains(set string) []Chain {
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c
 		l("mldsa.ntt", "f", "mldsa.mulntt", "a"), // ĉ
 		l("mldsa.mulntt", "h", "mldsa.invntt", "f"),
-		l("mldsa.invntt", "f", "mldsa.add", "g"),        // r0 = w − cs2
 		l("mldsa.invntt", "f", "mldsa.response", "cs1"), // z = y + cs1
-		l("mldsa.invntt", "f", "mldsa.round", "f"),
+		l("mldsa.invntt", "f", "mldsa.round", "f"),      // w1Encode(HighBits(w))
+		l("mldsa.invntt", "f", "mldsa.lowbits", "w"),    // w = NTT⁻¹(Â∘ŷ)
+		l("mldsa.invntt", "f", "mldsa.lowbits", "cs2"),  // r = w − cs2, r1 = HighBits(r)
+		l("mldsa.lowbits", "w", "mldsa.makehint", "r"),
+		l("mldsa.invntt", "f", "mldsa.makehint", "ct0"),
+		l("mldsa.lowbits", "r1", "mldsa.makehint", "r1"), // MakeHint(−ct0, r + ct0)
 	)
 	verify := []Link{
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // z, c, t1·2^d

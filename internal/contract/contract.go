@@ -64,6 +64,12 @@ type Arg struct {
 	// Values, if set, make the parameter an integer (not an array): the
 	// values the callers pass, each of which the analysis runs.
 	Values []int64
+	// Sets, if set, are the alternatives for a small array of constants
+	// (Decompose's constants of one γ2 and a limit): each set gives every
+	// lane's bound (a constant where Lo = Hi), and the analysis runs once
+	// per set, as it does per value of an integer parameter. In is their
+	// union.
+	Sets [][]Bound
 }
 
 // A Kernel is the contract of one kernel.
@@ -97,6 +103,34 @@ var (
 	kemCanon = ptr(Canonical(QKEM))
 	dsaCanon = ptr(Canonical(QDSA))
 )
+
+// Decompose's constants (kernels/mldsa arith.go: mult ≈ 2^24/(2γ2/128),
+// m = (q−1)/(2γ2), 2γ2) for γ2 = (q−1)/32 (ML-DSA-65, -87) and
+// γ2 = (q−1)/88 (ML-DSA-44).
+const (
+	mult32, m32, twoG2_32 = 4100, 16, 2 * ((QDSA - 1) / 32)
+	mult88, m88, twoG2_88 = 11275, 44, 2 * ((QDSA - 1) / 88)
+)
+
+// roundConsts is the c *[4]int32 of mldsa.lowbits and mldsa.makehint:
+// {mult, m, 2γ2, limit} for each γ2, the limit (γ2 − β − 1 or γ2 − 1,
+// read only by the norm check's flag) any value in [0, q].
+func roundConsts() Arg {
+	c := func(v int64) Bound { return Bound{v, v} }
+	sets := [][]Bound{
+		{c(mult32), c(m32), c(twoG2_32), {0, QDSA}},
+		{c(mult88), c(m88), c(twoG2_88), {0, QDSA}},
+	}
+	return Arg{Name: "c", Elem: 4, Lanes: 4, In: &Bound{0, QDSA}, Sets: sets}
+}
+
+// r1Bound is HighBits' range, [0, m − 1] for the larger m (44, γ2 =
+// (q−1)/88).
+var r1Bound = &Bound{0, m88 - 1}
+
+func bytes256(name string, in, out *Bound) Arg {
+	return Arg{Name: name, Elem: 1, Lanes: 256, In: in, Out: out}
+}
 
 func poly16(name string, in, out *Bound) Arg {
 	return Arg{Name: name, Elem: 2, Lanes: 256, In: in, Out: out}
@@ -133,6 +167,12 @@ var kernels = []Kernel{
 		{Name: "a", Elem: 4, Lanes: 256 * maxL, In: dsaCanon}, {Name: "v", Elem: 4, Lanes: 256 * maxL, In: dsaCanon},
 		{Name: "l", Values: upTo(maxL)}},
 		Doc: "matVecGeneric sums l ≤ 7 products of canonical a[j] and v[j] in 64 bits and reduces the sum to canonical acc"},
+	{Name: "mldsa.lowbits", Q: QDSA, Args: []Arg{poly32("w", dsaCanon, dsaCanon), poly32("cs2", dsaCanon, nil),
+		bytes256("r1", nil, r1Bound), roundConsts()},
+		Doc: "lowBitsGeneric sets canonical w to r = w − cs2 mod q (canonical) and r1 to HighBits(r) in [0, m−1] (Decompose, FIPS 204 Algorithm 36, m = 16 or 44), with c the constants of γ2 = (q−1)/32 or (q−1)/88"},
+	{Name: "mldsa.makehint", Q: QDSA, Args: []Arg{poly32("r", dsaCanon, nil), poly32("ct0", dsaCanon, nil),
+		bytes256("r1", r1Bound, nil), bytes256("h", nil, &Bound{0, 1}), roundConsts()},
+		Doc: "makeHintGeneric reads canonical r and ct0 and r1 = HighBits(r) in [0, m−1] and writes the hints h in {0, 1} (MakeHint, FIPS 204 Algorithm 39), with c the constants of γ2 = (q−1)/32 or (q−1)/88"},
 	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
 }

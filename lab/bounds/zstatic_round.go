@@ -4,6 +4,16 @@ package bounds
 
 func init() {
 	register([]Variant{
+		{Kernel: "mldsa.lowbits", Name: "isa=avx2/unroll=4", Symbol: "lowbits_avx2_4", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx2/unroll=8", Symbol: "lowbits_avx2_8", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx512/unroll=1", Symbol: "lowbits_avx512_1", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx512/unroll=2", Symbol: "lowbits_avx512_2", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx512/unroll=4", Symbol: "lowbits_avx512_4", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.makehint", Name: "isa=avx2/unroll=4", Symbol: "makehint_avx2_4", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx2/unroll=8", Symbol: "makehint_avx2_8", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx512/unroll=1", Symbol: "makehint_avx512_1", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx512/unroll=2", Symbol: "makehint_avx512_2", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx512/unroll=4", Symbol: "makehint_avx512_4", Status: "proven", Lo: 0, Hi: 1},
 		{Kernel: "mldsa.power2round", Name: "isa=avx2/unroll=1", Symbol: "power2round_avx2_1", Status: "proven", Lo: -4095, Hi: 4096},
 		{Kernel: "mldsa.power2round", Name: "isa=avx2/unroll=2", Symbol: "power2round_avx2_2", Status: "proven", Lo: -4095, Hi: 4096},
 		{Kernel: "mldsa.power2round", Name: "isa=avx2/unroll=4", Symbol: "power2round_avx2_4", Status: "proven", Lo: -4095, Hi: 4096},

@@ -76,6 +76,9 @@ type Param struct {
 	// Values, if set, are the exact input lanes (a concrete run, which
 	// tests compare with the hardware's).
 	Values []int64
+	// LaneIn, if set, is the input bound of each lane (one set of a
+	// contract's Sets; a lane of one value is that constant).
+	LaneIn []Interval
 }
 
 // A Finding is why a function is not proven.
@@ -371,7 +374,7 @@ func (a *analysis) memCell(region string, off int64) cell {
 		return cell{l: constLane(int64(b[off])), w: 1}
 	}
 	p, ok := a.params[region]
-	if !ok || p.In == nil {
+	if !ok || p.In == nil && p.LaneIn == nil && p.Values == nil {
 		a.unproven("read of %s+%d, which nothing wrote", region, off)
 	}
 	if off < 0 || off >= int64(p.Elem*p.Lanes) {
@@ -385,9 +388,15 @@ func (a *analysis) memCell(region string, off int64) cell {
 	}
 	l := m[base]
 	if l == nil {
-		if p.Values != nil {
+		switch in := p.LaneIn; {
+		case p.Values != nil:
 			l = constLane(p.Values[base/int64(p.Elem)])
-		} else {
+		case in != nil && in[base/int64(p.Elem)].Lo == in[base/int64(p.Elem)].Hi:
+			l = constLane(in[base/int64(p.Elem)].Lo)
+		case in != nil:
+			l = a.newVar(in[base/int64(p.Elem)].Lo, in[base/int64(p.Elem)].Hi, false)
+			l.src = -1
+		default:
 			l = a.newVar(p.In.Lo, p.In.Hi, false)
 			l.src = -1
 		}

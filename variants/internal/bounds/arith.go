@@ -92,6 +92,30 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 			return 0, 0, false, ""
 		}
 		return -1, 0, false, ""
+	case "cmpltu", "cmpleu": // either answer where a lane spans 0
+		if !xuok || !yuok {
+			return -1, 0, false, ""
+		}
+		return cmpRange(op == "cmpleu", xu, xU, yu, yU)
+	case "cmplt", "cmple":
+		if !xsok || !ysok {
+			return -1, 0, false, ""
+		}
+		return cmpRange(op == "cmple", xs, xS, ys, yS)
+	case "cmpeq", "cmpne":
+		t, f := int64(-1), int64(0)
+		if op == "cmpne" {
+			t, f = 0, -1
+		}
+		// equal bit patterns: equal unsigned values, and equal signed
+		// ones; disjoint in either view, never equal
+		switch {
+		case xu == xU && yu == yU && xu == yu && xuok && yuok:
+			return t, t, false, ""
+		case xuok && yuok && (xU < yu || yU < xu), xsok && ysok && (xS < ys || yS < xs):
+			return f, f, false, ""
+		}
+		return -1, 0, false, ""
 	case "abs":
 		if w := signed(); w != "" {
 			return 0, 0, false, w
@@ -142,8 +166,37 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		}
 		hi := min(pick(xuok, x, nil).hiU(b), pick(yuok, y, nil).hiU(b))
 		return 0, hi, false, ""
+	case "satu", "sats": // x clamped to y bits, unsigned or signed
+		if !xsok {
+			return 0, 0, false, signed()
+		}
+		l, h := satRange(op == "satu", y.lo)
+		return min(max(xs, l), h), min(max(xS, l), h), false, ""
+	case "andn": // ^x & y: at most y
+		return 0, pick(yuok, y, nil).hiU(b), false, ""
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// satRange is the range a saturation to k bits clamps to.
+func satRange(unsigned bool, k int64) (int64, int64) {
+	if unsigned {
+		return 0, int64(1)<<k - 1
+	}
+	return -(int64(1) << (k - 1)), int64(1)<<(k-1) - 1
+}
+
+// cmpRange is a compare x < y (x ≤ y if le) of the intervals [x, X] and
+// [y, Y]: −1 where it holds for all of them, 0 where for none, else
+// either.
+func cmpRange(le bool, x, X, y, Y int64) (lo, hi int64, wrap bool, why string) {
+	switch {
+	case X < y || le && X == y:
+		return -1, -1, false, ""
+	case x > Y || !le && x == Y:
+		return 0, 0, false, ""
+	}
+	return -1, 0, false, ""
 }
 
 // wrapShift is a shift by the constant s of a wrapping low product (any

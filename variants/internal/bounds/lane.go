@@ -180,10 +180,24 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 	case "maxu":
 		return max(xu, yu), true
 	case "cmpgt":
-		if xs > ys {
-			return -1, true
-		}
-		return 0, true
+		return mask(xs > ys), true
+	case "cmplt":
+		return mask(xs < ys), true
+	case "cmple":
+		return mask(xs <= ys), true
+	case "cmpltu":
+		return mask(xu < yu), true
+	case "cmpleu":
+		return mask(xu <= yu), true
+	case "cmpeq":
+		return mask(xu == yu), true
+	case "cmpne":
+		return mask(xu != yu), true
+	case "andn":
+		return wrapSigned(b, ^xu&yu), true
+	case "satu", "sats":
+		l, h := satRange(op == "satu", y)
+		return min(max(xs, l), h), true
 	case "abs":
 		return max(xs, -xs), true
 	case "mins":
@@ -199,6 +213,14 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 		return x >> s & (int64(1)<<w - 1), true
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// mask is a compare's lane: −1 if c, else 0.
+func mask(c bool) int64 {
+	if c {
+		return -1
+	}
+	return 0
 }
 
 func wrapSigned(b uint, x int64) int64 {

@@ -28,6 +28,43 @@ var laneOps = map[string]laneOp{
 	"VPSRLW": {"srl", 2}, "VPSRLD": {"srl", 4}, "VPSRLQ": {"srl", 8},
 	"VPSLLW": {"sll", 2}, "VPSLLD": {"sll", 4}, "VPSLLQ": {"sll", 8},
 	"VPCMPGTW": {"cmpgt", 2}, "VPCMPGTD": {"cmpgt", 4}, "VPCMPGTQ": {"cmpgt", 8},
+	"VPCMPEQB": {"cmpeq", 1}, "VPCMPEQW": {"cmpeq", 2}, "VPCMPEQD": {"cmpeq", 4}, "VPCMPEQQ": {"cmpeq", 8},
+}
+
+// predicates are the EVEX compares with a predicate immediate (VPCMPUD
+// $1, b, a, k: a < b), by opcode: the element width and whether the
+// compare is unsigned.
+var predicates = map[string]struct {
+	w        int
+	unsigned bool
+}{
+	"VPCMPB": {1, false}, "VPCMPW": {2, false}, "VPCMPD": {4, false}, "VPCMPQ": {8, false},
+	"VPCMPUB": {1, true}, "VPCMPUW": {2, true}, "VPCMPUD": {4, true}, "VPCMPUQ": {8, true},
+}
+
+// predicate is predicate p of a compare (unsigned if u) of x with y as
+// an op on (first, second) operands: swap reports that they are (y, x).
+// ok is false for the constant predicates (3: false, 7: true).
+func predicate(p uint64, u bool) (op string, swap, ok bool) {
+	lt, le := "cmplt", "cmple"
+	if u {
+		lt, le = "cmpltu", "cmpleu"
+	}
+	switch p {
+	case 0:
+		return "cmpeq", false, true
+	case 1:
+		return lt, false, true
+	case 2:
+		return le, false, true
+	case 4:
+		return "cmpne", false, true
+	case 5: // not less: y ≤ x
+		return le, true, true
+	case 6: // not less or equal: y < x
+		return lt, true, true
+	}
+	return "", false, false
 }
 
 var moves = map[string]bool{
@@ -116,6 +153,13 @@ func (a *analysis) step(in *ir.Instruction) {
 	case zeroExt[op] != [2]int{}:
 		a.zeroExtend(in, zeroExt[op])
 		return
+	case truncations[op] != [2]int{}:
+		a.truncate(in, truncations[op])
+		return
+	}
+	if p, ok := packs[op]; ok {
+		a.pack(in, p.w, p.unsigned)
+		return
 	}
 	if a.masked(in) {
 		return
@@ -168,10 +212,10 @@ func isGP(in *ir.Instruction) bool {
 	return false
 }
 
-// compareToMask models a compare into an opmask: VPCMPGTW/D/Q keeps its
-// elements as −1 or 0 lanes (with their expressions, for the masked
-// additions and subtractions computedMask models); VPCMP[U]D/Q with a
-// predicate makes the opmask unknown (a flag's, KORTEST reads it). It
+// compareToMask models a compare into an opmask: VPCMPGTW/D/Q and
+// VPCMP[U]B/W/D/Q with a predicate keep their elements as −1 or 0 lanes
+// (with their expressions, for the masked additions, subtractions and
+// zeroing moves computedMask models; KORTEST reads it for a flag). It
 // reports whether in was one.
 func (a *analysis) compareToMask(in *ir.Instruction) bool {
 	ops := in.Operands
@@ -185,23 +229,31 @@ func (a *analysis) compareToMask(in *ir.Instruction) bool {
 	ki := int(reg.ToPhysical(dst).PhysicalIndex())
 	a.s.kok[ki], a.s.km[ki] = false, nil
 	lo, isGT := laneOps[in.Opcode]
-	if !isGT || lo.op != "cmpgt" {
-		if _, isImm := imm(ops[0]); !isImm || len(ops) != 4 {
-			a.unproven("%s into an opmask is not modelled", in.Opcode)
+	op, w, xop, yop := "cmpgt", lo.w, ops[1], ops[0]
+	switch pr, isPred := predicates[in.Opcode]; {
+	case isGT && lo.op == "cmpgt" && len(ops) == 3:
+	case isPred && len(ops) == 4:
+		p, isImm := imm(ops[0])
+		var swap, ok bool
+		op, swap, ok = predicate(p, pr.unsigned)
+		if !isImm || !ok {
+			a.unproven("%s with predicate %s into an opmask is not modelled", in.Opcode, ops[0].Asm())
 		}
-		return true // an unknown opmask
+		w, xop, yop = pr.w, ops[2], ops[1]
+		if swap {
+			xop, yop = yop, xop
+		}
+	default:
+		a.unproven("%s into an opmask is not modelled", in.Opcode)
 	}
-	if len(ops) != 3 {
-		a.unproven("a masked %s into an opmask is not modelled", in.Opcode)
-	}
-	n := a.sizeOf(ops[1])
-	x := a.lanesOf(a.read(ops[1], n), lo.w)
-	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	n := a.sizeOf(ops[len(ops)-2])
+	x := a.lanesOf(a.read(xop, n), w)
+	y := a.lanesOf(a.read(yop, n), w)
 	out := make([]*lane, len(x))
 	for j := range x {
-		out[j] = a.combine("cmpgt", uint(8*lo.w), x[j], y[j], j)
+		out[j] = a.combine(op, uint(8*w), x[j], y[j], j)
 	}
-	a.s.km[ki], a.s.kw[ki] = out, lo.w
+	a.s.km[ki], a.s.kw[ki] = out, w
 	return true
 }
 
@@ -227,8 +279,12 @@ func (a *analysis) computedMask(in *ir.Instruction, at int, zeroing bool, g int)
 	if m == nil {
 		return false
 	}
-	lo, ok := laneOps[in.Opcode]
 	ops := in.Operands
+	if moves[in.Opcode] && zeroing && len(ops) == 3 && g == a.s.kw[ki] {
+		a.zeroingMove(in, m, g)
+		return true
+	}
+	lo, ok := laneOps[in.Opcode]
 	if !ok || (lo.op != "add" && lo.op != "sub") || zeroing || len(ops) != 4 || lo.w != a.s.kw[ki] || g != lo.w {
 		a.unproven("%s masked by a computed opmask is not modelled", in.Opcode)
 	}
@@ -251,6 +307,26 @@ func (a *analysis) computedMask(in *ir.Instruction, at int, zeroing bool, g int)
 	return true
 }
 
+// zeroingMove models a move zeroing-masked by an opmask a compare
+// computed: dst = x & m element by element (m the compare's −1 or 0
+// lane), so that the selection t·[t < m] of one variable is enumerated.
+func (a *analysis) zeroingMove(in *ir.Instruction, m []*lane, g int) {
+	ops := in.Operands
+	_, n, ok := vreg(ops[2])
+	if !ok {
+		a.unproven("%s masked by a computed opmask into memory", in.Opcode)
+	}
+	x := a.lanesOf(a.read(ops[0], n), g)
+	if len(x) > len(m) {
+		a.unproven("an opmask of %d elements for %d lanes", len(m), len(x))
+	}
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine("and", uint(8*g), x[j], m[j], j)
+	}
+	a.write(ops[2], cellsOf(out, g))
+}
+
 // flagOp models the instructions that only compute the kernel's flag
 // (a rejection bit returned to the caller, never an array lane): VPTEST
 // sets the zero flag to an unknown value, SETcc and MOVBLZX write an
@@ -262,6 +338,18 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 	switch {
 	case in.Opcode == "VPTEST" || in.Opcode == "KORTESTW":
 		a.s.zfOK = false
+	case in.Opcode == "POPCNTL" || in.Opcode == "ADDL" || in.Opcode == "MOVL" && len(ops) == 2 && isVec(ops[0]):
+		// a count returned to the caller (of hints), never a lane or an
+		// address: the register becomes unknown
+		r, ok := ops[len(ops)-1].(reg.Register)
+		i, gpOK := 0, false
+		if ok {
+			i, gpOK = gpIndex(r)
+		}
+		if !gpOK {
+			a.unproven("%s into %s is not modelled", in.Opcode, ops[len(ops)-1].Asm())
+		}
+		a.s.g[i], a.s.zfOK = gp{}, false
 	case strings.HasPrefix(in.Opcode, "SET") || in.Opcode == "MOVBLZX":
 		r, ok := ops[len(ops)-1].(reg.Register)
 		i, gpOK := 0, false
@@ -274,7 +362,7 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 		a.s.g[i] = gp{}
 	case (in.Opcode == "MOVL" || in.Opcode == "MOVQ") && len(ops) == 2:
 		m, ok := ops[1].(operand.Mem)
-		if _, isReg := ops[0].(reg.Register); !ok || !isReg || m.Base == nil || m.Base.Asm() != "FP" || !strings.HasPrefix(m.Symbol.Name, "ret") {
+		if _, isReg := ops[0].(reg.Register); !ok || !isReg || !a.resultSlot(m) {
 			return false
 		}
 	default:
@@ -283,11 +371,32 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 	return true
 }
 
+// resultSlot reports whether m is a result of the function (ret+N(FP),
+// or a named one: at or past the parameters' bytes).
+func (a *analysis) resultSlot(m operand.Mem) bool {
+	if m.Base == nil || m.Base.Asm() != "FP" {
+		return false
+	}
+	if strings.HasPrefix(m.Symbol.Name, "ret") {
+		return true
+	}
+	sig := a.fn.Signature
+	return sig != nil && m.Disp >= sig.Params().Bytes() && m.Disp < sig.Bytes()
+}
+
 // movd models MOVD and VMOVD of a general-purpose register into the low
 // 32 bits of a vector register (its constant, else any 32-bit value),
 // the rest of the XMM zeroed (VMOVD: all of it; MOVD keeps the upper
 // bytes of a wider register).
 func (a *analysis) movd(in *ir.Instruction) {
+	if _, _, isV := vreg(in.Operands[0]); isV && len(in.Operands) == 2 {
+		if r, ok := in.Operands[1].(reg.Register); ok {
+			if gi, ok := gpIndex(r); ok {
+				a.s.g[gi] = gp{} // a lane into a register: a count's, unknown
+				return
+			}
+		}
+	}
 	src, ok := in.Operands[0].(reg.Register)
 	i, vok := 0, false
 	if len(in.Operands) == 2 {
@@ -313,6 +422,8 @@ func (a *analysis) movd(in *ir.Instruction) {
 	}
 	a.s.v[i] = [64]cell(cs)
 }
+
+func isVec(op operand.Op) bool { _, _, ok := vreg(op); return ok }
 
 // zeroExt are the zero extensions: source and destination lane widths.
 var zeroExt = map[string][2]int{
@@ -527,6 +638,10 @@ func (a *analysis) kop(in *ir.Instruction) {
 	}
 	ops := in.Operands
 	dst, ok := ops[1].(reg.Register)
+	if gi, isGP := gpIndex(dst); ok && isGP {
+		a.s.g[gi] = gp{} // an opmask's bits in a register: a count's, unknown
+		return
+	}
 	if !ok || dst.Kind() != reg.KindOpmask {
 		a.unproven("a store of an opmask")
 	}

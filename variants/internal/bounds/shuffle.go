@@ -255,8 +255,8 @@ func (a *analysis) indices(cs []cell, n, g int) []int {
 }
 
 // bitwise models the bitwise operations: a register with itself
-// (zeroing idioms and copies), constants, and an AND with a constant
-// mask.
+// (zeroing idioms and copies), constants, and AND and ANDN lane by
+// lane.
 func (a *analysis) bitwise(in *ir.Instruction) {
 	ops := in.Operands
 	if len(ops) != 3 {
@@ -328,20 +328,32 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 		a.write(ops[2], cellsOf(out, w))
 		return
 	}
-	if !and {
+	andn := strings.HasPrefix(in.Opcode, "VPANDN")
+	if !and && !andn {
 		a.unproven("%s of non-constant lanes is not modelled", in.Opcode)
 	}
-	if allConst(x) {
-		x, y = y, x
+	// lane by lane at the width of a non-constant operand's lanes (x
+	// first): x & y, or ^x & y for VPANDN; of two lanes of one variable
+	// enumerated (a compare's mask selecting its operand), else interval
+	// arithmetic
+	w := 0
+	for _, cs := range [][]cell{x, y} {
+		if !allConst(cs) && cs[0].l != nil {
+			w = int(cs[0].w)
+			break
+		}
 	}
-	if !allConst(y) || x[0].l == nil {
-		a.unproven("%s of two non-constant vectors is not modelled", in.Opcode)
+	if w == 0 {
+		a.unproven("%s of a vector nothing wrote", in.Opcode)
 	}
-	w := int(x[0].w)
+	op := "and"
+	if andn {
+		op = "andn"
+	}
 	xl, yl := a.lanesOf(x, w), a.lanesOf(y, w)
 	out := make([]*lane, len(xl))
 	for j := range xl {
-		out[j] = a.combine("and", uint(8*w), xl[j], yl[j], j)
+		out[j] = a.combine(op, uint(8*w), xl[j], yl[j], j)
 	}
 	a.write(ops[2], cellsOf(out, w))
 }

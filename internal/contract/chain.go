@@ -60,19 +60,22 @@ func step(name string) (Kernel, bool) {
 func l(from, fa, to, ta string) Link { return Link{from, fa, to, ta} }
 
 // kemChain is the order of ML-KEM's steps; each parameter set runs the
-// same chain (η1 = 3 for ML-KEM-512 samples by CBD3, the others by CBD2,
-// both canonical: mlkem.sample). K-PKE's products run through the
+// same chain, ML-KEM-512 (η1 = 3) sampling s, e and y by CBD3 (the
+// others, and every e1, e2, by CBD2). K-PKE's products run through the
 // multiplication cache of the vector (mlkem.mulcache) and the row
 // products against it (mlkem.matvec), not mlkem.mulntt.
 func kemChains(set string) []Chain {
 	front := []Link{
 		l("mlkem.sample", "f", "mlkem.ntt", "f"),      // s, e, y: CBD → NTT
-		l("mlkem.cbd2", "f", "mlkem.ntt", "f"),        // η = 2 (CBD3 for η1 = 3: mlkem.sample)
+		l("mlkem.cbd2", "f", "mlkem.ntt", "f"),        // η = 2
 		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),    // ŝ, ŷ cached for the products
 		l("mlkem.mulcache", "c", "mlkem.matvec", "c"), // their caches
 		l("mlkem.sample", "f", "mlkem.matvec", "a"),   // Â's rows
 		l("mlkem.matvec", "acc", "mlkem.add", "f"),    // Â∘ŝ + ê
 		l("mlkem.ntt", "f", "mlkem.add", "g"),         // ê
+	}
+	if set == "512" { // η1 = 3: s, e and y sampled by CBD3
+		front = append(front, l("mlkem.cbd3", "f", "mlkem.ntt", "f"))
 	}
 	encaps := append(append([]Link(nil), front...),
 		l("mlkem.add", "f", "mlkem.invntt", "f"),      // the sum of products
@@ -110,8 +113,10 @@ func dsaChains(set string) []Chain {
 		l("mldsa.sample", "f", "mldsa.power2round", "s2"),
 	}
 	sign := append(append([]Link(nil), keygen...),
-		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c
-		l("mldsa.ntt", "f", "mldsa.mulntt", "a"), // ĉ
+		l("mldsa.sample", "f", "mldsa.ntt", "f"),          // c
+		l("mldsa.expandmask", "yHat", "mldsa.ntt", "f"),   // ŷ = NTT(y)
+		l("mldsa.expandmask", "y", "mldsa.response", "z"), // z = y + cs1
+		l("mldsa.ntt", "f", "mldsa.mulntt", "a"),          // ĉ
 		l("mldsa.mulntt", "h", "mldsa.invntt", "f"),
 		l("mldsa.invntt", "f", "mldsa.response", "cs1"), // z = y + cs1
 		l("mldsa.invntt", "f", "mldsa.round", "f"),      // w1Encode(HighBits(w))

@@ -154,6 +154,8 @@ var kernels = []Kernel{
 		Doc: "matVecGeneric sums k ≤ 4 base-case products of the canonical rows a[j·stride] (stride ≤ 4) and canonical caches c (below k·2·(q−1)² < 2^27) and reduces them to canonical acc"},
 	{Name: "mlkem.cbd2", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 128, In: &Bound{-128, 127}}},
 		Doc: "cbd2Generic (SamplePolyCBD_2, FIPS 203 Algorithm 8) reads any 128 bytes and returns canonical coefficients (−2..2 mod q)"},
+	{Name: "mlkem.cbd3", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 192, In: &Bound{-128, 127}}},
+		Doc: "cbd3Generic (SamplePolyCBD_3, FIPS 203 Algorithm 8) reads any 192 bytes and returns canonical coefficients (−3..3 mod q)"},
 	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},
 	{Name: "mldsa.invntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
@@ -173,6 +175,9 @@ var kernels = []Kernel{
 	{Name: "mldsa.makehint", Q: QDSA, Args: []Arg{poly32("r", dsaCanon, nil), poly32("ct0", dsaCanon, nil),
 		bytes256("r1", r1Bound, nil), bytes256("h", nil, &Bound{0, 1}), roundConsts()},
 		Doc: "makeHintGeneric reads canonical r and ct0 and r1 = HighBits(r) in [0, m−1] and writes the hints h in {0, 1} (MakeHint, FIPS 204 Algorithm 39), with c the constants of γ2 = (q−1)/32 or (q−1)/88"},
+	{Name: "mldsa.expandmask", Q: QDSA, Args: []Arg{poly32("y", nil, &Bound{-(1<<19 - 1), 1 << 19}), poly32("yHat", nil, dsaCanon),
+		{Name: "b", Elem: 1, Lanes: 32 * 20, In: &Bound{-128, 127}}, {Name: "bits", Values: []int64{18, 20}}},
+		Doc: "expandMaskGeneric reads any 32·bits bytes (bits = 18 or 20) and returns y = γ1 − field in [−(γ1−1), γ1] (BitUnpack, FIPS 204 Algorithm 19, γ1 = 2^(bits−1) ≤ 2^19) and yHat the same canonical"},
 	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
 }

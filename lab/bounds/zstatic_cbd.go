@@ -4,11 +4,19 @@ package bounds
 
 func init() {
 	register([]Variant{
+		{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=1", Symbol: "expandmask_avx2_1", Status: "proven", Lo: -524287, Hi: 8380416},
+		{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=2", Symbol: "expandmask_avx2_2", Status: "proven", Lo: -524287, Hi: 8380416},
+		{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=1", Symbol: "expandmask_avx512_1", Status: "proven", Lo: -524287, Hi: 8380416},
+		{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=2", Symbol: "expandmask_avx512_2", Status: "proven", Lo: -524287, Hi: 8380416},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=1", Symbol: "cbd2_avx2_1", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=2", Symbol: "cbd2_avx2_2", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=4", Symbol: "cbd2_avx2_4", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=1", Symbol: "cbd2_avx512_1", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=2", Symbol: "cbd2_avx512_2", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=4", Symbol: "cbd2_avx512_4", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=1", Symbol: "cbd3_avx2_1", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=2", Symbol: "cbd3_avx2_2", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=1", Symbol: "cbd3_avx512_1", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=2", Symbol: "cbd3_avx512_2", Status: "proven", Lo: 0, Hi: 3328},
 	})
 }

@@ -200,6 +200,7 @@ type analysis struct {
 	inputs map[string]map[int64]*lane
 	parts  map[partKey]*lane
 	merges map[string]*lane
+	deep   map[int32]bool // gathered variables (see gather)
 	s      *state
 	i      int // the instruction being analysed
 }
@@ -211,7 +212,7 @@ type stop struct{ f Finding }
 // with the contracts of its pointer parameters and the DATA sections.
 func Analyze(fn *ir.Function, data Data, params []Param) (res Result) {
 	a := &analysis{fn: fn, insts: fn.Instructions(), data: data, params: map[string]Param{}, spec: params,
-		inputs: map[string]map[int64]*lane{}, parts: map[partKey]*lane{}, merges: map[string]*lane{}}
+		inputs: map[string]map[int64]*lane{}, parts: map[partKey]*lane{}, merges: map[string]*lane{}, deep: map[int32]bool{}}
 	for _, p := range params {
 		a.params[p.Name] = p
 	}
@@ -541,7 +542,7 @@ func (a *analysis) exprPart(l *lane, lw, k, w int) *lane {
 	}
 	n := mkNode("part", uint(8*lw), 0, exprOf(l), constNode(int64(8*w*k)<<8|int64(8*w)))
 	r := enumerate(n, v.Lo, v.Hi)
-	if r.err != nil || n.dep > maxDepth(v) {
+	if r.err != nil || n.dep > a.maxDepth(l.sym) {
 		return nil
 	}
 	return &lane{lo: r.lo, hi: r.hi, sym: l.sym, e: n, src: int32(a.i)}
@@ -563,6 +564,9 @@ func (a *analysis) merge(cs []cell, w int) *lane {
 }
 
 func (a *analysis) newMerge(cs []cell, w int) *lane {
+	if g := a.gather(cs, w); g != nil {
+		return g
+	}
 	var lo, hi int64
 	wrap := false
 	for k := 0; k < w; {
@@ -589,6 +593,79 @@ func (a *analysis) newMerge(cs []cell, w int) *lane {
 		k += pw
 	}
 	return a.newVar(lo, hi, wrap)
+}
+
+// maxGathered is the most distinct bytes gather packs into its variable.
+const maxGathered = 3
+
+// gather builds a lane of width w ≤ 4 from whole byte lanes and zero
+// bytes (bytes of the input gathered into a dword by VPSHUFB or VPERMB,
+// possibly one byte repeated) as an expression of a fresh variable p
+// that packs its distinct bytes, at most maxGathered, each any pattern in
+// [0, 255]: lane = Σ_k byte_{sel(k)}(p)·2^(8k), so that the fields later
+// shifted and masked out of it stay functions of one enumerable (two
+// bytes) or bisectable (three) variable. The bytes' own correlation with
+// other lanes is given up (sound). nil if cs is no such merge.
+func (a *analysis) gather(cs []cell, w int) *lane {
+	if w > 4 {
+		return nil
+	}
+	var distinct []*lane
+	var sel int64 // 4 bits per destination byte: a byte of p, or 0xf for zero
+	for k := 0; k < w; k++ {
+		c := cs[k]
+		j := 0xf
+		switch {
+		case c.l.isConst() && c.l.lo == 0 && c.w == 1:
+		case c.w != 1 || c.l.wrap || c.l.isConst():
+			return nil
+		default:
+			j = -1
+			for i, d := range distinct {
+				if d == c.l {
+					j = i
+				}
+			}
+			if j < 0 {
+				if len(distinct) == maxGathered {
+					return nil
+				}
+				distinct = append(distinct, c.l)
+				j = len(distinct) - 1
+			}
+		}
+		sel |= int64(j) << (4 * k)
+	}
+	if len(distinct) == 0 {
+		return nil
+	}
+	p := a.newVar(0, int64(1)<<(8*len(distinct))-1, false)
+	a.deep[p.sym] = true
+	n := mkNode("gather", uint(8*w), 0, xNode, constNode(sel))
+	var hi int64
+	for k := 0; k < w; k++ {
+		if sel>>(4*k)&0xf != 0xf {
+			hi |= 0xff << (8 * k)
+		}
+	}
+	if sel == identitySel(len(distinct), w) { // the bytes in order: p itself
+		return p
+	}
+	return &lane{lo: 0, hi: hi, sym: p.sym, e: n, src: int32(a.i)}
+}
+
+// identitySel is the selector of gather that is p itself: bytes 0..d−1
+// in order, zeros above.
+func identitySel(d, w int) int64 {
+	var sel int64
+	for k := w - 1; k >= 0; k-- {
+		j := int64(0xf)
+		if k < d {
+			j = int64(k)
+		}
+		sel = sel<<4 | j
+	}
+	return sel
 }
 
 // vreg returns the index and size of a vector register operand.

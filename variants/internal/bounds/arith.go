@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 )
 
@@ -164,6 +165,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		if !xuok && !yuok {
 			return 0, umax(b), false, ""
 		}
+		if l, h, ok := lowMask(b, x, y); ok {
+			return l, h, false, ""
+		}
 		hi := min(pick(xuok, x, nil).hiU(b), pick(yuok, y, nil).hiU(b))
 		return 0, hi, false, ""
 	case "satu", "sats": // x clamped to y bits, unsigned or signed
@@ -172,10 +176,58 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		}
 		l, h := satRange(op == "satu", y.lo)
 		return min(max(xs, l), h), min(max(xS, l), h), false, ""
+	case "gather": // monotone where the repeated bytes are constant
+		if l, h, ok := gatherRange(b, xu, xU, y.lo, xuok); ok {
+			return l, h, false, ""
+		}
+		return 0, umax(b), false, ""
 	case "andn": // ^x & y: at most y
 		return 0, pick(yuok, y, nil).hiU(b), false, ""
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// lowMask bounds x & (2^k − 1) (or the mask first) where the unsigned
+// values of x share their bits above k: then it is x less a constant,
+// [x & m, X & m].
+func lowMask(b uint, x, y *lane) (int64, int64, bool) {
+	if x.isConst() && !y.isConst() {
+		x, y = y, x
+	}
+	m := y.lo
+	xu, xU, ok := unsignedView(b, x.lo, x.hi)
+	if !y.isConst() || !ok || m <= 0 || m&(m+1) != 0 {
+		return 0, 0, false
+	}
+	k := uint(bits.Len64(uint64(m)))
+	if xu>>k != xU>>k {
+		return 0, 0, false
+	}
+	return xu & m, xU & m, true
+}
+
+// gatherRange bounds gather(p) for p in [lo, hi]: with destination
+// bytes 0..m−1 p's own and every other destination byte zero or a byte
+// of p at m or above, where those bytes of p (p >> 8m) are the same for
+// all of them gather(p) is p mod 2^(8m) plus a constant, monotone:
+// [gather(lo), gather(hi)]. ok is false if no m > 0 has that form.
+func gatherRange(b uint, lo, hi, sel int64, ok bool) (int64, int64, bool) {
+	if !ok {
+		return 0, 0, false
+	}
+	for m := b / 8; m > 0; m-- {
+		form := true
+		for k := uint(0); k < b/8; k++ {
+			j := sel >> (4 * k) & 0xf
+			if k < m && j != int64(k) || k >= m && j != 0xf && j < int64(m) {
+				form = false
+			}
+		}
+		if form && lo>>(8*m) == hi>>(8*m) {
+			return gatherBytes(b, lo, sel), gatherBytes(b, hi, sel), true
+		}
+	}
+	return 0, 0, false
 }
 
 // satRange is the range a saturation to k bits clamps to.

@@ -198,6 +198,8 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 	case "satu", "sats":
 		l, h := satRange(op == "satu", y)
 		return min(max(xs, l), h), true
+	case "gather":
+		return wrapSigned(b, gatherBytes(b, xu, y)), true
 	case "abs":
 		return max(xs, -xs), true
 	case "mins":
@@ -213,6 +215,18 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 		return x >> s & (int64(1)<<w - 1), true
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// gatherBytes is the b-bit lane whose byte k is byte sel(k) of p (4
+// bits of sel per byte, 0xf: zero), as an unsigned value.
+func gatherBytes(b uint, p, sel int64) int64 {
+	var v int64
+	for k := uint(0); k < b/8; k++ {
+		if j := sel >> (4 * k) & 0xf; j != 0xf {
+			v |= (p >> (8 * j) & 0xff) << (8 * k)
+		}
+	}
+	return v
 }
 
 // mask is a compare's lane: −1 if c, else 0.

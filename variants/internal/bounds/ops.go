@@ -31,6 +31,14 @@ var laneOps = map[string]laneOp{
 	"VPCMPEQB": {"cmpeq", 1}, "VPCMPEQW": {"cmpeq", 2}, "VPCMPEQD": {"cmpeq", 4}, "VPCMPEQQ": {"cmpeq", 8},
 }
 
+// varShifts are the shifts by a vector of counts (VPSRLVD: lane j by
+// count j).
+var varShifts = map[string]laneOp{
+	"VPSRLVW": {"srl", 2}, "VPSRLVD": {"srl", 4}, "VPSRLVQ": {"srl", 8},
+	"VPSRAVW": {"sra", 2}, "VPSRAVD": {"sra", 4}, "VPSRAVQ": {"sra", 8},
+	"VPSLLVW": {"sll", 2}, "VPSLLVD": {"sll", 4}, "VPSLLVQ": {"sll", 8},
+}
+
 // predicates are the EVEX compares with a predicate immediate (VPCMPUD
 // $1, b, a, k: a < b), by opcode: the element width and whether the
 // compare is unsigned.
@@ -166,6 +174,10 @@ func (a *analysis) step(in *ir.Instruction) {
 	}
 	if lo, ok := laneOps[op]; ok {
 		a.lanewise(in, lo)
+		return
+	}
+	if lo, ok := varShifts[op]; ok {
+		a.varShift(in, lo)
 		return
 	}
 	if moves[op] {
@@ -746,6 +758,36 @@ func (a *analysis) lanewise(in *ir.Instruction, lo laneOp) {
 	a.write(ops[2], cellsOf(out, lo.w))
 }
 
+// varShift models a shift by a vector of counts, each a constant: lane
+// j shifted by count j as by an immediate; a count of the lane width or
+// more gives 0 (logical) or the sign (arithmetic: a shift by width − 1).
+func (a *analysis) varShift(in *ir.Instruction, lo laneOp) {
+	ops := in.Operands
+	if len(ops) != 3 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	n := a.size(in)
+	x := a.lanesOf(a.read(ops[1], n), lo.w)
+	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	b := uint(8 * lo.w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		c, _, ok := unsignedView(b, y[j].lo, y[j].hi)
+		switch {
+		case !y[j].isConst() || !ok:
+			a.unproven("%s by a count that is not a constant (lane %d)", in.Opcode, j)
+		case c >= int64(b) && lo.op != "sra":
+			out[j] = zero
+			if x[j].wrap {
+				a.overflow(j, "%s of a wrapping low product by %d", lo.op, c)
+			}
+		default:
+			out[j] = a.combine(lo.op, b, x[j], constLane(min(c, int64(b)-1)), j)
+		}
+	}
+	a.write(ops[2], cellsOf(out, lo.w))
+}
+
 // shiftMove applies a shift by whole lanes of the source's storage as a
 // byte move (VPSLLQ $32 of 16-bit lanes moves two lanes up); it reports
 // whether it did.
@@ -851,7 +893,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	if why != "" {
 		a.overflow(j, "%s", why)
 	}
-	if e.dep > maxDepth(v) || wrap {
+	if e.dep > a.maxDepth(sym) || wrap {
 		return a.newVar(lo, hi, wrap)
 	}
 	return &lane{lo: lo, hi: hi, sym: sym, e: e, wrap: wrap, src: int32(a.i)}
@@ -871,12 +913,15 @@ func shiftPattern(op string, b uint, x, s int64) int64 {
 	return xu >> uint(s)
 }
 
-// maxDepth is the deepest expression of variable v that combine keeps
+// maxDepth is the deepest expression of variable sym that combine keeps
 // (deeper ones become a fresh variable over their bound, the correlation
 // given up): 12, and 24 for a variable of at most 2^12 values (an input
-// byte's bit sums, CBD), whose enumeration stays cheap.
-func maxDepth(v Interval) int {
-	if v.Hi-v.Lo < 1<<12 {
+// byte's bit sums, CBD) or bytes gathered into a lane of at most maxEnum
+// values (CBD3's pair of bytes, see gather), whose enumeration stays
+// cheap.
+func (a *analysis) maxDepth(sym int32) int {
+	v := a.vars[sym]
+	if v.Hi-v.Lo < 1<<12 || a.deep[sym] && v.Hi-v.Lo < maxEnum {
 		return 24
 	}
 	return 12
@@ -928,6 +973,10 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 	k := a.kmask(in.Operands[at])
 	di, n, _ := vreg(dst)
 	old := a.s.v[di]
+	if m, isMem := in.Operands[0].(operand.Mem); isMem && moves[in.Opcode] && len(in.Operands) == 3 {
+		a.maskedLoad(m, k, g, n, zeroing, di)
+		return true
+	}
 	c := *in
 	c.Suffixes = nil
 	c.Operands = append(append([]operand.Op(nil), in.Operands[:at]...), dst)
@@ -945,6 +994,29 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// maskedLoad models a move from memory masked by the constant opmask k
+// (elements of g bytes, n bytes in all): only the selected elements are
+// read (a masked load near the end of an input reads nothing beyond
+// it), the others zeroed or kept.
+func (a *analysis) maskedLoad(m operand.Mem, k uint64, g, n int, zeroing bool, di int) {
+	region, off := a.addr(m)
+	out := a.s.v[di]
+	for e := 0; e < n/g; e++ {
+		for b := e * g; b < (e+1)*g; b++ {
+			switch {
+			case k>>uint(e)&1 != 0:
+				out[b] = a.memCell(region, off+int64(b))
+			case zeroing:
+				out[b] = cell{l: zero, w: 1}
+			}
+		}
+	}
+	for b := n; b < 64; b++ {
+		out[b] = cell{l: zero, w: 1}
+	}
+	a.s.v[di] = out
 }
 
 // maskElem is the element size in bytes an opmask selects for opcode;

@@ -220,6 +220,34 @@ func (a *analysis) shuffle(in *ir.Instruction) bool {
 			}
 			return s1[d]
 		})
+	case "VPINSRB", "VPINSRW", "VPINSRD", "VPINSRQ":
+		g := map[byte]int{'B': 1, 'W': 2, 'D': 4, 'Q': 8}[in.Opcode[6]]
+		if len(ops) != 4 || n != 16 {
+			return false
+		}
+		if _, isMem := ops[1].(operand.Mem); !isMem {
+			return false // from a general-purpose register: not modelled
+		}
+		c := int(a.immOf(ops[0])) % (16 / g)
+		ins := a.read(ops[1], g)
+		s1 := src(2)
+		set(func(d int) cell {
+			if d/g == c {
+				return ins[d%g]
+			}
+			return s1[d]
+		})
+	case "VMOVQ": // the low qword, the rest of the destination zeroed
+		_, isMem := ops[0].(operand.Mem)
+		if _, _, isV := vreg(ops[0]); !isMem && !isV || len(ops) != 2 {
+			return false
+		}
+		if _, _, isV := vreg(ops[1]); !isV {
+			if _, isMem := ops[1].(operand.Mem); !isMem {
+				return false
+			}
+		}
+		a.write(last, a.read(ops[0], 8))
 	case "VEXTRACTI128", "VEXTRACTI32X4", "VEXTRACTI64X2", "VEXTRACTI64X4", "VEXTRACTI32X8":
 		g := 16
 		if in.Opcode == "VEXTRACTI64X4" || in.Opcode == "VEXTRACTI32X8" {

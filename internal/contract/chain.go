@@ -28,10 +28,8 @@ var glues = []Kernel{
 		Doc: "polyAdd and polySub reduce to canonical coefficients"},
 	{Name: "mlkem.sample", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
 		Doc: "SampleNTT (rejection below q) and CBD output canonical coefficients"},
-	{Name: "mlkem.decompress", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
-		Doc: "Decompress_d and ByteDecode_12 (checked below q) output canonical coefficients"},
-	{Name: "mlkem.compress", Q: QKEM, Args: []Arg{poly16("f", kemCanon, nil)},
-		Doc: "Compress_d and ByteEncode_12 read canonical coefficients"},
+	{Name: "mlkem.decode12", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
+		Doc: "ByteDecode_12 of ŝ (checked below q) outputs canonical coefficients"},
 	{Name: "mldsa.sample", Q: QDSA, Args: []Arg{poly32("f", nil, dsaCanon)},
 		Doc: "RejNTTPoly, RejBoundedPoly and ExpandMask (mod q) output canonical coefficients"},
 	{Name: "mldsa.add", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon), poly32("g", dsaCanon, nil)},
@@ -88,7 +86,7 @@ func kemChains(set string) []Chain {
 		l("mlkem.decompress", "f", "mlkem.ntt", "f"), // u
 		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),
 		l("mlkem.mulcache", "c", "mlkem.matvec", "c"),
-		l("mlkem.decompress", "f", "mlkem.matvec", "a"), // ŝ decoded, checked below q
+		l("mlkem.decode12", "f", "mlkem.matvec", "a"), // ŝ decoded, checked below q
 		l("mlkem.matvec", "acc", "mlkem.add", "f"),
 		l("mlkem.add", "f", "mlkem.invntt", "f"),
 		l("mlkem.invntt", "f", "mlkem.add", "f"), // v − NTT⁻¹(ŝᵀ∘û)

@@ -64,6 +64,11 @@ type Arg struct {
 	// Values, if set, make the parameter an integer (not an array): the
 	// values the callers pass, each of which the analysis runs.
 	Values []int64
+	// Encoding, if set, makes the output an encoding: Out (every
+	// pattern) bounds the lanes the kernel writes, 32·d bytes into an
+	// array of the widest d's, each any bit pattern (parts of packed
+	// wider lanes included).
+	Encoding bool
 	// Sets, if set, are the alternatives for a small array of constants
 	// (Decompose's constants of one γ2 and a limit): each set gives every
 	// lane's bound (a constant where Lo = Hi), and the analysis runs once
@@ -128,9 +133,21 @@ func roundConsts() Arg {
 // (q−1)/88).
 var r1Bound = &Bound{0, m88 - 1}
 
-func bytes256(name string, in, out *Bound) Arg {
-	return Arg{Name: name, Elem: 1, Lanes: 256, In: in, Out: out}
+func bytes256(name string, in, out *Bound) Arg { return bytesOf(name, 256, in, out) }
+
+func bytesOf(name string, n int, in, out *Bound) Arg {
+	return Arg{Name: name, Elem: 1, Lanes: n, In: in, Out: out}
 }
+
+// anyByte is every byte, as a bit pattern.
+var anyByte = &Bound{-128, 127}
+
+// compressD are the widths of ML-KEM's compression (du = 10, 11; dv = 4,
+// 5; 1 for the message), maxPacked the bytes of the widest, 32·11.
+var (
+	compressD = []int64{1, 4, 5, 10, 11}
+	maxPacked = 32 * 11
+)
 
 func poly16(name string, in, out *Bound) Arg {
 	return Arg{Name: name, Elem: 2, Lanes: 256, In: in, Out: out}
@@ -154,6 +171,10 @@ var kernels = []Kernel{
 		Doc: "matVecGeneric sums k ≤ 4 base-case products of the canonical rows a[j·stride] (stride ≤ 4) and canonical caches c (below k·2·(q−1)² < 2^27) and reduces them to canonical acc"},
 	{Name: "mlkem.cbd2", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 128, In: &Bound{-128, 127}}},
 		Doc: "cbd2Generic (SamplePolyCBD_2, FIPS 203 Algorithm 8) reads any 128 bytes and returns canonical coefficients (−2..2 mod q)"},
+	{Name: "mlkem.compress", Q: QKEM, Args: []Arg{{Name: "dst", Elem: 1, Lanes: maxPacked, Out: anyByte, Encoding: true}, poly16("f", kemCanon, nil), {Name: "d", Values: compressD}},
+		Doc: "compressGeneric writes ByteEncode_d(Compress_d(f)) of canonical f (FIPS 203 4.2.1, Algorithm 5), 32·d bytes, each any value, for d = 1, 4, 5, 10, 11"},
+	{Name: "mlkem.decompress", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), bytesOf("src", maxPacked, anyByte, nil), {Name: "d", Values: compressD}},
+		Doc: "decompressGeneric reads any 32·d bytes and returns Decompress_d(ByteDecode_d(src)) = ⌊(y·q + 2^(d−1))/2^d⌋ < q, canonical, for d = 1, 4, 5, 10, 11"},
 	{Name: "mlkem.cbd3", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 192, In: &Bound{-128, 127}}},
 		Doc: "cbd3Generic (SamplePolyCBD_3, FIPS 203 Algorithm 8) reads any 192 bytes and returns canonical coefficients (−3..3 mod q)"},
 	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},

@@ -79,6 +79,12 @@ type Param struct {
 	// LaneIn, if set, is the input bound of each lane (one set of a
 	// contract's Sets; a lane of one value is that constant).
 	LaneIn []Interval
+	// Encoding, if set, makes the output an encoding: Out, which must be
+	// every pattern of the lanes, bounds the lanes the function writes
+	// (a length that depends on an integer parameter; at least one must
+	// be written), each any bit pattern, the parts of packed wider lanes
+	// and their wrapping truncations included.
+	Encoding bool
 }
 
 // A Finding is why a function is not proven.
@@ -333,22 +339,34 @@ func (a *analysis) outputs() Result {
 		if p.Out == nil {
 			continue
 		}
+		written := 0
 		for j := 0; j < p.Lanes; j++ {
 			off := int64(j * p.Elem)
+			if _, stored := a.s.last[p.Name][off]; p.Encoding && !stored {
+				continue
+			}
+			written++
 			cs := make([]cell, p.Elem)
 			for k := range cs {
 				cs[k] = a.memCell(p.Name, off+int64(k))
 			}
 			l := a.assemble(cs, p.Elem)
 			lo, hi, ok := signedView(uint(8*p.Elem), l.lo, l.hi)
+			full := p.Encoding && *p.Out == Interval{smin(uint(8 * p.Elem)), smax(uint(8 * p.Elem))}
+			if full && !ok { // any pattern (an encoding's bytes, parts of wider lanes of packed fields)
+				lo, hi, ok = p.Out.Lo, p.Out.Hi, true
+			}
 			if at, stored := a.s.last[p.Name][off]; stored {
 				a.i = at
 			}
-			if !ok || l.wrap || !p.Out.Contains(Interval{lo, hi}) {
+			if !ok || l.wrap && !full || !p.Out.Contains(Interval{lo, hi}) {
 				a.overflow(j, "output %s[%d] in %s outside the output bound %s", p.Name, j, l, p.Out)
 			}
 			res.Out.Lo, res.Out.Hi = min(res.Out.Lo, lo), max(res.Out.Hi, hi)
 			res.Lanes[p.Name] = append(res.Lanes[p.Name], Interval{lo, hi})
+		}
+		if written == 0 {
+			a.unproven("no lane of %s written", p.Name)
 		}
 	}
 	return res
@@ -429,6 +447,7 @@ func (a *analysis) lanesOf(cs []cell, w int) []*lane {
 // assemble builds one lane of width w from its w cells: the lane they
 // are, a constant, a merge of narrower lanes or a part of a wider one.
 func (a *analysis) assemble(cs []cell, w int) *lane {
+	cs = zeroAsOwn(cs)
 	c0 := cs[0]
 	same := c0.l != nil && int(c0.w) == w
 	exact, wrap := true, false
@@ -466,6 +485,34 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		return a.part(c0.l, int(c0.w), int(c0.k)/w, w)
 	}
 	return a.merge(cs, w)
+}
+
+// zeroAsOwn returns cs with each constant zero byte after the first
+// replaced by the first cell's lane's own byte at that place where that
+// byte is zero for every value of the lane (above a non-negative lane's
+// bound): the same value, so that a lane whose high bytes an OR or a
+// byte selection took from zeros still assembles as (a part of) itself.
+func zeroAsOwn(cs []cell) []cell {
+	c0 := cs[0]
+	if c0.l == nil || c0.l.isConst() || c0.l.wrap {
+		return cs
+	}
+	var out []cell
+	for k := 1; k < len(cs); k++ {
+		c := cs[k]
+		own := cell{l: c0.l, w: c0.w, k: c0.k + int8(k)}
+		if c.l == nil || !c.l.isConst() || byteOf(c) != 0 || int(own.k) >= int(c0.w) || !zeroByte(own) {
+			continue
+		}
+		if out == nil {
+			out = append([]cell(nil), cs...)
+		}
+		out[k] = own
+	}
+	if out == nil {
+		return cs
+	}
+	return out
 }
 
 // sameLane reports whether cs are consecutive bytes of the lane l.

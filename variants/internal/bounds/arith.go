@@ -17,6 +17,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 	if x.wrap && !y.wrap && y.lo == y.hi && (op == "sll" || op == "sra" || op == "srl") {
 		return wrapShift(op, b, y.lo)
 	}
+	if (x.wrap || y.wrap) && op == "or" { // bits merged into an encoding: any pattern
+		return smin(b), smax(b), true, ""
+	}
 	if (x.wrap || y.wrap) && !multiplies[op] {
 		return 0, 0, false, op + " reads a wrapping low product as a value"
 	}
@@ -80,6 +83,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		l, h := x.lo<<uint(y.lo), x.hi<<uint(y.lo)
 		if y.lo < 63 && fits(b, l, h) && l>>uint(y.lo) == x.lo && h>>uint(y.lo) == x.hi {
 			return l, h, false, ""
+		}
+		if truncatingShift(b, x.lo) {
+			return smin(b), smax(b), true, ""
 		}
 		return 0, 0, false, fmt.Sprintf("sll of [%d, %d] by %d overflows %d bits", x.lo, x.hi, y.lo, b)
 	case "cmpgt":
@@ -229,6 +235,14 @@ func gatherRange(b uint, lo, hi, sel int64, ok bool) (int64, int64, bool) {
 	}
 	return 0, 0, false
 }
+
+// truncatingShift reports whether a left shift of a b-bit lane from lo
+// that does not fit is the bit packing's intended truncation (a qword of
+// non-negative packed fields shifted up, the bits beyond 64 dropped and
+// taken again by a right shift): the result is then any pattern, marked
+// wrapping, whose only uses stay ORs, byte moves and stores to an
+// encoding's bytes (an output whose bound is every pattern).
+func truncatingShift(b uint, lo int64) bool { return b == 64 && lo >= 0 }
 
 // satRange is the range a saturation to k bits clamps to.
 func satRange(unsigned bool, k int64) (int64, int64) {

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
 )
 
 // truncations are the narrowing moves VPMOVDB and its kin: source and
@@ -64,4 +65,22 @@ func (a *analysis) pack(in *ir.Instruction, w int, unsigned bool) {
 		}
 	}
 	a.write(ops[2], cellsOf(out, w/2))
+}
+
+// extracts are VPEXTRB/W/D/Q: the element width.
+var extracts = map[string]int{"VPEXTRB": 1, "VPEXTRW": 2, "VPEXTRD": 4, "VPEXTRQ": 8}
+
+// extract models VPEXTRB/W/D/Q $i, x, m: element i of the XMM register
+// x stored to memory (into a general-purpose register: not modelled).
+func (a *analysis) extract(in *ir.Instruction, g int) {
+	ops := in.Operands
+	if len(ops) != 3 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	if _, isMem := ops[2].(operand.Mem); !isMem {
+		a.unproven("%s into a register is not modelled", in.Opcode)
+	}
+	i := int(a.immOf(ops[0])) % (16 / g)
+	cs := a.read(ops[1], 16)
+	a.write(ops[2], cs[i*g:(i+1)*g])
 }

@@ -164,6 +164,9 @@ func (a *analysis) step(in *ir.Instruction) {
 	case truncations[op] != [2]int{}:
 		a.truncate(in, truncations[op])
 		return
+	case extracts[op] != 0:
+		a.extract(in, extracts[op])
+		return
 	}
 	if p, ok := packs[op]; ok {
 		a.pack(in, p.w, p.unsigned)
@@ -231,19 +234,29 @@ func isGP(in *ir.Instruction) bool {
 // reports whether in was one.
 func (a *analysis) compareToMask(in *ir.Instruction) bool {
 	ops := in.Operands
-	if !strings.HasPrefix(in.Opcode, "VPCMP") || len(ops) < 3 {
+	if !strings.HasPrefix(in.Opcode, "VPCMP") && !strings.HasPrefix(in.Opcode, "VPTESTM") || len(ops) < 3 {
 		return false
 	}
 	dst, ok := ops[len(ops)-1].(reg.Register)
 	if !ok || dst.Kind() != reg.KindOpmask {
 		return false
 	}
+	var under []*lane // the elements of a masking opmask, if any
+	if len(ops) >= 4 {
+		if mk, isK := ops[len(ops)-2].(reg.Register); isK && mk.Kind() == reg.KindOpmask {
+			ops = append(append([]operand.Op(nil), ops[:len(ops)-2]...), ops[len(ops)-1])
+			under = a.maskElems(mk)
+		}
+	}
 	ki := int(reg.ToPhysical(dst).PhysicalIndex())
 	a.s.kok[ki], a.s.km[ki] = false, nil
 	lo, isGT := laneOps[in.Opcode]
 	op, w, xop, yop := "cmpgt", lo.w, ops[1], ops[0]
+	tw, isTest := testm[in.Opcode]
 	switch pr, isPred := predicates[in.Opcode]; {
 	case isGT && lo.op == "cmpgt" && len(ops) == 3:
+	case isTest && len(ops) == 3:
+		op, w = "testm", tw
 	case isPred && len(ops) == 4:
 		p, isImm := imm(ops[0])
 		var swap, ok bool
@@ -262,11 +275,42 @@ func (a *analysis) compareToMask(in *ir.Instruction) bool {
 	x := a.lanesOf(a.read(xop, n), w)
 	y := a.lanesOf(a.read(yop, n), w)
 	out := make([]*lane, len(x))
+	b := uint(8 * w)
 	for j := range x {
-		out[j] = a.combine(op, uint(8*w), x[j], y[j], j)
+		if op == "testm" { // (x & y) ≠ 0
+			out[j] = a.combine("cmpne", b, a.combine("and", b, x[j], y[j], j), zero, j)
+		} else {
+			out[j] = a.combine(op, b, x[j], y[j], j)
+		}
+		if under != nil { // masked: the elements the opmask clears are 0
+			if j >= len(under) {
+				a.unproven("an opmask of %d elements masks %d lanes", len(under), len(x))
+			}
+			out[j] = a.combine("and", b, out[j], under[j], j)
+		}
 	}
 	a.s.km[ki], a.s.kw[ki] = out, w
 	return true
+}
+
+// testm are VPTESTM's element widths.
+var testm = map[string]int{"VPTESTMB": 1, "VPTESTMW": 2, "VPTESTMD": 4, "VPTESTMQ": 8}
+
+// maskElems returns an opmask's elements as −1 or 0 lanes: a compare's,
+// or a constant's bits.
+func (a *analysis) maskElems(r reg.Register) []*lane {
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	if m := a.s.km[ki]; m != nil {
+		return m
+	}
+	if !a.s.kok[ki] {
+		a.unproven("opmask %s is not known", r.Asm())
+	}
+	out := make([]*lane, 64)
+	for e := range out {
+		out[e] = constLane(-int64(a.s.k[ki] >> uint(e) & 1))
+	}
+	return out
 }
 
 // sizeOf is the byte size of vector register operand op.
@@ -350,9 +394,20 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 	switch {
 	case in.Opcode == "VPTEST" || in.Opcode == "KORTESTW":
 		a.s.zfOK = false
+	case in.Opcode == "VPMOVMSKB" && len(ops) == 2 && isVec(ops[0]):
+		r, ok := ops[1].(reg.Register)
+		i, gpOK := 0, false
+		if ok {
+			i, gpOK = gpIndex(r)
+		}
+		if !gpOK {
+			a.unproven("%s into %s is not modelled", in.Opcode, ops[1].Asm())
+		}
+		a.s.g[i], a.s.zfOK = a.signBits(a.read(ops[0], a.sizeOf(ops[0]))), false
 	case in.Opcode == "POPCNTL" || in.Opcode == "ADDL" || in.Opcode == "MOVL" && len(ops) == 2 && isVec(ops[0]):
-		// a count returned to the caller (of hints), never a lane or an
-		// address: the register becomes unknown
+		// a count returned to the caller (of hints) or the sign bits of
+		// lanes (a compare's mask), never a lane or an address: the
+		// register becomes unknown
 		r, ok := ops[len(ops)-1].(reg.Register)
 		i, gpOK := 0, false
 		if ok {
@@ -505,6 +560,10 @@ func (a *analysis) gpop(in *ir.Instruction) {
 		return
 	}
 	dst, ok := ops[len(ops)-1].(reg.Register)
+	if m, isMem := ops[len(ops)-1].(operand.Mem); !ok && isMem && (in.Opcode == "MOVL" || in.Opcode == "MOVQ") && len(ops) == 2 {
+		a.scalarStore(ops[0], m, map[string]int{"MOVL": 4, "MOVQ": 8}[in.Opcode])
+		return
+	}
 	if !ok {
 		a.unproven("a scalar store is not modelled")
 	}
@@ -625,6 +684,71 @@ func (a *analysis) gpop(in *ir.Instruction) {
 	}
 }
 
+// signBits is VPMOVMSKB's register: bit i the sign of byte i, a
+// constant where every byte is one, else unknown.
+func (a *analysis) signBits(cs []cell) gp {
+	var v int64
+	for i, c := range cs {
+		if c.l == nil || !c.l.isConst() {
+			return gp{}
+		}
+		v |= int64(byteOf(c)>>7) << i
+	}
+	return gp{kind: gpConst, c: v}
+}
+
+// opmaskBits is an opmask's value in a register: its constant, or the
+// bits of a compare's elements where each is a constant, else unknown.
+func (a *analysis) opmaskBits(op operand.Op) gp {
+	r, ok := op.(reg.Register)
+	if !ok || r.Kind() != reg.KindOpmask {
+		return gp{}
+	}
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	if a.s.kok[ki] {
+		return gp{kind: gpConst, c: int64(a.s.k[ki])}
+	}
+	var v int64
+	for e, l := range a.s.km[ki] {
+		if !l.isConst() || e >= 64 {
+			return gp{}
+		}
+		v |= (-l.lo & 1) << e
+	}
+	if a.s.km[ki] == nil {
+		return gp{}
+	}
+	return gp{kind: gpConst, c: v}
+}
+
+// scalarStore models the store of n bytes of a general-purpose register
+// to memory (the bits of a compare's opmask, a byte-encoded message):
+// its constant's bytes, else each byte any value, a fresh byte lane in
+// [−128, 127] (every pattern).
+func (a *analysis) scalarStore(src operand.Op, m operand.Mem, n int) {
+	r, ok := src.(reg.Register)
+	gi, gpOK := 0, false
+	if ok {
+		gi, gpOK = gpIndex(r)
+	}
+	if !gpOK {
+		a.unproven("a store of %s is not modelled", src.Asm())
+	}
+	g := a.s.g[gi]
+	if g.kind == gpPtr {
+		a.unproven("a store of a pointer")
+	}
+	cs := make([]cell, n)
+	for k := range cs {
+		l := a.newVar(smin(8), smax(8), false)
+		if g.kind == gpConst {
+			l = constLane(wrapSigned(8, g.c>>(8*k)))
+		}
+		cs[k] = cell{l: l, w: 1}
+	}
+	a.write(m, cs)
+}
+
 // gpVal is the value of a scalar register or immediate operand.
 func (a *analysis) gpVal(op operand.Op) gp {
 	if v, ok := imm(op); ok {
@@ -651,7 +775,9 @@ func (a *analysis) kop(in *ir.Instruction) {
 	ops := in.Operands
 	dst, ok := ops[1].(reg.Register)
 	if gi, isGP := gpIndex(dst); ok && isGP {
-		a.s.g[gi] = gp{} // an opmask's bits in a register: a count's, unknown
+		// an opmask's bits in a register (a count's, an encoding's): its
+		// constant where every element is known, else unknown
+		a.s.g[gi] = a.opmaskBits(ops[0])
 		return
 	}
 	if !ok || dst.Kind() != reg.KindOpmask {
@@ -849,12 +975,22 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 			l.wrap = op == "sll"
 			return l
 		}
-		if (x.wrap || y.wrap) && !multiplies[op] {
+		if (x.wrap || y.wrap) && !multiplies[op] && op != "or" {
 			a.overflow(j, "%s reads a wrapping low product as a value", op)
 		}
 		r, ok := apply(op, b, x.lo, y.lo)
+		if !ok && op == "sll" && truncatingShift(b, x.lo) {
+			l := constLane(wrapSigned(b, shiftPattern(op, b, x.lo, y.lo)))
+			l.wrap = true
+			return l
+		}
 		if !ok {
 			a.overflow(j, "%s of %d and %d overflows %d bits", op, x.lo, y.lo, b)
+		}
+		if op == "or" && (x.wrap || y.wrap) {
+			l := constLane(r)
+			l.wrap = true
+			return l
 		}
 		l := constLane(r)
 		if op == "mullo" && (x.wrap || y.wrap || !fits(b, mulExact(b, x.lo, y.lo), mulExact(b, x.lo, y.lo))) {
@@ -964,6 +1100,10 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 	}
 	g := maskElem(in.Opcode)
 	dst := in.Operands[len(in.Operands)-1]
+	if m, isMem := dst.(operand.Mem); isMem && moves[in.Opcode] && !zeroing && len(in.Operands) == 3 && g > 0 && at == 1 {
+		a.maskedStore(in.Operands[0], a.kmask(in.Operands[1]), g, m)
+		return true
+	}
 	if _, _, ok := vreg(dst); !ok || g == 0 || at != len(in.Operands)-2 {
 		a.unproven("the masked form of %s is not modelled", in.Opcode)
 	}
@@ -1017,6 +1157,19 @@ func (a *analysis) maskedLoad(m operand.Mem, k uint64, g, n int, zeroing bool, d
 		out[b] = cell{l: zero, w: 1}
 	}
 	a.s.v[di] = out
+}
+
+// maskedStore models a store masked by the constant opmask k (elements
+// of g bytes): only the selected elements are written.
+func (a *analysis) maskedStore(src operand.Op, k uint64, g int, m operand.Mem) {
+	n := a.sizeOf(src)
+	cs := a.read(src, n)
+	for e := 0; e < n/g; e++ {
+		if k>>uint(e)&1 == 0 {
+			continue
+		}
+		a.write(operand.Mem{Base: m.Base, Index: m.Index, Scale: m.Scale, Symbol: m.Symbol, Disp: m.Disp + e*g}, cs[e*g:(e+1)*g])
+	}
 }
 
 // maskElem is the element size in bytes an opmask selects for opcode;

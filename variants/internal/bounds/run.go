@@ -68,7 +68,7 @@ func ParamsOf(k contract.Kernel) []Param {
 		if a.Values != nil || a.Sets != nil {
 			continue // a scalar or a set of constants: ScalarsOf
 		}
-		p := Param{Name: a.Name, Elem: a.Elem, Lanes: a.Lanes}
+		p := Param{Name: a.Name, Elem: a.Elem, Lanes: a.Lanes, Encoding: a.Encoding}
 		if a.In != nil {
 			p.In = &Interval{a.In.Lo, a.In.Hi}
 		}

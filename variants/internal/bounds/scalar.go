@@ -76,6 +76,10 @@ func AnalyzeAll(fn *ir.Function, data Data, params []Param, scalars []ScalarValu
 		joined.Out = Interval{min(joined.Out.Lo, r.Out.Lo), max(joined.Out.Hi, r.Out.Hi)}
 		for name, ls := range r.Lanes {
 			for j, l := range ls {
+				if j >= len(joined.Lanes[name]) { // more lanes written (a wider encoding)
+					joined.Lanes[name] = append(joined.Lanes[name], l)
+					continue
+				}
 				o := &joined.Lanes[name][j]
 				o.Lo, o.Hi = min(o.Lo, l.Lo), max(o.Hi, l.Hi)
 			}

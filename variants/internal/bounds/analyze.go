@@ -58,6 +58,10 @@ type Interval struct{ Lo, Hi int64 }
 
 func (v Interval) String() string { return fmt.Sprintf("[%d, %d]", v.Lo, v.Hi) }
 
+// width is hi − lo as an unsigned count (a range of every 64-bit value
+// does not wrap to a small one).
+func (v Interval) width() uint64 { return uint64(v.Hi - v.Lo) }
+
 // Contains reports whether w lies within v.
 func (v Interval) Contains(w Interval) bool { return v.Lo <= w.Lo && w.Hi <= v.Hi }
 
@@ -584,7 +588,7 @@ func (a *analysis) exprPart(l *lane, lw, k, w int) *lane {
 		return nil
 	}
 	v := a.vars[l.sym]
-	if v.Hi-v.Lo >= maxEnum { // only variables small enough to enumerate
+	if v.width() >= maxEnum { // only variables small enough to enumerate
 		return nil
 	}
 	n := mkNode("part", uint(8*lw), 0, exprOf(l), constNode(int64(8*w*k)<<8|int64(8*w)))

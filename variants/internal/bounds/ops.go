@@ -1016,7 +1016,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	both := !x.isConst() && !y.isConst()
 	if both && !exprOf(x).hasWrap() && !exprOf(y).hasWrap() {
 		var r enumVal
-		if v.Hi-v.Lo < maxEnum {
+		if v.width() < maxEnum {
 			r = enumerate(e, v.Lo, v.Hi)
 		} else {
 			r = bisect(e, v.Lo, v.Hi)
@@ -1057,7 +1057,7 @@ func shiftPattern(op string, b uint, x, s int64) int64 {
 // cheap.
 func (a *analysis) maxDepth(sym int32) int {
 	v := a.vars[sym]
-	if v.Hi-v.Lo < 1<<12 || a.deep[sym] && v.Hi-v.Lo < maxEnum {
+	if v.width() < 1<<12 || a.deep[sym] && v.width() < maxEnum {
 		return 24
 	}
 	return 12

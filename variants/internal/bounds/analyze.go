@@ -563,7 +563,9 @@ func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
 	b, s := uint(8*w), uint(8*w*k)
 	lo, hi, ok := signedView(uint(8*lw), l.lo, l.hi)
 	if !ok || l.wrap {
-		return a.newVar(smin(b), smax(b), true)
+		p := a.newVar(smin(b), smax(b), true)
+		p.trunc = l.trunc
+		return p
 	}
 	if k == lw/w-1 { // the top part: an arithmetic shift
 		return a.newVar(lo>>s, hi>>s, false)

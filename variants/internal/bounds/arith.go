@@ -240,8 +240,9 @@ func gatherRange(b uint, lo, hi, sel int64, ok bool) (int64, int64, bool) {
 // that does not fit is the bit packing's intended truncation (a qword of
 // non-negative packed fields shifted up, the bits beyond 64 dropped and
 // taken again by a right shift): the result is then any pattern, marked
-// wrapping, whose only uses stay ORs, byte moves and stores to an
-// encoding's bytes (an output whose bound is every pattern).
+// wrapping and truncated (lane.trunc), whose only uses stay ORs, byte
+// moves and stores to an encoding's bytes; any other use is an overflow
+// (combine, outputs).
 func truncatingShift(b uint, lo int64) bool { return b == 64 && lo >= 0 }
 
 // satRange is the range a saturation to k bits clamps to.

@@ -31,7 +31,8 @@ func packQwords(used bool) func(c *build.Context, f reg.Register) {
 // (fields in [0, 4095]) whose bits leave the 64 is the packing's
 // intended truncation: ORed and stored into an encoding (every pattern
 // of the lanes written) it is proven; the same store as values (the
-// same bound, no encoding) is not, nor is the truncated qword added.
+// same bound, no encoding) is an overflow, and so is the truncated qword
+// added, at the addition.
 func TestTruncatingShiftOnlyIntoEncodings(t *testing.T) {
 	in := bounds.Interval{Lo: 0, Hi: 4095}
 	all := bounds.Interval{Lo: -1 << 63, Hi: 1<<63 - 1}
@@ -42,12 +43,12 @@ func TestTruncatingShiftOnlyIntoEncodings(t *testing.T) {
 	if r := bounds.Analyze(fn, d, enc(true)); r.Status != bounds.Proven {
 		t.Fatalf("truncated qwords stored to an encoding: %s (%v), want proven", r.Status, r.Finding)
 	}
-	if r := bounds.Analyze(fn, d, enc(false)); r.Status == bounds.Proven {
-		t.Fatal("truncated qwords stored as values: proven")
+	if r := bounds.Analyze(fn, d, enc(false)); r.Status != bounds.Overflow {
+		t.Fatalf("truncated qwords stored as values: %s (%v), want overflow", r.Status, r.Finding)
 	}
 	fn, d = compiled(t, packQwords(true))
-	if r := bounds.Analyze(fn, d, enc(true)); r.Status != bounds.Unproven {
-		t.Fatalf("a truncated qword added: %s (%v), want unproven", r.Status, r.Finding)
+	if r := bounds.Analyze(fn, d, enc(true)); r.Status != bounds.Overflow || r.Finding.Instr[:6] != "VPADDQ" {
+		t.Fatalf("a truncated qword added: %s (%v), want an overflow at the VPADDQ", r.Status, r.Finding)
 	}
 }
 

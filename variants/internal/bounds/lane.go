@@ -22,13 +22,21 @@ type lane struct {
 	// operand of a multiply whose high half cancels it (Montgomery), or
 	// either side of Shoup's difference (see shoup).
 	wrap bool
-	src  int32 // the instruction that produced it; -1: input or constant
-	prov *prov // how a product computed it, for the Shoup rule; nil: unknown
+	// trunc marks a wrapping lane that is a qword's left shift whose
+	// bits left the 64 (the packing's truncation, see truncatingShift):
+	// read as a value, or stored other than to an encoding, it is an
+	// overflow.
+	trunc bool
+	src   int32 // the instruction that produced it; -1: input or constant
+	prov  *prov // how a product computed it, for the Shoup rule; nil: unknown
 }
 
 func (l *lane) String() string {
 	s := fmt.Sprintf("[%d, %d]", l.lo, l.hi)
-	if l.wrap {
+	switch {
+	case l.trunc:
+		s += " (a left shift that overflowed 64 bits)"
+	case l.wrap:
 		s += " (wrapping low product)"
 	}
 	return s

@@ -958,6 +958,9 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 // combine computes op on lanes x and y of b bits, lane j of the
 // destination.
 func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
+	if (x.trunc || y.trunc) && op != "or" {
+		a.overflow(j, "%s reads %s as a value", op, pick(x.trunc, x, y))
+	}
 	if op == "sub" && b == 32 {
 		if lo, hi, ok := shoup(x, y); ok {
 			return a.newVar(lo, hi, false)
@@ -981,7 +984,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 		r, ok := apply(op, b, x.lo, y.lo)
 		if !ok && op == "sll" && truncatingShift(b, x.lo) {
 			l := constLane(wrapSigned(b, shiftPattern(op, b, x.lo, y.lo)))
-			l.wrap = true
+			l.wrap, l.trunc = true, true
 			return l
 		}
 		if !ok {
@@ -989,7 +992,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 		}
 		if op == "or" && (x.wrap || y.wrap) {
 			l := constLane(r)
-			l.wrap = true
+			l.wrap, l.trunc = true, x.trunc || y.trunc
 			return l
 		}
 		l := constLane(r)
@@ -999,6 +1002,11 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 		return l
 	}
 	lo, hi, wrap, why := ivOp(op, b, x, y)
+	if trunc := wrap && (op == "sll" && !x.wrap || op == "or" && (x.trunc || y.trunc)); trunc {
+		l := a.newVar(lo, hi, true)
+		l.trunc = true
+		return l
+	}
 	sym := x.sym
 	if x.isConst() {
 		sym = y.sym

@@ -25,4 +25,7 @@ func init() {
 		{Kernel: "mldsa.response", Name: "isa=avx512/unroll=2", Symbol: "response_avx512_2", Status: "proven", Lo: -4714495, Hi: 4714496},
 		{Kernel: "mldsa.response", Name: "isa=avx512/unroll=4", Symbol: "response_avx512_4", Status: "proven", Lo: -4714495, Hi: 4714496},
 	})
+	registerPlanted([]Planted{
+		{Defect: "highbits-wrap-removed", Doc: "HighBits without its wrap of r1 = m to 0 (the VPCMPEQD and VPANDN of Decompose removed): r1 reaches 44 for γ2 = (q−1)/88 (the contract's second set of c)", Kernel: "mldsa.lowbits", Variant: "isa=avx2/unroll=4", Status: "overflow", Index: 93, Instr: "VMOVDQU Y5, (DX)", Lane: 0, Why: "with c={11275, 44, 190464, [0, 8380417]}: output r1[0] in [0, 44] outside the output bound [0, 43]"},
+	})
 }

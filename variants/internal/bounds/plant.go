@@ -44,6 +44,9 @@ var Plants = []Plant{
 			}
 			return fn, out, nil
 		}},
+	{Defect: "highbits-wrap-removed", Kernel: "mldsa.lowbits", Variant: "isa=avx2/unroll=4",
+		Doc:    "HighBits without its wrap of r1 = m to 0 (the VPCMPEQD and VPANDN of Decompose removed): r1 reaches 44 for γ2 = (q−1)/88 (the contract's second set of c)",
+		Mutate: removeFirst(highBitsWrap)},
 	{Defect: "shoup-correction-removed", Kernel: "mldsa.invntt", Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/align=none",
 		Doc:    "the correction min(x, x+q) after the last Shoup product (lo32(x·w) − lo32(t·q), proven by its identity) removed",
 		Mutate: afterShoup},
@@ -65,6 +68,19 @@ func afterShoup(fn *ir.Function, ps []Param) (*ir.Function, []Param, error) {
 		}
 	}
 	return nil, nil, fmt.Errorf("%s: no correction after a Shoup product", fn.Name)
+}
+
+// highBitsWrap matches HighBits' wrap of r1 = m to 0 on AVX2: VPCMPEQD
+// of m and r1 into e, then VPANDN r1, e, r1.
+func highBitsWrap(insts []*ir.Instruction, i int) []int {
+	if i+1 >= len(insts) || insts[i].Opcode != "VPCMPEQD" || insts[i+1].Opcode != "VPANDN" {
+		return nil
+	}
+	c, n := insts[i].Operands, insts[i+1].Operands
+	if !sameReg(c[2], n[1]) || !sameReg(n[0], n[2]) {
+		return nil
+	}
+	return []int{i, i + 1}
 }
 
 // A pattern finds the instructions to remove at index i of insts (nil:
@@ -147,13 +163,15 @@ func (r PlantResult) OK() bool {
 	return r.Err == nil && r.Result.Status == Overflow && f != nil && f.Lane >= 0 && f.Instr != ""
 }
 
-// RunPlant plants p on fn (analysed with params) and analyses the copy.
-func RunPlant(p Plant, fn *ir.Function, d Data, params []Param) PlantResult {
+// RunPlant plants p on fn (analysed with params and, if any, the
+// integer parameters' values and the constants' sets: one run each, as
+// AnalyzeAll) and analyses the copy.
+func RunPlant(p Plant, fn *ir.Function, d Data, params []Param, scalars ...ScalarValues) PlantResult {
 	c, ps, err := p.Mutate(fn, params)
 	if err != nil {
 		return PlantResult{Plant: p, Err: err}
 	}
-	return PlantResult{Plant: p, Result: Analyze(c, d, ps)}
+	return PlantResult{Plant: p, Result: AnalyzeAll(c, d, ps, scalars)}
 }
 
 // removeLayer removes the final subtraction of every Barrett reduction

@@ -265,7 +265,7 @@ func plants(rs []*VariantResult) []PlantResult {
 			mu.Lock()
 			fn := fns[r.Symbol]
 			mu.Unlock()
-			out = append(out, RunPlant(p, fn, data, ParamsOf(k)))
+			out = append(out, RunPlant(p, fn, data, ParamsOf(k), ScalarsOf(k)...))
 		}
 	}
 	return out

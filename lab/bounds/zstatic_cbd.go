@@ -19,4 +19,7 @@ func init() {
 		{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=1", Symbol: "cbd3_avx512_1", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=2", Symbol: "cbd3_avx512_2", Status: "proven", Lo: 0, Hi: 3328},
 	})
+	registerPlanted([]Planted{
+		{Defect: "cbd3-sign-fix-removed", Doc: "CBD3 without its sign fix x + (q & (x >> 15)) (the VPADDW removed): the coefficients stay in [−3, 3], not canonical", Kernel: "mlkem.cbd3", Variant: "isa=avx2/unroll=1", Status: "overflow", Index: 25, Instr: "VMOVDQU Y2, (AX)", Lane: 0, Why: "output f[0] in [-3, 3] outside the output bound [0, 3328]"},
+	})
 }

@@ -28,10 +28,8 @@ var glues = []Kernel{
 		Doc: "polyAdd and polySub reduce to canonical coefficients"},
 	{Name: "mlkem.sample", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
 		Doc: "SampleNTT (rejection below q) and CBD output canonical coefficients"},
-	{Name: "mlkem.decompress", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
-		Doc: "Decompress_d and ByteDecode_12 (checked below q) output canonical coefficients"},
-	{Name: "mlkem.compress", Q: QKEM, Args: []Arg{poly16("f", kemCanon, nil)},
-		Doc: "Compress_d and ByteEncode_12 read canonical coefficients"},
+	{Name: "mlkem.decode12", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon)},
+		Doc: "ByteDecode_12 of ŝ (checked below q) outputs canonical coefficients"},
 	{Name: "mldsa.sample", Q: QDSA, Args: []Arg{poly32("f", nil, dsaCanon)},
 		Doc: "RejNTTPoly, RejBoundedPoly and ExpandMask (mod q) output canonical coefficients"},
 	{Name: "mldsa.add", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon), poly32("g", dsaCanon, nil)},
@@ -60,19 +58,22 @@ func step(name string) (Kernel, bool) {
 func l(from, fa, to, ta string) Link { return Link{from, fa, to, ta} }
 
 // kemChain is the order of ML-KEM's steps; each parameter set runs the
-// same chain (η1 = 3 for ML-KEM-512 samples by CBD3, the others by CBD2,
-// both canonical: mlkem.sample). K-PKE's products run through the
+// same chain, ML-KEM-512 (η1 = 3) sampling s, e and y by CBD3 (the
+// others, and every e1, e2, by CBD2). K-PKE's products run through the
 // multiplication cache of the vector (mlkem.mulcache) and the row
 // products against it (mlkem.matvec), not mlkem.mulntt.
 func kemChains(set string) []Chain {
 	front := []Link{
 		l("mlkem.sample", "f", "mlkem.ntt", "f"),      // s, e, y: CBD → NTT
-		l("mlkem.cbd2", "f", "mlkem.ntt", "f"),        // η = 2 (CBD3 for η1 = 3: mlkem.sample)
+		l("mlkem.cbd2", "f", "mlkem.ntt", "f"),        // η = 2
 		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),    // ŝ, ŷ cached for the products
 		l("mlkem.mulcache", "c", "mlkem.matvec", "c"), // their caches
 		l("mlkem.sample", "f", "mlkem.matvec", "a"),   // Â's rows
 		l("mlkem.matvec", "acc", "mlkem.add", "f"),    // Â∘ŝ + ê
 		l("mlkem.ntt", "f", "mlkem.add", "g"),         // ê
+	}
+	if set == "512" { // η1 = 3: s, e and y sampled by CBD3
+		front = append(front, l("mlkem.cbd3", "f", "mlkem.ntt", "f"))
 	}
 	encaps := append(append([]Link(nil), front...),
 		l("mlkem.add", "f", "mlkem.invntt", "f"),      // the sum of products
@@ -85,7 +86,7 @@ func kemChains(set string) []Chain {
 		l("mlkem.decompress", "f", "mlkem.ntt", "f"), // u
 		l("mlkem.ntt", "f", "mlkem.mulcache", "b"),
 		l("mlkem.mulcache", "c", "mlkem.matvec", "c"),
-		l("mlkem.decompress", "f", "mlkem.matvec", "a"), // ŝ decoded, checked below q
+		l("mlkem.decode12", "f", "mlkem.matvec", "a"), // ŝ decoded, checked below q
 		l("mlkem.matvec", "acc", "mlkem.add", "f"),
 		l("mlkem.add", "f", "mlkem.invntt", "f"),
 		l("mlkem.invntt", "f", "mlkem.add", "f"), // v − NTT⁻¹(ŝᵀ∘û)
@@ -110,12 +111,18 @@ func dsaChains(set string) []Chain {
 		l("mldsa.sample", "f", "mldsa.power2round", "s2"),
 	}
 	sign := append(append([]Link(nil), keygen...),
-		l("mldsa.sample", "f", "mldsa.ntt", "f"), // y from ExpandMask, c
-		l("mldsa.ntt", "f", "mldsa.mulntt", "a"), // ĉ
+		l("mldsa.sample", "f", "mldsa.ntt", "f"),          // c
+		l("mldsa.expandmask", "yHat", "mldsa.ntt", "f"),   // ŷ = NTT(y)
+		l("mldsa.expandmask", "y", "mldsa.response", "z"), // z = y + cs1
+		l("mldsa.ntt", "f", "mldsa.mulntt", "a"),          // ĉ
 		l("mldsa.mulntt", "h", "mldsa.invntt", "f"),
-		l("mldsa.invntt", "f", "mldsa.add", "g"),        // r0 = w − cs2
 		l("mldsa.invntt", "f", "mldsa.response", "cs1"), // z = y + cs1
-		l("mldsa.invntt", "f", "mldsa.round", "f"),
+		l("mldsa.invntt", "f", "mldsa.round", "f"),      // w1Encode(HighBits(w))
+		l("mldsa.invntt", "f", "mldsa.lowbits", "w"),    // w = NTT⁻¹(Â∘ŷ)
+		l("mldsa.invntt", "f", "mldsa.lowbits", "cs2"),  // r = w − cs2, r1 = HighBits(r)
+		l("mldsa.lowbits", "w", "mldsa.makehint", "r"),
+		l("mldsa.invntt", "f", "mldsa.makehint", "ct0"),
+		l("mldsa.lowbits", "r1", "mldsa.makehint", "r1"), // MakeHint(−ct0, r + ct0)
 	)
 	verify := []Link{
 		l("mldsa.sample", "f", "mldsa.ntt", "f"), // z, c, t1·2^d

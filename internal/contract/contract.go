@@ -64,6 +64,17 @@ type Arg struct {
 	// Values, if set, make the parameter an integer (not an array): the
 	// values the callers pass, each of which the analysis runs.
 	Values []int64
+	// Encoding, if set, makes the output an encoding: Out (every
+	// pattern) bounds the lanes the kernel writes, 32·d bytes into an
+	// array of the widest d's, each any bit pattern (parts of packed
+	// wider lanes included).
+	Encoding bool
+	// Sets, if set, are the alternatives for a small array of constants
+	// (Decompose's constants of one γ2 and a limit): each set gives every
+	// lane's bound (a constant where Lo = Hi), and the analysis runs once
+	// per set, as it does per value of an integer parameter. In is their
+	// union.
+	Sets [][]Bound
 }
 
 // A Kernel is the contract of one kernel.
@@ -98,6 +109,46 @@ var (
 	dsaCanon = ptr(Canonical(QDSA))
 )
 
+// Decompose's constants (kernels/mldsa arith.go: mult ≈ 2^24/(2γ2/128),
+// m = (q−1)/(2γ2), 2γ2) for γ2 = (q−1)/32 (ML-DSA-65, -87) and
+// γ2 = (q−1)/88 (ML-DSA-44).
+const (
+	mult32, m32, twoG2_32 = 4100, 16, 2 * ((QDSA - 1) / 32)
+	mult88, m88, twoG2_88 = 11275, 44, 2 * ((QDSA - 1) / 88)
+)
+
+// roundConsts is the c *[4]int32 of mldsa.lowbits and mldsa.makehint:
+// {mult, m, 2γ2, limit} for each γ2, the limit (γ2 − β − 1 or γ2 − 1,
+// read only by the norm check's flag) any value in [0, q].
+func roundConsts() Arg {
+	c := func(v int64) Bound { return Bound{v, v} }
+	sets := [][]Bound{
+		{c(mult32), c(m32), c(twoG2_32), {0, QDSA}},
+		{c(mult88), c(m88), c(twoG2_88), {0, QDSA}},
+	}
+	return Arg{Name: "c", Elem: 4, Lanes: 4, In: &Bound{0, QDSA}, Sets: sets}
+}
+
+// r1Bound is HighBits' range, [0, m − 1] for the larger m (44, γ2 =
+// (q−1)/88).
+var r1Bound = &Bound{0, m88 - 1}
+
+func bytes256(name string, in, out *Bound) Arg { return bytesOf(name, 256, in, out) }
+
+func bytesOf(name string, n int, in, out *Bound) Arg {
+	return Arg{Name: name, Elem: 1, Lanes: n, In: in, Out: out}
+}
+
+// anyByte is every byte, as a bit pattern.
+var anyByte = &Bound{-128, 127}
+
+// compressD are the widths of ML-KEM's compression (du = 10, 11; dv = 4,
+// 5; 1 for the message), maxPacked the bytes of the widest, 32·11.
+var (
+	compressD = []int64{1, 4, 5, 10, 11}
+	maxPacked = 32 * 11
+)
+
 func poly16(name string, in, out *Bound) Arg {
 	return Arg{Name: name, Elem: 2, Lanes: 256, In: in, Out: out}
 }
@@ -120,6 +171,12 @@ var kernels = []Kernel{
 		Doc: "matVecGeneric sums k ≤ 4 base-case products of the canonical rows a[j·stride] (stride ≤ 4) and canonical caches c (below k·2·(q−1)² < 2^27) and reduces them to canonical acc"},
 	{Name: "mlkem.cbd2", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 128, In: &Bound{-128, 127}}},
 		Doc: "cbd2Generic (SamplePolyCBD_2, FIPS 203 Algorithm 8) reads any 128 bytes and returns canonical coefficients (−2..2 mod q)"},
+	{Name: "mlkem.compress", Q: QKEM, Args: []Arg{{Name: "dst", Elem: 1, Lanes: maxPacked, Out: anyByte, Encoding: true}, poly16("f", kemCanon, nil), {Name: "d", Values: compressD}},
+		Doc: "compressGeneric writes ByteEncode_d(Compress_d(f)) of canonical f (FIPS 203 4.2.1, Algorithm 5), 32·d bytes, each any value, for d = 1, 4, 5, 10, 11"},
+	{Name: "mlkem.decompress", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), bytesOf("src", maxPacked, anyByte, nil), {Name: "d", Values: compressD}},
+		Doc: "decompressGeneric reads any 32·d bytes and returns Decompress_d(ByteDecode_d(src)) = ⌊(y·q + 2^(d−1))/2^d⌋ < q, canonical, for d = 1, 4, 5, 10, 11"},
+	{Name: "mlkem.cbd3", Q: QKEM, Args: []Arg{poly16("f", nil, kemCanon), {Name: "b", Elem: 1, Lanes: 192, In: &Bound{-128, 127}}},
+		Doc: "cbd3Generic (SamplePolyCBD_3, FIPS 203 Algorithm 8) reads any 192 bytes and returns canonical coefficients (−3..3 mod q)"},
 	{Name: "mldsa.ntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
 		Doc: "nttGeneric (FIPS 204 Algorithm 41) takes and returns canonical coefficients"},
 	{Name: "mldsa.invntt", Q: QDSA, Args: []Arg{poly32("f", dsaCanon, dsaCanon)},
@@ -133,6 +190,15 @@ var kernels = []Kernel{
 		{Name: "a", Elem: 4, Lanes: 256 * maxL, In: dsaCanon}, {Name: "v", Elem: 4, Lanes: 256 * maxL, In: dsaCanon},
 		{Name: "l", Values: upTo(maxL)}},
 		Doc: "matVecGeneric sums l ≤ 7 products of canonical a[j] and v[j] in 64 bits and reduces the sum to canonical acc"},
+	{Name: "mldsa.lowbits", Q: QDSA, Args: []Arg{poly32("w", dsaCanon, dsaCanon), poly32("cs2", dsaCanon, nil),
+		bytes256("r1", nil, r1Bound), roundConsts()},
+		Doc: "lowBitsGeneric sets canonical w to r = w − cs2 mod q (canonical) and r1 to HighBits(r) in [0, m−1] (Decompose, FIPS 204 Algorithm 36, m = 16 or 44), with c the constants of γ2 = (q−1)/32 or (q−1)/88"},
+	{Name: "mldsa.makehint", Q: QDSA, Args: []Arg{poly32("r", dsaCanon, nil), poly32("ct0", dsaCanon, nil),
+		bytes256("r1", r1Bound, nil), bytes256("h", nil, &Bound{0, 1}), roundConsts()},
+		Doc: "makeHintGeneric reads canonical r and ct0 and r1 = HighBits(r) in [0, m−1] and writes the hints h in {0, 1} (MakeHint, FIPS 204 Algorithm 39), with c the constants of γ2 = (q−1)/32 or (q−1)/88"},
+	{Name: "mldsa.expandmask", Q: QDSA, Args: []Arg{poly32("y", nil, &Bound{-(1<<19 - 1), 1 << 19}), poly32("yHat", nil, dsaCanon),
+		{Name: "b", Elem: 1, Lanes: 32 * 20, In: &Bound{-128, 127}}, {Name: "bits", Values: []int64{18, 20}}},
+		Doc: "expandMaskGeneric reads any 32·bits bytes (bits = 18 or 20) and returns y = γ1 − field in [−(γ1−1), γ1] (BitUnpack, FIPS 204 Algorithm 19, γ1 = 2^(bits−1) ≤ 2^19) and yHat the same canonical"},
 	{Name: "mldsa.mulntt", Q: QDSA, Args: []Arg{poly32("h", nil, dsaCanon), poly32("a", dsaCanon, nil), poly32("b", dsaCanon, nil)},
 		Doc: "mulNTTGeneric (FIPS 204 Algorithm 45) multiplies canonical operands into canonical h"},
 }

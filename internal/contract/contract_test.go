@@ -54,10 +54,21 @@ func TestFormat(t *testing.T) {
 }
 
 // TestContractsWellFormed: every kernel has an input and an output,
-// bounds are ordered and fit the lanes.
+// bounds are ordered and fit the lanes, and the sets of an array of
+// constants have one bound per lane, each within its In.
 func TestContractsWellFormed(t *testing.T) {
 	for _, k := range append(append([]Kernel(nil), kernels...), glues...) {
 		for _, a := range k.Args {
+			for i, set := range a.Sets {
+				if len(set) != a.Lanes || a.In == nil {
+					t.Errorf("%s.%s: set %d has %d lanes of %d (In %v)", k.Name, a.Name, i, len(set), a.Lanes, a.In)
+				}
+				for _, b := range set {
+					if b.Lo > b.Hi || a.In != nil && !b.Within(*a.In) {
+						t.Errorf("%s.%s: set %d: %v outside In", k.Name, a.Name, i, b)
+					}
+				}
+			}
 			for _, b := range []*Bound{a.In, a.Out} {
 				if b == nil {
 					continue

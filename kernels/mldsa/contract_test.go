@@ -114,3 +114,104 @@ func TestGenericMatVecContract(t *testing.T) {
 		}
 	}
 }
+
+// checkBytes fails t if a byte of p is outside the bound b of kernel k's
+// parameter arg.
+func checkBytes(t *testing.T, k, arg, what string, b *contract.Bound, p *[256]uint8) {
+	t.Helper()
+	if b == nil {
+		t.Fatalf("%s.%s has no %s bound", k, arg, what)
+	}
+	for i, x := range p {
+		if int64(x) < b.Lo || int64(x) > b.Hi {
+			t.Fatalf("%s.%s %s[%d] = %d outside %v", k, arg, what, i, x, *b)
+		}
+	}
+}
+
+// contractRoundConsts returns the sets of c of kernel k's contract as
+// the kernels' roundConsts, failing t unless they are exactly Decompose's
+// constants of rounding32 and rounding88 (with a limit the contract's
+// bound admits) in that order.
+func contractRoundConsts(t *testing.T, k contract.Kernel) []roundConsts {
+	t.Helper()
+	a, ok := k.Arg("c")
+	if !ok || len(a.Sets) != len(roundSets) {
+		t.Fatalf("%s: c has %d sets, want %d (one per γ2)", k.Name, len(a.Sets), len(roundSets))
+	}
+	var cs []roundConsts
+	for i, set := range a.Sets {
+		want := newRoundConsts(roundSets[i].rd, roundSets[i].limits[0])
+		for j := range 3 {
+			if set[j].Lo != set[j].Hi || set[j].Lo != int64(want[j]) {
+				t.Fatalf("%s: c set %d lane %d is %v, want the constant %d", k.Name, i, j, set[j], want[j])
+			}
+		}
+		for _, l := range roundSets[i].limits[:2] {
+			if int64(l) < set[3].Lo || int64(l) > set[3].Hi {
+				t.Fatalf("%s: c set %d: the limit %d outside %v", k.Name, i, l, set[3])
+			}
+		}
+		cs = append(cs, want)
+	}
+	return cs
+}
+
+// TestGenericLowBitsContract: the generic mldsa.lowbits satisfies its
+// contract for both γ2 (the contract's constants checked against the
+// kernels') on canonical w and cs2 of the edge and random inputs.
+func TestGenericLowBitsContract(t *testing.T) {
+	k, ok := contract.Of("mldsa.lowbits")
+	if !ok {
+		t.Fatal("no contract for mldsa.lowbits")
+	}
+	aw, _ := k.Arg("w")
+	as, _ := k.Arg("cs2")
+	ar, _ := k.Arg("r1")
+	in := contractInputs()
+	for _, c := range contractRoundConsts(t, k) {
+		for i, p := range in {
+			w, cs2 := *p, *in[(i*7+3)%len(in)]
+			checkArg(t, k.Name, "w", "input", aw.In, &w)
+			checkArg(t, k.Name, "cs2", "input", as.In, &cs2)
+			var r1 [256]uint8
+			lowBitsGeneric(&w, &cs2, &r1, &c)
+			checkArg(t, k.Name, "w", "output", aw.Out, &w)
+			checkBytes(t, k.Name, "r1", "output", ar.Out, &r1)
+		}
+	}
+}
+
+// TestGenericMakeHintContract: the generic mldsa.makehint satisfies its
+// contract for both γ2 on canonical r and ct0 of the edge and random
+// inputs, with r1 = HighBits(r) (the lowbits output the signer passes)
+// and, for every third coefficient, another value in the contract.
+func TestGenericMakeHintContract(t *testing.T) {
+	k, ok := contract.Of("mldsa.makehint")
+	if !ok {
+		t.Fatal("no contract for mldsa.makehint")
+	}
+	ar, _ := k.Arg("r")
+	at, _ := k.Arg("ct0")
+	a1, _ := k.Arg("r1")
+	ah, _ := k.Arg("h")
+	in := contractInputs()
+	for _, c := range contractRoundConsts(t, k) {
+		rd := roundingOf(&c)
+		for i, r := range in {
+			ct0 := in[(i*5+1)%len(in)]
+			var r1, h [256]uint8
+			for j, x := range r {
+				r1[j] = uint8(rd.highBits(x))
+				if j%3 == 0 {
+					r1[j] = uint8((int64(j) + int64(x)) % (a1.In.Hi + 1))
+				}
+			}
+			checkArg(t, k.Name, "r", "input", ar.In, r)
+			checkArg(t, k.Name, "ct0", "input", at.In, ct0)
+			checkBytes(t, k.Name, "r1", "input", a1.In, &r1)
+			makeHintGeneric(r, ct0, &r1, &h, &c)
+			checkBytes(t, k.Name, "h", "output", ah.Out, &h)
+		}
+	}
+}

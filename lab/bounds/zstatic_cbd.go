@@ -4,11 +4,22 @@ package bounds
 
 func init() {
 	register([]Variant{
+		{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=1", Symbol: "expandmask_avx2_1", Status: "proven", Lo: -524287, Hi: 8380416},
+		{Kernel: "mldsa.expandmask", Name: "isa=avx2/unroll=2", Symbol: "expandmask_avx2_2", Status: "proven", Lo: -524287, Hi: 8380416},
+		{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=1", Symbol: "expandmask_avx512_1", Status: "proven", Lo: -524287, Hi: 8380416},
+		{Kernel: "mldsa.expandmask", Name: "isa=avx512/unroll=2", Symbol: "expandmask_avx512_2", Status: "proven", Lo: -524287, Hi: 8380416},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=1", Symbol: "cbd2_avx2_1", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=2", Symbol: "cbd2_avx2_2", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx2/unroll=4", Symbol: "cbd2_avx2_4", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=1", Symbol: "cbd2_avx512_1", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=2", Symbol: "cbd2_avx512_2", Status: "proven", Lo: 0, Hi: 3328},
 		{Kernel: "mlkem.cbd2", Name: "isa=avx512/unroll=4", Symbol: "cbd2_avx512_4", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=1", Symbol: "cbd3_avx2_1", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx2/unroll=2", Symbol: "cbd3_avx2_2", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=1", Symbol: "cbd3_avx512_1", Status: "proven", Lo: 0, Hi: 3328},
+		{Kernel: "mlkem.cbd3", Name: "isa=avx512/unroll=2", Symbol: "cbd3_avx512_2", Status: "proven", Lo: 0, Hi: 3328},
+	})
+	registerPlanted([]Planted{
+		{Defect: "cbd3-sign-fix-removed", Doc: "CBD3 without its sign fix x + (q & (x >> 15)) (the VPADDW removed): the coefficients stay in [−3, 3], not canonical", Kernel: "mlkem.cbd3", Variant: "isa=avx2/unroll=1", Status: "overflow", Index: 25, Instr: "VMOVDQU Y2, (AX)", Lane: 0, Why: "output f[0] in [-3, 3] outside the output bound [0, 3328]"},
 	})
 }

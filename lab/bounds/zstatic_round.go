@@ -4,6 +4,16 @@ package bounds
 
 func init() {
 	register([]Variant{
+		{Kernel: "mldsa.lowbits", Name: "isa=avx2/unroll=4", Symbol: "lowbits_avx2_4", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx2/unroll=8", Symbol: "lowbits_avx2_8", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx512/unroll=1", Symbol: "lowbits_avx512_1", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx512/unroll=2", Symbol: "lowbits_avx512_2", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.lowbits", Name: "isa=avx512/unroll=4", Symbol: "lowbits_avx512_4", Status: "proven", Lo: 0, Hi: 8380416},
+		{Kernel: "mldsa.makehint", Name: "isa=avx2/unroll=4", Symbol: "makehint_avx2_4", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx2/unroll=8", Symbol: "makehint_avx2_8", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx512/unroll=1", Symbol: "makehint_avx512_1", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx512/unroll=2", Symbol: "makehint_avx512_2", Status: "proven", Lo: 0, Hi: 1},
+		{Kernel: "mldsa.makehint", Name: "isa=avx512/unroll=4", Symbol: "makehint_avx512_4", Status: "proven", Lo: 0, Hi: 1},
 		{Kernel: "mldsa.power2round", Name: "isa=avx2/unroll=1", Symbol: "power2round_avx2_1", Status: "proven", Lo: -4095, Hi: 4096},
 		{Kernel: "mldsa.power2round", Name: "isa=avx2/unroll=2", Symbol: "power2round_avx2_2", Status: "proven", Lo: -4095, Hi: 4096},
 		{Kernel: "mldsa.power2round", Name: "isa=avx2/unroll=4", Symbol: "power2round_avx2_4", Status: "proven", Lo: -4095, Hi: 4096},
@@ -14,5 +24,8 @@ func init() {
 		{Kernel: "mldsa.response", Name: "isa=avx512/unroll=1", Symbol: "response_avx512_1", Status: "proven", Lo: -4714495, Hi: 4714496},
 		{Kernel: "mldsa.response", Name: "isa=avx512/unroll=2", Symbol: "response_avx512_2", Status: "proven", Lo: -4714495, Hi: 4714496},
 		{Kernel: "mldsa.response", Name: "isa=avx512/unroll=4", Symbol: "response_avx512_4", Status: "proven", Lo: -4714495, Hi: 4714496},
+	})
+	registerPlanted([]Planted{
+		{Defect: "highbits-wrap-removed", Doc: "HighBits without its wrap of r1 = m to 0 (the VPCMPEQD and VPANDN of Decompose removed): r1 reaches 44 for γ2 = (q−1)/88 (the contract's second set of c)", Kernel: "mldsa.lowbits", Variant: "isa=avx2/unroll=4", Status: "overflow", Index: 93, Instr: "VMOVDQU Y5, (DX)", Lane: 0, Why: "with c={11275, 44, 190464, [0, 8380417]}: output r1[0] in [0, 44] outside the output bound [0, 43]"},
 	})
 }

@@ -22,7 +22,7 @@
 //
 // The knobs: the tier, and the vectors per loop iteration (unroll).
 //
-//	go run ../../../variants/cbd -out cbd_amd64.s -stubs zcbd_stubs_amd64.go -pkg polysample -table zcbd_variants_amd64.go -prod zcbd_prod_amd64.go -ct ../../../lab/ct/zstatic_cbd.go
+//	go run ../../../variants/cbd -out cbd_amd64.s -stubs zcbd_stubs_amd64.go -pkg polysample -table zcbd_variants_amd64.go -prod zcbd_prod_amd64.go -ct ../../../lab/ct/zstatic_cbd.go -bounds ../../../lab/bounds/zstatic_cbd.go
 package main
 
 import (

@@ -24,7 +24,7 @@
 //
 // The knob is the tier; the code is fully unrolled over the polynomial.
 //
-//	go run ../../../variants/pack -out pack_amd64.s -stubs zstubs_amd64.go -pkg polypack -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../../lab/ct/zstatic_pack.go
+//	go run ../../../variants/pack -out pack_amd64.s -stubs zstubs_amd64.go -pkg polypack -table zvariants_amd64.go -prod zprod_amd64.go -ct ../../../lab/ct/zstatic_pack.go -bounds ../../../lab/bounds/zstatic_pack.go
 package main
 
 import (

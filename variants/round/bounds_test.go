@@ -1,7 +1,10 @@
 package main
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/mmcloughlin/avo/ir"
 
 	"github.com/tunelab/tunelab/internal/contract"
 	"github.com/tunelab/tunelab/internal/polyvec"
@@ -12,13 +15,16 @@ import (
 )
 
 // TestBoundsSemanticsMatchSpec runs the range analysis on concrete
-// inputs (every lane a constant) over every power2round and response
-// variant and compares its exact output lanes with FIPS 204's
-// Power2Round of t0 + s2 mod q and with z + centered(cs1), written here
-// as kernels/mldsa's generic code computes them (whose agreement with
-// the compiled variants kernels/mldsa's tests check): a wrong model of
-// the unsigned minimum, the shifts, the compare (into a vector or an
-// opmask), the masked subtraction or the addition would disagree.
+// inputs (every lane a constant) over every power2round, response,
+// lowbits and makehint variant and compares its exact output lanes with
+// FIPS 204's Power2Round of t0 + s2 mod q, z + centered(cs1), w − cs2
+// mod q with HighBits (Decompose) and MakeHint, written here as
+// kernels/mldsa's generic code computes them (whose agreement with the
+// compiled variants kernels/mldsa's tests check): a wrong model of the
+// unsigned minimum, the shifts, the compares (into a vector, VPCMPEQD,
+// or an opmask, VPCMPUD's predicates), the masked subtraction and
+// zeroing move, VPANDN, the saturating packs, VPERMD, VPMOVDB or the
+// addition would disagree.
 func TestBoundsSemanticsMatchSpec(t *testing.T) {
 	b := &famgen.Builder{Consts: vecgen.NewConsts("roundconst")}
 	build(b)
@@ -72,6 +78,12 @@ func TestBoundsSemanticsMatchSpec(t *testing.T) {
 				z[i] += x - ((q-1)/2-x)>>31&q
 			}
 			want = map[string][256]int32{"z": z}
+		case strings.HasPrefix(fn.Name, "lowbits_"), strings.HasPrefix(fn.Name, "makehint_"):
+			for _, set := range roundSets {
+				checkRound(t, fn, d, set, poly)
+				checked++
+			}
+			continue
 		default:
 			continue
 		}
@@ -88,7 +100,77 @@ func TestBoundsSemanticsMatchSpec(t *testing.T) {
 		}
 		checked++
 	}
-	if checked != 10 {
-		t.Fatalf("%d variants checked, want 10 (5 power2round, 5 response)", checked)
+	if checked != 30 {
+		t.Fatalf("%d runs checked, want 30 (5 power2round, 5 response, 5 lowbits and 5 makehint for each γ2)", checked)
+	}
+}
+
+// roundSets are Decompose's constants {mult, m, 2γ2} of both γ2, as
+// kernels/mldsa's rounding32 and rounding88 hold them.
+var roundSets = [][3]int32{{4100, 16, 2 * ((q - 1) / 32)}, {11275, 44, 2 * ((q - 1) / 88)}}
+
+// decompose is Decompose (FIPS 204 Algorithm 36) of canonical r as
+// kernels/mldsa's generic code computes it: (r1, r0 centered).
+func decompose(r int32, c [3]int32) (int32, int32) {
+	r1 := (r + 127) >> 7
+	r1 = (r1*c[0] + 1<<23) >> 24
+	r1 ^= (c[1] - 1 - r1) >> 31 & r1
+	r0 := r - r1*c[2]
+	r0 -= ((q-1)/2 - r0) >> 31 & q
+	return r1, r0
+}
+
+// checkRound runs the analysis of a lowbits or makehint variant on
+// concrete inputs with the constants c of one γ2 and compares its exact
+// output lanes with the spec: r = w − cs2 mod q and r1 = HighBits(r)
+// (lowbits), h = [HighBits(r + ct0 mod q) ≠ r1] (makehint, r1 the high
+// bits of r or, for every fifth coefficient, the next value).
+func checkRound(t *testing.T, fn *ir.Function, d bounds.Data, c [3]int32, poly func(int64) ([256]int32, []int64)) {
+	t.Helper()
+	cv := []int64{int64(c[0]), int64(c[1]), int64(c[2]), 1 << 20}
+	a, av := poly(0)
+	b, bv := poly(0)
+	canon := func(x int32) int32 { return x + x>>31&q }
+	want := map[string][]int64{}
+	var ps []bounds.Param
+	if strings.HasPrefix(fn.Name, "lowbits_") {
+		k, _ := contract.Of("mldsa.lowbits")
+		ps = bounds.ParamsOf(k)
+		ps[0].Values, ps[1].Values = av, bv
+		for i := range a {
+			r := canon(a[i] - b[i])
+			r1, _ := decompose(r, c)
+			want["w"] = append(want["w"], int64(r))
+			want["r1"] = append(want["r1"], int64(r1))
+		}
+	} else {
+		k, _ := contract.Of("mldsa.makehint")
+		ps = bounds.ParamsOf(k)
+		r1v := make([]int64, 256)
+		for i := range a {
+			r1, _ := decompose(a[i], c)
+			if i%5 == 0 {
+				r1 = (r1 + 1) % c[1]
+			}
+			r1v[i] = int64(r1)
+			hb, _ := decompose(canon(a[i]+b[i]-q), c)
+			want["h"] = append(want["h"], map[bool]int64{false: 0, true: 1}[hb != r1])
+		}
+		ps[0].Values, ps[1].Values, ps[2].Values = av, bv, r1v
+	}
+	ps = append(ps, bounds.Param{Name: "c", Elem: 4, Lanes: 4, Values: cv})
+	res := bounds.Analyze(fn, d, ps)
+	if res.Status != bounds.Proven {
+		t.Fatalf("%s on a concrete input (γ2 constants %v): %s (%v)", fn.Name, c, res.Status, res.Finding)
+	}
+	for arg, w := range want {
+		if len(res.Lanes[arg]) != 256 {
+			t.Fatalf("%s: %d lanes of %s, want 256", fn.Name, len(res.Lanes[arg]), arg)
+		}
+		for j, l := range res.Lanes[arg] {
+			if l.Lo != l.Hi || l.Lo != w[j] {
+				t.Fatalf("%s %s[%d] (γ2 constants %v): analysis %v, spec %d", fn.Name, arg, j, c, l, w[j])
+			}
+		}
 	}
 }

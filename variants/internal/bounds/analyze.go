@@ -58,6 +58,10 @@ type Interval struct{ Lo, Hi int64 }
 
 func (v Interval) String() string { return fmt.Sprintf("[%d, %d]", v.Lo, v.Hi) }
 
+// width is hi − lo as an unsigned count (a range of every 64-bit value
+// does not wrap to a small one).
+func (v Interval) width() uint64 { return uint64(v.Hi - v.Lo) }
+
 // Contains reports whether w lies within v.
 func (v Interval) Contains(w Interval) bool { return v.Lo <= w.Lo && w.Hi <= v.Hi }
 
@@ -76,6 +80,15 @@ type Param struct {
 	// Values, if set, are the exact input lanes (a concrete run, which
 	// tests compare with the hardware's).
 	Values []int64
+	// LaneIn, if set, is the input bound of each lane (one set of a
+	// contract's Sets; a lane of one value is that constant).
+	LaneIn []Interval
+	// Encoding, if set, makes the output an encoding: Out, which must be
+	// every pattern of the lanes, bounds the lanes the function writes
+	// (a length that depends on an integer parameter; at least one must
+	// be written), each any bit pattern, the parts of packed wider lanes
+	// and their wrapping truncations included.
+	Encoding bool
 }
 
 // A Finding is why a function is not proven.
@@ -202,6 +215,7 @@ type analysis struct {
 	inputs map[string]map[int64]*lane
 	parts  map[partKey]*lane
 	merges map[string]*lane
+	deep   map[int32]bool // gathered variables (see gather)
 	s      *state
 	i      int // the instruction being analysed
 }
@@ -213,7 +227,7 @@ type stop struct{ f Finding }
 // with the contracts of its pointer parameters and the DATA sections.
 func Analyze(fn *ir.Function, data Data, params []Param) (res Result) {
 	a := &analysis{fn: fn, insts: fn.Instructions(), data: data, params: map[string]Param{}, spec: params,
-		inputs: map[string]map[int64]*lane{}, parts: map[partKey]*lane{}, merges: map[string]*lane{}}
+		inputs: map[string]map[int64]*lane{}, parts: map[partKey]*lane{}, merges: map[string]*lane{}, deep: map[int32]bool{}}
 	for _, p := range params {
 		a.params[p.Name] = p
 	}
@@ -334,22 +348,34 @@ func (a *analysis) outputs() Result {
 		if p.Out == nil {
 			continue
 		}
+		written := 0
 		for j := 0; j < p.Lanes; j++ {
 			off := int64(j * p.Elem)
+			if _, stored := a.s.last[p.Name][off]; p.Encoding && !stored {
+				continue
+			}
+			written++
 			cs := make([]cell, p.Elem)
 			for k := range cs {
 				cs[k] = a.memCell(p.Name, off+int64(k))
 			}
 			l := a.assemble(cs, p.Elem)
 			lo, hi, ok := signedView(uint(8*p.Elem), l.lo, l.hi)
+			full := p.Encoding && *p.Out == Interval{smin(uint(8 * p.Elem)), smax(uint(8 * p.Elem))}
+			if full && !ok { // any pattern (an encoding's bytes, parts of wider lanes of packed fields)
+				lo, hi, ok = p.Out.Lo, p.Out.Hi, true
+			}
 			if at, stored := a.s.last[p.Name][off]; stored {
 				a.i = at
 			}
-			if !ok || l.wrap || !p.Out.Contains(Interval{lo, hi}) {
+			if !ok || l.wrap && !full || !p.Out.Contains(Interval{lo, hi}) {
 				a.overflow(j, "output %s[%d] in %s outside the output bound %s", p.Name, j, l, p.Out)
 			}
 			res.Out.Lo, res.Out.Hi = min(res.Out.Lo, lo), max(res.Out.Hi, hi)
 			res.Lanes[p.Name] = append(res.Lanes[p.Name], Interval{lo, hi})
+		}
+		if written == 0 {
+			a.unproven("no lane of %s written", p.Name)
 		}
 	}
 	return res
@@ -376,7 +402,7 @@ func (a *analysis) memCell(region string, off int64) cell {
 		return cell{l: constLane(int64(b[off])), w: 1}
 	}
 	p, ok := a.params[region]
-	if !ok || p.In == nil {
+	if !ok || p.In == nil && p.LaneIn == nil && p.Values == nil {
 		a.unproven("read of %s+%d, which nothing wrote", region, off)
 	}
 	if off < 0 || off >= int64(p.Elem*p.Lanes) {
@@ -390,9 +416,15 @@ func (a *analysis) memCell(region string, off int64) cell {
 	}
 	l := m[base]
 	if l == nil {
-		if p.Values != nil {
+		switch in := p.LaneIn; {
+		case p.Values != nil:
 			l = constLane(p.Values[base/int64(p.Elem)])
-		} else {
+		case in != nil && in[base/int64(p.Elem)].Lo == in[base/int64(p.Elem)].Hi:
+			l = constLane(in[base/int64(p.Elem)].Lo)
+		case in != nil:
+			l = a.newVar(in[base/int64(p.Elem)].Lo, in[base/int64(p.Elem)].Hi, false)
+			l.src = -1
+		default:
 			l = a.newVar(p.In.Lo, p.In.Hi, false)
 			l.src = -1
 		}
@@ -424,6 +456,7 @@ func (a *analysis) lanesOf(cs []cell, w int) []*lane {
 // assemble builds one lane of width w from its w cells: the lane they
 // are, a constant, a merge of narrower lanes or a part of a wider one.
 func (a *analysis) assemble(cs []cell, w int) *lane {
+	cs = zeroAsOwn(cs)
 	c0 := cs[0]
 	same := c0.l != nil && int(c0.w) == w
 	exact, wrap := true, false
@@ -461,6 +494,34 @@ func (a *analysis) assemble(cs []cell, w int) *lane {
 		return a.part(c0.l, int(c0.w), int(c0.k)/w, w)
 	}
 	return a.merge(cs, w)
+}
+
+// zeroAsOwn returns cs with each constant zero byte after the first
+// replaced by the first cell's lane's own byte at that place where that
+// byte is zero for every value of the lane (above a non-negative lane's
+// bound): the same value, so that a lane whose high bytes an OR or a
+// byte selection took from zeros still assembles as (a part of) itself.
+func zeroAsOwn(cs []cell) []cell {
+	c0 := cs[0]
+	if c0.l == nil || c0.l.isConst() || c0.l.wrap {
+		return cs
+	}
+	var out []cell
+	for k := 1; k < len(cs); k++ {
+		c := cs[k]
+		own := cell{l: c0.l, w: c0.w, k: c0.k + int8(k)}
+		if c.l == nil || !c.l.isConst() || byteOf(c) != 0 || int(own.k) >= int(c0.w) || !zeroByte(own) {
+			continue
+		}
+		if out == nil {
+			out = append([]cell(nil), cs...)
+		}
+		out[k] = own
+	}
+	if out == nil {
+		return cs
+	}
+	return out
 }
 
 // sameLane reports whether cs are consecutive bytes of the lane l.
@@ -507,7 +568,9 @@ func (a *analysis) newPart(l *lane, lw, k, w int) *lane {
 	b, s := uint(8*w), uint(8*w*k)
 	lo, hi, ok := signedView(uint(8*lw), l.lo, l.hi)
 	if !ok || l.wrap {
-		return a.newVar(smin(b), smax(b), true)
+		p := a.newVar(smin(b), smax(b), true)
+		p.trunc = l.trunc
+		return p
 	}
 	if k == lw/w-1 { // the top part: an arithmetic shift
 		return a.newVar(lo>>s, hi>>s, false)
@@ -532,12 +595,12 @@ func (a *analysis) exprPart(l *lane, lw, k, w int) *lane {
 		return nil
 	}
 	v := a.vars[l.sym]
-	if v.Hi-v.Lo >= maxEnum { // only variables small enough to enumerate
+	if v.width() >= maxEnum { // only variables small enough to enumerate
 		return nil
 	}
 	n := mkNode("part", uint(8*lw), 0, exprOf(l), constNode(int64(8*w*k)<<8|int64(8*w)))
 	r := enumerate(n, v.Lo, v.Hi)
-	if r.err != nil || n.dep > maxDepth(v) {
+	if r.err != nil || n.dep > a.maxDepth(l.sym) {
 		return nil
 	}
 	return &lane{lo: r.lo, hi: r.hi, sym: l.sym, e: n, src: int32(a.i)}
@@ -559,6 +622,9 @@ func (a *analysis) merge(cs []cell, w int) *lane {
 }
 
 func (a *analysis) newMerge(cs []cell, w int) *lane {
+	if g := a.gather(cs, w); g != nil {
+		return g
+	}
 	var lo, hi int64
 	wrap := false
 	for k := 0; k < w; {
@@ -585,6 +651,79 @@ func (a *analysis) newMerge(cs []cell, w int) *lane {
 		k += pw
 	}
 	return a.newVar(lo, hi, wrap)
+}
+
+// maxGathered is the most distinct bytes gather packs into its variable.
+const maxGathered = 3
+
+// gather builds a lane of width w ≤ 4 from whole byte lanes and zero
+// bytes (bytes of the input gathered into a dword by VPSHUFB or VPERMB,
+// possibly one byte repeated) as an expression of a fresh variable p
+// that packs its distinct bytes, at most maxGathered, each any pattern in
+// [0, 255]: lane = Σ_k byte_{sel(k)}(p)·2^(8k), so that the fields later
+// shifted and masked out of it stay functions of one enumerable (two
+// bytes) or bisectable (three) variable. The bytes' own correlation with
+// other lanes is given up (sound). nil if cs is no such merge.
+func (a *analysis) gather(cs []cell, w int) *lane {
+	if w > 4 {
+		return nil
+	}
+	var distinct []*lane
+	var sel int64 // 4 bits per destination byte: a byte of p, or 0xf for zero
+	for k := 0; k < w; k++ {
+		c := cs[k]
+		j := 0xf
+		switch {
+		case c.l.isConst() && c.l.lo == 0 && c.w == 1:
+		case c.w != 1 || c.l.wrap || c.l.isConst():
+			return nil
+		default:
+			j = -1
+			for i, d := range distinct {
+				if d == c.l {
+					j = i
+				}
+			}
+			if j < 0 {
+				if len(distinct) == maxGathered {
+					return nil
+				}
+				distinct = append(distinct, c.l)
+				j = len(distinct) - 1
+			}
+		}
+		sel |= int64(j) << (4 * k)
+	}
+	if len(distinct) == 0 {
+		return nil
+	}
+	p := a.newVar(0, int64(1)<<(8*len(distinct))-1, false)
+	a.deep[p.sym] = true
+	n := mkNode("gather", uint(8*w), 0, xNode, constNode(sel))
+	var hi int64
+	for k := 0; k < w; k++ {
+		if sel>>(4*k)&0xf != 0xf {
+			hi |= 0xff << (8 * k)
+		}
+	}
+	if sel == identitySel(len(distinct), w) { // the bytes in order: p itself
+		return p
+	}
+	return &lane{lo: 0, hi: hi, sym: p.sym, e: n, src: int32(a.i)}
+}
+
+// identitySel is the selector of gather that is p itself: bytes 0..d−1
+// in order, zeros above.
+func identitySel(d, w int) int64 {
+	var sel int64
+	for k := w - 1; k >= 0; k-- {
+		j := int64(0xf)
+		if k < d {
+			j = int64(k)
+		}
+		sel = sel<<4 | j
+	}
+	return sel
 }
 
 // vreg returns the index and size of a vector register operand.

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 )
 
@@ -15,6 +16,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 	yu, yU, yuok := unsignedView(b, y.lo, y.hi)
 	if x.wrap && !y.wrap && y.lo == y.hi && (op == "sll" || op == "sra" || op == "srl") {
 		return wrapShift(op, b, y.lo)
+	}
+	if (x.wrap || y.wrap) && op == "or" { // bits merged into an encoding: any pattern
+		return smin(b), smax(b), true, ""
 	}
 	if (x.wrap || y.wrap) && !multiplies[op] {
 		return 0, 0, false, op + " reads a wrapping low product as a value"
@@ -80,6 +84,9 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		if y.lo < 63 && fits(b, l, h) && l>>uint(y.lo) == x.lo && h>>uint(y.lo) == x.hi {
 			return l, h, false, ""
 		}
+		if truncatingShift(b, x.lo) {
+			return smin(b), smax(b), true, ""
+		}
 		return 0, 0, false, fmt.Sprintf("sll of [%d, %d] by %d overflows %d bits", x.lo, x.hi, y.lo, b)
 	case "cmpgt":
 		if w := signed(); w != "" {
@@ -90,6 +97,30 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 			return -1, -1, false, ""
 		case xS <= ys:
 			return 0, 0, false, ""
+		}
+		return -1, 0, false, ""
+	case "cmpltu", "cmpleu": // either answer where a lane spans 0
+		if !xuok || !yuok {
+			return -1, 0, false, ""
+		}
+		return cmpRange(op == "cmpleu", xu, xU, yu, yU)
+	case "cmplt", "cmple":
+		if !xsok || !ysok {
+			return -1, 0, false, ""
+		}
+		return cmpRange(op == "cmple", xs, xS, ys, yS)
+	case "cmpeq", "cmpne":
+		t, f := int64(-1), int64(0)
+		if op == "cmpne" {
+			t, f = 0, -1
+		}
+		// equal bit patterns: equal unsigned values, and equal signed
+		// ones; disjoint in either view, never equal
+		switch {
+		case xu == xU && yu == yU && xu == yu && xuok && yuok:
+			return t, t, false, ""
+		case xuok && yuok && (xU < yu || yU < xu), xsok && ysok && (xS < ys || yS < xs):
+			return f, f, false, ""
 		}
 		return -1, 0, false, ""
 	case "abs":
@@ -140,10 +171,99 @@ func ivOp(op string, b uint, x, y *lane) (lo, hi int64, wrap bool, why string) {
 		if !xuok && !yuok {
 			return 0, umax(b), false, ""
 		}
+		if l, h, ok := lowMask(b, x, y); ok {
+			return l, h, false, ""
+		}
 		hi := min(pick(xuok, x, nil).hiU(b), pick(yuok, y, nil).hiU(b))
 		return 0, hi, false, ""
+	case "satu", "sats": // x clamped to y bits, unsigned or signed
+		if !xsok {
+			return 0, 0, false, signed()
+		}
+		l, h := satRange(op == "satu", y.lo)
+		return min(max(xs, l), h), min(max(xS, l), h), false, ""
+	case "gather": // monotone where the repeated bytes are constant
+		if l, h, ok := gatherRange(b, xu, xU, y.lo, xuok); ok {
+			return l, h, false, ""
+		}
+		return 0, umax(b), false, ""
+	case "andn": // ^x & y: at most y
+		return 0, pick(yuok, y, nil).hiU(b), false, ""
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// lowMask bounds x & (2^k − 1) (or the mask first) where the unsigned
+// values of x share their bits above k: then it is x less a constant,
+// [x & m, X & m].
+func lowMask(b uint, x, y *lane) (int64, int64, bool) {
+	if x.isConst() && !y.isConst() {
+		x, y = y, x
+	}
+	m := y.lo
+	xu, xU, ok := unsignedView(b, x.lo, x.hi)
+	if !y.isConst() || !ok || m <= 0 || m&(m+1) != 0 {
+		return 0, 0, false
+	}
+	k := uint(bits.Len64(uint64(m)))
+	if xu>>k != xU>>k {
+		return 0, 0, false
+	}
+	return xu & m, xU & m, true
+}
+
+// gatherRange bounds gather(p) for p in [lo, hi]: with destination
+// bytes 0..m−1 p's own and every other destination byte zero or a byte
+// of p at m or above, where those bytes of p (p >> 8m) are the same for
+// all of them gather(p) is p mod 2^(8m) plus a constant, monotone:
+// [gather(lo), gather(hi)]. ok is false if no m > 0 has that form.
+func gatherRange(b uint, lo, hi, sel int64, ok bool) (int64, int64, bool) {
+	if !ok {
+		return 0, 0, false
+	}
+	for m := b / 8; m > 0; m-- {
+		form := true
+		for k := uint(0); k < b/8; k++ {
+			j := sel >> (4 * k) & 0xf
+			if k < m && j != int64(k) || k >= m && j != 0xf && j < int64(m) {
+				form = false
+			}
+		}
+		if form && lo>>(8*m) == hi>>(8*m) {
+			return gatherBytes(b, lo, sel), gatherBytes(b, hi, sel), true
+		}
+	}
+	return 0, 0, false
+}
+
+// truncatingShift reports whether a left shift of a b-bit lane from lo
+// that does not fit is the bit packing's intended truncation (a qword of
+// non-negative packed fields shifted up, the bits beyond 64 dropped and
+// taken again by a right shift): the result is then any pattern, marked
+// wrapping and truncated (lane.trunc), whose only uses stay ORs, byte
+// moves and stores to an encoding's bytes; any other use is an overflow
+// (combine, outputs).
+func truncatingShift(b uint, lo int64) bool { return b == 64 && lo >= 0 }
+
+// satRange is the range a saturation to k bits clamps to.
+func satRange(unsigned bool, k int64) (int64, int64) {
+	if unsigned {
+		return 0, int64(1)<<k - 1
+	}
+	return -(int64(1) << (k - 1)), int64(1)<<(k-1) - 1
+}
+
+// cmpRange is a compare x < y (x ≤ y if le) of the intervals [x, X] and
+// [y, Y]: −1 where it holds for all of them, 0 where for none, else
+// either.
+func cmpRange(le bool, x, X, y, Y int64) (lo, hi int64, wrap bool, why string) {
+	switch {
+	case X < y || le && X == y:
+		return -1, -1, false, ""
+	case x > Y || !le && x == Y:
+		return 0, 0, false, ""
+	}
+	return -1, 0, false, ""
 }
 
 // wrapShift is a shift by the constant s of a wrapping low product (any

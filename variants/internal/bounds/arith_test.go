@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -120,5 +121,80 @@ func TestOrPartCmpAbsSound(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCompareAndSaturateSound: for random intervals of two independent
+// lanes of 8, 16 and 32 bits (straddling 0 and 2^(b−1) among them), the
+// interval bound of each compare predicate, VPANDN and the saturations of
+// the packs contains every value the hardware computes on every pair of
+// bit patterns within them (exhaustively over small intervals), and the
+// hardware value is the predicate's: −1 or 0.
+func TestCompareAndSaturateSound(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ops := []string{"cmpeq", "cmpne", "cmplt", "cmple", "cmpltu", "cmpleu", "andn", "and", "satu", "sats"}
+	for i := range 600 {
+		b := []uint{8, 16, 32}[i%3]
+		pick := func() (int64, int64) {
+			lo := []int64{smin(b), -3, 0, smax(b) - 2, r.Int64N(umax(b)) - 1<<(b-2)}[r.IntN(5)]
+			return lo, lo + r.Int64N(40)
+		}
+		xl, xh := pick()
+		yl, yh := pick()
+		for _, op := range ops {
+			x, y := &lane{lo: xl, hi: xh}, &lane{lo: yl, hi: yh}
+			if op == "satu" || op == "sats" {
+				y = constLane(int64(b / 2))
+			}
+			lo, hi, _, why := ivOp(op, b, x, y)
+			if why != "" {
+				continue // no bound claimed
+			}
+			for xv := x.lo; xv <= x.hi; xv++ {
+				for yv := y.lo; yv <= y.hi; yv++ {
+					v, _ := apply(op, b, xv, yv)
+					if strings.HasPrefix(op, "cmp") && v != 0 && v != -1 {
+						t.Fatalf("%s/%d of %d and %d: %d, not a mask", op, b, xv, yv, v)
+					}
+					if !within(b, v, lo, hi) {
+						t.Fatalf("%s/%d over [%d, %d] × [%d, %d]: %d at (%d, %d) outside [%d, %d]", op, b, xl, xh, y.lo, y.hi, v, xv, yv, lo, hi)
+					}
+				}
+			}
+		}
+	}
+}
+
+// within reports whether the b-bit pattern v lies in [lo, hi] in either
+// natural form.
+func within(b uint, v, lo, hi int64) bool {
+	u := v & umax(b)
+	s := wrapSigned(b, v)
+	return lo <= u && u <= hi || lo <= s && s <= hi
+}
+
+// TestPredicates: the EVEX predicates are the compares the hardware
+// makes of (src1, src2): eq, lt, le, ne, nlt, nle.
+func TestPredicates(t *testing.T) {
+	for _, c := range []struct {
+		p    uint64
+		x, y int64
+		want bool
+	}{{0, 3, 3, true}, {1, 2, 3, true}, {1, 3, 3, false}, {2, 3, 3, true}, {4, 3, 3, false}, {4, 2, 3, true},
+		{5, 3, 3, true}, {5, 2, 3, false}, {6, 4, 3, true}, {6, 3, 3, false}, {1, -1, 3, false}} {
+		op, swap, ok := predicate(c.p, true)
+		if !ok {
+			t.Fatalf("predicate %d not modelled", c.p)
+		}
+		x, y := c.x, c.y
+		if swap {
+			x, y = y, x
+		}
+		if v, _ := apply(op, 32, x, y); (v == -1) != c.want {
+			t.Errorf("predicate %d (unsigned) of %d, %d: %d, want %v", c.p, c.x, c.y, v, c.want)
+		}
+	}
+	if _, _, ok := predicate(3, false); ok {
+		t.Error("predicate 3 (false) modelled as a compare")
 	}
 }

@@ -22,13 +22,21 @@ type lane struct {
 	// operand of a multiply whose high half cancels it (Montgomery), or
 	// either side of Shoup's difference (see shoup).
 	wrap bool
-	src  int32 // the instruction that produced it; -1: input or constant
-	prov *prov // how a product computed it, for the Shoup rule; nil: unknown
+	// trunc marks a wrapping lane that is a qword's left shift whose
+	// bits left the 64 (the packing's truncation, see truncatingShift):
+	// read as a value, or stored other than to an encoding, it is an
+	// overflow.
+	trunc bool
+	src   int32 // the instruction that produced it; -1: input or constant
+	prov  *prov // how a product computed it, for the Shoup rule; nil: unknown
 }
 
 func (l *lane) String() string {
 	s := fmt.Sprintf("[%d, %d]", l.lo, l.hi)
-	if l.wrap {
+	switch {
+	case l.trunc:
+		s += " (a left shift that overflowed 64 bits)"
+	case l.wrap:
 		s += " (wrapping low product)"
 	}
 	return s
@@ -180,10 +188,26 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 	case "maxu":
 		return max(xu, yu), true
 	case "cmpgt":
-		if xs > ys {
-			return -1, true
-		}
-		return 0, true
+		return mask(xs > ys), true
+	case "cmplt":
+		return mask(xs < ys), true
+	case "cmple":
+		return mask(xs <= ys), true
+	case "cmpltu":
+		return mask(xu < yu), true
+	case "cmpleu":
+		return mask(xu <= yu), true
+	case "cmpeq":
+		return mask(xu == yu), true
+	case "cmpne":
+		return mask(xu != yu), true
+	case "andn":
+		return wrapSigned(b, ^xu&yu), true
+	case "satu", "sats":
+		l, h := satRange(op == "satu", y)
+		return min(max(xs, l), h), true
+	case "gather":
+		return wrapSigned(b, gatherBytes(b, xu, y)), true
 	case "abs":
 		return max(xs, -xs), true
 	case "mins":
@@ -199,6 +223,26 @@ func apply(op string, b uint, x, y int64) (int64, bool) {
 		return x >> s & (int64(1)<<w - 1), true
 	}
 	panic("bounds: unknown op " + op)
+}
+
+// gatherBytes is the b-bit lane whose byte k is byte sel(k) of p (4
+// bits of sel per byte, 0xf: zero), as an unsigned value.
+func gatherBytes(b uint, p, sel int64) int64 {
+	var v int64
+	for k := uint(0); k < b/8; k++ {
+		if j := sel >> (4 * k) & 0xf; j != 0xf {
+			v |= (p >> (8 * j) & 0xff) << (8 * k)
+		}
+	}
+	return v
+}
+
+// mask is a compare's lane: −1 if c, else 0.
+func mask(c bool) int64 {
+	if c {
+		return -1
+	}
+	return 0
 }
 
 func wrapSigned(b uint, x int64) int64 {

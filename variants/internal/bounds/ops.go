@@ -28,6 +28,51 @@ var laneOps = map[string]laneOp{
 	"VPSRLW": {"srl", 2}, "VPSRLD": {"srl", 4}, "VPSRLQ": {"srl", 8},
 	"VPSLLW": {"sll", 2}, "VPSLLD": {"sll", 4}, "VPSLLQ": {"sll", 8},
 	"VPCMPGTW": {"cmpgt", 2}, "VPCMPGTD": {"cmpgt", 4}, "VPCMPGTQ": {"cmpgt", 8},
+	"VPCMPEQB": {"cmpeq", 1}, "VPCMPEQW": {"cmpeq", 2}, "VPCMPEQD": {"cmpeq", 4}, "VPCMPEQQ": {"cmpeq", 8},
+}
+
+// varShifts are the shifts by a vector of counts (VPSRLVD: lane j by
+// count j).
+var varShifts = map[string]laneOp{
+	"VPSRLVW": {"srl", 2}, "VPSRLVD": {"srl", 4}, "VPSRLVQ": {"srl", 8},
+	"VPSRAVW": {"sra", 2}, "VPSRAVD": {"sra", 4}, "VPSRAVQ": {"sra", 8},
+	"VPSLLVW": {"sll", 2}, "VPSLLVD": {"sll", 4}, "VPSLLVQ": {"sll", 8},
+}
+
+// predicates are the EVEX compares with a predicate immediate (VPCMPUD
+// $1, b, a, k: a < b), by opcode: the element width and whether the
+// compare is unsigned.
+var predicates = map[string]struct {
+	w        int
+	unsigned bool
+}{
+	"VPCMPB": {1, false}, "VPCMPW": {2, false}, "VPCMPD": {4, false}, "VPCMPQ": {8, false},
+	"VPCMPUB": {1, true}, "VPCMPUW": {2, true}, "VPCMPUD": {4, true}, "VPCMPUQ": {8, true},
+}
+
+// predicate is predicate p of a compare (unsigned if u) of x with y as
+// an op on (first, second) operands: swap reports that they are (y, x).
+// ok is false for the constant predicates (3: false, 7: true).
+func predicate(p uint64, u bool) (op string, swap, ok bool) {
+	lt, le := "cmplt", "cmple"
+	if u {
+		lt, le = "cmpltu", "cmpleu"
+	}
+	switch p {
+	case 0:
+		return "cmpeq", false, true
+	case 1:
+		return lt, false, true
+	case 2:
+		return le, false, true
+	case 4:
+		return "cmpne", false, true
+	case 5: // not less: y ≤ x
+		return le, true, true
+	case 6: // not less or equal: y < x
+		return lt, true, true
+	}
+	return "", false, false
 }
 
 var moves = map[string]bool{
@@ -116,12 +161,26 @@ func (a *analysis) step(in *ir.Instruction) {
 	case zeroExt[op] != [2]int{}:
 		a.zeroExtend(in, zeroExt[op])
 		return
+	case truncations[op] != [2]int{}:
+		a.truncate(in, truncations[op])
+		return
+	case extracts[op] != 0:
+		a.extract(in, extracts[op])
+		return
+	}
+	if p, ok := packs[op]; ok {
+		a.pack(in, p.w, p.unsigned)
+		return
 	}
 	if a.masked(in) {
 		return
 	}
 	if lo, ok := laneOps[op]; ok {
 		a.lanewise(in, lo)
+		return
+	}
+	if lo, ok := varShifts[op]; ok {
+		a.varShift(in, lo)
 		return
 	}
 	if moves[op] {
@@ -168,41 +227,90 @@ func isGP(in *ir.Instruction) bool {
 	return false
 }
 
-// compareToMask models a compare into an opmask: VPCMPGTW/D/Q keeps its
-// elements as −1 or 0 lanes (with their expressions, for the masked
-// additions and subtractions computedMask models); VPCMP[U]D/Q with a
-// predicate makes the opmask unknown (a flag's, KORTEST reads it). It
+// compareToMask models a compare into an opmask: VPCMPGTW/D/Q and
+// VPCMP[U]B/W/D/Q with a predicate keep their elements as −1 or 0 lanes
+// (with their expressions, for the masked additions, subtractions and
+// zeroing moves computedMask models; KORTEST reads it for a flag). It
 // reports whether in was one.
 func (a *analysis) compareToMask(in *ir.Instruction) bool {
 	ops := in.Operands
-	if !strings.HasPrefix(in.Opcode, "VPCMP") || len(ops) < 3 {
+	if !strings.HasPrefix(in.Opcode, "VPCMP") && !strings.HasPrefix(in.Opcode, "VPTESTM") || len(ops) < 3 {
 		return false
 	}
 	dst, ok := ops[len(ops)-1].(reg.Register)
 	if !ok || dst.Kind() != reg.KindOpmask {
 		return false
 	}
+	var under []*lane // the elements of a masking opmask, if any
+	if len(ops) >= 4 {
+		if mk, isK := ops[len(ops)-2].(reg.Register); isK && mk.Kind() == reg.KindOpmask {
+			ops = append(append([]operand.Op(nil), ops[:len(ops)-2]...), ops[len(ops)-1])
+			under = a.maskElems(mk)
+		}
+	}
 	ki := int(reg.ToPhysical(dst).PhysicalIndex())
 	a.s.kok[ki], a.s.km[ki] = false, nil
 	lo, isGT := laneOps[in.Opcode]
-	if !isGT || lo.op != "cmpgt" {
-		if _, isImm := imm(ops[0]); !isImm || len(ops) != 4 {
-			a.unproven("%s into an opmask is not modelled", in.Opcode)
+	op, w, xop, yop := "cmpgt", lo.w, ops[1], ops[0]
+	tw, isTest := testm[in.Opcode]
+	switch pr, isPred := predicates[in.Opcode]; {
+	case isGT && lo.op == "cmpgt" && len(ops) == 3:
+	case isTest && len(ops) == 3:
+		op, w = "testm", tw
+	case isPred && len(ops) == 4:
+		p, isImm := imm(ops[0])
+		var swap, ok bool
+		op, swap, ok = predicate(p, pr.unsigned)
+		if !isImm || !ok {
+			a.unproven("%s with predicate %s into an opmask is not modelled", in.Opcode, ops[0].Asm())
 		}
-		return true // an unknown opmask
+		w, xop, yop = pr.w, ops[2], ops[1]
+		if swap {
+			xop, yop = yop, xop
+		}
+	default:
+		a.unproven("%s into an opmask is not modelled", in.Opcode)
 	}
-	if len(ops) != 3 {
-		a.unproven("a masked %s into an opmask is not modelled", in.Opcode)
-	}
-	n := a.sizeOf(ops[1])
-	x := a.lanesOf(a.read(ops[1], n), lo.w)
-	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	n := a.sizeOf(ops[len(ops)-2])
+	x := a.lanesOf(a.read(xop, n), w)
+	y := a.lanesOf(a.read(yop, n), w)
 	out := make([]*lane, len(x))
+	b := uint(8 * w)
 	for j := range x {
-		out[j] = a.combine("cmpgt", uint(8*lo.w), x[j], y[j], j)
+		if op == "testm" { // (x & y) ≠ 0
+			out[j] = a.combine("cmpne", b, a.combine("and", b, x[j], y[j], j), zero, j)
+		} else {
+			out[j] = a.combine(op, b, x[j], y[j], j)
+		}
+		if under != nil { // masked: the elements the opmask clears are 0
+			if j >= len(under) {
+				a.unproven("an opmask of %d elements masks %d lanes", len(under), len(x))
+			}
+			out[j] = a.combine("and", b, out[j], under[j], j)
+		}
 	}
-	a.s.km[ki], a.s.kw[ki] = out, lo.w
+	a.s.km[ki], a.s.kw[ki] = out, w
 	return true
+}
+
+// testm are VPTESTM's element widths.
+var testm = map[string]int{"VPTESTMB": 1, "VPTESTMW": 2, "VPTESTMD": 4, "VPTESTMQ": 8}
+
+// maskElems returns an opmask's elements as −1 or 0 lanes: a compare's,
+// or a constant's bits.
+func (a *analysis) maskElems(r reg.Register) []*lane {
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	if m := a.s.km[ki]; m != nil {
+		return m
+	}
+	if !a.s.kok[ki] {
+		a.unproven("opmask %s is not known", r.Asm())
+	}
+	out := make([]*lane, 64)
+	for e := range out {
+		out[e] = constLane(-int64(a.s.k[ki] >> uint(e) & 1))
+	}
+	return out
 }
 
 // sizeOf is the byte size of vector register operand op.
@@ -227,8 +335,12 @@ func (a *analysis) computedMask(in *ir.Instruction, at int, zeroing bool, g int)
 	if m == nil {
 		return false
 	}
-	lo, ok := laneOps[in.Opcode]
 	ops := in.Operands
+	if moves[in.Opcode] && zeroing && len(ops) == 3 && g == a.s.kw[ki] {
+		a.zeroingMove(in, m, g)
+		return true
+	}
+	lo, ok := laneOps[in.Opcode]
 	if !ok || (lo.op != "add" && lo.op != "sub") || zeroing || len(ops) != 4 || lo.w != a.s.kw[ki] || g != lo.w {
 		a.unproven("%s masked by a computed opmask is not modelled", in.Opcode)
 	}
@@ -251,6 +363,26 @@ func (a *analysis) computedMask(in *ir.Instruction, at int, zeroing bool, g int)
 	return true
 }
 
+// zeroingMove models a move zeroing-masked by an opmask a compare
+// computed: dst = x & m element by element (m the compare's −1 or 0
+// lane), so that the selection t·[t < m] of one variable is enumerated.
+func (a *analysis) zeroingMove(in *ir.Instruction, m []*lane, g int) {
+	ops := in.Operands
+	_, n, ok := vreg(ops[2])
+	if !ok {
+		a.unproven("%s masked by a computed opmask into memory", in.Opcode)
+	}
+	x := a.lanesOf(a.read(ops[0], n), g)
+	if len(x) > len(m) {
+		a.unproven("an opmask of %d elements for %d lanes", len(m), len(x))
+	}
+	out := make([]*lane, len(x))
+	for j := range x {
+		out[j] = a.combine("and", uint(8*g), x[j], m[j], j)
+	}
+	a.write(ops[2], cellsOf(out, g))
+}
+
 // flagOp models the instructions that only compute the kernel's flag
 // (a rejection bit returned to the caller, never an array lane): VPTEST
 // sets the zero flag to an unknown value, SETcc and MOVBLZX write an
@@ -262,6 +394,29 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 	switch {
 	case in.Opcode == "VPTEST" || in.Opcode == "KORTESTW":
 		a.s.zfOK = false
+	case in.Opcode == "VPMOVMSKB" && len(ops) == 2 && isVec(ops[0]):
+		r, ok := ops[1].(reg.Register)
+		i, gpOK := 0, false
+		if ok {
+			i, gpOK = gpIndex(r)
+		}
+		if !gpOK {
+			a.unproven("%s into %s is not modelled", in.Opcode, ops[1].Asm())
+		}
+		a.s.g[i], a.s.zfOK = a.signBits(a.read(ops[0], a.sizeOf(ops[0]))), false
+	case in.Opcode == "POPCNTL" || in.Opcode == "ADDL" || in.Opcode == "MOVL" && len(ops) == 2 && isVec(ops[0]):
+		// a count returned to the caller (of hints) or the sign bits of
+		// lanes (a compare's mask), never a lane or an address: the
+		// register becomes unknown
+		r, ok := ops[len(ops)-1].(reg.Register)
+		i, gpOK := 0, false
+		if ok {
+			i, gpOK = gpIndex(r)
+		}
+		if !gpOK {
+			a.unproven("%s into %s is not modelled", in.Opcode, ops[len(ops)-1].Asm())
+		}
+		a.s.g[i], a.s.zfOK = gp{}, false
 	case strings.HasPrefix(in.Opcode, "SET") || in.Opcode == "MOVBLZX":
 		r, ok := ops[len(ops)-1].(reg.Register)
 		i, gpOK := 0, false
@@ -274,7 +429,7 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 		a.s.g[i] = gp{}
 	case (in.Opcode == "MOVL" || in.Opcode == "MOVQ") && len(ops) == 2:
 		m, ok := ops[1].(operand.Mem)
-		if _, isReg := ops[0].(reg.Register); !ok || !isReg || m.Base == nil || m.Base.Asm() != "FP" || !strings.HasPrefix(m.Symbol.Name, "ret") {
+		if _, isReg := ops[0].(reg.Register); !ok || !isReg || !a.resultSlot(m) {
 			return false
 		}
 	default:
@@ -283,11 +438,32 @@ func (a *analysis) flagOp(in *ir.Instruction) bool {
 	return true
 }
 
+// resultSlot reports whether m is a result of the function (ret+N(FP),
+// or a named one: at or past the parameters' bytes).
+func (a *analysis) resultSlot(m operand.Mem) bool {
+	if m.Base == nil || m.Base.Asm() != "FP" {
+		return false
+	}
+	if strings.HasPrefix(m.Symbol.Name, "ret") {
+		return true
+	}
+	sig := a.fn.Signature
+	return sig != nil && m.Disp >= sig.Params().Bytes() && m.Disp < sig.Bytes()
+}
+
 // movd models MOVD and VMOVD of a general-purpose register into the low
 // 32 bits of a vector register (its constant, else any 32-bit value),
 // the rest of the XMM zeroed (VMOVD: all of it; MOVD keeps the upper
 // bytes of a wider register).
 func (a *analysis) movd(in *ir.Instruction) {
+	if _, _, isV := vreg(in.Operands[0]); isV && len(in.Operands) == 2 {
+		if r, ok := in.Operands[1].(reg.Register); ok {
+			if gi, ok := gpIndex(r); ok {
+				a.s.g[gi] = gp{} // a lane into a register: a count's, unknown
+				return
+			}
+		}
+	}
 	src, ok := in.Operands[0].(reg.Register)
 	i, vok := 0, false
 	if len(in.Operands) == 2 {
@@ -313,6 +489,8 @@ func (a *analysis) movd(in *ir.Instruction) {
 	}
 	a.s.v[i] = [64]cell(cs)
 }
+
+func isVec(op operand.Op) bool { _, _, ok := vreg(op); return ok }
 
 // zeroExt are the zero extensions: source and destination lane widths.
 var zeroExt = map[string][2]int{
@@ -382,6 +560,10 @@ func (a *analysis) gpop(in *ir.Instruction) {
 		return
 	}
 	dst, ok := ops[len(ops)-1].(reg.Register)
+	if m, isMem := ops[len(ops)-1].(operand.Mem); !ok && isMem && (in.Opcode == "MOVL" || in.Opcode == "MOVQ") && len(ops) == 2 {
+		a.scalarStore(ops[0], m, map[string]int{"MOVL": 4, "MOVQ": 8}[in.Opcode])
+		return
+	}
 	if !ok {
 		a.unproven("a scalar store is not modelled")
 	}
@@ -502,6 +684,71 @@ func (a *analysis) gpop(in *ir.Instruction) {
 	}
 }
 
+// signBits is VPMOVMSKB's register: bit i the sign of byte i, a
+// constant where every byte is one, else unknown.
+func (a *analysis) signBits(cs []cell) gp {
+	var v int64
+	for i, c := range cs {
+		if c.l == nil || !c.l.isConst() {
+			return gp{}
+		}
+		v |= int64(byteOf(c)>>7) << i
+	}
+	return gp{kind: gpConst, c: v}
+}
+
+// opmaskBits is an opmask's value in a register: its constant, or the
+// bits of a compare's elements where each is a constant, else unknown.
+func (a *analysis) opmaskBits(op operand.Op) gp {
+	r, ok := op.(reg.Register)
+	if !ok || r.Kind() != reg.KindOpmask {
+		return gp{}
+	}
+	ki := int(reg.ToPhysical(r).PhysicalIndex())
+	if a.s.kok[ki] {
+		return gp{kind: gpConst, c: int64(a.s.k[ki])}
+	}
+	var v int64
+	for e, l := range a.s.km[ki] {
+		if !l.isConst() || e >= 64 {
+			return gp{}
+		}
+		v |= (-l.lo & 1) << e
+	}
+	if a.s.km[ki] == nil {
+		return gp{}
+	}
+	return gp{kind: gpConst, c: v}
+}
+
+// scalarStore models the store of n bytes of a general-purpose register
+// to memory (the bits of a compare's opmask, a byte-encoded message):
+// its constant's bytes, else each byte any value, a fresh byte lane in
+// [−128, 127] (every pattern).
+func (a *analysis) scalarStore(src operand.Op, m operand.Mem, n int) {
+	r, ok := src.(reg.Register)
+	gi, gpOK := 0, false
+	if ok {
+		gi, gpOK = gpIndex(r)
+	}
+	if !gpOK {
+		a.unproven("a store of %s is not modelled", src.Asm())
+	}
+	g := a.s.g[gi]
+	if g.kind == gpPtr {
+		a.unproven("a store of a pointer")
+	}
+	cs := make([]cell, n)
+	for k := range cs {
+		l := a.newVar(smin(8), smax(8), false)
+		if g.kind == gpConst {
+			l = constLane(wrapSigned(8, g.c>>(8*k)))
+		}
+		cs[k] = cell{l: l, w: 1}
+	}
+	a.write(m, cs)
+}
+
 // gpVal is the value of a scalar register or immediate operand.
 func (a *analysis) gpVal(op operand.Op) gp {
 	if v, ok := imm(op); ok {
@@ -527,6 +774,12 @@ func (a *analysis) kop(in *ir.Instruction) {
 	}
 	ops := in.Operands
 	dst, ok := ops[1].(reg.Register)
+	if gi, isGP := gpIndex(dst); ok && isGP {
+		// an opmask's bits in a register (a count's, an encoding's): its
+		// constant where every element is known, else unknown
+		a.s.g[gi] = a.opmaskBits(ops[0])
+		return
+	}
 	if !ok || dst.Kind() != reg.KindOpmask {
 		a.unproven("a store of an opmask")
 	}
@@ -631,6 +884,36 @@ func (a *analysis) lanewise(in *ir.Instruction, lo laneOp) {
 	a.write(ops[2], cellsOf(out, lo.w))
 }
 
+// varShift models a shift by a vector of counts, each a constant: lane
+// j shifted by count j as by an immediate; a count of the lane width or
+// more gives 0 (logical) or the sign (arithmetic: a shift by width − 1).
+func (a *analysis) varShift(in *ir.Instruction, lo laneOp) {
+	ops := in.Operands
+	if len(ops) != 3 {
+		a.unproven("%s with %d operands", in.Opcode, len(ops))
+	}
+	n := a.size(in)
+	x := a.lanesOf(a.read(ops[1], n), lo.w)
+	y := a.lanesOf(a.read(ops[0], n), lo.w)
+	b := uint(8 * lo.w)
+	out := make([]*lane, len(x))
+	for j := range x {
+		c, _, ok := unsignedView(b, y[j].lo, y[j].hi)
+		switch {
+		case !y[j].isConst() || !ok:
+			a.unproven("%s by a count that is not a constant (lane %d)", in.Opcode, j)
+		case c >= int64(b) && lo.op != "sra":
+			out[j] = zero
+			if x[j].wrap {
+				a.overflow(j, "%s of a wrapping low product by %d", lo.op, c)
+			}
+		default:
+			out[j] = a.combine(lo.op, b, x[j], constLane(min(c, int64(b)-1)), j)
+		}
+	}
+	a.write(ops[2], cellsOf(out, lo.w))
+}
+
 // shiftMove applies a shift by whole lanes of the source's storage as a
 // byte move (VPSLLQ $32 of 16-bit lanes moves two lanes up); it reports
 // whether it did.
@@ -675,6 +958,9 @@ func (a *analysis) shiftMove(in *ir.Instruction, lo laneOp, c, n int) bool {
 // combine computes op on lanes x and y of b bits, lane j of the
 // destination.
 func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
+	if (x.trunc || y.trunc) && op != "or" {
+		a.overflow(j, "%s reads %s as a value", op, pick(x.trunc, x, y))
+	}
 	if op == "sub" && b == 32 {
 		if lo, hi, ok := shoup(x, y); ok {
 			return a.newVar(lo, hi, false)
@@ -692,12 +978,22 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 			l.wrap = op == "sll"
 			return l
 		}
-		if (x.wrap || y.wrap) && !multiplies[op] {
+		if (x.wrap || y.wrap) && !multiplies[op] && op != "or" {
 			a.overflow(j, "%s reads a wrapping low product as a value", op)
 		}
 		r, ok := apply(op, b, x.lo, y.lo)
+		if !ok && op == "sll" && truncatingShift(b, x.lo) {
+			l := constLane(wrapSigned(b, shiftPattern(op, b, x.lo, y.lo)))
+			l.wrap, l.trunc = true, true
+			return l
+		}
 		if !ok {
 			a.overflow(j, "%s of %d and %d overflows %d bits", op, x.lo, y.lo, b)
+		}
+		if op == "or" && (x.wrap || y.wrap) {
+			l := constLane(r)
+			l.wrap, l.trunc = true, x.trunc || y.trunc
+			return l
 		}
 		l := constLane(r)
 		if op == "mullo" && (x.wrap || y.wrap || !fits(b, mulExact(b, x.lo, y.lo), mulExact(b, x.lo, y.lo))) {
@@ -706,6 +1002,11 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 		return l
 	}
 	lo, hi, wrap, why := ivOp(op, b, x, y)
+	if trunc := wrap && (op == "sll" && !x.wrap || op == "or" && (x.trunc || y.trunc)); trunc {
+		l := a.newVar(lo, hi, true)
+		l.trunc = true
+		return l
+	}
 	sym := x.sym
 	if x.isConst() {
 		sym = y.sym
@@ -723,7 +1024,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	both := !x.isConst() && !y.isConst()
 	if both && !exprOf(x).hasWrap() && !exprOf(y).hasWrap() {
 		var r enumVal
-		if v.Hi-v.Lo < maxEnum {
+		if v.width() < maxEnum {
 			r = enumerate(e, v.Lo, v.Hi)
 		} else {
 			r = bisect(e, v.Lo, v.Hi)
@@ -736,7 +1037,7 @@ func (a *analysis) combine(op string, b uint, x, y *lane, j int) *lane {
 	if why != "" {
 		a.overflow(j, "%s", why)
 	}
-	if e.dep > maxDepth(v) || wrap {
+	if e.dep > a.maxDepth(sym) || wrap {
 		return a.newVar(lo, hi, wrap)
 	}
 	return &lane{lo: lo, hi: hi, sym: sym, e: e, wrap: wrap, src: int32(a.i)}
@@ -756,12 +1057,15 @@ func shiftPattern(op string, b uint, x, s int64) int64 {
 	return xu >> uint(s)
 }
 
-// maxDepth is the deepest expression of variable v that combine keeps
+// maxDepth is the deepest expression of variable sym that combine keeps
 // (deeper ones become a fresh variable over their bound, the correlation
 // given up): 12, and 24 for a variable of at most 2^12 values (an input
-// byte's bit sums, CBD), whose enumeration stays cheap.
-func maxDepth(v Interval) int {
-	if v.Hi-v.Lo < 1<<12 {
+// byte's bit sums, CBD) or bytes gathered into a lane of at most maxEnum
+// values (CBD3's pair of bytes, see gather), whose enumeration stays
+// cheap.
+func (a *analysis) maxDepth(sym int32) int {
+	v := a.vars[sym]
+	if v.width() < 1<<12 || a.deep[sym] && v.width() < maxEnum {
 		return 24
 	}
 	return 12
@@ -804,6 +1108,10 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 	}
 	g := maskElem(in.Opcode)
 	dst := in.Operands[len(in.Operands)-1]
+	if m, isMem := dst.(operand.Mem); isMem && moves[in.Opcode] && !zeroing && len(in.Operands) == 3 && g > 0 && at == 1 {
+		a.maskedStore(in.Operands[0], a.kmask(in.Operands[1]), g, m)
+		return true
+	}
 	if _, _, ok := vreg(dst); !ok || g == 0 || at != len(in.Operands)-2 {
 		a.unproven("the masked form of %s is not modelled", in.Opcode)
 	}
@@ -813,6 +1121,10 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 	k := a.kmask(in.Operands[at])
 	di, n, _ := vreg(dst)
 	old := a.s.v[di]
+	if m, isMem := in.Operands[0].(operand.Mem); isMem && moves[in.Opcode] && len(in.Operands) == 3 {
+		a.maskedLoad(m, k, g, n, zeroing, di)
+		return true
+	}
 	c := *in
 	c.Suffixes = nil
 	c.Operands = append(append([]operand.Op(nil), in.Operands[:at]...), dst)
@@ -830,6 +1142,42 @@ func (a *analysis) maskedForm(in *ir.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// maskedLoad models a move from memory masked by the constant opmask k
+// (elements of g bytes, n bytes in all): only the selected elements are
+// read (a masked load near the end of an input reads nothing beyond
+// it), the others zeroed or kept.
+func (a *analysis) maskedLoad(m operand.Mem, k uint64, g, n int, zeroing bool, di int) {
+	region, off := a.addr(m)
+	out := a.s.v[di]
+	for e := 0; e < n/g; e++ {
+		for b := e * g; b < (e+1)*g; b++ {
+			switch {
+			case k>>uint(e)&1 != 0:
+				out[b] = a.memCell(region, off+int64(b))
+			case zeroing:
+				out[b] = cell{l: zero, w: 1}
+			}
+		}
+	}
+	for b := n; b < 64; b++ {
+		out[b] = cell{l: zero, w: 1}
+	}
+	a.s.v[di] = out
+}
+
+// maskedStore models a store masked by the constant opmask k (elements
+// of g bytes): only the selected elements are written.
+func (a *analysis) maskedStore(src operand.Op, k uint64, g int, m operand.Mem) {
+	n := a.sizeOf(src)
+	cs := a.read(src, n)
+	for e := 0; e < n/g; e++ {
+		if k>>uint(e)&1 == 0 {
+			continue
+		}
+		a.write(operand.Mem{Base: m.Base, Index: m.Index, Scale: m.Scale, Symbol: m.Symbol, Disp: m.Disp + e*g}, cs[e*g:(e+1)*g])
+	}
 }
 
 // maskElem is the element size in bytes an opmask selects for opcode;

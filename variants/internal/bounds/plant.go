@@ -44,6 +44,12 @@ var Plants = []Plant{
 			}
 			return fn, out, nil
 		}},
+	{Defect: "highbits-wrap-removed", Kernel: "mldsa.lowbits", Variant: "isa=avx2/unroll=4",
+		Doc:    "HighBits without its wrap of r1 = m to 0 (the VPCMPEQD and VPANDN of Decompose removed): r1 reaches 44 for γ2 = (q−1)/88 (the contract's second set of c)",
+		Mutate: removeFirst(highBitsWrap)},
+	{Defect: "cbd3-sign-fix-removed", Kernel: "mlkem.cbd3", Variant: "isa=avx2/unroll=1",
+		Doc:    "CBD3 without its sign fix x + (q & (x >> 15)) (the VPADDW removed): the coefficients stay in [−3, 3], not canonical",
+		Mutate: removeFirst(signFix)},
 	{Defect: "shoup-correction-removed", Kernel: "mldsa.invntt", Variant: "isa=avx2/regs=mem/shuf=unpack/reorder=undo/red=lazy/canon=min/mul=shoup/align=none",
 		Doc:    "the correction min(x, x+q) after the last Shoup product (lo32(x·w) − lo32(t·q), proven by its identity) removed",
 		Mutate: afterShoup},
@@ -65,6 +71,32 @@ func afterShoup(fn *ir.Function, ps []Param) (*ir.Function, []Param, error) {
 		}
 	}
 	return nil, nil, fmt.Errorf("%s: no correction after a Shoup product", fn.Name)
+}
+
+// highBitsWrap matches HighBits' wrap of r1 = m to 0 on AVX2: VPCMPEQD
+// of m and r1 into e, then VPANDN r1, e, r1.
+func highBitsWrap(insts []*ir.Instruction, i int) []int {
+	if i+1 >= len(insts) || insts[i].Opcode != "VPCMPEQD" || insts[i+1].Opcode != "VPANDN" {
+		return nil
+	}
+	c, n := insts[i].Operands, insts[i+1].Operands
+	if !sameReg(c[2], n[1]) || !sameReg(n[0], n[2]) {
+		return nil
+	}
+	return []int{i, i + 1}
+}
+
+// signFix matches the addition of the sign fix x + (q & (x >> 15)):
+// VPSRAW $15, x, m, VPAND of a constant into m, then VPADDW m, x, x.
+func signFix(insts []*ir.Instruction, i int) []int {
+	if i < 2 || insts[i].Opcode != "VPADDW" || insts[i-1].Opcode != "VPAND" || insts[i-2].Opcode != "VPSRAW" {
+		return nil
+	}
+	s, a, m := insts[i-2].Operands, insts[i-1].Operands, insts[i].Operands
+	if c, ok := imm(s[0]); !ok || c != 15 || !sameReg(s[2], a[2]) || !sameReg(a[2], m[0]) || !sameReg(m[1], s[1]) || !sameReg(m[1], m[2]) {
+		return nil
+	}
+	return []int{i}
 }
 
 // A pattern finds the instructions to remove at index i of insts (nil:
@@ -147,8 +179,10 @@ func (r PlantResult) OK() bool {
 	return r.Err == nil && r.Result.Status == Overflow && f != nil && f.Lane >= 0 && f.Instr != ""
 }
 
-// RunPlant plants p on fn (analysed with params) and analyses the copy.
-func RunPlant(p Plant, fn *ir.Function, d Data, params []Param) PlantResult {
+// RunPlant plants p on fn (analysed with params and, if any, the
+// integer parameters' values and the constants' sets: one run each, as
+// AnalyzeAll) and analyses the copy.
+func RunPlant(p Plant, fn *ir.Function, d Data, params []Param, scalars ...ScalarValues) PlantResult {
 	c, ps, err := p.Mutate(fn, params)
 	if err != nil {
 		return PlantResult{Plant: p, Err: err}
@@ -160,7 +194,7 @@ func RunPlant(p Plant, fn *ir.Function, d Data, params []Param) PlantResult {
 		}
 		return PlantResult{Plant: p, Result: AnalyzeWords(c, d, wc)}
 	}
-	return PlantResult{Plant: p, Result: Analyze(c, d, ps)}
+	return PlantResult{Plant: p, Result: AnalyzeAll(c, d, ps, scalars)}
 }
 
 // removeLayer removes the final subtraction of every Barrett reduction

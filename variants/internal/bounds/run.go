@@ -65,10 +65,10 @@ func Check() error {
 func ParamsOf(k contract.Kernel) []Param {
 	var ps []Param
 	for _, a := range k.Args {
-		if a.Values != nil {
-			continue // a scalar: ScalarsOf
+		if a.Values != nil || a.Sets != nil {
+			continue // a scalar or a set of constants: ScalarsOf
 		}
-		p := Param{Name: a.Name, Elem: a.Elem, Lanes: a.Lanes}
+		p := Param{Name: a.Name, Elem: a.Elem, Lanes: a.Lanes, Encoding: a.Encoding}
 		if a.In != nil {
 			p.In = &Interval{a.In.Lo, a.In.Hi}
 		}
@@ -81,12 +81,24 @@ func ParamsOf(k contract.Kernel) []Param {
 }
 
 // ScalarsOf returns the values of a kernel's integer parameters (its
-// contract's Args with Values), which AnalyzeAll runs one by one.
+// contract's Args with Values) and the sets of its arrays of constants
+// (Args with Sets), which AnalyzeAll runs one by one.
 func ScalarsOf(k contract.Kernel) []ScalarValues {
 	var ss []ScalarValues
 	for _, a := range k.Args {
-		if a.Values != nil {
+		switch {
+		case a.Values != nil:
 			ss = append(ss, ScalarValues{Name: a.Name, Values: a.Values})
+		case a.Sets != nil:
+			s := ScalarValues{Name: a.Name, Elem: a.Elem}
+			for _, set := range a.Sets {
+				var lanes []Interval
+				for _, b := range set {
+					lanes = append(lanes, Interval{b.Lo, b.Hi})
+				}
+				s.Sets = append(s.Sets, lanes)
+			}
+			ss = append(ss, s)
 		}
 	}
 	return ss
@@ -259,7 +271,7 @@ func plants(rs []*VariantResult) []PlantResult {
 			mu.Lock()
 			fn := fns[r.Symbol]
 			mu.Unlock()
-			out = append(out, RunPlant(p, fn, data, ParamsOf(k)))
+			out = append(out, RunPlant(p, fn, data, ParamsOf(k), ScalarsOf(k)...))
 		}
 	}
 	return out

@@ -8,10 +8,41 @@ import (
 )
 
 // A ScalarValues is the contract of an integer parameter: the values a
-// caller passes (a vector length k, a row stride).
+// caller passes (a vector length k, a row stride); or, if Sets, of a
+// small array of Elem-byte constants (Decompose's constants of one γ2):
+// the alternatives for its lanes' bounds, each lane a constant where its
+// interval is one value.
 type ScalarValues struct {
 	Name   string
 	Values []int64
+	Elem   int
+	Sets   [][]Interval
+}
+
+// choices is the number of alternatives of s.
+func (s ScalarValues) choices() int {
+	if s.Sets != nil {
+		return len(s.Sets)
+	}
+	return len(s.Values)
+}
+
+// param is the parameter of choice i of s, and its name in a finding.
+func (s ScalarValues) param(i int) (Param, string) {
+	if s.Sets != nil {
+		set := s.Sets[i]
+		var vs []string
+		for _, v := range set {
+			if v.Lo == v.Hi {
+				vs = append(vs, fmt.Sprint(v.Lo))
+			} else {
+				vs = append(vs, v.String())
+			}
+		}
+		return Param{Name: s.Name, Elem: s.Elem, Lanes: len(set), LaneIn: set},
+			fmt.Sprintf("%s={%s}", s.Name, strings.Join(vs, ", "))
+	}
+	return Param{Name: s.Name, Scalar: true, Value: s.Values[i]}, fmt.Sprintf("%s=%d", s.Name, s.Values[i])
 }
 
 // AnalyzeAll runs Analyze once per combination of the scalar parameters'
@@ -25,8 +56,9 @@ func AnalyzeAll(fn *ir.Function, data Data, params []Param, scalars []ScalarValu
 		ps := append([]Param(nil), params...)
 		var names []string
 		for i, s := range scalars {
-			ps = append(ps, Param{Name: s.Name, Scalar: true, Value: combo[i]})
-			names = append(names, fmt.Sprintf("%s=%d", s.Name, combo[i]))
+			p, name := s.param(combo[i])
+			ps = append(ps, p)
+			names = append(names, name)
 		}
 		r := Analyze(fn, data, ps)
 		if r.Status != Proven {
@@ -44,6 +76,10 @@ func AnalyzeAll(fn *ir.Function, data Data, params []Param, scalars []ScalarValu
 		joined.Out = Interval{min(joined.Out.Lo, r.Out.Lo), max(joined.Out.Hi, r.Out.Hi)}
 		for name, ls := range r.Lanes {
 			for j, l := range ls {
+				if j >= len(joined.Lanes[name]) { // more lanes written (a wider encoding)
+					joined.Lanes[name] = append(joined.Lanes[name], l)
+					continue
+				}
 				o := &joined.Lanes[name][j]
 				o.Lo, o.Hi = min(o.Lo, l.Lo), max(o.Hi, l.Hi)
 			}
@@ -52,15 +88,15 @@ func AnalyzeAll(fn *ir.Function, data Data, params []Param, scalars []ScalarValu
 	return *joined
 }
 
-// combinations returns every choice of one value per scalar (one empty
-// choice if there are none).
-func combinations(scalars []ScalarValues) [][]int64 {
-	out := [][]int64{nil}
+// combinations returns every choice of one alternative per scalar, as
+// their indices (one empty choice if there are none).
+func combinations(scalars []ScalarValues) [][]int {
+	out := [][]int{nil}
 	for _, s := range scalars {
-		var next [][]int64
+		var next [][]int
 		for _, c := range out {
-			for _, v := range s.Values {
-				next = append(next, append(append([]int64(nil), c...), v))
+			for v := range s.choices() {
+				next = append(next, append(append([]int(nil), c...), v))
 			}
 		}
 		out = next

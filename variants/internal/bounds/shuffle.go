@@ -220,6 +220,34 @@ func (a *analysis) shuffle(in *ir.Instruction) bool {
 			}
 			return s1[d]
 		})
+	case "VPINSRB", "VPINSRW", "VPINSRD", "VPINSRQ":
+		g := map[byte]int{'B': 1, 'W': 2, 'D': 4, 'Q': 8}[in.Opcode[6]]
+		if len(ops) != 4 || n != 16 {
+			return false
+		}
+		if _, isMem := ops[1].(operand.Mem); !isMem {
+			return false // from a general-purpose register: not modelled
+		}
+		c := int(a.immOf(ops[0])) % (16 / g)
+		ins := a.read(ops[1], g)
+		s1 := src(2)
+		set(func(d int) cell {
+			if d/g == c {
+				return ins[d%g]
+			}
+			return s1[d]
+		})
+	case "VMOVQ": // the low qword, the rest of the destination zeroed
+		_, isMem := ops[0].(operand.Mem)
+		if _, _, isV := vreg(ops[0]); !isMem && !isV || len(ops) != 2 {
+			return false
+		}
+		if _, _, isV := vreg(ops[1]); !isV {
+			if _, isMem := ops[1].(operand.Mem); !isMem {
+				return false
+			}
+		}
+		a.write(last, a.read(ops[0], 8))
 	case "VEXTRACTI128", "VEXTRACTI32X4", "VEXTRACTI64X2", "VEXTRACTI64X4", "VEXTRACTI32X8":
 		g := 16
 		if in.Opcode == "VEXTRACTI64X4" || in.Opcode == "VEXTRACTI32X8" {
@@ -255,8 +283,8 @@ func (a *analysis) indices(cs []cell, n, g int) []int {
 }
 
 // bitwise models the bitwise operations: a register with itself
-// (zeroing idioms and copies), constants, and an AND with a constant
-// mask.
+// (zeroing idioms and copies), constants, and AND and ANDN lane by
+// lane.
 func (a *analysis) bitwise(in *ir.Instruction) {
 	ops := in.Operands
 	if len(ops) != 3 {
@@ -316,9 +344,14 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 			a.write(ops[2], cs)
 			return
 		}
-		w := int(x[0].w)
-		if x[0].l == nil || y[0].l == nil || int(y[0].w) != w {
+		if x[0].l == nil || y[0].l == nil {
 			a.unproven("an OR of bytes that may both be nonzero")
+		}
+		// lane by lane at the wider operand's width, or the widest at
+		// which both assemble (a dword and zeros ORed into a qword)
+		w := max(int(x[0].w), int(y[0].w))
+		for w > 1 && !(assemblable(x, w) && assemblable(y, w)) {
+			w /= 2
 		}
 		xl, yl := a.lanesOf(x, w), a.lanesOf(y, w)
 		out := make([]*lane, len(xl))
@@ -328,22 +361,110 @@ func (a *analysis) bitwise(in *ir.Instruction) {
 		a.write(ops[2], cellsOf(out, w))
 		return
 	}
-	if !and {
+	andn := strings.HasPrefix(in.Opcode, "VPANDN")
+	if !and && !andn {
 		a.unproven("%s of non-constant lanes is not modelled", in.Opcode)
 	}
-	if allConst(x) {
-		x, y = y, x
+	if and {
+		if cs, ok := byteSelect(x, y); ok {
+			a.write(ops[2], cs)
+			return
+		}
 	}
-	if !allConst(y) || x[0].l == nil {
-		a.unproven("%s of two non-constant vectors is not modelled", in.Opcode)
+	// lane by lane at the width of a non-constant operand's lanes (x
+	// first), or the widest narrower width at which both operands
+	// assemble (the halves of a qword merged from two lanes): x & y, or
+	// ^x & y for VPANDN; of two lanes of one variable enumerated (a
+	// compare's mask selecting its operand), else interval arithmetic
+	w := 0
+	for _, cs := range [][]cell{x, y} {
+		if !allConst(cs) && cs[0].l != nil {
+			w = int(cs[0].w)
+			break
+		}
 	}
-	w := int(x[0].w)
+	if w == 0 {
+		a.unproven("%s of a vector nothing wrote", in.Opcode)
+	}
+	for w > 1 && !(assemblable(x, w) && assemblable(y, w)) {
+		w /= 2
+	}
+	op := "and"
+	if andn {
+		op = "andn"
+	}
 	xl, yl := a.lanesOf(x, w), a.lanesOf(y, w)
 	out := make([]*lane, len(xl))
 	for j := range xl {
-		out[j] = a.combine("and", uint(8*w), xl[j], yl[j], j)
+		out[j] = a.combine(op, uint(8*w), xl[j], yl[j], j)
 	}
 	a.write(ops[2], cellsOf(out, w))
+}
+
+// byteSelect is an AND with a constant whose every byte is 0x00 or
+// 0xff (either operand): the other operand's bytes where it is 0xff,
+// zero bytes elsewhere, as byte references. ok is false otherwise.
+func byteSelect(x, y []cell) ([]cell, bool) {
+	isMask := func(cs []cell) bool {
+		for _, c := range cs {
+			if c.l == nil || !c.l.isConst() || byteOf(c) != 0 && byteOf(c) != 0xff {
+				return false
+			}
+		}
+		return true
+	}
+	if !isMask(y) {
+		x, y = y, x
+	}
+	if !isMask(y) {
+		return nil, false
+	}
+	out := make([]cell, len(x))
+	for d := range out {
+		out[d] = cell{l: zero, w: 1}
+		if byteOf(y[d]) == 0xff {
+			out[d] = x[d]
+		}
+	}
+	return out, true
+}
+
+// assemblable reports whether every w-byte chunk of cs is one lane's
+// bytes in order (the lane, or a part of a wider one at a multiple of
+// w), constant, or whole narrower lanes.
+func assemblable(cs []cell, w int) bool {
+	for e := 0; e+w <= len(cs); e += w {
+		ch := zeroAsOwn(cs[e : e+w])
+		c0 := ch[0]
+		if c0.l == nil {
+			return false
+		}
+		konst, one, whole := true, int(c0.k)%w == 0 && int(c0.w) >= w, true
+		for k := 0; k < w; {
+			c := ch[k]
+			if c.l == nil {
+				return false
+			}
+			konst = konst && c.l.isConst()
+			one = one && c.l == c0.l && int(c.k) == int(c0.k)+k
+			pw := int(c.w)
+			if c.k != 0 || pw >= w || k+pw > w {
+				whole = false
+				k++
+				continue
+			}
+			for j := 0; j < pw; j++ {
+				if ch[k+j].l != c.l || int(ch[k+j].k) != j {
+					whole = false
+				}
+			}
+			k += pw
+		}
+		if !konst && !one && !whole {
+			return false
+		}
+	}
+	return true
 }
 
 // orMerge is the OR of two vectors that never both have a one bit in

@@ -37,21 +37,21 @@ func TestBoundsMLKEMNTT(t *testing.T) {
 	}
 }
 
-// TestBoundsUncoveredFails: kernels the analysis does not cover yet
-// (mlkem.compress: no contract) are reported unproven, and the command
-// fails; every ML-DSA MulNTT variant (mul=ifma and ifma2 by the Barrett
-// rule) is proven.
+// TestBoundsUncoveredFails: a kernel asked for that has no contract
+// (mlkem.encode12, a packing of no arithmetic) is reported unproven, and
+// the command fails; every ML-DSA MulNTT variant (mul=ifma and ifma2 by
+// the Barrett rule) is proven.
 func TestBoundsUncoveredFails(t *testing.T) {
-	out, _, code := runCLI(t, "bounds", "--kernel", "mlkem.compress,mldsa.mulntt")
-	if code != 1 || !strings.Contains(out, "mlkem.compress ") || strings.Contains(out, " overflow ") {
-		t.Fatalf("bounds --kernel mlkem.compress,mldsa.mulntt: exit %d, want 1 with unproven lines:\n%s", code, out)
+	out, _, code := runCLI(t, "bounds", "--kernel", "mlkem.encode12,mldsa.mulntt")
+	if code != 1 || !strings.Contains(out, "mlkem.encode12 ") || strings.Contains(out, " overflow ") {
+		t.Fatalf("bounds --kernel mlkem.encode12,mldsa.mulntt: exit %d, want 1 with unproven lines:\n%s", code, out)
 	}
 	ifma := 0
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)
 		switch {
-		case len(f) == 4 && f[0] == "mlkem.compress" && f[2] != "unproven":
-			t.Errorf("mlkem.compress has no contract, yet %q", l)
+		case len(f) == 4 && f[0] == "mlkem.encode12" && f[2] != "unproven":
+			t.Errorf("mlkem.encode12 has no contract, yet %q", l)
 		case len(f) == 4 && f[0] == "mldsa.mulntt" && f[2] != "proven":
 			t.Errorf("want proven: %q", l)
 		case len(f) == 4 && f[0] == "mldsa.mulntt" && strings.Contains(f[1], "mul=ifma2"):
@@ -60,6 +60,16 @@ func TestBoundsUncoveredFails(t *testing.T) {
 	}
 	if ifma == 0 {
 		t.Errorf("no mul=ifma2 variant listed:\n%s", out)
+	}
+}
+
+// TestBoundsAll: every variant of every arithmetic kernel is proven, so
+// the full command succeeds.
+func TestBoundsAll(t *testing.T) {
+	out, stderr, code := runCLI(t, "bounds")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || !strings.HasSuffix(lines[len(lines)-1], " proven, 0 overflow, 0 unproven") {
+		t.Fatalf("bounds: exit %d, last line %q: %s", code, lines[len(lines)-1], stderr)
 	}
 }
 

@@ -38,7 +38,11 @@ var matVec = kernelset.Slot[matVecFn]{Name: "mldsa.matvec", Generic: matVecGener
 // canonical: the dispatched kernel mldsa.matvec on the consecutive
 // polynomials of the row a and the vector v (len(v) of each).
 func mulRow(acc *poly, a, v []poly) {
-	matVec.Fn()(escape.Hide(acc), escape.Hide(&a[0]), escape.Hide(&v[0]), len(v))
+	fn, ok := matVec.Ready()
+	if !ok {
+		fn = matVec.Fn()
+	}
+	fn(escape.Hide(acc), escape.Hide(&a[0]), escape.Hide(&v[0]), len(v))
 }
 
 // checkMatVec compares the row products of rows and vectors of l = 1 to

@@ -136,29 +136,49 @@ func registerRoundLab() {
 
 // lowBits is mldsa.lowbits.
 func lowBits(w, cs2 *poly, r1 *[n]uint8, c *roundConsts) bool {
-	return lowBitsSlot.Fn()(escape.Hide(w), escape.Hide(cs2), escape.Hide(r1), escape.Hide(c)) != 0
+	fn, ok := lowBitsSlot.Ready()
+	if !ok {
+		fn = lowBitsSlot.Fn()
+	}
+	return fn(escape.Hide(w), escape.Hide(cs2), escape.Hide(r1), escape.Hide(c)) != 0
 }
 
 // makeHint is mldsa.makehint: the hint count, and true if ‖ct0‖ is over
 // the limit.
 func makeHint(r, ct0 *poly, r1, h *[n]uint8, c *roundConsts) (int, bool) {
-	count, bad := makeHintSlot.Fn()(escape.Hide(r), escape.Hide(ct0), escape.Hide(r1), escape.Hide(h), escape.Hide(c))
+	fn, ok := makeHintSlot.Ready()
+	if !ok {
+		fn = makeHintSlot.Fn()
+	}
+	count, bad := fn(escape.Hide(r), escape.Hide(ct0), escape.Hide(r1), escape.Hide(h), escape.Hide(c))
 	return int(count), bad != 0
 }
 
 // response is mldsa.response: true if ‖z‖ is over limit.
 func response(z, cs1 *poly, limit int32) bool {
-	return responseSlot.Fn()(escape.Hide(z), escape.Hide(cs1), limit) != 0
+	fn, ok := responseSlot.Ready()
+	if !ok {
+		fn = responseSlot.Fn()
+	}
+	return fn(escape.Hide(z), escape.Hide(cs1), limit) != 0
 }
 
 // power2RoundT is mldsa.power2round.
 func power2RoundT(t1, t0, s2 *poly) {
-	power2RoundSlot.Fn()(escape.Hide(t1), escape.Hide(t0), escape.Hide(s2))
+	fn, ok := power2RoundSlot.Ready()
+	if !ok {
+		fn = power2RoundSlot.Fn()
+	}
+	fn(escape.Hide(t1), escape.Hide(t0), escape.Hide(s2))
 }
 
 // w1Pack4 is mldsa.w1pack4.
 func w1Pack4(dst []byte, w *poly, c *roundConsts) {
-	w1Pack4Slot.Fn()(escape.Hide((*[n / 2]byte)(dst)), escape.Hide(w), escape.Hide(c))
+	fn, ok := w1Pack4Slot.Ready()
+	if !ok {
+		fn = w1Pack4Slot.Fn()
+	}
+	fn(escape.Hide((*[n / 2]byte)(dst)), escape.Hide(w), escape.Hide(c))
 }
 
 // Verification of the rounding kernels: boundary polynomials (every

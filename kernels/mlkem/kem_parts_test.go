@@ -499,3 +499,29 @@ func TestMatVec(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualWords checks decapsulation's constant-time compare against
+// bytes.Equal: equal inputs of every length up to a ciphertext's, and
+// each with one bit flipped at every position.
+func TestEqualWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 768, 1088, CiphertextSize1024} {
+		a := make([]byte, n)
+		for i := range a {
+			a[i] = byte(r.Uint32())
+		}
+		b := bytes.Clone(a)
+		if got := equalWords(a, b); got != 1 {
+			t.Errorf("n=%d: equal inputs give %d, want 1", n, got)
+		}
+		for i := range n {
+			for bit := range 8 {
+				b[i] ^= 1 << bit
+				if got := equalWords(a, b); got != 0 {
+					t.Fatalf("n=%d: byte %d bit %d flipped gives %d, want 0", n, i, bit, got)
+				}
+				b[i] ^= 1 << bit
+			}
+		}
+	}
+}

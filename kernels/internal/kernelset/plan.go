@@ -28,6 +28,11 @@ func (s *Slot[F]) current() *plan[F] {
 	if p := s.planned.Load(); p != nil {
 		return p
 	}
+	return s.planFirst()
+}
+
+// planFirst makes the plan, once, where none is installed yet.
+func (s *Slot[F]) planFirst() *plan[F] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.planned.Load(); p != nil {
@@ -80,7 +85,23 @@ func (s *Slot[F]) install(p *plan[F]) {
 
 // Fn returns the function the plan selects at size 0 (for a kernel of
 // fixed-size input: the one that runs).
-func (s *Slot[F]) Fn() F { return s.current().fn0 }
+func (s *Slot[F]) Fn() F {
+	if p := s.planned.Load(); p != nil {
+		return p.fn0
+	}
+	return s.planFirst().fn0
+}
+
+// Ready returns the function the plan selects at size 0 and true once
+// the kernel is planned, false before: a hot call site calls it (it is
+// inlined, one atomic load) and Fn only when it returns false.
+func (s *Slot[F]) Ready() (F, bool) {
+	if p := s.planned.Load(); p != nil {
+		return p.fn0, true
+	}
+	var none F
+	return none, false
+}
 
 // For returns the function the plan selects for an input of n bytes.
 func (s *Slot[F]) For(n int) F {

@@ -43,26 +43,44 @@ type (
 )
 
 // Encode12 writes ByteEncode_12(f) for canonical f (mlkem.encode12).
-func Encode12(dst *[384]byte, f *[256]int16) { encode12Slot.Fn()(escape.Hide(dst), escape.Hide(f)) }
+func Encode12(dst *[384]byte, f *[256]int16) {
+	fn, ok := encode12Slot.Ready()
+	if !ok {
+		fn = encode12Slot.Fn()
+	}
+	fn(escape.Hide(dst), escape.Hide(f))
+}
 
 // Decode12 sets f to ByteDecode_12(src) and reports whether every
 // coefficient is below q (mlkem.decode12).
 func Decode12(f *[256]int16, src *[384]byte) bool {
-	return decode12Slot.Fn()(escape.Hide(f), escape.Hide(src)) == 1
+	fn, ok := decode12Slot.Ready()
+	if !ok {
+		fn = decode12Slot.Fn()
+	}
+	return fn(escape.Hide(f), escape.Hide(src)) == 1
 }
 
 // Compress writes ByteEncode_d(Compress_d(f)), 32·d bytes, to dst for
 // canonical f and d in {1, 4, 5, 10, 11} (mlkem.compress).
 func Compress(dst []byte, f *[256]int16, d int) {
 	checkWidth("Compress", len(dst), d, kemWidths)
-	compressSlot.Fn()(escape.HideBytes(dst), escape.Hide(f), d)
+	fn, ok := compressSlot.Ready()
+	if !ok {
+		fn = compressSlot.Fn()
+	}
+	fn(escape.HideBytes(dst), escape.Hide(f), d)
 }
 
 // Decompress sets f to Decompress_d(ByteDecode_d(src)), canonical, for
 // the 32·d bytes of src and d in {1, 4, 5, 10, 11} (mlkem.decompress).
 func Decompress(f *[256]int16, src []byte, d int) {
 	checkWidth("Decompress", len(src), d, kemWidths)
-	decompressSlot.Fn()(escape.Hide(f), escape.HideBytes(src), d)
+	fn, ok := decompressSlot.Ready()
+	if !ok {
+		fn = decompressSlot.Fn()
+	}
+	fn(escape.Hide(f), escape.HideBytes(src), d)
 }
 
 // Pack writes the 256 values base − sgn·w[i], each in [0, 2^bits), in
@@ -70,14 +88,22 @@ func Decompress(f *[256]int16, src []byte, d int) {
 // sgn = 1, SimpleBitPack with base = 0, sgn = −1.
 func Pack(dst []byte, w *[256]int32, bits int, base, sgn int32) {
 	checkWidth("Pack", len(dst), bits, dsaWidths)
-	packSlot.Fn()(escape.HideBytes(dst), escape.Hide(w), bits, base, sgn)
+	fn, ok := packSlot.Ready()
+	if !ok {
+		fn = packSlot.Fn()
+	}
+	fn(escape.HideBytes(dst), escape.Hide(w), bits, base, sgn)
 }
 
 // Unpack sets w[i] = base − sgn·v_i for the 256 values v_i of bits bits
 // (3, 4, 10 or 13) in src[:32·bits] (mldsa.unpack).
 func Unpack(w *[256]int32, src []byte, bits int, base, sgn int32) {
 	checkWidth("Unpack", len(src), bits, dsaWidths)
-	unpackSlot.Fn()(escape.Hide(w), escape.HideBytes(src), bits, base, sgn)
+	fn, ok := unpackSlot.Ready()
+	if !ok {
+		fn = unpackSlot.Fn()
+	}
+	fn(escape.Hide(w), escape.HideBytes(src), bits, base, sgn)
 }
 
 // kemWidths and dsaWidths are the widths each kernel takes.

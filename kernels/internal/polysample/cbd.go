@@ -23,11 +23,23 @@ type (
 // CBD2 sets f to SamplePolyCBD_2(b) (FIPS 203 Algorithm 8), canonical:
 // coefficient i is b_{4i} + b_{4i+1} − b_{4i+2} − b_{4i+3} mod q
 // (mlkem.cbd2). b is secret; so are the coefficients.
-func CBD2(f *[256]int16, b *[128]byte) { cbd2Slot.Fn()(escape.Hide(f), escape.Hide(b)) }
+func CBD2(f *[256]int16, b *[128]byte) {
+	fn, ok := cbd2Slot.Ready()
+	if !ok {
+		fn = cbd2Slot.Fn()
+	}
+	fn(escape.Hide(f), escape.Hide(b))
+}
 
 // CBD3 sets f to SamplePolyCBD_3(b), canonical: coefficient i is the sum
 // of bits 6i..6i+2 minus that of bits 6i+3..6i+5 mod q (mlkem.cbd3).
-func CBD3(f *[256]int16, b *[192]byte) { cbd3Slot.Fn()(escape.Hide(f), escape.Hide(b)) }
+func CBD3(f *[256]int16, b *[192]byte) {
+	fn, ok := cbd3Slot.Ready()
+	if !ok {
+		fn = cbd3Slot.Fn()
+	}
+	fn(escape.Hide(f), escape.Hide(b))
+}
 
 // ExpandMask sets y to BitUnpack(b, γ1−1, γ1) (FIPS 204 Algorithm 19) for
 // γ1 = 2^(bits−1) and bits 18 or 20, centered in (−γ1, γ1]: coefficient i
@@ -37,7 +49,11 @@ func ExpandMask(y, yHat *[256]int32, b []byte, bits int) {
 	if len(b) < 32*bits || bits != 18 && bits != 20 {
 		panic(fmt.Sprintf("polysample: ExpandMask of %d bytes at %d bits", len(b), bits))
 	}
-	expandMaskSlot.Fn()(escape.Hide(y), escape.Hide(yHat), escape.HideBytes(b), bits)
+	fn, ok := expandMaskSlot.Ready()
+	if !ok {
+		fn = expandMaskSlot.Fn()
+	}
+	fn(escape.Hide(y), escape.Hide(yHat), escape.HideBytes(b), bits)
 }
 
 // Lane-wise arithmetic on four 16-bit coefficients at once in a uint64

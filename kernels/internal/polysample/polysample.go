@@ -51,7 +51,11 @@ type (
 // d2 = ⌊b1/16⌋ + 16·b2 of each three bytes, kept if below q = 3329. It
 // returns the new count (mlkem.rejntt). buf is public.
 func RejNTT12(f *[256]int16, j int, buf []byte) int {
-	return rej12Slot.Fn()(escape.Hide(f), j, escape.HideBytes(buf))
+	fn, ok := rej12Slot.Ready()
+	if !ok {
+		fn = rej12Slot.Fn()
+	}
+	return fn(escape.Hide(f), j, escape.HideBytes(buf))
 }
 
 // RejNTT23 continues RejNTTPoly (FIPS 204 Algorithm 30) with a[:j]
@@ -59,7 +63,11 @@ func RejNTT12(f *[256]int16, j int, buf []byte) int {
 // (the top bit of the third cleared), kept if below q = 8380417. It
 // returns the new count (mldsa.rejntt). buf is public.
 func RejNTT23(a *[256]int32, j int, buf []byte) int {
-	return rej23Slot.Fn()(escape.Hide(a), j, escape.HideBytes(buf))
+	fn, ok := rej23Slot.Ready()
+	if !ok {
+		fn = rej23Slot.Fn()
+	}
+	return fn(escape.Hide(a), j, escape.HideBytes(buf))
 }
 
 // RejEta continues RejBoundedPoly (FIPS 204 Algorithm 31) with a[:j]
@@ -70,7 +78,11 @@ func RejNTT23(a *[256]int32, j int, buf []byte) int {
 // depends on them, only on which candidates were rejected, which the
 // spec's loop reveals and which is independent of the accepted values.
 func RejEta(a *[256]int32, j int, buf []byte, eta int32) int {
-	return rejEtaSlot.Fn()(escape.Hide(a), j, escape.HideBytes(buf), eta)
+	fn, ok := rejEtaSlot.Ready()
+	if !ok {
+		fn = rejEtaSlot.Fn()
+	}
+	return fn(escape.Hide(a), j, escape.HideBytes(buf), eta)
 }
 
 // rejNTT12Generic is RejNTT12 in Go. Four candidates at a time, from one
